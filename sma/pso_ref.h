@@ -1,0 +1,1 @@
+/* placeholder: pso_ref */

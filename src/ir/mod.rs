@@ -1,0 +1,292 @@
+//! The program representation shared by the frontend and the passes: functions
+//! of three-address-like statements in which every shared-memory access is an
+//! explicit, separate *visible statement* (`Read`, `Write`, `Rmw`, `Fence`,
+//! mutex operations), and everything else touches thread-private data only.
+//!
+//! Conventions every stage relies on:
+//! - Shared memory is a flat array of scalar *locations*. Id 0 is the null
+//!   location and is never accessed; globals are flattened (one id per scalar,
+//!   arrays and struct fields consecutive) and described by
+//!   [`Program::locations`]. A pointer to shared memory *is* a location id, so
+//!   an address is an ordinary integer [`Expr`].
+//! - Address-taken locals are shared objects too ([`Local::shared`]). Because a
+//!   function may be inlined or instantiated for several threads, their
+//!   location ids are assigned after instantiation: until then an address of
+//!   such a local is written [`Expr::ObjectAddress`].
+//! - Heap blocks are allocated at run time by the SMA from a region after all
+//!   static locations ([`StmtKind::Malloc`]).
+//! - [`Expr`] is pure: no side effects, no shared access, no calls.
+
+
+/// Index into [`Function::locals`].
+pub type LocalId = usize;
+/// Index into [`Program::functions`].
+pub type FunctionId = usize;
+/// Index into [`Program::plain_globals`].
+pub type PlainGlobalId = usize;
+/// Index into [`Program::structs`].
+pub type StructId = usize;
+/// Index into [`Program::origins`].
+pub type OriginId = usize;
+/// A label inside one function body; unique within that function.
+pub type LabelId = usize;
+
+/// A whole program after lowering.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    /// The function `main`.
+    pub main: FunctionId,
+    /// Scalar shared locations of global objects; index = location id.
+    /// `locations[0]` is the reserved null location.
+    pub locations: Vec<Location>,
+    /// Globals that are not shared memory (thread handles `pthread_t`,
+    /// attributes): plain C variables of the sequential program.
+    pub plain_globals: Vec<PlainGlobal>,
+    pub structs: Vec<StructDef>,
+    /// Source positions; every statement points at one.
+    pub origins: Vec<Origin>,
+    /// Largest heap block in scalars that a `malloc` site may request.
+    pub heap_block_size: u32,
+}
+
+/// One scalar of shared memory belonging to a global object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// Source-level name for reports: `x`, `vars[1]`, `s.next`, `q.data[2].v`.
+    pub name: String,
+    /// The global variable this scalar belongs to (`vars` for `vars[1]`).
+    pub object: String,
+    /// Initial value (C static initialisation, 0 when none).
+    pub initial: i64,
+    /// Whether the scalar is a mutex (`pthread_mutex_t`): value 0 = free.
+    pub is_mutex: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlainGlobal {
+    pub name: String,
+    pub ty: Ty,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructDef {
+    pub name: String,
+    pub fields: Vec<(String, Ty)>,
+}
+
+/// Where a statement came from in the ORIGINAL (not preprocessed) source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub file: String,
+    /// 1-based.
+    pub line: u32,
+    /// 1-based.
+    pub column: u32,
+    /// The source text of the statement or expression (one line, trimmed).
+    pub text: String,
+}
+
+/// Types of private data. Shared memory has no types: every location holds
+/// one integer of the configured bit width.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ty {
+    Void,
+    Bool,
+    Int { bits: u8, signed: bool },
+    /// A pointer into shared memory, represented as a location id. The
+    /// pointee type gives the stride of pointer arithmetic.
+    Pointer(Box<Ty>),
+    Array(Box<Ty>, u64),
+    Struct(StructId),
+    /// `pthread_t`: holds a thread slot index.
+    ThreadHandle,
+}
+
+impl Ty {
+    pub const INT: Ty = Ty::Int { bits: 32, signed: true };
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    /// Parameters are the first locals, in order.
+    pub params: Vec<LocalId>,
+    pub locals: Vec<Local>,
+    pub return_type: Ty,
+    pub body: Block,
+    /// `__VERIFIER_atomic_*`: the whole body runs without a context switch.
+    pub is_atomic: bool,
+    pub origin: OriginId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Local {
+    pub name: String,
+    pub ty: Ty,
+    /// Address taken: the object lives in shared memory and every access to
+    /// it is a visible statement addressed through [`Expr::ObjectAddress`].
+    pub shared: bool,
+}
+
+pub type Block = Vec<Stmt>;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub origin: OriginId,
+}
+
+/// A private (non-shared) storage place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    Local(LocalId),
+    PlainGlobal(PlainGlobalId),
+    Index(Box<Place>, Box<Expr>),
+    Field(Box<Place>, String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    Const(i64),
+    /// The value stored in a private place.
+    Load(Place),
+    /// Location id of the first scalar of a shared (address-taken) local.
+    ObjectAddress(LocalId),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
+    Cast(Ty, Box<Expr>),
+    /// `__VERIFIER_nondet_*()`: any value of the type.
+    Nondet(Ty),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+    BitNot,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// Both operands are already evaluated (pure), so `&&`/`||` need no
+    /// short-circuit here; the frontend splits them when an operand reads
+    /// shared memory.
+    LogicalAnd,
+    LogicalOr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FenceKind {
+    /// Drains all of the thread's buffers (`mfence`, `__sync_synchronize`).
+    Full,
+    /// Orders earlier stores before later ones without draining (PSO
+    /// `lwsync`/`sfence`); a no-op under SC and TSO.
+    StoreStore,
+}
+
+/// Read-modify-write operations (x86 locked-instruction semantics: drain
+/// the thread's buffers, then read and write memory atomically). Each
+/// returns the old value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RmwOp {
+    Exchange(Expr),
+    FetchAdd(Expr),
+    FetchSub(Expr),
+    FetchAnd(Expr),
+    FetchOr(Expr),
+    FetchXor(Expr),
+    /// Writes `desired` when the old value equals `expected`.
+    CompareExchange { expected: Expr, desired: Expr },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PropertyKind {
+    /// `assert`, `__VERIFIER_assert`, `__CPROVER_assert`.
+    Assertion,
+    /// `reach_error()`, `__VERIFIER_error()`: reaching it is the violation.
+    ErrorCall,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StmtKind {
+    /// `place = value` on private data.
+    Assign(Place, Expr),
+    /// Visible: `target = shared[address]`.
+    Read { target: Place, address: Expr },
+    /// Visible: `shared[address] = value`.
+    Write { address: Expr, value: Expr },
+    /// Visible: atomic read-modify-write; `target` receives the old value.
+    Rmw { target: Option<Place>, address: Expr, op: RmwOp },
+    /// Visible.
+    Fence(FenceKind),
+    /// Visible: waits until the mutex at `address` is free, then takes it.
+    MutexLock(Expr),
+    /// Visible.
+    MutexUnlock(Expr),
+    /// `target = ` fresh heap block of `size` scalars (0 when the heap bound
+    /// is exhausted is NOT allowed: the execution is cut off instead).
+    Malloc { target: Place, size: Expr, zeroed: bool },
+    Free(Expr),
+    Assert { condition: Expr, kind: PropertyKind },
+    Assume(Expr),
+    If { condition: Expr, then_branch: Block, else_branch: Block },
+    /// Every C loop. `while (c) B` is `{ test_first: true, prelude, condition: c,
+    /// body: B, latch: [] }`; `for (;c;s) B` has `latch: s`; `do B while (c)`
+    /// has `test_first: false`. `prelude` computes `condition` (it holds the
+    /// visible reads the condition needs) and runs before every test.
+    /// `continue` goes to the latch; `break` leaves the loop.
+    Loop { test_first: bool, prelude: Block, condition: Expr, body: Block, latch: Block },
+    Break,
+    Continue,
+    Goto(LabelId),
+    Label(LabelId, String),
+    Return(Option<Expr>),
+    /// A call of a non-thread function (removed by inlining).
+    Call { target: Option<Place>, function: FunctionId, arguments: Vec<Expr> },
+    /// Visible: `pthread_create(&handle, _, function, argument)`. The creator's
+    /// stores are drained first.
+    ThreadCreate { handle: Place, function: FunctionId, argument: Expr },
+    /// Visible: `pthread_join(handle, _)`.
+    ThreadJoin { handle: Expr },
+    /// `pthread_exit(value)`: ends the current thread.
+    ThreadExit(Option<Expr>),
+    /// `__VERIFIER_atomic_begin()` / `end()`: no context switch in between.
+    AtomicBegin,
+    AtomicEnd,
+}
+
+impl StmtKind {
+    /// Whether the statement is a *visible statement*: a point where a
+    /// context switch may happen and where the memory model acts.
+    pub fn is_visible(&self) -> bool {
+        matches!(
+            self,
+            StmtKind::Read { .. }
+                | StmtKind::Write { .. }
+                | StmtKind::Rmw { .. }
+                | StmtKind::Fence(_)
+                | StmtKind::MutexLock(_)
+                | StmtKind::MutexUnlock(_)
+                | StmtKind::ThreadCreate { .. }
+                | StmtKind::ThreadJoin { .. }
+        )
+    }
+}

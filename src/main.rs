@@ -1,0 +1,280 @@
+//! The lazysma command line: argument parsing and exit codes, nothing else.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use lazysma::exit;
+use lazysma::options::{Bounds, MemoryModel, SmaImplementation, TranslateOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Finds weak-memory (TSO/PSO) bugs in concurrent C programs with pthreads,
+/// by lazy sequentialisation for the CBMC bounded model checker.
+#[derive(Debug, Parser)]
+#[command(name = "lazysma", version, about, long_about = None)]
+#[command(after_help = "Without a subcommand, `lazysma FILE ...` means `lazysma translate FILE ...`.\n\n\
+Exit codes: 0 no violation within the bounds (check: realisable), 10 violation found and confirmed \
+(check: not realisable), 1 bad input, 2 CBMC missing or failed, 3 time limit reached, \
+4 counterexample failed the native check (a lazysma defect).")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Translate a pthreads C program into one sequential C file for CBMC.
+    Translate(TranslateArgs),
+    /// Translate, run CBMC, confirm any counterexample natively and explain it.
+    Verify(VerifyArgs),
+    /// Decide whether an execution (JSON) is realisable under SC, TSO or PSO.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum SmaChoice {
+    Sc,
+    Etso,
+    Epso,
+    TsoRef,
+    PsoRef,
+}
+
+#[derive(Debug, Args)]
+struct ModelArgs {
+    /// Sequential consistency.
+    #[arg(long, group = "model")]
+    sc: bool,
+    /// Total store order (x86), the default.
+    #[arg(long, group = "model")]
+    tso: bool,
+    /// Partial store order (SPARC PSO).
+    #[arg(long, group = "model")]
+    pso: bool,
+}
+
+impl ModelArgs {
+    fn model(&self) -> MemoryModel {
+        if self.sc {
+            MemoryModel::Sc
+        } else if self.pso {
+            MemoryModel::Pso
+        } else {
+            MemoryModel::Tso
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct TranslationArgs {
+    /// The C file to translate.
+    file: PathBuf,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Shared memory implementation (default: etso for --tso, epso for --pso).
+    #[arg(long, value_enum, hide = true)]
+    sma: Option<SmaChoice>,
+    /// Round-robin rounds of the lazy scheduler.
+    #[arg(long, default_value_t = Bounds::default().rounds, value_parser = clap::value_parser!(u32).range(1..))]
+    rounds: u32,
+    /// Loop unrolling depth.
+    #[arg(long, default_value_t = Bounds::default().unwind)]
+    unwind: u32,
+    /// Nodes per location list (store-buffer depth).
+    #[arg(long, default_value_t = Bounds::default().qsize, value_parser = clap::value_parser!(u32).range(1..))]
+    qsize: u32,
+    /// Largest value of the global clock (timestamps).
+    #[arg(long, default_value_t = Bounds::default().maxclock, value_parser = clap::value_parser!(u32).range(1..))]
+    maxclock: u32,
+    /// Bit width of the integers stored in shared memory.
+    #[arg(long, default_value_t = Bounds::default().bitwidth, value_parser = clap::value_parser!(u32).range(2..=64))]
+    bitwidth: u32,
+    /// Heap blocks available to malloc/calloc.
+    #[arg(long, default_value_t = Bounds::default().nmalloc)]
+    nmalloc: u32,
+    /// Add a directory to the include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Define a preprocessor macro.
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Fence around __VERIFIER_atomic sections (Nidhugg's reading; default: scheduling atomicity only).
+    #[arg(long)]
+    fence_atomic_sections: bool,
+}
+
+impl TranslationArgs {
+    fn options(&self) -> TranslateOptions {
+        let model = self.model.model();
+        let sma = match self.sma {
+            None => SmaImplementation::for_model(model),
+            Some(SmaChoice::Sc) => SmaImplementation::Sc,
+            Some(SmaChoice::Etso) => SmaImplementation::Etso,
+            Some(SmaChoice::Epso) => SmaImplementation::Epso,
+            Some(SmaChoice::TsoRef) => SmaImplementation::TsoReference,
+            Some(SmaChoice::PsoRef) => SmaImplementation::PsoReference,
+        };
+        TranslateOptions {
+            sma,
+            bounds: Bounds {
+                rounds: self.rounds,
+                unwind: self.unwind,
+                qsize: self.qsize,
+                maxclock: self.maxclock,
+                bitwidth: self.bitwidth,
+                nmalloc: self.nmalloc,
+            },
+            include_dirs: self.include.clone(),
+            defines: self.define.clone(),
+            fence_atomic_sections: self.fence_atomic_sections,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct TranslateArgs {
+    #[command(flatten)]
+    translation: TranslationArgs,
+    /// Where to write the sequential program (default: standard output).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Args)]
+struct VerifyArgs {
+    #[command(flatten)]
+    translation: TranslationArgs,
+    /// The CBMC binary (default: $LAZYSMA_CBMC, then `cbmc` on PATH).
+    #[arg(long, value_name = "PATH")]
+    cbmc: Option<PathBuf>,
+    /// Stop CBMC after this many seconds (exit code 3).
+    #[arg(long, value_name = "S")]
+    timeout: Option<u64>,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Skip the native consistency check of the counterexample.
+    #[arg(long)]
+    no_check: bool,
+    /// SAT solver for CBMC (e.g. cadical, kissat, minisat).
+    #[arg(long, value_name = "NAME")]
+    sat_solver: Option<String>,
+    /// Keep the sequential program CBMC checked at this path.
+    #[arg(long, value_name = "OUT")]
+    keep: Option<PathBuf>,
+    /// Colours in the report.
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// The execution, as JSON (format in the README).
+    file: PathBuf,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+const SUBCOMMANDS: [&str; 4] = ["translate", "verify", "check", "help"];
+
+/// `lazysma FILE ...` is `lazysma translate FILE ...`.
+fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if let Some(first) = arguments.get(1).and_then(|argument| argument.to_str()) {
+        let is_flag = first.starts_with('-');
+        if !is_flag && !SUBCOMMANDS.contains(&first) {
+            arguments.insert(1, "translate".into());
+        } else if is_flag && !matches!(first, "-h" | "--help" | "-V" | "--version") {
+            arguments.insert(1, "translate".into());
+        }
+    }
+    arguments
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse_from(with_default_subcommand(std::env::args_os().collect())) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { exit::BAD_INPUT } else { exit::SUCCESS });
+        }
+    };
+    let code = match cli.command {
+        Command::Translate(arguments) => run_translate(&arguments),
+        Command::Verify(arguments) => run_verify(&arguments),
+        Command::Check(arguments) => run_check(&arguments),
+    };
+    ExitCode::from(code)
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    use std::io::IsTerminal;
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    }
+}
+
+fn run_translate(arguments: &TranslateArgs) -> u8 {
+    let input = &arguments.translation.file;
+    let options = arguments.translation.options();
+    if let Some(output) = &arguments.output
+        && lazysma::verify::same_file(input, output)
+    {
+        eprintln!("error: the output {} is the input file; refusing to overwrite it", output.display());
+        return exit::BAD_INPUT;
+    }
+    let translation = match lazysma::translate::translate(input, &options) {
+        Ok(translation) => translation,
+        Err(error) => {
+            eprint!("{}", lazysma::verify::render_translate_error(&error, use_color(ColorChoice::Auto)));
+            return exit::BAD_INPUT;
+        }
+    };
+    match &arguments.output {
+        None => {
+            print!("{}", translation.c_source);
+            exit::SUCCESS
+        }
+        Some(output) => match lazysma::output::write_atomically(output, translation.c_source.as_bytes()) {
+            Ok(()) => exit::SUCCESS,
+            Err(error) => {
+                eprintln!("error: cannot write {}: {error}", output.display());
+                exit::BAD_INPUT
+            }
+        },
+    }
+}
+
+fn run_verify(arguments: &VerifyArgs) -> u8 {
+    let request = lazysma::verify::VerifyRequest {
+        file: arguments.translation.file.clone(),
+        options: arguments.translation.options(),
+        cbmc: arguments.cbmc.clone(),
+        timeout: arguments.timeout.map(std::time::Duration::from_secs),
+        json: matches!(arguments.format, Format::Json),
+        native_check: !arguments.no_check,
+        sat_solver: arguments.sat_solver.clone(),
+        keep: arguments.keep.clone(),
+        color: use_color(arguments.color),
+    };
+    lazysma::verify::run(&request)
+}
+
+fn run_check(arguments: &CheckArgs) -> u8 {
+    lazysma::check::run(&arguments.file, arguments.model.model(), matches!(arguments.format, Format::Json))
+}

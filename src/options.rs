@@ -1,0 +1,116 @@
+//! Options shared by `translate` and `verify`: memory model, SMA
+//! implementation and the bounds, with their documented defaults.
+
+use std::path::PathBuf;
+
+/// The memory model the program is checked under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MemoryModel {
+    Sc,
+    #[default]
+    Tso,
+    Pso,
+}
+
+impl MemoryModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            MemoryModel::Sc => "sc",
+            MemoryModel::Tso => "tso",
+            MemoryModel::Pso => "pso",
+        }
+    }
+}
+
+/// Which C implementation of the shared memory abstraction is inlined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SmaImplementation {
+    Sc,
+    /// Timestamped TSO with T-CDLLs (FMCAD 2016, sec. III-IV).
+    Etso,
+    /// Timestamped PSO (sec. V).
+    Epso,
+    /// Reference TSO: explicit bounded store buffers.
+    TsoReference,
+    /// Reference PSO: one bounded buffer per thread and location.
+    PsoReference,
+}
+
+impl SmaImplementation {
+    /// The default implementation of a memory model.
+    pub fn for_model(model: MemoryModel) -> Self {
+        match model {
+            MemoryModel::Sc => SmaImplementation::Sc,
+            MemoryModel::Tso => SmaImplementation::Etso,
+            MemoryModel::Pso => SmaImplementation::Epso,
+        }
+    }
+
+    /// The memory model this implementation realises.
+    pub fn model(self) -> MemoryModel {
+        match self {
+            SmaImplementation::Sc => MemoryModel::Sc,
+            SmaImplementation::Etso | SmaImplementation::TsoReference => MemoryModel::Tso,
+            SmaImplementation::Epso | SmaImplementation::PsoReference => MemoryModel::Pso,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SmaImplementation::Sc => "sc",
+            SmaImplementation::Etso => "etso",
+            SmaImplementation::Epso => "epso",
+            SmaImplementation::TsoReference => "tso_ref",
+            SmaImplementation::PsoReference => "pso_ref",
+        }
+    }
+}
+
+/// Bounds of the translation. Each bound can only hide bugs, never invent one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bounds {
+    /// Round-robin rounds of the lazy driver.
+    pub rounds: u32,
+    /// Loop unrolling depth.
+    pub unwind: u32,
+    /// Nodes per location list (eTSO/ePSO) or buffer depth (reference models).
+    pub qsize: u32,
+    /// Largest timestamp of the global clock.
+    pub maxclock: u32,
+    /// Width of the integers stored in shared memory.
+    pub bitwidth: u32,
+    /// Heap blocks available to `malloc`/`calloc`.
+    pub nmalloc: u32,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds { rounds: 2, unwind: 2, qsize: 2, maxclock: 3, bitwidth: 32, nmalloc: 2 }
+    }
+}
+
+/// Everything the translator needs besides the input file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TranslateOptions {
+    pub sma: SmaImplementation,
+    pub bounds: Bounds,
+    /// `-I DIR` for the preprocessor.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D NAME[=VALUE]` for the preprocessor.
+    pub defines: Vec<String>,
+    /// Add a full fence around `__VERIFIER_atomic` sections (Nidhugg's
+    /// reading); off by default (CBMC's reading: scheduling atomicity only).
+    pub fence_atomic_sections: bool,
+}
+
+impl Default for TranslateOptions {
+    fn default() -> Self {
+        TranslateOptions {
+            sma: SmaImplementation::Etso,
+            bounds: Bounds::default(),
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            fence_atomic_sections: false,
+        }
+    }
+}
