@@ -114,10 +114,17 @@ fn sequentialise_thread(context: &Context, thread: &ThreadInstance, labels: &mut
             body.push(SeqStmt::Assign(Place::Local(param), value));
         }
     }
-    s.block(&thread.body, &mut body)?;
+    // A final `return` falls through to the end anyway.
+    let statements = match thread.body.split_last() {
+        Some((last, rest)) if matches!(last.kind, StmtKind::Return(_) | StmtKind::ThreadExit(_)) => rest,
+        _ => &thread.body[..],
+    };
+    s.block(statements, &mut body)?;
     s.check_jumps()?;
-    body.push(SeqStmt::Label(s.end));
-    body.push(SeqStmt::ResumeCheck(s.next));
+    if s.jumps.iter().any(|(label, _)| *label == s.end) {
+        body.push(SeqStmt::Label(s.end));
+    }
+    s.join(&mut body);
     body.push(SeqStmt::Guard(s.next));
     body.push(SeqStmt::ThreadEnd { stmt: thread.origin });
     Ok(SeqThread {
@@ -164,7 +171,7 @@ impl Sequentialiser<'_> {
 
     /// Control may arrive here other than by falling through.
     fn join(&self, out: &mut Vec<SeqStmt>) {
-        if self.atomic_depth == 0 {
+        if self.atomic_depth == 0 && out.last() != Some(&SeqStmt::ResumeCheck(self.next)) {
             out.push(SeqStmt::ResumeCheck(self.next));
         }
     }
@@ -251,7 +258,10 @@ impl Sequentialiser<'_> {
                 out.push(SeqStmt::Label(*label));
                 self.join(out);
             }
-            StmtKind::Return(_) | StmtKind::ThreadExit(_) => out.push(SeqStmt::Goto(self.end)),
+            StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
+                self.jumps.push((self.end, origin));
+                out.push(SeqStmt::Goto(self.end));
+            }
             StmtKind::ThreadCreate { handle, argument, .. } => {
                 self.visible(out);
                 let Some(slot) = self.created.next() else {

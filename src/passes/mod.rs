@@ -7,7 +7,7 @@ pub mod inline;
 pub mod instantiate;
 pub mod lazy;
 pub mod unroll;
-mod walk;
+pub mod walk;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef};

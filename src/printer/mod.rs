@@ -215,7 +215,9 @@ impl ThreadPrinter<'_> {
         let t = self.thread.slot;
         match stmt {
             SeqStmt::Guard(i) => {
-                let text = format!("t{t}_L{i}: if (lazy_pc[{t}] > {i} || {i} >= lazy_cs) goto t{t}_L{};", i + 1);
+                // Guard 0 is the entry: no guard jumps to it.
+                let label = if *i == 0 { "  ".to_string() } else { format!("t{t}_L{i}: ") };
+                let text = format!("{label}if (lazy_pc[{t}] > {i} || {i} >= lazy_cs) goto t{t}_L{};", i + 1);
                 let _ = writeln!(self.out, "{text}");
             }
             SeqStmt::ResumeCheck(k) => self.line(indent, &format!("__CPROVER_assume(lazy_cs >= {k});")),
