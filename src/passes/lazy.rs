@@ -8,7 +8,7 @@ use super::walk::LabelGen;
 use super::{RmwCode, SeqStmt, SeqThread, SequentialProgram, TranslationMap, diagnostic_at};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
-    Block, Expr, FenceKind, LabelId, OriginId, Place, PlainGlobal, Program, PropertyKind, RmwOp, StmtKind, StructDef, Ty,
+    Expr, FenceKind, LabelId, OriginId, Place, PlainGlobal, Program, PropertyKind, RmwOp, Stmt, StmtKind, StructDef, Ty,
 };
 use crate::options::TranslateOptions;
 use std::collections::HashSet;
@@ -180,7 +180,7 @@ impl Sequentialiser<'_> {
         diagnostic_at(self.context.program, origin, message.into(), label.into(), None)
     }
 
-    fn block(&mut self, block: &Block, out: &mut Vec<SeqStmt>) -> Result<(), Box<Diagnostic>> {
+    fn block(&mut self, block: &[Stmt], out: &mut Vec<SeqStmt>) -> Result<(), Box<Diagnostic>> {
         for stmt in block {
             self.stmt(&stmt.kind, stmt.origin, out)?;
         }
