@@ -300,7 +300,7 @@ impl ThreadPrinter<'_> {
             }
             SeqStmt::Create { slot, stmt } => {
                 let text = format!(
-                    "sma_fence({t}, {stmt}); lazy_active[{slot}] = 1;  /* creates thread {slot} */{}",
+                    "sma_fence({t}, {stmt}); sma_record(SMA_EV_CREATE, {t}, {slot}, 0, 0, 0, 0, {stmt}); lazy_active[{slot}] = 1;  /* creates thread {slot} */{}",
                     self.origin_comment(*stmt)
                 );
                 self.line(indent, &text);
@@ -308,7 +308,7 @@ impl ThreadPrinter<'_> {
             SeqStmt::Join { handle, stmt } => {
                 let h = self.e(handle);
                 let text = format!(
-                    "__CPROVER_assume((unsigned int)({h}) < SMA_THREADS && lazy_pc[(unsigned int)({h})] == lazy_lines[(unsigned int)({h})]);{}",
+                    "__CPROVER_assume((unsigned int)({h}) < SMA_THREADS && lazy_pc[(unsigned int)({h})] == lazy_lines[(unsigned int)({h})]); sma_record(SMA_EV_JOIN, {t}, (unsigned int)({h}), 0, 0, 0, 0, {stmt});{}",
                     self.origin_comment(*stmt)
                 );
                 self.line(indent, &text);
