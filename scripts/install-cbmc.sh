@@ -141,10 +141,13 @@ Package: *
 Pin: release n=$previous
 Pin-Priority: 100
 EOF
-    APT_UPDATED=0
-    apt_update_once
-    [[ -n $(apt_candidate cbmc) ]] \
-        || die "suite '$previous' at $uri has no 'cbmc' package (the suite may have moved to an archive mirror); remove $SOURCES_FILE and $PREFERENCES_FILE and install CBMC >= ${MIN_MAJOR}.${MIN_MINOR} by hand"
+    say "running apt-get update"
+    if ! apt-get update -q >/dev/null || [[ -z $(apt_candidate cbmc) ]]; then
+        # Leave the machine's apt configuration as it was.
+        rm -f "$SOURCES_FILE" "$PREFERENCES_FILE"
+        apt-get update -q >/dev/null || true
+        die "suite '$previous' at $uri is unreachable or has no 'cbmc' package (it may have moved to an archive mirror); install CBMC >= ${MIN_MAJOR}.${MIN_MINOR} by hand and put it on PATH (or pass --cbmc PATH to lazysma)"
+    fi
     say "installing cbmc from $previous"
     apt_install -t "$previous" cbmc || die "apt-get install -t $previous cbmc failed"
 }
