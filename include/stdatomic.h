@@ -4,6 +4,9 @@
 #ifndef LAZYSMA_STDATOMIC_H
 #define LAZYSMA_STDATOMIC_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 typedef enum memory_order {
   memory_order_relaxed = 0,
   memory_order_consume = 1,

@@ -35,10 +35,10 @@ pub fn is_builtin(name: &str) -> bool {
 /// Which read-modify-write a builtin name denotes.
 enum Atomic {
     /// Returns the old value (`fetch_op`), or the new one (`op_fetch`).
-    Fetch { op: fn(Expr) -> RmwOp, binary: BinaryOp, returns_new: bool, order_argument: Option<usize> },
-    Exchange { order_argument: Option<usize> },
+    Fetch { op: fn(Expr) -> RmwOp, binary: BinaryOp, returns_new: bool },
+    Exchange,
     /// C11-style CAS with an `expected` pointer written back on failure.
-    CompareExchangePointer { order_argument: Option<usize> },
+    CompareExchangePointer,
     /// `__sync_bool_compare_and_swap` (returns success) / `_val_` (returns old).
     CompareAndSwap { returns_old: bool },
     Load,
@@ -65,30 +65,30 @@ fn atomic_builtin(name: &str) -> Option<Atomic> {
     let base = name.trim_end_matches("_explicit");
     if let Some(op) = base.strip_prefix("atomic_fetch_") {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: false, order_argument: explicit.then_some(2) });
+        return Some(Atomic::Fetch { op, binary, returns_new: false });
     }
     if let Some(op) = name.strip_prefix("__sync_fetch_and_") {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: false, order_argument: None });
+        return Some(Atomic::Fetch { op, binary, returns_new: false });
     }
     if let Some(op) = name.strip_prefix("__sync_").and_then(|r| r.strip_suffix("_and_fetch")) {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: true, order_argument: None });
+        return Some(Atomic::Fetch { op, binary, returns_new: true });
     }
     if let Some(op) = name.strip_prefix("__atomic_fetch_") {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: false, order_argument: Some(2) });
+        return Some(Atomic::Fetch { op, binary, returns_new: false });
     }
     if let Some(op) = name.strip_prefix("__atomic_").and_then(|r| r.strip_suffix("_fetch")) {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: true, order_argument: Some(2) });
+        return Some(Atomic::Fetch { op, binary, returns_new: true });
     }
     Some(match base {
-        "atomic_exchange" => Atomic::Exchange { order_argument: explicit.then_some(2) },
-        "__atomic_exchange_n" => Atomic::Exchange { order_argument: Some(2) },
-        "__sync_lock_test_and_set" => Atomic::Exchange { order_argument: None },
-        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => Atomic::CompareExchangePointer { order_argument: explicit.then_some(3) },
-        "__atomic_compare_exchange_n" => Atomic::CompareExchangePointer { order_argument: Some(4) },
+        "atomic_exchange" => Atomic::Exchange,
+        "__atomic_exchange_n" => Atomic::Exchange,
+        "__sync_lock_test_and_set" => Atomic::Exchange,
+        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => Atomic::CompareExchangePointer,
+        "__atomic_compare_exchange_n" => Atomic::CompareExchangePointer,
         "__sync_bool_compare_and_swap" => Atomic::CompareAndSwap { returns_old: false },
         "__sync_val_compare_and_swap" => Atomic::CompareAndSwap { returns_old: true },
         "atomic_load" | "__atomic_load_n" => Atomic::Load,
@@ -242,11 +242,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "pthread_cond_wait" | "pthread_cond_signal" | "pthread_cond_broadcast" | "pthread_cond_init" => {
                 self.lw.refuse(span, "condition variables", Some("model the condition with a flag and a loop"))
             }
+            "strcpy" => self.copy_string_literal(arguments, span),
+            "sscanf" | "scanf" => self.havoc_outputs(arguments, if name == "scanf" { 1 } else { 2 }),
             "realloc" => self.lw.refuse(span, "`realloc`", Some("use malloc and copy")),
             _ if IGNORED.contains(&name) => Ok(Val::int(0)),
             _ => {
                 let what = if self.lw.prototypes.contains_key(name) { "declared but not defined" } else { "not declared" };
-                self.lw.refuse(span, format!("a call of `{name}`, which is {what}"), Some("define the function in the program"))
+                self.lw.refuse(span, format!("calling `{name}` ({what})"), Some("define the function in the program"))
             }
         }
     }
@@ -288,6 +290,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let handle = match handle {
             LVal::Private(place, CType::ThreadHandle) => place,
+            LVal::Shared { .. } => return self.lw.refuse(arguments[0].span, "a thread handle in shared or heap memory", Some("keep thread handles in pthread_t variables or arrays")),
             _ => return self.lw.refuse(arguments[0].span, "a thread handle that is not a `pthread_t` variable", None),
         };
         let entry = match &uncast(&arguments[2]).node {
@@ -324,7 +327,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     fn atomic(&mut self, kind: Atomic, arguments: &'a [Node<Expression>], span: Span, name: &str) -> LResult<Val> {
         let needed = match kind {
             Atomic::Load | Atomic::FlagTestAndSet | Atomic::FlagClear { .. } | Atomic::LockRelease => 1,
-            Atomic::CompareExchangePointer { .. } | Atomic::CompareAndSwap { .. } => 3,
+            Atomic::CompareExchangePointer | Atomic::CompareAndSwap { .. } => 3,
             _ => 2,
         };
         if arguments.len() < needed {
@@ -337,7 +340,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let address = pointer.expr;
         match kind {
-            Atomic::Fetch { op, binary: operator, returns_new, .. } => {
+            Atomic::Fetch { op, binary: operator, returns_new } => {
                 let operand = self.rvalue(&arguments[1])?.expr;
                 let operand = self.save(operand, &ty);
                 let old = self.temp(&ty);
@@ -346,7 +349,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let expr = if returns_new { Expr::Binary(operator, Box::new(old), Box::new(operand)) } else { old };
                 Ok(Val { expr, ty })
             }
-            Atomic::Exchange { .. } | Atomic::FlagTestAndSet => {
+            Atomic::Exchange | Atomic::FlagTestAndSet => {
                 let value = if let Atomic::FlagTestAndSet = kind { Expr::Const(1) } else { self.rvalue(&arguments[1])?.expr };
                 let old = self.temp(&ty);
                 self.emit(StmtKind::Rmw { target: Some(Place::Local(old)), address, op: RmwOp::Exchange(value) });
@@ -365,7 +368,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     Ok(Val { expr: Expr::Binary(BinaryOp::Eq, Box::new(old), Box::new(expected)), ty: CType::Bool })
                 }
             }
-            Atomic::CompareExchangePointer { .. } => {
+            Atomic::CompareExchangePointer => {
                 let expected_object = self.pointer_argument(&arguments[1])?;
                 let expected = self.load(expected_object.clone(), arguments[1].span)?;
                 let expected = self.save(expected.expr, &ty);
@@ -411,6 +414,46 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val::void())
             }
         }
+    }
+
+    /// `strcpy(dst, "literal")`: one write per character and the terminator.
+    fn copy_string_literal(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let [destination, source] = arguments else {
+            return self.lw.error(span, "strcpy takes 2 arguments", "wrong number of arguments");
+        };
+        let Expression::StringLiteral(literal) = &uncast(source).node else {
+            return self.lw.refuse(source.span, "strcpy from something other than a string literal", None);
+        };
+        let text: String = literal.node.iter().map(|s| s.trim_matches('"')).collect();
+        if text.contains('\\') {
+            return self.lw.refuse(source.span, "escape sequences in a copied string", None);
+        }
+        let destination = self.rvalue(destination)?;
+        let destination = self.save(destination.expr, &destination.ty);
+        for (k, byte) in text.bytes().chain(std::iter::once(0)).enumerate() {
+            let address = binary(BinaryOp::Add, destination.clone(), Expr::Const(k as i64));
+            self.emit(StmtKind::Write { address, value: Expr::Const(byte as i64) });
+        }
+        Ok(Val { expr: destination, ty: CType::Pointer(Box::new(CType::Int { bits: 8, signed: true })) })
+    }
+
+    /// `scanf`-like input: every pointer argument after the format receives
+    /// an arbitrary value.
+    fn havoc_outputs(&mut self, arguments: &'a [Node<Expression>], first_output: usize) -> LResult<Val> {
+        for argument in arguments.iter().skip(first_output) {
+            let object = self.pointer_argument(argument)?;
+            if !object.ty().is_scalar() {
+                return self.lw.refuse(argument.span, "reading input into a non-scalar object", None);
+            }
+            let ty = object.ty().clone();
+            let ir_ty = self.lw.types.ir_type(&ty);
+            let temp = self.temp(&ty);
+            self.emit(StmtKind::Assign(Place::Local(temp), Expr::Nondet(ir_ty)));
+            self.store(&object, Val { expr: Expr::Load(Place::Local(temp)), ty }, argument.span)?;
+        }
+        let result = self.temp(&CType::INT);
+        self.emit(StmtKind::Assign(Place::Local(result), Expr::Nondet(Ty::INT)));
+        Ok(Val { expr: Expr::Load(Place::Local(result)), ty: CType::INT })
     }
 
     /// The object a pointer argument designates; `&x` of a private `x` stays private.

@@ -45,6 +45,7 @@ impl<'a> Lowerer<'a> {
             let ir_ty = self.types.ir_type(&ty);
             self.program.plain_globals.push(PlainGlobal { name: name.to_string(), ty: ir_ty });
             let id = self.program.plain_globals.len() - 1;
+            self.types.object_types.insert(name.to_string(), ty.clone());
             self.globals.insert(name.to_string(), Global::Plain { id, ty });
             return Ok(());
         }
@@ -61,6 +62,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         self.program.locations.extend(locations);
+        self.types.object_types.insert(name.to_string(), ty.clone());
         self.globals.insert(name.to_string(), Global::Shared { base, ty, atomic });
         Ok(())
     }

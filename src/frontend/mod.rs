@@ -39,6 +39,11 @@ pub fn load(path: &Path, options: &TranslateOptions) -> Result<Program, Frontend
     lower_preprocessed(&text).map_err(FrontendError::Source)
 }
 
+/// Runs only the preprocessor (with lazysma's headers) on `path`.
+pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, FrontendError> {
+    preprocess::preprocess(path, options)
+}
+
 /// Parses and lowers already preprocessed text (with `# line` markers).
 pub fn lower_preprocessed(text: &str) -> Result<Program, Box<Diagnostic>> {
     let map = SourceMap::new(text);

@@ -43,10 +43,6 @@ impl CType {
         matches!(self, CType::Pointer(_))
     }
 
-    pub fn is_integer(&self) -> bool {
-        matches!(self, CType::Int { .. } | CType::Bool)
-    }
-
     /// Whether a value of this type fits one scalar location.
     pub fn is_scalar(&self) -> bool {
         matches!(self, CType::Int { .. } | CType::Bool | CType::Pointer(_) | CType::Mutex | CType::ThreadHandle)
@@ -90,6 +86,8 @@ pub struct TypeEnv<'a> {
     pub structs: Vec<StructInfo>,
     tags: HashMap<String, StructId>,
     pub enum_constants: HashMap<String, i64>,
+    /// Types of global objects, for `sizeof` in constant expressions.
+    pub object_types: HashMap<String, CType>,
 }
 
 pub type TResult<T> = Result<T, Box<Diagnostic>>;
@@ -97,7 +95,7 @@ pub type TResult<T> = Result<T, Box<Diagnostic>>;
 /// A type specifier or qualifier from either kind of specifier list.
 enum Spec<'a> {
     Type(&'a Node<TypeSpecifier>),
-    Qualifier(&'a TypeQualifier),
+    Qualifier,
     Other,
 }
 
@@ -106,7 +104,7 @@ fn decl_specs(specs: &[Node<DeclarationSpecifier>]) -> Vec<Spec<'_>> {
         .iter()
         .map(|s| match &s.node {
             DeclarationSpecifier::TypeSpecifier(t) => Spec::Type(t),
-            DeclarationSpecifier::TypeQualifier(q) => Spec::Qualifier(&q.node),
+            DeclarationSpecifier::TypeQualifier(q) => { let _ = q; Spec::Qualifier },
             _ => Spec::Other,
         })
         .collect()
@@ -117,7 +115,7 @@ fn qual_specs(specs: &[Node<SpecifierQualifier>]) -> Vec<Spec<'_>> {
         .iter()
         .map(|s| match &s.node {
             SpecifierQualifier::TypeSpecifier(t) => Spec::Type(t),
-            SpecifierQualifier::TypeQualifier(q) => Spec::Qualifier(&q.node),
+            SpecifierQualifier::TypeQualifier(q) => { let _ = q; Spec::Qualifier },
             SpecifierQualifier::Extension(_) => Spec::Other,
         })
         .collect()
@@ -166,6 +164,7 @@ impl<'a> TypeEnv<'a> {
             structs: Vec::new(),
             tags: HashMap::new(),
             enum_constants: HashMap::new(),
+            object_types: HashMap::new(),
         }
     }
 
@@ -187,10 +186,6 @@ impl<'a> TypeEnv<'a> {
                 self.resolved.remove(&name.node.name);
             }
         }
-    }
-
-    pub fn is_typedef_name(&self, name: &str) -> bool {
-        self.typedefs.contains_key(name)
     }
 
     /// Type of a declaration's specifiers with one declarator applied.
@@ -228,7 +223,7 @@ impl<'a> TypeEnv<'a> {
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                             match self.const_eval(e) {
                                 Some(n) if n >= 0 => n as u64,
-                                _ => return self.refuse(e.span, "an array size that is not a constant", Some("give the array a constant size")),
+                                _ => return self.refuse(e.span, "a variable-length array (its size is not a constant)", Some("give the array a constant size")),
                             }
                         }
                         ArraySize::VariableUnknown => return self.refuse(derived.span, "a variable-length array", None),
@@ -486,6 +481,34 @@ impl<'a> TypeEnv<'a> {
             Expression::SizeOfTy(s) => {
                 let ty = self.type_name(&s.node.0).ok()?;
                 Some(self.size(&ty) as i64)
+            }
+            Expression::SizeOfVal(s) => {
+                let ty = self.static_type(&s.node.0)?;
+                Some(self.size(&ty) as i64)
+            }
+            _ => None,
+        }
+    }
+
+    /// The type of an expression over global objects, when evident.
+    fn static_type(&mut self, e: &'a Node<Expression>) -> Option<CType> {
+        match &e.node {
+            Expression::Identifier(id) => self.object_types.get(&id.node.name).cloned(),
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                self.static_type(&u.node.operand)?.target().cloned()
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => self.static_type(&b.node.lhs)?.target().cloned(),
+            Expression::Member(m) => {
+                let base = self.static_type(&m.node.expression)?;
+                let id = match (&m.node.operator.node, base) {
+                    (MemberOperator::Direct, CType::Struct(id)) => id,
+                    (MemberOperator::Indirect, CType::Pointer(t)) => match *t {
+                        CType::Struct(id) => id,
+                        _ => return None,
+                    },
+                    _ => return None,
+                };
+                self.field(id, &m.node.identifier.node.name, m.span).ok().map(|(_, t)| t)
             }
             _ => None,
         }
