@@ -31,10 +31,7 @@ impl CbmcVersion {
     /// `5.12 (cbmc-5.12)` or `6.6.0 (cbmc-6.6.0)`.
     pub fn parse(text: &str) -> Option<CbmcVersion> {
         let start = text.find(|c: char| c.is_ascii_digit())?;
-        let token: String = text[start..]
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || *c == '.')
-            .collect();
+        let token: String = text[start..].chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
         let mut numbers = token.split('.').filter(|s| !s.is_empty()).map(str::parse::<u32>);
         let major = numbers.next()?.ok()?;
         let minor = numbers.next()?.ok()?;
@@ -43,6 +40,14 @@ impl CbmcVersion {
             None => 0,
         };
         Some(CbmcVersion { major, minor, patch })
+    }
+}
+
+impl CbmcVersion {
+    /// The version in the output of `cbmc --version`, which names CBMC
+    /// (`5.12 (cbmc-5.12)`); `None` for another program's version banner.
+    pub fn parse_cbmc_banner(text: &str) -> Option<CbmcVersion> {
+        if text.to_ascii_lowercase().contains("cbmc") { CbmcVersion::parse(text) } else { None }
     }
 }
 
@@ -85,10 +90,8 @@ impl Cbmc {
     pub fn at(path: PathBuf, source: CbmcSource) -> Result<Cbmc, BackendError> {
         let version_output = run_quietly(&path, "--version")?;
         let version_text = version_output.lines().next().unwrap_or("").trim().to_string();
-        let version = CbmcVersion::parse(&version_text).ok_or_else(|| BackendError::VersionUnreadable {
-            path: path.clone(),
-            output: version_text.clone(),
-        })?;
+        let version = CbmcVersion::parse_cbmc_banner(&version_text)
+            .ok_or_else(|| BackendError::VersionUnreadable { path: path.clone(), output: version_text.clone() })?;
         if version < MIN_VERSION {
             return Err(BackendError::VersionTooOld { path, version });
         }
@@ -98,9 +101,7 @@ impl Cbmc {
 
     /// Whether `cbmc --help` lists `option` (e.g. `--external-sat-solver`).
     pub fn lists_option(&self, option: &str) -> bool {
-        self.help_text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .any(|word| word == option)
+        self.help_text.split(|c: char| c.is_whitespace() || c == ',').any(|word| word == option)
     }
 
     /// CBMC >= 6 turns on pointer, bounds and overflow checks by default.
@@ -140,11 +141,7 @@ fn resolve(explicit: Option<&Path>, env: Option<OsString>) -> Result<(PathBuf, C
 
 /// A named executable: a path, or a bare name looked up on `PATH`.
 fn executable(path: &Path, source: CbmcSource) -> Result<(PathBuf, CbmcSource), BackendError> {
-    let resolved = if path.components().count() > 1 {
-        which::which(path)
-    } else {
-        which::which(path.as_os_str())
-    };
+    let resolved = if path.components().count() > 1 { which::which(path) } else { which::which(path.as_os_str()) };
     match resolved {
         Ok(found) => Ok((found, source)),
         Err(_) => Err(BackendError::NotExecutable { path: path.to_path_buf(), origin: source, hint: INSTALL_HINT }),
@@ -171,13 +168,16 @@ mod tests {
     #[test]
     fn versions_parse() {
         assert_eq!(CbmcVersion::parse("5.12 (cbmc-5.12)"), Some(CbmcVersion { major: 5, minor: 12, patch: 0 }));
-        assert_eq!(
-            CbmcVersion::parse("6.6.0 (cbmc-6.6.0-dirty)"),
-            Some(CbmcVersion { major: 6, minor: 6, patch: 0 })
-        );
+        assert_eq!(CbmcVersion::parse("6.6.0 (cbmc-6.6.0-dirty)"), Some(CbmcVersion { major: 6, minor: 6, patch: 0 }));
         assert_eq!(CbmcVersion::parse("CBMC version 5.95.1"), Some(CbmcVersion { major: 5, minor: 95, patch: 1 }));
         assert_eq!(CbmcVersion::parse("cbmc"), None);
         assert_eq!(CbmcVersion::parse("7"), None);
+    }
+
+    #[test]
+    fn only_cbmc_banners_count() {
+        assert!(CbmcVersion::parse_cbmc_banner("5.12 (cbmc-5.12)").is_some());
+        assert!(CbmcVersion::parse_cbmc_banner("true (GNU coreutils) 9.1").is_none());
     }
 
     #[test]

@@ -22,13 +22,13 @@ mod outcome;
 mod output;
 mod run;
 
-pub use locate::{Cbmc, CbmcSource, CbmcVersion, CBMC_ENV, INSTALL_HINT, MIN_VERSION};
-pub use outcome::{decide, exit_code, ExitInfo, Outcome};
+pub use locate::{CBMC_ENV, Cbmc, CbmcSource, CbmcVersion, INSTALL_HINT, MIN_VERSION};
+pub use outcome::{ExitInfo, Outcome, decide, exit_code};
 pub use output::{
-    integer_from_data, mentions_out_of_memory, parse_cbmc_output, parse_trace, CbmcOutput, Message, MessageKind,
-    OutputError, Property, PropertyStatus, SourceLocation, StepKind, Trace, TraceStep, TraceValue,
+    CbmcOutput, Message, MessageKind, OutputError, Property, PropertyStatus, SourceLocation, StepKind, Trace,
+    TraceStep, TraceValue, integer_from_data, mentions_out_of_memory, parse_cbmc_output, parse_trace,
 };
-pub use run::{tail, CbmcRun, Phase, Progress, RunOptions, SatSolver, PROGRESS_INTERVAL};
+pub use run::{CbmcRun, PROGRESS_INTERVAL, Phase, Progress, RunOptions, SatSolver, tail};
 
 use std::path::PathBuf;
 

@@ -2,7 +2,7 @@
 //! output, with the exit status and stderr only as corroboration: a run that
 //! yields no result for some property is never safe.
 
-use super::output::{mentions_out_of_memory, parse_cbmc_output, CbmcOutput, Property, PropertyStatus, Trace};
+use super::output::{CbmcOutput, Property, PropertyStatus, Trace, mentions_out_of_memory, parse_cbmc_output};
 use std::process::ExitStatus;
 use std::time::Duration;
 
@@ -150,9 +150,7 @@ fn decide_without_output(exit: &ExitInfo, stdout: &str, stderr_tail: &str, parse
 }
 
 fn killed(exit: &ExitInfo) -> Outcome {
-    Outcome::OutOfMemory {
-        message: format!("{} (most likely by the out-of-memory killer)", describe_exit(exit)),
-    }
+    Outcome::OutOfMemory { message: format!("{} (most likely by the out-of-memory killer)", describe_exit(exit)) }
 }
 
 fn tool_error(exit: &ExitInfo, stderr_tail: &str, message: String) -> Outcome {
@@ -204,7 +202,12 @@ mod tests {
 
     #[test]
     fn timeout_wins_over_everything() {
-        let exit = ExitInfo { timed_out: true, signal: Some(SIGKILL), limit: Some(Duration::from_secs(1)), ..ExitInfo::default() };
+        let exit = ExitInfo {
+            timed_out: true,
+            signal: Some(SIGKILL),
+            limit: Some(Duration::from_secs(1)),
+            ..ExitInfo::default()
+        };
         assert_eq!(decide(&exit, "", "").0, Outcome::Timeout { limit: Some(Duration::from_secs(1)) });
     }
 

@@ -183,10 +183,7 @@ impl Trace {
 
     /// The last value assigned to `lhs` in the trace, if any.
     pub fn last_value_of(&self, lhs: &str) -> Option<&TraceValue> {
-        self.assignments()
-            .filter(|s| s.lhs.as_deref() == Some(lhs))
-            .last()
-            .and_then(|s| s.value.as_ref())
+        self.assignments().filter(|s| s.lhs.as_deref() == Some(lhs)).last().and_then(|s| s.value.as_ref())
     }
 }
 
@@ -312,19 +309,16 @@ fn absorb_results(output: &mut CbmcOutput, results: Vec<RawProperty<'_>>) -> Res
     for raw in results {
         let status = PropertyStatus::from_json(&raw.status);
         let mut location = raw.source_location;
-        if status == PropertyStatus::Failure && output.first_failure_trace.is_none() {
-            if let Some(raw_trace) = raw.trace {
-                let trace = parse_trace(raw_trace.get())?;
-                if location.is_none() {
-                    location = trace
-                        .steps
-                        .iter()
-                        .rev()
-                        .find(|s| s.kind == StepKind::Failure)
-                        .and_then(|s| s.location.clone());
-                }
-                output.first_failure_trace = Some(trace);
+        if status == PropertyStatus::Failure
+            && output.first_failure_trace.is_none()
+            && let Some(raw_trace) = raw.trace
+        {
+            let trace = parse_trace(raw_trace.get())?;
+            if location.is_none() {
+                location =
+                    trace.steps.iter().rev().find(|s| s.kind == StepKind::Failure).and_then(|s| s.location.clone());
             }
+            output.first_failure_trace = Some(trace);
         }
         properties.push(Property {
             id: raw.property,

@@ -2,16 +2,16 @@
 //! detected version accepts, drains stdout and stderr in threads (large JSON
 //! never blocks the child), reports progress, and kills CBMC on timeout.
 
-use super::locate::Cbmc;
-use super::outcome::{decide, ExitInfo, Outcome};
-use super::output::CbmcOutput;
 use super::BackendError;
+use super::locate::Cbmc;
+use super::outcome::{ExitInfo, Outcome, decide};
+use super::output::CbmcOutput;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
@@ -208,8 +208,7 @@ impl Cbmc {
             command.current_dir(dir);
         }
         let start = Instant::now();
-        let mut child =
-            command.spawn().map_err(|error| BackendError::Spawn { path: self.path.clone(), error })?;
+        let mut child = command.spawn().map_err(|error| BackendError::Spawn { path: self.path.clone(), error })?;
         let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         let stdout = spawn_stdout_drain(&mut child, Arc::clone(&phase));
         let stderr = spawn_stderr_drain(&mut child);
@@ -256,10 +255,7 @@ fn wait_with_limit(
             return Ok(ExitInfo::from_status(status, false));
         }
         if let Some(callback) = progress.as_mut() {
-            callback(Progress {
-                elapsed: start.elapsed(),
-                phase: Phase::from_code(phase.load(Ordering::Relaxed)),
-            });
+            callback(Progress { elapsed: start.elapsed(), phase: Phase::from_code(phase.load(Ordering::Relaxed)) });
         }
     }
 }
