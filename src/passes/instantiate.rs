@@ -5,7 +5,9 @@
 use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, unroll};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty};
+use crate::ir::{
+    Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
+};
 use crate::options::TranslateOptions;
 use std::collections::HashMap;
 
@@ -41,14 +43,32 @@ pub struct Instances {
 
 impl Instances {
     pub fn slots(&self) -> Vec<ThreadSlot> {
-        self.threads.iter().map(|t| ThreadSlot { function: t.name.clone(), instance: t.instance }).collect()
+        self.threads
+            .iter()
+            .map(|t| ThreadSlot {
+                function: t.name.clone(),
+                instance: t.instance,
+            })
+            .collect()
     }
 }
 
 /// Flattens and instantiates every thread of `program`.
-pub fn instantiate(program: &Program, options: &TranslateOptions, labels: &mut LabelGen) -> Result<Instances, Box<Diagnostic>> {
+pub fn instantiate(
+    program: &Program,
+    options: &TranslateOptions,
+    labels: &mut LabelGen,
+) -> Result<Instances, Box<Diagnostic>> {
     let mut flat: HashMap<FunctionId, Function> = HashMap::new();
-    let mut threads = vec![new_instance(program, options, labels, &mut flat, program.main, 0, None)?];
+    let mut threads = vec![new_instance(
+        program,
+        options,
+        labels,
+        &mut flat,
+        program.main,
+        0,
+        None,
+    )?];
     let mut counts: HashMap<FunctionId, u32> = HashMap::from([(program.main, 1)]);
     let mut next = 0;
     while next < threads.len() {
@@ -69,7 +89,15 @@ pub fn instantiate(program: &Program, options: &TranslateOptions, labels: &mut L
             let instance = *count;
             *count += 1;
             let slot = threads.len();
-            threads.push(new_instance(program, options, labels, &mut flat, function, instance, Some(next))?);
+            threads.push(new_instance(
+                program,
+                options,
+                labels,
+                &mut flat,
+                function,
+                instance,
+                Some(next),
+            )?);
             threads[slot].slot = slot;
             created.push(slot);
         }
@@ -77,7 +105,11 @@ pub fn instantiate(program: &Program, options: &TranslateOptions, labels: &mut L
         next += 1;
     }
     let (memory, location_names) = allocate_memory(program, options, &mut threads);
-    Ok(Instances { threads, memory, location_names })
+    Ok(Instances {
+        threads,
+        memory,
+        location_names,
+    })
 }
 
 fn new_instance(
@@ -89,13 +121,19 @@ fn new_instance(
     instance: u32,
     parent: Option<usize>,
 ) -> Result<ThreadInstance, Box<Diagnostic>> {
-    if !flat.contains_key(&function) {
+    if let std::collections::hash_map::Entry::Vacant(e) = flat.entry(function) {
         let mut f = inline::inline_function(program, function, labels)?;
         f.body = unroll::unroll_block(&f.body, options.bounds.unwind, labels);
-        flat.insert(function, f);
+        e.insert(f);
     }
     let Some(f) = flat.get(&function) else {
-        return Err(diagnostic_at(program, 0, "internal error: thread function missing".into(), "here".into(), None));
+        return Err(diagnostic_at(
+            program,
+            0,
+            "internal error: thread function missing".into(),
+            "here".into(),
+            None,
+        ));
     };
     Ok(ThreadInstance {
         slot: 0,
@@ -122,11 +160,20 @@ fn visit_creations(body: &Block, sites: &mut Vec<(FunctionId, OriginId)>) {
     for stmt in body {
         match &stmt.kind {
             StmtKind::ThreadCreate { function, .. } => sites.push((*function, stmt.origin)),
-            StmtKind::If { then_branch, else_branch, .. } => {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 visit_creations(then_branch, sites);
                 visit_creations(else_branch, sites);
             }
-            StmtKind::Loop { prelude, body, latch, .. } => {
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
                 visit_creations(prelude, sites);
                 visit_creations(body, sites);
                 visit_creations(latch, sites);
@@ -148,13 +195,22 @@ fn check_bounded(
     while let Some(s) = slot {
         let Some(thread) = threads.get(s) else { break };
         if thread.function == function {
-            let name = program.functions.get(function).map(|f| f.name.as_str()).unwrap_or("?");
+            let name = program
+                .functions
+                .get(function)
+                .map(|f| f.name.as_str())
+                .unwrap_or("?");
             return Err(diagnostic_at(
                 program,
                 origin,
-                format!("thread `{name}` is created by a thread running `{name}`: unbounded thread creation is not supported"),
+                format!(
+                    "thread `{name}` is created by a thread running `{name}`: unbounded thread creation is not supported"
+                ),
                 format!("creates `{name}` again"),
-                Some("bound the thread creation explicitly; lazysma needs a fixed number of threads".into()),
+                Some(
+                    "bound the thread creation explicitly; lazysma needs a fixed number of threads"
+                        .into(),
+                ),
             ));
         }
         slot = thread.parent;
@@ -168,7 +224,10 @@ pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
         Ty::Void => 0,
         Ty::Bool | Ty::Int { .. } | Ty::Pointer(_) | Ty::ThreadHandle => 1,
         Ty::Array(element, n) => scalar_count(element, structs).saturating_mul(*n),
-        Ty::Struct(id) => structs.get(*id).map(|s| s.fields.iter().map(|(_, t)| scalar_count(t, structs)).sum()).unwrap_or(0),
+        Ty::Struct(id) => structs
+            .get(*id)
+            .map(|s| s.fields.iter().map(|(_, t)| scalar_count(t, structs)).sum())
+            .unwrap_or(0),
     }
 }
 
@@ -192,7 +251,11 @@ pub fn scalar_names(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<St
     }
 }
 
-fn allocate_memory(program: &Program, options: &TranslateOptions, threads: &mut [ThreadInstance]) -> (MemoryLayout, Vec<String>) {
+fn allocate_memory(
+    program: &Program,
+    options: &TranslateOptions,
+    threads: &mut [ThreadInstance],
+) -> (MemoryLayout, Vec<String>) {
     let mut names: Vec<String> = program.locations.iter().map(|l| l.name.clone()).collect();
     if names.is_empty() {
         names.push("null".into());
@@ -206,7 +269,12 @@ fn allocate_memory(program: &Program, options: &TranslateOptions, threads: &mut 
                 continue;
             }
             let mut scalars = Vec::new();
-            scalar_names(&format!("{}#{}::{}", thread.name, thread.instance, local.name), &local.ty, &program.structs, &mut scalars);
+            scalar_names(
+                &format!("{}#{}::{}", thread.name, thread.instance, local.name),
+                &local.ty,
+                &program.structs,
+                &mut scalars,
+            );
             if scalars.is_empty() {
                 continue;
             }
@@ -234,7 +302,12 @@ fn allocate_memory(program: &Program, options: &TranslateOptions, threads: &mut 
             names.push(format!("heap#{k}[{j}]"));
         }
     }
-    let memory = MemoryLayout { initial_values, heap_base, heap_blocks, heap_block_size };
+    let memory = MemoryLayout {
+        initial_values,
+        heap_base,
+        heap_blocks,
+        heap_block_size,
+    };
     (memory, names)
 }
 
@@ -243,7 +316,11 @@ pub fn has_object_address(block: &Block) -> bool {
     let mut found = false;
     let mut copy = block.clone();
     for_each_stmt_mut(&mut copy, &mut |kind| {
-        visit_operands(kind, &mut |e| found |= matches!(e, Expr::ObjectAddress(_)), &mut |_| {})
+        visit_operands(
+            kind,
+            &mut |e| found |= matches!(e, Expr::ObjectAddress(_)),
+            &mut |_| {},
+        )
     });
     found
 }

@@ -8,7 +8,8 @@ use super::walk::LabelGen;
 use super::{RmwCode, SeqStmt, SeqThread, SequentialProgram, TranslationMap, diagnostic_at};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
-    Expr, FenceKind, LabelId, OriginId, Place, PlainGlobal, Program, PropertyKind, RmwOp, Stmt, StmtKind, StructDef, Ty,
+    Expr, FenceKind, LabelId, OriginId, Place, PlainGlobal, Program, PropertyKind, RmwOp, Stmt,
+    StmtKind, StructDef, Ty,
 };
 use crate::options::TranslateOptions;
 use std::collections::HashSet;
@@ -28,16 +29,30 @@ pub fn sequentialise_threads(
     let thread_arg = plain_globals.len();
     plain_globals.push(PlainGlobal {
         name: "thread_arg".into(),
-        ty: Ty::Array(Box::new(Ty::Int { bits: 64, signed: true }), instances.threads.len() as u64),
+        ty: Ty::Array(
+            Box::new(Ty::Int {
+                bits: 64,
+                signed: true,
+            }),
+            instances.threads.len() as u64,
+        ),
     });
-    let context = Context { program, options, thread_arg };
+    let context = Context {
+        program,
+        options,
+        thread_arg,
+    };
     let threads = instances
         .threads
         .iter()
         .map(|t| sequentialise_thread(&context, t, labels))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(SequentialProgram {
-        map: TranslationMap { threads: slots, locations: instances.location_names, origins: program.origins.clone() },
+        map: TranslationMap {
+            threads: slots,
+            locations: instances.location_names,
+            origins: program.origins.clone(),
+        },
         threads,
         plain_globals,
         structs: program.structs.clone(),
@@ -73,11 +88,19 @@ pub fn sequentialise_thread_for_test(
     thread: &ThreadInstance,
     labels: &mut LabelGen,
 ) -> Result<SeqThread, Box<Diagnostic>> {
-    let context = Context { program, options, thread_arg: program.plain_globals.len() };
+    let context = Context {
+        program,
+        options,
+        thread_arg: program.plain_globals.len(),
+    };
     sequentialise_thread(&context, thread, labels)
 }
 
-fn sequentialise_thread(context: &Context, thread: &ThreadInstance, labels: &mut LabelGen) -> Result<SeqThread, Box<Diagnostic>> {
+fn sequentialise_thread(
+    context: &Context,
+    thread: &ThreadInstance,
+    labels: &mut LabelGen,
+) -> Result<SeqThread, Box<Diagnostic>> {
     let mut s = Sequentialiser {
         context,
         next: 1,
@@ -91,32 +114,47 @@ fn sequentialise_thread(context: &Context, thread: &ThreadInstance, labels: &mut
     for (id, local) in thread.locals.iter().enumerate() {
         let is_argument = thread.slot > 0 && thread.params.first() == Some(&id);
         if !local.shared && !is_argument {
-            nondet_init(Place::Local(id), &local.ty, &context.program.structs, &mut body);
+            nondet_init(
+                Place::Local(id),
+                &local.ty,
+                &context.program.structs,
+                &mut body,
+            );
         }
     }
-    if thread.slot > 0 {
-        if let Some(&param) = thread.params.first() {
-            let argument = Expr::Load(Place::Index(
-                Box::new(Place::PlainGlobal(context.thread_arg)),
-                Box::new(Expr::Const(thread.slot as i64)),
+    if thread.slot > 0
+        && let Some(&param) = thread.params.first()
+    {
+        let argument = Expr::Load(Place::Index(
+            Box::new(Place::PlainGlobal(context.thread_arg)),
+            Box::new(Expr::Const(thread.slot as i64)),
+        ));
+        let ty = thread
+            .locals
+            .get(param)
+            .map(|l| l.ty.clone())
+            .unwrap_or(Ty::INT);
+        let value = Expr::Cast(ty, Box::new(argument));
+        if thread.locals.get(param).is_some_and(|l| l.shared) {
+            return Err(diagnostic_at(
+                context.program,
+                thread.origin,
+                "the address of a thread function's parameter is taken".into(),
+                "this thread function".into(),
+                Some(
+                    "copy the parameter into a local variable and take the address of that".into(),
+                ),
             ));
-            let ty = thread.locals.get(param).map(|l| l.ty.clone()).unwrap_or(Ty::INT);
-            let value = Expr::Cast(ty, Box::new(argument));
-            if thread.locals.get(param).is_some_and(|l| l.shared) {
-                return Err(diagnostic_at(
-                    context.program,
-                    thread.origin,
-                    "the address of a thread function's parameter is taken".into(),
-                    "this thread function".into(),
-                    Some("copy the parameter into a local variable and take the address of that".into()),
-                ));
-            }
-            body.push(SeqStmt::Assign(Place::Local(param), value));
         }
+        body.push(SeqStmt::Assign(Place::Local(param), value));
     }
     // A final `return` falls through to the end anyway.
     let statements = match thread.body.split_last() {
-        Some((last, rest)) if matches!(last.kind, StmtKind::Return(_) | StmtKind::ThreadExit(_)) => rest,
+        Some((last, rest))
+            if matches!(last.kind, StmtKind::Return(_) | StmtKind::ThreadExit(_)) =>
+        {
+            rest
+        }
         _ => &thread.body[..],
     };
     s.block(statements, &mut body)?;
@@ -126,7 +164,9 @@ fn sequentialise_thread(context: &Context, thread: &ThreadInstance, labels: &mut
     }
     s.join(&mut body);
     body.push(SeqStmt::Guard(s.next));
-    body.push(SeqStmt::ThreadEnd { stmt: thread.origin });
+    body.push(SeqStmt::ThreadEnd {
+        stmt: thread.origin,
+    });
     Ok(SeqThread {
         slot: thread.slot,
         function: thread.name.clone(),
@@ -152,7 +192,12 @@ fn nondet_init(place: Place, ty: &Ty, structs: &[StructDef], out: &mut Vec<SeqSt
         Ty::Struct(id) => {
             if let Some(s) = structs.get(*id) {
                 for (field, t) in &s.fields {
-                    nondet_init(Place::Field(Box::new(place.clone()), field.clone()), t, structs, out);
+                    nondet_init(
+                        Place::Field(Box::new(place.clone()), field.clone()),
+                        t,
+                        structs,
+                        out,
+                    );
                 }
             }
         }
@@ -177,7 +222,13 @@ impl Sequentialiser<'_> {
     }
 
     fn unsupported(&self, origin: OriginId, message: &str, label: &str) -> Box<Diagnostic> {
-        diagnostic_at(self.context.program, origin, message.into(), label.into(), None)
+        diagnostic_at(
+            self.context.program,
+            origin,
+            message.into(),
+            label.into(),
+            None,
+        )
     }
 
     fn block(&mut self, block: &[Stmt], out: &mut Vec<SeqStmt>) -> Result<(), Box<Diagnostic>> {
@@ -187,47 +238,96 @@ impl Sequentialiser<'_> {
         Ok(())
     }
 
-    fn stmt(&mut self, kind: &StmtKind, origin: OriginId, out: &mut Vec<SeqStmt>) -> Result<(), Box<Diagnostic>> {
+    fn stmt(
+        &mut self,
+        kind: &StmtKind,
+        origin: OriginId,
+        out: &mut Vec<SeqStmt>,
+    ) -> Result<(), Box<Diagnostic>> {
         match kind {
-            StmtKind::Assign(place, value) => out.push(SeqStmt::Assign(place.clone(), value.clone())),
+            StmtKind::Assign(place, value) => {
+                out.push(SeqStmt::Assign(place.clone(), value.clone()))
+            }
             StmtKind::Read { target, address } => {
                 self.visible(out);
-                out.push(SeqStmt::Read { target: target.clone(), address: address.clone(), stmt: origin });
+                out.push(SeqStmt::Read {
+                    target: target.clone(),
+                    address: address.clone(),
+                    stmt: origin,
+                });
             }
             StmtKind::Write { address, value } => {
                 self.visible(out);
-                out.push(SeqStmt::Write { address: address.clone(), value: value.clone(), stmt: origin });
+                out.push(SeqStmt::Write {
+                    address: address.clone(),
+                    value: value.clone(),
+                    stmt: origin,
+                });
             }
-            StmtKind::Rmw { target, address, op } => {
+            StmtKind::Rmw {
+                target,
+                address,
+                op,
+            } => {
                 self.visible(out);
                 let (op, operand, expected) = rmw_operands(op);
-                out.push(SeqStmt::Rmw { target: target.clone(), address: address.clone(), op, operand, expected, stmt: origin });
+                out.push(SeqStmt::Rmw {
+                    target: target.clone(),
+                    address: address.clone(),
+                    op,
+                    operand,
+                    expected,
+                    stmt: origin,
+                });
             }
             StmtKind::Fence(kind) => {
                 self.visible(out);
-                out.push(SeqStmt::Fence { kind: *kind, stmt: origin });
+                out.push(SeqStmt::Fence {
+                    kind: *kind,
+                    stmt: origin,
+                });
             }
             StmtKind::MutexLock(address) => {
                 self.visible(out);
-                out.push(SeqStmt::Lock { address: address.clone(), stmt: origin });
+                out.push(SeqStmt::Lock {
+                    address: address.clone(),
+                    stmt: origin,
+                });
             }
             StmtKind::MutexUnlock(address) => {
                 self.visible(out);
-                out.push(SeqStmt::Unlock { address: address.clone(), stmt: origin });
+                out.push(SeqStmt::Unlock {
+                    address: address.clone(),
+                    stmt: origin,
+                });
             }
-            StmtKind::Malloc { target, size, zeroed } => {
-                out.push(SeqStmt::Malloc { target: target.clone(), size: size.clone(), zeroed: *zeroed, stmt: origin })
-            }
+            StmtKind::Malloc {
+                target,
+                size,
+                zeroed,
+            } => out.push(SeqStmt::Malloc {
+                target: target.clone(),
+                size: size.clone(),
+                zeroed: *zeroed,
+                stmt: origin,
+            }),
             StmtKind::Free(_) => {}
             StmtKind::Assert { condition, kind } => {
                 let condition = match kind {
                     PropertyKind::Assertion => condition.clone(),
                     PropertyKind::ErrorCall => Expr::Const(0),
                 };
-                out.push(SeqStmt::Assert { condition, description: self.describe(origin, *kind) });
+                out.push(SeqStmt::Assert {
+                    condition,
+                    description: self.describe(origin, *kind),
+                });
             }
             StmtKind::Assume(condition) => out.push(SeqStmt::Assume(condition.clone())),
-            StmtKind::If { condition, then_branch, else_branch } => {
+            StmtKind::If {
+                condition,
+                then_branch,
+                else_branch,
+            } => {
                 let mut then_out = Vec::new();
                 self.block(then_branch, &mut then_out)?;
                 let mut else_out = Vec::new();
@@ -235,7 +335,11 @@ impl Sequentialiser<'_> {
                     self.join(&mut else_out);
                     self.block(else_branch, &mut else_out)?;
                 }
-                out.push(SeqStmt::If { condition: condition.clone(), then_branch: then_out, else_branch: else_out });
+                out.push(SeqStmt::If {
+                    condition: condition.clone(),
+                    then_branch: then_out,
+                    else_branch: else_out,
+                });
                 self.join(out);
             }
             StmtKind::Goto(label) => {
@@ -245,7 +349,10 @@ impl Sequentialiser<'_> {
                         origin,
                         "backward `goto` (a loop built from `goto`) is not supported".into(),
                         "jumps backward".into(),
-                        Some("write the loop with `while` or `for` so that it can be unrolled".into()),
+                        Some(
+                            "write the loop with `while` or `for` so that it can be unrolled"
+                                .into(),
+                        ),
                     ));
                 }
                 self.jumps.push((*label, origin));
@@ -262,10 +369,16 @@ impl Sequentialiser<'_> {
                 self.jumps.push((self.end, origin));
                 out.push(SeqStmt::Goto(self.end));
             }
-            StmtKind::ThreadCreate { handle, argument, .. } => {
+            StmtKind::ThreadCreate {
+                handle, argument, ..
+            } => {
                 self.visible(out);
                 let Some(slot) = self.created.next() else {
-                    return Err(self.unsupported(origin, "internal error: thread creation without a slot", "here"));
+                    return Err(self.unsupported(
+                        origin,
+                        "internal error: thread creation without a slot",
+                        "here",
+                    ));
                 };
                 out.push(SeqStmt::Create { slot, stmt: origin });
                 let arg_place = Place::Index(
@@ -277,25 +390,50 @@ impl Sequentialiser<'_> {
             }
             StmtKind::ThreadJoin { handle } => {
                 self.visible(out);
-                out.push(SeqStmt::Join { handle: handle.clone(), stmt: origin });
+                out.push(SeqStmt::Join {
+                    handle: handle.clone(),
+                    stmt: origin,
+                });
             }
             StmtKind::AtomicBegin => {
                 self.visible(out);
                 self.atomic_depth += 1;
                 if self.context.options.fence_atomic_sections {
-                    out.push(SeqStmt::Fence { kind: FenceKind::Full, stmt: origin });
+                    out.push(SeqStmt::Fence {
+                        kind: FenceKind::Full,
+                        stmt: origin,
+                    });
                 }
             }
             StmtKind::AtomicEnd => {
                 if self.context.options.fence_atomic_sections {
-                    out.push(SeqStmt::Fence { kind: FenceKind::Full, stmt: origin });
+                    out.push(SeqStmt::Fence {
+                        kind: FenceKind::Full,
+                        stmt: origin,
+                    });
                 }
                 self.atomic_depth = self.atomic_depth.saturating_sub(1);
             }
-            StmtKind::Loop { .. } => return Err(self.unsupported(origin, "internal error: loop left after unrolling", "this loop")),
-            StmtKind::Call { .. } => return Err(self.unsupported(origin, "internal error: call left after inlining", "this call")),
+            StmtKind::Loop { .. } => {
+                return Err(self.unsupported(
+                    origin,
+                    "internal error: loop left after unrolling",
+                    "this loop",
+                ));
+            }
+            StmtKind::Call { .. } => {
+                return Err(self.unsupported(
+                    origin,
+                    "internal error: call left after inlining",
+                    "this call",
+                ));
+            }
             StmtKind::Break | StmtKind::Continue => {
-                return Err(self.unsupported(origin, "`break` or `continue` outside a loop", "here"));
+                return Err(self.unsupported(
+                    origin,
+                    "`break` or `continue` outside a loop",
+                    "here",
+                ));
             }
         }
         Ok(())
@@ -319,7 +457,11 @@ impl Sequentialiser<'_> {
         order.retain(|(label, _)| *label != self.end);
         for (label, origin) in order {
             if !self.defined.contains(&label) {
-                return Err(self.unsupported(origin, "`goto` to a label outside the function", "this jump"));
+                return Err(self.unsupported(
+                    origin,
+                    "`goto` to a label outside the function",
+                    "this jump",
+                ));
             }
         }
         Ok(())
@@ -335,6 +477,8 @@ fn rmw_operands(op: &RmwOp) -> (RmwCode, Expr, Expr) {
         RmwOp::FetchAnd(v) => (RmwCode::And, v.clone(), zero),
         RmwOp::FetchOr(v) => (RmwCode::Or, v.clone(), zero),
         RmwOp::FetchXor(v) => (RmwCode::Xor, v.clone(), zero),
-        RmwOp::CompareExchange { expected, desired } => (RmwCode::Cas, desired.clone(), expected.clone()),
+        RmwOp::CompareExchange { expected, desired } => {
+            (RmwCode::Cas, desired.clone(), expected.clone())
+        }
     }
 }

@@ -10,7 +10,9 @@ pub mod unroll;
 pub mod walk;
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef};
+use crate::ir::{
+    Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef,
+};
 use crate::options::TranslateOptions;
 
 /// One thread of the sequential program.
@@ -70,26 +72,70 @@ pub enum SeqStmt {
     /// (Lazy-CSeq's `G(L)`): no context switch inside a skipped branch.
     ResumeCheck(u32),
     Assign(Place, Expr),
-    Read { target: Place, address: Expr, stmt: OriginId },
-    Write { address: Expr, value: Expr, stmt: OriginId },
-    Rmw { target: Option<Place>, address: Expr, op: RmwCode, operand: Expr, expected: Expr, stmt: OriginId },
-    Fence { kind: FenceKind, stmt: OriginId },
-    Lock { address: Expr, stmt: OriginId },
-    Unlock { address: Expr, stmt: OriginId },
-    Malloc { target: Place, size: Expr, zeroed: bool, stmt: OriginId },
+    Read {
+        target: Place,
+        address: Expr,
+        stmt: OriginId,
+    },
+    Write {
+        address: Expr,
+        value: Expr,
+        stmt: OriginId,
+    },
+    Rmw {
+        target: Option<Place>,
+        address: Expr,
+        op: RmwCode,
+        operand: Expr,
+        expected: Expr,
+        stmt: OriginId,
+    },
+    Fence {
+        kind: FenceKind,
+        stmt: OriginId,
+    },
+    Lock {
+        address: Expr,
+        stmt: OriginId,
+    },
+    Unlock {
+        address: Expr,
+        stmt: OriginId,
+    },
+    Malloc {
+        target: Place,
+        size: Expr,
+        zeroed: bool,
+        stmt: OriginId,
+    },
     /// `__CPROVER_assert(condition, description)`.
-    Assert { condition: Expr, description: String },
+    Assert {
+        condition: Expr,
+        description: String,
+    },
     Assume(Expr),
-    If { condition: Expr, then_branch: Vec<SeqStmt>, else_branch: Vec<SeqStmt> },
+    If {
+        condition: Expr,
+        then_branch: Vec<SeqStmt>,
+        else_branch: Vec<SeqStmt>,
+    },
     Goto(LabelId),
     Label(LabelId),
     /// Drains the creator's stores and activates thread `slot` (its argument
     /// and the handle are stored by the `Assign`s that follow).
-    Create { slot: usize, stmt: OriginId },
+    Create {
+        slot: usize,
+        stmt: OriginId,
+    },
     /// `assume(pc[handle] == lines[handle])`.
-    Join { handle: Expr, stmt: OriginId },
+    Join {
+        handle: Expr,
+        stmt: OriginId,
+    },
     /// The final visible statement: the thread terminates and drains.
-    ThreadEnd { stmt: OriginId },
+    ThreadEnd {
+        stmt: OriginId,
+    },
 }
 
 /// One thread copy as a function of the sequential program.
@@ -140,17 +186,39 @@ pub struct SequentialProgram {
 }
 
 /// Runs all passes.
-pub fn sequentialise(program: &Program, options: &TranslateOptions) -> Result<SequentialProgram, Box<Diagnostic>> {
+pub fn sequentialise(
+    program: &Program,
+    options: &TranslateOptions,
+) -> Result<SequentialProgram, Box<Diagnostic>> {
     let mut labels = walk::LabelGen::for_program(program);
     let instances = instantiate::instantiate(program, options, &mut labels)?;
     lazy::sequentialise_threads(program, instances, options, &mut labels)
 }
 
 /// A diagnostic pointing at the origin `origin` of `program`.
-pub(crate) fn diagnostic_at(program: &Program, origin: OriginId, message: String, label: String, help: Option<String>) -> Box<Diagnostic> {
+pub(crate) fn diagnostic_at(
+    program: &Program,
+    origin: OriginId,
+    message: String,
+    label: String,
+    help: Option<String>,
+) -> Box<Diagnostic> {
     let (file, line, column, length) = match program.origins.get(origin) {
-        Some(o) => (o.file.clone(), o.line, o.column, o.text.chars().count().max(1) as u32),
+        Some(o) => (
+            o.file.clone(),
+            o.line,
+            o.column,
+            o.text.chars().count().max(1) as u32,
+        ),
         None => (String::new(), 0, 0, 1),
     };
-    Box::new(Diagnostic { message, file: file.into(), line, column, length, label, help })
+    Box::new(Diagnostic {
+        message,
+        file: file.into(),
+        line,
+        column,
+        length,
+        label,
+        help,
+    })
 }

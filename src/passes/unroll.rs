@@ -10,11 +10,27 @@ pub fn unroll_block(block: &Block, unwind: u32, labels: &mut LabelGen) -> Block 
     let mut out = Vec::with_capacity(block.len());
     for stmt in block {
         match &stmt.kind {
-            StmtKind::Loop { test_first, prelude, condition, body, latch } => {
-                let shape = LoopShape { prelude, condition, body, latch, origin: stmt.origin };
+            StmtKind::Loop {
+                test_first,
+                prelude,
+                condition,
+                body,
+                latch,
+            } => {
+                let shape = LoopShape {
+                    prelude,
+                    condition,
+                    body,
+                    latch,
+                    origin: stmt.origin,
+                };
                 out.extend(unroll_loop(&shape, *test_first, unwind, labels));
             }
-            StmtKind::If { condition, then_branch, else_branch } => out.push(Stmt {
+            StmtKind::If {
+                condition,
+                then_branch,
+                else_branch,
+            } => out.push(Stmt {
                 kind: StmtKind::If {
                     condition: condition.clone(),
                     then_branch: unroll_block(then_branch, unwind, labels),
@@ -43,12 +59,18 @@ struct Exits {
 }
 
 fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: u32, labels: &mut LabelGen) -> Block {
-    let mut exits = Exits { exit: labels.fresh(), exit_used: false };
+    let mut exits = Exits {
+        exit: labels.fresh(),
+        exit_used: false,
+    };
     let origin = shape.origin;
     let not_condition = Expr::Unary(UnaryOp::Not, Box::new(shape.condition.clone()));
     // Built from the innermost copy outwards.
     let mut tail = copy_block(shape.prelude, unwind, labels);
-    tail.push(Stmt { kind: StmtKind::Assume(not_condition), origin });
+    tail.push(Stmt {
+        kind: StmtKind::Assume(not_condition),
+        origin,
+    });
     let copies = if test_first { unwind } else { unwind.max(1) };
     let mut iterations = Vec::with_capacity(copies as usize);
     for _ in 0..copies {
@@ -63,14 +85,21 @@ fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: u32, labels: &mut La
             iteration.extend(tail);
             let mut test = copy_block(shape.prelude, unwind, labels);
             test.push(Stmt {
-                kind: StmtKind::If { condition: shape.condition.clone(), then_branch: iteration, else_branch: Vec::new() },
+                kind: StmtKind::If {
+                    condition: shape.condition.clone(),
+                    then_branch: iteration,
+                    else_branch: Vec::new(),
+                },
                 origin,
             });
             tail = test;
         }
     }
     if exits.exit_used {
-        tail.push(Stmt { kind: StmtKind::Label(exits.exit, "loop_exit".into()), origin });
+        tail.push(Stmt {
+            kind: StmtKind::Label(exits.exit, "loop_exit".into()),
+            origin,
+        });
     }
     tail
 }
@@ -84,7 +113,10 @@ fn iteration(shape: &LoopShape, unwind: u32, labels: &mut LabelGen, exits: &mut 
     relabel(&mut body, labels);
     let mut out = unroll_block(&body, unwind, labels);
     if latch_used {
-        out.push(Stmt { kind: StmtKind::Label(latch_label, "loop_continue".into()), origin: shape.origin });
+        out.push(Stmt {
+            kind: StmtKind::Label(latch_label, "loop_continue".into()),
+            origin: shape.origin,
+        });
     }
     out.extend(copy_block(shape.latch, unwind, labels));
     out
@@ -108,7 +140,11 @@ fn replace_jumps(block: &mut Block, exits: &mut Exits, latch: LabelId, latch_use
                 *latch_used = true;
                 stmt.kind = StmtKind::Goto(latch);
             }
-            StmtKind::If { then_branch, else_branch, .. } => {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 replace_jumps(then_branch, exits, latch, latch_used);
                 replace_jumps(else_branch, exits, latch, latch_used);
             }

@@ -37,11 +37,20 @@ pub fn for_each_stmt(block: &Block, f: &mut impl FnMut(&StmtKind)) {
     for stmt in block {
         f(&stmt.kind);
         match &stmt.kind {
-            StmtKind::If { then_branch, else_branch, .. } => {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 for_each_stmt(then_branch, f);
                 for_each_stmt(else_branch, f);
             }
-            StmtKind::Loop { prelude, body, latch, .. } => {
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
                 for_each_stmt(prelude, f);
                 for_each_stmt(body, f);
                 for_each_stmt(latch, f);
@@ -56,11 +65,20 @@ pub fn for_each_stmt_mut(block: &mut Block, f: &mut impl FnMut(&mut StmtKind)) {
     for stmt in block {
         f(&mut stmt.kind);
         match &mut stmt.kind {
-            StmtKind::If { then_branch, else_branch, .. } => {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 for_each_stmt_mut(then_branch, f);
                 for_each_stmt_mut(else_branch, f);
             }
-            StmtKind::Loop { prelude, body, latch, .. } => {
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
                 for_each_stmt_mut(prelude, f);
                 for_each_stmt_mut(body, f);
                 for_each_stmt_mut(latch, f);
@@ -72,7 +90,11 @@ pub fn for_each_stmt_mut(block: &mut Block, f: &mut impl FnMut(&mut StmtKind)) {
 
 /// Calls `fe` on every expression and `fp` on every place directly held by
 /// the statement (not the nested blocks), outermost first.
-pub fn visit_operands(kind: &mut StmtKind, fe: &mut impl FnMut(&mut Expr), fp: &mut impl FnMut(&mut Place)) {
+pub fn visit_operands(
+    kind: &mut StmtKind,
+    fe: &mut impl FnMut(&mut Expr),
+    fp: &mut impl FnMut(&mut Place),
+) {
     match kind {
         StmtKind::Assign(place, value) => {
             place_mut(place, fe, fp);
@@ -86,7 +108,11 @@ pub fn visit_operands(kind: &mut StmtKind, fe: &mut impl FnMut(&mut Expr), fp: &
             expr_mut(address, fe, fp);
             expr_mut(value, fe, fp);
         }
-        StmtKind::Rmw { target, address, op } => {
+        StmtKind::Rmw {
+            target,
+            address,
+            op,
+        } => {
             if let Some(target) = target {
                 place_mut(target, fe, fp);
             }
@@ -104,17 +130,22 @@ pub fn visit_operands(kind: &mut StmtKind, fe: &mut impl FnMut(&mut Expr), fp: &
                 }
             }
         }
-        StmtKind::MutexLock(e) | StmtKind::MutexUnlock(e) | StmtKind::Free(e) | StmtKind::Assume(e) => {
-            expr_mut(e, fe, fp)
-        }
+        StmtKind::MutexLock(e)
+        | StmtKind::MutexUnlock(e)
+        | StmtKind::Free(e)
+        | StmtKind::Assume(e) => expr_mut(e, fe, fp),
         StmtKind::Malloc { target, size, .. } => {
             place_mut(target, fe, fp);
             expr_mut(size, fe, fp);
         }
         StmtKind::Assert { condition, .. } => expr_mut(condition, fe, fp),
-        StmtKind::If { condition, .. } | StmtKind::Loop { condition, .. } => expr_mut(condition, fe, fp),
+        StmtKind::If { condition, .. } | StmtKind::Loop { condition, .. } => {
+            expr_mut(condition, fe, fp)
+        }
         StmtKind::Return(Some(e)) | StmtKind::ThreadExit(Some(e)) => expr_mut(e, fe, fp),
-        StmtKind::Call { target, arguments, .. } => {
+        StmtKind::Call {
+            target, arguments, ..
+        } => {
             if let Some(target) = target {
                 place_mut(target, fe, fp);
             }
@@ -122,7 +153,9 @@ pub fn visit_operands(kind: &mut StmtKind, fe: &mut impl FnMut(&mut Expr), fp: &
                 expr_mut(a, fe, fp);
             }
         }
-        StmtKind::ThreadCreate { handle, argument, .. } => {
+        StmtKind::ThreadCreate {
+            handle, argument, ..
+        } => {
             place_mut(handle, fe, fp);
             expr_mut(argument, fe, fp);
         }
@@ -176,17 +209,17 @@ pub fn remap_locals(block: &mut Block, map: &[LocalId]) {
         visit_operands(
             kind,
             &mut |e| {
-                if let Expr::ObjectAddress(l) = e {
-                    if let Some(n) = map.get(*l) {
-                        *l = *n;
-                    }
+                if let Expr::ObjectAddress(l) = e
+                    && let Some(n) = map.get(*l)
+                {
+                    *l = *n;
                 }
             },
             &mut |p| {
-                if let Place::Local(l) = p {
-                    if let Some(n) = map.get(*l) {
-                        *l = *n;
-                    }
+                if let Place::Local(l) = p
+                    && let Some(n) = map.get(*l)
+                {
+                    *l = *n;
                 }
             },
         )

@@ -14,7 +14,12 @@ pub struct Names {
 impl Names {
     pub fn new(program: &SequentialProgram) -> Self {
         Names {
-            structs: program.structs.iter().enumerate().map(|(i, s)| format!("{}_s{i}", sanitize(&s.name))).collect(),
+            structs: program
+                .structs
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{}_s{i}", sanitize(&s.name)))
+                .collect(),
             plain_globals: program
                 .plain_globals
                 .iter()
@@ -25,11 +30,17 @@ impl Names {
     }
 
     pub fn structure(&self, id: usize) -> String {
-        self.structs.get(id).cloned().unwrap_or_else(|| format!("unknown_s{id}"))
+        self.structs
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| format!("unknown_s{id}"))
     }
 
     pub fn plain_global(&self, id: usize) -> String {
-        self.plain_globals.get(id).cloned().unwrap_or_else(|| format!("unknown_g{id}"))
+        self.plain_globals
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| format!("unknown_g{id}"))
     }
 
     /// `t1_x_3`: local 3 named `x` of thread slot 1.
@@ -44,8 +55,21 @@ impl Names {
 
 /// A C identifier fragment made of `name`'s letters, digits and underscores.
 pub fn sanitize(name: &str) -> String {
-    let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
-    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("v{s}") } else { s }
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("v{s}")
+    } else {
+        s
+    }
 }
 
 /// The scalar C type of `ty` (pointers are location ids).
@@ -54,11 +78,20 @@ fn scalar_type(ty: &Ty) -> &'static str {
         Ty::Void => "void",
         Ty::Bool => "_Bool",
         Ty::Int { bits, signed: true } if *bits <= 8 => "signed char",
-        Ty::Int { bits, signed: false } if *bits <= 8 => "unsigned char",
+        Ty::Int {
+            bits,
+            signed: false,
+        } if *bits <= 8 => "unsigned char",
         Ty::Int { bits, signed: true } if *bits <= 16 => "short",
-        Ty::Int { bits, signed: false } if *bits <= 16 => "unsigned short",
+        Ty::Int {
+            bits,
+            signed: false,
+        } if *bits <= 16 => "unsigned short",
         Ty::Int { bits, signed: true } if *bits <= 32 => "int",
-        Ty::Int { bits, signed: false } if *bits <= 32 => "unsigned int",
+        Ty::Int {
+            bits,
+            signed: false,
+        } if *bits <= 32 => "unsigned int",
         Ty::Int { signed: true, .. } => "long long",
         Ty::Int { signed: false, .. } => "unsigned long long",
         Ty::Pointer(_) | Ty::ThreadHandle => "unsigned int",
@@ -95,7 +128,11 @@ pub fn constant(value: i64) -> String {
     if value == i64::MIN {
         "(-9223372036854775807LL - 1)".into()
     } else if i32::try_from(value).is_ok() {
-        if value < 0 { format!("({value})") } else { value.to_string() }
+        if value < 0 {
+            format!("({value})")
+        } else {
+            value.to_string()
+        }
     } else if value < 0 {
         format!("({value}LL)")
     } else {
@@ -125,21 +162,41 @@ fn nondet_function(ty: &Ty) -> (String, String) {
     (format!("nondet_{}", c.replace(' ', "_")), c.to_string())
 }
 
-pub fn place(p: &Place, names: &Names, thread: &SeqThread, nondet: &mut BTreeSet<(String, String)>) -> String {
+pub fn place(
+    p: &Place,
+    names: &Names,
+    thread: &SeqThread,
+    nondet: &mut BTreeSet<(String, String)>,
+) -> String {
     match p {
         Place::Local(id) => {
-            let name = thread.locals.get(*id).map(|l| l.name.as_str()).unwrap_or("unknown");
+            let name = thread
+                .locals
+                .get(*id)
+                .map(|l| l.name.as_str())
+                .unwrap_or("unknown");
             names.local(thread.slot, *id, name)
         }
         Place::PlainGlobal(id) => names.plain_global(*id),
         Place::Index(base, index) => {
-            format!("{}[{}]", place(base, names, thread, nondet), expression(index, names, thread, nondet))
+            format!(
+                "{}[{}]",
+                place(base, names, thread, nondet),
+                expression(index, names, thread, nondet)
+            )
         }
-        Place::Field(base, field) => format!("{}.{}", place(base, names, thread, nondet), sanitize(field)),
+        Place::Field(base, field) => {
+            format!("{}.{}", place(base, names, thread, nondet), sanitize(field))
+        }
     }
 }
 
-pub fn expression(e: &Expr, names: &Names, thread: &SeqThread, nondet: &mut BTreeSet<(String, String)>) -> String {
+pub fn expression(
+    e: &Expr,
+    names: &Names,
+    thread: &SeqThread,
+    nondet: &mut BTreeSet<(String, String)>,
+) -> String {
     match e {
         Expr::Const(v) => constant(*v),
         Expr::Load(p) => place(p, names, thread, nondet),
@@ -167,7 +224,11 @@ pub fn expression(e: &Expr, names: &Names, thread: &SeqThread, nondet: &mut BTre
         ),
         Expr::Cast(ty, a) => match ty {
             Ty::Array(..) | Ty::Struct(_) | Ty::Void => expression(a, names, thread, nondet),
-            scalar => format!("(({}){})", scalar_type(scalar), expression(a, names, thread, nondet)),
+            scalar => format!(
+                "(({}){})",
+                scalar_type(scalar),
+                expression(a, names, thread, nondet)
+            ),
         },
         Expr::Nondet(ty) => {
             let (function, c_type) = nondet_function(ty);

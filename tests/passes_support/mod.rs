@@ -24,15 +24,30 @@ impl Default for Builder {
 impl Builder {
     pub fn new() -> Self {
         let mut program = Program::default();
-        program.locations.push(Location { name: "null".into(), object: "null".into(), initial: 0, is_mutex: false });
-        program.origins.push(Origin { file: "test.c".into(), line: 1, column: 1, text: "int main(void)".into() });
+        program.locations.push(Location {
+            name: "null".into(),
+            object: "null".into(),
+            initial: 0,
+            is_mutex: false,
+        });
+        program.origins.push(Origin {
+            file: "test.c".into(),
+            line: 1,
+            column: 1,
+            text: "int main(void)".into(),
+        });
         program.heap_block_size = 1;
         Builder { program }
     }
 
     /// A shared global scalar; returns its address.
     pub fn global(&mut self, name: &str, initial: i64) -> Expr {
-        self.program.locations.push(Location { name: name.into(), object: name.into(), initial, is_mutex: false });
+        self.program.locations.push(Location {
+            name: name.into(),
+            object: name.into(),
+            initial,
+            is_mutex: false,
+        });
         Expr::Const(self.program.locations.len() as i64 - 1)
     }
 
@@ -40,18 +55,31 @@ impl Builder {
     pub fn global_array(&mut self, name: &str, n: usize) -> Expr {
         let first = self.program.locations.len() as i64;
         for i in 0..n {
-            self.program.locations.push(Location { name: format!("{name}[{i}]"), object: name.into(), initial: 0, is_mutex: false });
+            self.program.locations.push(Location {
+                name: format!("{name}[{i}]"),
+                object: name.into(),
+                initial: 0,
+                is_mutex: false,
+            });
         }
         Expr::Const(first)
     }
 
     pub fn mutex(&mut self, name: &str) -> Expr {
-        self.program.locations.push(Location { name: name.into(), object: name.into(), initial: 0, is_mutex: true });
+        self.program.locations.push(Location {
+            name: name.into(),
+            object: name.into(),
+            initial: 0,
+            is_mutex: true,
+        });
         Expr::Const(self.program.locations.len() as i64 - 1)
     }
 
     pub fn plain_global(&mut self, name: &str, ty: Ty) -> Place {
-        self.program.plain_globals.push(PlainGlobal { name: name.into(), ty });
+        self.program.plain_globals.push(PlainGlobal {
+            name: name.into(),
+            ty,
+        });
         Place::PlainGlobal(self.program.plain_globals.len() - 1)
     }
 
@@ -59,8 +87,16 @@ impl Builder {
     pub fn st(&mut self, kind: StmtKind) -> Stmt {
         let line = self.program.origins.len() as u32 + 1;
         let text: String = format!("{kind:?}").chars().take(40).collect();
-        self.program.origins.push(Origin { file: "test.c".into(), line, column: 3, text });
-        Stmt { kind, origin: self.program.origins.len() - 1 }
+        self.program.origins.push(Origin {
+            file: "test.c".into(),
+            line,
+            column: 3,
+            text,
+        });
+        Stmt {
+            kind,
+            origin: self.program.origins.len() - 1,
+        }
     }
 
     /// Reserves a function id (for calls and thread creation before definition).
@@ -78,11 +114,25 @@ impl Builder {
     }
 
     /// Defines a reserved function: `params` first locals are parameters.
-    pub fn define(&mut self, id: FunctionId, params: usize, locals: &[(&str, Ty, bool)], return_type: Ty, body: Block) {
+    pub fn define(
+        &mut self,
+        id: FunctionId,
+        params: usize,
+        locals: &[(&str, Ty, bool)],
+        return_type: Ty,
+        body: Block,
+    ) {
         let origin = self.st(StmtKind::AtomicEnd).origin;
         if let Some(f) = self.program.functions.get_mut(id) {
             f.params = (0..params).collect();
-            f.locals = locals.iter().map(|(n, t, s)| Local { name: (*n).into(), ty: t.clone(), shared: *s }).collect();
+            f.locals = locals
+                .iter()
+                .map(|(n, t, s)| Local {
+                    name: (*n).into(),
+                    ty: t.clone(),
+                    shared: *s,
+                })
+                .collect();
             f.return_type = return_type;
             f.body = body;
             f.origin = origin;
@@ -125,8 +175,10 @@ pub fn translate(program: &Program, options: &TranslateOptions) -> (SequentialPr
 }
 
 pub fn options(rounds: u32, unwind: u32) -> TranslateOptions {
-    let mut o = TranslateOptions::default();
-    o.sma = lazysma::options::SmaImplementation::Sc;
+    let mut o = TranslateOptions {
+        sma: lazysma::options::SmaImplementation::Sc,
+        ..TranslateOptions::default()
+    };
     o.bounds.rounds = rounds;
     o.bounds.unwind = unwind;
     o
@@ -135,7 +187,16 @@ pub fn options(rounds: u32, unwind: u32) -> TranslateOptions {
 /// CBMC's verdict on a C text: Some(true) = VERIFICATION SUCCESSFUL,
 /// Some(false) = VERIFICATION FAILED, None = CBMC not installed.
 pub fn cbmc_verdict(c_source: &str) -> Option<bool> {
-    let cbmc = which::which("cbmc").ok()?;
+    let found = std::env::var_os("LAZYSMA_CBMC")
+        .map(std::path::PathBuf::from)
+        .or_else(|| which::which("cbmc").ok());
+    let cbmc = match found {
+        Some(path) => path,
+        None if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("CBMC is not installed but CI=true")
+        }
+        None => return None,
+    };
     let dir = tempfile::tempdir().ok()?;
     let path = dir.path().join("seq.c");
     std::fs::write(&path, c_source).ok()?;
@@ -146,7 +207,11 @@ pub fn cbmc_verdict(c_source: &str) -> Option<bool> {
     } else if stdout.contains("VERIFICATION FAILED") {
         Some(false)
     } else {
-        panic!("cbmc gave no verdict:\n{}\n{}", stdout, String::from_utf8_lossy(&output.stderr));
+        panic!(
+            "cbmc gave no verdict:\n{}\n{}",
+            stdout,
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
 }
 
@@ -156,7 +221,11 @@ pub fn gcc_accepts(c_source: &str) -> Option<Result<(), String>> {
     let dir = tempfile::tempdir().ok()?;
     let path = dir.path().join("seq.c");
     std::fs::write(&path, c_source).ok()?;
-    let output = Command::new(gcc).args(["-fsyntax-only", "-Wall", "-x", "c"]).arg(&path).output().ok()?;
+    let output = Command::new(gcc)
+        .args(["-fsyntax-only", "-Wall", "-x", "c"])
+        .arg(&path)
+        .output()
+        .ok()?;
     if output.status.success() {
         Some(Ok(()))
     } else {
@@ -170,7 +239,12 @@ pub fn expect_verdict(c_source: &str, safe: bool, what: &str) {
         panic!("{what}: gcc rejects the output:\n{e}\n{c_source}");
     }
     match cbmc_verdict(c_source) {
-        Some(verdict) => assert_eq!(verdict, safe, "{what}: expected {}\n{c_source}", if safe { "safe" } else { "a violation" }),
+        Some(verdict) => assert_eq!(
+            verdict,
+            safe,
+            "{what}: expected {}\n{c_source}",
+            if safe { "safe" } else { "a violation" }
+        ),
         None => eprintln!("cbmc not found: {what} checked by gcc only"),
     }
 }
