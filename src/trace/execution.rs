@@ -329,6 +329,14 @@ impl Builder<'_> {
         if !self.threads[child].is_empty() || child == record.thread {
             return Err(BuildError::LateCreate { index, slot: child });
         }
+        // The creator's drain (a fence record of the same statement) is
+        // part of the creation.
+        if let Some((_, info)) = self.threads[record.thread].last_mut()
+            && info.kind == EventKind::Fence
+            && info.stmt == Some(record.stmt)
+        {
+            info.kind = EventKind::CreateDrain;
+        }
         let variable = format!("spawn#{child}");
         let write = EventSpec::new(variable.clone(), OpSpec::Write { var: variable.clone() });
         let creator = EventInfo { slot: record.thread, stmt: Some(record.stmt), record: Some(index), kind: EventKind::Spawn { child } };
