@@ -7,7 +7,7 @@
 //! natively: a fence event is inserted into the execution and the check is
 //! run again.
 
-use super::execution::{Decoded, EventKind};
+use super::execution::Decoded;
 use crate::consistency::{
     delayed_stores, verify, EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Witness,
 };
@@ -44,6 +44,10 @@ pub struct Diagnosis {
     pub fences_suffice: bool,
 }
 
+/// The most fence positions the search tries (each costs one native check
+/// of the execution).
+const MAX_FENCE_CANDIDATES: usize = 48;
+
 /// Diagnoses a counterexample confirmed under `model` with `witness`.
 pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis {
     let execution = &decoded.execution;
@@ -62,6 +66,7 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis
             stores.push(store);
         }
     }
+    stores.truncate(MAX_FENCE_CANDIDATES);
     if !forbids(execution, &stores, model) {
         return Diagnosis { sc_realisable: false, reorderings: observed, fences_suffice: false };
     }
@@ -199,11 +204,6 @@ fn spec_of(execution: &Execution, event: EventId) -> EventSpec {
         Op::Unlock { mutex } => OpSpec::Unlock { mutex: execution.mutexes()[*mutex].clone() },
     };
     EventSpec { id: e.id.clone(), op, value: e.value }
-}
-
-/// Whether an event kind is worth naming in a diagnosis.
-pub fn is_named(kind: &EventKind) -> bool {
-    !kind.is_synthetic()
 }
 
 #[cfg(test)]

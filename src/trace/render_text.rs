@@ -57,6 +57,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
         }
         Verdict::BadInput | Verdict::BackendError | Verdict::Timeout => {
             let _ = writeln!(out, "{} {}", style.red("error:"), report.message.as_deref().unwrap_or("verification failed"));
+            return out;
         }
     }
     if let Some(witness) = &report.witness {

@@ -550,3 +550,82 @@ mod tests {
         assert_eq!(report.source.as_deref(), Some("assert(x == 0);"));
     }
 }
+
+#[cfg(test)]
+mod render_tests {
+    use super::*;
+    use crate::consistency::{Step, Witness};
+    use crate::ir::Origin;
+    use crate::options::SmaImplementation;
+    use crate::passes::ThreadSlot;
+    use crate::trace::execution::build;
+    use crate::trace::records::{Record, RecordKind};
+
+    fn map() -> TranslationMap {
+        let origin = |line: u32, text: &str| Origin { file: "t.c".into(), line, column: 3, text: text.into() };
+        TranslationMap {
+            threads: vec![ThreadSlot { function: "main".into(), instance: 0 }, ThreadSlot { function: "worker".into(), instance: 0 }],
+            locations: ["null", "x", "y"].iter().map(|s| s.to_string()).collect(),
+            origins: vec![origin(1, "pthread_create(...);"), origin(2, "x = 1;"), origin(3, "r = x;"), origin(4, "y = 2;"), origin(5, "__sync_synchronize();")],
+        }
+    }
+
+    fn record(kind: RecordKind, thread: usize, loc: u64, value: i128, write_id: u64, read_from: u64, stmt: usize) -> Record {
+        Record { kind, thread, loc, value, timestamp: 0, write_id, read_from, stmt }
+    }
+
+    #[test]
+    fn effects_name_buffers_memory_and_drains() {
+        use RecordKind::*;
+        let records = vec![
+            record(Fence, 0, 0, 0, 0, 0, 0),
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Write, 1, 1, 1, 1, 0, 1),
+            record(Read, 1, 1, 1, 0, 1, 2),
+            record(Write, 1, 2, 2, 2, 0, 3),
+            record(Fence, 1, 0, 0, 0, 0, 4),
+        ];
+        let decoded = build(&records, &map().locations, SmaImplementation::Etso).unwrap();
+        // Events: main: create drain 0, spawn 1; worker: start 2, w x 3,
+        // read 4, w y 5, fence 6.
+        let step = |event, phase| Step { event, phase };
+        let witness = Witness {
+            steps: vec![
+                step(0, Phase::Execute),
+                step(1, Phase::Buffer),
+                step(1, Phase::Memory),
+                step(2, Phase::Execute),
+                step(3, Phase::Buffer),
+                step(4, Phase::Execute),
+                step(5, Phase::Buffer),
+                step(3, Phase::Memory),
+                step(5, Phase::Memory),
+                step(6, Phase::Execute),
+            ],
+        };
+        let map = map();
+        let renderer = Renderer { decoded: &decoded, map: &map, atomic_writes: false };
+        let rows = renderer.steps(&witness);
+        let effects: Vec<&str> = rows.iter().map(|r| r.effect.as_str()).collect();
+        assert_eq!(effects, vec![
+            "starts worker#0",
+            "x := 1 (buffered)",
+            "reads x = 1 from own buffer",
+            "y := 2 (buffered)",
+            "x = 1 reaches memory",
+            "y = 2 reaches memory",
+            "fence: drains 2 stores",
+        ]);
+        assert_eq!(rows.iter().map(|r| r.step).collect::<Vec<_>>(), (1..=7).collect::<Vec<_>>());
+        assert_eq!(rows[1].thread.name, "worker#0");
+        assert_eq!(rows[0].thread.name, "main");
+        assert_eq!((rows[2].line, rows[2].statement.as_deref()), (Some(3), Some("r = x;")));
+        assert_eq!(rows[2].kind, StepKind::LoadFromBuffer);
+        let atomic = Renderer { decoded: &decoded, map: &map, atomic_writes: true };
+        let sc_witness = Witness {
+            steps: vec![step(0, Phase::Execute), step(1, Phase::Buffer), step(1, Phase::Memory), step(2, Phase::Execute), step(3, Phase::Buffer), step(3, Phase::Memory)],
+        };
+        let effects: Vec<String> = atomic.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
+        assert_eq!(effects, vec!["starts worker#0", "x := 1"]);
+    }
+}
