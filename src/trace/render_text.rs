@@ -95,7 +95,7 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
         let _ = writeln!(out, "{} under {model}", style.red(what));
         return;
     };
-    let _ = writeln!(out, "{} under {model}: {}", style.red(what), property.id);
+    let _ = writeln!(out, "{} under {model} (property {})", style.red(what), property.id);
     if let (Some(file), Some(line)) = (&property.file, property.line) {
         let _ = writeln!(out, "  {} {file}:{line}", style.cyan("-->"));
         if let Some(source) = &property.source {
