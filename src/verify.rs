@@ -150,7 +150,7 @@ fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) 
     report.cbmc = Some(CbmcReport {
         version: cbmc.version.to_string(),
         path: cbmc.path.display().to_string(),
-        seconds: run.elapsed.as_secs_f64(),
+        seconds: (run.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
         exit_code: run.exit_code,
     });
     Ok(run)
