@@ -118,10 +118,10 @@ pub fn decode<'a>(assignments: impl IntoIterator<Item = Assignment<'a>>) -> Resu
             None => FieldValue::Unreadable(assignment.data.unwrap_or("").to_string()),
         };
         current[field] = Some(value);
-        if field == KIND {
-            if let Some(record) = commit(&current, records.len())? {
-                records.push(record);
-            }
+        if field == KIND
+            && let Some(record) = commit(&current, records.len())?
+        {
+            records.push(record);
         }
     }
     Ok(records)
