@@ -102,9 +102,23 @@ fn fence_map(instance: &Instance, state: &State) -> Vec<u32> {
     map
 }
 
+/// The Done key: thread events and fence map (Algorithm 2, line 16), plus
+/// the buffered writes that are spurious but blocked. Without the latter the
+/// deduplication is incomplete with RMW blocks: a prefix that flushed a write
+/// read by an RMW before another thread issued a spurious write on the same
+/// variable can never flush that write (the variable stays held until the
+/// RMW overwrites it), while a prefix with the same thread events and fence
+/// map that issued the spurious write first completes.
 fn key(instance: &Instance, state: &State) -> Vec<u32> {
     let mut key = state.pos.clone();
     key.extend(fence_map(instance, state));
+    for thread in 0..instance.threads.len() {
+        for slot in state.pending_heads(instance, thread) {
+            if state.readers[instance.vars + instance.writes[slot].event] == 0 {
+                key.push(slot as u32);
+            }
+        }
+    }
     key
 }
 
