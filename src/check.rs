@@ -4,6 +4,7 @@
 use crate::consistency::{self, Execution, Model, Op, Phase, Source, Step, Witness, json};
 use crate::exit;
 use crate::options::MemoryModel;
+use std::io::Write;
 use std::path::Path;
 
 fn consistency_model(model: MemoryModel) -> Model {
@@ -38,11 +39,13 @@ pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
         eprintln!("internal error: the witness found does not replay ({error}); this is a lazysma defect");
         return exit::CHECK_FAILED;
     }
-    if json {
-        println!("{}", json::verdict_json(&execution, model, outcome.as_ref().ok()));
+    let report = if json {
+        format!("{}\n", json::verdict_json(&execution, model, outcome.as_ref().ok()))
     } else {
-        print!("{}", render_text(&execution, model, &outcome));
-    }
+        render_text(&execution, model, &outcome)
+    };
+    // A closed pipe is not an error of the check; never panic on it.
+    let _ = std::io::stdout().lock().write_all(report.as_bytes());
     match outcome {
         Ok(_) => exit::SUCCESS,
         Err(_) => exit::VIOLATION,
