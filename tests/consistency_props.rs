@@ -7,7 +7,7 @@ mod support;
 
 use lazysma::consistency::{Algorithm, Execution, Model, Options, replay, verify_with};
 use proptest::prelude::*;
-use support::{Rng, oracle, random_rf_execution, random_run_execution, random_shapes, replays};
+use support::{Rng, Shape, litmus_shapes, mp_shapes, oracle, random_rf_execution, random_run_execution, random_shapes, replays};
 
 const MODELS: [Model; 3] = [Model::Sc, Model::Tso, Model::Pso];
 
@@ -51,6 +51,17 @@ fn agree_with_oracle(execution: &Execution) -> Result<usize, TestCaseError> {
     Ok(realisable)
 }
 
+/// Program shapes from one of three generators: uniform random, litmus-like
+/// (stores then loads: store-load reorderings), message-passing-like
+/// (store-store reorderings).
+fn shapes(generator: usize, rng: &mut Rng, threads: usize, events: usize, vars: usize, features: bool) -> Vec<Vec<Shape>> {
+    match generator % 3 {
+        0 => random_shapes(rng, threads, events, vars, features),
+        1 => litmus_shapes(rng, threads, events, vars, features),
+        _ => mp_shapes(rng, threads, events, vars, features),
+    }
+}
+
 /// 1500 cases per property, or `PROPTEST_CASES` for longer runs.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|cases| cases.parse().ok()).unwrap_or(1500)
@@ -67,9 +78,9 @@ proptest! {
     /// Arbitrary reads-from maps (mostly unrealisable), with fences, RMWs
     /// and locks.
     #[test]
-    fn random_rf_agrees(seed in any::<u64>(), threads in 2usize..=4, events in 4usize..=max_events(), vars in 1usize..=3) {
+    fn random_rf_agrees(seed in any::<u64>(), generator in 0usize..3, threads in 2usize..=4, events in 4usize..=max_events(), vars in 1usize..=3) {
         let mut rng = Rng::new(seed);
-        let shapes = random_shapes(&mut rng, threads, events, vars, true);
+        let shapes = shapes(generator, &mut rng, threads, events, vars, true);
         let execution = random_rf_execution(&mut rng, &shapes);
         agree_with_oracle(&execution)?;
     }
@@ -77,13 +88,40 @@ proptest! {
     /// Reads-from maps of random TSO/PSO/SC runs (realisable under the model
     /// of the run, maybe not under the others).
     #[test]
-    fn random_runs_agree(seed in any::<u64>(), threads in 2usize..=4, events in 4usize..=max_events(), vars in 1usize..=3, model in 0usize..3, features in any::<bool>()) {
+    fn random_runs_agree(seed in any::<u64>(), generator in 0usize..3, threads in 2usize..=4, events in 4usize..=max_events(), vars in 1usize..=3, model in 0usize..3, features in any::<bool>()) {
         let mut rng = Rng::new(seed);
-        let shapes = random_shapes(&mut rng, threads, events, vars, features);
+        let shapes = shapes(generator, &mut rng, threads, events, vars, features);
         if let Some(execution) = random_run_execution(&mut rng, &shapes, MODELS[model]) {
             let realisable = agree_with_oracle(&execution)?;
             prop_assert!(realisable >= 1);
             prop_assert!(verify_with(&execution, MODELS[model], Options::default()).outcome.is_ok());
         }
     }
+}
+
+/// The generators reach every interesting class: SC executions, TSO-only
+/// (store-load reordering), PSO-only (store-store reordering) and
+/// unrealisable ones, with fences, RMWs and locks present.
+#[test]
+fn generators_cover_every_class() {
+    let mut classes = [0usize; 4];
+    for seed in 0..1200u64 {
+        let mut rng = Rng::new(seed);
+        let model = MODELS[(seed % 3) as usize];
+        let shapes = shapes(seed as usize / 3, &mut rng, 2 + (seed % 3) as usize, 12, 2, seed % 2 == 0);
+        let Some(execution) = random_run_execution(&mut rng, &shapes, model) else { continue };
+        let realisable = |model| lazysma::consistency::verify(&execution, model).is_ok();
+        let class = match (realisable(Model::Sc), realisable(Model::Tso), realisable(Model::Pso)) {
+            (true, true, true) => 0,
+            (false, true, true) => 1,
+            (false, false, true) => 2,
+            other => panic!("SC within TSO within PSO violated: {other:?}"),
+        };
+        classes[class] += 1;
+        let unrealisable = random_rf_execution(&mut rng, &shapes);
+        if lazysma::consistency::verify(&unrealisable, Model::Pso).is_err() {
+            classes[3] += 1;
+        }
+    }
+    assert!(classes.iter().all(|&count| count >= 10), "{classes:?}");
 }

@@ -233,6 +233,15 @@ pub fn random_shapes(rng: &mut Rng, threads: usize, max_events: usize, vars: usi
             thread.push(shape);
             total += 1;
         }
+        // Litmus-like threads (stores, then loads) make weak behaviours common.
+        let has_locks = thread.iter().any(|s| matches!(s, Shape::Lock(_) | Shape::Unlock(_)));
+        if !has_locks && rng.below(3) != 0 {
+            thread.sort_by_key(|shape| match shape {
+                Shape::Write(_) | Shape::Rmw(_) => 0,
+                Shape::Fence => 1,
+                _ => 2,
+            });
+        }
         if let Some(mutex) = held
             && rng.below(4) != 0
         {
@@ -296,6 +305,8 @@ pub fn random_rf_execution(rng: &mut Rng, shapes: &[Vec<Shape>]) -> Execution {
 pub fn random_run_execution(rng: &mut Rng, shapes: &[Vec<Shape>], model: Model) -> Option<Execution> {
     // Build with placeholder reads, run, then fill in what each read saw.
     let placeholder = random_rf_execution(&mut Rng::new(1), shapes);
+    let flush_percent = [50, 20, 5][rng.below(3)];
+    let mut current = 0;
     let mut machine = Machine::new(&placeholder);
     let mut seen: Vec<Option<Option<EventId>>> = vec![None; placeholder.events().len()];
     loop {
@@ -324,7 +335,19 @@ pub fn random_run_execution(rng: &mut Rng, shapes: &[Vec<Shape>], model: Model) 
         if moves.is_empty() {
             return None;
         }
-        let (thread, flush) = moves[rng.below(moves.len())];
+        // Delay flushes and run threads in bursts: stores stay buffered while
+        // later loads of the same and other threads run, so that weak
+        // (TSO/PSO-only) behaviours are common.
+        let steps: Vec<(usize, bool)> = moves.iter().copied().filter(|&(_, flush)| !flush).collect();
+        let flushes: Vec<(usize, bool)> = moves.iter().copied().filter(|&(_, flush)| flush).collect();
+        let (thread, flush) = if steps.is_empty() || (!flushes.is_empty() && rng.below(100) < flush_percent) {
+            flushes[rng.below(flushes.len())]
+        } else if steps.contains(&(current, false)) && rng.below(4) != 0 {
+            (current, false)
+        } else {
+            steps[rng.below(steps.len())]
+        };
+        current = thread;
         if flush {
             let buffer = &machine.buffers[thread];
             let options: Vec<usize> = (0..buffer.len())
@@ -387,4 +410,71 @@ pub fn random_run_execution(rng: &mut Rng, shapes: &[Vec<Shape>], model: Model) 
         })
         .collect();
     Some(Execution::new(threads).expect("generated executions are well formed"))
+}
+
+/// Litmus-like program shapes: each thread stores (mostly to its own
+/// variable), maybe fences, then loads (mostly other threads' variables),
+/// so that SB/MP/IRIW-like weak behaviours are common.
+pub fn litmus_shapes(rng: &mut Rng, threads: usize, max_events: usize, vars: usize, features: bool) -> Vec<Vec<Shape>> {
+    let per_thread = (max_events / threads).max(2);
+    (0..threads)
+        .map(|t| {
+            let own = t % vars;
+            let other = |rng: &mut Rng| if vars > 1 && rng.below(4) != 0 { (own + 1 + rng.below(vars - 1)) % vars } else { rng.below(vars) };
+            let mut thread = Vec::new();
+            let stores = if rng.below(3) == 0 { 0 } else { 1 + rng.below(per_thread.div_ceil(2)) };
+            for i in 0..stores {
+                let var = if i == 0 { own } else { rng.below(vars) };
+                thread.push(if features && rng.below(7) == 0 { Shape::Rmw(var) } else { Shape::Write(var) });
+            }
+            if rng.below(7) == 0 {
+                thread.push(Shape::Fence);
+            }
+            while thread.len() < per_thread {
+                thread.push(Shape::Read(other(rng)));
+            }
+            if features && rng.below(8) == 0 {
+                let mutex = rng.below(2);
+                let at = rng.below(thread.len());
+                thread.insert(at, Shape::Lock(mutex));
+                let end = at + 1 + rng.below(thread.len() - at);
+                thread.insert(end, Shape::Unlock(mutex));
+            }
+            thread
+        })
+        .collect()
+}
+
+/// Message-passing-like shapes: writer threads store to two different
+/// variables in turn, reader threads load them in the opposite order, so
+/// that store-store reorderings (PSO-only behaviours) are common.
+pub fn mp_shapes(rng: &mut Rng, threads: usize, max_events: usize, vars: usize, features: bool) -> Vec<Vec<Shape>> {
+    let vars = vars.max(2);
+    let per_thread = (max_events / threads).max(2);
+    (0..threads)
+        .map(|t| {
+            let mut thread = Vec::new();
+            let writer = t == 0 || rng.below(2) == 0;
+            let mut order: Vec<usize> = (0..vars).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            while thread.len() < per_thread {
+                let var = order[thread.len() % vars];
+                let shape = if writer {
+                    if features && rng.below(8) == 0 { Shape::Rmw(var) } else { Shape::Write(var) }
+                } else {
+                    Shape::Read(order[vars - 1 - thread.len() % vars])
+                };
+                thread.push(shape);
+                if rng.below(12) == 0 {
+                    thread.push(Shape::Fence);
+                }
+            }
+            if writer && rng.below(2) == 0 {
+                thread.push(Shape::Read(rng.below(vars)));
+            }
+            thread
+        })
+        .collect()
 }
