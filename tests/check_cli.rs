@@ -17,7 +17,10 @@ const SB: &str = r#"{"threads": [[{"id":"a","op":"write","var":"x","value":1}, {
                                  [{"id":"c","op":"write","var":"y","value":1}, {"id":"d","op":"read","var":"x","rf":"init"}]]}"#;
 
 fn input(text: &str) -> tempfile::NamedTempFile {
-    let mut file = tempfile::Builder::new().suffix(".json").tempfile().expect("temporary file");
+    let mut file = tempfile::Builder::new()
+        .suffix(".json")
+        .tempfile()
+        .expect("temporary file");
     file.write_all(text.as_bytes()).expect("write");
     file
 }
@@ -60,7 +63,11 @@ fn witness_from_json(execution: &Execution, steps: &[Value]) -> Witness {
 #[test]
 fn issue_example_is_realisable_and_replays_under_every_model() {
     let execution = parse_execution(ISSUE_EXAMPLE).expect("valid");
-    for (flag, model) in [("--sc", Model::Sc), ("--tso", Model::Tso), ("--pso", Model::Pso)] {
+    for (flag, model) in [
+        ("--sc", Model::Sc),
+        ("--tso", Model::Tso),
+        ("--pso", Model::Pso),
+    ] {
         let (code, stdout, stderr) = check(ISSUE_EXAMPLE, &[flag, "--format", "json"]);
         assert_eq!(code, 0, "{flag}: {stderr}");
         let verdict: Value = serde_json::from_str(&stdout).expect("JSON output");
@@ -70,7 +77,11 @@ fn issue_example_is_realisable_and_replays_under_every_model() {
         // Writes twice (buffer, memory), every other event once.
         assert_eq!(steps.len(), execution.events().len() + 2);
         let witness = witness_from_json(&execution, steps);
-        assert_eq!(support::replays(&execution, &witness, model), Ok(()), "{flag}");
+        assert_eq!(
+            support::replays(&execution, &witness, model),
+            Ok(()),
+            "{flag}"
+        );
     }
 }
 
@@ -82,14 +93,20 @@ fn default_model_is_tso_and_not_realisable_exits_10() {
     let (code, stdout, _) = check(SB, &["--sc", "--format", "json"]);
     assert_eq!(code, 10);
     let verdict: Value = serde_json::from_str(&stdout).expect("JSON output");
-    assert_eq!(verdict, serde_json::json!({"model": "sc", "realizable": false}));
+    assert_eq!(
+        verdict,
+        serde_json::json!({"model": "sc", "realizable": false})
+    );
 }
 
 #[test]
 fn text_output_is_a_numbered_table() {
     let (code, stdout, _) = check(SB, &["--pso"]);
     assert_eq!(code, 0);
-    assert!(stdout.starts_with("realisable under PSO: witness of 6 steps"), "{stdout}");
+    assert!(
+        stdout.starts_with("realisable under PSO: witness of 6 steps"),
+        "{stdout}"
+    );
     let header = stdout.lines().nth(1).expect("header");
     for column in ["#", "thread", "event", "op", "var", "phase"] {
         assert!(header.contains(column), "{header}");
@@ -109,7 +126,10 @@ fn text_output_is_a_numbered_table() {
 fn assert_malformed(text: &str, message: &str) {
     let (code, stdout, stderr) = check(text, &[]);
     assert_eq!(code, 1, "{text}: {stdout}{stderr}");
-    assert!(stderr.contains(message), "expected `{message}` in: {stderr}");
+    assert!(
+        stderr.contains(message),
+        "expected `{message}` in: {stderr}"
+    );
     assert!(!stderr.contains("panicked"));
 }
 
@@ -123,27 +143,59 @@ fn malformed_inputs_exit_1_with_a_message() {
     assert_malformed("[]", "expected an object");
     assert_malformed("{}", "missing \"threads\"");
     assert_malformed(r#"{"threads": 3}"#, "expected an array of threads");
-    assert_malformed(r#"{"threads": [3]}"#, "threads[0]: expected an array of events");
-    assert_malformed(&event_list(r#"{"op":"fence"}"#), "missing \"id\"");
-    assert_malformed(&event_list(r#"{"id":1,"op":"fence"}"#), "\"id\" must be a string");
-    assert_malformed(&event_list(r#"{"id":"a","op":"jump"}"#), "unknown op \"jump\"");
-    assert_malformed(&event_list(r#"{"id":"a","op":"write"}"#), "missing \"var\"");
-    assert_malformed(&event_list(r#"{"id":"a","op":"read","var":"x"}"#), "missing \"rf\"");
-    assert_malformed(&event_list(r#"{"id":"a","op":"lock"}"#), "missing \"mutex\"");
-    assert_malformed(&event_list(r#"{"id":"a","op":"write","var":"x","value":"one"}"#), "must be an integer");
-    assert_malformed(&event_list(r#"{"id":"a","op":"read","var":"x","rf":"zz"}"#), "unknown event `zz`");
     assert_malformed(
-        &event_list(r#"{"id":"a","op":"write","var":"y"},{"id":"b","op":"read","var":"x","rf":"a"}"#),
+        r#"{"threads": [3]}"#,
+        "threads[0]: expected an array of events",
+    );
+    assert_malformed(&event_list(r#"{"op":"fence"}"#), "missing \"id\"");
+    assert_malformed(
+        &event_list(r#"{"id":1,"op":"fence"}"#),
+        "\"id\" must be a string",
+    );
+    assert_malformed(
+        &event_list(r#"{"id":"a","op":"jump"}"#),
+        "unknown op \"jump\"",
+    );
+    assert_malformed(&event_list(r#"{"id":"a","op":"write"}"#), "missing \"var\"");
+    assert_malformed(
+        &event_list(r#"{"id":"a","op":"read","var":"x"}"#),
+        "missing \"rf\"",
+    );
+    assert_malformed(
+        &event_list(r#"{"id":"a","op":"lock"}"#),
+        "missing \"mutex\"",
+    );
+    assert_malformed(
+        &event_list(r#"{"id":"a","op":"write","var":"x","value":"one"}"#),
+        "must be an integer",
+    );
+    assert_malformed(
+        &event_list(r#"{"id":"a","op":"read","var":"x","rf":"zz"}"#),
+        "unknown event `zz`",
+    );
+    assert_malformed(
+        &event_list(
+            r#"{"id":"a","op":"write","var":"y"},{"id":"b","op":"read","var":"x","rf":"a"}"#,
+        ),
         "`a` writes `y`",
     );
     assert_malformed(
         &event_list(r#"{"id":"a","op":"fence"},{"id":"b","op":"read","var":"x","rf":"a"}"#),
         "not a write or rmw",
     );
-    assert_malformed(&event_list(r#"{"id":"a","op":"fence"},{"id":"a","op":"fence"}"#), "`a` is used more than once");
+    assert_malformed(
+        &event_list(r#"{"id":"a","op":"fence"},{"id":"a","op":"fence"}"#),
+        "`a` is used more than once",
+    );
     assert_malformed(&event_list(r#"{"id":"init","op":"fence"}"#), "reserved");
-    assert_malformed(&event_list(r#"{"id":"a","op":"rmw","var":"x","rf":"a"}"#), "reads from itself");
-    assert_malformed(&event_list(r#"{"id":"a","op":"unlock","mutex":"m"}"#), "does not hold");
+    assert_malformed(
+        &event_list(r#"{"id":"a","op":"rmw","var":"x","rf":"a"}"#),
+        "reads from itself",
+    );
+    assert_malformed(
+        &event_list(r#"{"id":"a","op":"unlock","mutex":"m"}"#),
+        "does not hold",
+    );
     assert_malformed(
         r#"{"threads": [[{"id":"a","op":"lock","mutex":"m"}], [{"id":"b","op":"unlock","mutex":"m"}]]}"#,
         "does not hold",

@@ -9,7 +9,14 @@ use serde_json::{Value, json};
 
 /// Values that look like events, with plausible and implausible fields.
 fn event() -> impl Strategy<Value = Value> {
-    let id = prop_oneof![Just(json!("a")), Just(json!("b")), Just(json!("c")), Just(json!("init")), Just(json!(1)), Just(json!(""))];
+    let id = prop_oneof![
+        Just(json!("a")),
+        Just(json!("b")),
+        Just(json!("c")),
+        Just(json!("init")),
+        Just(json!(1)),
+        Just(json!(""))
+    ];
     let op = prop_oneof![
         Just(json!("write")),
         Just(json!("read")),
@@ -20,9 +27,26 @@ fn event() -> impl Strategy<Value = Value> {
         Just(json!("cas")),
         Just(json!(null)),
     ];
-    let name = prop_oneof![Just(json!("x")), Just(json!("y")), Just(json!(7)), Just(json!([]))];
-    let rf = prop_oneof![Just(json!("init")), Just(json!("a")), Just(json!("b")), Just(json!("c")), Just(json!(false))];
-    let value = prop_oneof![Just(json!(1)), Just(json!(-1)), Just(json!(1.5)), Just(json!(u64::MAX)), Just(json!("v"))];
+    let name = prop_oneof![
+        Just(json!("x")),
+        Just(json!("y")),
+        Just(json!(7)),
+        Just(json!([]))
+    ];
+    let rf = prop_oneof![
+        Just(json!("init")),
+        Just(json!("a")),
+        Just(json!("b")),
+        Just(json!("c")),
+        Just(json!(false))
+    ];
+    let value = prop_oneof![
+        Just(json!(1)),
+        Just(json!(-1)),
+        Just(json!(1.5)),
+        Just(json!(u64::MAX)),
+        Just(json!("v"))
+    ];
     (
         proptest::option::of(id),
         proptest::option::of(op),
@@ -33,7 +57,14 @@ fn event() -> impl Strategy<Value = Value> {
     )
         .prop_map(|(id, op, var, rf, mutex, value)| {
             let mut object = serde_json::Map::new();
-            for (key, field) in [("id", id), ("op", op), ("var", var), ("rf", rf), ("mutex", mutex), ("value", value)] {
+            for (key, field) in [
+                ("id", id),
+                ("op", op),
+                ("var", var),
+                ("rf", rf),
+                ("mutex", mutex),
+                ("value", value),
+            ] {
                 if let Some(field) = field {
                     object.insert(key.into(), field);
                 }

@@ -6,7 +6,8 @@ mod support;
 
 use lazysma::consistency::json::parse_execution;
 use lazysma::consistency::{
-    Algorithm, Execution, Model, NotRealizable, Options, Phase, delayed_stores, replay, verify, verify_with,
+    Algorithm, Execution, Model, NotRealizable, Options, Phase, delayed_stores, replay, verify,
+    verify_with,
 };
 
 /// A compact notation: threads separated by `|`, events by `;`:
@@ -26,9 +27,13 @@ fn litmus(text: &str) -> Execution {
                     id += 1;
                     match parts.as_slice() {
                         ["W", var] => format!(r#"{{"id":"{name}","op":"write","var":"{var}"}}"#),
-                        ["R", var, rf] => format!(r#"{{"id":"{name}","op":"read","var":"{var}","rf":"{rf}"}}"#),
+                        ["R", var, rf] => {
+                            format!(r#"{{"id":"{name}","op":"read","var":"{var}","rf":"{rf}"}}"#)
+                        }
                         ["F"] => format!(r#"{{"id":"{name}","op":"fence"}}"#),
-                        ["U", var, rf] => format!(r#"{{"id":"{name}","op":"rmw","var":"{var}","rf":"{rf}"}}"#),
+                        ["U", var, rf] => {
+                            format!(r#"{{"id":"{name}","op":"rmw","var":"{var}","rf":"{rf}"}}"#)
+                        }
                         ["L", m] => format!(r#"{{"id":"{name}","op":"lock","mutex":"{m}"}}"#),
                         ["N", m] => format!(r#"{{"id":"{name}","op":"unlock","mutex":"{m}"}}"#),
                         other => panic!("bad litmus event {other:?}"),
@@ -42,10 +47,22 @@ fn litmus(text: &str) -> Execution {
 }
 
 const VARIANTS: [Options; 4] = [
-    Options { algorithm: Algorithm::Verify, closure: true },
-    Options { algorithm: Algorithm::Verify, closure: false },
-    Options { algorithm: Algorithm::Naive, closure: true },
-    Options { algorithm: Algorithm::Naive, closure: false },
+    Options {
+        algorithm: Algorithm::Verify,
+        closure: true,
+    },
+    Options {
+        algorithm: Algorithm::Verify,
+        closure: false,
+    },
+    Options {
+        algorithm: Algorithm::Naive,
+        closure: true,
+    },
+    Options {
+        algorithm: Algorithm::Naive,
+        closure: false,
+    },
 ];
 
 /// Checks the expected (SC, TSO, PSO) answers with every variant and the
@@ -53,13 +70,29 @@ const VARIANTS: [Options; 4] = [
 fn expect(name: &str, text: &str, sc: bool, tso: bool, pso: bool) {
     let execution = litmus(text);
     for (model, expected) in [(Model::Sc, sc), (Model::Tso, tso), (Model::Pso, pso)] {
-        assert_eq!(support::oracle(&execution, model).is_some(), expected, "{name}: oracle under {model}");
+        assert_eq!(
+            support::oracle(&execution, model).is_some(),
+            expected,
+            "{name}: oracle under {model}"
+        );
         for options in VARIANTS {
             let report = verify_with(&execution, model, options);
-            assert_eq!(report.outcome.is_ok(), expected, "{name} under {model} with {options:?}");
+            assert_eq!(
+                report.outcome.is_ok(),
+                expected,
+                "{name} under {model} with {options:?}"
+            );
             if let Ok(witness) = &report.outcome {
-                assert_eq!(replay(&execution, witness, model), Ok(()), "{name} under {model}");
-                assert_eq!(support::replays(&execution, witness, model), Ok(()), "{name} under {model}");
+                assert_eq!(
+                    replay(&execution, witness, model),
+                    Ok(()),
+                    "{name} under {model}"
+                );
+                assert_eq!(
+                    support::replays(&execution, witness, model),
+                    Ok(()),
+                    "{name} under {model}"
+                );
             }
         }
     }
@@ -68,16 +101,40 @@ fn expect(name: &str, text: &str, sc: bool, tso: bool, pso: bool) {
 #[test]
 fn store_buffering() {
     expect("SB", "W x; R y init | W y; R x init", false, true, true);
-    expect("SB+fences", "W x; F; R y init | W y; F; R x init", false, false, false);
-    expect("SB+rmws", "U x init; R y init | U y init; R x init", false, false, false);
-    expect("SB one fence", "W x; F; R y init | W y; R x init", false, true, true);
+    expect(
+        "SB+fences",
+        "W x; F; R y init | W y; F; R x init",
+        false,
+        false,
+        false,
+    );
+    expect(
+        "SB+rmws",
+        "U x init; R y init | U y init; R x init",
+        false,
+        false,
+        false,
+    );
+    expect(
+        "SB one fence",
+        "W x; F; R y init | W y; R x init",
+        false,
+        true,
+        true,
+    );
 }
 
 #[test]
 fn message_passing() {
     expect("MP", "W x; W y | R y b; R x init", false, false, true);
     expect("MP allowed", "W x; W y | R y b; R x a", true, true, true);
-    expect("MP+fence", "W x; F; W y | R y c; R x init", false, false, false);
+    expect(
+        "MP+fence",
+        "W x; F; W y | R y c; R x init",
+        false,
+        false,
+        false,
+    );
 }
 
 #[test]
@@ -87,14 +144,32 @@ fn load_buffering() {
 
 #[test]
 fn independent_reads_of_independent_writes() {
-    expect("IRIW", "W x | W y | R x a; R y init | R y b; R x init", false, false, false);
-    expect("IRIW allowed", "W x | W y | R x a; R y b | R y b; R x init", true, true, true);
+    expect(
+        "IRIW",
+        "W x | W y | R x a; R y init | R y b; R x init",
+        false,
+        false,
+        false,
+    );
+    expect(
+        "IRIW allowed",
+        "W x | W y | R x a; R y b | R y b; R x init",
+        true,
+        true,
+        true,
+    );
 }
 
 #[test]
 fn two_plus_two_writes() {
     // Final x = 1 and y = 1, observed by each thread after a fence.
-    expect("2+2W", "W x; W y; F; R y e | W y; W x; F; R x a", false, false, true);
+    expect(
+        "2+2W",
+        "W x; W y; F; R y e | W y; W x; F; R x a",
+        false,
+        false,
+        true,
+    );
 }
 
 #[test]
@@ -109,35 +184,96 @@ fn coherence() {
 
 #[test]
 fn reads_from_own_buffer() {
-    expect("SB+rfi", "W x; R x a; R y init | W y; R y d; R x init", false, true, true);
-    expect("rfi late", "W x; R y init; R x a | W y; R x init", false, true, true);
+    expect(
+        "SB+rfi",
+        "W x; R x a; R y init | W y; R y d; R x init",
+        false,
+        true,
+        true,
+    );
+    expect(
+        "rfi late",
+        "W x; R y init; R x a | W y; R x init",
+        false,
+        true,
+        true,
+    );
 }
 
 #[test]
 fn read_modify_writes() {
-    expect("two increments from init", "U x init | U x init", false, false, false);
+    expect(
+        "two increments from init",
+        "U x init | U x init",
+        false,
+        false,
+        false,
+    );
     expect("chained increments", "U x init | U x a", true, true, true);
     expect("rmw reads write", "W x | U x a; R x b", true, true, true);
-    expect("SB one rmw", "W x; U y init | W y; R x init", false, true, true);
+    expect(
+        "SB one rmw",
+        "W x; U y init | W y; R x init",
+        false,
+        true,
+        true,
+    );
 }
 
 #[test]
 fn locks() {
-    expect("mutual exclusion", "L m; R x init; W x; N m | L m; R x init; W x; N m", false, false, false);
-    expect("without locks", "R x init; W x | R x init; W x", true, true, true);
-    expect("critical sections in order", "L m; R x init; W x; N m | L m; R x c; W x; N m", true, true, true);
+    expect(
+        "mutual exclusion",
+        "L m; R x init; W x; N m | L m; R x init; W x; N m",
+        false,
+        false,
+        false,
+    );
+    expect(
+        "without locks",
+        "R x init; W x | R x init; W x",
+        true,
+        true,
+        true,
+    );
+    expect(
+        "critical sections in order",
+        "L m; R x init; W x; N m | L m; R x c; W x; N m",
+        true,
+        true,
+        true,
+    );
     expect("never released", "L m | L m", false, false, false);
     expect("released", "L m; N m | L m", true, true, true);
     expect("relock own", "L m; L m", false, false, false);
-    expect("unlock drains", "L m; W x; N m | L m; R x b; N m", true, true, true);
-    expect("SB under locks", "L m; W x; N m; R y init | L n; W y; N n; R x init", false, false, false);
+    expect(
+        "unlock drains",
+        "L m; W x; N m | L m; R x b; N m",
+        true,
+        true,
+        true,
+    );
+    expect(
+        "SB under locks",
+        "L m; W x; N m; R y init | L n; W y; N n; R x init",
+        false,
+        false,
+        false,
+    );
 }
 
 #[test]
 fn closure_rejects_without_search() {
     let execution = litmus("W x; W y | R y b; R x init");
     assert_eq!(verify(&execution, Model::Tso), Err(NotRealizable::Closure));
-    let report = verify_with(&execution, Model::Tso, Options { algorithm: Algorithm::Verify, closure: false });
+    let report = verify_with(
+        &execution,
+        Model::Tso,
+        Options {
+            algorithm: Algorithm::Verify,
+            closure: false,
+        },
+    );
     assert_eq!(report.outcome, Err(NotRealizable::Exhausted));
 }
 
@@ -161,11 +297,14 @@ fn delayed_store_of_store_buffering() {
     let witness = verify(&execution, Model::Tso).expect("realisable under TSO");
     let delayed = delayed_stores(&execution, &witness);
     let id = |event: usize| execution.event(event).id.clone();
-    let pairs: Vec<(String, String, bool)> =
-        delayed.iter().map(|d| (id(d.store), id(d.load), d.same_variable)).collect();
+    let pairs: Vec<(String, String, bool)> = delayed
+        .iter()
+        .map(|d| (id(d.store), id(d.load), d.same_variable))
+        .collect();
     // At least one thread's store must still be buffered at its load.
     assert!(
-        pairs.contains(&("a".into(), "b".into(), false)) || pairs.contains(&("c".into(), "d".into(), false)),
+        pairs.contains(&("a".into(), "b".into(), false))
+            || pairs.contains(&("c".into(), "d".into(), false)),
         "{pairs:?}"
     );
     let sc_execution = litmus("W x; R y init | R x a; W y");

@@ -7,15 +7,30 @@ mod support;
 
 use lazysma::consistency::{Algorithm, Execution, Model, Options, replay, verify_with};
 use proptest::prelude::*;
-use support::{Rng, Shape, litmus_shapes, mp_shapes, oracle, random_rf_execution, random_run_execution, random_shapes, replays};
+use support::{
+    Rng, Shape, litmus_shapes, mp_shapes, oracle, random_rf_execution, random_run_execution,
+    random_shapes, replays,
+};
 
 const MODELS: [Model; 3] = [Model::Sc, Model::Tso, Model::Pso];
 
 const VARIANTS: [Options; 4] = [
-    Options { algorithm: Algorithm::Verify, closure: true },
-    Options { algorithm: Algorithm::Verify, closure: false },
-    Options { algorithm: Algorithm::Naive, closure: true },
-    Options { algorithm: Algorithm::Naive, closure: false },
+    Options {
+        algorithm: Algorithm::Verify,
+        closure: true,
+    },
+    Options {
+        algorithm: Algorithm::Verify,
+        closure: false,
+    },
+    Options {
+        algorithm: Algorithm::Naive,
+        closure: true,
+    },
+    Options {
+        algorithm: Algorithm::Naive,
+        closure: false,
+    },
 ];
 
 /// Checks every algorithm variant against the oracle under every model;
@@ -25,7 +40,10 @@ fn agree_with_oracle(execution: &Execution) -> Result<usize, TestCaseError> {
     for model in MODELS {
         let expected = oracle(execution, model);
         if let Some(witness) = &expected {
-            prop_assert!(replays(execution, witness, model).is_ok(), "oracle witness must replay");
+            prop_assert!(
+                replays(execution, witness, model).is_ok(),
+                "oracle witness must replay"
+            );
             realisable += 1;
         }
         for options in VARIANTS {
@@ -54,7 +72,14 @@ fn agree_with_oracle(execution: &Execution) -> Result<usize, TestCaseError> {
 /// Program shapes from one of three generators: uniform random, litmus-like
 /// (stores then loads: store-load reorderings), message-passing-like
 /// (store-store reorderings).
-fn shapes(generator: usize, rng: &mut Rng, threads: usize, events: usize, vars: usize, features: bool) -> Vec<Vec<Shape>> {
+fn shapes(
+    generator: usize,
+    rng: &mut Rng,
+    threads: usize,
+    events: usize,
+    vars: usize,
+    features: bool,
+) -> Vec<Vec<Shape>> {
     match generator % 3 {
         0 => random_shapes(rng, threads, events, vars, features),
         1 => litmus_shapes(rng, threads, events, vars, features),
@@ -64,12 +89,18 @@ fn shapes(generator: usize, rng: &mut Rng, threads: usize, events: usize, vars: 
 
 /// 1500 cases per property, or `PROPTEST_CASES` for longer runs.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|cases| cases.parse().ok()).unwrap_or(1500)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(1500)
 }
 
 /// The largest execution size (15, or `CONSISTENCY_MAX_EVENTS`).
 fn max_events() -> usize {
-    std::env::var("CONSISTENCY_MAX_EVENTS").ok().and_then(|n| n.parse().ok()).unwrap_or(15)
+    std::env::var("CONSISTENCY_MAX_EVENTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(15)
 }
 
 proptest! {
@@ -108,10 +139,23 @@ fn generators_cover_every_class() {
     for seed in 0..1200u64 {
         let mut rng = Rng::new(seed);
         let model = MODELS[(seed % 3) as usize];
-        let shapes = shapes(seed as usize / 3, &mut rng, 2 + (seed % 3) as usize, 12, 2, seed % 2 == 0);
-        let Some(execution) = random_run_execution(&mut rng, &shapes, model) else { continue };
+        let shapes = shapes(
+            seed as usize / 3,
+            &mut rng,
+            2 + (seed % 3) as usize,
+            12,
+            2,
+            seed % 2 == 0,
+        );
+        let Some(execution) = random_run_execution(&mut rng, &shapes, model) else {
+            continue;
+        };
         let realisable = |model| lazysma::consistency::verify(&execution, model).is_ok();
-        let class = match (realisable(Model::Sc), realisable(Model::Tso), realisable(Model::Pso)) {
+        let class = match (
+            realisable(Model::Sc),
+            realisable(Model::Tso),
+            realisable(Model::Pso),
+        ) {
             (true, true, true) => 0,
             (false, true, true) => 1,
             (false, false, true) => 2,

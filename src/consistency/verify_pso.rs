@@ -30,7 +30,10 @@ fn flush_spurious(instance: &Instance, state: &mut State) {
 fn drain(instance: &Instance, state: &mut State, thread: usize) -> bool {
     while !state.is_drained(thread) {
         let heads = state.pending_heads(instance, thread);
-        let Some(slot) = heads.into_iter().find(|&slot| state.can_flush(instance, slot)) else {
+        let Some(slot) = heads
+            .into_iter()
+            .find(|&slot| state.can_flush(instance, slot))
+        else {
             return false;
         };
         state.flush(instance, slot);
@@ -55,11 +58,7 @@ fn extend(instance: &Instance, state: &mut State, node: Node) -> bool {
                 state.flush(instance, slot);
             }
         }
-        Kind::Fence { .. } => {
-            if !drain(instance, state, thread) {
-                return false;
-            }
-        }
+        Kind::Fence { .. } if !drain(instance, state, thread) => return false,
         _ => {}
     }
     if !state.can_execute(instance, node) {
@@ -85,7 +84,9 @@ fn fence_map(instance: &Instance, state: &State) -> Vec<u32> {
                 if index < pos {
                     break;
                 }
-                let Some((var, src)) = instance.read_var(read) else { continue };
+                let Some((var, src)) = instance.read_var(read) else {
+                    continue;
+                };
                 let writer = instance.src_thread(src);
                 let tx = thr * instance.vars + var;
                 if writer != Some(thr)
@@ -136,7 +137,9 @@ pub(crate) fn verify_pso(instance: &Instance) -> (Option<State>, usize) {
             return (Some(state), explored);
         }
         for thread in 0..instance.threads.len() {
-            let Some(node) = state.next(instance, thread) else { continue };
+            let Some(node) = state.next(instance, thread) else {
+                continue;
+            };
             let mut next = state.clone();
             if extend(instance, &mut next, node) && done.insert(key(instance, &next)) {
                 worklist.push(next);

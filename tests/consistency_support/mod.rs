@@ -5,7 +5,9 @@
 
 #![allow(dead_code)]
 
-use lazysma::consistency::{EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Step, Witness};
+use lazysma::consistency::{
+    EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Step, Witness,
+};
 use std::collections::HashSet;
 
 /// A machine state: thread positions, buffers, memory and mutex holders.
@@ -41,7 +43,11 @@ impl Machine {
     }
 
     fn visible(&self, execution: &Execution, thread: usize, var: usize) -> Option<EventId> {
-        match self.buffers[thread].iter().rev().find(|&&w| var_of(execution, w) == var) {
+        match self.buffers[thread]
+            .iter()
+            .rev()
+            .find(|&&w| var_of(execution, w) == var)
+        {
             Some(&w) => Some(w),
             None => self.memory[var],
         }
@@ -63,23 +69,46 @@ impl Machine {
                     let mut next = self.clone();
                     next.buffers[thread].remove(at);
                     next.memory[var] = Some(write);
-                    out.push((vec![Step { event: write, phase: Phase::Memory }], next));
+                    out.push((
+                        vec![Step {
+                            event: write,
+                            phase: Phase::Memory,
+                        }],
+                        next,
+                    ));
                 }
             }
             // The next thread event.
-            let Some(&event) = events.get(self.pos[thread]) else { continue };
+            let Some(&event) = events.get(self.pos[thread]) else {
+                continue;
+            };
             let empty = self.buffers[thread].is_empty();
             let mut next = self.clone();
             next.pos[thread] += 1;
-            let exec = Step { event, phase: Phase::Execute };
+            let exec = Step {
+                event,
+                phase: Phase::Execute,
+            };
             let steps = match execution.event(event).op {
                 Op::Write { var } => {
                     if model == Model::Sc {
                         next.memory[var] = Some(event);
-                        vec![Step { event, phase: Phase::Buffer }, Step { event, phase: Phase::Memory }]
+                        vec![
+                            Step {
+                                event,
+                                phase: Phase::Buffer,
+                            },
+                            Step {
+                                event,
+                                phase: Phase::Memory,
+                            },
+                        ]
                     } else {
                         next.buffers[thread].push(event);
-                        vec![Step { event, phase: Phase::Buffer }]
+                        vec![Step {
+                            event,
+                            phase: Phase::Buffer,
+                        }]
                     }
                 }
                 Op::Read { var, rf } => {
@@ -109,7 +138,11 @@ impl Machine {
     }
 
     fn is_final(&self, execution: &Execution) -> bool {
-        self.pos.iter().zip(execution.threads()).all(|(&p, t)| p == t.len()) && self.buffers.iter().all(Vec::is_empty)
+        self.pos
+            .iter()
+            .zip(execution.threads())
+            .all(|(&p, t)| p == t.len())
+            && self.buffers.iter().all(Vec::is_empty)
     }
 }
 
@@ -118,7 +151,13 @@ impl Machine {
 pub fn oracle(execution: &Execution, model: Model) -> Option<Witness> {
     let mut seen = HashSet::new();
     let mut trace = Vec::new();
-    if explore(execution, model, Machine::new(execution), &mut seen, &mut trace) {
+    if explore(
+        execution,
+        model,
+        Machine::new(execution),
+        &mut seen,
+        &mut trace,
+    ) {
         Some(Witness { steps: trace })
     } else {
         None
@@ -158,7 +197,9 @@ pub fn replays(execution: &Execution, witness: &Witness, model: Model) -> Result
     while i < witness.steps.len() {
         let step = witness.steps[i];
         let successors = machine.successors(execution, model);
-        let found = successors.into_iter().find(|(steps, _)| witness.steps[i..].starts_with(steps));
+        let found = successors
+            .into_iter()
+            .find(|(steps, _)| witness.steps[i..].starts_with(steps));
         match found {
             Some((steps, next)) => {
                 machine = next;
@@ -167,7 +208,11 @@ pub fn replays(execution: &Execution, witness: &Witness, model: Model) -> Result
             None => return Err(format!("step {} ({:?}) is not enabled", i + 1, step)),
         }
     }
-    if machine.is_final(execution) { Ok(()) } else { Err("the trace is incomplete".into()) }
+    if machine.is_final(execution) {
+        Ok(())
+    } else {
+        Err("the trace is incomplete".into())
+    }
 }
 
 /// A tiny deterministic random generator (xorshift), seeded by proptest.
@@ -186,7 +231,11 @@ impl Rng {
     }
 
     pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 }
 
@@ -203,7 +252,13 @@ pub enum Shape {
 }
 
 /// Random program shapes: `threads` threads, at most `max_events` events.
-pub fn random_shapes(rng: &mut Rng, threads: usize, max_events: usize, vars: usize, features: bool) -> Vec<Vec<Shape>> {
+pub fn random_shapes(
+    rng: &mut Rng,
+    threads: usize,
+    max_events: usize,
+    vars: usize,
+    features: bool,
+) -> Vec<Vec<Shape>> {
     let mut shapes = vec![Vec::new(); threads];
     let mut total = 0;
     for thread in shapes.iter_mut() {
@@ -234,7 +289,9 @@ pub fn random_shapes(rng: &mut Rng, threads: usize, max_events: usize, vars: usi
             total += 1;
         }
         // Litmus-like threads (stores, then loads) make weak behaviours common.
-        let has_locks = thread.iter().any(|s| matches!(s, Shape::Lock(_) | Shape::Unlock(_)));
+        let has_locks = thread
+            .iter()
+            .any(|s| matches!(s, Shape::Lock(_) | Shape::Unlock(_)));
         if !has_locks && rng.below(3) != 0 {
             thread.sort_by_key(|shape| match shape {
                 Shape::Write(_) | Shape::Rmw(_) => 0,
@@ -284,12 +341,24 @@ pub fn random_rf_execution(rng: &mut Rng, shapes: &[Vec<Shape>]) -> Execution {
                 .map(|(i, shape)| {
                     let id = name(t, i);
                     let op = match *shape {
-                        Shape::Write(var) => OpSpec::Write { var: format!("v{var}") },
-                        Shape::Read(var) => OpSpec::Read { var: format!("v{var}"), rf: pick(var, &id) },
+                        Shape::Write(var) => OpSpec::Write {
+                            var: format!("v{var}"),
+                        },
+                        Shape::Read(var) => OpSpec::Read {
+                            var: format!("v{var}"),
+                            rf: pick(var, &id),
+                        },
                         Shape::Fence => OpSpec::Fence,
-                        Shape::Rmw(var) => OpSpec::Rmw { var: format!("v{var}"), rf: pick(var, &id) },
-                        Shape::Lock(m) => OpSpec::Lock { mutex: format!("m{m}") },
-                        Shape::Unlock(m) => OpSpec::Unlock { mutex: format!("m{m}") },
+                        Shape::Rmw(var) => OpSpec::Rmw {
+                            var: format!("v{var}"),
+                            rf: pick(var, &id),
+                        },
+                        Shape::Lock(m) => OpSpec::Lock {
+                            mutex: format!("m{m}"),
+                        },
+                        Shape::Unlock(m) => OpSpec::Unlock {
+                            mutex: format!("m{m}"),
+                        },
                     };
                     EventSpec::new(id, op)
                 })
@@ -302,7 +371,11 @@ pub fn random_rf_execution(rng: &mut Rng, shapes: &[Vec<Shape>]) -> Execution {
 /// An execution whose reads-from map comes from a random run of the
 /// operational semantics of `model` (so it is realisable under `model`),
 /// or `None` if the random run deadlocks on locks.
-pub fn random_run_execution(rng: &mut Rng, shapes: &[Vec<Shape>], model: Model) -> Option<Execution> {
+pub fn random_run_execution(
+    rng: &mut Rng,
+    shapes: &[Vec<Shape>],
+    model: Model,
+) -> Option<Execution> {
     // Build with placeholder reads, run, then fill in what each read saw.
     let placeholder = random_rf_execution(&mut Rng::new(1), shapes);
     let flush_percent = [50, 20, 5][rng.below(3)];
@@ -338,23 +411,26 @@ pub fn random_run_execution(rng: &mut Rng, shapes: &[Vec<Shape>], model: Model) 
         // Delay flushes and run threads in bursts: stores stay buffered while
         // later loads of the same and other threads run, so that weak
         // (TSO/PSO-only) behaviours are common.
-        let steps: Vec<(usize, bool)> = moves.iter().copied().filter(|&(_, flush)| !flush).collect();
-        let flushes: Vec<(usize, bool)> = moves.iter().copied().filter(|&(_, flush)| flush).collect();
-        let (thread, flush) = if steps.is_empty() || (!flushes.is_empty() && rng.below(100) < flush_percent) {
-            flushes[rng.below(flushes.len())]
-        } else if steps.contains(&(current, false)) && rng.below(4) != 0 {
-            (current, false)
-        } else {
-            steps[rng.below(steps.len())]
-        };
+        let steps: Vec<(usize, bool)> =
+            moves.iter().copied().filter(|&(_, flush)| !flush).collect();
+        let flushes: Vec<(usize, bool)> =
+            moves.iter().copied().filter(|&(_, flush)| flush).collect();
+        let (thread, flush) =
+            if steps.is_empty() || (!flushes.is_empty() && rng.below(100) < flush_percent) {
+                flushes[rng.below(flushes.len())]
+            } else if steps.contains(&(current, false)) && rng.below(4) != 0 {
+                (current, false)
+            } else {
+                steps[rng.below(steps.len())]
+            };
         current = thread;
         if flush {
             let buffer = &machine.buffers[thread];
             let options: Vec<usize> = (0..buffer.len())
                 .filter(|&at| match model {
-                    Model::Pso => {
-                        !buffer[..at].iter().any(|&w| var_of(&placeholder, w) == var_of(&placeholder, buffer[at]))
-                    }
+                    Model::Pso => !buffer[..at]
+                        .iter()
+                        .any(|&w| var_of(&placeholder, w) == var_of(&placeholder, buffer[at])),
                     _ => at == 0,
                 })
                 .collect();
@@ -398,11 +474,21 @@ pub fn random_run_execution(rng: &mut Rng, shapes: &[Vec<Shape>], model: Model) 
                     };
                     let op = match e.op {
                         Op::Write { .. } => OpSpec::Write { var: var() },
-                        Op::Read { .. } => OpSpec::Read { var: var(), rf: rf() },
+                        Op::Read { .. } => OpSpec::Read {
+                            var: var(),
+                            rf: rf(),
+                        },
                         Op::Fence => OpSpec::Fence,
-                        Op::Rmw { .. } => OpSpec::Rmw { var: var(), rf: rf() },
-                        Op::Lock { mutex } => OpSpec::Lock { mutex: placeholder.mutexes()[mutex].clone() },
-                        Op::Unlock { mutex } => OpSpec::Unlock { mutex: placeholder.mutexes()[mutex].clone() },
+                        Op::Rmw { .. } => OpSpec::Rmw {
+                            var: var(),
+                            rf: rf(),
+                        },
+                        Op::Lock { mutex } => OpSpec::Lock {
+                            mutex: placeholder.mutexes()[mutex].clone(),
+                        },
+                        Op::Unlock { mutex } => OpSpec::Unlock {
+                            mutex: placeholder.mutexes()[mutex].clone(),
+                        },
                     };
                     EventSpec::new(e.id.clone(), op)
                 })
@@ -415,17 +501,37 @@ pub fn random_run_execution(rng: &mut Rng, shapes: &[Vec<Shape>], model: Model) 
 /// Litmus-like program shapes: each thread stores (mostly to its own
 /// variable), maybe fences, then loads (mostly other threads' variables),
 /// so that SB/MP/IRIW-like weak behaviours are common.
-pub fn litmus_shapes(rng: &mut Rng, threads: usize, max_events: usize, vars: usize, features: bool) -> Vec<Vec<Shape>> {
+pub fn litmus_shapes(
+    rng: &mut Rng,
+    threads: usize,
+    max_events: usize,
+    vars: usize,
+    features: bool,
+) -> Vec<Vec<Shape>> {
     let per_thread = (max_events / threads).max(2);
     (0..threads)
         .map(|t| {
             let own = t % vars;
-            let other = |rng: &mut Rng| if vars > 1 && rng.below(4) != 0 { (own + 1 + rng.below(vars - 1)) % vars } else { rng.below(vars) };
+            let other = |rng: &mut Rng| {
+                if vars > 1 && rng.below(4) != 0 {
+                    (own + 1 + rng.below(vars - 1)) % vars
+                } else {
+                    rng.below(vars)
+                }
+            };
             let mut thread = Vec::new();
-            let stores = if rng.below(3) == 0 { 0 } else { 1 + rng.below(per_thread.div_ceil(2)) };
+            let stores = if rng.below(3) == 0 {
+                0
+            } else {
+                1 + rng.below(per_thread.div_ceil(2))
+            };
             for i in 0..stores {
                 let var = if i == 0 { own } else { rng.below(vars) };
-                thread.push(if features && rng.below(7) == 0 { Shape::Rmw(var) } else { Shape::Write(var) });
+                thread.push(if features && rng.below(7) == 0 {
+                    Shape::Rmw(var)
+                } else {
+                    Shape::Write(var)
+                });
             }
             if rng.below(7) == 0 {
                 thread.push(Shape::Fence);
@@ -448,7 +554,13 @@ pub fn litmus_shapes(rng: &mut Rng, threads: usize, max_events: usize, vars: usi
 /// Message-passing-like shapes: writer threads store to two different
 /// variables in turn, reader threads load them in the opposite order, so
 /// that store-store reorderings (PSO-only behaviours) are common.
-pub fn mp_shapes(rng: &mut Rng, threads: usize, max_events: usize, vars: usize, features: bool) -> Vec<Vec<Shape>> {
+pub fn mp_shapes(
+    rng: &mut Rng,
+    threads: usize,
+    max_events: usize,
+    vars: usize,
+    features: bool,
+) -> Vec<Vec<Shape>> {
     let vars = vars.max(2);
     let per_thread = (max_events / threads).max(2);
     (0..threads)
@@ -462,7 +574,11 @@ pub fn mp_shapes(rng: &mut Rng, threads: usize, max_events: usize, vars: usize, 
             while thread.len() < per_thread {
                 let var = order[thread.len() % vars];
                 let shape = if writer {
-                    if features && rng.below(8) == 0 { Shape::Rmw(var) } else { Shape::Write(var) }
+                    if features && rng.below(8) == 0 {
+                        Shape::Rmw(var)
+                    } else {
+                        Shape::Write(var)
+                    }
                 } else {
                     Shape::Read(order[vars - 1 - thread.len() % vars])
                 };
