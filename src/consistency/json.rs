@@ -115,9 +115,11 @@ fn parse_event(value: &Value, at: &str) -> Result<EventSpec, FormatError> {
     };
     let value = match object.get("value") {
         None | Some(Value::Null) => None,
+        // Unsigned 64-bit values read as their two's-complement bits.
         Some(value) => Some(
             value
                 .as_i64()
+                .or_else(|| value.as_u64().map(|unsigned| unsigned as i64))
                 .ok_or_else(|| shape(at, "\"value\" must be an integer"))?,
         ),
     };
