@@ -160,3 +160,16 @@ fn sat_solver_option_follows_the_cbmc_version() {
     let standard = cbmc.arguments(Path::new("a.c"), &RunOptions::default()).expect("default arguments");
     assert_eq!(standard.iter().any(|a| a == "--no-standard-checks"), cbmc.version.major >= 6);
 }
+
+#[test]
+fn memory_limit_leads_to_out_of_memory() {
+    let Some(cbmc) = cbmc_or_skip("memory_limit_leads_to_out_of_memory") else { return };
+    let options = RunOptions {
+        timeout: Some(Duration::from_secs(60)),
+        unwind: Some(41),
+        memory_limit: Some(160 * 1024 * 1024),
+        ..RunOptions::default()
+    };
+    let run = cbmc.run(&fixture("hard.c"), &options, None).expect("CBMC runs");
+    assert!(matches!(run.outcome, Outcome::OutOfMemory { .. }), "{:?}", run.outcome);
+}
