@@ -152,6 +152,13 @@ fn sat_solver_option_follows_the_cbmc_version() {
     if cbmc.accepts_external_sat_solver() {
         let args = cbmc.arguments(Path::new("a.c"), &options).expect("accepted");
         assert!(args.iter().any(|a| a == "--external-sat-solver"));
+        if which::which("cadical").is_ok() {
+            let run = cbmc.run(&fixture("fail.c"), &options, None).expect("CBMC runs");
+            let Outcome::Violated { trace, .. } = &run.outcome else {
+                panic!("expected a violation: {:?}", run.outcome)
+            };
+            assert_eq!(trace.last_value_of("y").and_then(|v| v.integer), Some(8));
+        }
     } else {
         let error = cbmc.arguments(Path::new("a.c"), &options).expect_err("rejected");
         assert!(matches!(error, BackendError::UnsupportedOption { .. }), "{error}");
