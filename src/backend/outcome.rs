@@ -168,7 +168,7 @@ fn describe_exit(exit: &ExitInfo) -> String {
             format!("exit code {}: CBMC rejected its command line", exit.code.unwrap_or_default())
         }
         (Some(exit_code::PARSE_ERROR), _) => "exit code 2: parse error".to_string(),
-        (Some(exit_code::INTERNAL_ERROR), _) => "exit code 6: internal error".to_string(),
+        (Some(exit_code::INTERNAL_ERROR), _) => "exit code 6: CBMC gave up".to_string(),
         (Some(code), _) => format!("exit code {code}"),
         (None, Some(signal)) => format!("killed by signal {signal}"),
         (None, None) => "unknown exit status".to_string(),
