@@ -22,7 +22,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.scopes.pop();
                 result
             }
-            Statement::Expression(Some(e)) => self.rvalue(e).map(|_| ()),
+            Statement::Expression(Some(e)) => self.discard(e),
             Statement::Expression(None) => Ok(()),
             Statement::Labeled(labeled) => self.labeled(&labeled.node, s.span),
             Statement::If(i) => {
@@ -89,6 +89,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Statement::Asm(asm) => self.asm(&asm.node, s.span),
         }
+    }
+
+    /// Lowers an expression whose value is unused (`i++` needs no copy of `i`).
+    fn discard(&mut self, e: &'a Node<Expression>) -> LResult<()> {
+        if let Expression::UnaryOperator(u) = &e.node {
+            if matches!(u.node.operator.node, UnaryOperator::PostIncrement | UnaryOperator::PostDecrement) {
+                let op = if u.node.operator.node == UnaryOperator::PostIncrement { BinaryOperator::Plus } else { BinaryOperator::Minus };
+                let lv = self.lvalue(&u.node.operand)?;
+                let old = self.load(lv.clone(), e.span)?;
+                let one = super::lower_expr::Val::int(1);
+                let new = self.arithmetic(&op, old, one, e.span)?;
+                return self.store(&lv, new, e.span);
+            }
+        }
+        if let Expression::Comma(items) = &e.node {
+            return items.iter().try_for_each(|item| self.discard(item));
+        }
+        self.rvalue(e).map(|_| ())
     }
 
     /// Lowers a declaration or statement of a block.
@@ -158,11 +176,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             let (body_block, _) = self.in_block(|f| f.lower_statement(body))?;
             self.origin = origin;
             let (prelude, condition) = match condition {
-                Some(c) => self.in_block(|f| f.rvalue(c).map(|v| v.expr))?,
+                Some(c) => {
+                    self.origin = self.lw.origin(c.span);
+                    self.in_block(|f| f.rvalue(c).map(|v| v.expr))?
+                }
                 None => (Vec::new(), Expr::Const(1)),
             };
             let (latch, _) = match step {
-                Some(e) => self.in_block(|f| f.rvalue(e).map(|_| ()))?,
+                Some(e) => self.in_block(|f| f.discard(e))?,
                 None => (Vec::new(), ()),
             };
             Ok((body_block, prelude, condition, latch))

@@ -131,6 +131,8 @@ impl SourceMap {
                 let from: String = line.chars().skip(position.column.saturating_sub(1) as usize).collect();
                 if from.starts_with(&preprocessed) && !preprocessed.is_empty() {
                     preprocessed
+                } else if from.trim().is_empty() {
+                    line.trim().to_string()
                 } else {
                     from.trim().to_string()
                 }
