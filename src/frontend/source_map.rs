@@ -121,31 +121,46 @@ impl SourceMap {
         lines.as_ref()?.get(line.checked_sub(1)? as usize).cloned()
     }
 
+    /// Original position and source text of `start..end`. Macro expansion
+    /// shifts columns in the preprocessed text, so the text is looked up in
+    /// the original line; when it is not there (it came from a macro), the
+    /// whole original line is used.
+    fn resolve(&self, start: usize, end: usize) -> (Position, String) {
+        let mut position = self.position(start);
+        let preprocessed = self.span_text(start, end).trim().to_string();
+        let Some(line) = self.original_line(&position.file, position.line) else {
+            return (position, preprocessed);
+        };
+        let chars: Vec<char> = line.chars().collect();
+        let column = position.column.saturating_sub(1) as usize;
+        let at = |k: usize| -> String { chars.get(k..).map(|c| c.iter().collect()).unwrap_or_default() };
+        if !preprocessed.is_empty() && at(column).starts_with(&preprocessed) {
+            return (position, preprocessed);
+        }
+        if !preprocessed.is_empty() {
+            if let Some(byte) = line.find(&preprocessed) {
+                position.column = line[..byte].chars().count() as u32 + 1;
+                return (position, preprocessed);
+            }
+        }
+        let indent = chars.iter().take_while(|c| c.is_whitespace()).count();
+        if position.column as usize > chars.len() || !preprocessed.is_empty() {
+            position.column = indent as u32 + 1;
+        }
+        (position, line.trim().to_string())
+    }
+
     /// The origin of the construct spanning `start..end`: original position
     /// and its source text (from the original file when it can be found).
     pub fn origin(&self, start: usize, end: usize) -> Origin {
-        let position = self.position(start);
-        let preprocessed = self.span_text(start, end).trim().to_string();
-        let text = match self.original_line(&position.file, position.line) {
-            Some(line) => {
-                let from: String = line.chars().skip(position.column.saturating_sub(1) as usize).collect();
-                if from.starts_with(&preprocessed) && !preprocessed.is_empty() {
-                    preprocessed
-                } else if from.trim().is_empty() {
-                    line.trim().to_string()
-                } else {
-                    from.trim().to_string()
-                }
-            }
-            None => preprocessed,
-        };
+        let (position, text) = self.resolve(start, end);
         Origin { file: position.file, line: position.line, column: position.column, text }
     }
 
     /// A diagnostic pointing at `start..end`.
     pub fn diagnostic(&self, start: usize, end: usize, message: impl Into<String>, label: impl Into<String>, help: Option<String>) -> Diagnostic {
-        let position = self.position(start);
-        let length = self.span_text(start, end).chars().count().max(1) as u32;
+        let (position, text) = self.resolve(start, end);
+        let length = self.span_text(start, end).trim().chars().count().min(text.chars().count()).max(1) as u32;
         Diagnostic {
             message: message.into(),
             file: PathBuf::from(position.file),
