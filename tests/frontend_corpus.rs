@@ -78,7 +78,25 @@ fn every_visible_litmus_test_lowers() {
     let failures = lower_all(&paths);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     let per_file = start.elapsed().as_secs_f64() * 1000.0 / paths.len() as f64;
-    eprintln!("{:.1} ms per litmus file", per_file);
+    eprintln!("{:.1} ms per litmus file (preprocess, parse, lower)", per_file);
+}
+
+#[test]
+fn parsing_and_lowering_a_litmus_test_takes_milliseconds() {
+    let path = shared().join("litmus/visible/2+2W.c");
+    let Ok(text) = frontend::preprocess(&path, &TranslateOptions::default()) else {
+        eprintln!("skipping: {} not found", path.display());
+        return;
+    };
+    let runs = 20;
+    let start = Instant::now();
+    for _ in 0..runs {
+        assert!(frontend::lower_preprocessed(&text).is_ok());
+    }
+    let per_run = start.elapsed().as_secs_f64() * 1000.0 / runs as f64;
+    eprintln!("{per_run:.2} ms to parse and lower 2+2W.c");
+    // Generous bound: a debug build on a loaded machine.
+    assert!(per_run < 250.0, "{per_run} ms");
 }
 
 #[test]

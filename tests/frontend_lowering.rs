@@ -343,3 +343,51 @@ fn missing_main_is_a_diagnostic() {
     let d = diagnostic("int x;\n");
     assert!(d.message.contains("main"));
 }
+
+#[test]
+fn atomic_objects_get_seq_cst_stores() {
+    let p = ok("_Atomic int a;\nint b;\nint main(void) { a = 1; b = 2; int r = a; return r; }\n");
+    assert_eq!(visible(&function(&p, "main").body), ["W1", "F", "W2", "R1"]);
+}
+
+#[test]
+fn atomic_int_of_the_own_header_is_a_plain_int() {
+    // Litmus tests and Nidhugg benchmarks use atomic_int for plain accesses.
+    let p = ok("#include <stdatomic.h>\natomic_int x;\nint main(void) { x = 1; atomic_thread_fence(memory_order_seq_cst); return x; }\n");
+    assert_eq!(visible(&function(&p, "main").body), ["W1", "F", "R1"]);
+}
+
+#[test]
+fn statements_from_macros_keep_the_original_line() {
+    let p = ok("int x;\nvoid reach_error(void);\n#define check(e) if (!(e)) ERROR: reach_error()\nint main(void) {\n  check(x == 0);\n  return 0;\n}\n");
+    let kinds = flat(&function(&p, "main").body);
+    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Label(_, name) if name == "ERROR")));
+    let main = function(&p, "main");
+    let origins: Vec<&Origin> = main.body.iter().map(|s| &p.origins[s.origin]).collect();
+    assert!(origins.iter().all(|o| o.line != 5 || o.text == "check(x == 0);"), "{origins:?}");
+    assert!(origins.iter().any(|o| o.line == 5 && o.column == 3));
+}
+
+#[test]
+fn cas_builtins_and_read_only_atomics() {
+    let p = ok("int lock;\nint main(void) { while (!__sync_bool_compare_and_swap(&lock, 0, 1)) { } int v = __sync_val_compare_and_swap(&lock, 1, 0); __sync_lock_release(&lock); return v + __atomic_load_n(&lock, __ATOMIC_SEQ_CST); }\n");
+    let main = function(&p, "main");
+    match &main.body[0].kind {
+        StmtKind::Loop { prelude, condition: Expr::Unary(UnaryOp::Not, _), .. } => assert_eq!(visible(prelude), ["RMW1"]),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(visible(&main.body), ["RMW1", "RMW1", "FSS", "W1", "R1"]);
+}
+
+#[test]
+fn struct_and_array_initialisers_of_locals_and_globals() {
+    let p = ok("struct p { int a; int b[2]; };\nstruct p g = { 1, { 2, 3 } };\nint h[4] = { [2] = 7 };\nint main(void) { struct p l = { .b = { 4 } }; int *q = &l.a; return *q + l.b[0]; }\n");
+    let initial: Vec<i64> = p.locations.iter().map(|l| l.initial).collect();
+    assert_eq!(initial, [0, 1, 2, 3, 0, 0, 7, 0]);
+    let main = function(&p, "main");
+    let l = main.locals.iter().position(|x| x.name == "l").expect("l");
+    assert!(main.locals[l].shared);
+    // l is zeroed (3 writes) and then b[0] = 4.
+    let writes: Vec<&StmtKind> = flat(&main.body).into_iter().filter(|k| matches!(k, StmtKind::Write { .. })).collect();
+    assert_eq!(writes.len(), 4);
+}

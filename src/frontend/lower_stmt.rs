@@ -300,17 +300,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Initialises an object; unmentioned elements of a braced list are zero.
     fn initialise(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
+        if matches!(init.node, Initializer::List(_)) && matches!(target.ty(), CType::Array(..) | CType::Struct(_)) {
+            self.zero(target, init.span)?;
+        }
+        self.fill(target, init)
+    }
+
+    /// Stores the values of an initialiser (the object is already zeroed).
+    fn fill(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
         match (&init.node, target.ty().clone()) {
             (Initializer::Expression(e), ty) if ty.is_scalar() || matches!(ty, CType::Bool) => {
                 let v = self.rvalue(e)?;
                 self.store(target, v, init.span)
             }
             (Initializer::List(items), ty) if ty.is_scalar() => match items.first() {
-                Some(item) => self.initialise(target, &item.node.initializer),
+                Some(item) => self.fill(target, &item.node.initializer),
                 None => self.store(target, Val::int(0), init.span),
             },
             (Initializer::List(items), CType::Array(_, n)) => {
-                self.zero(target, init.span)?;
                 let mut index = 0u64;
                 for item in items {
                     if let Some(designator) = item.node.designation.first() {
@@ -326,13 +333,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         break;
                     }
                     let element = self.element(target, index);
-                    self.initialise(&element, &item.node.initializer)?;
+                    self.fill(&element, &item.node.initializer)?;
                     index += 1;
                 }
                 Ok(())
             }
             (Initializer::List(items), CType::Struct(id)) => {
-                self.zero(target, init.span)?;
                 let fields = self.lw.types.fields(id, init.span)?.to_vec();
                 let mut index = 0usize;
                 for item in items {
@@ -347,7 +353,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     }
                     let Some((field, _)) = fields.get(index) else { break };
                     let member = self.member(target, id, field, init.span)?;
-                    self.initialise(&member, &item.node.initializer)?;
+                    self.fill(&member, &item.node.initializer)?;
                     index += 1;
                 }
                 Ok(())
