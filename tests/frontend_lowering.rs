@@ -391,3 +391,11 @@ fn struct_and_array_initialisers_of_locals_and_globals() {
     let writes: Vec<&StmtKind> = flat(&main.body).into_iter().filter(|k| matches!(k, StmtKind::Write { .. })).collect();
     assert_eq!(writes.len(), 4);
 }
+
+#[test]
+fn extern_array_completed_by_its_definition() {
+    let p = ok("extern int a[];\nint a[3] = { 1, 2, 3 };\nint main(void) { return a[2]; }\n");
+    let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["NULL", "a[0]", "a[1]", "a[2]"]);
+    assert_eq!(p.locations[3].initial, 3);
+}

@@ -26,6 +26,10 @@ impl<'a> Lowerer<'a> {
             }
         }
         match self.globals.get(name).cloned() {
+            // `extern int a[];` followed by the definition `int a[N];`.
+            Some(Global::Shared { ty: CType::Array(_, 0), .. }) if !matches!(ty, CType::Array(_, 0)) => {
+                self.globals.remove(name);
+            }
             Some(Global::Shared { base, ty: old, .. }) => {
                 if let Some(init) = init {
                     let size = self.types.size(&old) as usize;
