@@ -13,8 +13,6 @@ fn shared() -> PathBuf {
 
 /// Benchmarks the frontend refuses on purpose, with the reason.
 const REFUSED_BENCHMARKS: &[(&str, &str)] = &[
-    ("svcomp/pthread/reorder_2.c", "variable-length array"),
-    ("svcomp/pthread/twostage_3.c", "variable-length array"),
     ("svcomp/pthread/sigma.c", "thread handle in shared or heap memory"),
 ];
 

@@ -399,3 +399,27 @@ fn extern_array_completed_by_its_definition() {
     assert_eq!(names, ["NULL", "a[0]", "a[1]", "a[2]"]);
     assert_eq!(p.locations[3].initial, 3);
 }
+
+#[test]
+fn private_operands_are_saved_only_when_a_later_effect_may_change_them() {
+    // `i < n` with shared n: the read of n cannot change i, so i is not copied.
+    let p = ok("int n;\nint main(void) { int i = 0; int r = i < n; int k = i + (i = 5); return r + k; }\n");
+    let main = function(&p, "main");
+    let copies_of_i = flat(&main.body)
+        .into_iter()
+        .filter(|k| matches!(k, StmtKind::Assign(Place::Local(t), Expr::Load(Place::Local(0)))  if main.locals[*t].name.starts_with("__tmp")))
+        .count();
+    assert_eq!(copies_of_i, 1, "only `i + (i = 5)` needs a copy of i: {:#?}", main.body);
+}
+
+#[test]
+fn variable_length_arrays_of_thread_handles_are_bounded_by_the_unwinding() {
+    let p = ok("#include <pthread.h>\nint n = 2;\nvoid *t(void *a) { return a; }\nint main(void) { pthread_t pool[n]; for (int i = 0; i < n; i++) pthread_create(&pool[i], 0, t, 0); return 0; }\n");
+    let main = function(&p, "main");
+    let pool = main.locals.iter().find(|l| l.name == "pool").expect("pool");
+    let unwind = u64::from(TranslateOptions::default().bounds.unwind);
+    assert_eq!(pool.ty, Ty::Array(Box::new(Ty::ThreadHandle), unwind + 1));
+    let d = diagnostic("int n = 2;\nint main(void) {\n  int a[n];\n  return 0;\n}\n");
+    assert!(d.message.contains("variable-length array"));
+    assert_eq!(d.line, 3);
+}

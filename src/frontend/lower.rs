@@ -225,12 +225,35 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if self.mark() == mark || self.is_stable(&e) {
             return e;
         }
+        let reads_plain_global = reads_plain_global(&e);
+        let later = self.blocks.last().map(|b| &b[mark.min(b.len())..]).unwrap_or(&[]);
+        if !self.may_write_private(later, reads_plain_global) {
+            return e;
+        }
         let temp = self.temp(ty);
         let stmt = Stmt { kind: StmtKind::Assign(Place::Local(temp), e), origin: self.origin };
         if let Some(block) = self.blocks.last_mut() {
             block.insert(mark.min(block.len()), stmt);
         }
         Expr::Load(Place::Local(temp))
+    }
+
+    /// Whether statements may change private data other than temporaries
+    /// (calls may change plain globals).
+    fn may_write_private(&self, block: &[Stmt], plain_globals: bool) -> bool {
+        let user_place = |p: &Place| !matches!(p, Place::Local(id) if self.temps.contains(id));
+        block.iter().any(|stmt| match &stmt.kind {
+            StmtKind::Assign(p, _) | StmtKind::Read { target: p, .. } | StmtKind::Malloc { target: p, .. } | StmtKind::ThreadCreate { handle: p, .. } => user_place(p),
+            StmtKind::Rmw { target, .. } => target.as_ref().is_some_and(user_place),
+            StmtKind::Call { target, .. } => plain_globals || target.as_ref().is_some_and(user_place),
+            StmtKind::If { then_branch, else_branch, .. } => {
+                self.may_write_private(then_branch, plain_globals) || self.may_write_private(else_branch, plain_globals)
+            }
+            StmtKind::Loop { prelude, body, latch, .. } => {
+                self.may_write_private(prelude, plain_globals) || self.may_write_private(body, plain_globals) || self.may_write_private(latch, plain_globals)
+            }
+            _ => false,
+        })
     }
 
     /// Saves `e` into a fresh temporary now.
@@ -241,6 +264,25 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let temp = self.temp(ty);
         self.emit(StmtKind::Assign(Place::Local(temp), e));
         Expr::Load(Place::Local(temp))
+    }
+}
+
+/// Whether an expression reads a plain global (which a call may change).
+fn reads_plain_global(e: &Expr) -> bool {
+    fn place(p: &Place) -> bool {
+        match p {
+            Place::PlainGlobal(_) => true,
+            Place::Local(_) => false,
+            Place::Index(base, index) => place(base) || reads_plain_global(index),
+            Place::Field(base, _) => place(base),
+        }
+    }
+    match e {
+        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => false,
+        Expr::Load(p) => place(p),
+        Expr::Unary(_, a) | Expr::Cast(_, a) => reads_plain_global(a),
+        Expr::Binary(_, a, b) => reads_plain_global(a) || reads_plain_global(b),
+        Expr::Conditional(a, b, c) => reads_plain_global(a) || reads_plain_global(b) || reads_plain_global(c),
     }
 }
 

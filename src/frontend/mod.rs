@@ -36,7 +36,7 @@ pub enum FrontendError {
 /// Preprocesses, parses and lowers `path`.
 pub fn load(path: &Path, options: &TranslateOptions) -> Result<Program, FrontendError> {
     let text = preprocess::preprocess(path, options)?;
-    lower_preprocessed(&text).map_err(FrontendError::Source)
+    lower_preprocessed_with(&text, options).map_err(FrontendError::Source)
 }
 
 /// Runs only the preprocessor (with lazysma's headers) on `path`.
@@ -46,6 +46,12 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
 
 /// Parses and lowers already preprocessed text (with `# line` markers).
 pub fn lower_preprocessed(text: &str) -> Result<Program, Box<Diagnostic>> {
+    lower_preprocessed_with(text, &TranslateOptions::default())
+}
+
+/// Parses and lowers preprocessed text under the given options (the loop
+/// bound sizes variable-length arrays of thread handles).
+pub fn lower_preprocessed_with(text: &str, options: &TranslateOptions) -> Result<Program, Box<Diagnostic>> {
     let map = SourceMap::new(text);
     let config = lang_c::driver::Config::with_gcc();
     let parse = match lang_c::driver::parse_preprocessed(&config, text.to_string()) {
@@ -60,5 +66,6 @@ pub fn lower_preprocessed(text: &str) -> Result<Program, Box<Diagnostic>> {
             return Err(Box::new(map.diagnostic(error.offset, error.offset + found.len().max(1), "syntax error", label, help)));
         }
     };
-    program::lower_unit(&map, &parse.unit)
+    let thread_array_bound = u64::from(options.bounds.unwind) + 1;
+    program::lower_unit(&map, &parse.unit, thread_array_bound)
 }

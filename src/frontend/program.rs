@@ -17,8 +17,9 @@ use std::path::PathBuf;
 const DEFAULT_HEAP_BLOCK: u32 = 8;
 
 /// Lowers a parsed translation unit.
-pub fn lower_unit(map: &SourceMap, unit: &TranslationUnit) -> Result<Program, Box<Diagnostic>> {
+pub fn lower_unit(map: &SourceMap, unit: &TranslationUnit, thread_array_bound: u64) -> Result<Program, Box<Diagnostic>> {
     let mut lw = Lowerer::new(map);
+    lw.types.thread_array_bound = thread_array_bound;
     let mut definitions: Vec<&Node<FunctionDefinition>> = Vec::new();
     for external in &unit.0 {
         let system = map.is_system(external.span.start);

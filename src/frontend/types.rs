@@ -9,6 +9,9 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
 
+/// Default length of a variable-length array of `pthread_t`.
+pub const DEFAULT_THREAD_ARRAY_BOUND: u64 = 8;
+
 /// Index into [`TypeEnv::structs`]; equal to the IR struct id.
 pub type StructId = usize;
 
@@ -88,6 +91,9 @@ pub struct TypeEnv<'a> {
     pub enum_constants: HashMap<String, i64>,
     /// Types of global objects, for `sizeof` in constant expressions.
     pub object_types: HashMap<String, CType>,
+    /// Length given to variable-length arrays of thread handles: threads
+    /// are created in loops, which run at most this many times.
+    pub thread_array_bound: u64,
 }
 
 pub type TResult<T> = Result<T, Box<Diagnostic>>;
@@ -165,6 +171,7 @@ impl<'a> TypeEnv<'a> {
             tags: HashMap::new(),
             enum_constants: HashMap::new(),
             object_types: HashMap::new(),
+            thread_array_bound: DEFAULT_THREAD_ARRAY_BOUND,
         }
     }
 
@@ -223,6 +230,7 @@ impl<'a> TypeEnv<'a> {
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                             match self.const_eval(e) {
                                 Some(n) if n >= 0 => n as u64,
+                                None if ty == CType::ThreadHandle => self.thread_array_bound,
                                 _ => return self.refuse(e.span, "a variable-length array (its size is not a constant)", Some("give the array a constant size")),
                             }
                         }
