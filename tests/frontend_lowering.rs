@@ -307,7 +307,7 @@ fn syntax_errors_are_located() {
 fn recursion_is_refused_at_the_call() {
     let d = diagnostic("int fib(int n) {\n  if (n < 2) return n;\n  return fib(n - 1) + fib(n - 2);\n}\nint main(void) { return fib(3); }\n");
     assert_eq!(d.message, "recursion is not supported");
-    assert_eq!((d.line, d.column), (3, 3));
+    assert_eq!((d.line, d.column, d.length), (3, 10, 10), "points at `fib(n - 1)`");
     assert!(d.label.contains("fib"));
 }
 

@@ -258,6 +258,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if parameter_types.len() != arguments.len() {
             return self.lw.error(span, format!("`{name}` takes {} argument(s) but is called with {}", parameter_types.len(), arguments.len()), "wrong number of arguments");
         }
+        self.lw.call_sites.entry((self.name.clone(), function)).or_insert(span);
         let mut values = Vec::new();
         for (argument, ty) in arguments.iter().zip(&parameter_types) {
             let mark = self.mark();

@@ -30,6 +30,8 @@ pub struct Lowerer<'a> {
     pub heap_block: Option<u64>,
     /// Whether some heap block size was not a constant.
     pub heap_unknown: bool,
+    /// The first call of `callee` in `caller`: (caller name, callee) -> call span.
+    pub call_sites: HashMap<(String, FunctionId), Span>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -47,6 +49,7 @@ impl<'a> Lowerer<'a> {
             origin_cache: HashMap::new(),
             heap_block: None,
             heap_unknown: false,
+            call_sites: HashMap::new(),
         }
     }
 

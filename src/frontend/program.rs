@@ -64,7 +64,9 @@ pub fn lower_unit(map: &SourceMap, unit: &TranslationUnit, thread_array_bound: u
             help: Some("define `int main(void)`".into()),
         }));
     };
-    check_recursion(&functions, &lw.program.origins)?;
+    if let Some((caller, callee, origin)) = find_recursion(&functions) {
+        return Err(Box::new(recursion_diagnostic(&lw, &functions, caller, callee, origin)));
+    }
     let mut program = std::mem::take(&mut lw.program);
     program.functions = functions;
     program.main = main;
@@ -204,13 +206,16 @@ fn lower_function<'a>(lw: &mut Lowerer<'a>, id: FunctionId, definition: &'a Node
     Ok(Function { name: name.clone(), params, locals: f.locals, return_type: ir_return, body, is_atomic: name.starts_with("__VERIFIER_atomic_"), origin })
 }
 
-/// Refuses (mutual) recursion, pointing at a call that closes a cycle.
-fn check_recursion(functions: &[Function], origins: &[Origin]) -> Result<(), Box<Diagnostic>> {
-    let calls: Vec<Vec<(FunctionId, OriginId)>> = functions.iter().map(|f| {
-        let mut out = Vec::new();
-        collect_calls(&f.body, &mut out);
-        out
-    }).collect();
+/// A call that closes a cycle of calls: (caller, callee, origin of the call).
+fn find_recursion(functions: &[Function]) -> Option<(FunctionId, FunctionId, OriginId)> {
+    let calls: Vec<Vec<(FunctionId, OriginId)>> = functions
+        .iter()
+        .map(|f| {
+            let mut out = Vec::new();
+            collect_calls(&f.body, &mut out);
+            out
+        })
+        .collect();
     // 0 = unvisited, 1 = on the stack, 2 = done.
     let mut state = vec![0u8; functions.len()];
     for start in 0..functions.len() {
@@ -227,21 +232,7 @@ fn check_recursion(functions: &[Function], origins: &[Origin]) -> Result<(), Box
                         state[callee] = 1;
                         stack.push((callee, 0));
                     }
-                    1 => {
-                        let o = origins.get(origin).cloned().unwrap_or(Origin { file: String::new(), line: 0, column: 0, text: String::new() });
-                        let caller = &functions[f].name;
-                        let callee_name = &functions[callee].name;
-                        let label = if f == callee { format!("`{caller}` calls itself here") } else { format!("`{caller}` calls `{callee_name}`, which leads back to `{caller}`") };
-                        return Err(Box::new(Diagnostic {
-                            message: "recursion is not supported".into(),
-                            file: PathBuf::from(o.file),
-                            line: o.line,
-                            column: o.column,
-                            length: o.text.chars().count().max(1) as u32,
-                            label,
-                            help: Some("rewrite the recursion as a loop".into()),
-                        }));
-                    }
+                    1 => return Some((f, callee, origin)),
                     _ => {}
                 }
             } else {
@@ -250,7 +241,33 @@ fn check_recursion(functions: &[Function], origins: &[Origin]) -> Result<(), Box
             }
         }
     }
-    Ok(())
+    None
+}
+
+/// The diagnostic for recursion, pointing at the call itself when known.
+fn recursion_diagnostic(lw: &Lowerer<'_>, functions: &[Function], caller: FunctionId, callee: FunctionId, origin: OriginId) -> Diagnostic {
+    let caller_name = &functions[caller].name;
+    let callee_name = &functions[callee].name;
+    let label = if caller == callee {
+        format!("`{caller_name}` calls itself here")
+    } else {
+        format!("`{caller_name}` calls `{callee_name}`, which leads back to `{caller_name}`")
+    };
+    let message = "recursion is not supported";
+    let help = Some("rewrite the recursion as a loop".to_string());
+    if let Some(span) = lw.call_sites.get(&(caller_name.clone(), callee)) {
+        return lw.source.diagnostic(span.start, span.end, message, label, help);
+    }
+    let o = lw.program.origins.get(origin).cloned().unwrap_or(Origin { file: String::new(), line: 0, column: 0, text: String::new() });
+    Diagnostic {
+        message: message.into(),
+        file: PathBuf::from(o.file),
+        line: o.line,
+        column: o.column,
+        length: o.text.chars().count().max(1) as u32,
+        label,
+        help,
+    }
 }
 
 fn collect_calls(block: &Block, out: &mut Vec<(FunctionId, OriginId)>) {
