@@ -12,9 +12,10 @@ fn shared() -> PathBuf {
 }
 
 /// Benchmarks the frontend refuses on purpose, with the reason.
-const REFUSED_BENCHMARKS: &[(&str, &str)] = &[
-    ("svcomp/pthread/sigma.c", "thread handle in shared or heap memory"),
-];
+const REFUSED_BENCHMARKS: &[(&str, &str)] = &[(
+    "svcomp/pthread/sigma.c",
+    "thread handle in shared or heap memory",
+)];
 
 fn well_formed(program: &Program) {
     assert_eq!(program.functions[program.main].name, "main");
@@ -32,16 +33,27 @@ fn check_block(block: &[lazysma::ir::Stmt], program: &Program) {
         let origin = &program.origins[stmt.origin];
         assert!(origin.line > 0, "statement without a line: {:?}", stmt.kind);
         match &stmt.kind {
-            StmtKind::If { then_branch, else_branch, .. } => {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 check_block(then_branch, program);
                 check_block(else_branch, program);
             }
-            StmtKind::Loop { prelude, body, latch, .. } => {
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
                 check_block(prelude, program);
                 check_block(body, program);
                 check_block(latch, program);
             }
-            StmtKind::Call { function, .. } | StmtKind::ThreadCreate { function, .. } => assert!(*function < program.functions.len()),
+            StmtKind::Call { function, .. } | StmtKind::ThreadCreate { function, .. } => {
+                assert!(*function < program.functions.len())
+            }
             _ => {}
         }
     }
@@ -53,10 +65,15 @@ fn lower_all(paths: &[PathBuf]) -> Vec<String> {
     for path in paths {
         match frontend::load(path, &options) {
             Ok(program) => well_formed(&program),
-            Err(error) => failures.push(format!("{}: {}", path.display(), match &error {
-                frontend::FrontendError::Source(d) => format!("{}:{}: {} ({})", d.line, d.column, d.message, d.label),
-                other => other.to_string(),
-            })),
+            Err(error) => failures.push(format!(
+                "{}: {}",
+                path.display(),
+                match &error {
+                    frontend::FrontendError::Source(d) =>
+                        format!("{}:{}: {} ({})", d.line, d.column, d.message, d.label),
+                    other => other.to_string(),
+                }
+            )),
         }
     }
     failures
@@ -69,14 +86,25 @@ fn every_visible_litmus_test_lowers() {
         eprintln!("skipping: {} not found", dir.display());
         return;
     };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
     paths.sort();
     assert!(paths.len() >= 400);
     let start = Instant::now();
     let failures = lower_all(&paths);
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     let per_file = start.elapsed().as_secs_f64() * 1000.0 / paths.len() as f64;
-    eprintln!("{:.1} ms per litmus file (preprocess, parse, lower)", per_file);
+    eprintln!(
+        "{:.1} ms per litmus file (preprocess, parse, lower)",
+        per_file
+    );
 }
 
 #[test]
@@ -112,7 +140,12 @@ fn supported_benchmarks_lower() {
         .map(|p| shared().join("bench").join(p))
         .collect();
     let failures = lower_all(&paths);
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -21,7 +21,10 @@ fn corpus_samples() -> Vec<String> {
     .map(|f| shared.join(f))
     .filter(|p| p.exists())
     .collect();
-    files.iter().filter_map(|f| frontend::preprocess(f, &TranslateOptions::default()).ok()).collect()
+    files
+        .iter()
+        .filter_map(|f| frontend::preprocess(f, &TranslateOptions::default()).ok())
+        .collect()
 }
 
 /// Only the user's part of the preprocessed text is mutated (after the
@@ -37,7 +40,9 @@ fn mutated_corpus_programs_do_not_panic() {
         eprintln!("skipping: corpus not found");
         return;
     }
-    let replacements = [b'{', b'}', b'(', b')', b';', b'*', b'&', b'0', b' ', b'x', b'[', b',', b'"', b'\''];
+    let replacements = [
+        b'{', b'}', b'(', b')', b';', b'*', b'&', b'0', b' ', b'x', b'[', b',', b'"', b'\'',
+    ];
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -52,10 +57,10 @@ fn mutated_corpus_programs_do_not_panic() {
         for k in 0..40 {
             // Truncation.
             let cut = start + (user_len * k / 40);
-            if let Some(prefix) = text.get(..cut) {
-                if frontend::lower_preprocessed(prefix).is_ok() {
-                    lowered += 1;
-                }
+            if let Some(prefix) = text.get(..cut)
+                && frontend::lower_preprocessed(prefix).is_ok()
+            {
+                lowered += 1;
             }
             // Byte replacement (ASCII only, so the text stays UTF-8).
             let mut bytes = text.clone().into_bytes();
@@ -65,17 +70,23 @@ fn mutated_corpus_programs_do_not_panic() {
                     bytes[at] = replacements[(next() as usize) % replacements.len()];
                 }
             }
-            if let Ok(mutated) = String::from_utf8(bytes) {
-                if frontend::lower_preprocessed(&mutated).is_ok() {
-                    lowered += 1;
-                }
+            if let Ok(mutated) = String::from_utf8(bytes)
+                && frontend::lower_preprocessed(&mutated).is_ok()
+            {
+                lowered += 1;
             }
             // Dropped line.
             let lines: Vec<&str> = text[start..].lines().collect();
             if !lines.is_empty() {
                 let drop = (next() as usize) % lines.len();
                 let mutated: String = text[..start].to_string()
-                    + &lines.iter().enumerate().filter(|(i, _)| *i != drop).map(|(_, l)| *l).collect::<Vec<_>>().join("\n");
+                    + &lines
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != drop)
+                        .map(|(_, l)| *l)
+                        .collect::<Vec<_>>()
+                        .join("\n");
                 if frontend::lower_preprocessed(&mutated).is_ok() {
                     lowered += 1;
                 }

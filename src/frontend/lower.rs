@@ -37,7 +37,12 @@ pub struct Lowerer<'a> {
 impl<'a> Lowerer<'a> {
     pub fn new(source: &'a SourceMap) -> Self {
         let mut program = Program::default();
-        program.locations.push(Location { name: "NULL".into(), object: "NULL".into(), initial: 0, is_mutex: false });
+        program.locations.push(Location {
+            name: "NULL".into(),
+            object: "NULL".into(),
+            initial: 0,
+            is_mutex: false,
+        });
         Lowerer {
             source,
             types: TypeEnv::new(source),
@@ -68,12 +73,26 @@ impl<'a> Lowerer<'a> {
     /// A diagnostic refusing `what` at `span`.
     pub fn refuse<T>(&self, span: Span, what: impl Into<String>, help: Option<&str>) -> LResult<T> {
         let what = what.into();
-        Err(Box::new(self.source.diagnostic(span.start, span.end, format!("{what} is not supported"), what, help.map(str::to_string))))
+        Err(Box::new(self.source.diagnostic(
+            span.start,
+            span.end,
+            format!("{what} is not supported"),
+            what,
+            help.map(str::to_string),
+        )))
     }
 
     /// A diagnostic with a free message.
-    pub fn error<T>(&self, span: Span, message: impl Into<String>, label: impl Into<String>) -> LResult<T> {
-        Err(Box::new(self.source.diagnostic(span.start, span.end, message, label, None)))
+    pub fn error<T>(
+        &self,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> LResult<T> {
+        Err(Box::new(
+            self.source
+                .diagnostic(span.start, span.end, message, label, None),
+        ))
     }
 }
 
@@ -116,7 +135,13 @@ pub struct FnLowerer<'l, 'a> {
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
-    pub fn new(lw: &'l mut Lowerer<'a>, name: String, address_use: AddressUse, return_type: CType, origin: OriginId) -> Self {
+    pub fn new(
+        lw: &'l mut Lowerer<'a>,
+        name: String,
+        address_use: AddressUse,
+        return_type: CType,
+        origin: OriginId,
+    ) -> Self {
         FnLowerer {
             lw,
             name,
@@ -139,7 +164,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Appends a statement to the block being built.
     pub fn emit(&mut self, kind: StmtKind) {
-        let stmt = Stmt { kind, origin: self.origin };
+        let stmt = Stmt {
+            kind,
+            origin: self.origin,
+        };
         if let Some(block) = self.blocks.last_mut() {
             block.push(stmt);
         }
@@ -161,7 +189,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A new private local.
     pub fn new_local(&mut self, name: &str, ty: CType, shared: bool) -> LocalId {
         let ir_ty = self.lw.types.ir_type(&ty);
-        self.locals.push(Local { name: name.to_string(), ty: ir_ty, shared });
+        self.locals.push(Local {
+            name: name.to_string(),
+            ty: ir_ty,
+            shared,
+        });
         self.local_types.push(ty);
         self.locals.len() - 1
     }
@@ -169,7 +201,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A fresh temporary, assigned once.
     pub fn temp(&mut self, ty: &CType) -> LocalId {
         let ty = match ty {
-            CType::Void | CType::Array(..) | CType::Function(..) | CType::Float | CType::Opaque(_) => CType::INT,
+            CType::Void
+            | CType::Array(..)
+            | CType::Function(..)
+            | CType::Float
+            | CType::Opaque(_) => CType::INT,
             other => other.clone(),
         };
         let id = self.new_local(&format!("__tmp{}", self.temps.len()), ty, false);
@@ -194,7 +230,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     pub fn lookup(&self, name: &str) -> Option<Binding> {
-        self.scopes.iter().rev().find_map(|scope| scope.get(name).cloned())
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|scope| scope.get(name).cloned())
     }
 
     pub fn bind(&mut self, name: &str, binding: Binding) {
@@ -211,7 +250,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expr::Load(place) => self.place_is_stable(place),
             Expr::Unary(_, a) | Expr::Cast(_, a) => self.is_stable(a),
             Expr::Binary(_, a, b) => self.is_stable(a) && self.is_stable(b),
-            Expr::Conditional(a, b, c) => self.is_stable(a) && self.is_stable(b) && self.is_stable(c),
+            Expr::Conditional(a, b, c) => {
+                self.is_stable(a) && self.is_stable(b) && self.is_stable(c)
+            }
         }
     }
 
@@ -229,12 +270,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return e;
         }
         let reads_plain_global = reads_plain_global(&e);
-        let later = self.blocks.last().map(|b| &b[mark.min(b.len())..]).unwrap_or(&[]);
+        let later = self
+            .blocks
+            .last()
+            .map(|b| &b[mark.min(b.len())..])
+            .unwrap_or(&[]);
         if !self.may_write_private(later, reads_plain_global) {
             return e;
         }
         let temp = self.temp(ty);
-        let stmt = Stmt { kind: StmtKind::Assign(Place::Local(temp), e), origin: self.origin };
+        let stmt = Stmt {
+            kind: StmtKind::Assign(Place::Local(temp), e),
+            origin: self.origin,
+        };
         if let Some(block) = self.blocks.last_mut() {
             block.insert(mark.min(block.len()), stmt);
         }
@@ -246,14 +294,31 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     fn may_write_private(&self, block: &[Stmt], plain_globals: bool) -> bool {
         let user_place = |p: &Place| !matches!(p, Place::Local(id) if self.temps.contains(id));
         block.iter().any(|stmt| match &stmt.kind {
-            StmtKind::Assign(p, _) | StmtKind::Read { target: p, .. } | StmtKind::Malloc { target: p, .. } | StmtKind::ThreadCreate { handle: p, .. } => user_place(p),
+            StmtKind::Assign(p, _)
+            | StmtKind::Read { target: p, .. }
+            | StmtKind::Malloc { target: p, .. }
+            | StmtKind::ThreadCreate { handle: p, .. } => user_place(p),
             StmtKind::Rmw { target, .. } => target.as_ref().is_some_and(user_place),
-            StmtKind::Call { target, .. } => plain_globals || target.as_ref().is_some_and(user_place),
-            StmtKind::If { then_branch, else_branch, .. } => {
-                self.may_write_private(then_branch, plain_globals) || self.may_write_private(else_branch, plain_globals)
+            StmtKind::Call { target, .. } => {
+                plain_globals || target.as_ref().is_some_and(user_place)
             }
-            StmtKind::Loop { prelude, body, latch, .. } => {
-                self.may_write_private(prelude, plain_globals) || self.may_write_private(body, plain_globals) || self.may_write_private(latch, plain_globals)
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                self.may_write_private(then_branch, plain_globals)
+                    || self.may_write_private(else_branch, plain_globals)
+            }
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
+                self.may_write_private(prelude, plain_globals)
+                    || self.may_write_private(body, plain_globals)
+                    || self.may_write_private(latch, plain_globals)
             }
             _ => false,
         })
@@ -285,7 +350,9 @@ fn reads_plain_global(e: &Expr) -> bool {
         Expr::Load(p) => place(p),
         Expr::Unary(_, a) | Expr::Cast(_, a) => reads_plain_global(a),
         Expr::Binary(_, a, b) => reads_plain_global(a) || reads_plain_global(b),
-        Expr::Conditional(a, b, c) => reads_plain_global(a) || reads_plain_global(b) || reads_plain_global(c),
+        Expr::Conditional(a, b, c) => {
+            reads_plain_global(a) || reads_plain_global(b) || reads_plain_global(c)
+        }
     }
 }
 
