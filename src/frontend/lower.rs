@@ -208,7 +208,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             | CType::Opaque(_) => CType::INT,
             other => other.clone(),
         };
-        let id = self.new_local(&format!("__tmp{}", self.temps.len()), ty, false);
+        let id = self.new_local(&format!("__tmp{}", self.locals.len()), ty, false);
         self.temps.insert(id);
         id
     }

@@ -549,7 +549,7 @@ impl<'a> TypeEnv<'a> {
                 signed: *signed,
             },
             CType::Pointer(t) => Ty::Pointer(Box::new(match &**t {
-                CType::Pointer(_) | CType::Function(..) => Ty::Void,
+                CType::Function(..) => Ty::Void,
                 other => self.ir_type(other),
             })),
             CType::Array(t, n) => Ty::Array(Box::new(self.ir_type(t)), *n),
