@@ -710,3 +710,38 @@ fn variable_length_arrays_of_thread_handles_are_bounded_by_the_unwinding() {
     assert!(d.message.contains("variable-length array"));
     assert_eq!(d.line, 3);
 }
+
+#[test]
+fn defines_and_include_directories_reach_the_preprocessor() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    std::fs::create_dir(dir.path().join("inc")).expect("include directory");
+    std::fs::write(
+        dir.path().join("inc/fence.h"),
+        "#define FENCE() __sync_synchronize()\n",
+    )
+    .expect("header");
+    let path = dir.path().join("prog.c");
+    std::fs::write(&path, "#include <fence.h>\nint x;\nint main(void) { x = 1;\n#ifdef WITH_FENCE\n  FENCE();\n#endif\n  return 0; }\n").expect("program");
+    let mut options = TranslateOptions {
+        include_dirs: vec![dir.path().join("inc")],
+        ..TranslateOptions::default()
+    };
+    let without = frontend::load(&path, &options).expect("lowers");
+    assert_eq!(visible(&function(&without, "main").body), ["W1"]);
+    options.defines.push("WITH_FENCE".into());
+    let with = frontend::load(&path, &options).expect("lowers");
+    assert_eq!(visible(&function(&with, "main").body), ["W1", "F"]);
+}
+
+#[test]
+fn missing_files_and_headers_are_errors_not_panics() {
+    let missing = frontend::load(
+        std::path::Path::new("/nonexistent/prog.c"),
+        &TranslateOptions::default(),
+    );
+    assert!(matches!(missing, Err(FrontendError::Unreadable { .. })));
+    assert!(matches!(
+        lower("#include <no_such_header.h>\nint main(void) { return 0; }\n"),
+        Err(FrontendError::Preprocessor { .. })
+    ));
+}

@@ -343,7 +343,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 });
                 Ok(Val::void())
             }
-            "abort" | "exit" | "_Exit" => {
+            "abort" | "exit" | "_Exit" | "__builtin_unreachable" | "__builtin_trap" => {
                 self.emit(StmtKind::Assume(Expr::Const(0)));
                 Ok(Val::void())
             }

@@ -427,7 +427,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                             Designator::Index(e) => match self.lw.types.const_eval(e) {
                                 Some(i) if i >= 0 => index = i as u64,
                                 _ => {
-                                    return self.lw.refuse(designator.span, "this designator", None);
+                                    return self.lw.refuse(
+                                        designator.span,
+                                        "this designator",
+                                        None,
+                                    );
                                 }
                             },
                             _ => return self.lw.refuse(designator.span, "this designator", None),
