@@ -1,1 +1,201 @@
-/* placeholder: common */
+/* lazysma shared memory abstraction: what every model shares.
+ *
+ * Inlined by the translator after its prologue (SMA_* constants, the type
+ * sma_value_t, the table sma_initial_value) and before exactly one model
+ * header. It defines the API types, the read-modify-write operation codes,
+ * the event record that the verify mode reads back from a CBMC trace, the
+ * nondeterminism primitives, the write-id counter and the location checks.
+ * Plain C: accepted by CBMC 5.12 and by `gcc -fsyntax-only`.
+ */
+
+#ifndef SMA_COMMON_H
+#define SMA_COMMON_H
+
+/* ---- CBMC primitives, declared for other C compilers ------------------- */
+
+#ifndef __CPROVER__
+void __CPROVER_assume(_Bool condition);
+void __CPROVER_assert(_Bool condition, const char *description);
+#endif
+
+/* ---- prologue sanity --------------------------------------------------- */
+
+#if !defined(SMA_THREADS) || !defined(SMA_LOCATIONS) || !defined(SMA_HEAP_BASE) \
+    || !defined(SMA_HEAP_BLOCKS) || !defined(SMA_HEAP_BLOCK_SIZE) \
+    || !defined(SMA_QSIZE) || !defined(SMA_MAXCLOCK) || !defined(SMA_BITWIDTH)
+#error "the SMA prologue must define SMA_THREADS, SMA_LOCATIONS, SMA_HEAP_BASE, SMA_HEAP_BLOCKS, SMA_HEAP_BLOCK_SIZE, SMA_QSIZE, SMA_MAXCLOCK and SMA_BITWIDTH"
+#endif
+#if SMA_THREADS < 1
+#error "SMA_THREADS must be at least 1 (main is slot 0)"
+#endif
+#if SMA_QSIZE < 1
+#error "SMA_QSIZE must be at least 1"
+#endif
+#if SMA_HEAP_BASE + SMA_HEAP_BLOCKS * SMA_HEAP_BLOCK_SIZE > SMA_LOCATIONS
+#error "SMA_LOCATIONS must cover the heap (SMA_HEAP_BASE + SMA_HEAP_BLOCKS * SMA_HEAP_BLOCK_SIZE)"
+#endif
+
+/* ---- API types ---------------------------------------------------------- */
+
+typedef unsigned int sma_loc_t;    /* location id; 0 is null */
+typedef unsigned int sma_thread_t; /* thread slot; main is 0 */
+typedef unsigned int sma_stmt_t;   /* source statement id, only recorded */
+typedef unsigned int sma_wid_t;    /* write id; 0 = the initial value */
+typedef unsigned int sma_ts_t;     /* timestamp / memory-order position */
+
+/* ---- read-modify-write operation codes --------------------------------- */
+
+#define SMA_RMW_EXCHANGE 1 /* new = operand */
+#define SMA_RMW_ADD      2 /* new = old + operand */
+#define SMA_RMW_SUB      3 /* new = old - operand */
+#define SMA_RMW_AND      4 /* new = old & operand */
+#define SMA_RMW_OR       5 /* new = old | operand */
+#define SMA_RMW_XOR      6 /* new = old ^ operand */
+#define SMA_RMW_CAS      7 /* new = operand if old == expected, else no write */
+
+/* ---- event records ------------------------------------------------------ */
+
+#define SMA_EV_WRITE        1 /* a store is issued */
+#define SMA_EV_FLUSH        2 /* a buffered store reaches memory (reference models) */
+#define SMA_EV_READ         3 /* a load */
+#define SMA_EV_FENCE        4 /* full fence: the thread's stores have drained */
+#define SMA_EV_LOCK         5 /* mutex acquired */
+#define SMA_EV_UNLOCK       6 /* mutex released */
+#define SMA_EV_RMW          7 /* atomic read-modify-write */
+#define SMA_EV_STORE_FENCE  8 /* store-store fence */
+#define SMA_EV_THREAD_END   9 /* a thread terminates (drained) */
+#define SMA_EV_MALLOC      10 /* a heap block is allocated */
+
+/* One event = one assignment of every field, in this order, sma_rec_kind
+ * LAST: the assignment to sma_rec_kind commits the record. The decoder of
+ * `lazysma verify` reads these assignments from the CBMC trace. */
+sma_thread_t sma_rec_thread;
+sma_loc_t sma_rec_loc;
+sma_value_t sma_rec_value;
+sma_ts_t sma_rec_timestamp;
+sma_wid_t sma_rec_write_id;
+sma_wid_t sma_rec_read_from;
+sma_stmt_t sma_rec_stmt;
+unsigned int sma_rec_kind;
+
+void sma_record(unsigned int kind, sma_thread_t t, sma_loc_t loc, sma_value_t value,
+                sma_ts_t timestamp, sma_wid_t write_id, sma_wid_t read_from,
+                sma_stmt_t stmt)
+{
+    sma_rec_thread = t;
+    sma_rec_loc = loc;
+    sma_rec_value = value;
+    sma_rec_timestamp = timestamp;
+    sma_rec_write_id = write_id;
+    sma_rec_read_from = read_from;
+    sma_rec_stmt = stmt;
+    sma_rec_kind = kind;
+}
+
+/* ---- nondeterminism ----------------------------------------------------- */
+
+/* Functions without a body: CBMC returns a fresh nondeterministic value on
+ * every call. */
+unsigned int sma_nondet_uint(void);
+sma_value_t sma_nondet_value(void);
+_Bool sma_nondet_bool(void);
+
+/* ---- write ids ---------------------------------------------------------- */
+
+/* The next write id to hand out; ids are unique and start at 1 (0 names the
+ * initial value of a location). */
+sma_wid_t sma_next_write_id = 1;
+
+sma_wid_t sma_new_write_id(void)
+{
+    sma_wid_t id = sma_next_write_id;
+    sma_next_write_id = id + 1;
+    return id;
+}
+
+/* ---- heap --------------------------------------------------------------- */
+
+#define SMA_HEAP_SCALARS (SMA_HEAP_BLOCKS * SMA_HEAP_BLOCK_SIZE)
+
+/* Number of heap blocks handed out so far (bump allocation). */
+unsigned int sma_heap_blocks_used = 0;
+
+#if SMA_HEAP_SCALARS > 0
+/* sma_heap_allocated[i]: heap location SMA_HEAP_BASE + i belongs to the
+ * requested part of an allocated block. */
+_Bool sma_heap_allocated[SMA_HEAP_SCALARS];
+#endif
+
+/* Cuts off (never reports) an access to location 0, to an id outside
+ * 1..SMA_LOCATIONS-1, or to heap memory that no malloc handed out. */
+void sma_check_loc(sma_loc_t loc)
+{
+    __CPROVER_assume(loc >= 1 && loc < SMA_LOCATIONS);
+#if SMA_HEAP_SCALARS > 0
+    __CPROVER_assume(loc < SMA_HEAP_BASE || loc >= SMA_HEAP_BASE + SMA_HEAP_SCALARS
+                     || sma_heap_allocated[loc - SMA_HEAP_BASE]);
+#endif
+}
+
+/* Takes the next heap block for `scalars` locations, or cuts the execution
+ * off when the blocks are used up or the request does not fit in a block.
+ * Returns the first location id of the block. */
+sma_loc_t sma_heap_take_block(sma_value_t scalars)
+{
+    sma_loc_t base = SMA_HEAP_BASE + sma_heap_blocks_used * SMA_HEAP_BLOCK_SIZE;
+#if SMA_HEAP_SCALARS > 0
+    unsigned int i;
+    __CPROVER_assume(sma_heap_blocks_used < SMA_HEAP_BLOCKS);
+    __CPROVER_assume(scalars >= 0 && scalars <= SMA_HEAP_BLOCK_SIZE);
+    for (i = 0; i < SMA_HEAP_BLOCK_SIZE; i++) {
+        if (i < (unsigned int)scalars)
+            sma_heap_allocated[base - SMA_HEAP_BASE + i] = 1;
+    }
+    sma_heap_blocks_used = sma_heap_blocks_used + 1;
+#else
+    (void)scalars;
+    __CPROVER_assume(0); /* no heap */
+#endif
+    return base;
+}
+
+/* The value a heap location holds when its block is allocated. */
+sma_value_t sma_heap_initial_value(int zeroed)
+{
+    sma_value_t value = sma_nondet_value();
+    if (zeroed)
+        value = 0;
+    return value;
+}
+
+/* ---- read-modify-write -------------------------------------------------- */
+
+/* Whether an RMW of `op` with these arguments writes at all (only a failing
+ * CAS does not). */
+_Bool sma_rmw_writes(int op, sma_value_t old, sma_value_t expected)
+{
+    return op != SMA_RMW_CAS || old == expected;
+}
+
+/* The value an RMW writes over `old`. */
+sma_value_t sma_rmw_new_value(int op, sma_value_t old, sma_value_t operand)
+{
+    sma_value_t result = operand; /* SMA_RMW_EXCHANGE, SMA_RMW_CAS */
+    if (op == SMA_RMW_ADD)
+        result = old + operand;
+    else if (op == SMA_RMW_SUB)
+        result = old - operand;
+    else if (op == SMA_RMW_AND)
+        result = old & operand;
+    else if (op == SMA_RMW_OR)
+        result = old | operand;
+    else if (op == SMA_RMW_XOR)
+        result = old ^ operand;
+    return result;
+}
+
+/* The value a mutex location holds when taken; 0 means free. */
+#define SMA_MUTEX_TAKEN 1
+#define SMA_MUTEX_FREE 0
+
+#endif /* SMA_COMMON_H */

@@ -1,1 +1,231 @@
-/* placeholder: tso_ref */
+/* lazysma shared memory abstraction: TSO-SMA, the reference TSO model.
+ *
+ * The direct implementation of TSO (Tomasco et al., FMCAD 2016, sec. III,
+ * "TSO-SMA"): an explicit memory and one bounded FIFO store buffer per
+ * thread. A store enters its thread's buffer; a load takes the value of the
+ * thread's latest buffered store to the same location, else memory; buffered
+ * stores reach memory oldest first, at nondeterministic times: before every
+ * operation a bounded number of flush steps runs, each of which may move
+ * the oldest store of some thread's buffer to memory. Fences, locks, RMWs
+ * and terminating threads drain the thread's buffer. It exists to
+ * cross-check etso.h (Theorem 1 of the paper: they are equivalent).
+ * Needs common.h first.
+ *
+ * Bounds: at most SMA_QSIZE stores per buffer, and at most
+ * SMA_REF_FLUSH_STEPS stores reach memory between two consecutive operations
+ * (default SMA_QSIZE * SMA_THREADS: enough to empty every buffer). An
+ * execution that needs more is cut off, never reported.
+ */
+
+#ifndef SMA_MODEL_H
+#define SMA_MODEL_H
+
+#ifndef SMA_REF_FLUSH_STEPS
+#define SMA_REF_FLUSH_STEPS (SMA_QSIZE * SMA_THREADS)
+#endif
+
+/* Memory: the value of each location and the id of the write that put it
+ * there (0 = initial value). */
+sma_value_t sma_memory[SMA_LOCATIONS];
+sma_wid_t sma_memory_wid[SMA_LOCATIONS];
+/* Number of stores that have reached memory: the memory-order position of
+ * the latest one (recorded as the timestamp of flushes and reads). */
+sma_ts_t sma_memory_order;
+
+/* Store buffer of thread t: a ring of SMA_QSIZE slots; the oldest store is
+ * in slot sma_buf_head[t], sma_buf_count[t] stores are buffered. */
+sma_loc_t sma_buf_loc[SMA_THREADS][SMA_QSIZE];
+sma_value_t sma_buf_value[SMA_THREADS][SMA_QSIZE];
+sma_wid_t sma_buf_wid[SMA_THREADS][SMA_QSIZE];
+unsigned int sma_buf_head[SMA_THREADS];
+unsigned int sma_buf_count[SMA_THREADS];
+
+void sma_init(void)
+{
+    sma_loc_t v;
+    for (v = 0; v < SMA_LOCATIONS; v++) {
+        if (v < SMA_HEAP_BASE)
+            sma_memory[v] = sma_initial_value[v];
+        else
+            sma_memory[v] = sma_nondet_value();
+        sma_memory_wid[v] = 0;
+    }
+    sma_memory_order = 0;
+}
+
+/* The ring slot `k` places after `first` (k < SMA_QSIZE). */
+unsigned int sma_ring_slot(unsigned int first, unsigned int k)
+{
+    unsigned int slot = first + k;
+    if (slot >= SMA_QSIZE)
+        slot = slot - SMA_QSIZE;
+    return slot;
+}
+
+/* A store reaching memory. */
+void sma_memory_store(sma_loc_t loc, sma_value_t value, sma_wid_t id)
+{
+    sma_memory[loc] = value;
+    sma_memory_wid[loc] = id;
+    sma_memory_order = sma_memory_order + 1;
+}
+
+/* Moves the oldest store of u's (non-empty) buffer to memory. */
+void sma_flush_oldest(sma_thread_t u, sma_stmt_t stmt)
+{
+    unsigned int slot = sma_buf_head[u];
+    sma_loc_t loc = sma_buf_loc[u][slot];
+    sma_value_t value = sma_buf_value[u][slot];
+    sma_wid_t id = sma_buf_wid[u][slot];
+    sma_memory_store(loc, value, id);
+    sma_buf_head[u] = sma_ring_slot(slot, 1);
+    sma_buf_count[u] = sma_buf_count[u] - 1;
+    sma_record(SMA_EV_FLUSH, u, loc, value, sma_memory_order, id, 0, stmt);
+}
+
+/* Memory updates before an operation: up to SMA_REF_FLUSH_STEPS times, the
+ * oldest store of a nondeterministically chosen thread may reach memory.
+ * `stmt` is the operation they precede. */
+void sma_flush_some(sma_stmt_t stmt)
+{
+    unsigned int i;
+    sma_thread_t u;
+    for (i = 0; i < SMA_REF_FLUSH_STEPS; i++) {
+        if (sma_nondet_bool()) {
+            u = sma_nondet_uint();
+            __CPROVER_assume(u < SMA_THREADS && sma_buf_count[u] > 0);
+            sma_flush_oldest(u, stmt);
+        }
+    }
+}
+
+/* Empties t's buffer, oldest store first. */
+void sma_drain(sma_thread_t t, sma_stmt_t stmt)
+{
+    unsigned int k;
+    for (k = 0; k < SMA_QSIZE; k++) {
+        if (sma_buf_count[t] > 0)
+            sma_flush_oldest(t, stmt);
+    }
+}
+
+void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
+{
+    unsigned int slot;
+    sma_wid_t id;
+    sma_check_loc(loc);
+    sma_flush_some(stmt);
+    __CPROVER_assume(sma_buf_count[t] < SMA_QSIZE);
+    slot = sma_ring_slot(sma_buf_head[t], sma_buf_count[t]);
+    id = sma_new_write_id();
+    sma_buf_loc[t][slot] = loc;
+    sma_buf_value[t][slot] = value;
+    sma_buf_wid[t][slot] = id;
+    sma_buf_count[t] = sma_buf_count[t] + 1;
+    sma_record(SMA_EV_WRITE, t, loc, value, 0, id, 0, stmt);
+}
+
+sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_value_t value;
+    sma_wid_t read_from;
+    unsigned int k;
+    unsigned int slot;
+    sma_check_loc(loc);
+    sma_flush_some(stmt);
+    value = sma_memory[loc];
+    read_from = sma_memory_wid[loc];
+    /* store forwarding: the newest buffered store to loc wins */
+    for (k = 0; k < SMA_QSIZE; k++) {
+        slot = sma_ring_slot(sma_buf_head[t], k);
+        if (k < sma_buf_count[t] && sma_buf_loc[t][slot] == loc) {
+            value = sma_buf_value[t][slot];
+            read_from = sma_buf_wid[t][slot];
+        }
+    }
+    sma_record(SMA_EV_READ, t, loc, value, sma_memory_order, 0, read_from, stmt);
+    return value;
+}
+
+void sma_fence(sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_flush_some(stmt);
+    sma_drain(t, stmt);
+    sma_record(SMA_EV_FENCE, t, 0, 0, sma_memory_order, 0, 0, stmt);
+}
+
+/* TSO keeps stores in order already. */
+void sma_store_fence(sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_record(SMA_EV_STORE_FENCE, t, 0, 0, sma_memory_order, 0, 0, stmt);
+}
+
+void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_wid_t read_from;
+    sma_wid_t id;
+    sma_check_loc(mutex);
+    sma_flush_some(stmt);
+    sma_drain(t, stmt);
+    __CPROVER_assume(sma_memory[mutex] == SMA_MUTEX_FREE);
+    read_from = sma_memory_wid[mutex];
+    id = sma_new_write_id();
+    sma_memory_store(mutex, SMA_MUTEX_TAKEN, id);
+    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, id, read_from, stmt);
+}
+
+void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_wid_t id;
+    sma_check_loc(mutex);
+    sma_flush_some(stmt);
+    sma_drain(t, stmt);
+    id = sma_new_write_id();
+    sma_memory_store(mutex, SMA_MUTEX_FREE, id);
+    sma_record(SMA_EV_UNLOCK, t, mutex, SMA_MUTEX_FREE, sma_memory_order, id, 0, stmt);
+}
+
+sma_value_t sma_rmw(sma_loc_t loc, int op, sma_value_t operand, sma_value_t expected,
+                    sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_value_t old;
+    sma_value_t value;
+    sma_wid_t read_from;
+    sma_wid_t id = 0;
+    sma_check_loc(loc);
+    sma_flush_some(stmt);
+    sma_drain(t, stmt);
+    old = sma_memory[loc];
+    read_from = sma_memory_wid[loc];
+    value = old;
+    if (sma_rmw_writes(op, old, expected)) {
+        value = sma_rmw_new_value(op, old, operand);
+        id = sma_new_write_id();
+        sma_memory_store(loc, value, id);
+    }
+    sma_record(SMA_EV_RMW, t, loc, value, sma_memory_order, id, read_from, stmt);
+    return old;
+}
+
+sma_loc_t sma_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_loc_t base = sma_heap_take_block(scalars);
+#if SMA_HEAP_SCALARS > 0
+    sma_loc_t i;
+    for (i = 0; i < SMA_HEAP_BLOCK_SIZE; i++)
+        sma_memory[base + i] = sma_heap_initial_value(zeroed);
+#else
+    (void)zeroed;
+#endif
+    sma_record(SMA_EV_MALLOC, t, base, scalars, sma_memory_order, 0, 0, stmt);
+    return base;
+}
+
+void sma_thread_end(sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_flush_some(stmt);
+    sma_drain(t, stmt);
+    sma_record(SMA_EV_THREAD_END, t, 0, 0, sma_memory_order, 0, 0, stmt);
+}
+
+#endif /* SMA_MODEL_H */
