@@ -488,3 +488,44 @@ fn printing_is_deterministic_and_fast() {
         panic!("gcc rejects the output:\n{e}");
     }
 }
+
+#[test]
+fn properties_carry_their_source_position() {
+    let mut b = Builder::new();
+    let main = b.reserve("main");
+    let assertion = b.st(StmtKind::Assert {
+        condition: bin(BinaryOp::Eq, load(0), c(1)),
+        kind: PropertyKind::Assertion,
+    });
+    let error = b.st(StmtKind::Assert {
+        condition: c(1),
+        kind: PropertyKind::ErrorCall,
+    });
+    let (line, text) = (
+        b.program.origins[assertion.origin].line,
+        b.program.origins[assertion.origin].text.clone(),
+    );
+    b.define(
+        main,
+        0,
+        &[("r", int(), false)],
+        int(),
+        vec![assertion, error],
+    );
+    b.set_main(main);
+    let seq = sequentialise(&b.program, &options(1, 1)).expect("sequentialises");
+    let asserts: Vec<&SeqStmt> = seq.threads[0]
+        .body
+        .iter()
+        .filter(|s| matches!(s, SeqStmt::Assert { .. }))
+        .collect();
+    assert_eq!(asserts.len(), 2);
+    let SeqStmt::Assert { description, .. } = asserts[0] else {
+        unreachable!()
+    };
+    assert_eq!(description, &format!("test.c:{line}: {text}"));
+    let SeqStmt::Assert { condition, .. } = asserts[1] else {
+        unreachable!()
+    };
+    assert_eq!(condition, &c(0), "reaching an error call is the violation");
+}

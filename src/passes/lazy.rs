@@ -439,14 +439,16 @@ impl Sequentialiser<'_> {
         Ok(())
     }
 
-    /// `file:line: text` of a property, mapped back by verify mode.
+    /// `file:line: text` of a property (the statement's source text), mapped
+    /// back to the source by verify mode.
     fn describe(&self, origin: OriginId, kind: PropertyKind) -> String {
         let what = match kind {
             PropertyKind::Assertion => "assertion",
             PropertyKind::ErrorCall => "error call",
         };
         match self.context.program.origins.get(origin) {
-            Some(o) => format!("{}:{}: {} {}", o.file, o.line, what, o.text),
+            Some(o) if !o.text.is_empty() => format!("{}:{}: {}", o.file, o.line, o.text),
+            Some(o) => format!("{}:{}: {}", o.file, o.line, what),
             None => what.to_string(),
         }
     }
