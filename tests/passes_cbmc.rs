@@ -567,13 +567,6 @@ fn inlined_early_return_and_shared_local() {
     expect_verdict(&text, true, "early return yields 7");
 }
 
-#[test]
-#[ignore]
-fn dump_ping_pong() {
-    let (_, text) = translate(&ping_pong().program, &options(2, 2));
-    std::fs::write("/tmp/pz/pingpong.c", text).unwrap_or_default();
-}
-
 /// main: `p = calloc(2); p[1] = 5; create t(p); join; assert(out == 5)`;
 /// t: `out = ((int *)arg)[1]`.
 fn heap_program(expected: i64) -> Builder {
