@@ -282,6 +282,15 @@ impl ThreadPrinter<'_> {
         }
     }
 
+    /// `t1_name_7`: label 7 of thread 1 (source name when known).
+    fn label(&self, label: crate::ir::LabelId) -> String {
+        let t = self.thread.slot;
+        match self.thread.label_names.get(&label) {
+            Some(name) => format!("t{t}_{}_{label}", expr::sanitize(name)),
+            None => format!("t{t}_l{label}"),
+        }
+    }
+
     fn line(&mut self, indent: usize, text: &str) {
         let _ = writeln!(self.out, "{}{}", "  ".repeat(indent), text);
     }
@@ -433,13 +442,16 @@ impl ThreadPrinter<'_> {
                     self.line(indent, "}");
                 }
             }
-            SeqStmt::Goto(label) => self.line(indent, &format!("goto t{t}_l{label};")),
+            SeqStmt::Goto(label) => {
+                let text = format!("goto {};", self.label(*label));
+                self.line(indent, &text);
+            }
             SeqStmt::Label(label) => {
-                let _ = writeln!(self.out, "t{t}_l{label}: ;");
+                let _ = writeln!(self.out, "{}: ;", self.label(*label));
             }
             SeqStmt::Create { slot, stmt } => {
                 let text = format!(
-                    "sma_fence({t}, {stmt}); lazy_active[{slot}] = 1;  /* creates thread {slot} */{}",
+                    "sma_fence({t}, {stmt}); sma_record(SMA_EV_CREATE, {t}, {slot}, 0, 0, 0, 0, {stmt}); lazy_active[{slot}] = 1;  /* creates thread {slot} */{}",
                     self.origin_comment(*stmt)
                 );
                 self.line(indent, &text);
@@ -447,7 +459,7 @@ impl ThreadPrinter<'_> {
             SeqStmt::Join { handle, stmt } => {
                 let h = self.e(handle);
                 let text = format!(
-                    "__CPROVER_assume((unsigned int)({h}) < SMA_THREADS && lazy_pc[(unsigned int)({h})] == lazy_lines[(unsigned int)({h})]);{}",
+                    "__CPROVER_assume((unsigned int)({h}) < SMA_THREADS && lazy_pc[(unsigned int)({h})] == lazy_lines[(unsigned int)({h})]); sma_record(SMA_EV_JOIN, {t}, (unsigned int)({h}), 0, 0, 0, 0, {stmt});{}",
                     self.origin_comment(*stmt)
                 );
                 self.line(indent, &text);
