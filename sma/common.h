@@ -71,6 +71,8 @@ typedef unsigned int sma_ts_t;     /* timestamp / memory-order position, as reco
 #define SMA_EV_STORE_FENCE  8 /* store-store fence */
 #define SMA_EV_THREAD_END   9 /* a thread terminates (drained) */
 #define SMA_EV_MALLOC      10 /* a heap block is allocated */
+#define SMA_EV_CREATE      11 /* a thread is created (loc = its slot); written by the translator */
+#define SMA_EV_JOIN        12 /* a thread is joined (loc = its slot); written by the translator */
 
 /* One event = one assignment of every field, in this order, sma_rec_kind
  * LAST: the assignment to sma_rec_kind commits the record. The decoder of

@@ -34,7 +34,9 @@ enum SmaChoice {
     Sc,
     Etso,
     Epso,
+    #[value(alias = "tso_ref")]
     TsoRef,
+    #[value(alias = "pso_ref")]
     PsoRef,
 }
 

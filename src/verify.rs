@@ -1,9 +1,20 @@
 //! The `lazysma verify` command: translate, run CBMC, decode and check the
 //! counterexample natively, report.
 
+use crate::backend::{BackendError, Cbmc, CbmcRun, Outcome, Progress, Property, RunOptions, SatSolver, Trace};
+use crate::consistency::{self, Model};
 use crate::exit;
-use crate::options::TranslateOptions;
+use crate::options::{MemoryModel, TranslateOptions};
+use crate::passes::TranslationMap;
+use crate::trace::diagnosis;
+use crate::trace::execution::{self, Decoded};
+use crate::trace::records::{self, Assignment};
+use crate::trace::report::{
+    BoundsReport, CbmcReport, CheckReport, PropertyReport, Renderer, Verdict, VerifyReport, WitnessReport,
+};
+use crate::trace::{render_json, render_text};
 use crate::translate::TranslateError;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -21,11 +32,227 @@ pub struct VerifyRequest {
     pub color: bool,
 }
 
-/// Runs the whole verify pipeline and returns the exit code.
+/// Runs the whole verify pipeline, prints the report and returns the exit
+/// code.
 pub fn run(request: &VerifyRequest) -> u8 {
-    let _ = request;
-    eprintln!("error: verify is not implemented yet");
-    exit::BACKEND_FAILURE
+    let mut report = empty_report(request);
+    let details = pipeline(request, &mut report);
+    emit(request, &report, details.as_deref());
+    report.exit_code
+}
+
+/// The checker's model for a memory model.
+pub fn consistency_model(model: MemoryModel) -> Model {
+    match model {
+        MemoryModel::Sc => Model::Sc,
+        MemoryModel::Tso => Model::Tso,
+        MemoryModel::Pso => Model::Pso,
+    }
+}
+
+fn empty_report(request: &VerifyRequest) -> VerifyReport {
+    VerifyReport {
+        verdict: Verdict::BackendError,
+        exit_code: exit::BACKEND_FAILURE,
+        file: request.file.display().to_string(),
+        model: request.options.sma.model().name(),
+        sma: request.options.sma.name(),
+        bounds: BoundsReport::from(&request.options.bounds),
+        cbmc: None,
+        property: None,
+        check: CheckReport {
+            performed: false,
+            model: request.options.sma.model().name(),
+            realisable: None,
+            reason: None,
+        },
+        witness: None,
+        diagnosis: None,
+        message: None,
+    }
+}
+
+/// Sets the verdict, exit code and message of a report that ends in error.
+fn fail(report: &mut VerifyReport, verdict: Verdict, code: u8, message: String) {
+    report.verdict = verdict;
+    report.exit_code = code;
+    report.message = Some(message);
+}
+
+/// Runs translation, CBMC and the check, filling `report`. Returns extra
+/// text for the terminal (a rendered translation diagnostic), if any.
+fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String> {
+    if let Some(keep) = &request.keep
+        && same_file(&request.file, keep)
+    {
+        let message = format!("the --keep output {} is the input file; refusing to overwrite it", keep.display());
+        fail(report, Verdict::BadInput, exit::BAD_INPUT, message);
+        return None;
+    }
+    let translation = match crate::translate::translate(&request.file, &request.options) {
+        Ok(translation) => translation,
+        Err(error) => {
+            fail(report, Verdict::BadInput, exit::BAD_INPUT, error.to_string());
+            return Some(render_translate_error(&error, request.color));
+        }
+    };
+    let directory = match tempfile::tempdir() {
+        Ok(directory) => directory,
+        Err(error) => {
+            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, format!("cannot create a temporary directory: {error}"));
+            return None;
+        }
+    };
+    let program = match &request.keep {
+        Some(keep) => keep.clone(),
+        None => directory.path().join("sequential.c"),
+    };
+    if let Err(error) = crate::output::write_atomically(&program, translation.c_source.as_bytes()) {
+        let message = format!("cannot write the sequential program {}: {error}", program.display());
+        let (verdict, code) = if request.keep.is_some() {
+            (Verdict::BadInput, exit::BAD_INPUT)
+        } else {
+            (Verdict::BackendError, exit::BACKEND_FAILURE)
+        };
+        fail(report, verdict, code, message);
+        return None;
+    }
+    let run = match run_cbmc(request, &program, report) {
+        Ok(run) => run,
+        Err(error) => {
+            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, error.to_string());
+            return None;
+        }
+    };
+    conclude(request, report, &run, &translation.map);
+    None
+}
+
+fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) -> Result<CbmcRun, BackendError> {
+    let cbmc = Cbmc::locate(request.cbmc.as_deref())?;
+    let sat_solver = match &request.sat_solver {
+        Some(name) => Some(SatSolver::choose(name, &cbmc)?),
+        None => None,
+    };
+    let options = RunOptions { timeout: request.timeout, sat_solver, ..RunOptions::default() };
+    let show_progress = !request.json && std::io::stderr().is_terminal();
+    let mut progress = |progress: Progress| {
+        let mut stderr = std::io::stderr();
+        let _ = write!(stderr, "\r\x1b[Kcbmc: {} s ({})", progress.elapsed.as_secs(), progress.phase.name());
+        let _ = stderr.flush();
+    };
+    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress { Some(&mut progress) } else { None };
+    let run = cbmc.run(program, &options, callback);
+    if show_progress {
+        eprint!("\r\x1b[K");
+    }
+    let run = run?;
+    report.cbmc = Some(CbmcReport {
+        version: cbmc.version.to_string(),
+        path: cbmc.path.display().to_string(),
+        seconds: (run.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
+        exit_code: run.exit_code,
+    });
+    Ok(run)
+}
+
+/// Turns CBMC's outcome into the verdict.
+fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, map: &TranslationMap) {
+    let with_tail = |message: String, tail: &str| {
+        let tail = tail.trim();
+        if tail.is_empty() { message } else { format!("{message}\nCBMC's stderr ends with:\n{tail}") }
+    };
+    match &run.outcome {
+        Outcome::Safe => {
+            report.verdict = Verdict::Safe;
+            report.exit_code = exit::SUCCESS;
+        }
+        Outcome::Violated { property, trace } => counterexample(request, report, property, trace, map),
+        Outcome::Inconclusive { .. } => {
+            let message = format!("{}; this is not reported as safe", run.outcome.summary());
+            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, with_tail(message, &run.stderr_tail));
+        }
+        Outcome::Timeout { .. } => fail(report, Verdict::Timeout, exit::TIMEOUT, format!("CBMC stopped: {}", run.outcome.summary())),
+        Outcome::OutOfMemory { .. } | Outcome::ToolError { .. } => {
+            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, with_tail(run.outcome.summary(), &run.stderr_tail))
+        }
+    }
+}
+
+/// Decodes, checks and explains a counterexample.
+fn counterexample(request: &VerifyRequest, report: &mut VerifyReport, property: &Property, trace: &Trace, map: &TranslationMap) {
+    report.property = Some(PropertyReport::new(&property.id, &property.description));
+    let decoded = match decode(trace, map, request) {
+        Ok(decoded) => decoded,
+        Err(reason) => {
+            report.check.reason = Some(reason.clone());
+            report.check.realisable = Some(false);
+            report.check.performed = request.native_check;
+            fail(report, Verdict::CheckFailed, exit::CHECK_FAILED, format!("the counterexample cannot be decoded: {reason}"));
+            return;
+        }
+    };
+    let model = consistency_model(request.options.sma.model());
+    let renderer = Renderer { decoded: &decoded, map, atomic_writes: model == Model::Sc };
+    if !request.native_check {
+        report.verdict = Verdict::UncheckedViolation;
+        report.exit_code = exit::VIOLATION;
+        report.witness = Some(WitnessReport { source: "sma-trace", steps: renderer.steps(&decoded.sma_order) });
+        return;
+    }
+    report.check.performed = true;
+    let checked = consistency::verify(&decoded.execution, model)
+        .map_err(|reason| reason.to_string())
+        .and_then(|witness| match consistency::replay(&decoded.execution, &witness, model) {
+            Ok(()) => Ok(witness),
+            Err(error) => Err(format!("the checker's witness does not replay: {error}")),
+        });
+    match checked {
+        Ok(witness) => {
+            report.check.realisable = Some(true);
+            report.verdict = Verdict::Violation;
+            report.exit_code = exit::VIOLATION;
+            report.witness = Some(WitnessReport { source: "native-check", steps: renderer.steps(&witness) });
+            let found = diagnosis::diagnose(&decoded, &witness, model);
+            report.diagnosis = Some(renderer.diagnosis(&found, &model.to_string()));
+        }
+        Err(reason) => {
+            report.check.realisable = Some(false);
+            report.check.reason = Some(reason.clone());
+            report.witness = Some(WitnessReport { source: "sma-trace", steps: renderer.steps(&decoded.sma_order) });
+            fail(report, Verdict::CheckFailed, exit::CHECK_FAILED, format!("the counterexample failed the native check: {reason}"));
+        }
+    }
+}
+
+/// The execution recorded in a CBMC trace.
+fn decode(trace: &Trace, map: &TranslationMap, request: &VerifyRequest) -> Result<Decoded, String> {
+    let assignments = trace.assignments().filter_map(|step| {
+        let lhs = step.lhs.as_deref()?;
+        let value = step.value.as_ref();
+        Some(Assignment { lhs, data: value.and_then(|v| v.data.as_deref()), integer: value.and_then(|v| v.integer) })
+    });
+    let records = records::decode(assignments).map_err(|error| error.to_string())?;
+    execution::build(&records, &map.locations, request.options.sma).map_err(|error| error.to_string())
+}
+
+/// Prints the report: JSON on stdout, or text (stdout for results, stderr
+/// for errors).
+fn emit(request: &VerifyRequest, report: &VerifyReport, details: Option<&str>) {
+    if request.json {
+        print!("{}", render_json::render(report));
+        return;
+    }
+    match report.verdict {
+        Verdict::Safe | Verdict::Violation | Verdict::UncheckedViolation => {
+            print!("{}", render_text::render(report, request.color));
+        }
+        Verdict::CheckFailed => eprint!("{}", render_text::render(report, request.color)),
+        Verdict::BadInput | Verdict::BackendError | Verdict::Timeout => match details {
+            Some(details) => eprint!("{details}"),
+            None => eprint!("{}", render_text::render(report, request.color)),
+        },
+    }
 }
 
 /// Whether two paths name the same existing file.

@@ -3,9 +3,18 @@
 //! creation site, then apply the Lazy-CSeq scheme (guards at visible
 //! statements, context-switch guesses, round-robin driver).
 
+pub mod inline;
+pub mod instantiate;
+pub mod lazy;
+pub mod unroll;
+pub mod walk;
+
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Origin, Program};
+use crate::ir::{
+    Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef,
+};
 use crate::options::TranslateOptions;
+use std::collections::BTreeMap;
 
 /// One thread of the sequential program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,14 +36,192 @@ pub struct TranslationMap {
     pub origins: Vec<Origin>,
 }
 
+/// The read-modify-write codes of the SMA API (`SMA_RMW_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RmwCode {
+    Exchange,
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Cas,
+}
+
+impl RmwCode {
+    /// The C constant defined by `sma/common.h`.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            RmwCode::Exchange => "SMA_RMW_EXCHANGE",
+            RmwCode::Add => "SMA_RMW_ADD",
+            RmwCode::Sub => "SMA_RMW_SUB",
+            RmwCode::And => "SMA_RMW_AND",
+            RmwCode::Or => "SMA_RMW_OR",
+            RmwCode::Xor => "SMA_RMW_XOR",
+            RmwCode::Cas => "SMA_RMW_CAS",
+        }
+    }
+}
+
+/// A statement of a sequentialised thread function. Shared-memory accesses
+/// are SMA calls by the owning thread; `stmt` is the origin id recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeqStmt {
+    /// Visible statement `i`: `L_t_i: if (pc[t] > i || i >= cs) goto L_t_{i+1};`
+    Guard(u32),
+    /// `assume(cs >= k)` where control arrives other than by falling through
+    /// (Lazy-CSeq's `G(L)`): no context switch inside a skipped branch.
+    ResumeCheck(u32),
+    Assign(Place, Expr),
+    Read {
+        target: Place,
+        address: Expr,
+        stmt: OriginId,
+    },
+    Write {
+        address: Expr,
+        value: Expr,
+        stmt: OriginId,
+    },
+    Rmw {
+        target: Option<Place>,
+        address: Expr,
+        op: RmwCode,
+        operand: Expr,
+        expected: Expr,
+        stmt: OriginId,
+    },
+    Fence {
+        kind: FenceKind,
+        stmt: OriginId,
+    },
+    Lock {
+        address: Expr,
+        stmt: OriginId,
+    },
+    Unlock {
+        address: Expr,
+        stmt: OriginId,
+    },
+    Malloc {
+        target: Place,
+        size: Expr,
+        zeroed: bool,
+        stmt: OriginId,
+    },
+    /// `__CPROVER_assert(condition, description)`.
+    Assert {
+        condition: Expr,
+        description: String,
+    },
+    Assume(Expr),
+    If {
+        condition: Expr,
+        then_branch: Vec<SeqStmt>,
+        else_branch: Vec<SeqStmt>,
+    },
+    Goto(LabelId),
+    Label(LabelId),
+    /// Drains the creator's stores and activates thread `slot` (its argument
+    /// and the handle are stored by the `Assign`s that follow).
+    Create {
+        slot: usize,
+        stmt: OriginId,
+    },
+    /// `assume(pc[handle] == lines[handle])`.
+    Join {
+        handle: Expr,
+        stmt: OriginId,
+    },
+    /// The final visible statement: the thread terminates and drains.
+    ThreadEnd {
+        stmt: OriginId,
+    },
+}
+
+/// One thread copy as a function of the sequential program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeqThread {
+    pub slot: usize,
+    /// The start function's name.
+    pub function: String,
+    pub instance: u32,
+    /// Private locals (static in the thread function); shared locals are
+    /// listed too but live in SMA memory and are not declared.
+    pub locals: Vec<Local>,
+    pub body: Vec<SeqStmt>,
+    /// Number of visible statements, the entry pseudo statement 0 and the
+    /// final `sma_thread_end` included; `pc[t] == lines` = finished.
+    pub lines: u32,
+    /// Source names of the labels of `body` (for readable output).
+    pub label_names: BTreeMap<LabelId, String>,
+}
+
+/// Layout of SMA memory: static locations, then the heap region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryLayout {
+    /// Initial value per static location id (heap excluded).
+    pub initial_values: Vec<i64>,
+    pub heap_base: u32,
+    pub heap_blocks: u32,
+    pub heap_block_size: u32,
+}
+
+impl MemoryLayout {
+    /// All location ids, the null location and the heap included.
+    pub fn location_count(&self) -> u32 {
+        self.heap_base + self.heap_blocks * self.heap_block_size
+    }
+}
+
 /// The sequential program, ready for the printer.
 #[derive(Debug, Clone)]
 pub struct SequentialProgram {
     pub map: TranslationMap,
+    pub threads: Vec<SeqThread>,
+    /// The program's plain globals plus [`SequentialProgram::thread_arg`].
+    pub plain_globals: Vec<PlainGlobal>,
+    pub structs: Vec<StructDef>,
+    /// The plain global array holding each slot's `pthread_create` argument.
+    pub thread_arg: usize,
+    pub memory: MemoryLayout,
+    pub rounds: u32,
 }
 
 /// Runs all passes.
-pub fn sequentialise(program: &Program, options: &TranslateOptions) -> Result<SequentialProgram, Box<Diagnostic>> {
-    let _ = (program, options);
-    Ok(SequentialProgram { map: TranslationMap::default() })
+pub fn sequentialise(
+    program: &Program,
+    options: &TranslateOptions,
+) -> Result<SequentialProgram, Box<Diagnostic>> {
+    let mut labels = walk::LabelGen::for_program(program);
+    let instances = instantiate::instantiate(program, options, &mut labels)?;
+    lazy::sequentialise_threads(program, instances, options, &mut labels)
+}
+
+/// A diagnostic pointing at the origin `origin` of `program`.
+pub(crate) fn diagnostic_at(
+    program: &Program,
+    origin: OriginId,
+    message: String,
+    label: String,
+    help: Option<String>,
+) -> Box<Diagnostic> {
+    let (file, line, column, length) = match program.origins.get(origin) {
+        Some(o) => (
+            o.file.clone(),
+            o.line,
+            o.column,
+            o.text.chars().count().max(1) as u32,
+        ),
+        None => (String::new(), 0, 0, 1),
+    };
+    Box::new(Diagnostic {
+        message,
+        file: file.into(),
+        line,
+        column,
+        length,
+        label,
+        help,
+    })
 }

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Times `lazysma verify` end to end against CBMC's own weak-memory
+instrumentation (`cbmc --mm tso|pso`) on the benchmark corpus, in the same
+run on the same machine, and prints one row per program and model with both
+times, both verdicts and the ratio lazysma / cbmc.
+
+Usage: scripts/bench-vs-cbmc.py [--lazysma PATH] [--cbmc PATH] [--timeout S]
+                                [--models tso,pso] [--markdown]
+Reads ../shared/bench/ (manifest.tsv, paper_table1.tsv) beside the repository.
+Build lazysma first: cargo build --release.
+"""
+
+import argparse
+import csv
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT.parent / "shared" / "bench"
+
+# Bounds of the FMCAD 2016 Table I for the classic mutual-exclusion programs
+# as the issue fixes them; other programs use Table I or the manifest's unwind.
+OVERRIDES = {
+    "svcomp/pthread-atomic-classic/dekker.c": ["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"],
+    "svcomp/pthread-atomic-classic/peterson.c": ["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"],
+    "svcomp/pthread-atomic-classic/lamport.c": ["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"],
+    "svcomp/pthread-atomic-classic/szymanski.c": ["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"],
+}
+
+
+def table_one():
+    """Table I bounds by corpus file."""
+    bounds = {}
+    with open(BENCH / "paper_table1.tsv") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            arguments = ["--unwind", row["unwind"], "--qsize", row["qsize"], "--rounds", row["rounds"],
+                         "--maxclock", row["maxclock"], "--nmalloc", max(row["nmalloc"], "1")]
+            for entry in row["corpus_files"].split(";"):
+                name = entry.strip().split(" ")[0]
+                if name:
+                    bounds[name] = arguments
+    return bounds
+
+
+def unwind_of(arguments):
+    return arguments[arguments.index("--unwind") + 1] if "--unwind" in arguments else "2"
+
+
+def timed(command, timeout):
+    """(seconds, exit code or 'TO', stdout) of one run."""
+    start = time.monotonic()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        return time.monotonic() - start, done.returncode, done.stdout
+    except subprocess.TimeoutExpired:
+        return time.monotonic() - start, "TO", ""
+
+
+def lazysma_verdict(code):
+    return {0: "safe", 10: "unsafe", 3: "TO"}.get(code, f"exit {code}")
+
+
+def cbmc_verdict(code, stdout):
+    if code == "TO":
+        return "TO"
+    if "VERIFICATION FAILED" in stdout:
+        return "unsafe"
+    if "VERIFICATION SUCCESSFUL" in stdout:
+        return "safe"
+    return "ERR"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lazysma", default=str(ROOT / "target" / "release" / "lazysma"))
+    parser.add_argument("--cbmc", default="cbmc")
+    parser.add_argument("--timeout", type=int, default=120)
+    parser.add_argument("--models", default="tso,pso")
+    parser.add_argument("--only", default="", help="substring filter on program paths")
+    parser.add_argument("--markdown", action="store_true")
+    options = parser.parse_args()
+
+    table = table_one()
+    with open(BENCH / "manifest.tsv") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    cbmc_version = subprocess.run([options.cbmc, "--version"], capture_output=True, text=True).stdout.strip()
+    print(f"# {platform.node()} {platform.machine()}, {os.cpu_count()} cores, "
+          f"{time.strftime('%Y-%m-%d')}, CBMC {cbmc_version}, timeout {options.timeout} s", file=sys.stderr)
+    header = ["program", "model", "expected", "lazysma", "lazysma_s", "cbmc_mm", "cbmc_s", "ratio"]
+    if options.markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+    else:
+        print("\t".join(header))
+    ratios = []
+    for row in rows:
+        path = row["path"]
+        if options.only and options.only not in path:
+            continue
+        arguments = OVERRIDES.get(path) or table.get(path) or ["--unwind", row["min_unwind"] or "2"]
+        for model in options.models.split(","):
+            expected = row[f"{model}_verdict"]
+            file = str(BENCH / path)
+            lazy_s, lazy_code, _ = timed([options.lazysma, "verify", file, f"--{model}", "--timeout",
+                                          str(options.timeout)] + arguments, options.timeout + 10)
+            cbmc_s, cbmc_code, cbmc_out = timed([options.cbmc, file, "--mm", model, "--unwind", unwind_of(arguments),
+                                                 "--error-label", "ERROR"], options.timeout)
+            ratio = lazy_s / cbmc_s if cbmc_s > 0 else float("nan")
+            cbmc_result = cbmc_verdict(cbmc_code, cbmc_out)
+            if cbmc_result in ("safe", "unsafe"):
+                ratios.append(ratio)
+            cells = [path, model, expected, lazysma_verdict(lazy_code), f"{lazy_s:.2f}", cbmc_result,
+                     f"{cbmc_s:.2f}", f"{ratio:.2f}"]
+            if options.markdown:
+                print("| " + " | ".join(cells) + " |", flush=True)
+            else:
+                print("\t".join(cells), flush=True)
+    if ratios:
+        product = 1.0
+        for ratio in ratios:
+            product *= ratio
+        print(f"# geometric mean of lazysma/cbmc time where CBMC answered: "
+              f"{product ** (1 / len(ratios)):.2f} over {len(ratios)} runs", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

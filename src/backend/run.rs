@@ -1,0 +1,364 @@
+//! Runs CBMC on one C file under a time limit: builds the command line the
+//! detected version accepts, drains stdout and stderr in threads (large JSON
+//! never blocks the child), reports progress, and kills CBMC on timeout.
+
+use super::BackendError;
+use super::locate::Cbmc;
+use super::outcome::{ExitInfo, Outcome, decide};
+use super::output::CbmcOutput;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
+
+/// How often the progress callback is called while CBMC runs.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
+
+/// How much of CBMC's stderr is kept for error messages.
+const STDERR_TAIL_BYTES: usize = 4000;
+
+/// How long to wait for the output pipes to close after CBMC ended.
+const DRAIN_GRACE: Duration = Duration::from_secs(5);
+
+/// The SAT solver CBMC should use instead of its default (MiniSat).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SatSolver {
+    /// `--sat-solver NAME`: a solver compiled into CBMC (CBMC >= 6).
+    BuiltIn(String),
+    /// `--external-sat-solver CMD`: a DIMACS solver program, e.g. `cadical`.
+    External(String),
+}
+
+impl SatSolver {
+    /// The solver for a user-given name: an executable on `PATH` runs as an
+    /// external solver where CBMC supports that, otherwise the name is taken
+    /// as one of CBMC's built-in solvers.
+    pub fn choose(name: &str, cbmc: &Cbmc) -> Result<SatSolver, BackendError> {
+        if cbmc.accepts_external_sat_solver() && which::which(name).is_ok() {
+            return Ok(SatSolver::External(name.to_string()));
+        }
+        if cbmc.accepts_sat_solver() {
+            return Ok(SatSolver::BuiltIn(name.to_string()));
+        }
+        Err(BackendError::UnsupportedOption {
+            option: "--sat-solver / --external-sat-solver".to_string(),
+            version: cbmc.version,
+        })
+    }
+}
+
+/// How to run CBMC.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Kill CBMC after this long; `None` waits for ever.
+    pub timeout: Option<Duration>,
+    pub sat_solver: Option<SatSolver>,
+    /// `--unwind N`, only where the program still has a loop.
+    pub unwind: Option<u32>,
+    /// `--stop-on-fail`: stop at the first failing property.
+    pub stop_on_fail: bool,
+    /// Further arguments passed to CBMC as they are (e.g. the user's
+    /// opt-in checks such as `--bounds-check`).
+    pub extra_args: Vec<OsString>,
+    /// Working directory of CBMC; the caller's when `None`.
+    pub working_dir: Option<PathBuf>,
+    /// Address-space limit in bytes (through util-linux `prlimit --as`);
+    /// CBMC reports running out of memory when it is reached.
+    pub memory_limit: Option<u64>,
+}
+
+/// What CBMC is doing, as far as its status messages tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Starting = 0,
+    /// Preprocessing and parsing the C file.
+    Parsing = 1,
+    /// Type checking and building the GOTO program.
+    Converting = 2,
+    /// Symbolic execution (building the formula).
+    SymbolicExecution = 3,
+    /// Propositional reduction and SAT solving.
+    Solving = 4,
+    /// Building the counterexample trace.
+    BuildingTrace = 5,
+}
+
+impl Phase {
+    fn from_code(code: u8) -> Phase {
+        match code {
+            1 => Phase::Parsing,
+            2 => Phase::Converting,
+            3 => Phase::SymbolicExecution,
+            4 => Phase::Solving,
+            5 => Phase::BuildingTrace,
+            _ => Phase::Starting,
+        }
+    }
+
+    /// The phase a CBMC status message starts, if it starts one.
+    pub fn from_message(text: &str) -> Option<Phase> {
+        const STARTS: &[(&str, Phase)] = &[
+            ("Parsing", Phase::Parsing),
+            ("Converting", Phase::Converting),
+            ("Type-checking", Phase::Converting),
+            ("Generating GOTO Program", Phase::Converting),
+            ("Starting Bounded Model Checking", Phase::SymbolicExecution),
+            ("Passing problem to", Phase::Solving),
+            ("converting SSA", Phase::Solving),
+            ("Running propositional reduction", Phase::Solving),
+            ("Solving with", Phase::Solving),
+            ("Building error trace", Phase::BuildingTrace),
+        ];
+        STARTS.iter().find(|(prefix, _)| text.starts_with(prefix)).map(|(_, phase)| *phase)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Starting => "starting",
+            Phase::Parsing => "parsing",
+            Phase::Converting => "converting",
+            Phase::SymbolicExecution => "symbolic execution",
+            Phase::Solving => "solving",
+            Phase::BuildingTrace => "building trace",
+        }
+    }
+}
+
+/// A progress report while CBMC runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub elapsed: Duration,
+    pub phase: Phase,
+}
+
+/// The result of one CBMC run.
+#[derive(Debug, Clone)]
+pub struct CbmcRun {
+    pub outcome: Outcome,
+    /// Wall-clock time of the run.
+    pub elapsed: Duration,
+    /// CBMC's exit code (`None` when killed by a signal).
+    pub exit_code: Option<i32>,
+    /// The parsed output, when it could be parsed.
+    pub output: Option<CbmcOutput>,
+    /// The end of CBMC's stderr.
+    pub stderr_tail: String,
+    /// The command line that was run, for reports and reproduction.
+    pub command_line: Vec<OsString>,
+}
+
+impl Cbmc {
+    /// The arguments for checking `file` with `options` (without the
+    /// executable), or an error for an option this CBMC does not accept.
+    pub fn arguments(&self, file: &Path, options: &RunOptions) -> Result<Vec<OsString>, BackendError> {
+        let mut args: Vec<OsString> = vec![file.as_os_str().to_owned()];
+        args.extend(["--json-ui", "--trace"].map(OsString::from));
+        if self.accepts_no_unwinding_assertions() {
+            args.push("--no-unwinding-assertions".into());
+        }
+        if self.needs_no_standard_checks() {
+            args.push("--no-standard-checks".into());
+        }
+        if let Some(unwind) = options.unwind {
+            args.push("--unwind".into());
+            args.push(unwind.to_string().into());
+        }
+        if options.stop_on_fail {
+            args.push("--stop-on-fail".into());
+        }
+        match &options.sat_solver {
+            None => {}
+            Some(SatSolver::BuiltIn(name)) => {
+                self.require_option("--sat-solver")?;
+                args.push("--sat-solver".into());
+                args.push(name.into());
+            }
+            Some(SatSolver::External(command)) => {
+                self.require_option("--external-sat-solver")?;
+                args.push("--external-sat-solver".into());
+                args.push(command.into());
+            }
+        }
+        args.extend(options.extra_args.iter().cloned());
+        Ok(args)
+    }
+
+    fn require_option(&self, option: &str) -> Result<(), BackendError> {
+        if self.lists_option(option) {
+            Ok(())
+        } else {
+            Err(BackendError::UnsupportedOption { option: option.to_string(), version: self.version })
+        }
+    }
+
+    /// Runs CBMC on `file`; `progress` (if any) is called about every
+    /// second with the elapsed time and CBMC's current phase.
+    pub fn run(
+        &self,
+        file: &Path,
+        options: &RunOptions,
+        progress: Option<&mut dyn FnMut(Progress)>,
+    ) -> Result<CbmcRun, BackendError> {
+        let args = self.arguments(file, options)?;
+        let mut command = match options.memory_limit {
+            None => Command::new(&self.path),
+            Some(bytes) => {
+                let prlimit = which::which("prlimit").map_err(|_| BackendError::MemoryLimitUnavailable)?;
+                let mut command = Command::new(prlimit);
+                command.arg(format!("--as={bytes}")).arg("--").arg(&self.path);
+                command
+            }
+        };
+        command.args(&args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        if let Some(dir) = &options.working_dir {
+            command.current_dir(dir);
+        }
+        let start = Instant::now();
+        let mut child = command.spawn().map_err(|error| BackendError::Spawn { path: self.path.clone(), error })?;
+        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
+        let stdout = spawn_stdout_drain(&mut child, Arc::clone(&phase));
+        let stderr = spawn_stderr_drain(&mut child);
+        let waited = wait_with_limit(&mut child, options.timeout, start, &phase, progress);
+        let elapsed = start.elapsed();
+        let mut status = waited.map_err(|error| BackendError::Wait { path: self.path.clone(), error })?;
+        status.limit = options.timeout;
+        let stdout_bytes = stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default();
+        let stderr_bytes = stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default();
+        let stdout_text = String::from_utf8_lossy(&stdout_bytes);
+        let stderr_tail = tail(&String::from_utf8_lossy(&stderr_bytes), STDERR_TAIL_BYTES);
+        let (outcome, output) = decide(&status, &stdout_text, &stderr_tail);
+        let mut command_line = vec![self.path.as_os_str().to_owned()];
+        command_line.extend(args);
+        Ok(CbmcRun { outcome, elapsed, exit_code: status.code, output, stderr_tail, command_line })
+    }
+}
+
+/// Waits for CBMC, calling `progress` every [`PROGRESS_INTERVAL`], and kills
+/// it when the time limit passes.
+fn wait_with_limit(
+    child: &mut Child,
+    limit: Option<Duration>,
+    start: Instant,
+    phase: &AtomicU8,
+    mut progress: Option<&mut dyn FnMut(Progress)>,
+) -> std::io::Result<ExitInfo> {
+    loop {
+        let elapsed = start.elapsed();
+        let remaining = limit.map(|limit| limit.saturating_sub(elapsed));
+        if remaining == Some(Duration::ZERO) {
+            return kill_for_timeout(child);
+        }
+        let slice = match (remaining, progress.is_some()) {
+            (Some(remaining), true) => remaining.min(PROGRESS_INTERVAL),
+            (Some(remaining), false) => remaining,
+            (None, true) => PROGRESS_INTERVAL,
+            (None, false) => {
+                let status = child.wait()?;
+                return Ok(ExitInfo::from_status(status, false));
+            }
+        };
+        if let Some(status) = child.wait_timeout(slice)? {
+            return Ok(ExitInfo::from_status(status, false));
+        }
+        if let Some(callback) = progress.as_mut() {
+            callback(Progress { elapsed: start.elapsed(), phase: Phase::from_code(phase.load(Ordering::Relaxed)) });
+        }
+    }
+}
+
+fn kill_for_timeout(child: &mut Child) -> std::io::Result<ExitInfo> {
+    // The child may have ended just now; kill fails then, and wait reaps it.
+    let _ = child.kill();
+    let status = child.wait()?;
+    Ok(ExitInfo::from_status(status, true))
+}
+
+/// Reads CBMC's stdout line by line, noting the phase its status messages
+/// announce; sends the whole text when the pipe closes.
+fn spawn_stdout_drain(child: &mut Child, phase: Arc<AtomicU8>) -> mpsc::Receiver<Vec<u8>> {
+    let (sender, receiver) = mpsc::channel();
+    if let Some(pipe) = child.stdout.take() {
+        thread::spawn(move || {
+            let mut reader = BufReader::with_capacity(1 << 16, pipe);
+            let mut text = Vec::new();
+            loop {
+                let line_start = text.len();
+                match reader.read_until(b'\n', &mut text) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => note_phase(&text[line_start..], &phase),
+                }
+            }
+            let _ = sender.send(text);
+        });
+    }
+    receiver
+}
+
+fn note_phase(line: &[u8], phase: &AtomicU8) {
+    const KEY: &[u8] = b"\"messageText\": \"";
+    let Some(position) = line.windows(KEY.len()).position(|window| window == KEY) else {
+        return;
+    };
+    let message = String::from_utf8_lossy(&line[position + KEY.len()..]);
+    if let Some(next) = Phase::from_message(&message) {
+        phase.fetch_max(next as u8, Ordering::Relaxed);
+    }
+}
+
+fn spawn_stderr_drain(child: &mut Child) -> mpsc::Receiver<Vec<u8>> {
+    let (sender, receiver) = mpsc::channel();
+    if let Some(mut pipe) = child.stderr.take() {
+        thread::spawn(move || {
+            let mut text = Vec::new();
+            let _ = pipe.read_to_end(&mut text);
+            let _ = sender.send(text);
+        });
+    }
+    receiver
+}
+
+/// The last `max` bytes of `text` (on a character boundary).
+pub fn tail(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut start = text.len() - max;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    text[start..].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_follow_cbmc_messages() {
+        assert_eq!(Phase::from_message("Parsing seq.c"), Some(Phase::Parsing));
+        assert_eq!(Phase::from_message("Starting Bounded Model Checking"), Some(Phase::SymbolicExecution));
+        assert_eq!(Phase::from_message("Solving with MiniSAT 2.2.1 with simplifier"), Some(Phase::Solving));
+        assert_eq!(Phase::from_message("VERIFICATION FAILED"), None);
+    }
+
+    #[test]
+    fn phase_only_moves_forward() {
+        let phase = AtomicU8::new(Phase::Starting as u8);
+        note_phase(br#"    "messageText": "Solving with MiniSAT","#, &phase);
+        note_phase(br#"    "messageText": "Parsing x.c","#, &phase);
+        assert_eq!(Phase::from_code(phase.load(Ordering::Relaxed)), Phase::Solving);
+    }
+
+    #[test]
+    fn tail_keeps_the_end_on_a_char_boundary() {
+        assert_eq!(tail("abcdef", 3), "def");
+        assert_eq!(tail("ab", 3), "ab");
+        assert_eq!(tail("aé", 1), "");
+        assert_eq!(tail("aéb", 2), "b");
+    }
+}

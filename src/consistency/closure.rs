@@ -1,0 +1,216 @@
+//! The closure of seed 000 sec. 4.3: the weakest partial order refining the
+//! program order that every witness must respect, or a proof (a cycle) that
+//! no witness exists. RMWs are single nodes, so rules 4-5 hold by design.
+
+use super::bitset::BitSet;
+use super::state::{Instance, Kind, Node, Src};
+use super::witness::Model;
+
+/// The closure found a cycle: the instance is not realisable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Cycle;
+
+/// A strict partial order with its transitive closure kept up to date.
+struct Order {
+    /// `succ[u]`: every node strictly after `u`.
+    succ: Vec<BitSet>,
+}
+
+impl Order {
+    fn new(nodes: usize) -> Self {
+        Order {
+            succ: vec![BitSet::new(nodes); nodes],
+        }
+    }
+
+    fn before(&self, a: Node, b: Node) -> bool {
+        self.succ[a].contains(b)
+    }
+
+    /// Adds `a < b`; returns whether the order changed.
+    fn add(&mut self, a: Node, b: Node) -> Result<bool, Cycle> {
+        if a == b || self.before(b, a) {
+            return Err(Cycle);
+        }
+        if self.before(a, b) {
+            return Ok(false);
+        }
+        let mut after = self.succ[b].clone();
+        after.insert(b);
+        for u in 0..self.succ.len() {
+            if u == a || self.succ[u].contains(a) {
+                self.succ[u].union_with(&after);
+            }
+        }
+        Ok(true)
+    }
+
+    /// `pred[v]`: every node strictly before `v`.
+    fn predecessors(&self) -> Vec<BitSet> {
+        let mut pred = vec![BitSet::new(self.succ.len()); self.succ.len()];
+        for (u, after) in self.succ.iter().enumerate() {
+            for v in after.iter() {
+                pred[v].insert(u);
+            }
+        }
+        pred
+    }
+}
+
+/// A memory writer of a variable as seen by the closure rules.
+#[derive(Debug, Clone, Copy)]
+struct Writer {
+    node: Node,
+    thread: usize,
+    src: Src,
+}
+
+/// Computes the closure and returns, for every node, its predecessors.
+pub(crate) fn closure(instance: &Instance) -> Result<Vec<BitSet>, Cycle> {
+    let mut order = Order::new(instance.node_count());
+    add_program_order(instance, &mut order)?;
+    let writers = writers_by_var(instance);
+    let reads: Vec<Node> = instance.reads.iter().flatten().copied().collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &read in &reads {
+            changed |= apply_rules(instance, &mut order, &writers, read)?;
+        }
+    }
+    Ok(order.predecessors())
+}
+
+/// The memory node of a writer source (the RMW node itself for an RMW).
+fn memory_of(instance: &Instance, src: Src) -> Option<Node> {
+    let event = src.checked_sub(instance.vars)?;
+    match instance.slot_of_event[event] {
+        Some(slot) => Some(instance.memory_node(slot)),
+        None => instance.threads[instance.execution.event(event).thread]
+            .iter()
+            .copied()
+            .find(|&n| {
+                instance.nodes[n].user == event
+                    && matches!(instance.nodes[n].kind, Kind::Rmw { .. })
+            }),
+    }
+}
+
+/// PO|X with the TSO/PSO conditions of sec. 2.2 (and SC's immediate flushes).
+fn add_program_order(instance: &Instance, order: &mut Order) -> Result<(), Cycle> {
+    for list in &instance.threads {
+        for pair in list.windows(2) {
+            order.add(pair[0], pair[1])?;
+        }
+        let mut last_any: Option<Node> = None;
+        let mut last_per_var: Vec<Option<Node>> = vec![None; instance.vars];
+        for (position, &node) in list.iter().enumerate() {
+            match instance.nodes[node].kind {
+                Kind::Write { slot } => {
+                    let memory = instance.memory_node(slot);
+                    order.add(node, memory)?;
+                    let var = instance.writes[slot].var;
+                    let previous = if instance.model == Model::Pso {
+                        last_per_var[var]
+                    } else {
+                        last_any
+                    };
+                    if let Some(previous) = previous {
+                        order.add(previous, memory)?;
+                    }
+                    if instance.model == Model::Sc
+                        && let Some(&next) = list.get(position + 1)
+                    {
+                        order.add(memory, next)?;
+                    }
+                    last_any = Some(memory);
+                    last_per_var[var] = Some(memory);
+                }
+                Kind::Fence { .. } => {
+                    for memory in last_per_var.iter().flatten() {
+                        order.add(*memory, node)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn writers_by_var(instance: &Instance) -> Vec<Vec<Writer>> {
+    let mut writers = vec![Vec::new(); instance.vars];
+    for (slot, write) in instance.writes.iter().enumerate() {
+        writers[write.var].push(Writer {
+            node: instance.memory_node(slot),
+            thread: write.thread,
+            src: instance.vars + write.event,
+        });
+    }
+    for info in &instance.nodes {
+        if let Kind::Rmw { var, own, .. } = info.kind {
+            let node = instance.threads[info.thread][info.index];
+            writers[var].push(Writer {
+                node,
+                thread: info.thread,
+                src: own,
+            });
+        }
+    }
+    writers
+}
+
+/// The last memory writer on `var` of the read's thread before it, if any.
+fn last_own_writer(instance: &Instance, read: Node, var: usize) -> Option<Node> {
+    let info = &instance.nodes[read];
+    instance.threads[info.thread][..info.index]
+        .iter()
+        .rev()
+        .find_map(|&node| match instance.nodes[node].kind {
+            Kind::Write { slot } if instance.writes[slot].var == var => {
+                Some(instance.memory_node(slot))
+            }
+            Kind::Rmw { var: v, .. } if v == var => Some(node),
+            _ => None,
+        })
+}
+
+/// Rules 1-3 of sec. 4.3 for one read; returns whether the order changed.
+fn apply_rules(
+    instance: &Instance,
+    order: &mut Order,
+    writers: &[Vec<Writer>],
+    read: Node,
+) -> Result<bool, Cycle> {
+    let Some((var, src)) = instance.read_var(read) else {
+        return Ok(false);
+    };
+    let thread = instance.nodes[read].thread;
+    let source = memory_of(instance, src);
+    let mut changed = false;
+    if let Some(source) = source
+        && instance.src_thread(src) != Some(thread)
+    {
+        changed |= order.add(source, read)?;
+        if let Some(own) = last_own_writer(instance, read, var) {
+            changed |= order.add(own, source)?;
+        }
+    }
+    for writer in &writers[var] {
+        if writer.thread == thread || writer.src == src || writer.node == read {
+            continue;
+        }
+        match source {
+            None => changed |= order.add(read, writer.node)?,
+            Some(source) => {
+                if order.before(writer.node, read) {
+                    changed |= order.add(writer.node, source)?;
+                }
+                if order.before(source, writer.node) {
+                    changed |= order.add(read, writer.node)?;
+                }
+            }
+        }
+    }
+    Ok(changed)
+}

@@ -1,0 +1,413 @@
+//! Executions: threads of events in program order with a reads-from map,
+//! built from unresolved specifications and validated once.
+
+use std::collections::HashMap;
+use thiserror::Error;
+
+/// Index of an event in [`Execution::events`].
+pub type EventId = usize;
+/// Index of a thread.
+pub type ThreadId = usize;
+/// Index of a shared variable in [`Execution::variables`].
+pub type VarId = usize;
+/// Index of a mutex in [`Execution::mutexes`].
+pub type MutexId = usize;
+
+/// Where a read (or the read half of an RMW) takes its value from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The initial value of the variable.
+    Init,
+    /// A `write` or `rmw` event on the same variable.
+    Event(EventId),
+}
+
+/// An operation with every reference resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// A two-phase write: buffered when issued, in memory when flushed.
+    Write { var: VarId },
+    /// A read of `var` that must read from `rf`.
+    Read { var: VarId, rf: Source },
+    /// A fence: blocks until the thread's buffers are empty.
+    Fence,
+    /// An atomic read-modify-write (or successful CAS): drains the thread's
+    /// buffers, then reads `rf` from memory and writes memory in one step.
+    Rmw { var: VarId, rf: Source },
+    /// Acquires a mutex (when free), after draining the thread's buffers.
+    Lock { mutex: MutexId },
+    /// Releases a mutex held by the thread, after draining its buffers.
+    Unlock { mutex: MutexId },
+}
+
+impl Op {
+    /// The operation's name in the JSON format.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::Write { .. } => "write",
+            Op::Read { .. } => "read",
+            Op::Fence => "fence",
+            Op::Rmw { .. } => "rmw",
+            Op::Lock { .. } => "lock",
+            Op::Unlock { .. } => "unlock",
+        }
+    }
+
+    /// The variable accessed, if any.
+    pub fn var(&self) -> Option<VarId> {
+        match self {
+            Op::Write { var } | Op::Read { var, .. } | Op::Rmw { var, .. } => Some(*var),
+            _ => None,
+        }
+    }
+
+    /// The reads-from source of a read or RMW.
+    pub fn rf(&self) -> Option<Source> {
+        match self {
+            Op::Read { rf, .. } | Op::Rmw { rf, .. } => Some(*rf),
+            _ => None,
+        }
+    }
+
+    /// Whether the event writes memory (a `write` or an `rmw`).
+    pub fn is_writer(&self) -> bool {
+        matches!(self, Op::Write { .. } | Op::Rmw { .. })
+    }
+}
+
+/// One event of an execution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// The user's name of the event (unique).
+    pub id: String,
+    pub thread: ThreadId,
+    /// Position in its thread's program order.
+    pub index: usize,
+    pub op: Op,
+    /// The value written (or read), when known; informative only.
+    pub value: Option<i64>,
+}
+
+/// A reads-from reference before resolution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RfSpec {
+    Init,
+    /// The id of a `write` or `rmw` event.
+    Event(String),
+}
+
+/// An operation before resolution: names instead of indices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpSpec {
+    Write { var: String },
+    Read { var: String, rf: RfSpec },
+    Fence,
+    Rmw { var: String, rf: RfSpec },
+    Lock { mutex: String },
+    Unlock { mutex: String },
+}
+
+/// An event before resolution, as a client (parser, trace decoder) builds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventSpec {
+    pub id: String,
+    pub op: OpSpec,
+    pub value: Option<i64>,
+}
+
+impl EventSpec {
+    pub fn new(id: impl Into<String>, op: OpSpec) -> Self {
+        EventSpec {
+            id: id.into(),
+            op,
+            value: None,
+        }
+    }
+
+    pub fn with_value(mut self, value: i64) -> Self {
+        self.value = Some(value);
+        self
+    }
+}
+
+/// Why a set of specifications is not a well-formed execution.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ExecutionError {
+    #[error("event id `{0}` is used more than once")]
+    DuplicateId(String),
+    #[error("event id `init` is reserved for the initial value")]
+    ReservedId,
+    #[error("event id must not be empty")]
+    EmptyId,
+    #[error("event `{event}` reads from unknown event `{rf}`")]
+    UnknownRf { event: String, rf: String },
+    #[error("event `{event}` reads from `{rf}`, which is a {op}, not a write or rmw")]
+    RfNotAWrite {
+        event: String,
+        rf: String,
+        op: &'static str,
+    },
+    #[error("event `{event}` reads `{var}` but `{rf}` writes `{other}`")]
+    RfOtherVariable {
+        event: String,
+        rf: String,
+        var: String,
+        other: String,
+    },
+    #[error("event `{event}` reads from itself")]
+    RfSelf { event: String },
+    #[error("event `{event}` unlocks mutex `{mutex}`, which its thread does not hold")]
+    UnlockNotHeld { event: String, mutex: String },
+    #[error("too many events ({0})")]
+    TooLarge(usize),
+}
+
+/// The largest number of events accepted (keeps every index in `u32`).
+pub const MAX_EVENTS: usize = 1 << 20;
+
+/// A validated execution: events per thread in program order, variables,
+/// mutexes and the reads-from map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Execution {
+    events: Vec<Event>,
+    threads: Vec<Vec<EventId>>,
+    variables: Vec<String>,
+    mutexes: Vec<String>,
+    by_id: HashMap<String, EventId>,
+}
+
+impl Execution {
+    /// Resolves and validates threads of event specifications.
+    pub fn new(threads: Vec<Vec<EventSpec>>) -> Result<Execution, ExecutionError> {
+        let total: usize = threads.iter().map(Vec::len).sum();
+        if total > MAX_EVENTS {
+            return Err(ExecutionError::TooLarge(total));
+        }
+        let mut builder = Resolver::default();
+        builder.index_ids(&threads)?;
+        let mut execution = Execution {
+            events: Vec::with_capacity(total),
+            threads: Vec::with_capacity(threads.len()),
+            variables: Vec::new(),
+            mutexes: Vec::new(),
+            by_id: HashMap::new(),
+        };
+        for (thread, specs) in threads.iter().enumerate() {
+            let mut ids = Vec::with_capacity(specs.len());
+            for (index, spec) in specs.iter().enumerate() {
+                let op = builder.resolve(spec, &threads)?;
+                ids.push(execution.events.len());
+                execution.events.push(Event {
+                    id: spec.id.clone(),
+                    thread,
+                    index,
+                    op,
+                    value: spec.value,
+                });
+            }
+            execution.threads.push(ids);
+        }
+        execution.variables = builder.variables.names;
+        execution.mutexes = builder.mutexes.names;
+        execution.by_id = builder
+            .ids
+            .into_iter()
+            .map(|(id, (t, i))| (id, execution.threads[t][i]))
+            .collect();
+        execution.check_lock_discipline()?;
+        Ok(execution)
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn event(&self, event: EventId) -> &Event {
+        &self.events[event]
+    }
+
+    /// The events of each thread, in program order.
+    pub fn threads(&self) -> &[Vec<EventId>] {
+        &self.threads
+    }
+
+    pub fn variables(&self) -> &[String] {
+        &self.variables
+    }
+
+    pub fn mutexes(&self) -> &[String] {
+        &self.mutexes
+    }
+
+    /// The event with a given user id.
+    pub fn find(&self, id: &str) -> Option<EventId> {
+        self.by_id.get(id).copied()
+    }
+
+    /// The name of a reads-from source (`init` or an event id).
+    pub fn source_name(&self, source: Source) -> &str {
+        match source {
+            Source::Init => "init",
+            Source::Event(event) => &self.events[event].id,
+        }
+    }
+
+    /// Unlock by a thread that does not hold the mutex (in its own program
+    /// order) is malformed; locking a held mutex only makes it unrealisable.
+    fn check_lock_discipline(&self) -> Result<(), ExecutionError> {
+        for thread in &self.threads {
+            let mut held = vec![false; self.mutexes.len()];
+            for &event in thread {
+                match self.events[event].op {
+                    Op::Lock { mutex } => held[mutex] = true,
+                    Op::Unlock { mutex } => {
+                        if !held[mutex] {
+                            return Err(ExecutionError::UnlockNotHeld {
+                                event: self.events[event].id.clone(),
+                                mutex: self.mutexes[mutex].clone(),
+                            });
+                        }
+                        held[mutex] = false;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Interns names to dense indices.
+#[derive(Default)]
+struct Interner {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl Interner {
+    fn intern(&mut self, name: &str) -> usize {
+        if let Some(&index) = self.index.get(name) {
+            return index;
+        }
+        self.names.push(name.to_string());
+        self.index.insert(name.to_string(), self.names.len() - 1);
+        self.names.len() - 1
+    }
+}
+
+#[derive(Default)]
+struct Resolver {
+    ids: HashMap<String, (usize, usize)>,
+    variables: Interner,
+    mutexes: Interner,
+}
+
+impl Resolver {
+    fn index_ids(&mut self, threads: &[Vec<EventSpec>]) -> Result<(), ExecutionError> {
+        for (t, specs) in threads.iter().enumerate() {
+            for (i, spec) in specs.iter().enumerate() {
+                if spec.id.is_empty() {
+                    return Err(ExecutionError::EmptyId);
+                }
+                if spec.id == "init" {
+                    return Err(ExecutionError::ReservedId);
+                }
+                if self.ids.insert(spec.id.clone(), (t, i)).is_some() {
+                    return Err(ExecutionError::DuplicateId(spec.id.clone()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn resolve(
+        &mut self,
+        spec: &EventSpec,
+        threads: &[Vec<EventSpec>],
+    ) -> Result<Op, ExecutionError> {
+        Ok(match &spec.op {
+            OpSpec::Write { var } => Op::Write {
+                var: self.variables.intern(var),
+            },
+            OpSpec::Read { var, rf } => {
+                let rf = self.resolve_rf(spec, var, rf, threads)?;
+                Op::Read {
+                    var: self.variables.intern(var),
+                    rf,
+                }
+            }
+            OpSpec::Fence => Op::Fence,
+            OpSpec::Rmw { var, rf } => {
+                let rf = self.resolve_rf(spec, var, rf, threads)?;
+                Op::Rmw {
+                    var: self.variables.intern(var),
+                    rf,
+                }
+            }
+            OpSpec::Lock { mutex } => Op::Lock {
+                mutex: self.mutexes.intern(mutex),
+            },
+            OpSpec::Unlock { mutex } => Op::Unlock {
+                mutex: self.mutexes.intern(mutex),
+            },
+        })
+    }
+
+    /// Resolves `rf` to an event index, computed as the position the event
+    /// will have once all threads are laid out in order.
+    fn resolve_rf(
+        &mut self,
+        spec: &EventSpec,
+        var: &str,
+        rf: &RfSpec,
+        threads: &[Vec<EventSpec>],
+    ) -> Result<Source, ExecutionError> {
+        let name = match rf {
+            RfSpec::Init => return Ok(Source::Init),
+            RfSpec::Event(name) => name,
+        };
+        if *name == spec.id {
+            return Err(ExecutionError::RfSelf {
+                event: spec.id.clone(),
+            });
+        }
+        let Some(&(t, i)) = self.ids.get(name) else {
+            return Err(ExecutionError::UnknownRf {
+                event: spec.id.clone(),
+                rf: name.clone(),
+            });
+        };
+        let target = &threads[t][i];
+        let target_var = match &target.op {
+            OpSpec::Write { var } | OpSpec::Rmw { var, .. } => var,
+            other => {
+                return Err(ExecutionError::RfNotAWrite {
+                    event: spec.id.clone(),
+                    rf: name.clone(),
+                    op: op_spec_name(other),
+                });
+            }
+        };
+        if target_var != var {
+            return Err(ExecutionError::RfOtherVariable {
+                event: spec.id.clone(),
+                rf: name.clone(),
+                var: var.to_string(),
+                other: target_var.clone(),
+            });
+        }
+        let offset: usize = threads[..t].iter().map(Vec::len).sum();
+        Ok(Source::Event(offset + i))
+    }
+}
+
+fn op_spec_name(op: &OpSpec) -> &'static str {
+    match op {
+        OpSpec::Write { .. } => "write",
+        OpSpec::Read { .. } => "read",
+        OpSpec::Fence => "fence",
+        OpSpec::Rmw { .. } => "rmw",
+        OpSpec::Lock { .. } => "lock",
+        OpSpec::Unlock { .. } => "unlock",
+    }
+}

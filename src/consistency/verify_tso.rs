@@ -1,0 +1,84 @@
+//! VerifyTSO (seed 000, Algorithm 1): enumerates the lower sets of the
+//! memory writes, each with one trace that is maximal in thread events. With
+//! atomic writes (every write flushed when issued) it decides SC.
+
+use super::state::{Instance, Kind, Node, State};
+use super::witness::Model;
+use std::collections::HashSet;
+
+/// Thread events that are not executed greedily: they contain a memory
+/// write (RMW, SC write) or take a mutex, so executing them is a choice.
+fn is_branching(instance: &Instance, node: Node) -> bool {
+    match instance.nodes[node].kind {
+        Kind::Rmw { .. } | Kind::Lock { .. } => true,
+        Kind::Write { .. } => instance.model == Model::Sc,
+        _ => false,
+    }
+}
+
+/// Lines 4-5: executes every executable non-branching thread event.
+fn saturate(instance: &Instance, state: &mut State) {
+    loop {
+        let mut progress = false;
+        for thread in 0..instance.threads.len() {
+            while let Some(node) = state.next(instance, thread)
+                && !is_branching(instance, node)
+                && state.can_execute(instance, node)
+            {
+                state.execute(instance, node);
+                progress = true;
+            }
+        }
+        if !progress {
+            return;
+        }
+    }
+}
+
+/// The lower set of memory writes (and branching events) of a state.
+fn key(state: &State) -> Vec<u32> {
+    state
+        .flushed_t
+        .iter()
+        .chain(&state.branches)
+        .copied()
+        .collect()
+}
+
+/// Runs VerifyTSO; returns a complete state, or `None` if not realisable,
+/// with the number of prefixes explored.
+pub(crate) fn verify_tso(instance: &Instance) -> (Option<State>, usize) {
+    let initial = State::initial(instance);
+    let mut done: HashSet<Vec<u32>> = HashSet::from([key(&initial)]);
+    let mut worklist = vec![initial];
+    let mut explored = 0;
+    while let Some(mut state) = worklist.pop() {
+        explored += 1;
+        saturate(instance, &mut state);
+        if state.is_complete(instance) {
+            return (Some(state), explored);
+        }
+        for thread in 0..instance.threads.len() {
+            if let Some(slot) = state.oldest_pending(instance, thread)
+                && state.can_flush(instance, slot)
+            {
+                let mut next = state.clone();
+                next.flush(instance, slot);
+                if done.insert(key(&next)) {
+                    worklist.push(next);
+                }
+            }
+            if let Some(node) = state.next(instance, thread)
+                && is_branching(instance, node)
+                && state.can_execute(instance, node)
+            {
+                let mut next = state.clone();
+                next.execute(instance, node);
+                if done.insert(key(&next)) {
+                    worklist.push(next);
+                }
+            }
+        }
+    }
+    (None, explored)
+}

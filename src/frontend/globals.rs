@@ -1,0 +1,298 @@
+//! Global objects: flattening into scalar shared locations (arrays and
+//! struct fields consecutive), constant initialisers, and the plain
+//! (non-shared) globals such as thread handles.
+
+use super::lower::{LResult, Lowerer};
+use super::types::CType;
+use crate::ir::{Location, PlainGlobal};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+/// What a global name denotes.
+#[derive(Debug, Clone)]
+pub enum Global {
+    /// Shared memory starting at location `base`.
+    Shared { base: u32, ty: CType, atomic: bool },
+    /// A plain variable of the sequential program (`pthread_t`).
+    Plain { id: usize, ty: CType },
+}
+
+impl<'a> Lowerer<'a> {
+    /// Declares (or completes the initialiser of) a global object.
+    pub fn declare_global(
+        &mut self,
+        name: &str,
+        ty: CType,
+        init: Option<&'a Node<Initializer>>,
+        atomic: bool,
+        span: Span,
+    ) -> LResult<()> {
+        if let CType::Array(_, 0) = ty
+            && init.is_none()
+            && self.globals.contains_key(name)
+        {
+            return Ok(());
+        }
+        match self.globals.get(name).cloned() {
+            // `extern int a[];` followed by the definition `int a[N];`.
+            Some(Global::Shared {
+                ty: CType::Array(_, 0),
+                ..
+            }) if !matches!(ty, CType::Array(_, 0)) => {
+                self.globals.remove(name);
+            }
+            Some(Global::Shared { base, ty: old, .. }) => {
+                if let Some(init) = init {
+                    let size = self.types.size(&old) as usize;
+                    let values = self.initial_values(&old, init, size)?;
+                    for (k, v) in values.into_iter().enumerate() {
+                        if let Some(location) = self.program.locations.get_mut(base as usize + k) {
+                            location.initial = v;
+                        }
+                    }
+                }
+                return Ok(());
+            }
+            Some(Global::Plain { .. }) => return Ok(()),
+            None => {}
+        }
+        if ty.is_thread_data() {
+            let ir_ty = self.types.ir_type(&ty);
+            self.program.plain_globals.push(PlainGlobal {
+                name: name.to_string(),
+                ty: ir_ty,
+            });
+            let id = self.program.plain_globals.len() - 1;
+            self.types.object_types.insert(name.to_string(), ty.clone());
+            self.globals
+                .insert(name.to_string(), Global::Plain { id, ty });
+            return Ok(());
+        }
+        let ty = self.complete_array(ty, init);
+        let base = self.program.locations.len() as u32;
+        let mut locations = Vec::new();
+        self.flatten(name.to_string(), name, &ty, span, &mut locations)?;
+        if let Some(init) = init {
+            let values = self.initial_values(&ty, init, locations.len())?;
+            for (location, v) in locations.iter_mut().zip(values) {
+                if !location.is_mutex {
+                    location.initial = v;
+                }
+            }
+        }
+        self.program.locations.extend(locations);
+        self.types.object_types.insert(name.to_string(), ty.clone());
+        self.globals
+            .insert(name.to_string(), Global::Shared { base, ty, atomic });
+        Ok(())
+    }
+
+    /// `int a[] = {1, 2, 3}` gets its length from the initialiser.
+    fn complete_array(&self, ty: CType, init: Option<&Node<Initializer>>) -> CType {
+        match (&ty, init.map(|i| &i.node)) {
+            (CType::Array(element, 0), Some(Initializer::List(items))) => {
+                CType::Array(element.clone(), items.len() as u64)
+            }
+            _ => ty,
+        }
+    }
+
+    /// Appends one location per scalar of `ty`, named after the access path.
+    fn flatten(
+        &mut self,
+        path: String,
+        object: &str,
+        ty: &CType,
+        span: Span,
+        out: &mut Vec<Location>,
+    ) -> LResult<()> {
+        match ty {
+            CType::Array(element, n) => {
+                for i in 0..*n {
+                    self.flatten(format!("{path}[{i}]"), object, element, span, out)?;
+                }
+                Ok(())
+            }
+            CType::Struct(id) => {
+                let fields = self.types.fields(*id, span)?.to_vec();
+                for (field, field_ty) in fields {
+                    self.flatten(format!("{path}.{field}"), object, &field_ty, span, out)?;
+                }
+                Ok(())
+            }
+            CType::Float => self.refuse(
+                span,
+                format!("floating point in shared memory (`{path}`)"),
+                Some("use integers"),
+            ),
+            CType::Function(..) => self.refuse(span, "a function-typed object", None),
+            CType::ThreadHandle => self.refuse(
+                span,
+                format!("a `pthread_t` inside a shared object (`{path}`)"),
+                Some("declare thread handles as separate variables or arrays"),
+            ),
+            _ => {
+                out.push(Location {
+                    name: path,
+                    object: object.to_string(),
+                    initial: 0,
+                    is_mutex: *ty == CType::Mutex,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// The initial values of the `size` scalars of an object.
+    pub fn initial_values(
+        &mut self,
+        ty: &CType,
+        init: &'a Node<Initializer>,
+        size: usize,
+    ) -> LResult<Vec<i64>> {
+        let mut values = vec![0; size];
+        self.initialise(ty, init, &mut values, 0)?;
+        Ok(values)
+    }
+
+    fn initialise(
+        &mut self,
+        ty: &CType,
+        init: &'a Node<Initializer>,
+        values: &mut [i64],
+        offset: usize,
+    ) -> LResult<()> {
+        match (&init.node, ty) {
+            (_, CType::Mutex) => Ok(()),
+            (Initializer::Expression(e), _) if ty.is_scalar() => {
+                let v = self.static_value(e)?;
+                if let Some(slot) = values.get_mut(offset) {
+                    *slot = v;
+                }
+                Ok(())
+            }
+            (Initializer::List(items), _) if ty.is_scalar() => match items.first() {
+                Some(item) => self.initialise(ty, &item.node.initializer, values, offset),
+                None => Ok(()),
+            },
+            (Initializer::List(items), CType::Array(element, _)) => {
+                let stride = self.types.size(element) as usize;
+                let mut index = 0usize;
+                for item in items {
+                    if let Some(designator) = item.node.designation.first() {
+                        match &designator.node {
+                            Designator::Index(e) => index = self.static_value(e)? as usize,
+                            _ => return self.refuse(designator.span, "this designator", None),
+                        }
+                    }
+                    self.initialise(
+                        element,
+                        &item.node.initializer,
+                        values,
+                        offset + index * stride,
+                    )?;
+                    index += 1;
+                }
+                Ok(())
+            }
+            (Initializer::List(items), CType::Struct(id)) => {
+                let fields = self.types.fields(*id, init.span)?.to_vec();
+                let mut index = 0usize;
+                for item in items {
+                    if let Some(designator) = item.node.designation.first() {
+                        match &designator.node {
+                            Designator::Member(name) => {
+                                match fields.iter().position(|(f, _)| *f == name.node.name) {
+                                    Some(i) => index = i,
+                                    None => {
+                                        return self.error(
+                                            name.span,
+                                            format!("no field `{}`", name.node.name),
+                                            "unknown field",
+                                        );
+                                    }
+                                }
+                            }
+                            _ => return self.refuse(designator.span, "this designator", None),
+                        }
+                    }
+                    let Some((_, field_ty)) = fields.get(index) else {
+                        break;
+                    };
+                    let field_offset: u64 = fields[..index]
+                        .iter()
+                        .map(|(_, t)| self.types.size(t))
+                        .sum();
+                    self.initialise(
+                        field_ty,
+                        &item.node.initializer,
+                        values,
+                        offset + field_offset as usize,
+                    )?;
+                    index += 1;
+                }
+                Ok(())
+            }
+            _ => self.refuse(
+                init.span,
+                "this initialiser",
+                Some("initialise the object with constants"),
+            ),
+        }
+    }
+
+    /// The value of a constant expression, including addresses of globals.
+    pub fn static_value(&mut self, e: &'a Node<Expression>) -> LResult<i64> {
+        if let Some(v) = self.types.const_eval(e) {
+            return Ok(v);
+        }
+        match self.static_address(e) {
+            Some(address) => Ok(address),
+            None => self.refuse(
+                e.span,
+                "a non-constant initialiser of a global",
+                Some("assign the value at the start of `main`"),
+            ),
+        }
+    }
+
+    /// Location id denoted by a constant address expression (`&x`, `a`, `&a[2]`).
+    fn static_address(&mut self, e: &'a Node<Expression>) -> Option<i64> {
+        match &e.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => self
+                .static_lvalue(&u.node.operand)
+                .map(|(address, _)| address),
+            Expression::Identifier(_) => match self.static_lvalue(e)? {
+                (address, CType::Array(..)) => Some(address),
+                _ => None,
+            },
+            Expression::Cast(c) => self.static_address(&c.node.expression),
+            _ => None,
+        }
+    }
+
+    fn static_lvalue(&mut self, e: &'a Node<Expression>) -> Option<(i64, CType)> {
+        match &e.node {
+            Expression::Identifier(id) => match self.globals.get(&id.node.name)? {
+                Global::Shared { base, ty, .. } => Some((*base as i64, ty.clone())),
+                Global::Plain { .. } => None,
+            },
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let (base, ty) = self.static_lvalue(&b.node.lhs)?;
+                let index = self.types.const_eval(&b.node.rhs)?;
+                let element = ty.target()?.clone();
+                Some((base + index * self.types.size(&element) as i64, element))
+            }
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+                let (base, ty) = self.static_lvalue(&m.node.expression)?;
+                let CType::Struct(id) = ty else { return None };
+                let (offset, field) = self
+                    .types
+                    .field(id, &m.node.identifier.node.name, m.span)
+                    .ok()?;
+                Some((base + offset as i64, field))
+            }
+            _ => None,
+        }
+    }
+}

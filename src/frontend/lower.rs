@@ -1,0 +1,382 @@
+//! The lowering context: program-wide tables (globals, functions, origins)
+//! and the per-function state (scopes, temporaries, the block being built)
+//! shared by the expression, statement and builtin lowering modules.
+
+use super::globals::Global;
+use super::scan::AddressUse;
+use super::source_map::SourceMap;
+use super::types::{CType, TypeEnv};
+use crate::diagnostics::Diagnostic;
+use crate::ir::*;
+use lang_c::span::Span;
+use std::collections::{HashMap, HashSet};
+
+pub type LResult<T> = Result<T, Box<Diagnostic>>;
+
+/// Program-wide lowering state.
+pub struct Lowerer<'a> {
+    pub source: &'a SourceMap,
+    pub types: TypeEnv<'a>,
+    pub program: Program,
+    pub globals: HashMap<String, Global>,
+    /// User-defined functions.
+    pub functions: HashMap<String, FunctionId>,
+    /// Return types of declared functions (prototypes and definitions).
+    pub prototypes: HashMap<String, CType>,
+    /// Parameter and return types of user functions.
+    pub signatures: HashMap<FunctionId, (Vec<CType>, CType)>,
+    origin_cache: HashMap<(usize, usize), OriginId>,
+    /// Largest constant heap block seen, in scalars.
+    pub heap_block: Option<u64>,
+    /// Whether some heap block size was not a constant.
+    pub heap_unknown: bool,
+    /// The first call of `callee` in `caller`: (caller name, callee) -> call span.
+    pub call_sites: HashMap<(String, FunctionId), Span>,
+}
+
+impl<'a> Lowerer<'a> {
+    pub fn new(source: &'a SourceMap) -> Self {
+        let mut program = Program::default();
+        program.locations.push(Location {
+            name: "NULL".into(),
+            object: "NULL".into(),
+            initial: 0,
+            is_mutex: false,
+        });
+        Lowerer {
+            source,
+            types: TypeEnv::new(source),
+            program,
+            globals: HashMap::new(),
+            functions: HashMap::new(),
+            prototypes: HashMap::new(),
+            signatures: HashMap::new(),
+            origin_cache: HashMap::new(),
+            heap_block: None,
+            heap_unknown: false,
+            call_sites: HashMap::new(),
+        }
+    }
+
+    /// The origin of the source text at `span` (deduplicated).
+    pub fn origin(&mut self, span: Span) -> OriginId {
+        if let Some(&id) = self.origin_cache.get(&(span.start, span.end)) {
+            return id;
+        }
+        let origin = self.source.origin(span.start, span.end);
+        self.program.origins.push(origin);
+        let id = self.program.origins.len() - 1;
+        self.origin_cache.insert((span.start, span.end), id);
+        id
+    }
+
+    /// A diagnostic refusing `what` at `span`.
+    pub fn refuse<T>(&self, span: Span, what: impl Into<String>, help: Option<&str>) -> LResult<T> {
+        let what = what.into();
+        Err(Box::new(self.source.diagnostic(
+            span.start,
+            span.end,
+            format!("{what} is not supported"),
+            what,
+            help.map(str::to_string),
+        )))
+    }
+
+    /// A diagnostic with a free message.
+    pub fn error<T>(
+        &self,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> LResult<T> {
+        Err(Box::new(
+            self.source
+                .diagnostic(span.start, span.end, message, label, None),
+        ))
+    }
+}
+
+/// A name in a function scope.
+#[derive(Debug, Clone)]
+pub enum Binding {
+    Local(LocalId),
+    /// A `static` or `extern` local naming a global object.
+    Global(String),
+}
+
+/// Where a `break` inside the current construct goes.
+#[derive(Debug, Clone, Copy)]
+pub enum BreakTarget {
+    Loop,
+    Switch(LabelId),
+}
+
+/// Per-function lowering state.
+pub struct FnLowerer<'l, 'a> {
+    pub lw: &'l mut Lowerer<'a>,
+    pub name: String,
+    pub locals: Vec<Local>,
+    /// C type of each local.
+    pub local_types: Vec<CType>,
+    /// Locals declared `_Atomic`.
+    pub atomic_locals: HashSet<LocalId>,
+    pub scopes: Vec<HashMap<String, Binding>>,
+    pub blocks: Vec<Block>,
+    pub origin: OriginId,
+    pub temps: HashSet<LocalId>,
+    pub labels: HashMap<String, LabelId>,
+    pub defined_labels: HashSet<String>,
+    pub next_label: LabelId,
+    pub breaks: Vec<BreakTarget>,
+    /// Case labels of the switch being lowered: (value or None for default, label).
+    pub cases: Vec<Vec<(Option<i64>, LabelId)>>,
+    pub address_use: AddressUse,
+    pub return_type: CType,
+}
+
+impl<'l, 'a> FnLowerer<'l, 'a> {
+    pub fn new(
+        lw: &'l mut Lowerer<'a>,
+        name: String,
+        address_use: AddressUse,
+        return_type: CType,
+        origin: OriginId,
+    ) -> Self {
+        FnLowerer {
+            lw,
+            name,
+            locals: Vec::new(),
+            local_types: Vec::new(),
+            atomic_locals: HashSet::new(),
+            scopes: vec![HashMap::new()],
+            blocks: vec![Vec::new()],
+            origin,
+            temps: HashSet::new(),
+            labels: HashMap::new(),
+            defined_labels: HashSet::new(),
+            next_label: 0,
+            breaks: Vec::new(),
+            cases: Vec::new(),
+            address_use,
+            return_type,
+        }
+    }
+
+    /// Appends a statement to the block being built.
+    pub fn emit(&mut self, kind: StmtKind) {
+        let stmt = Stmt {
+            kind,
+            origin: self.origin,
+        };
+        if let Some(block) = self.blocks.last_mut() {
+            block.push(stmt);
+        }
+    }
+
+    /// Number of statements in the current block (a mark for [`Self::protect`]).
+    pub fn mark(&self) -> usize {
+        self.blocks.last().map(Vec::len).unwrap_or(0)
+    }
+
+    /// Runs `f` with a fresh block and returns what it emitted.
+    pub fn in_block<T>(&mut self, f: impl FnOnce(&mut Self) -> LResult<T>) -> LResult<(Block, T)> {
+        self.blocks.push(Vec::new());
+        let result = f(self);
+        let block = self.blocks.pop().unwrap_or_default();
+        result.map(|value| (block, value))
+    }
+
+    /// A new private local.
+    pub fn new_local(&mut self, name: &str, ty: CType, shared: bool) -> LocalId {
+        let ir_ty = self.lw.types.ir_type(&ty);
+        self.locals.push(Local {
+            name: name.to_string(),
+            ty: ir_ty,
+            shared,
+        });
+        self.local_types.push(ty);
+        self.locals.len() - 1
+    }
+
+    /// A fresh temporary, assigned once.
+    pub fn temp(&mut self, ty: &CType) -> LocalId {
+        let ty = match ty {
+            CType::Void
+            | CType::Array(..)
+            | CType::Function(..)
+            | CType::Float
+            | CType::Opaque(_) => CType::INT,
+            other => other.clone(),
+        };
+        let id = self.new_local(&format!("__tmp{}", self.locals.len()), ty, false);
+        self.temps.insert(id);
+        id
+    }
+
+    /// A label id for `name`, created on first mention.
+    pub fn label(&mut self, name: &str) -> LabelId {
+        if let Some(&id) = self.labels.get(name) {
+            return id;
+        }
+        let id = self.fresh_label();
+        self.labels.insert(name.to_string(), id);
+        id
+    }
+
+    pub fn fresh_label(&mut self) -> LabelId {
+        let id = self.next_label;
+        self.next_label += 1;
+        id
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|scope| scope.get(name).cloned())
+    }
+
+    pub fn bind(&mut self, name: &str, binding: Binding) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), binding);
+        }
+    }
+
+    /// Whether an expression's value cannot change when later statements run.
+    pub fn is_stable(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Const(_) | Expr::ObjectAddress(_) => true,
+            Expr::Nondet(_) => false,
+            Expr::Load(place) => self.place_is_stable(place),
+            Expr::Unary(_, a) | Expr::Cast(_, a) => self.is_stable(a),
+            Expr::Binary(_, a, b) => self.is_stable(a) && self.is_stable(b),
+            Expr::Conditional(a, b, c) => {
+                self.is_stable(a) && self.is_stable(b) && self.is_stable(c)
+            }
+        }
+    }
+
+    fn place_is_stable(&self, place: &Place) -> bool {
+        match place {
+            Place::Local(id) => self.temps.contains(id),
+            _ => false,
+        }
+    }
+
+    /// Keeps `e` from seeing statements emitted after `mark`: when some
+    /// were emitted and `e` reads private data, its value is saved first.
+    pub fn protect(&mut self, e: Expr, ty: &CType, mark: usize) -> Expr {
+        if self.mark() == mark || self.is_stable(&e) {
+            return e;
+        }
+        let reads_plain_global = reads_plain_global(&e);
+        let later = self
+            .blocks
+            .last()
+            .map(|b| &b[mark.min(b.len())..])
+            .unwrap_or(&[]);
+        if !self.may_write_private(later, reads_plain_global) {
+            return e;
+        }
+        let temp = self.temp(ty);
+        let stmt = Stmt {
+            kind: StmtKind::Assign(Place::Local(temp), e),
+            origin: self.origin,
+        };
+        if let Some(block) = self.blocks.last_mut() {
+            block.insert(mark.min(block.len()), stmt);
+        }
+        Expr::Load(Place::Local(temp))
+    }
+
+    /// Whether statements may change private data other than temporaries
+    /// (calls may change plain globals).
+    fn may_write_private(&self, block: &[Stmt], plain_globals: bool) -> bool {
+        let user_place = |p: &Place| !matches!(p, Place::Local(id) if self.temps.contains(id));
+        block.iter().any(|stmt| match &stmt.kind {
+            StmtKind::Assign(p, _)
+            | StmtKind::Read { target: p, .. }
+            | StmtKind::Malloc { target: p, .. }
+            | StmtKind::ThreadCreate { handle: p, .. } => user_place(p),
+            StmtKind::Rmw { target, .. } => target.as_ref().is_some_and(user_place),
+            StmtKind::Call { target, .. } => {
+                plain_globals || target.as_ref().is_some_and(user_place)
+            }
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                self.may_write_private(then_branch, plain_globals)
+                    || self.may_write_private(else_branch, plain_globals)
+            }
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
+                self.may_write_private(prelude, plain_globals)
+                    || self.may_write_private(body, plain_globals)
+                    || self.may_write_private(latch, plain_globals)
+            }
+            _ => false,
+        })
+    }
+
+    /// Saves `e` into a fresh temporary now.
+    pub fn save(&mut self, e: Expr, ty: &CType) -> Expr {
+        if self.is_stable(&e) {
+            return e;
+        }
+        let temp = self.temp(ty);
+        self.emit(StmtKind::Assign(Place::Local(temp), e));
+        Expr::Load(Place::Local(temp))
+    }
+}
+
+/// Whether an expression reads a plain global (which a call may change).
+fn reads_plain_global(e: &Expr) -> bool {
+    fn place(p: &Place) -> bool {
+        match p {
+            Place::PlainGlobal(_) => true,
+            Place::Local(_) => false,
+            Place::Index(base, index) => place(base) || reads_plain_global(index),
+            Place::Field(base, _) => place(base),
+        }
+    }
+    match e {
+        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => false,
+        Expr::Load(p) => place(p),
+        Expr::Unary(_, a) | Expr::Cast(_, a) => reads_plain_global(a),
+        Expr::Binary(_, a, b) => reads_plain_global(a) || reads_plain_global(b),
+        Expr::Conditional(a, b, c) => {
+            reads_plain_global(a) || reads_plain_global(b) || reads_plain_global(c)
+        }
+    }
+}
+
+/// Folds constant operands of a binary operation.
+pub fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+    use BinaryOp::*;
+    if let (Expr::Const(x), Expr::Const(y)) = (&a, &b) {
+        let folded = match op {
+            Add => Some(x.wrapping_add(*y)),
+            Sub => Some(x.wrapping_sub(*y)),
+            Mul => Some(x.wrapping_mul(*y)),
+            _ => None,
+        };
+        if let Some(v) = folded {
+            return Expr::Const(v);
+        }
+    }
+    match (op, &b) {
+        (Add | Sub, Expr::Const(0)) => return a,
+        (Mul, Expr::Const(1)) => return a,
+        _ => {}
+    }
+    if let (Add, Expr::Const(0)) = (op, &a) {
+        return b;
+    }
+    Expr::Binary(op, Box::new(a), Box::new(b))
+}

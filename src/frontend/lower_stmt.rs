@@ -1,0 +1,560 @@
+//! Lowering of C statements and local declarations: structured control
+//! flow to `If`/`Loop`, `switch` to conditional gotos, forward `goto` only,
+//! and local objects (private, or shared when their address is taken).
+
+use super::lower::{Binding, BreakTarget, FnLowerer, LResult};
+use super::lower_expr::{LVal, Val};
+use super::types::{self, CType};
+use crate::ir::*;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+impl<'l, 'a> FnLowerer<'l, 'a> {
+    /// Lowers one statement into the current block.
+    pub fn lower_statement(&mut self, s: &'a Node<Statement>) -> LResult<()> {
+        if !matches!(s.node, Statement::Compound(_) | Statement::Labeled(_)) {
+            self.origin = self.lw.origin(s.span);
+        }
+        match &s.node {
+            Statement::Compound(items) => {
+                self.scopes.push(Default::default());
+                let result = items
+                    .iter()
+                    .try_for_each(|item| self.lower_block_item(item));
+                self.scopes.pop();
+                result
+            }
+            Statement::Expression(Some(e)) => self.discard(e),
+            Statement::Expression(None) => Ok(()),
+            Statement::Labeled(labeled) => self.labeled(&labeled.node, s.span),
+            Statement::If(i) => {
+                let condition = self.rvalue(&i.node.condition)?.expr;
+                let (then_branch, _) =
+                    self.in_block(|f| f.lower_statement(&i.node.then_statement))?;
+                let (else_branch, _) = match &i.node.else_statement {
+                    Some(e) => self.in_block(|f| f.lower_statement(e))?,
+                    None => (Vec::new(), ()),
+                };
+                self.origin = self.lw.origin(s.span);
+                self.emit(StmtKind::If {
+                    condition,
+                    then_branch,
+                    else_branch,
+                });
+                Ok(())
+            }
+            Statement::While(w) => self.lower_loop(
+                true,
+                None,
+                Some(&w.node.expression),
+                &w.node.statement,
+                None,
+                s.span,
+            ),
+            Statement::DoWhile(d) => self.lower_loop(
+                false,
+                None,
+                Some(&d.node.expression),
+                &d.node.statement,
+                None,
+                s.span,
+            ),
+            Statement::For(f) => {
+                self.scopes.push(Default::default());
+                let result = self.lower_loop(
+                    true,
+                    Some(&f.node.initializer),
+                    f.node.condition.as_deref(),
+                    &f.node.statement,
+                    f.node.step.as_deref(),
+                    s.span,
+                );
+                self.scopes.pop();
+                result
+            }
+            Statement::Switch(sw) => self.switch(&sw.node, s.span),
+            Statement::Goto(label) => {
+                let name = &label.node.name;
+                if self.defined_labels.contains(name) {
+                    return self.lw.refuse(
+                        s.span,
+                        format!("a backward `goto {name}`"),
+                        Some("write the loop with `while` or `for`"),
+                    );
+                }
+                let id = self.label(name);
+                self.emit(StmtKind::Goto(id));
+                Ok(())
+            }
+            Statement::Continue => {
+                if !self.breaks.iter().any(|b| matches!(b, BreakTarget::Loop)) {
+                    return self.lw.error(s.span, "`continue` outside a loop", "here");
+                }
+                self.emit(StmtKind::Continue);
+                Ok(())
+            }
+            Statement::Break => match self.breaks.last() {
+                Some(BreakTarget::Loop) => {
+                    self.emit(StmtKind::Break);
+                    Ok(())
+                }
+                Some(BreakTarget::Switch(label)) => {
+                    let label = *label;
+                    self.emit(StmtKind::Goto(label));
+                    Ok(())
+                }
+                None => self
+                    .lw
+                    .error(s.span, "`break` outside a loop or switch", "here"),
+            },
+            Statement::Return(value) => {
+                let value = match value {
+                    Some(e) => {
+                        let v = self.rvalue(e)?;
+                        match self.return_type.clone() {
+                            CType::Void => None,
+                            ty => Some(self.convert(v, &ty, e.span)?),
+                        }
+                    }
+                    None => None,
+                };
+                self.emit(StmtKind::Return(value));
+                Ok(())
+            }
+            Statement::Asm(asm) => self.asm(&asm.node, s.span),
+        }
+    }
+
+    /// Lowers an expression whose value is unused (`i++` needs no copy of `i`).
+    fn discard(&mut self, e: &'a Node<Expression>) -> LResult<()> {
+        if let Expression::UnaryOperator(u) = &e.node
+            && matches!(
+                u.node.operator.node,
+                UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+            )
+        {
+            let op = if u.node.operator.node == UnaryOperator::PostIncrement {
+                BinaryOperator::Plus
+            } else {
+                BinaryOperator::Minus
+            };
+            let lv = self.lvalue(&u.node.operand)?;
+            let old = self.load(lv.clone(), e.span)?;
+            let one = super::lower_expr::Val::int(1);
+            let new = self.arithmetic(&op, old, one, e.span)?;
+            return self.store(&lv, new, e.span);
+        }
+        if let Expression::Comma(items) = &e.node {
+            return items.iter().try_for_each(|item| self.discard(item));
+        }
+        self.rvalue(e).map(|_| ())
+    }
+
+    /// Lowers a declaration or statement of a block.
+    pub fn lower_block_item(&mut self, item: &'a Node<BlockItem>) -> LResult<()> {
+        match &item.node {
+            BlockItem::Declaration(d) => {
+                self.origin = self.lw.origin(item.span);
+                self.declaration(d)
+            }
+            BlockItem::StaticAssert(_) => Ok(()),
+            BlockItem::Statement(s) => self.lower_statement(s),
+        }
+    }
+
+    fn labeled(&mut self, labeled: &'a LabeledStatement, span: Span) -> LResult<()> {
+        match &labeled.label.node {
+            Label::Identifier(name) => {
+                let id = self.label(&name.node.name);
+                self.defined_labels.insert(name.node.name.clone());
+                self.origin = self.lw.origin(span);
+                self.emit(StmtKind::Label(id, name.node.name.clone()));
+            }
+            Label::Case(value) => {
+                let Some(v) = self.lw.types.const_eval(value) else {
+                    return self.lw.error(
+                        value.span,
+                        "case label is not a constant",
+                        "not constant",
+                    );
+                };
+                let id = self.fresh_label();
+                let Some(cases) = self.cases.last_mut() else {
+                    return self.lw.error(span, "`case` outside a switch", "here");
+                };
+                cases.push((Some(v), id));
+                self.emit(StmtKind::Label(id, format!("case_{v}")));
+            }
+            Label::Default => {
+                let id = self.fresh_label();
+                let Some(cases) = self.cases.last_mut() else {
+                    return self.lw.error(span, "`default` outside a switch", "here");
+                };
+                cases.push((None, id));
+                self.emit(StmtKind::Label(id, "default".into()));
+            }
+            Label::CaseRange(_) => return self.lw.refuse(span, "a case range", None),
+        }
+        self.lower_statement(&labeled.statement)
+    }
+
+    fn lower_loop(
+        &mut self,
+        test_first: bool,
+        init: Option<&'a Node<ForInitializer>>,
+        condition: Option<&'a Node<Expression>>,
+        body: &'a Node<Statement>,
+        step: Option<&'a Node<Expression>>,
+        span: Span,
+    ) -> LResult<()> {
+        let origin = self.lw.origin(span);
+        self.origin = origin;
+        match init.map(|i| &i.node) {
+            Some(ForInitializer::Declaration(d)) => self.declaration(d)?,
+            Some(ForInitializer::Expression(e)) => {
+                self.rvalue(e)?;
+            }
+            _ => {}
+        }
+        self.breaks.push(BreakTarget::Loop);
+        let result = (|| -> LResult<(Block, Block, Expr, Block)> {
+            let (body_block, _) = self.in_block(|f| f.lower_statement(body))?;
+            self.origin = origin;
+            let (prelude, condition) = match condition {
+                Some(c) => {
+                    self.origin = self.lw.origin(c.span);
+                    self.in_block(|f| f.rvalue(c).map(|v| v.expr))?
+                }
+                None => (Vec::new(), Expr::Const(1)),
+            };
+            let (latch, _) = match step {
+                Some(e) => self.in_block(|f| f.discard(e))?,
+                None => (Vec::new(), ()),
+            };
+            Ok((body_block, prelude, condition, latch))
+        })();
+        self.breaks.pop();
+        let (body, prelude, condition, latch) = result?;
+        self.origin = origin;
+        self.emit(StmtKind::Loop {
+            test_first,
+            prelude,
+            condition,
+            body,
+            latch,
+        });
+        Ok(())
+    }
+
+    fn switch(&mut self, sw: &'a SwitchStatement, span: Span) -> LResult<()> {
+        let value = self.rvalue(&sw.expression)?;
+        let value = self.save(value.expr, &value.ty);
+        let end = self.fresh_label();
+        self.cases.push(Vec::new());
+        self.breaks.push(BreakTarget::Switch(end));
+        let result = self.in_block(|f| f.lower_statement(&sw.statement));
+        self.breaks.pop();
+        let cases = self.cases.pop().unwrap_or_default();
+        let (body, _) = result?;
+        self.origin = self.lw.origin(span);
+        let mut default = end;
+        for (case, label) in &cases {
+            match case {
+                Some(v) => self.emit(StmtKind::If {
+                    condition: Expr::Binary(
+                        BinaryOp::Eq,
+                        Box::new(value.clone()),
+                        Box::new(Expr::Const(*v)),
+                    ),
+                    then_branch: vec![Stmt {
+                        kind: StmtKind::Goto(*label),
+                        origin: self.origin,
+                    }],
+                    else_branch: Vec::new(),
+                }),
+                None => default = *label,
+            }
+        }
+        self.emit(StmtKind::Goto(default));
+        if let Some(block) = self.blocks.last_mut() {
+            block.extend(body);
+        }
+        self.emit(StmtKind::Label(end, "switch_end".into()));
+        Ok(())
+    }
+
+    /// A local declaration.
+    pub fn declaration(&mut self, d: &'a Node<Declaration>) -> LResult<()> {
+        let specs = &d.node.specifiers;
+        if types::is_typedef(specs) {
+            self.lw.types.add_typedef(&d.node);
+            return Ok(());
+        }
+        let is_static = types::has_storage(specs, |s| matches!(s, StorageClassSpecifier::Static));
+        let is_extern = types::has_storage(specs, |s| matches!(s, StorageClassSpecifier::Extern));
+        let atomic = types::is_atomic(specs);
+        if d.node.declarators.is_empty() {
+            self.lw.types.declared_type(specs, None, d.span)?;
+        }
+        for init in &d.node.declarators {
+            let Some(name) = types::declarator_name(&init.node.declarator.node) else {
+                continue;
+            };
+            let name = name.node.name.clone();
+            let ty = self
+                .lw
+                .types
+                .declared_type(specs, Some(&init.node.declarator), init.span)?;
+            if let CType::Function(ret, _) = &ty {
+                self.lw.prototypes.insert(name, (**ret).clone());
+                continue;
+            }
+            if is_extern {
+                self.bind(&name, Binding::Global(name.clone()));
+                continue;
+            }
+            if is_static {
+                let key = format!("{}::{name}", self.name);
+                self.lw.declare_global(
+                    &key,
+                    ty,
+                    init.node.initializer.as_ref(),
+                    atomic,
+                    init.span,
+                )?;
+                if let Some(super::globals::Global::Shared { base, ty, .. }) =
+                    self.lw.globals.get(&key).cloned()
+                {
+                    let size = self.lw.types.size(&ty) as usize;
+                    for k in 0..size {
+                        if let Some(location) = self.lw.program.locations.get_mut(base as usize + k)
+                        {
+                            location.name = location.name.replacen(&key, &name, 1);
+                            location.object = name.clone();
+                        }
+                    }
+                }
+                self.bind(&name, Binding::Global(key));
+                continue;
+            }
+            self.local_object(&name, ty, init, atomic)?;
+        }
+        Ok(())
+    }
+
+    fn local_object(
+        &mut self,
+        name: &str,
+        ty: CType,
+        init: &'a Node<InitDeclarator>,
+        atomic: bool,
+    ) -> LResult<()> {
+        let span = init.span;
+        match &ty {
+            CType::Float => {
+                return self.lw.refuse(
+                    span,
+                    format!("floating point (`{name}`)"),
+                    Some("use integers"),
+                );
+            }
+            CType::Pointer(t) if matches!(**t, CType::Function(..)) => {
+                return self.lw.refuse(
+                    span,
+                    format!("the function pointer `{name}`"),
+                    Some("call the function directly"),
+                );
+            }
+            _ => {}
+        }
+        let ty = match (&ty, init.node.initializer.as_ref().map(|i| &i.node)) {
+            (CType::Array(element, 0), Some(Initializer::List(items))) => {
+                CType::Array(element.clone(), items.len() as u64)
+            }
+            _ => ty,
+        };
+        let is_array = matches!(ty, CType::Array(..));
+        let shared = !ty.is_thread_data()
+            && (self.address_use.address_taken.contains(name)
+                || (is_array && self.address_use.used_as_value.contains(name))
+                || atomic);
+        let id = self.new_local(name, ty.clone(), shared);
+        if atomic {
+            self.atomic_locals.insert(id);
+        }
+        self.bind(name, Binding::Local(id));
+        let target = if shared {
+            LVal::Shared {
+                address: Expr::ObjectAddress(id),
+                ty,
+                atomic,
+            }
+        } else {
+            LVal::Private(Place::Local(id), ty)
+        };
+        if let Some(initializer) = &init.node.initializer {
+            self.initialise(&target, initializer)?;
+        }
+        Ok(())
+    }
+
+    /// Initialises an object; unmentioned elements of a braced list are zero.
+    fn initialise(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
+        if matches!(init.node, Initializer::List(_))
+            && matches!(target.ty(), CType::Array(..) | CType::Struct(_))
+        {
+            self.zero(target, init.span)?;
+        }
+        self.fill(target, init)
+    }
+
+    /// Stores the values of an initialiser (the object is already zeroed).
+    fn fill(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
+        match (&init.node, target.ty().clone()) {
+            (Initializer::Expression(e), ty) if ty.is_scalar() || matches!(ty, CType::Bool) => {
+                let v = self.rvalue(e)?;
+                self.store(target, v, init.span)
+            }
+            (Initializer::List(items), ty) if ty.is_scalar() => match items.first() {
+                Some(item) => self.fill(target, &item.node.initializer),
+                None => self.store(target, Val::int(0), init.span),
+            },
+            (Initializer::List(items), CType::Array(_, n)) => {
+                let mut index = 0u64;
+                for item in items {
+                    if let Some(designator) = item.node.designation.first() {
+                        match &designator.node {
+                            Designator::Index(e) => match self.lw.types.const_eval(e) {
+                                Some(i) if i >= 0 => index = i as u64,
+                                _ => {
+                                    return self.lw.refuse(
+                                        designator.span,
+                                        "this designator",
+                                        None,
+                                    );
+                                }
+                            },
+                            _ => return self.lw.refuse(designator.span, "this designator", None),
+                        }
+                    }
+                    if index >= n {
+                        break;
+                    }
+                    let element = self.element(target, index);
+                    self.fill(&element, &item.node.initializer)?;
+                    index += 1;
+                }
+                Ok(())
+            }
+            (Initializer::List(items), CType::Struct(id)) => {
+                let fields = self.lw.types.fields(id, init.span)?.to_vec();
+                let mut index = 0usize;
+                for item in items {
+                    if let Some(designator) = item.node.designation.first() {
+                        match &designator.node {
+                            Designator::Member(m) => {
+                                match fields.iter().position(|(f, _)| *f == m.node.name) {
+                                    Some(i) => index = i,
+                                    None => {
+                                        return self.lw.error(
+                                            m.span,
+                                            format!("no field `{}`", m.node.name),
+                                            "unknown field",
+                                        );
+                                    }
+                                }
+                            }
+                            _ => return self.lw.refuse(designator.span, "this designator", None),
+                        }
+                    }
+                    let Some((field, _)) = fields.get(index) else {
+                        break;
+                    };
+                    let member = self.member(target, id, field, init.span)?;
+                    self.fill(&member, &item.node.initializer)?;
+                    index += 1;
+                }
+                Ok(())
+            }
+            (Initializer::Expression(e), CType::Struct(_)) => {
+                let source = self.lvalue(e)?;
+                match (target, source) {
+                    (LVal::Private(to, _), LVal::Private(from, _)) => {
+                        self.emit(StmtKind::Assign(to.clone(), Expr::Load(from)));
+                        Ok(())
+                    }
+                    _ => self.lw.refuse(
+                        init.span,
+                        "initialising a struct from shared memory",
+                        Some("copy its fields one by one"),
+                    ),
+                }
+            }
+            _ => self.lw.refuse(init.span, "this initialiser", None),
+        }
+    }
+
+    fn element(&self, target: &LVal, index: u64) -> LVal {
+        let element = target.ty().target().cloned().unwrap_or(CType::INT);
+        match target {
+            LVal::Private(place, _) => LVal::Private(
+                Place::Index(Box::new(place.clone()), Box::new(Expr::Const(index as i64))),
+                element,
+            ),
+            LVal::Shared {
+                address, atomic, ..
+            } => {
+                let offset = index as i64 * self.lw.types.size(&element) as i64;
+                LVal::Shared {
+                    address: super::lower::binary(
+                        BinaryOp::Add,
+                        address.clone(),
+                        Expr::Const(offset),
+                    ),
+                    ty: element,
+                    atomic: *atomic,
+                }
+            }
+        }
+    }
+
+    fn member(&self, target: &LVal, id: usize, field: &str, span: Span) -> LResult<LVal> {
+        let (offset, ty) = self.lw.types.field(id, field, span)?;
+        Ok(match target {
+            LVal::Private(place, _) => {
+                LVal::Private(Place::Field(Box::new(place.clone()), field.to_string()), ty)
+            }
+            LVal::Shared {
+                address, atomic, ..
+            } => LVal::Shared {
+                address: super::lower::binary(
+                    BinaryOp::Add,
+                    address.clone(),
+                    Expr::Const(offset as i64),
+                ),
+                ty,
+                atomic: *atomic,
+            },
+        })
+    }
+
+    /// Stores zero into every scalar of an object.
+    fn zero(&mut self, target: &LVal, span: Span) -> LResult<()> {
+        match target.ty().clone() {
+            CType::Array(_, n) => (0..n).try_for_each(|i| {
+                let element = self.element(target, i);
+                self.zero(&element, span)
+            }),
+            CType::Struct(id) => {
+                let fields = self.lw.types.fields(id, span)?.to_vec();
+                for (field, _) in fields {
+                    let member = self.member(target, id, &field, span)?;
+                    self.zero(&member, span)?;
+                }
+                Ok(())
+            }
+            CType::ThreadHandle | CType::Opaque(_) => Ok(()),
+            _ => self.store(target, Val::int(0), span),
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Pre-scan of a function body: which local names have their address taken
+//! (they become shared objects) and which are used as a value rather than
+//! indexed (arrays that decay to a pointer are shared too).
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use lang_c::visit::{self, Visit};
+use std::collections::HashSet;
+
+/// Names whose storage must live in shared memory.
+#[derive(Debug, Default)]
+pub struct AddressUse {
+    /// Roots of `&expr`.
+    pub address_taken: HashSet<String>,
+    /// Identifiers used as values (not as the base of `[]` or a `sizeof` operand).
+    pub used_as_value: HashSet<String>,
+    /// Offsets of `&x` operands that the builtins handle without sharing `x`.
+    exempt: HashSet<usize>,
+    /// Offsets of identifiers that are indexed or measured.
+    not_value: HashSet<usize>,
+}
+
+/// Builtins whose pointer argument at this index may point to private data.
+pub fn private_pointer_argument(function: &str) -> Option<usize> {
+    match function {
+        "atomic_compare_exchange_strong"
+        | "atomic_compare_exchange_strong_explicit"
+        | "atomic_compare_exchange_weak"
+        | "atomic_compare_exchange_weak_explicit"
+        | "__atomic_compare_exchange_n"
+        | "__atomic_compare_exchange" => Some(1),
+        "pthread_create" | "pthread_join" => Some(0),
+        _ => None,
+    }
+}
+
+/// The variable at the root of an lvalue such as `s.f[2]`.
+pub fn root_name(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Identifier(id) => Some(&id.node.name),
+        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+            root_name(&m.node.expression.node)
+        }
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            root_name(&b.node.lhs.node)
+        }
+        _ => None,
+    }
+}
+
+impl AddressUse {
+    /// Scans a function body.
+    pub fn of(body: &Node<Statement>) -> AddressUse {
+        let mut scan = AddressUse::default();
+        scan.visit_statement(&body.node, &body.span);
+        scan
+    }
+}
+
+impl<'ast> Visit<'ast> for AddressUse {
+    fn visit_call_expression(&mut self, call: &'ast CallExpression, span: &'ast Span) {
+        if let Expression::Identifier(id) = &call.callee.node
+            && let Some(index) = private_pointer_argument(&id.node.name)
+            && let Some(argument) = call.arguments.get(index)
+        {
+            self.exempt.insert(argument.span.start);
+        }
+        visit::visit_call_expression(self, call, span);
+    }
+
+    fn visit_unary_operator_expression(
+        &mut self,
+        unary: &'ast UnaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        if unary.operator.node == UnaryOperator::Address
+            && !self.exempt.contains(&span.start)
+            && let Some(name) = root_name(&unary.operand.node)
+        {
+            self.address_taken.insert(name.to_string());
+        }
+        visit::visit_unary_operator_expression(self, unary, span);
+    }
+
+    fn visit_binary_operator_expression(
+        &mut self,
+        binary: &'ast BinaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        if binary.operator.node == BinaryOperator::Index {
+            self.not_value.insert(binary.lhs.span.start);
+        }
+        visit::visit_binary_operator_expression(self, binary, span);
+    }
+
+    fn visit_sizeofval(&mut self, sizeof: &'ast SizeOfVal, span: &'ast Span) {
+        self.not_value.insert(sizeof.0.span.start);
+        visit::visit_sizeofval(self, sizeof, span);
+    }
+
+    fn visit_expression(&mut self, expression: &'ast Expression, span: &'ast Span) {
+        if let Expression::Identifier(id) = expression
+            && !self.not_value.contains(&span.start)
+        {
+            self.used_as_value.insert(id.node.name.clone());
+        }
+        visit::visit_expression(self, expression, span);
+    }
+}

@@ -1,0 +1,741 @@
+//! C types as the frontend sees them (sizes counted in scalars, one scalar
+//! per shared location) and their resolution from lang-c specifiers and
+//! declarators, with typedefs, struct tags and enum constants.
+
+use super::source_map::SourceMap;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{StructDef, Ty};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::HashMap;
+
+/// Default length of a variable-length array of `pthread_t`.
+pub const DEFAULT_THREAD_ARRAY_BOUND: u64 = 8;
+
+/// Index into [`TypeEnv::structs`]; equal to the IR struct id.
+pub type StructId = usize;
+
+/// A C type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CType {
+    Void,
+    Bool,
+    Int {
+        bits: u8,
+        signed: bool,
+    },
+    Pointer(Box<CType>),
+    Array(Box<CType>, u64),
+    Struct(StructId),
+    /// `pthread_t`.
+    ThreadHandle,
+    /// `pthread_mutex_t`: one location.
+    Mutex,
+    /// Types that are accepted but carry no modelled value
+    /// (`pthread_attr_t`, `pthread_mutexattr_t`, `FILE`).
+    Opaque(String),
+    /// A function type with its return type and whether it is variadic.
+    Function(Box<CType>, bool),
+    /// `float`, `double`: refused wherever a value is needed.
+    Float,
+}
+
+impl CType {
+    pub const INT: CType = CType::Int {
+        bits: 32,
+        signed: true,
+    };
+    pub const UINT: CType = CType::Int {
+        bits: 32,
+        signed: false,
+    };
+    pub const LONG: CType = CType::Int {
+        bits: 64,
+        signed: true,
+    };
+
+    pub fn is_pointer(&self) -> bool {
+        matches!(self, CType::Pointer(_))
+    }
+
+    /// Whether a value of this type fits one scalar location.
+    pub fn is_scalar(&self) -> bool {
+        matches!(
+            self,
+            CType::Int { .. }
+                | CType::Bool
+                | CType::Pointer(_)
+                | CType::Mutex
+                | CType::ThreadHandle
+        )
+    }
+
+    /// The pointee of a pointer or the element of an array.
+    pub fn target(&self) -> Option<&CType> {
+        match self {
+            CType::Pointer(t) | CType::Array(t, _) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Whether the type contains `pthread_t` (such objects are not shared memory).
+    pub fn is_thread_data(&self) -> bool {
+        match self {
+            CType::ThreadHandle | CType::Opaque(_) => true,
+            CType::Array(t, _) => t.is_thread_data(),
+            _ => false,
+        }
+    }
+}
+
+/// A struct (or union, which is refused when used) and its fields.
+#[derive(Debug, Clone)]
+pub struct StructInfo {
+    pub name: String,
+    pub is_union: bool,
+    /// `None` until the definition is seen.
+    pub fields: Option<Vec<(String, CType)>>,
+}
+
+/// A typedef as written: its specifiers and declarator.
+type TypedefSource<'a> = (&'a [Node<DeclarationSpecifier>], &'a Node<Declarator>);
+
+/// Names, tags and constants in scope while resolving types.
+pub struct TypeEnv<'a> {
+    pub source: &'a SourceMap,
+    typedefs: HashMap<String, TypedefSource<'a>>,
+    resolved: HashMap<String, CType>,
+    pub structs: Vec<StructInfo>,
+    tags: HashMap<String, StructId>,
+    pub enum_constants: HashMap<String, i64>,
+    /// Types of global objects, for `sizeof` in constant expressions.
+    pub object_types: HashMap<String, CType>,
+    /// Length given to variable-length arrays of thread handles: threads
+    /// are created in loops, which run at most this many times.
+    pub thread_array_bound: u64,
+}
+
+pub type TResult<T> = Result<T, Box<Diagnostic>>;
+
+/// A type specifier or qualifier from either kind of specifier list.
+enum Spec<'a> {
+    Type(&'a Node<TypeSpecifier>),
+    Qualifier,
+    Other,
+}
+
+fn decl_specs(specs: &[Node<DeclarationSpecifier>]) -> Vec<Spec<'_>> {
+    specs
+        .iter()
+        .map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Spec::Type(t),
+            DeclarationSpecifier::TypeQualifier(q) => {
+                let _ = q;
+                Spec::Qualifier
+            }
+            _ => Spec::Other,
+        })
+        .collect()
+}
+
+fn qual_specs(specs: &[Node<SpecifierQualifier>]) -> Vec<Spec<'_>> {
+    specs
+        .iter()
+        .map(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => Spec::Type(t),
+            SpecifierQualifier::TypeQualifier(q) => {
+                let _ = q;
+                Spec::Qualifier
+            }
+            SpecifierQualifier::Extension(_) => Spec::Other,
+        })
+        .collect()
+}
+
+/// The name a declarator declares, if any.
+pub fn declarator_name(declarator: &Declarator) -> Option<&Node<Identifier>> {
+    match &declarator.kind.node {
+        DeclaratorKind::Identifier(id) => Some(id),
+        DeclaratorKind::Declarator(inner) => declarator_name(&inner.node),
+        DeclaratorKind::Abstract => None,
+    }
+}
+
+/// The function declarator (parameters) of a function definition's declarator.
+pub fn function_declarator(declarator: &Declarator) -> Option<&Node<FunctionDeclarator>> {
+    declarator.derived.iter().find_map(|d| match &d.node {
+        DerivedDeclarator::Function(f) => Some(f),
+        _ => None,
+    })
+}
+
+/// Whether declaration specifiers contain `typedef`.
+pub fn is_typedef(specs: &[Node<DeclarationSpecifier>]) -> bool {
+    has_storage(specs, |s| matches!(s, StorageClassSpecifier::Typedef))
+}
+
+pub fn has_storage(
+    specs: &[Node<DeclarationSpecifier>],
+    f: impl Fn(&StorageClassSpecifier) -> bool,
+) -> bool {
+    specs
+        .iter()
+        .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if f(&c.node)))
+}
+
+/// Whether a specifier list contains the `_Atomic` qualifier or specifier.
+pub fn is_atomic(specs: &[Node<DeclarationSpecifier>]) -> bool {
+    specs.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic)
+            || matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if matches!(t.node, TypeSpecifier::Atomic(_)))
+    })
+}
+
+impl<'a> TypeEnv<'a> {
+    pub fn new(source: &'a SourceMap) -> Self {
+        TypeEnv {
+            source,
+            typedefs: HashMap::new(),
+            resolved: HashMap::new(),
+            structs: Vec::new(),
+            tags: HashMap::new(),
+            enum_constants: HashMap::new(),
+            object_types: HashMap::new(),
+            thread_array_bound: DEFAULT_THREAD_ARRAY_BOUND,
+        }
+    }
+
+    fn refuse<T>(&self, span: lang_c::span::Span, what: &str, help: Option<&str>) -> TResult<T> {
+        Err(Box::new(self.source.diagnostic(
+            span.start,
+            span.end,
+            format!("{what} is not supported"),
+            what.to_string(),
+            help.map(str::to_string),
+        )))
+    }
+
+    /// Records the typedefs of a declaration (resolved lazily on use).
+    pub fn add_typedef(&mut self, declaration: &'a Declaration) {
+        for init in &declaration.declarators {
+            if let Some(name) = declarator_name(&init.node.declarator.node) {
+                self.typedefs.insert(
+                    name.node.name.clone(),
+                    (&declaration.specifiers, &init.node.declarator),
+                );
+                self.resolved.remove(&name.node.name);
+            }
+        }
+    }
+
+    /// Type of a declaration's specifiers with one declarator applied.
+    pub fn declared_type(
+        &mut self,
+        specs: &'a [Node<DeclarationSpecifier>],
+        declarator: Option<&'a Node<Declarator>>,
+        span: lang_c::span::Span,
+    ) -> TResult<CType> {
+        let base = self.base_type(&decl_specs(specs), span)?;
+        match declarator {
+            Some(d) => self.apply_declarator(base, d),
+            None => Ok(base),
+        }
+    }
+
+    /// Type of a type name (`sizeof(T)`, casts).
+    pub fn type_name(&mut self, name: &'a Node<TypeName>) -> TResult<CType> {
+        let base = self.base_type(&qual_specs(&name.node.specifiers), name.span)?;
+        match &name.node.declarator {
+            Some(d) => self.apply_declarator(base, d),
+            None => Ok(base),
+        }
+    }
+
+    /// Applies pointer, array and function derivations.
+    pub fn apply_declarator(
+        &mut self,
+        base: CType,
+        declarator: &'a Node<Declarator>,
+    ) -> TResult<CType> {
+        let mut ty = base;
+        for derived in &declarator.node.derived {
+            if let DerivedDeclarator::Pointer(_) = derived.node {
+                ty = CType::Pointer(Box::new(ty));
+            }
+        }
+        for derived in declarator.node.derived.iter().rev() {
+            match &derived.node {
+                DerivedDeclarator::Pointer(_) => {}
+                DerivedDeclarator::Array(array) => {
+                    let length = match &array.node.size {
+                        ArraySize::Unknown => 0,
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            match self.const_eval(e) {
+                                Some(n) if n >= 0 => n as u64,
+                                None if ty == CType::ThreadHandle => self.thread_array_bound,
+                                _ => {
+                                    return self.refuse(
+                                        e.span,
+                                        "a variable-length array (its size is not a constant)",
+                                        Some("give the array a constant size"),
+                                    );
+                                }
+                            }
+                        }
+                        ArraySize::VariableUnknown => {
+                            return self.refuse(derived.span, "a variable-length array", None);
+                        }
+                    };
+                    ty = CType::Array(Box::new(ty), length);
+                }
+                DerivedDeclarator::Function(f) => {
+                    let variadic = matches!(f.node.ellipsis, Ellipsis::Some);
+                    ty = CType::Function(Box::new(ty), variadic);
+                }
+                DerivedDeclarator::KRFunction(_) => ty = CType::Function(Box::new(ty), false),
+                DerivedDeclarator::Block(_) => {
+                    return self.refuse(derived.span, "a block pointer", None);
+                }
+            }
+        }
+        if let DeclaratorKind::Declarator(inner) = &declarator.node.kind.node {
+            ty = self.apply_declarator(ty, inner)?;
+        }
+        Ok(ty)
+    }
+
+    fn base_type(&mut self, specs: &[Spec<'a>], span: lang_c::span::Span) -> TResult<CType> {
+        let (mut longs, mut unsigned, mut signed) = (0, false, false);
+        let mut base: Option<CType> = None;
+        let mut short = false;
+        for spec in specs {
+            let Spec::Type(t) = spec else { continue };
+            match &t.node {
+                TypeSpecifier::Void => base = Some(CType::Void),
+                TypeSpecifier::Char => {
+                    base = Some(CType::Int {
+                        bits: 8,
+                        signed: true,
+                    })
+                }
+                TypeSpecifier::Short => short = true,
+                TypeSpecifier::Int => {}
+                TypeSpecifier::Long => longs += 1,
+                TypeSpecifier::Signed => signed = true,
+                TypeSpecifier::Unsigned => unsigned = true,
+                TypeSpecifier::Bool => base = Some(CType::Bool),
+                TypeSpecifier::Float
+                | TypeSpecifier::Double
+                | TypeSpecifier::TS18661Float(_)
+                | TypeSpecifier::Complex => base = Some(CType::Float),
+                TypeSpecifier::Atomic(name) => base = Some(self.type_name(name)?),
+                TypeSpecifier::Struct(s) => base = Some(self.struct_type(s)?),
+                TypeSpecifier::Enum(e) => {
+                    self.add_enum(&e.node);
+                    base = Some(CType::INT);
+                }
+                TypeSpecifier::TypedefName(name) => base = Some(self.typedef_type(name)?),
+                TypeSpecifier::TypeOf(_) => return self.refuse(t.span, "`typeof`", None),
+            }
+        }
+        let _ = signed;
+        let ty = match base {
+            Some(CType::Int { bits: 8, .. }) => CType::Int {
+                bits: 8,
+                signed: !unsigned,
+            },
+            Some(CType::Float) if longs > 0 => CType::Float,
+            Some(other) => other,
+            None if short => CType::Int {
+                bits: 16,
+                signed: !unsigned,
+            },
+            None if longs > 0 => CType::Int {
+                bits: 64,
+                signed: !unsigned,
+            },
+            None => CType::Int {
+                bits: 32,
+                signed: !unsigned,
+            },
+        };
+        let _ = span;
+        Ok(ty)
+    }
+
+    fn typedef_type(&mut self, name: &'a Node<Identifier>) -> TResult<CType> {
+        let id = name.node.name.as_str();
+        match id {
+            "pthread_t" => return Ok(CType::ThreadHandle),
+            "pthread_mutex_t" => return Ok(CType::Mutex),
+            "pthread_attr_t" | "pthread_mutexattr_t" | "FILE" | "pthread_condattr_t" => {
+                return Ok(CType::Opaque(id.to_string()));
+            }
+            "pthread_cond_t" => {
+                return self.refuse(
+                    name.span,
+                    "`pthread_cond_t` (condition variables)",
+                    Some("model the condition with a flag and a loop"),
+                );
+            }
+            "pthread_rwlock_t" | "pthread_spinlock_t" | "pthread_barrier_t" | "pthread_key_t"
+            | "sem_t" | "pthread_once_t" => {
+                return self.refuse(
+                    name.span,
+                    &format!("`{id}`"),
+                    Some("use pthread_mutex_t or atomic operations"),
+                );
+            }
+            "va_list" | "__builtin_va_list" | "__gnuc_va_list" => {
+                return self.refuse(name.span, "variadic arguments (`va_list`)", None);
+            }
+            "jmp_buf" | "sigjmp_buf" => return self.refuse(name.span, "setjmp/longjmp", None),
+            _ => {}
+        }
+        if let Some(ty) = self.resolved.get(id) {
+            return Ok(ty.clone());
+        }
+        let Some(&(specs, declarator)) = self.typedefs.get(id) else {
+            return self.refuse(name.span, &format!("the unknown type `{id}`"), None);
+        };
+        // Guard against self-reference while resolving.
+        self.resolved.insert(id.to_string(), CType::INT);
+        let result = self.declared_type(specs, Some(declarator), name.span);
+        self.resolved.remove(id);
+        let ty = result?;
+        self.resolved.insert(id.to_string(), ty.clone());
+        Ok(ty)
+    }
+
+    fn struct_type(&mut self, s: &'a Node<StructType>) -> TResult<CType> {
+        let is_union = matches!(s.node.kind.node, StructKind::Union);
+        let tag = s.node.identifier.as_ref().map(|i| i.node.name.clone());
+        let id = match (&tag, &s.node.declarations) {
+            (Some(tag), None) => match self.tags.get(tag) {
+                Some(&id) => id,
+                None => self.new_struct(Some(tag.clone()), is_union),
+            },
+            (Some(tag), Some(_)) => match self.tags.get(tag) {
+                Some(&id) if self.structs[id].fields.is_none() => id,
+                _ => self.new_struct(Some(tag.clone()), is_union),
+            },
+            (None, _) => self.new_struct(None, is_union),
+        };
+        if let Some(declarations) = &s.node.declarations
+            && self.structs[id].fields.is_none()
+        {
+            let mut fields = Vec::new();
+            for declaration in declarations {
+                let StructDeclaration::Field(field) = &declaration.node else {
+                    continue;
+                };
+                let base = self.base_type(&qual_specs(&field.node.specifiers), field.span)?;
+                for d in &field.node.declarators {
+                    if d.node.bit_width.is_some() {
+                        return self.refuse(d.span, "a bit-field", None);
+                    }
+                    let Some(declarator) = &d.node.declarator else {
+                        continue;
+                    };
+                    let ty = self.apply_declarator(base.clone(), declarator)?;
+                    let name = declarator_name(&declarator.node)
+                        .map(|n| n.node.name.clone())
+                        .unwrap_or_default();
+                    fields.push((name, ty));
+                }
+            }
+            self.structs[id].fields = Some(fields);
+        }
+        Ok(CType::Struct(id))
+    }
+
+    fn new_struct(&mut self, tag: Option<String>, is_union: bool) -> StructId {
+        let id = self.structs.len();
+        let name = tag.clone().unwrap_or_else(|| format!("__anon{id}"));
+        self.structs.push(StructInfo {
+            name,
+            is_union,
+            fields: None,
+        });
+        if let Some(tag) = tag {
+            self.tags.insert(tag, id);
+        }
+        id
+    }
+
+    /// Records the constants of an enum definition.
+    pub fn add_enum(&mut self, e: &'a EnumType) {
+        let mut next = 0i64;
+        for enumerator in &e.enumerators {
+            if let Some(value) = &enumerator.node.expression {
+                match self.const_eval(value) {
+                    Some(v) => next = v,
+                    None => continue,
+                }
+            }
+            self.enum_constants
+                .insert(enumerator.node.identifier.node.name.clone(), next);
+            next = next.wrapping_add(1);
+        }
+    }
+
+    /// The fields of a struct; refuses unions and incomplete structs.
+    pub fn fields(&self, id: StructId, span: lang_c::span::Span) -> TResult<&[(String, CType)]> {
+        let info = &self.structs[id];
+        if info.is_union {
+            return self.refuse(
+                span,
+                &format!("the union `{}`", info.name),
+                Some("use a struct"),
+            );
+        }
+        match &info.fields {
+            Some(fields) => Ok(fields),
+            None => self.refuse(
+                span,
+                &format!("the incomplete struct `{}`", info.name),
+                None,
+            ),
+        }
+    }
+
+    /// Size in scalars (one location per scalar).
+    pub fn size(&self, ty: &CType) -> u64 {
+        match ty {
+            CType::Array(t, n) => self.size(t).saturating_mul(*n),
+            CType::Struct(id) => match &self.structs[*id].fields {
+                Some(fields) if self.structs[*id].is_union => {
+                    fields.iter().map(|(_, t)| self.size(t)).max().unwrap_or(1)
+                }
+                Some(fields) => fields.iter().map(|(_, t)| self.size(t)).sum::<u64>().max(1),
+                None => 1,
+            },
+            _ => 1,
+        }
+    }
+
+    /// Offset in scalars and type of a field.
+    pub fn field(
+        &self,
+        id: StructId,
+        name: &str,
+        span: lang_c::span::Span,
+    ) -> TResult<(u64, CType)> {
+        let fields = self.fields(id, span)?;
+        let mut offset = 0;
+        for (field, ty) in fields {
+            if field == name {
+                return Ok((offset, ty.clone()));
+            }
+            offset += self.size(ty);
+        }
+        let struct_name = self.structs[id].name.clone();
+        Err(Box::new(self.source.diagnostic(
+            span.start,
+            span.end,
+            format!("struct `{struct_name}` has no field `{name}`"),
+            "unknown field",
+            None,
+        )))
+    }
+
+    /// The IR type of private data of this type.
+    pub fn ir_type(&self, ty: &CType) -> Ty {
+        match ty {
+            CType::Void => Ty::Void,
+            CType::Bool => Ty::Bool,
+            CType::Int { bits, signed } => Ty::Int {
+                bits: *bits,
+                signed: *signed,
+            },
+            CType::Pointer(t) => Ty::Pointer(Box::new(match &**t {
+                CType::Function(..) => Ty::Void,
+                other => self.ir_type(other),
+            })),
+            CType::Array(t, n) => Ty::Array(Box::new(self.ir_type(t)), *n),
+            CType::Struct(id) => Ty::Struct(*id),
+            CType::ThreadHandle => Ty::ThreadHandle,
+            CType::Mutex | CType::Opaque(_) | CType::Function(..) | CType::Float => Ty::INT,
+        }
+    }
+
+    /// The IR struct table.
+    pub fn ir_structs(&self) -> Vec<StructDef> {
+        self.structs
+            .iter()
+            .map(|s| StructDef {
+                name: s.name.clone(),
+                fields: s
+                    .fields
+                    .iter()
+                    .flatten()
+                    .map(|(n, t)| (n.clone(), self.ir_type(t)))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Evaluates an integer constant expression (sizeof counts scalars).
+    pub fn const_eval(&mut self, e: &'a Node<Expression>) -> Option<i64> {
+        match &e.node {
+            Expression::Constant(c) => constant_value(&c.node),
+            Expression::Identifier(id) => self.enum_constants.get(&id.node.name).copied(),
+            Expression::UnaryOperator(u) => {
+                let v = self.const_eval(&u.node.operand)?;
+                match u.node.operator.node {
+                    UnaryOperator::Minus => Some(v.wrapping_neg()),
+                    UnaryOperator::Plus => Some(v),
+                    UnaryOperator::Complement => Some(!v),
+                    UnaryOperator::Negate => Some((v == 0) as i64),
+                    _ => None,
+                }
+            }
+            Expression::BinaryOperator(b) => {
+                let l = self.const_eval(&b.node.lhs)?;
+                let r = self.const_eval(&b.node.rhs)?;
+                binary_value(&b.node.operator.node, l, r)
+            }
+            Expression::Conditional(c) => {
+                if self.const_eval(&c.node.condition)? != 0 {
+                    self.const_eval(&c.node.then_expression)
+                } else {
+                    self.const_eval(&c.node.else_expression)
+                }
+            }
+            Expression::Cast(c) => {
+                let v = self.const_eval(&c.node.expression)?;
+                match self.type_name(&c.node.type_name).ok()? {
+                    CType::Int { bits, signed } => Some(truncate(v, bits, signed)),
+                    CType::Bool => Some((v != 0) as i64),
+                    CType::Pointer(_) => Some(v),
+                    _ => None,
+                }
+            }
+            Expression::SizeOfTy(s) => {
+                let ty = self.type_name(&s.node.0).ok()?;
+                Some(self.size(&ty) as i64)
+            }
+            Expression::SizeOfVal(s) => {
+                let ty = self.static_type(&s.node.0)?;
+                Some(self.size(&ty) as i64)
+            }
+            _ => None,
+        }
+    }
+
+    /// The type of an expression over global objects, when evident.
+    fn static_type(&mut self, e: &'a Node<Expression>) -> Option<CType> {
+        match &e.node {
+            Expression::Identifier(id) => self.object_types.get(&id.node.name).cloned(),
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                self.static_type(&u.node.operand)?.target().cloned()
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                self.static_type(&b.node.lhs)?.target().cloned()
+            }
+            Expression::Member(m) => {
+                let base = self.static_type(&m.node.expression)?;
+                let id = match (&m.node.operator.node, base) {
+                    (MemberOperator::Direct, CType::Struct(id)) => id,
+                    (MemberOperator::Indirect, CType::Pointer(t)) => match *t {
+                        CType::Struct(id) => id,
+                        _ => return None,
+                    },
+                    _ => return None,
+                };
+                self.field(id, &m.node.identifier.node.name, m.span)
+                    .ok()
+                    .map(|(_, t)| t)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Truncates `v` to an integer type.
+pub fn truncate(v: i64, bits: u8, signed: bool) -> i64 {
+    if bits >= 64 {
+        return v;
+    }
+    let mask = (1i64 << bits) - 1;
+    let low = v & mask;
+    if signed && low >> (bits - 1) & 1 == 1 {
+        low | !mask
+    } else {
+        low
+    }
+}
+
+/// Value of an integer or character constant.
+pub fn constant_value(c: &Constant) -> Option<i64> {
+    match c {
+        Constant::Integer(i) => {
+            let radix = match i.base {
+                IntegerBase::Decimal => 10,
+                IntegerBase::Octal => 8,
+                IntegerBase::Hexadecimal => 16,
+                IntegerBase::Binary => 2,
+            };
+            let digits = i
+                .number
+                .trim_start_matches("0x")
+                .trim_start_matches("0X")
+                .trim_start_matches("0b")
+                .trim_start_matches("0B");
+            let digits = if digits.is_empty() { "0" } else { digits };
+            u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
+        }
+        Constant::Character(s) => char_value(s),
+        Constant::Float(_) => None,
+    }
+}
+
+fn char_value(s: &str) -> Option<i64> {
+    let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
+    let mut chars = inner.chars();
+    let first = chars.next()?;
+    if first != '\\' {
+        return Some(first as i64);
+    }
+    let rest: String = chars.collect();
+    Some(match rest.as_str() {
+        "n" => 10,
+        "t" => 9,
+        "r" => 13,
+        "0" => 0,
+        "\\" => 92,
+        "'" => 39,
+        "\"" => 34,
+        "a" => 7,
+        "b" => 8,
+        "f" => 12,
+        "v" => 11,
+        other if other.starts_with('x') => i64::from_str_radix(&other[1..], 16).ok()?,
+        other => i64::from_str_radix(other, 8).ok()?,
+    })
+}
+
+/// Folds a binary operator on constants.
+pub fn binary_value(op: &BinaryOperator, l: i64, r: i64) -> Option<i64> {
+    Some(match op {
+        BinaryOperator::Multiply => l.wrapping_mul(r),
+        BinaryOperator::Divide => l.checked_div(r)?,
+        BinaryOperator::Modulo => l.checked_rem(r)?,
+        BinaryOperator::Plus => l.wrapping_add(r),
+        BinaryOperator::Minus => l.wrapping_sub(r),
+        BinaryOperator::ShiftLeft => l.checked_shl(u32::try_from(r).ok()?)?,
+        BinaryOperator::ShiftRight => l.checked_shr(u32::try_from(r).ok()?)?,
+        BinaryOperator::Less => (l < r) as i64,
+        BinaryOperator::Greater => (l > r) as i64,
+        BinaryOperator::LessOrEqual => (l <= r) as i64,
+        BinaryOperator::GreaterOrEqual => (l >= r) as i64,
+        BinaryOperator::Equals => (l == r) as i64,
+        BinaryOperator::NotEquals => (l != r) as i64,
+        BinaryOperator::BitwiseAnd => l & r,
+        BinaryOperator::BitwiseXor => l ^ r,
+        BinaryOperator::BitwiseOr => l | r,
+        BinaryOperator::LogicalAnd => (l != 0 && r != 0) as i64,
+        BinaryOperator::LogicalOr => (l != 0 || r != 0) as i64,
+        _ => return None,
+    })
+}

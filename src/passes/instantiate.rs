@@ -1,0 +1,334 @@
+//! Thread instantiation: `main` is slot 0 and every `pthread_create` site of
+//! a (flattened) thread body gets its own slot with its own copy of the start
+//! function; shared locals of each copy and the heap get location ids.
+
+use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
+use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, unroll};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{
+    Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
+};
+use crate::options::TranslateOptions;
+use std::collections::HashMap;
+
+/// Most thread slots a program may need (main included).
+pub const MAX_THREADS: usize = 64;
+
+/// One thread copy: a flattened start function (no calls, no loops) whose
+/// object addresses are location ids.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadInstance {
+    pub slot: usize,
+    pub function: FunctionId,
+    pub instance: u32,
+    pub name: String,
+    pub locals: Vec<Local>,
+    pub params: Vec<LocalId>,
+    pub body: Block,
+    /// Slot of each `ThreadCreate` of `body`, in textual order.
+    pub created: Vec<usize>,
+    /// The creating slot (none for main).
+    pub parent: Option<usize>,
+    pub origin: OriginId,
+}
+
+/// All thread copies and the memory layout.
+#[derive(Debug, Clone)]
+pub struct Instances {
+    pub threads: Vec<ThreadInstance>,
+    pub memory: MemoryLayout,
+    /// Index = location id.
+    pub location_names: Vec<String>,
+}
+
+impl Instances {
+    pub fn slots(&self) -> Vec<ThreadSlot> {
+        self.threads
+            .iter()
+            .map(|t| ThreadSlot {
+                function: t.name.clone(),
+                instance: t.instance,
+            })
+            .collect()
+    }
+}
+
+/// Flattens and instantiates every thread of `program`.
+pub fn instantiate(
+    program: &Program,
+    options: &TranslateOptions,
+    labels: &mut LabelGen,
+) -> Result<Instances, Box<Diagnostic>> {
+    let mut flat: HashMap<FunctionId, Function> = HashMap::new();
+    let mut threads = vec![new_instance(
+        program,
+        options,
+        labels,
+        &mut flat,
+        program.main,
+        0,
+        None,
+    )?];
+    let mut counts: HashMap<FunctionId, u32> = HashMap::from([(program.main, 1)]);
+    let mut next = 0;
+    while next < threads.len() {
+        let sites = creation_sites(&threads[next].body);
+        let mut created = Vec::with_capacity(sites.len());
+        for (function, origin) in sites {
+            check_bounded(program, &threads, next, function, origin)?;
+            if threads.len() >= MAX_THREADS {
+                return Err(diagnostic_at(
+                    program,
+                    origin,
+                    format!("more than {MAX_THREADS} threads after unrolling"),
+                    "this thread creation exceeds the limit".into(),
+                    Some("lower --unwind".into()),
+                ));
+            }
+            let count = counts.entry(function).or_insert(0);
+            let instance = *count;
+            *count += 1;
+            let slot = threads.len();
+            threads.push(new_instance(
+                program,
+                options,
+                labels,
+                &mut flat,
+                function,
+                instance,
+                Some(next),
+            )?);
+            threads[slot].slot = slot;
+            created.push(slot);
+        }
+        threads[next].created = created;
+        next += 1;
+    }
+    let (memory, location_names) = allocate_memory(program, options, &mut threads);
+    Ok(Instances {
+        threads,
+        memory,
+        location_names,
+    })
+}
+
+fn new_instance(
+    program: &Program,
+    options: &TranslateOptions,
+    labels: &mut LabelGen,
+    flat: &mut HashMap<FunctionId, Function>,
+    function: FunctionId,
+    instance: u32,
+    parent: Option<usize>,
+) -> Result<ThreadInstance, Box<Diagnostic>> {
+    if let std::collections::hash_map::Entry::Vacant(e) = flat.entry(function) {
+        let mut f = inline::inline_function(program, function, labels)?;
+        f.body = unroll::unroll_block(&f.body, options.bounds.unwind, labels);
+        e.insert(f);
+    }
+    let Some(f) = flat.get(&function) else {
+        return Err(diagnostic_at(
+            program,
+            0,
+            "internal error: thread function missing".into(),
+            "here".into(),
+            None,
+        ));
+    };
+    Ok(ThreadInstance {
+        slot: 0,
+        function,
+        instance,
+        name: f.name.clone(),
+        locals: f.locals.clone(),
+        params: f.params.clone(),
+        body: f.body.clone(),
+        created: Vec::new(),
+        parent,
+        origin: f.origin,
+    })
+}
+
+/// The start function and origin of each thread creation, in textual order.
+pub fn creation_sites(body: &Block) -> Vec<(FunctionId, OriginId)> {
+    let mut sites = Vec::new();
+    visit_creations(body, &mut sites);
+    sites
+}
+
+fn visit_creations(body: &Block, sites: &mut Vec<(FunctionId, OriginId)>) {
+    for stmt in body {
+        match &stmt.kind {
+            StmtKind::ThreadCreate { function, .. } => sites.push((*function, stmt.origin)),
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                visit_creations(then_branch, sites);
+                visit_creations(else_branch, sites);
+            }
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
+                visit_creations(prelude, sites);
+                visit_creations(body, sites);
+                visit_creations(latch, sites);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Refuses a thread that (transitively) creates its own start function.
+fn check_bounded(
+    program: &Program,
+    threads: &[ThreadInstance],
+    creator: usize,
+    function: FunctionId,
+    origin: OriginId,
+) -> Result<(), Box<Diagnostic>> {
+    let mut slot = Some(creator);
+    while let Some(s) = slot {
+        let Some(thread) = threads.get(s) else { break };
+        if thread.function == function {
+            let name = program
+                .functions
+                .get(function)
+                .map(|f| f.name.as_str())
+                .unwrap_or("?");
+            return Err(diagnostic_at(
+                program,
+                origin,
+                format!(
+                    "thread `{name}` is created by a thread running `{name}`: unbounded thread creation is not supported"
+                ),
+                format!("creates `{name}` again"),
+                Some(
+                    "bound the thread creation explicitly; lazysma needs a fixed number of threads"
+                        .into(),
+                ),
+            ));
+        }
+        slot = thread.parent;
+    }
+    Ok(())
+}
+
+/// Number of scalars of a value of type `ty`.
+pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
+    match ty {
+        Ty::Void => 0,
+        Ty::Bool | Ty::Int { .. } | Ty::Pointer(_) | Ty::ThreadHandle => 1,
+        Ty::Array(element, n) => scalar_count(element, structs).saturating_mul(*n),
+        Ty::Struct(id) => structs
+            .get(*id)
+            .map(|s| s.fields.iter().map(|(_, t)| scalar_count(t, structs)).sum())
+            .unwrap_or(0),
+    }
+}
+
+/// Names of the scalars of an object `name` of type `ty`, in location order.
+pub fn scalar_names(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<String>) {
+    match ty {
+        Ty::Void => {}
+        Ty::Array(element, n) => {
+            for i in 0..*n {
+                scalar_names(&format!("{name}[{i}]"), element, structs, out);
+            }
+        }
+        Ty::Struct(id) => {
+            if let Some(s) = structs.get(*id) {
+                for (field, t) in &s.fields {
+                    scalar_names(&format!("{name}.{field}"), t, structs, out);
+                }
+            }
+        }
+        _ => out.push(name.to_string()),
+    }
+}
+
+fn allocate_memory(
+    program: &Program,
+    options: &TranslateOptions,
+    threads: &mut [ThreadInstance],
+) -> (MemoryLayout, Vec<String>) {
+    let mut names: Vec<String> = program.locations.iter().map(|l| l.name.clone()).collect();
+    if names.is_empty() {
+        names.push("null".into());
+    }
+    let mut initial_values: Vec<i64> = program.locations.iter().map(|l| l.initial).collect();
+    initial_values.resize(names.len(), 0);
+    for thread in threads.iter_mut() {
+        let mut addresses: HashMap<LocalId, i64> = HashMap::new();
+        for (id, local) in thread.locals.iter().enumerate() {
+            if !local.shared {
+                continue;
+            }
+            let mut scalars = Vec::new();
+            scalar_names(
+                &format!("{}#{}::{}", thread.name, thread.instance, local.name),
+                &local.ty,
+                &program.structs,
+                &mut scalars,
+            );
+            if scalars.is_empty() {
+                continue;
+            }
+            addresses.insert(id, names.len() as i64);
+            initial_values.extend(scalars.iter().map(|_| 0));
+            names.extend(scalars);
+        }
+        for_each_stmt_mut(&mut thread.body, &mut |kind| {
+            visit_operands(
+                kind,
+                &mut |e| {
+                    if let Expr::ObjectAddress(l) = e {
+                        *e = Expr::Const(addresses.get(l).copied().unwrap_or(0));
+                    }
+                },
+                &mut |_| {},
+            )
+        });
+    }
+    let heap_base = names.len() as u32;
+    // No heap locations when no thread allocates: they would only cost.
+    let allocates = threads.iter().any(|t| {
+        let mut found = false;
+        super::walk::for_each_stmt(&t.body, &mut |k| {
+            found |= matches!(k, StmtKind::Malloc { .. })
+        });
+        found
+    });
+    let heap_blocks = if allocates { options.bounds.nmalloc } else { 0 };
+    let heap_block_size = program.heap_block_size.max(1);
+    for k in 0..heap_blocks {
+        for j in 0..heap_block_size {
+            names.push(format!("heap#{k}[{j}]"));
+        }
+    }
+    let memory = MemoryLayout {
+        initial_values,
+        heap_base,
+        heap_blocks,
+        heap_block_size,
+    };
+    (memory, names)
+}
+
+/// Whether `block` still holds an object address (all must be resolved).
+pub fn has_object_address(block: &Block) -> bool {
+    let mut found = false;
+    let mut copy = block.clone();
+    for_each_stmt_mut(&mut copy, &mut |kind| {
+        visit_operands(
+            kind,
+            &mut |e| found |= matches!(e, Expr::ObjectAddress(_)),
+            &mut |_| {},
+        )
+    });
+    found
+}

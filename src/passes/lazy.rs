@@ -1,0 +1,491 @@
+//! The Lazy-CSeq scheme: numbers each thread copy's visible statements,
+//! guards each with a jump past it when it ran in an earlier round or lies
+//! beyond the guessed context switch, forbids switch points inside skipped
+//! branches, and turns shared accesses into SMA calls.
+
+use super::instantiate::{Instances, ThreadInstance};
+use super::walk::LabelGen;
+use super::{RmwCode, SeqStmt, SeqThread, SequentialProgram, TranslationMap, diagnostic_at};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{
+    Expr, FenceKind, LabelId, OriginId, Place, PlainGlobal, Program, PropertyKind, RmwOp, Stmt,
+    StmtKind, StructDef, Ty,
+};
+use crate::options::TranslateOptions;
+use std::collections::{BTreeMap, HashSet};
+
+/// Largest array whose elements get nondeterministic initial values one by one.
+const MAX_NONDET_ELEMENTS: u64 = 256;
+
+/// Sequentialises the instantiated threads.
+pub fn sequentialise_threads(
+    program: &Program,
+    instances: Instances,
+    options: &TranslateOptions,
+    labels: &mut LabelGen,
+) -> Result<SequentialProgram, Box<Diagnostic>> {
+    let slots = instances.slots();
+    let mut plain_globals = program.plain_globals.clone();
+    let thread_arg = plain_globals.len();
+    plain_globals.push(PlainGlobal {
+        name: "thread_arg".into(),
+        ty: Ty::Array(
+            Box::new(Ty::Int {
+                bits: 64,
+                signed: true,
+            }),
+            instances.threads.len() as u64,
+        ),
+    });
+    let context = Context {
+        program,
+        options,
+        thread_arg,
+    };
+    let threads = instances
+        .threads
+        .iter()
+        .map(|t| sequentialise_thread(&context, t, labels))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(SequentialProgram {
+        map: TranslationMap {
+            threads: slots,
+            locations: instances.location_names,
+            origins: program.origins.clone(),
+        },
+        threads,
+        plain_globals,
+        structs: program.structs.clone(),
+        thread_arg,
+        memory: instances.memory,
+        rounds: options.bounds.rounds,
+    })
+}
+
+struct Context<'a> {
+    program: &'a Program,
+    options: &'a TranslateOptions,
+    thread_arg: usize,
+}
+
+/// Walks one thread copy in textual order.
+struct Sequentialiser<'a> {
+    context: &'a Context<'a>,
+    /// Number of the next visible statement.
+    next: u32,
+    atomic_depth: u32,
+    created: std::vec::IntoIter<usize>,
+    end: LabelId,
+    defined: HashSet<LabelId>,
+    label_names: BTreeMap<LabelId, String>,
+    /// Gotos seen, with their origin, to check they jump forward to a label.
+    jumps: Vec<(LabelId, OriginId)>,
+}
+
+/// Sequentialises one thread copy.
+pub fn sequentialise_thread_for_test(
+    program: &Program,
+    options: &TranslateOptions,
+    thread: &ThreadInstance,
+    labels: &mut LabelGen,
+) -> Result<SeqThread, Box<Diagnostic>> {
+    let context = Context {
+        program,
+        options,
+        thread_arg: program.plain_globals.len(),
+    };
+    sequentialise_thread(&context, thread, labels)
+}
+
+fn sequentialise_thread(
+    context: &Context,
+    thread: &ThreadInstance,
+    labels: &mut LabelGen,
+) -> Result<SeqThread, Box<Diagnostic>> {
+    let mut s = Sequentialiser {
+        context,
+        next: 1,
+        atomic_depth: 0,
+        created: thread.created.clone().into_iter(),
+        end: labels.fresh(),
+        defined: HashSet::new(),
+        label_names: BTreeMap::new(),
+        jumps: Vec::new(),
+    };
+    let mut body = vec![SeqStmt::Guard(0)];
+    for (id, local) in thread.locals.iter().enumerate() {
+        let is_argument = thread.slot > 0 && thread.params.first() == Some(&id);
+        if !local.shared && !is_argument {
+            nondet_init(
+                Place::Local(id),
+                &local.ty,
+                &context.program.structs,
+                &mut body,
+            );
+        }
+    }
+    if thread.slot > 0
+        && let Some(&param) = thread.params.first()
+    {
+        let argument = Expr::Load(Place::Index(
+            Box::new(Place::PlainGlobal(context.thread_arg)),
+            Box::new(Expr::Const(thread.slot as i64)),
+        ));
+        let ty = thread
+            .locals
+            .get(param)
+            .map(|l| l.ty.clone())
+            .unwrap_or(Ty::INT);
+        let value = Expr::Cast(ty, Box::new(argument));
+        if thread.locals.get(param).is_some_and(|l| l.shared) {
+            return Err(diagnostic_at(
+                context.program,
+                thread.origin,
+                "the address of a thread function's parameter is taken".into(),
+                "this thread function".into(),
+                Some(
+                    "copy the parameter into a local variable and take the address of that".into(),
+                ),
+            ));
+        }
+        body.push(SeqStmt::Assign(Place::Local(param), value));
+    }
+    // A final `return` falls through to the end anyway.
+    let statements = match thread.body.split_last() {
+        Some((last, rest))
+            if matches!(last.kind, StmtKind::Return(_) | StmtKind::ThreadExit(_)) =>
+        {
+            rest
+        }
+        _ => &thread.body[..],
+    };
+    s.block(statements, &mut body)?;
+    s.check_jumps()?;
+    if s.jumps.iter().any(|(label, _)| *label == s.end) {
+        body.push(SeqStmt::Label(s.end));
+        s.label_names.insert(s.end, "thread_end".into());
+    }
+    s.join(&mut body);
+    body.push(SeqStmt::Guard(s.next));
+    body.push(SeqStmt::ThreadEnd {
+        stmt: thread.origin,
+    });
+    Ok(SeqThread {
+        slot: thread.slot,
+        function: thread.name.clone(),
+        instance: thread.instance,
+        locals: thread.locals.clone(),
+        body,
+        lines: s.next + 1,
+        label_names: s.label_names,
+    })
+}
+
+/// `place = nondet` for every scalar of `place`.
+fn nondet_init(place: Place, ty: &Ty, structs: &[StructDef], out: &mut Vec<SeqStmt>) {
+    match ty {
+        Ty::Void => {}
+        Ty::Array(element, n) => {
+            if *n <= MAX_NONDET_ELEMENTS {
+                for i in 0..*n {
+                    let p = Place::Index(Box::new(place.clone()), Box::new(Expr::Const(i as i64)));
+                    nondet_init(p, element, structs, out);
+                }
+            }
+        }
+        Ty::Struct(id) => {
+            if let Some(s) = structs.get(*id) {
+                for (field, t) in &s.fields {
+                    nondet_init(
+                        Place::Field(Box::new(place.clone()), field.clone()),
+                        t,
+                        structs,
+                        out,
+                    );
+                }
+            }
+        }
+        scalar => out.push(SeqStmt::Assign(place, Expr::Nondet(scalar.clone()))),
+    }
+}
+
+impl Sequentialiser<'_> {
+    /// A guard before a visible statement (none inside an atomic section).
+    fn visible(&mut self, out: &mut Vec<SeqStmt>) {
+        if self.atomic_depth == 0 {
+            out.push(SeqStmt::Guard(self.next));
+            self.next += 1;
+        }
+    }
+
+    /// Control may arrive here other than by falling through.
+    fn join(&self, out: &mut Vec<SeqStmt>) {
+        if self.atomic_depth == 0 && out.last() != Some(&SeqStmt::ResumeCheck(self.next)) {
+            out.push(SeqStmt::ResumeCheck(self.next));
+        }
+    }
+
+    fn unsupported(&self, origin: OriginId, message: &str, label: &str) -> Box<Diagnostic> {
+        diagnostic_at(
+            self.context.program,
+            origin,
+            message.into(),
+            label.into(),
+            None,
+        )
+    }
+
+    fn block(&mut self, block: &[Stmt], out: &mut Vec<SeqStmt>) -> Result<(), Box<Diagnostic>> {
+        for stmt in block {
+            self.stmt(&stmt.kind, stmt.origin, out)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(
+        &mut self,
+        kind: &StmtKind,
+        origin: OriginId,
+        out: &mut Vec<SeqStmt>,
+    ) -> Result<(), Box<Diagnostic>> {
+        match kind {
+            StmtKind::Assign(place, value) => {
+                out.push(SeqStmt::Assign(place.clone(), value.clone()))
+            }
+            StmtKind::Read { target, address } => {
+                self.visible(out);
+                out.push(SeqStmt::Read {
+                    target: target.clone(),
+                    address: address.clone(),
+                    stmt: origin,
+                });
+            }
+            StmtKind::Write { address, value } => {
+                self.visible(out);
+                out.push(SeqStmt::Write {
+                    address: address.clone(),
+                    value: value.clone(),
+                    stmt: origin,
+                });
+            }
+            StmtKind::Rmw {
+                target,
+                address,
+                op,
+            } => {
+                self.visible(out);
+                let (op, operand, expected) = rmw_operands(op);
+                out.push(SeqStmt::Rmw {
+                    target: target.clone(),
+                    address: address.clone(),
+                    op,
+                    operand,
+                    expected,
+                    stmt: origin,
+                });
+            }
+            StmtKind::Fence(kind) => {
+                self.visible(out);
+                out.push(SeqStmt::Fence {
+                    kind: *kind,
+                    stmt: origin,
+                });
+            }
+            StmtKind::MutexLock(address) => {
+                self.visible(out);
+                out.push(SeqStmt::Lock {
+                    address: address.clone(),
+                    stmt: origin,
+                });
+            }
+            StmtKind::MutexUnlock(address) => {
+                self.visible(out);
+                out.push(SeqStmt::Unlock {
+                    address: address.clone(),
+                    stmt: origin,
+                });
+            }
+            StmtKind::Malloc {
+                target,
+                size,
+                zeroed,
+            } => out.push(SeqStmt::Malloc {
+                target: target.clone(),
+                size: size.clone(),
+                zeroed: *zeroed,
+                stmt: origin,
+            }),
+            StmtKind::Free(_) => {}
+            StmtKind::Assert { condition, kind } => {
+                let condition = match kind {
+                    PropertyKind::Assertion => condition.clone(),
+                    PropertyKind::ErrorCall => Expr::Const(0),
+                };
+                out.push(SeqStmt::Assert {
+                    condition,
+                    description: self.describe(origin, *kind),
+                });
+            }
+            StmtKind::Assume(condition) => out.push(SeqStmt::Assume(condition.clone())),
+            StmtKind::If {
+                condition,
+                then_branch,
+                else_branch,
+            } => {
+                let mut then_out = Vec::new();
+                self.block(then_branch, &mut then_out)?;
+                let mut else_out = Vec::new();
+                if !else_branch.is_empty() {
+                    self.join(&mut else_out);
+                    self.block(else_branch, &mut else_out)?;
+                }
+                out.push(SeqStmt::If {
+                    condition: condition.clone(),
+                    then_branch: then_out,
+                    else_branch: else_out,
+                });
+                self.join(out);
+            }
+            StmtKind::Goto(label) => {
+                if self.defined.contains(label) {
+                    return Err(diagnostic_at(
+                        self.context.program,
+                        origin,
+                        "backward `goto` (a loop built from `goto`) is not supported".into(),
+                        "jumps backward".into(),
+                        Some(
+                            "write the loop with `while` or `for` so that it can be unrolled"
+                                .into(),
+                        ),
+                    ));
+                }
+                self.jumps.push((*label, origin));
+                out.push(SeqStmt::Goto(*label));
+            }
+            StmtKind::Label(label, name) => {
+                self.label_names.insert(*label, name.clone());
+                if !self.defined.insert(*label) {
+                    return Err(self.unsupported(origin, "label defined twice", "duplicate label"));
+                }
+                out.push(SeqStmt::Label(*label));
+                self.join(out);
+            }
+            StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
+                self.jumps.push((self.end, origin));
+                out.push(SeqStmt::Goto(self.end));
+            }
+            StmtKind::ThreadCreate {
+                handle, argument, ..
+            } => {
+                self.visible(out);
+                let Some(slot) = self.created.next() else {
+                    return Err(self.unsupported(
+                        origin,
+                        "internal error: thread creation without a slot",
+                        "here",
+                    ));
+                };
+                out.push(SeqStmt::Create { slot, stmt: origin });
+                let arg_place = Place::Index(
+                    Box::new(Place::PlainGlobal(self.context.thread_arg)),
+                    Box::new(Expr::Const(slot as i64)),
+                );
+                out.push(SeqStmt::Assign(arg_place, argument.clone()));
+                out.push(SeqStmt::Assign(handle.clone(), Expr::Const(slot as i64)));
+            }
+            StmtKind::ThreadJoin { handle } => {
+                self.visible(out);
+                out.push(SeqStmt::Join {
+                    handle: handle.clone(),
+                    stmt: origin,
+                });
+            }
+            StmtKind::AtomicBegin => {
+                self.visible(out);
+                self.atomic_depth += 1;
+                if self.context.options.fence_atomic_sections {
+                    out.push(SeqStmt::Fence {
+                        kind: FenceKind::Full,
+                        stmt: origin,
+                    });
+                }
+            }
+            StmtKind::AtomicEnd => {
+                if self.context.options.fence_atomic_sections {
+                    out.push(SeqStmt::Fence {
+                        kind: FenceKind::Full,
+                        stmt: origin,
+                    });
+                }
+                self.atomic_depth = self.atomic_depth.saturating_sub(1);
+            }
+            StmtKind::Loop { .. } => {
+                return Err(self.unsupported(
+                    origin,
+                    "internal error: loop left after unrolling",
+                    "this loop",
+                ));
+            }
+            StmtKind::Call { .. } => {
+                return Err(self.unsupported(
+                    origin,
+                    "internal error: call left after inlining",
+                    "this call",
+                ));
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                return Err(self.unsupported(
+                    origin,
+                    "`break` or `continue` outside a loop",
+                    "here",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `file:line: text` of a property (the statement's source text), mapped
+    /// back to the source by verify mode.
+    fn describe(&self, origin: OriginId, kind: PropertyKind) -> String {
+        let what = match kind {
+            PropertyKind::Assertion => "assertion",
+            PropertyKind::ErrorCall => "error call",
+        };
+        match self.context.program.origins.get(origin) {
+            Some(o) if !o.text.is_empty() => format!("{}:{}: {}", o.file, o.line, o.text),
+            Some(o) => format!("{}:{}: {}", o.file, o.line, what),
+            None => what.to_string(),
+        }
+    }
+
+    /// Every goto targets a label defined later in the same thread copy.
+    fn check_jumps(&self) -> Result<(), Box<Diagnostic>> {
+        let mut order: Vec<(LabelId, OriginId)> = self.jumps.clone();
+        order.retain(|(label, _)| *label != self.end);
+        for (label, origin) in order {
+            if !self.defined.contains(&label) {
+                return Err(self.unsupported(
+                    origin,
+                    "`goto` to a label outside the function",
+                    "this jump",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn rmw_operands(op: &RmwOp) -> (RmwCode, Expr, Expr) {
+    let zero = Expr::Const(0);
+    match op {
+        RmwOp::Exchange(v) => (RmwCode::Exchange, v.clone(), zero),
+        RmwOp::FetchAdd(v) => (RmwCode::Add, v.clone(), zero),
+        RmwOp::FetchSub(v) => (RmwCode::Sub, v.clone(), zero),
+        RmwOp::FetchAnd(v) => (RmwCode::And, v.clone(), zero),
+        RmwOp::FetchOr(v) => (RmwCode::Or, v.clone(), zero),
+        RmwOp::FetchXor(v) => (RmwCode::Xor, v.clone(), zero),
+        RmwOp::CompareExchange { expected, desired } => {
+            (RmwCode::Cas, desired.clone(), expected.clone())
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! Traversals shared by the passes: visiting every expression and place of a
+//! block, renaming locals and labels of a copied block, fresh label ids.
+
+use crate::ir::{Block, Expr, LabelId, LocalId, Place, Program, RmwOp, StmtKind};
+use std::collections::HashMap;
+
+/// Hands out label ids that no function of the program uses.
+#[derive(Debug, Clone)]
+pub struct LabelGen {
+    next: LabelId,
+}
+
+impl LabelGen {
+    /// Starts after the largest label of any function of `program`.
+    pub fn for_program(program: &Program) -> Self {
+        let mut max = 0;
+        for function in &program.functions {
+            for_each_stmt(&function.body, &mut |kind| {
+                if let StmtKind::Label(id, _) | StmtKind::Goto(id) = kind {
+                    max = max.max(*id + 1);
+                }
+            });
+        }
+        LabelGen { next: max }
+    }
+
+    pub fn fresh(&mut self) -> LabelId {
+        let id = self.next;
+        self.next += 1;
+        id
+    }
+}
+
+/// Calls `f` on every statement of `block`, nested ones included, in
+/// textual order (then-branch before else-branch; loop prelude, body, latch).
+pub fn for_each_stmt(block: &Block, f: &mut impl FnMut(&StmtKind)) {
+    for stmt in block {
+        f(&stmt.kind);
+        match &stmt.kind {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                for_each_stmt(then_branch, f);
+                for_each_stmt(else_branch, f);
+            }
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
+                for_each_stmt(prelude, f);
+                for_each_stmt(body, f);
+                for_each_stmt(latch, f);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Mutable variant of [`for_each_stmt`].
+pub fn for_each_stmt_mut(block: &mut Block, f: &mut impl FnMut(&mut StmtKind)) {
+    for stmt in block {
+        f(&mut stmt.kind);
+        match &mut stmt.kind {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                for_each_stmt_mut(then_branch, f);
+                for_each_stmt_mut(else_branch, f);
+            }
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
+                for_each_stmt_mut(prelude, f);
+                for_each_stmt_mut(body, f);
+                for_each_stmt_mut(latch, f);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Calls `fe` on every expression and `fp` on every place directly held by
+/// the statement (not the nested blocks), outermost first.
+pub fn visit_operands(
+    kind: &mut StmtKind,
+    fe: &mut impl FnMut(&mut Expr),
+    fp: &mut impl FnMut(&mut Place),
+) {
+    match kind {
+        StmtKind::Assign(place, value) => {
+            place_mut(place, fe, fp);
+            expr_mut(value, fe, fp);
+        }
+        StmtKind::Read { target, address } => {
+            place_mut(target, fe, fp);
+            expr_mut(address, fe, fp);
+        }
+        StmtKind::Write { address, value } => {
+            expr_mut(address, fe, fp);
+            expr_mut(value, fe, fp);
+        }
+        StmtKind::Rmw {
+            target,
+            address,
+            op,
+        } => {
+            if let Some(target) = target {
+                place_mut(target, fe, fp);
+            }
+            expr_mut(address, fe, fp);
+            match op {
+                RmwOp::Exchange(e)
+                | RmwOp::FetchAdd(e)
+                | RmwOp::FetchSub(e)
+                | RmwOp::FetchAnd(e)
+                | RmwOp::FetchOr(e)
+                | RmwOp::FetchXor(e) => expr_mut(e, fe, fp),
+                RmwOp::CompareExchange { expected, desired } => {
+                    expr_mut(expected, fe, fp);
+                    expr_mut(desired, fe, fp);
+                }
+            }
+        }
+        StmtKind::MutexLock(e)
+        | StmtKind::MutexUnlock(e)
+        | StmtKind::Free(e)
+        | StmtKind::Assume(e) => expr_mut(e, fe, fp),
+        StmtKind::Malloc { target, size, .. } => {
+            place_mut(target, fe, fp);
+            expr_mut(size, fe, fp);
+        }
+        StmtKind::Assert { condition, .. } => expr_mut(condition, fe, fp),
+        StmtKind::If { condition, .. } | StmtKind::Loop { condition, .. } => {
+            expr_mut(condition, fe, fp)
+        }
+        StmtKind::Return(Some(e)) | StmtKind::ThreadExit(Some(e)) => expr_mut(e, fe, fp),
+        StmtKind::Call {
+            target, arguments, ..
+        } => {
+            if let Some(target) = target {
+                place_mut(target, fe, fp);
+            }
+            for a in arguments {
+                expr_mut(a, fe, fp);
+            }
+        }
+        StmtKind::ThreadCreate {
+            handle, argument, ..
+        } => {
+            place_mut(handle, fe, fp);
+            expr_mut(argument, fe, fp);
+        }
+        StmtKind::ThreadJoin { handle } => expr_mut(handle, fe, fp),
+        StmtKind::Fence(_)
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Goto(_)
+        | StmtKind::Label(..)
+        | StmtKind::Return(None)
+        | StmtKind::ThreadExit(None)
+        | StmtKind::AtomicBegin
+        | StmtKind::AtomicEnd => {}
+    }
+}
+
+fn expr_mut(e: &mut Expr, fe: &mut impl FnMut(&mut Expr), fp: &mut impl FnMut(&mut Place)) {
+    fe(e);
+    match e {
+        Expr::Load(place) => place_mut(place, fe, fp),
+        Expr::Unary(_, a) | Expr::Cast(_, a) => expr_mut(a, fe, fp),
+        Expr::Binary(_, a, b) => {
+            expr_mut(a, fe, fp);
+            expr_mut(b, fe, fp);
+        }
+        Expr::Conditional(a, b, c) => {
+            expr_mut(a, fe, fp);
+            expr_mut(b, fe, fp);
+            expr_mut(c, fe, fp);
+        }
+        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => {}
+    }
+}
+
+fn place_mut(p: &mut Place, fe: &mut impl FnMut(&mut Expr), fp: &mut impl FnMut(&mut Place)) {
+    fp(p);
+    match p {
+        Place::Index(base, index) => {
+            place_mut(base, fe, fp);
+            expr_mut(index, fe, fp);
+        }
+        Place::Field(base, _) => place_mut(base, fe, fp),
+        Place::Local(_) | Place::PlainGlobal(_) => {}
+    }
+}
+
+/// Renames local `l` to `map[l]` everywhere in `block` (places and
+/// object addresses).
+pub fn remap_locals(block: &mut Block, map: &[LocalId]) {
+    for_each_stmt_mut(block, &mut |kind| {
+        visit_operands(
+            kind,
+            &mut |e| {
+                if let Expr::ObjectAddress(l) = e
+                    && let Some(n) = map.get(*l)
+                {
+                    *l = *n;
+                }
+            },
+            &mut |p| {
+                if let Place::Local(l) = p
+                    && let Some(n) = map.get(*l)
+                {
+                    *l = *n;
+                }
+            },
+        )
+    });
+}
+
+/// Gives every label defined in `block` a fresh id, consistently renaming
+/// the gotos of `block` that target them (gotos to outside labels stay).
+pub fn relabel(block: &mut Block, labels: &mut LabelGen) {
+    let mut renamed: HashMap<LabelId, LabelId> = HashMap::new();
+    for_each_stmt(block, &mut |kind| {
+        if let StmtKind::Label(id, _) = kind {
+            renamed.entry(*id).or_insert(0);
+        }
+    });
+    if renamed.is_empty() {
+        return;
+    }
+    let mut keys: Vec<LabelId> = renamed.keys().copied().collect();
+    keys.sort_unstable();
+    for k in keys {
+        renamed.insert(k, labels.fresh());
+    }
+    for_each_stmt_mut(block, &mut |kind| match kind {
+        StmtKind::Label(id, _) | StmtKind::Goto(id) => {
+            if let Some(n) = renamed.get(id) {
+                *id = *n;
+            }
+        }
+        _ => {}
+    });
+}

@@ -1,0 +1,321 @@
+//! Diagnosis of a confirmed counterexample: whether its reads-from map is
+//! realisable under sequential consistency, and if not, which reorderings
+//! the bug needs (a store still buffered when a later load of its thread
+//! ran, the delayed store behind the happens-before cycle of Burnim et al.,
+//! TACAS 2011, sec. 4-5; or under PSO two stores that reached memory out of
+//! program order) and where fences forbid it. Candidate fences are tested
+//! natively: a fence event is inserted into the execution and the check is
+//! run again.
+
+use super::execution::Decoded;
+use crate::consistency::{
+    delayed_stores, verify, EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Witness,
+};
+use std::collections::HashSet;
+
+/// How two events of one thread were reordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReorderingKind {
+    /// The store was still buffered when the later load ran.
+    StoreLoad,
+    /// The later store reached memory before the store (PSO).
+    StoreStore,
+}
+
+/// A reordering of `store` with the `later` event of the same thread; a
+/// fence between them forbids it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reordering {
+    pub kind: ReorderingKind,
+    pub store: EventId,
+    pub later: EventId,
+}
+
+/// What the diagnosis found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnosis {
+    /// The same reads-from map is realisable under SC: not a weak-memory bug.
+    pub sc_realisable: bool,
+    /// The reorderings to forbid, one fence each; together the fences make
+    /// the counterexample unrealisable (when `fences_suffice`).
+    pub reorderings: Vec<Reordering>,
+    /// Whether fences at `reorderings` were shown to forbid the
+    /// counterexample by the native check.
+    pub fences_suffice: bool,
+}
+
+/// The most fence positions the search tries (each costs one native check
+/// of the execution).
+const MAX_FENCE_CANDIDATES: usize = 48;
+
+/// Diagnoses a counterexample confirmed under `model` with `witness`.
+pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis {
+    let execution = &decoded.execution;
+    if model == Model::Sc || verify(execution, Model::Sc).is_ok() {
+        return Diagnosis { sc_realisable: true, reorderings: Vec::new(), fences_suffice: false };
+    }
+    let observed = observed_reorderings(decoded, witness, model);
+    for reordering in &observed {
+        if forbids(execution, &[reordering.store], model) {
+            return Diagnosis { sc_realisable: false, reorderings: vec![*reordering], fences_suffice: true };
+        }
+    }
+    let mut stores: Vec<EventId> = Vec::new();
+    for store in observed.iter().map(|r| r.store).chain(fenceable_stores(decoded)) {
+        if !stores.contains(&store) {
+            stores.push(store);
+        }
+    }
+    stores.truncate(MAX_FENCE_CANDIDATES);
+    if !forbids(execution, &stores, model) {
+        return Diagnosis { sc_realisable: false, reorderings: observed, fences_suffice: false };
+    }
+    // Drop the least preferred fences first while the rest still forbid it.
+    let mut kept = stores.clone();
+    for store in stores.iter().rev() {
+        let without: Vec<EventId> = kept.iter().copied().filter(|s| s != store).collect();
+        if forbids(execution, &without, model) {
+            kept = without;
+        }
+    }
+    let reorderings = kept.iter().map(|&store| reordering_of(decoded, &observed, store)).collect();
+    Diagnosis { sc_realisable: false, reorderings, fences_suffice: true }
+}
+
+/// The reorderings the witness uses, in witness order, program events only:
+/// stores still buffered when a later load (of another variable) ran, and
+/// under PSO stores overtaken in memory by a later store of their thread.
+pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) -> Vec<Reordering> {
+    let mut found = Vec::new();
+    let mut seen = HashSet::new();
+    let is_program = |event: EventId| decoded.events.get(event).is_some_and(|info| !info.kind.is_synthetic());
+    for delayed in delayed_stores(&decoded.execution, witness) {
+        if delayed.same_variable || !is_program(delayed.store) || !is_program(delayed.load) {
+            continue;
+        }
+        if seen.insert(delayed.store) {
+            found.push(Reordering { kind: ReorderingKind::StoreLoad, store: delayed.store, later: delayed.load });
+        }
+    }
+    if model == Model::Pso {
+        for (store, later) in overtaken_stores(&decoded.execution, witness) {
+            if is_program(store) && is_program(later) && seen.insert(store) {
+                found.push(Reordering { kind: ReorderingKind::StoreStore, store, later });
+            }
+        }
+    }
+    found
+}
+
+/// (store, later store of the same thread on another variable that reached
+/// memory first), in witness order.
+fn overtaken_stores(execution: &Execution, witness: &Witness) -> Vec<(EventId, EventId)> {
+    let mut in_memory: HashSet<EventId> = HashSet::new();
+    let mut pairs = Vec::new();
+    for step in witness.steps.iter().filter(|s| s.phase == Phase::Memory) {
+        let later = step.event;
+        let event = execution.event(later);
+        for &earlier in &execution.threads()[event.thread][..event.index] {
+            let op = &execution.event(earlier).op;
+            if matches!(op, Op::Write { .. }) && op.var() != event.op.var() && !in_memory.contains(&earlier) {
+                pairs.push((earlier, later));
+            }
+        }
+        in_memory.insert(later);
+    }
+    pairs
+}
+
+/// Every program store followed by another event of its thread: the places
+/// where a fence could matter.
+fn fenceable_stores(decoded: &Decoded) -> Vec<EventId> {
+    let execution = &decoded.execution;
+    let mut stores = Vec::new();
+    for thread in execution.threads() {
+        for window in thread.windows(2) {
+            if decoded.events[window[0]].kind.is_store() {
+                stores.push(window[0]);
+            }
+        }
+    }
+    stores
+}
+
+/// The reordering a fence after `store` addresses: the observed one, else
+/// the store and the next load or store of its thread.
+fn reordering_of(decoded: &Decoded, observed: &[Reordering], store: EventId) -> Reordering {
+    if let Some(reordering) = observed.iter().find(|r| r.store == store) {
+        return *reordering;
+    }
+    let execution = &decoded.execution;
+    let event = execution.event(store);
+    let thread = &execution.threads()[event.thread];
+    let next = thread[event.index + 1..]
+        .iter()
+        .copied()
+        .find(|&e| decoded.events[e].kind.is_load() || decoded.events[e].kind.is_store())
+        .or_else(|| thread.get(event.index + 1).copied())
+        .unwrap_or(store);
+    let kind = if decoded.events[next].kind.is_store() { ReorderingKind::StoreStore } else { ReorderingKind::StoreLoad };
+    Reordering { kind, store, later: next }
+}
+
+/// Whether fences right after each of `stores` make the execution's
+/// reads-from map unrealisable under `model`.
+pub fn forbids(execution: &Execution, stores: &[EventId], model: Model) -> bool {
+    match with_fences_after(execution, stores) {
+        Some(fenced) => verify(&fenced, model).is_err(),
+        None => false,
+    }
+}
+
+/// The execution with a fence event inserted after each event of `after`.
+pub fn with_fences_after(execution: &Execution, after: &[EventId]) -> Option<Execution> {
+    let mut threads = Vec::with_capacity(execution.threads().len());
+    let mut counter = 0usize;
+    for thread in execution.threads() {
+        let mut specs = Vec::with_capacity(thread.len() + after.len());
+        for &event in thread {
+            specs.push(spec_of(execution, event));
+            if after.contains(&event) {
+                counter += 1;
+                specs.push(EventSpec::new(format!("fence#inserted{counter}"), OpSpec::Fence));
+            }
+        }
+        threads.push(specs);
+    }
+    Execution::new(threads).ok()
+}
+
+/// The specification an event of a validated execution was built from.
+fn spec_of(execution: &Execution, event: EventId) -> EventSpec {
+    let e = execution.event(event);
+    let var = |v: usize| execution.variables()[v].clone();
+    let rf = |source: Source| match source {
+        Source::Init => RfSpec::Init,
+        Source::Event(w) => RfSpec::Event(execution.event(w).id.clone()),
+    };
+    let op = match &e.op {
+        Op::Write { var: v } => OpSpec::Write { var: var(*v) },
+        Op::Read { var: v, rf: source } => OpSpec::Read { var: var(*v), rf: rf(*source) },
+        Op::Fence => OpSpec::Fence,
+        Op::Rmw { var: v, rf: source } => OpSpec::Rmw { var: var(*v), rf: rf(*source) },
+        Op::Lock { mutex } => OpSpec::Lock { mutex: execution.mutexes()[*mutex].clone() },
+        Op::Unlock { mutex } => OpSpec::Unlock { mutex: execution.mutexes()[*mutex].clone() },
+    };
+    EventSpec { id: e.id.clone(), op, value: e.value }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::SmaImplementation;
+    use crate::trace::execution::build;
+    use crate::trace::records::{Record, RecordKind};
+
+    fn record(kind: RecordKind, thread: usize, loc: u64, value: i128, write_id: u64, read_from: u64, stmt: usize) -> Record {
+        Record { kind, thread, loc, value, timestamp: 0, write_id, read_from, stmt }
+    }
+
+    fn names() -> Vec<String> {
+        ["null", "x", "y", "r1", "r2"].iter().map(|s| s.to_string()).collect()
+    }
+
+    /// SB: t1: x = 1; r1 = y;  t2: y = 1; r2 = x; both loads read 0.
+    fn store_buffering() -> Decoded {
+        use RecordKind::*;
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 1),
+            record(Write, 1, 1, 1, 1, 0, 10),
+            record(Read, 1, 2, 0, 0, 0, 11),
+            record(Write, 2, 2, 1, 2, 0, 20),
+            record(Read, 2, 1, 0, 0, 0, 21),
+            record(ThreadEnd, 1, 0, 0, 0, 0, 12),
+            record(ThreadEnd, 2, 0, 0, 0, 0, 22),
+            record(Join, 0, 1, 0, 0, 0, 2),
+            record(Join, 0, 2, 0, 0, 0, 3),
+        ];
+        build(&records, &names(), SmaImplementation::Etso).unwrap()
+    }
+
+    /// MP: t1: x = 1; y = 1;  t2: reads y = 1, then x = 0.
+    fn message_passing() -> Decoded {
+        use RecordKind::*;
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 1),
+            record(Write, 1, 1, 1, 1, 0, 10),
+            record(Write, 1, 2, 1, 2, 0, 11),
+            record(Read, 2, 2, 1, 0, 2, 20),
+            record(Read, 2, 1, 0, 0, 0, 21),
+        ];
+        build(&records, &names(), SmaImplementation::Epso).unwrap()
+    }
+
+    fn stmt_of(decoded: &Decoded, event: EventId) -> Option<usize> {
+        decoded.events[event].stmt
+    }
+
+    #[test]
+    fn store_buffering_needs_a_fence_in_each_thread() {
+        let decoded = store_buffering();
+        let witness = verify(&decoded.execution, Model::Tso).expect("SB is TSO-realisable");
+        let diagnosis = diagnose(&decoded, &witness, Model::Tso);
+        assert!(!diagnosis.sc_realisable);
+        assert!(diagnosis.fences_suffice);
+        let mut pairs: Vec<(Option<usize>, Option<usize>)> = diagnosis
+            .reorderings
+            .iter()
+            .map(|r| (stmt_of(&decoded, r.store), stmt_of(&decoded, r.later)))
+            .collect();
+        pairs.sort();
+        assert_eq!(pairs, vec![(Some(10), Some(11)), (Some(20), Some(21))]);
+        assert!(diagnosis.reorderings.iter().all(|r| r.kind == ReorderingKind::StoreLoad));
+    }
+
+    #[test]
+    fn message_passing_under_pso_needs_a_store_store_fence() {
+        let decoded = message_passing();
+        assert!(verify(&decoded.execution, Model::Tso).is_err());
+        let witness = verify(&decoded.execution, Model::Pso).expect("MP is PSO-realisable");
+        let diagnosis = diagnose(&decoded, &witness, Model::Pso);
+        assert!(!diagnosis.sc_realisable);
+        assert_eq!(diagnosis.reorderings.len(), 1);
+        let reordering = diagnosis.reorderings[0];
+        assert_eq!(reordering.kind, ReorderingKind::StoreStore);
+        assert_eq!((stmt_of(&decoded, reordering.store), stmt_of(&decoded, reordering.later)), (Some(10), Some(11)));
+    }
+
+    #[test]
+    fn an_sc_outcome_is_reported_as_such() {
+        use RecordKind::*;
+        // t1 writes x = 1, t2 reads it: fine under SC.
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 1),
+            record(Write, 1, 1, 1, 1, 0, 10),
+            record(Read, 2, 1, 1, 0, 1, 20),
+        ];
+        let decoded = build(&records, &names(), SmaImplementation::Etso).unwrap();
+        let witness = verify(&decoded.execution, Model::Tso).unwrap();
+        let diagnosis = diagnose(&decoded, &witness, Model::Tso);
+        assert!(diagnosis.sc_realisable);
+        assert!(diagnosis.reorderings.is_empty());
+    }
+
+    #[test]
+    fn fences_are_inserted_after_the_named_events() {
+        let decoded = store_buffering();
+        let store = decoded.events.iter().position(|e| e.stmt == Some(10)).unwrap();
+        let fenced = with_fences_after(&decoded.execution, &[store]).unwrap();
+        assert_eq!(fenced.events().len(), decoded.execution.events().len() + 1);
+        let thread = &fenced.threads()[1];
+        let position = thread.iter().position(|&e| fenced.event(e).id == decoded.execution.event(store).id).unwrap();
+        assert_eq!(fenced.event(thread[position + 1]).op, Op::Fence);
+        // One fence alone does not forbid SB; both do.
+        assert!(!forbids(&decoded.execution, &[store], Model::Tso));
+        let other = decoded.events.iter().position(|e| e.stmt == Some(20)).unwrap();
+        assert!(forbids(&decoded.execution, &[store, other], Model::Tso));
+    }
+}

@@ -1,0 +1,214 @@
+//! Renders a [`VerifyReport`] as text for a terminal: the violated
+//! assertion with its source line, the witness table, the diagnosis with
+//! fence advice, bounds and CBMC's time. ANSI colours only when asked.
+
+use super::report::{StepKind, StepReport, Verdict, VerifyReport};
+use std::fmt::Write as _;
+
+/// ANSI styles, or nothing when colours are off.
+struct Style {
+    color: bool,
+}
+
+impl Style {
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
+    }
+    fn bold(&self, text: &str) -> String {
+        self.paint("1", text)
+    }
+    fn red(&self, text: &str) -> String {
+        self.paint("1;31", text)
+    }
+    fn green(&self, text: &str) -> String {
+        self.paint("1;32", text)
+    }
+    fn yellow(&self, text: &str) -> String {
+        self.paint("33", text)
+    }
+    fn cyan(&self, text: &str) -> String {
+        self.paint("36", text)
+    }
+    fn dim(&self, text: &str) -> String {
+        self.paint("2", text)
+    }
+}
+
+/// The text report.
+pub fn render(report: &VerifyReport, color: bool) -> String {
+    let style = Style { color };
+    let mut out = String::new();
+    let model = report.model.to_uppercase();
+    match report.verdict {
+        Verdict::Safe => {
+            let _ = writeln!(out, "{} under {model} within the bounds", style.green("No violation"));
+        }
+        Verdict::Violation | Verdict::UncheckedViolation => headline(&mut out, report, &style, &model),
+        Verdict::CheckFailed => {
+            headline(&mut out, report, &style, &model);
+            let _ = writeln!(
+                out,
+                "\n{} the counterexample CBMC found is NOT realisable under {model} according to the native check ({}).\n\
+                 This is a defect of lazysma's translation or a too-small --bitwidth, not a bug in your program.\n\
+                 Please report it with the program and the options used.",
+                style.red("INTERNAL ERROR:"),
+                report.check.reason.as_deref().unwrap_or("no reason given")
+            );
+        }
+        Verdict::BadInput | Verdict::BackendError | Verdict::Timeout => {
+            let _ = writeln!(out, "{} {}", style.red("error:"), report.message.as_deref().unwrap_or("verification failed"));
+            return out;
+        }
+    }
+    if let Some(witness) = &report.witness {
+        let title = match witness.source {
+            "native-check" => format!("Witness: an interleaving the native {model} check confirms"),
+            _ => "Counterexample in the order CBMC's trace recorded it (not checked)".to_string(),
+        };
+        let _ = writeln!(out, "\n{}", style.bold(&title));
+        table(&mut out, &witness.steps, &style);
+    }
+    if let Some(diagnosis) = &report.diagnosis {
+        let _ = writeln!(out, "\n{} {}", style.bold("Diagnosis:"), diagnosis.summary);
+        for reordering in &diagnosis.reorderings {
+            let _ = writeln!(out, "  - {}", reordering.explanation);
+        }
+        for fence in &diagnosis.fences {
+            let _ = writeln!(
+                out,
+                "  {} insert `__sync_synchronize();` after line {} of {} (in {}), before line {}",
+                style.cyan("fix:"),
+                fence.after_line,
+                fence.file,
+                fence.thread,
+                fence.before_line
+            );
+        }
+    }
+    footer(&mut out, report, &style);
+    out
+}
+
+fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str) {
+    let what = if report.verdict == Verdict::UncheckedViolation { "Violation (not checked natively)" } else { "Violation" };
+    let Some(property) = &report.property else {
+        let _ = writeln!(out, "{} under {model}", style.red(what));
+        return;
+    };
+    let _ = writeln!(out, "{} under {model} (property {})", style.red(what), property.id);
+    if let (Some(file), Some(line)) = (&property.file, property.line) {
+        let _ = writeln!(out, "  {} {file}:{line}", style.cyan("-->"));
+        if let Some(source) = &property.source {
+            let _ = writeln!(out, "  {} {}", style.cyan(&format!("{line:>4} |")), source);
+        }
+    } else {
+        let _ = writeln!(out, "  {}", property.description);
+    }
+}
+
+fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
+    let b = &report.bounds;
+    let _ = writeln!(
+        out,
+        "\n{}",
+        style.dim(&format!(
+            "{} ({}), bounds: rounds {}, unwind {}, qsize {}, maxclock {}, bitwidth {}, nmalloc {}",
+            report.file, report.sma, b.rounds, b.unwind, b.qsize, b.maxclock, b.bitwidth, b.nmalloc
+        ))
+    );
+    if let Some(cbmc) = &report.cbmc {
+        let check = match (report.check.performed, report.check.realisable) {
+            (true, Some(true)) => format!("; native {} check: confirmed", report.check.model.to_uppercase()),
+            (true, Some(false)) => format!("; native {} check: FAILED", report.check.model.to_uppercase()),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
+    }
+    if report.verdict == Verdict::Safe {
+        let _ = writeln!(out, "{}", style.dim("(bugs that need more rounds, loop iterations or buffer space are not ruled out)"));
+    }
+}
+
+/// The witness table, one row per step, columns padded to their widths.
+fn table(out: &mut String, steps: &[StepReport], style: &Style) {
+    const STATEMENT_WIDTH: usize = 36;
+    let header = ["step", "thread", "at", "statement", "memory effect"];
+    let cells: Vec<[String; 5]> = steps
+        .iter()
+        .map(|row| {
+            let at = match (&row.file, row.line) {
+                (Some(file), Some(line)) => format!("{}:{line}", short_file(file)),
+                _ => String::new(),
+            };
+            [row.step.to_string(), row.thread.name.clone(), at, clip(row.statement.as_deref().unwrap_or(""), STATEMENT_WIDTH), row.effect.clone()]
+        })
+        .collect();
+    let mut widths = header.map(str::len);
+    for row in &cells {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: [&str; 5]| {
+        format!(
+            "  {:>w0$}  {:<w1$}  {:<w2$}  {:<w3$}  {}",
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3],
+            cells[4],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3]
+        )
+    };
+    let _ = writeln!(out, "{}", style.bold(line(header).trim_end()));
+    for (row, step) in cells.iter().zip(steps) {
+        let text = line([&row[0], &row[1], &row[2], &row[3], ""]);
+        let effect = match step.kind {
+            StepKind::StoreBuffered => style.yellow(&row[4]),
+            StepKind::StoreToMemory => style.green(&row[4]),
+            StepKind::LoadFromMemory | StepKind::LoadFromBuffer => style.cyan(&row[4]),
+            StepKind::Fence | StepKind::Lock | StepKind::Unlock | StepKind::Rmw => style.bold(&row[4]),
+            _ => row[4].clone(),
+        };
+        let _ = writeln!(out, "{text}{effect}");
+    }
+}
+
+/// The file name without its directories (the header line has the path).
+fn short_file(file: &str) -> &str {
+    file.rsplit(['/', '\\']).next().unwrap_or(file)
+}
+
+/// `text` cut to `width` characters with an ellipsis.
+fn clip(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut clipped: String = text.chars().take(width.saturating_sub(1)).collect();
+    clipped.push('…');
+    clipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clipping_and_file_names() {
+        assert_eq!(clip("abc", 5), "abc");
+        assert_eq!(clip("abcdefgh", 5), "abcd…");
+        assert_eq!(short_file("a/b/c.c"), "c.c");
+        assert_eq!(short_file("c.c"), "c.c");
+    }
+
+    #[test]
+    fn colours_only_when_asked() {
+        let on = Style { color: true };
+        let off = Style { color: false };
+        assert!(on.red("x").contains("\x1b["));
+        assert_eq!(off.red("x"), "x");
+    }
+}

@@ -1,0 +1,631 @@
+//! The verify report as data, against the original source: the violated
+//! property, the witness steps (thread, file:line, statement, memory effect
+//! in plain words), the diagnosis with fence advice, and the check result.
+//! Both renderers (text and JSON) read this one structure.
+
+use super::diagnosis::{Diagnosis, Reordering, ReorderingKind};
+use super::execution::{Decoded, EventKind};
+use crate::consistency::{EventId, Op, Phase, Source, Witness};
+use crate::ir::Origin;
+use crate::passes::TranslationMap;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// The verdict of `lazysma verify`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Every property holds within the bounds.
+    Safe,
+    /// A property fails and the native check confirmed the counterexample.
+    Violation,
+    /// A property fails; the native check was skipped (`--no-check`).
+    UncheckedViolation,
+    /// The counterexample failed the native check: a lazysma defect.
+    CheckFailed,
+    /// The input could not be translated.
+    BadInput,
+    /// CBMC is missing, failed, ran out of memory or was inconclusive.
+    BackendError,
+    /// The time limit was reached.
+    Timeout,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Safe => "safe",
+            Verdict::Violation => "violation",
+            Verdict::UncheckedViolation => "unchecked-violation",
+            Verdict::CheckFailed => "check-failed",
+            Verdict::BadInput => "bad-input",
+            Verdict::BackendError => "backend-error",
+            Verdict::Timeout => "timeout",
+        }
+    }
+}
+
+/// The bounds the translation used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoundsReport {
+    pub rounds: u32,
+    pub unwind: u32,
+    pub qsize: u32,
+    pub maxclock: u32,
+    pub bitwidth: u32,
+    pub nmalloc: u32,
+}
+
+impl From<&crate::options::Bounds> for BoundsReport {
+    fn from(b: &crate::options::Bounds) -> Self {
+        BoundsReport {
+            rounds: b.rounds,
+            unwind: b.unwind,
+            qsize: b.qsize,
+            maxclock: b.maxclock,
+            bitwidth: b.bitwidth,
+            nmalloc: b.nmalloc,
+        }
+    }
+}
+
+/// How CBMC was run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CbmcReport {
+    pub version: String,
+    pub path: String,
+    /// Wall-clock time of the CBMC run.
+    pub seconds: f64,
+    pub exit_code: Option<i32>,
+}
+
+/// The violated property, mapped back to the original file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PropertyReport {
+    /// CBMC's property id, e.g. `main.assertion.1`.
+    pub id: String,
+    /// CBMC's description (the translator writes `file:line: assertion text`).
+    pub description: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    /// The source line of the assertion in the original file.
+    pub source: Option<String>,
+}
+
+impl PropertyReport {
+    /// Maps a property back to the source through its description.
+    pub fn new(id: &str, description: &str) -> PropertyReport {
+        let (file, line, text) = parse_description(description);
+        let source = match (&file, line) {
+            (Some(file), Some(line)) => source_line(file, line).or(text),
+            _ => text,
+        };
+        PropertyReport { id: id.to_string(), description: description.to_string(), file, line, source }
+    }
+}
+
+/// Splits `file:line: assertion text` (or `error call`) into its parts.
+pub fn parse_description(description: &str) -> (Option<String>, Option<u32>, Option<String>) {
+    for marker in [": assertion", ": error call"] {
+        let Some(at) = description.find(marker) else { continue };
+        let Some((file, line)) = description[..at].rsplit_once(':') else { continue };
+        let Ok(line) = line.trim().parse::<u32>() else { continue };
+        let text = description[at + marker.len()..].trim();
+        let text = (!text.is_empty()).then(|| text.to_string());
+        return (Some(file.to_string()), Some(line), text);
+    }
+    (None, None, None)
+}
+
+/// Line `line` (1-based) of `file`, trimmed; `None` when unreadable.
+pub fn source_line(file: &str, line: u32) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let index = usize::try_from(line).ok()?.checked_sub(1)?;
+    text.lines().nth(index).map(|l| l.trim().to_string())
+}
+
+/// A thread of the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ThreadReport {
+    /// The thread slot (0 = main).
+    pub slot: usize,
+    /// Its start function.
+    pub function: String,
+    /// Which creation of that function it is (0, 1, ...).
+    pub instance: u32,
+    /// `main`, or `function#instance`.
+    pub name: String,
+}
+
+impl ThreadReport {
+    pub fn new(map: &TranslationMap, slot: usize) -> ThreadReport {
+        match map.threads.get(slot) {
+            Some(thread) => {
+                let name = if slot == 0 { thread.function.clone() } else { format!("{}#{}", thread.function, thread.instance) };
+                ThreadReport { slot, function: thread.function.clone(), instance: thread.instance, name }
+            }
+            None => ThreadReport { slot, function: String::new(), instance: 0, name: format!("thread {slot}") },
+        }
+    }
+}
+
+/// One row of the witness table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepReport {
+    /// 1-based row number.
+    pub step: usize,
+    pub thread: ThreadReport,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// The source statement.
+    pub statement: Option<String>,
+    /// The memory effect in plain words.
+    pub effect: String,
+    /// A machine-readable kind (see [`StepKind`]).
+    pub kind: StepKind,
+    /// The shared location (or mutex) accessed, if any.
+    pub location: Option<String>,
+    /// The value written or read, if any.
+    pub value: Option<String>,
+}
+
+/// What a witness row does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepKind {
+    /// A store enters the store buffer.
+    StoreBuffered,
+    /// A buffered store reaches memory.
+    StoreToMemory,
+    /// A store issued and in memory at once (SC, or flushed right away).
+    Store,
+    LoadFromMemory,
+    LoadFromBuffer,
+    Fence,
+    ThreadEnd,
+    Rmw,
+    CasFailed,
+    Lock,
+    Unlock,
+    /// The thread creates another thread.
+    Create,
+    /// The thread joins a finished thread.
+    Join,
+}
+
+/// A point of the source: where an event comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourcePoint {
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub statement: Option<String>,
+    pub location: Option<String>,
+}
+
+/// A fence that forbids the counterexample, in a form a tool can apply:
+/// insert a full fence after line `after_line` (before `before_line`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FenceAdvice {
+    pub file: String,
+    pub after_line: u32,
+    pub before_line: u32,
+    pub thread: String,
+}
+
+/// One reordering the bug needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReorderingReport {
+    /// `store-load` (delayed store) or `store-store` (PSO).
+    pub kind: &'static str,
+    pub thread: String,
+    pub store: SourcePoint,
+    pub later: SourcePoint,
+    /// The sentence of the text report.
+    pub explanation: String,
+}
+
+/// The diagnosis in report form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiagnosisReport {
+    /// The same reads-from is realisable under sequential consistency.
+    pub sc_realisable: bool,
+    pub summary: String,
+    pub reorderings: Vec<ReorderingReport>,
+    pub fences: Vec<FenceAdvice>,
+    /// The native check showed that the fences together forbid this
+    /// counterexample.
+    pub fences_suffice: bool,
+}
+
+/// The native check in report form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckReport {
+    pub performed: bool,
+    /// `tso`, `pso` or `sc`.
+    pub model: &'static str,
+    /// `Some(true)`: the reads-from is realisable; `None`: not checked.
+    pub realisable: Option<bool>,
+    /// Why the check failed, when it did.
+    pub reason: Option<String>,
+}
+
+/// The witness in report form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WitnessReport {
+    /// `native-check` (the interleaving the check found) or `sma-trace`
+    /// (the order CBMC's counterexample recorded, when unchecked).
+    pub source: &'static str,
+    pub steps: Vec<StepReport>,
+}
+
+/// The whole report of one `lazysma verify` run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerifyReport {
+    pub verdict: Verdict,
+    pub exit_code: u8,
+    pub file: String,
+    pub model: &'static str,
+    pub sma: &'static str,
+    pub bounds: BoundsReport,
+    pub cbmc: Option<CbmcReport>,
+    pub property: Option<PropertyReport>,
+    pub check: CheckReport,
+    pub witness: Option<WitnessReport>,
+    pub diagnosis: Option<DiagnosisReport>,
+    /// A human-readable message for errors and warnings.
+    pub message: Option<String>,
+}
+
+/// Renders witness steps against the source.
+pub struct Renderer<'a> {
+    pub decoded: &'a Decoded,
+    pub map: &'a TranslationMap,
+    /// Writes reach memory when issued (the report collapses both phases).
+    pub atomic_writes: bool,
+}
+
+impl Renderer<'_> {
+    fn origin(&self, event: EventId) -> Option<&Origin> {
+        self.decoded.events.get(event)?.stmt.and_then(|stmt| self.map.origins.get(stmt))
+    }
+
+    /// The source point of an event.
+    pub fn point(&self, event: EventId) -> SourcePoint {
+        let origin = self.origin(event);
+        SourcePoint {
+            file: origin.map(|o| o.file.clone()),
+            line: origin.map(|o| o.line),
+            statement: origin.map(|o| o.text.clone()),
+            location: self.decoded.events.get(event).and_then(|e| e.kind.location().map(str::to_string)),
+        }
+    }
+
+    fn thread_of(&self, event: EventId) -> ThreadReport {
+        ThreadReport::new(self.map, self.decoded.events[event].slot)
+    }
+
+    fn thread_name(&self, slot: usize) -> String {
+        ThreadReport::new(self.map, slot).name
+    }
+
+    /// The rows of a witness; synthetic events and drains of empty
+    /// buffers are left out, a store flushed right after it was issued is
+    /// one row.
+    pub fn steps(&self, witness: &Witness) -> Vec<StepReport> {
+        let execution = &self.decoded.execution;
+        let mut buffers: HashMap<usize, Vec<EventId>> = HashMap::new();
+        // The thread's buffered program stores right after its previous own
+        // step: a draining event flushed exactly these.
+        let mut after_own_step: HashMap<usize, usize> = HashMap::new();
+        let mut rows = Vec::new();
+        let steps = &witness.steps;
+        let mut i = 0;
+        while i < steps.len() {
+            let step = steps[i];
+            i += 1;
+            let Some(info) = self.decoded.events.get(step.event) else { continue };
+            let slot = info.slot;
+            let buffer = buffers.entry(slot).or_default();
+            if step.phase == Phase::Memory {
+                buffer.retain(|&w| w != step.event);
+                if !info.kind.is_synthetic() {
+                    rows.push(self.row(step.event, self.flush_effect(step.event)));
+                }
+                continue;
+            }
+            let drained = after_own_step.get(&slot).copied().unwrap_or(0);
+            let flushed_at_once = steps.get(i).is_some_and(|next| next.event == step.event && next.phase == Phase::Memory);
+            let row = if step.phase == Phase::Buffer {
+                if flushed_at_once {
+                    i += 1;
+                } else {
+                    buffer.push(step.event);
+                }
+                self.store_row(step.event, flushed_at_once)
+            } else {
+                let own_buffer = match execution.event(step.event).op {
+                    Op::Read { rf: Source::Event(w), .. } => buffer.contains(&w),
+                    _ => false,
+                };
+                self.execute_row(step.event, drained, own_buffer)
+            };
+            let pending = buffer.iter().filter(|&&w| !self.decoded.events[w].kind.is_synthetic()).count();
+            after_own_step.insert(slot, pending);
+            rows.extend(row);
+        }
+        for (number, row) in rows.iter_mut().enumerate() {
+            row.step = number + 1;
+        }
+        rows
+    }
+
+    fn row(&self, event: EventId, (effect, kind, value): (String, StepKind, Option<String>)) -> StepReport {
+        let origin = self.origin(event);
+        StepReport {
+            step: 0,
+            thread: self.thread_of(event),
+            file: origin.map(|o| o.file.clone()),
+            line: origin.map(|o| o.line),
+            column: origin.map(|o| o.column),
+            statement: origin.map(|o| o.text.clone()),
+            effect,
+            kind,
+            location: self.decoded.events[event].kind.location().map(str::to_string),
+            value,
+        }
+    }
+
+    fn flush_effect(&self, event: EventId) -> (String, StepKind, Option<String>) {
+        match &self.decoded.events[event].kind {
+            EventKind::Write { location, value } => {
+                (format!("{location} = {value} reaches memory"), StepKind::StoreToMemory, Some(value.to_string()))
+            }
+            other => (format!("{other:?} reaches memory"), StepKind::StoreToMemory, None),
+        }
+    }
+
+    fn store_row(&self, event: EventId, at_once: bool) -> Option<StepReport> {
+        match &self.decoded.events[event].kind {
+            EventKind::Write { location, value } => {
+                let (effect, kind) = if self.atomic_writes {
+                    (format!("{location} := {value}"), StepKind::Store)
+                } else if at_once {
+                    (format!("{location} := {value} (buffered, reaches memory at once)"), StepKind::Store)
+                } else {
+                    (format!("{location} := {value} (buffered)"), StepKind::StoreBuffered)
+                };
+                Some(self.row(event, (effect, kind, Some(value.to_string()))))
+            }
+            EventKind::Spawn { child } => {
+                Some(self.row(event, (format!("starts {}", self.thread_name(*child)), StepKind::Create, None)))
+            }
+            _ => None,
+        }
+    }
+
+    fn execute_row(&self, event: EventId, drained: usize, own_buffer: bool) -> Option<StepReport> {
+        let drains = |what: &str| match drained {
+            0 => what.to_string(),
+            1 => format!("{what}, drains 1 store"),
+            n => format!("{what}, drains {n} stores"),
+        };
+        let (effect, kind, value) = match &self.decoded.events[event].kind {
+            EventKind::Read { location, value, from } => {
+                let initial = if from.is_none() { " (initial value)" } else { "" };
+                if own_buffer {
+                    (format!("reads {location} = {value} from own buffer"), StepKind::LoadFromBuffer, Some(value.to_string()))
+                } else {
+                    (format!("reads {location} = {value}{initial} from memory"), StepKind::LoadFromMemory, Some(value.to_string()))
+                }
+            }
+            EventKind::Fence => {
+                let effect = match drained {
+                    0 => "fence: buffer already empty".to_string(),
+                    1 => "fence: drains 1 store".to_string(),
+                    n => format!("fence: drains {n} stores"),
+                };
+                (effect, StepKind::Fence, None)
+            }
+            EventKind::ThreadEnd => (drains("thread ends"), StepKind::ThreadEnd, None),
+            EventKind::CreateDrain | EventKind::CasDrain if drained == 0 => return None,
+            EventKind::CreateDrain => (drains("before creating a thread").replacen(", d", ": d", 1), StepKind::Fence, None),
+            EventKind::CasDrain => (drains("before compare-and-swap").replacen(", d", ": d", 1), StepKind::Fence, None),
+            EventKind::Rmw { location, old, new, .. } => {
+                let old = old.map_or_else(|| "its initial value".to_string(), |v| v.to_string());
+                (drains(&format!("atomic {location}: reads {old}, writes {new}")), StepKind::Rmw, Some(new.to_string()))
+            }
+            EventKind::CasRead { location, value, .. } => {
+                (format!("compare-and-swap on {location} fails: reads {value}"), StepKind::CasFailed, Some(value.to_string()))
+            }
+            EventKind::Lock { mutex } => (drains(&format!("lock {mutex}")), StepKind::Lock, None),
+            EventKind::Unlock { mutex } => (drains(&format!("unlock {mutex}")), StepKind::Unlock, None),
+            EventKind::Joined { joined } => {
+                (format!("joins {} (finished)", self.thread_name(*joined)), StepKind::Join, None)
+            }
+            EventKind::Write { .. } | EventKind::Spawn { .. } | EventKind::Started | EventKind::Done => return None,
+        };
+        Some(self.row(event, (effect, kind, value)))
+    }
+
+    /// The diagnosis in report form.
+    pub fn diagnosis(&self, diagnosis: &Diagnosis, model: &str) -> DiagnosisReport {
+        if diagnosis.sc_realisable {
+            return DiagnosisReport {
+                sc_realisable: true,
+                summary: "the same reads-from is possible under sequential consistency: the bug also happens under SC, \
+                          it is not caused by store buffering"
+                    .to_string(),
+                reorderings: Vec::new(),
+                fences: Vec::new(),
+                fences_suffice: false,
+            };
+        }
+        let several = diagnosis.reorderings.len() > 1;
+        let mut reorderings = Vec::new();
+        let mut fences = Vec::new();
+        for reordering in &diagnosis.reorderings {
+            let (report, fence) = self.reordering(reordering, several && diagnosis.fences_suffice);
+            reorderings.push(report);
+            if let Some(fence) = fence
+                && !fences.contains(&fence)
+            {
+                fences.push(fence);
+            }
+        }
+        let summary = match (diagnosis.fences_suffice, reorderings.len()) {
+            (_, 0) => format!("impossible under sequential consistency; needs {model} reorderings lazysma could not pin down"),
+            (true, 1) => format!("impossible under sequential consistency; needs this {model} reordering"),
+            (true, n) => format!("impossible under sequential consistency; needs these {n} {model} reorderings, each fence alone is not enough"),
+            (false, _) => format!(
+                "impossible under sequential consistency; uses these {model} reorderings (fences after these stores were not shown to suffice)"
+            ),
+        };
+        DiagnosisReport { sc_realisable: false, summary, reorderings, fences, fences_suffice: diagnosis.fences_suffice }
+    }
+
+    fn reordering(&self, reordering: &Reordering, together: bool) -> (ReorderingReport, Option<FenceAdvice>) {
+        let store = self.point(reordering.store);
+        let later = self.point(reordering.later);
+        let thread = self.thread_of(reordering.store).name;
+        let line = |p: &SourcePoint| p.line.map_or_else(|| "?".to_string(), |l| l.to_string());
+        let name = |p: &SourcePoint| p.location.clone().unwrap_or_else(|| "memory".to_string());
+        let (a, b) = (line(&store), line(&later));
+        let forbids = if together { "forbids this, together with the other fences listed" } else { "forbids this" };
+        let (kind, explanation) = match reordering.kind {
+            ReorderingKind::StoreLoad => (
+                "store-load",
+                format!(
+                    "store to {} (line {a}) still buffered when {thread} loads {} (line {b}); a fence between lines {a} and {b} {forbids}",
+                    name(&store),
+                    name(&later)
+                ),
+            ),
+            ReorderingKind::StoreStore => (
+                "store-store",
+                format!(
+                    "store to {} (line {b}) reached memory before the earlier store to {} (line {a}) of {thread}; \
+                     a fence between lines {a} and {b} {forbids}",
+                    name(&later),
+                    name(&store)
+                ),
+            ),
+        };
+        let fence = match (&store.file, store.line, later.line) {
+            (Some(file), Some(after_line), Some(before_line)) => {
+                Some(FenceAdvice { file: file.clone(), after_line, before_line, thread: thread.clone() })
+            }
+            _ => None,
+        };
+        (ReorderingReport { kind, thread, store, later, explanation }, fence)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_map_back_to_file_and_line() {
+        let (file, line, text) = parse_description("examples/sb.c:33: assertion r1 == 1 || r2 == 1");
+        assert_eq!(file.as_deref(), Some("examples/sb.c"));
+        assert_eq!(line, Some(33));
+        assert_eq!(text.as_deref(), Some("r1 == 1 || r2 == 1"));
+        let (file, line, _) = parse_description("C:/x/a.c:7: error call reach_error()");
+        assert_eq!((file.as_deref(), line), (Some("C:/x/a.c"), Some(7)));
+        assert_eq!(parse_description("assertion"), (None, None, None));
+        assert_eq!(parse_description("a.c:x: assertion y"), (None, None, None));
+    }
+
+    #[test]
+    fn source_lines_are_read_from_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.c");
+        std::fs::write(&path, "int x;\n  assert(x == 0);\n").unwrap();
+        let file = path.to_str().unwrap();
+        assert_eq!(source_line(file, 2).as_deref(), Some("assert(x == 0);"));
+        assert_eq!(source_line(file, 0), None);
+        assert_eq!(source_line(file, 9), None);
+        let report = PropertyReport::new("main.assertion.1", &format!("{file}:2: assertion x == 0"));
+        assert_eq!(report.source.as_deref(), Some("assert(x == 0);"));
+    }
+}
+
+#[cfg(test)]
+mod render_tests {
+    use super::*;
+    use crate::consistency::{Step, Witness};
+    use crate::ir::Origin;
+    use crate::options::SmaImplementation;
+    use crate::passes::ThreadSlot;
+    use crate::trace::execution::build;
+    use crate::trace::records::{Record, RecordKind};
+
+    fn map() -> TranslationMap {
+        let origin = |line: u32, text: &str| Origin { file: "t.c".into(), line, column: 3, text: text.into() };
+        TranslationMap {
+            threads: vec![ThreadSlot { function: "main".into(), instance: 0 }, ThreadSlot { function: "worker".into(), instance: 0 }],
+            locations: ["null", "x", "y"].iter().map(|s| s.to_string()).collect(),
+            origins: vec![origin(1, "pthread_create(...);"), origin(2, "x = 1;"), origin(3, "r = x;"), origin(4, "y = 2;"), origin(5, "__sync_synchronize();")],
+        }
+    }
+
+    fn record(kind: RecordKind, thread: usize, loc: u64, value: i128, write_id: u64, read_from: u64, stmt: usize) -> Record {
+        Record { kind, thread, loc, value, timestamp: 0, write_id, read_from, stmt }
+    }
+
+    #[test]
+    fn effects_name_buffers_memory_and_drains() {
+        use RecordKind::*;
+        let records = vec![
+            record(Fence, 0, 0, 0, 0, 0, 0),
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Write, 1, 1, 1, 1, 0, 1),
+            record(Read, 1, 1, 1, 0, 1, 2),
+            record(Write, 1, 2, 2, 2, 0, 3),
+            record(Fence, 1, 0, 0, 0, 0, 4),
+        ];
+        let decoded = build(&records, &map().locations, SmaImplementation::Etso).unwrap();
+        // Events: main: create drain 0, spawn 1; worker: start 2, w x 3,
+        // read 4, w y 5, fence 6.
+        let step = |event, phase| Step { event, phase };
+        let witness = Witness {
+            steps: vec![
+                step(0, Phase::Execute),
+                step(1, Phase::Buffer),
+                step(1, Phase::Memory),
+                step(2, Phase::Execute),
+                step(3, Phase::Buffer),
+                step(4, Phase::Execute),
+                step(5, Phase::Buffer),
+                step(3, Phase::Memory),
+                step(5, Phase::Memory),
+                step(6, Phase::Execute),
+            ],
+        };
+        let map = map();
+        let renderer = Renderer { decoded: &decoded, map: &map, atomic_writes: false };
+        let rows = renderer.steps(&witness);
+        let effects: Vec<&str> = rows.iter().map(|r| r.effect.as_str()).collect();
+        assert_eq!(effects, vec![
+            "starts worker#0",
+            "x := 1 (buffered)",
+            "reads x = 1 from own buffer",
+            "y := 2 (buffered)",
+            "x = 1 reaches memory",
+            "y = 2 reaches memory",
+            "fence: drains 2 stores",
+        ]);
+        assert_eq!(rows.iter().map(|r| r.step).collect::<Vec<_>>(), (1..=7).collect::<Vec<_>>());
+        assert_eq!(rows[1].thread.name, "worker#0");
+        assert_eq!(rows[0].thread.name, "main");
+        assert_eq!((rows[2].line, rows[2].statement.as_deref()), (Some(3), Some("r = x;")));
+        assert_eq!(rows[2].kind, StepKind::LoadFromBuffer);
+        let atomic = Renderer { decoded: &decoded, map: &map, atomic_writes: true };
+        let sc_witness = Witness {
+            steps: vec![step(0, Phase::Execute), step(1, Phase::Buffer), step(1, Phase::Memory), step(2, Phase::Execute), step(3, Phase::Buffer), step(3, Phase::Memory)],
+        };
+        let effects: Vec<String> = atomic.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
+        assert_eq!(effects, vec!["starts worker#0", "x := 1"]);
+    }
+}

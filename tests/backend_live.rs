@@ -1,0 +1,182 @@
+//! Runs the real CBMC on tiny C programs. Without CBMC these tests print a
+//! skip message, except under `CI=true`, where a missing CBMC is a failure.
+
+use lazysma::backend::{BackendError, Cbmc, CbmcSource, Outcome, Progress, RunOptions, SatSolver, StepKind};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn cbmc_or_skip(test: &str) -> Option<Cbmc> {
+    match Cbmc::locate(None) {
+        Ok(cbmc) => Some(cbmc),
+        Err(error) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("CBMC is required under CI=true: {error}")
+        }
+        Err(error) => {
+            eprintln!("skipping {test}: {error}");
+            None
+        }
+    }
+}
+
+fn fixture(name: &str) -> PathBuf {
+    [env!("CARGO_MANIFEST_DIR"), "tests", "fixtures", "backend", name].iter().collect()
+}
+
+fn write_program(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write test program");
+    path
+}
+
+#[test]
+fn version_is_detected_and_recent() {
+    let Some(cbmc) = cbmc_or_skip("version_is_detected_and_recent") else { return };
+    assert!(cbmc.version >= lazysma::backend::MIN_VERSION, "{}", cbmc.version);
+    assert!(cbmc.version_text.contains(&format!("{}.{}", cbmc.version.major, cbmc.version.minor)));
+    assert!(cbmc.lists_option("--json-ui"));
+    assert!(cbmc.lists_option("--trace"));
+    assert!(!cbmc.lists_option("--json"));
+}
+
+#[test]
+fn explicit_path_is_used_and_a_wrong_one_is_a_typed_error() {
+    let Some(found) = cbmc_or_skip("explicit_path_is_used") else { return };
+    let explicit = Cbmc::locate(Some(&found.path)).expect("explicit CBMC");
+    assert_eq!(explicit.source, CbmcSource::CommandLine);
+    assert_eq!(explicit.version, found.version);
+    let missing = Cbmc::locate(Some(Path::new("/nonexistent/cbmc"))).expect_err("missing CBMC");
+    assert!(matches!(missing, BackendError::NotExecutable { .. }));
+    let not_cbmc = Cbmc::locate(Some(Path::new("true"))).expect_err("`true` is not CBMC");
+    assert!(matches!(not_cbmc, BackendError::VersionUnreadable { .. }), "{not_cbmc}");
+}
+
+#[test]
+fn safe_program_is_safe() {
+    let Some(cbmc) = cbmc_or_skip("safe_program_is_safe") else { return };
+    let run = cbmc.run(&fixture("safe.c"), &RunOptions::default(), None).expect("CBMC runs");
+    assert_eq!(run.outcome, Outcome::Safe, "{:?}", run.stderr_tail);
+    assert_eq!(run.exit_code, Some(0));
+    let output = run.output.expect("parsed output");
+    assert_eq!(output.properties.map(|p| p.len()), Some(1));
+    assert!(run.command_line.iter().any(|a| a == "--no-unwinding-assertions"));
+}
+
+#[test]
+fn failing_assertion_yields_trace_with_assigned_values() {
+    let Some(cbmc) = cbmc_or_skip("failing_assertion") else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = write_program(
+        dir.path(),
+        "race.c",
+        "int x, y;\nint main(void) {\n  x = 41;\n  y = x + 1;\n  x = y * 2;\n  __CPROVER_assert(x != 84, \"x is not 84\");\n  return 0;\n}\n",
+    );
+    let run = cbmc.run(&program, &RunOptions::default(), None).expect("CBMC runs");
+    assert_eq!(run.exit_code, Some(10));
+    let Outcome::Violated { property, trace } = &run.outcome else {
+        panic!("expected a violation, got {:?}", run.outcome)
+    };
+    assert_eq!(property.id, "main.assertion.1");
+    assert_eq!(property.description, "x is not 84");
+    assert_eq!(property.location.as_ref().and_then(|l| l.line), Some(6));
+    let assigned: Vec<(String, Option<i128>)> = trace
+        .visible_steps()
+        .filter(|s| s.kind == StepKind::Assignment)
+        .filter_map(|s| Some((s.lhs.clone()?, s.value.as_ref()?.integer)))
+        .collect();
+    let expected = [("x", 41), ("y", 42), ("x", 84)].map(|(l, v)| (l.to_string(), Some(v)));
+    assert_eq!(assigned, expected.to_vec());
+    assert_eq!(trace.steps.last().map(|s| &s.kind), Some(&StepKind::Failure));
+}
+
+#[test]
+fn syntax_error_is_a_tool_error() {
+    let Some(cbmc) = cbmc_or_skip("syntax_error_is_a_tool_error") else { return };
+    let run = cbmc.run(&fixture("parse_error.c"), &RunOptions::default(), None).expect("CBMC runs");
+    match &run.outcome {
+        Outcome::ToolError { exit_code, message, .. } => {
+            assert!(matches!(exit_code, Some(2) | Some(6)), "{exit_code:?}");
+            assert!(message.contains("syntax error"), "{message}");
+        }
+        other => panic!("expected a tool error, got {other:?}"),
+    }
+}
+
+#[test]
+fn unknown_option_is_a_tool_error() {
+    let Some(cbmc) = cbmc_or_skip("unknown_option_is_a_tool_error") else { return };
+    let options = RunOptions { extra_args: vec!["--no-such-option".into()], ..RunOptions::default() };
+    let run = cbmc.run(&fixture("safe.c"), &options, None).expect("CBMC runs");
+    match &run.outcome {
+        Outcome::ToolError { message, .. } => assert!(message.contains("--no-such-option"), "{message}"),
+        other => panic!("expected a tool error, got {other:?}"),
+    }
+}
+
+#[test]
+fn hard_program_times_out_within_the_limit() {
+    let Some(cbmc) = cbmc_or_skip("hard_program_times_out") else { return };
+    let limit = Duration::from_secs(1);
+    let options = RunOptions { timeout: Some(limit), unwind: Some(41), ..RunOptions::default() };
+    let mut reports: Vec<Progress> = Vec::new();
+    let mut record = |progress: Progress| reports.push(progress);
+    let run = cbmc.run(&fixture("hard.c"), &options, Some(&mut record)).expect("CBMC runs");
+    assert_eq!(run.outcome, Outcome::Timeout { limit: Some(limit) });
+    assert!(run.elapsed >= limit, "{:?}", run.elapsed);
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    assert!(!reports.is_empty(), "no progress report");
+    assert!(reports.windows(2).all(|w| w[0].elapsed <= w[1].elapsed && w[0].phase as u8 <= w[1].phase as u8));
+    assert!(reports.iter().all(|p| p.elapsed <= run.elapsed));
+}
+
+#[test]
+fn large_trace_is_drained_and_parsed() {
+    let Some(cbmc) = cbmc_or_skip("large_trace_is_drained_and_parsed") else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut body = String::from("int g[64];\nint main(void) {\n");
+    for i in 0..1500 {
+        body.push_str(&format!("  g[{}] = {};\n", i % 64, i));
+    }
+    body.push_str("  __CPROVER_assert(g[3] != 1475, \"last write to g[3]\");\n  return 0;\n}\n");
+    let program = write_program(dir.path(), "big.c", &body);
+    let options = RunOptions { timeout: Some(Duration::from_secs(120)), ..RunOptions::default() };
+    let run = cbmc.run(&program, &options, None).expect("CBMC runs");
+    let Outcome::Violated { trace, .. } = &run.outcome else { panic!("expected a violation, got {:?}", run.outcome) };
+    assert!(trace.steps.len() > 1500, "{} steps", trace.steps.len());
+    assert_eq!(trace.last_value_of("g[3l]").and_then(|v| v.integer), Some(1475));
+}
+
+#[test]
+fn sat_solver_option_follows_the_cbmc_version() {
+    let Some(cbmc) = cbmc_or_skip("sat_solver_option_follows_the_cbmc_version") else { return };
+    let options = RunOptions { sat_solver: Some(SatSolver::External("cadical".into())), ..RunOptions::default() };
+    if cbmc.accepts_external_sat_solver() {
+        let args = cbmc.arguments(Path::new("a.c"), &options).expect("accepted");
+        assert!(args.iter().any(|a| a == "--external-sat-solver"));
+        if which::which("cadical").is_ok() {
+            let run = cbmc.run(&fixture("fail.c"), &options, None).expect("CBMC runs");
+            let Outcome::Violated { trace, .. } = &run.outcome else {
+                panic!("expected a violation: {:?}", run.outcome)
+            };
+            assert_eq!(trace.last_value_of("y").and_then(|v| v.integer), Some(8));
+        }
+    } else {
+        let error = cbmc.arguments(Path::new("a.c"), &options).expect_err("rejected");
+        assert!(matches!(error, BackendError::UnsupportedOption { .. }), "{error}");
+        assert!(SatSolver::choose("cadical", &cbmc).is_err() || cbmc.accepts_sat_solver());
+    }
+    let standard = cbmc.arguments(Path::new("a.c"), &RunOptions::default()).expect("default arguments");
+    assert_eq!(standard.iter().any(|a| a == "--no-standard-checks"), cbmc.version.major >= 6);
+}
+
+#[test]
+fn memory_limit_leads_to_out_of_memory() {
+    let Some(cbmc) = cbmc_or_skip("memory_limit_leads_to_out_of_memory") else { return };
+    let options = RunOptions {
+        timeout: Some(Duration::from_secs(60)),
+        unwind: Some(41),
+        memory_limit: Some(160 * 1024 * 1024),
+        ..RunOptions::default()
+    };
+    let run = cbmc.run(&fixture("hard.c"), &options, None).expect("CBMC runs");
+    assert!(matches!(run.outcome, Outcome::OutOfMemory { .. }), "{:?}", run.outcome);
+}

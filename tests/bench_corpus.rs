@@ -1,0 +1,114 @@
+//! End to end on the benchmark corpus: every program of
+//! `../shared/bench/manifest.tsv` with a known verdict gets it from
+//! `lazysma verify` under SC, TSO and PSO, with the bounds of the FMCAD 2016
+//! Table I where the paper gives them. Programs lazysma refuses are listed
+//! in [`REFUSED`] (and in the README) and must be refused cleanly.
+
+mod support;
+
+use std::collections::HashMap;
+use support::{Verdict, parallel_map, require_cbmc, shared_dir, verify, workers};
+
+/// Programs outside the supported subset, with the reason (README: limitations).
+const REFUSED: &[(&str, &str)] = &[];
+
+/// Bounds per program where the defaults or Table I do not suffice.
+const OVERRIDES: &[(&str, &str)] = &[
+    ("svcomp/pthread-atomic-classic/dekker.c", "--unwind 1 --rounds 2 --qsize 3 --maxclock 4"),
+    ("svcomp/pthread-atomic-classic/peterson.c", "--unwind 1 --rounds 2 --qsize 3 --maxclock 4"),
+    ("svcomp/pthread-atomic-classic/lamport.c", "--unwind 1 --rounds 2 --qsize 3 --maxclock 4"),
+    ("svcomp/pthread-atomic-classic/szymanski.c", "--unwind 1 --rounds 2 --qsize 3 --maxclock 4"),
+];
+
+/// Programs whose runs take minutes; run with LAZYSMA_BENCH_ALL=1.
+const SLOW: &[&str] = &[];
+
+#[derive(Debug, Clone)]
+struct Job {
+    path: String,
+    model: &'static str,
+    expected: Verdict,
+    bounds: Vec<String>,
+}
+
+/// Table I bounds by corpus file: `--unwind U --qsize N --rounds R --maxclock K --nmalloc M`.
+fn table_one_bounds() -> HashMap<String, Vec<String>> {
+    let text = std::fs::read_to_string(shared_dir().join("bench/paper_table1.tsv")).expect("Table I is readable");
+    let mut bounds = HashMap::new();
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() < 16 {
+            continue;
+        }
+        let (unwind, qsize, nmalloc, rounds, maxclock) = (fields[1], fields[2], fields[4], fields[6], fields[7]);
+        let arguments: Vec<String> = ["--unwind", unwind, "--qsize", qsize, "--rounds", rounds, "--maxclock", maxclock, "--nmalloc", nmalloc.max("1")]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for file in fields[15].split(';') {
+            let file = file.trim().split(' ').next().unwrap_or("").to_string();
+            if !file.is_empty() {
+                bounds.insert(file, arguments.clone());
+            }
+        }
+    }
+    bounds
+}
+
+fn jobs() -> Vec<Job> {
+    let manifest = std::fs::read_to_string(shared_dir().join("bench/manifest.tsv")).expect("manifest is readable");
+    let table = table_one_bounds();
+    let run_all = std::env::var("LAZYSMA_BENCH_ALL").is_ok_and(|value| value == "1");
+    let mut jobs = Vec::new();
+    for line in manifest.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() < 6 || REFUSED.iter().any(|(path, _)| *path == fields[0]) {
+            continue;
+        }
+        if !run_all && SLOW.contains(&fields[0]) {
+            continue;
+        }
+        let bounds: Vec<String> = match OVERRIDES.iter().find(|(path, _)| *path == fields[0]) {
+            Some((_, text)) => text.split(' ').map(str::to_string).collect(),
+            None => table.get(fields[0]).cloned().unwrap_or_else(|| vec!["--unwind".into(), fields[5].to_string()]),
+        };
+        for (model, column) in [("--sc", 2), ("--tso", 3), ("--pso", 4)] {
+            if let Some(expected) = Verdict::parse(fields[column]) {
+                jobs.push(Job { path: fields[0].to_string(), model, expected, bounds: bounds.clone() });
+            }
+        }
+    }
+    jobs
+}
+
+#[test]
+fn bench_programs_get_their_verdicts() {
+    if !require_cbmc() {
+        return;
+    }
+    let jobs = jobs();
+    assert!(jobs.len() > 40, "the benchmark corpus is beside the repository");
+    let failures: Vec<String> = parallel_map(&jobs, workers(), |job| {
+        let file = shared_dir().join("bench").join(&job.path);
+        let mut arguments: Vec<&str> = vec![job.model, "--timeout", "600"];
+        arguments.extend(job.bounds.iter().map(String::as_str));
+        let (code, _, stderr) = verify(&file, &arguments);
+        let tail: String = stderr.lines().rev().take(4).collect::<Vec<_>>().join(" | ");
+        (code != job.expected.exit_code())
+            .then(|| format!("{} {} {:?}: expected {:?}, exit {code} ({tail})", job.path, job.model, job.bounds, job.expected))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{} of {} runs disagree:\n{}", failures.len(), jobs.len(), failures.join("\n"));
+}
+
+#[test]
+fn refused_bench_programs_are_refused_with_a_diagnostic() {
+    for (path, reason) in REFUSED {
+        let file = shared_dir().join("bench").join(path);
+        let output = support::lazysma().arg(&file).output().expect("lazysma runs");
+        assert_eq!(output.status.code(), Some(1), "{path} is documented as refused ({reason})");
+        assert!(String::from_utf8_lossy(&output.stderr).contains(':'), "{path}: the refusal names a location");
+    }
+}

@@ -1,0 +1,134 @@
+//! The command line contract: exit codes, diagnostics with line and column,
+//! atomic output that never overwrites the input, `FILE` without subcommand.
+
+mod support;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::Path;
+use support::shared_dir;
+
+fn lazysma() -> Command {
+    Command::cargo_bin("lazysma").expect("the binary is built")
+}
+
+fn example(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
+}
+
+fn write_file(directory: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = directory.join(name);
+    std::fs::write(&path, text).expect("temporary file is writable");
+    path
+}
+
+#[test]
+fn translate_writes_c_to_stdout_without_subcommand() {
+    lazysma()
+        .arg(example("store_buffering.c"))
+        .arg("--sc")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sma_read").and(predicate::str::contains("main")));
+}
+
+#[test]
+fn syntax_error_is_bad_input_with_line_and_column() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let file = write_file(directory.path(), "broken.c", "int x;\nint main(void) {\n  x = = 1;\n  return 0;\n}\n");
+    lazysma()
+        .arg("translate")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("broken.c:3:"));
+}
+
+#[test]
+fn recursion_is_refused_with_its_location() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let source = "int n;\nint f(int k) {\n  if (k > 0) return f(k - 1);\n  return n;\n}\nint main(void) {\n  return f(2);\n}\n";
+    let file = write_file(directory.path(), "recursive.c", source);
+    lazysma()
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("recursi").and(predicate::str::contains("recursive.c:")));
+}
+
+#[test]
+fn unreadable_input_is_bad_input() {
+    lazysma().arg("no/such/file.c").assert().code(1).stderr(predicate::str::contains("no/such/file.c"));
+}
+
+#[test]
+fn output_never_overwrites_the_input() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let original = std::fs::read_to_string(example("store_buffering.c")).expect("example is readable");
+    let file = write_file(directory.path(), "sb.c", &original);
+    lazysma().arg(&file).arg("-o").arg(&file).assert().code(1);
+    assert_eq!(std::fs::read_to_string(&file).expect("input still readable"), original);
+}
+
+#[test]
+fn failed_translation_leaves_existing_output_untouched() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let output = write_file(directory.path(), "seq.c", "/* keep me */\n");
+    let broken = write_file(directory.path(), "broken.c", "int main( {\n");
+    lazysma().arg(&broken).arg("-o").arg(&output).assert().code(1);
+    assert_eq!(std::fs::read_to_string(&output).expect("output readable"), "/* keep me */\n");
+}
+
+#[test]
+fn output_file_is_written_completely() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let output = directory.path().join("seq.c");
+    lazysma().arg(example("message_passing.c")).arg("--pso").arg("-o").arg(&output).assert().success();
+    let text = std::fs::read_to_string(&output).expect("output readable");
+    assert!(text.contains("sma_write"), "the output is a translated program");
+    let leftovers: Vec<_> = std::fs::read_dir(directory.path()).expect("listable").collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+}
+
+#[test]
+fn bad_option_values_are_bad_input() {
+    lazysma().arg(example("store_buffering.c")).args(["--rounds", "0"]).assert().code(1);
+    lazysma().arg(example("store_buffering.c")).args(["--qsize", "many"]).assert().code(1);
+    lazysma().arg(example("store_buffering.c")).args(["--sc", "--pso"]).assert().code(1);
+}
+
+#[test]
+fn missing_cbmc_is_a_backend_failure_with_install_advice() {
+    lazysma()
+        .arg("verify")
+        .arg(example("store_buffering.c"))
+        .args(["--cbmc", "/nonexistent/cbmc"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("install-cbmc"));
+}
+
+#[test]
+fn every_litmus_and_bench_file_translates_or_is_refused_cleanly() {
+    let mut files = Vec::new();
+    for directory in ["litmus/visible", "bench/svcomp/pthread", "bench/svcomp/pthread-atomic", "bench/svcomp/pthread-atomic-classic", "bench/nidhugg/SV-COMP", "bench/nidhugg/C-tests"] {
+        let Ok(entries) = std::fs::read_dir(shared_dir().join(directory)) else { continue };
+        files.extend(entries.flatten().map(|entry| entry.path()).filter(|path| path.extension().is_some_and(|e| e == "c")));
+    }
+    assert!(files.len() > 400, "the corpora are beside the repository");
+    for file in files {
+        for model in ["--sc", "--tso", "--pso"] {
+            let output = std::process::Command::new(env!("CARGO_BIN_EXE_lazysma"))
+                .arg(&file)
+                .arg(model)
+                .output()
+                .expect("lazysma runs");
+            let code = output.status.code();
+            assert!(matches!(code, Some(0) | Some(1)), "{} {model}: exit {code:?} (a crash?)", file.display());
+            if code == Some(1) {
+                let stderr = String::from_utf8_lossy(&output.stderr);
+                assert!(stderr.contains("error"), "{}: refusal without a message: {stderr}", file.display());
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Cross-checks that need CBMC: `cbmc seq.c` on a translated file agrees
+//! with `lazysma verify`, and the timestamped SMAs agree with the direct
+//! store-buffer references (eTSO with tso_ref, ePSO with pso_ref; FMCAD 2016
+//! Theorems 1-2) on a sample of the litmus corpus and the examples.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use support::{litmus_tests, parallel_map, require_cbmc, verify, workers};
+
+const BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "2", "--maxclock", "4"];
+
+fn examples() -> Vec<PathBuf> {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(directory)
+        .expect("examples directory")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every `stride`-th litmus test plus the examples.
+fn programs(stride: usize) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = litmus_tests().into_iter().step_by(stride).map(|test| test.file).collect();
+    files.extend(examples());
+    files
+}
+
+/// Runs plain `cbmc FILE` and says whether it reported a violation.
+fn cbmc_finds_violation(file: &Path) -> Option<bool> {
+    let cbmc = std::env::var_os("LAZYSMA_CBMC").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("cbmc"));
+    let output = std::process::Command::new(cbmc).arg(file).output().ok()?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if stdout.contains("VERIFICATION FAILED") {
+        Some(true)
+    } else if stdout.contains("VERIFICATION SUCCESSFUL") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+#[test]
+fn plain_cbmc_on_translated_file_agrees_with_verify() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let files = programs(25);
+    let mut jobs = Vec::new();
+    for (index, file) in files.iter().enumerate() {
+        for model in ["--sc", "--tso", "--pso"] {
+            jobs.push((index, file.clone(), model));
+        }
+    }
+    let disagreements: Vec<String> = parallel_map(&jobs, workers(), |(index, file, model)| {
+        let output = directory.path().join(format!("seq{index}{model}.c"));
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_lazysma"))
+            .arg(file)
+            .arg(model)
+            .args(BOUNDS)
+            .arg("-o")
+            .arg(&output)
+            .status()
+            .expect("lazysma runs");
+        if !status.success() {
+            return Some(format!("{} {model}: translation failed", file.display()));
+        }
+        let plain = cbmc_finds_violation(&output);
+        let mut arguments = vec![*model, "--no-check"];
+        arguments.extend(BOUNDS);
+        let (code, _, _) = verify(file, &arguments);
+        let agree = matches!((plain, code), (Some(true), 10) | (Some(false), 0));
+        (!agree).then(|| format!("{} {model}: cbmc seq.c says {plain:?}, verify exits {code}", file.display()))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
+fn implementations_agree(model: &str, reference: &str, stride: usize) {
+    if !require_cbmc() {
+        return;
+    }
+    let files = programs(stride);
+    let disagreements: Vec<String> = parallel_map(&files, workers(), |file| {
+        let run = |sma: &str| {
+            let mut arguments = vec![model, "--sma", sma, "--no-check"];
+            arguments.extend(BOUNDS);
+            verify(file, &arguments).0
+        };
+        let timestamped = run(if model == "--tso" { "etso" } else { "epso" });
+        let direct = run(reference);
+        (timestamped != direct || !matches!(direct, 0 | 10))
+            .then(|| format!("{}: timestamped exits {timestamped}, {reference} exits {direct}", file.display()))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
+#[test]
+fn etso_agrees_with_tso_reference() {
+    implementations_agree("--tso", "tso-ref", 8);
+}
+
+#[test]
+fn epso_agrees_with_pso_reference() {
+    implementations_agree("--pso", "pso-ref", 8);
+}

@@ -1,0 +1,69 @@
+//! End to end on the litmus corpus: `lazysma verify` under SC, TSO and PSO
+//! must give the expected verdict of `../shared/litmus/visible/expected.tsv`.
+//! By default a fixed, stratified sample (every family, every verdict class)
+//! runs; `LAZYSMA_LITMUS_ALL=1` runs all 400 tests.
+
+mod support;
+
+use support::{LitmusTest, Verdict, litmus_family, litmus_tests, parallel_map, require_cbmc, verify, workers};
+use std::collections::BTreeSet;
+
+/// Bounds sufficient for the litmus tests (straight-line threads).
+const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "2", "--maxclock", "4"];
+
+/// The first test of every family and verdict class, then every `stride`-th.
+fn sample(tests: &[LitmusTest], stride: usize) -> Vec<LitmusTest> {
+    if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
+        return tests.to_vec();
+    }
+    let mut seen = BTreeSet::new();
+    tests
+        .iter()
+        .enumerate()
+        .filter(|(index, test)| {
+            let class = (litmus_family(&test.name), test.sc, test.tso, test.pso);
+            seen.insert(format!("{class:?}")) || index % stride == 0
+        })
+        .map(|(_, test)| test.clone())
+        .collect()
+}
+
+fn check_model(model: &str, stride: usize, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
+    if !require_cbmc() {
+        return;
+    }
+    let tests = sample(&litmus_tests(), stride);
+    assert!(tests.len() >= 20, "the litmus corpus is beside the repository");
+    let flag = format!("--{model}");
+    let outcomes = parallel_map(&tests, workers(), |test| {
+        let mut arguments = vec![flag.as_str(), "--format", "json"];
+        arguments.extend(LITMUS_BOUNDS);
+        let (code, _, stderr) = verify(&test.file, &arguments);
+        (test.name.clone(), expected(test).exit_code(), code, stderr)
+    });
+    let failures: Vec<String> = outcomes
+        .iter()
+        .filter(|(_, want, got, _)| want != got)
+        .map(|(name, want, got, stderr)| {
+            let tail: String = stderr.lines().rev().take(3).collect::<Vec<_>>().join(" | ");
+            format!("{name}: expected exit {want}, got {got} ({tail})")
+        })
+        .collect();
+    println!("litmus --{model}: {} tests, {} disagree", outcomes.len(), failures.len());
+    assert!(failures.is_empty(), "{} of {} litmus tests disagree under {model}:\n{}", failures.len(), outcomes.len(), failures.join("\n"));
+}
+
+#[test]
+fn litmus_sc() {
+    check_model("sc", 4, |test| test.sc);
+}
+
+#[test]
+fn litmus_tso() {
+    check_model("tso", 4, |test| test.tso);
+}
+
+#[test]
+fn litmus_pso() {
+    check_model("pso", 4, |test| test.pso);
+}

@@ -1,0 +1,531 @@
+//! Unit tests of each pass on hand-built IR: inlining, unrolling, thread
+//! instantiation and the lazy guard numbering, plus printer determinism.
+
+mod passes_support;
+
+use lazysma::ir::*;
+use lazysma::passes::walk::{LabelGen, for_each_stmt};
+use lazysma::passes::{SeqStmt, inline, instantiate, sequentialise, unroll};
+use passes_support::*;
+use std::collections::HashSet;
+
+fn kinds(block: &Block) -> Vec<StmtKind> {
+    let mut out = Vec::new();
+    for_each_stmt(block, &mut |k| out.push(k.clone()));
+    out
+}
+
+fn count(block: &Block, pred: impl Fn(&StmtKind) -> bool) -> usize {
+    kinds(block).iter().filter(|k| pred(k)).count()
+}
+
+/// All sequential statements in textual order.
+fn flatten(body: &[SeqStmt], out: &mut Vec<SeqStmt>) {
+    for s in body {
+        out.push(s.clone());
+        if let SeqStmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } = s
+        {
+            flatten(then_branch, out);
+            flatten(else_branch, out);
+        }
+    }
+}
+
+/// `int f(int a) { int v = a; if (v > 1) return 5; return v; }` and
+/// `main: r = f(3); x = r;`
+fn call_program(atomic: bool) -> (Builder, FunctionId) {
+    let mut b = Builder::new();
+    let x = b.global("x", 0);
+    let main = b.reserve("main");
+    let f = b.reserve(if atomic { "__VERIFIER_atomic_f" } else { "f" });
+    let early = b.st(StmtKind::Return(Some(c(5))));
+    let body = vec![
+        b.st(StmtKind::Assign(local(1), load(0))),
+        b.st(StmtKind::Write {
+            address: x.clone(),
+            value: load(1),
+        }),
+        b.st(StmtKind::If {
+            condition: bin(BinaryOp::Gt, load(1), c(1)),
+            then_branch: vec![early],
+            else_branch: vec![],
+        }),
+        b.st(StmtKind::Return(Some(load(1)))),
+    ];
+    b.define(
+        f,
+        1,
+        &[("a", int(), false), ("v", int(), false)],
+        int(),
+        body,
+    );
+    let main_body = vec![
+        b.st(StmtKind::Call {
+            target: Some(local(0)),
+            function: f,
+            arguments: vec![c(3)],
+        }),
+        b.st(StmtKind::Write {
+            address: x,
+            value: load(0),
+        }),
+    ];
+    b.define(main, 0, &[("r", int(), false)], int(), main_body);
+    b.set_main(main);
+    (b, main)
+}
+
+#[test]
+fn inlining_replaces_calls_returns_and_locals() {
+    let (b, main) = call_program(false);
+    let mut labels = LabelGen::for_program(&b.program);
+    let f = inline::inline_function(&b.program, main, &mut labels).expect("inlines");
+    assert!(!inline::has_calls(&f.body));
+    assert_eq!(f.locals.len(), 3, "r plus the callee's a and v");
+    assert_eq!(f.locals[1].name, "f_a");
+    // The parameter is assigned the argument, into the fresh local.
+    assert_eq!(f.body[0].kind, StmtKind::Assign(Place::Local(1), c(3)));
+    // The early return: `r = 5; goto end`, and the end label follows the copy.
+    let all = kinds(&f.body);
+    assert!(all.contains(&StmtKind::Assign(Place::Local(0), c(5))));
+    let gotos: Vec<LabelId> = all
+        .iter()
+        .filter_map(|k| {
+            if let StmtKind::Goto(l) = k {
+                Some(*l)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(gotos.len(), 1);
+    assert!(
+        matches!(f.body.iter().rev().nth(1).map(|s| &s.kind), Some(StmtKind::Label(l, _)) if *l == gotos[0])
+    );
+    // The final return became a plain assignment.
+    assert!(all.contains(&StmtKind::Assign(Place::Local(0), load(2))));
+    assert_eq!(count(&f.body, |k| matches!(k, StmtKind::Return(_))), 0);
+}
+
+#[test]
+fn atomic_functions_are_wrapped() {
+    let (b, main) = call_program(true);
+    let mut labels = LabelGen::for_program(&b.program);
+    let f = inline::inline_function(&b.program, main, &mut labels).expect("inlines");
+    assert_eq!(
+        f.body.first().map(|s| &s.kind),
+        Some(&StmtKind::AtomicBegin)
+    );
+    assert_eq!(count(&f.body, |k| matches!(k, StmtKind::AtomicEnd)), 1);
+    // No guard inside the atomic section: main has guard 0, the section,
+    // the write after it and the end: 4 guards.
+    let seq = sequentialise(&b.program, &options(1, 1)).expect("sequentialises");
+    let mut flat = Vec::new();
+    flatten(&seq.threads[0].body, &mut flat);
+    let guards = flat
+        .iter()
+        .filter(|s| matches!(s, SeqStmt::Guard(_)))
+        .count();
+    assert_eq!(guards, 4);
+    assert_eq!(seq.threads[0].lines, 4);
+    assert_eq!(seq.memory.heap_blocks, 0, "no heap without malloc");
+    assert_eq!(
+        seq.memory.location_count() as usize,
+        seq.map.locations.len()
+    );
+}
+
+#[test]
+fn recursion_is_refused_at_the_call() {
+    let mut b = Builder::new();
+    let main = b.reserve("main");
+    let f = b.reserve("f");
+    let g = b.reserve("g");
+    let call_g = b.st(StmtKind::Call {
+        target: None,
+        function: g,
+        arguments: vec![],
+    });
+    b.define(f, 0, &[], Ty::Void, vec![call_g]);
+    let call_f_again = b.st(StmtKind::Call {
+        target: None,
+        function: f,
+        arguments: vec![],
+    });
+    let line = b.program.origins[call_f_again.origin].line;
+    b.define(g, 0, &[], Ty::Void, vec![call_f_again]);
+    let call_f = b.st(StmtKind::Call {
+        target: None,
+        function: f,
+        arguments: vec![],
+    });
+    b.define(main, 0, &[], int(), vec![call_f]);
+    b.set_main(main);
+    let error = sequentialise(&b.program, &options(1, 1)).expect_err("recursion");
+    assert!(error.message.contains("recursion"), "{}", error.message);
+    assert_eq!(error.line, line);
+    assert_eq!(error.file.to_string_lossy(), "test.c");
+}
+
+/// `while (i < 9) { if (i == 4) break; x = i; i = i + 1; }`
+fn while_loop(b: &mut Builder, test_first: bool) -> Stmt {
+    let x = b.global("x", 0);
+    let brk = b.st(StmtKind::Break);
+    let body = vec![
+        b.st(StmtKind::If {
+            condition: bin(BinaryOp::Eq, load(0), c(4)),
+            then_branch: vec![brk],
+            else_branch: vec![],
+        }),
+        b.st(StmtKind::Write {
+            address: x,
+            value: load(0),
+        }),
+        b.st(StmtKind::Continue),
+    ];
+    let latch = vec![b.st(StmtKind::Assign(
+        local(0),
+        bin(BinaryOp::Add, load(0), c(1)),
+    ))];
+    b.st(StmtKind::Loop {
+        test_first,
+        prelude: vec![],
+        condition: bin(BinaryOp::Lt, load(0), c(9)),
+        body,
+        latch,
+    })
+}
+
+#[test]
+fn unrolling_makes_nested_copies_and_forward_jumps() {
+    let mut b = Builder::new();
+    let l = while_loop(&mut b, true);
+    let mut labels = LabelGen::for_program(&b.program);
+    let out = unroll::unroll_block(&vec![l], 3, &mut labels);
+    assert_eq!(count(&out, |k| matches!(k, StmtKind::Loop { .. })), 0);
+    assert_eq!(count(&out, |k| matches!(k, StmtKind::Write { .. })), 3);
+    assert_eq!(
+        count(&out, |k| matches!(k, StmtKind::Assume(_))),
+        1,
+        "one closing assumption"
+    );
+    // Test first: the first statement is the test of copy 1.
+    assert!(matches!(out[0].kind, StmtKind::If { .. }));
+    let labels_defined: Vec<LabelId> = kinds(&out)
+        .iter()
+        .filter_map(|k| {
+            if let StmtKind::Label(l, _) = k {
+                Some(*l)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let unique: HashSet<_> = labels_defined.iter().collect();
+    assert_eq!(unique.len(), labels_defined.len(), "labels are unique");
+    // Every goto is forward and hits a defined label: break -> exit, continue -> latch.
+    let mut seen = HashSet::new();
+    for k in kinds(&out) {
+        match k {
+            StmtKind::Goto(l) => assert!(!seen.contains(&l) && unique.contains(&l)),
+            StmtKind::Label(l, _) => {
+                seen.insert(l);
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(
+        count(&out, |k| matches!(k, StmtKind::Goto(_))),
+        6,
+        "3 breaks and 3 continues"
+    );
+    // The loop exit is the last statement.
+    assert!(matches!(
+        out.last().map(|s| &s.kind),
+        Some(StmtKind::Label(..))
+    ));
+}
+
+#[test]
+fn do_while_runs_the_body_first_and_nested_loops_multiply() {
+    let mut b = Builder::new();
+    let inner = while_loop(&mut b, true);
+    let outer = b.st(StmtKind::Loop {
+        test_first: false,
+        prelude: vec![],
+        condition: c(1),
+        body: vec![inner],
+        latch: vec![],
+    });
+    let mut labels = LabelGen::for_program(&b.program);
+    let out = unroll::unroll_block(&vec![outer], 2, &mut labels);
+    assert_eq!(count(&out, |k| matches!(k, StmtKind::Write { .. })), 4);
+    assert_eq!(
+        count(&out, |k| matches!(k, StmtKind::Assume(_))),
+        3,
+        "two inner closings and one outer"
+    );
+    // Body first: the outer do-while starts with the inner loop's first test.
+    assert!(
+        matches!(&out[0].kind, StmtKind::If { condition, .. } if *condition == bin(BinaryOp::Lt, load(0), c(9)))
+    );
+}
+
+/// main creates `worker` in a loop; each worker has a shared local `s`.
+fn workers(creates_itself: bool) -> Builder {
+    let mut b = Builder::new();
+    let main = b.reserve("main");
+    let worker = b.reserve("worker");
+    let mut wbody = vec![b.st(StmtKind::Write {
+        address: Expr::ObjectAddress(1),
+        value: c(1),
+    })];
+    if creates_itself {
+        wbody.push(b.st(StmtKind::ThreadCreate {
+            handle: local(2),
+            function: worker,
+            argument: c(0),
+        }));
+    }
+    let locals = [
+        ("arg", Ty::Pointer(Box::new(Ty::Void)), false),
+        ("s", Ty::Array(Box::new(int()), 2), true),
+        ("h", Ty::ThreadHandle, false),
+    ];
+    b.define(worker, 1, &locals, Ty::Pointer(Box::new(Ty::Void)), wbody);
+    let create = b.st(StmtKind::ThreadCreate {
+        handle: local(1),
+        function: worker,
+        argument: c(0),
+    });
+    let latch = vec![b.st(StmtKind::Assign(
+        local(0),
+        bin(BinaryOp::Add, load(0), c(1)),
+    ))];
+    let body = vec![
+        b.st(StmtKind::Malloc {
+            target: local(2),
+            size: c(1),
+            zeroed: false,
+        }),
+        b.st(StmtKind::Assign(local(0), c(0))),
+        b.st(StmtKind::Loop {
+            test_first: true,
+            prelude: vec![],
+            condition: bin(BinaryOp::Lt, load(0), c(2)),
+            body: vec![create],
+            latch,
+        }),
+    ];
+    b.define(
+        main,
+        0,
+        &[
+            ("i", int(), false),
+            ("h", Ty::ThreadHandle, false),
+            ("p", Ty::Pointer(Box::new(int())), false),
+        ],
+        int(),
+        body,
+    );
+    b.set_main(main);
+    b
+}
+
+#[test]
+fn instantiation_gives_each_creation_site_a_slot_and_memory() {
+    let b = workers(false);
+    let mut o = options(2, 3);
+    o.bounds.nmalloc = 2;
+    let mut labels = LabelGen::for_program(&b.program);
+    let instances = instantiate::instantiate(&b.program, &o, &mut labels).expect("instantiates");
+    assert_eq!(
+        instances.threads.len(),
+        4,
+        "main and three unrolled creations"
+    );
+    assert_eq!(instances.threads[0].created, vec![1, 2, 3]);
+    let slots: Vec<(String, u32)> = instances
+        .slots()
+        .into_iter()
+        .map(|s| (s.function, s.instance))
+        .collect();
+    assert_eq!(slots[3], ("worker".to_string(), 2));
+    let names = &instances.location_names;
+    assert_eq!(names[1], "worker#0::s[0]");
+    assert_eq!(names[2], "worker#0::s[1]");
+    assert_eq!(names[5], "worker#2::s[0]");
+    assert_eq!(instances.memory.heap_base, 7);
+    assert_eq!(names[7], "heap#0[0]");
+    assert_eq!(names[8], "heap#1[0]");
+    assert_eq!(names.len() as u32, instances.memory.location_count());
+    // Each copy writes its own array.
+    for (k, thread) in instances.threads.iter().enumerate().skip(1) {
+        assert!(!instantiate::has_object_address(&thread.body));
+        let expected = StmtKind::Write {
+            address: Expr::Const(1 + 2 * (k as i64 - 1)),
+            value: c(1),
+        };
+        assert!(kinds(&thread.body).contains(&expected), "{:?}", thread.body);
+    }
+}
+
+#[test]
+fn unbounded_thread_creation_is_refused() {
+    let b = workers(true);
+    let error = sequentialise(&b.program, &options(2, 2)).expect_err("unbounded");
+    assert!(error.message.contains("unbounded"), "{}", error.message);
+}
+
+#[test]
+fn guards_number_visible_statements_and_joins_forbid_skipped_switches() {
+    // if (c) { x = 1; } else { r = y; x = 2; } fence; r = x
+    let mut b = Builder::new();
+    let x = b.global("x", 0);
+    let y = b.global("y", 0);
+    let main = b.reserve("main");
+    let then_branch = vec![b.st(StmtKind::Write {
+        address: x.clone(),
+        value: c(1),
+    })];
+    let else_branch = vec![
+        b.st(StmtKind::Read {
+            target: local(0),
+            address: y,
+        }),
+        b.st(StmtKind::Write {
+            address: x.clone(),
+            value: c(2),
+        }),
+    ];
+    let body = vec![
+        b.st(StmtKind::If {
+            condition: Expr::Nondet(Ty::Bool),
+            then_branch,
+            else_branch,
+        }),
+        b.st(StmtKind::Fence(FenceKind::Full)),
+        b.st(StmtKind::Read {
+            target: local(0),
+            address: x,
+        }),
+    ];
+    b.define(main, 0, &[("r", int(), false)], int(), body);
+    b.set_main(main);
+    let seq = sequentialise(&b.program, &options(2, 1)).expect("sequentialises");
+    let thread = &seq.threads[0];
+    // 0 (entry), 1 (then), 2-3 (else), 4 fence, 5 read, 6 end.
+    assert_eq!(thread.lines, 7);
+    let mut flat = Vec::new();
+    flatten(&thread.body, &mut flat);
+    let guards: Vec<u32> = flat
+        .iter()
+        .filter_map(|s| {
+            if let SeqStmt::Guard(i) = s {
+                Some(*i)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(guards, (0..7).collect::<Vec<_>>());
+    let SeqStmt::If { else_branch, .. } = &thread
+        .body
+        .iter()
+        .find(|s| matches!(s, SeqStmt::If { .. }))
+        .expect("if")
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        else_branch.first(),
+        Some(&SeqStmt::ResumeCheck(2)),
+        "else starts with assume(cs >= 2)"
+    );
+    let after_if = thread
+        .body
+        .iter()
+        .position(|s| matches!(s, SeqStmt::If { .. }))
+        .expect("if")
+        + 1;
+    assert_eq!(
+        thread.body[after_if],
+        SeqStmt::ResumeCheck(4),
+        "join: assume(cs >= 4) before guard 4"
+    );
+    assert_eq!(thread.body[after_if + 1], SeqStmt::Guard(4));
+    assert!(matches!(flat.last(), Some(SeqStmt::ThreadEnd { .. })));
+}
+
+#[test]
+fn backward_goto_is_refused() {
+    let mut b = Builder::new();
+    let main = b.reserve("main");
+    let body = vec![
+        b.st(StmtKind::Label(0, "again".into())),
+        b.st(StmtKind::Goto(0)),
+    ];
+    b.define(main, 0, &[], int(), body);
+    b.set_main(main);
+    let error = sequentialise(&b.program, &options(1, 1)).expect_err("backward goto");
+    assert!(error.message.contains("backward"), "{}", error.message);
+}
+
+#[test]
+fn printing_is_deterministic_and_fast() {
+    let b = workers(false);
+    let start = std::time::Instant::now();
+    let (_, first) = translate(&b.program, &options(3, 8));
+    let elapsed = start.elapsed();
+    let (_, second) = translate(&b.program, &options(3, 8));
+    assert_eq!(first, second);
+    assert!(elapsed.as_millis() < 500, "translation took {elapsed:?}");
+    if let Some(Err(e)) = gcc_accepts(&first) {
+        panic!("gcc rejects the output:\n{e}");
+    }
+}
+
+#[test]
+fn properties_carry_their_source_position() {
+    let mut b = Builder::new();
+    let main = b.reserve("main");
+    let assertion = b.st(StmtKind::Assert {
+        condition: bin(BinaryOp::Eq, load(0), c(1)),
+        kind: PropertyKind::Assertion,
+    });
+    let error = b.st(StmtKind::Assert {
+        condition: c(1),
+        kind: PropertyKind::ErrorCall,
+    });
+    let (line, text) = (
+        b.program.origins[assertion.origin].line,
+        b.program.origins[assertion.origin].text.clone(),
+    );
+    b.define(
+        main,
+        0,
+        &[("r", int(), false)],
+        int(),
+        vec![assertion, error],
+    );
+    b.set_main(main);
+    let seq = sequentialise(&b.program, &options(1, 1)).expect("sequentialises");
+    let asserts: Vec<&SeqStmt> = seq.threads[0]
+        .body
+        .iter()
+        .filter(|s| matches!(s, SeqStmt::Assert { .. }))
+        .collect();
+    assert_eq!(asserts.len(), 2);
+    let SeqStmt::Assert { description, .. } = asserts[0] else {
+        unreachable!()
+    };
+    assert_eq!(description, &format!("test.c:{line}: {text}"));
+    let SeqStmt::Assert { condition, .. } = asserts[1] else {
+        unreachable!()
+    };
+    assert_eq!(condition, &c(0), "reaching an error call is the violation");
+}

@@ -1,0 +1,146 @@
+//! Helpers shared by the integration tests: locating the corpora beside the
+//! repository, finding CBMC (a missing CBMC fails under CI=true), running
+//! the lazysma binary, and running many jobs on a small thread pool.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// The `shared/` directory beside the repository.
+pub fn shared_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared")
+}
+
+/// Whether CBMC can be run; under CI=true its absence is a test failure.
+pub fn require_cbmc() -> bool {
+    let found = std::env::var_os("LAZYSMA_CBMC").map(PathBuf::from).or_else(|| which::which("cbmc").ok());
+    match found {
+        Some(_) => true,
+        None if std::env::var("CI").map(|value| value == "true").unwrap_or(false) => {
+            panic!("CBMC is not installed but CI=true: run scripts/install-cbmc.sh")
+        }
+        None => {
+            eprintln!("skipping: CBMC is not installed (run scripts/install-cbmc.sh)");
+            false
+        }
+    }
+}
+
+/// A `lazysma` command.
+pub fn lazysma() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_lazysma"))
+}
+
+/// Runs `lazysma verify FILE ARGS...` and returns (exit code, stdout, stderr).
+pub fn verify(file: &Path, arguments: &[&str]) -> (i32, String, String) {
+    let output = lazysma()
+        .arg("verify")
+        .arg(file)
+        .args(arguments)
+        .output()
+        .expect("the lazysma binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Runs `job` on every item with `workers` threads; results in input order.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], workers: usize, job: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = Mutex::new(0usize);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let index = {
+                        let mut guard = next.lock().expect("no worker panicked");
+                        let index = *guard;
+                        *guard += 1;
+                        index
+                    };
+                    if index >= items.len() {
+                        break;
+                    }
+                    let result = job(&items[index]);
+                    results.lock().expect("no worker panicked")[index] = Some(result);
+                }
+            });
+        }
+    });
+    results.into_inner().expect("no worker panicked").into_iter().map(|r| r.expect("every item ran")).collect()
+}
+
+/// Expected verdict of a corpus program under one model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Safe,
+    Unsafe,
+}
+
+impl Verdict {
+    pub fn parse(text: &str) -> Option<Verdict> {
+        match text.trim() {
+            "safe" => Some(Verdict::Safe),
+            "unsafe" => Some(Verdict::Unsafe),
+            _ => None,
+        }
+    }
+
+    /// The exit code `lazysma verify` gives for this verdict.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Verdict::Safe => 0,
+            Verdict::Unsafe => 10,
+        }
+    }
+}
+
+/// One row of `litmus/visible/expected.tsv`: file, sc, tso, pso.
+#[derive(Debug, Clone)]
+pub struct LitmusTest {
+    pub file: PathBuf,
+    pub name: String,
+    pub sc: Verdict,
+    pub tso: Verdict,
+    pub pso: Verdict,
+}
+
+/// All visible litmus tests with their expected verdicts.
+pub fn litmus_tests() -> Vec<LitmusTest> {
+    let directory = shared_dir().join("litmus").join("visible");
+    let manifest = std::fs::read_to_string(directory.join("expected.tsv")).expect("litmus manifest is readable");
+    manifest
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            if fields.len() < 4 {
+                return None;
+            }
+            Some(LitmusTest {
+                file: directory.join(fields[0]),
+                name: fields[0].to_string(),
+                sc: Verdict::parse(fields[1])?,
+                tso: Verdict::parse(fields[2])?,
+                pso: Verdict::parse(fields[3])?,
+            })
+        })
+        .collect()
+}
+
+/// The family of a litmus test name: the part before the first digit,
+/// `+` or `.` (`MP+syncs` -> `MP`, `DETOUR0095` -> `DETOUR`).
+pub fn litmus_family(name: &str) -> String {
+    let stem = name.trim_end_matches(".c");
+    let family: String = stem.chars().take_while(|c| !c.is_ascii_digit() && *c != '+' && *c != '.').collect();
+    if family.is_empty() { stem.chars().take(2).collect() } else { family }
+}
+
+/// Number of CBMC runs to do at once (the machine has few cores).
+pub fn workers() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).min(4)
+}

@@ -1,0 +1,78 @@
+//! The native check confirms every counterexample CBMC finds on the unsafe
+//! litmus programs (no exit 4), and every confirmed report names either
+//! SC or a reordering with a fence. A stratified sample runs by default;
+//! `LAZYSMA_LITMUS_ALL=1` runs every unsafe program under every model.
+
+mod support;
+
+use support::{LitmusTest, Verdict, litmus_family, litmus_tests, parallel_map, require_cbmc, verify, workers};
+use std::collections::BTreeSet;
+
+const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "2", "--maxclock", "4"];
+
+/// Unsafe tests under a model: all with `LAZYSMA_LITMUS_ALL=1`, else the
+/// first of each family and every `stride`-th.
+fn unsafe_tests(model: impl Fn(&LitmusTest) -> Verdict, stride: usize) -> Vec<LitmusTest> {
+    let all = std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1");
+    let mut families = BTreeSet::new();
+    litmus_tests()
+        .into_iter()
+        .filter(|test| model(test) == Verdict::Unsafe)
+        .enumerate()
+        .filter(|(index, test)| all || families.insert(litmus_family(&test.name)) || index % stride == 0)
+        .map(|(_, test)| test)
+        .collect()
+}
+
+fn confirm_all(model: &str, tests: Vec<LitmusTest>) {
+    if !require_cbmc() {
+        return;
+    }
+    let flag = format!("--{model}");
+    let outcomes = parallel_map(&tests, workers(), |test| {
+        let mut arguments = vec![flag.as_str(), "--format", "json"];
+        arguments.extend(LITMUS_BOUNDS);
+        let (code, stdout, _) = verify(&test.file, &arguments);
+        (test.name.clone(), code, stdout)
+    });
+    let mut failures = Vec::new();
+    for (name, code, stdout) in &outcomes {
+        let report: serde_json::Value = match serde_json::from_str(stdout) {
+            Ok(report) => report,
+            Err(error) => {
+                failures.push(format!("{name}: exit {code}, output is not JSON ({error})"));
+                continue;
+            }
+        };
+        if *code != 10 {
+            failures.push(format!("{name}: exit {code} ({})", report["message"]));
+            continue;
+        }
+        if report["check"]["realisable"] != serde_json::Value::Bool(true) {
+            failures.push(format!("{name}: confirmed without a realisable check"));
+        }
+        let diagnosis = &report["diagnosis"];
+        let explained = diagnosis["sc_realisable"] == serde_json::Value::Bool(true)
+            || diagnosis["fences"].as_array().is_some_and(|fences| !fences.is_empty());
+        if !explained {
+            failures.push(format!("{name}: neither SC nor a fence in the diagnosis: {diagnosis}"));
+        }
+    }
+    println!("unsafe litmus under --{model}: {} programs, {} problems", outcomes.len(), failures.len());
+    assert!(failures.is_empty(), "under {model}:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn tso_counterexamples_pass_the_native_check() {
+    confirm_all("tso", unsafe_tests(|test| test.tso, 8));
+}
+
+#[test]
+fn pso_counterexamples_pass_the_native_check() {
+    confirm_all("pso", unsafe_tests(|test| test.pso, 12));
+}
+
+#[test]
+fn sc_counterexamples_pass_the_native_check() {
+    confirm_all("sc", unsafe_tests(|test| test.sc, 1));
+}

@@ -1,0 +1,236 @@
+//! `lazysma verify` reports: the documented JSON shape, the text report
+//! (assertion, witness table, diagnosis with "between lines a and b"),
+//! colours, `--no-check`, and the exit codes of CBMC failures, time limits
+//! and counterexamples that fail the native check (with stand-in CBMC
+//! executables that replay recorded output).
+
+mod support;
+
+use serde_json::Value;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use support::{require_cbmc, verify};
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
+}
+
+fn json(stdout: &str) -> Value {
+    serde_json::from_str(stdout).unwrap_or_else(|error| panic!("not JSON ({error}): {stdout}"))
+}
+
+/// A stand-in CBMC: answers `--version` like CBMC 5.12 and runs `body`
+/// (POSIX sh) for a verification run.
+fn fake_cbmc(directory: &Path, body: &str) -> PathBuf {
+    let path = directory.join("cbmc");
+    let script = format!(
+        "#!/bin/sh\ncase \"$1\" in\n  --version) echo '5.12 (cbmc-5.12)'; exit 0;;\n  --help) exit 0;;\nesac\n{body}\n"
+    );
+    std::fs::write(&path, script).expect("write the stand-in");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("make it executable");
+    path
+}
+
+#[test]
+fn json_report_has_the_documented_fields() {
+    if !require_cbmc() {
+        return;
+    }
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--format", "json"]);
+    assert_eq!(code, 10);
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "violation");
+    assert_eq!(report["exit_code"], 10);
+    assert_eq!(report["model"], "tso");
+    assert_eq!(report["sma"], "etso");
+    for bound in ["rounds", "unwind", "qsize", "maxclock", "bitwidth", "nmalloc"] {
+        assert!(report["bounds"][bound].is_u64(), "bounds.{bound}");
+    }
+    assert_eq!(report["bounds"]["rounds"], 2);
+    assert!(report["cbmc"]["version"].as_str().is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit())));
+    assert!(report["cbmc"]["seconds"].as_f64().is_some_and(|s| s > 0.0));
+    let property = &report["property"];
+    assert!(property["file"].as_str().is_some_and(|f| f.ends_with("store_buffering.c")));
+    assert_eq!(property["line"], 33);
+    assert_eq!(property["source"], "assert(r1 == 1 || r2 == 1);");
+    assert_eq!(report["check"]["performed"], true);
+    assert_eq!(report["check"]["realisable"], true);
+    assert_eq!(report["witness"]["source"], "native-check");
+    let steps = report["witness"]["steps"].as_array().expect("steps");
+    for (index, step) in steps.iter().enumerate() {
+        assert_eq!(step["step"], index + 1);
+        for field in ["file", "line", "statement", "effect", "kind", "thread"] {
+            assert!(!step[field].is_null(), "step {index} has {field}: {step}");
+        }
+        assert!(step["thread"]["name"].is_string() && step["thread"]["slot"].is_u64());
+    }
+    let effects: Vec<&str> = steps.iter().filter_map(|s| s["effect"].as_str()).collect();
+    assert!(effects.contains(&"x := 1 (buffered)"), "{effects:?}");
+    assert!(effects.contains(&"reads y = 0 (initial value) from memory"), "{effects:?}");
+    assert!(effects.contains(&"x = 1 reaches memory"), "{effects:?}");
+    // Both loads ran while the other thread's store was still buffered.
+    let read_y = effects.iter().position(|e| e.starts_with("reads y = 0")).unwrap();
+    let y_in_memory = effects.iter().position(|e| *e == "y = 1 reaches memory").unwrap();
+    let read_x = effects.iter().position(|e| e.starts_with("reads x = 0")).unwrap();
+    let x_in_memory = effects.iter().position(|e| *e == "x = 1 reaches memory").unwrap();
+    assert!(read_y < y_in_memory && read_x < x_in_memory);
+    let diagnosis = &report["diagnosis"];
+    assert_eq!(diagnosis["sc_realisable"], false);
+    assert_eq!(diagnosis["fences_suffice"], true);
+    let fences = diagnosis["fences"].as_array().expect("fences");
+    let mut pairs: Vec<(u64, u64)> = fences
+        .iter()
+        .map(|f| (f["after_line"].as_u64().unwrap(), f["before_line"].as_u64().unwrap()))
+        .collect();
+    pairs.sort();
+    assert_eq!(pairs, vec![(16, 17), (22, 23)]);
+    assert!(fences.iter().all(|f| f["thread"].is_string() && f["file"].is_string()));
+    let kinds: Vec<&str> = diagnosis["reorderings"].as_array().unwrap().iter().filter_map(|r| r["kind"].as_str()).collect();
+    assert_eq!(kinds, vec!["store-load", "store-load"]);
+}
+
+#[test]
+fn text_report_names_the_delayed_store_and_the_fence() {
+    if !require_cbmc() {
+        return;
+    }
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--color", "never"]);
+    assert_eq!(code, 10);
+    assert!(!stdout.contains('\x1b'), "no colours with --color never");
+    assert!(stdout.contains("examples/store_buffering.c:33"), "{stdout}");
+    assert!(stdout.contains("assert(r1 == 1 || r2 == 1);"), "{stdout}");
+    assert!(
+        stdout.contains("store to x (line 16) still buffered when writer_x#0 loads y (line 17); a fence between lines 16 and 17 forbids this"),
+        "{stdout}"
+    );
+    let pattern = regex::Regex::new(r"between lines (\d+) and (\d+)").unwrap();
+    let mut pairs: Vec<(u32, u32)> =
+        pattern.captures_iter(&stdout).map(|c| (c[1].parse().unwrap(), c[2].parse().unwrap())).collect();
+    pairs.sort();
+    pairs.dedup();
+    assert_eq!(pairs, vec![(16, 17), (22, 23)]);
+    for header in ["step", "thread", "statement", "memory effect"] {
+        assert!(stdout.contains(header), "table header {header}");
+    }
+    let (_, coloured, _) = verify(&example("store_buffering.c"), &["--tso", "--color", "always"]);
+    assert!(coloured.contains("\x1b["), "colours with --color always");
+}
+
+#[test]
+fn message_passing_under_pso_names_the_stores_out_of_order() {
+    if !require_cbmc() {
+        return;
+    }
+    let (code, stdout, _) = verify(&example("message_passing.c"), &["--pso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("store to ready (line 15) reached memory before the earlier store to data (line 14)"), "{stdout}");
+    assert!(stdout.contains("a fence between lines 14 and 15 forbids this"), "{stdout}");
+    let (code, _, _) = verify(&example("message_passing.c"), &["--tso"]);
+    assert_eq!(code, 0, "TSO keeps the stores in order");
+}
+
+#[test]
+fn no_check_reports_the_recorded_order() {
+    if !require_cbmc() {
+        return;
+    }
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--no-check", "--format", "json"]);
+    assert_eq!(code, 10);
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "unchecked-violation");
+    assert_eq!(report["check"]["performed"], false);
+    assert!(report["check"]["realisable"].is_null());
+    assert_eq!(report["witness"]["source"], "sma-trace");
+    assert!(report["diagnosis"].is_null());
+    assert!(!report["witness"]["steps"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn safe_programs_exit_zero() {
+    if !require_cbmc() {
+        return;
+    }
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--sc", "--format", "json"]);
+    assert_eq!(code, 0);
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "safe");
+    assert!(report["property"].is_null() && report["witness"].is_null());
+}
+
+#[test]
+fn missing_cbmc_exits_2_with_the_install_hint() {
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--cbmc", "/nonexistent/cbmc"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("install-cbmc.sh"), "{stderr}");
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--cbmc", "/nonexistent/cbmc", "--format", "json"]);
+    assert_eq!(code, 2);
+    assert_eq!(json(&stdout)["verdict"], "backend-error");
+}
+
+#[test]
+fn cbmc_failures_exit_2_with_its_stderr() {
+    let directory = tempfile::tempdir().unwrap();
+    let crashing = fake_cbmc(directory.path(), "echo 'solver exploded' >&2\nexit 6");
+    let (code, _, stderr) = verify(&example("store_buffering.c"), &["--cbmc", crashing.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("solver exploded"), "{stderr}");
+    let garbage = fake_cbmc(directory.path(), "echo '[{\"program\": '\nexit 0");
+    let (code, _, _) = verify(&example("store_buffering.c"), &["--cbmc", garbage.to_str().unwrap()]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn the_time_limit_exits_3() {
+    let directory = tempfile::tempdir().unwrap();
+    let slow = fake_cbmc(directory.path(), "sleep 20");
+    let started = std::time::Instant::now();
+    let (code, stdout, _) =
+        verify(&example("store_buffering.c"), &["--cbmc", slow.to_str().unwrap(), "--timeout", "1", "--format", "json"]);
+    assert_eq!(code, 3);
+    assert_eq!(json(&stdout)["verdict"], "timeout");
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
+}
+
+#[test]
+fn bad_input_exits_1() {
+    let directory = tempfile::tempdir().unwrap();
+    let broken = directory.path().join("broken.c");
+    std::fs::write(&broken, "int main(void) { return 0 }\n").unwrap();
+    let (code, stdout, _) = verify(&broken, &["--format", "json"]);
+    assert_eq!(code, 1);
+    assert_eq!(json(&stdout)["verdict"], "bad-input");
+}
+
+/// A TSO counterexample replayed as if CBMC had found it under SC: the SC
+/// check must reject it loudly with exit 4, never blame the program.
+#[test]
+fn a_counterexample_failing_the_check_exits_4() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().unwrap();
+    let sequential = directory.path().join("sb_tso.c");
+    let (code, _, _) =
+        verify(&example("store_buffering.c"), &["--tso", "--keep", sequential.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 10);
+    let cbmc = which::which("cbmc").or_else(|_| std::env::var("LAZYSMA_CBMC").map(PathBuf::from)).unwrap();
+    let recorded = std::process::Command::new(cbmc)
+        .arg(&sequential)
+        .args(["--json-ui", "--trace", "--no-unwinding-assertions"])
+        .output()
+        .unwrap();
+    let output = directory.path().join("output.json");
+    std::fs::write(&output, &recorded.stdout).unwrap();
+    let replay = fake_cbmc(directory.path(), &format!("cat '{}'\nexit 10", output.display()));
+    let (code, _, stderr) = verify(&example("store_buffering.c"), &["--sc", "--cbmc", replay.to_str().unwrap(), "--color", "never"]);
+    assert_eq!(code, 4, "{stderr}");
+    assert!(stderr.contains("INTERNAL ERROR"), "{stderr}");
+    assert!(stderr.contains("not a bug in your program"), "{stderr}");
+    let (code, stdout, _) =
+        verify(&example("store_buffering.c"), &["--sc", "--cbmc", replay.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 4);
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "check-failed");
+    assert_eq!(report["check"]["realisable"], false);
+    assert!(report["check"]["reason"].is_string());
+}
