@@ -8,6 +8,12 @@
 #   (bullseye, main component only) from the mirror already configured in the
 #   machine's apt sources, pins it at low priority so that no other package
 #   changes, and installs `cbmc` (5.12) from it.
+# - Should that suite be gone from the mirror, it falls back to CBMC 6 from
+#   Debian 13 (trixie) without touching the system libraries: a private apt
+#   configuration downloads cbmc with trixie's libc6, libstdc++6 and
+#   libgcc-s1, unpacks them under $LAZYSMA_CBMC_PREFIX (/opt/lazysma-cbmc),
+#   and a `cbmc` wrapper in $LAZYSMA_CBMC_BIN_DIR (/usr/local/bin) runs it
+#   through trixie's dynamic loader.
 # - It then tries to install `cadical` and `kissat` (external SAT solvers for
 #   CBMC's `--external-sat-solver`) and carries on when they are unavailable.
 #
@@ -15,7 +21,8 @@
 # prints its version (and installs a SAT solver if none is present).
 #
 # Usage: sudo bash scripts/install-cbmc.sh
-# Environment: LAZYSMA_SKIP_SAT_SOLVER=1 skips the optional SAT solver.
+# Environment: LAZYSMA_SKIP_SAT_SOLVER=1 skips the optional SAT solver;
+#   LAZYSMA_CBMC_ROUTE=trixie-private forces the fallback route on Debian.
 set -euo pipefail
 
 readonly MIN_MAJOR=5
@@ -23,6 +30,9 @@ readonly MIN_MINOR=12
 readonly PIN_NAME=lazysma-bullseye
 readonly SOURCES_FILE=/etc/apt/sources.list.d/${PIN_NAME}.sources
 readonly PREFERENCES_FILE=/etc/apt/preferences.d/${PIN_NAME}
+
+readonly PRIVATE_PREFIX=${LAZYSMA_CBMC_PREFIX:-/opt/lazysma-cbmc}
+readonly PRIVATE_BIN_DIR=${LAZYSMA_CBMC_BIN_DIR:-/usr/local/bin}
 
 APT_UPDATED=0
 
@@ -146,25 +156,97 @@ EOF
         # Leave the machine's apt configuration as it was.
         rm -f "$SOURCES_FILE" "$PREFERENCES_FILE"
         apt-get update -q >/dev/null || true
-        die "suite '$previous' at $uri is unreachable or has no 'cbmc' package (it may have moved to an archive mirror); install CBMC >= ${MIN_MAJOR}.${MIN_MINOR} by hand and put it on PATH (or pass --cbmc PATH to lazysma)"
+        say "suite '$previous' at $uri is unreachable or has no 'cbmc' package; trying the trixie route"
+        install_trixie_private "$uri" "$signed"
+        return
     fi
     say "installing cbmc from $previous"
     apt_install -t "$previous" cbmc || die "apt-get install -t $previous cbmc failed"
+}
+
+# Prints "MULTIARCH-TRIPLET DYNAMIC-LOADER" for the machine, or fails.
+loader_for_architecture() {
+    case "$(dpkg --print-architecture)" in
+        amd64) printf 'x86_64-linux-gnu ld-linux-x86-64.so.2\n' ;;
+        arm64) printf 'aarch64-linux-gnu ld-linux-aarch64.so.1\n' ;;
+        *) return 1 ;;
+    esac
+}
+
+# CBMC 6 from trixie with trixie's C and C++ runtime in a private directory,
+# started through trixie's dynamic loader; the system's libraries and apt
+# configuration stay as they are.
+install_trixie_private() {
+    local uri=$1 signed=$2 triplet loader
+    read -r triplet loader < <(loader_for_architecture) \
+        || die "the trixie route supports amd64 and arm64 only; install CBMC >= ${MIN_MAJOR}.${MIN_MINOR} by hand"
+    local needed=() package
+    for package in gcc minisat; do
+        dpkg -s "$package" >/dev/null 2>&1 || needed+=("$package")
+    done
+    if (( ${#needed[@]} > 0 )); then
+        apt_install "${needed[@]}" || die "apt-get install ${needed[*]} failed"
+    fi
+    TRIXIE_WORK=$(mktemp -d)
+    trap 'rm -rf "$TRIXIE_WORK"' EXIT
+    local work=$TRIXIE_WORK
+    mkdir -p "$work/parts" "$work/prefs" "$work/lists/partial" "$work/cache/archives/partial" "$work/debs"
+    {
+        printf 'Types: deb\nURIs: %s\nSuites: trixie\nComponents: main\n' "$uri"
+        if [[ -n $signed ]]; then printf 'Signed-By: %s\n' "$signed"; fi
+    } >"$work/parts/trixie.sources"
+    local private=(
+        -o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$work/parts"
+        -o "Dir::Etc::Preferences=/dev/null" -o "Dir::Etc::PreferencesParts=$work/prefs"
+        -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache"
+        -o "APT::Sandbox::User=root"
+    )
+    say "downloading cbmc and its runtime libraries from trixie at $uri (private apt configuration)"
+    apt-get "${private[@]}" update -q >/dev/null \
+        || die "cannot read suite 'trixie' at $uri; install CBMC >= ${MIN_MAJOR}.${MIN_MINOR} by hand"
+    (cd "$work/debs" && apt-get "${private[@]}" download cbmc libc6 libstdc++6 libgcc-s1 >/dev/null 2>&1) \
+        || die "downloading cbmc from trixie failed"
+    rm -rf "$PRIVATE_PREFIX.new"
+    mkdir -p "$PRIVATE_PREFIX.new"
+    local deb
+    for deb in "$work"/debs/*.deb; do
+        dpkg-deb -x "$deb" "$PRIVATE_PREFIX.new" || die "cannot unpack $deb"
+    done
+    rm -rf "$PRIVATE_PREFIX"
+    mv "$PRIVATE_PREFIX.new" "$PRIVATE_PREFIX"
+    local lib="$PRIVATE_PREFIX/usr/lib/$triplet"
+    [[ -x $lib/$loader && -x $PRIVATE_PREFIX/usr/bin/cbmc ]] || die "the unpacked trixie packages lack $loader or cbmc"
+    mkdir -p "$PRIVATE_BIN_DIR"
+    {
+        printf '#!/bin/sh\n'
+        printf '# CBMC from Debian trixie with its own C/C++ runtime (scripts/install-cbmc.sh).\n'
+        printf 'exec "%s" --library-path "%s" "%s" "$@"\n' "$lib/$loader" \
+            "$lib:/lib/$triplet:/usr/lib/$triplet:/lib:/usr/lib" "$PRIVATE_PREFIX/usr/bin/cbmc"
+    } >"$PRIVATE_BIN_DIR/cbmc.new"
+    chmod 755 "$PRIVATE_BIN_DIR/cbmc.new"
+    mv "$PRIVATE_BIN_DIR/cbmc.new" "$PRIVATE_BIN_DIR/cbmc"
+    "$PRIVATE_BIN_DIR/cbmc" --version >/dev/null 2>&1 || die "$PRIVATE_BIN_DIR/cbmc does not run"
+    say "installed $PRIVATE_BIN_DIR/cbmc ($("$PRIVATE_BIN_DIR/cbmc" --version | head -n 1))"
 }
 
 install_cbmc() {
     command -v apt-get >/dev/null 2>&1 \
         || die "this script supports Debian and Ubuntu (apt-get not found); install CBMC >= ${MIN_MAJOR}.${MIN_MINOR} with your distribution's package manager"
     apt_update_once
-    local candidate id codename
+    local candidate id codename mirror
+    id=$(os_field ID)
+    codename=$(os_field VERSION_CODENAME)
+    if [[ ${LAZYSMA_CBMC_ROUTE:-auto} == trixie-private ]]; then
+        mirror=$(debian_mirror_for_suite "$codename") || die "no apt source for suite '$codename' found"
+        install_trixie_private "${mirror%%$'\t'*}" "${mirror#*$'\t'}"
+        return
+    fi
     candidate=$(apt_candidate cbmc)
     if [[ -n $candidate ]]; then
         say "installing the distribution's cbmc package ($candidate)"
         apt_install cbmc || die "apt-get install cbmc failed"
         return
     fi
-    id=$(os_field ID)
-    codename=$(os_field VERSION_CODENAME)
     case "$id/$codename" in
         debian/bookworm)
             install_from_previous_stable bookworm bullseye ;;
@@ -195,10 +277,12 @@ install_sat_solver() {
 }
 
 main() {
-    if cbmc_is_recent; then
+    if [[ ${LAZYSMA_CBMC_ROUTE:-auto} != trixie-private ]] && cbmc_is_recent; then
         say "cbmc already installed: $(command -v cbmc)"
     else
-        if command -v cbmc >/dev/null 2>&1; then
+        if [[ ${LAZYSMA_CBMC_ROUTE:-auto} == trixie-private ]]; then
+            say "LAZYSMA_CBMC_ROUTE=trixie-private: installing CBMC from trixie in $PRIVATE_PREFIX"
+        elif command -v cbmc >/dev/null 2>&1; then
             say "cbmc on PATH is too old or unreadable ($(cbmc --version 2>&1 | head -n 1)); installing a newer one"
         fi
         (( EUID == 0 )) || die "must run as root to install packages: sudo bash $0"

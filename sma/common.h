@@ -41,7 +41,13 @@ typedef unsigned int sma_loc_t;    /* location id; 0 is null */
 typedef unsigned int sma_thread_t; /* thread slot; main is 0 */
 typedef unsigned int sma_stmt_t;   /* source statement id, only recorded */
 typedef unsigned int sma_wid_t;    /* write id; 0 = the initial value */
-typedef unsigned int sma_ts_t;     /* timestamp / memory-order position */
+typedef unsigned int sma_ts_t;     /* timestamp / memory-order position, as recorded */
+
+/* The number of bits an unsigned counter needs to hold 0..n (n < 2^32), as
+ * an integer constant expression: models use it to give CBMC narrow
+ * bit-vector types (__CPROVER_bitvector) for clocks and indices. */
+#define SMA_BITS_FOR(n) ((n) < 2 ? 1 : (n) < 4 ? 2 : (n) < 8 ? 3 : (n) < 16 ? 4 \
+    : (n) < 32 ? 5 : (n) < 64 ? 6 : (n) < 128 ? 7 : (n) < 256 ? 8 : (n) < 65536 ? 16 : 32)
 
 /* ---- read-modify-write operation codes --------------------------------- */
 

@@ -61,19 +61,28 @@
 #define SMA_SENTINEL SMA_QSIZE
 #define SMA_NEVER (SMA_MAXCLOCK + 1)
 
+/* Timestamps and the clock take values 0..SMA_NEVER, node indices
+ * 0..SMA_SENTINEL: CBMC gets bit-vectors just wide enough (loop counters
+ * stay unsigned int so that they cannot wrap around). */
+#ifdef __CPROVER__
+typedef unsigned __CPROVER_bitvector[SMA_BITS_FOR(SMA_NEVER)] sma_tick_t;
+typedef unsigned __CPROVER_bitvector[SMA_BITS_FOR(SMA_SENTINEL)] sma_node_t;
+#else
+typedef unsigned int sma_tick_t;
 typedef unsigned int sma_node_t;
+#endif
 
-sma_ts_t sma_clock;
+sma_tick_t sma_clock;
 sma_value_t sma_value[SMA_LOCATIONS][SMA_QSIZE];
 sma_wid_t sma_wid[SMA_LOCATIONS][SMA_QSIZE];
-sma_ts_t sma_tstamp[SMA_LOCATIONS][SMA_QSIZE + 1];
+sma_tick_t sma_tstamp[SMA_LOCATIONS][SMA_QSIZE + 1];
 sma_node_t sma_prev[SMA_LOCATIONS][SMA_QSIZE + 1];
 sma_node_t sma_next[SMA_LOCATIONS][SMA_QSIZE + 1];
 sma_value_t sma_last_value[SMA_LOCATIONS][SMA_THREADS];
 sma_wid_t sma_last_wid[SMA_LOCATIONS][SMA_THREADS];
-sma_ts_t sma_last_tstamp[SMA_LOCATIONS][SMA_THREADS];
-sma_ts_t sma_max_tstamp[SMA_THREADS];
-sma_ts_t sma_sfence_tstamp[SMA_THREADS];
+sma_tick_t sma_last_tstamp[SMA_LOCATIONS][SMA_THREADS];
+sma_tick_t sma_max_tstamp[SMA_THREADS];
+sma_tick_t sma_sfence_tstamp[SMA_THREADS];
 
 /* Every list starts as 0 -> 1 -> ... -> QSIZE-1 -> sentinel -> 0, all write
  * nodes with timestamp 0; node QSIZE-1 is the head and holds the initial
@@ -81,12 +90,12 @@ sma_ts_t sma_sfence_tstamp[SMA_THREADS];
 void sma_init(void)
 {
     sma_loc_t v;
-    sma_node_t i;
+    unsigned int i;
     sma_clock = 0;
     for (v = 0; v < SMA_LOCATIONS; v++) {
         for (i = 0; i <= SMA_SENTINEL; i++) {
-            sma_next[v][i] = i == SMA_SENTINEL ? 0 : i + 1;
-            sma_prev[v][i] = i == 0 ? SMA_SENTINEL : i - 1;
+            sma_next[v][i] = (sma_node_t)(i == SMA_SENTINEL ? 0 : i + 1);
+            sma_prev[v][i] = (sma_node_t)(i == 0 ? SMA_SENTINEL : i - 1);
             sma_tstamp[v][i] = i == SMA_SENTINEL ? SMA_NEVER : 0;
         }
         for (i = 0; i < SMA_QSIZE; i++) {
@@ -105,7 +114,7 @@ void sma_init(void)
  * memory. Keeps (I7). */
 void sma_clock_update(void)
 {
-    sma_ts_t tmp = sma_nondet_uint();
+    sma_tick_t tmp = sma_nondet_uint();
     __CPROVER_assume(tmp >= sma_clock && tmp <= SMA_MAXCLOCK);
     sma_clock = tmp;
 }
@@ -143,7 +152,7 @@ sma_node_t sma_take_free_node(sma_loc_t v)
 /* Fills `node` with a write and links it between pred and succ
  * (Fig. 3, lines 35-40). */
 void sma_link_node(sma_loc_t v, sma_node_t node, sma_node_t pred, sma_node_t succ,
-                   sma_value_t value, sma_ts_t ts, sma_wid_t id)
+                   sma_value_t value, sma_tick_t ts, sma_wid_t id)
 {
     sma_value[v][node] = value;
     sma_wid[v][node] = id;
@@ -156,7 +165,7 @@ void sma_link_node(sma_loc_t v, sma_node_t node, sma_node_t pred, sma_node_t suc
 
 /* Records t's latest write to v (I5, I6); sec. V: the maximum only grows
  * when the new timestamp is larger (line 42 of Fig. 3 replaced). */
-void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_ts_t ts,
+void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tick_t ts,
                          sma_wid_t id)
 {
     if (sma_max_tstamp[t] < ts)
@@ -173,7 +182,7 @@ void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt
     sma_node_t node;
     sma_node_t succ;
     sma_node_t pred;
-    sma_ts_t ts;
+    sma_tick_t ts;
     sma_wid_t id;
     sma_check_loc(loc);
     sma_clock_update();

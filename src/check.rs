@@ -4,6 +4,7 @@
 use crate::consistency::{self, Execution, Model, Op, Phase, Source, Step, Witness, json};
 use crate::exit;
 use crate::options::MemoryModel;
+use std::io::Write;
 use std::path::Path;
 
 fn consistency_model(model: MemoryModel) -> Model {
@@ -35,14 +36,21 @@ pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
     if let Ok(witness) = &outcome
         && let Err(error) = consistency::replay(&execution, witness, model)
     {
-        eprintln!("internal error: the witness found does not replay ({error}); this is a lazysma defect");
+        eprintln!(
+            "internal error: the witness found does not replay ({error}); this is a lazysma defect"
+        );
         return exit::CHECK_FAILED;
     }
-    if json {
-        println!("{}", json::verdict_json(&execution, model, outcome.as_ref().ok()));
+    let report = if json {
+        format!(
+            "{}\n",
+            json::verdict_json(&execution, model, outcome.as_ref().ok())
+        )
     } else {
-        print!("{}", render_text(&execution, model, &outcome));
-    }
+        render_text(&execution, model, &outcome)
+    };
+    // A closed pipe is not an error of the check; never panic on it.
+    let _ = std::io::stdout().lock().write_all(report.as_bytes());
     match outcome {
         Ok(_) => exit::SUCCESS,
         Err(_) => exit::VIOLATION,
@@ -64,7 +72,10 @@ pub fn render_text(
         let event = execution.event(step.event);
         let var = match &event.op {
             Op::Lock { mutex } | Op::Unlock { mutex } => execution.mutexes()[*mutex].clone(),
-            op => op.var().map(|var| execution.variables()[var].clone()).unwrap_or_default(),
+            op => op
+                .var()
+                .map(|var| execution.variables()[var].clone())
+                .unwrap_or_default(),
         };
         rows.push([
             (i + 1).to_string(),
@@ -82,7 +93,10 @@ pub fn render_text(
             *width = (*width).max(cell.chars().count());
         }
     }
-    let mut out = format!("realisable under {model}: witness of {} steps\n", witness.steps.len());
+    let mut out = format!(
+        "realisable under {model}: witness of {} steps\n",
+        witness.steps.len()
+    );
     for row in &rows {
         let mut line = format!("{:>w$}", row[0], w = widths[0]);
         for (cell, width) in row.iter().zip(widths).skip(1) {
@@ -103,8 +117,14 @@ fn effect(execution: &Execution, witness: &Witness, at: usize, step: Step) -> St
     let event = execution.event(step.event);
     let name = |var: usize| execution.variables()[var].as_str();
     match (&event.op, step.phase) {
-        (Op::Write { var }, Phase::Buffer) => format!("{} := {} buffered", name(*var), value_text(event.value)),
-        (Op::Write { var }, _) => format!("{} = {} reaches memory", name(*var), value_text(event.value)),
+        (Op::Write { var }, Phase::Buffer) => {
+            format!("{} := {} buffered", name(*var), value_text(event.value))
+        }
+        (Op::Write { var }, _) => format!(
+            "{} = {} reaches memory",
+            name(*var),
+            value_text(event.value)
+        ),
         (Op::Read { var, rf }, _) => {
             let from_buffer = match rf {
                 Source::Event(write) if execution.event(*write).thread == event.thread => {
@@ -116,7 +136,11 @@ fn effect(execution: &Execution, witness: &Witness, at: usize, step: Step) -> St
                 _ => false,
             };
             let place = if from_buffer { "own buffer" } else { "memory" };
-            format!("reads {} from {} ({place})", name(*var), execution.source_name(*rf))
+            format!(
+                "reads {} from {} ({place})",
+                name(*var),
+                execution.source_name(*rf)
+            )
         }
         (Op::Rmw { var, rf }, _) => format!(
             "reads {} from {}, writes {} := {} (atomic)",

@@ -1,7 +1,7 @@
 //! Runs the real CBMC on tiny C programs. Without CBMC these tests print a
 //! skip message, except under `CI=true`, where a missing CBMC is a failure.
 
-use lazysma::backend::{BackendError, Cbmc, CbmcSource, Outcome, Phase, Progress, RunOptions, SatSolver, StepKind};
+use lazysma::backend::{BackendError, Cbmc, CbmcSource, Outcome, Progress, RunOptions, SatSolver, StepKind};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -126,7 +126,6 @@ fn hard_program_times_out_within_the_limit() {
     assert!(!reports.is_empty(), "no progress report");
     assert!(reports.windows(2).all(|w| w[0].elapsed <= w[1].elapsed && w[0].phase as u8 <= w[1].phase as u8));
     assert!(reports.iter().all(|p| p.elapsed <= run.elapsed));
-    let _ = Phase::Starting;
 }
 
 #[test]
@@ -153,6 +152,13 @@ fn sat_solver_option_follows_the_cbmc_version() {
     if cbmc.accepts_external_sat_solver() {
         let args = cbmc.arguments(Path::new("a.c"), &options).expect("accepted");
         assert!(args.iter().any(|a| a == "--external-sat-solver"));
+        if which::which("cadical").is_ok() {
+            let run = cbmc.run(&fixture("fail.c"), &options, None).expect("CBMC runs");
+            let Outcome::Violated { trace, .. } = &run.outcome else {
+                panic!("expected a violation: {:?}", run.outcome)
+            };
+            assert_eq!(trace.last_value_of("y").and_then(|v| v.integer), Some(8));
+        }
     } else {
         let error = cbmc.arguments(Path::new("a.c"), &options).expect_err("rejected");
         assert!(matches!(error, BackendError::UnsupportedOption { .. }), "{error}");
@@ -160,4 +166,17 @@ fn sat_solver_option_follows_the_cbmc_version() {
     }
     let standard = cbmc.arguments(Path::new("a.c"), &RunOptions::default()).expect("default arguments");
     assert_eq!(standard.iter().any(|a| a == "--no-standard-checks"), cbmc.version.major >= 6);
+}
+
+#[test]
+fn memory_limit_leads_to_out_of_memory() {
+    let Some(cbmc) = cbmc_or_skip("memory_limit_leads_to_out_of_memory") else { return };
+    let options = RunOptions {
+        timeout: Some(Duration::from_secs(60)),
+        unwind: Some(41),
+        memory_limit: Some(160 * 1024 * 1024),
+        ..RunOptions::default()
+    };
+    let run = cbmc.run(&fixture("hard.c"), &options, None).expect("CBMC runs");
+    assert!(matches!(run.outcome, Outcome::OutOfMemory { .. }), "{:?}", run.outcome);
 }

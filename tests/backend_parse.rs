@@ -3,7 +3,7 @@
 //! outcomes decided from them.
 
 use lazysma::backend::{
-    CbmcOutput, ExitInfo, MessageKind, Outcome, PropertyStatus, StepKind, Trace, decide, parse_cbmc_output,
+    Accessor, CbmcOutput, ExitInfo, MessageKind, Outcome, PropertyStatus, StepKind, Trace, decide, parse_cbmc_output,
 };
 use std::path::PathBuf;
 
@@ -127,6 +127,9 @@ fn scalar_values_of_many_types_parse() {
     let bv = trace.last_value_of("bv").expect("bv assigned");
     assert_eq!((bv.integer, bv.width), (Some(5), Some(3)));
     assert_eq!(bv.c_type.as_deref(), Some("unsigned __CPROVER_bitvector[3]"));
+    let array_write = trace.assignments().find(|s| s.lhs.as_deref() == Some("arr[1l]")).expect("arr[1l]");
+    let path = array_write.lhs_path().expect("lvalue path");
+    assert_eq!((path.base.as_str(), path.accessors.as_slice()), ("arr", [Accessor::Index(1)].as_slice()));
     let pointer = trace.last_value_of("p").expect("p assigned");
     assert_eq!(pointer.name, "pointer");
     assert_eq!(pointer.integer, None);

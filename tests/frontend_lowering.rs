@@ -16,7 +16,9 @@ fn lower(source: &str) -> Result<Program, FrontendError> {
 fn ok(source: &str) -> Program {
     match lower(source) {
         Ok(p) => p,
-        Err(FrontendError::Source(d)) => panic!("{}:{}: {} ({})", d.line, d.column, d.message, d.label),
+        Err(FrontendError::Source(d)) => {
+            panic!("{}:{}: {} ({})", d.line, d.column, d.message, d.label)
+        }
         Err(e) => panic!("{e}"),
     }
 }
@@ -30,11 +32,17 @@ fn diagnostic(source: &str) -> lazysma::diagnostics::Diagnostic {
 }
 
 fn function<'p>(p: &'p Program, name: &str) -> &'p Function {
-    p.functions.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no function {name}"))
+    p.functions
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no function {name}"))
 }
 
 fn location(p: &Program, name: &str) -> i64 {
-    p.locations.iter().position(|l| l.name == name).unwrap_or_else(|| panic!("no location {name}")) as i64
+    p.locations
+        .iter()
+        .position(|l| l.name == name)
+        .unwrap_or_else(|| panic!("no location {name}")) as i64
 }
 
 /// The statements of a block with nested blocks flattened, in order.
@@ -43,11 +51,20 @@ fn flat(block: &Block) -> Vec<&StmtKind> {
     for s in block {
         out.push(&s.kind);
         match &s.kind {
-            StmtKind::If { then_branch, else_branch, .. } => {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 out.extend(flat(then_branch));
                 out.extend(flat(else_branch));
             }
-            StmtKind::Loop { prelude, body, latch, .. } => {
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
                 out.extend(flat(prelude));
                 out.extend(flat(body));
                 out.extend(flat(latch));
@@ -63,11 +80,20 @@ fn visible(block: &Block) -> Vec<String> {
     flat(block)
         .into_iter()
         .filter_map(|k| match k {
-            StmtKind::Read { address: Expr::Const(a), .. } => Some(format!("R{a}")),
+            StmtKind::Read {
+                address: Expr::Const(a),
+                ..
+            } => Some(format!("R{a}")),
             StmtKind::Read { .. } => Some("R?".into()),
-            StmtKind::Write { address: Expr::Const(a), .. } => Some(format!("W{a}")),
+            StmtKind::Write {
+                address: Expr::Const(a),
+                ..
+            } => Some(format!("W{a}")),
             StmtKind::Write { .. } => Some("W?".into()),
-            StmtKind::Rmw { address: Expr::Const(a), .. } => Some(format!("RMW{a}")),
+            StmtKind::Rmw {
+                address: Expr::Const(a),
+                ..
+            } => Some(format!("RMW{a}")),
             StmtKind::Rmw { .. } => Some("RMW?".into()),
             StmtKind::Fence(FenceKind::Full) => Some("F".into()),
             StmtKind::Fence(FenceKind::StoreStore) => Some("FSS".into()),
@@ -87,7 +113,16 @@ fn global_to_global_copy_is_a_read_then_a_write() {
     assert_eq!((r1, y), (1, 2));
     let body = &function(&p, "main").body;
     match (&body[0].kind, &body[1].kind) {
-        (StmtKind::Read { target: Place::Local(t), address: Expr::Const(2) }, StmtKind::Write { address: Expr::Const(1), value: Expr::Load(Place::Local(u)) }) => {
+        (
+            StmtKind::Read {
+                target: Place::Local(t),
+                address: Expr::Const(2),
+            },
+            StmtKind::Write {
+                address: Expr::Const(1),
+                value: Expr::Load(Place::Local(u)),
+            },
+        ) => {
             assert_eq!(t, u)
         }
         other => panic!("unexpected {other:?}"),
@@ -96,11 +131,26 @@ fn global_to_global_copy_is_a_read_then_a_write() {
 
 #[test]
 fn locations_are_flattened_with_names_and_initial_values() {
-    let p = ok("struct node { int v; struct node *next; };\nstruct q { int n; struct node data[2]; };\nint vars[2];\nstruct node s;\nstruct q q;\nint x = 5;\nint *px = &vars[1];\nint main(void) { return 0; }\n");
+    let p = ok(
+        "struct node { int v; struct node *next; };\nstruct q { int n; struct node data[2]; };\nint vars[2];\nstruct node s;\nstruct q q;\nint x = 5;\nint *px = &vars[1];\nint main(void) { return 0; }\n",
+    );
     let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(
         names,
-        ["NULL", "vars[0]", "vars[1]", "s.v", "s.next", "q.n", "q.data[0].v", "q.data[0].next", "q.data[1].v", "q.data[1].next", "x", "px"]
+        [
+            "NULL",
+            "vars[0]",
+            "vars[1]",
+            "s.v",
+            "s.next",
+            "q.n",
+            "q.data[0].v",
+            "q.data[0].next",
+            "q.data[1].v",
+            "q.data[1].next",
+            "x",
+            "px"
+        ]
     );
     assert_eq!(p.locations[10].initial, 5);
     assert_eq!(p.locations[11].initial, 2, "px points at vars[1]");
@@ -116,7 +166,10 @@ fn evaluation_order_and_private_arithmetic() {
 #[test]
 fn increments_and_compound_assignments_read_then_write() {
     let p = ok("int x, y;\nint main(void) { x++; y += x; return 0; }\n");
-    assert_eq!(visible(&function(&p, "main").body), ["R1", "W1", "R2", "R1", "W2"]);
+    assert_eq!(
+        visible(&function(&p, "main").body),
+        ["R1", "W1", "R2", "R1", "W2"]
+    );
 }
 
 #[test]
@@ -124,7 +177,13 @@ fn short_circuit_keeps_the_second_read_conditional() {
     let p = ok("int x, y;\nint main(void) { int r = 0; if (x && y) r = 1; return r; }\n");
     let body = &function(&p, "main").body;
     // Read x at top level; the read of y only inside an If.
-    let top: Vec<String> = visible(&body.iter().filter(|s| !matches!(s.kind, StmtKind::If { .. })).cloned().collect());
+    let top: Vec<String> = visible(
+        &body
+            .iter()
+            .filter(|s| !matches!(s.kind, StmtKind::If { .. }))
+            .cloned()
+            .collect(),
+    );
     assert_eq!(top, ["R1"]);
     let nested = body.iter().find_map(|s| match &s.kind {
         StmtKind::If { then_branch, .. } if visible(then_branch) == ["R2"] => Some(()),
@@ -137,11 +196,17 @@ fn short_circuit_keeps_the_second_read_conditional() {
 fn pure_conditions_stay_expressions() {
     let p = ok("int main(void) { int a = 1, b = 2, r = 0; if (a && b) r = 1; return r; }\n");
     let body = &function(&p, "main").body;
-    let conditions: Vec<&Expr> = body.iter().filter_map(|s| match &s.kind {
-        StmtKind::If { condition, .. } => Some(condition),
-        _ => None,
-    }).collect();
-    assert!(matches!(conditions[0], Expr::Binary(BinaryOp::LogicalAnd, _, _)), "{conditions:?}");
+    let conditions: Vec<&Expr> = body
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::If { condition, .. } => Some(condition),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        matches!(conditions[0], Expr::Binary(BinaryOp::LogicalAnd, _, _)),
+        "{conditions:?}"
+    );
 }
 
 #[test]
@@ -149,7 +214,13 @@ fn while_loop_reads_its_condition_in_the_prelude() {
     let p = ok("int flag;\nint main(void) { while (flag != 0) { } return 0; }\n");
     let body = &function(&p, "main").body;
     match &body[0].kind {
-        StmtKind::Loop { test_first: true, prelude, condition: Expr::Binary(BinaryOp::Ne, _, _), body, latch } => {
+        StmtKind::Loop {
+            test_first: true,
+            prelude,
+            condition: Expr::Binary(BinaryOp::Ne, _, _),
+            body,
+            latch,
+        } => {
             assert_eq!(visible(prelude), ["R1"]);
             assert!(body.is_empty() && latch.is_empty());
         }
@@ -159,16 +230,30 @@ fn while_loop_reads_its_condition_in_the_prelude() {
 
 #[test]
 fn for_and_do_loops() {
-    let p = ok("int x;\nint main(void) { for (int i = 0; i < 2; i++) x = i; do { x = 0; } while (x); return 0; }\n");
+    let p = ok(
+        "int x;\nint main(void) { for (int i = 0; i < 2; i++) x = i; do { x = 0; } while (x); return 0; }\n",
+    );
     let body = &function(&p, "main").body;
-    let loops: Vec<&StmtKind> = body.iter().map(|s| &s.kind).filter(|k| matches!(k, StmtKind::Loop { .. })).collect();
+    let loops: Vec<&StmtKind> = body
+        .iter()
+        .map(|s| &s.kind)
+        .filter(|k| matches!(k, StmtKind::Loop { .. }))
+        .collect();
     assert_eq!(loops.len(), 2);
     match loops[0] {
-        StmtKind::Loop { test_first: true, latch, .. } => assert!(!latch.is_empty()),
+        StmtKind::Loop {
+            test_first: true,
+            latch,
+            ..
+        } => assert!(!latch.is_empty()),
         other => panic!("{other:?}"),
     }
     match loops[1] {
-        StmtKind::Loop { test_first: false, prelude, .. } => assert_eq!(visible(prelude), ["R1"]),
+        StmtKind::Loop {
+            test_first: false,
+            prelude,
+            ..
+        } => assert_eq!(visible(prelude), ["R1"]),
         other => panic!("{other:?}"),
     }
 }
@@ -186,12 +271,24 @@ fn threads_mutexes_and_joins() {
     let main = function(&p, "main");
     assert_eq!(visible(&main.body), ["C", "C", "J"]);
     let t_id = p.functions.iter().position(|f| f.name == "t");
-    let creates: Vec<&StmtKind> = main.body.iter().map(|s| &s.kind).filter(|k| matches!(k, StmtKind::ThreadCreate { .. })).collect();
+    let creates: Vec<&StmtKind> = main
+        .body
+        .iter()
+        .map(|s| &s.kind)
+        .filter(|k| matches!(k, StmtKind::ThreadCreate { .. }))
+        .collect();
     match creates[1] {
-        StmtKind::ThreadCreate { handle: Place::PlainGlobal(0), function, .. } => assert_eq!(Some(*function), t_id),
+        StmtKind::ThreadCreate {
+            handle: Place::PlainGlobal(0),
+            function,
+            ..
+        } => assert_eq!(Some(*function), t_id),
         other => panic!("{other:?}"),
     }
-    assert!(main.locals.iter().all(|l| !l.shared), "pthread_t locals stay private");
+    assert!(
+        main.locals.iter().all(|l| !l.shared),
+        "pthread_t locals stay private"
+    );
 }
 
 #[test]
@@ -202,73 +299,180 @@ fn address_taken_locals_are_shared() {
     let b = main.locals.iter().position(|l| l.name == "b").expect("b");
     assert!(main.locals[a].shared);
     assert!(!main.locals[b].shared);
-    let writes: Vec<&StmtKind> = flat(&main.body).into_iter().filter(|k| matches!(k, StmtKind::Write { .. })).collect();
-    assert!(matches!(writes[0], StmtKind::Write { address: Expr::ObjectAddress(x), .. } if *x == a));
-    assert!(matches!(writes[1], StmtKind::Write { address: Expr::Load(_), .. }));
+    let writes: Vec<&StmtKind> = flat(&main.body)
+        .into_iter()
+        .filter(|k| matches!(k, StmtKind::Write { .. }))
+        .collect();
+    assert!(
+        matches!(writes[0], StmtKind::Write { address: Expr::ObjectAddress(x), .. } if *x == a)
+    );
+    assert!(matches!(
+        writes[1],
+        StmtKind::Write {
+            address: Expr::Load(_),
+            ..
+        }
+    ));
 }
 
 #[test]
 fn pointer_arithmetic_scales_by_scalars() {
-    let p = ok("struct s { int a, b, c; };\nstruct s arr[3];\nint main(void) { struct s *q = &arr[0]; q = q + 2; q->c = 7; arr[1].b = 1; return 0; }\n");
+    let p = ok(
+        "struct s { int a, b, c; };\nstruct s arr[3];\nint main(void) { struct s *q = &arr[0]; q = q + 2; q->c = 7; arr[1].b = 1; return 0; }\n",
+    );
     let main = function(&p, "main");
     let kinds = flat(&main.body);
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Write { address: Expr::Const(5), value: Expr::Const(1) })), "arr[1].b is location 5: {kinds:#?}");
+    assert!(
+        kinds.iter().any(|k| matches!(
+            k,
+            StmtKind::Write {
+                address: Expr::Const(5),
+                value: Expr::Const(1)
+            }
+        )),
+        "arr[1].b is location 5: {kinds:#?}"
+    );
     assert!(kinds.iter().any(|k| matches!(k, StmtKind::Assign(_, Expr::Binary(BinaryOp::Add, _, r)) if **r == Expr::Const(6))), "q + 2 adds 6 scalars");
 }
 
 #[test]
 fn heap_allocation_counts_scalars() {
-    let p = ok("#include <stdlib.h>\nstruct node { int v; struct node *next; };\nstruct node *head;\nint main(void) { struct node *n = malloc(sizeof(struct node)); n->v = 1; head = n; free(n); return 0; }\n");
+    let p = ok(
+        "#include <stdlib.h>\nstruct node { int v; struct node *next; };\nstruct node *head;\nint main(void) { struct node *n = malloc(sizeof(struct node)); n->v = 1; head = n; free(n); return 0; }\n",
+    );
     assert_eq!(p.heap_block_size, 2);
     let kinds = flat(&function(&p, "main").body);
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Malloc { size: Expr::Const(2), zeroed: false, .. })));
+    assert!(kinds.iter().any(|k| matches!(
+        k,
+        StmtKind::Malloc {
+            size: Expr::Const(2),
+            zeroed: false,
+            ..
+        }
+    )));
     assert!(kinds.iter().any(|k| matches!(k, StmtKind::Free(_))));
 }
 
 #[test]
 fn fences_in_their_spellings() {
-    let p = ok("int x;\nint main(void) { x = 1; __asm__ __volatile__(\"mfence\" ::: \"memory\"); __sync_synchronize(); asm volatile(\"\" ::: \"memory\"); __asm__(\"lwsync\"); __asm__ __volatile__(\"sync\" ::: \"memory\"); return 0; }\n");
-    assert_eq!(visible(&function(&p, "main").body), ["W1", "F", "F", "FSS", "F"]);
+    let p = ok(
+        "int x;\nint main(void) { x = 1; __asm__ __volatile__(\"mfence\" ::: \"memory\"); __sync_synchronize(); asm volatile(\"\" ::: \"memory\"); __asm__(\"lwsync\"); __asm__ __volatile__(\"sync\" ::: \"memory\"); return 0; }\n",
+    );
+    assert_eq!(
+        visible(&function(&p, "main").body),
+        ["W1", "F", "F", "FSS", "F"]
+    );
 }
 
 #[test]
 fn read_modify_writes() {
-    let p = ok("#include <stdatomic.h>\natomic_int x;\nint y;\nint main(void) { int e = 0; int old = __sync_fetch_and_add(&y, 1); _Bool ok = atomic_compare_exchange_strong(&x, &e, 1); atomic_store_explicit(&x, 2, memory_order_seq_cst); int r = atomic_load_explicit(&x, memory_order_relaxed); atomic_store_explicit(&y, 3, memory_order_relaxed); return old + ok + r; }\n");
+    let p = ok(
+        "#include <stdatomic.h>\natomic_int x;\nint y;\nint main(void) { int e = 0; int old = __sync_fetch_and_add(&y, 1); _Bool ok = atomic_compare_exchange_strong(&x, &e, 1); atomic_store_explicit(&x, 2, memory_order_seq_cst); int r = atomic_load_explicit(&x, memory_order_relaxed); atomic_store_explicit(&y, 3, memory_order_relaxed); return old + ok + r; }\n",
+    );
     let main = function(&p, "main");
-    assert_eq!(visible(&main.body), ["RMW2", "RMW1", "FSS", "W1", "F", "R1", "W2"]);
-    assert!(main.locals.iter().all(|l| !l.shared), "the expected value of a CAS stays private");
+    assert_eq!(
+        visible(&main.body),
+        ["RMW2", "RMW1", "FSS", "W1", "F", "R1", "W2"]
+    );
+    assert!(
+        main.locals.iter().all(|l| !l.shared),
+        "the expected value of a CAS stays private"
+    );
     let kinds = flat(&main.body);
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Rmw { op: RmwOp::FetchAdd(Expr::Const(1)), .. })));
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Rmw { op: RmwOp::CompareExchange { desired: Expr::Const(1), .. }, .. })));
+    assert!(kinds.iter().any(|k| matches!(
+        k,
+        StmtKind::Rmw {
+            op: RmwOp::FetchAdd(Expr::Const(1)),
+            ..
+        }
+    )));
+    assert!(kinds.iter().any(|k| matches!(
+        k,
+        StmtKind::Rmw {
+            op: RmwOp::CompareExchange {
+                desired: Expr::Const(1),
+                ..
+            },
+            ..
+        }
+    )));
 }
 
 #[test]
 fn verification_builtins() {
-    let p = ok("#include <assert.h>\nextern void abort(void);\nvoid reach_error() { assert(0); }\nint __VERIFIER_nondet_int(void);\nvoid __VERIFIER_assume(int);\nint x;\nint main(void) { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 0); __VERIFIER_atomic_begin(); x = n; __VERIFIER_atomic_end(); assert(x == n); if (n > 5) { reach_error(); abort(); } return 0; }\n");
-    assert!(p.functions.iter().all(|f| f.name != "reach_error"), "reach_error is a builtin even when defined");
+    let p = ok(
+        "#include <assert.h>\nextern void abort(void);\nvoid reach_error() { assert(0); }\nint __VERIFIER_nondet_int(void);\nvoid __VERIFIER_assume(int);\nint x;\nint main(void) { int n = __VERIFIER_nondet_int(); __VERIFIER_assume(n > 0); __VERIFIER_atomic_begin(); x = n; __VERIFIER_atomic_end(); assert(x == n); if (n > 5) { reach_error(); abort(); } return 0; }\n",
+    );
+    assert!(
+        p.functions.iter().all(|f| f.name != "reach_error"),
+        "reach_error is a builtin even when defined"
+    );
     let kinds = flat(&function(&p, "main").body);
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Assign(_, Expr::Nondet(Ty::Int { bits: 32, signed: true })))));
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Assume(Expr::Binary(BinaryOp::Gt, _, _)))));
+    assert!(kinds.iter().any(|k| matches!(
+        k,
+        StmtKind::Assign(
+            _,
+            Expr::Nondet(Ty::Int {
+                bits: 32,
+                signed: true
+            })
+        )
+    )));
+    assert!(
+        kinds
+            .iter()
+            .any(|k| matches!(k, StmtKind::Assume(Expr::Binary(BinaryOp::Gt, _, _))))
+    );
     assert!(kinds.iter().any(|k| matches!(k, StmtKind::AtomicBegin)));
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Assert { kind: PropertyKind::Assertion, .. })));
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Assert { condition: Expr::Const(0), kind: PropertyKind::ErrorCall })));
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Assume(Expr::Const(0)))), "abort cuts the execution");
+    assert!(kinds.iter().any(|k| matches!(
+        k,
+        StmtKind::Assert {
+            kind: PropertyKind::Assertion,
+            ..
+        }
+    )));
+    assert!(kinds.iter().any(|k| matches!(
+        k,
+        StmtKind::Assert {
+            condition: Expr::Const(0),
+            kind: PropertyKind::ErrorCall
+        }
+    )));
+    assert!(
+        kinds
+            .iter()
+            .any(|k| matches!(k, StmtKind::Assume(Expr::Const(0)))),
+        "abort cuts the execution"
+    );
 }
 
 #[test]
 fn atomic_functions_are_marked() {
-    let p = ok("int x;\nvoid __VERIFIER_atomic_inc(void) { x = x + 1; }\nint main(void) { __VERIFIER_atomic_inc(); return 0; }\n");
+    let p = ok(
+        "int x;\nvoid __VERIFIER_atomic_inc(void) { x = x + 1; }\nint main(void) { __VERIFIER_atomic_inc(); return 0; }\n",
+    );
     assert!(function(&p, "__VERIFIER_atomic_inc").is_atomic);
     assert!(!function(&p, "main").is_atomic);
-    assert!(matches!(function(&p, "main").body[0].kind, StmtKind::Call { target: None, .. }));
+    assert!(matches!(
+        function(&p, "main").body[0].kind,
+        StmtKind::Call { target: None, .. }
+    ));
 }
 
 #[test]
 fn switch_becomes_conditional_gotos() {
-    let p = ok("int x;\nint main(void) { int r = 0; switch (x) { case 1: r = 1; break; case 2: r = 2; default: r = 3; } return r; }\n");
+    let p = ok(
+        "int x;\nint main(void) { int r = 0; switch (x) { case 1: r = 1; break; case 2: r = 2; default: r = 3; } return r; }\n",
+    );
     let kinds = flat(&function(&p, "main").body);
-    let gotos = kinds.iter().filter(|k| matches!(k, StmtKind::Goto(_))).count();
-    let labels = kinds.iter().filter(|k| matches!(k, StmtKind::Label(..))).count();
+    let gotos = kinds
+        .iter()
+        .filter(|k| matches!(k, StmtKind::Goto(_)))
+        .count();
+    let labels = kinds
+        .iter()
+        .filter(|k| matches!(k, StmtKind::Label(..)))
+        .count();
     assert_eq!(labels, 4, "three cases and the end");
     assert!(gotos >= 4, "{kinds:#?}");
     assert_eq!(visible(&function(&p, "main").body), ["R1"]);
@@ -279,7 +483,10 @@ fn origins_point_at_the_original_source() {
     let p = ok("int x, y;\nint main(void) {\n  x = 1;\n  y = x;\n  return 0;\n}\n");
     let body = &function(&p, "main").body;
     let origin = &p.origins[body[0].origin];
-    assert_eq!((origin.line, origin.column, origin.text.as_str()), (3, 3, "x = 1;"));
+    assert_eq!(
+        (origin.line, origin.column, origin.text.as_str()),
+        (3, 3, "x = 1;")
+    );
     let origin = &p.origins[body[1].origin];
     assert_eq!((origin.line, origin.text.as_str()), (4, "y = x;"));
     assert!(origin.file.ends_with("prog.c"));
@@ -287,11 +494,19 @@ fn origins_point_at_the_original_source() {
 
 #[test]
 fn calls_split_out_of_expressions_in_order() {
-    let p = ok("int x;\nint f(int a) { return a + 1; }\nint main(void) { int r = x + f(x); return r; }\n");
+    let p = ok(
+        "int x;\nint f(int a) { return a + 1; }\nint main(void) { int r = x + f(x); return r; }\n",
+    );
     let main = function(&p, "main");
     let kinds: Vec<&StmtKind> = main.body.iter().map(|s| &s.kind).collect();
-    let read = kinds.iter().position(|k| matches!(k, StmtKind::Read { .. })).expect("read");
-    let call = kinds.iter().position(|k| matches!(k, StmtKind::Call { .. })).expect("call");
+    let read = kinds
+        .iter()
+        .position(|k| matches!(k, StmtKind::Read { .. }))
+        .expect("read");
+    let call = kinds
+        .iter()
+        .position(|k| matches!(k, StmtKind::Call { .. }))
+        .expect("call");
     assert!(read < call);
 }
 
@@ -305,15 +520,23 @@ fn syntax_errors_are_located() {
 
 #[test]
 fn recursion_is_refused_at_the_call() {
-    let d = diagnostic("int fib(int n) {\n  if (n < 2) return n;\n  return fib(n - 1) + fib(n - 2);\n}\nint main(void) { return fib(3); }\n");
+    let d = diagnostic(
+        "int fib(int n) {\n  if (n < 2) return n;\n  return fib(n - 1) + fib(n - 2);\n}\nint main(void) { return fib(3); }\n",
+    );
     assert_eq!(d.message, "recursion is not supported");
-    assert_eq!((d.line, d.column), (3, 3));
+    assert_eq!(
+        (d.line, d.column, d.length),
+        (3, 10, 10),
+        "points at `fib(n - 1)`"
+    );
     assert!(d.label.contains("fib"));
 }
 
 #[test]
 fn mutual_recursion_is_refused() {
-    let d = diagnostic("int g(int n);\nint f(int n) { return g(n); }\nint g(int n) { return f(n); }\nint main(void) { return f(1); }\n");
+    let d = diagnostic(
+        "int g(int n);\nint f(int n) { return g(n); }\nint g(int n) { return f(n); }\nint main(void) { return f(1); }\n",
+    );
     assert_eq!(d.message, "recursion is not supported");
     assert!(d.line == 2 || d.line == 3);
 }
@@ -321,14 +544,46 @@ fn mutual_recursion_is_refused() {
 #[test]
 fn unsupported_constructs_name_themselves() {
     let cases: &[(&str, &str, u32)] = &[
-        ("int main(void) {\nl: ;\n  goto l;\n}\n", "backward `goto l`", 3),
-        ("int f(int a) { return a; }\nint main(void) {\n  int (*g)(int) = f;\n  return g(1);\n}\n", "function pointer", 3),
-        ("double d;\nint main(void) { return 0; }\n", "floating point", 1),
-        ("#include <setjmp.h>\njmp_buf b;\nint main(void) { return 0; }\n", "setjmp", 2),
-        ("int main(void) {\n  __asm__(\"cpuid\");\n  return 0;\n}\n", "inline assembly `cpuid`", 2),
-        ("int f(int n, ...) { return n; }\nint main(void) { return f(1, 2); }\n", "variadic", 1),
-        ("struct s { int a; };\nint main(void) { int x[2]; struct s *p = (struct s *)&x[0]; return p->a; }\n", "reinterprets memory", 2),
-        ("int main(void) {\n  return undefined_function(3);\n}\n", "undefined_function", 2),
+        (
+            "int main(void) {\nl: ;\n  goto l;\n}\n",
+            "backward `goto l`",
+            3,
+        ),
+        (
+            "int f(int a) { return a; }\nint main(void) {\n  int (*g)(int) = f;\n  return g(1);\n}\n",
+            "function pointer",
+            3,
+        ),
+        (
+            "double d;\nint main(void) { return 0; }\n",
+            "floating point",
+            1,
+        ),
+        (
+            "#include <setjmp.h>\njmp_buf b;\nint main(void) { return 0; }\n",
+            "setjmp",
+            2,
+        ),
+        (
+            "int main(void) {\n  __asm__(\"cpuid\");\n  return 0;\n}\n",
+            "inline assembly `cpuid`",
+            2,
+        ),
+        (
+            "int f(int n, ...) { return n; }\nint main(void) { return f(1, 2); }\n",
+            "variadic",
+            1,
+        ),
+        (
+            "struct s { int a; };\nint main(void) { int x[2]; struct s *p = (struct s *)&x[0]; return p->a; }\n",
+            "reinterprets memory",
+            2,
+        ),
+        (
+            "int main(void) {\n  return undefined_function(3);\n}\n",
+            "undefined_function",
+            2,
+        ),
     ];
     for (source, needle, line) in cases {
         let d = diagnostic(source);
@@ -342,4 +597,151 @@ fn unsupported_constructs_name_themselves() {
 fn missing_main_is_a_diagnostic() {
     let d = diagnostic("int x;\n");
     assert!(d.message.contains("main"));
+}
+
+#[test]
+fn atomic_objects_get_seq_cst_stores() {
+    let p = ok("_Atomic int a;\nint b;\nint main(void) { a = 1; b = 2; int r = a; return r; }\n");
+    assert_eq!(visible(&function(&p, "main").body), ["W1", "F", "W2", "R1"]);
+}
+
+#[test]
+fn atomic_int_of_the_own_header_is_a_plain_int() {
+    // Litmus tests and Nidhugg benchmarks use atomic_int for plain accesses.
+    let p = ok(
+        "#include <stdatomic.h>\natomic_int x;\nint main(void) { x = 1; atomic_thread_fence(memory_order_seq_cst); return x; }\n",
+    );
+    assert_eq!(visible(&function(&p, "main").body), ["W1", "F", "R1"]);
+}
+
+#[test]
+fn statements_from_macros_keep_the_original_line() {
+    let p = ok(
+        "int x;\nvoid reach_error(void);\n#define check(e) if (!(e)) ERROR: reach_error()\nint main(void) {\n  check(x == 0);\n  return 0;\n}\n",
+    );
+    let kinds = flat(&function(&p, "main").body);
+    assert!(
+        kinds
+            .iter()
+            .any(|k| matches!(k, StmtKind::Label(_, name) if name == "ERROR"))
+    );
+    let main = function(&p, "main");
+    let origins: Vec<&Origin> = main.body.iter().map(|s| &p.origins[s.origin]).collect();
+    assert!(
+        origins
+            .iter()
+            .all(|o| o.line != 5 || o.text == "check(x == 0);"),
+        "{origins:?}"
+    );
+    assert!(origins.iter().any(|o| o.line == 5 && o.column == 3));
+}
+
+#[test]
+fn cas_builtins_and_read_only_atomics() {
+    let p = ok(
+        "int lock;\nint main(void) { while (!__sync_bool_compare_and_swap(&lock, 0, 1)) { } int v = __sync_val_compare_and_swap(&lock, 1, 0); __sync_lock_release(&lock); return v + __atomic_load_n(&lock, __ATOMIC_SEQ_CST); }\n",
+    );
+    let main = function(&p, "main");
+    match &main.body[0].kind {
+        StmtKind::Loop {
+            prelude,
+            condition: Expr::Unary(UnaryOp::Not, _),
+            ..
+        } => assert_eq!(visible(prelude), ["RMW1"]),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(visible(&main.body), ["RMW1", "RMW1", "FSS", "W1", "R1"]);
+}
+
+#[test]
+fn struct_and_array_initialisers_of_locals_and_globals() {
+    let p = ok(
+        "struct p { int a; int b[2]; };\nstruct p g = { 1, { 2, 3 } };\nint h[4] = { [2] = 7 };\nint main(void) { struct p l = { .b = { 4 } }; int *q = &l.a; return *q + l.b[0]; }\n",
+    );
+    let initial: Vec<i64> = p.locations.iter().map(|l| l.initial).collect();
+    assert_eq!(initial, [0, 1, 2, 3, 0, 0, 7, 0]);
+    let main = function(&p, "main");
+    let l = main.locals.iter().position(|x| x.name == "l").expect("l");
+    assert!(main.locals[l].shared);
+    // l is zeroed (3 writes) and then b[0] = 4.
+    let writes: Vec<&StmtKind> = flat(&main.body)
+        .into_iter()
+        .filter(|k| matches!(k, StmtKind::Write { .. }))
+        .collect();
+    assert_eq!(writes.len(), 4);
+}
+
+#[test]
+fn extern_array_completed_by_its_definition() {
+    let p = ok("extern int a[];\nint a[3] = { 1, 2, 3 };\nint main(void) { return a[2]; }\n");
+    let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["NULL", "a[0]", "a[1]", "a[2]"]);
+    assert_eq!(p.locations[3].initial, 3);
+}
+
+#[test]
+fn private_operands_are_saved_only_when_a_later_effect_may_change_them() {
+    // `i < n` with shared n: the read of n cannot change i, so i is not copied.
+    let p = ok(
+        "int n;\nint main(void) { int i = 0; int r = i < n; int k = i + (i = 5); return r + k; }\n",
+    );
+    let main = function(&p, "main");
+    let copies_of_i = flat(&main.body)
+        .into_iter()
+        .filter(|k| matches!(k, StmtKind::Assign(Place::Local(t), Expr::Load(Place::Local(0)))  if main.locals[*t].name.starts_with("__tmp")))
+        .count();
+    assert_eq!(
+        copies_of_i, 1,
+        "only `i + (i = 5)` needs a copy of i: {:#?}",
+        main.body
+    );
+}
+
+#[test]
+fn variable_length_arrays_of_thread_handles_are_bounded_by_the_unwinding() {
+    let p = ok(
+        "#include <pthread.h>\nint n = 2;\nvoid *t(void *a) { return a; }\nint main(void) { pthread_t pool[n]; for (int i = 0; i < n; i++) pthread_create(&pool[i], 0, t, 0); return 0; }\n",
+    );
+    let main = function(&p, "main");
+    let pool = main.locals.iter().find(|l| l.name == "pool").expect("pool");
+    let unwind = u64::from(TranslateOptions::default().bounds.unwind);
+    assert_eq!(pool.ty, Ty::Array(Box::new(Ty::ThreadHandle), unwind + 1));
+    let d = diagnostic("int n = 2;\nint main(void) {\n  int a[n];\n  return 0;\n}\n");
+    assert!(d.message.contains("variable-length array"));
+    assert_eq!(d.line, 3);
+}
+
+#[test]
+fn defines_and_include_directories_reach_the_preprocessor() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    std::fs::create_dir(dir.path().join("inc")).expect("include directory");
+    std::fs::write(
+        dir.path().join("inc/fence.h"),
+        "#define FENCE() __sync_synchronize()\n",
+    )
+    .expect("header");
+    let path = dir.path().join("prog.c");
+    std::fs::write(&path, "#include <fence.h>\nint x;\nint main(void) { x = 1;\n#ifdef WITH_FENCE\n  FENCE();\n#endif\n  return 0; }\n").expect("program");
+    let mut options = TranslateOptions {
+        include_dirs: vec![dir.path().join("inc")],
+        ..TranslateOptions::default()
+    };
+    let without = frontend::load(&path, &options).expect("lowers");
+    assert_eq!(visible(&function(&without, "main").body), ["W1"]);
+    options.defines.push("WITH_FENCE".into());
+    let with = frontend::load(&path, &options).expect("lowers");
+    assert_eq!(visible(&function(&with, "main").body), ["W1", "F"]);
+}
+
+#[test]
+fn missing_files_and_headers_are_errors_not_panics() {
+    let missing = frontend::load(
+        std::path::Path::new("/nonexistent/prog.c"),
+        &TranslateOptions::default(),
+    );
+    assert!(matches!(missing, Err(FrontendError::Unreadable { .. })));
+    assert!(matches!(
+        lower("#include <no_such_header.h>\nint main(void) { return 0; }\n"),
+        Err(FrontendError::Preprocessor { .. })
+    ));
 }

@@ -132,6 +132,11 @@ fn atomic_functions_are_wrapped() {
         .count();
     assert_eq!(guards, 4);
     assert_eq!(seq.threads[0].lines, 4);
+    assert_eq!(seq.memory.heap_blocks, 0, "no heap without malloc");
+    assert_eq!(
+        seq.memory.location_count() as usize,
+        seq.map.locations.len()
+    );
 }
 
 #[test]
@@ -302,6 +307,11 @@ fn workers(creates_itself: bool) -> Builder {
         bin(BinaryOp::Add, load(0), c(1)),
     ))];
     let body = vec![
+        b.st(StmtKind::Malloc {
+            target: local(2),
+            size: c(1),
+            zeroed: false,
+        }),
         b.st(StmtKind::Assign(local(0), c(0))),
         b.st(StmtKind::Loop {
             test_first: true,
@@ -314,7 +324,11 @@ fn workers(creates_itself: bool) -> Builder {
     b.define(
         main,
         0,
-        &[("i", int(), false), ("h", Ty::ThreadHandle, false)],
+        &[
+            ("i", int(), false),
+            ("h", Ty::ThreadHandle, false),
+            ("p", Ty::Pointer(Box::new(int())), false),
+        ],
         int(),
         body,
     );
@@ -347,6 +361,7 @@ fn instantiation_gives_each_creation_site_a_slot_and_memory() {
     assert_eq!(names[5], "worker#2::s[0]");
     assert_eq!(instances.memory.heap_base, 7);
     assert_eq!(names[7], "heap#0[0]");
+    assert_eq!(names[8], "heap#1[0]");
     assert_eq!(names.len() as u32, instances.memory.location_count());
     // Each copy writes its own array.
     for (k, thread) in instances.threads.iter().enumerate().skip(1) {
@@ -472,4 +487,45 @@ fn printing_is_deterministic_and_fast() {
     if let Some(Err(e)) = gcc_accepts(&first) {
         panic!("gcc rejects the output:\n{e}");
     }
+}
+
+#[test]
+fn properties_carry_their_source_position() {
+    let mut b = Builder::new();
+    let main = b.reserve("main");
+    let assertion = b.st(StmtKind::Assert {
+        condition: bin(BinaryOp::Eq, load(0), c(1)),
+        kind: PropertyKind::Assertion,
+    });
+    let error = b.st(StmtKind::Assert {
+        condition: c(1),
+        kind: PropertyKind::ErrorCall,
+    });
+    let (line, text) = (
+        b.program.origins[assertion.origin].line,
+        b.program.origins[assertion.origin].text.clone(),
+    );
+    b.define(
+        main,
+        0,
+        &[("r", int(), false)],
+        int(),
+        vec![assertion, error],
+    );
+    b.set_main(main);
+    let seq = sequentialise(&b.program, &options(1, 1)).expect("sequentialises");
+    let asserts: Vec<&SeqStmt> = seq.threads[0]
+        .body
+        .iter()
+        .filter(|s| matches!(s, SeqStmt::Assert { .. }))
+        .collect();
+    assert_eq!(asserts.len(), 2);
+    let SeqStmt::Assert { description, .. } = asserts[0] else {
+        unreachable!()
+    };
+    assert_eq!(description, &format!("test.c:{line}: {text}"));
+    let SeqStmt::Assert { condition, .. } = asserts[1] else {
+        unreachable!()
+    };
+    assert_eq!(condition, &c(0), "reaching an error call is the violation");
 }

@@ -2,6 +2,7 @@
 //! and asks it once for its version and the options it understands.
 
 use super::BackendError;
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -73,8 +74,8 @@ pub struct Cbmc {
     pub version: CbmcVersion,
     /// The first line of `cbmc --version`.
     pub version_text: String,
-    /// The text of `cbmc --help`, to tell which options it accepts.
-    help_text: String,
+    /// The options `cbmc --help` lists (words starting with `--`).
+    listed_options: BTreeSet<String>,
 }
 
 impl Cbmc {
@@ -96,12 +97,13 @@ impl Cbmc {
             return Err(BackendError::VersionTooOld { path, version });
         }
         let help_text = run_quietly(&path, "--help").unwrap_or_default();
-        Ok(Cbmc { path, source, version, version_text, help_text })
+        let listed_options = listed_options(&help_text);
+        Ok(Cbmc { path, source, version, version_text, listed_options })
     }
 
     /// Whether `cbmc --help` lists `option` (e.g. `--external-sat-solver`).
     pub fn lists_option(&self, option: &str) -> bool {
-        self.help_text.split(|c: char| c.is_whitespace() || c == ',').any(|word| word == option)
+        self.listed_options.contains(option)
     }
 
     /// CBMC >= 6 turns on pointer, bounds and overflow checks by default.
@@ -124,6 +126,15 @@ impl Cbmc {
     pub fn accepts_external_sat_solver(&self) -> bool {
         self.lists_option("--external-sat-solver")
     }
+}
+
+/// The `--option` words of a help text.
+fn listed_options(help_text: &str) -> BTreeSet<String> {
+    help_text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '|')
+        .filter(|word| word.len() > 2 && word.starts_with("--"))
+        .map(str::to_string)
+        .collect()
 }
 
 fn resolve(explicit: Option<&Path>, env: Option<OsString>) -> Result<(PathBuf, CbmcSource), BackendError> {
@@ -172,6 +183,15 @@ mod tests {
         assert_eq!(CbmcVersion::parse("CBMC version 5.95.1"), Some(CbmcVersion { major: 5, minor: 95, patch: 1 }));
         assert_eq!(CbmcVersion::parse("cbmc"), None);
         assert_eq!(CbmcVersion::parse("7"), None);
+    }
+
+    #[test]
+    fn options_are_read_from_help_text() {
+        let options =
+            listed_options(" --json-ui   use JSON\n --unwind nr  unwind\n --sat-solver solver, --x|--y\n -I path\n");
+        let expected: BTreeSet<String> =
+            ["--json-ui", "--unwind", "--sat-solver", "--x", "--y"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(options, expected);
     }
 
     #[test]

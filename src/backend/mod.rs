@@ -25,8 +25,8 @@ mod run;
 pub use locate::{CBMC_ENV, Cbmc, CbmcSource, CbmcVersion, INSTALL_HINT, MIN_VERSION};
 pub use outcome::{ExitInfo, Outcome, decide, exit_code};
 pub use output::{
-    CbmcOutput, Message, MessageKind, OutputError, Property, PropertyStatus, SourceLocation, StepKind, Trace,
-    TraceStep, TraceValue, integer_from_data, mentions_out_of_memory, parse_cbmc_output, parse_trace,
+    Accessor, CbmcOutput, LhsPath, Message, MessageKind, OutputError, Property, PropertyStatus, SourceLocation,
+    StepKind, Trace, TraceStep, TraceValue, integer_from_data, mentions_out_of_memory, parse_cbmc_output, parse_trace,
 };
 pub use run::{CbmcRun, PROGRESS_INTERVAL, Phase, Progress, RunOptions, SatSolver, tail};
 
@@ -46,6 +46,8 @@ pub enum BackendError {
     VersionTooOld { path: PathBuf, version: CbmcVersion },
     #[error("CBMC {version} does not accept {option}")]
     UnsupportedOption { option: String, version: CbmcVersion },
+    #[error("a memory limit needs the `prlimit` program (Debian package util-linux)")]
+    MemoryLimitUnavailable,
     #[error("could not start `{}`: {error}", path.display())]
     Spawn { path: PathBuf, error: std::io::Error },
     #[error("lost track of the CBMC process `{}`: {error}", path.display())]

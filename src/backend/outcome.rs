@@ -89,21 +89,26 @@ impl ExitInfo {
 }
 
 /// The outcome of a run from its exit, stdout (the JSON) and stderr tail;
-/// also returns the parsed output when it could be parsed.
+/// also returns the parsed output when it could be parsed (its failure
+/// trace moved into [`Outcome::Violated`]).
 pub fn decide(exit: &ExitInfo, stdout: &str, stderr_tail: &str) -> (Outcome, Option<CbmcOutput>) {
     if exit.timed_out {
         return (Outcome::Timeout { limit: exit.limit }, None);
     }
     match parse_cbmc_output(stdout) {
-        Ok(output) => (decide_from_output(exit, &output, stderr_tail), Some(output)),
+        Ok(mut output) => {
+            let outcome = decide_from_output(exit, &mut output, stderr_tail);
+            (outcome, Some(output))
+        }
         Err(error) => (decide_without_output(exit, stdout, stderr_tail, &error.to_string()), None),
     }
 }
 
-fn decide_from_output(exit: &ExitInfo, output: &CbmcOutput, stderr_tail: &str) -> Outcome {
-    if let Some(property) = output.first_failure() {
-        return match &output.first_failure_trace {
-            Some(trace) => Outcome::Violated { property: property.clone(), trace: trace.clone() },
+/// Moves the failure trace (if any) out of `output` into the outcome.
+fn decide_from_output(exit: &ExitInfo, output: &mut CbmcOutput, stderr_tail: &str) -> Outcome {
+    if let Some(property) = output.first_failure().cloned() {
+        return match output.first_failure_trace.take() {
+            Some(trace) => Outcome::Violated { property, trace },
             None => tool_error(exit, stderr_tail, format!("property {} failed but CBMC gave no trace", property.id)),
         };
     }
@@ -163,7 +168,7 @@ fn describe_exit(exit: &ExitInfo) -> String {
             format!("exit code {}: CBMC rejected its command line", exit.code.unwrap_or_default())
         }
         (Some(exit_code::PARSE_ERROR), _) => "exit code 2: parse error".to_string(),
-        (Some(exit_code::INTERNAL_ERROR), _) => "exit code 6: internal error".to_string(),
+        (Some(exit_code::INTERNAL_ERROR), _) => "exit code 6: CBMC gave up".to_string(),
         (Some(code), _) => format!("exit code {code}"),
         (None, Some(signal)) => format!("killed by signal {signal}"),
         (None, None) => "unknown exit status".to_string(),

@@ -243,6 +243,68 @@ pub struct TraceStep {
     pub io_id: Option<String>,
 }
 
+impl TraceStep {
+    /// The assigned lvalue split into variable, fields and indices.
+    pub fn lhs_path(&self) -> Option<LhsPath> {
+        LhsPath::parse(self.lhs.as_deref()?)
+    }
+}
+
+/// An lvalue of a trace as a path: `g`, `arr[1l]`, `s.buf[2l].value`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LhsPath {
+    /// The variable.
+    pub base: String,
+    pub accessors: Vec<Accessor>,
+}
+
+/// One step into an aggregate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Accessor {
+    Field(String),
+    Index(i128),
+}
+
+impl LhsPath {
+    /// Parses CBMC's text of an lvalue; `None` for anything but variables,
+    /// member accesses and constant indices (e.g. `*p`).
+    pub fn parse(text: &str) -> Option<LhsPath> {
+        let text = text.trim();
+        let base_end = text.find(['.', '[']).unwrap_or(text.len());
+        let base = &text[..base_end];
+        if !is_identifier(base) {
+            return None;
+        }
+        let mut accessors = Vec::new();
+        let mut rest = &text[base_end..];
+        while !rest.is_empty() {
+            if let Some(after_dot) = rest.strip_prefix('.') {
+                let end = after_dot.find(['.', '[']).unwrap_or(after_dot.len());
+                let field = &after_dot[..end];
+                if !is_identifier(field) {
+                    return None;
+                }
+                accessors.push(Accessor::Field(field.to_string()));
+                rest = &after_dot[end..];
+            } else if let Some(after_bracket) = rest.strip_prefix('[') {
+                let end = after_bracket.find(']')?;
+                accessors.push(Accessor::Index(integer_from_data(&after_bracket[..end])?));
+                rest = &after_bracket[end + 1..];
+            } else {
+                return None;
+            }
+        }
+        Some(LhsPath { base: base.to_string(), accessors })
+    }
+}
+
+/// CBMC's identifiers: C identifiers, plus `$` and `::` of generated names.
+fn is_identifier(text: &str) -> bool {
+    !text.is_empty()
+        && !text.starts_with(|c: char| c.is_ascii_digit())
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | ':' | '#' | '!'))
+}
+
 /// A value in a trace: a scalar with its text and, for integers, its number;
 /// or an array or struct of values.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -593,6 +655,24 @@ mod tests {
         assert_eq!(integer_from_data(""), None);
         assert_eq!(integer_from_data("u"), None);
         assert_eq!(integer_from_data("''"), None);
+    }
+
+    #[test]
+    fn lvalues_split_into_paths() {
+        let path = LhsPath::parse("s.buf[2l].value").expect("path");
+        assert_eq!(path.base, "s");
+        assert_eq!(
+            path.accessors,
+            vec![Accessor::Field("buf".into()), Accessor::Index(2), Accessor::Field("value".into())]
+        );
+        assert_eq!(LhsPath::parse("arr[1l]").map(|p| p.accessors), Some(vec![Accessor::Index(1)]));
+        assert_eq!(LhsPath::parse("t.$pad2").map(|p| p.accessors), Some(vec![Accessor::Field("$pad2".into())]));
+        assert_eq!(LhsPath::parse("x").map(|p| p.accessors.len()), Some(0));
+        assert_eq!(LhsPath::parse("*p"), None);
+        assert_eq!(LhsPath::parse("a[i]"), None);
+        assert_eq!(LhsPath::parse("a[1"), None);
+        assert_eq!(LhsPath::parse("a..b"), None);
+        assert_eq!(LhsPath::parse(""), None);
     }
 
     #[test]

@@ -67,6 +67,9 @@ pub struct RunOptions {
     pub extra_args: Vec<OsString>,
     /// Working directory of CBMC; the caller's when `None`.
     pub working_dir: Option<PathBuf>,
+    /// Address-space limit in bytes (through util-linux `prlimit --as`);
+    /// CBMC reports running out of memory when it is reached.
+    pub memory_limit: Option<u64>,
 }
 
 /// What CBMC is doing, as far as its status messages tell.
@@ -202,7 +205,15 @@ impl Cbmc {
         progress: Option<&mut dyn FnMut(Progress)>,
     ) -> Result<CbmcRun, BackendError> {
         let args = self.arguments(file, options)?;
-        let mut command = Command::new(&self.path);
+        let mut command = match options.memory_limit {
+            None => Command::new(&self.path),
+            Some(bytes) => {
+                let prlimit = which::which("prlimit").map_err(|_| BackendError::MemoryLimitUnavailable)?;
+                let mut command = Command::new(prlimit);
+                command.arg(format!("--as={bytes}")).arg("--").arg(&self.path);
+                command
+            }
+        };
         command.args(&args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
         if let Some(dir) = &options.working_dir {
             command.current_dir(dir);

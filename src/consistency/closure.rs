@@ -18,7 +18,9 @@ struct Order {
 
 impl Order {
     fn new(nodes: usize) -> Self {
-        Order { succ: vec![BitSet::new(nodes); nodes] }
+        Order {
+            succ: vec![BitSet::new(nodes); nodes],
+        }
     }
 
     fn before(&self, a: Node, b: Node) -> bool {
@@ -87,7 +89,10 @@ fn memory_of(instance: &Instance, src: Src) -> Option<Node> {
         None => instance.threads[instance.execution.event(event).thread]
             .iter()
             .copied()
-            .find(|&n| instance.nodes[n].user == event && matches!(instance.nodes[n].kind, Kind::Rmw { .. })),
+            .find(|&n| {
+                instance.nodes[n].user == event
+                    && matches!(instance.nodes[n].kind, Kind::Rmw { .. })
+            }),
     }
 }
 
@@ -105,7 +110,11 @@ fn add_program_order(instance: &Instance, order: &mut Order) -> Result<(), Cycle
                     let memory = instance.memory_node(slot);
                     order.add(node, memory)?;
                     let var = instance.writes[slot].var;
-                    let previous = if instance.model == Model::Pso { last_per_var[var] } else { last_any };
+                    let previous = if instance.model == Model::Pso {
+                        last_per_var[var]
+                    } else {
+                        last_any
+                    };
                     if let Some(previous) = previous {
                         order.add(previous, memory)?;
                     }
@@ -141,7 +150,11 @@ fn writers_by_var(instance: &Instance) -> Vec<Vec<Writer>> {
     for info in &instance.nodes {
         if let Kind::Rmw { var, own, .. } = info.kind {
             let node = instance.threads[info.thread][info.index];
-            writers[var].push(Writer { node, thread: info.thread, src: own });
+            writers[var].push(Writer {
+                node,
+                thread: info.thread,
+                src: own,
+            });
         }
     }
     writers
@@ -150,16 +163,28 @@ fn writers_by_var(instance: &Instance) -> Vec<Vec<Writer>> {
 /// The last memory writer on `var` of the read's thread before it, if any.
 fn last_own_writer(instance: &Instance, read: Node, var: usize) -> Option<Node> {
     let info = &instance.nodes[read];
-    instance.threads[info.thread][..info.index].iter().rev().find_map(|&node| match instance.nodes[node].kind {
-        Kind::Write { slot } if instance.writes[slot].var == var => Some(instance.memory_node(slot)),
-        Kind::Rmw { var: v, .. } if v == var => Some(node),
-        _ => None,
-    })
+    instance.threads[info.thread][..info.index]
+        .iter()
+        .rev()
+        .find_map(|&node| match instance.nodes[node].kind {
+            Kind::Write { slot } if instance.writes[slot].var == var => {
+                Some(instance.memory_node(slot))
+            }
+            Kind::Rmw { var: v, .. } if v == var => Some(node),
+            _ => None,
+        })
 }
 
 /// Rules 1-3 of sec. 4.3 for one read; returns whether the order changed.
-fn apply_rules(instance: &Instance, order: &mut Order, writers: &[Vec<Writer>], read: Node) -> Result<bool, Cycle> {
-    let Some((var, src)) = instance.read_var(read) else { return Ok(false) };
+fn apply_rules(
+    instance: &Instance,
+    order: &mut Order,
+    writers: &[Vec<Writer>],
+    read: Node,
+) -> Result<bool, Cycle> {
+    let Some((var, src)) = instance.read_var(read) else {
+        return Ok(false);
+    };
     let thread = instance.nodes[read].thread;
     let source = memory_of(instance, src);
     let mut changed = false;

@@ -117,7 +117,11 @@ pub struct EventSpec {
 
 impl EventSpec {
     pub fn new(id: impl Into<String>, op: OpSpec) -> Self {
-        EventSpec { id: id.into(), op, value: None }
+        EventSpec {
+            id: id.into(),
+            op,
+            value: None,
+        }
     }
 
     pub fn with_value(mut self, value: i64) -> Self {
@@ -138,9 +142,18 @@ pub enum ExecutionError {
     #[error("event `{event}` reads from unknown event `{rf}`")]
     UnknownRf { event: String, rf: String },
     #[error("event `{event}` reads from `{rf}`, which is a {op}, not a write or rmw")]
-    RfNotAWrite { event: String, rf: String, op: &'static str },
+    RfNotAWrite {
+        event: String,
+        rf: String,
+        op: &'static str,
+    },
     #[error("event `{event}` reads `{var}` but `{rf}` writes `{other}`")]
-    RfOtherVariable { event: String, rf: String, var: String, other: String },
+    RfOtherVariable {
+        event: String,
+        rf: String,
+        var: String,
+        other: String,
+    },
     #[error("event `{event}` reads from itself")]
     RfSelf { event: String },
     #[error("event `{event}` unlocks mutex `{mutex}`, which its thread does not hold")]
@@ -184,13 +197,23 @@ impl Execution {
             for (index, spec) in specs.iter().enumerate() {
                 let op = builder.resolve(spec, &threads)?;
                 ids.push(execution.events.len());
-                execution.events.push(Event { id: spec.id.clone(), thread, index, op, value: spec.value });
+                execution.events.push(Event {
+                    id: spec.id.clone(),
+                    thread,
+                    index,
+                    op,
+                    value: spec.value,
+                });
             }
             execution.threads.push(ids);
         }
         execution.variables = builder.variables.names;
         execution.mutexes = builder.mutexes.names;
-        execution.by_id = builder.ids.into_iter().map(|(id, (t, i))| (id, execution.threads[t][i])).collect();
+        execution.by_id = builder
+            .ids
+            .into_iter()
+            .map(|(id, (t, i))| (id, execution.threads[t][i]))
+            .collect();
         execution.check_lock_discipline()?;
         Ok(execution)
     }
@@ -297,20 +320,36 @@ impl Resolver {
         Ok(())
     }
 
-    fn resolve(&mut self, spec: &EventSpec, threads: &[Vec<EventSpec>]) -> Result<Op, ExecutionError> {
+    fn resolve(
+        &mut self,
+        spec: &EventSpec,
+        threads: &[Vec<EventSpec>],
+    ) -> Result<Op, ExecutionError> {
         Ok(match &spec.op {
-            OpSpec::Write { var } => Op::Write { var: self.variables.intern(var) },
+            OpSpec::Write { var } => Op::Write {
+                var: self.variables.intern(var),
+            },
             OpSpec::Read { var, rf } => {
                 let rf = self.resolve_rf(spec, var, rf, threads)?;
-                Op::Read { var: self.variables.intern(var), rf }
+                Op::Read {
+                    var: self.variables.intern(var),
+                    rf,
+                }
             }
             OpSpec::Fence => Op::Fence,
             OpSpec::Rmw { var, rf } => {
                 let rf = self.resolve_rf(spec, var, rf, threads)?;
-                Op::Rmw { var: self.variables.intern(var), rf }
+                Op::Rmw {
+                    var: self.variables.intern(var),
+                    rf,
+                }
             }
-            OpSpec::Lock { mutex } => Op::Lock { mutex: self.mutexes.intern(mutex) },
-            OpSpec::Unlock { mutex } => Op::Unlock { mutex: self.mutexes.intern(mutex) },
+            OpSpec::Lock { mutex } => Op::Lock {
+                mutex: self.mutexes.intern(mutex),
+            },
+            OpSpec::Unlock { mutex } => Op::Unlock {
+                mutex: self.mutexes.intern(mutex),
+            },
         })
     }
 
@@ -328,10 +367,15 @@ impl Resolver {
             RfSpec::Event(name) => name,
         };
         if *name == spec.id {
-            return Err(ExecutionError::RfSelf { event: spec.id.clone() });
+            return Err(ExecutionError::RfSelf {
+                event: spec.id.clone(),
+            });
         }
         let Some(&(t, i)) = self.ids.get(name) else {
-            return Err(ExecutionError::UnknownRf { event: spec.id.clone(), rf: name.clone() });
+            return Err(ExecutionError::UnknownRf {
+                event: spec.id.clone(),
+                rf: name.clone(),
+            });
         };
         let target = &threads[t][i];
         let target_var = match &target.op {

@@ -19,14 +19,20 @@ pub enum FormatError {
 }
 
 fn shape(at: impl Into<String>, message: impl Into<String>) -> FormatError {
-    FormatError::Shape { at: at.into(), message: message.into() }
+    FormatError::Shape {
+        at: at.into(),
+        message: message.into(),
+    }
 }
 
 /// Parses an execution from its JSON text.
 pub fn parse_execution(text: &str) -> Result<Execution, FormatError> {
     let document: Value = serde_json::from_str(text)?;
     let Some(root) = document.as_object() else {
-        return Err(shape("document", "expected an object with a \"threads\" array"));
+        return Err(shape(
+            "document",
+            "expected an object with a \"threads\" array",
+        ));
     };
     let Some(threads) = root.get("threads") else {
         return Err(shape("document", "missing \"threads\""));
@@ -37,7 +43,10 @@ pub fn parse_execution(text: &str) -> Result<Execution, FormatError> {
     let mut specs = Vec::with_capacity(threads.len());
     for (t, thread) in threads.iter().enumerate() {
         let Some(events) = thread.as_array() else {
-            return Err(shape(format!("threads[{t}]"), "expected an array of events"));
+            return Err(shape(
+                format!("threads[{t}]"),
+                "expected an array of events",
+            ));
         };
         let mut thread_specs = Vec::with_capacity(events.len());
         for (i, event) in events.iter().enumerate() {
@@ -48,7 +57,11 @@ pub fn parse_execution(text: &str) -> Result<Execution, FormatError> {
     Ok(Execution::new(specs)?)
 }
 
-fn string_field<'a>(object: &'a Map<String, Value>, key: &str, at: &str) -> Result<&'a str, FormatError> {
+fn string_field<'a>(
+    object: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'a str, FormatError> {
     match object.get(key) {
         Some(Value::String(text)) => Ok(text),
         Some(_) => Err(shape(at, format!("\"{key}\" must be a string"))),
@@ -66,29 +79,55 @@ fn parse_event(value: &Value, at: &str) -> Result<EventSpec, FormatError> {
     let op = string_field(object, "op", at)?;
     let rf = |object: &Map<String, Value>| -> Result<RfSpec, FormatError> {
         let rf = string_field(object, "rf", at)?;
-        Ok(if rf == "init" { RfSpec::Init } else { RfSpec::Event(rf.to_string()) })
+        Ok(if rf == "init" {
+            RfSpec::Init
+        } else {
+            RfSpec::Event(rf.to_string())
+        })
     };
     let var = |object: &Map<String, Value>| string_field(object, "var", at).map(str::to_string);
     let mutex = |object: &Map<String, Value>| string_field(object, "mutex", at).map(str::to_string);
     let op = match op {
         "write" => OpSpec::Write { var: var(object)? },
-        "read" => OpSpec::Read { var: var(object)?, rf: rf(object)? },
+        "read" => OpSpec::Read {
+            var: var(object)?,
+            rf: rf(object)?,
+        },
         "fence" => OpSpec::Fence,
-        "rmw" => OpSpec::Rmw { var: var(object)?, rf: rf(object)? },
-        "lock" => OpSpec::Lock { mutex: mutex(object)? },
-        "unlock" => OpSpec::Unlock { mutex: mutex(object)? },
+        "rmw" => OpSpec::Rmw {
+            var: var(object)?,
+            rf: rf(object)?,
+        },
+        "lock" => OpSpec::Lock {
+            mutex: mutex(object)?,
+        },
+        "unlock" => OpSpec::Unlock {
+            mutex: mutex(object)?,
+        },
         other => {
             return Err(shape(
                 at,
-                format!("unknown op \"{other}\" (expected write, read, fence, rmw, lock or unlock)"),
+                format!(
+                    "unknown op \"{other}\" (expected write, read, fence, rmw, lock or unlock)"
+                ),
             ));
         }
     };
     let value = match object.get("value") {
         None | Some(Value::Null) => None,
-        Some(value) => Some(value.as_i64().ok_or_else(|| shape(at, "\"value\" must be an integer"))?),
+        // Unsigned 64-bit values read as their two's-complement bits.
+        Some(value) => Some(
+            value
+                .as_i64()
+                .or_else(|| value.as_u64().map(|unsigned| unsigned as i64))
+                .ok_or_else(|| shape(at, "\"value\" must be an integer"))?,
+        ),
     };
-    Ok(EventSpec { id: id.to_string(), op, value })
+    Ok(EventSpec {
+        id: id.to_string(),
+        op,
+        value,
+    })
 }
 
 /// The JSON verdict: `realizable` with the witness, or `realizable: false`.

@@ -53,8 +53,8 @@ mod verify_tso;
 mod witness;
 
 pub use execution::{
-    Event, EventId, EventSpec, Execution, ExecutionError, MAX_EVENTS, MutexId, Op, OpSpec, RfSpec, Source, ThreadId,
-    VarId,
+    Event, EventId, EventSpec, Execution, ExecutionError, MAX_EVENTS, MutexId, Op, OpSpec, RfSpec,
+    Source, ThreadId, VarId,
 };
 pub use witness::{DelayedStore, Model, Phase, ReplayError, Step, Witness, delayed_stores, replay};
 
@@ -74,7 +74,9 @@ impl fmt::Display for NotRealizable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             NotRealizable::Closure => "the reads-from constraints force a cycle (closure)",
-            NotRealizable::Exhausted => "no interleaving realises the reads-from map (exhaustive search)",
+            NotRealizable::Exhausted => {
+                "no interleaving realises the reads-from map (exhaustive search)"
+            }
         })
     }
 }
@@ -99,7 +101,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { algorithm: Algorithm::Verify, closure: true }
+        Options {
+            algorithm: Algorithm::Verify,
+            closure: true,
+        }
     }
 }
 
@@ -123,7 +128,12 @@ pub fn verify_with(execution: &Execution, model: Model, options: Options) -> Rep
     if options.closure {
         match closure::closure(&instance) {
             Ok(pred) => instance.pred = Some(pred),
-            Err(closure::Cycle) => return Report { outcome: Err(NotRealizable::Closure), explored: 0 },
+            Err(closure::Cycle) => {
+                return Report {
+                    outcome: Err(NotRealizable::Closure),
+                    explored: 0,
+                };
+            }
         }
     }
     let (state, explored): (Option<State>, usize) = match (options.algorithm, model) {
@@ -131,6 +141,8 @@ pub fn verify_with(execution: &Execution, model: Model, options: Options) -> Rep
         (Algorithm::Verify, Model::Sc | Model::Tso) => verify_tso::verify_tso(&instance),
         (Algorithm::Verify, Model::Pso) => verify_pso::verify_pso(&instance),
     };
-    let outcome = state.map(|state| state.witness(&instance)).ok_or(NotRealizable::Exhausted);
+    let outcome = state
+        .map(|state| state.witness(&instance))
+        .ok_or(NotRealizable::Exhausted);
     Report { outcome, explored }
 }

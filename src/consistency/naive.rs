@@ -33,7 +33,9 @@ pub(crate) fn naive_verify(instance: &Instance) -> (Option<State>, usize) {
             }
             let pending = match instance.model {
                 Model::Pso => state.pending_heads(instance, thread),
-                Model::Tso | Model::Sc => state.oldest_pending(instance, thread).into_iter().collect(),
+                Model::Tso | Model::Sc => {
+                    state.oldest_pending(instance, thread).into_iter().collect()
+                }
             };
             for slot in pending {
                 if state.can_flush(instance, slot) {

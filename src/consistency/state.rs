@@ -114,7 +114,8 @@ impl<'a> Instance<'a> {
 
     /// The plain-write slot of a source, if it is a buffered write.
     pub(crate) fn src_slot(&self, src: Src) -> Option<usize> {
-        src.checked_sub(self.vars).and_then(|event| self.slot_of_event.get(event).copied().flatten())
+        src.checked_sub(self.vars)
+            .and_then(|event| self.slot_of_event.get(event).copied().flatten())
     }
 
     pub(crate) fn thread_nodes(&self) -> usize {
@@ -138,7 +139,12 @@ impl<'a> Instance<'a> {
         for &event in events {
             let op = &self.execution.event(event).op;
             let push = |instance: &mut Self, kind: Kind, list: &mut Vec<Node>| {
-                instance.nodes.push(ThreadNode { kind, thread, index: list.len(), user: event });
+                instance.nodes.push(ThreadNode {
+                    kind,
+                    thread,
+                    index: list.len(),
+                    user: event,
+                });
                 list.push(instance.nodes.len() - 1);
             };
             match *op {
@@ -174,12 +180,24 @@ impl<'a> Instance<'a> {
                     let src = self.src(rf, var);
                     self.readers[src] += 1;
                     reads.push(self.nodes.len());
-                    push(self, Kind::Rmw { var, src, own: self.vars + event }, &mut list);
+                    push(
+                        self,
+                        Kind::Rmw {
+                            var,
+                            src,
+                            own: self.vars + event,
+                        },
+                        &mut list,
+                    );
                 }
                 Op::Lock { mutex } | Op::Unlock { mutex } => {
                     push(self, Kind::Fence { user: None }, &mut list);
                     fence_end = list.len();
-                    let kind = if matches!(op, Op::Lock { .. }) { Kind::Lock { mutex } } else { Kind::Unlock { mutex } };
+                    let kind = if matches!(op, Op::Lock { .. }) {
+                        Kind::Lock { mutex }
+                    } else {
+                        Kind::Unlock { mutex }
+                    };
                     push(self, kind, &mut list);
                 }
             }
@@ -288,17 +306,25 @@ impl State {
 
     /// The next thread event of `thread`, if any.
     pub(crate) fn next(&self, instance: &Instance, thread: ThreadId) -> Option<Node> {
-        instance.threads[thread].get(self.pos[thread] as usize).copied()
+        instance.threads[thread]
+            .get(self.pos[thread] as usize)
+            .copied()
     }
 
     pub(crate) fn is_complete(&self, instance: &Instance) -> bool {
-        self.pos.iter().zip(&instance.threads).all(|(&pos, list)| pos as usize == list.len())
+        self.pos
+            .iter()
+            .zip(&instance.threads)
+            .all(|(&pos, list)| pos as usize == list.len())
             && self.issued_t == self.flushed_t
     }
 
     /// Whether all closure predecessors of `node` are executed.
     fn respects_closure(&self, instance: &Instance, node: Node) -> bool {
-        instance.pred.as_ref().is_none_or(|pred| pred[node].is_subset(&self.done))
+        instance
+            .pred
+            .as_ref()
+            .is_none_or(|pred| pred[node].is_subset(&self.done))
     }
 
     /// The source a read of `var` by `thread` would read now: its own latest
@@ -326,7 +352,9 @@ impl State {
     /// now: the variable is not held (2a), the 2b prerequisites are in memory.
     fn may_overwrite(&self, instance: &Instance, var: VarId, own: Src, extra_reader: u32) -> bool {
         self.readers[self.memory[var]] == extra_reader
-            && instance.prereqs[own].iter().all(|&slot| self.is_flushed(instance, slot))
+            && instance.prereqs[own]
+                .iter()
+                .all(|&slot| self.is_flushed(instance, slot))
     }
 
     /// TSO/PSO-executability of the memory phase of a buffered write.
@@ -359,7 +387,9 @@ impl State {
         if self.is_drained(thread) {
             return None;
         }
-        instance.writes_t[thread].get(self.flushed_t[thread] as usize).copied()
+        instance.writes_t[thread]
+            .get(self.flushed_t[thread] as usize)
+            .copied()
     }
 
     /// The pending writes of `thread` that head their (thread, var) buffer.
@@ -367,7 +397,8 @@ impl State {
         (0..instance.vars)
             .filter_map(|var| {
                 let tx = thread * instance.vars + var;
-                (self.flushed_tx[tx] < self.issued_tx[tx]).then(|| instance.writes_tx[tx][self.flushed_tx[tx] as usize])
+                (self.flushed_tx[tx] < self.issued_tx[tx])
+                    .then(|| instance.writes_tx[tx][self.flushed_tx[tx] as usize])
             })
             .collect()
     }
@@ -386,17 +417,23 @@ impl State {
                     let write = &instance.writes[slot];
                     self.may_overwrite(instance, write.var, instance.vars + write.event, 0)
                         && instance.pred.as_ref().is_none_or(|pred| {
-                            pred[instance.memory_node(slot)].iter().all(|n| n == node || self.done.contains(n))
+                            pred[instance.memory_node(slot)]
+                                .iter()
+                                .all(|n| n == node || self.done.contains(n))
                         })
                 }
             }
             Kind::Read { var, src } => self.visible(instance, thread, var) == src,
             Kind::Fence { .. } => self.is_drained(thread),
             Kind::Rmw { var, src, own } => {
-                self.is_drained(thread) && self.memory[var] == src && self.may_overwrite(instance, var, own, 1)
+                self.is_drained(thread)
+                    && self.memory[var] == src
+                    && self.may_overwrite(instance, var, own, 1)
             }
             Kind::Lock { mutex } => self.is_drained(thread) && self.holder[mutex] == FREE,
-            Kind::Unlock { mutex } => self.is_drained(thread) && self.holder[mutex] == thread as u32,
+            Kind::Unlock { mutex } => {
+                self.is_drained(thread) && self.holder[mutex] == thread as u32
+            }
         }
     }
 
@@ -441,13 +478,22 @@ impl State {
             .filter_map(|node| {
                 if node >= instance.thread_nodes() {
                     let write = &instance.writes[node - instance.thread_nodes()];
-                    return Some(Step { event: write.event, phase: Phase::Memory });
+                    return Some(Step {
+                        event: write.event,
+                        phase: Phase::Memory,
+                    });
                 }
                 let info = &instance.nodes[node];
                 match info.kind {
-                    Kind::Write { .. } => Some(Step { event: info.user, phase: Phase::Buffer }),
+                    Kind::Write { .. } => Some(Step {
+                        event: info.user,
+                        phase: Phase::Buffer,
+                    }),
                     Kind::Fence { user: None } => None,
-                    _ => Some(Step { event: info.user, phase: Phase::Execute }),
+                    _ => Some(Step {
+                        event: info.user,
+                        phase: Phase::Execute,
+                    }),
                 }
             })
             .collect();

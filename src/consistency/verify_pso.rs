@@ -30,7 +30,10 @@ fn flush_spurious(instance: &Instance, state: &mut State) {
 fn drain(instance: &Instance, state: &mut State, thread: usize) -> bool {
     while !state.is_drained(thread) {
         let heads = state.pending_heads(instance, thread);
-        let Some(slot) = heads.into_iter().find(|&slot| state.can_flush(instance, slot)) else {
+        let Some(slot) = heads
+            .into_iter()
+            .find(|&slot| state.can_flush(instance, slot))
+        else {
             return false;
         };
         state.flush(instance, slot);
@@ -55,11 +58,7 @@ fn extend(instance: &Instance, state: &mut State, node: Node) -> bool {
                 state.flush(instance, slot);
             }
         }
-        Kind::Fence { .. } => {
-            if !drain(instance, state, thread) {
-                return false;
-            }
-        }
+        Kind::Fence { .. } if !drain(instance, state, thread) => return false,
         _ => {}
     }
     if !state.can_execute(instance, node) {
@@ -85,7 +84,9 @@ fn fence_map(instance: &Instance, state: &State) -> Vec<u32> {
                 if index < pos {
                     break;
                 }
-                let Some((var, src)) = instance.read_var(read) else { continue };
+                let Some((var, src)) = instance.read_var(read) else {
+                    continue;
+                };
                 let writer = instance.src_thread(src);
                 let tx = thr * instance.vars + var;
                 if writer != Some(thr)
@@ -102,9 +103,23 @@ fn fence_map(instance: &Instance, state: &State) -> Vec<u32> {
     map
 }
 
+/// The Done key: thread events and fence map (Algorithm 2, line 16), plus
+/// the buffered writes that are spurious but blocked. Without the latter the
+/// deduplication is incomplete with RMW blocks: a prefix that flushed a write
+/// read by an RMW before another thread issued a spurious write on the same
+/// variable can never flush that write (the variable stays held until the
+/// RMW overwrites it), while a prefix with the same thread events and fence
+/// map that issued the spurious write first completes.
 fn key(instance: &Instance, state: &State) -> Vec<u32> {
     let mut key = state.pos.clone();
     key.extend(fence_map(instance, state));
+    for thread in 0..instance.threads.len() {
+        for slot in state.pending_heads(instance, thread) {
+            if state.readers[instance.vars + instance.writes[slot].event] == 0 {
+                key.push(slot as u32);
+            }
+        }
+    }
     key
 }
 
@@ -122,7 +137,9 @@ pub(crate) fn verify_pso(instance: &Instance) -> (Option<State>, usize) {
             return (Some(state), explored);
         }
         for thread in 0..instance.threads.len() {
-            let Some(node) = state.next(instance, thread) else { continue };
+            let Some(node) = state.next(instance, thread) else {
+                continue;
+            };
             let mut next = state.clone();
             if extend(instance, &mut next, node) && done.insert(key(instance, &next)) {
                 worklist.push(next);

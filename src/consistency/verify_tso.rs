@@ -37,7 +37,12 @@ fn saturate(instance: &Instance, state: &mut State) {
 
 /// The lower set of memory writes (and branching events) of a state.
 fn key(state: &State) -> Vec<u32> {
-    state.flushed_t.iter().chain(&state.branches).copied().collect()
+    state
+        .flushed_t
+        .iter()
+        .chain(&state.branches)
+        .copied()
+        .collect()
 }
 
 /// Runs VerifyTSO; returns a complete state, or `None` if not realisable,

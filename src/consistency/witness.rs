@@ -87,19 +87,30 @@ pub struct ReplayError {
 pub fn replay(execution: &Execution, witness: &Witness, model: Model) -> Result<(), ReplayError> {
     let mut machine = Machine::new(execution);
     for (i, step) in witness.steps.iter().enumerate() {
-        let fail = |reason: String| ReplayError { step: i + 1, reason };
+        let fail = |reason: String| ReplayError {
+            step: i + 1,
+            reason,
+        };
         if step.event >= execution.events().len() {
             return Err(fail(format!("unknown event index {}", step.event)));
         }
         machine.step(*step, model).map_err(fail)?;
         if model == Model::Sc
             && step.phase == Phase::Buffer
-            && witness.steps.get(i + 1) != Some(&Step { event: step.event, phase: Phase::Memory })
+            && witness.steps.get(i + 1)
+                != Some(&Step {
+                    event: step.event,
+                    phase: Phase::Memory,
+                })
         {
-            return Err(fail("under SC a write must reach memory right after it is issued".into()));
+            return Err(fail(
+                "under SC a write must reach memory right after it is issued".into(),
+            ));
         }
     }
-    machine.finish().map_err(|reason| ReplayError { step: 0, reason })
+    machine
+        .finish()
+        .map_err(|reason| ReplayError { step: 0, reason })
 }
 
 /// The operational machine used by [`replay`].
@@ -135,7 +146,10 @@ impl<'a> Machine<'a> {
             return self.flush(step.event, model);
         }
         if self.pos[thread] != event.index {
-            return Err(format!("`{}` is not the next event of its thread (program order)", event.id));
+            return Err(format!(
+                "`{}` is not the next event of its thread (program order)",
+                event.id
+            ));
         }
         let drained = self.buffers[thread].is_empty();
         match (event.op.clone(), step.phase) {
@@ -175,7 +189,10 @@ impl<'a> Machine<'a> {
             }
             (Op::Unlock { mutex }, Phase::Execute) if drained => {
                 if self.holder[mutex] != Some(thread) {
-                    return Err(format!("`{}` unlocks a mutex its thread does not hold", event.id));
+                    return Err(format!(
+                        "`{}` unlocks a mutex its thread does not hold",
+                        event.id
+                    ));
                 }
                 self.holder[mutex] = None;
             }
@@ -190,16 +207,29 @@ impl<'a> Machine<'a> {
 
     fn flush(&mut self, event: EventId, model: Model) -> Result<(), String> {
         let Op::Write { var } = self.execution.event(event).op else {
-            return Err(format!("`{}` is not a write and has no memory phase", self.name(event)));
+            return Err(format!(
+                "`{}` is not a write and has no memory phase",
+                self.name(event)
+            ));
         };
         let buffer = &mut self.buffers[self.execution.event(event).thread];
         let Some(at) = buffer.iter().position(|&w| w == event) else {
-            let state = if self.flushed[event] { "already in memory" } else { "not issued yet" };
+            let state = if self.flushed[event] {
+                "already in memory"
+            } else {
+                "not issued yet"
+            };
             return Err(format!("write `{}` is {state}", self.name(event)));
         };
-        let older_same_var = buffer.iter().take(at).any(|&w| self.execution.event(w).op.var() == Some(var));
+        let older_same_var = buffer
+            .iter()
+            .take(at)
+            .any(|&w| self.execution.event(w).op.var() == Some(var));
         if (model != Model::Pso && at != 0) || older_same_var {
-            return Err(format!("write `{}` overtakes an older buffered write", self.name(event)));
+            return Err(format!(
+                "write `{}` overtakes an older buffered write",
+                self.name(event)
+            ));
         }
         buffer.remove(at);
         self.flushed[event] = true;
@@ -213,7 +243,9 @@ impl<'a> Machine<'a> {
                 return Err(format!("thread {thread} did not execute all its events"));
             }
             if !self.buffers[thread].is_empty() {
-                return Err(format!("thread {thread} ends with a non-empty store buffer"));
+                return Err(format!(
+                    "thread {thread} ends with a non-empty store buffer"
+                ));
             }
         }
         Ok(())
@@ -237,14 +269,22 @@ pub fn delayed_stores(execution: &Execution, witness: &Witness) -> Vec<DelayedSt
     let mut buffered: Vec<Vec<EventId>> = vec![Vec::new(); execution.threads().len()];
     let mut pairs = Vec::new();
     for step in &witness.steps {
-        let Some(event) = execution.events().get(step.event) else { continue };
+        let Some(event) = execution.events().get(step.event) else {
+            continue;
+        };
         match (&event.op, step.phase) {
             (Op::Write { .. }, Phase::Buffer) => buffered[event.thread].push(step.event),
-            (Op::Write { .. }, Phase::Memory) => buffered[event.thread].retain(|&w| w != step.event),
+            (Op::Write { .. }, Phase::Memory) => {
+                buffered[event.thread].retain(|&w| w != step.event)
+            }
             (Op::Read { var, .. }, Phase::Execute) => {
                 for &store in &buffered[event.thread] {
                     let same_variable = execution.event(store).op.var() == Some(*var);
-                    pairs.push(DelayedStore { store, load: step.event, same_variable });
+                    pairs.push(DelayedStore {
+                        store,
+                        load: step.event,
+                        same_variable,
+                    });
                 }
             }
             _ => {}

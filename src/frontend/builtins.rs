@@ -3,7 +3,7 @@
 //! (C11 `atomic_*`, `__sync_*`, `__atomic_*`), heap allocation and inline
 //! assembly fences.
 
-use super::lower::{binary, FnLowerer, LResult};
+use super::lower::{FnLowerer, LResult, binary};
 use super::lower_expr::{LVal, Val};
 use super::types::CType;
 use crate::ir::*;
@@ -17,41 +17,86 @@ const ACQ_REL: i64 = 4;
 
 /// Library calls with no effect on the checked behaviour.
 const IGNORED: &[&str] = &[
-    "printf", "fprintf", "puts", "putchar", "fputs", "fflush", "perror", "sleep", "usleep", "nanosleep", "sched_yield",
-    "pthread_yield", "pthread_mutex_destroy", "pthread_attr_init", "pthread_attr_destroy", "pthread_attr_setdetachstate",
-    "pthread_mutexattr_init", "pthread_mutexattr_settype", "pthread_mutexattr_destroy", "srand", "setbuf", "setvbuf",
-    "atomic_signal_fence", "__atomic_signal_fence", "__builtin_expect_no_effect", "pthread_detach",
+    "printf",
+    "fprintf",
+    "puts",
+    "putchar",
+    "fputs",
+    "fflush",
+    "perror",
+    "sleep",
+    "usleep",
+    "nanosleep",
+    "sched_yield",
+    "pthread_yield",
+    "pthread_mutex_destroy",
+    "pthread_attr_init",
+    "pthread_attr_destroy",
+    "pthread_attr_setdetachstate",
+    "pthread_mutexattr_init",
+    "pthread_mutexattr_settype",
+    "pthread_mutexattr_destroy",
+    "srand",
+    "setbuf",
+    "setvbuf",
+    "atomic_signal_fence",
+    "__atomic_signal_fence",
+    "__builtin_expect_no_effect",
+    "pthread_detach",
 ];
 
 /// Functions that always mean their builtin, even when the program defines them.
 pub fn is_builtin(name: &str) -> bool {
     matches!(
         name,
-        "reach_error" | "__VERIFIER_error" | "__VERIFIER_assert" | "__VERIFIER_assume" | "assume_abort_if_not" | "__CPROVER_assume"
-            | "__CPROVER_assert" | "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end" | "assert" | "abort" | "exit"
+        "reach_error"
+            | "__VERIFIER_error"
+            | "__VERIFIER_assert"
+            | "__VERIFIER_assume"
+            | "assume_abort_if_not"
+            | "__CPROVER_assume"
+            | "__CPROVER_assert"
+            | "__VERIFIER_atomic_begin"
+            | "__VERIFIER_atomic_end"
+            | "assert"
+            | "abort"
+            | "exit"
     ) || name.starts_with("__VERIFIER_nondet_")
 }
 
 /// Which read-modify-write a builtin name denotes.
 enum Atomic {
     /// Returns the old value (`fetch_op`), or the new one (`op_fetch`).
-    Fetch { op: fn(Expr) -> RmwOp, binary: BinaryOp, returns_new: bool },
+    Fetch {
+        op: RmwConstructor,
+        binary: BinaryOp,
+        returns_new: bool,
+    },
     Exchange,
     /// C11-style CAS with an `expected` pointer written back on failure.
     CompareExchangePointer,
     /// `__sync_bool_compare_and_swap` (returns success) / `_val_` (returns old).
-    CompareAndSwap { returns_old: bool },
+    CompareAndSwap {
+        returns_old: bool,
+    },
     Load,
-    Store { order_argument: Option<usize> },
+    Store {
+        order_argument: Option<usize>,
+    },
     Init,
     FlagTestAndSet,
-    FlagClear { order_argument: Option<usize> },
+    FlagClear {
+        order_argument: Option<usize>,
+    },
     LockRelease,
 }
 
-fn fetch_op(op: &str) -> Option<(fn(Expr) -> RmwOp, BinaryOp)> {
+/// Builds the RMW operation from its operand.
+type RmwConstructor = fn(Expr) -> RmwOp;
+
+fn fetch_op(op: &str) -> Option<(RmwConstructor, BinaryOp)> {
     Some(match op {
-        "add" => (RmwOp::FetchAdd as fn(Expr) -> RmwOp, BinaryOp::Add),
+        "add" => (RmwOp::FetchAdd as RmwConstructor, BinaryOp::Add),
         "sub" => (RmwOp::FetchSub, BinaryOp::Sub),
         "and" => (RmwOp::FetchAnd, BinaryOp::BitAnd),
         "or" => (RmwOp::FetchOr, BinaryOp::BitOr),
@@ -65,38 +110,72 @@ fn atomic_builtin(name: &str) -> Option<Atomic> {
     let base = name.trim_end_matches("_explicit");
     if let Some(op) = base.strip_prefix("atomic_fetch_") {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: false });
+        return Some(Atomic::Fetch {
+            op,
+            binary,
+            returns_new: false,
+        });
     }
     if let Some(op) = name.strip_prefix("__sync_fetch_and_") {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: false });
+        return Some(Atomic::Fetch {
+            op,
+            binary,
+            returns_new: false,
+        });
     }
-    if let Some(op) = name.strip_prefix("__sync_").and_then(|r| r.strip_suffix("_and_fetch")) {
+    if let Some(op) = name
+        .strip_prefix("__sync_")
+        .and_then(|r| r.strip_suffix("_and_fetch"))
+    {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: true });
+        return Some(Atomic::Fetch {
+            op,
+            binary,
+            returns_new: true,
+        });
     }
     if let Some(op) = name.strip_prefix("__atomic_fetch_") {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: false });
+        return Some(Atomic::Fetch {
+            op,
+            binary,
+            returns_new: false,
+        });
     }
-    if let Some(op) = name.strip_prefix("__atomic_").and_then(|r| r.strip_suffix("_fetch")) {
+    if let Some(op) = name
+        .strip_prefix("__atomic_")
+        .and_then(|r| r.strip_suffix("_fetch"))
+    {
         let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch { op, binary, returns_new: true });
+        return Some(Atomic::Fetch {
+            op,
+            binary,
+            returns_new: true,
+        });
     }
     Some(match base {
         "atomic_exchange" => Atomic::Exchange,
         "__atomic_exchange_n" => Atomic::Exchange,
         "__sync_lock_test_and_set" => Atomic::Exchange,
-        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => Atomic::CompareExchangePointer,
+        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => {
+            Atomic::CompareExchangePointer
+        }
         "__atomic_compare_exchange_n" => Atomic::CompareExchangePointer,
         "__sync_bool_compare_and_swap" => Atomic::CompareAndSwap { returns_old: false },
         "__sync_val_compare_and_swap" => Atomic::CompareAndSwap { returns_old: true },
         "atomic_load" | "__atomic_load_n" => Atomic::Load,
-        "atomic_store" => Atomic::Store { order_argument: explicit.then_some(2) },
-        "__atomic_store_n" => Atomic::Store { order_argument: Some(2) },
+        "atomic_store" => Atomic::Store {
+            order_argument: explicit.then_some(2),
+        },
+        "__atomic_store_n" => Atomic::Store {
+            order_argument: Some(2),
+        },
         "atomic_init" => Atomic::Init,
         "atomic_flag_test_and_set" => Atomic::FlagTestAndSet,
-        "atomic_flag_clear" => Atomic::FlagClear { order_argument: explicit.then_some(1) },
+        "atomic_flag_clear" => Atomic::FlagClear {
+            order_argument: explicit.then_some(1),
+        },
         "__sync_lock_release" => Atomic::LockRelease,
         _ => return None,
     })
@@ -108,19 +187,34 @@ fn nondet_type(suffix: &str) -> Option<CType> {
         "int" => CType::INT,
         "uint" | "unsigned" | "unsigned_int" => CType::UINT,
         "bool" | "_Bool" => CType::Bool,
-        "char" => CType::Int { bits: 8, signed: true },
-        "uchar" | "unsigned_char" => CType::Int { bits: 8, signed: false },
-        "short" => CType::Int { bits: 16, signed: true },
-        "ushort" | "unsigned_short" => CType::Int { bits: 16, signed: false },
+        "char" => CType::Int {
+            bits: 8,
+            signed: true,
+        },
+        "uchar" | "unsigned_char" => CType::Int {
+            bits: 8,
+            signed: false,
+        },
+        "short" => CType::Int {
+            bits: 16,
+            signed: true,
+        },
+        "ushort" | "unsigned_short" => CType::Int {
+            bits: 16,
+            signed: false,
+        },
         "long" | "longlong" | "long_long" => CType::LONG,
-        "ulong" | "ulonglong" | "size_t" | "unsigned_long" => CType::Int { bits: 64, signed: false },
+        "ulong" | "ulonglong" | "size_t" | "unsigned_long" => CType::Int {
+            bits: 64,
+            signed: false,
+        },
         "loff_t" => CType::LONG,
         _ => return None,
     })
 }
 
 /// Strips casts around an expression.
-fn uncast<'a>(e: &'a Node<Expression>) -> &'a Node<Expression> {
+fn uncast(e: &Node<Expression>) -> &Node<Expression> {
     match &e.node {
         Expression::Cast(c) => uncast(&c.node.expression),
         _ => e,
@@ -131,21 +225,35 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Lowers a call expression.
     pub fn call(&mut self, call: &'a Node<CallExpression>, span: Span) -> LResult<Val> {
         let Expression::Identifier(callee) = &uncast(&call.node.callee).node else {
-            return self.lw.refuse(call.node.callee.span, "a call through a function pointer", Some("call the function by name"));
+            return self.lw.refuse(
+                call.node.callee.span,
+                "a call through a function pointer",
+                Some("call the function by name"),
+            );
         };
         let name = callee.node.name.as_str();
         let arguments = &call.node.arguments;
         if self.lookup(name).is_some() {
-            return self.lw.refuse(callee.span, format!("a call through the function pointer `{name}`"), Some("call the function by name"));
+            return self.lw.refuse(
+                callee.span,
+                format!("a call through the function pointer `{name}`"),
+                Some("call the function by name"),
+            );
         }
-        if !is_builtin(name) {
-            if let Some(&function) = self.lw.functions.get(name) {
-                return self.user_call(function, name, arguments, span);
-            }
+        if !is_builtin(name)
+            && let Some(&function) = self.lw.functions.get(name)
+        {
+            return self.user_call(function, name, arguments, span);
         }
         let argument = |k: usize| -> LResult<&'a Node<Expression>> {
             arguments.get(k).ok_or_else(|| {
-                Box::new(self.lw.source.diagnostic(span.start, span.end, format!("`{name}` needs at least {} argument(s)", k + 1), "too few arguments", None))
+                Box::new(self.lw.source.diagnostic(
+                    span.start,
+                    span.end,
+                    format!("`{name}` needs at least {} argument(s)", k + 1),
+                    "too few arguments",
+                    None,
+                ))
             })
         };
         if let Some(kind) = atomic_builtin(name) {
@@ -153,23 +261,36 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
             let Some(ty) = nondet_type(suffix) else {
-                return self.lw.refuse(span, format!("`{name}`"), Some("use __VERIFIER_nondet_int"));
+                return self.lw.refuse(
+                    span,
+                    format!("`{name}`"),
+                    Some("use __VERIFIER_nondet_int"),
+                );
             };
             let temp = self.temp(&ty);
             let ir_ty = self.lw.types.ir_type(&ty);
             self.emit(StmtKind::Assign(Place::Local(temp), Expr::Nondet(ir_ty)));
-            return Ok(Val { expr: Expr::Load(Place::Local(temp)), ty });
+            return Ok(Val {
+                expr: Expr::Load(Place::Local(temp)),
+                ty,
+            });
         }
         match name {
             "pthread_create" => self.thread_create(arguments, span),
             "pthread_join" => {
                 let handle = self.rvalue(argument(0)?)?;
-                if let Some(result) = arguments.get(1) {
-                    if self.lw.types.const_eval(uncast(result)) != Some(0) {
-                        return self.lw.refuse(result.span, "collecting a thread's return value in pthread_join", Some("pass NULL and communicate through a global"));
-                    }
+                if let Some(result) = arguments.get(1)
+                    && self.lw.types.const_eval(uncast(result)) != Some(0)
+                {
+                    return self.lw.refuse(
+                        result.span,
+                        "collecting a thread's return value in pthread_join",
+                        Some("pass NULL and communicate through a global"),
+                    );
                 }
-                self.emit(StmtKind::ThreadJoin { handle: handle.expr });
+                self.emit(StmtKind::ThreadJoin {
+                    handle: handle.expr,
+                });
                 Ok(Val::int(0))
             }
             "pthread_exit" => {
@@ -185,7 +306,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.emit(match name {
                     "pthread_mutex_lock" => StmtKind::MutexLock(mutex.expr),
                     "pthread_mutex_unlock" => StmtKind::MutexUnlock(mutex.expr),
-                    _ => StmtKind::Write { address: mutex.expr, value: Expr::Const(0) },
+                    _ => StmtKind::Write {
+                        address: mutex.expr,
+                        value: Expr::Const(0),
+                    },
                 });
                 Ok(Val::int(0))
             }
@@ -199,18 +323,27 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             "assert" | "__VERIFIER_assert" | "__CPROVER_assert" => {
                 let condition = self.rvalue(argument(0)?)?;
-                self.emit(StmtKind::Assert { condition: condition.expr, kind: PropertyKind::Assertion });
+                self.emit(StmtKind::Assert {
+                    condition: condition.expr,
+                    kind: PropertyKind::Assertion,
+                });
                 Ok(Val::void())
             }
             "__assert_fail" | "__assert_perror_fail" | "__assert" => {
-                self.emit(StmtKind::Assert { condition: Expr::Const(0), kind: PropertyKind::Assertion });
+                self.emit(StmtKind::Assert {
+                    condition: Expr::Const(0),
+                    kind: PropertyKind::Assertion,
+                });
                 Ok(Val::void())
             }
             "reach_error" | "__VERIFIER_error" => {
-                self.emit(StmtKind::Assert { condition: Expr::Const(0), kind: PropertyKind::ErrorCall });
+                self.emit(StmtKind::Assert {
+                    condition: Expr::Const(0),
+                    kind: PropertyKind::ErrorCall,
+                });
                 Ok(Val::void())
             }
-            "abort" | "exit" | "_Exit" => {
+            "abort" | "exit" | "_Exit" | "__builtin_unreachable" | "__builtin_trap" => {
                 self.emit(StmtKind::Assume(Expr::Const(0)));
                 Ok(Val::void())
             }
@@ -235,29 +368,73 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val::void())
             }
             "__builtin_expect" => self.rvalue(argument(0)?),
-            "setjmp" | "longjmp" | "_setjmp" | "__sigsetjmp" | "siglongjmp" | "sigsetjmp" => {
-                self.lw.refuse(span, "setjmp/longjmp", Some("restructure the control flow"))
-            }
-            "pthread_mutex_trylock" => self.lw.refuse(span, "`pthread_mutex_trylock`", Some("use pthread_mutex_lock, or a CAS on an int")),
-            "pthread_cond_wait" | "pthread_cond_signal" | "pthread_cond_broadcast" | "pthread_cond_init" => {
-                self.lw.refuse(span, "condition variables", Some("model the condition with a flag and a loop"))
-            }
+            "setjmp" | "longjmp" | "_setjmp" | "__sigsetjmp" | "siglongjmp" | "sigsetjmp" => self
+                .lw
+                .refuse(span, "setjmp/longjmp", Some("restructure the control flow")),
+            "pthread_mutex_trylock" => self.lw.refuse(
+                span,
+                "`pthread_mutex_trylock`",
+                Some("use pthread_mutex_lock, or a CAS on an int"),
+            ),
+            "pthread_cond_wait"
+            | "pthread_cond_signal"
+            | "pthread_cond_broadcast"
+            | "pthread_cond_init" => self.lw.refuse(
+                span,
+                "condition variables",
+                Some("model the condition with a flag and a loop"),
+            ),
             "strcpy" => self.copy_string_literal(arguments, span),
-            "sscanf" | "scanf" => self.havoc_outputs(arguments, if name == "scanf" { 1 } else { 2 }),
-            "realloc" => self.lw.refuse(span, "`realloc`", Some("use malloc and copy")),
+            "sscanf" | "scanf" => {
+                self.havoc_outputs(arguments, if name == "scanf" { 1 } else { 2 })
+            }
+            "realloc" => self
+                .lw
+                .refuse(span, "`realloc`", Some("use malloc and copy")),
             _ if IGNORED.contains(&name) => Ok(Val::int(0)),
             _ => {
-                let what = if self.lw.prototypes.contains_key(name) { "declared but not defined" } else { "not declared" };
-                self.lw.refuse(span, format!("calling `{name}` ({what})"), Some("define the function in the program"))
+                let what = if self.lw.prototypes.contains_key(name) {
+                    "declared but not defined"
+                } else {
+                    "not declared"
+                };
+                self.lw.refuse(
+                    span,
+                    format!("calling `{name}` ({what})"),
+                    Some("define the function in the program"),
+                )
             }
         }
     }
 
-    fn user_call(&mut self, function: FunctionId, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
-        let (parameter_types, return_type) = self.lw.signatures.get(&function).cloned().unwrap_or((Vec::new(), CType::INT));
+    fn user_call(
+        &mut self,
+        function: FunctionId,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
+        let (parameter_types, return_type) = self
+            .lw
+            .signatures
+            .get(&function)
+            .cloned()
+            .unwrap_or((Vec::new(), CType::INT));
         if parameter_types.len() != arguments.len() {
-            return self.lw.error(span, format!("`{name}` takes {} argument(s) but is called with {}", parameter_types.len(), arguments.len()), "wrong number of arguments");
+            return self.lw.error(
+                span,
+                format!(
+                    "`{name}` takes {} argument(s) but is called with {}",
+                    parameter_types.len(),
+                    arguments.len()
+                ),
+                "wrong number of arguments",
+            );
         }
+        self.lw
+            .call_sites
+            .entry((self.name.clone(), function))
+            .or_insert(span);
         let mut values = Vec::new();
         for (argument, ty) in arguments.iter().zip(&parameter_types) {
             let mark = self.mark();
@@ -273,45 +450,89 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             CType::Void => None,
             ref ty => Some(self.temp(ty)),
         };
-        self.emit(StmtKind::Call { target: target.map(Place::Local), function, arguments: values });
+        self.emit(StmtKind::Call {
+            target: target.map(Place::Local),
+            function,
+            arguments: values,
+        });
         Ok(match target {
-            Some(t) => Val { expr: Expr::Load(Place::Local(t)), ty: return_type },
+            Some(t) => Val {
+                expr: Expr::Load(Place::Local(t)),
+                ty: return_type,
+            },
             None => Val::void(),
         })
     }
 
     fn thread_create(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
         if arguments.len() != 4 {
-            return self.lw.error(span, "pthread_create takes 4 arguments", "wrong number of arguments");
+            return self.lw.error(
+                span,
+                "pthread_create takes 4 arguments",
+                "wrong number of arguments",
+            );
         }
         let handle = match &uncast(&arguments[0]).node {
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => self.lvalue(&u.node.operand)?,
-            _ => return self.lw.refuse(arguments[0].span, "a thread handle that is not `&variable`", Some("pass the address of a pthread_t variable")),
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                self.lvalue(&u.node.operand)?
+            }
+            _ => {
+                return self.lw.refuse(
+                    arguments[0].span,
+                    "a thread handle that is not `&variable`",
+                    Some("pass the address of a pthread_t variable"),
+                );
+            }
         };
         let handle = match handle {
             LVal::Private(place, CType::ThreadHandle) => place,
-            LVal::Shared { .. } => return self.lw.refuse(arguments[0].span, "a thread handle in shared or heap memory", Some("keep thread handles in pthread_t variables or arrays")),
-            _ => return self.lw.refuse(arguments[0].span, "a thread handle that is not a `pthread_t` variable", None),
+            LVal::Shared { .. } => {
+                return self.lw.refuse(
+                    arguments[0].span,
+                    "a thread handle in shared or heap memory",
+                    Some("keep thread handles in pthread_t variables or arrays"),
+                );
+            }
+            _ => {
+                return self.lw.refuse(
+                    arguments[0].span,
+                    "a thread handle that is not a `pthread_t` variable",
+                    None,
+                );
+            }
         };
         let entry = match &uncast(&arguments[2]).node {
             Expression::Identifier(id) => Some(id),
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => match &uncast(&u.node.operand).node {
-                Expression::Identifier(id) => Some(id),
-                _ => None,
-            },
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                match &uncast(&u.node.operand).node {
+                    Expression::Identifier(id) => Some(id),
+                    _ => None,
+                }
+            }
             _ => None,
         };
-        let Some(function) = entry.and_then(|id| self.lw.functions.get(&id.node.name).copied()) else {
-            return self.lw.refuse(arguments[2].span, "a thread entry that is not a function defined in the program", Some("name the thread function directly"));
+        let Some(function) = entry.and_then(|id| self.lw.functions.get(&id.node.name).copied())
+        else {
+            return self.lw.refuse(
+                arguments[2].span,
+                "a thread entry that is not a function defined in the program",
+                Some("name the thread function directly"),
+            );
         };
         let argument = self.rvalue(&arguments[3])?;
-        self.emit(StmtKind::ThreadCreate { handle, function, argument: argument.expr });
+        self.emit(StmtKind::ThreadCreate {
+            handle,
+            function,
+            argument: argument.expr,
+        });
         Ok(Val::int(0))
     }
 
     /// The memory order of an optional argument (seq_cst when absent or unknown).
     fn order(&mut self, argument: Option<&'a Node<Expression>>) -> i64 {
-        argument.and_then(|a| self.lw.types.const_eval(a)).unwrap_or(SEQ_CST)
+        argument
+            .and_then(|a| self.lw.types.const_eval(a))
+            .unwrap_or(SEQ_CST)
     }
 
     /// x86 mapping of fences: seq_cst drains, release/acq_rel order stores
@@ -324,14 +545,27 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
-    fn atomic(&mut self, kind: Atomic, arguments: &'a [Node<Expression>], span: Span, name: &str) -> LResult<Val> {
+    fn atomic(
+        &mut self,
+        kind: Atomic,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+        name: &str,
+    ) -> LResult<Val> {
         let needed = match kind {
-            Atomic::Load | Atomic::FlagTestAndSet | Atomic::FlagClear { .. } | Atomic::LockRelease => 1,
+            Atomic::Load
+            | Atomic::FlagTestAndSet
+            | Atomic::FlagClear { .. }
+            | Atomic::LockRelease => 1,
             Atomic::CompareExchangePointer | Atomic::CompareAndSwap { .. } => 3,
             _ => 2,
         };
         if arguments.len() < needed {
-            return self.lw.error(span, format!("`{name}` needs {needed} arguments"), "too few arguments");
+            return self.lw.error(
+                span,
+                format!("`{name}` needs {needed} arguments"),
+                "too few arguments",
+            );
         }
         let pointer = self.rvalue(&arguments[0])?;
         let ty = match pointer.ty.target() {
@@ -340,32 +574,65 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let address = pointer.expr;
         match kind {
-            Atomic::Fetch { op, binary: operator, returns_new } => {
+            Atomic::Fetch {
+                op,
+                binary: operator,
+                returns_new,
+            } => {
                 let operand = self.rvalue(&arguments[1])?.expr;
                 let operand = self.save(operand, &ty);
                 let old = self.temp(&ty);
-                self.emit(StmtKind::Rmw { target: Some(Place::Local(old)), address, op: op(operand.clone()) });
+                self.emit(StmtKind::Rmw {
+                    target: Some(Place::Local(old)),
+                    address,
+                    op: op(operand.clone()),
+                });
                 let old = Expr::Load(Place::Local(old));
-                let expr = if returns_new { Expr::Binary(operator, Box::new(old), Box::new(operand)) } else { old };
+                let expr = if returns_new {
+                    Expr::Binary(operator, Box::new(old), Box::new(operand))
+                } else {
+                    old
+                };
                 Ok(Val { expr, ty })
             }
             Atomic::Exchange | Atomic::FlagTestAndSet => {
-                let value = if let Atomic::FlagTestAndSet = kind { Expr::Const(1) } else { self.rvalue(&arguments[1])?.expr };
+                let value = if let Atomic::FlagTestAndSet = kind {
+                    Expr::Const(1)
+                } else {
+                    self.rvalue(&arguments[1])?.expr
+                };
                 let old = self.temp(&ty);
-                self.emit(StmtKind::Rmw { target: Some(Place::Local(old)), address, op: RmwOp::Exchange(value) });
-                Ok(Val { expr: Expr::Load(Place::Local(old)), ty })
+                self.emit(StmtKind::Rmw {
+                    target: Some(Place::Local(old)),
+                    address,
+                    op: RmwOp::Exchange(value),
+                });
+                Ok(Val {
+                    expr: Expr::Load(Place::Local(old)),
+                    ty,
+                })
             }
             Atomic::CompareAndSwap { returns_old } => {
                 let expected = self.rvalue(&arguments[1])?;
                 let expected = self.save(expected.expr, &ty);
                 let desired = self.rvalue(&arguments[2])?.expr;
                 let old = self.temp(&ty);
-                self.emit(StmtKind::Rmw { target: Some(Place::Local(old)), address, op: RmwOp::CompareExchange { expected: expected.clone(), desired } });
+                self.emit(StmtKind::Rmw {
+                    target: Some(Place::Local(old)),
+                    address,
+                    op: RmwOp::CompareExchange {
+                        expected: expected.clone(),
+                        desired,
+                    },
+                });
                 let old = Expr::Load(Place::Local(old));
                 if returns_old {
                     Ok(Val { expr: old, ty })
                 } else {
-                    Ok(Val { expr: Expr::Binary(BinaryOp::Eq, Box::new(old), Box::new(expected)), ty: CType::Bool })
+                    Ok(Val {
+                        expr: Expr::Binary(BinaryOp::Eq, Box::new(old), Box::new(expected)),
+                        ty: CType::Bool,
+                    })
                 }
             }
             Atomic::CompareExchangePointer => {
@@ -374,25 +641,61 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let expected = self.save(expected.expr, &ty);
                 let desired = self.rvalue(&arguments[2])?.expr;
                 let old = self.temp(&ty);
-                self.emit(StmtKind::Rmw { target: Some(Place::Local(old)), address, op: RmwOp::CompareExchange { expected: expected.clone(), desired } });
+                self.emit(StmtKind::Rmw {
+                    target: Some(Place::Local(old)),
+                    address,
+                    op: RmwOp::CompareExchange {
+                        expected: expected.clone(),
+                        desired,
+                    },
+                });
                 let old = Expr::Load(Place::Local(old));
                 let success = self.temp(&CType::Bool);
-                self.emit(StmtKind::Assign(Place::Local(success), Expr::Binary(BinaryOp::Eq, Box::new(old.clone()), Box::new(expected))));
-                let (write_back, _) = self.in_block(|f| f.store(&expected_object, Val { expr: old, ty: ty.clone() }, span))?;
+                self.emit(StmtKind::Assign(
+                    Place::Local(success),
+                    Expr::Binary(BinaryOp::Eq, Box::new(old.clone()), Box::new(expected)),
+                ));
+                let (write_back, _) = self.in_block(|f| {
+                    f.store(
+                        &expected_object,
+                        Val {
+                            expr: old,
+                            ty: ty.clone(),
+                        },
+                        span,
+                    )
+                })?;
                 self.emit(StmtKind::If {
-                    condition: Expr::Binary(BinaryOp::Eq, Box::new(Expr::Load(Place::Local(success))), Box::new(Expr::Const(0))),
+                    condition: Expr::Binary(
+                        BinaryOp::Eq,
+                        Box::new(Expr::Load(Place::Local(success))),
+                        Box::new(Expr::Const(0)),
+                    ),
                     then_branch: write_back,
                     else_branch: Vec::new(),
                 });
-                Ok(Val { expr: Expr::Load(Place::Local(success)), ty: CType::Bool })
+                Ok(Val {
+                    expr: Expr::Load(Place::Local(success)),
+                    ty: CType::Bool,
+                })
             }
             Atomic::Load => {
                 let temp = self.temp(&ty);
-                self.emit(StmtKind::Read { target: Place::Local(temp), address });
-                Ok(Val { expr: Expr::Load(Place::Local(temp)), ty })
+                self.emit(StmtKind::Read {
+                    target: Place::Local(temp),
+                    address,
+                });
+                Ok(Val {
+                    expr: Expr::Load(Place::Local(temp)),
+                    ty,
+                })
             }
             Atomic::Store { order_argument } | Atomic::FlagClear { order_argument } => {
-                let value = if let Atomic::FlagClear { .. } = kind { Expr::Const(0) } else { self.rvalue(&arguments[1])?.expr };
+                let value = if let Atomic::FlagClear { .. } = kind {
+                    Expr::Const(0)
+                } else {
+                    self.rvalue(&arguments[1])?.expr
+                };
                 let order = self.order(order_argument.and_then(|k| arguments.get(k)));
                 if order == SEQ_CST || order == RELEASE || order == ACQ_REL {
                     self.emit(StmtKind::Fence(FenceKind::StoreStore));
@@ -410,66 +713,122 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Atomic::LockRelease => {
                 self.emit(StmtKind::Fence(FenceKind::StoreStore));
-                self.emit(StmtKind::Write { address, value: Expr::Const(0) });
+                self.emit(StmtKind::Write {
+                    address,
+                    value: Expr::Const(0),
+                });
                 Ok(Val::void())
             }
         }
     }
 
     /// `strcpy(dst, "literal")`: one write per character and the terminator.
-    fn copy_string_literal(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+    fn copy_string_literal(
+        &mut self,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
         let [destination, source] = arguments else {
-            return self.lw.error(span, "strcpy takes 2 arguments", "wrong number of arguments");
+            return self.lw.error(
+                span,
+                "strcpy takes 2 arguments",
+                "wrong number of arguments",
+            );
         };
         let Expression::StringLiteral(literal) = &uncast(source).node else {
-            return self.lw.refuse(source.span, "strcpy from something other than a string literal", None);
+            return self.lw.refuse(
+                source.span,
+                "strcpy from something other than a string literal",
+                None,
+            );
         };
         let text: String = literal.node.iter().map(|s| s.trim_matches('"')).collect();
         if text.contains('\\') {
-            return self.lw.refuse(source.span, "escape sequences in a copied string", None);
+            return self
+                .lw
+                .refuse(source.span, "escape sequences in a copied string", None);
         }
         let destination = self.rvalue(destination)?;
         let destination = self.save(destination.expr, &destination.ty);
         for (k, byte) in text.bytes().chain(std::iter::once(0)).enumerate() {
             let address = binary(BinaryOp::Add, destination.clone(), Expr::Const(k as i64));
-            self.emit(StmtKind::Write { address, value: Expr::Const(byte as i64) });
+            self.emit(StmtKind::Write {
+                address,
+                value: Expr::Const(byte as i64),
+            });
         }
-        Ok(Val { expr: destination, ty: CType::Pointer(Box::new(CType::Int { bits: 8, signed: true })) })
+        Ok(Val {
+            expr: destination,
+            ty: CType::Pointer(Box::new(CType::Int {
+                bits: 8,
+                signed: true,
+            })),
+        })
     }
 
     /// `scanf`-like input: every pointer argument after the format receives
     /// an arbitrary value.
-    fn havoc_outputs(&mut self, arguments: &'a [Node<Expression>], first_output: usize) -> LResult<Val> {
+    fn havoc_outputs(
+        &mut self,
+        arguments: &'a [Node<Expression>],
+        first_output: usize,
+    ) -> LResult<Val> {
         for argument in arguments.iter().skip(first_output) {
             let object = self.pointer_argument(argument)?;
             if !object.ty().is_scalar() {
-                return self.lw.refuse(argument.span, "reading input into a non-scalar object", None);
+                return self.lw.refuse(
+                    argument.span,
+                    "reading input into a non-scalar object",
+                    None,
+                );
             }
             let ty = object.ty().clone();
             let ir_ty = self.lw.types.ir_type(&ty);
             let temp = self.temp(&ty);
             self.emit(StmtKind::Assign(Place::Local(temp), Expr::Nondet(ir_ty)));
-            self.store(&object, Val { expr: Expr::Load(Place::Local(temp)), ty }, argument.span)?;
+            self.store(
+                &object,
+                Val {
+                    expr: Expr::Load(Place::Local(temp)),
+                    ty,
+                },
+                argument.span,
+            )?;
         }
         let result = self.temp(&CType::INT);
-        self.emit(StmtKind::Assign(Place::Local(result), Expr::Nondet(Ty::INT)));
-        Ok(Val { expr: Expr::Load(Place::Local(result)), ty: CType::INT })
+        self.emit(StmtKind::Assign(
+            Place::Local(result),
+            Expr::Nondet(Ty::INT),
+        ));
+        Ok(Val {
+            expr: Expr::Load(Place::Local(result)),
+            ty: CType::INT,
+        })
     }
 
     /// The object a pointer argument designates; `&x` of a private `x` stays private.
     fn pointer_argument(&mut self, argument: &'a Node<Expression>) -> LResult<LVal> {
-        if let Expression::UnaryOperator(u) = &uncast(argument).node {
-            if u.node.operator.node == UnaryOperator::Address {
-                return self.lvalue(&u.node.operand);
-            }
+        if let Expression::UnaryOperator(u) = &uncast(argument).node
+            && u.node.operator.node == UnaryOperator::Address
+        {
+            return self.lvalue(&u.node.operand);
         }
         let pointer = self.rvalue(argument)?;
         let ty = pointer.ty.target().cloned().unwrap_or(CType::INT);
-        Ok(LVal::Shared { address: pointer.expr, ty, atomic: false })
+        Ok(LVal::Shared {
+            address: pointer.expr,
+            ty,
+            atomic: false,
+        })
     }
 
     /// `malloc(n)` / `calloc(n, size)`: sizes count scalars.
-    fn allocate(&mut self, zeroed: bool, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+    fn allocate(
+        &mut self,
+        zeroed: bool,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
         let size = match (zeroed, arguments) {
             (false, [n]) => self.rvalue(n)?.expr,
             (true, [n, s]) => {
@@ -477,37 +836,70 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let s = self.rvalue(s)?.expr;
                 binary(BinaryOp::Mul, n, s)
             }
-            _ => return self.lw.error(span, "wrong number of arguments to an allocation", "here"),
+            _ => {
+                return self
+                    .lw
+                    .error(span, "wrong number of arguments to an allocation", "here");
+            }
         };
         match size {
-            Expr::Const(n) => self.lw.heap_block = Some(self.lw.heap_block.unwrap_or(0).max(n.max(1) as u64)),
+            Expr::Const(n) => {
+                self.lw.heap_block = Some(self.lw.heap_block.unwrap_or(0).max(n.max(1) as u64))
+            }
             _ => self.lw.heap_unknown = true,
         }
         let temp = self.temp(&CType::Pointer(Box::new(CType::Void)));
-        self.emit(StmtKind::Malloc { target: Place::Local(temp), size, zeroed });
-        Ok(Val { expr: Expr::Load(Place::Local(temp)), ty: CType::Pointer(Box::new(CType::Void)) })
+        self.emit(StmtKind::Malloc {
+            target: Place::Local(temp),
+            size,
+            zeroed,
+        });
+        Ok(Val {
+            expr: Expr::Load(Place::Local(temp)),
+            ty: CType::Pointer(Box::new(CType::Void)),
+        })
     }
 
     /// Inline assembly: fences are accepted, anything else refused.
     pub fn asm(&mut self, asm: &'a AsmStatement, span: Span) -> LResult<()> {
         let (template, has_operands) = match asm {
             AsmStatement::GnuBasic(s) => (s.node.concat(), false),
-            AsmStatement::GnuExtended(e) => (e.template.node.concat(), !e.outputs.is_empty() || !e.inputs.is_empty()),
+            AsmStatement::GnuExtended(e) => (
+                e.template.node.concat(),
+                !e.outputs.is_empty() || !e.inputs.is_empty(),
+            ),
         };
         let text: String = template.replace('"', "");
-        let instruction = text.trim().trim_end_matches(';').trim().to_ascii_lowercase();
+        let instruction = text
+            .trim()
+            .trim_end_matches(';')
+            .trim()
+            .to_ascii_lowercase();
         if has_operands {
-            return self.lw.refuse(span, format!("inline assembly with operands (`{}`)", instruction), Some("only fences (mfence, sync, lwsync, sfence) are understood"));
+            return self.lw.refuse(
+                span,
+                format!("inline assembly with operands (`{}`)", instruction),
+                Some("only fences (mfence, sync, lwsync, sfence) are understood"),
+            );
         }
-        let words: Vec<&str> = instruction.split(|c: char| c.is_whitespace() || c == ';').filter(|w| !w.is_empty()).collect();
+        let words: Vec<&str> = instruction
+            .split(|c: char| c.is_whitespace() || c == ';')
+            .filter(|w| !w.is_empty())
+            .collect();
         match words.first().copied() {
             None => {}
             Some("mfence" | "sync" | "hwsync") => self.emit(StmtKind::Fence(FenceKind::Full)),
             Some("lock") => self.emit(StmtKind::Fence(FenceKind::Full)),
-            Some("lwsync" | "sfence" | "eieio") => self.emit(StmtKind::Fence(FenceKind::StoreStore)),
+            Some("lwsync" | "sfence" | "eieio") => {
+                self.emit(StmtKind::Fence(FenceKind::StoreStore))
+            }
             Some("lfence" | "nop" | "isync") => {}
             Some(_) => {
-                return self.lw.refuse(span, format!("inline assembly `{}`", instruction), Some("only fences (mfence, sync, lwsync, sfence) are understood"));
+                return self.lw.refuse(
+                    span,
+                    format!("inline assembly `{}`", instruction),
+                    Some("only fences (mfence, sync, lwsync, sfence) are understood"),
+                );
             }
         }
         Ok(())

@@ -19,13 +19,28 @@ pub enum Global {
 
 impl<'a> Lowerer<'a> {
     /// Declares (or completes the initialiser of) a global object.
-    pub fn declare_global(&mut self, name: &str, ty: CType, init: Option<&'a Node<Initializer>>, atomic: bool, span: Span) -> LResult<()> {
-        if let CType::Array(_, 0) = ty {
-            if init.is_none() && self.globals.contains_key(name) {
-                return Ok(());
-            }
+    pub fn declare_global(
+        &mut self,
+        name: &str,
+        ty: CType,
+        init: Option<&'a Node<Initializer>>,
+        atomic: bool,
+        span: Span,
+    ) -> LResult<()> {
+        if let CType::Array(_, 0) = ty
+            && init.is_none()
+            && self.globals.contains_key(name)
+        {
+            return Ok(());
         }
         match self.globals.get(name).cloned() {
+            // `extern int a[];` followed by the definition `int a[N];`.
+            Some(Global::Shared {
+                ty: CType::Array(_, 0),
+                ..
+            }) if !matches!(ty, CType::Array(_, 0)) => {
+                self.globals.remove(name);
+            }
             Some(Global::Shared { base, ty: old, .. }) => {
                 if let Some(init) = init {
                     let size = self.types.size(&old) as usize;
@@ -43,10 +58,14 @@ impl<'a> Lowerer<'a> {
         }
         if ty.is_thread_data() {
             let ir_ty = self.types.ir_type(&ty);
-            self.program.plain_globals.push(PlainGlobal { name: name.to_string(), ty: ir_ty });
+            self.program.plain_globals.push(PlainGlobal {
+                name: name.to_string(),
+                ty: ir_ty,
+            });
             let id = self.program.plain_globals.len() - 1;
             self.types.object_types.insert(name.to_string(), ty.clone());
-            self.globals.insert(name.to_string(), Global::Plain { id, ty });
+            self.globals
+                .insert(name.to_string(), Global::Plain { id, ty });
             return Ok(());
         }
         let ty = self.complete_array(ty, init);
@@ -63,20 +82,30 @@ impl<'a> Lowerer<'a> {
         }
         self.program.locations.extend(locations);
         self.types.object_types.insert(name.to_string(), ty.clone());
-        self.globals.insert(name.to_string(), Global::Shared { base, ty, atomic });
+        self.globals
+            .insert(name.to_string(), Global::Shared { base, ty, atomic });
         Ok(())
     }
 
     /// `int a[] = {1, 2, 3}` gets its length from the initialiser.
     fn complete_array(&self, ty: CType, init: Option<&Node<Initializer>>) -> CType {
         match (&ty, init.map(|i| &i.node)) {
-            (CType::Array(element, 0), Some(Initializer::List(items))) => CType::Array(element.clone(), items.len() as u64),
+            (CType::Array(element, 0), Some(Initializer::List(items))) => {
+                CType::Array(element.clone(), items.len() as u64)
+            }
             _ => ty,
         }
     }
 
     /// Appends one location per scalar of `ty`, named after the access path.
-    fn flatten(&mut self, path: String, object: &str, ty: &CType, span: Span, out: &mut Vec<Location>) -> LResult<()> {
+    fn flatten(
+        &mut self,
+        path: String,
+        object: &str,
+        ty: &CType,
+        span: Span,
+        out: &mut Vec<Location>,
+    ) -> LResult<()> {
         match ty {
             CType::Array(element, n) => {
                 for i in 0..*n {
@@ -91,24 +120,48 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
-            CType::Float => self.refuse(span, format!("floating point in shared memory (`{path}`)"), Some("use integers")),
+            CType::Float => self.refuse(
+                span,
+                format!("floating point in shared memory (`{path}`)"),
+                Some("use integers"),
+            ),
             CType::Function(..) => self.refuse(span, "a function-typed object", None),
-            CType::ThreadHandle => self.refuse(span, format!("a `pthread_t` inside a shared object (`{path}`)"), Some("declare thread handles as separate variables or arrays")),
+            CType::ThreadHandle => self.refuse(
+                span,
+                format!("a `pthread_t` inside a shared object (`{path}`)"),
+                Some("declare thread handles as separate variables or arrays"),
+            ),
             _ => {
-                out.push(Location { name: path, object: object.to_string(), initial: 0, is_mutex: *ty == CType::Mutex });
+                out.push(Location {
+                    name: path,
+                    object: object.to_string(),
+                    initial: 0,
+                    is_mutex: *ty == CType::Mutex,
+                });
                 Ok(())
             }
         }
     }
 
     /// The initial values of the `size` scalars of an object.
-    pub fn initial_values(&mut self, ty: &CType, init: &'a Node<Initializer>, size: usize) -> LResult<Vec<i64>> {
+    pub fn initial_values(
+        &mut self,
+        ty: &CType,
+        init: &'a Node<Initializer>,
+        size: usize,
+    ) -> LResult<Vec<i64>> {
         let mut values = vec![0; size];
         self.initialise(ty, init, &mut values, 0)?;
         Ok(values)
     }
 
-    fn initialise(&mut self, ty: &CType, init: &'a Node<Initializer>, values: &mut [i64], offset: usize) -> LResult<()> {
+    fn initialise(
+        &mut self,
+        ty: &CType,
+        init: &'a Node<Initializer>,
+        values: &mut [i64],
+        offset: usize,
+    ) -> LResult<()> {
         match (&init.node, ty) {
             (_, CType::Mutex) => Ok(()),
             (Initializer::Expression(e), _) if ty.is_scalar() => {
@@ -132,7 +185,12 @@ impl<'a> Lowerer<'a> {
                             _ => return self.refuse(designator.span, "this designator", None),
                         }
                     }
-                    self.initialise(element, &item.node.initializer, values, offset + index * stride)?;
+                    self.initialise(
+                        element,
+                        &item.node.initializer,
+                        values,
+                        offset + index * stride,
+                    )?;
                     index += 1;
                 }
                 Ok(())
@@ -143,21 +201,43 @@ impl<'a> Lowerer<'a> {
                 for item in items {
                     if let Some(designator) = item.node.designation.first() {
                         match &designator.node {
-                            Designator::Member(name) => match fields.iter().position(|(f, _)| *f == name.node.name) {
-                                Some(i) => index = i,
-                                None => return self.error(name.span, format!("no field `{}`", name.node.name), "unknown field"),
-                            },
+                            Designator::Member(name) => {
+                                match fields.iter().position(|(f, _)| *f == name.node.name) {
+                                    Some(i) => index = i,
+                                    None => {
+                                        return self.error(
+                                            name.span,
+                                            format!("no field `{}`", name.node.name),
+                                            "unknown field",
+                                        );
+                                    }
+                                }
+                            }
                             _ => return self.refuse(designator.span, "this designator", None),
                         }
                     }
-                    let Some((_, field_ty)) = fields.get(index) else { break };
-                    let field_offset: u64 = fields[..index].iter().map(|(_, t)| self.types.size(t)).sum();
-                    self.initialise(field_ty, &item.node.initializer, values, offset + field_offset as usize)?;
+                    let Some((_, field_ty)) = fields.get(index) else {
+                        break;
+                    };
+                    let field_offset: u64 = fields[..index]
+                        .iter()
+                        .map(|(_, t)| self.types.size(t))
+                        .sum();
+                    self.initialise(
+                        field_ty,
+                        &item.node.initializer,
+                        values,
+                        offset + field_offset as usize,
+                    )?;
                     index += 1;
                 }
                 Ok(())
             }
-            _ => self.refuse(init.span, "this initialiser", Some("initialise the object with constants")),
+            _ => self.refuse(
+                init.span,
+                "this initialiser",
+                Some("initialise the object with constants"),
+            ),
         }
     }
 
@@ -168,16 +248,20 @@ impl<'a> Lowerer<'a> {
         }
         match self.static_address(e) {
             Some(address) => Ok(address),
-            None => self.refuse(e.span, "a non-constant initialiser of a global", Some("assign the value at the start of `main`")),
+            None => self.refuse(
+                e.span,
+                "a non-constant initialiser of a global",
+                Some("assign the value at the start of `main`"),
+            ),
         }
     }
 
     /// Location id denoted by a constant address expression (`&x`, `a`, `&a[2]`).
     fn static_address(&mut self, e: &'a Node<Expression>) -> Option<i64> {
         match &e.node {
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-                self.static_lvalue(&u.node.operand).map(|(address, _)| address)
-            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => self
+                .static_lvalue(&u.node.operand)
+                .map(|(address, _)| address),
             Expression::Identifier(_) => match self.static_lvalue(e)? {
                 (address, CType::Array(..)) => Some(address),
                 _ => None,
@@ -202,7 +286,10 @@ impl<'a> Lowerer<'a> {
             Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
                 let (base, ty) = self.static_lvalue(&m.node.expression)?;
                 let CType::Struct(id) = ty else { return None };
-                let (offset, field) = self.types.field(id, &m.node.identifier.node.name, m.span).ok()?;
+                let (offset, field) = self
+                    .types
+                    .field(id, &m.node.identifier.node.name, m.span)
+                    .ok()?;
                 Some((base + offset as i64, field))
             }
             _ => None,

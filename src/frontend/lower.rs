@@ -30,12 +30,19 @@ pub struct Lowerer<'a> {
     pub heap_block: Option<u64>,
     /// Whether some heap block size was not a constant.
     pub heap_unknown: bool,
+    /// The first call of `callee` in `caller`: (caller name, callee) -> call span.
+    pub call_sites: HashMap<(String, FunctionId), Span>,
 }
 
 impl<'a> Lowerer<'a> {
     pub fn new(source: &'a SourceMap) -> Self {
         let mut program = Program::default();
-        program.locations.push(Location { name: "NULL".into(), object: "NULL".into(), initial: 0, is_mutex: false });
+        program.locations.push(Location {
+            name: "NULL".into(),
+            object: "NULL".into(),
+            initial: 0,
+            is_mutex: false,
+        });
         Lowerer {
             source,
             types: TypeEnv::new(source),
@@ -47,6 +54,7 @@ impl<'a> Lowerer<'a> {
             origin_cache: HashMap::new(),
             heap_block: None,
             heap_unknown: false,
+            call_sites: HashMap::new(),
         }
     }
 
@@ -65,12 +73,26 @@ impl<'a> Lowerer<'a> {
     /// A diagnostic refusing `what` at `span`.
     pub fn refuse<T>(&self, span: Span, what: impl Into<String>, help: Option<&str>) -> LResult<T> {
         let what = what.into();
-        Err(Box::new(self.source.diagnostic(span.start, span.end, format!("{what} is not supported"), what, help.map(str::to_string))))
+        Err(Box::new(self.source.diagnostic(
+            span.start,
+            span.end,
+            format!("{what} is not supported"),
+            what,
+            help.map(str::to_string),
+        )))
     }
 
     /// A diagnostic with a free message.
-    pub fn error<T>(&self, span: Span, message: impl Into<String>, label: impl Into<String>) -> LResult<T> {
-        Err(Box::new(self.source.diagnostic(span.start, span.end, message, label, None)))
+    pub fn error<T>(
+        &self,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> LResult<T> {
+        Err(Box::new(
+            self.source
+                .diagnostic(span.start, span.end, message, label, None),
+        ))
     }
 }
 
@@ -113,7 +135,13 @@ pub struct FnLowerer<'l, 'a> {
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
-    pub fn new(lw: &'l mut Lowerer<'a>, name: String, address_use: AddressUse, return_type: CType, origin: OriginId) -> Self {
+    pub fn new(
+        lw: &'l mut Lowerer<'a>,
+        name: String,
+        address_use: AddressUse,
+        return_type: CType,
+        origin: OriginId,
+    ) -> Self {
         FnLowerer {
             lw,
             name,
@@ -136,7 +164,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Appends a statement to the block being built.
     pub fn emit(&mut self, kind: StmtKind) {
-        let stmt = Stmt { kind, origin: self.origin };
+        let stmt = Stmt {
+            kind,
+            origin: self.origin,
+        };
         if let Some(block) = self.blocks.last_mut() {
             block.push(stmt);
         }
@@ -158,7 +189,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A new private local.
     pub fn new_local(&mut self, name: &str, ty: CType, shared: bool) -> LocalId {
         let ir_ty = self.lw.types.ir_type(&ty);
-        self.locals.push(Local { name: name.to_string(), ty: ir_ty, shared });
+        self.locals.push(Local {
+            name: name.to_string(),
+            ty: ir_ty,
+            shared,
+        });
         self.local_types.push(ty);
         self.locals.len() - 1
     }
@@ -166,10 +201,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A fresh temporary, assigned once.
     pub fn temp(&mut self, ty: &CType) -> LocalId {
         let ty = match ty {
-            CType::Void | CType::Array(..) | CType::Function(..) | CType::Float | CType::Opaque(_) => CType::INT,
+            CType::Void
+            | CType::Array(..)
+            | CType::Function(..)
+            | CType::Float
+            | CType::Opaque(_) => CType::INT,
             other => other.clone(),
         };
-        let id = self.new_local(&format!("__tmp{}", self.temps.len()), ty, false);
+        let id = self.new_local(&format!("__tmp{}", self.locals.len()), ty, false);
         self.temps.insert(id);
         id
     }
@@ -191,7 +230,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     pub fn lookup(&self, name: &str) -> Option<Binding> {
-        self.scopes.iter().rev().find_map(|scope| scope.get(name).cloned())
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|scope| scope.get(name).cloned())
     }
 
     pub fn bind(&mut self, name: &str, binding: Binding) {
@@ -208,7 +250,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expr::Load(place) => self.place_is_stable(place),
             Expr::Unary(_, a) | Expr::Cast(_, a) => self.is_stable(a),
             Expr::Binary(_, a, b) => self.is_stable(a) && self.is_stable(b),
-            Expr::Conditional(a, b, c) => self.is_stable(a) && self.is_stable(b) && self.is_stable(c),
+            Expr::Conditional(a, b, c) => {
+                self.is_stable(a) && self.is_stable(b) && self.is_stable(c)
+            }
         }
     }
 
@@ -225,12 +269,59 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if self.mark() == mark || self.is_stable(&e) {
             return e;
         }
+        let reads_plain_global = reads_plain_global(&e);
+        let later = self
+            .blocks
+            .last()
+            .map(|b| &b[mark.min(b.len())..])
+            .unwrap_or(&[]);
+        if !self.may_write_private(later, reads_plain_global) {
+            return e;
+        }
         let temp = self.temp(ty);
-        let stmt = Stmt { kind: StmtKind::Assign(Place::Local(temp), e), origin: self.origin };
+        let stmt = Stmt {
+            kind: StmtKind::Assign(Place::Local(temp), e),
+            origin: self.origin,
+        };
         if let Some(block) = self.blocks.last_mut() {
             block.insert(mark.min(block.len()), stmt);
         }
         Expr::Load(Place::Local(temp))
+    }
+
+    /// Whether statements may change private data other than temporaries
+    /// (calls may change plain globals).
+    fn may_write_private(&self, block: &[Stmt], plain_globals: bool) -> bool {
+        let user_place = |p: &Place| !matches!(p, Place::Local(id) if self.temps.contains(id));
+        block.iter().any(|stmt| match &stmt.kind {
+            StmtKind::Assign(p, _)
+            | StmtKind::Read { target: p, .. }
+            | StmtKind::Malloc { target: p, .. }
+            | StmtKind::ThreadCreate { handle: p, .. } => user_place(p),
+            StmtKind::Rmw { target, .. } => target.as_ref().is_some_and(user_place),
+            StmtKind::Call { target, .. } => {
+                plain_globals || target.as_ref().is_some_and(user_place)
+            }
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                self.may_write_private(then_branch, plain_globals)
+                    || self.may_write_private(else_branch, plain_globals)
+            }
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
+                self.may_write_private(prelude, plain_globals)
+                    || self.may_write_private(body, plain_globals)
+                    || self.may_write_private(latch, plain_globals)
+            }
+            _ => false,
+        })
     }
 
     /// Saves `e` into a fresh temporary now.
@@ -241,6 +332,27 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let temp = self.temp(ty);
         self.emit(StmtKind::Assign(Place::Local(temp), e));
         Expr::Load(Place::Local(temp))
+    }
+}
+
+/// Whether an expression reads a plain global (which a call may change).
+fn reads_plain_global(e: &Expr) -> bool {
+    fn place(p: &Place) -> bool {
+        match p {
+            Place::PlainGlobal(_) => true,
+            Place::Local(_) => false,
+            Place::Index(base, index) => place(base) || reads_plain_global(index),
+            Place::Field(base, _) => place(base),
+        }
+    }
+    match e {
+        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => false,
+        Expr::Load(p) => place(p),
+        Expr::Unary(_, a) | Expr::Cast(_, a) => reads_plain_global(a),
+        Expr::Binary(_, a, b) => reads_plain_global(a) || reads_plain_global(b),
+        Expr::Conditional(a, b, c) => {
+            reads_plain_global(a) || reads_plain_global(b) || reads_plain_global(c)
+        }
     }
 }
 

@@ -3,8 +3,8 @@
 //! evaluation order, and `&&`, `||`, `?:` keep short-circuit semantics.
 
 use super::globals::Global;
-use super::lower::{binary, Binding, FnLowerer, LResult};
-use super::types::{constant_value, truncate, CType};
+use super::lower::{Binding, FnLowerer, LResult, binary};
+use super::types::{CType, constant_value, truncate};
 use crate::ir::*;
 use lang_c::ast::{self, BinaryOperator, Expression, MemberOperator, UnaryOperator};
 use lang_c::span::{Node, Span};
@@ -18,10 +18,16 @@ pub struct Val {
 
 impl Val {
     pub fn int(v: i64) -> Val {
-        Val { expr: Expr::Const(v), ty: CType::INT }
+        Val {
+            expr: Expr::Const(v),
+            ty: CType::INT,
+        }
     }
     pub fn void() -> Val {
-        Val { expr: Expr::Const(0), ty: CType::Void }
+        Val {
+            expr: Expr::Const(0),
+            ty: CType::Void,
+        }
     }
 }
 
@@ -31,7 +37,11 @@ pub enum LVal {
     /// Thread-private storage.
     Private(Place, CType),
     /// Shared memory at a location id; `atomic` for `_Atomic` objects.
-    Shared { address: Expr, ty: CType, atomic: bool },
+    Shared {
+        address: Expr,
+        ty: CType,
+        atomic: bool,
+    },
 }
 
 impl LVal {
@@ -47,16 +57,21 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn rvalue(&mut self, e: &'a Node<Expression>) -> LResult<Val> {
         match &e.node {
             Expression::Identifier(id) => {
-                if let Some(&v) = self.lw.types.enum_constants.get(&id.node.name) {
-                    if self.lookup(&id.node.name).is_none() && !self.lw.globals.contains_key(&id.node.name) {
-                        return Ok(Val::int(v));
-                    }
+                if let Some(&v) = self.lw.types.enum_constants.get(&id.node.name)
+                    && self.lookup(&id.node.name).is_none()
+                    && !self.lw.globals.contains_key(&id.node.name)
+                {
+                    return Ok(Val::int(v));
                 }
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
             }
             Expression::Constant(c) => self.constant(&c.node, e.span),
-            Expression::StringLiteral(_) => self.lw.refuse(e.span, "a string literal here", Some("strings are only accepted as arguments of printf-like calls and assertions")),
+            Expression::StringLiteral(_) => self.lw.refuse(
+                e.span,
+                "a string literal here",
+                Some("strings are only accepted as arguments of printf-like calls and assertions"),
+            ),
             Expression::Member(_) => {
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
@@ -64,11 +79,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expression::Call(call) => self.call(call, e.span),
             Expression::SizeOfTy(s) => {
                 let ty = self.lw.types.type_name(&s.node.0)?;
-                Ok(Val { expr: Expr::Const(self.lw.types.size(&ty) as i64), ty: CType::Int { bits: 64, signed: false } })
+                Ok(Val {
+                    expr: Expr::Const(self.lw.types.size(&ty) as i64),
+                    ty: CType::Int {
+                        bits: 64,
+                        signed: false,
+                    },
+                })
             }
             Expression::SizeOfVal(s) => {
                 let ty = self.type_of(&s.node.0)?;
-                Ok(Val { expr: Expr::Const(self.lw.types.size(&ty) as i64), ty: CType::Int { bits: 64, signed: false } })
+                Ok(Val {
+                    expr: Expr::Const(self.lw.types.size(&ty) as i64),
+                    ty: CType::Int {
+                        bits: 64,
+                        signed: false,
+                    },
+                })
             }
             Expression::AlignOf(_) => Ok(Val::int(1)),
             Expression::UnaryOperator(u) => self.unary(&u.node, e),
@@ -86,7 +113,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expression::GenericSelection(_) => self.lw.refuse(e.span, "`_Generic`", None),
             Expression::CompoundLiteral(_) => self.lw.refuse(e.span, "a compound literal", None),
             Expression::OffsetOf(_) => self.lw.refuse(e.span, "`offsetof`", None),
-            Expression::VaArg(_) => self.lw.refuse(e.span, "variadic arguments (`va_arg`)", None),
+            Expression::VaArg(_) => self
+                .lw
+                .refuse(e.span, "variadic arguments (`va_arg`)", None),
         }
     }
 
@@ -94,10 +123,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match c {
             ast::Constant::Float(_) => self.lw.refuse(span, "floating point", Some("use integers")),
             ast::Constant::Integer(i) => {
-                let Some(v) = constant_value(c) else { return self.lw.error(span, "integer constant too large", "here") };
+                let Some(v) = constant_value(c) else {
+                    return self.lw.error(span, "integer constant too large", "here");
+                };
                 let long = !matches!(i.suffix.size, ast::IntegerSize::Int) || v > i32::MAX as i64;
-                let ty = CType::Int { bits: if long { 64 } else { 32 }, signed: !i.suffix.unsigned };
-                Ok(Val { expr: Expr::Const(v), ty })
+                let ty = CType::Int {
+                    bits: if long { 64 } else { 32 },
+                    signed: !i.suffix.unsigned,
+                };
+                Ok(Val {
+                    expr: Expr::Const(v),
+                    ty,
+                })
             }
             ast::Constant::Character(_) => match constant_value(c) {
                 Some(v) => Ok(Val::int(v)),
@@ -121,19 +158,46 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn load(&mut self, lv: LVal, span: Span) -> LResult<Val> {
         match lv {
             LVal::Private(place, ty) => match ty {
-                CType::Array(..) => self.lw.refuse(span, "using a private array as a pointer", None),
-                CType::Function(..) => self.lw.refuse(span, "a function pointer", Some("only thread entry functions may be named without a call")),
-                ty => Ok(Val { expr: Expr::Load(place), ty }),
+                CType::Array(..) => {
+                    self.lw
+                        .refuse(span, "using a private array as a pointer", None)
+                }
+                CType::Function(..) => self.lw.refuse(
+                    span,
+                    "a function pointer",
+                    Some("only thread entry functions may be named without a call"),
+                ),
+                ty => Ok(Val {
+                    expr: Expr::Load(place),
+                    ty,
+                }),
             },
             LVal::Shared { address, ty, .. } => match ty {
-                CType::Array(element, _) => Ok(Val { expr: address, ty: CType::Pointer(element) }),
-                CType::Struct(_) => self.lw.refuse(span, "using a shared struct as a value", Some("access its fields one by one")),
-                CType::Float => self.lw.refuse(span, "floating point in shared memory", Some("use integers")),
+                CType::Array(element, _) => Ok(Val {
+                    expr: address,
+                    ty: CType::Pointer(element),
+                }),
+                CType::Struct(_) => self.lw.refuse(
+                    span,
+                    "using a shared struct as a value",
+                    Some("access its fields one by one"),
+                ),
+                CType::Float => self.lw.refuse(
+                    span,
+                    "floating point in shared memory",
+                    Some("use integers"),
+                ),
                 CType::Function(..) | CType::Void => self.lw.refuse(span, "this access", None),
                 ty => {
                     let temp = self.temp(&ty);
-                    self.emit(StmtKind::Read { target: Place::Local(temp), address });
-                    Ok(Val { expr: Expr::Load(Place::Local(temp)), ty })
+                    self.emit(StmtKind::Read {
+                        target: Place::Local(temp),
+                        address,
+                    });
+                    Ok(Val {
+                        expr: Expr::Load(Place::Local(temp)),
+                        ty,
+                    })
                 }
             },
         }
@@ -145,8 +209,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let converted = self.convert(value, lv.ty(), span)?;
         match lv {
             LVal::Private(place, _) => self.emit(StmtKind::Assign(place.clone(), converted)),
-            LVal::Shared { address, atomic, .. } => {
-                self.emit(StmtKind::Write { address: address.clone(), value: converted });
+            LVal::Shared {
+                address, atomic, ..
+            } => {
+                self.emit(StmtKind::Write {
+                    address: address.clone(),
+                    value: converted,
+                });
                 if *atomic {
                     self.emit(StmtKind::Fence(FenceKind::Full));
                 }
@@ -158,15 +227,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Converts a value to the type it is stored as.
     pub fn convert(&mut self, value: Val, to: &CType, span: Span) -> LResult<Expr> {
         match (to, &value.ty) {
-            (CType::Float, _) | (_, CType::Float) => self.lw.refuse(span, "floating point", Some("use integers")),
-            (CType::Struct(_), _) | (CType::Array(..), _) => self.lw.refuse(span, "assigning an aggregate here", Some("assign its scalars one by one")),
+            (CType::Float, _) | (_, CType::Float) => {
+                self.lw.refuse(span, "floating point", Some("use integers"))
+            }
+            (CType::Struct(_), _) | (CType::Array(..), _) => self.lw.refuse(
+                span,
+                "assigning an aggregate here",
+                Some("assign its scalars one by one"),
+            ),
             (CType::Bool, CType::Bool) => Ok(value.expr),
             (CType::Bool, _) => Ok(match value.expr {
                 Expr::Const(v) => Expr::Const((v != 0) as i64),
                 e => Expr::Binary(BinaryOp::Ne, Box::new(e), Box::new(Expr::Const(0))),
             }),
             (CType::Int { bits, signed }, from) => {
-                let same = matches!(from, CType::Int { bits: b, signed: s } if b == bits && s == signed) || (*bits >= 32 && from.is_pointer());
+                let same = matches!(from, CType::Int { bits: b, signed: s } if b == bits && s == signed)
+                    || (*bits >= 32 && from.is_pointer());
                 match value.expr {
                     Expr::Const(v) => Ok(Expr::Const(truncate(v, *bits, *signed))),
                     e if same || (matches!(from, CType::Bool)) => Ok(e),
@@ -191,30 +267,62 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     MemberOperator::Indirect => {
                         let pointer = self.rvalue(&m.node.expression)?;
                         let Some(target) = pointer.ty.target().cloned() else {
-                            return self.lw.error(e.span, "`->` applied to a non-pointer", "not a pointer");
+                            return self.lw.error(
+                                e.span,
+                                "`->` applied to a non-pointer",
+                                "not a pointer",
+                            );
                         };
-                        (LVal::Shared { address: pointer.expr, ty: target.clone(), atomic: false }, target)
+                        (
+                            LVal::Shared {
+                                address: pointer.expr,
+                                ty: target.clone(),
+                                atomic: false,
+                            },
+                            target,
+                        )
                     }
                 };
                 let CType::Struct(id) = struct_ty else {
-                    return self.lw.error(e.span, "member access on a non-struct", "not a struct");
+                    return self
+                        .lw
+                        .error(e.span, "member access on a non-struct", "not a struct");
                 };
                 let field = &m.node.identifier.node.name;
                 let (offset, field_ty) = self.lw.types.field(id, field, m.node.identifier.span)?;
                 Ok(match base {
-                    LVal::Private(place, _) => LVal::Private(Place::Field(Box::new(place), field.clone()), field_ty),
-                    LVal::Shared { address, atomic, .. } => {
-                        LVal::Shared { address: binary(BinaryOp::Add, address, Expr::Const(offset as i64)), ty: field_ty, atomic }
+                    LVal::Private(place, _) => {
+                        LVal::Private(Place::Field(Box::new(place), field.clone()), field_ty)
                     }
+                    LVal::Shared {
+                        address, atomic, ..
+                    } => LVal::Shared {
+                        address: binary(BinaryOp::Add, address, Expr::Const(offset as i64)),
+                        ty: field_ty,
+                        atomic,
+                    },
                 })
             }
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => self.index(&b.node.lhs, &b.node.rhs, e.span),
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                self.index(&b.node.lhs, &b.node.rhs, e.span)
+            }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 let pointer = self.rvalue(&u.node.operand)?;
                 match pointer.ty.target().cloned() {
-                    Some(CType::Function(..)) => self.lw.refuse(e.span, "a call through a function pointer", None),
-                    Some(CType::Void) | None => self.lw.refuse(e.span, "dereferencing a pointer without a pointee type", Some("cast it to a typed pointer first")),
-                    Some(target) => Ok(LVal::Shared { address: pointer.expr, ty: target, atomic: false }),
+                    Some(CType::Function(..)) => {
+                        self.lw
+                            .refuse(e.span, "a call through a function pointer", None)
+                    }
+                    Some(CType::Void) | None => self.lw.refuse(
+                        e.span,
+                        "dereferencing a pointer without a pointee type",
+                        Some("cast it to a typed pointer first"),
+                    ),
+                    Some(target) => Ok(LVal::Shared {
+                        address: pointer.expr,
+                        ty: target,
+                        atomic: false,
+                    }),
                 }
             }
             Expression::Cast(c) => {
@@ -222,9 +330,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 // except GNU's cast of an lvalue to its own type.
                 let inner = self.lvalue(&c.node.expression)?;
                 let ty = self.lw.types.type_name(&c.node.type_name)?;
-                if &ty == inner.ty() { Ok(inner) } else { self.lw.refuse(e.span, "a cast used as an lvalue", None) }
+                if &ty == inner.ty() {
+                    Ok(inner)
+                } else {
+                    self.lw.refuse(e.span, "a cast used as an lvalue", None)
+                }
             }
-            _ => self.lw.error(e.span, "expression is not an object that can be accessed here", "not an lvalue"),
+            _ => self.lw.error(
+                e.span,
+                "expression is not an object that can be accessed here",
+                "not an lvalue",
+            ),
         }
     }
 
@@ -234,7 +350,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let ty = self.local_types[id].clone();
                 if self.locals[id].shared {
                     let atomic = self.atomic_locals.contains(&id);
-                    Ok(LVal::Shared { address: Expr::ObjectAddress(id), ty, atomic })
+                    Ok(LVal::Shared {
+                        address: Expr::ObjectAddress(id),
+                        ty,
+                        atomic,
+                    })
                 } else {
                     Ok(LVal::Private(Place::Local(id), ty))
                 }
@@ -246,16 +366,35 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     fn global(&mut self, name: &str, span: Span) -> LResult<LVal> {
         match self.lw.globals.get(name) {
-            Some(Global::Shared { base, ty, atomic }) => Ok(LVal::Shared { address: Expr::Const(*base as i64), ty: ty.clone(), atomic: *atomic }),
-            Some(Global::Plain { id, ty }) => Ok(LVal::Private(Place::PlainGlobal(*id), ty.clone())),
-            None if self.lw.functions.contains_key(name) || self.lw.prototypes.contains_key(name) => {
-                self.lw.refuse(span, format!("using the function `{name}` as a value (function pointer)"), Some("only pthread_create may name a thread entry function"))
+            Some(Global::Shared { base, ty, atomic }) => Ok(LVal::Shared {
+                address: Expr::Const(*base as i64),
+                ty: ty.clone(),
+                atomic: *atomic,
+            }),
+            Some(Global::Plain { id, ty }) => {
+                Ok(LVal::Private(Place::PlainGlobal(*id), ty.clone()))
             }
-            None => self.lw.error(span, format!("unknown identifier `{name}`"), "not declared"),
+            None if self.lw.functions.contains_key(name)
+                || self.lw.prototypes.contains_key(name) =>
+            {
+                self.lw.refuse(
+                    span,
+                    format!("using the function `{name}` as a value (function pointer)"),
+                    Some("only pthread_create may name a thread entry function"),
+                )
+            }
+            None => self
+                .lw
+                .error(span, format!("unknown identifier `{name}`"), "not declared"),
         }
     }
 
-    fn index(&mut self, base: &'a Node<Expression>, index: &'a Node<Expression>, span: Span) -> LResult<LVal> {
+    fn index(
+        &mut self,
+        base: &'a Node<Expression>,
+        index: &'a Node<Expression>,
+        span: Span,
+    ) -> LResult<LVal> {
         let mark = self.mark();
         let base_lv = match self.lvalue(base) {
             Ok(lv) => Some(lv),
@@ -269,15 +408,26 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match base_lv {
             Some(LVal::Private(place, CType::Array(element, _))) => {
                 let i = self.rvalue(index)?;
-                Ok(LVal::Private(Place::Index(Box::new(place), Box::new(i.expr)), *element))
+                Ok(LVal::Private(
+                    Place::Index(Box::new(place), Box::new(i.expr)),
+                    *element,
+                ))
             }
-            Some(LVal::Shared { address, ty: CType::Array(element, _), atomic }) => {
+            Some(LVal::Shared {
+                address,
+                ty: CType::Array(element, _),
+                atomic,
+            }) => {
                 let mark = self.mark();
                 let i = self.rvalue(index)?;
                 let address = self.protect(address, &CType::LONG, mark);
                 let stride = self.lw.types.size(&element) as i64;
                 let offset = binary(BinaryOp::Mul, i.expr, Expr::Const(stride));
-                Ok(LVal::Shared { address: binary(BinaryOp::Add, address, offset), ty: *element, atomic })
+                Ok(LVal::Shared {
+                    address: binary(BinaryOp::Add, address, offset),
+                    ty: *element,
+                    atomic,
+                })
             }
             other => {
                 let pointer = match other {
@@ -288,29 +438,59 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let i = self.rvalue(index)?;
                 let address = self.protect(pointer.expr, &pointer.ty, mark);
                 let Some(element) = pointer.ty.target().cloned() else {
-                    return self.lw.error(span, "indexing a value that is not a pointer or array", "not a pointer");
+                    return self.lw.error(
+                        span,
+                        "indexing a value that is not a pointer or array",
+                        "not a pointer",
+                    );
                 };
                 if matches!(element, CType::Void) {
-                    return self.lw.refuse(span, "indexing a `void *`", Some("cast it to a typed pointer first"));
+                    return self.lw.refuse(
+                        span,
+                        "indexing a `void *`",
+                        Some("cast it to a typed pointer first"),
+                    );
                 }
                 let stride = self.lw.types.size(&element) as i64;
                 let offset = binary(BinaryOp::Mul, i.expr, Expr::Const(stride));
-                Ok(LVal::Shared { address: binary(BinaryOp::Add, address, offset), ty: element, atomic: false })
+                Ok(LVal::Shared {
+                    address: binary(BinaryOp::Add, address, offset),
+                    ty: element,
+                    atomic: false,
+                })
             }
         }
     }
 
-    fn unary(&mut self, u: &'a ast::UnaryOperatorExpression, e: &'a Node<Expression>) -> LResult<Val> {
+    fn unary(
+        &mut self,
+        u: &'a ast::UnaryOperatorExpression,
+        e: &'a Node<Expression>,
+    ) -> LResult<Val> {
         match u.operator.node {
             UnaryOperator::Address => {
-                if let Expression::Identifier(id) = &u.operand.node {
-                    if self.lookup(&id.node.name).is_none() && self.lw.functions.contains_key(&id.node.name) {
-                        return self.lw.refuse(e.span, format!("taking the address of the function `{}` (function pointer)", id.node.name), Some("only pthread_create may name a thread entry function"));
-                    }
+                if let Expression::Identifier(id) = &u.operand.node
+                    && self.lookup(&id.node.name).is_none()
+                    && self.lw.functions.contains_key(&id.node.name)
+                {
+                    return self.lw.refuse(
+                        e.span,
+                        format!(
+                            "taking the address of the function `{}` (function pointer)",
+                            id.node.name
+                        ),
+                        Some("only pthread_create may name a thread entry function"),
+                    );
                 }
                 match self.lvalue(&u.operand)? {
-                    LVal::Shared { address, ty, .. } => Ok(Val { expr: address, ty: CType::Pointer(Box::new(ty)) }),
-                    LVal::Private(..) => self.lw.refuse(e.span, "taking the address of private data here", None),
+                    LVal::Shared { address, ty, .. } => Ok(Val {
+                        expr: address,
+                        ty: CType::Pointer(Box::new(ty)),
+                    }),
+                    LVal::Private(..) => {
+                        self.lw
+                            .refuse(e.span, "taking the address of private data here", None)
+                    }
                 }
             }
             UnaryOperator::Indirection => {
@@ -333,26 +513,45 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 };
                 Ok(Val { expr, ty })
             }
-            UnaryOperator::PreIncrement | UnaryOperator::PreDecrement | UnaryOperator::PostIncrement | UnaryOperator::PostDecrement => {
+            UnaryOperator::PreIncrement
+            | UnaryOperator::PreDecrement
+            | UnaryOperator::PostIncrement
+            | UnaryOperator::PostDecrement => {
                 let op = match u.operator.node {
                     UnaryOperator::PreIncrement | UnaryOperator::PostIncrement => BinaryOp::Add,
                     _ => BinaryOp::Sub,
                 };
-                let post = matches!(u.operator.node, UnaryOperator::PostIncrement | UnaryOperator::PostDecrement);
+                let post = matches!(
+                    u.operator.node,
+                    UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+                );
                 let lv = self.lvalue(&u.operand)?;
                 let old = self.load(lv.clone(), e.span)?;
-                let old_expr = if post { self.save(old.expr, &old.ty) } else { old.expr };
+                let old_expr = if post {
+                    self.save(old.expr, &old.ty)
+                } else {
+                    old.expr
+                };
                 let step = match old.ty.target() {
                     Some(target) => self.lw.types.size(target) as i64,
                     None => 1,
                 };
-                let new = Val { expr: binary(op, old_expr.clone(), Expr::Const(step)), ty: old.ty.clone() };
+                let new = Val {
+                    expr: binary(op, old_expr.clone(), Expr::Const(step)),
+                    ty: old.ty.clone(),
+                };
                 self.store(&lv, new.clone(), e.span)?;
                 if post {
-                    Ok(Val { expr: old_expr, ty: old.ty })
+                    Ok(Val {
+                        expr: old_expr,
+                        ty: old.ty,
+                    })
                 } else {
                     match lv {
-                        LVal::Private(place, ty) => Ok(Val { expr: Expr::Load(place), ty }),
+                        LVal::Private(place, ty) => Ok(Val {
+                            expr: Expr::Load(place),
+                            ty,
+                        }),
                         LVal::Shared { .. } => Ok(new),
                     }
                 }
@@ -365,19 +564,34 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let v = self.rvalue(&c.expression)?;
         match (&to, &v.ty) {
             (CType::Void, _) => Ok(Val::void()),
-            (CType::Float, _) | (_, CType::Float) => self.lw.refuse(span, "floating point", Some("use integers")),
+            (CType::Float, _) | (_, CType::Float) => {
+                self.lw.refuse(span, "floating point", Some("use integers"))
+            }
             (CType::Pointer(target), CType::Pointer(source)) => {
                 if !self.compatible_pointees(target, source) {
-                    return self.lw.refuse(span, "a cast that reinterprets memory between different object types", Some("keep one pointer type per object"));
+                    return self.lw.refuse(
+                        span,
+                        "a cast that reinterprets memory between different object types",
+                        Some("keep one pointer type per object"),
+                    );
                 }
-                Ok(Val { expr: v.expr, ty: to })
+                Ok(Val {
+                    expr: v.expr,
+                    ty: to,
+                })
             }
-            (CType::Pointer(_), _) => Ok(Val { expr: v.expr, ty: to }),
+            (CType::Pointer(_), _) => Ok(Val {
+                expr: v.expr,
+                ty: to,
+            }),
             (CType::Int { .. } | CType::Bool, _) => {
                 let expr = self.convert(v, &to, span)?;
                 Ok(Val { expr, ty: to })
             }
-            (CType::ThreadHandle, _) | (CType::Opaque(_), _) => Ok(Val { expr: v.expr, ty: to }),
+            (CType::ThreadHandle, _) | (CType::Opaque(_), _) => Ok(Val {
+                expr: v.expr,
+                ty: to,
+            }),
             _ => self.lw.refuse(span, "this cast", None),
         }
     }
@@ -388,23 +602,39 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             (CType::Void, _) | (_, CType::Void) => true,
             (CType::Function(..), _) | (_, CType::Function(..)) => false,
             (x, y) if x.is_scalar() && y.is_scalar() => true,
-            (CType::Struct(x), CType::Struct(y)) => x == y || self.lw.types.structs[*x].fields == self.lw.types.structs[*y].fields,
+            (CType::Struct(x), CType::Struct(y)) => {
+                x == y || self.lw.types.structs[*x].fields == self.lw.types.structs[*y].fields
+            }
             (CType::Array(x, _), y) | (y, CType::Array(x, _)) => self.compatible_pointees(x, y),
             _ => false,
         }
     }
 
-    fn binary_expression(&mut self, b: &'a ast::BinaryOperatorExpression, e: &'a Node<Expression>) -> LResult<Val> {
+    fn binary_expression(
+        &mut self,
+        b: &'a ast::BinaryOperatorExpression,
+        e: &'a Node<Expression>,
+    ) -> LResult<Val> {
         use BinaryOperator as B;
         match b.operator.node.clone() {
             B::Index => {
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
             }
-            B::LogicalAnd | B::LogicalOr => self.short_circuit(b.operator.node == B::LogicalAnd, &b.lhs, &b.rhs),
+            B::LogicalAnd | B::LogicalOr => {
+                self.short_circuit(b.operator.node == B::LogicalAnd, &b.lhs, &b.rhs)
+            }
             B::Assign => self.assign(&b.lhs, &b.rhs, e.span),
-            B::AssignMultiply | B::AssignDivide | B::AssignModulo | B::AssignPlus | B::AssignMinus | B::AssignShiftLeft | B::AssignShiftRight
-            | B::AssignBitwiseAnd | B::AssignBitwiseXor | B::AssignBitwiseOr => {
+            B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr => {
                 let op = match b.operator.node {
                     B::AssignMultiply => B::Multiply,
                     B::AssignDivide => B::Divide,
@@ -421,9 +651,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let current = self.load(lv.clone(), e.span)?;
                 let mark = self.mark();
                 let rhs = self.rvalue(&b.rhs)?;
-                let current = Val { expr: self.protect(current.expr, &current.ty, mark), ty: current.ty };
+                let current = Val {
+                    expr: self.protect(current.expr, &current.ty, mark),
+                    ty: current.ty,
+                };
                 let new = self.arithmetic(&op, current, rhs, e.span)?;
-                let new = Val { expr: self.save(new.expr, &new.ty), ty: new.ty };
+                let new = Val {
+                    expr: self.save(new.expr, &new.ty),
+                    ty: new.ty,
+                };
                 self.store(&lv, new.clone(), e.span)?;
                 Ok(new)
             }
@@ -431,7 +667,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let lhs = self.rvalue(&b.lhs)?;
                 let mark = self.mark();
                 let rhs = self.rvalue(&b.rhs)?;
-                let lhs = Val { expr: self.protect(lhs.expr, &lhs.ty, mark), ty: lhs.ty };
+                let lhs = Val {
+                    expr: self.protect(lhs.expr, &lhs.ty, mark),
+                    ty: lhs.ty,
+                };
                 self.arithmetic(&op, lhs, rhs, e.span)
             }
         }
@@ -439,12 +678,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// `lhs op rhs` on pure operands, with pointer arithmetic scaled by the
     /// pointee size in scalars.
-    pub fn arithmetic(&mut self, op: &BinaryOperator, lhs: Val, rhs: Val, span: Span) -> LResult<Val> {
+    pub fn arithmetic(
+        &mut self,
+        op: &BinaryOperator,
+        lhs: Val,
+        rhs: Val,
+        span: Span,
+    ) -> LResult<Val> {
         use BinaryOperator as B;
         if matches!(lhs.ty, CType::Float) || matches!(rhs.ty, CType::Float) {
             return self.lw.refuse(span, "floating point", Some("use integers"));
         }
-        let stride = |s: &Self, ty: &CType| ty.target().map(|t| s.lw.types.size(t) as i64).unwrap_or(1);
+        let stride =
+            |s: &Self, ty: &CType| ty.target().map(|t| s.lw.types.size(t) as i64).unwrap_or(1);
         let (ir_op, ty) = match op {
             B::Plus | B::Minus => {
                 let sub = matches!(op, B::Minus);
@@ -452,19 +698,38 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 match (lhs.ty.is_pointer(), rhs.ty.is_pointer()) {
                     (true, false) => {
                         let k = stride(self, &lhs.ty);
-                        let expr = binary(op, lhs.expr, binary(BinaryOp::Mul, rhs.expr, Expr::Const(k)));
+                        let expr = binary(
+                            op,
+                            lhs.expr,
+                            binary(BinaryOp::Mul, rhs.expr, Expr::Const(k)),
+                        );
                         return Ok(Val { expr, ty: lhs.ty });
                     }
                     (false, true) if !sub => {
                         let k = stride(self, &rhs.ty);
-                        let expr = binary(op, rhs.expr, binary(BinaryOp::Mul, lhs.expr, Expr::Const(k)));
+                        let expr = binary(
+                            op,
+                            rhs.expr,
+                            binary(BinaryOp::Mul, lhs.expr, Expr::Const(k)),
+                        );
                         return Ok(Val { expr, ty: rhs.ty });
                     }
                     (true, true) if sub => {
                         let k = stride(self, &lhs.ty);
                         let difference = binary(BinaryOp::Sub, lhs.expr, rhs.expr);
-                        let expr = if k == 1 { difference } else { Expr::Binary(BinaryOp::Div, Box::new(difference), Box::new(Expr::Const(k))) };
-                        return Ok(Val { expr, ty: CType::LONG });
+                        let expr = if k == 1 {
+                            difference
+                        } else {
+                            Expr::Binary(
+                                BinaryOp::Div,
+                                Box::new(difference),
+                                Box::new(Expr::Const(k)),
+                            )
+                        };
+                        return Ok(Val {
+                            expr,
+                            ty: CType::LONG,
+                        });
                     }
                     (false, false) => (op, common(&lhs.ty, &rhs.ty)),
                     _ => return self.lw.refuse(span, "this pointer arithmetic", None),
@@ -491,10 +756,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if matches!(lhs.ty, CType::Struct(_)) || matches!(rhs.ty, CType::Struct(_)) {
             return self.lw.refuse(span, "an operator on a struct value", None);
         }
-        Ok(Val { expr: Expr::Binary(ir_op, Box::new(lhs.expr), Box::new(rhs.expr)), ty })
+        Ok(Val {
+            expr: Expr::Binary(ir_op, Box::new(lhs.expr), Box::new(rhs.expr)),
+            ty,
+        })
     }
 
-    fn assign(&mut self, lhs: &'a Node<Expression>, rhs: &'a Node<Expression>, span: Span) -> LResult<Val> {
+    fn assign(
+        &mut self,
+        lhs: &'a Node<Expression>,
+        rhs: &'a Node<Expression>,
+        span: Span,
+    ) -> LResult<Val> {
         let lv = self.lvalue(lhs)?;
         if let CType::Struct(_) = lv.ty() {
             return self.assign_struct(lv, rhs, span);
@@ -502,10 +775,21 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let mark = self.mark();
         let value = self.rvalue(rhs)?;
         let lv = match lv {
-            LVal::Shared { address, ty, atomic } => LVal::Shared { address: self.protect(address, &CType::LONG, mark), ty, atomic },
+            LVal::Shared {
+                address,
+                ty,
+                atomic,
+            } => LVal::Shared {
+                address: self.protect(address, &CType::LONG, mark),
+                ty,
+                atomic,
+            },
             private => private,
         };
-        let value = Val { expr: self.save_if_shared_target(&lv, value.expr, &value.ty), ty: value.ty };
+        let value = Val {
+            expr: self.save_if_shared_target(&lv, value.expr, &value.ty),
+            ty: value.ty,
+        };
         self.store(&lv, value.clone(), span)?;
         Ok(value)
     }
@@ -514,69 +798,156 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// private and `e` reads it, keep `e`'s value.
     fn save_if_shared_target(&mut self, lv: &LVal, e: Expr, ty: &CType) -> Expr {
         match lv {
-            LVal::Private(..) if !self.is_stable(&e) && !matches!(e, Expr::Load(_)) => self.save(e, ty),
+            LVal::Private(..) if !self.is_stable(&e) && !matches!(e, Expr::Load(_)) => {
+                self.save(e, ty)
+            }
             _ => e,
         }
     }
 
     /// Struct assignment: private to private as a whole, shared to shared scalar by scalar.
-    fn assign_struct(&mut self, target: LVal, rhs: &'a Node<Expression>, span: Span) -> LResult<Val> {
+    fn assign_struct(
+        &mut self,
+        target: LVal,
+        rhs: &'a Node<Expression>,
+        span: Span,
+    ) -> LResult<Val> {
         let source = self.lvalue(rhs)?;
         if source.ty() != target.ty() {
-            return self.lw.refuse(span, "assigning between different struct types", None);
+            return self
+                .lw
+                .refuse(span, "assigning between different struct types", None);
         }
         match (target, source) {
-            (LVal::Private(to, _), LVal::Private(from, _)) => self.emit(StmtKind::Assign(to, Expr::Load(from))),
-            (LVal::Shared { address: to, ty, .. }, LVal::Shared { address: from, .. }) => {
+            (LVal::Private(to, _), LVal::Private(from, _)) => {
+                self.emit(StmtKind::Assign(to, Expr::Load(from)))
+            }
+            (
+                LVal::Shared {
+                    address: to, ty, ..
+                },
+                LVal::Shared { address: from, .. },
+            ) => {
                 for k in 0..self.lw.types.size(&ty) as i64 {
                     let temp = self.temp(&CType::LONG);
-                    self.emit(StmtKind::Read { target: Place::Local(temp), address: binary(BinaryOp::Add, from.clone(), Expr::Const(k)) });
-                    self.emit(StmtKind::Write { address: binary(BinaryOp::Add, to.clone(), Expr::Const(k)), value: Expr::Load(Place::Local(temp)) });
+                    self.emit(StmtKind::Read {
+                        target: Place::Local(temp),
+                        address: binary(BinaryOp::Add, from.clone(), Expr::Const(k)),
+                    });
+                    self.emit(StmtKind::Write {
+                        address: binary(BinaryOp::Add, to.clone(), Expr::Const(k)),
+                        value: Expr::Load(Place::Local(temp)),
+                    });
                 }
             }
-            _ => return self.lw.refuse(span, "copying a struct between private and shared memory", Some("copy its fields one by one")),
+            _ => {
+                return self.lw.refuse(
+                    span,
+                    "copying a struct between private and shared memory",
+                    Some("copy its fields one by one"),
+                );
+            }
         }
         Ok(Val::void())
     }
 
     /// `a && b` / `a || b`: pure when `b` emits nothing, otherwise an `If`.
-    fn short_circuit(&mut self, and: bool, lhs: &'a Node<Expression>, rhs: &'a Node<Expression>) -> LResult<Val> {
+    fn short_circuit(
+        &mut self,
+        and: bool,
+        lhs: &'a Node<Expression>,
+        rhs: &'a Node<Expression>,
+    ) -> LResult<Val> {
         let left = self.rvalue(lhs)?;
         let (block, right) = self.in_block(|s| s.rvalue(rhs))?;
-        let op = if and { BinaryOp::LogicalAnd } else { BinaryOp::LogicalOr };
+        let op = if and {
+            BinaryOp::LogicalAnd
+        } else {
+            BinaryOp::LogicalOr
+        };
         if block.is_empty() {
-            return Ok(Val { expr: Expr::Binary(op, Box::new(left.expr), Box::new(right.expr)), ty: CType::INT });
+            return Ok(Val {
+                expr: Expr::Binary(op, Box::new(left.expr), Box::new(right.expr)),
+                ty: CType::INT,
+            });
         }
         let temp = self.temp(&CType::INT);
         let result = Place::Local(temp);
         let mut evaluated = block;
-        evaluated.push(Stmt { kind: StmtKind::Assign(result.clone(), Expr::Binary(BinaryOp::Ne, Box::new(right.expr), Box::new(Expr::Const(0)))), origin: self.origin });
-        let short = vec![Stmt { kind: StmtKind::Assign(result, Expr::Const(if and { 0 } else { 1 })), origin: self.origin }];
-        let (then_branch, else_branch) = if and { (evaluated, short) } else { (short, evaluated) };
-        self.emit(StmtKind::If { condition: left.expr, then_branch, else_branch });
-        Ok(Val { expr: Expr::Load(Place::Local(temp)), ty: CType::INT })
+        evaluated.push(Stmt {
+            kind: StmtKind::Assign(
+                result.clone(),
+                Expr::Binary(BinaryOp::Ne, Box::new(right.expr), Box::new(Expr::Const(0))),
+            ),
+            origin: self.origin,
+        });
+        let short = vec![Stmt {
+            kind: StmtKind::Assign(result, Expr::Const(if and { 0 } else { 1 })),
+            origin: self.origin,
+        }];
+        let (then_branch, else_branch) = if and {
+            (evaluated, short)
+        } else {
+            (short, evaluated)
+        };
+        self.emit(StmtKind::If {
+            condition: left.expr,
+            then_branch,
+            else_branch,
+        });
+        Ok(Val {
+            expr: Expr::Load(Place::Local(temp)),
+            ty: CType::INT,
+        })
     }
 
     fn conditional(&mut self, c: &'a ast::ConditionalExpression) -> LResult<Val> {
         let condition = self.rvalue(&c.condition)?;
         let (then_block, then_value) = self.in_block(|s| s.rvalue(&c.then_expression))?;
         let (else_block, else_value) = self.in_block(|s| s.rvalue(&c.else_expression))?;
-        let ty = if then_value.ty.is_pointer() { then_value.ty.clone() } else if matches!(then_value.ty, CType::Void) { CType::Void } else { common(&then_value.ty, &else_value.ty) };
+        let ty = if then_value.ty.is_pointer() {
+            then_value.ty.clone()
+        } else if matches!(then_value.ty, CType::Void) {
+            CType::Void
+        } else {
+            common(&then_value.ty, &else_value.ty)
+        };
         if then_block.is_empty() && else_block.is_empty() {
-            let expr = Expr::Conditional(Box::new(condition.expr), Box::new(then_value.expr), Box::new(else_value.expr));
+            let expr = Expr::Conditional(
+                Box::new(condition.expr),
+                Box::new(then_value.expr),
+                Box::new(else_value.expr),
+            );
             return Ok(Val { expr, ty });
         }
         let mut then_branch = then_block;
         let mut else_branch = else_block;
         if matches!(ty, CType::Void) {
-            self.emit(StmtKind::If { condition: condition.expr, then_branch, else_branch });
+            self.emit(StmtKind::If {
+                condition: condition.expr,
+                then_branch,
+                else_branch,
+            });
             return Ok(Val::void());
         }
         let temp = self.temp(&ty);
-        then_branch.push(Stmt { kind: StmtKind::Assign(Place::Local(temp), then_value.expr), origin: self.origin });
-        else_branch.push(Stmt { kind: StmtKind::Assign(Place::Local(temp), else_value.expr), origin: self.origin });
-        self.emit(StmtKind::If { condition: condition.expr, then_branch, else_branch });
-        Ok(Val { expr: Expr::Load(Place::Local(temp)), ty })
+        then_branch.push(Stmt {
+            kind: StmtKind::Assign(Place::Local(temp), then_value.expr),
+            origin: self.origin,
+        });
+        else_branch.push(Stmt {
+            kind: StmtKind::Assign(Place::Local(temp), else_value.expr),
+            origin: self.origin,
+        });
+        self.emit(StmtKind::If {
+            condition: condition.expr,
+            then_branch,
+            else_branch,
+        });
+        Ok(Val {
+            expr: Expr::Load(Place::Local(temp)),
+            ty,
+        })
     }
 
     /// GNU `({ ... })`: its value is that of the last expression statement.
@@ -606,7 +977,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 /// Integer promotion.
 pub fn promote(ty: &CType) -> CType {
     match ty {
-        CType::Int { bits, signed } if *bits >= 32 => CType::Int { bits: *bits, signed: *signed },
+        CType::Int { bits, signed } if *bits >= 32 => CType::Int {
+            bits: *bits,
+            signed: *signed,
+        },
         CType::Pointer(_) => CType::LONG,
         _ => CType::INT,
     }
@@ -616,7 +990,16 @@ pub fn promote(ty: &CType) -> CType {
 pub fn common(a: &CType, b: &CType) -> CType {
     match (promote(a), promote(b)) {
         (CType::Int { bits: x, signed: s }, CType::Int { bits: y, signed: t }) => {
-            if x == y { CType::Int { bits: x, signed: s && t } } else if x > y { CType::Int { bits: x, signed: s } } else { CType::Int { bits: y, signed: t } }
+            if x == y {
+                CType::Int {
+                    bits: x,
+                    signed: s && t,
+                }
+            } else if x > y {
+                CType::Int { bits: x, signed: s }
+            } else {
+                CType::Int { bits: y, signed: t }
+            }
         }
         _ => CType::INT,
     }

@@ -18,29 +18,57 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match &s.node {
             Statement::Compound(items) => {
                 self.scopes.push(Default::default());
-                let result = items.iter().try_for_each(|item| self.lower_block_item(item));
+                let result = items
+                    .iter()
+                    .try_for_each(|item| self.lower_block_item(item));
                 self.scopes.pop();
                 result
             }
-            Statement::Expression(Some(e)) => self.rvalue(e).map(|_| ()),
+            Statement::Expression(Some(e)) => self.discard(e),
             Statement::Expression(None) => Ok(()),
             Statement::Labeled(labeled) => self.labeled(&labeled.node, s.span),
             Statement::If(i) => {
                 let condition = self.rvalue(&i.node.condition)?.expr;
-                let (then_branch, _) = self.in_block(|f| f.lower_statement(&i.node.then_statement))?;
+                let (then_branch, _) =
+                    self.in_block(|f| f.lower_statement(&i.node.then_statement))?;
                 let (else_branch, _) = match &i.node.else_statement {
                     Some(e) => self.in_block(|f| f.lower_statement(e))?,
                     None => (Vec::new(), ()),
                 };
                 self.origin = self.lw.origin(s.span);
-                self.emit(StmtKind::If { condition, then_branch, else_branch });
+                self.emit(StmtKind::If {
+                    condition,
+                    then_branch,
+                    else_branch,
+                });
                 Ok(())
             }
-            Statement::While(w) => self.lower_loop(true, None, Some(&w.node.expression), &w.node.statement, None, s.span),
-            Statement::DoWhile(d) => self.lower_loop(false, None, Some(&d.node.expression), &d.node.statement, None, s.span),
+            Statement::While(w) => self.lower_loop(
+                true,
+                None,
+                Some(&w.node.expression),
+                &w.node.statement,
+                None,
+                s.span,
+            ),
+            Statement::DoWhile(d) => self.lower_loop(
+                false,
+                None,
+                Some(&d.node.expression),
+                &d.node.statement,
+                None,
+                s.span,
+            ),
             Statement::For(f) => {
                 self.scopes.push(Default::default());
-                let result = self.lower_loop(true, Some(&f.node.initializer), f.node.condition.as_deref(), &f.node.statement, f.node.step.as_deref(), s.span);
+                let result = self.lower_loop(
+                    true,
+                    Some(&f.node.initializer),
+                    f.node.condition.as_deref(),
+                    &f.node.statement,
+                    f.node.step.as_deref(),
+                    s.span,
+                );
                 self.scopes.pop();
                 result
             }
@@ -48,7 +76,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Statement::Goto(label) => {
                 let name = &label.node.name;
                 if self.defined_labels.contains(name) {
-                    return self.lw.refuse(s.span, format!("a backward `goto {name}`"), Some("write the loop with `while` or `for`"));
+                    return self.lw.refuse(
+                        s.span,
+                        format!("a backward `goto {name}`"),
+                        Some("write the loop with `while` or `for`"),
+                    );
                 }
                 let id = self.label(name);
                 self.emit(StmtKind::Goto(id));
@@ -71,7 +103,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     self.emit(StmtKind::Goto(label));
                     Ok(())
                 }
-                None => self.lw.error(s.span, "`break` outside a loop or switch", "here"),
+                None => self
+                    .lw
+                    .error(s.span, "`break` outside a loop or switch", "here"),
             },
             Statement::Return(value) => {
                 let value = match value {
@@ -89,6 +123,31 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Statement::Asm(asm) => self.asm(&asm.node, s.span),
         }
+    }
+
+    /// Lowers an expression whose value is unused (`i++` needs no copy of `i`).
+    fn discard(&mut self, e: &'a Node<Expression>) -> LResult<()> {
+        if let Expression::UnaryOperator(u) = &e.node
+            && matches!(
+                u.node.operator.node,
+                UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+            )
+        {
+            let op = if u.node.operator.node == UnaryOperator::PostIncrement {
+                BinaryOperator::Plus
+            } else {
+                BinaryOperator::Minus
+            };
+            let lv = self.lvalue(&u.node.operand)?;
+            let old = self.load(lv.clone(), e.span)?;
+            let one = super::lower_expr::Val::int(1);
+            let new = self.arithmetic(&op, old, one, e.span)?;
+            return self.store(&lv, new, e.span);
+        }
+        if let Expression::Comma(items) = &e.node {
+            return items.iter().try_for_each(|item| self.discard(item));
+        }
+        self.rvalue(e).map(|_| ())
     }
 
     /// Lowers a declaration or statement of a block.
@@ -113,7 +172,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Label::Case(value) => {
                 let Some(v) = self.lw.types.const_eval(value) else {
-                    return self.lw.error(value.span, "case label is not a constant", "not constant");
+                    return self.lw.error(
+                        value.span,
+                        "case label is not a constant",
+                        "not constant",
+                    );
                 };
                 let id = self.fresh_label();
                 let Some(cases) = self.cases.last_mut() else {
@@ -158,11 +221,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             let (body_block, _) = self.in_block(|f| f.lower_statement(body))?;
             self.origin = origin;
             let (prelude, condition) = match condition {
-                Some(c) => self.in_block(|f| f.rvalue(c).map(|v| v.expr))?,
+                Some(c) => {
+                    self.origin = self.lw.origin(c.span);
+                    self.in_block(|f| f.rvalue(c).map(|v| v.expr))?
+                }
                 None => (Vec::new(), Expr::Const(1)),
             };
             let (latch, _) = match step {
-                Some(e) => self.in_block(|f| f.rvalue(e).map(|_| ()))?,
+                Some(e) => self.in_block(|f| f.discard(e))?,
                 None => (Vec::new(), ()),
             };
             Ok((body_block, prelude, condition, latch))
@@ -170,7 +236,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.breaks.pop();
         let (body, prelude, condition, latch) = result?;
         self.origin = origin;
-        self.emit(StmtKind::Loop { test_first, prelude, condition, body, latch });
+        self.emit(StmtKind::Loop {
+            test_first,
+            prelude,
+            condition,
+            body,
+            latch,
+        });
         Ok(())
     }
 
@@ -189,8 +261,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         for (case, label) in &cases {
             match case {
                 Some(v) => self.emit(StmtKind::If {
-                    condition: Expr::Binary(BinaryOp::Eq, Box::new(value.clone()), Box::new(Expr::Const(*v))),
-                    then_branch: vec![Stmt { kind: StmtKind::Goto(*label), origin: self.origin }],
+                    condition: Expr::Binary(
+                        BinaryOp::Eq,
+                        Box::new(value.clone()),
+                        Box::new(Expr::Const(*v)),
+                    ),
+                    then_branch: vec![Stmt {
+                        kind: StmtKind::Goto(*label),
+                        origin: self.origin,
+                    }],
                     else_branch: Vec::new(),
                 }),
                 None => default = *label,
@@ -218,9 +297,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             self.lw.types.declared_type(specs, None, d.span)?;
         }
         for init in &d.node.declarators {
-            let Some(name) = types::declarator_name(&init.node.declarator.node) else { continue };
+            let Some(name) = types::declarator_name(&init.node.declarator.node) else {
+                continue;
+            };
             let name = name.node.name.clone();
-            let ty = self.lw.types.declared_type(specs, Some(&init.node.declarator), init.span)?;
+            let ty = self
+                .lw
+                .types
+                .declared_type(specs, Some(&init.node.declarator), init.span)?;
             if let CType::Function(ret, _) = &ty {
                 self.lw.prototypes.insert(name, (**ret).clone());
                 continue;
@@ -231,11 +315,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             if is_static {
                 let key = format!("{}::{name}", self.name);
-                self.lw.declare_global(&key, ty, init.node.initializer.as_ref(), atomic, init.span)?;
-                if let Some(super::globals::Global::Shared { base, ty, .. }) = self.lw.globals.get(&key).cloned() {
+                self.lw.declare_global(
+                    &key,
+                    ty,
+                    init.node.initializer.as_ref(),
+                    atomic,
+                    init.span,
+                )?;
+                if let Some(super::globals::Global::Shared { base, ty, .. }) =
+                    self.lw.globals.get(&key).cloned()
+                {
                     let size = self.lw.types.size(&ty) as usize;
                     for k in 0..size {
-                        if let Some(location) = self.lw.program.locations.get_mut(base as usize + k) {
+                        if let Some(location) = self.lw.program.locations.get_mut(base as usize + k)
+                        {
                             location.name = location.name.replacen(&key, &name, 1);
                             location.object = name.clone();
                         }
@@ -249,28 +342,56 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         Ok(())
     }
 
-    fn local_object(&mut self, name: &str, ty: CType, init: &'a Node<InitDeclarator>, atomic: bool) -> LResult<()> {
+    fn local_object(
+        &mut self,
+        name: &str,
+        ty: CType,
+        init: &'a Node<InitDeclarator>,
+        atomic: bool,
+    ) -> LResult<()> {
         let span = init.span;
         match &ty {
-            CType::Float => return self.lw.refuse(span, format!("floating point (`{name}`)"), Some("use integers")),
+            CType::Float => {
+                return self.lw.refuse(
+                    span,
+                    format!("floating point (`{name}`)"),
+                    Some("use integers"),
+                );
+            }
             CType::Pointer(t) if matches!(**t, CType::Function(..)) => {
-                return self.lw.refuse(span, format!("the function pointer `{name}`"), Some("call the function directly"));
+                return self.lw.refuse(
+                    span,
+                    format!("the function pointer `{name}`"),
+                    Some("call the function directly"),
+                );
             }
             _ => {}
         }
         let ty = match (&ty, init.node.initializer.as_ref().map(|i| &i.node)) {
-            (CType::Array(element, 0), Some(Initializer::List(items))) => CType::Array(element.clone(), items.len() as u64),
+            (CType::Array(element, 0), Some(Initializer::List(items))) => {
+                CType::Array(element.clone(), items.len() as u64)
+            }
             _ => ty,
         };
         let is_array = matches!(ty, CType::Array(..));
         let shared = !ty.is_thread_data()
-            && (self.address_use.address_taken.contains(name) || (is_array && self.address_use.used_as_value.contains(name)) || atomic);
+            && (self.address_use.address_taken.contains(name)
+                || (is_array && self.address_use.used_as_value.contains(name))
+                || atomic);
         let id = self.new_local(name, ty.clone(), shared);
         if atomic {
             self.atomic_locals.insert(id);
         }
         self.bind(name, Binding::Local(id));
-        let target = if shared { LVal::Shared { address: Expr::ObjectAddress(id), ty, atomic } } else { LVal::Private(Place::Local(id), ty) };
+        let target = if shared {
+            LVal::Shared {
+                address: Expr::ObjectAddress(id),
+                ty,
+                atomic,
+            }
+        } else {
+            LVal::Private(Place::Local(id), ty)
+        };
         if let Some(initializer) = &init.node.initializer {
             self.initialise(&target, initializer)?;
         }
@@ -279,24 +400,39 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Initialises an object; unmentioned elements of a braced list are zero.
     fn initialise(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
+        if matches!(init.node, Initializer::List(_))
+            && matches!(target.ty(), CType::Array(..) | CType::Struct(_))
+        {
+            self.zero(target, init.span)?;
+        }
+        self.fill(target, init)
+    }
+
+    /// Stores the values of an initialiser (the object is already zeroed).
+    fn fill(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
         match (&init.node, target.ty().clone()) {
             (Initializer::Expression(e), ty) if ty.is_scalar() || matches!(ty, CType::Bool) => {
                 let v = self.rvalue(e)?;
                 self.store(target, v, init.span)
             }
             (Initializer::List(items), ty) if ty.is_scalar() => match items.first() {
-                Some(item) => self.initialise(target, &item.node.initializer),
+                Some(item) => self.fill(target, &item.node.initializer),
                 None => self.store(target, Val::int(0), init.span),
             },
             (Initializer::List(items), CType::Array(_, n)) => {
-                self.zero(target, init.span)?;
                 let mut index = 0u64;
                 for item in items {
                     if let Some(designator) = item.node.designation.first() {
                         match &designator.node {
                             Designator::Index(e) => match self.lw.types.const_eval(e) {
                                 Some(i) if i >= 0 => index = i as u64,
-                                _ => return self.lw.refuse(designator.span, "this designator", None),
+                                _ => {
+                                    return self.lw.refuse(
+                                        designator.span,
+                                        "this designator",
+                                        None,
+                                    );
+                                }
                             },
                             _ => return self.lw.refuse(designator.span, "this designator", None),
                         }
@@ -305,28 +441,37 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         break;
                     }
                     let element = self.element(target, index);
-                    self.initialise(&element, &item.node.initializer)?;
+                    self.fill(&element, &item.node.initializer)?;
                     index += 1;
                 }
                 Ok(())
             }
             (Initializer::List(items), CType::Struct(id)) => {
-                self.zero(target, init.span)?;
                 let fields = self.lw.types.fields(id, init.span)?.to_vec();
                 let mut index = 0usize;
                 for item in items {
                     if let Some(designator) = item.node.designation.first() {
                         match &designator.node {
-                            Designator::Member(m) => match fields.iter().position(|(f, _)| *f == m.node.name) {
-                                Some(i) => index = i,
-                                None => return self.lw.error(m.span, format!("no field `{}`", m.node.name), "unknown field"),
-                            },
+                            Designator::Member(m) => {
+                                match fields.iter().position(|(f, _)| *f == m.node.name) {
+                                    Some(i) => index = i,
+                                    None => {
+                                        return self.lw.error(
+                                            m.span,
+                                            format!("no field `{}`", m.node.name),
+                                            "unknown field",
+                                        );
+                                    }
+                                }
+                            }
                             _ => return self.lw.refuse(designator.span, "this designator", None),
                         }
                     }
-                    let Some((field, _)) = fields.get(index) else { break };
+                    let Some((field, _)) = fields.get(index) else {
+                        break;
+                    };
                     let member = self.member(target, id, field, init.span)?;
-                    self.initialise(&member, &item.node.initializer)?;
+                    self.fill(&member, &item.node.initializer)?;
                     index += 1;
                 }
                 Ok(())
@@ -338,7 +483,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         self.emit(StmtKind::Assign(to.clone(), Expr::Load(from)));
                         Ok(())
                     }
-                    _ => self.lw.refuse(init.span, "initialising a struct from shared memory", Some("copy its fields one by one")),
+                    _ => self.lw.refuse(
+                        init.span,
+                        "initialising a struct from shared memory",
+                        Some("copy its fields one by one"),
+                    ),
                 }
             }
             _ => self.lw.refuse(init.span, "this initialiser", None),
@@ -348,10 +497,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     fn element(&self, target: &LVal, index: u64) -> LVal {
         let element = target.ty().target().cloned().unwrap_or(CType::INT);
         match target {
-            LVal::Private(place, _) => LVal::Private(Place::Index(Box::new(place.clone()), Box::new(Expr::Const(index as i64))), element),
-            LVal::Shared { address, atomic, .. } => {
+            LVal::Private(place, _) => LVal::Private(
+                Place::Index(Box::new(place.clone()), Box::new(Expr::Const(index as i64))),
+                element,
+            ),
+            LVal::Shared {
+                address, atomic, ..
+            } => {
                 let offset = index as i64 * self.lw.types.size(&element) as i64;
-                LVal::Shared { address: super::lower::binary(BinaryOp::Add, address.clone(), Expr::Const(offset)), ty: element, atomic: *atomic }
+                LVal::Shared {
+                    address: super::lower::binary(
+                        BinaryOp::Add,
+                        address.clone(),
+                        Expr::Const(offset),
+                    ),
+                    ty: element,
+                    atomic: *atomic,
+                }
             }
         }
     }
@@ -359,10 +521,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     fn member(&self, target: &LVal, id: usize, field: &str, span: Span) -> LResult<LVal> {
         let (offset, ty) = self.lw.types.field(id, field, span)?;
         Ok(match target {
-            LVal::Private(place, _) => LVal::Private(Place::Field(Box::new(place.clone()), field.to_string()), ty),
-            LVal::Shared { address, atomic, .. } => {
-                LVal::Shared { address: super::lower::binary(BinaryOp::Add, address.clone(), Expr::Const(offset as i64)), ty, atomic: *atomic }
+            LVal::Private(place, _) => {
+                LVal::Private(Place::Field(Box::new(place.clone()), field.to_string()), ty)
             }
+            LVal::Shared {
+                address, atomic, ..
+            } => LVal::Shared {
+                address: super::lower::binary(
+                    BinaryOp::Add,
+                    address.clone(),
+                    Expr::Const(offset as i64),
+                ),
+                ty,
+                atomic: *atomic,
+            },
         })
     }
 

@@ -25,7 +25,10 @@ pub use source_map::SourceMap;
 #[derive(Debug, thiserror::Error)]
 pub enum FrontendError {
     #[error("cannot read {path}: {source}")]
-    Unreadable { path: PathBuf, source: std::io::Error },
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("the C preprocessor failed on {path}:\n{stderr}")]
     Preprocessor { path: PathBuf, stderr: String },
     /// A problem located in the user's source.
@@ -36,7 +39,7 @@ pub enum FrontendError {
 /// Preprocesses, parses and lowers `path`.
 pub fn load(path: &Path, options: &TranslateOptions) -> Result<Program, FrontendError> {
     let text = preprocess::preprocess(path, options)?;
-    lower_preprocessed(&text).map_err(FrontendError::Source)
+    lower_preprocessed_with(&text, options).map_err(FrontendError::Source)
 }
 
 /// Runs only the preprocessor (with lazysma's headers) on `path`.
@@ -46,6 +49,15 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
 
 /// Parses and lowers already preprocessed text (with `# line` markers).
 pub fn lower_preprocessed(text: &str) -> Result<Program, Box<Diagnostic>> {
+    lower_preprocessed_with(text, &TranslateOptions::default())
+}
+
+/// Parses and lowers preprocessed text under the given options (the loop
+/// bound sizes variable-length arrays of thread handles).
+pub fn lower_preprocessed_with(
+    text: &str,
+    options: &TranslateOptions,
+) -> Result<Program, Box<Diagnostic>> {
     let map = SourceMap::new(text);
     let config = lang_c::driver::Config::with_gcc();
     let parse = match lang_c::driver::parse_preprocessed(&config, text.to_string()) {
@@ -53,12 +65,36 @@ pub fn lower_preprocessed(text: &str) -> Result<Program, Box<Diagnostic>> {
         Err(error) => {
             let mut expected: Vec<&str> = error.expected.iter().copied().collect();
             expected.sort_unstable();
-            let found = text.get(error.offset..).and_then(|rest| rest.split_whitespace().next()).unwrap_or("end of file");
+            let found = text
+                .get(error.offset..)
+                .and_then(|rest| rest.split_whitespace().next())
+                .unwrap_or("end of file");
             let found: String = found.chars().take(20).collect();
-            let label = if found.is_empty() { "unexpected end of file".to_string() } else { format!("unexpected `{found}`") };
-            let help = (!expected.is_empty()).then(|| format!("expected one of {}", expected.iter().take(12).map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", ")));
-            return Err(Box::new(map.diagnostic(error.offset, error.offset + found.len().max(1), "syntax error", label, help)));
+            let label = if found.is_empty() {
+                "unexpected end of file".to_string()
+            } else {
+                format!("unexpected `{found}`")
+            };
+            let help = (!expected.is_empty()).then(|| {
+                format!(
+                    "expected one of {}",
+                    expected
+                        .iter()
+                        .take(12)
+                        .map(|e| format!("`{e}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            });
+            return Err(Box::new(map.diagnostic(
+                error.offset,
+                error.offset + found.len().max(1),
+                "syntax error",
+                label,
+                help,
+            )));
         }
     };
-    program::lower_unit(&map, &parse.unit)
+    let thread_array_bound = u64::from(options.bounds.unwind) + 1;
+    program::lower_unit(&map, &parse.unit, thread_array_bound)
 }

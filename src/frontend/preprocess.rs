@@ -14,17 +14,29 @@ const OWN_HEADERS: &[(&str, &str)] = &[
 
 /// Preprocesses `path` and returns the text with `# line "file"` markers.
 pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, FrontendError> {
-    let failure = |stderr: String| FrontendError::Preprocessor { path: path.to_path_buf(), stderr };
+    let failure = |stderr: String| FrontendError::Preprocessor {
+        path: path.to_path_buf(),
+        stderr,
+    };
     if let Err(source) = std::fs::metadata(path) {
-        return Err(FrontendError::Unreadable { path: path.to_path_buf(), source });
+        return Err(FrontendError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        });
     }
-    let include_dir = tempfile::tempdir().map_err(|e| failure(format!("cannot create a temporary directory: {e}")))?;
+    let include_dir = tempfile::tempdir()
+        .map_err(|e| failure(format!("cannot create a temporary directory: {e}")))?;
     for (name, contents) in OWN_HEADERS {
         std::fs::write(include_dir.path().join(name), contents)
             .map_err(|e| failure(format!("cannot write {name}: {e}")))?;
     }
     let mut command = Command::new("gcc");
-    command.arg("-E").arg("-std=gnu11").arg("-D__LAZYSMA__").arg("-I").arg(include_dir.path());
+    command
+        .arg("-E")
+        .arg("-std=gnu11")
+        .arg("-D__LAZYSMA__")
+        .arg("-I")
+        .arg(include_dir.path());
     for dir in &options.include_dirs {
         command.arg("-I").arg(dir);
     }
@@ -32,9 +44,14 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
         command.arg(format!("-D{define}"));
     }
     command.arg(path);
-    let output = command.output().map_err(|e| failure(format!("cannot run gcc: {e}")))?;
+    let output = command
+        .output()
+        .map_err(|e| failure(format!("cannot run gcc: {e}")))?;
     if !output.status.success() {
-        return Err(failure(String::from_utf8_lossy(&output.stderr).into_owned()));
+        return Err(failure(
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        ));
     }
-    String::from_utf8(output.stdout).map_err(|_| failure("the preprocessed text is not UTF-8".into()))
+    String::from_utf8(output.stdout)
+        .map_err(|_| failure("the preprocessed text is not UTF-8".into()))
 }

@@ -17,8 +17,13 @@ use std::path::PathBuf;
 const DEFAULT_HEAP_BLOCK: u32 = 8;
 
 /// Lowers a parsed translation unit.
-pub fn lower_unit(map: &SourceMap, unit: &TranslationUnit) -> Result<Program, Box<Diagnostic>> {
+pub fn lower_unit(
+    map: &SourceMap,
+    unit: &TranslationUnit,
+    thread_array_bound: u64,
+) -> Result<Program, Box<Diagnostic>> {
     let mut lw = Lowerer::new(map);
+    lw.types.thread_array_bound = thread_array_bound;
     let mut definitions: Vec<&Node<FunctionDefinition>> = Vec::new();
     for external in &unit.0 {
         let system = map.is_system(external.span.start);
@@ -29,14 +34,21 @@ pub fn lower_unit(map: &SourceMap, unit: &TranslationUnit) -> Result<Program, Bo
                 if system {
                     continue;
                 }
-                let Some(name) = types::declarator_name(&f.node.declarator.node) else { continue };
+                let Some(name) = types::declarator_name(&f.node.declarator.node) else {
+                    continue;
+                };
                 if is_builtin(&name.node.name) {
                     continue;
                 }
                 if lw.functions.contains_key(&name.node.name) {
-                    return lw.error(name.span, format!("`{}` is defined twice", name.node.name), "second definition");
+                    return lw.error(
+                        name.span,
+                        format!("`{}` is defined twice", name.node.name),
+                        "second definition",
+                    );
                 }
-                lw.functions.insert(name.node.name.clone(), definitions.len());
+                lw.functions
+                    .insert(name.node.name.clone(), definitions.len());
                 definitions.push(f);
             }
         }
@@ -44,7 +56,8 @@ pub fn lower_unit(map: &SourceMap, unit: &TranslationUnit) -> Result<Program, Bo
     for (id, definition) in definitions.iter().enumerate() {
         let signature = signature(&mut lw, definition)?;
         if let Some(name) = types::declarator_name(&definition.node.declarator.node) {
-            lw.prototypes.insert(name.node.name.clone(), signature.1.clone());
+            lw.prototypes
+                .insert(name.node.name.clone(), signature.1.clone());
         }
         lw.signatures.insert(id, signature);
     }
@@ -63,7 +76,11 @@ pub fn lower_unit(map: &SourceMap, unit: &TranslationUnit) -> Result<Program, Bo
             help: Some("define `int main(void)`".into()),
         }));
     };
-    check_recursion(&functions, &lw.program.origins)?;
+    if let Some((caller, callee, origin)) = find_recursion(&functions) {
+        return Err(Box::new(recursion_diagnostic(
+            &lw, &functions, caller, callee, origin,
+        )));
+    }
     let mut program = std::mem::take(&mut lw.program);
     program.functions = functions;
     program.main = main;
@@ -79,30 +96,36 @@ pub fn lower_unit(map: &SourceMap, unit: &TranslationUnit) -> Result<Program, Bo
 
 /// A top-level declaration: typedefs, struct and enum definitions,
 /// prototypes and global objects (those of system headers are skipped).
-fn top_declaration<'a>(lw: &mut Lowerer<'a>, d: &'a Node<Declaration>, system: bool) -> LResult<()> {
+fn top_declaration<'a>(
+    lw: &mut Lowerer<'a>,
+    d: &'a Node<Declaration>,
+    system: bool,
+) -> LResult<()> {
     let specs = &d.node.specifiers;
     if types::is_typedef(specs) {
         lw.types.add_typedef(&d.node);
         if !system {
             for init in &d.node.declarators {
-                let _ = lw.types.declared_type(specs, Some(&init.node.declarator), init.span);
+                let _ = lw
+                    .types
+                    .declared_type(specs, Some(&init.node.declarator), init.span);
             }
         }
         return Ok(());
     }
     if system {
         for spec in specs {
-            if let DeclarationSpecifier::TypeSpecifier(t) = &spec.node {
-                if let TypeSpecifier::Enum(e) = &t.node {
-                    lw.types.add_enum(&e.node);
-                }
+            if let DeclarationSpecifier::TypeSpecifier(t) = &spec.node
+                && let TypeSpecifier::Enum(e) = &t.node
+            {
+                lw.types.add_enum(&e.node);
             }
         }
         for init in &d.node.declarators {
-            if let Some(name) = types::declarator_name(&init.node.declarator.node) {
-                if types::function_declarator(&init.node.declarator.node).is_some() {
-                    lw.prototypes.insert(name.node.name.clone(), CType::INT);
-                }
+            if let Some(name) = types::declarator_name(&init.node.declarator.node)
+                && types::function_declarator(&init.node.declarator.node).is_some()
+            {
+                lw.prototypes.insert(name.node.name.clone(), CType::INT);
             }
         }
         return Ok(());
@@ -113,54 +136,122 @@ fn top_declaration<'a>(lw: &mut Lowerer<'a>, d: &'a Node<Declaration>, system: b
     }
     let atomic = types::is_atomic(specs);
     for init in &d.node.declarators {
-        let Some(name) = types::declarator_name(&init.node.declarator.node) else { continue };
-        let ty = lw.types.declared_type(specs, Some(&init.node.declarator), init.span)?;
+        let Some(name) = types::declarator_name(&init.node.declarator.node) else {
+            continue;
+        };
+        let ty = lw
+            .types
+            .declared_type(specs, Some(&init.node.declarator), init.span)?;
         match ty {
             CType::Function(ret, _) => {
                 lw.prototypes.insert(name.node.name.clone(), *ret);
             }
             CType::Pointer(ref t) if matches!(**t, CType::Function(..)) => {
-                return lw.refuse(init.span, format!("the function pointer `{}`", name.node.name), Some("call the function directly"));
+                return lw.refuse(
+                    init.span,
+                    format!("the function pointer `{}`", name.node.name),
+                    Some("call the function directly"),
+                );
             }
-            ty => lw.declare_global(&name.node.name, ty, init.node.initializer.as_ref(), atomic, init.span)?,
+            ty => lw.declare_global(
+                &name.node.name,
+                ty,
+                init.node.initializer.as_ref(),
+                atomic,
+                init.span,
+            )?,
         }
     }
     Ok(())
 }
 
 /// Parameter types and return type of a function definition.
-fn signature<'a>(lw: &mut Lowerer<'a>, definition: &'a Node<FunctionDefinition>) -> LResult<(Vec<CType>, CType)> {
+fn signature<'a>(
+    lw: &mut Lowerer<'a>,
+    definition: &'a Node<FunctionDefinition>,
+) -> LResult<(Vec<CType>, CType)> {
     let declarator = &definition.node.declarator;
-    let name = types::declarator_name(&declarator.node).map(|n| n.node.name.clone()).unwrap_or_default();
-    if declarator.node.derived.iter().any(|d| matches!(d.node, DerivedDeclarator::KRFunction(ref ids) if !ids.is_empty())) {
-        return lw.refuse(declarator.span, "a K&R-style function definition", Some("write a prototype-style parameter list"));
+    let name = types::declarator_name(&declarator.node)
+        .map(|n| n.node.name.clone())
+        .unwrap_or_default();
+    if declarator
+        .node
+        .derived
+        .iter()
+        .any(|d| matches!(d.node, DerivedDeclarator::KRFunction(ref ids) if !ids.is_empty()))
+    {
+        return lw.refuse(
+            declarator.span,
+            "a K&R-style function definition",
+            Some("write a prototype-style parameter list"),
+        );
     }
-    let ty = lw.types.declared_type(&definition.node.specifiers, Some(declarator), declarator.span)?;
+    let ty = lw.types.declared_type(
+        &definition.node.specifiers,
+        Some(declarator),
+        declarator.span,
+    )?;
     let CType::Function(ret, variadic) = ty else {
-        return lw.error(declarator.span, format!("`{name}` is not a function"), "here");
+        return lw.error(
+            declarator.span,
+            format!("`{name}` is not a function"),
+            "here",
+        );
     };
     if variadic {
-        return lw.refuse(declarator.span, format!("the variadic function `{name}`"), Some("give the function a fixed parameter list"));
+        return lw.refuse(
+            declarator.span,
+            format!("the variadic function `{name}`"),
+            Some("give the function a fixed parameter list"),
+        );
     }
     if matches!(*ret, CType::Struct(_) | CType::Float) {
-        return lw.refuse(declarator.span, format!("the return type of `{name}`"), Some("return an integer or a pointer"));
+        return lw.refuse(
+            declarator.span,
+            format!("the return type of `{name}`"),
+            Some("return an integer or a pointer"),
+        );
     }
     let mut parameters = Vec::new();
     if let Some(function) = types::function_declarator(&declarator.node) {
         for parameter in &function.node.parameters {
             let p = &parameter.node;
-            let ty = lw.types.declared_type(&p.specifiers, p.declarator.as_ref(), parameter.span)?;
+            let ty =
+                lw.types
+                    .declared_type(&p.specifiers, p.declarator.as_ref(), parameter.span)?;
             if ty == CType::Void && p.declarator.is_none() {
                 continue;
             }
             let ty = match ty {
                 CType::Array(element, _) => CType::Pointer(element),
-                CType::Function(..) => return lw.refuse(parameter.span, "a function-pointer parameter", Some("call the function directly")),
-                CType::Pointer(t) if matches!(*t, CType::Function(..)) => {
-                    return lw.refuse(parameter.span, "a function-pointer parameter", Some("call the function directly"));
+                CType::Function(..) => {
+                    return lw.refuse(
+                        parameter.span,
+                        "a function-pointer parameter",
+                        Some("call the function directly"),
+                    );
                 }
-                CType::Float => return lw.refuse(parameter.span, "a floating-point parameter", Some("use integers")),
-                CType::Struct(_) => return lw.refuse(parameter.span, "a struct passed by value", Some("pass a pointer")),
+                CType::Pointer(t) if matches!(*t, CType::Function(..)) => {
+                    return lw.refuse(
+                        parameter.span,
+                        "a function-pointer parameter",
+                        Some("call the function directly"),
+                    );
+                }
+                CType::Float => {
+                    return lw.refuse(
+                        parameter.span,
+                        "a floating-point parameter",
+                        Some("use integers"),
+                    );
+                }
+                CType::Struct(_) => {
+                    return lw.refuse(
+                        parameter.span,
+                        "a struct passed by value",
+                        Some("pass a pointer"),
+                    );
+                }
                 ty => ty,
             };
             parameters.push(ty);
@@ -169,16 +260,32 @@ fn signature<'a>(lw: &mut Lowerer<'a>, definition: &'a Node<FunctionDefinition>)
     Ok((parameters, *ret))
 }
 
-fn lower_function<'a>(lw: &mut Lowerer<'a>, id: FunctionId, definition: &'a Node<FunctionDefinition>) -> LResult<Function> {
+fn lower_function<'a>(
+    lw: &mut Lowerer<'a>,
+    id: FunctionId,
+    definition: &'a Node<FunctionDefinition>,
+) -> LResult<Function> {
     let declarator = &definition.node.declarator;
-    let name = types::declarator_name(&declarator.node).map(|n| n.node.name.clone()).unwrap_or_default();
-    let (parameter_types, return_type) = lw.signatures.get(&id).cloned().unwrap_or((Vec::new(), CType::INT));
-    let origin = lw.origin(lang_c::span::Span::span(definition.span.start, declarator.span.end));
+    let name = types::declarator_name(&declarator.node)
+        .map(|n| n.node.name.clone())
+        .unwrap_or_default();
+    let (parameter_types, return_type) = lw
+        .signatures
+        .get(&id)
+        .cloned()
+        .unwrap_or((Vec::new(), CType::INT));
+    let origin = lw.origin(lang_c::span::Span::span(
+        definition.span.start,
+        declarator.span.end,
+    ));
     let address_use = AddressUse::of(&definition.node.statement);
     let ir_return = lw.types.ir_type(&return_type);
     let mut f = FnLowerer::new(lw, name.clone(), address_use, return_type, origin);
     let mut params = Vec::new();
-    let mut declared = types::function_declarator(&declarator.node).map(|fd| fd.node.parameters.iter()).into_iter().flatten();
+    let mut declared = types::function_declarator(&declarator.node)
+        .map(|fd| fd.node.parameters.iter())
+        .into_iter()
+        .flatten();
     for (k, ty) in parameter_types.iter().enumerate() {
         let parameter = declared.next();
         let parameter_name = parameter
@@ -189,7 +296,10 @@ fn lower_function<'a>(lw: &mut Lowerer<'a>, id: FunctionId, definition: &'a Node
         if f.address_use.address_taken.contains(&parameter_name) && !ty.is_thread_data() {
             let private = f.new_local(&format!("{parameter_name}__arg"), ty.clone(), false);
             let shared = f.new_local(&parameter_name, ty.clone(), true);
-            f.emit(StmtKind::Write { address: Expr::ObjectAddress(shared), value: Expr::Load(Place::Local(private)) });
+            f.emit(StmtKind::Write {
+                address: Expr::ObjectAddress(shared),
+                value: Expr::Load(Place::Local(private)),
+            });
             f.bind(&parameter_name, Binding::Local(shared));
             params.push(private);
         } else {
@@ -200,16 +310,27 @@ fn lower_function<'a>(lw: &mut Lowerer<'a>, id: FunctionId, definition: &'a Node
     }
     f.lower_statement(&definition.node.statement)?;
     let body = f.blocks.pop().unwrap_or_default();
-    Ok(Function { name: name.clone(), params, locals: f.locals, return_type: ir_return, body, is_atomic: name.starts_with("__VERIFIER_atomic_"), origin })
+    Ok(Function {
+        name: name.clone(),
+        params,
+        locals: f.locals,
+        return_type: ir_return,
+        body,
+        is_atomic: name.starts_with("__VERIFIER_atomic_"),
+        origin,
+    })
 }
 
-/// Refuses (mutual) recursion, pointing at a call that closes a cycle.
-fn check_recursion(functions: &[Function], origins: &[Origin]) -> Result<(), Box<Diagnostic>> {
-    let calls: Vec<Vec<(FunctionId, OriginId)>> = functions.iter().map(|f| {
-        let mut out = Vec::new();
-        collect_calls(&f.body, &mut out);
-        out
-    }).collect();
+/// A call that closes a cycle of calls: (caller, callee, origin of the call).
+fn find_recursion(functions: &[Function]) -> Option<(FunctionId, FunctionId, OriginId)> {
+    let calls: Vec<Vec<(FunctionId, OriginId)>> = functions
+        .iter()
+        .map(|f| {
+            let mut out = Vec::new();
+            collect_calls(&f.body, &mut out);
+            out
+        })
+        .collect();
     // 0 = unvisited, 1 = on the stack, 2 = done.
     let mut state = vec![0u8; functions.len()];
     for start in 0..functions.len() {
@@ -226,21 +347,7 @@ fn check_recursion(functions: &[Function], origins: &[Origin]) -> Result<(), Box
                         state[callee] = 1;
                         stack.push((callee, 0));
                     }
-                    1 => {
-                        let o = origins.get(origin).cloned().unwrap_or(Origin { file: String::new(), line: 0, column: 0, text: String::new() });
-                        let caller = &functions[f].name;
-                        let callee_name = &functions[callee].name;
-                        let label = if f == callee { format!("`{caller}` calls itself here") } else { format!("`{caller}` calls `{callee_name}`, which leads back to `{caller}`") };
-                        return Err(Box::new(Diagnostic {
-                            message: "recursion is not supported".into(),
-                            file: PathBuf::from(o.file),
-                            line: o.line,
-                            column: o.column,
-                            length: o.text.chars().count().max(1) as u32,
-                            label,
-                            help: Some("rewrite the recursion as a loop".into()),
-                        }));
-                    }
+                    1 => return Some((f, callee, origin)),
                     _ => {}
                 }
             } else {
@@ -249,18 +356,66 @@ fn check_recursion(functions: &[Function], origins: &[Origin]) -> Result<(), Box
             }
         }
     }
-    Ok(())
+    None
+}
+
+/// The diagnostic for recursion, pointing at the call itself when known.
+fn recursion_diagnostic(
+    lw: &Lowerer<'_>,
+    functions: &[Function],
+    caller: FunctionId,
+    callee: FunctionId,
+    origin: OriginId,
+) -> Diagnostic {
+    let caller_name = &functions[caller].name;
+    let callee_name = &functions[callee].name;
+    let label = if caller == callee {
+        format!("`{caller_name}` calls itself here")
+    } else {
+        format!("`{caller_name}` calls `{callee_name}`, which leads back to `{caller_name}`")
+    };
+    let message = "recursion is not supported";
+    let help = Some("rewrite the recursion as a loop".to_string());
+    if let Some(span) = lw.call_sites.get(&(caller_name.clone(), callee)) {
+        return lw
+            .source
+            .diagnostic(span.start, span.end, message, label, help);
+    }
+    let o = lw.program.origins.get(origin).cloned().unwrap_or(Origin {
+        file: String::new(),
+        line: 0,
+        column: 0,
+        text: String::new(),
+    });
+    Diagnostic {
+        message: message.into(),
+        file: PathBuf::from(o.file),
+        line: o.line,
+        column: o.column,
+        length: o.text.chars().count().max(1) as u32,
+        label,
+        help,
+    }
 }
 
 fn collect_calls(block: &Block, out: &mut Vec<(FunctionId, OriginId)>) {
     for stmt in block {
         match &stmt.kind {
             StmtKind::Call { function, .. } => out.push((*function, stmt.origin)),
-            StmtKind::If { then_branch, else_branch, .. } => {
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 collect_calls(then_branch, out);
                 collect_calls(else_branch, out);
             }
-            StmtKind::Loop { prelude, body, latch, .. } => {
+            StmtKind::Loop {
+                prelude,
+                body,
+                latch,
+                ..
+            } => {
                 collect_calls(prelude, out);
                 collect_calls(body, out);
                 collect_calls(latch, out);

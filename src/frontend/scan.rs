@@ -38,8 +38,12 @@ pub fn private_pointer_argument(function: &str) -> Option<usize> {
 pub fn root_name(e: &Expression) -> Option<&str> {
     match e {
         Expression::Identifier(id) => Some(&id.node.name),
-        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => root_name(&m.node.expression.node),
-        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => root_name(&b.node.lhs.node),
+        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+            root_name(&m.node.expression.node)
+        }
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            root_name(&b.node.lhs.node)
+        }
         _ => None,
     }
 }
@@ -55,26 +59,34 @@ impl AddressUse {
 
 impl<'ast> Visit<'ast> for AddressUse {
     fn visit_call_expression(&mut self, call: &'ast CallExpression, span: &'ast Span) {
-        if let Expression::Identifier(id) = &call.callee.node {
-            if let Some(index) = private_pointer_argument(&id.node.name) {
-                if let Some(argument) = call.arguments.get(index) {
-                    self.exempt.insert(argument.span.start);
-                }
-            }
+        if let Expression::Identifier(id) = &call.callee.node
+            && let Some(index) = private_pointer_argument(&id.node.name)
+            && let Some(argument) = call.arguments.get(index)
+        {
+            self.exempt.insert(argument.span.start);
         }
         visit::visit_call_expression(self, call, span);
     }
 
-    fn visit_unary_operator_expression(&mut self, unary: &'ast UnaryOperatorExpression, span: &'ast Span) {
-        if unary.operator.node == UnaryOperator::Address && !self.exempt.contains(&span.start) {
-            if let Some(name) = root_name(&unary.operand.node) {
-                self.address_taken.insert(name.to_string());
-            }
+    fn visit_unary_operator_expression(
+        &mut self,
+        unary: &'ast UnaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        if unary.operator.node == UnaryOperator::Address
+            && !self.exempt.contains(&span.start)
+            && let Some(name) = root_name(&unary.operand.node)
+        {
+            self.address_taken.insert(name.to_string());
         }
         visit::visit_unary_operator_expression(self, unary, span);
     }
 
-    fn visit_binary_operator_expression(&mut self, binary: &'ast BinaryOperatorExpression, span: &'ast Span) {
+    fn visit_binary_operator_expression(
+        &mut self,
+        binary: &'ast BinaryOperatorExpression,
+        span: &'ast Span,
+    ) {
         if binary.operator.node == BinaryOperator::Index {
             self.not_value.insert(binary.lhs.span.start);
         }
@@ -87,10 +99,10 @@ impl<'ast> Visit<'ast> for AddressUse {
     }
 
     fn visit_expression(&mut self, expression: &'ast Expression, span: &'ast Span) {
-        if let Expression::Identifier(id) = expression {
-            if !self.not_value.contains(&span.start) {
-                self.used_as_value.insert(id.node.name.clone());
-            }
+        if let Expression::Identifier(id) = expression
+            && !self.not_value.contains(&span.start)
+        {
+            self.used_as_value.insert(id.node.name.clone());
         }
         visit::visit_expression(self, expression, span);
     }

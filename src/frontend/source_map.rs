@@ -61,9 +61,19 @@ impl SourceMap {
                 };
                 current_line = line;
                 system = flags.contains(&3);
-                lines.push(LineInfo { start, file: current_file, line: 0, system: true });
+                lines.push(LineInfo {
+                    start,
+                    file: current_file,
+                    line: 0,
+                    system: true,
+                });
             } else {
-                lines.push(LineInfo { start, file: current_file, line: current_line, system });
+                lines.push(LineInfo {
+                    start,
+                    file: current_file,
+                    line: current_line,
+                    system,
+                });
                 current_line = current_line.saturating_add(1);
             }
             start += raw.len();
@@ -71,7 +81,12 @@ impl SourceMap {
         if files.is_empty() {
             files.push(String::new());
         }
-        SourceMap { text: text.to_string(), files, lines, originals: RefCell::new(HashMap::new()) }
+        SourceMap {
+            text: text.to_string(),
+            files,
+            lines,
+            originals: RefCell::new(HashMap::new()),
+        }
     }
 
     /// The preprocessed text.
@@ -83,26 +98,43 @@ impl SourceMap {
         if self.lines.is_empty() {
             return None;
         }
-        Some(match self.lines.binary_search_by(|l| l.start.cmp(&offset)) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        })
+        Some(
+            match self.lines.binary_search_by(|l| l.start.cmp(&offset)) {
+                Ok(i) => i,
+                Err(i) => i.saturating_sub(1),
+            },
+        )
     }
 
     /// Original position of a byte offset of the preprocessed text.
     pub fn position(&self, offset: usize) -> Position {
         let Some(index) = self.line_index(offset) else {
-            return Position { file: self.files[0].clone(), line: 0, column: 0, system: false };
+            return Position {
+                file: self.files[0].clone(),
+                line: 0,
+                column: 0,
+                system: false,
+            };
         };
         let info = &self.lines[index];
-        let prefix = self.text.get(info.start..offset.min(self.text.len())).unwrap_or("");
+        let prefix = self
+            .text
+            .get(info.start..offset.min(self.text.len()))
+            .unwrap_or("");
         let column = prefix.chars().count() as u32 + 1;
-        Position { file: self.files[info.file].clone(), line: info.line, column, system: info.system }
+        Position {
+            file: self.files[info.file].clone(),
+            line: info.line,
+            column,
+            system: info.system,
+        }
     }
 
     /// Whether the offset lies in a system header.
     pub fn is_system(&self, offset: usize) -> bool {
-        self.line_index(offset).map(|i| self.lines[i].system).unwrap_or(false)
+        self.line_index(offset)
+            .map(|i| self.lines[i].system)
+            .unwrap_or(false)
     }
 
     /// The preprocessed text of a span, clipped to its first line.
@@ -116,34 +148,76 @@ impl SourceMap {
     fn original_line(&self, file: &str, line: u32) -> Option<String> {
         let mut cache = self.originals.borrow_mut();
         let lines = cache.entry(file.to_string()).or_insert_with(|| {
-            std::fs::read_to_string(file).ok().map(|s| s.lines().map(str::to_string).collect())
+            std::fs::read_to_string(file)
+                .ok()
+                .map(|s| s.lines().map(str::to_string).collect())
         });
         lines.as_ref()?.get(line.checked_sub(1)? as usize).cloned()
+    }
+
+    /// Original position and source text of `start..end`. Macro expansion
+    /// shifts columns in the preprocessed text, so the text is looked up in
+    /// the original line; when it is not there (it came from a macro), the
+    /// whole original line is used.
+    fn resolve(&self, start: usize, end: usize) -> (Position, String) {
+        let mut position = self.position(start);
+        let preprocessed = self.span_text(start, end).trim().to_string();
+        let Some(line) = self.original_line(&position.file, position.line) else {
+            return (position, preprocessed);
+        };
+        let chars: Vec<char> = line.chars().collect();
+        let column = position.column.saturating_sub(1) as usize;
+        let at = |k: usize| -> String {
+            chars
+                .get(k..)
+                .map(|c| c.iter().collect())
+                .unwrap_or_default()
+        };
+        if !preprocessed.is_empty() && at(column).starts_with(&preprocessed) {
+            return (position, preprocessed);
+        }
+        if !preprocessed.is_empty()
+            && let Some(byte) = line.find(&preprocessed)
+        {
+            position.column = line[..byte].chars().count() as u32 + 1;
+            return (position, preprocessed);
+        }
+        let indent = chars.iter().take_while(|c| c.is_whitespace()).count();
+        if position.column as usize > chars.len() || !preprocessed.is_empty() {
+            position.column = indent as u32 + 1;
+        }
+        (position, line.trim().to_string())
     }
 
     /// The origin of the construct spanning `start..end`: original position
     /// and its source text (from the original file when it can be found).
     pub fn origin(&self, start: usize, end: usize) -> Origin {
-        let position = self.position(start);
-        let preprocessed = self.span_text(start, end).trim().to_string();
-        let text = match self.original_line(&position.file, position.line) {
-            Some(line) => {
-                let from: String = line.chars().skip(position.column.saturating_sub(1) as usize).collect();
-                if from.starts_with(&preprocessed) && !preprocessed.is_empty() {
-                    preprocessed
-                } else {
-                    from.trim().to_string()
-                }
-            }
-            None => preprocessed,
-        };
-        Origin { file: position.file, line: position.line, column: position.column, text }
+        let (position, text) = self.resolve(start, end);
+        Origin {
+            file: position.file,
+            line: position.line,
+            column: position.column,
+            text,
+        }
     }
 
     /// A diagnostic pointing at `start..end`.
-    pub fn diagnostic(&self, start: usize, end: usize, message: impl Into<String>, label: impl Into<String>, help: Option<String>) -> Diagnostic {
-        let position = self.position(start);
-        let length = self.span_text(start, end).chars().count().max(1) as u32;
+    pub fn diagnostic(
+        &self,
+        start: usize,
+        end: usize,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: Option<String>,
+    ) -> Diagnostic {
+        let (position, text) = self.resolve(start, end);
+        let length = self
+            .span_text(start, end)
+            .trim()
+            .chars()
+            .count()
+            .min(text.chars().count())
+            .max(1) as u32;
         Diagnostic {
             message: message.into(),
             file: PathBuf::from(position.file),
@@ -158,7 +232,9 @@ impl SourceMap {
 
 /// Parses `# 12 "file.c" 1 3` into (12, "file.c", [1, 3]).
 fn parse_marker(line: &str) -> Option<(u32, String, Vec<u32>)> {
-    let rest = line.strip_prefix("# ").or_else(|| line.strip_prefix("#line "))?;
+    let rest = line
+        .strip_prefix("# ")
+        .or_else(|| line.strip_prefix("#line "))?;
     let (number, rest) = rest.split_once(' ')?;
     let line_number: u32 = number.parse().ok()?;
     let rest = rest.strip_prefix('"')?;
@@ -171,7 +247,11 @@ fn parse_marker(line: &str) -> Option<(u32, String, Vec<u32>)> {
             c => file.push(c),
         }
     }
-    let flags = chars.as_str().split_whitespace().filter_map(|f| f.parse().ok()).collect();
+    let flags = chars
+        .as_str()
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
     Some((line_number, file, flags))
 }
 
@@ -185,7 +265,10 @@ mod tests {
         let map = SourceMap::new(text);
         let z = text.find("int z").unwrap_or(0);
         let p = map.position(z);
-        assert_eq!((p.file.as_str(), p.line, p.column, p.system), ("a.c", 3, 3, false));
+        assert_eq!(
+            (p.file.as_str(), p.line, p.column, p.system),
+            ("a.c", 3, 3, false)
+        );
         let y = text.find("int y").unwrap_or(0);
         assert!(map.position(y).system);
         assert_eq!(map.position(y).line, 1);
@@ -195,7 +278,10 @@ mod tests {
 
     #[test]
     fn marker_parsing() {
-        assert_eq!(parse_marker("# 14 \"a\\\"b.c\" 2"), Some((14, "a\"b.c".to_string(), vec![2])));
+        assert_eq!(
+            parse_marker("# 14 \"a\\\"b.c\" 2"),
+            Some((14, "a\"b.c".to_string(), vec![2]))
+        );
         assert_eq!(parse_marker("int x;"), None);
     }
 }

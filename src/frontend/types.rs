@@ -9,6 +9,9 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
 
+/// Default length of a variable-length array of `pthread_t`.
+pub const DEFAULT_THREAD_ARRAY_BOUND: u64 = 8;
+
 /// Index into [`TypeEnv::structs`]; equal to the IR struct id.
 pub type StructId = usize;
 
@@ -17,7 +20,10 @@ pub type StructId = usize;
 pub enum CType {
     Void,
     Bool,
-    Int { bits: u8, signed: bool },
+    Int {
+        bits: u8,
+        signed: bool,
+    },
     Pointer(Box<CType>),
     Array(Box<CType>, u64),
     Struct(StructId),
@@ -35,9 +41,18 @@ pub enum CType {
 }
 
 impl CType {
-    pub const INT: CType = CType::Int { bits: 32, signed: true };
-    pub const UINT: CType = CType::Int { bits: 32, signed: false };
-    pub const LONG: CType = CType::Int { bits: 64, signed: true };
+    pub const INT: CType = CType::Int {
+        bits: 32,
+        signed: true,
+    };
+    pub const UINT: CType = CType::Int {
+        bits: 32,
+        signed: false,
+    };
+    pub const LONG: CType = CType::Int {
+        bits: 64,
+        signed: true,
+    };
 
     pub fn is_pointer(&self) -> bool {
         matches!(self, CType::Pointer(_))
@@ -45,7 +60,14 @@ impl CType {
 
     /// Whether a value of this type fits one scalar location.
     pub fn is_scalar(&self) -> bool {
-        matches!(self, CType::Int { .. } | CType::Bool | CType::Pointer(_) | CType::Mutex | CType::ThreadHandle)
+        matches!(
+            self,
+            CType::Int { .. }
+                | CType::Bool
+                | CType::Pointer(_)
+                | CType::Mutex
+                | CType::ThreadHandle
+        )
     }
 
     /// The pointee of a pointer or the element of an array.
@@ -88,6 +110,9 @@ pub struct TypeEnv<'a> {
     pub enum_constants: HashMap<String, i64>,
     /// Types of global objects, for `sizeof` in constant expressions.
     pub object_types: HashMap<String, CType>,
+    /// Length given to variable-length arrays of thread handles: threads
+    /// are created in loops, which run at most this many times.
+    pub thread_array_bound: u64,
 }
 
 pub type TResult<T> = Result<T, Box<Diagnostic>>;
@@ -104,7 +129,10 @@ fn decl_specs(specs: &[Node<DeclarationSpecifier>]) -> Vec<Spec<'_>> {
         .iter()
         .map(|s| match &s.node {
             DeclarationSpecifier::TypeSpecifier(t) => Spec::Type(t),
-            DeclarationSpecifier::TypeQualifier(q) => { let _ = q; Spec::Qualifier },
+            DeclarationSpecifier::TypeQualifier(q) => {
+                let _ = q;
+                Spec::Qualifier
+            }
             _ => Spec::Other,
         })
         .collect()
@@ -115,7 +143,10 @@ fn qual_specs(specs: &[Node<SpecifierQualifier>]) -> Vec<Spec<'_>> {
         .iter()
         .map(|s| match &s.node {
             SpecifierQualifier::TypeSpecifier(t) => Spec::Type(t),
-            SpecifierQualifier::TypeQualifier(q) => { let _ = q; Spec::Qualifier },
+            SpecifierQualifier::TypeQualifier(q) => {
+                let _ = q;
+                Spec::Qualifier
+            }
             SpecifierQualifier::Extension(_) => Spec::Other,
         })
         .collect()
@@ -143,8 +174,13 @@ pub fn is_typedef(specs: &[Node<DeclarationSpecifier>]) -> bool {
     has_storage(specs, |s| matches!(s, StorageClassSpecifier::Typedef))
 }
 
-pub fn has_storage(specs: &[Node<DeclarationSpecifier>], f: impl Fn(&StorageClassSpecifier) -> bool) -> bool {
-    specs.iter().any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if f(&c.node)))
+pub fn has_storage(
+    specs: &[Node<DeclarationSpecifier>],
+    f: impl Fn(&StorageClassSpecifier) -> bool,
+) -> bool {
+    specs
+        .iter()
+        .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if f(&c.node)))
 }
 
 /// Whether a specifier list contains the `_Atomic` qualifier or specifier.
@@ -165,6 +201,7 @@ impl<'a> TypeEnv<'a> {
             tags: HashMap::new(),
             enum_constants: HashMap::new(),
             object_types: HashMap::new(),
+            thread_array_bound: DEFAULT_THREAD_ARRAY_BOUND,
         }
     }
 
@@ -182,14 +219,22 @@ impl<'a> TypeEnv<'a> {
     pub fn add_typedef(&mut self, declaration: &'a Declaration) {
         for init in &declaration.declarators {
             if let Some(name) = declarator_name(&init.node.declarator.node) {
-                self.typedefs.insert(name.node.name.clone(), (&declaration.specifiers, &init.node.declarator));
+                self.typedefs.insert(
+                    name.node.name.clone(),
+                    (&declaration.specifiers, &init.node.declarator),
+                );
                 self.resolved.remove(&name.node.name);
             }
         }
     }
 
     /// Type of a declaration's specifiers with one declarator applied.
-    pub fn declared_type(&mut self, specs: &'a [Node<DeclarationSpecifier>], declarator: Option<&'a Node<Declarator>>, span: lang_c::span::Span) -> TResult<CType> {
+    pub fn declared_type(
+        &mut self,
+        specs: &'a [Node<DeclarationSpecifier>],
+        declarator: Option<&'a Node<Declarator>>,
+        span: lang_c::span::Span,
+    ) -> TResult<CType> {
         let base = self.base_type(&decl_specs(specs), span)?;
         match declarator {
             Some(d) => self.apply_declarator(base, d),
@@ -207,7 +252,11 @@ impl<'a> TypeEnv<'a> {
     }
 
     /// Applies pointer, array and function derivations.
-    pub fn apply_declarator(&mut self, base: CType, declarator: &'a Node<Declarator>) -> TResult<CType> {
+    pub fn apply_declarator(
+        &mut self,
+        base: CType,
+        declarator: &'a Node<Declarator>,
+    ) -> TResult<CType> {
         let mut ty = base;
         for derived in &declarator.node.derived {
             if let DerivedDeclarator::Pointer(_) = derived.node {
@@ -223,10 +272,19 @@ impl<'a> TypeEnv<'a> {
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                             match self.const_eval(e) {
                                 Some(n) if n >= 0 => n as u64,
-                                _ => return self.refuse(e.span, "a variable-length array (its size is not a constant)", Some("give the array a constant size")),
+                                None if ty == CType::ThreadHandle => self.thread_array_bound,
+                                _ => {
+                                    return self.refuse(
+                                        e.span,
+                                        "a variable-length array (its size is not a constant)",
+                                        Some("give the array a constant size"),
+                                    );
+                                }
                             }
                         }
-                        ArraySize::VariableUnknown => return self.refuse(derived.span, "a variable-length array", None),
+                        ArraySize::VariableUnknown => {
+                            return self.refuse(derived.span, "a variable-length array", None);
+                        }
                     };
                     ty = CType::Array(Box::new(ty), length);
                 }
@@ -235,7 +293,9 @@ impl<'a> TypeEnv<'a> {
                     ty = CType::Function(Box::new(ty), variadic);
                 }
                 DerivedDeclarator::KRFunction(_) => ty = CType::Function(Box::new(ty), false),
-                DerivedDeclarator::Block(_) => return self.refuse(derived.span, "a block pointer", None),
+                DerivedDeclarator::Block(_) => {
+                    return self.refuse(derived.span, "a block pointer", None);
+                }
             }
         }
         if let DeclaratorKind::Declarator(inner) = &declarator.node.kind.node {
@@ -252,16 +312,22 @@ impl<'a> TypeEnv<'a> {
             let Spec::Type(t) = spec else { continue };
             match &t.node {
                 TypeSpecifier::Void => base = Some(CType::Void),
-                TypeSpecifier::Char => base = Some(CType::Int { bits: 8, signed: true }),
+                TypeSpecifier::Char => {
+                    base = Some(CType::Int {
+                        bits: 8,
+                        signed: true,
+                    })
+                }
                 TypeSpecifier::Short => short = true,
                 TypeSpecifier::Int => {}
                 TypeSpecifier::Long => longs += 1,
                 TypeSpecifier::Signed => signed = true,
                 TypeSpecifier::Unsigned => unsigned = true,
                 TypeSpecifier::Bool => base = Some(CType::Bool),
-                TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) | TypeSpecifier::Complex => {
-                    base = Some(CType::Float)
-                }
+                TypeSpecifier::Float
+                | TypeSpecifier::Double
+                | TypeSpecifier::TS18661Float(_)
+                | TypeSpecifier::Complex => base = Some(CType::Float),
                 TypeSpecifier::Atomic(name) => base = Some(self.type_name(name)?),
                 TypeSpecifier::Struct(s) => base = Some(self.struct_type(s)?),
                 TypeSpecifier::Enum(e) => {
@@ -274,12 +340,24 @@ impl<'a> TypeEnv<'a> {
         }
         let _ = signed;
         let ty = match base {
-            Some(CType::Int { bits: 8, .. }) => CType::Int { bits: 8, signed: !unsigned },
+            Some(CType::Int { bits: 8, .. }) => CType::Int {
+                bits: 8,
+                signed: !unsigned,
+            },
             Some(CType::Float) if longs > 0 => CType::Float,
             Some(other) => other,
-            None if short => CType::Int { bits: 16, signed: !unsigned },
-            None if longs > 0 => CType::Int { bits: 64, signed: !unsigned },
-            None => CType::Int { bits: 32, signed: !unsigned },
+            None if short => CType::Int {
+                bits: 16,
+                signed: !unsigned,
+            },
+            None if longs > 0 => CType::Int {
+                bits: 64,
+                signed: !unsigned,
+            },
+            None => CType::Int {
+                bits: 32,
+                signed: !unsigned,
+            },
         };
         let _ = span;
         Ok(ty)
@@ -290,12 +368,27 @@ impl<'a> TypeEnv<'a> {
         match id {
             "pthread_t" => return Ok(CType::ThreadHandle),
             "pthread_mutex_t" => return Ok(CType::Mutex),
-            "pthread_attr_t" | "pthread_mutexattr_t" | "FILE" | "pthread_condattr_t" => return Ok(CType::Opaque(id.to_string())),
-            "pthread_cond_t" => return self.refuse(name.span, "`pthread_cond_t` (condition variables)", Some("model the condition with a flag and a loop")),
-            "pthread_rwlock_t" | "pthread_spinlock_t" | "pthread_barrier_t" | "pthread_key_t" | "sem_t" | "pthread_once_t" => {
-                return self.refuse(name.span, &format!("`{id}`"), Some("use pthread_mutex_t or atomic operations"));
+            "pthread_attr_t" | "pthread_mutexattr_t" | "FILE" | "pthread_condattr_t" => {
+                return Ok(CType::Opaque(id.to_string()));
             }
-            "va_list" | "__builtin_va_list" | "__gnuc_va_list" => return self.refuse(name.span, "variadic arguments (`va_list`)", None),
+            "pthread_cond_t" => {
+                return self.refuse(
+                    name.span,
+                    "`pthread_cond_t` (condition variables)",
+                    Some("model the condition with a flag and a loop"),
+                );
+            }
+            "pthread_rwlock_t" | "pthread_spinlock_t" | "pthread_barrier_t" | "pthread_key_t"
+            | "sem_t" | "pthread_once_t" => {
+                return self.refuse(
+                    name.span,
+                    &format!("`{id}`"),
+                    Some("use pthread_mutex_t or atomic operations"),
+                );
+            }
+            "va_list" | "__builtin_va_list" | "__gnuc_va_list" => {
+                return self.refuse(name.span, "variadic arguments (`va_list`)", None);
+            }
             "jmp_buf" | "sigjmp_buf" => return self.refuse(name.span, "setjmp/longjmp", None),
             _ => {}
         }
@@ -328,24 +421,30 @@ impl<'a> TypeEnv<'a> {
             },
             (None, _) => self.new_struct(None, is_union),
         };
-        if let Some(declarations) = &s.node.declarations {
-            if self.structs[id].fields.is_none() {
-                let mut fields = Vec::new();
-                for declaration in declarations {
-                    let StructDeclaration::Field(field) = &declaration.node else { continue };
-                    let base = self.base_type(&qual_specs(&field.node.specifiers), field.span)?;
-                    for d in &field.node.declarators {
-                        if d.node.bit_width.is_some() {
-                            return self.refuse(d.span, "a bit-field", None);
-                        }
-                        let Some(declarator) = &d.node.declarator else { continue };
-                        let ty = self.apply_declarator(base.clone(), declarator)?;
-                        let name = declarator_name(&declarator.node).map(|n| n.node.name.clone()).unwrap_or_default();
-                        fields.push((name, ty));
+        if let Some(declarations) = &s.node.declarations
+            && self.structs[id].fields.is_none()
+        {
+            let mut fields = Vec::new();
+            for declaration in declarations {
+                let StructDeclaration::Field(field) = &declaration.node else {
+                    continue;
+                };
+                let base = self.base_type(&qual_specs(&field.node.specifiers), field.span)?;
+                for d in &field.node.declarators {
+                    if d.node.bit_width.is_some() {
+                        return self.refuse(d.span, "a bit-field", None);
                     }
+                    let Some(declarator) = &d.node.declarator else {
+                        continue;
+                    };
+                    let ty = self.apply_declarator(base.clone(), declarator)?;
+                    let name = declarator_name(&declarator.node)
+                        .map(|n| n.node.name.clone())
+                        .unwrap_or_default();
+                    fields.push((name, ty));
                 }
-                self.structs[id].fields = Some(fields);
             }
+            self.structs[id].fields = Some(fields);
         }
         Ok(CType::Struct(id))
     }
@@ -353,7 +452,11 @@ impl<'a> TypeEnv<'a> {
     fn new_struct(&mut self, tag: Option<String>, is_union: bool) -> StructId {
         let id = self.structs.len();
         let name = tag.clone().unwrap_or_else(|| format!("__anon{id}"));
-        self.structs.push(StructInfo { name, is_union, fields: None });
+        self.structs.push(StructInfo {
+            name,
+            is_union,
+            fields: None,
+        });
         if let Some(tag) = tag {
             self.tags.insert(tag, id);
         }
@@ -370,7 +473,8 @@ impl<'a> TypeEnv<'a> {
                     None => continue,
                 }
             }
-            self.enum_constants.insert(enumerator.node.identifier.node.name.clone(), next);
+            self.enum_constants
+                .insert(enumerator.node.identifier.node.name.clone(), next);
             next = next.wrapping_add(1);
         }
     }
@@ -379,11 +483,19 @@ impl<'a> TypeEnv<'a> {
     pub fn fields(&self, id: StructId, span: lang_c::span::Span) -> TResult<&[(String, CType)]> {
         let info = &self.structs[id];
         if info.is_union {
-            return self.refuse(span, &format!("the union `{}`", info.name), Some("use a struct"));
+            return self.refuse(
+                span,
+                &format!("the union `{}`", info.name),
+                Some("use a struct"),
+            );
         }
         match &info.fields {
             Some(fields) => Ok(fields),
-            None => self.refuse(span, &format!("the incomplete struct `{}`", info.name), None),
+            None => self.refuse(
+                span,
+                &format!("the incomplete struct `{}`", info.name),
+                None,
+            ),
         }
     }
 
@@ -392,7 +504,9 @@ impl<'a> TypeEnv<'a> {
         match ty {
             CType::Array(t, n) => self.size(t).saturating_mul(*n),
             CType::Struct(id) => match &self.structs[*id].fields {
-                Some(fields) if self.structs[*id].is_union => fields.iter().map(|(_, t)| self.size(t)).max().unwrap_or(1),
+                Some(fields) if self.structs[*id].is_union => {
+                    fields.iter().map(|(_, t)| self.size(t)).max().unwrap_or(1)
+                }
                 Some(fields) => fields.iter().map(|(_, t)| self.size(t)).sum::<u64>().max(1),
                 None => 1,
             },
@@ -401,7 +515,12 @@ impl<'a> TypeEnv<'a> {
     }
 
     /// Offset in scalars and type of a field.
-    pub fn field(&self, id: StructId, name: &str, span: lang_c::span::Span) -> TResult<(u64, CType)> {
+    pub fn field(
+        &self,
+        id: StructId,
+        name: &str,
+        span: lang_c::span::Span,
+    ) -> TResult<(u64, CType)> {
         let fields = self.fields(id, span)?;
         let mut offset = 0;
         for (field, ty) in fields {
@@ -411,7 +530,13 @@ impl<'a> TypeEnv<'a> {
             offset += self.size(ty);
         }
         let struct_name = self.structs[id].name.clone();
-        Err(Box::new(self.source.diagnostic(span.start, span.end, format!("struct `{struct_name}` has no field `{name}`"), "unknown field", None)))
+        Err(Box::new(self.source.diagnostic(
+            span.start,
+            span.end,
+            format!("struct `{struct_name}` has no field `{name}`"),
+            "unknown field",
+            None,
+        )))
     }
 
     /// The IR type of private data of this type.
@@ -419,9 +544,12 @@ impl<'a> TypeEnv<'a> {
         match ty {
             CType::Void => Ty::Void,
             CType::Bool => Ty::Bool,
-            CType::Int { bits, signed } => Ty::Int { bits: *bits, signed: *signed },
+            CType::Int { bits, signed } => Ty::Int {
+                bits: *bits,
+                signed: *signed,
+            },
             CType::Pointer(t) => Ty::Pointer(Box::new(match &**t {
-                CType::Pointer(_) | CType::Function(..) => Ty::Void,
+                CType::Function(..) => Ty::Void,
                 other => self.ir_type(other),
             })),
             CType::Array(t, n) => Ty::Array(Box::new(self.ir_type(t)), *n),
@@ -437,7 +565,12 @@ impl<'a> TypeEnv<'a> {
             .iter()
             .map(|s| StructDef {
                 name: s.name.clone(),
-                fields: s.fields.iter().flatten().map(|(n, t)| (n.clone(), self.ir_type(t))).collect(),
+                fields: s
+                    .fields
+                    .iter()
+                    .flatten()
+                    .map(|(n, t)| (n.clone(), self.ir_type(t)))
+                    .collect(),
             })
             .collect()
     }
@@ -497,7 +630,9 @@ impl<'a> TypeEnv<'a> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 self.static_type(&u.node.operand)?.target().cloned()
             }
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => self.static_type(&b.node.lhs)?.target().cloned(),
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                self.static_type(&b.node.lhs)?.target().cloned()
+            }
             Expression::Member(m) => {
                 let base = self.static_type(&m.node.expression)?;
                 let id = match (&m.node.operator.node, base) {
@@ -508,7 +643,9 @@ impl<'a> TypeEnv<'a> {
                     },
                     _ => return None,
                 };
-                self.field(id, &m.node.identifier.node.name, m.span).ok().map(|(_, t)| t)
+                self.field(id, &m.node.identifier.node.name, m.span)
+                    .ok()
+                    .map(|(_, t)| t)
             }
             _ => None,
         }
@@ -522,7 +659,11 @@ pub fn truncate(v: i64, bits: u8, signed: bool) -> i64 {
     }
     let mask = (1i64 << bits) - 1;
     let low = v & mask;
-    if signed && low >> (bits - 1) & 1 == 1 { low | !mask } else { low }
+    if signed && low >> (bits - 1) & 1 == 1 {
+        low | !mask
+    } else {
+        low
+    }
 }
 
 /// Value of an integer or character constant.
@@ -535,7 +676,12 @@ pub fn constant_value(c: &Constant) -> Option<i64> {
                 IntegerBase::Hexadecimal => 16,
                 IntegerBase::Binary => 2,
             };
-            let digits = i.number.trim_start_matches("0x").trim_start_matches("0X").trim_start_matches("0b").trim_start_matches("0B");
+            let digits = i
+                .number
+                .trim_start_matches("0x")
+                .trim_start_matches("0X")
+                .trim_start_matches("0b")
+                .trim_start_matches("0B");
             let digits = if digits.is_empty() { "0" } else { digits };
             u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
         }

@@ -295,7 +295,15 @@ fn allocate_memory(
         });
     }
     let heap_base = names.len() as u32;
-    let heap_blocks = options.bounds.nmalloc;
+    // No heap locations when no thread allocates: they would only cost.
+    let allocates = threads.iter().any(|t| {
+        let mut found = false;
+        super::walk::for_each_stmt(&t.body, &mut |k| {
+            found |= matches!(k, StmtKind::Malloc { .. })
+        });
+        found
+    });
+    let heap_blocks = if allocates { options.bounds.nmalloc } else { 0 };
     let heap_block_size = program.heap_block_size.max(1);
     for k in 0..heap_blocks {
         for j in 0..heap_block_size {

@@ -12,7 +12,7 @@ use crate::ir::{
     StmtKind, StructDef, Ty,
 };
 use crate::options::TranslateOptions;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 /// Largest array whose elements get nondeterministic initial values one by one.
 const MAX_NONDET_ELEMENTS: u64 = 256;
@@ -77,6 +77,7 @@ struct Sequentialiser<'a> {
     created: std::vec::IntoIter<usize>,
     end: LabelId,
     defined: HashSet<LabelId>,
+    label_names: BTreeMap<LabelId, String>,
     /// Gotos seen, with their origin, to check they jump forward to a label.
     jumps: Vec<(LabelId, OriginId)>,
 }
@@ -108,6 +109,7 @@ fn sequentialise_thread(
         created: thread.created.clone().into_iter(),
         end: labels.fresh(),
         defined: HashSet::new(),
+        label_names: BTreeMap::new(),
         jumps: Vec::new(),
     };
     let mut body = vec![SeqStmt::Guard(0)];
@@ -161,6 +163,7 @@ fn sequentialise_thread(
     s.check_jumps()?;
     if s.jumps.iter().any(|(label, _)| *label == s.end) {
         body.push(SeqStmt::Label(s.end));
+        s.label_names.insert(s.end, "thread_end".into());
     }
     s.join(&mut body);
     body.push(SeqStmt::Guard(s.next));
@@ -174,6 +177,7 @@ fn sequentialise_thread(
         locals: thread.locals.clone(),
         body,
         lines: s.next + 1,
+        label_names: s.label_names,
     })
 }
 
@@ -358,7 +362,8 @@ impl Sequentialiser<'_> {
                 self.jumps.push((*label, origin));
                 out.push(SeqStmt::Goto(*label));
             }
-            StmtKind::Label(label, _) => {
+            StmtKind::Label(label, name) => {
+                self.label_names.insert(*label, name.clone());
                 if !self.defined.insert(*label) {
                     return Err(self.unsupported(origin, "label defined twice", "duplicate label"));
                 }
@@ -439,14 +444,16 @@ impl Sequentialiser<'_> {
         Ok(())
     }
 
-    /// `file:line: text` of a property, mapped back by verify mode.
+    /// `file:line: text` of a property (the statement's source text), mapped
+    /// back to the source by verify mode.
     fn describe(&self, origin: OriginId, kind: PropertyKind) -> String {
         let what = match kind {
             PropertyKind::Assertion => "assertion",
             PropertyKind::ErrorCall => "error call",
         };
         match self.context.program.origins.get(origin) {
-            Some(o) => format!("{}:{}: {} {}", o.file, o.line, what, o.text),
+            Some(o) if !o.text.is_empty() => format!("{}:{}: {}", o.file, o.line, o.text),
+            Some(o) => format!("{}:{}: {}", o.file, o.line, what),
             None => what.to_string(),
         }
     }

@@ -14,6 +14,7 @@ use crate::ir::{
     Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef,
 };
 use crate::options::TranslateOptions;
+use std::collections::BTreeMap;
 
 /// One thread of the sequential program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,6 +153,8 @@ pub struct SeqThread {
     /// Number of visible statements, the entry pseudo statement 0 and the
     /// final `sma_thread_end` included; `pc[t] == lines` = finished.
     pub lines: u32,
+    /// Source names of the labels of `body` (for readable output).
+    pub label_names: BTreeMap<LabelId, String>,
 }
 
 /// Layout of SMA memory: static locations, then the heap region.

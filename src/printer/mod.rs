@@ -282,6 +282,15 @@ impl ThreadPrinter<'_> {
         }
     }
 
+    /// `t1_name_7`: label 7 of thread 1 (source name when known).
+    fn label(&self, label: crate::ir::LabelId) -> String {
+        let t = self.thread.slot;
+        match self.thread.label_names.get(&label) {
+            Some(name) => format!("t{t}_{}_{label}", expr::sanitize(name)),
+            None => format!("t{t}_l{label}"),
+        }
+    }
+
     fn line(&mut self, indent: usize, text: &str) {
         let _ = writeln!(self.out, "{}{}", "  ".repeat(indent), text);
     }
@@ -433,9 +442,12 @@ impl ThreadPrinter<'_> {
                     self.line(indent, "}");
                 }
             }
-            SeqStmt::Goto(label) => self.line(indent, &format!("goto t{t}_l{label};")),
+            SeqStmt::Goto(label) => {
+                let text = format!("goto {};", self.label(*label));
+                self.line(indent, &text);
+            }
             SeqStmt::Label(label) => {
-                let _ = writeln!(self.out, "t{t}_l{label}: ;");
+                let _ = writeln!(self.out, "{}: ;", self.label(*label));
             }
             SeqStmt::Create { slot, stmt } => {
                 let text = format!(

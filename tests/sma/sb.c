@@ -1,22 +1,9 @@
-/* Store buffering (SB): t1: x = 1; r1 = y;   t2: y = 1; r2 = x;
- * run in this sequential order. r1 == 0 && r2 == 0 needs t1's store to x
- * to be still buffered when t2 reads x: reachable under TSO and PSO, not
- * under SC. */
-#define SMA_THREADS 3
-#define SMA_LOCATIONS 3
-#define SMA_HEAP_BASE 3
-#define SMA_HEAP_BLOCKS 0
-#define SMA_HEAP_BLOCK_SIZE 0
-#ifndef SMA_QSIZE
-#define SMA_QSIZE 2
-#endif
-#ifndef SMA_MAXCLOCK
-#define SMA_MAXCLOCK 3
-#endif
-#define SMA_BITWIDTH 32
-typedef int sma_value_t;
-static const sma_value_t sma_initial_value[SMA_LOCATIONS] = { 0, 0, 0 };
-#include "model.h"
+/* Store buffering (SB), run in this sequential order:
+ *   thread 1: x = 1; [fence;] r1 = y;    thread 2: y = 1; [fence;] r2 = x;
+ * r1 == 0 && r2 == 0 needs thread 1's store to x to be still buffered when
+ * thread 2 reads x: reachable under TSO and PSO, not under SC, and not with
+ * the fences (-DWITH_FENCE). */
+#include "prologue.h"
 
 #define X 1
 #define Y 2
@@ -36,5 +23,7 @@ int main(void)
 #endif
     r2 = sma_read(X, 2, 5);
     __CPROVER_assert(!(r1 == 0 && r2 == 0), "sb: r1 == 0 && r2 == 0");
+    __CPROVER_assert(!(r1 == 0 && r2 == 1), "sc: r1 == 0 && r2 == 1");
+    __CPROVER_assert(0, "end reachable");
     return 0;
 }
