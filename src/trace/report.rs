@@ -104,15 +104,26 @@ impl PropertyReport {
     }
 }
 
-/// Splits `file:line: assertion text` (or `error call`) into its parts.
+/// Splits the description the translator gives a property,
+/// `file:line: text` (older form: `file:line: assertion text`), into its
+/// parts; the first `:digits:` after a non-empty file name separates them.
 pub fn parse_description(description: &str) -> (Option<String>, Option<u32>, Option<String>) {
-    for marker in [": assertion", ": error call"] {
-        let Some(at) = description.find(marker) else { continue };
-        let Some((file, line)) = description[..at].rsplit_once(':') else { continue };
-        let Ok(line) = line.trim().parse::<u32>() else { continue };
-        let text = description[at + marker.len()..].trim();
-        let text = (!text.is_empty()).then(|| text.to_string());
-        return (Some(file.to_string()), Some(line), text);
+    for (colon, _) in description.match_indices(':') {
+        if colon == 0 {
+            continue;
+        }
+        let rest = &description[colon + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || !rest[digits..].starts_with(':') {
+            continue;
+        }
+        let Ok(line) = rest[..digits].parse::<u32>() else { continue };
+        let mut text = rest[digits + 1..].trim();
+        for marker in ["assertion ", "error call "] {
+            text = text.strip_prefix(marker).unwrap_or(text);
+        }
+        let text = (!text.is_empty() && text != "assertion" && text != "error call").then(|| text.to_string());
+        return (Some(description[..colon].to_string()), Some(line), text);
     }
     (None, None, None)
 }
@@ -531,10 +542,14 @@ mod tests {
         assert_eq!(file.as_deref(), Some("examples/sb.c"));
         assert_eq!(line, Some(33));
         assert_eq!(text.as_deref(), Some("r1 == 1 || r2 == 1"));
+        let (file, line, text) = parse_description("examples/sb.c:33: assert(r1 == 1);");
+        assert_eq!((file.as_deref(), line, text.as_deref()), (Some("examples/sb.c"), Some(33), Some("assert(r1 == 1);")));
         let (file, line, _) = parse_description("C:/x/a.c:7: error call reach_error()");
         assert_eq!((file.as_deref(), line), (Some("C:/x/a.c"), Some(7)));
+        assert_eq!(parse_description("a.c:7: assertion"), (Some("a.c".into()), Some(7), None));
         assert_eq!(parse_description("assertion"), (None, None, None));
         assert_eq!(parse_description("a.c:x: assertion y"), (None, None, None));
+        assert_eq!(parse_description(":7: x"), (None, None, None));
     }
 
     #[test]
