@@ -6,7 +6,7 @@ mod passes_support;
 
 use lazysma::options::{SmaImplementation, TranslateOptions};
 use lazysma::translate::translate;
-use passes_support::{expect_verdict, gcc_accepts};
+use passes_support::{cbmc_output, expect_verdict, gcc_accepts};
 use std::path::{Path, PathBuf};
 
 fn shared() -> PathBuf {
@@ -83,4 +83,83 @@ fn every_benchmark_translates_to_c_that_gcc_accepts() {
         translated >= 40,
         "only {translated} benchmark programs translated"
     );
+}
+
+/// A thread writes `a[i]` and a field of `s[i % 2]` at a nondeterministic
+/// index; main reads `a[j]`. `bound` is the largest index allowed.
+fn computed_index_program(bound: &str) -> String {
+    format!(
+        r#"#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int a[4];
+struct pair {{ int x; int y; }} s[2];
+void *writer(void *arg) {{
+  int i = __VERIFIER_nondet_int();
+  __VERIFIER_assume(0 <= i && i {bound});
+  a[i] = i + 1;
+  s[i % 2].y = 7;
+  int r = a[i];
+  assert(r == i + 1);
+  return 0;
+}}
+int main(void) {{
+  pthread_t t;
+  pthread_create(&t, 0, writer, 0);
+  int j = __VERIFIER_nondet_int();
+  __VERIFIER_assume(0 <= j && j < 4);
+  int v = a[j];
+  assert(v == 0 || v == j + 1);
+  assert(s[0].x == 0);
+  pthread_join(t, 0);
+  return 0;
+}}
+"#
+    )
+}
+
+fn translate_text(name: &str, source: &str) -> (tempfile::TempDir, String) {
+    let dir = match tempfile::tempdir() {
+        Ok(d) => d,
+        Err(e) => panic!("temporary directory: {e}"),
+    };
+    let path = dir.path().join(name);
+    if let Err(e) = std::fs::write(&path, source) {
+        panic!("writing {name}: {e}");
+    }
+    match translate(&path, &sc_options()) {
+        Ok(t) => (dir, t.c_source),
+        Err(e) => panic!("{name}: {e}"),
+    }
+}
+
+#[test]
+fn computed_index_within_bounds_is_dispatched_and_safe() {
+    let (_dir, text) = translate_text("inbounds.c", &computed_index_program("< 4"));
+    // Each of the four accesses at a computed address compares it with the
+    // locations of its object: a[0..4] are locations 1..4, s is 5..8.
+    assert_eq!(text.matches("long long lazy_address =").count(), 4, "{text}");
+    assert!(text.contains("if (lazy_address == 1) sma_write(1, "), "{text}");
+    assert!(text.contains("else if (lazy_address == 8) sma_write(8, 7, "), "{text}");
+    assert!(!text.contains("lazy_address == 9"), "{text}");
+    expect_verdict(&text, true, "a[i] with 0 <= i < 4");
+}
+
+#[test]
+fn computed_index_out_of_bounds_is_a_violation_at_its_line() {
+    let (_dir, text) = translate_text("outofbounds.c", &computed_index_program("<= 4"));
+    let Some(stdout) = cbmc_output(&text) else {
+        eprintln!("cbmc not found: out-of-bounds dispatch not checked");
+        return;
+    };
+    let failures: Vec<&str> = stdout.lines().filter(|l| l.ends_with(": FAILURE")).collect();
+    assert!(
+        failures
+            .iter()
+            .any(|l| l.contains("outofbounds.c:10: array index out of bounds: a[i] = i + 1;")),
+        "{stdout}"
+    );
+    // Only the write can go out of bounds: the read after it is cut off.
+    assert_eq!(failures.len(), 1, "{stdout}");
 }

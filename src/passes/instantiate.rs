@@ -262,6 +262,7 @@ fn allocate_memory(
     }
     let mut initial_values: Vec<i64> = program.locations.iter().map(|l| l.initial).collect();
     initial_values.resize(names.len(), 0);
+    let mut objects = global_objects(program);
     for thread in threads.iter_mut() {
         let mut addresses: HashMap<LocalId, i64> = HashMap::new();
         for (id, local) in thread.locals.iter().enumerate() {
@@ -279,6 +280,7 @@ fn allocate_memory(
                 continue;
             }
             addresses.insert(id, names.len() as i64);
+            objects.push((names.len() as u32, scalars.len() as u32));
             initial_values.extend(scalars.iter().map(|_| 0));
             names.extend(scalars);
         }
@@ -315,8 +317,25 @@ fn allocate_memory(
         heap_base,
         heap_blocks,
         heap_block_size,
+        objects,
     };
     (memory, names)
+}
+
+/// The global objects as runs of consecutive locations of the same object
+/// (the null location 0 belongs to none).
+fn global_objects(program: &Program) -> Vec<(u32, u32)> {
+    let mut objects: Vec<(u32, u32)> = Vec::new();
+    let mut previous: Option<&str> = None;
+    for (id, location) in program.locations.iter().enumerate().skip(1) {
+        let id = id as u32;
+        match objects.last_mut() {
+            Some((_, scalars)) if previous == Some(location.object.as_str()) => *scalars += 1,
+            _ => objects.push((id, 1)),
+        }
+        previous = Some(location.object.as_str());
+    }
+    objects
 }
 
 /// Whether `block` still holds an object address (all must be resolved).

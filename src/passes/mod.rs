@@ -165,12 +165,23 @@ pub struct MemoryLayout {
     pub heap_base: u32,
     pub heap_blocks: u32,
     pub heap_block_size: u32,
+    /// Static objects (global variables, address-taken locals) as ranges of
+    /// consecutive location ids, `(first, scalars)`, in id order.
+    pub objects: Vec<(u32, u32)>,
 }
 
 impl MemoryLayout {
     /// All location ids, the null location and the heap included.
     pub fn location_count(&self) -> u32 {
         self.heap_base + self.heap_blocks * self.heap_block_size
+    }
+
+    /// The static object holding location `id`, as `(first, scalars)`.
+    pub fn object_of(&self, id: i64) -> Option<(u32, u32)> {
+        let id = u32::try_from(id).ok()?;
+        let at = self.objects.partition_point(|(first, _)| *first <= id);
+        let (first, scalars) = *self.objects.get(at.checked_sub(1)?)?;
+        (id < first.saturating_add(scalars)).then_some((first, scalars))
     }
 }
 

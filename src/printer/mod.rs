@@ -1,6 +1,7 @@
 //! Printer: writes the sequential program as one self-contained C file with
 //! the chosen SMA implementation inlined.
 
+mod dispatch;
 mod expr;
 
 use crate::ir::{FenceKind, Origin, OriginId};
@@ -291,6 +292,38 @@ impl ThreadPrinter<'_> {
         }
     }
 
+    /// A shared access `call(location)` at `address`: one call when the
+    /// location is constant or its object unknown, else a dispatch over the
+    /// object's locations.
+    fn access(
+        &mut self,
+        indent: usize,
+        address: &crate::ir::Expr,
+        stmt: OriginId,
+        call: &dyn Fn(&str) -> String,
+    ) {
+        let comment = self.origin_comment(stmt);
+        let location = self.e(address);
+        let text = match dispatch::dispatch_object(address, &self.program.memory) {
+            Some(object) => {
+                let description = expr::string_literal(&self.out_of_bounds(stmt));
+                let indent = "  ".repeat(indent);
+                let body = dispatch::dispatch_text(&location, object, call, &description, &indent);
+                format!("{body}{comment}")
+            }
+            None => format!("{}{comment}", call(&location)),
+        };
+        self.line(indent, &text);
+    }
+
+    /// `file:line: array index out of bounds: text` of statement `stmt`.
+    fn out_of_bounds(&self, stmt: OriginId) -> String {
+        match self.program.map.origins.get(stmt) {
+            Some(o) => format!("{}:{}: array index out of bounds: {}", o.file, o.line, o.text),
+            None => "array index out of bounds".into(),
+        }
+    }
+
     fn line(&mut self, indent: usize, text: &str) {
         let _ = writeln!(self.out, "{}{}", "  ".repeat(indent), text);
     }
@@ -329,26 +362,18 @@ impl ThreadPrinter<'_> {
                 address,
                 stmt,
             } => {
-                let text = format!(
-                    "{} = sma_read({}, {t}, {stmt});{}",
-                    self.p(target),
-                    self.e(address),
-                    self.origin_comment(*stmt)
-                );
-                self.line(indent, &text);
+                let target = self.p(target);
+                let call = |a: &str| format!("{target} = sma_read({a}, {t}, {stmt});");
+                self.access(indent, address, *stmt, &call);
             }
             SeqStmt::Write {
                 address,
                 value,
                 stmt,
             } => {
-                let text = format!(
-                    "sma_write({}, {}, {t}, {stmt});{}",
-                    self.e(address),
-                    self.e(value),
-                    self.origin_comment(*stmt)
-                );
-                self.line(indent, &text);
+                let value = self.e(value);
+                let call = |a: &str| format!("sma_write({a}, {value}, {t}, {stmt});");
+                self.access(indent, address, *stmt, &call);
             }
             SeqStmt::Rmw {
                 target,
@@ -358,19 +383,16 @@ impl ThreadPrinter<'_> {
                 expected,
                 stmt,
             } => {
-                let call = format!(
-                    "sma_rmw({}, {}, {}, {}, {t}, {stmt});",
-                    self.e(address),
-                    op.c_name(),
-                    self.e(operand),
-                    self.e(expected)
-                );
-                let text = match target {
-                    Some(target) => format!("{} = {call}", self.p(target)),
-                    None => call,
+                let (operand, expected) = (self.e(operand), self.e(expected));
+                let assign = match target {
+                    Some(target) => format!("{} = ", self.p(target)),
+                    None => String::new(),
                 };
-                let text = format!("{text}{}", self.origin_comment(*stmt));
-                self.line(indent, &text);
+                let op = op.c_name();
+                let call = |a: &str| {
+                    format!("{assign}sma_rmw({a}, {op}, {operand}, {expected}, {t}, {stmt});")
+                };
+                self.access(indent, address, *stmt, &call);
             }
             SeqStmt::Fence { kind, stmt } => {
                 let function = match kind {
@@ -381,20 +403,12 @@ impl ThreadPrinter<'_> {
                 self.line(indent, &text);
             }
             SeqStmt::Lock { address, stmt } => {
-                let text = format!(
-                    "sma_lock({}, {t}, {stmt});{}",
-                    self.e(address),
-                    self.origin_comment(*stmt)
-                );
-                self.line(indent, &text);
+                let call = |a: &str| format!("sma_lock({a}, {t}, {stmt});");
+                self.access(indent, address, *stmt, &call);
             }
             SeqStmt::Unlock { address, stmt } => {
-                let text = format!(
-                    "sma_unlock({}, {t}, {stmt});{}",
-                    self.e(address),
-                    self.origin_comment(*stmt)
-                );
-                self.line(indent, &text);
+                let call = |a: &str| format!("sma_unlock({a}, {t}, {stmt});");
+                self.access(indent, address, *stmt, &call);
             }
             SeqStmt::Malloc {
                 target,

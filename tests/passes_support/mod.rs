@@ -184,6 +184,18 @@ pub fn options(rounds: u32, unwind: u32) -> TranslateOptions {
     o
 }
 
+/// CBMC's standard output on a C text; None when CBMC is not installed.
+pub fn cbmc_output(c_source: &str) -> Option<String> {
+    let cbmc = std::env::var_os("LAZYSMA_CBMC")
+        .map(std::path::PathBuf::from)
+        .or_else(|| which::which("cbmc").ok())?;
+    let dir = tempfile::tempdir().ok()?;
+    let path = dir.path().join("seq.c");
+    std::fs::write(&path, c_source).ok()?;
+    let output = Command::new(cbmc).arg(&path).output().ok()?;
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
 /// CBMC's verdict on a C text: Some(true) = VERIFICATION SUCCESSFUL,
 /// Some(false) = VERIFICATION FAILED, None = CBMC not installed.
 pub fn cbmc_verdict(c_source: &str) -> Option<bool> {
