@@ -232,9 +232,10 @@ fn print_thread(
         thread.instance,
         thread.lines.saturating_sub(1)
     );
+    let parameter = if t == 0 { "_Bool lazy_later" } else { "void" };
     let _ = writeln!(
         out,
-        "static void {}(void)\n{{",
+        "static void {}({parameter})\n{{",
         names.thread_function(thread)
     );
     for (id, local) in thread.locals.iter().enumerate() {
@@ -252,6 +253,7 @@ fn print_thread(
         names,
         thread,
         nondet,
+        main_prefix: if t == 0 { main_prefix(thread) } else { 0 },
     };
     printer.block(&thread.body, 1);
     let _ = writeln!(printer.out, "t{t}_L{}: ;\n}}", thread.lines);
@@ -263,6 +265,8 @@ struct ThreadPrinter<'a> {
     names: &'a Names,
     thread: &'a SeqThread,
     nondet: &'a mut BTreeSet<(String, String)>,
+    /// Main's visible statements `0..main_prefix` run in round 0 only.
+    main_prefix: u32,
 }
 
 impl ThreadPrinter<'_> {
@@ -344,8 +348,15 @@ impl ThreadPrinter<'_> {
                 } else {
                     format!("t{t}_L{i}: ")
                 };
+                // Main's statements before its first thread creation run in
+                // round 0 (the driver makes its first context reach them).
+                let later = if *i < self.main_prefix {
+                    "lazy_later || "
+                } else {
+                    ""
+                };
                 let text = format!(
-                    "{label}if (lazy_pc[{t}] > {i} || {i} >= lazy_cs) goto t{t}_L{};",
+                    "{label}if ({later}lazy_pc[{t}] > {i} || {i} >= lazy_cs) goto t{t}_L{};",
                     i + 1
                 );
                 let _ = writeln!(self.out, "{text}");
@@ -485,10 +496,48 @@ impl ThreadPrinter<'_> {
     }
 }
 
+/// The number of main's visible statements before its first thread
+/// creation (all but the final one when it creates none). No other thread
+/// is active before it, so main's first context may as well run them all:
+/// the driver forces that, and later rounds skip them.
+fn main_prefix(main: &SeqThread) -> u32 {
+    fn first_create(body: &[SeqStmt], last_guard: &mut u32) -> bool {
+        body.iter().any(|stmt| match stmt {
+            SeqStmt::Guard(i) => {
+                *last_guard = *i;
+                false
+            }
+            SeqStmt::Create { .. } => true,
+            SeqStmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => first_create(then_branch, last_guard) || first_create(else_branch, last_guard),
+            _ => false,
+        })
+    }
+    let mut last_guard = 0;
+    if first_create(&main.body, &mut last_guard) {
+        last_guard
+    } else {
+        main.lines.saturating_sub(1)
+    }
+}
+
 fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
     out.push_str("\n/* driver: round-robin schedule of the thread functions */\nint main(void)\n{\n  sma_init();\n  lazy_active[0] = 1;\n");
-    let run = |out: &mut String, thread: &SeqThread| {
+    let prefix = program.threads.first().map(main_prefix).unwrap_or(0);
+    let run = |out: &mut String, thread: &SeqThread, round: u32| {
         let t = thread.slot;
+        let function = names.thread_function(thread);
+        if t == 0 && round == 0 {
+            // Main is active and at statement 0.
+            let _ = writeln!(
+                out,
+                "  lazy_cs = nondet_lazy_pc();\n  __CPROVER_assume({prefix} <= lazy_cs && lazy_cs <= lazy_lines[0]);\n  {function}(0);\n  lazy_pc[0] = lazy_cs;"
+            );
+            return;
+        }
         let _ = writeln!(
             out,
             "  if (lazy_active[{t}] && lazy_pc[{t}] < lazy_lines[{t}]) {{"
@@ -498,18 +547,19 @@ fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
             out,
             "    __CPROVER_assume(lazy_pc[{t}] <= lazy_cs && lazy_cs <= lazy_lines[{t}]);"
         );
-        let _ = writeln!(out, "    {}();", names.thread_function(thread));
+        let argument = if t == 0 { "1" } else { "" };
+        let _ = writeln!(out, "    {function}({argument});");
         let _ = writeln!(out, "    lazy_pc[{t}] = lazy_cs;\n  }}");
     };
     for round in 0..program.rounds {
         let _ = writeln!(out, "  /* round {round} */");
         for thread in &program.threads {
-            run(out, thread);
+            run(out, thread, round);
         }
     }
     if let Some(main) = program.threads.first() {
         out.push_str("  /* main runs on after the last round */\n");
-        run(out, main);
+        run(out, main, program.rounds);
     }
     out.push_str("  return 0;\n}\n");
 }

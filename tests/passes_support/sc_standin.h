@@ -10,11 +10,13 @@ typedef unsigned int sma_stmt_t;
 #define SMA_RMW_OR 4
 #define SMA_RMW_XOR 5
 #define SMA_RMW_CAS 6
-/* The translator records thread creation and join itself (common.h). */
 #define SMA_EV_CREATE 11
 #define SMA_EV_JOIN 12
-void sma_record(unsigned int kind, sma_thread_t t, sma_loc_t loc, sma_value_t value, unsigned int timestamp,
-                unsigned int write_id, unsigned int read_from, sma_stmt_t stmt) {}
+
+/* The translator records thread creation and joins; nothing to record here. */
+void sma_record(unsigned int kind, sma_thread_t t, sma_loc_t loc, sma_value_t value,
+                unsigned int timestamp, unsigned int write_id, unsigned int read_from,
+                sma_stmt_t stmt) {}
 
 static sma_value_t sma_memory[SMA_LOCATIONS];
 static unsigned int sma_blocks_used;
