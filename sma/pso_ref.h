@@ -4,30 +4,45 @@
  * "PSO-SMA"): an explicit memory and one bounded FIFO store buffer per
  * thread AND location. A store enters the buffer of its thread and
  * location; a load takes the newest store of its own buffer for that
- * location, else memory; before every operation a bounded number of flush
- * steps runs, each of which may move the oldest store of some (thread,
- * location) buffer to memory. Stores of one thread to different locations
- * thus reach memory in any order, unless a store-store fence separates
- * them: every buffered store carries its thread's store-fence epoch (the
- * number of store-store fences the thread had executed when it issued it),
- * and a store may reach memory only when no store of the same thread with
- * a smaller epoch is still buffered. Fences, locks, RMWs and terminating
- * threads drain all the thread's buffers. It exists to cross-check epso.h
- * (Theorem 2 of the paper). Needs common.h first.
+ * location, else memory; before every operation except a store-store fence
+ * and malloc a flush phase runs, made of SMA_REF_FLUSH_ROUNDS
+ * passes over all (thread, location) buffers in which each buffer's oldest
+ * store may reach memory. Stores of one thread to different locations thus
+ * reach memory in any order, unless a store-store fence separates them:
+ * every buffered store carries its thread's store-fence epoch (the number
+ * of store-store fences the thread had executed when it issued it), and in
+ * a pass a store may reach memory only if, when the pass began, no store of
+ * the same thread with a smaller epoch was buffered. Fences, locks, RMWs and
+ * terminating threads then drain all the thread's buffers. It exists to
+ * cross-check epso.h (Theorem 2 of the paper). Needs common.h first.
  *
- * Bounds: at most SMA_QSIZE stores per (thread, location) buffer, and at
- * most SMA_REF_FLUSH_STEPS stores reach memory between two consecutive
- * operations (default SMA_QSIZE * SMA_THREADS: enough for every thread's
- * stores to the location the next operation reads; programs with
- * store-store fences or stores to many locations may need more). An
- * execution that needs more is cut off, never reported.
+ * The passes index the buffers with constants, which CBMC encodes far more
+ * cheaply than one flush of a nondeterministically chosen buffer per step.
+ * Only the order of flushes to the same location is observable (and the
+ * order the fences impose), and n passes realise any order of n flushes to
+ * one location; the default SMA_REF_FLUSH_ROUNDS = SMA_QSIZE * SMA_THREADS,
+ * the most stores to one location that can be buffered at once, loses
+ * nothing in programs without store-store fences. With store-store fences
+ * an execution may need one more pass per fence.
+ *
+ * Bounds: at most SMA_QSIZE stores per (thread, location) buffer; an
+ * execution that needs more (or more flush passes) is cut off, never
+ * reported.
  */
 
 #ifndef SMA_MODEL_H
 #define SMA_MODEL_H
 
-#ifndef SMA_REF_FLUSH_STEPS
-#define SMA_REF_FLUSH_STEPS (SMA_QSIZE * SMA_THREADS)
+/* Ring slots and buffer fill take values 0..SMA_QSIZE: CBMC gets
+ * bit-vectors just wide enough. */
+#ifdef __CPROVER__
+typedef unsigned __CPROVER_bitvector[SMA_BITS_FOR(SMA_QSIZE)] sma_slot_t;
+#else
+typedef unsigned int sma_slot_t;
+#endif
+
+#ifndef SMA_REF_FLUSH_ROUNDS
+#define SMA_REF_FLUSH_ROUNDS (SMA_QSIZE * SMA_THREADS)
 #endif
 
 /* Memory: the value of each location and the id of the write that put it
@@ -43,8 +58,8 @@ sma_ts_t sma_memory_order;
 sma_value_t sma_buf_value[SMA_THREADS][SMA_LOCATIONS][SMA_QSIZE];
 sma_wid_t sma_buf_wid[SMA_THREADS][SMA_LOCATIONS][SMA_QSIZE];
 unsigned int sma_buf_epoch[SMA_THREADS][SMA_LOCATIONS][SMA_QSIZE];
-unsigned int sma_buf_head[SMA_THREADS][SMA_LOCATIONS];
-unsigned int sma_buf_count[SMA_THREADS][SMA_LOCATIONS];
+sma_slot_t sma_buf_head[SMA_THREADS][SMA_LOCATIONS];
+sma_slot_t sma_buf_count[SMA_THREADS][SMA_LOCATIONS];
 /* Store-store fences executed by each thread so far. */
 unsigned int sma_epoch[SMA_THREADS];
 
@@ -62,12 +77,12 @@ void sma_init(void)
 }
 
 /* The ring slot `k` places after `first` (k < SMA_QSIZE). */
-unsigned int sma_ring_slot(unsigned int first, unsigned int k)
+sma_slot_t sma_ring_slot(sma_slot_t first, unsigned int k)
 {
     unsigned int slot = first + k;
     if (slot >= SMA_QSIZE)
         slot = slot - SMA_QSIZE;
-    return slot;
+    return (sma_slot_t)slot;
 }
 
 /* A store reaching memory. */
@@ -81,7 +96,7 @@ void sma_memory_store(sma_loc_t loc, sma_value_t value, sma_wid_t id)
 /* Moves the oldest store of u's (non-empty) buffer for v to memory. */
 void sma_flush_oldest(sma_thread_t u, sma_loc_t v, sma_stmt_t stmt)
 {
-    unsigned int slot = sma_buf_head[u][v];
+    sma_slot_t slot = sma_buf_head[u][v];
     sma_value_t value = sma_buf_value[u][v][slot];
     sma_wid_t id = sma_buf_wid[u][v][slot];
     sma_memory_store(v, value, id);
@@ -90,36 +105,38 @@ void sma_flush_oldest(sma_thread_t u, sma_loc_t v, sma_stmt_t stmt)
     sma_record(SMA_EV_FLUSH, u, v, value, sma_memory_order, id, 0, stmt);
 }
 
-/* Whether the oldest store of u's buffer for v may reach memory: no store
- * of u from before a store-store fence that precedes it is still buffered.
- * (Oldest stores carry the smallest epoch of their buffer.) */
-_Bool sma_flush_allowed(sma_thread_t u, sma_loc_t v)
+/* The smallest store-fence epoch among u's buffered stores (the oldest
+ * store of each buffer carries the smallest epoch of its buffer); u's
+ * stores with a larger epoch must wait. */
+unsigned int sma_oldest_epoch(sma_thread_t u)
 {
-    unsigned int epoch = sma_buf_epoch[u][v][sma_buf_head[u][v]];
-    _Bool allowed = 1;
+    unsigned int oldest = sma_epoch[u];
     sma_loc_t w;
     for (w = 1; w < SMA_LOCATIONS; w++) {
-        if (sma_buf_count[u][w] > 0 && sma_buf_epoch[u][w][sma_buf_head[u][w]] < epoch)
-            allowed = 0;
+        if (sma_buf_count[u][w] > 0 && sma_buf_epoch[u][w][sma_buf_head[u][w]] < oldest)
+            oldest = sma_buf_epoch[u][w][sma_buf_head[u][w]];
     }
-    return allowed;
+    return oldest;
 }
 
-/* Memory updates before an operation: up to SMA_REF_FLUSH_STEPS times, the
- * oldest store of a nondeterministically chosen (thread, location) buffer
- * may reach memory. `stmt` is the operation they precede. */
+/* Memory updates before an operation: SMA_REF_FLUSH_ROUNDS passes over all
+ * (thread, location) buffers; in each, every buffer's oldest store may reach
+ * memory unless a store-store fence orders an older store of its thread
+ * first. `stmt` is the operation they precede. */
 void sma_flush_some(sma_stmt_t stmt)
 {
-    unsigned int i;
+    unsigned int pass;
     sma_thread_t u;
     sma_loc_t v;
-    for (i = 0; i < SMA_REF_FLUSH_STEPS; i++) {
-        if (sma_nondet_bool()) {
-            u = sma_nondet_uint();
-            v = sma_nondet_uint();
-            __CPROVER_assume(u < SMA_THREADS && v < SMA_LOCATIONS && sma_buf_count[u][v] > 0);
-            __CPROVER_assume(sma_flush_allowed(u, v));
-            sma_flush_oldest(u, v, stmt);
+    unsigned int oldest;
+    for (pass = 0; pass < SMA_REF_FLUSH_ROUNDS; pass++) {
+        for (u = 0; u < SMA_THREADS; u++) {
+            oldest = sma_oldest_epoch(u);
+            for (v = 1; v < SMA_LOCATIONS; v++) {
+                if (sma_buf_count[u][v] > 0 && sma_buf_epoch[u][v][sma_buf_head[u][v]] == oldest
+                    && sma_nondet_bool())
+                    sma_flush_oldest(u, v, stmt);
+            }
         }
     }
 }
@@ -140,7 +157,7 @@ void sma_drain(sma_thread_t t, sma_stmt_t stmt)
 
 void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
 {
-    unsigned int slot;
+    sma_slot_t slot;
     sma_wid_t id;
     sma_check_loc(loc);
     sma_flush_some(stmt);

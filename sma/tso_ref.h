@@ -5,23 +5,38 @@
  * thread. A store enters its thread's buffer; a load takes the value of the
  * thread's latest buffered store to the same location, else memory; buffered
  * stores reach memory oldest first, at nondeterministic times: before every
- * operation a bounded number of flush steps runs, each of which may move
- * the oldest store of some thread's buffer to memory. Fences, locks, RMWs
- * and terminating threads drain the thread's buffer. It exists to
- * cross-check etso.h (Theorem 1 of the paper: they are equivalent).
- * Needs common.h first.
+ * operation except a store-store fence and malloc a flush phase runs, made
+ * of SMA_REF_FLUSH_ROUNDS passes over the threads in which each thread's
+ * oldest store may reach memory. Fences, locks, RMWs and terminating
+ * threads then drain the thread's buffer. (The phase before a drain is
+ * needed: other threads' stores to the same locations may reach memory
+ * before the drained ones.) It exists to cross-check etso.h (Theorem 1 of
+ * the paper: they are equivalent). Needs common.h first.
  *
- * Bounds: at most SMA_QSIZE stores per buffer, and at most
- * SMA_REF_FLUSH_STEPS stores reach memory between two consecutive operations
- * (default SMA_QSIZE * SMA_THREADS: enough to empty every buffer). An
- * execution that needs more is cut off, never reported.
+ * The passes index the buffers with constants, which CBMC encodes far more
+ * cheaply than one flush of a nondeterministically chosen thread per step.
+ * Only the order of flushes to the same location is observable, and n
+ * passes realise any order of n flushes (the i-th flush in pass i), so the
+ * default SMA_REF_FLUSH_ROUNDS = SMA_QSIZE * SMA_THREADS, the most stores
+ * that can be buffered at once, loses nothing.
+ *
+ * Bounds: at most SMA_QSIZE stores per buffer; an execution that needs more
+ * (or more flush passes) is cut off, never reported.
  */
 
 #ifndef SMA_MODEL_H
 #define SMA_MODEL_H
 
-#ifndef SMA_REF_FLUSH_STEPS
-#define SMA_REF_FLUSH_STEPS (SMA_QSIZE * SMA_THREADS)
+/* Ring slots and buffer fill take values 0..SMA_QSIZE: CBMC gets
+ * bit-vectors just wide enough. */
+#ifdef __CPROVER__
+typedef unsigned __CPROVER_bitvector[SMA_BITS_FOR(SMA_QSIZE)] sma_slot_t;
+#else
+typedef unsigned int sma_slot_t;
+#endif
+
+#ifndef SMA_REF_FLUSH_ROUNDS
+#define SMA_REF_FLUSH_ROUNDS (SMA_QSIZE * SMA_THREADS)
 #endif
 
 /* Memory: the value of each location and the id of the write that put it
@@ -37,8 +52,8 @@ sma_ts_t sma_memory_order;
 sma_loc_t sma_buf_loc[SMA_THREADS][SMA_QSIZE];
 sma_value_t sma_buf_value[SMA_THREADS][SMA_QSIZE];
 sma_wid_t sma_buf_wid[SMA_THREADS][SMA_QSIZE];
-unsigned int sma_buf_head[SMA_THREADS];
-unsigned int sma_buf_count[SMA_THREADS];
+sma_slot_t sma_buf_head[SMA_THREADS];
+sma_slot_t sma_buf_count[SMA_THREADS];
 
 void sma_init(void)
 {
@@ -54,12 +69,12 @@ void sma_init(void)
 }
 
 /* The ring slot `k` places after `first` (k < SMA_QSIZE). */
-unsigned int sma_ring_slot(unsigned int first, unsigned int k)
+sma_slot_t sma_ring_slot(sma_slot_t first, unsigned int k)
 {
     unsigned int slot = first + k;
     if (slot >= SMA_QSIZE)
         slot = slot - SMA_QSIZE;
-    return slot;
+    return (sma_slot_t)slot;
 }
 
 /* A store reaching memory. */
@@ -73,7 +88,7 @@ void sma_memory_store(sma_loc_t loc, sma_value_t value, sma_wid_t id)
 /* Moves the oldest store of u's (non-empty) buffer to memory. */
 void sma_flush_oldest(sma_thread_t u, sma_stmt_t stmt)
 {
-    unsigned int slot = sma_buf_head[u];
+    sma_slot_t slot = sma_buf_head[u];
     sma_loc_t loc = sma_buf_loc[u][slot];
     sma_value_t value = sma_buf_value[u][slot];
     sma_wid_t id = sma_buf_wid[u][slot];
@@ -83,18 +98,17 @@ void sma_flush_oldest(sma_thread_t u, sma_stmt_t stmt)
     sma_record(SMA_EV_FLUSH, u, loc, value, sma_memory_order, id, 0, stmt);
 }
 
-/* Memory updates before an operation: up to SMA_REF_FLUSH_STEPS times, the
- * oldest store of a nondeterministically chosen thread may reach memory.
- * `stmt` is the operation they precede. */
+/* Memory updates before an operation: SMA_REF_FLUSH_ROUNDS passes over the
+ * threads; in each, every thread's oldest store may reach memory. `stmt` is
+ * the operation they precede. */
 void sma_flush_some(sma_stmt_t stmt)
 {
-    unsigned int i;
+    unsigned int pass;
     sma_thread_t u;
-    for (i = 0; i < SMA_REF_FLUSH_STEPS; i++) {
-        if (sma_nondet_bool()) {
-            u = sma_nondet_uint();
-            __CPROVER_assume(u < SMA_THREADS && sma_buf_count[u] > 0);
-            sma_flush_oldest(u, stmt);
+    for (pass = 0; pass < SMA_REF_FLUSH_ROUNDS; pass++) {
+        for (u = 0; u < SMA_THREADS; u++) {
+            if (sma_buf_count[u] > 0 && sma_nondet_bool())
+                sma_flush_oldest(u, stmt);
         }
     }
 }
@@ -111,7 +125,7 @@ void sma_drain(sma_thread_t t, sma_stmt_t stmt)
 
 void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
 {
-    unsigned int slot;
+    sma_slot_t slot;
     sma_wid_t id;
     sma_check_loc(loc);
     sma_flush_some(stmt);
@@ -130,7 +144,7 @@ sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     sma_value_t value;
     sma_wid_t read_from;
     unsigned int k;
-    unsigned int slot;
+    sma_slot_t slot;
     sma_check_loc(loc);
     sma_flush_some(stmt);
     value = sma_memory[loc];

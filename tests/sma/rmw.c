@@ -4,6 +4,9 @@
 #define SMA_LOCATIONS 6
 /* eTSO: the CAS on z writes while z has a pending store: 3 nodes needed */
 #define SMA_QSIZE 3
+/* reference models: every behaviour checked here needs at most two flushes
+ * right before one operation (the full default makes the run 4x slower) */
+#define SMA_REF_FLUSH_ROUNDS 2
 #include "prologue.h"
 
 #define X 1

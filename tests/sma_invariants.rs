@@ -1,0 +1,166 @@
+//! Checks the T-CDLL invariants of `sma/etso.h` and `sma/epso.h` with CBMC
+//! (harness `tests/sma/tcdll_invariants.c`: arbitrary bounded sequences of
+//! writes, reads, fences, RMWs and clock moves against a shadow log), and
+//! that the harness is strong enough: deliberately broken copies of the
+//! headers (mutants) must violate some invariant.
+
+#[path = "sma/support.rs"]
+mod support;
+
+use std::path::Path;
+
+use support::{CbmcRun, Model, Status};
+
+const HARNESS: &str = "tcdll_invariants.c";
+
+/// Properties that state a reachable situation fail when it is reached;
+/// every other property is an invariant and must hold.
+fn is_reachability(description: &str) -> bool {
+    description.starts_with("reachable:") || description == "end reachable"
+}
+
+fn check_all_invariants_hold(run: &CbmcRun, context: &str) -> Result<(), String> {
+    for (description, status) in &run.properties {
+        let wanted = if is_reachability(description) { Status::Failure } else { Status::Success };
+        if *status != wanted {
+            return Err(format!("{context}: \"{description}\" is {status:?}, expected {wanted:?}"));
+        }
+    }
+    let invariants = run.properties.keys().filter(|description| !is_reachability(description)).count();
+    if invariants < 20 {
+        return Err(format!("{context}: only {invariants} invariant properties: {:?}", run.properties));
+    }
+    Ok(())
+}
+
+#[test]
+fn etso_lists_keep_their_invariants() -> Result<(), String> {
+    let Some(cbmc) = support::cbmc()? else { return Ok(()) };
+    let run = support::run_harness(&cbmc, HARNESS, Model::Etso, &[])?;
+    check_all_invariants_hold(&run, "etso")
+}
+
+#[test]
+fn epso_lists_keep_their_invariants() -> Result<(), String> {
+    let Some(cbmc) = support::cbmc()? else { return Ok(()) };
+    let run = support::run_harness(&cbmc, HARNESS, Model::Epso, &[])?;
+    check_all_invariants_hold(&run, "epso")
+}
+
+#[test]
+fn invariant_harness_compiles_with_gcc() -> Result<(), String> {
+    for model in [Model::Etso, Model::Epso] {
+        support::gcc_syntax_check(&support::harness_dir().join(HARNESS), &[model.define().to_string()])?;
+    }
+    Ok(())
+}
+
+/// A deliberate defect: in `header`, replace `original` (which must occur
+/// exactly once) by `broken`.
+struct Mutant {
+    name: &'static str,
+    model: Model,
+    header: &'static str,
+    original: &'static str,
+    broken: &'static str,
+}
+
+const MUTANTS: [Mutant; 7] = [
+    Mutant {
+        name: "write may overtake an equal timestamp",
+        model: Model::Etso,
+        header: "etso.h",
+        original: "ts < sma_tstamp[loc][succ]",
+        broken: "ts <= sma_tstamp[loc][succ]",
+    },
+    Mutant {
+        name: "no FIFO order per thread",
+        model: Model::Etso,
+        header: "etso.h",
+        original: "ts >= sma_clock && ts >= sma_max_tstamp[t]",
+        broken: "ts >= sma_clock",
+    },
+    Mutant {
+        name: "reads forward expired writes",
+        model: Model::Etso,
+        header: "etso.h",
+        original: "if (sma_last_tstamp[loc][t] > sma_clock) {",
+        broken: "if (sma_last_tstamp[loc][t] >= sma_clock) {",
+    },
+    Mutant {
+        name: "fence does not drain",
+        model: Model::Etso,
+        header: "etso.h",
+        original: "    if (sma_clock < sma_max_tstamp[t])\n        sma_clock = sma_max_tstamp[t];",
+        broken: "",
+    },
+    Mutant {
+        name: "free node may be the head",
+        model: Model::Etso,
+        header: "etso.h",
+        original: "    __CPROVER_assume(sma_tstamp[v][sma_next[v][node]] <= sma_clock);\n",
+        broken: "",
+    },
+    Mutant {
+        name: "no FIFO order per location",
+        model: Model::Epso,
+        header: "epso.h",
+        original: "ts >= sma_clock && ts >= sma_last_tstamp[loc][t]",
+        broken: "ts >= sma_clock",
+    },
+    Mutant {
+        name: "store-store fence ignored",
+        model: Model::Epso,
+        header: "epso.h",
+        original: "    sma_sfence_tstamp[t] = sma_max_tstamp[t];\n",
+        broken: "",
+    },
+];
+
+/// Copies the headers and the harness into `root` (same layout as the
+/// repository), with `mutant` applied. Returns the harness path.
+fn write_mutated_tree(root: &Path, mutant: &Mutant) -> Result<std::path::PathBuf, String> {
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sma = root.join("sma");
+    let tests = root.join("tests").join("sma");
+    std::fs::create_dir_all(&sma).map_err(|error| error.to_string())?;
+    std::fs::create_dir_all(&tests).map_err(|error| error.to_string())?;
+    for header in ["common.h", "sc.h", "etso.h", "epso.h", "tso_ref.h", "pso_ref.h"] {
+        let mut text = std::fs::read_to_string(repository.join("sma").join(header)).map_err(|error| error.to_string())?;
+        if header == mutant.header {
+            let occurrences = text.matches(mutant.original).count();
+            if occurrences != 1 {
+                return Err(format!(
+                    "mutant \"{}\": {occurrences} occurrences of {:?} in {header}",
+                    mutant.name, mutant.original
+                ));
+            }
+            text = text.replace(mutant.original, mutant.broken);
+        }
+        std::fs::write(sma.join(header), text).map_err(|error| error.to_string())?;
+    }
+    for file in ["model.h", "prologue.h", HARNESS] {
+        std::fs::copy(support::harness_dir().join(file), tests.join(file)).map_err(|error| error.to_string())?;
+    }
+    Ok(tests.join(HARNESS))
+}
+
+#[test]
+fn broken_lists_are_caught() -> Result<(), String> {
+    let Some(cbmc) = support::cbmc()? else { return Ok(()) };
+    for mutant in &MUTANTS {
+        let root = tempfile::tempdir().map_err(|error| error.to_string())?;
+        let harness = write_mutated_tree(root.path(), mutant)?;
+        let run = support::run_cbmc(&cbmc, &harness, &[mutant.model.define().to_string()])?;
+        let violated: Vec<&String> = run
+            .properties
+            .iter()
+            .filter(|(description, status)| !is_reachability(description) && **status == Status::Failure)
+            .map(|(description, _)| description)
+            .collect();
+        if violated.is_empty() {
+            return Err(format!("mutant \"{}\" of {} violates no invariant", mutant.name, mutant.header));
+        }
+    }
+    Ok(())
+}
