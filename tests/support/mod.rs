@@ -132,14 +132,6 @@ pub fn litmus_tests() -> Vec<LitmusTest> {
         .collect()
 }
 
-/// The family of a litmus test name: the part before the first digit,
-/// `+` or `.` (`MP+syncs` -> `MP`, `DETOUR0095` -> `DETOUR`).
-pub fn litmus_family(name: &str) -> String {
-    let stem = name.trim_end_matches(".c");
-    let family: String = stem.chars().take_while(|c| !c.is_ascii_digit() && *c != '+' && *c != '.').collect();
-    if family.is_empty() { stem.chars().take(2).collect() } else { family }
-}
-
 /// Number of CBMC runs to do at once (the machine has few cores).
 pub fn workers() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).min(4)
