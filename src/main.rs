@@ -80,8 +80,8 @@ struct TranslationArgs {
     /// Loop unrolling depth.
     #[arg(long, default_value_t = Bounds::default().unwind)]
     unwind: u32,
-    /// Nodes per location list (store-buffer depth).
-    #[arg(long, default_value_t = Bounds::default().qsize, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Nodes per location list, one holding the memory value (qsize-1 stores of a location may be pending).
+    #[arg(long, default_value_t = Bounds::default().qsize, value_parser = clap::value_parser!(u32).range(2..))]
     qsize: u32,
     /// Largest value of the global clock (timestamps).
     #[arg(long, default_value_t = Bounds::default().maxclock, value_parser = clap::value_parser!(u32).range(1..))]
