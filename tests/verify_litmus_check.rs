@@ -1,5 +1,6 @@
 //! The native check confirms every counterexample CBMC finds on the unsafe
-//! litmus programs (no exit 4), and every confirmed report names either
+//! litmus programs (never exit 4; exit 0 means the bounds hide the bug),
+//! and every confirmed report names either
 //! SC or a reordering with a fence. Every 12th (TSO) / 24th (PSO) runs by default;
 //! `LAZYSMA_LITMUS_ALL=1` runs every unsafe program under every model.
 
@@ -7,7 +8,9 @@ mod support;
 
 use support::{LitmusTest, Verdict, litmus_tests, parallel_map, require_cbmc, verify, workers};
 
-const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "2", "--maxclock", "4"];
+/// Large enough that most unsafe programs show their bug (a bug hidden by
+/// the bounds is exit 0, not a check failure).
+const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "3", "--maxclock", "8"];
 
 /// Unsafe tests under a model: all with `LAZYSMA_LITMUS_ALL=1`, else every
 /// `stride`-th (the corpus takes hours at the full size).
@@ -34,6 +37,7 @@ fn confirm_all(model: &str, tests: Vec<LitmusTest>) {
         (test.name.clone(), code, stdout)
     });
     let mut failures = Vec::new();
+    let mut hidden = Vec::new();
     for (name, code, stdout) in &outcomes {
         let report: serde_json::Value = match serde_json::from_str(stdout) {
             Ok(report) => report,
@@ -42,6 +46,10 @@ fn confirm_all(model: &str, tests: Vec<LitmusTest>) {
                 continue;
             }
         };
+        if *code == 0 {
+            hidden.push(name.clone());
+            continue;
+        }
         if *code != 10 {
             failures.push(format!("{name}: exit {code} ({})", report["message"]));
             continue;
@@ -56,7 +64,13 @@ fn confirm_all(model: &str, tests: Vec<LitmusTest>) {
             failures.push(format!("{name}: neither SC nor a fence in the diagnosis: {diagnosis}"));
         }
     }
-    println!("unsafe litmus under --{model}: {} programs, {} problems", outcomes.len(), failures.len());
+    println!(
+        "unsafe litmus under --{model}: {} programs, {} problems, {} not found within the bounds: {hidden:?}",
+        outcomes.len(),
+        failures.len(),
+        hidden.len()
+    );
+    assert!(hidden.len() * 2 <= outcomes.len(), "most bugs are found within the bounds: {hidden:?}");
     assert!(failures.is_empty(), "under {model}:\n{}", failures.join("\n"));
 }
 
