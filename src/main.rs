@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lazysma::exit;
 use lazysma::options::{Bounds, MemoryModel, SmaImplementation, TranslateOptions};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -222,12 +223,12 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-fn use_color(choice: ColorChoice) -> bool {
-    use std::io::IsTerminal;
+/// Whether to colour output that goes to a stream which is a terminal or not.
+fn use_color(choice: ColorChoice, stream_is_terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ColorChoice::Auto => stream_is_terminal && std::env::var_os("NO_COLOR").is_none(),
     }
 }
 
@@ -243,7 +244,7 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
     let translation = match lazysma::translate::translate(input, &options) {
         Ok(translation) => translation,
         Err(error) => {
-            eprint!("{}", lazysma::verify::render_translate_error(&error, use_color(ColorChoice::Auto)));
+            eprint!("{}", lazysma::verify::render_translate_error(&error, use_color(ColorChoice::Auto, std::io::stderr().is_terminal())));
             return exit::BAD_INPUT;
         }
     };
@@ -272,7 +273,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         native_check: !arguments.no_check,
         sat_solver: arguments.sat_solver.clone(),
         keep: arguments.keep.clone(),
-        color: use_color(arguments.color),
+        color: use_color(arguments.color, std::io::stdout().is_terminal()),
     };
     lazysma::verify::run(&request)
 }
