@@ -9,7 +9,7 @@ mod support;
 use support::{LitmusTest, Verdict, litmus_tests, parallel_map, require_cbmc, verify, workers};
 
 /// Bounds sufficient for the litmus tests (straight-line threads).
-const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "3", "--maxclock", "4"];
+const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "5", "--maxclock", "8"];
 
 /// The classic shapes always run.
 const CLASSICS: [&str; 6] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c"];

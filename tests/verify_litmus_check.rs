@@ -10,7 +10,7 @@ use support::{LitmusTest, Verdict, litmus_tests, parallel_map, require_cbmc, ver
 
 /// Large enough that most unsafe programs show their bug (a bug hidden by
 /// the bounds is exit 0, not a check failure).
-const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "3", "--maxclock", "8"];
+const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "5", "--maxclock", "8"];
 
 /// Unsafe tests under a model: all with `LAZYSMA_LITMUS_ALL=1`, else every
 /// `stride`-th (the corpus takes hours at the full size).
