@@ -113,17 +113,6 @@ fn sequentialise_thread(
         jumps: Vec::new(),
     };
     let mut body = vec![SeqStmt::Guard(0)];
-    for (id, local) in thread.locals.iter().enumerate() {
-        let is_argument = thread.slot > 0 && thread.params.first() == Some(&id);
-        if !local.shared && !is_argument {
-            nondet_init(
-                Place::Local(id),
-                &local.ty,
-                &context.program.structs,
-                &mut body,
-            );
-        }
-    }
     if thread.slot > 0
         && let Some(&param) = thread.params.first()
     {
@@ -170,6 +159,22 @@ fn sequentialise_thread(
     body.push(SeqStmt::ThreadEnd {
         stmt: thread.origin,
     });
+    // Nondeterministic initial values, only where a path may read one.
+    let early = super::definite::read_before_assigned(&body);
+    let mut initial = Vec::new();
+    for (id, local) in thread.locals.iter().enumerate() {
+        let is_argument = thread.slot > 0 && thread.params.first() == Some(&id);
+        let scalar = !matches!(local.ty, Ty::Array(..) | Ty::Struct(_));
+        if !local.shared && !is_argument && (!scalar || early.contains(&id)) {
+            nondet_init(
+                Place::Local(id),
+                &local.ty,
+                &context.program.structs,
+                &mut initial,
+            );
+        }
+    }
+    body.splice(1..1, initial);
     Ok(SeqThread {
         slot: thread.slot,
         function: thread.name.clone(),
