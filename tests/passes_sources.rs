@@ -163,3 +163,34 @@ fn computed_index_out_of_bounds_is_a_violation_at_its_line() {
     // Only the write can go out of bounds: the read after it is cut off.
     assert_eq!(failures.len(), 1, "{stdout}");
 }
+
+#[test]
+fn main_keeps_its_suffix_in_every_round_unless_every_thread_is_joined() {
+    let program = |joins: &str| {
+        format!(
+            r#"#include <pthread.h>
+#include <assert.h>
+int x;
+void *w(void *arg) {{ x = 1; return 0; }}
+int main(void) {{
+  pthread_t a, b;
+  pthread_create(&a, 0, w, 0);
+  pthread_create(&b, 0, w, 0);
+  {joins}
+  assert(x == 0 || x == 1);
+  return 0;
+}}
+"#
+        )
+    };
+    let (_d1, both) = translate_text("both.c", &program("pthread_join(a, 0); pthread_join(b, 0);"));
+    assert!(both.contains("!lazy_final ||"), "{both}");
+    let (_d2, one) = translate_text("one.c", &program("pthread_join(a, 0); pthread_join(a, 0);"));
+    assert!(!one.contains("!lazy_final ||"), "{one}");
+    let (_d3, branch) = translate_text(
+        "branch.c",
+        &program("if (x) b = a; pthread_join(a, 0); pthread_join(b, 0);"),
+    );
+    assert!(!branch.contains("!lazy_final ||"), "{branch}");
+    expect_verdict(&both, true, "both joined");
+}
