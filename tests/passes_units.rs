@@ -590,10 +590,28 @@ fn main_runs_its_prefix_in_round_zero_and_its_joined_suffix_last() {
     };
     // SB's main writes four variables, creates two threads (statements 5
     // and 6), joins them (7 and 8) and reads from statement 9 on.
-    assert!(text.contains("if (lazy_later || lazy_pc[0] > 4 || 4 >= lazy_cs)"), "{text}");
-    assert!(text.contains("if (lazy_pc[0] > 5 || 5 >= lazy_cs)"), "{text}");
-    assert!(text.contains("if (!lazy_final || lazy_pc[0] > 9 || 9 >= lazy_cs)"), "{text}");
-    assert!(text.contains("__CPROVER_assume(5 <= lazy_cs && lazy_cs <= 9);\n  thread0_main(0, 0);"), "{text}");
-    assert!(text.contains("lazy_cs <= 9);\n    thread0_main(1, 0);"), "{text}");
-    assert!(text.contains("lazy_cs <= lazy_lines[0]);\n    thread0_main(1, 1);"), "{text}");
+    assert!(
+        text.contains("if (lazy_later || lazy_pc[0] > 4 || 4 >= lazy_cs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("if (lazy_pc[0] > 5 || 5 >= lazy_cs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("if (!lazy_final || lazy_pc[0] > 9 || 9 >= lazy_cs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("__CPROVER_assume(5 <= lazy_cs && lazy_cs <= 9);\n  thread0_main(0, 0);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("lazy_cs <= 9);\n    thread0_main(1, 0);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("lazy_cs <= lazy_lines[0]);\n    thread0_main(1, 1);"),
+        "{text}"
+    );
 }

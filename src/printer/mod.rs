@@ -335,7 +335,10 @@ impl ThreadPrinter<'_> {
     /// `file:line: array index out of bounds: text` of statement `stmt`.
     fn out_of_bounds(&self, stmt: OriginId) -> String {
         match self.program.map.origins.get(stmt) {
-            Some(o) => format!("{}:{}: array index out of bounds: {}", o.file, o.line, o.text),
+            Some(o) => format!(
+                "{}:{}: array index out of bounds: {}",
+                o.file, o.line, o.text
+            ),
             None => "array index out of bounds".into(),
         }
     }
