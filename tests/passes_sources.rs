@@ -139,9 +139,19 @@ fn computed_index_within_bounds_is_dispatched_and_safe() {
     let (_dir, text) = translate_text("inbounds.c", &computed_index_program("< 4"));
     // Each of the four accesses at a computed address compares it with the
     // locations of its object: a[0..4] are locations 1..4, s is 5..8.
-    assert_eq!(text.matches("long long lazy_address =").count(), 4, "{text}");
-    assert!(text.contains("if (lazy_address == 1) sma_write(1, "), "{text}");
-    assert!(text.contains("else if (lazy_address == 8) sma_write(8, 7, "), "{text}");
+    assert_eq!(
+        text.matches("long long lazy_address =").count(),
+        4,
+        "{text}"
+    );
+    assert!(
+        text.contains("if (lazy_address == 1) sma_write(1, "),
+        "{text}"
+    );
+    assert!(
+        text.contains("else if (lazy_address == 8) sma_write(8, 7, "),
+        "{text}"
+    );
     assert!(!text.contains("lazy_address == 9"), "{text}");
     expect_verdict(&text, true, "a[i] with 0 <= i < 4");
 }
@@ -153,7 +163,10 @@ fn computed_index_out_of_bounds_is_a_violation_at_its_line() {
         eprintln!("cbmc not found: out-of-bounds dispatch not checked");
         return;
     };
-    let failures: Vec<&str> = stdout.lines().filter(|l| l.ends_with(": FAILURE")).collect();
+    let failures: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.ends_with(": FAILURE"))
+        .collect();
     assert!(
         failures
             .iter()
@@ -162,4 +175,38 @@ fn computed_index_out_of_bounds_is_a_violation_at_its_line() {
     );
     // Only the write can go out of bounds: the read after it is cut off.
     assert_eq!(failures.len(), 1, "{stdout}");
+}
+
+#[test]
+fn main_keeps_its_suffix_in_every_round_unless_every_thread_is_joined() {
+    let program = |joins: &str| {
+        format!(
+            r#"#include <pthread.h>
+#include <assert.h>
+int x;
+void *w(void *arg) {{ x = 1; return 0; }}
+int main(void) {{
+  pthread_t a, b;
+  pthread_create(&a, 0, w, 0);
+  pthread_create(&b, 0, w, 0);
+  {joins}
+  assert(x == 0 || x == 1);
+  return 0;
+}}
+"#
+        )
+    };
+    let (_d1, both) = translate_text(
+        "both.c",
+        &program("pthread_join(a, 0); pthread_join(b, 0);"),
+    );
+    assert!(both.contains("!lazy_final ||"), "{both}");
+    let (_d2, one) = translate_text("one.c", &program("pthread_join(a, 0); pthread_join(a, 0);"));
+    assert!(!one.contains("!lazy_final ||"), "{one}");
+    let (_d3, branch) = translate_text(
+        "branch.c",
+        &program("if (x) b = a; pthread_join(a, 0); pthread_join(b, 0);"),
+    );
+    assert!(!branch.contains("!lazy_final ||"), "{branch}");
+    expect_verdict(&both, true, "both joined");
 }

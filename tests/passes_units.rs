@@ -529,3 +529,89 @@ fn properties_carry_their_source_position() {
     };
     assert_eq!(condition, &c(0), "reaching an error call is the violation");
 }
+
+#[test]
+fn definite_assignment_finds_locals_read_before_assigned() {
+    use lazysma::passes::definite::read_before_assigned;
+    let assign = |id: LocalId, e: Expr| SeqStmt::Assign(local(id), e);
+    let body = vec![
+        SeqStmt::Guard(0),
+        // 0 is assigned before its read; 1 only in one branch; 2 read first.
+        assign(0, c(1)),
+        SeqStmt::If {
+            condition: load(0),
+            then_branch: vec![assign(1, c(2))],
+            else_branch: vec![],
+        },
+        assign(3, bin(BinaryOp::Add, load(1), load(2))),
+        // 4 is assigned on both branches; 5 is set before a goto that skips
+        // its other assignment, and the label's other entry assigns it too.
+        SeqStmt::If {
+            condition: load(3),
+            then_branch: vec![assign(4, c(0)), assign(5, c(0)), SeqStmt::Goto(7)],
+            else_branch: vec![assign(4, c(1))],
+        },
+        assign(5, load(4)),
+        SeqStmt::Label(7),
+        SeqStmt::Assert {
+            condition: bin(BinaryOp::Eq, load(5), load(0)),
+            description: String::new(),
+        },
+        // 6 is skipped by a goto from a path that did not assign it.
+        SeqStmt::If {
+            condition: load(3),
+            then_branch: vec![SeqStmt::Goto(8)],
+            else_branch: vec![],
+        },
+        assign(6, c(3)),
+        SeqStmt::Label(8),
+        SeqStmt::Assume(load(6)),
+    ];
+    let early: Vec<LocalId> = read_before_assigned(&body).into_iter().collect();
+    assert_eq!(early, vec![1, 2, 6]);
+}
+
+#[test]
+fn main_runs_its_prefix_in_round_zero_and_its_joined_suffix_last() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join("litmus")
+        .join("visible")
+        .join("SB.c");
+    if !path.exists() {
+        eprintln!("litmus corpus not found beside the repository");
+        return;
+    }
+    let options = lazysma::options::TranslateOptions::default();
+    let text = match lazysma::translate::translate(&path, &options) {
+        Ok(t) => t.c_source,
+        Err(e) => panic!("SB.c: {e}"),
+    };
+    // SB's main writes four variables, creates two threads (statements 5
+    // and 6), joins them (7 and 8) and reads from statement 9 on.
+    assert!(
+        text.contains("if (lazy_later || lazy_pc[0] > 4 || 4 >= lazy_cs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("if (lazy_pc[0] > 5 || 5 >= lazy_cs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("if (!lazy_final || lazy_pc[0] > 9 || 9 >= lazy_cs)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("__CPROVER_assume(5 <= lazy_cs && lazy_cs <= 9);\n  thread0_main(0, 0);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("lazy_cs <= 9);\n    thread0_main(1, 0);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("lazy_cs <= lazy_lines[0]);\n    thread0_main(1, 1);"),
+        "{text}"
+    );
+}

@@ -37,10 +37,17 @@ pub fn sequentialise_threads(
             instances.threads.len() as u64,
         ),
     });
+    let takes_argument = instances
+        .threads
+        .iter()
+        .filter(|t| t.slot > 0 && mentions_parameter(t))
+        .map(|t| t.slot)
+        .collect();
     let context = Context {
         program,
         options,
         thread_arg,
+        takes_argument,
     };
     let threads = instances
         .threads
@@ -66,6 +73,23 @@ struct Context<'a> {
     program: &'a Program,
     options: &'a TranslateOptions,
     thread_arg: usize,
+    /// Slots whose start function uses its parameter.
+    takes_argument: HashSet<usize>,
+}
+
+/// Whether the thread copy's body mentions its first parameter.
+fn mentions_parameter(thread: &ThreadInstance) -> bool {
+    let Some(&param) = thread.params.first() else {
+        return false;
+    };
+    let mut body = thread.body.clone();
+    let mut found = false;
+    super::walk::for_each_stmt_mut(&mut body, &mut |kind| {
+        super::walk::visit_operands(kind, &mut |_| {}, &mut |p| {
+            found |= matches!(p, Place::Local(l) if *l == param)
+        })
+    });
+    found
 }
 
 /// Walks one thread copy in textual order.
@@ -93,6 +117,7 @@ pub fn sequentialise_thread_for_test(
         program,
         options,
         thread_arg: program.plain_globals.len(),
+        takes_argument: HashSet::from([thread.slot]),
     };
     sequentialise_thread(&context, thread, labels)
 }
@@ -113,18 +138,8 @@ fn sequentialise_thread(
         jumps: Vec::new(),
     };
     let mut body = vec![SeqStmt::Guard(0)];
-    for (id, local) in thread.locals.iter().enumerate() {
-        let is_argument = thread.slot > 0 && thread.params.first() == Some(&id);
-        if !local.shared && !is_argument {
-            nondet_init(
-                Place::Local(id),
-                &local.ty,
-                &context.program.structs,
-                &mut body,
-            );
-        }
-    }
     if thread.slot > 0
+        && context.takes_argument.contains(&thread.slot)
         && let Some(&param) = thread.params.first()
     {
         let argument = Expr::Load(Place::Index(
@@ -170,6 +185,22 @@ fn sequentialise_thread(
     body.push(SeqStmt::ThreadEnd {
         stmt: thread.origin,
     });
+    // Nondeterministic initial values, only where a path may read one.
+    let early = super::definite::read_before_assigned(&body);
+    let mut initial = Vec::new();
+    for (id, local) in thread.locals.iter().enumerate() {
+        let is_argument = thread.slot > 0 && thread.params.first() == Some(&id);
+        let scalar = !matches!(local.ty, Ty::Array(..) | Ty::Struct(_));
+        if !local.shared && !is_argument && (!scalar || early.contains(&id)) {
+            nondet_init(
+                Place::Local(id),
+                &local.ty,
+                &context.program.structs,
+                &mut initial,
+            );
+        }
+    }
+    body.splice(1..1, initial);
     Ok(SeqThread {
         slot: thread.slot,
         function: thread.name.clone(),
@@ -386,11 +417,13 @@ impl Sequentialiser<'_> {
                     ));
                 };
                 out.push(SeqStmt::Create { slot, stmt: origin });
-                let arg_place = Place::Index(
-                    Box::new(Place::PlainGlobal(self.context.thread_arg)),
-                    Box::new(Expr::Const(slot as i64)),
-                );
-                out.push(SeqStmt::Assign(arg_place, argument.clone()));
+                if self.context.takes_argument.contains(&slot) {
+                    let arg_place = Place::Index(
+                        Box::new(Place::PlainGlobal(self.context.thread_arg)),
+                        Box::new(Expr::Const(slot as i64)),
+                    );
+                    out.push(SeqStmt::Assign(arg_place, argument.clone()));
+                }
                 out.push(SeqStmt::Assign(handle.clone(), Expr::Const(slot as i64)));
             }
             StmtKind::ThreadJoin { handle } => {

@@ -4,11 +4,11 @@
 mod dispatch;
 mod expr;
 
-use crate::ir::{FenceKind, Origin, OriginId};
+use crate::ir::{Expr, FenceKind, Origin, OriginId, Place};
 use crate::options::TranslateOptions;
 use crate::passes::{SeqStmt, SeqThread, SequentialProgram};
 use expr::Names;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// The C text of the sequential program.
@@ -232,7 +232,11 @@ fn print_thread(
         thread.instance,
         thread.lines.saturating_sub(1)
     );
-    let parameter = if t == 0 { "_Bool lazy_later" } else { "void" };
+    let parameter = if t == 0 {
+        "_Bool lazy_later, _Bool lazy_final"
+    } else {
+        "void"
+    };
     let _ = writeln!(
         out,
         "static void {}({parameter})\n{{",
@@ -254,6 +258,11 @@ fn print_thread(
         thread,
         nondet,
         main_prefix: if t == 0 { main_prefix(thread) } else { 0 },
+        main_suffix: if t == 0 {
+            main_suffix(program)
+        } else {
+            u32::MAX
+        },
     };
     printer.block(&thread.body, 1);
     let _ = writeln!(printer.out, "t{t}_L{}: ;\n}}", thread.lines);
@@ -267,6 +276,9 @@ struct ThreadPrinter<'a> {
     nondet: &'a mut BTreeSet<(String, String)>,
     /// Main's visible statements `0..main_prefix` run in round 0 only.
     main_prefix: u32,
+    /// Main's visible statements from `main_suffix` on run in its final
+    /// context only.
+    main_suffix: u32,
 }
 
 impl ThreadPrinter<'_> {
@@ -323,7 +335,10 @@ impl ThreadPrinter<'_> {
     /// `file:line: array index out of bounds: text` of statement `stmt`.
     fn out_of_bounds(&self, stmt: OriginId) -> String {
         match self.program.map.origins.get(stmt) {
-            Some(o) => format!("{}:{}: array index out of bounds: {}", o.file, o.line, o.text),
+            Some(o) => format!(
+                "{}:{}: array index out of bounds: {}",
+                o.file, o.line, o.text
+            ),
             None => "array index out of bounds".into(),
         }
     }
@@ -352,6 +367,8 @@ impl ThreadPrinter<'_> {
                 // round 0 (the driver makes its first context reach them).
                 let later = if *i < self.main_prefix {
                     "lazy_later || "
+                } else if *i >= self.main_suffix {
+                    "!lazy_final || "
                 } else {
                     ""
                 };
@@ -524,17 +541,144 @@ fn main_prefix(main: &SeqThread) -> u32 {
     }
 }
 
+/// The first of main's visible statements after it has joined every other
+/// thread (`u32::MAX` when that point is not evident). From there on no
+/// other thread can act, so main may as well run the rest in its final
+/// context: earlier contexts stop there and skip it.
+///
+/// Evident means: only main creates threads; each other slot is joined by a
+/// top-level join of a scalar local that a top-level assignment set to that
+/// slot, is not assigned anywhere else but by its initialisation, and no
+/// creation follows.
+fn main_suffix(program: &SequentialProgram) -> u32 {
+    let Some((main, others)) = program.threads.split_first() else {
+        return u32::MAX;
+    };
+    if others.iter().any(|t| contains_create(&t.body)) {
+        return u32::MAX;
+    }
+    let mut nested = Vec::new();
+    for stmt in &main.body {
+        if let SeqStmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } = stmt
+        {
+            assigned_places(then_branch, &mut nested);
+            assigned_places(else_branch, &mut nested);
+        }
+    }
+    let mut slots: BTreeMap<usize, Option<usize>> = BTreeMap::new();
+    let mut joined = BTreeSet::new();
+    let mut complete = false;
+    for (k, stmt) in main.body.iter().enumerate() {
+        if complete {
+            if let SeqStmt::Guard(i) = stmt {
+                return if contains_create(&main.body[k..]) {
+                    u32::MAX
+                } else {
+                    *i
+                };
+            }
+            continue;
+        }
+        match stmt {
+            SeqStmt::Assign(Place::Local(id), Expr::Const(c)) => {
+                slots.insert(*id, usize::try_from(*c).ok());
+            }
+            SeqStmt::Assign(Place::Local(id), Expr::Nondet(_)) => {
+                slots.insert(*id, None);
+            }
+            SeqStmt::Join {
+                handle: Expr::Load(Place::Local(id)),
+                ..
+            } if !nested.contains(&Place::Local(*id)) => {
+                if let Some(Some(slot)) = slots.get(id) {
+                    joined.insert(*slot);
+                }
+                complete = (1..program.threads.len()).all(|s| joined.contains(&s));
+            }
+            other => {
+                let mut places = Vec::new();
+                assigned_places(std::slice::from_ref(other), &mut places);
+                for place in places {
+                    if let Place::Local(id) = place {
+                        slots.insert(id, None);
+                    }
+                }
+            }
+        }
+    }
+    u32::MAX
+}
+
+/// Whether `body` creates a thread.
+fn contains_create(body: &[SeqStmt]) -> bool {
+    body.iter().any(|stmt| match stmt {
+        SeqStmt::Create { .. } => true,
+        SeqStmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } => contains_create(then_branch) || contains_create(else_branch),
+        _ => false,
+    })
+}
+
+/// The places `body` assigns (their outermost base for indexed places).
+fn assigned_places(body: &[SeqStmt], out: &mut Vec<Place>) {
+    fn base(place: &Place) -> Place {
+        match place {
+            Place::Index(inner, _) | Place::Field(inner, _) => base(inner),
+            other => other.clone(),
+        }
+    }
+    for stmt in body {
+        match stmt {
+            SeqStmt::Assign(place, _)
+            | SeqStmt::Read { target: place, .. }
+            | SeqStmt::Malloc { target: place, .. }
+            | SeqStmt::Rmw {
+                target: Some(place),
+                ..
+            } => out.push(base(place)),
+            SeqStmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                assigned_places(then_branch, out);
+                assigned_places(else_branch, out);
+            }
+            _ => {}
+        }
+    }
+}
+
 fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
     out.push_str("\n/* driver: round-robin schedule of the thread functions */\nint main(void)\n{\n  sma_init();\n  lazy_active[0] = 1;\n");
     let prefix = program.threads.first().map(main_prefix).unwrap_or(0);
+    let suffix = main_suffix(program);
     let run = |out: &mut String, thread: &SeqThread, round: u32| {
         let t = thread.slot;
         let function = names.thread_function(thread);
+        let last = round == program.rounds;
+        // Main's last statement before its final context.
+        let end = if t == 0 && !last && suffix != u32::MAX {
+            suffix.to_string()
+        } else {
+            format!("lazy_lines[{t}]")
+        };
+        let arguments = match (t, round > 0, last) {
+            (0, later, last) => format!("{}, {}", u8::from(later), u8::from(last)),
+            _ => String::new(),
+        };
         if t == 0 && round == 0 {
             // Main is active and at statement 0.
             let _ = writeln!(
                 out,
-                "  lazy_cs = nondet_lazy_pc();\n  __CPROVER_assume({prefix} <= lazy_cs && lazy_cs <= lazy_lines[0]);\n  {function}(0);\n  lazy_pc[0] = lazy_cs;"
+                "  lazy_cs = nondet_lazy_pc();\n  __CPROVER_assume({prefix} <= lazy_cs && lazy_cs <= {end});\n  {function}({arguments});\n  lazy_pc[0] = lazy_cs;"
             );
             return;
         }
@@ -545,10 +689,9 @@ fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
         let _ = writeln!(out, "    lazy_cs = nondet_lazy_pc();");
         let _ = writeln!(
             out,
-            "    __CPROVER_assume(lazy_pc[{t}] <= lazy_cs && lazy_cs <= lazy_lines[{t}]);"
+            "    __CPROVER_assume(lazy_pc[{t}] <= lazy_cs && lazy_cs <= {end});"
         );
-        let argument = if t == 0 { "1" } else { "" };
-        let _ = writeln!(out, "    {function}({argument});");
+        let _ = writeln!(out, "    {function}({arguments});");
         let _ = writeln!(out, "    lazy_pc[{t}] = lazy_cs;\n  }}");
     };
     for round in 0..program.rounds {
