@@ -167,6 +167,19 @@ sma_loc_t sma_heap_take_block(sma_value_t scalars)
     return base;
 }
 
+/* The value location v holds when the program starts: the prologue's
+ * initial value, or a nondeterministic one for a heap location (malloc
+ * gives it its value later). */
+sma_value_t sma_start_value(sma_loc_t v)
+{
+    sma_value_t value;
+    if (v < SMA_HEAP_BASE)
+        value = sma_initial_value[v];
+    else
+        value = sma_nondet_value();
+    return value;
+}
+
 /* The value a heap location holds when its block is allocated. */
 sma_value_t sma_heap_initial_value(int zeroed)
 {
@@ -174,6 +187,29 @@ sma_value_t sma_heap_initial_value(int zeroed)
     if (zeroed)
         value = 0;
     return value;
+}
+
+/* Defined by each model: gives heap location `loc` the value it holds when
+ * its block is allocated. */
+void sma_heap_set_initial(sma_loc_t loc, sma_value_t value);
+
+/* sma_malloc of every model: takes the next heap block, gives each of its
+ * locations its initial value (sma_heap_set_initial) and records the
+ * allocation with `timestamp`, the model's current time. Returns the first
+ * location id of the block. */
+sma_loc_t sma_heap_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt,
+                          sma_ts_t timestamp)
+{
+    sma_loc_t base = sma_heap_take_block(scalars);
+#if SMA_HEAP_SCALARS > 0
+    sma_loc_t i;
+    for (i = 0; i < SMA_HEAP_BLOCK_SIZE; i++)
+        sma_heap_set_initial(base + i, sma_heap_initial_value(zeroed));
+#else
+    (void)zeroed;
+#endif
+    sma_record(SMA_EV_MALLOC, t, base, scalars, timestamp, 0, 0, stmt);
+    return base;
 }
 
 /* ---- read-modify-write -------------------------------------------------- */

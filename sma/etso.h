@@ -8,7 +8,7 @@
  * has *expired*, i.e. it is in memory. The stores of each location are kept
  * in a temporal circular doubly linked list (T-CDLL) ordered by timestamp, so
  * that the memory value of a location at the current clock is the latest
- * expired store of its list. Needs common.h first.
+ * expired store of its list. Needs common.h and tcdll.h first.
  *
  * Names (paper -> here): clock -> sma_clock, value/tstamp/prev/next ->
  * sma_value/sma_tstamp/sma_prev/sma_next, last_value/last_tstamp ->
@@ -51,109 +51,10 @@
 #error "eTSO needs SMA_QSIZE >= 2: one node of each list holds the memory value"
 #endif
 
-#define SMA_SENTINEL SMA_QSIZE
-#define SMA_NEVER (SMA_MAXCLOCK + 1)
-
-/* Timestamps and the clock take values 0..SMA_NEVER, node indices
- * 0..SMA_SENTINEL: CBMC gets bit-vectors just wide enough (loop counters
- * stay unsigned int so that they cannot wrap around). */
-#ifdef __CPROVER__
-typedef unsigned __CPROVER_bitvector[SMA_BITS_FOR(SMA_NEVER)] sma_tick_t;
-typedef unsigned __CPROVER_bitvector[SMA_BITS_FOR(SMA_SENTINEL)] sma_node_t;
-#else
-typedef unsigned int sma_tick_t;
-typedef unsigned int sma_node_t;
-#endif
-
-sma_tick_t sma_clock;
-sma_value_t sma_value[SMA_LOCATIONS][SMA_QSIZE];
-sma_wid_t sma_wid[SMA_LOCATIONS][SMA_QSIZE];
-sma_tick_t sma_tstamp[SMA_LOCATIONS][SMA_QSIZE + 1];
-sma_node_t sma_prev[SMA_LOCATIONS][SMA_QSIZE + 1];
-sma_node_t sma_next[SMA_LOCATIONS][SMA_QSIZE + 1];
-sma_value_t sma_last_value[SMA_LOCATIONS][SMA_THREADS];
-sma_wid_t sma_last_wid[SMA_LOCATIONS][SMA_THREADS];
-sma_tick_t sma_last_tstamp[SMA_LOCATIONS][SMA_THREADS];
-sma_tick_t sma_max_tstamp[SMA_THREADS];
-
-/* Every list starts as 0 -> 1 -> ... -> QSIZE-1 -> sentinel -> 0, all write
- * nodes with timestamp 0; node QSIZE-1 is the head and holds the initial
- * value (write id 0), the others are free. */
-void sma_init(void)
-{
-    sma_loc_t v;
-    unsigned int i;
-    sma_clock = 0;
-    for (v = 0; v < SMA_LOCATIONS; v++) {
-        for (i = 0; i <= SMA_SENTINEL; i++) {
-            sma_next[v][i] = (sma_node_t)(i == SMA_SENTINEL ? 0 : i + 1);
-            sma_prev[v][i] = (sma_node_t)(i == 0 ? SMA_SENTINEL : i - 1);
-            sma_tstamp[v][i] = i == SMA_SENTINEL ? SMA_NEVER : 0;
-        }
-        for (i = 0; i < SMA_QSIZE; i++) {
-            sma_value[v][i] = 0;
-            sma_wid[v][i] = 0;
-        }
-        if (v < SMA_HEAP_BASE)
-            sma_value[v][SMA_QSIZE - 1] = sma_initial_value[v];
-        else
-            sma_value[v][SMA_QSIZE - 1] = sma_nondet_value();
-    }
-}
-
-/* Memory updates (Fig. 3, clock_update): the clock moves nondeterministically
- * forward, within the bound; every write whose timestamp it passes reaches
- * memory. Keeps (I7). */
-void sma_clock_update(void)
-{
-    sma_tick_t tmp = sma_nondet_uint();
-    __CPROVER_assume(tmp >= sma_clock && tmp <= SMA_MAXCLOCK);
-    sma_clock = tmp;
-}
-
-/* Makes every write of t expired: afterwards t has no pending write (I6). */
-void sma_drain(sma_thread_t t)
-{
-    sma_clock_update();
-    if (sma_clock < sma_max_tstamp[t])
-        sma_clock = sma_max_tstamp[t];
-}
-
-/* The head of v's list at the current clock (I4): the node that holds the
- * memory value. Guessed and checked, as in Fig. 3 (read). */
-sma_node_t sma_head(sma_loc_t v)
-{
-    sma_node_t node = sma_nondet_uint();
-    __CPROVER_assume(node < SMA_QSIZE && sma_tstamp[v][node] <= sma_clock
-                     && sma_tstamp[v][sma_next[v][node]] > sma_clock);
-    return node;
-}
-
-/* Unlinks and returns a free node of v's list: the sentinel's successor,
- * provided it is not the head, i.e. its own successor has expired too
- * (Fig. 3, lines 20-23). Cuts the execution off when the list is full. */
-sma_node_t sma_take_free_node(sma_loc_t v)
-{
-    sma_node_t node = sma_next[v][SMA_SENTINEL];
-    __CPROVER_assume(sma_tstamp[v][sma_next[v][node]] <= sma_clock);
-    sma_next[v][SMA_SENTINEL] = sma_next[v][node];
-    sma_prev[v][sma_next[v][SMA_SENTINEL]] = SMA_SENTINEL;
-    return node;
-}
-
-/* Fills `node` with a write and links it between pred and succ
- * (Fig. 3, lines 35-40). */
-void sma_link_node(sma_loc_t v, sma_node_t node, sma_node_t pred, sma_node_t succ,
-                   sma_value_t value, sma_tick_t ts, sma_wid_t id)
-{
-    sma_value[v][node] = value;
-    sma_wid[v][node] = id;
-    sma_tstamp[v][node] = ts;
-    sma_next[v][node] = succ;
-    sma_prev[v][node] = pred;
-    sma_next[v][pred] = node;
-    sma_prev[v][succ] = node;
-}
+/* The state, the list operations (sma_init, sma_clock_update, sma_drain,
+ * sma_head, sma_take_free_node, sma_link_node) and the operations both
+ * T-CDLL models implement alike (read, fence, lock, unlock, RMW, malloc,
+ * thread end) are in tcdll.h, inlined just before this header. */
 
 /* Records t's latest write to v (I5, I6). */
 void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tick_t ts,
@@ -195,126 +96,10 @@ void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt
     sma_record(SMA_EV_WRITE, t, loc, value, ts, id, 0, stmt);
 }
 
-/* A load: t's own latest pending write to loc if there is one (I5), else
- * the memory value, held by the head of loc's list (I4) (Fig. 3, read). */
-sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_value_t value;
-    sma_wid_t read_from;
-    sma_node_t head;
-    sma_check_loc(loc);
-    sma_clock_update();
-    if (sma_last_tstamp[loc][t] > sma_clock) {
-        value = sma_last_value[loc][t];
-        read_from = sma_last_wid[loc][t];
-    } else {
-        head = sma_head(loc);
-        value = sma_value[loc][head];
-        read_from = sma_wid[loc][head];
-    }
-    sma_record(SMA_EV_READ, t, loc, value, sma_clock, 0, read_from, stmt);
-    return value;
-}
-
-/* Full fence: the clock moves past all of t's writes (Fig. 3, fence). */
-void sma_fence(sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_drain(t);
-    sma_record(SMA_EV_FENCE, t, 0, 0, sma_clock, 0, 0, stmt);
-}
-
 /* Store-store fence: TSO already keeps stores in order. */
 void sma_store_fence(sma_thread_t t, sma_stmt_t stmt)
 {
     sma_record(SMA_EV_STORE_FENCE, t, 0, 0, sma_clock, 0, 0, stmt);
-}
-
-/* A write that reaches memory right now, right after the current head of
- * loc's list: timestamp = clock, so no write can come between the head and
- * it. Used by the atomic operations, after draining t. */
-void sma_write_now(sma_loc_t loc, sma_node_t head, sma_value_t value, sma_thread_t t,
-                   sma_wid_t id)
-{
-    sma_node_t node = sma_take_free_node(loc);
-    sma_link_node(loc, node, head, sma_next[loc][head], value, sma_clock, id);
-    sma_note_last_write(loc, t, value, sma_clock, id);
-}
-
-/* Mutex acquire: drain, then atomically check free and take. */
-void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_node_t head;
-    sma_wid_t read_from;
-    sma_wid_t id;
-    sma_check_loc(mutex);
-    sma_drain(t);
-    head = sma_head(mutex);
-    __CPROVER_assume(sma_value[mutex][head] == SMA_MUTEX_FREE);
-    read_from = sma_wid[mutex][head];
-    id = sma_new_write_id();
-    sma_write_now(mutex, head, SMA_MUTEX_TAKEN, t, id);
-    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_clock, id, read_from, stmt);
-}
-
-/* Mutex release: drain (the critical section's stores become visible
- * first), then free the mutex in memory. */
-void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_node_t head;
-    sma_wid_t id;
-    sma_check_loc(mutex);
-    sma_drain(t);
-    head = sma_head(mutex);
-    id = sma_new_write_id();
-    sma_write_now(mutex, head, SMA_MUTEX_FREE, t, id);
-    sma_record(SMA_EV_UNLOCK, t, mutex, SMA_MUTEX_FREE, sma_clock, id, 0, stmt);
-}
-
-/* Atomic read-modify-write: drain, read memory, write at the same time. */
-sma_value_t sma_rmw(sma_loc_t loc, int op, sma_value_t operand, sma_value_t expected,
-                    sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_node_t head;
-    sma_value_t old;
-    sma_value_t value;
-    sma_wid_t read_from;
-    sma_wid_t id = 0;
-    sma_check_loc(loc);
-    sma_drain(t);
-    head = sma_head(loc);
-    old = sma_value[loc][head];
-    read_from = sma_wid[loc][head];
-    value = old;
-    if (sma_rmw_writes(op, old, expected)) {
-        value = sma_rmw_new_value(op, old, operand);
-        id = sma_new_write_id();
-        sma_write_now(loc, head, value, t, id);
-    }
-    sma_record(SMA_EV_RMW, t, loc, value, sma_clock, id, read_from, stmt);
-    return old;
-}
-
-/* Heap block: its locations have no write yet, so each list still has its
- * initial shape and node QSIZE-1 is the head holding the initial value. */
-sma_loc_t sma_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_loc_t base = sma_heap_take_block(scalars);
-#if SMA_HEAP_SCALARS > 0
-    sma_loc_t i;
-    for (i = 0; i < SMA_HEAP_BLOCK_SIZE; i++)
-        sma_value[base + i][SMA_QSIZE - 1] = sma_heap_initial_value(zeroed);
-#else
-    (void)zeroed;
-#endif
-    sma_record(SMA_EV_MALLOC, t, base, scalars, sma_clock, 0, 0, stmt);
-    return base;
-}
-
-/* A terminating thread drains its stores. */
-void sma_thread_end(sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_drain(t);
-    sma_record(SMA_EV_THREAD_END, t, 0, 0, sma_clock, 0, 0, stmt);
 }
 
 #endif /* SMA_MODEL_H */

@@ -14,7 +14,8 @@
  * a pass a store may reach memory only if, when the pass began, no store of
  * the same thread with a smaller epoch was buffered. Fences, locks, RMWs and
  * terminating threads then drain all the thread's buffers. It exists to
- * cross-check epso.h (Theorem 2 of the paper). Needs common.h first.
+ * cross-check epso.h (Theorem 2 of the paper). Needs common.h and
+ * buffers.h first.
  *
  * The passes index the buffers with constants, which CBMC encodes far more
  * cheaply than one flush of a nondeterministically chosen buffer per step.
@@ -33,25 +34,9 @@
 #ifndef SMA_MODEL_H
 #define SMA_MODEL_H
 
-/* Ring slots and buffer fill take values 0..SMA_QSIZE: CBMC gets
- * bit-vectors just wide enough. */
-#ifdef __CPROVER__
-typedef unsigned __CPROVER_bitvector[SMA_BITS_FOR(SMA_QSIZE)] sma_slot_t;
-#else
-typedef unsigned int sma_slot_t;
-#endif
-
-#ifndef SMA_REF_FLUSH_ROUNDS
-#define SMA_REF_FLUSH_ROUNDS (SMA_QSIZE * SMA_THREADS)
-#endif
-
-/* Memory: the value of each location and the id of the write that put it
- * there (0 = initial value). */
-sma_value_t sma_memory[SMA_LOCATIONS];
-sma_wid_t sma_memory_wid[SMA_LOCATIONS];
-/* Number of stores that have reached memory: the memory-order position of
- * the latest one (recorded as the timestamp of flushes and reads). */
-sma_ts_t sma_memory_order;
+/* The memory, sma_init, sma_ring_slot, sma_memory_store and the operations
+ * both reference models implement alike (fence, lock, unlock, RMW, malloc,
+ * thread end) are in buffers.h, inlined just before this header. */
 
 /* Buffer of thread t for location v: a ring of SMA_QSIZE slots; the oldest
  * store is in slot sma_buf_head[t][v], sma_buf_count[t][v] are buffered. */
@@ -62,36 +47,6 @@ sma_slot_t sma_buf_head[SMA_THREADS][SMA_LOCATIONS];
 sma_slot_t sma_buf_count[SMA_THREADS][SMA_LOCATIONS];
 /* Store-store fences executed by each thread so far. */
 unsigned int sma_epoch[SMA_THREADS];
-
-void sma_init(void)
-{
-    sma_loc_t v;
-    for (v = 0; v < SMA_LOCATIONS; v++) {
-        if (v < SMA_HEAP_BASE)
-            sma_memory[v] = sma_initial_value[v];
-        else
-            sma_memory[v] = sma_nondet_value();
-        sma_memory_wid[v] = 0;
-    }
-    sma_memory_order = 0;
-}
-
-/* The ring slot `k` places after `first` (k < SMA_QSIZE). */
-sma_slot_t sma_ring_slot(sma_slot_t first, unsigned int k)
-{
-    unsigned int slot = first + k;
-    if (slot >= SMA_QSIZE)
-        slot = slot - SMA_QSIZE;
-    return (sma_slot_t)slot;
-}
-
-/* A store reaching memory. */
-void sma_memory_store(sma_loc_t loc, sma_value_t value, sma_wid_t id)
-{
-    sma_memory[loc] = value;
-    sma_memory_wid[loc] = id;
-    sma_memory_order = sma_memory_order + 1;
-}
 
 /* Moves the oldest store of u's (non-empty) buffer for v to memory. */
 void sma_flush_oldest(sma_thread_t u, sma_loc_t v, sma_stmt_t stmt)
@@ -191,86 +146,11 @@ sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     return value;
 }
 
-void sma_fence(sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    sma_record(SMA_EV_FENCE, t, 0, 0, sma_memory_order, 0, 0, stmt);
-}
-
 /* Later stores of t get a larger epoch than the buffered ones. */
 void sma_store_fence(sma_thread_t t, sma_stmt_t stmt)
 {
     sma_epoch[t] = sma_epoch[t] + 1;
     sma_record(SMA_EV_STORE_FENCE, t, 0, 0, sma_memory_order, 0, 0, stmt);
-}
-
-void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_wid_t read_from;
-    sma_wid_t id;
-    sma_check_loc(mutex);
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    __CPROVER_assume(sma_memory[mutex] == SMA_MUTEX_FREE);
-    read_from = sma_memory_wid[mutex];
-    id = sma_new_write_id();
-    sma_memory_store(mutex, SMA_MUTEX_TAKEN, id);
-    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, id, read_from, stmt);
-}
-
-void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_wid_t id;
-    sma_check_loc(mutex);
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    id = sma_new_write_id();
-    sma_memory_store(mutex, SMA_MUTEX_FREE, id);
-    sma_record(SMA_EV_UNLOCK, t, mutex, SMA_MUTEX_FREE, sma_memory_order, id, 0, stmt);
-}
-
-sma_value_t sma_rmw(sma_loc_t loc, int op, sma_value_t operand, sma_value_t expected,
-                    sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_value_t old;
-    sma_value_t value;
-    sma_wid_t read_from;
-    sma_wid_t id = 0;
-    sma_check_loc(loc);
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    old = sma_memory[loc];
-    read_from = sma_memory_wid[loc];
-    value = old;
-    if (sma_rmw_writes(op, old, expected)) {
-        value = sma_rmw_new_value(op, old, operand);
-        id = sma_new_write_id();
-        sma_memory_store(loc, value, id);
-    }
-    sma_record(SMA_EV_RMW, t, loc, value, sma_memory_order, id, read_from, stmt);
-    return old;
-}
-
-sma_loc_t sma_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_loc_t base = sma_heap_take_block(scalars);
-#if SMA_HEAP_SCALARS > 0
-    sma_loc_t i;
-    for (i = 0; i < SMA_HEAP_BLOCK_SIZE; i++)
-        sma_memory[base + i] = sma_heap_initial_value(zeroed);
-#else
-    (void)zeroed;
-#endif
-    sma_record(SMA_EV_MALLOC, t, base, scalars, sma_memory_order, 0, 0, stmt);
-    return base;
-}
-
-void sma_thread_end(sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    sma_record(SMA_EV_THREAD_END, t, 0, 0, sma_memory_order, 0, 0, stmt);
 }
 
 #endif /* SMA_MODEL_H */

@@ -17,12 +17,16 @@ void sma_init(void)
 {
     sma_loc_t v;
     for (v = 0; v < SMA_LOCATIONS; v++) {
-        if (v < SMA_HEAP_BASE)
-            sma_memory[v] = sma_initial_value[v];
-        else
-            sma_memory[v] = sma_nondet_value();
+        sma_memory[v] = sma_start_value(v);
         sma_memory_wid[v] = 0;
     }
+}
+
+/* A store: loc holds value, written by write id `id`. */
+void sma_memory_put(sma_loc_t loc, sma_value_t value, sma_wid_t id)
+{
+    sma_memory[loc] = value;
+    sma_memory_wid[loc] = id;
 }
 
 sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
@@ -39,8 +43,7 @@ void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt
     sma_wid_t id;
     sma_check_loc(loc);
     id = sma_new_write_id();
-    sma_memory[loc] = value;
-    sma_memory_wid[loc] = id;
+    sma_memory_put(loc, value, id);
     sma_record(SMA_EV_WRITE, t, loc, value, 0, id, 0, stmt);
 }
 
@@ -62,8 +65,7 @@ void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
     __CPROVER_assume(sma_memory[mutex] == SMA_MUTEX_FREE);
     read_from = sma_memory_wid[mutex];
     id = sma_new_write_id();
-    sma_memory[mutex] = SMA_MUTEX_TAKEN;
-    sma_memory_wid[mutex] = id;
+    sma_memory_put(mutex, SMA_MUTEX_TAKEN, id);
     sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, 0, id, read_from, stmt);
 }
 
@@ -72,8 +74,7 @@ void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
     sma_wid_t id;
     sma_check_loc(mutex);
     id = sma_new_write_id();
-    sma_memory[mutex] = SMA_MUTEX_FREE;
-    sma_memory_wid[mutex] = id;
+    sma_memory_put(mutex, SMA_MUTEX_FREE, id);
     sma_record(SMA_EV_UNLOCK, t, mutex, SMA_MUTEX_FREE, 0, id, 0, stmt);
 }
 
@@ -91,25 +92,22 @@ sma_value_t sma_rmw(sma_loc_t loc, int op, sma_value_t operand, sma_value_t expe
     if (sma_rmw_writes(op, old, expected)) {
         value = sma_rmw_new_value(op, old, operand);
         id = sma_new_write_id();
-        sma_memory[loc] = value;
-        sma_memory_wid[loc] = id;
+        sma_memory_put(loc, value, id);
     }
     sma_record(SMA_EV_RMW, t, loc, value, 0, id, read_from, stmt);
     return old;
 }
 
+/* A heap location gets its initial value in memory when its block is
+ * allocated. */
+void sma_heap_set_initial(sma_loc_t loc, sma_value_t value)
+{
+    sma_memory[loc] = value;
+}
+
 sma_loc_t sma_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt)
 {
-    sma_loc_t base = sma_heap_take_block(scalars);
-#if SMA_HEAP_SCALARS > 0
-    sma_loc_t i;
-    for (i = 0; i < SMA_HEAP_BLOCK_SIZE; i++)
-        sma_memory[base + i] = sma_heap_initial_value(zeroed);
-#else
-    (void)zeroed;
-#endif
-    sma_record(SMA_EV_MALLOC, t, base, scalars, 0, 0, 0, stmt);
-    return base;
+    return sma_heap_malloc(scalars, zeroed, t, stmt, 0);
 }
 
 void sma_thread_end(sma_thread_t t, sma_stmt_t stmt)

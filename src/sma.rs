@@ -6,13 +6,19 @@ use crate::options::SmaImplementation;
 /// What every implementation shares: value helpers, RMW codes, event records.
 pub const COMMON_HEADER: &str = include_str!("../sma/common.h");
 
-/// The C text of one implementation.
+/// The C text of one implementation: for the timestamped models the shared
+/// T-CDLL part (`tcdll.h`) and for the reference models the shared memory
+/// part (`buffers.h`) comes first, then the model header itself.
 pub fn header(implementation: SmaImplementation) -> &'static str {
     match implementation {
         SmaImplementation::Sc => include_str!("../sma/sc.h"),
-        SmaImplementation::Etso => include_str!("../sma/etso.h"),
-        SmaImplementation::Epso => include_str!("../sma/epso.h"),
-        SmaImplementation::TsoReference => include_str!("../sma/tso_ref.h"),
-        SmaImplementation::PsoReference => include_str!("../sma/pso_ref.h"),
+        SmaImplementation::Etso => concat!(include_str!("../sma/tcdll.h"), include_str!("../sma/etso.h")),
+        SmaImplementation::Epso => concat!(include_str!("../sma/tcdll.h"), include_str!("../sma/epso.h")),
+        SmaImplementation::TsoReference => {
+            concat!(include_str!("../sma/buffers.h"), include_str!("../sma/tso_ref.h"))
+        }
+        SmaImplementation::PsoReference => {
+            concat!(include_str!("../sma/buffers.h"), include_str!("../sma/pso_ref.h"))
+        }
     }
 }

@@ -83,21 +83,21 @@ const MUTANTS: [Mutant; 7] = [
     Mutant {
         name: "reads forward expired writes",
         model: Model::Etso,
-        header: "etso.h",
+        header: "tcdll.h",
         original: "if (sma_last_tstamp[loc][t] > sma_clock) {",
         broken: "if (sma_last_tstamp[loc][t] >= sma_clock) {",
     },
     Mutant {
         name: "fence does not drain",
         model: Model::Etso,
-        header: "etso.h",
+        header: "tcdll.h",
         original: "    if (sma_clock < sma_max_tstamp[t])\n        sma_clock = sma_max_tstamp[t];",
         broken: "",
     },
     Mutant {
         name: "free node may be the head",
         model: Model::Etso,
-        header: "etso.h",
+        header: "tcdll.h",
         original: "    __CPROVER_assume(sma_tstamp[v][sma_next[v][node]] <= sma_clock);\n",
         broken: "",
     },
@@ -125,7 +125,9 @@ fn write_mutated_tree(root: &Path, mutant: &Mutant) -> Result<std::path::PathBuf
     let tests = root.join("tests").join("sma");
     std::fs::create_dir_all(&sma).map_err(|error| error.to_string())?;
     std::fs::create_dir_all(&tests).map_err(|error| error.to_string())?;
-    for header in ["common.h", "sc.h", "etso.h", "epso.h", "tso_ref.h", "pso_ref.h"] {
+    for header in [
+        "common.h", "sc.h", "tcdll.h", "etso.h", "epso.h", "buffers.h", "tso_ref.h", "pso_ref.h",
+    ] {
         let mut text = std::fs::read_to_string(repository.join("sma").join(header)).map_err(|error| error.to_string())?;
         if header == mutant.header {
             let occurrences = text.matches(mutant.original).count();
