@@ -22,14 +22,40 @@ use support::{Model, Status};
 /// Thread slots 1.. run the operations; slot 0 reads the final memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
-    Write { thread: u32, loc: u32, value: i32 },
-    Read { thread: u32, loc: u32 },
-    Fence { thread: u32 },
-    StoreFence { thread: u32 },
-    Exchange { thread: u32, loc: u32, value: i32 },
-    Cas { thread: u32, loc: u32, expected: i32, value: i32 },
-    Lock { thread: u32, mutex: u32 },
-    Unlock { thread: u32, mutex: u32 },
+    Write {
+        thread: u32,
+        loc: u32,
+        value: i32,
+    },
+    Read {
+        thread: u32,
+        loc: u32,
+    },
+    Fence {
+        thread: u32,
+    },
+    StoreFence {
+        thread: u32,
+    },
+    Exchange {
+        thread: u32,
+        loc: u32,
+        value: i32,
+    },
+    Cas {
+        thread: u32,
+        loc: u32,
+        expected: i32,
+        value: i32,
+    },
+    Lock {
+        thread: u32,
+        mutex: u32,
+    },
+    Unlock {
+        thread: u32,
+        mutex: u32,
+    },
 }
 
 impl Op {
@@ -49,9 +75,9 @@ impl Op {
     /// The location the operation writes in memory, with the value, if any.
     fn written(self) -> Option<(u32, i32)> {
         match self {
-            Op::Write { loc, value, .. } | Op::Exchange { loc, value, .. } | Op::Cas { loc, value, .. } => {
-                Some((loc, value))
-            }
+            Op::Write { loc, value, .. }
+            | Op::Exchange { loc, value, .. }
+            | Op::Cas { loc, value, .. } => Some((loc, value)),
             Op::Lock { mutex, .. } => Some((mutex, 1)),
             Op::Unlock { mutex, .. } => Some((mutex, 0)),
             _ => None,
@@ -83,7 +109,13 @@ impl Program {
     /// The values location `loc` can hold: 0 and every value written to it.
     fn domain(&self, loc: u32) -> Vec<i32> {
         let mut values: BTreeSet<i32> = BTreeSet::from([0]);
-        values.extend(self.ops.iter().filter_map(|op| op.written()).filter(|&(l, _)| l == loc).map(|(_, v)| v));
+        values.extend(
+            self.ops
+                .iter()
+                .filter_map(|op| op.written())
+                .filter(|&(l, _)| l == loc)
+                .map(|(_, v)| v),
+        );
         values.into_iter().collect()
     }
 
@@ -107,7 +139,11 @@ impl Program {
 
     /// Prologue bounds per model family, large enough to cut nothing off.
     fn bounds(&self) -> String {
-        let buffered = self.ops.iter().filter(|op| matches!(op, Op::Write { .. })).count() as u32;
+        let buffered = self
+            .ops
+            .iter()
+            .filter(|op| matches!(op, Op::Write { .. }))
+            .count() as u32;
         let writes_per_location = self.max_count(|op| op.written().map(|(loc, _)| loc));
         let per_thread = self.max_count(|op| match op {
             Op::Write { thread, .. } => Some(*thread),
@@ -138,7 +174,12 @@ impl Program {
         let mut c = String::new();
         let w = |error: std::fmt::Error| error.to_string();
         writeln!(c, "/* generated: differential harness \"{}\" */", self.name).map_err(w)?;
-        writeln!(c, "#define SMA_THREADS {threads}\n#define SMA_LOCATIONS {}", self.locations).map_err(w)?;
+        writeln!(
+            c,
+            "#define SMA_THREADS {threads}\n#define SMA_LOCATIONS {}",
+            self.locations
+        )
+        .map_err(w)?;
         c.push_str(&self.bounds());
         c.push_str("#include \"prologue.h\"\n\nint main(void)\n{\n");
         let observed = self.observed_locations();
@@ -147,15 +188,28 @@ impl Program {
         let mut slot = 0;
         for (stmt, op) in self.ops.iter().enumerate() {
             let line = match *op {
-                Op::Write { thread, loc, value } => format!("sma_write({loc}, {value}, {thread}, {stmt});"),
-                Op::Read { thread, loc } => format!("o[{slot}] = sma_read({loc}, {thread}, {stmt});"),
+                Op::Write { thread, loc, value } => {
+                    format!("sma_write({loc}, {value}, {thread}, {stmt});")
+                }
+                Op::Read { thread, loc } => {
+                    format!("o[{slot}] = sma_read({loc}, {thread}, {stmt});")
+                }
                 Op::Fence { thread } => format!("sma_fence({thread}, {stmt});"),
                 Op::StoreFence { thread } => format!("sma_store_fence({thread}, {stmt});"),
                 Op::Exchange { thread, loc, value } => {
-                    format!("o[{slot}] = sma_rmw({loc}, SMA_RMW_EXCHANGE, {value}, 0, {thread}, {stmt});")
+                    format!(
+                        "o[{slot}] = sma_rmw({loc}, SMA_RMW_EXCHANGE, {value}, 0, {thread}, {stmt});"
+                    )
                 }
-                Op::Cas { thread, loc, expected, value } => {
-                    format!("o[{slot}] = sma_rmw({loc}, SMA_RMW_CAS, {value}, {expected}, {thread}, {stmt});")
+                Op::Cas {
+                    thread,
+                    loc,
+                    expected,
+                    value,
+                } => {
+                    format!(
+                        "o[{slot}] = sma_rmw({loc}, SMA_RMW_CAS, {value}, {expected}, {thread}, {stmt});"
+                    )
                 }
                 Op::Lock { thread, mutex } => format!("sma_lock({mutex}, {thread}, {stmt});"),
                 Op::Unlock { thread, mutex } => format!("sma_unlock({mutex}, {thread}, {stmt});"),
@@ -174,10 +228,18 @@ impl Program {
             slot += 1;
         }
         for outcome in self.candidates() {
-            let condition: Vec<String> =
-                outcome.iter().enumerate().map(|(i, value)| format!("o[{i}] == {value}")).collect();
-            writeln!(c, "    __CPROVER_assert(!({}), \"outcome {}\");", condition.join(" && "), render(&outcome))
-                .map_err(w)?;
+            let condition: Vec<String> = outcome
+                .iter()
+                .enumerate()
+                .map(|(i, value)| format!("o[{i}] == {value}"))
+                .collect();
+            writeln!(
+                c,
+                "    __CPROVER_assert(!({}), \"outcome {}\");",
+                condition.join(" && "),
+                render(&outcome)
+            )
+            .map_err(w)?;
         }
         c.push_str("    return 0;\n}\n");
         Ok(c)
@@ -204,15 +266,29 @@ impl Program {
 }
 
 fn render(outcome: &[i32]) -> String {
-    outcome.iter().map(|value| value.to_string()).collect::<Vec<_>>().join(",")
+    outcome
+        .iter()
+        .map(|value| value.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The outcomes CBMC finds reachable for `program` under `model`.
-fn reachable_outcomes(cbmc: &Path, dir: &Path, program: &Program, model: Model) -> Result<BTreeSet<String>, String> {
+fn reachable_outcomes(
+    cbmc: &Path,
+    dir: &Path,
+    program: &Program,
+    model: Model,
+) -> Result<BTreeSet<String>, String> {
     let file = dir.join(format!("{}.c", program.name));
-    std::fs::write(&file, program.harness()?).map_err(|error| format!("cannot write {}: {error}", file.display()))?;
+    std::fs::write(&file, program.harness()?)
+        .map_err(|error| format!("cannot write {}: {error}", file.display()))?;
     let include = support::harness_dir().display().to_string();
-    let run = support::run_cbmc(cbmc, &file, &[model.define().to_string(), "-I".to_string(), include])?;
+    let run = support::run_cbmc(
+        cbmc,
+        &file,
+        &[model.define().to_string(), "-I".to_string(), include],
+    )?;
     let mut reachable = BTreeSet::new();
     for (description, status) in &run.properties {
         let Some(outcome) = description.strip_prefix("outcome ") else {
@@ -223,40 +299,69 @@ fn reachable_outcomes(cbmc: &Path, dir: &Path, program: &Program, model: Model) 
                 reachable.insert(outcome.to_string());
             }
             Status::Success => {}
-            Status::Other(text) => return Err(format!("{}: outcome {outcome} is {text}", program.name)),
+            Status::Other(text) => {
+                return Err(format!("{}: outcome {outcome} is {text}", program.name));
+            }
         }
     }
     if run.properties.len() != program.candidates().len() {
-        return Err(format!("{}: CBMC reported {} of {} outcomes", program.name, run.properties.len(), program.candidates().len()));
+        return Err(format!(
+            "{}: CBMC reported {} of {} outcomes",
+            program.name,
+            run.properties.len(),
+            program.candidates().len()
+        ));
     }
     if reachable.is_empty() {
-        return Err(format!("{} under {model:?}: no outcome reachable (everything cut off)", program.name));
+        return Err(format!(
+            "{} under {model:?}: no outcome reachable (everything cut off)",
+            program.name
+        ));
     }
     Ok(reachable)
 }
 
 /// Runs the program under all five models and checks the equivalences.
 /// Returns the outcome sets of SC, TSO and PSO.
-fn check_program(cbmc: &Path, dir: &Path, program: &Program) -> Result<[BTreeSet<String>; 3], String> {
+fn check_program(
+    cbmc: &Path,
+    dir: &Path,
+    program: &Program,
+) -> Result<[BTreeSet<String>; 3], String> {
     let mut sets = BTreeMap::new();
     for model in Model::ALL {
         sets.insert(model, reachable_outcomes(cbmc, dir, program, model)?);
     }
     let get = |model: Model| sets.get(&model).cloned().unwrap_or_default();
-    let (sc, etso, epso, tso_ref, pso_ref) =
-        (get(Model::Sc), get(Model::Etso), get(Model::Epso), get(Model::TsoRef), get(Model::PsoRef));
+    let (sc, etso, epso, tso_ref, pso_ref) = (
+        get(Model::Sc),
+        get(Model::Etso),
+        get(Model::Epso),
+        get(Model::TsoRef),
+        get(Model::PsoRef),
+    );
     let name = &program.name;
     if etso != tso_ref {
-        return Err(format!("{name}: etso {etso:?} differs from tso_ref {tso_ref:?}\n{:?}", program.ops));
+        return Err(format!(
+            "{name}: etso {etso:?} differs from tso_ref {tso_ref:?}\n{:?}",
+            program.ops
+        ));
     }
     if epso != pso_ref {
-        return Err(format!("{name}: epso {epso:?} differs from pso_ref {pso_ref:?}\n{:?}", program.ops));
+        return Err(format!(
+            "{name}: epso {epso:?} differs from pso_ref {pso_ref:?}\n{:?}",
+            program.ops
+        ));
     }
     if !sc.is_subset(&etso) || !etso.is_subset(&epso) {
-        return Err(format!("{name}: expected SC {sc:?} ⊆ TSO {etso:?} ⊆ PSO {epso:?}"));
+        return Err(format!(
+            "{name}: expected SC {sc:?} ⊆ TSO {etso:?} ⊆ PSO {epso:?}"
+        ));
     }
     if sc.len() != 1 {
-        return Err(format!("{name}: a fixed sequence has exactly one SC outcome, got {sc:?}"));
+        return Err(format!(
+            "{name}: a fixed sequence has exactly one SC outcome, got {sc:?}"
+        ));
     }
     Ok([sc, etso, epso])
 }
@@ -272,74 +377,184 @@ fn read(thread: u32, loc: u32) -> Op {
 const X: u32 = 1;
 const Y: u32 = 2;
 
-fn litmus() -> Vec<(Program, Vec<(&'static str, [bool; 3])>)> {
-    // Each entry: a program and outcomes with their expected reachability
-    // under [SC, TSO, PSO].
-    let program = |name: &str, locations: u32, ops: Vec<Op>| Program { name: name.to_string(), locations, ops };
+/// An outcome (values joined by commas) and whether it is reachable under
+/// [SC, TSO, PSO].
+type Expectation = (&'static str, [bool; 3]);
+
+fn litmus() -> Vec<(Program, Vec<Expectation>)> {
+    let program = |name: &str, locations: u32, ops: Vec<Op>| Program {
+        name: name.to_string(),
+        locations,
+        ops,
+    };
     vec![
         (
-            program("sb", 3, vec![write(1, X, 1), read(1, Y), write(2, Y, 1), read(2, X)]),
-            vec![("0,0,1,1", [false, true, true]), ("0,1,1,1", [true, true, true])],
+            program(
+                "sb",
+                3,
+                vec![write(1, X, 1), read(1, Y), write(2, Y, 1), read(2, X)],
+            ),
+            vec![
+                ("0,0,1,1", [false, true, true]),
+                ("0,1,1,1", [true, true, true]),
+            ],
         ),
         (
-            program("mp", 3, vec![write(1, X, 1), write(1, Y, 1), read(2, Y), read(2, X)]),
-            vec![("1,0,1,1", [false, false, true]), ("1,1,1,1", [true, true, true])],
+            program(
+                "mp",
+                3,
+                vec![write(1, X, 1), write(1, Y, 1), read(2, Y), read(2, X)],
+            ),
+            vec![
+                ("1,0,1,1", [false, false, true]),
+                ("1,1,1,1", [true, true, true]),
+            ],
         ),
         (
-            program("mp_store_fence", 3, vec![write(1, X, 1), Op::StoreFence { thread: 1 }, write(1, Y, 1), read(2, Y), read(2, X)]),
-            vec![("1,0,1,1", [false, false, false]), ("0,0,1,1", [false, true, true])],
+            program(
+                "mp_store_fence",
+                3,
+                vec![
+                    write(1, X, 1),
+                    Op::StoreFence { thread: 1 },
+                    write(1, Y, 1),
+                    read(2, Y),
+                    read(2, X),
+                ],
+            ),
+            vec![
+                ("1,0,1,1", [false, false, false]),
+                ("0,0,1,1", [false, true, true]),
+            ],
         ),
         (
-            program("2+2w", 3, vec![write(1, X, 1), write(1, Y, 2), write(2, Y, 1), write(2, X, 2)]),
+            program(
+                "2+2w",
+                3,
+                vec![
+                    write(1, X, 1),
+                    write(1, Y, 2),
+                    write(2, Y, 1),
+                    write(2, X, 2),
+                ],
+            ),
             vec![("1,1", [false, false, true]), ("2,1", [true, true, true])],
         ),
         (
-            program("forwarding", 2, vec![write(1, X, 1), read(1, X), write(2, X, 2), read(2, X), read(1, X)]),
-            vec![("1,2,1,2", [false, true, true]), ("1,2,2,2", [true, true, true])],
+            program(
+                "forwarding",
+                2,
+                vec![
+                    write(1, X, 1),
+                    read(1, X),
+                    write(2, X, 2),
+                    read(2, X),
+                    read(1, X),
+                ],
+            ),
+            vec![
+                ("1,2,1,2", [false, true, true]),
+                ("1,2,2,2", [true, true, true]),
+            ],
         ),
         (
-            program("sb_fenced", 3, vec![write(1, X, 1), Op::Fence { thread: 1 }, read(1, Y), write(2, Y, 1), Op::Fence { thread: 2 }, read(2, X)]),
+            program(
+                "sb_fenced",
+                3,
+                vec![
+                    write(1, X, 1),
+                    Op::Fence { thread: 1 },
+                    read(1, Y),
+                    write(2, Y, 1),
+                    Op::Fence { thread: 2 },
+                    read(2, X),
+                ],
+            ),
             vec![("0,0,1,1", [false, false, false])],
         ),
         (
             program(
                 "iriw",
                 3,
-                vec![write(1, X, 1), write(2, Y, 1), read(3, X), read(3, Y), read(4, Y), read(4, X)],
+                vec![
+                    write(1, X, 1),
+                    write(2, Y, 1),
+                    read(3, X),
+                    read(3, Y),
+                    read(4, Y),
+                    read(4, X),
+                ],
             ),
-            vec![("1,0,1,0,1,1", [false, false, false]), ("0,0,0,0,1,1", [false, true, true])],
+            vec![
+                ("1,0,1,0,1,1", [false, false, false]),
+                ("0,0,0,0,1,1", [false, true, true]),
+            ],
         ),
         (
             program(
                 "cas_past_buffer",
                 3,
-                vec![write(1, X, 1), Op::Cas { thread: 2, loc: X, expected: 0, value: 2 }, read(1, X), Op::Exchange { thread: 2, loc: Y, value: 1 }],
+                vec![
+                    write(1, X, 1),
+                    Op::Cas {
+                        thread: 2,
+                        loc: X,
+                        expected: 0,
+                        value: 2,
+                    },
+                    read(1, X),
+                    Op::Exchange {
+                        thread: 2,
+                        loc: Y,
+                        value: 1,
+                    },
+                ],
             ),
-            vec![("0,1,0,1,1", [false, true, true]), ("1,1,0,1,1", [true, true, true])],
+            vec![
+                ("0,1,0,1,1", [false, true, true]),
+                ("1,1,0,1,1", [true, true, true]),
+            ],
         ),
         (
             program(
                 "lock",
                 4,
                 vec![
-                    Op::Lock { thread: 1, mutex: 3 },
+                    Op::Lock {
+                        thread: 1,
+                        mutex: 3,
+                    },
                     write(1, X, 1),
                     write(1, Y, 1),
-                    Op::Unlock { thread: 1, mutex: 3 },
-                    Op::Lock { thread: 2, mutex: 3 },
+                    Op::Unlock {
+                        thread: 1,
+                        mutex: 3,
+                    },
+                    Op::Lock {
+                        thread: 2,
+                        mutex: 3,
+                    },
                     read(2, Y),
                     read(2, X),
-                    Op::Unlock { thread: 2, mutex: 3 },
+                    Op::Unlock {
+                        thread: 2,
+                        mutex: 3,
+                    },
                 ],
             ),
-            vec![("1,1,1,1,0", [true, true, true]), ("1,0,1,1,0", [false, false, false])],
+            vec![
+                ("1,1,1,1,0", [true, true, true]),
+                ("1,0,1,1,0", [false, false, false]),
+            ],
         ),
     ]
 }
 
 #[test]
 fn litmus_sequences_agree_across_implementations() -> Result<(), String> {
-    let Some(cbmc) = support::cbmc()? else { return Ok(()) };
+    let Some(cbmc) = support::cbmc()? else {
+        return Ok(());
+    };
     let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
     for (program, expectations) in litmus() {
         let sets = check_program(&cbmc, dir.path(), &program)?;
@@ -386,18 +601,29 @@ fn random_program(seed: u64) -> Program {
                 if random.below(2) == 0 {
                     Op::Exchange { thread, loc, value }
                 } else {
-                    Op::Cas { thread, loc, expected: 0, value }
+                    Op::Cas {
+                        thread,
+                        loc,
+                        expected: 0,
+                        value,
+                    }
                 }
             }
         };
         ops.push(op);
     }
-    Program { name: format!("random_{seed}"), locations: 3, ops }
+    Program {
+        name: format!("random_{seed}"),
+        locations: 3,
+        ops,
+    }
 }
 
 #[test]
 fn random_sequences_agree_across_implementations() -> Result<(), String> {
-    let Some(cbmc) = support::cbmc()? else { return Ok(()) };
+    let Some(cbmc) = support::cbmc()? else {
+        return Ok(());
+    };
     let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
     let mut weak = 0;
     for seed in 1..=8 {
@@ -409,7 +635,9 @@ fn random_sequences_agree_across_implementations() -> Result<(), String> {
     }
     // the generator must produce sequences where the models differ at all
     if weak == 0 {
-        return Err("no random sequence shows a weak behaviour: the generator is too weak".to_string());
+        return Err(
+            "no random sequence shows a weak behaviour: the generator is too weak".to_string(),
+        );
     }
     Ok(())
 }
@@ -417,7 +645,10 @@ fn random_sequences_agree_across_implementations() -> Result<(), String> {
 #[test]
 fn generated_harnesses_compile_with_gcc() -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
-    let programs = litmus().into_iter().map(|(program, _)| program).chain((1..=8).map(random_program));
+    let programs = litmus()
+        .into_iter()
+        .map(|(program, _)| program)
+        .chain((1..=8).map(random_program));
     for program in programs {
         let file = dir.path().join(format!("{}.c", program.name));
         std::fs::write(&file, program.harness()?).map_err(|error| error.to_string())?;

@@ -21,28 +21,45 @@ fn is_reachability(description: &str) -> bool {
 
 fn check_all_invariants_hold(run: &CbmcRun, context: &str) -> Result<(), String> {
     for (description, status) in &run.properties {
-        let wanted = if is_reachability(description) { Status::Failure } else { Status::Success };
+        let wanted = if is_reachability(description) {
+            Status::Failure
+        } else {
+            Status::Success
+        };
         if *status != wanted {
-            return Err(format!("{context}: \"{description}\" is {status:?}, expected {wanted:?}"));
+            return Err(format!(
+                "{context}: \"{description}\" is {status:?}, expected {wanted:?}"
+            ));
         }
     }
-    let invariants = run.properties.keys().filter(|description| !is_reachability(description)).count();
+    let invariants = run
+        .properties
+        .keys()
+        .filter(|description| !is_reachability(description))
+        .count();
     if invariants < 20 {
-        return Err(format!("{context}: only {invariants} invariant properties: {:?}", run.properties));
+        return Err(format!(
+            "{context}: only {invariants} invariant properties: {:?}",
+            run.properties
+        ));
     }
     Ok(())
 }
 
 #[test]
 fn etso_lists_keep_their_invariants() -> Result<(), String> {
-    let Some(cbmc) = support::cbmc()? else { return Ok(()) };
+    let Some(cbmc) = support::cbmc()? else {
+        return Ok(());
+    };
     let run = support::run_harness(&cbmc, HARNESS, Model::Etso, &[])?;
     check_all_invariants_hold(&run, "etso")
 }
 
 #[test]
 fn epso_lists_keep_their_invariants() -> Result<(), String> {
-    let Some(cbmc) = support::cbmc()? else { return Ok(()) };
+    let Some(cbmc) = support::cbmc()? else {
+        return Ok(());
+    };
     let run = support::run_harness(&cbmc, HARNESS, Model::Epso, &[])?;
     check_all_invariants_hold(&run, "epso")
 }
@@ -50,7 +67,10 @@ fn epso_lists_keep_their_invariants() -> Result<(), String> {
 #[test]
 fn invariant_harness_compiles_with_gcc() -> Result<(), String> {
     for model in [Model::Etso, Model::Epso] {
-        support::gcc_syntax_check(&support::harness_dir().join(HARNESS), &[model.define().to_string()])?;
+        support::gcc_syntax_check(
+            &support::harness_dir().join(HARNESS),
+            &[model.define().to_string()],
+        )?;
     }
     Ok(())
 }
@@ -126,9 +146,21 @@ fn write_mutated_tree(root: &Path, mutant: &Mutant) -> Result<std::path::PathBuf
     std::fs::create_dir_all(&sma).map_err(|error| error.to_string())?;
     std::fs::create_dir_all(&tests).map_err(|error| error.to_string())?;
     for header in [
+<<<<<<< HEAD
         "common.h", "sc.h", "tcdll.h", "etso.h", "epso.h", "buffers.h", "tso_ref.h", "pso_ref.h",
     ] {
         let mut text = std::fs::read_to_string(repository.join("sma").join(header)).map_err(|error| error.to_string())?;
+=======
+        "common.h",
+        "sc.h",
+        "etso.h",
+        "epso.h",
+        "tso_ref.h",
+        "pso_ref.h",
+    ] {
+        let mut text = std::fs::read_to_string(repository.join("sma").join(header))
+            .map_err(|error| error.to_string())?;
+>>>>>>> sma
         if header == mutant.header {
             let occurrences = text.matches(mutant.original).count();
             if occurrences != 1 {
@@ -142,14 +174,17 @@ fn write_mutated_tree(root: &Path, mutant: &Mutant) -> Result<std::path::PathBuf
         std::fs::write(sma.join(header), text).map_err(|error| error.to_string())?;
     }
     for file in ["model.h", "prologue.h", HARNESS] {
-        std::fs::copy(support::harness_dir().join(file), tests.join(file)).map_err(|error| error.to_string())?;
+        std::fs::copy(support::harness_dir().join(file), tests.join(file))
+            .map_err(|error| error.to_string())?;
     }
     Ok(tests.join(HARNESS))
 }
 
 #[test]
 fn broken_lists_are_caught() -> Result<(), String> {
-    let Some(cbmc) = support::cbmc()? else { return Ok(()) };
+    let Some(cbmc) = support::cbmc()? else {
+        return Ok(());
+    };
     for mutant in &MUTANTS {
         let root = tempfile::tempdir().map_err(|error| error.to_string())?;
         let harness = write_mutated_tree(root.path(), mutant)?;
@@ -157,11 +192,16 @@ fn broken_lists_are_caught() -> Result<(), String> {
         let violated: Vec<&String> = run
             .properties
             .iter()
-            .filter(|(description, status)| !is_reachability(description) && **status == Status::Failure)
+            .filter(|(description, status)| {
+                !is_reachability(description) && **status == Status::Failure
+            })
             .map(|(description, _)| description)
             .collect();
         if violated.is_empty() {
-            return Err(format!("mutant \"{}\" of {} violates no invariant", mutant.name, mutant.header));
+            return Err(format!(
+                "mutant \"{}\" of {} violates no invariant",
+                mutant.name, mutant.header
+            ));
         }
     }
     Ok(())

@@ -19,7 +19,13 @@ pub enum Model {
 }
 
 impl Model {
-    pub const ALL: [Model; 5] = [Model::Sc, Model::Etso, Model::Epso, Model::TsoRef, Model::PsoRef];
+    pub const ALL: [Model; 5] = [
+        Model::Sc,
+        Model::Etso,
+        Model::Epso,
+        Model::TsoRef,
+        Model::PsoRef,
+    ];
 
     pub fn define(self) -> &'static str {
         match self {
@@ -61,9 +67,12 @@ pub struct CbmcRun {
 impl CbmcRun {
     /// The status of the property with this description.
     pub fn status(&self, description: &str) -> Result<&Status, String> {
-        self.properties
-            .get(description)
-            .ok_or_else(|| format!("no property \"{description}\" in CBMC's output: {:?}", self.properties))
+        self.properties.get(description).ok_or_else(|| {
+            format!(
+                "no property \"{description}\" in CBMC's output: {:?}",
+                self.properties
+            )
+        })
     }
 
     /// Fails unless the property has the expected status.
@@ -72,19 +81,25 @@ impl CbmcRun {
         if *actual == expected {
             Ok(())
         } else {
-            Err(format!("{context}: property \"{description}\" is {actual:?}, expected {expected:?}"))
+            Err(format!(
+                "{context}: property \"{description}\" is {actual:?}, expected {expected:?}"
+            ))
         }
     }
 }
 
 /// The directory of the C harnesses.
 pub fn harness_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("sma")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("sma")
 }
 
 /// Whether this is a CI run, where a missing tool is an error, never a skip.
 fn in_ci() -> bool {
-    std::env::var("CI").map(|value| value == "true").unwrap_or(false)
+    std::env::var("CI")
+        .map(|value| value == "true")
+        .unwrap_or(false)
 }
 
 /// The CBMC binary ($LAZYSMA_CBMC, then `cbmc` on PATH). `Ok(None)` means
@@ -95,9 +110,13 @@ pub fn cbmc() -> Result<Option<PathBuf>, String> {
     }
     match which::which("cbmc") {
         Ok(path) => Ok(Some(path)),
-        Err(_) if in_ci() => Err("CBMC is not installed (CI=true): run scripts/install-cbmc.sh".to_string()),
+        Err(_) if in_ci() => {
+            Err("CBMC is not installed (CI=true): run scripts/install-cbmc.sh".to_string())
+        }
         Err(_) => {
-            eprintln!("skipping: cbmc not found on PATH (set LAZYSMA_CBMC or run scripts/install-cbmc.sh)");
+            eprintln!(
+                "skipping: cbmc not found on PATH (set LAZYSMA_CBMC or run scripts/install-cbmc.sh)"
+            );
             Ok(None)
         }
     }
@@ -124,11 +143,14 @@ pub fn run_cbmc(cbmc: &Path, file: &Path, args: &[String]) -> Result<CbmcRun, St
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    let line_pattern = regex::Regex::new(r"^\[[^\]]+\] (?:line \d+ )?(.*): (SUCCESS|FAILURE|UNKNOWN|ERROR)$")
-        .map_err(|error| error.to_string())?;
+    let line_pattern =
+        regex::Regex::new(r"^\[[^\]]+\] (?:line \d+ )?(.*): (SUCCESS|FAILURE|UNKNOWN|ERROR)$")
+            .map_err(|error| error.to_string())?;
     let mut properties: BTreeMap<String, Status> = BTreeMap::new();
     for line in stdout.lines() {
-        let Some(captures) = line_pattern.captures(line.trim_end()) else { continue };
+        let Some(captures) = line_pattern.captures(line.trim_end()) else {
+            continue;
+        };
         let description = captures[1].to_string();
         let status = match &captures[2] {
             "SUCCESS" => Status::Success,
@@ -149,13 +171,24 @@ pub fn run_cbmc(cbmc: &Path, file: &Path, args: &[String]) -> Result<CbmcRun, St
         properties.insert(description, merged);
     }
     if properties.is_empty() {
-        return Err(format!("no property results in CBMC's output for {}:\n{stdout}", file.display()));
+        return Err(format!(
+            "no property results in CBMC's output for {}:\n{stdout}",
+            file.display()
+        ));
     }
-    Ok(CbmcRun { properties, seconds })
+    Ok(CbmcRun {
+        properties,
+        seconds,
+    })
 }
 
 /// Runs CBMC on a harness of `tests/sma/` under one model.
-pub fn run_harness(cbmc: &Path, harness: &str, model: Model, defines: &[&str]) -> Result<CbmcRun, String> {
+pub fn run_harness(
+    cbmc: &Path,
+    harness: &str,
+    model: Model,
+    defines: &[&str],
+) -> Result<CbmcRun, String> {
     let mut args = vec![model.define().to_string()];
     args.extend(defines.iter().map(|define| define.to_string()));
     run_cbmc(cbmc, &harness_dir().join(harness), &args)
@@ -173,7 +206,14 @@ pub fn gcc_syntax_check(file: &Path, args: &[String]) -> Result<(), String> {
         }
     };
     let output = Command::new(gcc)
-        .args(["-fsyntax-only", "-std=c99", "-Wall", "-Wextra", "-Werror", "-I"])
+        .args([
+            "-fsyntax-only",
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+        ])
         .arg(harness_dir())
         .args(args)
         .arg(file)
