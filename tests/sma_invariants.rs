@@ -146,21 +146,17 @@ fn write_mutated_tree(root: &Path, mutant: &Mutant) -> Result<std::path::PathBuf
     std::fs::create_dir_all(&sma).map_err(|error| error.to_string())?;
     std::fs::create_dir_all(&tests).map_err(|error| error.to_string())?;
     for header in [
-<<<<<<< HEAD
-        "common.h", "sc.h", "tcdll.h", "etso.h", "epso.h", "buffers.h", "tso_ref.h", "pso_ref.h",
-    ] {
-        let mut text = std::fs::read_to_string(repository.join("sma").join(header)).map_err(|error| error.to_string())?;
-=======
         "common.h",
         "sc.h",
+        "tcdll.h",
         "etso.h",
         "epso.h",
+        "buffers.h",
         "tso_ref.h",
         "pso_ref.h",
     ] {
         let mut text = std::fs::read_to_string(repository.join("sma").join(header))
             .map_err(|error| error.to_string())?;
->>>>>>> sma
         if header == mutant.header {
             let occurrences = text.matches(mutant.original).count();
             if occurrences != 1 {
