@@ -105,54 +105,25 @@ fn fetch_op(op: &str) -> Option<(RmwConstructor, BinaryOp)> {
     })
 }
 
+/// Spellings of the fetch-and-op builtins, tried in order: (prefix, suffix,
+/// matched against the name without `_explicit`, returns the new value).
+const FETCH_SPELLINGS: [(&str, &str, bool, bool); 5] = [
+    ("atomic_fetch_", "", true, false),
+    ("__sync_fetch_and_", "", false, false),
+    ("__sync_", "_and_fetch", false, true),
+    ("__atomic_fetch_", "", false, false),
+    ("__atomic_", "_fetch", false, true),
+];
+
 fn atomic_builtin(name: &str) -> Option<Atomic> {
     let explicit = name.ends_with("_explicit");
     let base = name.trim_end_matches("_explicit");
-    if let Some(op) = base.strip_prefix("atomic_fetch_") {
-        let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch {
-            op,
-            binary,
-            returns_new: false,
-        });
-    }
-    if let Some(op) = name.strip_prefix("__sync_fetch_and_") {
-        let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch {
-            op,
-            binary,
-            returns_new: false,
-        });
-    }
-    if let Some(op) = name
-        .strip_prefix("__sync_")
-        .and_then(|r| r.strip_suffix("_and_fetch"))
-    {
-        let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch {
-            op,
-            binary,
-            returns_new: true,
-        });
-    }
-    if let Some(op) = name.strip_prefix("__atomic_fetch_") {
-        let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch {
-            op,
-            binary,
-            returns_new: false,
-        });
-    }
-    if let Some(op) = name
-        .strip_prefix("__atomic_")
-        .and_then(|r| r.strip_suffix("_fetch"))
-    {
-        let (op, binary) = fetch_op(op)?;
-        return Some(Atomic::Fetch {
-            op,
-            binary,
-            returns_new: true,
-        });
+    for &(prefix, suffix, subject_is_base, returns_new) in &FETCH_SPELLINGS {
+        let subject = if subject_is_base { base } else { name };
+        if let Some(op) = subject.strip_prefix(prefix).and_then(|rest| rest.strip_suffix(suffix)) {
+            let (op, binary) = fetch_op(op)?;
+            return Some(Atomic::Fetch { op, binary, returns_new });
+        }
     }
     Some(match base {
         "atomic_exchange" => Atomic::Exchange,
