@@ -22,6 +22,10 @@ const OVERRIDES: &[(&str, &str)] = &[
     ("svcomp/pthread/triangular-2.c", "--unwind 5 --rounds 6"),
     ("svcomp/pthread/singleton.c", "--unwind 1 --rounds 4"),
     ("nidhugg/from_DCDPOR/parker.c", "--unwind 2 --rounds 3 --qsize 3 --maxclock 4"),
+    ("svcomp/pthread/fib_bench_longer-1.c", "--unwind 6 --rounds 6 --qsize 2 --maxclock 2 --bitwidth 10"),
+    ("svcomp/pthread/fib_bench_longer-2.c", "--unwind 6 --rounds 6 --qsize 2 --maxclock 2 --bitwidth 10"),
+    ("svcomp/pthread-classic/fib_bench_longer_true-unreach-call.c", "--unwind 6 --rounds 6 --qsize 2 --maxclock 2 --bitwidth 10"),
+    ("svcomp/pthread-classic/fib_bench_longer_false-unreach-call.c", "--unwind 6 --rounds 6 --qsize 2 --maxclock 2 --bitwidth 10"),
 ];
 
 /// Programs measured to take seconds per run: the default (CI) selection.
