@@ -11,12 +11,6 @@ fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
 }
 
-/// Benchmarks the frontend refuses on purpose, with the reason.
-const REFUSED_BENCHMARKS: &[(&str, &str)] = &[(
-    "svcomp/pthread/sigma.c",
-    "thread handle in shared or heap memory",
-)];
-
 fn well_formed(program: &Program) {
     assert_eq!(program.functions[program.main].name, "main");
     assert_eq!(program.locations[0].name, "NULL");
@@ -136,7 +130,6 @@ fn supported_benchmarks_lower() {
         .lines()
         .skip(1)
         .filter_map(|l| l.split('\t').next())
-        .filter(|p| !REFUSED_BENCHMARKS.iter().any(|(r, _)| r == p))
         .map(|p| shared().join("bench").join(p))
         .collect();
     let failures = lower_all(&paths);
@@ -146,21 +139,4 @@ fn supported_benchmarks_lower() {
         failures.len(),
         failures.join("\n")
     );
-}
-
-#[test]
-fn refused_benchmarks_get_a_located_diagnostic() {
-    for (path, reason) in REFUSED_BENCHMARKS {
-        let full = shared().join("bench").join(path);
-        if !full.exists() {
-            continue;
-        }
-        match frontend::load(&full, &TranslateOptions::default()) {
-            Err(frontend::FrontendError::Source(d)) => {
-                assert!(d.line > 0, "{path}: no line");
-                assert!(d.message.contains(reason), "{path}: {}", d.message);
-            }
-            other => panic!("{path}: expected a diagnostic, got {:?}", other.map(|_| ())),
-        }
-    }
 }

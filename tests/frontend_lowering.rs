@@ -745,3 +745,37 @@ fn missing_files_and_headers_are_errors_not_panics() {
         Err(FrontendError::Preprocessor { .. })
     ));
 }
+
+#[test]
+fn const_globals_with_constant_initialisers_are_folded() {
+    let p = ok(
+        "#include <stdlib.h>\nconst int N = 3;\nconst char WRAP = 300;\nint *a;\nint main(void) { a = malloc(sizeof(int) * N); a[N - 1] = WRAP; return 0; }\n",
+    );
+    assert!(p.locations.iter().all(|l| l.name != "N" && l.name != "WRAP"), "named constants are not locations");
+    assert_eq!(p.heap_block_size, 3, "malloc(sizeof(int) * N) has a constant size");
+    let kinds = flat(&function(&p, "main").body);
+    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Malloc { size, .. } if size.constant_value() == Some(3))), "{kinds:#?}");
+    assert!(
+        kinds.iter().any(|k| matches!(k, StmtKind::Write { value: Expr::Const(44), .. })),
+        "WRAP is 300 truncated to a char: {kinds:#?}"
+    );
+}
+
+#[test]
+fn thread_handles_in_heap_memory_are_stored_after_the_creation() {
+    let p = ok(
+        "#include <pthread.h>\n#include <stdlib.h>\nvoid *t(void *arg) { return 0; }\nint main(void) { pthread_t *h = malloc(sizeof(pthread_t) * 2); pthread_create(&h[1], 0, t, 0); pthread_join(h[1], 0); return 0; }\n",
+    );
+    let main = function(&p, "main");
+    let kinds = flat(&main.body);
+    let create = kinds.iter().position(|k| matches!(k, StmtKind::ThreadCreate { .. })).expect("a creation");
+    let StmtKind::ThreadCreate { handle: Place::Local(temp), .. } = kinds[create] else {
+        panic!("the handle is created in a private temporary: {:?}", kinds[create]);
+    };
+    assert!(
+        matches!(kinds[create + 1], StmtKind::Write { value: Expr::Load(Place::Local(t)), .. } if t == temp),
+        "the temporary is then written to heap memory: {:?}",
+        kinds[create + 1]
+    );
+    assert!(kinds[create + 1..].iter().any(|k| matches!(k, StmtKind::ThreadJoin { .. })));
+}

@@ -455,14 +455,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 );
             }
         };
-        let handle = match handle {
-            LVal::Private(place, CType::ThreadHandle) => place,
-            LVal::Shared { .. } => {
-                return self.lw.refuse(
-                    arguments[0].span,
-                    "a thread handle in shared or heap memory",
-                    Some("keep thread handles in pthread_t variables or arrays"),
-                );
+        // A handle in shared or heap memory (`pthread_create(&t[i], ...)` with
+        // `t` from malloc) is created in a private temporary and then stored
+        // there like any other write of the creating thread.
+        let (handle, shared_handle) = match handle {
+            LVal::Private(place, CType::ThreadHandle) => (place, None),
+            shared @ LVal::Shared { ty: CType::ThreadHandle, .. } => {
+                (Place::Local(self.temp(&CType::ThreadHandle)), Some(shared))
             }
             _ => {
                 return self.lw.refuse(
@@ -492,10 +491,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let argument = self.rvalue(&arguments[3])?;
         self.emit(StmtKind::ThreadCreate {
-            handle,
+            handle: handle.clone(),
             function,
             argument: argument.expr,
         });
+        if let Some(shared) = shared_handle {
+            let created = Val {
+                expr: Expr::Load(handle),
+                ty: CType::ThreadHandle,
+            };
+            self.store(&shared, created, arguments[0].span)?;
+        }
         Ok(Val::int(0))
     }
 
@@ -813,11 +819,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     .error(span, "wrong number of arguments to an allocation", "here");
             }
         };
-        match size {
-            Expr::Const(n) => {
+        match size.constant_value() {
+            Some(n) => {
                 self.lw.heap_block = Some(self.lw.heap_block.unwrap_or(0).max(n.max(1) as u64))
             }
-            _ => self.lw.heap_unknown = true,
+            None => self.lw.heap_unknown = true,
         }
         let temp = self.temp(&CType::Pointer(Box::new(CType::Void)));
         self.emit(StmtKind::Malloc {

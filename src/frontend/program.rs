@@ -135,6 +135,7 @@ fn top_declaration<'a>(
         return Ok(());
     }
     let atomic = types::is_atomic(specs);
+    let constant = types::is_const(specs);
     for init in &d.node.declarators {
         let Some(name) = types::declarator_name(&init.node.declarator.node) else {
             continue;
@@ -153,6 +154,9 @@ fn top_declaration<'a>(
                     Some("call the function directly"),
                 );
             }
+            ref ty @ (CType::Int { .. } | CType::Bool)
+                if constant
+                    && named_constant(lw, &name.node.name, ty, init.node.initializer.as_ref()) => {}
             ty => lw.declare_global(
                 &name.node.name,
                 ty,
@@ -163,6 +167,32 @@ fn top_declaration<'a>(
         }
     }
     Ok(())
+}
+
+/// A `const` integer global with a constant initializer (`const int N = 16;`)
+/// is a named constant like an enumerator: it cannot change, so it is folded
+/// into the code (and into loop and allocation bounds) instead of becoming a
+/// shared location. Returns whether `name` was taken as such a constant.
+fn named_constant<'a>(
+    lw: &mut Lowerer<'a>,
+    name: &str,
+    ty: &CType,
+    initializer: Option<&'a Node<Initializer>>,
+) -> bool {
+    let Some(Node { node: Initializer::Expression(value), .. }) = initializer else {
+        return false;
+    };
+    match lw.types.const_eval(value) {
+        Some(v) => {
+            let v = match *ty {
+                CType::Int { bits, signed } => types::truncate(v, bits, signed),
+                _ => (v != 0) as i64,
+            };
+            lw.types.enum_constants.insert(name.to_string(), v);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Parameter types and return type of a function definition.

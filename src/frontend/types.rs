@@ -191,6 +191,13 @@ pub fn is_atomic(specs: &[Node<DeclarationSpecifier>]) -> bool {
     })
 }
 
+/// Whether the declaration specifiers make the declared object `const`.
+pub fn is_const(specs: &[Node<DeclarationSpecifier>]) -> bool {
+    specs.iter().any(
+        |s| matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Const),
+    )
+}
+
 impl<'a> TypeEnv<'a> {
     pub fn new(source: &'a SourceMap) -> Self {
         TypeEnv {

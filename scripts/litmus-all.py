@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Runs `lazysma verify` on every litmus test of ../shared/litmus/visible/
+under the chosen memory models and compares each exit code with the expected
+verdict of expected.tsv (0 = safe, 10 = unsafe). Prints one tab-separated row
+per test and model (name, model, expected, got, seconds) and a summary per
+model; exits 1 if any test disagrees.
+
+Usage: scripts/litmus-all.py [--lazysma PATH] [--models sc,tso,pso]
+                             [--jobs N] [--timeout S] [--only SUBSTRING]
+Build lazysma first: cargo build --release.
+"""
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LITMUS = ROOT.parent / "shared" / "litmus" / "visible"
+
+# The bounds documented in the README for the litmus tests.
+BOUNDS = ["--rounds", "3", "--qsize", "5", "--maxclock", "8"]
+
+
+def verdict_of(code):
+    return {0: "safe", 10: "unsafe", 3: "timeout"}.get(code, f"exit {code}")
+
+
+def run_one(lazysma, name, model, timeout):
+    """(seconds, verdict) of one `lazysma verify` run."""
+    command = [lazysma, "verify", str(LITMUS / name), f"--{model}", "--timeout", str(timeout)] + BOUNDS
+    start = time.monotonic()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout + 30)
+        return time.monotonic() - start, verdict_of(done.returncode)
+    except subprocess.TimeoutExpired:
+        return time.monotonic() - start, "timeout"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lazysma", default=str(ROOT / "target" / "release" / "lazysma"))
+    parser.add_argument("--models", default="sc,tso,pso")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--timeout", type=int, default=600)
+    parser.add_argument("--only", default="", help="substring filter on test names")
+    options = parser.parse_args()
+
+    with open(LITMUS / "expected.tsv") as handle:
+        rows = [row for row in csv.DictReader(handle, delimiter="\t") if options.only in row["file"]]
+    work = [(row["file"], model, row[model]) for model in options.models.split(",") for row in rows]
+
+    def task(item):
+        name, model, expected = item
+        seconds, got = run_one(options.lazysma, name, model, options.timeout)
+        print(f"{name}\t{model}\t{expected}\t{got}\t{seconds:.2f}", flush=True)
+        return model, expected == got, seconds
+
+    print("test\tmodel\texpected\tgot\tseconds", flush=True)
+    with ThreadPoolExecutor(max_workers=options.jobs) as pool:
+        results = list(pool.map(task, work))
+    disagreements = 0
+    for model in options.models.split(","):
+        mine = [(agrees, seconds) for m, agrees, seconds in results if m == model]
+        wrong = sum(1 for agrees, _ in mine if not agrees)
+        slowest = max((seconds for _, seconds in mine), default=0.0)
+        total = sum(seconds for _, seconds in mine)
+        print(f"# {model}: {len(mine)} tests, {wrong} disagree, {total:.0f} s in all, slowest {slowest:.1f} s",
+              file=sys.stderr)
+        disagreements += wrong
+    sys.exit(1 if disagreements else 0)
+
+
+if __name__ == "__main__":
+    main()
