@@ -22,14 +22,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT.parent / "shared" / "bench"
 
-# Bounds of the FMCAD 2016 Table I for the classic mutual-exclusion programs
-# as the issue fixes them; other programs use Table I or the manifest's unwind.
-OVERRIDES = {
-    "svcomp/pthread-atomic-classic/dekker.c": ["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"],
-    "svcomp/pthread-atomic-classic/peterson.c": ["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"],
-    "svcomp/pthread-atomic-classic/lamport.c": ["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"],
-    "svcomp/pthread-atomic-classic/szymanski.c": ["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"],
-}
+def bounds_file():
+    """Bounds per program where Table I does not give them or does not suffice
+    (tests/fixtures/bench_bounds.tsv, shared with tests/bench_corpus.rs)."""
+    bounds = {}
+    with open(ROOT / "tests" / "fixtures" / "bench_bounds.tsv") as handle:
+        for line in handle:
+            if line.strip() and not line.startswith("#"):
+                path, text = line.rstrip("\n").split("\t", 1)
+                bounds[path] = text.split()
+    return bounds
 
 
 def table_one():
@@ -85,6 +87,7 @@ def main():
     options = parser.parse_args()
 
     table = table_one()
+    overrides = bounds_file()
     with open(BENCH / "manifest.tsv") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
     cbmc_version = subprocess.run([options.cbmc, "--version"], capture_output=True, text=True).stdout.strip()
@@ -101,7 +104,7 @@ def main():
         path = row["path"]
         if options.only and options.only not in path:
             continue
-        arguments = OVERRIDES.get(path) or table.get(path) or ["--unwind", row["min_unwind"] or "2"]
+        arguments = overrides.get(path) or table.get(path) or ["--unwind", row["min_unwind"] or "2"]
         for model in options.models.split(","):
             expected = row[f"{model}_verdict"]
             file = str(BENCH / path)

@@ -8,23 +8,6 @@ mod support;
 use std::collections::HashMap;
 use support::{Verdict, parallel_map, require_cbmc, shared_dir, verify, workers};
 
-/// Bounds per program where the defaults or Table I do not suffice.
-const OVERRIDES: &[(&str, &str)] = &[
-    ("svcomp/pthread-atomic-classic/dekker.c", "--unwind 1 --rounds 2 --qsize 3 --maxclock 4"),
-    ("svcomp/pthread-atomic-classic/peterson.c", "--unwind 1 --rounds 2 --qsize 3 --maxclock 4"),
-    ("svcomp/pthread-atomic-classic/lamport.c", "--unwind 1 --rounds 2 --qsize 3 --maxclock 4"),
-    ("svcomp/pthread-atomic-classic/szymanski.c", "--unwind 1 --rounds 2 --qsize 3 --maxclock 4"),
-    ("svcomp/pthread/fib_bench-2.c", "--unwind 5 --rounds 6"),
-    ("svcomp/pthread/triangular-2.c", "--unwind 5 --rounds 6"),
-    ("svcomp/pthread/singleton.c", "--unwind 1 --rounds 4"),
-    ("svcomp/pthread/sigma.c", "--unwind 17 --rounds 2"),
-    ("nidhugg/from_DCDPOR/parker.c", "--unwind 2 --rounds 3 --qsize 3 --maxclock 4"),
-    ("svcomp/pthread/fib_bench_longer-1.c", "--unwind 6 --rounds 6 --qsize 2 --maxclock 2 --bitwidth 10"),
-    ("svcomp/pthread/fib_bench_longer-2.c", "--unwind 6 --rounds 6 --qsize 2 --maxclock 2 --bitwidth 10"),
-    ("svcomp/pthread-classic/fib_bench_longer_true-unreach-call.c", "--unwind 6 --rounds 6 --qsize 2 --maxclock 2 --bitwidth 10"),
-    ("svcomp/pthread-classic/fib_bench_longer_false-unreach-call.c", "--unwind 6 --rounds 6 --qsize 2 --maxclock 2 --bitwidth 10"),
-];
-
 /// Programs measured to take seconds per run: the default (CI) selection.
 /// `LAZYSMA_BENCH_ALL=1` runs every program of the manifest, some of which
 /// take minutes (indexer's 256 locations, fib_bench_longer's 6 rounds).
@@ -80,9 +63,21 @@ fn table_one_bounds() -> HashMap<String, Vec<String>> {
     bounds
 }
 
+/// Bounds per program where Table I does not give them or does not suffice
+/// (`tests/fixtures/bench_bounds.tsv`, shared with `scripts/bench-vs-cbmc.py`).
+fn bounds_file() -> HashMap<String, Vec<String>> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/bench_bounds.tsv")).expect("tests/fixtures/bench_bounds.tsv is readable");
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .filter_map(|line| line.split_once('\t'))
+        .map(|(path, bounds)| (path.to_string(), bounds.split_whitespace().map(str::to_string).collect()))
+        .collect()
+}
+
 fn jobs() -> Vec<Job> {
     let manifest = std::fs::read_to_string(shared_dir().join("bench/manifest.tsv")).expect("manifest is readable");
     let table = table_one_bounds();
+    let overrides = bounds_file();
     let run_all = std::env::var("LAZYSMA_BENCH_ALL").is_ok_and(|value| value == "1");
     let mut jobs = Vec::new();
     for line in manifest.lines().skip(1) {
@@ -93,10 +88,11 @@ fn jobs() -> Vec<Job> {
         if !run_all && !QUICK.contains(&fields[0]) {
             continue;
         }
-        let bounds: Vec<String> = match OVERRIDES.iter().find(|(path, _)| *path == fields[0]) {
-            Some((_, text)) => text.split(' ').map(str::to_string).collect(),
-            None => table.get(fields[0]).cloned().unwrap_or_else(|| vec!["--unwind".into(), fields[5].to_string()]),
-        };
+        let bounds: Vec<String> = overrides
+            .get(fields[0])
+            .or_else(|| table.get(fields[0]))
+            .cloned()
+            .unwrap_or_else(|| vec!["--unwind".into(), fields[5].to_string()]);
         for (model, column) in [("--sc", 2), ("--tso", 3), ("--pso", 4)] {
             if let Some(expected) = Verdict::parse(fields[column]) {
                 jobs.push(Job { path: fields[0].to_string(), model, expected, bounds: bounds.clone() });
