@@ -93,6 +93,9 @@ struct TranslationArgs {
     /// Heap blocks available to malloc/calloc.
     #[arg(long, default_value_t = Bounds::default().nmalloc)]
     nmalloc: u32,
+    /// Scalars per heap block (default: the largest constant-size allocation, at least 8 if a size is only known at run time).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=65536))]
+    heap_block: Option<u32>,
     /// Add a directory to the include path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
@@ -124,6 +127,7 @@ impl TranslationArgs {
                 maxclock: self.maxclock,
                 bitwidth: self.bitwidth,
                 nmalloc: self.nmalloc,
+                heap_block: self.heap_block,
             },
             include_dirs: self.include.clone(),
             defines: self.define.clone(),

@@ -67,7 +67,7 @@ impl SmaImplementation {
 }
 
 /// Bounds of the translation. Each bound can only hide bugs, never invent one.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Bounds {
     /// Round-robin rounds of the lazy driver.
     pub rounds: u32,
@@ -81,11 +81,30 @@ pub struct Bounds {
     pub bitwidth: u32,
     /// Heap blocks available to `malloc`/`calloc`.
     pub nmalloc: u32,
+    /// Scalars per heap block. `None`: the largest allocation of constant
+    /// size, and at least 8 when some allocation's size is only known at
+    /// run time. A larger allocation is cut off.
+    pub heap_block: Option<u32>,
+}
+
+impl Bounds {
+    /// `rounds 2, unwind 2, ...` as the report and the output file name them;
+    /// the heap block size only when the program allocates.
+    pub fn describe(&self) -> String {
+        let mut text = format!(
+            "rounds {}, unwind {}, qsize {}, maxclock {}, bitwidth {}, nmalloc {}",
+            self.rounds, self.unwind, self.qsize, self.maxclock, self.bitwidth, self.nmalloc
+        );
+        if let Some(scalars) = self.heap_block {
+            text.push_str(&format!(", heap block {scalars}"));
+        }
+        text
+    }
 }
 
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { rounds: 2, unwind: 2, qsize: 2, maxclock: 3, bitwidth: 32, nmalloc: 2 }
+        Bounds { rounds: 2, unwind: 2, qsize: 2, maxclock: 3, bitwidth: 32, nmalloc: 2, heap_block: None }
     }
 }
 

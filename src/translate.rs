@@ -11,6 +11,8 @@ use std::path::Path;
 pub struct Translation {
     pub c_source: String,
     pub map: TranslationMap,
+    /// Scalars per heap block as the translator set them (`None`: no heap).
+    pub heap_block: Option<u32>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -26,5 +28,6 @@ pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation,
     let program = frontend::load(path, options)?;
     let sequential = passes::sequentialise(&program, options).map_err(TranslateError::Unsupported)?;
     let c_source = crate::printer::print(&sequential, options);
-    Ok(Translation { c_source, map: sequential.map })
+    let heap_block = sequential.memory.heap_block();
+    Ok(Translation { c_source, map: sequential.map, heap_block })
 }

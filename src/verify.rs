@@ -10,7 +10,7 @@ use crate::trace::diagnosis;
 use crate::trace::execution::{self, Decoded};
 use crate::trace::records::{self, Assignment};
 use crate::trace::report::{
-    BoundsReport, CbmcReport, CheckReport, PropertyReport, Renderer, Verdict, VerifyReport, WitnessReport,
+    CbmcReport, CheckReport, PropertyReport, Renderer, Verdict, VerifyReport, WitnessReport,
 };
 use crate::trace::{render_json, render_text};
 use crate::translate::TranslateError;
@@ -57,7 +57,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         file: request.file.display().to_string(),
         model: request.options.sma.model().name(),
         sma: request.options.sma.name(),
-        bounds: BoundsReport::from(&request.options.bounds),
+        bounds: request.options.bounds.clone(),
         cbmc: None,
         property: None,
         check: CheckReport {
@@ -96,6 +96,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             return Some(render_translate_error(&error, request.color));
         }
     };
+    report.bounds.heap_block = translation.heap_block;
     let directory = match tempfile::tempdir() {
         Ok(directory) => directory,
         Err(error) => {

@@ -158,6 +158,33 @@ fn safe_programs_exit_zero() {
 }
 
 #[test]
+fn the_heap_block_size_is_a_reported_bound() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let program = directory.path().join("heap.c");
+    std::fs::write(
+        &program,
+        "#include <stdlib.h>\n#include <assert.h>\nint main(void) { int n = 12; int *a = malloc(sizeof(int) * n); a[11] = 1; assert(a[11] == 0); return 0; }\n",
+    )
+    .expect("write the program");
+    // The size is only known at run time: blocks of 8 scalars cut the
+    // allocation off, and the report says which block size it used.
+    let (code, stdout, _) = verify(&program, &["--sc", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(json(&stdout)["bounds"]["heap_block"], 8);
+    let (code, stdout, stderr) = verify(&program, &["--sc"]);
+    assert_eq!(code, 0);
+    assert!(format!("{stdout}{stderr}").contains("heap block 8"), "{stdout}{stderr}");
+    let (code, stdout, _) = verify(&program, &["--sc", "--heap-block", "12", "--format", "json"]);
+    assert_eq!(code, 10, "twelve scalars hold the allocation: {stdout}");
+    assert_eq!(json(&stdout)["bounds"]["heap_block"], 12);
+    let (_, stdout, _) = verify(&example("store_buffering.c"), &["--sc", "--format", "json"]);
+    assert!(json(&stdout)["bounds"]["heap_block"].is_null(), "no heap, no heap block");
+}
+
+#[test]
 fn missing_cbmc_exits_2_with_the_install_hint() {
     let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--cbmc", "/nonexistent/cbmc"]);
     assert_eq!(code, 2, "{stdout}{stderr}");

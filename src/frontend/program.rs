@@ -21,6 +21,7 @@ pub fn lower_unit(
     map: &SourceMap,
     unit: &TranslationUnit,
     thread_array_bound: u64,
+    heap_block: Option<u32>,
 ) -> Result<Program, Box<Diagnostic>> {
     let mut lw = Lowerer::new(map);
     lw.types.thread_array_bound = thread_array_bound;
@@ -86,10 +87,11 @@ pub fn lower_unit(
     program.main = main;
     program.structs = lw.types.ir_structs();
     let constant = lw.heap_block.map(|n| n.min(u32::MAX as u64) as u32);
-    program.heap_block_size = match (constant, lw.heap_unknown) {
-        (Some(n), false) => n,
-        (Some(n), true) => n.max(DEFAULT_HEAP_BLOCK),
-        (None, _) => DEFAULT_HEAP_BLOCK,
+    program.heap_block_size = match (heap_block, constant, lw.heap_unknown) {
+        (Some(n), _, _) => n,
+        (None, Some(n), false) => n,
+        (None, Some(n), true) => n.max(DEFAULT_HEAP_BLOCK),
+        (None, None, _) => DEFAULT_HEAP_BLOCK,
     };
     Ok(program)
 }

@@ -172,6 +172,11 @@ pub struct MemoryLayout {
 }
 
 impl MemoryLayout {
+    /// Scalars per heap block, if the program allocates at all.
+    pub fn heap_block(&self) -> Option<u32> {
+        (self.heap_blocks > 0).then_some(self.heap_block_size)
+    }
+
     /// All location ids, the null location and the heap included.
     pub fn location_count(&self) -> u32 {
         self.heap_base + self.heap_blocks * self.heap_block_size

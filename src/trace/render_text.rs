@@ -107,13 +107,14 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
 }
 
 fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
-    let b = &report.bounds;
     let _ = writeln!(
         out,
         "\n{}",
         style.dim(&format!(
-            "{} ({}), bounds: rounds {}, unwind {}, qsize {}, maxclock {}, bitwidth {}, nmalloc {}",
-            report.file, report.sma, b.rounds, b.unwind, b.qsize, b.maxclock, b.bitwidth, b.nmalloc
+            "{} ({}), bounds: {}",
+            report.file,
+            report.sma,
+            report.bounds.describe()
         ))
     );
     if let Some(cbmc) = &report.cbmc {

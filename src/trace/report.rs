@@ -45,30 +45,6 @@ impl Verdict {
     }
 }
 
-/// The bounds the translation used.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct BoundsReport {
-    pub rounds: u32,
-    pub unwind: u32,
-    pub qsize: u32,
-    pub maxclock: u32,
-    pub bitwidth: u32,
-    pub nmalloc: u32,
-}
-
-impl From<&crate::options::Bounds> for BoundsReport {
-    fn from(b: &crate::options::Bounds) -> Self {
-        BoundsReport {
-            rounds: b.rounds,
-            unwind: b.unwind,
-            qsize: b.qsize,
-            maxclock: b.maxclock,
-            bitwidth: b.bitwidth,
-            nmalloc: b.nmalloc,
-        }
-    }
-}
-
 /// How CBMC was run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CbmcReport {
@@ -278,7 +254,8 @@ pub struct VerifyReport {
     pub file: String,
     pub model: &'static str,
     pub sma: &'static str,
-    pub bounds: BoundsReport,
+    /// The bounds the translation used (`heap_block` as the translator set it).
+    pub bounds: crate::options::Bounds,
     pub cbmc: Option<CbmcReport>,
     pub property: Option<PropertyReport>,
     pub check: CheckReport,
