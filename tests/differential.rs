@@ -87,30 +87,34 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
 }
 
 /// Small programs for the reference models, whose explicit buffers make
-/// CBMC's formulas grow quickly (gigabytes on larger litmus tests): the
-/// classic shapes and the two-thread examples; every litmus test with
+/// CBMC's formulas grow quickly (gigabytes on larger litmus tests), with
+/// their bounds: the classic shapes, the two-thread examples and the classic
+/// Dekker of the benchmark corpus; every litmus test with
 /// LAZYSMA_LITMUS_ALL=1.
-fn reference_programs() -> Vec<PathBuf> {
+fn reference_programs() -> Vec<(PathBuf, Vec<&'static str>)> {
     if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
-        return programs(1);
+        return programs(1).into_iter().map(|file| (file, BOUNDS.to_vec())).collect();
     }
     let litmus = support::shared_dir().join("litmus").join("visible");
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let mut files: Vec<PathBuf> = ["SB.c", "MP.c", "LB.c", "2+2W.c", "WRC.c"].iter().map(|name| litmus.join(name)).collect();
     files.push(examples.join("store_buffering.c"));
     files.push(examples.join("message_passing.c"));
-    files
+    let mut programs: Vec<(PathBuf, Vec<&'static str>)> = files.into_iter().map(|file| (file, BOUNDS.to_vec())).collect();
+    let dekker = support::shared_dir().join("bench/svcomp/pthread-atomic-classic/dekker.c");
+    programs.push((dekker, vec!["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"]));
+    programs
 }
 
 fn implementations_agree(model: &str, reference: &str) {
     if !require_cbmc() {
         return;
     }
-    let files = reference_programs();
-    let disagreements: Vec<String> = parallel_map(&files, workers(), |file| {
+    let programs = reference_programs();
+    let disagreements: Vec<String> = parallel_map(&programs, workers(), |(file, bounds)| {
         let run = |sma: &str| {
             let mut arguments = vec![model, "--sma", sma, "--no-check"];
-            arguments.extend(BOUNDS);
+            arguments.extend(bounds);
             verify(file, &arguments).0
         };
         let timestamped = run(if model == "--tso" { "etso" } else { "epso" });
