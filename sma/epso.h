@@ -62,8 +62,8 @@ sma_tick_t sma_sfence_tstamp[SMA_THREADS];
 
 /* The state, the list operations (sma_init, sma_clock_update, sma_drain,
  * sma_head, sma_take_free_node, sma_link_node) and the operations both
- * T-CDLL models implement alike (read, fence, lock, unlock, RMW, malloc,
- * thread end) are in tcdll.h, inlined just before this header. */
+ * T-CDLL models implement alike (read, write, fence, lock, unlock, RMW,
+ * malloc, thread end) are in tcdll.h, inlined just before this header. */
 
 /* Records t's latest write to v (I5, I6); sec. V: the maximum only grows
  * when the new timestamp is larger (line 42 of Fig. 3 replaced). */
@@ -77,37 +77,15 @@ void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tic
     sma_last_wid[v][t] = id;
 }
 
-/* A store, buffered until the clock reaches its guessed timestamp
- * (Fig. 3, write). */
-void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
+/* PSO: a new store comes no earlier than t's previous store to the same
+ * location (FIFO per thread and location, line 31 of Fig. 3 replaced) and
+ * no earlier than a store that precedes a store-store fence (I6'). */
+sma_tick_t sma_write_lower_bound(sma_loc_t loc, sma_thread_t t)
 {
-    sma_node_t node;
-    sma_node_t succ;
-    sma_node_t pred;
-    sma_tick_t ts;
-    sma_wid_t id;
-    sma_check_loc(loc);
-    sma_clock_update();
-    node = sma_take_free_node(loc);
-    /* the successor in the list after insertion: a pending node, or the
-     * sentinel (its timestamp exceeds every clock value) */
-    succ = sma_nondet_uint();
-    __CPROVER_assume(succ <= SMA_SENTINEL && sma_tstamp[loc][succ] > sma_clock);
-    pred = sma_prev[loc][succ];
-    /* the timestamp: not in the past (ts >= clock), not before t's previous
-     * store to the same location (PSO: FIFO per thread and location, line 31
-     * of Fig. 3 replaced), not before a store that precedes a store-store
-     * fence (I6'), and between pred and succ so that (I3) holds; strictly
-     * below succ, so that a write never overtakes an earlier write of the
-     * same timestamp */
-    ts = sma_nondet_uint();
-    __CPROVER_assume(ts >= sma_clock && ts >= sma_last_tstamp[loc][t]
-                     && ts >= sma_sfence_tstamp[t]
-                     && ts >= sma_tstamp[loc][pred] && ts < sma_tstamp[loc][succ]);
-    id = sma_new_write_id();
-    sma_link_node(loc, node, pred, succ, value, ts, id);
-    sma_note_last_write(loc, t, value, ts, id);
-    sma_record(SMA_EV_WRITE, t, loc, value, ts, id, 0, stmt);
+    sma_tick_t bound = sma_last_tstamp[loc][t];
+    if (bound < sma_sfence_tstamp[t])
+        bound = sma_sfence_tstamp[t];
+    return bound;
 }
 
 /* Store-store fence: t's later stores reach memory no earlier than its

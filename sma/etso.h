@@ -53,8 +53,8 @@
 
 /* The state, the list operations (sma_init, sma_clock_update, sma_drain,
  * sma_head, sma_take_free_node, sma_link_node) and the operations both
- * T-CDLL models implement alike (read, fence, lock, unlock, RMW, malloc,
- * thread end) are in tcdll.h, inlined just before this header. */
+ * T-CDLL models implement alike (read, write, fence, lock, unlock, RMW,
+ * malloc, thread end) are in tcdll.h, inlined just before this header. */
 
 /* Records t's latest write to v (I5, I6). */
 void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tick_t ts,
@@ -66,34 +66,12 @@ void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tic
     sma_last_wid[v][t] = id;
 }
 
-/* A store, buffered until the clock reaches its guessed timestamp
- * (Fig. 3, write). */
-void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
+/* TSO: t's stores reach memory in program order (FIFO per thread, I6), so
+ * a new store comes no earlier than t's latest store to any location. */
+sma_tick_t sma_write_lower_bound(sma_loc_t loc, sma_thread_t t)
 {
-    sma_node_t node;
-    sma_node_t succ;
-    sma_node_t pred;
-    sma_tick_t ts;
-    sma_wid_t id;
-    sma_check_loc(loc);
-    sma_clock_update();
-    node = sma_take_free_node(loc);
-    /* the successor in the list after insertion: a pending node, or the
-     * sentinel (its timestamp exceeds every clock value) */
-    succ = sma_nondet_uint();
-    __CPROVER_assume(succ <= SMA_SENTINEL && sma_tstamp[loc][succ] > sma_clock);
-    pred = sma_prev[loc][succ];
-    /* the timestamp: not in the past (ts >= clock), not before t's previous
-     * store (TSO: FIFO per thread), and between pred and succ so that (I3)
-     * holds; strictly below succ, so that a write never overtakes an
-     * earlier write of the same timestamp */
-    ts = sma_nondet_uint();
-    __CPROVER_assume(ts >= sma_clock && ts >= sma_max_tstamp[t]
-                     && ts >= sma_tstamp[loc][pred] && ts < sma_tstamp[loc][succ]);
-    id = sma_new_write_id();
-    sma_link_node(loc, node, pred, succ, value, ts, id);
-    sma_note_last_write(loc, t, value, ts, id);
-    sma_record(SMA_EV_WRITE, t, loc, value, ts, id, 0, stmt);
+    (void)loc;
+    return sma_max_tstamp[t];
 }
 
 /* Store-store fence: TSO already keeps stores in order. */

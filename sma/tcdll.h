@@ -4,10 +4,11 @@
  * Tomasco et al., FMCAD 2016, sections III-IV, Fig. 3: the state (clock,
  * per-location lists of timestamped writes, each thread's latest write),
  * the list operations, and the operations that eTSO and ePSO implement
- * alike: read, fence, lock, unlock, RMW, malloc and thread end. The model
- * header that follows (etso.h or epso.h) defines what differs between TSO
- * and PSO: sma_note_last_write, sma_write and sma_store_fence; the
- * invariants (I1)-(I7) are stated there. Needs common.h first.
+ * alike: read, write, fence, lock, unlock, RMW, malloc and thread end. The
+ * model header that follows (etso.h or epso.h) defines what differs between
+ * TSO and PSO: sma_note_last_write, sma_write_lower_bound and
+ * sma_store_fence; the invariants (I1)-(I7) are stated there. Needs
+ * common.h first.
  */
 
 #ifndef SMA_TCDLL_H
@@ -42,6 +43,12 @@ sma_tick_t sma_max_tstamp[SMA_THREADS];
  * and PSO keep sma_max_tstamp differently, sec. V). */
 void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tick_t ts,
                          sma_wid_t id);
+
+/* The least timestamp t's next write to loc may get because of t's earlier
+ * stores (the clock bounds it too); defined by the model header. TSO: no
+ * earlier than any store of t; PSO (sec. V): no earlier than t's latest
+ * store to loc or a store before t's latest store-store fence. */
+sma_tick_t sma_write_lower_bound(sma_loc_t loc, sma_thread_t t);
 
 /* Every list starts as 0 -> 1 -> ... -> QSIZE-1 -> sentinel -> 0, all write
  * nodes with timestamp 0; node QSIZE-1 is the head and holds the initial
@@ -138,6 +145,40 @@ sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     }
     sma_record(SMA_EV_READ, t, loc, value, sma_clock, 0, read_from, stmt);
     return value;
+}
+
+/* A store, buffered until the clock reaches its guessed timestamp
+ * (Fig. 3, write). */
+void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_node_t node;
+    sma_node_t succ;
+    sma_node_t pred;
+    sma_tick_t bound;
+    sma_tick_t ts;
+    sma_wid_t id;
+    sma_check_loc(loc);
+    sma_clock_update();
+    node = sma_take_free_node(loc);
+    /* the successor in the list after insertion: a pending node, or the
+     * sentinel (its timestamp exceeds every clock value) */
+    succ = sma_nondet_uint();
+    __CPROVER_assume(succ <= SMA_SENTINEL && sma_tstamp[loc][succ] > sma_clock);
+    pred = sma_prev[loc][succ];
+    /* the timestamp: not in the past (ts >= clock), not before the model's
+     * bound from t's earlier stores (TSO: FIFO per thread; PSO: FIFO per
+     * thread and location, line 31 of Fig. 3 replaced, and store-store
+     * fences), and between pred and succ so that (I3) holds; strictly below
+     * succ, so that a write never overtakes an earlier write of the same
+     * timestamp */
+    bound = sma_write_lower_bound(loc, t);
+    ts = sma_nondet_uint();
+    __CPROVER_assume(ts >= sma_clock && ts >= bound
+                     && ts >= sma_tstamp[loc][pred] && ts < sma_tstamp[loc][succ]);
+    id = sma_new_write_id();
+    sma_link_node(loc, node, pred, succ, value, ts, id);
+    sma_note_last_write(loc, t, value, ts, id);
+    sma_record(SMA_EV_WRITE, t, loc, value, ts, id, 0, stmt);
 }
 
 /* Full fence: the clock moves past all of t's writes (Fig. 3, fence). */

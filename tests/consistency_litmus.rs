@@ -46,25 +46,6 @@ fn litmus(text: &str) -> Execution {
     parse_execution(&format!(r#"{{"threads":[{}]}}"#, threads.join(","))).expect("valid litmus")
 }
 
-const VARIANTS: [Options; 4] = [
-    Options {
-        algorithm: Algorithm::Verify,
-        closure: true,
-    },
-    Options {
-        algorithm: Algorithm::Verify,
-        closure: false,
-    },
-    Options {
-        algorithm: Algorithm::Naive,
-        closure: true,
-    },
-    Options {
-        algorithm: Algorithm::Naive,
-        closure: false,
-    },
-];
-
 /// Checks the expected (SC, TSO, PSO) answers with every variant and the
 /// oracle, and replays every witness.
 fn expect(name: &str, text: &str, sc: bool, tso: bool, pso: bool) {
@@ -75,7 +56,7 @@ fn expect(name: &str, text: &str, sc: bool, tso: bool, pso: bool) {
             expected,
             "{name}: oracle under {model}"
         );
-        for options in VARIANTS {
+        for options in support::VARIANTS {
             let report = verify_with(&execution, model, options);
             assert_eq!(
                 report.outcome.is_ok(),

@@ -5,33 +5,14 @@
 #[path = "consistency_support/mod.rs"]
 mod support;
 
-use lazysma::consistency::{Algorithm, Execution, Model, Options, replay, verify_with};
+use lazysma::consistency::{Execution, Model, Options, replay, verify_with};
 use proptest::prelude::*;
 use support::{
-    Rng, Shape, litmus_shapes, mp_shapes, oracle, random_rf_execution, random_run_execution,
-    random_shapes, replays,
+    Rng, Shape, VARIANTS, litmus_shapes, mp_shapes, oracle, random_rf_execution,
+    random_run_execution, random_shapes, replays,
 };
 
 const MODELS: [Model; 3] = [Model::Sc, Model::Tso, Model::Pso];
-
-const VARIANTS: [Options; 4] = [
-    Options {
-        algorithm: Algorithm::Verify,
-        closure: true,
-    },
-    Options {
-        algorithm: Algorithm::Verify,
-        closure: false,
-    },
-    Options {
-        algorithm: Algorithm::Naive,
-        closure: true,
-    },
-    Options {
-        algorithm: Algorithm::Naive,
-        closure: false,
-    },
-];
 
 /// Checks every algorithm variant against the oracle under every model;
 /// returns how many (model) instances were realisable.

@@ -13,6 +13,37 @@ fn thread_locals(extra: &[(&'static str, Ty, bool)]) -> Vec<(&'static str, Ty, b
     v
 }
 
+/// Defines thread function `f`: the `void *arg` parameter, then `extra`
+/// locals; returns `void *`.
+fn define_thread(
+    b: &mut Builder,
+    f: FunctionId,
+    extra: &[(&'static str, Ty, bool)],
+    body: Vec<Stmt>,
+) {
+    b.define(
+        f,
+        1,
+        &thread_locals(extra),
+        Ty::Pointer(Box::new(Ty::Void)),
+        body,
+    );
+}
+
+/// `target = *address; assert(condition)`: a program's final check.
+fn read_and_assert(b: &mut Builder, target: LocalId, address: &Expr, condition: Expr) -> Vec<Stmt> {
+    vec![
+        b.st(StmtKind::Read {
+            target: local(target),
+            address: address.clone(),
+        }),
+        b.st(StmtKind::Assert {
+            condition,
+            kind: PropertyKind::Assertion,
+        }),
+    ]
+}
+
 /// main: create each of `threads`, join them all, then `tail`.
 fn main_creating(
     b: &mut Builder,
@@ -70,13 +101,7 @@ fn store_buffering() -> Builder {
             }),
             b.st(StmtKind::Return(Some(c(0)))),
         ];
-        b.define(
-            f,
-            1,
-            &thread_locals(&[("v", int(), false)]),
-            Ty::Pointer(Box::new(Ty::Void)),
-            body,
-        );
+        define_thread(&mut b, f, &[("v", int(), false)], body);
     }
     let tail = vec![
         b.st(StmtKind::Read {
@@ -149,24 +174,9 @@ fn counter(protect: Option<&str>) -> Builder {
             function: inc,
             arguments: vec![],
         })];
-        b.define(
-            w,
-            1,
-            &thread_locals(&[]),
-            Ty::Pointer(Box::new(Ty::Void)),
-            body,
-        );
+        define_thread(&mut b, w, &[], body);
     }
-    let tail = vec![
-        b.st(StmtKind::Read {
-            target: local(1),
-            address: cnt.clone(),
-        }),
-        b.st(StmtKind::Assert {
-            condition: bin(BinaryOp::Eq, load(1), c(2)),
-            kind: PropertyKind::Assertion,
-        }),
-    ];
+    let tail = read_and_assert(&mut b, 1, &cnt, bin(BinaryOp::Eq, load(1), c(2)));
     main_creating(&mut b, main, &workers, tail, &[("r", int(), false)]);
     b
 }
@@ -221,13 +231,7 @@ fn ping_pong() -> Builder {
             else_branch: vec![],
         }),
     ];
-    b.define(
-        t1,
-        1,
-        &thread_locals(&[("v", int(), false)]),
-        Ty::Pointer(Box::new(Ty::Void)),
-        body1,
-    );
+    define_thread(&mut b, t1, &[("v", int(), false)], body1);
     let set_y = b.st(StmtKind::Write {
         address: y.clone(),
         value: c(1),
@@ -256,23 +260,8 @@ fn ping_pong() -> Builder {
             else_branch: vec![],
         }),
     ];
-    b.define(
-        t2,
-        1,
-        &thread_locals(&[("u", int(), false)]),
-        Ty::Pointer(Box::new(Ty::Void)),
-        body2,
-    );
-    let tail = vec![
-        b.st(StmtKind::Read {
-            target: local(1),
-            address: flag.clone(),
-        }),
-        b.st(StmtKind::Assert {
-            condition: bin(BinaryOp::Eq, load(1), c(0)),
-            kind: PropertyKind::Assertion,
-        }),
-    ];
+    define_thread(&mut b, t2, &[("u", int(), false)], body2);
+    let tail = read_and_assert(&mut b, 1, &flag, bin(BinaryOp::Eq, load(1), c(0)));
     main_creating(&mut b, main, &[t1, t2], tail, &[("f", int(), false)]);
     b
 }
@@ -306,7 +295,7 @@ fn counting_loop() -> Builder {
         local(0),
         bin(BinaryOp::Add, load(0), c(1)),
     ))];
-    let main_body = vec![
+    let mut main_body = vec![
         b.st(StmtKind::Assign(local(0), c(0))),
         b.st(StmtKind::Loop {
             test_first: true,
@@ -315,15 +304,13 @@ fn counting_loop() -> Builder {
             body,
             latch,
         }),
-        b.st(StmtKind::Read {
-            target: local(1),
-            address: cnt.clone(),
-        }),
-        b.st(StmtKind::Assert {
-            condition: bin(BinaryOp::Ne, load(1), c(2)),
-            kind: PropertyKind::Assertion,
-        }),
     ];
+    main_body.extend(read_and_assert(
+        &mut b,
+        1,
+        &cnt,
+        bin(BinaryOp::Ne, load(1), c(2)),
+    ));
     b.define(
         main,
         0,
@@ -359,13 +346,7 @@ fn creation_in_loop(assert_both: bool) -> Builder {
         address: at(&done, load(0)),
         value: c(1),
     })];
-    b.define(
-        worker,
-        1,
-        &[("arg", Ty::Pointer(Box::new(Ty::Void)), false)],
-        Ty::Pointer(Box::new(Ty::Void)),
-        wbody,
-    );
+    define_thread(&mut b, worker, &[], wbody);
     let handle = |i: LocalId| Place::Index(Box::new(local(0)), Box::new(load(i)));
     let create = b.st(StmtKind::ThreadCreate {
         handle: handle(1),
@@ -448,13 +429,7 @@ fn join_program(join: bool) -> Builder {
         address: x.clone(),
         value: c(1),
     })];
-    b.define(
-        t,
-        1,
-        &thread_locals(&[]),
-        Ty::Pointer(Box::new(Ty::Void)),
-        tbody,
-    );
+    define_thread(&mut b, t, &[], tbody);
     let mut body = vec![b.st(StmtKind::ThreadCreate {
         handle: local(0),
         function: t,
@@ -463,14 +438,12 @@ fn join_program(join: bool) -> Builder {
     if join {
         body.push(b.st(StmtKind::ThreadJoin { handle: load(0) }));
     }
-    body.push(b.st(StmtKind::Read {
-        target: local(1),
-        address: x.clone(),
-    }));
-    body.push(b.st(StmtKind::Assert {
-        condition: bin(BinaryOp::Eq, load(1), c(1)),
-        kind: PropertyKind::Assertion,
-    }));
+    body.extend(read_and_assert(
+        &mut b,
+        1,
+        &x,
+        bin(BinaryOp::Eq, load(1), c(1)),
+    ));
     b.define(
         main,
         0,
@@ -522,7 +495,7 @@ fn shared_local_and_early_return() -> Builder {
         get_body,
     );
     // main: int s = 9 (shared); r = get(&s); out = r; assert(out == 7)
-    let body = vec![
+    let mut body = vec![
         b.st(StmtKind::Write {
             address: Expr::ObjectAddress(0),
             value: c(9),
@@ -536,15 +509,13 @@ fn shared_local_and_early_return() -> Builder {
             address: out.clone(),
             value: load(1),
         }),
-        b.st(StmtKind::Read {
-            target: local(2),
-            address: out.clone(),
-        }),
-        b.st(StmtKind::Assert {
-            condition: bin(BinaryOp::Eq, load(2), c(7)),
-            kind: PropertyKind::Assertion,
-        }),
     ];
+    body.extend(read_and_assert(
+        &mut b,
+        2,
+        &out,
+        bin(BinaryOp::Eq, load(2), c(7)),
+    ));
     b.define(
         main,
         0,
@@ -585,14 +556,8 @@ fn heap_program(expected: i64) -> Builder {
             value: load(1),
         }),
     ];
-    b.define(
-        t,
-        1,
-        &thread_locals(&[("v", int(), false)]),
-        Ty::Pointer(Box::new(Ty::Void)),
-        tbody,
-    );
-    let body = vec![
+    define_thread(&mut b, t, &[("v", int(), false)], tbody);
+    let mut body = vec![
         b.st(StmtKind::Malloc {
             target: local(0),
             size: c(2),
@@ -608,15 +573,13 @@ fn heap_program(expected: i64) -> Builder {
             argument: load(0),
         }),
         b.st(StmtKind::ThreadJoin { handle: load(1) }),
-        b.st(StmtKind::Read {
-            target: local(2),
-            address: out.clone(),
-        }),
-        b.st(StmtKind::Assert {
-            condition: bin(BinaryOp::Eq, load(2), c(expected)),
-            kind: PropertyKind::Assertion,
-        }),
     ];
+    body.extend(read_and_assert(
+        &mut b,
+        2,
+        &out,
+        bin(BinaryOp::Eq, load(2), c(expected)),
+    ));
     let locals = [
         ("p", Ty::Pointer(Box::new(int())), false),
         ("h", Ty::ThreadHandle, false),

@@ -89,7 +89,7 @@ const MUTANTS: [Mutant; 7] = [
     Mutant {
         name: "write may overtake an equal timestamp",
         model: Model::Etso,
-        header: "etso.h",
+        header: "tcdll.h",
         original: "ts < sma_tstamp[loc][succ]",
         broken: "ts <= sma_tstamp[loc][succ]",
     },
@@ -97,8 +97,8 @@ const MUTANTS: [Mutant; 7] = [
         name: "no FIFO order per thread",
         model: Model::Etso,
         header: "etso.h",
-        original: "ts >= sma_clock && ts >= sma_max_tstamp[t]",
-        broken: "ts >= sma_clock",
+        original: "    return sma_max_tstamp[t];\n",
+        broken: "    return 0;\n",
     },
     Mutant {
         name: "reads forward expired writes",
@@ -125,8 +125,8 @@ const MUTANTS: [Mutant; 7] = [
         name: "no FIFO order per location",
         model: Model::Epso,
         header: "epso.h",
-        original: "ts >= sma_clock && ts >= sma_last_tstamp[loc][t]",
-        broken: "ts >= sma_clock",
+        original: "sma_tick_t bound = sma_last_tstamp[loc][t];",
+        broken: "sma_tick_t bound = 0;",
     },
     Mutant {
         name: "store-store fence ignored",

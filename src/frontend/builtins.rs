@@ -590,19 +590,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 })
             }
             Atomic::CompareAndSwap { returns_old } => {
-                let expected = self.rvalue(&arguments[1])?;
-                let expected = self.save(expected.expr, &ty);
-                let desired = self.rvalue(&arguments[2])?.expr;
-                let old = self.temp(&ty);
-                self.emit(StmtKind::Rmw {
-                    target: Some(Place::Local(old)),
-                    address,
-                    op: RmwOp::CompareExchange {
-                        expected: expected.clone(),
-                        desired,
-                    },
-                });
-                let old = Expr::Load(Place::Local(old));
+                let expected = self.rvalue(&arguments[1])?.expr;
+                let (old, expected) =
+                    self.compare_exchange(address, expected, &arguments[2], &ty)?;
                 if returns_old {
                     Ok(Val { expr: old, ty })
                 } else {
@@ -614,19 +604,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Atomic::CompareExchangePointer => {
                 let expected_object = self.pointer_argument(&arguments[1])?;
-                let expected = self.load(expected_object.clone(), arguments[1].span)?;
-                let expected = self.save(expected.expr, &ty);
-                let desired = self.rvalue(&arguments[2])?.expr;
-                let old = self.temp(&ty);
-                self.emit(StmtKind::Rmw {
-                    target: Some(Place::Local(old)),
-                    address,
-                    op: RmwOp::CompareExchange {
-                        expected: expected.clone(),
-                        desired,
-                    },
-                });
-                let old = Expr::Load(Place::Local(old));
+                let expected = self.load(expected_object.clone(), arguments[1].span)?.expr;
+                let (old, expected) =
+                    self.compare_exchange(address, expected, &arguments[2], &ty)?;
                 let success = self.temp(&CType::Bool);
                 self.emit(StmtKind::Assign(
                     Place::Local(success),
@@ -656,17 +636,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     ty: CType::Bool,
                 })
             }
-            Atomic::Load => {
-                let temp = self.temp(&ty);
-                self.emit(StmtKind::Read {
-                    target: Place::Local(temp),
-                    address,
-                });
-                Ok(Val {
-                    expr: Expr::Load(Place::Local(temp)),
-                    ty,
-                })
-            }
+            Atomic::Load => Ok(self.read_shared(address, ty)),
             Atomic::Store { order_argument } | Atomic::FlagClear { order_argument } => {
                 let value = if let Atomic::FlagClear { .. } = kind {
                     Expr::Const(0)
@@ -697,6 +667,31 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val::void())
             }
         }
+    }
+
+    /// Emits a compare-and-swap at `address`: `expected` (saved first, so
+    /// that it is evaluated once) against the old value, `desired` (lowered
+    /// after it) written on a match. Returns the old value and the saved
+    /// expected value.
+    fn compare_exchange(
+        &mut self,
+        address: Expr,
+        expected: Expr,
+        desired: &'a Node<Expression>,
+        ty: &CType,
+    ) -> LResult<(Expr, Expr)> {
+        let expected = self.save(expected, ty);
+        let desired = self.rvalue(desired)?.expr;
+        let old = self.temp(ty);
+        self.emit(StmtKind::Rmw {
+            target: Some(Place::Local(old)),
+            address,
+            op: RmwOp::CompareExchange {
+                expected: expected.clone(),
+                desired,
+            },
+        });
+        Ok((Expr::Load(Place::Local(old)), expected))
     }
 
     /// `strcpy(dst, "literal")`: one write per character and the terminator.

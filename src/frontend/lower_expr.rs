@@ -188,18 +188,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     Some("use integers"),
                 ),
                 CType::Function(..) | CType::Void => self.lw.refuse(span, "this access", None),
-                ty => {
-                    let temp = self.temp(&ty);
-                    self.emit(StmtKind::Read {
-                        target: Place::Local(temp),
-                        address,
-                    });
-                    Ok(Val {
-                        expr: Expr::Load(Place::Local(temp)),
-                        ty,
-                    })
-                }
+                ty => Ok(self.read_shared(address, ty)),
             },
+        }
+    }
+
+    /// Reads the shared scalar at `address` into a fresh temporary (its own
+    /// `Read`) and gives the temporary as the value.
+    pub fn read_shared(&mut self, address: Expr, ty: CType) -> Val {
+        let temp = self.temp(&ty);
+        self.emit(StmtKind::Read {
+            target: Place::Local(temp),
+            address,
+        });
+        Val {
+            expr: Expr::Load(Place::Local(temp)),
+            ty,
         }
     }
 

@@ -3,7 +3,7 @@
 //! a forward jump to the end of the copy. Recursion is refused.
 
 use super::diagnostic_at;
-use super::walk::{LabelGen, for_each_stmt, relabel, remap_locals};
+use super::walk::{LabelGen, for_each_stmt, relabel, remap_locals, try_map_nested_blocks};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
     Block, Expr, Function, FunctionId, LabelId, Local, Place, Program, Stmt, StmtKind,
@@ -77,35 +77,9 @@ fn inline_block(
                     labels,
                 )?);
             }
-            StmtKind::If {
-                condition,
-                then_branch,
-                else_branch,
-            } => out.push(Stmt {
-                kind: StmtKind::If {
-                    condition: condition.clone(),
-                    then_branch: inline_block(program, then_branch, locals, stack, labels)?,
-                    else_branch: inline_block(program, else_branch, locals, stack, labels)?,
-                },
-                origin: stmt.origin,
-            }),
-            StmtKind::Loop {
-                test_first,
-                prelude,
-                condition,
-                body,
-                latch,
-            } => out.push(Stmt {
-                kind: StmtKind::Loop {
-                    test_first: *test_first,
-                    prelude: inline_block(program, prelude, locals, stack, labels)?,
-                    condition: condition.clone(),
-                    body: inline_block(program, body, locals, stack, labels)?,
-                    latch: inline_block(program, latch, locals, stack, labels)?,
-                },
-                origin: stmt.origin,
-            }),
-            _ => out.push(stmt.clone()),
+            _ => out.push(try_map_nested_blocks(stmt, &mut |nested| {
+                inline_block(program, nested, locals, stack, labels)
+            })?),
         }
     }
     Ok(out)

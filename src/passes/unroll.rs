@@ -2,7 +2,7 @@
 //! its condition, closed by the assumption that the loop exits; `break` and
 //! `continue` become forward jumps to the loop exit and to the copy's latch.
 
-use super::walk::{LabelGen, relabel};
+use super::walk::{LabelGen, map_nested_blocks, relabel};
 use crate::ir::{Block, Expr, LabelId, Stmt, StmtKind, UnaryOp};
 
 /// `block` without loops.
@@ -26,19 +26,9 @@ pub fn unroll_block(block: &Block, unwind: u32, labels: &mut LabelGen) -> Block 
                 };
                 out.extend(unroll_loop(&shape, *test_first, unwind, labels));
             }
-            StmtKind::If {
-                condition,
-                then_branch,
-                else_branch,
-            } => out.push(Stmt {
-                kind: StmtKind::If {
-                    condition: condition.clone(),
-                    then_branch: unroll_block(then_branch, unwind, labels),
-                    else_branch: unroll_block(else_branch, unwind, labels),
-                },
-                origin: stmt.origin,
-            }),
-            _ => out.push(stmt.clone()),
+            _ => out.push(map_nested_blocks(stmt, &mut |nested| {
+                unroll_block(nested, unwind, labels)
+            })),
         }
     }
     out

@@ -1,8 +1,10 @@
 //! Traversals shared by the passes: visiting every expression and place of a
-//! block, renaming locals and labels of a copied block, fresh label ids.
+//! block, copying a statement with its nested blocks mapped, renaming locals
+//! and labels of a copied block, fresh label ids.
 
-use crate::ir::{Block, Expr, LabelId, LocalId, Place, Program, RmwOp, StmtKind};
+use crate::ir::{Block, Expr, LabelId, LocalId, Place, Program, RmwOp, Stmt, StmtKind};
 use std::collections::HashMap;
+use std::convert::Infallible;
 
 /// Hands out label ids that no function of the program uses.
 #[derive(Debug, Clone)]
@@ -86,6 +88,51 @@ pub fn for_each_stmt_mut(block: &mut Block, f: &mut impl FnMut(&mut StmtKind)) {
             _ => {}
         }
     }
+}
+
+/// A copy of `stmt` whose nested blocks are replaced by `f` of them, called
+/// in textual order (then-branch, else-branch; loop prelude, body, latch);
+/// a statement without nested blocks is cloned. The first error of `f` is
+/// returned.
+pub fn try_map_nested_blocks<E>(
+    stmt: &Stmt,
+    f: &mut impl FnMut(&Block) -> Result<Block, E>,
+) -> Result<Stmt, E> {
+    let kind = match &stmt.kind {
+        StmtKind::If {
+            condition,
+            then_branch,
+            else_branch,
+        } => StmtKind::If {
+            condition: condition.clone(),
+            then_branch: f(then_branch)?,
+            else_branch: f(else_branch)?,
+        },
+        StmtKind::Loop {
+            test_first,
+            prelude,
+            condition,
+            body,
+            latch,
+        } => StmtKind::Loop {
+            test_first: *test_first,
+            prelude: f(prelude)?,
+            condition: condition.clone(),
+            body: f(body)?,
+            latch: f(latch)?,
+        },
+        other => other.clone(),
+    };
+    Ok(Stmt {
+        kind,
+        origin: stmt.origin,
+    })
+}
+
+/// Infallible variant of [`try_map_nested_blocks`].
+pub fn map_nested_blocks(stmt: &Stmt, f: &mut impl FnMut(&Block) -> Block) -> Stmt {
+    let Ok(mapped) = try_map_nested_blocks(stmt, &mut |block| Ok::<_, Infallible>(f(block)));
+    mapped
 }
 
 /// Calls `fe` on every expression and `fp` on every place directly held by

@@ -6,9 +6,31 @@
 #![allow(dead_code)]
 
 use lazysma::consistency::{
-    EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Step, Witness,
+    Algorithm, EventId, EventSpec, Execution, Model, Op, OpSpec, Options, Phase, RfSpec, Source,
+    Step, Witness,
 };
 use std::collections::HashSet;
+
+/// Every algorithm variant the tests compare: the polynomial algorithm and
+/// the naive baseline, each with and without closure.
+pub const VARIANTS: [Options; 4] = [
+    Options {
+        algorithm: Algorithm::Verify,
+        closure: true,
+    },
+    Options {
+        algorithm: Algorithm::Verify,
+        closure: false,
+    },
+    Options {
+        algorithm: Algorithm::Naive,
+        closure: true,
+    },
+    Options {
+        algorithm: Algorithm::Naive,
+        closure: false,
+    },
+];
 
 /// A machine state: thread positions, buffers, memory and mutex holders.
 #[derive(Clone, PartialEq, Eq, Hash)]
