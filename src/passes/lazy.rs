@@ -59,6 +59,7 @@ pub fn sequentialise_threads(
             threads: slots,
             locations: instances.location_names,
             origins: program.origins.clone(),
+            atomic_sections: has_atomic_sections(program),
         },
         threads,
         plain_globals,
@@ -66,6 +67,15 @@ pub fn sequentialise_threads(
         thread_arg,
         memory: instances.memory,
         rounds: options.bounds.rounds,
+    })
+}
+
+/// Whether any function is `__VERIFIER_atomic_*` or opens an atomic section.
+fn has_atomic_sections(program: &Program) -> bool {
+    program.functions.iter().any(|function| {
+        let mut found = function.is_atomic;
+        super::walk::for_each_stmt(&function.body, &mut |kind| found |= matches!(kind, StmtKind::AtomicBegin));
+        found
     })
 }
 

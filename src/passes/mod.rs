@@ -35,6 +35,10 @@ pub struct TranslationMap {
     pub locations: Vec<String>,
     /// Index = statement id recorded by the SMA.
     pub origins: Vec<Origin>,
+    /// Whether the program has `__VERIFIER_atomic` sections, which the
+    /// native check does not model (it may then call an execution SC that
+    /// the sections forbid).
+    pub atomic_sections: bool,
 }
 
 /// The read-modify-write codes of the SMA API (`SMA_RMW_*`).

@@ -439,11 +439,16 @@ impl Renderer<'_> {
     /// The diagnosis in report form.
     pub fn diagnosis(&self, diagnosis: &Diagnosis, model: &str) -> DiagnosisReport {
         if diagnosis.sc_realisable {
+            let summary = if self.map.atomic_sections {
+                "the same reads-from is possible under sequential consistency if the __VERIFIER_atomic sections are \
+                 ignored (the native check does not model them): under SC with the sections the bug may not happen"
+            } else {
+                "the same reads-from is possible under sequential consistency: the bug also happens under SC, \
+                 it is not caused by store buffering"
+            };
             return DiagnosisReport {
                 sc_realisable: true,
-                summary: "the same reads-from is possible under sequential consistency: the bug also happens under SC, \
-                          it is not caused by store buffering"
-                    .to_string(),
+                summary: summary.to_string(),
                 reorderings: Vec::new(),
                 fences: Vec::new(),
                 fences_suffice: false,
@@ -559,6 +564,7 @@ mod render_tests {
             threads: vec![ThreadSlot { function: "main".into(), instance: 0 }, ThreadSlot { function: "worker".into(), instance: 0 }],
             locations: ["null", "x", "y"].iter().map(|s| s.to_string()).collect(),
             origins: vec![origin(1, "pthread_create(...);"), origin(2, "x = 1;"), origin(3, "r = x;"), origin(4, "y = 2;"), origin(5, "__sync_synchronize();")],
+            atomic_sections: false,
         }
     }
 
@@ -619,5 +625,18 @@ mod render_tests {
         };
         let effects: Vec<String> = atomic.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
         assert_eq!(effects, vec!["starts worker#0", "x := 1"]);
+    }
+
+    #[test]
+    fn sc_diagnosis_warns_when_atomic_sections_are_not_modelled() {
+        let decoded = build(&[record(RecordKind::Create, 0, 1, 0, 0, 0, 0)], &map().locations, SmaImplementation::Etso).unwrap();
+        let sc = Diagnosis { sc_realisable: true, reorderings: Vec::new(), fences_suffice: false };
+        let plain = map();
+        let renderer = Renderer { decoded: &decoded, map: &plain, atomic_writes: false };
+        assert!(renderer.diagnosis(&sc, "tso").summary.contains("the bug also happens under SC"));
+        let atomic = TranslationMap { atomic_sections: true, ..map() };
+        let renderer = Renderer { decoded: &decoded, map: &atomic, atomic_writes: false };
+        let summary = renderer.diagnosis(&sc, "tso").summary;
+        assert!(summary.contains("__VERIFIER_atomic") && !summary.contains("also happens"), "{summary}");
     }
 }
