@@ -184,6 +184,32 @@ fn the_heap_block_size_is_a_reported_bound() {
     assert!(json(&stdout)["bounds"]["heap_block"].is_null(), "no heap, no heap block");
 }
 
+/// Threads whose handles live in a heap array (SV-COMP's sigma.c pattern):
+/// workers race on a shared index, so two may write the same cell; joining
+/// through the heap handles waits for every worker.
+const HEAP_HANDLES: &str = "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nconst int N = 2;\nint *cells;\nint next = -1;\nvoid *worker(void *arg) { cells[next] = 1; cells[N] = 1; return 0; }\nint main(void) {\n  pthread_t *t = malloc(sizeof(pthread_t) * N);\n  cells = calloc(N + 1, sizeof(int));\n  for (int i = 0; i < N; i++) { next++; pthread_create(&t[i], 0, worker, 0); }\n  for (int i = 0; i < N; i++) pthread_join(t[i], 0);\n  assert(cells[N] == 1);\n  PROPERTY;\n  return 0;\n}\n";
+
+#[test]
+fn thread_handles_in_heap_memory_create_and_join() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let write = |name: &str, property: &str| {
+        let path = directory.path().join(name);
+        std::fs::write(&path, HEAP_HANDLES.replace("PROPERTY", property)).expect("write the program");
+        path
+    };
+    let joined = write("joined.c", "assert(cells[0] + cells[1] >= 1)");
+    let racy = write("racy.c", "assert(cells[0] + cells[1] == N)");
+    for model in ["--sc", "--tso"] {
+        let (code, stdout, _) = verify(&joined, &[model, "--unwind", "3", "--format", "json"]);
+        assert_eq!(code, 0, "every worker is joined through its heap handle ({model}): {stdout}");
+        let (code, stdout, _) = verify(&racy, &[model, "--unwind", "3", "--format", "json"]);
+        assert_eq!(code, 10, "two workers write the same cell ({model}): {stdout}");
+    }
+}
+
 #[test]
 fn missing_cbmc_exits_2_with_the_install_hint() {
     let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--cbmc", "/nonexistent/cbmc"]);
