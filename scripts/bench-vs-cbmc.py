@@ -116,8 +116,10 @@ def main():
             cbmc_result = cbmc_verdict(cbmc_code, cbmc_out)
             if cbmc_result in ("safe", "unsafe"):
                 ratios.append(ratio)
+            # A ratio means something only where CBMC answered or ran out of time.
+            shown = f"{ratio:.2f}" if cbmc_result in ("safe", "unsafe", "TO") else "-"
             cells = [path, model, expected, lazysma_verdict(lazy_code), f"{lazy_s:.2f}", cbmc_result,
-                     f"{cbmc_s:.2f}", f"{ratio:.2f}"]
+                     f"{cbmc_s:.2f}", shown]
             if options.markdown:
                 print("| " + " | ".join(cells) + " |", flush=True)
             else:
