@@ -7,6 +7,15 @@ model; exits 1 if any test disagrees.
 
 Usage: scripts/litmus-all.py [--lazysma PATH] [--models sc,tso,pso]
                              [--jobs N] [--timeout S] [--only SUBSTRING]
+                             [--sma tso_ref|pso_ref] [--bounds "..."]
+                             [--max-threads N]
+
+With --sma, the tests run under that implementation of the model instead
+of the default one (eTSO/ePSO): `--models tso --sma tso_ref` checks the
+reference store buffers against the same expected verdicts, which the
+timestamped SMAs meet, so agreement there is agreement of the two
+implementations (FMCAD 2016 Theorems 1-2). --bounds replaces the default
+bounds; --max-threads keeps the tests with at most N pthread_create calls.
 Build lazysma first: cargo build --release.
 """
 
@@ -36,9 +45,12 @@ def verdict_of(code):
     return {0: "safe", 10: "unsafe", 3: "timeout"}.get(code, f"exit {code}")
 
 
-def run_one(lazysma, name, model, timeout):
+def run_one(lazysma, name, model, timeout, sma, fixed_bounds):
     """(seconds, verdict) of one `lazysma verify` run."""
-    command = [lazysma, "verify", str(LITMUS / name), f"--{model}", "--timeout", str(timeout)] + bounds(name, model)
+    command = [lazysma, "verify", str(LITMUS / name), f"--{model}", "--timeout", str(timeout)]
+    command += fixed_bounds or bounds(name, model)
+    if sma:
+        command += ["--sma", sma]
     start = time.monotonic()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout + 30)
@@ -54,15 +66,21 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=int, default=600)
     parser.add_argument("--only", default="", help="substring filter on test names")
+    parser.add_argument("--sma", default="", help="implementation of the model (e.g. tso_ref)")
+    parser.add_argument("--bounds", default="", help="bounds instead of the documented ones")
+    parser.add_argument("--max-threads", type=int, default=0, help="only tests with at most N threads")
     options = parser.parse_args()
+    fixed_bounds = options.bounds.split()
 
     with open(LITMUS / "expected.tsv") as handle:
         rows = [row for row in csv.DictReader(handle, delimiter="\t") if options.only in row["file"]]
+    if options.max_threads:
+        rows = [row for row in rows if (LITMUS / row["file"]).read_text().count("pthread_create(") <= options.max_threads]
     work = [(row["file"], model, row[model]) for model in options.models.split(",") for row in rows]
 
     def task(item):
         name, model, expected = item
-        seconds, got = run_one(options.lazysma, name, model, options.timeout)
+        seconds, got = run_one(options.lazysma, name, model, options.timeout, options.sma, fixed_bounds)
         print(f"{name}\t{model}\t{expected}\t{got}\t{seconds:.2f}", flush=True)
         return model, expected == got, seconds
 
