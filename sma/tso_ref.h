@@ -5,9 +5,10 @@
  * thread. A store enters its thread's buffer; a load takes the value of the
  * thread's latest buffered store to the same location, else memory; buffered
  * stores reach memory oldest first, at nondeterministic times: before every
- * operation except a store-store fence and malloc a flush phase runs, made
+ * operation except a store, a store-store fence and malloc a flush phase runs, made
  * of SMA_REF_FLUSH_ROUNDS passes over the threads in which each thread's
- * oldest store may reach memory. Fences, locks, RMWs and terminating
+ * oldest store may reach memory (stores skip the phase: flushes before a
+ * store can always be moved after it). Fences, locks, RMWs and terminating
  * threads then drain the thread's buffer. (The phase before a drain is
  * needed: other threads' stores to the same locations may reach memory
  * before the drained ones.) It exists to cross-check etso.h (Theorem 1 of
@@ -82,8 +83,12 @@ void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt
     sma_slot_t slot;
     sma_wid_t id;
     sma_check_loc(loc);
-    sma_flush_some(stmt);
-    __CPROVER_assume(sma_buf_count[t] < SMA_QSIZE);
+    /* No flush phase: a store observes nothing, so the flushes that could
+     * precede it may as well happen after it, in the phase before the next
+     * operation that reads memory. Only a full buffer must make room: its
+     * oldest store, which had to reach memory by now anyway, does. */
+    if (sma_buf_count[t] == SMA_QSIZE)
+        sma_flush_oldest(t, stmt);
     slot = sma_ring_slot(sma_buf_head[t], sma_buf_count[t]);
     id = sma_new_write_id();
     sma_buf_loc[t][slot] = loc;
