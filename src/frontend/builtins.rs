@@ -814,11 +814,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     .error(span, "wrong number of arguments to an allocation", "here");
             }
         };
-        match size.constant_value() {
-            Some(n) => {
+        match size {
+            Expr::Const(n) => {
                 self.lw.heap_block = Some(self.lw.heap_block.unwrap_or(0).max(n.max(1) as u64))
             }
-            None => self.lw.heap_unknown = true,
+            _ => self.lw.heap_unknown = true,
         }
         let temp = self.temp(&CType::Pointer(Box::new(CType::Void)));
         self.emit(StmtKind::Malloc {

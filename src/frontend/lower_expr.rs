@@ -760,6 +760,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if matches!(lhs.ty, CType::Struct(_)) || matches!(rhs.ty, CType::Struct(_)) {
             return self.lw.refuse(span, "an operator on a struct value", None);
         }
+        // Constant operands of `+ - *` fold (`sizeof(T) * N` becomes the
+        // allocation size), wrapped to the result type as C computes it.
+        if let (Expr::Const(_), Expr::Const(_), BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, CType::Int { bits, signed }) =
+            (&lhs.expr, &rhs.expr, ir_op, &ty)
+            && let Expr::Const(v) = binary(ir_op, lhs.expr.clone(), rhs.expr.clone())
+        {
+            return Ok(Val { expr: Expr::Const(truncate(v, *bits, *signed)), ty });
+        }
         Ok(Val {
             expr: Expr::Binary(ir_op, Box::new(lhs.expr), Box::new(rhs.expr)),
             ty,

@@ -161,35 +161,6 @@ pub enum Expr {
     Nondet(Ty),
 }
 
-impl Expr {
-    /// The value of an expression built from constants, integer casts and
-    /// `+ - *` (such as `sizeof(T) * N` after lowering), if it is one.
-    pub fn constant_value(&self) -> Option<i64> {
-        match self {
-            Expr::Const(v) => Some(*v),
-            Expr::Cast(Ty::Int { bits, signed }, inner) => {
-                let v = inner.constant_value()?;
-                let fits = if *signed {
-                    *bits >= 64 || (v >= -(1i64 << (bits - 1)) && v < (1i64 << (bits - 1)))
-                } else {
-                    v >= 0 && (*bits >= 63 || v < (1i64 << bits))
-                };
-                fits.then_some(v)
-            }
-            Expr::Binary(op, a, b) => {
-                let (a, b) = (a.constant_value()?, b.constant_value()?);
-                match op {
-                    BinaryOp::Add => a.checked_add(b),
-                    BinaryOp::Sub => a.checked_sub(b),
-                    BinaryOp::Mul => a.checked_mul(b),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnaryOp {
     Neg,
