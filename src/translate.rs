@@ -2,7 +2,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::frontend::{self, FrontendError};
-use crate::options::TranslateOptions;
+use crate::options::{Bounds, TranslateOptions};
 use crate::passes::{self, TranslationMap};
 use std::path::Path;
 
@@ -11,8 +11,8 @@ use std::path::Path;
 pub struct Translation {
     pub c_source: String,
     pub map: TranslationMap,
-    /// Scalars per heap block as the translator set them (`None`: no heap).
-    pub heap_block: Option<u32>,
+    /// The bounds the translation used (with the heap block size it chose).
+    pub bounds: Bounds,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -28,6 +28,6 @@ pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation,
     let program = frontend::load(path, options)?;
     let sequential = passes::sequentialise(&program, options).map_err(TranslateError::Unsupported)?;
     let c_source = crate::printer::print(&sequential, options);
-    let heap_block = sequential.memory.heap_block();
-    Ok(Translation { c_source, map: sequential.map, heap_block })
+    let bounds = sequential.bounds(options);
+    Ok(Translation { c_source, map: sequential.map, bounds })
 }

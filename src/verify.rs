@@ -96,7 +96,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             return Some(render_translate_error(&error, request.color));
         }
     };
-    report.bounds.heap_block = translation.heap_block;
+    report.bounds = translation.bounds.clone();
     let directory = match tempfile::tempdir() {
         Ok(directory) => directory,
         Err(error) => {

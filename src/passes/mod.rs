@@ -14,7 +14,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::{
     Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef,
 };
-use crate::options::TranslateOptions;
+use crate::options::{Bounds, TranslateOptions};
 use std::collections::BTreeMap;
 
 /// One thread of the sequential program.
@@ -207,6 +207,17 @@ pub struct SequentialProgram {
     pub thread_arg: usize,
     pub memory: MemoryLayout,
     pub rounds: u32,
+}
+
+impl SequentialProgram {
+    /// The bounds the translation used: the options' bounds with the heap
+    /// block size the translator chose (none when nothing is allocated).
+    pub fn bounds(&self, options: &TranslateOptions) -> Bounds {
+        Bounds {
+            heap_block: self.memory.heap_block(),
+            ..options.bounds.clone()
+        }
+    }
 }
 
 /// Runs all passes.

@@ -5,7 +5,7 @@ mod dispatch;
 mod expr;
 
 use crate::ir::{Expr, FenceKind, Origin, OriginId, Place};
-use crate::options::{Bounds, TranslateOptions};
+use crate::options::TranslateOptions;
 use crate::passes::{SeqStmt, SeqThread, SequentialProgram};
 use expr::Names;
 use std::collections::{BTreeMap, BTreeSet};
@@ -102,11 +102,7 @@ fn print_header_comment(out: &mut String, program: &SequentialProgram, options: 
         options.sma.model().name(),
         options.sma.name()
     );
-    let bounds = Bounds {
-        heap_block: program.memory.heap_block(),
-        ..options.bounds.clone()
-    };
-    let _ = writeln!(out, " * bounds: {}", bounds.describe());
+    let _ = writeln!(out, " * bounds: {}", program.bounds(options).describe());
     let _ = writeln!(
         out,
         " * threads: {}, shared locations: {}",
