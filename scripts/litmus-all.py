@@ -31,14 +31,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LITMUS = ROOT.parent / "shared" / "litmus" / "visible"
 
-# The bounds documented in the README for the litmus tests, and the tests
-# that need a fourth round under a model (as in tests/litmus.rs).
-BOUNDS = ["--rounds", "3", "--qsize", "5", "--maxclock", "8"]
-MORE_ROUNDS = {("MOREDETOUR0619.c", "pso")}
+def bounds_file():
+    """The litmus bounds (tests/fixtures/litmus_bounds.tsv, shared with
+    tests/litmus.rs): {(test, model): bounds}, where ("*", "*") holds the
+    bounds of every test."""
+    rows = {}
+    with open(ROOT / "tests" / "fixtures" / "litmus_bounds.tsv") as handle:
+        for line in handle:
+            if line.strip() and not line.startswith("#"):
+                test, model, text = line.rstrip("\n").split("\t", 2)
+                rows[(test, model)] = text.split()
+    return rows
+
+
+BOUNDS = bounds_file()
 
 
 def bounds(name, model):
-    return ["--rounds", "4"] + BOUNDS[2:] if (name, model) in MORE_ROUNDS else BOUNDS
+    return BOUNDS.get((name, model), BOUNDS[("*", "*")])
 
 
 def verdict_of(code):

@@ -8,37 +8,44 @@ mod support;
 
 use support::{LitmusTest, Verdict, litmus_tests, parallel_map, require_cbmc, verify, workers};
 
-/// Bounds sufficient for the litmus tests (straight-line threads), but for
-/// those of [`MORE_ROUNDS`].
-const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "5", "--maxclock", "8"];
-
-/// Tests whose counterexample under a model needs a fourth round: in
-/// MOREDETOUR0619 five threads write one location six times, and the PSO
-/// reordering that breaks it needs one more context switch.
-const MORE_ROUNDS: [(&str, &str); 1] = [("MOREDETOUR0619.c", "pso")];
-
-/// The classic shapes and the tests with their own bounds always run.
-const ALWAYS: [&str; 7] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c", "MOREDETOUR0619.c"];
-
-/// The bounds of one test under one model.
-fn bounds(test: &str, model: &str) -> Vec<&'static str> {
-    let mut bounds = LITMUS_BOUNDS.to_vec();
-    if MORE_ROUNDS.contains(&(test, model)) {
-        bounds[1] = "4";
-    }
-    bounds
+/// Rows of `tests/fixtures/litmus_bounds.tsv` (shared with
+/// `scripts/litmus-all.py`): `(test, model, bounds)`, where test and model
+/// `*` give the bounds of every test and later rows those of one test.
+fn bounds_file() -> Vec<(String, String, Vec<String>)> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/litmus_bounds.tsv"))
+        .expect("tests/fixtures/litmus_bounds.tsv is readable");
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .filter_map(|line| {
+            let mut fields = line.splitn(3, '\t');
+            Some((fields.next()?.to_string(), fields.next()?.to_string(), fields.next()?.split_whitespace().map(str::to_string).collect()))
+        })
+        .collect()
 }
 
-/// The tests of [`ALWAYS`] and every `stride`-th test (a fixed sample spanning the
-/// families and verdict classes), or all tests with LAZYSMA_LITMUS_ALL=1.
-fn sample(tests: &[LitmusTest], stride: usize) -> Vec<LitmusTest> {
+/// The bounds of one test under one model: its own row, else the `*` row.
+fn bounds(rows: &[(String, String, Vec<String>)], test: &str, model: &str) -> Vec<String> {
+    let own = rows.iter().find(|(t, m, _)| t == test && m == model);
+    let every = rows.iter().find(|(t, m, _)| t == "*" && m == "*");
+    own.or(every).map(|(_, _, bounds)| bounds.clone()).expect("litmus_bounds.tsv has a `*` row")
+}
+
+/// The classic shapes always run, and so do the tests with their own bounds.
+const CLASSICS: [&str; 6] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c"];
+
+/// The classics, the tests with their own bounds and every `stride`-th test
+/// (a fixed sample spanning the families and verdict classes), or all tests
+/// with LAZYSMA_LITMUS_ALL=1.
+fn sample(tests: &[LitmusTest], stride: usize, rows: &[(String, String, Vec<String>)]) -> Vec<LitmusTest> {
     if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
         return tests.to_vec();
     }
     tests
         .iter()
         .enumerate()
-        .filter(|(index, test)| ALWAYS.contains(&test.name.as_str()) || index % stride == 0)
+        .filter(|(index, test)| {
+            CLASSICS.contains(&test.name.as_str()) || rows.iter().any(|(t, _, _)| *t == test.name) || index % stride == 0
+        })
         .map(|(_, test)| test.clone())
         .collect()
 }
@@ -47,12 +54,14 @@ fn check_model(model: &str, stride: usize, expected: impl Fn(&LitmusTest) -> Ver
     if !require_cbmc() {
         return;
     }
-    let tests = sample(&litmus_tests(), stride);
+    let rows = bounds_file();
+    let tests = sample(&litmus_tests(), stride, &rows);
     assert!(tests.len() >= 20, "the litmus corpus is beside the repository");
     let flag = format!("--{model}");
     let outcomes = parallel_map(&tests, workers(), |test| {
+        let test_bounds = bounds(&rows, &test.name, model);
         let mut arguments = vec![flag.as_str(), "--format", "json"];
-        arguments.extend(bounds(&test.name, model));
+        arguments.extend(test_bounds.iter().map(String::as_str));
         let (code, _, stderr) = verify(&test.file, &arguments);
         (test.name.clone(), expected(test).exit_code(), code, stderr)
     });
