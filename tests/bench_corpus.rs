@@ -6,14 +6,14 @@
 mod support;
 
 use std::collections::HashMap;
-use support::{Verdict, parallel_map, require_cbmc, shared_dir, verify, workers};
+use support::{Verdict, bench_bounds, parallel_map, require_cbmc, shared_dir, verify, workers};
 
 /// Runs known to be out of reach of the timestamped SMAs, with the reason
 /// (README: benchmark section); skipped with a note.
-const OUT_OF_REACH: &[(&str, &str, &str)] = &[
-    ("svcomp/pthread/sigma.c", "--tso", "16 threads write one array cell: 17 list nodes per location exhaust memory"),
-    ("svcomp/pthread/sigma.c", "--pso", "16 threads write one array cell: 17 list nodes per location exhaust memory"),
-];
+const OUT_OF_REACH: &[(&str, &str, &str)] =
+    &[("svcomp/pthread/sigma.c", "--tso", SIGMA_LISTS), ("svcomp/pthread/sigma.c", "--pso", SIGMA_LISTS)];
+
+const SIGMA_LISTS: &str = "16 threads write one array cell: 17 list nodes per location exhaust memory";
 
 /// Programs measured to take seconds per run: the default (CI) selection.
 /// `LAZYSMA_BENCH_ALL=1` runs every program of the manifest, some of which
@@ -71,21 +71,10 @@ fn table_one_bounds() -> HashMap<String, Vec<String>> {
     bounds
 }
 
-/// Bounds per program where Table I does not give them or does not suffice
-/// (`tests/fixtures/bench_bounds.tsv`, shared with `scripts/bench-vs-cbmc.py`).
-fn bounds_file() -> HashMap<String, Vec<String>> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/bench_bounds.tsv")).expect("tests/fixtures/bench_bounds.tsv is readable");
-    text.lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .filter_map(|line| line.split_once('\t'))
-        .map(|(path, bounds)| (path.to_string(), bounds.split_whitespace().map(str::to_string).collect()))
-        .collect()
-}
-
 fn jobs() -> Vec<Job> {
     let manifest = std::fs::read_to_string(shared_dir().join("bench/manifest.tsv")).expect("manifest is readable");
     let table = table_one_bounds();
-    let overrides = bounds_file();
+    let overrides = bench_bounds();
     let run_all = std::env::var("LAZYSMA_BENCH_ALL").is_ok_and(|value| value == "1");
     let mut jobs = Vec::new();
     for line in manifest.lines().skip(1) {

@@ -92,19 +92,24 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
 /// the classic Dekker of the benchmark corpus (a three-thread test such as
 /// WRC takes minutes per reference model); every litmus test with
 /// LAZYSMA_LITMUS_ALL=1.
-fn reference_programs() -> Vec<(PathBuf, Vec<&'static str>)> {
+fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
     if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
-        return programs(1).into_iter().map(|file| (file, BOUNDS.to_vec())).collect();
+        return programs(1).into_iter().map(|file| (file, litmus_bounds())).collect();
     }
     let litmus = support::shared_dir().join("litmus").join("visible");
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let mut files: Vec<PathBuf> = ["SB.c", "MP.c", "LB.c", "2+2W.c"].iter().map(|name| litmus.join(name)).collect();
     files.push(examples.join("store_buffering.c"));
     files.push(examples.join("message_passing.c"));
-    let mut programs: Vec<(PathBuf, Vec<&'static str>)> = files.into_iter().map(|file| (file, BOUNDS.to_vec())).collect();
-    let dekker = support::shared_dir().join("bench/svcomp/pthread-atomic-classic/dekker.c");
-    programs.push((dekker, vec!["--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"]));
+    let mut programs: Vec<(PathBuf, Vec<String>)> = files.into_iter().map(|file| (file, litmus_bounds())).collect();
+    let dekker = "svcomp/pthread-atomic-classic/dekker.c";
+    let bounds = support::bench_bounds().remove(dekker).expect("bench_bounds.tsv has the classic Dekker");
+    programs.push((support::shared_dir().join("bench").join(dekker), bounds));
     programs
+}
+
+fn litmus_bounds() -> Vec<String> {
+    BOUNDS.iter().map(|bound| bound.to_string()).collect()
 }
 
 fn implementations_agree(model: &str, reference: &str) {
@@ -115,7 +120,7 @@ fn implementations_agree(model: &str, reference: &str) {
     let disagreements: Vec<String> = parallel_map(&programs, workers(), |(file, bounds)| {
         let run = |sma: &str| {
             let mut arguments = vec![model, "--sma", sma, "--no-check"];
-            arguments.extend(bounds);
+            arguments.extend(bounds.iter().map(String::as_str));
             verify(file, &arguments).0
         };
         let timestamped = run(if model == "--tso" { "etso" } else { "epso" });

@@ -8,6 +8,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
+/// Bounds per benchmark program where Table I does not give them or does not
+/// suffice (`tests/fixtures/bench_bounds.tsv`, shared with
+/// `scripts/bench-vs-cbmc.py`), by path below `../shared/bench/`.
+pub fn bench_bounds() -> std::collections::HashMap<String, Vec<String>> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/bench_bounds.tsv"))
+        .expect("tests/fixtures/bench_bounds.tsv is readable");
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .filter_map(|line| line.split_once('\t'))
+        .map(|(path, bounds)| (path.to_string(), bounds.split_whitespace().map(str::to_string).collect()))
+        .collect()
+}
+
 /// The `shared/` directory beside the repository.
 pub fn shared_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared")
