@@ -5,14 +5,15 @@
  * thread. A store enters its thread's buffer; a load takes the value of the
  * thread's latest buffered store to the same location, else memory; buffered
  * stores reach memory oldest first, at nondeterministic times: before every
- * operation except a store, a store-store fence and malloc a flush phase runs, made
- * of SMA_REF_FLUSH_ROUNDS passes over the threads in which each thread's
- * oldest store may reach memory (stores skip the phase: flushes before a
- * store can always be moved after it). Fences, locks, RMWs and terminating
- * threads then drain the thread's buffer. (The phase before a drain is
- * needed: other threads' stores to the same locations may reach memory
- * before the drained ones.) It exists to cross-check etso.h (Theorem 1 of
- * the paper: they are equivalent). Needs common.h and buffers.h first.
+ * operation except a store, a store-store fence and malloc a flush phase
+ * runs, made of SMA_REF_FLUSH_ROUNDS passes over the threads in which each
+ * thread's oldest store may reach memory (stores skip the phase: flushes
+ * before a store can always be moved after it). Fences, locks, RMWs and
+ * terminating threads then drain the thread's buffer. (The phase before a
+ * drain is needed: other threads' stores to the same locations may reach
+ * memory before the drained ones.) It exists to cross-check etso.h
+ * (Theorem 1 of the paper: they are equivalent). Needs common.h and
+ * buffers.h first.
  *
  * The passes index the buffers with constants, which CBMC encodes far more
  * cheaply than one flush of a nondeterministically chosen thread per step.
