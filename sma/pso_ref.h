@@ -4,31 +4,33 @@
  * "PSO-SMA"): an explicit memory and one bounded FIFO store buffer per
  * thread AND location. A store enters the buffer of its thread and
  * location; a load takes the newest store of its own buffer for that
- * location, else memory; before every operation except a store-store fence
- * and malloc a flush phase runs, made of SMA_REF_FLUSH_ROUNDS
- * passes over all (thread, location) buffers in which each buffer's oldest
- * store may reach memory. Stores of one thread to different locations thus
- * reach memory in any order, unless a store-store fence separates them:
- * every buffered store carries its thread's store-fence epoch (the number
- * of store-store fences the thread had executed when it issued it), and in
- * a pass a store may reach memory only if, when the pass began, no store of
- * the same thread with a smaller epoch was buffered. Fences, locks, RMWs and
- * terminating threads then drain all the thread's buffers. It exists to
- * cross-check epso.h (Theorem 2 of the paper). Needs common.h and
- * buffers.h first.
+ * location, else memory; before every operation except a store, a
+ * store-store fence and malloc a flush phase runs, made of
+ * SMA_REF_FLUSH_ROUNDS passes over the (thread, location) buffers in which
+ * each buffer's oldest store may reach memory (stores skip the phase:
+ * flushes before a store can always be moved after it). Stores of one
+ * thread to different locations thus reach memory in any order, unless a
+ * store-store fence separates them: every buffered store carries its
+ * thread's store-fence epoch (the number of store-store fences the thread
+ * had executed when it issued it), and in a pass a store may reach memory
+ * only if, when the pass began, no store of the same thread with a smaller
+ * epoch was buffered. Fences, locks, RMWs and terminating threads then
+ * drain all the thread's buffers. It exists to cross-check epso.h
+ * (Theorem 2 of the paper). Needs common.h and buffers.h first.
  *
  * The passes index the buffers with constants, which CBMC encodes far more
  * cheaply than one flush of a nondeterministically chosen buffer per step.
  * Only the order of flushes to the same location is observable (and the
- * order the fences impose), and n passes realise any order of n flushes to
- * one location; the default SMA_REF_FLUSH_ROUNDS = SMA_QSIZE * SMA_THREADS,
- * the most stores to one location that can be buffered at once, loses
- * nothing in programs without store-store fences. With store-store fences
- * an execution may need one more pass per fence.
+ * order the fences impose), and n passes realise any order of n flushes
+ * (the i-th in pass i). Without store-store fences locations are
+ * independent, so as many passes as one location can have buffered stores
+ * lose nothing; with them, as many as all buffers together can hold. The
+ * translator computes that number and the buffers that can hold stores at
+ * all (SMA_REF_BUFFERS below); the defaults visit every buffer
+ * SMA_QSIZE * SMA_THREADS times, enough without store-store fences.
  *
  * Bounds: at most SMA_QSIZE stores per (thread, location) buffer; an
- * execution that needs more (or more flush passes) is cut off, never
- * reported.
+ * execution that needs more is cut off, never reported.
  */
 
 #ifndef SMA_MODEL_H
@@ -60,54 +62,87 @@ void sma_flush_oldest(sma_thread_t u, sma_loc_t v, sma_stmt_t stmt)
     sma_record(SMA_EV_FLUSH, u, v, value, sma_memory_order, id, 0, stmt);
 }
 
+/* The buffers the flush phases visit and the drains empty, as
+ * F(thread, location, most stores it can hold, most it can hold while
+ * other threads run). The translator lists only the (thread, location)
+ * pairs that a store can reach, with their counts, and defines
+ * SMA_REF_NO_STORE_FENCES when no thread has a store-store fence; by
+ * default every buffer may hold SMA_QSIZE stores. */
+#ifndef SMA_REF_BUFFERS
+#define SMA_REF_BUFFERS(F)                                                   \
+    {                                                                        \
+        sma_thread_t sma_each_thread_;                                       \
+        sma_loc_t sma_each_loc_;                                             \
+        for (sma_each_thread_ = 0; sma_each_thread_ < SMA_THREADS; sma_each_thread_++) \
+            for (sma_each_loc_ = 1; sma_each_loc_ < SMA_LOCATIONS; sma_each_loc_++) \
+                F(sma_each_thread_, sma_each_loc_, SMA_QSIZE, SMA_QSIZE)     \
+    }
+#endif
+
+#ifdef SMA_REF_NO_STORE_FENCES
+/* Without store-store fences every buffered store may reach memory. */
+#define SMA_REF_MAY_LEAVE(u, v) 1
+#else
 /* The smallest store-fence epoch among u's buffered stores (the oldest
  * store of each buffer carries the smallest epoch of its buffer); u's
  * stores with a larger epoch must wait. */
-unsigned int sma_oldest_epoch(sma_thread_t u)
+#define SMA_REF_NOTE_OLDEST(u, v, most, concurrent)                          \
+    if ((u) == t && sma_buf_count[u][v] > 0                                  \
+        && sma_buf_epoch[u][v][sma_buf_head[u][v]] < oldest)                 \
+        oldest = sma_buf_epoch[u][v][sma_buf_head[u][v]];
+
+unsigned int sma_oldest_epoch(sma_thread_t t)
 {
-    unsigned int oldest = sma_epoch[u];
-    sma_loc_t w;
-    for (w = 1; w < SMA_LOCATIONS; w++) {
-        if (sma_buf_count[u][w] > 0 && sma_buf_epoch[u][w][sma_buf_head[u][w]] < oldest)
-            oldest = sma_buf_epoch[u][w][sma_buf_head[u][w]];
-    }
+    unsigned int oldest = sma_epoch[t];
+    SMA_REF_BUFFERS(SMA_REF_NOTE_OLDEST)
     return oldest;
 }
 
-/* Memory updates before an operation: SMA_REF_FLUSH_ROUNDS passes over all
- * (thread, location) buffers; in each, every buffer's oldest store may reach
- * memory unless a store-store fence orders an older store of its thread
- * first. `stmt` is the operation they precede. */
+/* The oldest epoch of every thread when the pass began. */
+unsigned int sma_pass_oldest[SMA_THREADS];
+#define SMA_REF_MAY_LEAVE(u, v) \
+    (sma_buf_epoch[u][v][sma_buf_head[u][v]] == sma_pass_oldest[u])
+#endif
+
+/* In one pass, the oldest store of a buffer may reach memory. */
+#define SMA_REF_MAYBE_FLUSH(u, v, most, concurrent)                          \
+    if ((concurrent) > 0 && sma_buf_count[u][v] > 0 && SMA_REF_MAY_LEAVE(u, v) \
+        && sma_nondet_bool())                                                \
+        sma_flush_oldest(u, v, stmt);
+
+/* Memory updates before an operation: SMA_REF_FLUSH_ROUNDS passes over the
+ * buffers; in each, every buffer's oldest store may reach memory unless a
+ * store-store fence orders an older store of its thread first. `stmt` is
+ * the operation they precede. */
 void sma_flush_some(sma_stmt_t stmt)
 {
     unsigned int pass;
+#ifndef SMA_REF_NO_STORE_FENCES
     sma_thread_t u;
-    sma_loc_t v;
-    unsigned int oldest;
+#endif
     for (pass = 0; pass < SMA_REF_FLUSH_ROUNDS; pass++) {
-        for (u = 0; u < SMA_THREADS; u++) {
-            oldest = sma_oldest_epoch(u);
-            for (v = 1; v < SMA_LOCATIONS; v++) {
-                if (sma_buf_count[u][v] > 0 && sma_buf_epoch[u][v][sma_buf_head[u][v]] == oldest
-                    && sma_nondet_bool())
-                    sma_flush_oldest(u, v, stmt);
-            }
-        }
+#ifndef SMA_REF_NO_STORE_FENCES
+        for (u = 0; u < SMA_THREADS; u++)
+            sma_pass_oldest[u] = sma_oldest_epoch(u);
+#endif
+        SMA_REF_BUFFERS(SMA_REF_MAYBE_FLUSH)
     }
 }
 
 /* Empties all of t's buffers. They are emptied location by location; no
  * operation can observe memory in between, so the order does not matter. */
+#define SMA_REF_DRAIN_BUFFER(u, v, most, concurrent)                         \
+    if ((u) == t) {                                                          \
+        for (k = 0; k < (most); k++) {                                       \
+            if (sma_buf_count[u][v] > 0)                                     \
+                sma_flush_oldest(u, v, stmt);                                \
+        }                                                                    \
+    }
+
 void sma_drain(sma_thread_t t, sma_stmt_t stmt)
 {
-    sma_loc_t v;
     unsigned int k;
-    for (v = 1; v < SMA_LOCATIONS; v++) {
-        for (k = 0; k < SMA_QSIZE; k++) {
-            if (sma_buf_count[t][v] > 0)
-                sma_flush_oldest(t, v, stmt);
-        }
-    }
+    SMA_REF_BUFFERS(SMA_REF_DRAIN_BUFFER)
 }
 
 void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
@@ -115,8 +150,19 @@ void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt
     sma_slot_t slot;
     sma_wid_t id;
     sma_check_loc(loc);
-    sma_flush_some(stmt);
-    __CPROVER_assume(sma_buf_count[t][loc] < SMA_QSIZE);
+    /* No flush phase: a store observes nothing, and flushes commute with
+     * it (it joins its buffer behind the stores already there, with the
+     * newest epoch), so the flushes that could precede it may as well
+     * happen in the phase before the next operation that reads memory.
+     * Only a full buffer must make room: its oldest store reaches memory
+     * now, if no store-store fence holds it back (else the execution is
+     * cut off). */
+    if (sma_buf_count[t][loc] == SMA_QSIZE) {
+#ifndef SMA_REF_NO_STORE_FENCES
+        __CPROVER_assume(sma_buf_epoch[t][loc][sma_buf_head[t][loc]] == sma_oldest_epoch(t));
+#endif
+        sma_flush_oldest(t, loc, stmt);
+    }
     slot = sma_ring_slot(sma_buf_head[t][loc], sma_buf_count[t][loc]);
     id = sma_new_write_id();
     sma_buf_value[t][loc][slot] = value;

@@ -18,9 +18,11 @@
  * The passes index the buffers with constants, which CBMC encodes far more
  * cheaply than one flush of a nondeterministically chosen thread per step.
  * Only the order of flushes to the same location is observable, and n
- * passes realise any order of n flushes (the i-th flush in pass i), so the
- * default SMA_REF_FLUSH_ROUNDS = SMA_QSIZE * SMA_THREADS, the most stores
- * that can be buffered at once, loses nothing.
+ * passes realise any order of n flushes (the i-th flush in pass i), so as
+ * many passes as stores can be buffered at once lose nothing. The
+ * translator computes that number and the threads that can buffer stores
+ * at all (SMA_REF_BUFFERS below); the default is SMA_QSIZE * SMA_THREADS
+ * passes over every thread.
  *
  * Bounds: at most SMA_QSIZE stores per buffer; an execution that needs more
  * (or more flush passes) is cut off, never reported.
@@ -54,29 +56,48 @@ void sma_flush_oldest(sma_thread_t u, sma_stmt_t stmt)
     sma_record(SMA_EV_FLUSH, u, loc, value, sma_memory_order, id, 0, stmt);
 }
 
+/* The buffers the flush phases visit and the drains empty, as
+ * F(thread, most stores it can hold, most it can hold while other threads
+ * run). The translator lists only the threads that store, with their
+ * counts; by default every thread may hold SMA_QSIZE stores. */
+#ifndef SMA_REF_BUFFERS
+#define SMA_REF_BUFFERS(F)                                           \
+    {                                                                \
+        sma_thread_t sma_each_;                                      \
+        for (sma_each_ = 0; sma_each_ < SMA_THREADS; sma_each_++)    \
+            F(sma_each_, SMA_QSIZE, SMA_QSIZE)                       \
+    }
+#endif
+
+/* In one pass, a thread's oldest store may reach memory. */
+#define SMA_REF_MAYBE_FLUSH(u, most, concurrent)                     \
+    if ((concurrent) > 0 && sma_buf_count[u] > 0 && sma_nondet_bool()) \
+        sma_flush_oldest(u, stmt);
+
 /* Memory updates before an operation: SMA_REF_FLUSH_ROUNDS passes over the
- * threads; in each, every thread's oldest store may reach memory. `stmt` is
+ * buffers; in each, every thread's oldest store may reach memory. `stmt` is
  * the operation they precede. */
 void sma_flush_some(sma_stmt_t stmt)
 {
     unsigned int pass;
-    sma_thread_t u;
     for (pass = 0; pass < SMA_REF_FLUSH_ROUNDS; pass++) {
-        for (u = 0; u < SMA_THREADS; u++) {
-            if (sma_buf_count[u] > 0 && sma_nondet_bool())
-                sma_flush_oldest(u, stmt);
-        }
+        SMA_REF_BUFFERS(SMA_REF_MAYBE_FLUSH)
     }
 }
 
-/* Empties t's buffer, oldest store first. */
+/* Empties thread `t`'s buffer, oldest store first. */
+#define SMA_REF_DRAIN_BUFFER(u, most, concurrent)                    \
+    if ((u) == t) {                                                  \
+        for (k = 0; k < (most); k++) {                               \
+            if (sma_buf_count[u] > 0)                                \
+                sma_flush_oldest(u, stmt);                           \
+        }                                                            \
+    }
+
 void sma_drain(sma_thread_t t, sma_stmt_t stmt)
 {
     unsigned int k;
-    for (k = 0; k < SMA_QSIZE; k++) {
-        if (sma_buf_count[t] > 0)
-            sma_flush_oldest(t, stmt);
-    }
+    SMA_REF_BUFFERS(SMA_REF_DRAIN_BUFFER)
 }
 
 void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)

@@ -3,6 +3,7 @@
 //! creation site, then apply the Lazy-CSeq scheme (guards at visible
 //! statements, context-switch guesses, round-robin driver).
 
+pub mod buffering;
 pub mod definite;
 pub mod inline;
 pub mod instantiate;

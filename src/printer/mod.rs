@@ -1,6 +1,7 @@
 //! Printer: writes the sequential program as one self-contained C file with
 //! the chosen SMA implementation inlined.
 
+mod buffers;
 mod dispatch;
 mod expr;
 
@@ -39,6 +40,7 @@ pub fn print_with_sma(
     print_header_comment(&mut out, program, options);
     print_shims(&mut out);
     print_prologue(&mut out, program, options);
+    buffers::print_store_buffers(&mut out, program, options);
     out.push_str("\n/* ---- SMA: common.h ---- */\n");
     out.push_str(common);
     let _ = writeln!(out, "\n/* ---- SMA: {}.h ---- */", options.sma.name());
