@@ -11,59 +11,17 @@ Build lazysma first: cargo build --release.
 """
 
 import argparse
-import csv
 import os
 import platform
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT.parent / "shared" / "bench"
-
-def bounds_file():
-    """Bounds per program where Table I does not give them or does not suffice
-    (tests/fixtures/bench_bounds.tsv, shared with tests/bench_corpus.rs)."""
-    bounds = {}
-    with open(ROOT / "tests" / "fixtures" / "bench_bounds.tsv") as handle:
-        for line in handle:
-            if line.strip() and not line.startswith("#"):
-                path, text = line.rstrip("\n").split("\t", 1)
-                bounds[path] = text.split()
-    return bounds
-
-
-def table_one():
-    """Table I bounds by corpus file."""
-    bounds = {}
-    with open(BENCH / "paper_table1.tsv") as handle:
-        for row in csv.DictReader(handle, delimiter="\t"):
-            arguments = ["--unwind", row["unwind"], "--qsize", row["qsize"], "--rounds", row["rounds"],
-                         "--maxclock", row["maxclock"], "--nmalloc", max(row["nmalloc"], "1")]
-            for entry in row["corpus_files"].split(";"):
-                name = entry.strip().split(" ")[0]
-                if name:
-                    bounds[name] = arguments
-    return bounds
+from corpora import BENCH, DEFAULT_LAZYSMA, bench_bounds, bench_programs, timed, verdict_of
 
 
 def unwind_of(arguments):
     return arguments[arguments.index("--unwind") + 1] if "--unwind" in arguments else "2"
-
-
-def timed(command, timeout):
-    """(seconds, exit code or 'TO', stdout) of one run."""
-    start = time.monotonic()
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        return time.monotonic() - start, done.returncode, done.stdout
-    except subprocess.TimeoutExpired:
-        return time.monotonic() - start, "TO", ""
-
-
-def lazysma_verdict(code):
-    return {0: "safe", 10: "unsafe", 3: "TO"}.get(code, f"exit {code}")
 
 
 def cbmc_verdict(code, stdout):
@@ -78,7 +36,7 @@ def cbmc_verdict(code, stdout):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--lazysma", default=str(ROOT / "target" / "release" / "lazysma"))
+    parser.add_argument("--lazysma", default=DEFAULT_LAZYSMA)
     parser.add_argument("--cbmc", default="cbmc")
     parser.add_argument("--timeout", type=int, default=120)
     parser.add_argument("--models", default="tso,pso")
@@ -86,10 +44,8 @@ def main():
     parser.add_argument("--markdown", action="store_true")
     options = parser.parse_args()
 
-    table = table_one()
-    overrides = bounds_file()
-    with open(BENCH / "manifest.tsv") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
+    bounds = bench_bounds()
+    rows = bench_programs()
     cbmc_version = subprocess.run([options.cbmc, "--version"], capture_output=True, text=True).stdout.strip()
     print(f"# {platform.node()} {platform.machine()}, {os.cpu_count()} cores, "
           f"{time.strftime('%Y-%m-%d')}, CBMC {cbmc_version}, timeout {options.timeout} s", file=sys.stderr)
@@ -104,7 +60,7 @@ def main():
         path = row["path"]
         if options.only and options.only not in path:
             continue
-        arguments = overrides.get(path) or table.get(path) or ["--unwind", row["min_unwind"] or "2"]
+        arguments = bounds(row)
         for model in options.models.split(","):
             expected = row[f"{model}_verdict"]
             file = str(BENCH / path)
@@ -118,7 +74,7 @@ def main():
                 ratios.append(ratio)
             # A ratio means something only where CBMC answered or ran out of time.
             shown = f"{ratio:.2f}" if cbmc_result in ("safe", "unsafe", "TO") else "-"
-            cells = [path, model, expected, lazysma_verdict(lazy_code), f"{lazy_s:.2f}", cbmc_result,
+            cells = [path, model, expected, verdict_of(lazy_code), f"{lazy_s:.2f}", cbmc_result,
                      f"{cbmc_s:.2f}", shown]
             if options.markdown:
                 print("| " + " | ".join(cells) + " |", flush=True)

@@ -20,58 +20,16 @@ Build lazysma first: cargo build --release.
 """
 
 import argparse
-import csv
 import os
-import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-LITMUS = ROOT.parent / "shared" / "litmus" / "visible"
-
-def bounds_file():
-    """The litmus bounds (tests/fixtures/litmus_bounds.tsv, shared with
-    tests/litmus.rs): {(test, model): bounds}, where ("*", "*") holds the
-    bounds of every test."""
-    rows = {}
-    with open(ROOT / "tests" / "fixtures" / "litmus_bounds.tsv") as handle:
-        for line in handle:
-            if line.strip() and not line.startswith("#"):
-                test, model, text = line.rstrip("\n").split("\t", 2)
-                rows[(test, model)] = text.split()
-    return rows
-
-
-BOUNDS = bounds_file()
-
-
-def bounds(name, model):
-    return BOUNDS.get((name, model), BOUNDS[("*", "*")])
-
-
-def verdict_of(code):
-    return {0: "safe", 10: "unsafe", 3: "timeout"}.get(code, f"exit {code}")
-
-
-def run_one(lazysma, name, model, timeout, sma, fixed_bounds):
-    """(seconds, verdict) of one `lazysma verify` run."""
-    command = [lazysma, "verify", str(LITMUS / name), f"--{model}", "--timeout", str(timeout)]
-    command += fixed_bounds or bounds(name, model)
-    if sma:
-        command += ["--sma", sma]
-    start = time.monotonic()
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout + 30)
-        return time.monotonic() - start, verdict_of(done.returncode)
-    except subprocess.TimeoutExpired:
-        return time.monotonic() - start, "timeout"
+from corpora import DEFAULT_LAZYSMA, LITMUS, litmus_bounds, litmus_tests, verify
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--lazysma", default=str(ROOT / "target" / "release" / "lazysma"))
+    parser.add_argument("--lazysma", default=DEFAULT_LAZYSMA)
     parser.add_argument("--models", default="sc,tso,pso")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=int, default=600)
@@ -81,16 +39,17 @@ def main():
     parser.add_argument("--max-threads", type=int, default=0, help="only tests with at most N threads")
     options = parser.parse_args()
     fixed_bounds = options.bounds.split()
+    bounds = litmus_bounds()
 
-    with open(LITMUS / "expected.tsv") as handle:
-        rows = [row for row in csv.DictReader(handle, delimiter="\t") if options.only in row["file"]]
+    rows = [row for row in litmus_tests() if options.only in row["file"]]
     if options.max_threads:
         rows = [row for row in rows if (LITMUS / row["file"]).read_text().count("pthread_create(") <= options.max_threads]
     work = [(row["file"], model, row[model]) for model in options.models.split(",") for row in rows]
 
     def task(item):
         name, model, expected = item
-        seconds, got = run_one(options.lazysma, name, model, options.timeout, options.sma, fixed_bounds)
+        seconds, got = verify(options.lazysma, LITMUS / name, model, fixed_bounds or bounds(name, model),
+                              options.timeout, options.sma)
         print(f"{name}\t{model}\t{expected}\t{got}\t{seconds:.2f}", flush=True)
         return model, expected == got, seconds
 

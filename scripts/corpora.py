@@ -1,0 +1,107 @@
+"""What the corpus scripts share: where ../shared/ is, the documented bounds
+of every litmus test and benchmark program (the same files the Rust tests
+read), and one timed run of a command with its verdict."""
+
+import csv
+import resource
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LITMUS = ROOT.parent / "shared" / "litmus" / "visible"
+BENCH = ROOT.parent / "shared" / "bench"
+DEFAULT_LAZYSMA = str(ROOT / "target" / "release" / "lazysma")
+
+
+def _tsv_rows(path):
+    """Non-comment lines of a bounds file, split on tabs."""
+    with open(path) as handle:
+        for line in handle:
+            if line.strip() and not line.startswith("#"):
+                yield line.rstrip("\n").split("\t")
+
+
+def _litmus_bounds_file():
+    """{(test, model): bounds} from tests/fixtures/litmus_bounds.tsv, where
+    ("*", "*") holds the bounds of every test."""
+    return {(test, model): text.split()
+            for test, model, text in _tsv_rows(ROOT / "tests" / "fixtures" / "litmus_bounds.tsv")}
+
+
+def _bench_bounds_file():
+    """{path: bounds} from tests/fixtures/bench_bounds.tsv: programs whose
+    bounds Table I does not give or that do not suffice."""
+    return {path: text.split() for path, text in _tsv_rows(ROOT / "tests" / "fixtures" / "bench_bounds.tsv")}
+
+
+def _table_one():
+    """Table I bounds by corpus file."""
+    bounds = {}
+    with open(BENCH / "paper_table1.tsv") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            arguments = ["--unwind", row["unwind"], "--qsize", row["qsize"], "--rounds", row["rounds"],
+                         "--maxclock", row["maxclock"], "--nmalloc", max(row["nmalloc"], "1")]
+            for entry in row["corpus_files"].split(";"):
+                name = entry.strip().split(" ")[0]
+                if name:
+                    bounds[name] = arguments
+    return bounds
+
+
+def litmus_tests():
+    """Rows of the litmus corpus's expected.tsv (file, sc, tso, pso)."""
+    with open(LITMUS / "expected.tsv") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def litmus_bounds():
+    """bounds(test, model): the documented bounds of a litmus test."""
+    rows = _litmus_bounds_file()
+    return lambda name, model: rows.get((name, model), rows[("*", "*")])
+
+
+def bench_programs():
+    """Rows of the benchmark manifest (path, *_verdict, min_unwind, ...)."""
+    with open(BENCH / "manifest.tsv") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def bench_bounds():
+    """bounds(row): the bounds of a benchmark program: its own row of
+    bench_bounds.tsv, else Table I, else its smallest unwinding."""
+    overrides = _bench_bounds_file()
+    table = _table_one()
+    return lambda row: (overrides.get(row["path"]) or table.get(row["path"])
+                        or ["--unwind", row["min_unwind"] or "2"])
+
+
+def timed(command, timeout, memory_gb=None):
+    """(seconds, exit code or "TO", stdout) of one run of `command`, with its
+    address space (children included) limited to `memory_gb` if given."""
+    def limit():
+        if memory_gb:
+            size = int(memory_gb * 2**30)
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+    start = time.monotonic()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, preexec_fn=limit)
+        return time.monotonic() - start, done.returncode, done.stdout
+    except subprocess.TimeoutExpired:
+        return time.monotonic() - start, "TO", ""
+
+
+def verdict_of(code):
+    """The verdict a `lazysma verify` exit code stands for."""
+    return {0: "safe", 10: "unsafe", 3: "TO", "TO": "TO"}.get(code, f"exit {code}")
+
+
+def verify(lazysma, file, model, bounds, timeout, sma=None, memory_gb=None):
+    """(seconds, verdict) of `lazysma verify FILE --MODEL BOUNDS [--sma SMA]`;
+    a run that exceeds `memory_gb` ends with CBMC failing (exit 2)."""
+    command = [lazysma, "verify", str(file), f"--{model}", "--timeout", str(timeout)] + list(bounds)
+    if sma:
+        command += ["--sma", sma]
+    seconds, code, _ = timed(command, timeout + 30, memory_gb)
+    return seconds, verdict_of(code)
