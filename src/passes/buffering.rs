@@ -8,22 +8,23 @@
 //! A buffer is emptied by every draining visible statement (full fence, RMW,
 //! lock, unlock, thread creation, thread end). The count is taken over the
 //! loop-free thread bodies (loops are unrolled), with the maximum over the
-//! branches of an `if` and over the forward jumps to a label. Stores of the
-//! main thread before its first `pthread_create` are not counted: no other
-//! thread runs yet, so no flush phase needs to move them, and the creation
-//! drains them.
+//! branches of an `if` and over the forward jumps to a label. The stores of
+//! the main thread before its first `pthread_create` count for the drain but
+//! not for the flush phases: no other thread runs yet, so no phase needs to
+//! move them, and the creation drains them.
 
-use super::{SeqStmt, SequentialProgram};
+use super::{MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{Expr, FenceKind, LabelId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What one thread can have in its store buffers while other threads run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ThreadStores {
     /// The most stores buffered at once (all locations together).
     pub most: u32,
-    /// Per location id written at a constant address: the most stores to it
-    /// buffered at once (stores through computed addresses included).
+    /// Per location id written at a constant address or through an address
+    /// dispatched over its object: the most stores to it buffered at once
+    /// (stores through other computed addresses included).
     pub per_location: BTreeMap<u32, u32>,
     /// The most stores through computed addresses buffered at once: every
     /// location not in `per_location` can hold that many.
@@ -33,6 +34,12 @@ pub struct ThreadStores {
     /// Whether a backward jump defeated the count: then every count is
     /// unbounded (the SMA's own bound `SMA_QSIZE` applies).
     pub unbounded: bool,
+    /// The most stores to *shared* locations (that another thread may store
+    /// to while this one runs; computed addresses count as shared) buffered
+    /// at once.
+    pub shared: u32,
+    /// The most stores buffered ahead of a store to a shared location.
+    pub ahead_of_shared: u32,
 }
 
 impl ThreadStores {
@@ -54,15 +61,31 @@ pub struct ThreadBuffers {
     pub concurrent: ThreadStores,
 }
 
-/// The store buffers of every thread.
+/// The store buffers of every thread. A first count finds the locations
+/// that two threads may store to while both run; the second counts the
+/// stores to them.
 pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
-    program
-        .threads
-        .iter()
-        .map(|thread| ThreadBuffers {
-            slot: thread.slot,
-            whole: thread_stores(&thread.body, false),
-            concurrent: thread_stores(&thread.body, thread.slot == 0),
+    let count = |shared: &BTreeSet<u32>| -> Vec<ThreadBuffers> {
+        program
+            .threads
+            .iter()
+            .map(|thread| ThreadBuffers {
+                slot: thread.slot,
+                whole: thread_stores(&thread.body, false, &program.memory, shared),
+                concurrent: thread_stores(&thread.body, thread.slot == 0, &program.memory, shared),
+            })
+            .collect()
+    };
+    let first = count(&BTreeSet::new());
+    count(&shared_locations(&first, program.memory.location_count()))
+}
+
+/// Locations that at least two threads may store to while other threads run.
+fn shared_locations(threads: &[ThreadBuffers], locations: u32) -> BTreeSet<u32> {
+    (1..locations)
+        .filter(|&location| {
+            let storing = threads.iter().filter(|t| t.concurrent.unbounded || t.concurrent.at(location) > 0);
+            storing.count() >= 2
         })
         .collect()
 }
@@ -73,6 +96,8 @@ struct State {
     per_location: BTreeMap<u32, u32>,
     anywhere: u32,
     all: u32,
+    /// Stores to shared locations.
+    shared: u32,
     /// Whether another thread may be running (false for `main` before its
     /// first thread creation).
     concurrent: bool,
@@ -86,6 +111,7 @@ impl State {
         }
         self.anywhere = self.anywhere.max(other.anywhere);
         self.all = self.all.max(other.all);
+        self.shared = self.shared.max(other.shared);
         self.concurrent |= other.concurrent;
         self
     }
@@ -94,10 +120,13 @@ impl State {
         self.per_location.clear();
         self.anywhere = 0;
         self.all = 0;
+        self.shared = 0;
     }
 }
 
-struct Counter {
+struct Counter<'a> {
+    memory: &'a MemoryLayout,
+    shared: &'a BTreeSet<u32>,
     result: ThreadStores,
     /// States arriving at labels not reached yet by forward jumps.
     pending: BTreeMap<LabelId, State>,
@@ -106,9 +135,17 @@ struct Counter {
 }
 
 /// The occupancy of one thread body; `solo_start`: no other thread runs
-/// until the first thread creation (the main thread).
-fn thread_stores(body: &[SeqStmt], solo_start: bool) -> ThreadStores {
+/// until the first thread creation (the main thread); `shared`: the
+/// locations other threads may store to as well.
+fn thread_stores(
+    body: &[SeqStmt],
+    solo_start: bool,
+    memory: &MemoryLayout,
+    shared: &BTreeSet<u32>,
+) -> ThreadStores {
     let mut counter = Counter {
+        memory,
+        shared,
         result: ThreadStores::default(),
         pending: BTreeMap::new(),
         passed: Vec::new(),
@@ -121,7 +158,7 @@ fn thread_stores(body: &[SeqStmt], solo_start: bool) -> ThreadStores {
     counter.result
 }
 
-impl Counter {
+impl Counter<'_> {
     /// Walks `block` from `state` (None: unreachable) and returns the state
     /// after it.
     fn block(&mut self, block: &[SeqStmt], mut state: Option<State>) -> Option<State> {
@@ -196,20 +233,44 @@ impl Counter {
         }
     }
 
-    /// A store enters the buffer at `state`.
+    /// A store enters the buffer at `state`: at a constant location, at one
+    /// location of the object a computed address is dispatched over (it
+    /// counts for each of them), or anywhere.
     fn store(&mut self, state: &mut State, address: &Expr) {
+        let ahead = state.all;
         state.all += 1;
-        match address {
-            Expr::Const(location) if *location >= 0 => {
-                let location = u32::try_from(*location).unwrap_or(u32::MAX);
-                *state.per_location.entry(location).or_insert(0) += 1;
+        let locations = match address {
+            Expr::Const(location) => u32::try_from(*location).ok().map(|l| l..l.saturating_add(1)),
+            _ => self
+                .memory
+                .dispatch_object(address)
+                .map(|(first, scalars)| first..first.saturating_add(scalars)),
+        };
+        let shared = match locations {
+            Some(locations) => {
+                let mut shared = false;
+                for location in locations {
+                    *state.per_location.entry(location).or_insert(0) += 1;
+                    shared |= self.shared.contains(&location);
+                }
+                shared
             }
-            _ => state.anywhere += 1,
+            None => {
+                state.anywhere += 1;
+                true
+            }
+        };
+        if shared {
+            state.shared += 1;
         }
         if !state.concurrent {
             return;
         }
         let result = &mut self.result;
+        if shared {
+            result.shared = result.shared.max(state.shared);
+            result.ahead_of_shared = result.ahead_of_shared.max(ahead);
+        }
         result.most = result.most.max(state.all);
         result.anywhere = result.anywhere.max(state.anywhere);
         for (location, count) in &state.per_location {
@@ -230,7 +291,24 @@ fn merge(a: Option<State>, b: Option<State>) -> Option<State> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Place;
+    use crate::ir::{BinaryOp, Place};
+
+    /// Locations 1-3 are one array, 4-9 scalars; the heap starts at 10.
+    fn layout() -> MemoryLayout {
+        let mut objects = vec![(1, 3)];
+        objects.extend((4..10).map(|location| (location, 1)));
+        MemoryLayout {
+            initial_values: vec![0; 10],
+            heap_base: 10,
+            heap_blocks: 0,
+            heap_block_size: 0,
+            objects,
+        }
+    }
+
+    fn stores(body: &[SeqStmt], solo_start: bool) -> ThreadStores {
+        thread_stores(body, solo_start, &layout(), &BTreeSet::new())
+    }
 
     fn write(location: i64) -> SeqStmt {
         SeqStmt::Write {
@@ -243,6 +321,19 @@ mod tests {
     fn write_through_pointer() -> SeqStmt {
         SeqStmt::Write {
             address: Expr::Load(Place::Local(0)),
+            value: Expr::Const(1),
+            stmt: 0,
+        }
+    }
+
+    /// A store to `array[i]` for the array at locations 1-3.
+    fn write_to_array() -> SeqStmt {
+        SeqStmt::Write {
+            address: Expr::Binary(
+                BinaryOp::Add,
+                Box::new(Expr::Const(1)),
+                Box::new(Expr::Load(Place::Local(0))),
+            ),
             value: Expr::Const(1),
             stmt: 0,
         }
@@ -265,7 +356,7 @@ mod tests {
 
     #[test]
     fn a_drain_ends_a_run_of_buffered_stores() {
-        let stores = thread_stores(&[write(1), write(2), fence(), write(1), write(1), write(1)], false);
+        let stores = stores(&[write(1), write(2), fence(), write(1), write(1), write(1)], false);
         assert_eq!(stores.most, 3);
         assert_eq!(stores.at(1), 3);
         assert_eq!(stores.at(2), 1);
@@ -280,7 +371,7 @@ mod tests {
             branch(vec![write(2), write(2)], vec![fence(), write(3)]),
             write(4),
         ];
-        let stores = thread_stores(&body, false);
+        let stores = stores(&body, false);
         assert_eq!(stores.most, 4, "write 1, two writes to 2, write 4");
         assert_eq!(stores.at(2), 2);
         assert_eq!(stores.at(3), 1);
@@ -296,7 +387,7 @@ mod tests {
             SeqStmt::Label(7),
             write(1),
         ];
-        let stores = thread_stores(&body, false);
+        let stores = stores(&body, false);
         assert_eq!(stores.at(1), 2, "the jump skips the fence");
         assert!(!stores.unbounded);
     }
@@ -304,16 +395,34 @@ mod tests {
     #[test]
     fn a_backward_jump_makes_the_count_unbounded() {
         let body = [SeqStmt::Label(3), write(1), SeqStmt::Goto(3)];
-        assert!(thread_stores(&body, false).unbounded);
+        assert!(stores(&body, false).unbounded);
     }
 
     #[test]
     fn a_computed_address_may_be_any_location() {
         let body = [write(1), write_through_pointer()];
-        let stores = thread_stores(&body, false);
+        let stores = stores(&body, false);
         assert_eq!(stores.anywhere, 1);
         assert_eq!(stores.at(1), 2);
         assert_eq!(stores.at(9), 1);
+    }
+
+    #[test]
+    fn a_store_dispatched_over_an_array_may_reach_each_of_its_locations() {
+        let stores = stores(&[write_to_array(), write(2)], false);
+        assert_eq!(stores.anywhere, 0);
+        assert_eq!((stores.at(1), stores.at(2), stores.at(3), stores.at(4)), (1, 2, 1, 0));
+        assert_eq!(stores.most, 2);
+    }
+
+    #[test]
+    fn stores_to_shared_locations_are_counted_with_the_stores_ahead_of_them() {
+        let shared = BTreeSet::from([2]);
+        let body = [write(1), write(2), write(3), write_to_array(), write(4)];
+        let stores = thread_stores(&body, false, &layout(), &shared);
+        assert_eq!(stores.shared, 2, "the store to 2 and the one dispatched over 1-3");
+        assert_eq!(stores.ahead_of_shared, 3, "three stores are ahead of the dispatched one");
+        assert_eq!(stores.most, 5);
     }
 
     #[test]
@@ -324,10 +433,10 @@ mod tests {
             SeqStmt::Create { slot: 1, stmt: 0 },
             write(3),
         ];
-        let alone = thread_stores(&body, true);
+        let alone = stores(&body, true);
         assert_eq!(alone.most, 1, "only the store after the creation");
         assert_eq!(alone.at(1), 0);
-        let whole = thread_stores(&body, false);
+        let whole = stores(&body, false);
         assert_eq!(whole.most, 2, "the drain must still empty both");
     }
 
@@ -341,7 +450,7 @@ mod tests {
             },
             write(2),
         ];
-        let stores = thread_stores(&body, false);
+        let stores = stores(&body, false);
         assert!(stores.store_fences);
         assert_eq!(stores.most, 2);
     }

@@ -13,7 +13,7 @@ pub mod walk;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
-    Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef,
+    BinaryOp, Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef, Ty,
 };
 use crate::options::{Bounds, TranslateOptions};
 use std::collections::BTreeMap;
@@ -187,12 +187,47 @@ impl MemoryLayout {
         self.heap_base + self.heap_blocks * self.heap_block_size
     }
 
+    /// The object `(first, scalars)` an access at the computed `address` is
+    /// dispatched over (the printer selects one SMA call per location, and
+    /// an address outside the object is an out-of-bounds violation);
+    /// `None` for a constant address, an address whose object is unknown
+    /// (pointers, heap) or an object above [`MAX_DISPATCH_SCALARS`].
+    pub fn dispatch_object(&self, address: &Expr) -> Option<(u32, u32)> {
+        if matches!(address, Expr::Const(_)) {
+            return None;
+        }
+        let base = arithmetic_base(address)?;
+        if base <= 0 || base >= i64::from(self.heap_base) {
+            return None;
+        }
+        let (first, scalars) = self.object_of(base)?;
+        (scalars <= MAX_DISPATCH_SCALARS).then_some((first, scalars))
+    }
+
     /// The static object holding location `id`, as `(first, scalars)`.
     pub fn object_of(&self, id: i64) -> Option<(u32, u32)> {
         let id = u32::try_from(id).ok()?;
         let at = self.objects.partition_point(|(first, _)| *first <= id);
         let (first, scalars) = *self.objects.get(at.checked_sub(1)?)?;
         (id < first.saturating_add(scalars)).then_some((first, scalars))
+    }
+}
+
+/// Largest object, in scalars, whose accesses at computed addresses are
+/// dispatched over its locations; accesses to larger objects keep the
+/// generic SMA call with a symbolic location.
+pub const MAX_DISPATCH_SCALARS: u32 = 64;
+
+/// The constant location that pointer arithmetic `address` starts from:
+/// the frontend writes `a[e]` as `base + e*stride` (plus field offsets)
+/// with the pointer as the left operand.
+fn arithmetic_base(address: &Expr) -> Option<i64> {
+    match address {
+        Expr::Const(c) => Some(*c),
+        Expr::Binary(BinaryOp::Add | BinaryOp::Sub, pointer, _) => arithmetic_base(pointer),
+        Expr::Cast(Ty::Pointer(_), pointer) => arithmetic_base(pointer),
+        Expr::Cast(Ty::Int { bits, .. }, pointer) if *bits >= 32 => arithmetic_base(pointer),
+        _ => None,
     }
 }
 

@@ -89,9 +89,19 @@ fn groups_meeting_at_locations(threads: &[ThreadBuffers]) -> Vec<Vec<usize>> {
     groups
 }
 
-/// One FIFO per thread. `n` passes realise any order of `n` flushes, and at
-/// most the contents of the buffers of one group of threads whose stores
-/// meet at some location need ordering among themselves.
+/// One FIFO per thread. The greedy pass assignment of a phase's flushes
+/// (each flush in the first pass after its thread's previous flush, and
+/// after the earlier flushes to its location: in the same pass when its
+/// thread comes later in a pass, else the next) needs as many passes as the
+/// heaviest path through them, where a path follows its thread's FIFO (a
+/// pass per step) and crosses to another thread only between stores to one
+/// shared location (at most a pass per crossing). Within a group of `G`
+/// threads holding `c_u` stores, `s_u` of them shared, with at most `a_u`
+/// stores ahead of a shared one, a path lands on at most `S - 1` shared
+/// stores by crossing (`S = sum s_u`), and walks at most `a_u` FIFO steps in
+/// a thread it leaves again and `c_f - 1` in the thread `f` it ends in:
+/// `S + sum a_u + max_f (c_f - 1 - a_f)` passes, and never more than
+/// `sum c_u` (every flush its own pass).
 fn tso_buffers(threads: &[ThreadBuffers], qsize: u32) -> (Vec<String>, u32) {
     let mut entries = Vec::new();
     let mut concurrent = vec![0u32; threads.len()];
@@ -104,11 +114,34 @@ fn tso_buffers(threads: &[ThreadBuffers], qsize: u32) -> (Vec<String>, u32) {
     }
     let rounds = groups_meeting_at_locations(threads)
         .iter()
-        .map(|group| group.iter().map(|&i| concurrent[i]).fold(0u32, u32::saturating_add))
+        .map(|group| tso_group_passes(threads, &concurrent, group))
         .max()
         .unwrap_or(0);
     (entries, rounds)
 }
+
+/// The passes one group of threads needs (see [`tso_buffers`]); `held[i]`
+/// is what thread `i` can hold while others run.
+fn tso_group_passes(threads: &[ThreadBuffers], held: &[u32], group: &[usize]) -> u32 {
+    let every_flush_its_pass = group.iter().map(|&i| held[i]).fold(0u32, u32::saturating_add);
+    if group.len() < 2 || group.iter().any(|&i| threads[i].concurrent.unbounded) {
+        return every_flush_its_pass;
+    }
+    let shared: u32 = group.iter().map(|&i| threads[i].concurrent.shared.min(held[i])).sum();
+    let ahead: Vec<u32> = group
+        .iter()
+        .map(|&i| threads[i].concurrent.ahead_of_shared.min(held[i].saturating_sub(1)))
+        .collect();
+    let tail = group
+        .iter()
+        .zip(&ahead)
+        .map(|(&i, a)| held[i].saturating_sub(1).saturating_sub(*a))
+        .max()
+        .unwrap_or(0);
+    let path = shared + ahead.iter().sum::<u32>() + tail;
+    path.min(every_flush_its_pass)
+}
+
 /// One FIFO per thread and location. Without store-store fences, locations
 /// are independent: a phase needs as many passes as one location can have
 /// buffered stores. With them, a store may wait for its thread's older
@@ -150,10 +183,15 @@ fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
 mod tests {
     use super::*;
 
+    /// A thread holding `locations` (location, stores), each store shared
+    /// and behind all the others.
     fn thread(slot: usize, locations: &[(u32, u32)]) -> ThreadBuffers {
+        let most: u32 = locations.iter().map(|(_, n)| n).sum();
         let stores = ThreadStores {
-            most: locations.iter().map(|(_, n)| n).sum(),
+            most,
             per_location: locations.iter().copied().collect(),
+            shared: most,
+            ahead_of_shared: most.saturating_sub(1),
             ..ThreadStores::default()
         };
         ThreadBuffers {
@@ -177,6 +215,20 @@ mod tests {
         assert_eq!(entries, vec!["1, 3, 3", "2, 1, 1", "3, 2, 2"]);
         let (_, capped) = tso_buffers(&threads, 2);
         assert_eq!(capped, 3, "a buffer holds at most qsize stores");
+    }
+
+    #[test]
+    fn tso_passes_follow_the_paths_through_shared_stores() {
+        // Store buffering with result flags (CO-SBI): each thread stores to
+        // the shared x first, then to three locations of its own.
+        let mut first = thread(1, &[(1, 1), (2, 1), (3, 1), (4, 1)]);
+        let mut second = thread(2, &[(1, 1), (5, 1), (6, 1), (7, 1)]);
+        for t in [&mut first, &mut second] {
+            t.concurrent.shared = 1;
+            t.concurrent.ahead_of_shared = 0;
+        }
+        // x of thread 2, x of thread 1, then thread 1's three own stores.
+        assert_eq!(tso_buffers(&[first, second], 5).1, 5);
     }
 
     #[test]

@@ -317,7 +317,7 @@ impl ThreadPrinter<'_> {
     ) {
         let comment = self.origin_comment(stmt);
         let location = self.e(address);
-        let text = match dispatch::dispatch_object(address, &self.program.memory) {
+        let text = match self.program.memory.dispatch_object(address) {
             Some(object) => {
                 let description = expr::string_literal(&self.out_of_bounds(stmt));
                 let indent = "  ".repeat(indent);
