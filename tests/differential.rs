@@ -86,25 +86,27 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
 
-/// Small programs for the reference models, whose explicit buffers make
-/// CBMC's formulas grow quickly (gigabytes on larger litmus tests), with
-/// their bounds: the two-thread classic shapes, the two-thread examples and
-/// the classic Dekker of the benchmark corpus (a three-thread test such as
-/// WRC takes minutes per reference model); every litmus test with
-/// LAZYSMA_LITMUS_ALL=1.
+/// Programs for the reference models, with their bounds: the classic
+/// litmus shapes (WRC with three threads), the two-thread examples, and the
+/// classic Dekker and Peterson of the benchmark corpus; every litmus test
+/// with LAZYSMA_LITMUS_ALL=1. `scripts/differential-all.py` runs both
+/// corpora whole.
 fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
     if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
         return programs(1).into_iter().map(|file| (file, litmus_bounds())).collect();
     }
     let litmus = support::shared_dir().join("litmus").join("visible");
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut files: Vec<PathBuf> = ["SB.c", "MP.c", "LB.c", "2+2W.c"].iter().map(|name| litmus.join(name)).collect();
+    let mut files: Vec<PathBuf> =
+        ["SB.c", "MP.c", "LB.c", "2+2W.c", "WRC.c"].iter().map(|name| litmus.join(name)).collect();
     files.push(examples.join("store_buffering.c"));
     files.push(examples.join("message_passing.c"));
     let mut programs: Vec<(PathBuf, Vec<String>)> = files.into_iter().map(|file| (file, litmus_bounds())).collect();
-    let dekker = "svcomp/pthread-atomic-classic/dekker.c";
-    let bounds = support::bench_bounds().remove(dekker).expect("bench_bounds.tsv has the classic Dekker");
-    programs.push((support::shared_dir().join("bench").join(dekker), bounds));
+    let mut bench_bounds = support::bench_bounds();
+    for program in ["svcomp/pthread-atomic-classic/dekker.c", "svcomp/pthread-atomic-classic/peterson.c"] {
+        let bounds = bench_bounds.remove(program).expect("bench_bounds.tsv has the classic mutual exclusion");
+        programs.push((support::shared_dir().join("bench").join(program), bounds));
+    }
     programs
 }
 

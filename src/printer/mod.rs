@@ -166,10 +166,8 @@ fn print_prologue(out: &mut String, program: &SequentialProgram, options: &Trans
 }
 
 fn print_structs(out: &mut String, program: &SequentialProgram, names: &Names) {
-    for (id, s) in program.structs.iter().enumerate() {
+    for id in 0..program.structs.len() {
         let _ = writeln!(out, "struct {};", names.structure(id));
-        let _ = id;
-        let _ = s;
     }
     // Definitions in dependency order: a struct after the structs it holds by value.
     let mut done = vec![false; program.structs.len()];
