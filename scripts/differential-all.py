@@ -16,6 +16,10 @@ instance on reaching the memory limit). Exits 1 if any pair differs.
 Usage: scripts/differential-all.py [--lazysma PATH] [--corpora litmus,bench]
                                    [--models tso,pso] [--jobs N]
                                    [--timeout S] [--memory GB] [--only SUBSTRING]
+                                   [--skip-done TSV]
+
+--skip-done skips the pairs that an earlier run's output (TSV) decided
+(agree or DIFFER), so that a long run can be continued.
 Build lazysma first: cargo build --release.
 """
 
@@ -51,6 +55,19 @@ def work_items(corpora, models, only):
     return items
 
 
+def decided_pairs(path):
+    """(corpus, program, model) of the rows of an earlier output that got
+    an answer from both models."""
+    decided = set()
+    if path:
+        with open(path) as handle:
+            for line in handle:
+                cells = line.rstrip("\n").split("\t")
+                if len(cells) == 9 and cells[8] in ("agree", "DIFFER"):
+                    decided.add((cells[0], cells[1], cells[2]))
+    return decided
+
+
 def outcome(timestamped, reference):
     if timestamped not in ("safe", "unsafe") or reference not in ("safe", "unsafe"):
         return "open"
@@ -65,9 +82,12 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=int, default=300, help="seconds per verify run")
     parser.add_argument("--memory", type=float, default=8.0, help="GB of memory per verify run")
+    parser.add_argument("--skip-done", default="", help="earlier output whose decided pairs are skipped")
     parser.add_argument("--only", default="", help="substring filter on program names")
     options = parser.parse_args()
     items = work_items(options.corpora.split(","), options.models.split(","), options.only)
+    done = decided_pairs(options.skip_done)
+    items = [item for item in items if (item[0], item[1], item[3]) not in done]
 
     def task(item):
         corpus, name, file, model, expected, bounds = item

@@ -14,7 +14,7 @@
 //! move them, and the creation drains them.
 
 use super::{MemoryLayout, SeqStmt, SequentialProgram};
-use crate::ir::{Expr, FenceKind, LabelId};
+use crate::ir::{BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What one thread can have in its store buffers while other threads run.
@@ -101,6 +101,9 @@ struct State {
     /// Whether another thread may be running (false for `main` before its
     /// first thread creation).
     concurrent: bool,
+    /// Private scalar locals known to hold a constant here (so that an
+    /// address such as `vars[1 + (r ^ r)]` is known to be `vars[1]`).
+    constants: BTreeMap<LocalId, i64>,
 }
 
 impl State {
@@ -113,7 +116,35 @@ impl State {
         self.all = self.all.max(other.all);
         self.shared = self.shared.max(other.shared);
         self.concurrent |= other.concurrent;
+        self.constants.retain(|local, value| other.constants.get(local) == Some(value));
         self
+    }
+
+    /// Keeps `constants` up to date across a statement that may assign a
+    /// private local.
+    fn track_assignment(&mut self, stmt: &SeqStmt) {
+        match stmt {
+            SeqStmt::Assign(Place::Local(local), value) => match evaluate(value, &self.constants) {
+                Some(constant) => {
+                    self.constants.insert(*local, constant);
+                }
+                None => {
+                    self.constants.remove(local);
+                }
+            },
+            SeqStmt::Assign(target, _)
+            | SeqStmt::Read { target, .. }
+            | SeqStmt::Malloc { target, .. }
+            | SeqStmt::Rmw {
+                target: Some(target),
+                ..
+            } => {
+                if let Some(local) = root_local(target) {
+                    self.constants.remove(&local);
+                }
+            }
+            _ => {}
+        }
     }
 
     fn drain(&mut self) {
@@ -169,6 +200,10 @@ impl Counter<'_> {
     }
 
     fn stmt(&mut self, stmt: &SeqStmt, state: Option<State>) -> Option<State> {
+        let state = state.map(|mut state| {
+            state.track_assignment(stmt);
+            state
+        });
         match stmt {
             SeqStmt::Label(label) => {
                 self.passed.push(*label);
@@ -239,9 +274,9 @@ impl Counter<'_> {
     fn store(&mut self, state: &mut State, address: &Expr) {
         let ahead = state.all;
         state.all += 1;
-        let locations = match address {
-            Expr::Const(location) => u32::try_from(*location).ok().map(|l| l..l.saturating_add(1)),
-            _ => self
+        let locations = match evaluate(address, &state.constants) {
+            Some(location) => u32::try_from(location).ok().map(|l| l..l.saturating_add(1)),
+            None => self
                 .memory
                 .dispatch_object(address)
                 .map(|(first, scalars)| first..first.saturating_add(scalars)),
@@ -280,6 +315,70 @@ impl Counter<'_> {
     }
 }
 
+/// The value of `expr` if it is a constant given the known `constants`:
+/// constants, known locals, `+ - *` and in-range casts of constants, and
+/// `e ^ e` and `e - e` of one deterministic `e` (the address dependencies of
+/// litmus tests).
+fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Option<i64> {
+    match expr {
+        Expr::Const(value) => Some(*value),
+        Expr::Load(Place::Local(local)) => constants.get(local).copied(),
+        Expr::Binary(BinaryOp::BitXor | BinaryOp::Sub, left, right) if left == right && deterministic(left) => Some(0),
+        Expr::Binary(op, left, right) => {
+            let (left, right) = (evaluate(left, constants)?, evaluate(right, constants)?);
+            match op {
+                BinaryOp::Add => left.checked_add(right),
+                BinaryOp::Sub => left.checked_sub(right),
+                BinaryOp::Mul => left.checked_mul(right),
+                BinaryOp::BitXor => Some(left ^ right),
+                _ => None,
+            }
+        }
+        Expr::Cast(Ty::Pointer(_), inner) => evaluate(inner, constants),
+        Expr::Cast(Ty::Int { bits, signed }, inner) => {
+            let value = evaluate(inner, constants)?;
+            fits(value, *bits, *signed).then_some(value)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `value` is representable in an integer type of `bits` bits.
+fn fits(value: i64, bits: u8, signed: bool) -> bool {
+    if bits >= 64 {
+        return signed || value >= 0;
+    }
+    let bits = u32::from(bits);
+    if signed {
+        let limit = 1i64 << (bits - 1);
+        (-limit..limit).contains(&value)
+    } else {
+        (0..(1i64 << bits)).contains(&value)
+    }
+}
+
+/// Whether evaluating `expr` twice gives the same value (no `nondet`).
+fn deterministic(expr: &Expr) -> bool {
+    match expr {
+        Expr::Nondet(_) => false,
+        Expr::Const(_) | Expr::Load(_) | Expr::ObjectAddress(_) => true,
+        Expr::Unary(_, inner) | Expr::Cast(_, inner) => deterministic(inner),
+        Expr::Binary(_, left, right) => deterministic(left) && deterministic(right),
+        Expr::Conditional(condition, then_value, else_value) => {
+            deterministic(condition) && deterministic(then_value) && deterministic(else_value)
+        }
+    }
+}
+
+/// The private local a place belongs to, if any.
+fn root_local(place: &Place) -> Option<LocalId> {
+    match place {
+        Place::Local(local) => Some(*local),
+        Place::Index(inner, _) | Place::Field(inner, _) => root_local(inner),
+        Place::PlainGlobal(_) => None,
+    }
+}
+
 fn merge(a: Option<State>, b: Option<State>) -> Option<State> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.join(&b)),
@@ -291,7 +390,7 @@ fn merge(a: Option<State>, b: Option<State>) -> Option<State> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{BinaryOp, Place};
+    use crate::ir::{BinaryOp, Place, UnaryOp};
 
     /// Locations 1-3 are one array, 4-9 scalars; the heap starts at 10.
     fn layout() -> MemoryLayout {
@@ -423,6 +522,42 @@ mod tests {
         assert_eq!(stores.shared, 2, "the store to 2 and the one dispatched over 1-3");
         assert_eq!(stores.ahead_of_shared, 3, "three stores are ahead of the dispatched one");
         assert_eq!(stores.most, 5);
+    }
+
+    #[test]
+    fn an_address_dependency_on_a_read_value_is_a_constant_location() {
+        // r = vars[0]; d = r ^ r; array[d] = 1 (array at 1-3): location 1.
+        let read = SeqStmt::Read {
+            target: Place::Local(1),
+            address: Expr::Const(4),
+            stmt: 0,
+        };
+        let r = || Box::new(Expr::Load(Place::Local(1)));
+        let dependency = SeqStmt::Assign(Place::Local(0), Expr::Binary(BinaryOp::BitXor, r(), r()));
+        let stores = stores(&[read, dependency, write_to_array()], false);
+        assert_eq!((stores.at(1), stores.at(2), stores.at(3)), (1, 0, 0));
+    }
+
+    #[test]
+    fn a_local_assigned_in_one_branch_only_is_not_constant() {
+        let set = |value| SeqStmt::Assign(Place::Local(0), value);
+        let body = [
+            set(Expr::Const(0)),
+            branch(vec![set(Expr::Unary(UnaryOp::Neg, Box::new(Expr::Const(-1))))], vec![]),
+            write_to_array(),
+        ];
+        let stores = stores(&body, false);
+        assert_eq!((stores.at(1), stores.at(2), stores.at(3)), (1, 1, 1));
+    }
+
+    #[test]
+    fn nondet_values_are_not_equal_to_themselves() {
+        let nondet = || Box::new(Expr::Nondet(Ty::INT));
+        let body = [
+            SeqStmt::Assign(Place::Local(0), Expr::Binary(BinaryOp::BitXor, nondet(), nondet())),
+            write_to_array(),
+        ];
+        assert_eq!(stores(&body, false).at(3), 1);
     }
 
     #[test]
