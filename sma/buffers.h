@@ -33,6 +33,15 @@ sma_wid_t sma_memory_wid[SMA_LOCATIONS];
  * the latest one (recorded as the timestamp of flushes and reads). */
 sma_ts_t sma_memory_order;
 
+/* Empties one buffer of thread t inside sma_drain (which declares `k`):
+ * `count` is its fill, `flush` moves its oldest store to memory, `most` is
+ * the most stores it can hold. */
+#define SMA_REF_EMPTY(count, flush, most)                            \
+    for (k = 0; k < (most); k++) {                                   \
+        if ((count) > 0)                                             \
+            flush;                                                   \
+    }
+
 /* Defined by the model header: the flush phase before an operation, and
  * the drain of all of t's buffered stores. */
 void sma_flush_some(sma_stmt_t stmt);

@@ -131,12 +131,9 @@ void sma_flush_some(sma_stmt_t stmt)
 
 /* Empties all of t's buffers. They are emptied location by location; no
  * operation can observe memory in between, so the order does not matter. */
-#define SMA_REF_DRAIN_BUFFER(u, v, most, concurrent)                         \
-    if ((u) == t) {                                                          \
-        for (k = 0; k < (most); k++) {                                       \
-            if (sma_buf_count[u][v] > 0)                                     \
-                sma_flush_oldest(u, v, stmt);                                \
-        }                                                                    \
+#define SMA_REF_DRAIN_BUFFER(u, v, most, concurrent) \
+    if ((u) == t) {                                  \
+        SMA_REF_EMPTY(sma_buf_count[u][v], sma_flush_oldest(u, v, stmt), most) \
     }
 
 void sma_drain(sma_thread_t t, sma_stmt_t stmt)

@@ -86,12 +86,9 @@ void sma_flush_some(sma_stmt_t stmt)
 }
 
 /* Empties thread `t`'s buffer, oldest store first. */
-#define SMA_REF_DRAIN_BUFFER(u, most, concurrent)                    \
-    if ((u) == t) {                                                  \
-        for (k = 0; k < (most); k++) {                               \
-            if (sma_buf_count[u] > 0)                                \
-                sma_flush_oldest(u, stmt);                           \
-        }                                                            \
+#define SMA_REF_DRAIN_BUFFER(u, most, concurrent) \
+    if ((u) == t) {                               \
+        SMA_REF_EMPTY(sma_buf_count[u], sma_flush_oldest(u, stmt), most) \
     }
 
 void sma_drain(sma_thread_t t, sma_stmt_t stmt)
