@@ -140,11 +140,18 @@ sma_loc_t sma_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t
     return sma_heap_malloc(scalars, zeroed, t, stmt, sma_memory_order);
 }
 
+/* The end of a thread that no other thread runs beside (the translator
+ * marks it): its drain needs no flush phase before it. */
+void sma_thread_end_alone(sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_drain(t, stmt);
+    sma_record(SMA_EV_THREAD_END, t, 0, 0, sma_memory_order, 0, 0, stmt);
+}
+
 void sma_thread_end(sma_thread_t t, sma_stmt_t stmt)
 {
     sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    sma_record(SMA_EV_THREAD_END, t, 0, 0, sma_memory_order, 0, 0, stmt);
+    sma_thread_end_alone(t, stmt);
 }
 
 #endif /* SMA_BUFFERS_H */

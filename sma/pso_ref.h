@@ -169,13 +169,15 @@ void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt
     sma_record(SMA_EV_WRITE, t, loc, value, 0, id, 0, stmt);
 }
 
-sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
+/* A read where no other thread can hold buffered stores (the translator
+ * marks them): no flush phase, as the flushes could only move t's own
+ * stores, which t does not observe. */
+sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
 {
     sma_value_t value;
     sma_wid_t read_from;
     unsigned int newest;
     sma_check_loc(loc);
-    sma_flush_some(stmt);
     if (sma_buf_count[t][loc] > 0) {
         /* store forwarding from the newest store of t to loc */
         newest = sma_ring_slot(sma_buf_head[t][loc], sma_buf_count[t][loc] - 1);
@@ -187,6 +189,12 @@ sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     }
     sma_record(SMA_EV_READ, t, loc, value, sma_memory_order, 0, read_from, stmt);
     return value;
+}
+
+sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_flush_some(stmt);
+    return sma_read_alone(loc, t, stmt);
 }
 
 /* Later stores of t get a larger epoch than the buffered ones. */

@@ -117,14 +117,16 @@ void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt
     sma_record(SMA_EV_WRITE, t, loc, value, 0, id, 0, stmt);
 }
 
-sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
+/* A read where no other thread can hold buffered stores (the translator
+ * marks them): no flush phase, as the flushes could only move t's own
+ * stores, which t does not observe. */
+sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
 {
     sma_value_t value;
     sma_wid_t read_from;
     unsigned int k;
     sma_slot_t slot;
     sma_check_loc(loc);
-    sma_flush_some(stmt);
     value = sma_memory[loc];
     read_from = sma_memory_wid[loc];
     /* store forwarding: the newest buffered store to loc wins */
@@ -137,6 +139,12 @@ sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     }
     sma_record(SMA_EV_READ, t, loc, value, sma_memory_order, 0, read_from, stmt);
     return value;
+}
+
+sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_flush_some(stmt);
+    return sma_read_alone(loc, t, stmt);
 }
 
 /* TSO keeps stores in order already. */

@@ -46,6 +46,11 @@ impl SmaImplementation {
         }
     }
 
+    /// Whether this is a reference store-buffer model (`tso_ref`, `pso_ref`).
+    pub fn is_reference(self) -> bool {
+        matches!(self, SmaImplementation::TsoReference | SmaImplementation::PsoReference)
+    }
+
     /// The memory model this implementation realises.
     pub fn model(self) -> MemoryModel {
         match self {

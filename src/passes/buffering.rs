@@ -104,6 +104,9 @@ struct State {
     /// Private scalar locals known to hold a constant here (so that an
     /// address such as `vars[1 + (r ^ r)]` is known to be `vars[1]`).
     constants: BTreeMap<LocalId, i64>,
+    /// Threads this one created and has not joined (by a handle known to
+    /// hold their slot) on some path.
+    running: BTreeSet<usize>,
 }
 
 impl State {
@@ -117,6 +120,7 @@ impl State {
         self.shared = self.shared.max(other.shared);
         self.concurrent |= other.concurrent;
         self.constants.retain(|local, value| other.constants.get(local) == Some(value));
+        self.running.extend(other.running.iter().copied());
         self
     }
 
@@ -163,6 +167,14 @@ struct Counter<'a> {
     pending: BTreeMap<LabelId, State>,
     /// Labels already passed: a jump to one of them goes backward.
     passed: Vec<LabelId>,
+    /// Pre-order index of the statement being visited.
+    visit: usize,
+    /// Pre-order indices of the reads and thread ends that run while no
+    /// other thread can hold buffered stores.
+    alone: BTreeSet<usize>,
+    /// Whether threads other than `main` create threads (then a join of
+    /// every thread main created does not leave main alone).
+    nested_creation: bool,
 }
 
 /// The occupancy of one thread body; `solo_start`: no other thread runs
@@ -174,19 +186,90 @@ fn thread_stores(
     memory: &MemoryLayout,
     shared: &BTreeSet<u32>,
 ) -> ThreadStores {
+    walk(body, solo_start, memory, shared, false).result
+}
+
+/// Runs the count over one thread body.
+fn walk<'a>(
+    body: &[SeqStmt],
+    solo_start: bool,
+    memory: &'a MemoryLayout,
+    shared: &'a BTreeSet<u32>,
+    nested_creation: bool,
+) -> Counter<'a> {
     let mut counter = Counter {
         memory,
         shared,
         result: ThreadStores::default(),
         pending: BTreeMap::new(),
         passed: Vec::new(),
+        visit: 0,
+        alone: BTreeSet::new(),
+        nested_creation,
     };
     let start = State {
         concurrent: !solo_start,
         ..State::default()
     };
     counter.block(body, Some(start));
-    counter.result
+    counter
+}
+
+/// Marks the reads and the end of the main thread that run while no other
+/// thread can hold buffered stores: before main's first thread creation, and
+/// after it has joined every thread it created (when only main creates
+/// threads). A terminated thread has drained its buffers, so memory updates
+/// before such a statement could only move main's own stores, which it does
+/// not observe: the reference SMAs skip them (`sma_read_alone`,
+/// `sma_thread_end_alone`).
+pub fn mark_main_alone(program: &mut SequentialProgram) {
+    let nested_creation = program
+        .threads
+        .iter()
+        .filter(|thread| thread.slot != 0)
+        .any(|thread| creates_threads(&thread.body));
+    let shared = BTreeSet::new();
+    let Some(main) = program.threads.iter_mut().find(|thread| thread.slot == 0) else {
+        return;
+    };
+    let alone = walk(&main.body, true, &program.memory, &shared, nested_creation).alone;
+    let mut visit = 0;
+    mark(&mut main.body, &alone, &mut visit);
+}
+
+fn creates_threads(body: &[SeqStmt]) -> bool {
+    body.iter().any(|stmt| match stmt {
+        SeqStmt::Create { .. } => true,
+        SeqStmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } => creates_threads(then_branch) || creates_threads(else_branch),
+        _ => false,
+    })
+}
+
+/// Sets `alone` on the statements whose pre-order index is in `alone`
+/// (the order [`Counter`] visits them in).
+fn mark(block: &mut [SeqStmt], alone: &BTreeSet<usize>, visit: &mut usize) {
+    for stmt in block {
+        let index = *visit;
+        *visit += 1;
+        match stmt {
+            SeqStmt::Read { alone: flag, .. } | SeqStmt::ThreadEnd { alone: flag, .. } => {
+                *flag = alone.contains(&index);
+            }
+            SeqStmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                mark(then_branch, alone, visit);
+                mark(else_branch, alone, visit);
+            }
+            _ => {}
+        }
+    }
 }
 
 impl Counter<'_> {
@@ -200,6 +283,13 @@ impl Counter<'_> {
     }
 
     fn stmt(&mut self, stmt: &SeqStmt, state: Option<State>) -> Option<State> {
+        let index = self.visit;
+        self.visit += 1;
+        if let (SeqStmt::Read { .. } | SeqStmt::ThreadEnd { .. }, Some(state)) = (stmt, &state) {
+            if !state.concurrent || (state.running.is_empty() && !self.nested_creation) {
+                self.alone.insert(index);
+            }
+        }
         let state = state.map(|mut state| {
             state.track_assignment(stmt);
             state
@@ -252,9 +342,16 @@ impl Counter<'_> {
                 state.drain();
                 state
             }),
-            SeqStmt::Create { .. } => state.map(|mut state| {
+            SeqStmt::Create { slot, .. } => state.map(|mut state| {
                 state.drain();
                 state.concurrent = true;
+                state.running.insert(*slot);
+                state
+            }),
+            SeqStmt::Join { handle, .. } => state.map(|mut state| {
+                if let Some(slot) = evaluate(handle, &state.constants).and_then(|s| usize::try_from(s).ok()) {
+                    state.running.remove(&slot);
+                }
                 state
             }),
             SeqStmt::Guard(_)
@@ -263,8 +360,7 @@ impl Counter<'_> {
             | SeqStmt::Read { .. }
             | SeqStmt::Malloc { .. }
             | SeqStmt::Assert { .. }
-            | SeqStmt::Assume(_)
-            | SeqStmt::Join { .. } => state,
+            | SeqStmt::Assume(_) => state,
         }
     }
 
@@ -531,6 +627,7 @@ mod tests {
             target: Place::Local(1),
             address: Expr::Const(4),
             stmt: 0,
+            alone: false,
         };
         let r = || Box::new(Expr::Load(Place::Local(1)));
         let dependency = SeqStmt::Assign(Place::Local(0), Expr::Binary(BinaryOp::BitXor, r(), r()));
@@ -558,6 +655,56 @@ mod tests {
             write_to_array(),
         ];
         assert_eq!(stores(&body, false).at(3), 1);
+    }
+
+    fn read() -> SeqStmt {
+        SeqStmt::Read {
+            target: Place::Local(2),
+            address: Expr::Const(4),
+            stmt: 0,
+            alone: false,
+        }
+    }
+
+    fn alone_reads(body: &[SeqStmt], nested_creation: bool) -> BTreeSet<usize> {
+        walk(body, true, &layout(), &BTreeSet::new(), nested_creation).alone
+    }
+
+    #[test]
+    fn main_is_alone_before_creating_and_after_joining_every_thread() {
+        let handle = Place::Local(0);
+        let body = [
+            read(),
+            SeqStmt::Create { slot: 1, stmt: 0 },
+            SeqStmt::Assign(handle.clone(), Expr::Const(1)),
+            read(),
+            SeqStmt::Join {
+                handle: Expr::Load(handle),
+                stmt: 0,
+            },
+            read(),
+            SeqStmt::ThreadEnd { stmt: 0, alone: false },
+        ];
+        assert_eq!(alone_reads(&body, false), BTreeSet::from([0, 5, 6]));
+        assert_eq!(alone_reads(&body, true), BTreeSet::from([0]), "a thread may have created others");
+        let mut program_body = body.to_vec();
+        mark(&mut program_body, &BTreeSet::from([0, 5, 6]), &mut 0);
+        assert!(matches!(program_body[5], SeqStmt::Read { alone: true, .. }));
+        assert!(matches!(program_body[3], SeqStmt::Read { alone: false, .. }));
+    }
+
+    #[test]
+    fn a_join_through_an_unknown_handle_leaves_the_thread_running() {
+        let body = [
+            SeqStmt::Create { slot: 1, stmt: 0 },
+            branch(vec![SeqStmt::Assign(Place::Local(0), Expr::Const(1))], vec![]),
+            SeqStmt::Join {
+                handle: Expr::Load(Place::Local(0)),
+                stmt: 0,
+            },
+            read(),
+        ];
+        assert!(alone_reads(&body, false).is_empty());
     }
 
     #[test]

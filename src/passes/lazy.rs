@@ -194,6 +194,7 @@ fn sequentialise_thread(
     body.push(SeqStmt::Guard(s.next));
     body.push(SeqStmt::ThreadEnd {
         stmt: thread.origin,
+        alone: false,
     });
     // Nondeterministic initial values, only where a path may read one.
     let early = super::definite::read_before_assigned(&body);
@@ -299,6 +300,7 @@ impl Sequentialiser<'_> {
                     target: target.clone(),
                     address: address.clone(),
                     stmt: origin,
+                    alone: false,
                 });
             }
             StmtKind::Write { address, value } => {

@@ -83,6 +83,10 @@ pub enum SeqStmt {
         target: Place,
         address: Expr,
         stmt: OriginId,
+        /// No other thread can hold buffered stores here (see
+        /// [`buffering::mark_main_alone`]): the SMA may skip its memory
+        /// updates before the read.
+        alone: bool,
     },
     Write {
         address: Expr,
@@ -142,6 +146,8 @@ pub enum SeqStmt {
     /// The final visible statement: the thread terminates and drains.
     ThreadEnd {
         stmt: OriginId,
+        /// As for [`SeqStmt::Read`].
+        alone: bool,
     },
 }
 
@@ -263,7 +269,9 @@ pub fn sequentialise(
 ) -> Result<SequentialProgram, Box<Diagnostic>> {
     let mut labels = walk::LabelGen::for_program(program);
     let instances = instantiate::instantiate(program, options, &mut labels)?;
-    lazy::sequentialise_threads(program, instances, options, &mut labels)
+    let mut sequential = lazy::sequentialise_threads(program, instances, options, &mut labels)?;
+    buffering::mark_main_alone(&mut sequential);
+    Ok(sequential)
 }
 
 /// A diagnostic pointing at the origin `origin` of `program`.

@@ -34,7 +34,7 @@ pub fn print_with_sma(
     let pc_bits = pc_bits(program);
     let mut threads = String::new();
     for thread in &program.threads {
-        print_thread(&mut threads, program, &names, thread, &mut nondet);
+        print_thread(&mut threads, program, &names, thread, &mut nondet, options.sma.is_reference());
     }
     let mut out = String::new();
     print_header_comment(&mut out, program, options);
@@ -218,6 +218,7 @@ fn print_thread(
     names: &Names,
     thread: &SeqThread,
     nondet: &mut BTreeSet<(String, String)>,
+    reference_sma: bool,
 ) {
     let t = thread.slot;
     let _ = writeln!(
@@ -258,6 +259,7 @@ fn print_thread(
         } else {
             u32::MAX
         },
+        reference_sma,
     };
     printer.block(&thread.body, 1);
     let _ = writeln!(printer.out, "t{t}_L{}: ;\n}}", thread.lines);
@@ -274,9 +276,21 @@ struct ThreadPrinter<'a> {
     /// Main's visible statements from `main_suffix` on run in its final
     /// context only.
     main_suffix: u32,
+    /// Whether the SMA is a reference model, which has `_alone` variants.
+    reference_sma: bool,
 }
 
 impl ThreadPrinter<'_> {
+    /// `function`, or its variant without memory updates where no other
+    /// thread can hold buffered stores (reference SMAs only).
+    fn read_function(&self, alone: bool, function: &str) -> String {
+        if alone && self.reference_sma {
+            format!("{function}_alone")
+        } else {
+            function.to_string()
+        }
+    }
+
     fn e(&mut self, e: &crate::ir::Expr) -> String {
         expr::expression(e, self.names, self.thread, self.nondet)
     }
@@ -384,9 +398,11 @@ impl ThreadPrinter<'_> {
                 target,
                 address,
                 stmt,
+                alone,
             } => {
                 let target = self.p(target);
-                let call = |a: &str| format!("{target} = sma_read({a}, {t}, {stmt});");
+                let read = self.read_function(*alone, "sma_read");
+                let call = |a: &str| format!("{target} = {read}({a}, {t}, {stmt});");
                 self.access(indent, address, *stmt, &call);
             }
             SeqStmt::Write {
@@ -501,8 +517,9 @@ impl ThreadPrinter<'_> {
                 );
                 self.line(indent, &text);
             }
-            SeqStmt::ThreadEnd { stmt } => {
-                self.line(indent, &format!("sma_thread_end({t}, {stmt});"))
+            SeqStmt::ThreadEnd { stmt, alone } => {
+                let end = self.read_function(*alone, "sma_thread_end");
+                self.line(indent, &format!("{end}({t}, {stmt});"))
             }
         }
     }
