@@ -1,23 +1,27 @@
 //! Store-buffer occupancy: for every thread of the sequential program, the
-//! most stores it can have buffered at once, in all and per location, while
-//! other threads run. The reference SMAs (`tso_ref.h`, `pso_ref.h`) flush
-//! only the buffers that can hold stores and run only as many flush passes as
-//! stores can be buffered, instead of every (thread, location) pair and
-//! `SMA_QSIZE * SMA_THREADS` passes.
+//! most stores it can have buffered at once, in all and per location. The
+//! reference SMAs (`tso_ref.h`, `pso_ref.h`) flush only the buffers that can
+//! hold stores and run only as many flush passes as those stores need
+//! (`printer::buffers` turns the counts into macros), instead of visiting
+//! every (thread, location) pair `SMA_QSIZE * SMA_THREADS` times; and they
+//! skip the flush phase before main's reads where no other thread can hold
+//! stores ([`mark_main_alone`]).
 //!
 //! A buffer is emptied by every draining visible statement (full fence, RMW,
 //! lock, unlock, thread creation, thread end). The count is taken over the
 //! loop-free thread bodies (loops are unrolled), with the maximum over the
-//! branches of an `if` and over the forward jumps to a label. The stores of
-//! the main thread before its first `pthread_create` count for the drain but
-//! not for the flush phases: no other thread runs yet, so no phase needs to
-//! move them, and the creation drains them.
+//! branches of an `if` and over the forward jumps to a label; private
+//! locals known to hold constants make computed addresses constant. The
+//! stores of the main thread before its first `pthread_create` count for
+//! the drain but not for the flush phases: no other thread runs yet, so no
+//! phase needs to move them, and the creation drains them.
 
 use super::{MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// What one thread can have in its store buffers while other threads run.
+/// What one thread can have in its store buffers (over its whole run, or
+/// while other threads run: see [`ThreadBuffers`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ThreadStores {
     /// The most stores buffered at once (all locations together).
