@@ -13,7 +13,7 @@
 #ifndef SMA_BUFFERS_H
 #define SMA_BUFFERS_H
 
-/* Ring slots and buffer fill take values 0..SMA_QSIZE: CBMC gets
+/* Buffer slots and fill take values 0..SMA_QSIZE: CBMC gets
  * bit-vectors just wide enough. */
 #ifdef __CPROVER__
 typedef unsigned __CPROVER_bitvector[SMA_BITS_FOR(SMA_QSIZE)] sma_slot_t;
@@ -55,15 +55,6 @@ void sma_init(void)
         sma_memory_wid[v] = 0;
     }
     sma_memory_order = 0;
-}
-
-/* The ring slot `k` places after `first` (k < SMA_QSIZE). */
-sma_slot_t sma_ring_slot(sma_slot_t first, unsigned int k)
-{
-    unsigned int slot = first + k;
-    if (slot >= SMA_QSIZE)
-        slot = slot - SMA_QSIZE;
-    return (sma_slot_t)slot;
 }
 
 /* A store reaching memory. */

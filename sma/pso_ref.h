@@ -36,16 +36,17 @@
 #ifndef SMA_MODEL_H
 #define SMA_MODEL_H
 
-/* The memory, sma_init, sma_ring_slot, sma_memory_store and the operations
+/* The memory, sma_init, sma_memory_store and the operations
  * both reference models implement alike (fence, lock, unlock, RMW, malloc,
  * thread end) are in buffers.h, inlined just before this header. */
 
-/* Buffer of thread t for location v: a ring of SMA_QSIZE slots; the oldest
- * store is in slot sma_buf_head[t][v], sma_buf_count[t][v] are buffered. */
+/* Buffer of thread t for location v: sma_buf_count[t][v] stores in slots
+ * 0..count-1, oldest first; a flush takes slot 0 and shifts the others
+ * down (constant indices, which CBMC encodes far more cheaply than a ring
+ * with a nondeterministic head). */
 sma_value_t sma_buf_value[SMA_THREADS][SMA_LOCATIONS][SMA_QSIZE];
 sma_wid_t sma_buf_wid[SMA_THREADS][SMA_LOCATIONS][SMA_QSIZE];
 unsigned int sma_buf_epoch[SMA_THREADS][SMA_LOCATIONS][SMA_QSIZE];
-sma_slot_t sma_buf_head[SMA_THREADS][SMA_LOCATIONS];
 sma_slot_t sma_buf_count[SMA_THREADS][SMA_LOCATIONS];
 /* Store-store fences executed by each thread so far. */
 unsigned int sma_epoch[SMA_THREADS];
@@ -53,11 +54,15 @@ unsigned int sma_epoch[SMA_THREADS];
 /* Moves the oldest store of u's (non-empty) buffer for v to memory. */
 void sma_flush_oldest(sma_thread_t u, sma_loc_t v, sma_stmt_t stmt)
 {
-    sma_slot_t slot = sma_buf_head[u][v];
-    sma_value_t value = sma_buf_value[u][v][slot];
-    sma_wid_t id = sma_buf_wid[u][v][slot];
+    sma_value_t value = sma_buf_value[u][v][0];
+    sma_wid_t id = sma_buf_wid[u][v][0];
+    unsigned int k;
     sma_memory_store(v, value, id);
-    sma_buf_head[u][v] = sma_ring_slot(slot, 1);
+    for (k = 0; k + 1 < SMA_QSIZE; k++) {
+        sma_buf_value[u][v][k] = sma_buf_value[u][v][k + 1];
+        sma_buf_wid[u][v][k] = sma_buf_wid[u][v][k + 1];
+        sma_buf_epoch[u][v][k] = sma_buf_epoch[u][v][k + 1];
+    }
     sma_buf_count[u][v] = sma_buf_count[u][v] - 1;
     sma_record(SMA_EV_FLUSH, u, v, value, sma_memory_order, id, 0, stmt);
 }
@@ -88,8 +93,8 @@ void sma_flush_oldest(sma_thread_t u, sma_loc_t v, sma_stmt_t stmt)
  * stores with a larger epoch must wait. */
 #define SMA_REF_NOTE_OLDEST(u, v, most, concurrent)                          \
     if ((u) == t && sma_buf_count[u][v] > 0                                  \
-        && sma_buf_epoch[u][v][sma_buf_head[u][v]] < oldest)                 \
-        oldest = sma_buf_epoch[u][v][sma_buf_head[u][v]];
+        && sma_buf_epoch[u][v][0] < oldest)                 \
+        oldest = sma_buf_epoch[u][v][0];
 
 unsigned int sma_oldest_epoch(sma_thread_t t)
 {
@@ -101,7 +106,7 @@ unsigned int sma_oldest_epoch(sma_thread_t t)
 /* The oldest epoch of every thread when the pass began. */
 unsigned int sma_pass_oldest[SMA_THREADS];
 #define SMA_REF_MAY_LEAVE(u, v) \
-    (sma_buf_epoch[u][v][sma_buf_head[u][v]] == sma_pass_oldest[u])
+    (sma_buf_epoch[u][v][0] == sma_pass_oldest[u])
 #endif
 
 /* In one pass, the oldest store of a buffer may reach memory. */
@@ -156,11 +161,11 @@ void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt
      * cut off). */
     if (sma_buf_count[t][loc] == SMA_QSIZE) {
 #ifndef SMA_REF_NO_STORE_FENCES
-        __CPROVER_assume(sma_buf_epoch[t][loc][sma_buf_head[t][loc]] == sma_oldest_epoch(t));
+        __CPROVER_assume(sma_buf_epoch[t][loc][0] == sma_oldest_epoch(t));
 #endif
         sma_flush_oldest(t, loc, stmt);
     }
-    slot = sma_ring_slot(sma_buf_head[t][loc], sma_buf_count[t][loc]);
+    slot = sma_buf_count[t][loc];
     id = sma_new_write_id();
     sma_buf_value[t][loc][slot] = value;
     sma_buf_wid[t][loc][slot] = id;
@@ -180,7 +185,7 @@ sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     sma_check_loc(loc);
     if (sma_buf_count[t][loc] > 0) {
         /* store forwarding from the newest store of t to loc */
-        newest = sma_ring_slot(sma_buf_head[t][loc], sma_buf_count[t][loc] - 1);
+        newest = sma_buf_count[t][loc] - 1;
         value = sma_buf_value[t][loc][newest];
         read_from = sma_buf_wid[t][loc][newest];
     } else {

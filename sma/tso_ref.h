@@ -31,27 +31,32 @@
 #ifndef SMA_MODEL_H
 #define SMA_MODEL_H
 
-/* The memory, sma_init, sma_ring_slot, sma_memory_store and the operations
+/* The memory, sma_init, sma_memory_store and the operations
  * both reference models implement alike (fence, lock, unlock, RMW, malloc,
  * thread end) are in buffers.h, inlined just before this header. */
 
-/* Store buffer of thread t: a ring of SMA_QSIZE slots; the oldest store is
- * in slot sma_buf_head[t], sma_buf_count[t] stores are buffered. */
+/* Store buffer of thread t: sma_buf_count[t] stores in slots
+ * 0..count-1, oldest first. A flush takes slot 0 and shifts the others
+ * down: every index but the append is a constant, which CBMC encodes far
+ * more cheaply than a ring with a nondeterministic head. */
 sma_loc_t sma_buf_loc[SMA_THREADS][SMA_QSIZE];
 sma_value_t sma_buf_value[SMA_THREADS][SMA_QSIZE];
 sma_wid_t sma_buf_wid[SMA_THREADS][SMA_QSIZE];
-sma_slot_t sma_buf_head[SMA_THREADS];
 sma_slot_t sma_buf_count[SMA_THREADS];
 
 /* Moves the oldest store of u's (non-empty) buffer to memory. */
 void sma_flush_oldest(sma_thread_t u, sma_stmt_t stmt)
 {
-    sma_slot_t slot = sma_buf_head[u];
-    sma_loc_t loc = sma_buf_loc[u][slot];
-    sma_value_t value = sma_buf_value[u][slot];
-    sma_wid_t id = sma_buf_wid[u][slot];
+    sma_loc_t loc = sma_buf_loc[u][0];
+    sma_value_t value = sma_buf_value[u][0];
+    sma_wid_t id = sma_buf_wid[u][0];
+    unsigned int k;
     sma_memory_store(loc, value, id);
-    sma_buf_head[u] = sma_ring_slot(slot, 1);
+    for (k = 0; k + 1 < SMA_QSIZE; k++) {
+        sma_buf_loc[u][k] = sma_buf_loc[u][k + 1];
+        sma_buf_value[u][k] = sma_buf_value[u][k + 1];
+        sma_buf_wid[u][k] = sma_buf_wid[u][k + 1];
+    }
     sma_buf_count[u] = sma_buf_count[u] - 1;
     sma_record(SMA_EV_FLUSH, u, loc, value, sma_memory_order, id, 0, stmt);
 }
@@ -108,7 +113,7 @@ void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt
      * oldest store, which had to reach memory by now anyway, does. */
     if (sma_buf_count[t] == SMA_QSIZE)
         sma_flush_oldest(t, stmt);
-    slot = sma_ring_slot(sma_buf_head[t], sma_buf_count[t]);
+    slot = sma_buf_count[t];
     id = sma_new_write_id();
     sma_buf_loc[t][slot] = loc;
     sma_buf_value[t][slot] = value;
@@ -125,16 +130,14 @@ sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     sma_value_t value;
     sma_wid_t read_from;
     unsigned int k;
-    sma_slot_t slot;
     sma_check_loc(loc);
     value = sma_memory[loc];
     read_from = sma_memory_wid[loc];
     /* store forwarding: the newest buffered store to loc wins */
     for (k = 0; k < SMA_QSIZE; k++) {
-        slot = sma_ring_slot(sma_buf_head[t], k);
-        if (k < sma_buf_count[t] && sma_buf_loc[t][slot] == loc) {
-            value = sma_buf_value[t][slot];
-            read_from = sma_buf_wid[t][slot];
+        if (k < sma_buf_count[t] && sma_buf_loc[t][k] == loc) {
+            value = sma_buf_value[t][k];
+            read_from = sma_buf_wid[t][k];
         }
     }
     sma_record(SMA_EV_READ, t, loc, value, sma_memory_order, 0, read_from, stmt);
