@@ -18,8 +18,9 @@ Usage: scripts/differential-all.py [--lazysma PATH] [--corpora litmus,bench]
                                    [--timeout S] [--memory GB] [--only SUBSTRING]
                                    [--skip-done TSV]
 
---skip-done skips the pairs that an earlier run's output (TSV) decided
-(agree or DIFFER), so that a long run can be continued.
+--skip-done skips the pairs that have a row in an earlier run's output
+(TSV), so that a long run can be continued (drop the `open` rows from that
+file to try them again).
 Build lazysma first: cargo build --release.
 """
 
@@ -55,17 +56,16 @@ def work_items(corpora, models, only):
     return items
 
 
-def decided_pairs(path):
-    """(corpus, program, model) of the rows of an earlier output that got
-    an answer from both models."""
-    decided = set()
+def done_pairs(path):
+    """(corpus, program, model) of the rows of an earlier output."""
+    done = set()
     if path:
         with open(path) as handle:
             for line in handle:
                 cells = line.rstrip("\n").split("\t")
-                if len(cells) == 9 and cells[8] in ("agree", "DIFFER"):
-                    decided.add((cells[0], cells[1], cells[2]))
-    return decided
+                if len(cells) == 9 and cells[0] != "corpus":
+                    done.add((cells[0], cells[1], cells[2]))
+    return done
 
 
 def outcome(timestamped, reference):
@@ -86,7 +86,7 @@ def main():
     parser.add_argument("--only", default="", help="substring filter on program names")
     options = parser.parse_args()
     items = work_items(options.corpora.split(","), options.models.split(","), options.only)
-    done = decided_pairs(options.skip_done)
+    done = done_pairs(options.skip_done)
     items = [item for item in items if (item[0], item[1], item[3]) not in done]
 
     def task(item):
