@@ -82,7 +82,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--timeout", type=int, default=300, help="seconds per verify run")
     parser.add_argument("--memory", type=float, default=8.0, help="GB of memory per verify run")
-    parser.add_argument("--skip-done", default="", help="earlier output whose decided pairs are skipped")
+    parser.add_argument("--skip-done", default="", help="earlier output whose pairs are skipped")
     parser.add_argument("--only", default="", help="substring filter on program names")
     options = parser.parse_args()
     items = work_items(options.corpora.split(","), options.models.split(","), options.only)
