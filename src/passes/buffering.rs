@@ -16,7 +16,7 @@
 //! the drain but not for the flush phases: no other thread runs yet, so no
 //! phase needs to move them, and the creation drains them.
 
-use super::{MemoryLayout, SeqStmt, SequentialProgram};
+use super::{creates_threads, MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -239,18 +239,6 @@ pub fn mark_main_alone(program: &mut SequentialProgram) {
     let alone = walk(&main.body, true, &program.memory, &shared, nested_creation).alone;
     let mut visit = 0;
     mark(&mut main.body, &alone, &mut visit);
-}
-
-fn creates_threads(body: &[SeqStmt]) -> bool {
-    body.iter().any(|stmt| match stmt {
-        SeqStmt::Create { .. } => true,
-        SeqStmt::If {
-            then_branch,
-            else_branch,
-            ..
-        } => creates_threads(then_branch) || creates_threads(else_branch),
-        _ => false,
-    })
 }
 
 /// Sets `alone` on the statements whose pre-order index is in `alone`

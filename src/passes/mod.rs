@@ -262,6 +262,19 @@ impl SequentialProgram {
     }
 }
 
+/// Whether `body` creates a thread.
+pub fn creates_threads(body: &[SeqStmt]) -> bool {
+    body.iter().any(|stmt| match stmt {
+        SeqStmt::Create { .. } => true,
+        SeqStmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } => creates_threads(then_branch) || creates_threads(else_branch),
+        _ => false,
+    })
+}
+
 /// Runs all passes.
 pub fn sequentialise(
     program: &Program,

@@ -566,7 +566,7 @@ fn main_suffix(program: &SequentialProgram) -> u32 {
     let Some((main, others)) = program.threads.split_first() else {
         return u32::MAX;
     };
-    if others.iter().any(|t| contains_create(&t.body)) {
+    if others.iter().any(|t| crate::passes::creates_threads(&t.body)) {
         return u32::MAX;
     }
     let mut nested = Vec::new();
@@ -587,7 +587,7 @@ fn main_suffix(program: &SequentialProgram) -> u32 {
     for (k, stmt) in main.body.iter().enumerate() {
         if complete {
             if let SeqStmt::Guard(i) = stmt {
-                return if contains_create(&main.body[k..]) {
+                return if crate::passes::creates_threads(&main.body[k..]) {
                     u32::MAX
                 } else {
                     *i
@@ -625,18 +625,6 @@ fn main_suffix(program: &SequentialProgram) -> u32 {
     u32::MAX
 }
 
-/// Whether `body` creates a thread.
-fn contains_create(body: &[SeqStmt]) -> bool {
-    body.iter().any(|stmt| match stmt {
-        SeqStmt::Create { .. } => true,
-        SeqStmt::If {
-            then_branch,
-            else_branch,
-            ..
-        } => contains_create(then_branch) || contains_create(else_branch),
-        _ => false,
-    })
-}
 
 /// The places `body` assigns (their outermost base for indexed places).
 fn assigned_places(body: &[SeqStmt], out: &mut Vec<Place>) {
