@@ -6,7 +6,7 @@
  * thread end are the same in both models: a flush phase (sma_flush_some),
  * then a drain of the thread's buffers (sma_drain), then the operation on
  * memory. The model header that follows defines the store buffers and what
- * differs: sma_flush_some, sma_drain, sma_write, sma_read and
+ * differs: sma_flush_some, sma_drain, sma_write, sma_read_alone and
  * sma_store_fence. Needs common.h first.
  */
 
@@ -42,10 +42,11 @@ sma_ts_t sma_memory_order;
             flush;                                                   \
     }
 
-/* Defined by the model header: the flush phase before an operation, and
- * the drain of all of t's buffered stores. */
+/* Defined by the model header: the flush phase before an operation, the
+ * drain of all of t's buffered stores, and a read without a flush phase. */
 void sma_flush_some(sma_stmt_t stmt);
 void sma_drain(sma_thread_t t, sma_stmt_t stmt);
+sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt);
 
 void sma_init(void)
 {
@@ -143,6 +144,12 @@ void sma_thread_end(sma_thread_t t, sma_stmt_t stmt)
 {
     sma_flush_some(stmt);
     sma_thread_end_alone(t, stmt);
+}
+
+sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_flush_some(stmt);
+    return sma_read_alone(loc, t, stmt);
 }
 
 #endif /* SMA_BUFFERS_H */

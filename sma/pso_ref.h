@@ -196,12 +196,6 @@ sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     return value;
 }
 
-sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_flush_some(stmt);
-    return sma_read_alone(loc, t, stmt);
-}
-
 /* Later stores of t get a larger epoch than the buffered ones. */
 void sma_store_fence(sma_thread_t t, sma_stmt_t stmt)
 {

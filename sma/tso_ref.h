@@ -20,12 +20,13 @@
  * Only the order of flushes to the same location is observable, and n
  * passes realise any order of n flushes (the i-th flush in pass i), so as
  * many passes as stores can be buffered at once lose nothing. The
- * translator computes that number and the threads that can buffer stores
- * at all (SMA_REF_BUFFERS below); the default is SMA_QSIZE * SMA_THREADS
- * passes over every thread.
+ * translator computes the passes the program's stores need (fewer, where
+ * threads store to different locations: src/printer/buffers.rs) and the
+ * threads that can buffer stores at all (SMA_REF_BUFFERS below); the
+ * default is SMA_QSIZE * SMA_THREADS passes over every thread.
  *
  * Bounds: at most SMA_QSIZE stores per buffer; an execution that needs more
- * (or more flush passes) is cut off, never reported.
+ * is cut off, never reported.
  */
 
 #ifndef SMA_MODEL_H
@@ -142,12 +143,6 @@ sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     }
     sma_record(SMA_EV_READ, t, loc, value, sma_memory_order, 0, read_from, stmt);
     return value;
-}
-
-sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_flush_some(stmt);
-    return sma_read_alone(loc, t, stmt);
 }
 
 /* TSO keeps stores in order already. */

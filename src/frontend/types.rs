@@ -4,6 +4,7 @@
 
 use super::source_map::SourceMap;
 use crate::diagnostics::Diagnostic;
+pub use crate::ir::truncate;
 use crate::ir::{StructDef, Ty};
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -659,19 +660,6 @@ impl<'a> TypeEnv<'a> {
     }
 }
 
-/// Truncates `v` to an integer type.
-pub fn truncate(v: i64, bits: u8, signed: bool) -> i64 {
-    if bits >= 64 {
-        return v;
-    }
-    let mask = (1i64 << bits) - 1;
-    let low = v & mask;
-    if signed && low >> (bits - 1) & 1 == 1 {
-        low | !mask
-    } else {
-        low
-    }
-}
 
 /// Value of an integer or character constant.
 pub fn constant_value(c: &Constant) -> Option<i64> {

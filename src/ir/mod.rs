@@ -107,6 +107,20 @@ impl Ty {
     pub const INT: Ty = Ty::Int { bits: 32, signed: true };
 }
 
+/// Truncates `v` to an integer type of `bits` bits, as a C conversion does.
+pub fn truncate(v: i64, bits: u8, signed: bool) -> i64 {
+    if bits >= 64 {
+        return v;
+    }
+    let mask = (1i64 << bits) - 1;
+    let low = v & mask;
+    if signed && low >> (bits - 1) & 1 == 1 {
+        low | !mask
+    } else {
+        low
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Function {
     pub name: String,

@@ -16,8 +16,8 @@
 //! the drain but not for the flush phases: no other thread runs yet, so no
 //! phase needs to move them, and the creation drains them.
 
-use super::{creates_threads, MemoryLayout, SeqStmt, SequentialProgram};
-use crate::ir::{BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
+use super::{creates_threads, MemoryLayout, SeqStmt, SeqThread, SequentialProgram};
+use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What one thread can have in its store buffers (over its whole run, or
@@ -52,6 +52,11 @@ impl ThreadStores {
         let constant = self.per_location.get(&location).copied().unwrap_or(0);
         constant.max(self.anywhere)
     }
+
+    /// Whether a store to `location` may be buffered at all.
+    pub fn may_hold(&self, location: u32) -> bool {
+        self.unbounded || self.at(location) > 0
+    }
 }
 
 /// The store buffers of one thread.
@@ -69,28 +74,28 @@ pub struct ThreadBuffers {
 /// that two threads may store to while both run; the second counts the
 /// stores to them.
 pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
-    let count = |shared: &BTreeSet<u32>| -> Vec<ThreadBuffers> {
-        program
-            .threads
-            .iter()
-            .map(|thread| ThreadBuffers {
-                slot: thread.slot,
-                whole: thread_stores(&thread.body, false, &program.memory, shared),
-                concurrent: thread_stores(&thread.body, thread.slot == 0, &program.memory, shared),
-            })
-            .collect()
+    let memory = &program.memory;
+    let concurrent = |thread: &SeqThread, shared: &BTreeSet<u32>| {
+        thread_stores(&thread.body, thread.slot == 0, memory, shared)
     };
-    let first = count(&BTreeSet::new());
-    count(&shared_locations(&first, program.memory.location_count()))
+    let first: Vec<ThreadStores> =
+        program.threads.iter().map(|thread| concurrent(thread, &BTreeSet::new())).collect();
+    let shared = shared_locations(&first, memory.location_count());
+    program
+        .threads
+        .iter()
+        .map(|thread| ThreadBuffers {
+            slot: thread.slot,
+            whole: thread_stores(&thread.body, false, memory, &shared),
+            concurrent: concurrent(thread, &shared),
+        })
+        .collect()
 }
 
 /// Locations that at least two threads may store to while other threads run.
-fn shared_locations(threads: &[ThreadBuffers], locations: u32) -> BTreeSet<u32> {
+fn shared_locations(threads: &[ThreadStores], locations: u32) -> BTreeSet<u32> {
     (1..locations)
-        .filter(|&location| {
-            let storing = threads.iter().filter(|t| t.concurrent.unbounded || t.concurrent.at(location) > 0);
-            storing.count() >= 2
-        })
+        .filter(|&location| threads.iter().filter(|t| t.may_hold(location)).count() >= 2)
         .collect()
 }
 
@@ -424,24 +429,11 @@ fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Option<i64> {
         }
         Expr::Cast(Ty::Pointer(_), inner) => evaluate(inner, constants),
         Expr::Cast(Ty::Int { bits, signed }, inner) => {
+            // Only values the type represents (negative ones not as unsigned).
             let value = evaluate(inner, constants)?;
-            fits(value, *bits, *signed).then_some(value)
+            (truncate(value, *bits, *signed) == value && (*signed || value >= 0)).then_some(value)
         }
         _ => None,
-    }
-}
-
-/// Whether `value` is representable in an integer type of `bits` bits.
-fn fits(value: i64, bits: u8, signed: bool) -> bool {
-    if bits >= 64 {
-        return signed || value >= 0;
-    }
-    let bits = u32::from(bits);
-    if signed {
-        let limit = 1i64 << (bits - 1);
-        (-limit..limit).contains(&value)
-    } else {
-        (0..(1i64 << bits)).contains(&value)
     }
 }
 

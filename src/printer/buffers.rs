@@ -11,13 +11,16 @@ use std::fmt::Write as _;
 /// store-store fences, `SMA_REF_NO_STORE_FENCES` for a reference SMA;
 /// nothing for the others.
 pub fn print_store_buffers(out: &mut String, program: &SequentialProgram, options: &TranslateOptions) {
+    if !options.sma.is_reference() {
+        return;
+    }
     let qsize = options.bounds.qsize;
     let threads = store_buffering(program);
     let locations = program.memory.location_count();
-    let (entries, rounds) = match options.sma {
-        SmaImplementation::TsoReference => tso_buffers(&threads, qsize),
-        SmaImplementation::PsoReference => pso_buffers(&threads, qsize, locations),
-        SmaImplementation::Sc | SmaImplementation::Etso | SmaImplementation::Epso => return,
+    let (entries, rounds) = if options.sma == SmaImplementation::PsoReference {
+        pso_buffers(&threads, qsize, locations)
+    } else {
+        tso_buffers(&threads, qsize, locations)
     };
     out.push_str(
         "/* Store buffers that can hold stores, as F(thread, [location,] most stores held, most\n \
@@ -53,19 +56,11 @@ fn held(stores: &ThreadStores, count: u32, qsize: u32) -> u32 {
 /// of different groups touch different locations and commute, so a phase
 /// needs only the passes of its largest group. Each group is a list of
 /// indices into `threads`.
-fn groups_meeting_at_locations(threads: &[ThreadBuffers]) -> Vec<Vec<usize>> {
+fn groups_meeting_at_locations(threads: &[ThreadBuffers], locations: u32) -> Vec<Vec<usize>> {
     let storing: Vec<usize> = (0..threads.len())
         .filter(|&i| threads[i].concurrent.most > 0 || threads[i].concurrent.unbounded)
         .collect();
-    let meet = |a: &ThreadStores, b: &ThreadStores| {
-        a.unbounded
-            || b.unbounded
-            || a.anywhere > 0
-            || b.anywhere > 0
-            || a.per_location
-                .iter()
-                .any(|(location, count)| *count > 0 && b.per_location.get(location).is_some_and(|c| *c > 0))
-    };
+    let meet = |a: &ThreadStores, b: &ThreadStores| (1..locations).any(|v| a.may_hold(v) && b.may_hold(v));
     let mut group_of: Vec<usize> = (0..threads.len()).collect();
     for (n, &i) in storing.iter().enumerate() {
         for &j in &storing[..n] {
@@ -102,7 +97,7 @@ fn groups_meeting_at_locations(threads: &[ThreadBuffers]) -> Vec<Vec<usize>> {
 /// a thread it leaves again and `c_f - 1` in the thread `f` it ends in:
 /// `S + sum a_u + max_f (c_f - 1 - a_f)` passes, and never more than
 /// `sum c_u` (every flush its own pass).
-fn tso_buffers(threads: &[ThreadBuffers], qsize: u32) -> (Vec<String>, u32) {
+fn tso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<String>, u32) {
     let mut entries = Vec::new();
     let mut concurrent = vec![0u32; threads.len()];
     for (i, thread) in threads.iter().enumerate() {
@@ -112,7 +107,7 @@ fn tso_buffers(threads: &[ThreadBuffers], qsize: u32) -> (Vec<String>, u32) {
             entries.push(format!("{}, {whole}, {}", thread.slot, concurrent[i]));
         }
     }
-    let rounds = groups_meeting_at_locations(threads)
+    let rounds = groups_meeting_at_locations(threads, locations)
         .iter()
         .map(|group| tso_group_passes(threads, &concurrent, group))
         .max()
@@ -120,22 +115,22 @@ fn tso_buffers(threads: &[ThreadBuffers], qsize: u32) -> (Vec<String>, u32) {
     (entries, rounds)
 }
 
-/// The passes one group of threads needs (see [`tso_buffers`]); `held[i]`
+/// The passes one group of threads needs (see [`tso_buffers`]); `holding[i]`
 /// is what thread `i` can hold while others run.
-fn tso_group_passes(threads: &[ThreadBuffers], held: &[u32], group: &[usize]) -> u32 {
-    let every_flush_its_pass = group.iter().map(|&i| held[i]).fold(0u32, u32::saturating_add);
+fn tso_group_passes(threads: &[ThreadBuffers], holding: &[u32], group: &[usize]) -> u32 {
+    let every_flush_its_pass = group.iter().map(|&i| holding[i]).fold(0u32, u32::saturating_add);
     if group.len() < 2 || group.iter().any(|&i| threads[i].concurrent.unbounded) {
         return every_flush_its_pass;
     }
-    let shared: u32 = group.iter().map(|&i| threads[i].concurrent.shared.min(held[i])).sum();
+    let shared: u32 = group.iter().map(|&i| threads[i].concurrent.shared.min(holding[i])).sum();
     let ahead: Vec<u32> = group
         .iter()
-        .map(|&i| threads[i].concurrent.ahead_of_shared.min(held[i].saturating_sub(1)))
+        .map(|&i| threads[i].concurrent.ahead_of_shared.min(holding[i].saturating_sub(1)))
         .collect();
     let tail = group
         .iter()
         .zip(&ahead)
-        .map(|(&i, a)| held[i].saturating_sub(1).saturating_sub(*a))
+        .map(|(&i, a)| holding[i].saturating_sub(1).saturating_sub(*a))
         .max()
         .unwrap_or(0);
     let path = shared + ahead.iter().sum::<u32>() + tail;
@@ -210,10 +205,10 @@ mod tests {
             thread(2, &[(1, 1)]),
             thread(3, &[(4, 2)]),
         ];
-        let (entries, rounds) = tso_buffers(&threads, 5);
+        let (entries, rounds) = tso_buffers(&threads, 5, 8);
         assert_eq!(rounds, 4, "3 stores of thread 1 and 1 of thread 2");
         assert_eq!(entries, vec!["1, 3, 3", "2, 1, 1", "3, 2, 2"]);
-        let (_, capped) = tso_buffers(&threads, 2);
+        let (_, capped) = tso_buffers(&threads, 2, 8);
         assert_eq!(capped, 3, "a buffer holds at most qsize stores");
     }
 
@@ -228,13 +223,13 @@ mod tests {
             t.concurrent.ahead_of_shared = 0;
         }
         // x of thread 2, x of thread 1, then thread 1's three own stores.
-        assert_eq!(tso_buffers(&[first, second], 5).1, 5);
+        assert_eq!(tso_buffers(&[first, second], 5, 8).1, 5);
     }
 
     #[test]
     fn tso_threads_storing_to_disjoint_locations_share_passes() {
         let threads = [thread(1, &[(1, 2)]), thread(2, &[(2, 2)])];
-        assert_eq!(tso_buffers(&threads, 3).1, 2);
+        assert_eq!(tso_buffers(&threads, 3, 8).1, 2);
     }
 
     #[test]

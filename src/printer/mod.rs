@@ -283,7 +283,7 @@ struct ThreadPrinter<'a> {
 impl ThreadPrinter<'_> {
     /// `function`, or its variant without memory updates where no other
     /// thread can hold buffered stores (reference SMAs only).
-    fn read_function(&self, alone: bool, function: &str) -> String {
+    fn alone_variant(&self, alone: bool, function: &str) -> String {
         if alone && self.reference_sma {
             format!("{function}_alone")
         } else {
@@ -401,7 +401,7 @@ impl ThreadPrinter<'_> {
                 alone,
             } => {
                 let target = self.p(target);
-                let read = self.read_function(*alone, "sma_read");
+                let read = self.alone_variant(*alone, "sma_read");
                 let call = |a: &str| format!("{target} = {read}({a}, {t}, {stmt});");
                 self.access(indent, address, *stmt, &call);
             }
@@ -518,7 +518,7 @@ impl ThreadPrinter<'_> {
                 self.line(indent, &text);
             }
             SeqStmt::ThreadEnd { stmt, alone } => {
-                let end = self.read_function(*alone, "sma_thread_end");
+                let end = self.alone_variant(*alone, "sma_thread_end");
                 self.line(indent, &format!("{end}({t}, {stmt});"))
             }
         }
