@@ -33,9 +33,9 @@
  *       value of v in memory. The nodes after it are pending (buffered)
  *       writes; the nodes from the sentinel's successor up to the head's
  *       predecessor are free (expired, no longer observable).
- *  (I5) sma_last_tstamp[v][t], sma_last_value[v][t], sma_last_wid[v][t]
+ *  (I5) sma_last_tstamp[t][v], sma_last_value[t][v], sma_last_wid[t][v]
  *       describe thread t's latest write to v (timestamp 0, id 0 when none);
- *       when sma_last_tstamp[v][t] > clock that write is pending and it is
+ *       when sma_last_tstamp[t][v] > clock that write is pending and it is
  *       the value t reads from v (TSO store forwarding).
  *  (I6) sma_max_tstamp[t] is the largest timestamp of any write of t, so t
  *       has no pending write iff sma_max_tstamp[t] <= clock. Under PSO the
@@ -72,9 +72,9 @@ void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tic
 {
     if (sma_max_tstamp[t] < ts)
         sma_max_tstamp[t] = ts;
-    sma_last_tstamp[v][t] = ts;
-    sma_last_value[v][t] = value;
-    sma_last_wid[v][t] = id;
+    sma_last_tstamp[t][v] = ts;
+    sma_last_value[t][v] = value;
+    sma_last_wid[t][v] = id;
 }
 
 /* PSO: a new store comes no earlier than t's previous store to the same
@@ -82,7 +82,7 @@ void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tic
  * no earlier than a store that precedes a store-store fence (I6'). */
 sma_tick_t sma_write_lower_bound(sma_loc_t loc, sma_thread_t t)
 {
-    sma_tick_t bound = sma_last_tstamp[loc][t];
+    sma_tick_t bound = sma_last_tstamp[t][loc];
     if (bound < sma_sfence_tstamp[t])
         bound = sma_sfence_tstamp[t];
     return bound;

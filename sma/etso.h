@@ -30,9 +30,9 @@
  *       value of v in memory. The nodes after it are pending (buffered)
  *       writes; the nodes from the sentinel's successor up to the head's
  *       predecessor are free (expired, no longer observable).
- *  (I5) sma_last_tstamp[v][t], sma_last_value[v][t], sma_last_wid[v][t]
+ *  (I5) sma_last_tstamp[t][v], sma_last_value[t][v], sma_last_wid[t][v]
  *       describe thread t's latest write to v (timestamp 0, id 0 when none);
- *       when sma_last_tstamp[v][t] > clock that write is pending and it is
+ *       when sma_last_tstamp[t][v] > clock that write is pending and it is
  *       the value t reads from v (TSO store forwarding).
  *  (I6) sma_max_tstamp[t] is the timestamp of t's latest write to any
  *       location; under TSO the timestamps of t's writes are non-decreasing in
@@ -61,9 +61,9 @@ void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tic
                          sma_wid_t id)
 {
     sma_max_tstamp[t] = ts;
-    sma_last_tstamp[v][t] = ts;
-    sma_last_value[v][t] = value;
-    sma_last_wid[v][t] = id;
+    sma_last_tstamp[t][v] = ts;
+    sma_last_value[t][v] = value;
+    sma_last_wid[t][v] = id;
 }
 
 /* TSO: t's stores reach memory in program order (FIFO per thread, I6), so

@@ -104,8 +104,8 @@ const MUTANTS: [Mutant; 7] = [
         name: "reads forward expired writes",
         model: Model::Etso,
         header: "tcdll.h",
-        original: "if (sma_last_tstamp[loc][t] > sma_clock) {",
-        broken: "if (sma_last_tstamp[loc][t] >= sma_clock) {",
+        original: "if (sma_last_tstamp[t][loc] > sma_clock) {",
+        broken: "if (sma_last_tstamp[t][loc] >= sma_clock) {",
     },
     Mutant {
         name: "fence does not drain",
@@ -125,7 +125,7 @@ const MUTANTS: [Mutant; 7] = [
         name: "no FIFO order per location",
         model: Model::Epso,
         header: "epso.h",
-        original: "sma_tick_t bound = sma_last_tstamp[loc][t];",
+        original: "sma_tick_t bound = sma_last_tstamp[t][loc];",
         broken: "sma_tick_t bound = 0;",
     },
     Mutant {

@@ -191,10 +191,10 @@ void check_thread(sma_thread_t t)
     sma_ts_t max = 0;
     for (v = 1; v < SMA_LOCATIONS; v++) {
         last = shadow_last_write(v, t);
-        __CPROVER_assert(sma_last_tstamp[v][t] == entry_ts(last) && sma_last_wid[v][t] == entry_wid(last),
+        __CPROVER_assert(sma_last_tstamp[t][v] == entry_ts(last) && sma_last_wid[t][v] == entry_wid(last),
                          "I5: last_tstamp/last_wid describe the thread's latest write");
         if (last != 0)
-            __CPROVER_assert(sma_last_value[v][t] == log_value[last - 1],
+            __CPROVER_assert(sma_last_value[t][v] == log_value[last - 1],
                              "I5: last_value is the thread's latest value");
     }
     for (i = 0; i < STEPS; i++) {
