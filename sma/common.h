@@ -40,7 +40,6 @@ void __CPROVER_assert(_Bool condition, const char *description);
 typedef unsigned int sma_loc_t;    /* location id; 0 is null */
 typedef unsigned int sma_thread_t; /* thread slot; main is 0 */
 typedef unsigned int sma_stmt_t;   /* source statement id, only recorded */
-typedef unsigned int sma_wid_t;    /* write id; 0 = the initial value */
 typedef unsigned int sma_ts_t;     /* timestamp / memory-order position, as recorded */
 
 /* The number of bits an unsigned counter needs to hold 0..n (n < 2^32), as
@@ -48,6 +47,20 @@ typedef unsigned int sma_ts_t;     /* timestamp / memory-order position, as reco
  * bit-vector types (__CPROVER_bitvector) for clocks and indices. */
 #define SMA_BITS_FOR(n) ((n) < 2 ? 1 : (n) < 4 ? 2 : (n) < 8 ? 3 : (n) < 16 ? 4 \
     : (n) < 32 ? 5 : (n) < 64 ? 6 : (n) < 128 ? 7 : (n) < 256 ? 8 : (n) < 65536 ? 16 : 32)
+
+/* Write ids: 0 names a location's initial value, stores get 1, 2, ... in
+ * the order they are issued. The translator defines SMA_WRITE_IDS, the
+ * number of statements that issue one (each runs at most once), and the
+ * ids get a bit-vector just that wide: they are stored with every buffered
+ * write, and at 32 bits they were a third of the formula. */
+#ifndef SMA_WRITE_IDS
+#define SMA_WRITE_IDS 4294967295u
+#endif
+#ifdef __CPROVER__
+typedef unsigned __CPROVER_bitvector[SMA_BITS_FOR(SMA_WRITE_IDS)] sma_wid_t;
+#else
+typedef unsigned int sma_wid_t;
+#endif
 
 /* ---- read-modify-write operation codes --------------------------------- */
 
@@ -81,13 +94,13 @@ sma_thread_t sma_rec_thread;
 sma_loc_t sma_rec_loc;
 sma_value_t sma_rec_value;
 sma_ts_t sma_rec_timestamp;
-sma_wid_t sma_rec_write_id;
-sma_wid_t sma_rec_read_from;
+unsigned int sma_rec_write_id;
+unsigned int sma_rec_read_from;
 sma_stmt_t sma_rec_stmt;
 unsigned int sma_rec_kind;
 
 void sma_record(unsigned int kind, sma_thread_t t, sma_loc_t loc, sma_value_t value,
-                sma_ts_t timestamp, sma_wid_t write_id, sma_wid_t read_from,
+                sma_ts_t timestamp, unsigned int write_id, unsigned int read_from,
                 sma_stmt_t stmt)
 {
     sma_rec_thread = t;
@@ -112,12 +125,12 @@ _Bool sma_nondet_bool(void);
 
 /* The next write id to hand out; ids are unique and start at 1 (0 names the
  * initial value of a location). */
-sma_wid_t sma_next_write_id = 1;
+unsigned int sma_next_write_id = 1;
 
 sma_wid_t sma_new_write_id(void)
 {
-    sma_wid_t id = sma_next_write_id;
-    sma_next_write_id = id + 1;
+    sma_wid_t id = (sma_wid_t)sma_next_write_id;
+    sma_next_write_id = sma_next_write_id + 1;
     return id;
 }
 

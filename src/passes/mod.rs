@@ -275,6 +275,24 @@ pub fn creates_threads(body: &[SeqStmt]) -> bool {
     })
 }
 
+/// The number of statements of `body` that hand out a write id when they
+/// run (stores, RMWs, locks and unlocks). No statement of a sequentialised
+/// thread runs twice (loops are unrolled and backward jumps refused), so
+/// the sum over all threads bounds the write ids of any execution.
+pub fn write_issuing_statements(body: &[SeqStmt]) -> u64 {
+    body.iter()
+        .map(|stmt| match stmt {
+            SeqStmt::Write { .. } | SeqStmt::Rmw { .. } | SeqStmt::Lock { .. } | SeqStmt::Unlock { .. } => 1,
+            SeqStmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => write_issuing_statements(then_branch) + write_issuing_statements(else_branch),
+            _ => 0,
+        })
+        .sum()
+}
+
 /// Runs all passes.
 pub fn sequentialise(
     program: &Program,

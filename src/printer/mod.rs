@@ -7,7 +7,7 @@ mod expr;
 
 use crate::ir::{Expr, FenceKind, Origin, OriginId, Place};
 use crate::options::TranslateOptions;
-use crate::passes::{SeqStmt, SeqThread, SequentialProgram};
+use crate::passes::{SeqStmt, SeqThread, SequentialProgram, write_issuing_statements};
 use expr::Names;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -138,6 +138,8 @@ fn print_prologue(out: &mut String, program: &SequentialProgram, options: &Trans
     let _ = writeln!(out, "#define SMA_QSIZE {}", b.qsize);
     let _ = writeln!(out, "#define SMA_MAXCLOCK {}", b.maxclock);
     let _ = writeln!(out, "#define SMA_BITWIDTH {}", b.bitwidth);
+    let write_ids: u64 = program.threads.iter().map(|t| write_issuing_statements(&t.body)).sum();
+    let _ = writeln!(out, "#define SMA_WRITE_IDS {write_ids}");
     let plain = if b.bitwidth > 32 { "long long" } else { "int" };
     if b.bitwidth < 32 {
         let _ = writeln!(
