@@ -244,6 +244,50 @@ fn the_time_limit_exits_3() {
     assert!(started.elapsed() < std::time::Duration::from_secs(15));
 }
 
+/// Whether process `pid` is gone (or a zombie nobody has reaped yet).
+#[cfg(target_os = "linux")]
+fn process_ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Killing lazysma (a CI time limit, `kill -9`) takes CBMC with it.
+#[cfg(target_os = "linux")]
+#[test]
+fn cbmc_ends_when_lazysma_is_killed() {
+    let directory = tempfile::tempdir().unwrap();
+    let pid_file = directory.path().join("cbmc.pid");
+    let slow = fake_cbmc(directory.path(), &format!("echo $$ > '{}'\nexec sleep 60", pid_file.display()));
+    let mut child = support::lazysma()
+        .arg("verify")
+        .arg(example("store_buffering.c"))
+        .args(["--cbmc", slow.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let pid = loop {
+        if let Ok(text) = std::fs::read_to_string(&pid_file) {
+            if text.ends_with('\n') {
+                break text.trim().to_string();
+            }
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the stand-in CBMC never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(!process_ended(&pid), "the stand-in CBMC runs");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let killed = std::time::Instant::now();
+    while !process_ended(&pid) {
+        assert!(killed.elapsed() < std::time::Duration::from_secs(10), "CBMC (pid {pid}) outlived lazysma");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn bad_input_exits_1() {
     let directory = tempfile::tempdir().unwrap();

@@ -215,6 +215,7 @@ impl Cbmc {
             }
         };
         command.args(&args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        end_with_this_process(&mut command);
         if let Some(dir) = &options.working_dir {
             command.current_dir(dir);
         }
@@ -237,6 +238,28 @@ impl Cbmc {
         Ok(CbmcRun { outcome, elapsed, exit_code: status.code, output, stderr_tail, command_line })
     }
 }
+
+/// Makes the kernel kill CBMC when lazysma ends, so that a time limit or a
+/// `kill` that ends lazysma (CI runners, `timeout`) does not leave a solver
+/// running for hours. `prlimit`, when used, execs CBMC in the same process
+/// and keeps the setting.
+#[cfg(target_os = "linux")]
+fn end_with_this_process(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec; prctl is
+    // async-signal-safe and neither allocates nor touches shared state.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn end_with_this_process(_command: &mut Command) {}
 
 /// Waits for CBMC, calling `progress` every [`PROGRESS_INTERVAL`], and kills
 /// it when the time limit passes.
