@@ -13,7 +13,7 @@ use std::process::ExitCode;
 #[command(name = "lazysma", version, about, long_about = None)]
 #[command(after_help = "Without a subcommand, `lazysma FILE ...` means `lazysma translate FILE ...`.\n\n\
 Exit codes: 0 no violation within the bounds (check: realisable), 10 violation found and confirmed \
-(check: not realisable), 1 bad input, 2 CBMC missing or failed, 3 time limit reached, \
+or an unwinding assertion failed (check: not realisable), 1 bad input, 2 CBMC missing or failed, 3 time limit reached, \
 4 counterexample failed the native check (a lazysma defect).")]
 struct Cli {
     #[command(subcommand)]
@@ -105,6 +105,9 @@ struct TranslationArgs {
     /// Fence around __VERIFIER_atomic sections (Nidhugg's reading; default: scheduling atomicity only).
     #[arg(long)]
     fence_atomic_sections: bool,
+    /// Assert that every loop exits within --unwind iterations (a failure reports the bound, not a bug).
+    #[arg(long)]
+    unwinding_assertions: bool,
 }
 
 impl TranslationArgs {
@@ -132,6 +135,7 @@ impl TranslationArgs {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
             fence_atomic_sections: self.fence_atomic_sections,
+            unwinding_assertions: self.unwinding_assertions,
         }
     }
 }

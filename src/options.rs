@@ -125,6 +125,9 @@ pub struct TranslateOptions {
     /// Add a full fence around `__VERIFIER_atomic` sections (Nidhugg's
     /// reading); off by default (CBMC's reading: scheduling atomicity only).
     pub fence_atomic_sections: bool,
+    /// Assert that every loop exits after `--unwind` copies (CBMC's
+    /// unwinding assertions); off by default: the executions are cut off.
+    pub unwinding_assertions: bool,
 }
 
 impl Default for TranslateOptions {
@@ -135,6 +138,7 @@ impl Default for TranslateOptions {
             include_dirs: Vec::new(),
             defines: Vec::new(),
             fence_atomic_sections: false,
+            unwinding_assertions: false,
         }
     }
 }

@@ -58,6 +58,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         model: request.options.sma.model().name(),
         sma: request.options.sma.name(),
         bounds: request.options.bounds.clone(),
+        unwinding_assertions: request.options.unwinding_assertions,
         cbmc: None,
         property: None,
         check: CheckReport {
@@ -214,6 +215,11 @@ fn counterexample(request: &VerifyRequest, report: &mut VerifyReport, property: 
             report.verdict = Verdict::Violation;
             report.exit_code = exit::VIOLATION;
             report.witness = Some(WitnessReport { source: "native-check", steps: renderer.steps(&witness) });
+            if report.property.as_ref().is_some_and(PropertyReport::is_unwinding_assertion) {
+                // CBMC's convention: a failed unwinding assertion fails the run.
+                report.verdict = Verdict::UnwindingBound;
+                return;
+            }
             let found = diagnosis::diagnose(&decoded, &witness, model);
             report.diagnosis = Some(renderer.diagnosis(&found, &model.to_string()));
         }
@@ -245,7 +251,7 @@ fn emit(request: &VerifyRequest, report: &VerifyReport, details: Option<&str>) {
         return;
     }
     match report.verdict {
-        Verdict::Safe | Verdict::Violation | Verdict::UncheckedViolation => {
+        Verdict::Safe | Verdict::Violation | Verdict::UncheckedViolation | Verdict::UnwindingBound => {
             print!("{}", render_text::render(report, request.color));
         }
         Verdict::CheckFailed => eprint!("{}", render_text::render(report, request.color)),

@@ -200,12 +200,38 @@ fn while_loop(b: &mut Builder, test_first: bool) -> Stmt {
     })
 }
 
+fn unrolling(unwind: u32, assertions: bool) -> unroll::Unrolling {
+    unroll::Unrolling { unwind, assertions }
+}
+
+#[test]
+fn unwinding_assertions_precede_the_closing_assumption() {
+    let mut b = Builder::new();
+    let l = while_loop(&mut b, true);
+    let mut labels = LabelGen::for_program(&b.program);
+    let plain = unroll::unroll_block(&vec![l.clone()], unrolling(3, false), &mut labels);
+    let is_unwinding = |k: &StmtKind| matches!(k, StmtKind::Assert { kind: PropertyKind::UnwindingAssertion, .. });
+    assert_eq!(count(&plain, is_unwinding), 0);
+    let asserted = unroll::unroll_block(&vec![l], unrolling(3, true), &mut labels);
+    assert_eq!(count(&asserted, is_unwinding), 1);
+    assert_eq!(count(&asserted, |k| matches!(k, StmtKind::Assume(_))), 1, "the assumption stays");
+    let order: Vec<&str> = kinds(&asserted)
+        .iter()
+        .filter_map(|k| match k {
+            StmtKind::Assert { .. } => Some("assert"),
+            StmtKind::Assume(_) => Some("assume"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, ["assert", "assume"]);
+}
+
 #[test]
 fn unrolling_makes_nested_copies_and_forward_jumps() {
     let mut b = Builder::new();
     let l = while_loop(&mut b, true);
     let mut labels = LabelGen::for_program(&b.program);
-    let out = unroll::unroll_block(&vec![l], 3, &mut labels);
+    let out = unroll::unroll_block(&vec![l], unrolling(3, false), &mut labels);
     assert_eq!(count(&out, |k| matches!(k, StmtKind::Loop { .. })), 0);
     assert_eq!(count(&out, |k| matches!(k, StmtKind::Write { .. })), 3);
     assert_eq!(
@@ -262,7 +288,7 @@ fn do_while_runs_the_body_first_and_nested_loops_multiply() {
         latch: vec![],
     });
     let mut labels = LabelGen::for_program(&b.program);
-    let out = unroll::unroll_block(&vec![outer], 2, &mut labels);
+    let out = unroll::unroll_block(&vec![outer], unrolling(2, false), &mut labels);
     assert_eq!(count(&out, |k| matches!(k, StmtKind::Write { .. })), 4);
     assert_eq!(
         count(&out, |k| matches!(k, StmtKind::Assume(_))),

@@ -288,6 +288,39 @@ fn cbmc_ends_when_lazysma_is_killed() {
     }
 }
 
+/// `--unwinding-assertions`: a loop that needs more than `--unwind`
+/// iterations is reported as a bound reached (exit 10, like CBMC), not as a
+/// violation; with enough unwinding, or without the option, the run is safe.
+#[test]
+fn unwinding_assertions_report_the_bound_not_a_bug() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().unwrap();
+    let program = directory.path().join("loop.c");
+    std::fs::write(
+        &program,
+        "#include <pthread.h>\n#include <assert.h>\nint x;\nvoid *t(void *arg) {\n  int i = 0;\n  while (i < 3) {\n    x = x + 1;\n    i++;\n  }\n  return 0;\n}\nint main(void) {\n  pthread_t a;\n  pthread_create(&a, 0, t, 0);\n  pthread_join(a, 0);\n  assert(x <= 3);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "unwinding-bound");
+    assert_eq!(report["unwinding_assertions"], true);
+    assert_eq!(report["property"]["line"], 6);
+    assert_eq!(report["check"]["realisable"], true);
+    let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions"]);
+    assert_eq!(code, 10);
+    assert!(stdout.starts_with("Unwinding bound reached under SC: a loop can run more than --unwind 2 times"), "{stdout}");
+    assert!(stdout.contains("6 | while (i < 3) {"), "{stdout}");
+    let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--unwind", "3"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("every loop exits within --unwind"), "{stdout}");
+    let (code, _, _) = verify(&program, &["--sc"]);
+    assert_eq!(code, 0);
+}
+
 #[test]
 fn bad_input_exits_1() {
     let directory = tempfile::tempdir().unwrap();

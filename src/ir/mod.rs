@@ -237,6 +237,9 @@ pub enum PropertyKind {
     Assertion,
     /// `reach_error()`, `__VERIFIER_error()`: reaching it is the violation.
     ErrorCall,
+    /// `--unwinding-assertions`: the loop exits after its last unrolled
+    /// copy. Its failure is a bound reached, not a bug of the program.
+    UnwindingAssertion,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -123,7 +123,8 @@ fn new_instance(
 ) -> Result<ThreadInstance, Box<Diagnostic>> {
     if let std::collections::hash_map::Entry::Vacant(e) = flat.entry(function) {
         let mut f = inline::inline_function(program, function, labels)?;
-        f.body = unroll::unroll_block(&f.body, options.bounds.unwind, labels);
+        let unrolling = unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions };
+        f.body = unroll::unroll_block(&f.body, unrolling, labels);
         e.insert(f);
     }
     let Some(f) = flat.get(&function) else {

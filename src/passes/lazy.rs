@@ -361,7 +361,7 @@ impl Sequentialiser<'_> {
             StmtKind::Free(_) => {}
             StmtKind::Assert { condition, kind } => {
                 let condition = match kind {
-                    PropertyKind::Assertion => condition.clone(),
+                    PropertyKind::Assertion | PropertyKind::UnwindingAssertion => condition.clone(),
                     PropertyKind::ErrorCall => Expr::Const(0),
                 };
                 out.push(SeqStmt::Assert {
@@ -495,11 +495,26 @@ impl Sequentialiser<'_> {
         let what = match kind {
             PropertyKind::Assertion => "assertion",
             PropertyKind::ErrorCall => "error call",
+            PropertyKind::UnwindingAssertion => {
+                return self.describe_unwinding(origin);
+            }
         };
         match self.context.program.origins.get(origin) {
             Some(o) if !o.text.is_empty() => format!("{}:{}: {}", o.file, o.line, o.text),
             Some(o) => format!("{}:{}: {}", o.file, o.line, what),
             None => what.to_string(),
+        }
+    }
+
+    /// `file:line: unwinding assertion (--unwind U): text` of the loop at
+    /// `origin`; verify mode recognises the marker (see
+    /// [`crate::trace::report::UNWINDING_ASSERTION`]).
+    fn describe_unwinding(&self, origin: OriginId) -> String {
+        let marker = format!("{} (--unwind {})", crate::trace::report::UNWINDING_ASSERTION, self.context.options.bounds.unwind);
+        match self.context.program.origins.get(origin) {
+            Some(o) if !o.text.is_empty() => format!("{}:{}: {marker}: {}", o.file, o.line, o.text),
+            Some(o) => format!("{}:{}: {marker}", o.file, o.line),
+            None => marker,
         }
     }
 

@@ -1,12 +1,23 @@
 //! Loop unrolling: every `Loop` becomes `--unwind` nested copies guarded by
-//! its condition, closed by the assumption that the loop exits; `break` and
-//! `continue` become forward jumps to the loop exit and to the copy's latch.
+//! its condition, closed by the assumption that the loop exits (preceded,
+//! with `--unwinding-assertions`, by the assertion that it does); `break`
+//! and `continue` become forward jumps to the loop exit and to the copy's
+//! latch.
 
 use super::walk::{LabelGen, map_nested_blocks, relabel};
-use crate::ir::{Block, Expr, LabelId, Stmt, StmtKind, UnaryOp};
+use crate::ir::{Block, Expr, LabelId, PropertyKind, Stmt, StmtKind, UnaryOp};
+
+/// How loops are unrolled.
+#[derive(Debug, Clone, Copy)]
+pub struct Unrolling {
+    /// Copies of each loop body (`--unwind`).
+    pub unwind: u32,
+    /// Assert, before assuming it, that the loop exits after the last copy.
+    pub assertions: bool,
+}
 
 /// `block` without loops.
-pub fn unroll_block(block: &Block, unwind: u32, labels: &mut LabelGen) -> Block {
+pub fn unroll_block(block: &Block, unwind: Unrolling, labels: &mut LabelGen) -> Block {
     let mut out = Vec::with_capacity(block.len());
     for stmt in block {
         match &stmt.kind {
@@ -48,7 +59,7 @@ struct Exits {
     exit_used: bool,
 }
 
-fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: u32, labels: &mut LabelGen) -> Block {
+fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: Unrolling, labels: &mut LabelGen) -> Block {
     let mut exits = Exits {
         exit: labels.fresh(),
         exit_used: false,
@@ -57,11 +68,20 @@ fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: u32, labels: &mut La
     let not_condition = Expr::Unary(UnaryOp::Not, Box::new(shape.condition.clone()));
     // Built from the innermost copy outwards.
     let mut tail = copy_block(shape.prelude, unwind, labels);
+    if unwind.assertions {
+        tail.push(Stmt {
+            kind: StmtKind::Assert {
+                condition: not_condition.clone(),
+                kind: PropertyKind::UnwindingAssertion,
+            },
+            origin,
+        });
+    }
     tail.push(Stmt {
         kind: StmtKind::Assume(not_condition),
         origin,
     });
-    let copies = if test_first { unwind } else { unwind.max(1) };
+    let copies = if test_first { unwind.unwind } else { unwind.unwind.max(1) };
     let mut iterations = Vec::with_capacity(copies as usize);
     for _ in 0..copies {
         iterations.push(iteration(shape, unwind, labels, &mut exits));
@@ -95,7 +115,7 @@ fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: u32, labels: &mut La
 }
 
 /// One copy of `body; continue-label: latch` with fresh labels.
-fn iteration(shape: &LoopShape, unwind: u32, labels: &mut LabelGen, exits: &mut Exits) -> Block {
+fn iteration(shape: &LoopShape, unwind: Unrolling, labels: &mut LabelGen, exits: &mut Exits) -> Block {
     let mut body = shape.body.clone();
     let latch_label = labels.fresh();
     let mut latch_used = false;
@@ -112,7 +132,7 @@ fn iteration(shape: &LoopShape, unwind: u32, labels: &mut LabelGen, exits: &mut 
     out
 }
 
-fn copy_block(block: &Block, unwind: u32, labels: &mut LabelGen) -> Block {
+fn copy_block(block: &Block, unwind: Unrolling, labels: &mut LabelGen) -> Block {
     let mut copy = block.clone();
     relabel(&mut copy, labels);
     unroll_block(&copy, unwind, labels)

@@ -114,6 +114,9 @@ fn print_header_comment(out: &mut String, program: &SequentialProgram, options: 
     if options.fence_atomic_sections {
         out.push_str(" * atomic sections are fenced\n");
     }
+    if options.unwinding_assertions {
+        out.push_str(" * every loop is asserted to exit within the unwind bound\n");
+    }
     out.push_str(
         " * Check with:  cbmc THIS_FILE.c   (no other flag needed; every loop is unrolled)\n */\n",
     );

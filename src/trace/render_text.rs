@@ -44,6 +44,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             let _ = writeln!(out, "{} under {model} within the bounds", style.green("No violation"));
         }
         Verdict::Violation | Verdict::UncheckedViolation => headline(&mut out, report, &style, &model),
+        Verdict::UnwindingBound => unwinding_headline(&mut out, report, &style, &model),
         Verdict::CheckFailed => {
             headline(&mut out, report, &style, &model);
             let _ = writeln!(
@@ -106,6 +107,28 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
     }
 }
 
+fn unwinding_headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str) {
+    let unwind = report.bounds.unwind;
+    let _ = writeln!(
+        out,
+        "{} under {model}: a loop can run more than --unwind {unwind} times",
+        style.red("Unwinding bound reached")
+    );
+    if let Some(property) = &report.property {
+        if let (Some(file), Some(line)) = (&property.file, property.line) {
+            let _ = writeln!(out, "  {} {file}:{line}", style.cyan("-->"));
+            if let Some(source) = &property.source {
+                let _ = writeln!(out, "  {} {}", style.cyan(&format!("{line:>4} |")), source);
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "This is a bound, not a bug: executions with more iterations were not checked. \
+         Raise --unwind to check them."
+    );
+}
+
 fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
     let _ = writeln!(
         out,
@@ -126,7 +149,12 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
     }
     if report.verdict == Verdict::Safe {
-        let _ = writeln!(out, "{}", style.dim("(bugs that need more rounds, loop iterations or buffer space are not ruled out)"));
+        let note = if report.unwinding_assertions {
+            "(every loop exits within --unwind; bugs that need more rounds or buffer space are not ruled out)"
+        } else {
+            "(bugs that need more rounds, loop iterations or buffer space are not ruled out)"
+        };
+        let _ = writeln!(out, "{}", style.dim(note));
     }
 }
 

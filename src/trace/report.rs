@@ -29,6 +29,10 @@ pub enum Verdict {
     BackendError,
     /// The time limit was reached.
     Timeout,
+    /// `--unwinding-assertions`: a loop can run longer than `--unwind`
+    /// allows, in an execution the native check confirms. A bound, not a
+    /// bug: results within the bounds miss the longer executions.
+    UnwindingBound,
 }
 
 impl Verdict {
@@ -41,6 +45,7 @@ impl Verdict {
             Verdict::BadInput => "bad-input",
             Verdict::BackendError => "backend-error",
             Verdict::Timeout => "timeout",
+            Verdict::UnwindingBound => "unwinding-bound",
         }
     }
 }
@@ -77,6 +82,19 @@ impl PropertyReport {
             _ => text,
         };
         PropertyReport { id: id.to_string(), description: description.to_string(), file, line, source }
+    }
+}
+
+/// The words that open the text of an unwinding assertion's description
+/// (`file:line: unwinding assertion (--unwind U): loop`).
+pub const UNWINDING_ASSERTION: &str = "unwinding assertion";
+
+impl PropertyReport {
+    /// Whether this is an unwinding assertion of the translator
+    /// (`--unwinding-assertions`), not an assertion of the program.
+    pub fn is_unwinding_assertion(&self) -> bool {
+        let (_, _, text) = parse_description(&self.description);
+        text.is_some_and(|text| text.starts_with(UNWINDING_ASSERTION))
     }
 }
 
@@ -256,6 +274,8 @@ pub struct VerifyReport {
     pub sma: &'static str,
     /// The bounds the translation used (`heap_block` as the translator set it).
     pub bounds: crate::options::Bounds,
+    /// Whether every loop was asserted to exit within `--unwind`.
+    pub unwinding_assertions: bool,
     pub cbmc: Option<CbmcReport>,
     pub property: Option<PropertyReport>,
     pub check: CheckReport,
