@@ -2,7 +2,7 @@
 //! assertion with its source line, the witness table, the diagnosis with
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
-use super::report::{StepKind, StepReport, Verdict, VerifyReport};
+use super::report::{PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
 use std::fmt::Write as _;
 
 /// ANSI styles, or nothing when colours are off.
@@ -97,14 +97,22 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
         return;
     };
     let _ = writeln!(out, "{} under {model} (property {})", style.red(what), property.id);
-    if let (Some(file), Some(line)) = (&property.file, property.line) {
-        let _ = writeln!(out, "  {} {file}:{line}", style.cyan("-->"));
-        if let Some(source) = &property.source {
-            let _ = writeln!(out, "  {} {}", style.cyan(&format!("{line:>4} |")), source);
-        }
-    } else {
+    if !source_point(out, property, style) {
         let _ = writeln!(out, "  {}", property.description);
     }
+}
+
+/// `--> file:line` and the source line of a property, if it maps back to
+/// the source; whether it does.
+fn source_point(out: &mut String, property: &PropertyReport, style: &Style) -> bool {
+    let (Some(file), Some(line)) = (&property.file, property.line) else {
+        return false;
+    };
+    let _ = writeln!(out, "  {} {file}:{line}", style.cyan("-->"));
+    if let Some(source) = &property.source {
+        let _ = writeln!(out, "  {} {}", style.cyan(&format!("{line:>4} |")), source);
+    }
+    true
 }
 
 fn unwinding_headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str) {
@@ -115,12 +123,7 @@ fn unwinding_headline(out: &mut String, report: &VerifyReport, style: &Style, mo
         style.red("Unwinding bound reached")
     );
     if let Some(property) = &report.property {
-        if let (Some(file), Some(line)) = (&property.file, property.line) {
-            let _ = writeln!(out, "  {} {file}:{line}", style.cyan("-->"));
-            if let Some(source) = &property.source {
-                let _ = writeln!(out, "  {} {}", style.cyan(&format!("{line:>4} |")), source);
-            }
-        }
+        source_point(out, property, style);
     }
     let _ = writeln!(
         out,
