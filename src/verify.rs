@@ -196,8 +196,9 @@ fn counterexample(request: &VerifyRequest, report: &mut VerifyReport, property: 
     };
     let model = consistency_model(request.options.sma.model());
     let renderer = Renderer { decoded: &decoded, map, atomic_writes: model == Model::Sc };
+    let bound_reached = report.property.as_ref().is_some_and(PropertyReport::is_unwinding_assertion);
     if !request.native_check {
-        report.verdict = Verdict::UncheckedViolation;
+        report.verdict = if bound_reached { Verdict::UnwindingBound } else { Verdict::UncheckedViolation };
         report.exit_code = exit::VIOLATION;
         report.witness = Some(WitnessReport { source: "sma-trace", steps: renderer.steps(&decoded.sma_order) });
         return;
@@ -215,7 +216,7 @@ fn counterexample(request: &VerifyRequest, report: &mut VerifyReport, property: 
             report.verdict = Verdict::Violation;
             report.exit_code = exit::VIOLATION;
             report.witness = Some(WitnessReport { source: "native-check", steps: renderer.steps(&witness) });
-            if report.property.as_ref().is_some_and(PropertyReport::is_unwinding_assertion) {
+            if bound_reached {
                 // CBMC's convention: a failed unwinding assertion fails the run.
                 report.verdict = Verdict::UnwindingBound;
                 return;

@@ -314,6 +314,9 @@ fn unwinding_assertions_report_the_bound_not_a_bug() {
     assert_eq!(code, 10);
     assert!(stdout.starts_with("Unwinding bound reached under SC: a loop can run more than --unwind 2 times"), "{stdout}");
     assert!(stdout.contains("6 | while (i < 3) {"), "{stdout}");
+    let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--no-check", "--format", "json"]);
+    assert_eq!(code, 10);
+    assert_eq!(json(&stdout)["verdict"], "unwinding-bound", "without the native check too");
     let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--unwind", "3"]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("every loop exits within --unwind"), "{stdout}");

@@ -231,6 +231,11 @@ pub enum RmwOp {
     CompareExchange { expected: Expr, desired: Expr },
 }
 
+/// The words that open the text of an unwinding assertion's description
+/// (`file:line: unwinding assertion (--unwind U): loop`), by which verify
+/// mode tells a bound reached from a violated assertion.
+pub const UNWINDING_ASSERTION: &str = "unwinding assertion";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PropertyKind {
     /// `assert`, `__VERIFIER_assert`, `__CPROVER_assert`.

@@ -507,10 +507,10 @@ impl Sequentialiser<'_> {
     }
 
     /// `file:line: unwinding assertion (--unwind U): text` of the loop at
-    /// `origin`; verify mode recognises the marker (see
-    /// [`crate::trace::report::UNWINDING_ASSERTION`]).
+    /// `origin`; verify mode recognises the marker
+    /// ([`crate::ir::UNWINDING_ASSERTION`]).
     fn describe_unwinding(&self, origin: OriginId) -> String {
-        let marker = format!("{} (--unwind {})", crate::trace::report::UNWINDING_ASSERTION, self.context.options.bounds.unwind);
+        let marker = format!("{} (--unwind {})", crate::ir::UNWINDING_ASSERTION, self.context.options.bounds.unwind);
         match self.context.program.origins.get(origin) {
             Some(o) if !o.text.is_empty() => format!("{}:{}: {marker}: {}", o.file, o.line, o.text),
             Some(o) => format!("{}:{}: {marker}", o.file, o.line),

@@ -85,16 +85,12 @@ impl PropertyReport {
     }
 }
 
-/// The words that open the text of an unwinding assertion's description
-/// (`file:line: unwinding assertion (--unwind U): loop`).
-pub const UNWINDING_ASSERTION: &str = "unwinding assertion";
-
 impl PropertyReport {
     /// Whether this is an unwinding assertion of the translator
     /// (`--unwinding-assertions`), not an assertion of the program.
     pub fn is_unwinding_assertion(&self) -> bool {
         let (_, _, text) = parse_description(&self.description);
-        text.is_some_and(|text| text.starts_with(UNWINDING_ASSERTION))
+        text.is_some_and(|text| text.starts_with(crate::ir::UNWINDING_ASSERTION))
     }
 }
 
