@@ -660,7 +660,6 @@ impl<'a> TypeEnv<'a> {
     }
 }
 
-
 /// Value of an integer or character constant.
 pub fn constant_value(c: &Constant) -> Option<i64> {
     match c {

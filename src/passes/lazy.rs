@@ -490,31 +490,23 @@ impl Sequentialiser<'_> {
     }
 
     /// `file:line: text` of a property (the statement's source text), mapped
-    /// back to the source by verify mode.
+    /// back to the source by verify mode. An unwinding assertion's text
+    /// opens with `unwinding assertion (--unwind U): `, the marker by which
+    /// verify mode tells a bound reached ([`crate::ir::UNWINDING_ASSERTION`]).
     fn describe(&self, origin: OriginId, kind: PropertyKind) -> String {
-        let what = match kind {
-            PropertyKind::Assertion => "assertion",
-            PropertyKind::ErrorCall => "error call",
+        let (what, marked) = match kind {
+            PropertyKind::Assertion => ("assertion".to_string(), false),
+            PropertyKind::ErrorCall => ("error call".to_string(), false),
             PropertyKind::UnwindingAssertion => {
-                return self.describe_unwinding(origin);
+                let unwind = self.context.options.bounds.unwind;
+                (format!("{} (--unwind {unwind})", crate::ir::UNWINDING_ASSERTION), true)
             }
         };
         match self.context.program.origins.get(origin) {
+            Some(o) if !o.text.is_empty() && marked => format!("{}:{}: {what}: {}", o.file, o.line, o.text),
             Some(o) if !o.text.is_empty() => format!("{}:{}: {}", o.file, o.line, o.text),
-            Some(o) => format!("{}:{}: {}", o.file, o.line, what),
-            None => what.to_string(),
-        }
-    }
-
-    /// `file:line: unwinding assertion (--unwind U): text` of the loop at
-    /// `origin`; verify mode recognises the marker
-    /// ([`crate::ir::UNWINDING_ASSERTION`]).
-    fn describe_unwinding(&self, origin: OriginId) -> String {
-        let marker = format!("{} (--unwind {})", crate::ir::UNWINDING_ASSERTION, self.context.options.bounds.unwind);
-        match self.context.program.origins.get(origin) {
-            Some(o) if !o.text.is_empty() => format!("{}:{}: {marker}: {}", o.file, o.line, o.text),
-            Some(o) => format!("{}:{}: {marker}", o.file, o.line),
-            None => marker,
+            Some(o) => format!("{}:{}: {what}", o.file, o.line),
+            None => what,
         }
     }
 

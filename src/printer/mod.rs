@@ -7,7 +7,7 @@ mod expr;
 
 use crate::ir::{Expr, FenceKind, Origin, OriginId, Place};
 use crate::options::TranslateOptions;
-use crate::passes::{SeqStmt, SeqThread, SequentialProgram, write_issuing_statements};
+use crate::passes::{SeqStmt, SeqThread, SequentialProgram, creates_threads, write_issuing_statements};
 use expr::Names;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -571,7 +571,7 @@ fn main_suffix(program: &SequentialProgram) -> u32 {
     let Some((main, others)) = program.threads.split_first() else {
         return u32::MAX;
     };
-    if others.iter().any(|t| crate::passes::creates_threads(&t.body)) {
+    if others.iter().any(|t| creates_threads(&t.body)) {
         return u32::MAX;
     }
     let mut nested = Vec::new();
@@ -592,7 +592,7 @@ fn main_suffix(program: &SequentialProgram) -> u32 {
     for (k, stmt) in main.body.iter().enumerate() {
         if complete {
             if let SeqStmt::Guard(i) = stmt {
-                return if crate::passes::creates_threads(&main.body[k..]) {
+                return if creates_threads(&main.body[k..]) {
                     u32::MAX
                 } else {
                     *i
@@ -629,7 +629,6 @@ fn main_suffix(program: &SequentialProgram) -> u32 {
     }
     u32::MAX
 }
-
 
 /// The places `body` assigns (their outermost base for indexed places).
 fn assigned_places(body: &[SeqStmt], out: &mut Vec<Place>) {
