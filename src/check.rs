@@ -150,6 +150,7 @@ fn effect(execution: &Execution, witness: &Witness, at: usize, step: Step) -> St
             value_text(event.value)
         ),
         (Op::Fence, _) => "store buffer empty".to_string(),
+        (Op::StoreFence, _) => "later stores reach memory after earlier ones".to_string(),
         (Op::Lock { mutex }, _) => format!("acquires {}", execution.mutexes()[*mutex]),
         (Op::Unlock { mutex }, _) => format!("releases {}", execution.mutexes()[*mutex]),
     }

@@ -21,6 +21,7 @@ fn event() -> impl Strategy<Value = Value> {
         Just(json!("write")),
         Just(json!("read")),
         Just(json!("fence")),
+        Just(json!("store-fence")),
         Just(json!("rmw")),
         Just(json!("lock")),
         Just(json!("unlock")),

@@ -12,7 +12,7 @@ use lazysma::consistency::{
 
 /// A compact notation: threads separated by `|`, events by `;`:
 /// `W x` (write), `R x a` (read x from event a, or `init`), `F` (fence),
-/// `U x a` (rmw reading a), `L m` / `N m` (lock / unlock). Event ids are
+/// `S` (store-store fence), `U x a` (rmw reading a), `L m` / `N m` (lock / unlock). Event ids are
 /// the letters a, b, c... in textual order.
 fn litmus(text: &str) -> Execution {
     let mut id = b'a';
@@ -31,6 +31,7 @@ fn litmus(text: &str) -> Execution {
                             format!(r#"{{"id":"{name}","op":"read","var":"{var}","rf":"{rf}"}}"#)
                         }
                         ["F"] => format!(r#"{{"id":"{name}","op":"fence"}}"#),
+                        ["S"] => format!(r#"{{"id":"{name}","op":"store-fence"}}"#),
                         ["U", var, rf] => {
                             format!(r#"{{"id":"{name}","op":"rmw","var":"{var}","rf":"{rf}"}}"#)
                         }
@@ -116,6 +117,24 @@ fn message_passing() {
         false,
         false,
     );
+}
+
+/// A store-store fence orders a thread's stores under PSO and nothing else:
+/// it forbids MP's store-store reordering but not SB's store-load one.
+#[test]
+fn store_store_fences() {
+    expect("MP+store-fence", "W x; S; W y | R y c; R x init", false, false, false);
+    expect("MP+store-fence allowed", "W x; S; W y | R y c; R x a", true, true, true);
+    expect("SB+store-fences", "W x; S; R y init | W y; S; R x init", false, true, true);
+    // Only the stores before the fence go first: the two after it may
+    // still swap.
+    expect("fence before both", "W x; S; W y; W z | R z d; R y init; R x a", false, false, true);
+    expect("fence between", "W x; W y; S; W z | R z d; R y init", false, false, false);
+    // Same-variable order and the fence together.
+    expect("2+2W+store-fences", "W x; S; W y | W y; S; W x | R x f; R y init", false, false, false);
+    // A store fence does not drain: the thread reads its own buffered
+    // store while the store is still invisible to others.
+    expect("own buffer across store fence", "W x; S; R x a; R y init | W y; R x init", false, true, true);
 }
 
 #[test]

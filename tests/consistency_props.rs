@@ -9,7 +9,8 @@ use lazysma::consistency::{Execution, Model, Options, replay, verify_with};
 use proptest::prelude::*;
 use support::{
     Rng, Shape, VARIANTS, litmus_shapes, mp_shapes, oracle, random_rf_execution,
-    random_run_execution, random_shapes, replays,
+    random_run_execution, random_run_ignoring_store_fences, random_shapes, replays,
+    without_store_fences,
 };
 
 const MODELS: [Model; 3] = [Model::Sc, Model::Tso, Model::Pso];
@@ -111,6 +112,21 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Reads-from maps of PSO runs that ignore the store-store fences:
+    /// realisable without the fences, often not with them.
+    #[test]
+    fn runs_ignoring_store_fences_agree(seed in any::<u64>(), generator in 0usize..3, threads in 2usize..=4, events in 4usize..=max_events(), vars in 1usize..=3) {
+        let mut rng = Rng::new(seed);
+        let shapes = shapes(generator, &mut rng, threads, events, vars, true);
+        if let Some(execution) = random_run_ignoring_store_fences(&mut rng, &shapes, Model::Pso) {
+            agree_with_oracle(&execution)?;
+        }
+    }
+}
+
 /// The generators reach every interesting class: SC executions, TSO-only
 /// (store-load reordering), PSO-only (store-store reordering) and
 /// unrealisable ones, with fences, RMWs and locks present.
@@ -149,4 +165,27 @@ fn generators_cover_every_class() {
         }
     }
     assert!(classes.iter().all(|&count| count >= 10), "{classes:?}");
+}
+
+/// Runs that ignore store-store fences often give reads-from maps that only
+/// those fences forbid under PSO: the property above tests that case.
+#[test]
+fn store_fences_forbid_some_runs() {
+    let mut forbidden = 0;
+    for seed in 0..600u64 {
+        let mut rng = Rng::new(seed);
+        // Message passing with a store-store fence at a random place
+        // among the writer's stores, and a reader of the other order.
+        let mut writer = vec![Shape::Write(0), Shape::Write(1), Shape::Write(2)];
+        writer.insert(1 + rng.below(2), Shape::StoreFence);
+        let shapes = vec![writer, vec![Shape::Read(2), Shape::Read(1), Shape::Read(0)]];
+        let Some(execution) = random_run_ignoring_store_fences(&mut rng, &shapes, Model::Pso) else {
+            continue;
+        };
+        assert!(lazysma::consistency::verify(&without_store_fences(&execution), Model::Pso).is_ok());
+        if lazysma::consistency::verify(&execution, Model::Pso).is_err() {
+            forbidden += 1;
+        }
+    }
+    assert!(forbidden >= 10, "only {forbidden} runs are forbidden by their store fences");
 }

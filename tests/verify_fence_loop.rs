@@ -1,8 +1,9 @@
 //! The fence advice of `lazysma verify` repairs programs: insert the
-//! suggested `__sync_synchronize();` after the line the JSON report names,
-//! re-run within the same bounds, repeat until no violation is left. The
-//! loop must end (exit 0) for store buffering (TSO), message passing (PSO)
-//! and Dekker (TSO).
+//! suggested statement (`__sync_synchronize();`, or under PSO the cheaper
+//! store-store fence where it suffices) after the line the JSON report
+//! names, re-run within the same bounds, repeat until no violation is left.
+//! The loop must end (exit 0) for store buffering (TSO), message passing
+//! (PSO, with a store-store fence) and Dekker (TSO).
 
 mod support;
 
@@ -16,24 +17,27 @@ fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
 }
 
-/// Inserts a fence line after each 1-based line of `after` (from the
-/// bottom up, so the earlier numbers stay valid).
-fn insert_fences(text: &str, after: &[u32]) -> String {
+/// A fence to insert: after this 1-based line, this statement.
+type Fence = (u32, String);
+
+/// Inserts each fence statement after its line (from the bottom up, so the
+/// earlier numbers stay valid).
+fn insert_fences(text: &str, fences: &[Fence]) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let mut after = after.to_vec();
-    after.sort_unstable();
-    after.dedup();
-    for &line in after.iter().rev() {
-        let index = usize::try_from(line).expect("small line numbers");
+    let mut fences = fences.to_vec();
+    fences.sort();
+    fences.dedup();
+    for (line, statement) in fences.iter().rev() {
+        let index = usize::try_from(*line).expect("small line numbers");
         assert!(index >= 1 && index <= lines.len(), "fence after line {line} is outside the file");
-        lines.insert(index, "__sync_synchronize();".to_string());
+        lines.insert(index, statement.clone());
     }
     lines.join("\n") + "\n"
 }
 
-/// Runs the repair loop and returns the fences inserted (as after-lines of
-/// each round) once verify exits 0.
-fn repair(source: &Path, arguments: &[&str]) -> Vec<Vec<u32>> {
+/// Runs the repair loop and returns the fences inserted in each round once
+/// verify exits 0.
+fn repair(source: &Path, arguments: &[&str]) -> Vec<Vec<Fence>> {
     let directory = tempfile::tempdir().expect("temporary directory");
     let name = source.file_name().expect("a file name");
     let program = directory.path().join(name);
@@ -59,7 +63,14 @@ fn repair(source: &Path, arguments: &[&str]) -> Vec<Vec<u32>> {
             let after_line = fence["after_line"].as_u64().expect("after_line") as u32;
             let before_line = fence["before_line"].as_u64().expect("before_line") as u32;
             assert!(after_line <= before_line, "the fence goes between the store and the later access");
-            after.push(after_line);
+            let insert = fence["insert"].as_str().expect("the statement to insert");
+            let expected = match fence["kind"].as_str() {
+                Some("full") => "__sync_synchronize();",
+                Some("store-store") => "__atomic_thread_fence(__ATOMIC_RELEASE);",
+                other => panic!("unknown fence kind {other:?}"),
+            };
+            assert_eq!(insert, expected);
+            after.push((after_line, insert.to_string()));
         }
         let text = std::fs::read_to_string(&program).expect("read the program");
         std::fs::write(&program, insert_fences(&text, &after)).expect("write the program");
@@ -71,7 +82,8 @@ fn repair(source: &Path, arguments: &[&str]) -> Vec<Vec<u32>> {
 #[test]
 fn inserting_lines_keeps_numbers_valid() {
     let text = "a\nb\nc\n";
-    assert_eq!(insert_fences(text, &[3, 1]), "a\n__sync_synchronize();\nb\nc\n__sync_synchronize();\n");
+    let fences = [(3, "f();".to_string()), (1, "g();".to_string())];
+    assert_eq!(insert_fences(text, &fences), "a\ng();\nb\nc\nf();\n");
 }
 
 #[test]
@@ -80,8 +92,10 @@ fn store_buffering_is_repaired_under_tso() {
         return;
     }
     let rounds = repair(&example("store_buffering.c"), &["--tso"]);
-    // x = 1 (line 16) before r1 = y, and y = 1 (line 22) before r2 = x.
-    assert_eq!(rounds.first().cloned().unwrap_or_default(), vec![16, 22]);
+    // x = 1 (line 16) before r1 = y, and y = 1 (line 22) before r2 = x:
+    // store-load reorderings need full fences.
+    let full = "__sync_synchronize();".to_string();
+    assert_eq!(rounds.first().cloned().unwrap_or_default(), vec![(16, full.clone()), (22, full)]);
 }
 
 #[test]
@@ -90,8 +104,9 @@ fn message_passing_is_repaired_under_pso() {
         return;
     }
     let rounds = repair(&example("message_passing.c"), &["--pso"]);
-    // data = 42 (line 14) must reach memory before ready = 1 (line 15).
-    assert_eq!(rounds, vec![vec![14]]);
+    // data = 42 (line 14) must reach memory before ready = 1 (line 15): a
+    // store-store fence is enough.
+    assert_eq!(rounds, vec![vec![(14, "__atomic_thread_fence(__ATOMIC_RELEASE);".to_string())]]);
 }
 
 #[test]

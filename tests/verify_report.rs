@@ -85,6 +85,7 @@ fn json_report_has_the_documented_fields() {
     pairs.sort();
     assert_eq!(pairs, vec![(16, 17), (22, 23)]);
     assert!(fences.iter().all(|f| f["thread"].is_string() && f["file"].is_string()));
+    assert!(fences.iter().all(|f| f["kind"] == "full" && f["insert"] == "__sync_synchronize();"), "{fences:?}");
     let kinds: Vec<&str> = diagnosis["reorderings"].as_array().unwrap().iter().filter_map(|r| r["kind"].as_str()).collect();
     assert_eq!(kinds, vec!["store-load", "store-load"]);
 }
@@ -124,7 +125,8 @@ fn message_passing_under_pso_names_the_stores_out_of_order() {
     let (code, stdout, _) = verify(&example("message_passing.c"), &["--pso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
     assert!(stdout.contains("store to ready (line 15) reached memory before the earlier store to data (line 14)"), "{stdout}");
-    assert!(stdout.contains("a fence between lines 14 and 15 forbids this"), "{stdout}");
+    assert!(stdout.contains("a store-store fence between lines 14 and 15 forbids this"), "{stdout}");
+    assert!(stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` after line 14"), "{stdout}");
     let (code, _, _) = verify(&example("message_passing.c"), &["--tso"]);
     assert_eq!(code, 0, "TSO keeps the stores in order");
 }

@@ -104,6 +104,9 @@ fn add_program_order(instance: &Instance, order: &mut Order) -> Result<(), Cycle
         }
         let mut last_any: Option<Node> = None;
         let mut last_per_var: Vec<Option<Node>> = vec![None; instance.vars];
+        // PSO: the memory phases of the writes before the latest
+        // store-store fence, which every later write's must follow.
+        let mut fenced: Vec<Node> = Vec::new();
         for (position, &node) in list.iter().enumerate() {
             match instance.nodes[node].kind {
                 Kind::Write { slot } => {
@@ -118,6 +121,9 @@ fn add_program_order(instance: &Instance, order: &mut Order) -> Result<(), Cycle
                     if let Some(previous) = previous {
                         order.add(previous, memory)?;
                     }
+                    for &earlier in &fenced {
+                        order.add(earlier, memory)?;
+                    }
                     if instance.model == Model::Sc
                         && let Some(&next) = list.get(position + 1)
                     {
@@ -130,6 +136,9 @@ fn add_program_order(instance: &Instance, order: &mut Order) -> Result<(), Cycle
                     for memory in last_per_var.iter().flatten() {
                         order.add(*memory, node)?;
                     }
+                }
+                Kind::StoreFence if instance.model == Model::Pso => {
+                    fenced = last_per_var.iter().flatten().copied().collect();
                 }
                 _ => {}
             }

@@ -31,6 +31,10 @@ pub enum Op {
     Read { var: VarId, rf: Source },
     /// A fence: blocks until the thread's buffers are empty.
     Fence,
+    /// A store-store fence: never blocks; under PSO the thread's later
+    /// writes reach memory only after its earlier ones (TSO and SC keep
+    /// that order anyway).
+    StoreFence,
     /// An atomic read-modify-write (or successful CAS): drains the thread's
     /// buffers, then reads `rf` from memory and writes memory in one step.
     Rmw { var: VarId, rf: Source },
@@ -47,6 +51,7 @@ impl Op {
             Op::Write { .. } => "write",
             Op::Read { .. } => "read",
             Op::Fence => "fence",
+            Op::StoreFence => "store-fence",
             Op::Rmw { .. } => "rmw",
             Op::Lock { .. } => "lock",
             Op::Unlock { .. } => "unlock",
@@ -102,6 +107,7 @@ pub enum OpSpec {
     Write { var: String },
     Read { var: String, rf: RfSpec },
     Fence,
+    StoreFence,
     Rmw { var: String, rf: RfSpec },
     Lock { mutex: String },
     Unlock { mutex: String },
@@ -244,6 +250,16 @@ impl Execution {
         self.by_id.get(id).copied()
     }
 
+    /// Whether a store-store fence lies between two events of one thread
+    /// (`earlier` before `later` in program order).
+    pub fn store_fence_between(&self, earlier: EventId, later: EventId) -> bool {
+        let (earlier, later) = (&self.events[earlier], &self.events[later]);
+        earlier.thread == later.thread
+            && self.threads[earlier.thread]
+                .get(earlier.index + 1..later.index)
+                .is_some_and(|between| between.iter().any(|&e| self.events[e].op == Op::StoreFence))
+    }
+
     /// The name of a reads-from source (`init` or an event id).
     pub fn source_name(&self, source: Source) -> &str {
         match source {
@@ -337,6 +353,7 @@ impl Resolver {
                 }
             }
             OpSpec::Fence => Op::Fence,
+            OpSpec::StoreFence => Op::StoreFence,
             OpSpec::Rmw { var, rf } => {
                 let rf = self.resolve_rf(spec, var, rf, threads)?;
                 Op::Rmw {
@@ -406,6 +423,7 @@ fn op_spec_name(op: &OpSpec) -> &'static str {
         OpSpec::Write { .. } => "write",
         OpSpec::Read { .. } => "read",
         OpSpec::Fence => "fence",
+        OpSpec::StoreFence => "store-fence",
         OpSpec::Rmw { .. } => "rmw",
         OpSpec::Lock { .. } => "lock",
         OpSpec::Unlock { .. } => "unlock",

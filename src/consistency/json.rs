@@ -94,6 +94,7 @@ fn parse_event(value: &Value, at: &str) -> Result<EventSpec, FormatError> {
             rf: rf(object)?,
         },
         "fence" => OpSpec::Fence,
+        "store-fence" => OpSpec::StoreFence,
         "rmw" => OpSpec::Rmw {
             var: var(object)?,
             rf: rf(object)?,
@@ -108,7 +109,7 @@ fn parse_event(value: &Value, at: &str) -> Result<EventSpec, FormatError> {
             return Err(shape(
                 at,
                 format!(
-                    "unknown op \"{other}\" (expected write, read, fence, rmw, lock or unlock)"
+                    "unknown op \"{other}\" (expected write, read, fence, store-fence, rmw, lock or unlock)"
                 ),
             ));
         }

@@ -8,6 +8,8 @@
 //! order: `write` (two-phase: issued into the thread's store buffer, later
 //! flushed to memory), `read` (with the write it must read from, or the
 //! initial value), `fence` (blocks until the thread's buffers are empty),
+//! `store-fence` (never blocks; under PSO the thread's later writes reach
+//! memory after its earlier ones),
 //! `rmw` (atomic read-modify-write or successful CAS: drains the thread's
 //! buffers, then reads and writes memory in one step), `lock` / `unlock` of
 //! a mutex (both drain the thread's buffers; a lock is taken only when free).
@@ -139,7 +141,14 @@ pub fn verify_with(execution: &Execution, model: Model, options: Options) -> Rep
     let (state, explored): (Option<State>, usize) = match (options.algorithm, model) {
         (Algorithm::Naive, _) => naive::naive_verify(&instance),
         (Algorithm::Verify, Model::Sc | Model::Tso) => verify_tso::verify_tso(&instance),
-        (Algorithm::Verify, Model::Pso) => verify_pso::verify_pso(&instance),
+        (Algorithm::Verify, Model::Pso) => match verify_pso::verify_pso(&instance) {
+            // VerifyPSO is complete only without store-store fences.
+            (None, explored) if instance.store_fences => {
+                let (state, more) = naive::naive_verify(&instance);
+                (state, explored + more)
+            }
+            found => found,
+        },
     };
     let outcome = state
         .map(|state| state.witness(&instance))

@@ -22,6 +22,7 @@ pub(crate) enum Kind {
     Write { slot: usize },
     Read { var: VarId, src: Src },
     Fence { user: Option<EventId> },
+    StoreFence,
     Rmw { var: VarId, src: Src, own: Src },
     Lock { mutex: MutexId },
     Unlock { mutex: MutexId },
@@ -46,6 +47,9 @@ pub(crate) struct PlainWrite {
     pub(crate) t_index: usize,
     /// Index among the thread's writes on `var` (PSO buffer order).
     pub(crate) tx_index: usize,
+    /// How many of the thread's writes precede its latest store-store fence
+    /// before this write: under PSO they reach memory first.
+    pub(crate) fenced_before: usize,
 }
 
 /// (X, RF) compiled for one memory model.
@@ -72,6 +76,9 @@ pub(crate) struct Instance<'a> {
     pub(crate) fence_end: Vec<usize>,
     /// Closure predecessors of every node (thread nodes, then memory nodes).
     pub(crate) pred: Option<Vec<BitSet>>,
+    /// Whether a thread has a store-store fence (which orders its writes
+    /// under PSO).
+    pub(crate) store_fences: bool,
 }
 
 impl<'a> Instance<'a> {
@@ -92,6 +99,7 @@ impl<'a> Instance<'a> {
             reads: Vec::new(),
             fence_end: Vec::new(),
             pred: None,
+            store_fences: false,
         };
         for (thread, events) in execution.threads().iter().enumerate() {
             instance.add_thread(thread, events);
@@ -135,6 +143,7 @@ impl<'a> Instance<'a> {
         let mut list = Vec::new();
         let mut reads = Vec::new();
         let mut t_index = 0;
+        let mut fenced_before = 0;
         let mut fence_end = 0;
         for &event in events {
             let op = &self.execution.event(event).op;
@@ -157,6 +166,7 @@ impl<'a> Instance<'a> {
                         var,
                         t_index,
                         tx_index: self.writes_tx[tx].len(),
+                        fenced_before,
                     });
                     self.writes_tx[tx].push(slot);
                     self.writes_t[thread].push(slot);
@@ -173,6 +183,11 @@ impl<'a> Instance<'a> {
                 Op::Fence => {
                     push(self, Kind::Fence { user: Some(event) }, &mut list);
                     fence_end = list.len();
+                }
+                Op::StoreFence => {
+                    self.store_fences = true;
+                    fenced_before = t_index;
+                    push(self, Kind::StoreFence, &mut list);
                 }
                 Op::Rmw { var, rf } => {
                     push(self, Kind::Fence { user: None }, &mut list);
@@ -357,12 +372,21 @@ impl State {
                 .all(|&slot| self.is_flushed(instance, slot))
     }
 
+    /// Whether the writes of `slot`'s thread before its latest store-store
+    /// fence are all in memory.
+    pub(crate) fn fenced_writes_flushed(&self, instance: &Instance, slot: usize) -> bool {
+        let write = &instance.writes[slot];
+        instance.writes_t[write.thread][..write.fenced_before]
+            .iter()
+            .all(|&earlier| self.is_flushed(instance, earlier))
+    }
+
     /// TSO/PSO-executability of the memory phase of a buffered write.
     pub(crate) fn can_flush(&self, instance: &Instance, slot: usize) -> bool {
         let write = &instance.writes[slot];
         let tx = write.thread * instance.vars + write.var;
         let in_order = match instance.model {
-            Model::Pso => true,
+            Model::Pso => self.fenced_writes_flushed(instance, slot),
             Model::Tso | Model::Sc => write.t_index as u32 == self.flushed_t[write.thread],
         };
         in_order
@@ -425,6 +449,7 @@ impl State {
             }
             Kind::Read { var, src } => self.visible(instance, thread, var) == src,
             Kind::Fence { .. } => self.is_drained(thread),
+            Kind::StoreFence => true,
             Kind::Rmw { var, src, own } => {
                 self.is_drained(thread)
                     && self.memory[var] == src
@@ -455,7 +480,7 @@ impl State {
                 }
             }
             Kind::Read { src, .. } => self.readers[src] -= 1,
-            Kind::Fence { .. } => {}
+            Kind::Fence { .. } | Kind::StoreFence => {}
             Kind::Rmw { var, src, own } => {
                 self.readers[src] -= 1;
                 self.memory[var] = own;

@@ -170,6 +170,7 @@ impl<'a> Machine<'a> {
                 }
             }
             (Op::Fence, Phase::Execute) if drained => {}
+            (Op::StoreFence, Phase::Execute) => {}
             (Op::Rmw { var, rf }, Phase::Execute) if drained => {
                 if self.memory[var] != rf {
                     return Err(format!(
@@ -221,11 +222,11 @@ impl<'a> Machine<'a> {
             };
             return Err(format!("write `{}` is {state}", self.name(event)));
         };
-        let older_same_var = buffer
-            .iter()
-            .take(at)
-            .any(|&w| self.execution.event(w).op.var() == Some(var));
-        if (model != Model::Pso && at != 0) || older_same_var {
+        let execution = self.execution;
+        let older_in_order = buffer.iter().take(at).any(|&w| {
+            execution.event(w).op.var() == Some(var) || execution.store_fence_between(w, event)
+        });
+        if (model != Model::Pso && at != 0) || older_in_order {
             return Err(format!(
                 "write `{}` overtakes an older buffered write",
                 self.name(event)

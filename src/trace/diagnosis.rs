@@ -5,12 +5,14 @@
 //! TACAS 2011, sec. 4-5; or under PSO two stores that reached memory out of
 //! program order) and where fences forbid it. Candidate fences are tested
 //! natively: a fence event is inserted into the execution and the check is
-//! run again.
+//! run again. Under PSO a store-store reordering is first offered the
+//! cheaper store-store fence.
 
 use super::execution::Decoded;
 use crate::consistency::{
     delayed_stores, verify, EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Witness,
 };
+use crate::ir::FenceKind;
 use std::collections::HashSet;
 
 /// How two events of one thread were reordered.
@@ -23,12 +25,13 @@ pub enum ReorderingKind {
 }
 
 /// A reordering of `store` with the `later` event of the same thread; a
-/// fence between them forbids it.
+/// `fence` between them forbids it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reordering {
     pub kind: ReorderingKind,
     pub store: EventId,
     pub later: EventId,
+    pub fence: FenceKind,
 }
 
 /// What the diagnosis found.
@@ -56,8 +59,13 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis
     }
     let observed = observed_reorderings(decoded, witness, model);
     for reordering in &observed {
-        if forbids(execution, &[reordering.store], model) {
-            return Diagnosis { sc_realisable: false, reorderings: vec![*reordering], fences_suffice: true };
+        let cheapest = [FenceKind::StoreStore, FenceKind::Full]
+            .into_iter()
+            .filter(|&fence| fence == FenceKind::Full || reordering.kind == ReorderingKind::StoreStore)
+            .find(|&fence| forbids_with(execution, &[reordering.store], fence, model));
+        if let Some(fence) = cheapest {
+            let reordering = Reordering { fence, ..*reordering };
+            return Diagnosis { sc_realisable: false, reorderings: vec![reordering], fences_suffice: true };
         }
     }
     let mut stores: Vec<EventId> = Vec::new();
@@ -94,13 +102,18 @@ pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) 
             continue;
         }
         if seen.insert(delayed.store) {
-            found.push(Reordering { kind: ReorderingKind::StoreLoad, store: delayed.store, later: delayed.load });
+            found.push(Reordering {
+                kind: ReorderingKind::StoreLoad,
+                store: delayed.store,
+                later: delayed.load,
+                fence: FenceKind::Full,
+            });
         }
     }
     if model == Model::Pso {
         for (store, later) in overtaken_stores(&decoded.execution, witness) {
             if is_program(store) && is_program(later) && seen.insert(store) {
-                found.push(Reordering { kind: ReorderingKind::StoreStore, store, later });
+                found.push(Reordering { kind: ReorderingKind::StoreStore, store, later, fence: FenceKind::Full });
             }
         }
     }
@@ -145,7 +158,7 @@ fn fenceable_stores(decoded: &Decoded) -> Vec<EventId> {
 /// the store and the next load or store of its thread.
 fn reordering_of(decoded: &Decoded, observed: &[Reordering], store: EventId) -> Reordering {
     if let Some(reordering) = observed.iter().find(|r| r.store == store) {
-        return *reordering;
+        return Reordering { fence: FenceKind::Full, ..*reordering };
     }
     let execution = &decoded.execution;
     let event = execution.event(store);
@@ -157,20 +170,31 @@ fn reordering_of(decoded: &Decoded, observed: &[Reordering], store: EventId) -> 
         .or_else(|| thread.get(event.index + 1).copied())
         .unwrap_or(store);
     let kind = if decoded.events[next].kind.is_store() { ReorderingKind::StoreStore } else { ReorderingKind::StoreLoad };
-    Reordering { kind, store, later: next }
+    Reordering { kind, store, later: next, fence: FenceKind::Full }
 }
 
-/// Whether fences right after each of `stores` make the execution's
+/// Whether full fences right after each of `stores` make the execution's
 /// reads-from map unrealisable under `model`.
 pub fn forbids(execution: &Execution, stores: &[EventId], model: Model) -> bool {
-    match with_fences_after(execution, stores) {
+    forbids_with(execution, stores, FenceKind::Full, model)
+}
+
+/// Whether fences of kind `fence` right after each of `stores` make the
+/// execution's reads-from map unrealisable under `model`.
+pub fn forbids_with(execution: &Execution, stores: &[EventId], fence: FenceKind, model: Model) -> bool {
+    match with_fences_after(execution, stores, fence) {
         Some(fenced) => verify(&fenced, model).is_err(),
         None => false,
     }
 }
 
-/// The execution with a fence event inserted after each event of `after`.
-pub fn with_fences_after(execution: &Execution, after: &[EventId]) -> Option<Execution> {
+/// The execution with a fence event of kind `fence` inserted after each
+/// event of `after`.
+pub fn with_fences_after(execution: &Execution, after: &[EventId], fence: FenceKind) -> Option<Execution> {
+    let op = match fence {
+        FenceKind::Full => OpSpec::Fence,
+        FenceKind::StoreStore => OpSpec::StoreFence,
+    };
     let mut threads = Vec::with_capacity(execution.threads().len());
     let mut counter = 0usize;
     for thread in execution.threads() {
@@ -179,7 +203,7 @@ pub fn with_fences_after(execution: &Execution, after: &[EventId]) -> Option<Exe
             specs.push(spec_of(execution, event));
             if after.contains(&event) {
                 counter += 1;
-                specs.push(EventSpec::new(format!("fence#inserted{counter}"), OpSpec::Fence));
+                specs.push(EventSpec::new(format!("fence#inserted{counter}"), op.clone()));
             }
         }
         threads.push(specs);
@@ -199,6 +223,7 @@ fn spec_of(execution: &Execution, event: EventId) -> EventSpec {
         Op::Write { var: v } => OpSpec::Write { var: var(*v) },
         Op::Read { var: v, rf: source } => OpSpec::Read { var: var(*v), rf: rf(*source) },
         Op::Fence => OpSpec::Fence,
+        Op::StoreFence => OpSpec::StoreFence,
         Op::Rmw { var: v, rf: source } => OpSpec::Rmw { var: var(*v), rf: rf(*source) },
         Op::Lock { mutex } => OpSpec::Lock { mutex: execution.mutexes()[*mutex].clone() },
         Op::Unlock { mutex } => OpSpec::Unlock { mutex: execution.mutexes()[*mutex].clone() },
@@ -210,7 +235,7 @@ fn spec_of(execution: &Execution, event: EventId) -> EventSpec {
 mod tests {
     use super::*;
     use crate::options::SmaImplementation;
-    use crate::trace::execution::build;
+    use crate::trace::execution::{build, EventKind};
     use crate::trace::records::{Record, RecordKind};
 
     fn record(kind: RecordKind, thread: usize, loc: u64, value: i128, write_id: u64, read_from: u64, stmt: usize) -> Record {
@@ -285,6 +310,44 @@ mod tests {
         let reordering = diagnosis.reorderings[0];
         assert_eq!(reordering.kind, ReorderingKind::StoreStore);
         assert_eq!((stmt_of(&decoded, reordering.store), stmt_of(&decoded, reordering.later)), (Some(10), Some(11)));
+        assert_eq!(reordering.fence, FenceKind::StoreStore, "the cheaper fence suffices");
+    }
+
+    #[test]
+    fn a_store_fence_record_orders_the_stores_under_pso() {
+        use RecordKind::*;
+        // MP with a store-store fence between the stores, and the reader
+        // seeing the flag but not the data: not PSO-realisable any more.
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 1),
+            record(Write, 1, 1, 1, 1, 0, 10),
+            record(StoreFence, 1, 0, 0, 0, 0, 12),
+            record(Write, 1, 2, 1, 2, 0, 11),
+            record(Read, 2, 2, 1, 0, 2, 20),
+            record(Read, 2, 1, 0, 0, 0, 21),
+        ];
+        let decoded = build(&records, &names(), SmaImplementation::Epso).unwrap();
+        let fence = decoded.events.iter().position(|e| e.kind == EventKind::StoreFence).expect("a store fence event");
+        assert_eq!(decoded.execution.event(fence).op, Op::StoreFence);
+        assert!(verify(&decoded.execution, Model::Pso).is_err());
+        // The same records without the fence are realisable.
+        assert!(verify(&message_passing().execution, Model::Pso).is_ok());
+    }
+
+    #[test]
+    fn store_load_reorderings_need_a_full_fence() {
+        let decoded = store_buffering();
+        let stores: Vec<EventId> = decoded.events.iter().enumerate()
+            .filter(|(_, e)| e.stmt == Some(10) || e.stmt == Some(20))
+            .map(|(event, _)| event)
+            .collect();
+        assert_eq!(stores.len(), 2);
+        assert!(!forbids_with(&decoded.execution, &stores, FenceKind::StoreStore, Model::Pso));
+        assert!(forbids_with(&decoded.execution, &stores, FenceKind::Full, Model::Pso));
+        let witness = verify(&decoded.execution, Model::Pso).expect("SB is PSO-realisable");
+        let diagnosis = diagnose(&decoded, &witness, Model::Pso);
+        assert!(diagnosis.reorderings.iter().all(|r| r.fence == FenceKind::Full));
     }
 
     #[test]
@@ -308,7 +371,7 @@ mod tests {
     fn fences_are_inserted_after_the_named_events() {
         let decoded = store_buffering();
         let store = decoded.events.iter().position(|e| e.stmt == Some(10)).unwrap();
-        let fenced = with_fences_after(&decoded.execution, &[store]).unwrap();
+        let fenced = with_fences_after(&decoded.execution, &[store], FenceKind::Full).unwrap();
         assert_eq!(fenced.events().len(), decoded.execution.events().len() + 1);
         let thread = &fenced.threads()[1];
         let position = thread.iter().position(|&e| fenced.event(e).id == decoded.execution.event(store).id).unwrap();

@@ -19,6 +19,9 @@ pub enum EventKind {
     Read { location: String, value: i128, from: Option<EventId> },
     /// A fence (`__sync_synchronize()`, an atomic section boundary...).
     Fence,
+    /// A store-store fence (`sfence`, `lwsync`, a release fence): under PSO
+    /// the thread's later stores reach memory after its earlier ones.
+    StoreFence,
     /// The drain of a terminating thread.
     ThreadEnd,
     /// The drain of a thread that creates another.
@@ -284,9 +287,11 @@ impl Builder<'_> {
             RecordKind::Rmw => self.rmw(index, record)?,
             RecordKind::Create => self.create(index, record)?,
             RecordKind::Join => self.join(index, record)?,
-            // A store-store fence has no counterpart in the checker (it is
-            // more permissive there); allocation is no memory event.
-            RecordKind::StoreFence | RecordKind::Malloc => {}
+            RecordKind::StoreFence => {
+                self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::StoreFence), EventKind::StoreFence);
+            }
+            // Allocation is no memory event.
+            RecordKind::Malloc => {}
         }
         Ok(())
     }

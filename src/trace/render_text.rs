@@ -77,8 +77,9 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
         for fence in &diagnosis.fences {
             let _ = writeln!(
                 out,
-                "  {} insert `__sync_synchronize();` after line {} of {} (in {}), before line {}",
+                "  {} insert `{}` after line {} of {} (in {}), before line {}",
                 style.cyan("fix:"),
+                fence.insert,
                 fence.after_line,
                 fence.file,
                 fence.thread,

@@ -6,7 +6,7 @@
 use super::diagnosis::{Diagnosis, Reordering, ReorderingKind};
 use super::execution::{Decoded, EventKind};
 use crate::consistency::{EventId, Op, Phase, Source, Witness};
-use crate::ir::Origin;
+use crate::ir::{FenceKind, Origin};
 use crate::passes::TranslationMap;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -171,6 +171,16 @@ pub struct StepReport {
     pub value: Option<String>,
 }
 
+/// The thread's store buffer as a witness row sees it: the stores a
+/// draining event flushes, the stores buffered now, and whether a read
+/// takes its value from the buffer.
+#[derive(Debug, Clone, Copy)]
+struct Buffers {
+    drained: usize,
+    buffered: usize,
+    own_buffer: bool,
+}
+
 /// What a witness row does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -184,6 +194,8 @@ pub enum StepKind {
     LoadFromMemory,
     LoadFromBuffer,
     Fence,
+    /// A store-store fence: later stores of the thread wait for earlier ones.
+    StoreFence,
     ThreadEnd,
     Rmw,
     CasFailed,
@@ -205,13 +217,29 @@ pub struct SourcePoint {
 }
 
 /// A fence that forbids the counterexample, in a form a tool can apply:
-/// insert a full fence after line `after_line` (before `before_line`).
+/// insert the statement `insert` after line `after_line` (before
+/// `before_line`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FenceAdvice {
     pub file: String,
     pub after_line: u32,
     pub before_line: u32,
     pub thread: String,
+    /// `full` (drains the store buffers) or `store-store` (under PSO keeps
+    /// the earlier stores ahead of the later ones, cheaper).
+    pub kind: &'static str,
+    /// The C statement to insert.
+    pub insert: &'static str,
+}
+
+impl FenceAdvice {
+    /// The name and C statement of a fence kind.
+    fn describe(fence: FenceKind) -> (&'static str, &'static str) {
+        match fence {
+            FenceKind::Full => ("full", "__sync_synchronize();"),
+            FenceKind::StoreStore => ("store-store", "__atomic_thread_fence(__ATOMIC_RELEASE);"),
+        }
+    }
 }
 
 /// One reordering the bug needs.
@@ -352,9 +380,10 @@ impl Renderer<'_> {
                     Op::Read { rf: Source::Event(w), .. } => buffer.contains(&w),
                     _ => false,
                 };
-                self.execute_row(step.event, drained, own_buffer)
+                let buffered = self.program_stores(buffer);
+                self.execute_row(step.event, Buffers { drained, buffered, own_buffer })
             };
-            let pending = buffer.iter().filter(|&&w| !self.decoded.events[w].kind.is_synthetic()).count();
+            let pending = self.program_stores(buffer);
             after_own_step.insert(slot, pending);
             rows.extend(row);
         }
@@ -408,7 +437,12 @@ impl Renderer<'_> {
         }
     }
 
-    fn execute_row(&self, event: EventId, drained: usize, own_buffer: bool) -> Option<StepReport> {
+    /// How many of `buffer`'s stores are program stores.
+    fn program_stores(&self, buffer: &[EventId]) -> usize {
+        buffer.iter().filter(|&&w| !self.decoded.events[w].kind.is_synthetic()).count()
+    }
+
+    fn execute_row(&self, event: EventId, Buffers { drained, buffered, own_buffer }: Buffers) -> Option<StepReport> {
         let drains = |what: &str| match drained {
             0 => what.to_string(),
             1 => format!("{what}, drains 1 store"),
@@ -430,6 +464,14 @@ impl Renderer<'_> {
                     n => format!("fence: drains {n} stores"),
                 };
                 (effect, StepKind::Fence, None)
+            }
+            EventKind::StoreFence => {
+                let effect = match buffered {
+                    0 => "store-store fence: no store buffered".to_string(),
+                    1 => "store-store fence: the buffered store reaches memory before later ones".to_string(),
+                    n => format!("store-store fence: the {n} buffered stores reach memory before later ones"),
+                };
+                (effect, StepKind::StoreFence, None)
             }
             EventKind::ThreadEnd => (drains("thread ends"), StepKind::ThreadEnd, None),
             EventKind::CreateDrain | EventKind::CasDrain if drained == 0 => return None,
@@ -501,11 +543,16 @@ impl Renderer<'_> {
         let name = |p: &SourcePoint| p.location.clone().unwrap_or_else(|| "memory".to_string());
         let (a, b) = (line(&store), line(&later));
         let forbids = if together { "forbids this, together with the other fences listed" } else { "forbids this" };
+        let (fence_kind, insert) = FenceAdvice::describe(reordering.fence);
+        let a_fence = match reordering.fence {
+            FenceKind::Full => "a fence",
+            FenceKind::StoreStore => "a store-store fence",
+        };
         let (kind, explanation) = match reordering.kind {
             ReorderingKind::StoreLoad => (
                 "store-load",
                 format!(
-                    "store to {} (line {a}) still buffered when {thread} loads {} (line {b}); a fence between lines {a} and {b} {forbids}",
+                    "store to {} (line {a}) still buffered when {thread} loads {} (line {b}); {a_fence} between lines {a} and {b} {forbids}",
                     name(&store),
                     name(&later)
                 ),
@@ -514,7 +561,7 @@ impl Renderer<'_> {
                 "store-store",
                 format!(
                     "store to {} (line {b}) reached memory before the earlier store to {} (line {a}) of {thread}; \
-                     a fence between lines {a} and {b} {forbids}",
+                     {a_fence} between lines {a} and {b} {forbids}",
                     name(&later),
                     name(&store)
                 ),
@@ -522,7 +569,14 @@ impl Renderer<'_> {
         };
         let fence = match (&store.file, store.line, later.line) {
             (Some(file), Some(after_line), Some(before_line)) => {
-                Some(FenceAdvice { file: file.clone(), after_line, before_line, thread: thread.clone() })
+                Some(FenceAdvice {
+                    file: file.clone(),
+                    after_line,
+                    before_line,
+                    thread: thread.clone(),
+                    kind: fence_kind,
+                    insert,
+                })
             }
             _ => None,
         };

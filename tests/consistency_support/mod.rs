@@ -54,6 +54,33 @@ fn var_of(execution: &Execution, event: EventId) -> usize {
     execution.event(event).op.var().unwrap_or(usize::MAX)
 }
 
+/// Whether `write` (at `at` in its thread's buffer) may reach memory now:
+/// under PSO when no older buffered write is on its variable or before a
+/// store-store fence that precedes it (unless `store_fences` is false);
+/// otherwise only from the front.
+fn may_leave(
+    execution: &Execution,
+    buffer: &[EventId],
+    at: usize,
+    model: Model,
+    store_fences: bool,
+) -> bool {
+    let write = buffer[at];
+    let fenced = |older: EventId| {
+        let (older, write) = (execution.event(older), execution.event(write));
+        store_fences &&
+        execution.threads()[write.thread][older.index + 1..write.index]
+            .iter()
+            .any(|&e| execution.event(e).op == Op::StoreFence)
+    };
+    match model {
+        Model::Pso => !buffer[..at]
+            .iter()
+            .any(|&older| var_of(execution, older) == var_of(execution, write) || fenced(older)),
+        _ => at == 0,
+    }
+}
+
 impl Machine {
     fn new(execution: &Execution) -> Self {
         Machine {
@@ -83,11 +110,7 @@ impl Machine {
             let buffer = &self.buffers[thread];
             for (at, &write) in buffer.iter().enumerate() {
                 let var = var_of(execution, write);
-                let allowed = match model {
-                    Model::Pso => !buffer[..at].iter().any(|&w| var_of(execution, w) == var),
-                    _ => at == 0,
-                };
-                if allowed {
+                if may_leave(execution, buffer, at, model, true) {
                     let mut next = self.clone();
                     next.buffers[thread].remove(at);
                     next.memory[var] = Some(write);
@@ -140,6 +163,7 @@ impl Machine {
                     vec![exec]
                 }
                 Op::Fence if empty => vec![exec],
+                Op::StoreFence => vec![exec],
                 Op::Rmw { var, rf } if empty && self.memory[var] == source_of(rf) => {
                     next.memory[var] = Some(event);
                     vec![exec]
@@ -267,6 +291,7 @@ pub enum Shape {
     Write(usize),
     Read(usize),
     Fence,
+    StoreFence,
     Rmw(usize),
     /// A critical section of the given length around its body.
     Lock(usize),
@@ -291,12 +316,13 @@ pub fn random_shapes(
                 break;
             }
             let var = rng.below(vars);
-            let roll = rng.below(if features { 14 } else { 10 });
+            let roll = rng.below(if features { 15 } else { 10 });
             let shape = match (roll, held) {
                 (0..=3, _) => Shape::Write(var),
                 (4..=8, _) => Shape::Read(var),
                 (9, _) => Shape::Fence,
                 (10 | 11, _) => Shape::Rmw(var),
+                (12, _) => Shape::StoreFence,
                 (_, None) => {
                     let mutex = rng.below(2);
                     held = Some(mutex);
@@ -316,7 +342,7 @@ pub fn random_shapes(
             .any(|s| matches!(s, Shape::Lock(_) | Shape::Unlock(_)));
         if !has_locks && rng.below(3) != 0 {
             thread.sort_by_key(|shape| match shape {
-                Shape::Write(_) | Shape::Rmw(_) => 0,
+                Shape::Write(_) | Shape::Rmw(_) | Shape::StoreFence => 0,
                 Shape::Fence => 1,
                 _ => 2,
             });
@@ -371,6 +397,7 @@ pub fn random_rf_execution(rng: &mut Rng, shapes: &[Vec<Shape>]) -> Execution {
                             rf: pick(var, &id),
                         },
                         Shape::Fence => OpSpec::Fence,
+                        Shape::StoreFence => OpSpec::StoreFence,
                         Shape::Rmw(var) => OpSpec::Rmw {
                             var: format!("v{var}"),
                             rf: pick(var, &id),
@@ -398,8 +425,29 @@ pub fn random_run_execution(
     shapes: &[Vec<Shape>],
     model: Model,
 ) -> Option<Execution> {
+    run_execution(rng, shapes, model, true)
+}
+
+/// Like [`random_run_execution`], but the run ignores the store-store
+/// fences (which the execution keeps): under PSO its reads-from map is
+/// often one that only those fences forbid.
+pub fn random_run_ignoring_store_fences(
+    rng: &mut Rng,
+    shapes: &[Vec<Shape>],
+    model: Model,
+) -> Option<Execution> {
+    run_execution(rng, shapes, model, false)
+}
+
+fn run_execution(
+    rng: &mut Rng,
+    shapes: &[Vec<Shape>],
+    model: Model,
+    store_fences_order: bool,
+) -> Option<Execution> {
     // Build with placeholder reads, run, then fill in what each read saw.
     let placeholder = random_rf_execution(&mut Rng::new(1), shapes);
+
     let flush_percent = [50, 20, 5][rng.below(3)];
     let mut current = 0;
     let mut machine = Machine::new(&placeholder);
@@ -417,7 +465,7 @@ pub fn random_run_execution(
             if let Some(&event) = events.get(machine.pos[thread]) {
                 let empty = machine.buffers[thread].is_empty();
                 let ok = match placeholder.event(event).op {
-                    Op::Write { .. } | Op::Read { .. } => true,
+                    Op::Write { .. } | Op::Read { .. } | Op::StoreFence => true,
                     Op::Fence | Op::Rmw { .. } => empty,
                     Op::Lock { mutex } => empty && machine.holder[mutex].is_none(),
                     Op::Unlock { .. } => empty,
@@ -449,12 +497,7 @@ pub fn random_run_execution(
         if flush {
             let buffer = &machine.buffers[thread];
             let options: Vec<usize> = (0..buffer.len())
-                .filter(|&at| match model {
-                    Model::Pso => !buffer[..at]
-                        .iter()
-                        .any(|&w| var_of(&placeholder, w) == var_of(&placeholder, buffer[at])),
-                    _ => at == 0,
-                })
+                .filter(|&at| may_leave(&placeholder, buffer, at, model, store_fences_order))
                 .collect();
             let at = options[rng.below(options.len())];
             let write = machine.buffers[thread].remove(at);
@@ -478,7 +521,7 @@ pub fn random_run_execution(
             }
             Op::Lock { mutex } => machine.holder[mutex] = Some(thread),
             Op::Unlock { mutex } => machine.holder[mutex] = None,
-            Op::Fence => {}
+            Op::Fence | Op::StoreFence => {}
         }
     }
     let threads = placeholder
@@ -488,36 +531,57 @@ pub fn random_run_execution(
             events
                 .iter()
                 .map(|&event| {
-                    let e = placeholder.event(event);
-                    let var = || placeholder.variables()[e.op.var().unwrap_or(0)].clone();
-                    let rf = || match seen[event].flatten() {
+                    let rf = match seen[event].flatten() {
                         None => RfSpec::Init,
                         Some(w) => RfSpec::Event(placeholder.event(w).id.clone()),
                     };
-                    let op = match e.op {
-                        Op::Write { .. } => OpSpec::Write { var: var() },
-                        Op::Read { .. } => OpSpec::Read {
-                            var: var(),
-                            rf: rf(),
-                        },
-                        Op::Fence => OpSpec::Fence,
-                        Op::Rmw { .. } => OpSpec::Rmw {
-                            var: var(),
-                            rf: rf(),
-                        },
-                        Op::Lock { mutex } => OpSpec::Lock {
-                            mutex: placeholder.mutexes()[mutex].clone(),
-                        },
-                        Op::Unlock { mutex } => OpSpec::Unlock {
-                            mutex: placeholder.mutexes()[mutex].clone(),
-                        },
-                    };
-                    EventSpec::new(e.id.clone(), op)
+                    EventSpec::new(placeholder.event(event).id.clone(), op_spec(&placeholder, event, rf))
                 })
                 .collect()
         })
         .collect();
     Some(Execution::new(threads).expect("generated executions are well formed"))
+}
+
+/// The specification of `event` with the reads-from `rf` (for reads and RMWs).
+fn op_spec(execution: &Execution, event: EventId, rf: RfSpec) -> OpSpec {
+    let e = execution.event(event);
+    let var = || execution.variables()[e.op.var().unwrap_or(0)].clone();
+    match e.op {
+        Op::Write { .. } => OpSpec::Write { var: var() },
+        Op::Read { .. } => OpSpec::Read { var: var(), rf },
+        Op::Fence => OpSpec::Fence,
+        Op::StoreFence => OpSpec::StoreFence,
+        Op::Rmw { .. } => OpSpec::Rmw { var: var(), rf },
+        Op::Lock { mutex } => OpSpec::Lock {
+            mutex: execution.mutexes()[mutex].clone(),
+        },
+        Op::Unlock { mutex } => OpSpec::Unlock {
+            mutex: execution.mutexes()[mutex].clone(),
+        },
+    }
+}
+
+/// The execution with its store-store fences left out (same reads-from).
+pub fn without_store_fences(execution: &Execution) -> Execution {
+    let threads = execution
+        .threads()
+        .iter()
+        .map(|events| {
+            events
+                .iter()
+                .filter(|&&event| execution.event(event).op != Op::StoreFence)
+                .map(|&event| {
+                    let rf = match execution.event(event).op.rf() {
+                        Some(Source::Event(w)) => RfSpec::Event(execution.event(w).id.clone()),
+                        _ => RfSpec::Init,
+                    };
+                    EventSpec::new(execution.event(event).id.clone(), op_spec(execution, event, rf))
+                })
+                .collect()
+        })
+        .collect();
+    Execution::new(threads).expect("an execution without its store fences is well formed")
 }
 
 /// Litmus-like program shapes: each thread stores (mostly to its own
@@ -607,6 +671,8 @@ pub fn mp_shapes(
                 thread.push(shape);
                 if rng.below(12) == 0 {
                     thread.push(Shape::Fence);
+                } else if features && writer && rng.below(5) == 0 {
+                    thread.push(Shape::StoreFence);
                 }
             }
             if writer && rng.below(2) == 0 {
