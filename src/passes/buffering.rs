@@ -15,10 +15,52 @@
 //! stores of the main thread before its first `pthread_create` count for
 //! the drain but not for the flush phases: no other thread runs yet, so no
 //! phase needs to move them, and the creation drains them.
+//!
+//! Nor do the phases need to move a store that no other thread can observe
+//! before its thread drains: one behind every buffered store to a location
+//! that other threads access while this one runs (litmus tests' result
+//! flags, read by main after the joins, are such stores). Moving it could
+//! change no other thread's load or store, and the thread's own loads see
+//! the same value in its buffer as in memory; so the phases flush only up to
+//! the newest observable store ([`ThreadStores::observed_most`]).
 
 use super::{creates_threads, MemoryLayout, SeqStmt, SeqThread, SequentialProgram};
 use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+/// Shared locations a thread loads, stores, updates or locks while other
+/// threads run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Accesses {
+    pub locations: BTreeSet<u32>,
+    /// Whether it accesses memory through an address not known to stay in
+    /// one object: then it may access every location.
+    pub anywhere: bool,
+}
+
+impl Accesses {
+    /// Every location.
+    pub fn everything() -> Self {
+        Accesses { locations: BTreeSet::new(), anywhere: true }
+    }
+
+    pub fn contains(&self, location: u32) -> bool {
+        self.anywhere || self.locations.contains(&location)
+    }
+
+    fn add(&mut self, locations: Option<Range<u32>>) {
+        match locations {
+            Some(range) => self.locations.extend(range),
+            None => self.anywhere = true,
+        }
+    }
+
+    fn union(&mut self, other: &Accesses) {
+        self.locations.extend(other.locations.iter().copied());
+        self.anywhere |= other.anywhere;
+    }
+}
 
 /// What one thread can have in its store buffers (over its whole run, or
 /// while other threads run: see [`ThreadBuffers`]).
@@ -44,6 +86,12 @@ pub struct ThreadStores {
     pub shared: u32,
     /// The most stores buffered ahead of a store to a shared location.
     pub ahead_of_shared: u32,
+    /// The most stores buffered at once up to and including the newest one
+    /// to a location other threads may access (see the module
+    /// documentation): what the flush phases must be able to move.
+    pub observed_most: u32,
+    /// The locations the thread accesses while other threads run.
+    pub accesses: Accesses,
 }
 
 impl ThreadStores {
@@ -68,6 +116,9 @@ pub struct ThreadBuffers {
     /// What it can buffer while another thread runs: what the flush phases
     /// must be able to move.
     pub concurrent: ThreadStores,
+    /// The locations other threads access while this one runs: stores to
+    /// the others need no flush phase.
+    pub observed: Accesses,
 }
 
 /// The store buffers of every thread. A first count finds the locations
@@ -75,21 +126,49 @@ pub struct ThreadBuffers {
 /// stores to them.
 pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
     let memory = &program.memory;
-    let concurrent = |thread: &SeqThread, shared: &BTreeSet<u32>| {
-        thread_stores(&thread.body, thread.slot == 0, memory, shared)
+    let nested_creation = nested_creation(program);
+    let concurrent = |thread: &SeqThread, shared: &BTreeSet<u32>, observed: &Accesses| {
+        let main = thread.slot == 0;
+        walk(&thread.body, main, memory, Context { shared, observed, nested_creation }).result
     };
+    let nothing = Accesses::default();
     let first: Vec<ThreadStores> =
-        program.threads.iter().map(|thread| concurrent(thread, &BTreeSet::new())).collect();
+        program.threads.iter().map(|thread| concurrent(thread, &BTreeSet::new(), &nothing)).collect();
     let shared = shared_locations(&first, memory.location_count());
+    let observed_by_others = |index: usize| {
+        let mut observed = Accesses::default();
+        for (other, stores) in first.iter().enumerate() {
+            if other != index {
+                observed.union(&stores.accesses);
+            }
+        }
+        observed
+    };
     program
         .threads
         .iter()
-        .map(|thread| ThreadBuffers {
-            slot: thread.slot,
-            whole: thread_stores(&thread.body, false, memory, &shared),
-            concurrent: concurrent(thread, &shared),
+        .enumerate()
+        .map(|(index, thread)| {
+            let observed = observed_by_others(index);
+            let context = Context { shared: &shared, observed: &observed, nested_creation };
+            ThreadBuffers {
+                slot: thread.slot,
+                whole: walk(&thread.body, false, memory, context).result,
+                concurrent: concurrent(thread, &shared, &observed),
+                observed,
+            }
         })
         .collect()
+}
+
+/// Whether threads other than `main` create threads (then a join of every
+/// thread main created does not leave main alone).
+fn nested_creation(program: &SequentialProgram) -> bool {
+    program
+        .threads
+        .iter()
+        .filter(|thread| thread.slot != 0)
+        .any(|thread| creates_threads(&thread.body))
 }
 
 /// Locations that at least two threads may store to while other threads run.
@@ -107,6 +186,8 @@ struct State {
     all: u32,
     /// Stores to shared locations.
     shared: u32,
+    /// Stores up to and including the newest one to an observed location.
+    through_observed: u32,
     /// Whether another thread may be running (false for `main` before its
     /// first thread creation).
     concurrent: bool,
@@ -127,6 +208,7 @@ impl State {
         self.anywhere = self.anywhere.max(other.anywhere);
         self.all = self.all.max(other.all);
         self.shared = self.shared.max(other.shared);
+        self.through_observed = self.through_observed.max(other.through_observed);
         self.concurrent |= other.concurrent;
         self.constants.retain(|local, value| other.constants.get(local) == Some(value));
         self.running.extend(other.running.iter().copied());
@@ -165,12 +247,26 @@ impl State {
         self.anywhere = 0;
         self.all = 0;
         self.shared = 0;
+        self.through_observed = 0;
     }
+}
+
+/// What the count of one thread knows of the others.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    /// The locations other threads may store to as well.
+    shared: &'a BTreeSet<u32>,
+    /// The locations other threads access while this one runs.
+    observed: &'a Accesses,
+    /// Whether threads other than `main` create threads.
+    nested_creation: bool,
 }
 
 struct Counter<'a> {
     memory: &'a MemoryLayout,
-    shared: &'a BTreeSet<u32>,
+    context: Context<'a>,
+    /// Whether this is the main thread (alone before its first creation).
+    main: bool,
     result: ThreadStores,
     /// States arriving at labels not reached yet by forward jumps.
     pending: BTreeMap<LabelId, State>,
@@ -181,43 +277,23 @@ struct Counter<'a> {
     /// Pre-order indices of the reads and thread ends that run while no
     /// other thread can hold buffered stores.
     alone: BTreeSet<usize>,
-    /// Whether threads other than `main` create threads (then a join of
-    /// every thread main created does not leave main alone).
-    nested_creation: bool,
 }
 
-/// The occupancy of one thread body; `solo_start`: no other thread runs
-/// until the first thread creation (the main thread); `shared`: the
-/// locations other threads may store to as well.
-fn thread_stores(
-    body: &[SeqStmt],
-    solo_start: bool,
-    memory: &MemoryLayout,
-    shared: &BTreeSet<u32>,
-) -> ThreadStores {
-    walk(body, solo_start, memory, shared, false).result
-}
-
-/// Runs the count over one thread body.
-fn walk<'a>(
-    body: &[SeqStmt],
-    solo_start: bool,
-    memory: &'a MemoryLayout,
-    shared: &'a BTreeSet<u32>,
-    nested_creation: bool,
-) -> Counter<'a> {
+/// Runs the count over one thread body; `main`: no other thread runs until
+/// the first thread creation, nor after every created thread is joined.
+fn walk<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Context<'a>) -> Counter<'a> {
     let mut counter = Counter {
         memory,
-        shared,
+        context,
+        main,
         result: ThreadStores::default(),
         pending: BTreeMap::new(),
         passed: Vec::new(),
         visit: 0,
         alone: BTreeSet::new(),
-        nested_creation,
     };
     let start = State {
-        concurrent: !solo_start,
+        concurrent: !main,
         ..State::default()
     };
     counter.block(body, Some(start));
@@ -232,16 +308,13 @@ fn walk<'a>(
 /// not observe: the reference SMAs skip them (`sma_read_alone`,
 /// `sma_thread_end_alone`).
 pub fn mark_main_alone(program: &mut SequentialProgram) {
-    let nested_creation = program
-        .threads
-        .iter()
-        .filter(|thread| thread.slot != 0)
-        .any(|thread| creates_threads(&thread.body));
-    let shared = BTreeSet::new();
+    let nested_creation = nested_creation(program);
+    let (shared, observed) = (BTreeSet::new(), Accesses::default());
     let Some(main) = program.threads.iter_mut().find(|thread| thread.slot == 0) else {
         return;
     };
-    let alone = walk(&main.body, true, &program.memory, &shared, nested_creation).alone;
+    let context = Context { shared: &shared, observed: &observed, nested_creation };
+    let alone = walk(&main.body, true, &program.memory, context).alone;
     let mut visit = 0;
     mark(&mut main.body, &alone, &mut visit);
 }
@@ -282,9 +355,19 @@ impl Counter<'_> {
     fn stmt(&mut self, stmt: &SeqStmt, state: Option<State>) -> Option<State> {
         let index = self.visit;
         self.visit += 1;
-        if let (SeqStmt::Read { .. } | SeqStmt::ThreadEnd { .. }, Some(state)) = (stmt, &state) {
-            if !state.concurrent || (state.running.is_empty() && !self.nested_creation) {
+        if let Some(state) = &state {
+            if matches!(stmt, SeqStmt::Read { .. } | SeqStmt::ThreadEnd { .. }) && !self.beside_others(state) {
                 self.alone.insert(index);
+            }
+            if let SeqStmt::Read { address, .. }
+            | SeqStmt::Write { address, .. }
+            | SeqStmt::Rmw { address, .. }
+            | SeqStmt::Lock { address, .. }
+            | SeqStmt::Unlock { address, .. } = stmt
+                && self.beside_others(state)
+            {
+                let locations = self.locations(state, address);
+                self.result.accesses.add(locations);
             }
         }
         let state = state.map(|mut state| {
@@ -361,40 +444,57 @@ impl Counter<'_> {
         }
     }
 
+    /// Whether other threads may run at `state`: not in main before its
+    /// first creation, nor after it joined every thread it created (when no
+    /// other thread creates threads). Every other thread runs beside main.
+    fn beside_others(&self, state: &State) -> bool {
+        state.concurrent && !(self.main && state.running.is_empty() && !self.context.nested_creation)
+    }
+
+    /// The locations `address` may denote at `state`: a constant location,
+    /// the object a computed address is dispatched over, or (None) any.
+    fn locations(&self, state: &State, address: &Expr) -> Option<Range<u32>> {
+        match evaluate(address, &state.constants) {
+            Some(location) => u32::try_from(location).ok().map(|l| l..l.saturating_add(1)),
+            None => self
+                .memory
+                .dispatch_object(address)
+                .map(|(first, scalars)| first..first.saturating_add(scalars)),
+        }
+    }
+
     /// A store enters the buffer at `state`: at a constant location, at one
     /// location of the object a computed address is dispatched over (it
     /// counts for each of them), or anywhere.
     fn store(&mut self, state: &mut State, address: &Expr) {
         let ahead = state.all;
         state.all += 1;
-        let locations = match evaluate(address, &state.constants) {
-            Some(location) => u32::try_from(location).ok().map(|l| l..l.saturating_add(1)),
-            None => self
-                .memory
-                .dispatch_object(address)
-                .map(|(first, scalars)| first..first.saturating_add(scalars)),
-        };
-        let shared = match locations {
+        let (shared, observed) = match self.locations(state, address) {
             Some(locations) => {
-                let mut shared = false;
+                let (mut shared, mut observed) = (false, false);
                 for location in locations {
                     *state.per_location.entry(location).or_insert(0) += 1;
-                    shared |= self.shared.contains(&location);
+                    shared |= self.context.shared.contains(&location);
+                    observed |= self.context.observed.contains(location);
                 }
-                shared
+                (shared, observed)
             }
             None => {
                 state.anywhere += 1;
-                true
+                (true, true)
             }
         };
         if shared {
             state.shared += 1;
         }
+        if observed {
+            state.through_observed = state.all;
+        }
         if !state.concurrent {
             return;
         }
         let result = &mut self.result;
+        result.observed_most = result.observed_most.max(state.through_observed);
         if shared {
             result.shared = result.shared.max(state.shared);
             result.ahead_of_shared = result.ahead_of_shared.max(ahead);
@@ -485,8 +585,10 @@ mod tests {
         }
     }
 
-    fn stores(body: &[SeqStmt], solo_start: bool) -> ThreadStores {
-        thread_stores(body, solo_start, &layout(), &BTreeSet::new())
+    fn stores(body: &[SeqStmt], main: bool) -> ThreadStores {
+        let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+        let context = Context { shared: &shared, observed: &observed, nested_creation: false };
+        walk(body, main, &layout(), context).result
     }
 
     fn write(location: i64) -> SeqStmt {
@@ -544,6 +646,41 @@ mod tests {
     }
 
     #[test]
+    fn phases_move_stores_only_up_to_the_newest_observed_one() {
+        let (shared, observed) = (BTreeSet::new(), Accesses { locations: [1].into(), anywhere: false });
+        let context = Context { shared: &shared, observed: &observed, nested_creation: false };
+        let count = |body: &[SeqStmt]| walk(body, false, &layout(), context).result;
+        // Location 1 is observed: the phases must reach its store, behind
+        // the store to 4; the stores to 5 and 6 behind it wait for the drain.
+        let stores = count(&[write(4), write(1), write(5), write(6)]);
+        assert_eq!((stores.most, stores.observed_most), (4, 2));
+        let stores = count(&[write(4), write(5)]);
+        assert_eq!((stores.most, stores.observed_most), (2, 0));
+        // A store through an unknown address may be observed.
+        let stores = count(&[write(4), write_through_pointer(), write(5)]);
+        assert_eq!(stores.observed_most, 2);
+        // A drain starts over.
+        let stores = count(&[write(1), write(4), fence(), write(4), write(5)]);
+        assert_eq!(stores.observed_most, 1);
+    }
+
+    #[test]
+    fn accesses_beside_other_threads_are_collected() {
+        let read = |location: i64| SeqStmt::Read {
+            target: Place::Local(1),
+            address: Expr::Const(location),
+            stmt: 0,
+            alone: false,
+        };
+        let accesses = stores(&[read(4), write(5), write_to_array()], false).accesses;
+        assert_eq!(accesses.locations, [1, 2, 3, 4, 5].into());
+        assert!(!accesses.anywhere);
+        assert!(stores(&[write_through_pointer()], false).accesses.anywhere);
+        // Main before its first creation runs alone: nothing to observe.
+        assert!(stores(&[read(4), write(5)], true).accesses.locations.is_empty());
+    }
+
+    #[test]
     fn branches_count_their_larger_side() {
         let body = [
             write(1),
@@ -598,7 +735,9 @@ mod tests {
     fn stores_to_shared_locations_are_counted_with_the_stores_ahead_of_them() {
         let shared = BTreeSet::from([2]);
         let body = [write(1), write(2), write(3), write_to_array(), write(4)];
-        let stores = thread_stores(&body, false, &layout(), &shared);
+        let observed = Accesses::everything();
+        let context = Context { shared: &shared, observed: &observed, nested_creation: false };
+        let stores = walk(&body, false, &layout(), context).result;
         assert_eq!(stores.shared, 2, "the store to 2 and the one dispatched over 1-3");
         assert_eq!(stores.ahead_of_shared, 3, "three stores are ahead of the dispatched one");
         assert_eq!(stores.most, 5);
@@ -651,7 +790,8 @@ mod tests {
     }
 
     fn alone_reads(body: &[SeqStmt], nested_creation: bool) -> BTreeSet<usize> {
-        walk(body, true, &layout(), &BTreeSet::new(), nested_creation).alone
+        let (shared, observed) = (BTreeSet::new(), Accesses::default());
+        walk(body, true, &layout(), Context { shared: &shared, observed: &observed, nested_creation }).alone
     }
 
     #[test]

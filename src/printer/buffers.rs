@@ -4,6 +4,8 @@
 
 use crate::options::{SmaImplementation, TranslateOptions};
 use crate::passes::buffering::{store_buffering, ThreadBuffers, ThreadStores};
+#[cfg(test)]
+use crate::passes::buffering::Accesses;
 use crate::passes::SequentialProgram;
 use std::fmt::Write as _;
 
@@ -55,11 +57,9 @@ fn held(stores: &ThreadStores, count: u32, qsize: u32) -> u32 {
 /// Threads whose concurrent stores can meet at a location, grouped: flushes
 /// of different groups touch different locations and commute, so a phase
 /// needs only the passes of its largest group. Each group is a list of
-/// indices into `threads`.
-fn groups_meeting_at_locations(threads: &[ThreadBuffers], locations: u32) -> Vec<Vec<usize>> {
-    let storing: Vec<usize> = (0..threads.len())
-        .filter(|&i| threads[i].concurrent.most > 0 || threads[i].concurrent.unbounded)
-        .collect();
+/// indices into `threads`; `holding[i]` is what thread `i`'s phases move.
+fn groups_meeting_at_locations(threads: &[ThreadBuffers], holding: &[u32], locations: u32) -> Vec<Vec<usize>> {
+    let storing: Vec<usize> = (0..threads.len()).filter(|&i| holding[i] > 0).collect();
     let meet = |a: &ThreadStores, b: &ThreadStores| (1..locations).any(|v| a.may_hold(v) && b.may_hold(v));
     let mut group_of: Vec<usize> = (0..threads.len()).collect();
     for (n, &i) in storing.iter().enumerate() {
@@ -102,12 +102,12 @@ fn tso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
     let mut concurrent = vec![0u32; threads.len()];
     for (i, thread) in threads.iter().enumerate() {
         let whole = held(&thread.whole, thread.whole.most, qsize);
-        concurrent[i] = held(&thread.concurrent, thread.concurrent.most, qsize);
+        concurrent[i] = held(&thread.concurrent, thread.concurrent.observed_most, qsize);
         if whole > 0 {
             entries.push(format!("{}, {whole}, {}", thread.slot, concurrent[i]));
         }
     }
-    let rounds = groups_meeting_at_locations(threads, locations)
+    let rounds = groups_meeting_at_locations(threads, &concurrent, locations)
         .iter()
         .map(|group| tso_group_passes(threads, &concurrent, group))
         .max()
@@ -139,8 +139,9 @@ fn tso_group_passes(threads: &[ThreadBuffers], holding: &[u32], group: &[usize])
 
 /// One FIFO per thread and location. Without store-store fences, locations
 /// are independent: a phase needs as many passes as one location can have
-/// buffered stores. With them, a store may wait for its thread's older
-/// stores to other locations, so every buffered store may need a pass.
+/// buffered stores, and a buffer of a location no other thread accesses
+/// needs none. With them, a store may wait for its thread's older stores to
+/// other locations, so every buffered store may need a pass.
 fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<String>, u32) {
     let mut entries = Vec::new();
     let mut per_location = vec![0u32; locations as usize];
@@ -150,7 +151,9 @@ fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
         let mut thread_all = 0u32;
         for location in 1..locations {
             let whole = held(&thread.whole, thread.whole.at(location), qsize);
-            let concurrent = held(&thread.concurrent, thread.concurrent.at(location), qsize);
+            let observable = fences || thread.observed.contains(location);
+            let concurrent =
+                if observable { held(&thread.concurrent, thread.concurrent.at(location), qsize) } else { 0 };
             if whole > 0 {
                 entries.push(format!("{}, {location}, {whole}, {concurrent}", thread.slot));
             }
@@ -187,12 +190,14 @@ mod tests {
             per_location: locations.iter().copied().collect(),
             shared: most,
             ahead_of_shared: most.saturating_sub(1),
+            observed_most: most,
             ..ThreadStores::default()
         };
         ThreadBuffers {
             slot,
             whole: stores.clone(),
             concurrent: stores,
+            observed: Accesses::everything(),
         }
     }
 
@@ -246,6 +251,25 @@ mod tests {
         fenced.whole.store_fences = true;
         let threads = [fenced, thread(2, &[(1, 1)])];
         assert_eq!(pso_buffers(&threads, 5, 3).1, 4);
+    }
+
+    #[test]
+    fn stores_no_other_thread_observes_need_no_flush_phase() {
+        // Thread 1 stores to x (location 1), which thread 2 reads, then to
+        // two flags of its own; thread 2 stores only to its own flag.
+        let mut writer = thread(1, &[(1, 1), (2, 1), (3, 1)]);
+        writer.concurrent.observed_most = 1;
+        writer.observed = Accesses { locations: [1].into(), anywhere: false };
+        let mut reader = thread(2, &[(4, 1)]);
+        reader.concurrent.observed_most = 0;
+        reader.observed = Accesses { locations: [1, 2, 3].into(), anywhere: false };
+        let threads = [writer, reader];
+        let (entries, rounds) = tso_buffers(&threads, 5, 5);
+        assert_eq!(entries, vec!["1, 3, 1", "2, 1, 0"], "the drains still empty everything");
+        assert_eq!(rounds, 1, "only the store to x moves in a phase");
+        let (entries, rounds) = pso_buffers(&threads, 5, 5);
+        assert_eq!(entries, vec!["1, 1, 1, 1", "1, 2, 1, 0", "1, 3, 1, 0", "2, 4, 1, 0"]);
+        assert_eq!(rounds, 1);
     }
 
     #[test]
