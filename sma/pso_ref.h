@@ -26,7 +26,9 @@
  * independent, so as many passes as one location can have buffered stores
  * lose nothing; with them, as many as all buffers together can hold. The
  * translator computes that number and the buffers that can hold stores at
- * all (SMA_REF_BUFFERS below); the defaults visit every buffer
+ * all (SMA_REF_BUFFERS below; without store-store fences, none for a
+ * location no other thread accesses: sma/README.md); the defaults visit
+ * every buffer
  * SMA_QSIZE * SMA_THREADS times, enough without store-store fences.
  *
  * Bounds: at most SMA_QSIZE stores per (thread, location) buffer; an

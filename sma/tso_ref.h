@@ -22,8 +22,10 @@
  * many passes as stores can be buffered at once lose nothing. The
  * translator computes the passes the program's stores need (fewer, where
  * threads store to different locations: src/printer/buffers.rs) and the
- * threads that can buffer stores at all (SMA_REF_BUFFERS below); the
- * default is SMA_QSIZE * SMA_THREADS passes over every thread.
+ * threads that can buffer stores at all (SMA_REF_BUFFERS below), counting
+ * only the stores up to the newest one another thread can observe (the
+ * rest wait for the drain unseen: sma/README.md); the default is
+ * SMA_QSIZE * SMA_THREADS passes over every thread.
  *
  * Bounds: at most SMA_QSIZE stores per buffer; an execution that needs more
  * is cut off, never reported.
