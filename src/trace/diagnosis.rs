@@ -16,7 +16,7 @@ use crate::ir::FenceKind;
 use std::collections::HashSet;
 
 /// How two events of one thread were reordered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReorderingKind {
     /// The store was still buffered when the later load ran.
     StoreLoad,
@@ -58,12 +58,11 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis
         return Diagnosis { sc_realisable: true, reorderings: Vec::new(), fences_suffice: false };
     }
     let observed = observed_reorderings(decoded, witness, model);
-    for reordering in &observed {
-        let cheapest = [FenceKind::StoreStore, FenceKind::Full]
-            .into_iter()
-            .filter(|&fence| fence == FenceKind::Full || reordering.kind == ReorderingKind::StoreStore)
-            .find(|&fence| forbids_with(execution, &[reordering.store], fence, model));
-        if let Some(fence) = cheapest {
+    // One fence alone, the cheaper store-store fences first.
+    let store_store = observed.iter().filter(|r| r.kind == ReorderingKind::StoreStore).map(|r| (r, FenceKind::StoreStore));
+    let full = observed.iter().map(|r| (r, FenceKind::Full));
+    for (reordering, fence) in store_store.chain(full) {
+        if forbids_with(execution, &[reordering.store], fence, model) {
             let reordering = Reordering { fence, ..*reordering };
             return Diagnosis { sc_realisable: false, reorderings: vec![reordering], fences_suffice: true };
         }
@@ -101,7 +100,7 @@ pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) 
         if delayed.same_variable || !is_program(delayed.store) || !is_program(delayed.load) {
             continue;
         }
-        if seen.insert(delayed.store) {
+        if seen.insert((ReorderingKind::StoreLoad, delayed.store)) {
             found.push(Reordering {
                 kind: ReorderingKind::StoreLoad,
                 store: delayed.store,
@@ -112,7 +111,7 @@ pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) 
     }
     if model == Model::Pso {
         for (store, later) in overtaken_stores(&decoded.execution, witness) {
-            if is_program(store) && is_program(later) && seen.insert(store) {
+            if is_program(store) && is_program(later) && seen.insert((ReorderingKind::StoreStore, store)) {
                 found.push(Reordering { kind: ReorderingKind::StoreStore, store, later, fence: FenceKind::Full });
             }
         }

@@ -347,9 +347,10 @@ impl Renderer<'_> {
     pub fn steps(&self, witness: &Witness) -> Vec<StepReport> {
         let execution = &self.decoded.execution;
         let mut buffers: HashMap<usize, Vec<EventId>> = HashMap::new();
-        // The thread's buffered program stores right after its previous own
-        // step: a draining event flushed exactly these.
-        let mut after_own_step: HashMap<usize, usize> = HashMap::new();
+        // The threads of the program stores that reached memory since the
+        // last thread event: a draining event flushed its own among them
+        // (earlier flushes served other threads' loads).
+        let mut recent_flushes: Vec<usize> = Vec::new();
         let mut rows = Vec::new();
         let steps = &witness.steps;
         let mut i = 0;
@@ -363,10 +364,12 @@ impl Renderer<'_> {
                 buffer.retain(|&w| w != step.event);
                 if !info.kind.is_synthetic() {
                     rows.push(self.row(step.event, self.flush_effect(step.event)));
+                    recent_flushes.push(slot);
                 }
                 continue;
             }
-            let drained = after_own_step.get(&slot).copied().unwrap_or(0);
+            let drained = recent_flushes.iter().filter(|&&flushed| flushed == slot).count();
+            recent_flushes.clear();
             let flushed_at_once = steps.get(i).is_some_and(|next| next.event == step.event && next.phase == Phase::Memory);
             let row = if step.phase == Phase::Buffer {
                 if flushed_at_once {
@@ -383,8 +386,6 @@ impl Renderer<'_> {
                 let buffered = self.program_stores(buffer);
                 self.execute_row(step.event, Buffers { drained, buffered, own_buffer })
             };
-            let pending = self.program_stores(buffer);
-            after_own_step.insert(slot, pending);
             rows.extend(row);
         }
         for (number, row) in rows.iter_mut().enumerate() {
