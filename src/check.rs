@@ -151,6 +151,8 @@ fn effect(execution: &Execution, witness: &Witness, at: usize, step: Step) -> St
         ),
         (Op::Fence, _) => "store buffer empty".to_string(),
         (Op::StoreFence, _) => "later stores reach memory after earlier ones".to_string(),
+        (Op::AtomicBegin, _) => "atomic section: no other thread runs until it ends".to_string(),
+        (Op::AtomicEnd, _) => "atomic section ends".to_string(),
         (Op::Lock { mutex }, _) => format!("acquires {}", execution.mutexes()[*mutex]),
         (Op::Unlock { mutex }, _) => format!("releases {}", execution.mutexes()[*mutex]),
     }

@@ -22,6 +22,8 @@ fn event() -> impl Strategy<Value = Value> {
         Just(json!("read")),
         Just(json!("fence")),
         Just(json!("store-fence")),
+        Just(json!("atomic-begin")),
+        Just(json!("atomic-end")),
         Just(json!("rmw")),
         Just(json!("lock")),
         Just(json!("unlock")),

@@ -12,7 +12,7 @@ use lazysma::consistency::{
 
 /// A compact notation: threads separated by `|`, events by `;`:
 /// `W x` (write), `R x a` (read x from event a, or `init`), `F` (fence),
-/// `S` (store-store fence), `U x a` (rmw reading a), `L m` / `N m` (lock / unlock). Event ids are
+/// `S` (store-store fence), `B` / `E` (atomic section begin / end), `U x a` (rmw reading a), `L m` / `N m` (lock / unlock). Event ids are
 /// the letters a, b, c... in textual order.
 fn litmus(text: &str) -> Execution {
     let mut id = b'a';
@@ -32,6 +32,8 @@ fn litmus(text: &str) -> Execution {
                         }
                         ["F"] => format!(r#"{{"id":"{name}","op":"fence"}}"#),
                         ["S"] => format!(r#"{{"id":"{name}","op":"store-fence"}}"#),
+                        ["B"] => format!(r#"{{"id":"{name}","op":"atomic-begin"}}"#),
+                        ["E"] => format!(r#"{{"id":"{name}","op":"atomic-end"}}"#),
                         ["U", var, rf] => {
                             format!(r#"{{"id":"{name}","op":"rmw","var":"{var}","rf":"{rf}"}}"#)
                         }
@@ -117,6 +119,25 @@ fn message_passing() {
         false,
         false,
     );
+}
+
+/// An atomic section keeps other threads' events out but does not drain:
+/// two atomic increments cannot both read the initial value under SC, but
+/// can under TSO and PSO, where the first one's store is still buffered.
+#[test]
+fn atomic_sections() {
+    expect("increments", "R x init; W x | R x init; W x", true, true, true);
+    expect("atomic increments", "B; R x init; W x; E | B; R x init; W x; E", false, true, true);
+    expect("atomic increments in order", "B; R x init; W x; E | B; R x c; W x; E", true, true, true);
+    // SB inside sections stays a TSO behaviour.
+    expect("SB in sections", "B; W x; R y init; E | B; W y; R x init; E", false, true, true);
+    // A section left open (a trace cut at a violation) blocks the others.
+    expect("open section", "B; W x | R x b", false, false, false);
+    expect("open section last", "B; W x | R x init", true, true, true);
+    // Interleaving into a section is impossible: the reader sees both or
+    // neither of the section's stores under SC.
+    expect("torn read", "B; W x; W y; E | R y c; R x init", false, false, true);
+    expect("torn read of a section", "W x; W y | B; R y b; R x init; E", false, false, true);
 }
 
 /// A store-store fence orders a thread's stores under PSO and nothing else:

@@ -35,6 +35,12 @@ pub enum Op {
     /// writes reach memory only after its earlier ones (TSO and SC keep
     /// that order anyway).
     StoreFence,
+    /// Opens an atomic section: until the thread's matching `AtomicEnd` no
+    /// other thread executes an event (stores may still reach memory; the
+    /// section does not drain).
+    AtomicBegin,
+    /// Closes the thread's atomic section.
+    AtomicEnd,
     /// An atomic read-modify-write (or successful CAS): drains the thread's
     /// buffers, then reads `rf` from memory and writes memory in one step.
     Rmw { var: VarId, rf: Source },
@@ -52,6 +58,8 @@ impl Op {
             Op::Read { .. } => "read",
             Op::Fence => "fence",
             Op::StoreFence => "store-fence",
+            Op::AtomicBegin => "atomic-begin",
+            Op::AtomicEnd => "atomic-end",
             Op::Rmw { .. } => "rmw",
             Op::Lock { .. } => "lock",
             Op::Unlock { .. } => "unlock",
@@ -108,6 +116,8 @@ pub enum OpSpec {
     Read { var: String, rf: RfSpec },
     Fence,
     StoreFence,
+    AtomicBegin,
+    AtomicEnd,
     Rmw { var: String, rf: RfSpec },
     Lock { mutex: String },
     Unlock { mutex: String },
@@ -164,6 +174,10 @@ pub enum ExecutionError {
     RfSelf { event: String },
     #[error("event `{event}` unlocks mutex `{mutex}`, which its thread does not hold")]
     UnlockNotHeld { event: String, mutex: String },
+    #[error("event `{event}` opens an atomic section inside another one of its thread")]
+    NestedAtomic { event: String },
+    #[error("event `{event}` closes an atomic section its thread has not opened")]
+    AtomicEndWithoutBegin { event: String },
     #[error("too many events ({0})")]
     TooLarge(usize),
 }
@@ -221,6 +235,7 @@ impl Execution {
             .map(|(id, (t, i))| (id, execution.threads[t][i]))
             .collect();
         execution.check_lock_discipline()?;
+        execution.check_atomic_sections()?;
         Ok(execution)
     }
 
@@ -266,6 +281,25 @@ impl Execution {
             Source::Init => "init",
             Source::Event(event) => &self.events[event].id,
         }
+    }
+
+    /// Atomic sections do not nest and close only what they opened; a
+    /// section may stay open at the end (a trace cut at a violation).
+    fn check_atomic_sections(&self) -> Result<(), ExecutionError> {
+        for thread in &self.threads {
+            let mut open = false;
+            for &event in thread {
+                let id = || self.events[event].id.clone();
+                match self.events[event].op {
+                    Op::AtomicBegin if open => return Err(ExecutionError::NestedAtomic { event: id() }),
+                    Op::AtomicEnd if !open => return Err(ExecutionError::AtomicEndWithoutBegin { event: id() }),
+                    Op::AtomicBegin => open = true,
+                    Op::AtomicEnd => open = false,
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Unlock by a thread that does not hold the mutex (in its own program
@@ -354,6 +388,8 @@ impl Resolver {
             }
             OpSpec::Fence => Op::Fence,
             OpSpec::StoreFence => Op::StoreFence,
+            OpSpec::AtomicBegin => Op::AtomicBegin,
+            OpSpec::AtomicEnd => Op::AtomicEnd,
             OpSpec::Rmw { var, rf } => {
                 let rf = self.resolve_rf(spec, var, rf, threads)?;
                 Op::Rmw {
@@ -424,6 +460,8 @@ fn op_spec_name(op: &OpSpec) -> &'static str {
         OpSpec::Read { .. } => "read",
         OpSpec::Fence => "fence",
         OpSpec::StoreFence => "store-fence",
+        OpSpec::AtomicBegin => "atomic-begin",
+        OpSpec::AtomicEnd => "atomic-end",
         OpSpec::Rmw { .. } => "rmw",
         OpSpec::Lock { .. } => "lock",
         OpSpec::Unlock { .. } => "unlock",

@@ -95,6 +95,8 @@ fn parse_event(value: &Value, at: &str) -> Result<EventSpec, FormatError> {
         },
         "fence" => OpSpec::Fence,
         "store-fence" => OpSpec::StoreFence,
+        "atomic-begin" => OpSpec::AtomicBegin,
+        "atomic-end" => OpSpec::AtomicEnd,
         "rmw" => OpSpec::Rmw {
             var: var(object)?,
             rf: rf(object)?,
@@ -109,7 +111,7 @@ fn parse_event(value: &Value, at: &str) -> Result<EventSpec, FormatError> {
             return Err(shape(
                 at,
                 format!(
-                    "unknown op \"{other}\" (expected write, read, fence, store-fence, rmw, lock or unlock)"
+                    "unknown op \"{other}\" (expected write, read, fence, store-fence, atomic-begin, atomic-end, rmw, lock or unlock)"
                 ),
             ));
         }

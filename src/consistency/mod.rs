@@ -118,6 +118,19 @@ pub struct Report {
     pub explored: usize,
 }
 
+/// The polynomial searches are complete for the paper's events only: with
+/// store-store fences (PSO) or atomic sections, where they find no witness
+/// (`extended`), the naive enumeration decides.
+fn complete_with_naive(instance: &Instance, extended: bool, found: (Option<State>, usize)) -> (Option<State>, usize) {
+    match found {
+        (None, explored) if extended => {
+            let (state, more) = naive::naive_verify(instance);
+            (state, explored + more)
+        }
+        found => found,
+    }
+}
+
 /// Decides whether `execution` is realisable under `model`, with the closure
 /// and VerifyTSO / VerifyPSO; returns a witness trace if so.
 pub fn verify(execution: &Execution, model: Model) -> Result<Witness, NotRealizable> {
@@ -140,15 +153,14 @@ pub fn verify_with(execution: &Execution, model: Model, options: Options) -> Rep
     }
     let (state, explored): (Option<State>, usize) = match (options.algorithm, model) {
         (Algorithm::Naive, _) => naive::naive_verify(&instance),
-        (Algorithm::Verify, Model::Sc | Model::Tso) => verify_tso::verify_tso(&instance),
-        (Algorithm::Verify, Model::Pso) => match verify_pso::verify_pso(&instance) {
-            // VerifyPSO is complete only without store-store fences.
-            (None, explored) if instance.store_fences => {
-                let (state, more) = naive::naive_verify(&instance);
-                (state, explored + more)
-            }
-            found => found,
-        },
+        (Algorithm::Verify, Model::Sc | Model::Tso) => {
+            complete_with_naive(&instance, instance.atomic_sections, verify_tso::verify_tso(&instance))
+        }
+        (Algorithm::Verify, Model::Pso) => complete_with_naive(
+            &instance,
+            instance.store_fences || instance.atomic_sections,
+            verify_pso::verify_pso(&instance),
+        ),
     };
     let outcome = state
         .map(|state| state.witness(&instance))

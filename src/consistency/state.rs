@@ -23,6 +23,8 @@ pub(crate) enum Kind {
     Read { var: VarId, src: Src },
     Fence { user: Option<EventId> },
     StoreFence,
+    AtomicBegin,
+    AtomicEnd,
     Rmw { var: VarId, src: Src, own: Src },
     Lock { mutex: MutexId },
     Unlock { mutex: MutexId },
@@ -79,6 +81,8 @@ pub(crate) struct Instance<'a> {
     /// Whether a thread has a store-store fence (which orders its writes
     /// under PSO).
     pub(crate) store_fences: bool,
+    /// Whether a thread has an atomic section.
+    pub(crate) atomic_sections: bool,
 }
 
 impl<'a> Instance<'a> {
@@ -100,6 +104,7 @@ impl<'a> Instance<'a> {
             fence_end: Vec::new(),
             pred: None,
             store_fences: false,
+            atomic_sections: false,
         };
         for (thread, events) in execution.threads().iter().enumerate() {
             instance.add_thread(thread, events);
@@ -189,6 +194,11 @@ impl<'a> Instance<'a> {
                     fenced_before = t_index;
                     push(self, Kind::StoreFence, &mut list);
                 }
+                Op::AtomicBegin => {
+                    self.atomic_sections = true;
+                    push(self, Kind::AtomicBegin, &mut list);
+                }
+                Op::AtomicEnd => push(self, Kind::AtomicEnd, &mut list),
                 Op::Rmw { var, rf } => {
                     push(self, Kind::Fence { user: None }, &mut list);
                     fence_end = list.len();
@@ -295,6 +305,8 @@ pub(crate) struct State {
     /// Reads (and RMWs) not yet executed, per source.
     pub(crate) readers: Vec<u32>,
     holder: Vec<u32>,
+    /// The thread inside an atomic section, or FREE.
+    section: u32,
     /// Branching thread events executed per thread (RMWs, locks, SC writes).
     pub(crate) branches: Vec<u32>,
     done: BitSet,
@@ -313,6 +325,7 @@ impl State {
             memory: (0..instance.vars).collect(),
             readers: instance.readers.clone(),
             holder: vec![FREE; instance.execution.mutexes().len()],
+            section: FREE,
             branches: vec![0; threads],
             done: BitSet::new(instance.node_count()),
             trace: Trace::default(),
@@ -435,6 +448,9 @@ impl State {
         }
         let info = &instance.nodes[node];
         let thread = info.thread;
+        if self.section != FREE && self.section != thread as u32 {
+            return false;
+        }
         match info.kind {
             Kind::Write { slot } => {
                 instance.model != Model::Sc || {
@@ -449,7 +465,7 @@ impl State {
             }
             Kind::Read { var, src } => self.visible(instance, thread, var) == src,
             Kind::Fence { .. } => self.is_drained(thread),
-            Kind::StoreFence => true,
+            Kind::StoreFence | Kind::AtomicBegin | Kind::AtomicEnd => true,
             Kind::Rmw { var, src, own } => {
                 self.is_drained(thread)
                     && self.memory[var] == src
@@ -481,6 +497,11 @@ impl State {
             }
             Kind::Read { src, .. } => self.readers[src] -= 1,
             Kind::Fence { .. } | Kind::StoreFence => {}
+            Kind::AtomicBegin => {
+                self.section = thread as u32;
+                self.branches[thread] += 1;
+            }
+            Kind::AtomicEnd => self.section = FREE,
             Kind::Rmw { var, src, own } => {
                 self.readers[src] -= 1;
                 self.memory[var] = own;

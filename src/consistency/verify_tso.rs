@@ -10,7 +10,7 @@ use std::collections::HashSet;
 /// write (RMW, SC write) or take a mutex, so executing them is a choice.
 fn is_branching(instance: &Instance, node: Node) -> bool {
     match instance.nodes[node].kind {
-        Kind::Rmw { .. } | Kind::Lock { .. } => true,
+        Kind::Rmw { .. } | Kind::Lock { .. } | Kind::AtomicBegin => true,
         Kind::Write { .. } => instance.model == Model::Sc,
         _ => false,
     }
@@ -35,21 +35,22 @@ fn saturate(instance: &Instance, state: &mut State) {
     }
 }
 
-/// The lower set of memory writes (and branching events) of a state.
-fn key(state: &State) -> Vec<u32> {
-    state
-        .flushed_t
-        .iter()
-        .chain(&state.branches)
-        .copied()
-        .collect()
+/// The lower set of memory writes (and branching events) of a state. With
+/// atomic sections the thread events are part of it: a section blocks the
+/// other threads, so the saturated trace also depends on when it began.
+fn key(instance: &Instance, state: &State) -> Vec<u32> {
+    let mut key: Vec<u32> = state.flushed_t.iter().chain(&state.branches).copied().collect();
+    if instance.atomic_sections {
+        key.extend(&state.pos);
+    }
+    key
 }
 
 /// Runs VerifyTSO; returns a complete state, or `None` if not realisable,
 /// with the number of prefixes explored.
 pub(crate) fn verify_tso(instance: &Instance) -> (Option<State>, usize) {
     let initial = State::initial(instance);
-    let mut done: HashSet<Vec<u32>> = HashSet::from([key(&initial)]);
+    let mut done: HashSet<Vec<u32>> = HashSet::from([key(instance, &initial)]);
     let mut worklist = vec![initial];
     let mut explored = 0;
     while let Some(mut state) = worklist.pop() {
@@ -64,7 +65,7 @@ pub(crate) fn verify_tso(instance: &Instance) -> (Option<State>, usize) {
             {
                 let mut next = state.clone();
                 next.flush(instance, slot);
-                if done.insert(key(&next)) {
+                if done.insert(key(instance, &next)) {
                     worklist.push(next);
                 }
             }
@@ -74,7 +75,7 @@ pub(crate) fn verify_tso(instance: &Instance) -> (Option<State>, usize) {
             {
                 let mut next = state.clone();
                 next.execute(instance, node);
-                if done.insert(key(&next)) {
+                if done.insert(key(instance, &next)) {
                     worklist.push(next);
                 }
             }

@@ -121,6 +121,8 @@ struct Machine<'a> {
     flushed: Vec<bool>,
     memory: Vec<Source>,
     holder: Vec<Option<ThreadId>>,
+    /// The thread inside an atomic section, if any.
+    section: Option<ThreadId>,
 }
 
 impl<'a> Machine<'a> {
@@ -132,6 +134,7 @@ impl<'a> Machine<'a> {
             flushed: vec![false; execution.events().len()],
             memory: vec![Source::Init; execution.variables().len()],
             holder: vec![None; execution.mutexes().len()],
+            section: None,
         }
     }
 
@@ -150,6 +153,11 @@ impl<'a> Machine<'a> {
                 "`{}` is not the next event of its thread (program order)",
                 event.id
             ));
+        }
+        if let Some(owner) = self.section
+            && owner != thread
+        {
+            return Err(format!("`{}` runs while thread {owner} is inside an atomic section", event.id));
         }
         let drained = self.buffers[thread].is_empty();
         match (event.op.clone(), step.phase) {
@@ -171,6 +179,8 @@ impl<'a> Machine<'a> {
             }
             (Op::Fence, Phase::Execute) if drained => {}
             (Op::StoreFence, Phase::Execute) => {}
+            (Op::AtomicBegin, Phase::Execute) => self.section = Some(thread),
+            (Op::AtomicEnd, Phase::Execute) => self.section = None,
             (Op::Rmw { var, rf }, Phase::Execute) if drained => {
                 if self.memory[var] != rf {
                     return Err(format!(

@@ -223,6 +223,8 @@ fn spec_of(execution: &Execution, event: EventId) -> EventSpec {
         Op::Read { var: v, rf: source } => OpSpec::Read { var: var(*v), rf: rf(*source) },
         Op::Fence => OpSpec::Fence,
         Op::StoreFence => OpSpec::StoreFence,
+        Op::AtomicBegin => OpSpec::AtomicBegin,
+        Op::AtomicEnd => OpSpec::AtomicEnd,
         Op::Rmw { var: v, rf: source } => OpSpec::Rmw { var: var(*v), rf: rf(*source) },
         Op::Lock { mutex } => OpSpec::Lock { mutex: execution.mutexes()[*mutex].clone() },
         Op::Unlock { mutex } => OpSpec::Unlock { mutex: execution.mutexes()[*mutex].clone() },

@@ -41,6 +41,8 @@ struct Machine {
     buffers: Vec<Vec<EventId>>,
     memory: Vec<Option<EventId>>,
     holder: Vec<Option<usize>>,
+    /// The thread inside an atomic section, if any.
+    section: Option<usize>,
 }
 
 fn source_of(source: Source) -> Option<EventId> {
@@ -88,7 +90,14 @@ impl Machine {
             buffers: vec![Vec::new(); execution.threads().len()],
             memory: vec![None; execution.variables().len()],
             holder: vec![None; execution.mutexes().len()],
+            section: None,
         }
+    }
+
+    /// Whether `thread` may execute its next event (no other thread is
+    /// inside an atomic section).
+    fn may_run(&self, thread: usize) -> bool {
+        self.section.is_none_or(|owner| owner == thread)
     }
 
     fn visible(&self, execution: &Execution, thread: usize, var: usize) -> Option<EventId> {
@@ -127,6 +136,9 @@ impl Machine {
             let Some(&event) = events.get(self.pos[thread]) else {
                 continue;
             };
+            if !self.may_run(thread) {
+                continue;
+            }
             let empty = self.buffers[thread].is_empty();
             let mut next = self.clone();
             next.pos[thread] += 1;
@@ -164,6 +176,14 @@ impl Machine {
                 }
                 Op::Fence if empty => vec![exec],
                 Op::StoreFence => vec![exec],
+                Op::AtomicBegin => {
+                    next.section = Some(thread);
+                    vec![exec]
+                }
+                Op::AtomicEnd => {
+                    next.section = None;
+                    vec![exec]
+                }
                 Op::Rmw { var, rf } if empty && self.memory[var] == source_of(rf) => {
                     next.memory[var] = Some(event);
                     vec![exec]
@@ -292,6 +312,8 @@ pub enum Shape {
     Read(usize),
     Fence,
     StoreFence,
+    AtomicBegin,
+    AtomicEnd,
     Rmw(usize),
     /// A critical section of the given length around its body.
     Lock(usize),
@@ -311,18 +333,23 @@ pub fn random_shapes(
     for thread in shapes.iter_mut() {
         let len = 1 + rng.below(max_events / threads);
         let mut held: Option<usize> = None;
+        let mut in_section = false;
         for _ in 0..len {
             if total >= max_events {
                 break;
             }
             let var = rng.below(vars);
-            let roll = rng.below(if features { 15 } else { 10 });
+            let roll = rng.below(if features { 16 } else { 10 });
             let shape = match (roll, held) {
                 (0..=3, _) => Shape::Write(var),
                 (4..=8, _) => Shape::Read(var),
                 (9, _) => Shape::Fence,
                 (10 | 11, _) => Shape::Rmw(var),
                 (12, _) => Shape::StoreFence,
+                (13, _) => {
+                    in_section = !in_section;
+                    if in_section { Shape::AtomicBegin } else { Shape::AtomicEnd }
+                }
                 (_, None) => {
                     let mutex = rng.below(2);
                     held = Some(mutex);
@@ -337,9 +364,9 @@ pub fn random_shapes(
             total += 1;
         }
         // Litmus-like threads (stores, then loads) make weak behaviours common.
-        let has_locks = thread
-            .iter()
-            .any(|s| matches!(s, Shape::Lock(_) | Shape::Unlock(_)));
+        let has_locks = thread.iter().any(|s| {
+            matches!(s, Shape::Lock(_) | Shape::Unlock(_) | Shape::AtomicBegin | Shape::AtomicEnd)
+        });
         if !has_locks && rng.below(3) != 0 {
             thread.sort_by_key(|shape| match shape {
                 Shape::Write(_) | Shape::Rmw(_) | Shape::StoreFence => 0,
@@ -398,6 +425,8 @@ pub fn random_rf_execution(rng: &mut Rng, shapes: &[Vec<Shape>]) -> Execution {
                         },
                         Shape::Fence => OpSpec::Fence,
                         Shape::StoreFence => OpSpec::StoreFence,
+                        Shape::AtomicBegin => OpSpec::AtomicBegin,
+                        Shape::AtomicEnd => OpSpec::AtomicEnd,
                         Shape::Rmw(var) => OpSpec::Rmw {
                             var: format!("v{var}"),
                             rf: pick(var, &id),
@@ -462,10 +491,13 @@ fn run_execution(
             if !machine.buffers[thread].is_empty() {
                 moves.push((thread, true));
             }
-            if let Some(&event) = events.get(machine.pos[thread]) {
+            if let Some(&event) = events.get(machine.pos[thread])
+                && machine.may_run(thread)
+            {
                 let empty = machine.buffers[thread].is_empty();
                 let ok = match placeholder.event(event).op {
                     Op::Write { .. } | Op::Read { .. } | Op::StoreFence => true,
+                    Op::AtomicBegin | Op::AtomicEnd => true,
                     Op::Fence | Op::Rmw { .. } => empty,
                     Op::Lock { mutex } => empty && machine.holder[mutex].is_none(),
                     Op::Unlock { .. } => empty,
@@ -521,6 +553,8 @@ fn run_execution(
             }
             Op::Lock { mutex } => machine.holder[mutex] = Some(thread),
             Op::Unlock { mutex } => machine.holder[mutex] = None,
+            Op::AtomicBegin => machine.section = Some(thread),
+            Op::AtomicEnd => machine.section = None,
             Op::Fence | Op::StoreFence => {}
         }
     }
@@ -552,6 +586,8 @@ fn op_spec(execution: &Execution, event: EventId, rf: RfSpec) -> OpSpec {
         Op::Read { .. } => OpSpec::Read { var: var(), rf },
         Op::Fence => OpSpec::Fence,
         Op::StoreFence => OpSpec::StoreFence,
+        Op::AtomicBegin => OpSpec::AtomicBegin,
+        Op::AtomicEnd => OpSpec::AtomicEnd,
         Op::Rmw { .. } => OpSpec::Rmw { var: var(), rf },
         Op::Lock { mutex } => OpSpec::Lock {
             mutex: execution.mutexes()[mutex].clone(),
@@ -631,6 +667,11 @@ pub fn litmus_shapes(
                 thread.insert(at, Shape::Lock(mutex));
                 let end = at + 1 + rng.below(thread.len() - at);
                 thread.insert(end, Shape::Unlock(mutex));
+            } else if features && rng.below(6) == 0 {
+                let at = rng.below(thread.len());
+                thread.insert(at, Shape::AtomicBegin);
+                let end = at + 1 + rng.below(thread.len() - at);
+                thread.insert(end, Shape::AtomicEnd);
             }
             thread
         })
