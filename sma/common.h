@@ -86,6 +86,8 @@ typedef unsigned int sma_wid_t;
 #define SMA_EV_MALLOC      10 /* a heap block is allocated */
 #define SMA_EV_CREATE      11 /* a thread is created (loc = its slot); written by the translator */
 #define SMA_EV_JOIN        12 /* a thread is joined (loc = its slot); written by the translator */
+#define SMA_EV_ATOMIC_BEGIN 13 /* an atomic section begins; written by the translator */
+#define SMA_EV_ATOMIC_END  14 /* an atomic section ends; written by the translator */
 
 /* One event = one assignment of every field, in this order, sma_rec_kind
  * LAST: the assignment to sma_rec_kind commits the record. The decoder of

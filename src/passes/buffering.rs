@@ -435,6 +435,8 @@ impl Counter<'_> {
                 state
             }),
             SeqStmt::Guard(_)
+            | SeqStmt::AtomicBegin { .. }
+            | SeqStmt::AtomicEnd { .. }
             | SeqStmt::ResumeCheck(_)
             | SeqStmt::Assign(..)
             | SeqStmt::Read { .. }

@@ -145,6 +145,8 @@ impl Analysis {
                 meet(entry, state)
             }
             SeqStmt::Guard(_)
+            | SeqStmt::AtomicBegin { .. }
+            | SeqStmt::AtomicEnd { .. }
             | SeqStmt::ResumeCheck(_)
             | SeqStmt::Fence { .. }
             | SeqStmt::Create { .. }

@@ -59,7 +59,6 @@ pub fn sequentialise_threads(
             threads: slots,
             locations: instances.location_names,
             origins: program.origins.clone(),
-            atomic_sections: has_atomic_sections(program),
         },
         threads,
         plain_globals,
@@ -70,14 +69,6 @@ pub fn sequentialise_threads(
     })
 }
 
-/// Whether any function is `__VERIFIER_atomic_*` or opens an atomic section.
-fn has_atomic_sections(program: &Program) -> bool {
-    program.functions.iter().any(|function| {
-        let mut found = function.is_atomic;
-        super::walk::for_each_stmt(&function.body, &mut |kind| found |= matches!(kind, StmtKind::AtomicBegin));
-        found
-    })
-}
 
 struct Context<'a> {
     program: &'a Program,
@@ -447,6 +438,9 @@ impl Sequentialiser<'_> {
             }
             StmtKind::AtomicBegin => {
                 self.visible(out);
+                if self.atomic_depth == 0 {
+                    out.push(SeqStmt::AtomicBegin { stmt: origin });
+                }
                 self.atomic_depth += 1;
                 if self.context.options.fence_atomic_sections {
                     out.push(SeqStmt::Fence {
@@ -463,6 +457,9 @@ impl Sequentialiser<'_> {
                     });
                 }
                 self.atomic_depth = self.atomic_depth.saturating_sub(1);
+                if self.atomic_depth == 0 {
+                    out.push(SeqStmt::AtomicEnd { stmt: origin });
+                }
             }
             StmtKind::Loop { .. } => {
                 return Err(self.unsupported(

@@ -36,10 +36,6 @@ pub struct TranslationMap {
     pub locations: Vec<String>,
     /// Index = statement id recorded by the SMA.
     pub origins: Vec<Origin>,
-    /// Whether the program has `__VERIFIER_atomic` sections, which the
-    /// native check does not model (it may then call an execution SC that
-    /// the sections forbid).
-    pub atomic_sections: bool,
 }
 
 /// The read-modify-write codes of the SMA API (`SMA_RMW_*`).
@@ -141,6 +137,16 @@ pub enum SeqStmt {
     /// `assume(pc[handle] == lines[handle])`.
     Join {
         handle: Expr,
+        stmt: OriginId,
+    },
+    /// The outermost `__VERIFIER_atomic_begin` (or atomic function) of a
+    /// section: recorded for the native check, which keeps other threads
+    /// out until the matching [`SeqStmt::AtomicEnd`]. No context switch
+    /// lies between the two anyway.
+    AtomicBegin {
+        stmt: OriginId,
+    },
+    AtomicEnd {
         stmt: OriginId,
     },
     /// The final visible statement: the thread terminates and drains.

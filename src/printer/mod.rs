@@ -367,6 +367,13 @@ impl ThreadPrinter<'_> {
         }
     }
 
+    /// The record of an atomic section's begin or end (for the native check).
+    fn atomic_record(&mut self, kind: &str, stmt: OriginId, indent: usize) {
+        let t = self.thread.slot;
+        let text = format!("sma_record({kind}, {t}, 0, 0, 0, 0, 0, {stmt});{}", self.origin_comment(stmt));
+        self.line(indent, &text);
+    }
+
     fn stmt(&mut self, stmt: &SeqStmt, indent: usize) {
         let t = self.thread.slot;
         match stmt {
@@ -522,6 +529,8 @@ impl ThreadPrinter<'_> {
                 );
                 self.line(indent, &text);
             }
+            SeqStmt::AtomicBegin { stmt: origin } => self.atomic_record("SMA_EV_ATOMIC_BEGIN", *origin, indent),
+            SeqStmt::AtomicEnd { stmt: origin } => self.atomic_record("SMA_EV_ATOMIC_END", *origin, indent),
             SeqStmt::ThreadEnd { stmt, alone } => {
                 let end = self.alone_variant(*alone, "sma_thread_end");
                 self.line(indent, &format!("{end}({t}, {stmt});"))

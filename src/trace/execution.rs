@@ -22,6 +22,10 @@ pub enum EventKind {
     /// A store-store fence (`sfence`, `lwsync`, a release fence): under PSO
     /// the thread's later stores reach memory after its earlier ones.
     StoreFence,
+    /// The start and end of an atomic section (`__VERIFIER_atomic_*`): no
+    /// other thread runs in between.
+    AtomicBegin,
+    AtomicEnd,
     /// The drain of a terminating thread.
     ThreadEnd,
     /// The drain of a thread that creates another.
@@ -289,6 +293,12 @@ impl Builder<'_> {
             RecordKind::Join => self.join(index, record)?,
             RecordKind::StoreFence => {
                 self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::StoreFence), EventKind::StoreFence);
+            }
+            RecordKind::AtomicBegin => {
+                self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::AtomicBegin), EventKind::AtomicBegin);
+            }
+            RecordKind::AtomicEnd => {
+                self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::AtomicEnd), EventKind::AtomicEnd);
             }
             // Allocation is no memory event.
             RecordKind::Malloc => {}

@@ -24,6 +24,9 @@ pub enum RecordKind {
     Create,
     /// A finished thread is joined (`loc` = the joined thread's slot).
     Join,
+    /// An atomic section begins (no other thread runs until it ends).
+    AtomicBegin,
+    AtomicEnd,
 }
 
 impl RecordKind {
@@ -42,6 +45,8 @@ impl RecordKind {
             10 => RecordKind::Malloc,
             11 => RecordKind::Create,
             12 => RecordKind::Join,
+            13 => RecordKind::AtomicBegin,
+            14 => RecordKind::AtomicEnd,
             _ => return None,
         })
     }

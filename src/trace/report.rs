@@ -196,6 +196,9 @@ pub enum StepKind {
     Fence,
     /// A store-store fence: later stores of the thread wait for earlier ones.
     StoreFence,
+    /// An atomic section begins: no other thread runs until it ends.
+    AtomicBegin,
+    AtomicEnd,
     ThreadEnd,
     Rmw,
     CasFailed,
@@ -474,6 +477,10 @@ impl Renderer<'_> {
                 };
                 (effect, StepKind::StoreFence, None)
             }
+            EventKind::AtomicBegin => {
+                ("atomic section begins: no other thread runs until it ends".to_string(), StepKind::AtomicBegin, None)
+            }
+            EventKind::AtomicEnd => ("atomic section ends".to_string(), StepKind::AtomicEnd, None),
             EventKind::ThreadEnd => (drains("thread ends"), StepKind::ThreadEnd, None),
             EventKind::CreateDrain | EventKind::CasDrain if drained == 0 => return None,
             EventKind::CreateDrain => (drains("before creating a thread").replacen(", d", ": d", 1), StepKind::Fence, None),
@@ -498,13 +505,8 @@ impl Renderer<'_> {
     /// The diagnosis in report form.
     pub fn diagnosis(&self, diagnosis: &Diagnosis, model: &str) -> DiagnosisReport {
         if diagnosis.sc_realisable {
-            let summary = if self.map.atomic_sections {
-                "the same reads-from is possible under sequential consistency if the __VERIFIER_atomic sections are \
-                 ignored (the native check does not model them): under SC with the sections the bug may not happen"
-            } else {
-                "the same reads-from is possible under sequential consistency: the bug also happens under SC, \
-                 it is not caused by store buffering"
-            };
+            let summary = "the same reads-from is possible under sequential consistency: the bug also happens under SC, \
+                 it is not caused by store buffering";
             return DiagnosisReport {
                 sc_realisable: true,
                 summary: summary.to_string(),
@@ -622,7 +624,7 @@ mod tests {
 #[cfg(test)]
 mod render_tests {
     use super::*;
-    use crate::consistency::{Step, Witness};
+    use crate::consistency::{verify, Model, Step, Witness};
     use crate::ir::Origin;
     use crate::options::SmaImplementation;
     use crate::passes::ThreadSlot;
@@ -635,7 +637,6 @@ mod render_tests {
             threads: vec![ThreadSlot { function: "main".into(), instance: 0 }, ThreadSlot { function: "worker".into(), instance: 0 }],
             locations: ["null", "x", "y"].iter().map(|s| s.to_string()).collect(),
             origins: vec![origin(1, "pthread_create(...);"), origin(2, "x = 1;"), origin(3, "r = x;"), origin(4, "y = 2;"), origin(5, "__sync_synchronize();")],
-            atomic_sections: false,
         }
     }
 
@@ -699,15 +700,26 @@ mod render_tests {
     }
 
     #[test]
-    fn sc_diagnosis_warns_when_atomic_sections_are_not_modelled() {
-        let decoded = build(&[record(RecordKind::Create, 0, 1, 0, 0, 0, 0)], &map().locations, SmaImplementation::Etso).unwrap();
-        let sc = Diagnosis { sc_realisable: true, reorderings: Vec::new(), fences_suffice: false };
-        let plain = map();
-        let renderer = Renderer { decoded: &decoded, map: &plain, atomic_writes: false };
-        assert!(renderer.diagnosis(&sc, "tso").summary.contains("the bug also happens under SC"));
-        let atomic = TranslationMap { atomic_sections: true, ..map() };
-        let renderer = Renderer { decoded: &decoded, map: &atomic, atomic_writes: false };
-        let summary = renderer.diagnosis(&sc, "tso").summary;
-        assert!(summary.contains("__VERIFIER_atomic") && !summary.contains("also happens"), "{summary}");
+    fn atomic_sections_are_events_of_the_checked_execution() {
+        use RecordKind::*;
+        // Two atomic increments of x that both read 0: TSO (the first
+        // store still buffered), not SC.
+        let records = [
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 0),
+            record(AtomicBegin, 1, 0, 0, 0, 0, 0),
+            record(Read, 1, 1, 0, 0, 0, 0),
+            record(Write, 1, 1, 1, 1, 0, 0),
+            record(AtomicEnd, 1, 0, 0, 0, 0, 0),
+            record(AtomicBegin, 2, 0, 0, 0, 0, 0),
+            record(Read, 2, 1, 0, 0, 0, 0),
+            record(Write, 2, 1, 1, 2, 0, 0),
+            record(AtomicEnd, 2, 0, 0, 0, 0, 0),
+        ];
+        let decoded = build(&records, &map().locations, SmaImplementation::Etso).unwrap();
+        let sections = decoded.events.iter().filter(|e| matches!(e.kind, EventKind::AtomicBegin | EventKind::AtomicEnd));
+        assert_eq!(sections.count(), 4);
+        assert!(verify(&decoded.execution, Model::Tso).is_ok());
+        assert!(verify(&decoded.execution, Model::Sc).is_err(), "the sections keep the increments apart under SC");
     }
 }

@@ -12,8 +12,10 @@ typedef unsigned int sma_stmt_t;
 #define SMA_RMW_CAS 6
 #define SMA_EV_CREATE 11
 #define SMA_EV_JOIN 12
+#define SMA_EV_ATOMIC_BEGIN 13
+#define SMA_EV_ATOMIC_END 14
 
-/* The translator records thread creation and joins; nothing to record here. */
+/* The translator records thread creation, joins and atomic sections; nothing to record here. */
 void sma_record(unsigned int kind, sma_thread_t t, sma_loc_t loc, sma_value_t value,
                 unsigned int timestamp, unsigned int write_id, unsigned int read_from,
                 sma_stmt_t stmt) {}
