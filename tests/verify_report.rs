@@ -369,3 +369,36 @@ fn a_counterexample_failing_the_check_exits_4() {
     assert_eq!(report["check"]["realisable"], false);
     assert!(report["check"]["reason"].is_string());
 }
+
+/// Two atomic increments (`__VERIFIER_atomic_*`): safe under SC, unsafe
+/// under TSO since the sections do not drain. The native check knows the
+/// sections: the witness shows them, and the diagnosis says the bug is
+/// impossible under SC (the sections keep the increments apart there).
+#[test]
+fn atomic_sections_are_shown_and_rule_out_sc() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().unwrap();
+    let program = directory.path().join("atomic_increment.c");
+    std::fs::write(
+        &program,
+        "#include <assert.h>\n#include <pthread.h>\nint x;\n\
+         void __VERIFIER_atomic_increment(void) { int v = x; x = v + 1; }\n\
+         void *worker(void *arg) { __VERIFIER_atomic_increment(); return 0; }\n\
+         int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, worker, 0);\n  pthread_create(&b, 0, worker, 0);\n\
+         pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(x == 2);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = verify(&program, &["--sc"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, stderr) = verify(&program, &["--tso", "--format", "json"]);
+    assert_eq!(code, 10, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["check"]["realisable"], true);
+    assert_eq!(report["diagnosis"]["sc_realisable"], false, "{}", report["diagnosis"]);
+    let kinds: Vec<&str> =
+        report["witness"]["steps"].as_array().unwrap().iter().filter_map(|s| s["kind"].as_str()).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "atomic-begin").count(), 2, "{kinds:?}");
+    assert_eq!(kinds.iter().filter(|k| **k == "atomic-end").count(), 2, "{kinds:?}");
+}

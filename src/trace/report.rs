@@ -552,14 +552,19 @@ impl Renderer<'_> {
             FenceKind::StoreStore => "a store-store fence",
         };
         let (kind, explanation) = match reordering.kind {
-            ReorderingKind::StoreLoad => (
-                "store-load",
-                format!(
-                    "store to {} (line {a}) still buffered when {thread} loads {} (line {b}); {a_fence} between lines {a} and {b} {forbids}",
-                    name(&store),
-                    name(&later)
-                ),
-            ),
+            ReorderingKind::StoreLoad => {
+                let when = match &later.location {
+                    Some(location) => format!("{thread} loads {location} (line {b})"),
+                    None => format!("{thread} reaches line {b}"),
+                };
+                (
+                    "store-load",
+                    format!(
+                        "store to {} (line {a}) still buffered when {when}; {a_fence} between lines {a} and {b} {forbids}",
+                        name(&store)
+                    ),
+                )
+            }
             ReorderingKind::StoreStore => (
                 "store-store",
                 format!(
