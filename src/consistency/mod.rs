@@ -118,15 +118,22 @@ pub struct Report {
     pub explored: usize,
 }
 
+/// The most lower sets the naive enumeration may explore after a
+/// polynomial search found no witness (some 100 MB of keys at most).
+const NAIVE_FALLBACK_LIMIT: usize = 200_000;
+
 /// The polynomial searches are complete for the paper's events only: with
 /// store-store fences (PSO) or atomic sections, where they find no witness
-/// (`extended`), the naive enumeration decides.
+/// (`extended`), the naive enumeration decides, within
+/// [`NAIVE_FALLBACK_LIMIT`] lower sets. Beyond it the polynomial answer
+/// stands: in random testing it missed no witness with atomic sections and
+/// very rarely one with store-store fences.
 fn complete_with_naive(instance: &Instance, extended: bool, found: (Option<State>, usize)) -> (Option<State>, usize) {
     match found {
-        (None, explored) if extended => {
-            let (state, more) = naive::naive_verify(instance);
-            (state, explored + more)
-        }
+        (None, explored) if extended => match naive::naive_verify_within(instance, NAIVE_FALLBACK_LIMIT) {
+            Some((state, more)) => (state, explored + more),
+            None => (None, explored + NAIVE_FALLBACK_LIMIT),
+        },
         found => found,
     }
 }

@@ -13,14 +13,23 @@ fn key(state: &State) -> Vec<u32> {
 /// Runs the naive enumeration; returns a complete state, or `None` if not
 /// realisable, with the number of lower sets explored.
 pub(crate) fn naive_verify(instance: &Instance) -> (Option<State>, usize) {
+    naive_verify_within(instance, usize::MAX).unwrap_or((None, usize::MAX))
+}
+
+/// [`naive_verify`] that gives up (`None`) after exploring `limit` lower
+/// sets.
+pub(crate) fn naive_verify_within(instance: &Instance, limit: usize) -> Option<(Option<State>, usize)> {
     let initial = State::initial(instance);
     let mut done: HashSet<Vec<u32>> = HashSet::from([key(&initial)]);
     let mut worklist = vec![initial];
     let mut explored = 0;
     while let Some(state) = worklist.pop() {
+        if explored == limit {
+            return None;
+        }
         explored += 1;
         if state.is_complete(instance) {
-            return (Some(state), explored);
+            return Some((Some(state), explored));
         }
         let mut successors = Vec::new();
         for thread in 0..instance.threads.len() {
@@ -51,5 +60,5 @@ pub(crate) fn naive_verify(instance: &Instance) -> (Option<State>, usize) {
             }
         }
     }
-    (None, explored)
+    Some((None, explored))
 }
