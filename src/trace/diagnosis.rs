@@ -266,17 +266,21 @@ mod tests {
     }
 
     /// MP: t1: x = 1; y = 1;  t2: reads y = 1, then x = 0.
-    fn message_passing() -> Decoded {
+    /// MP: t1: x = 1; y = 1;  t2: r1 = y; r2 = x; reading y = 1, x = 0.
+    fn message_passing_records() -> Vec<Record> {
         use RecordKind::*;
-        let records = vec![
+        vec![
             record(Create, 0, 1, 0, 0, 0, 0),
             record(Create, 0, 2, 0, 0, 0, 1),
             record(Write, 1, 1, 1, 1, 0, 10),
             record(Write, 1, 2, 1, 2, 0, 11),
             record(Read, 2, 2, 1, 0, 2, 20),
             record(Read, 2, 1, 0, 0, 0, 21),
-        ];
-        build(&records, &names(), SmaImplementation::Epso).unwrap()
+        ]
+    }
+
+    fn message_passing() -> Decoded {
+        build(&message_passing_records(), &names(), SmaImplementation::Epso).unwrap()
     }
 
     fn stmt_of(decoded: &Decoded, event: EventId) -> Option<usize> {
@@ -316,18 +320,10 @@ mod tests {
 
     #[test]
     fn a_store_fence_record_orders_the_stores_under_pso() {
-        use RecordKind::*;
         // MP with a store-store fence between the stores, and the reader
         // seeing the flag but not the data: not PSO-realisable any more.
-        let records = vec![
-            record(Create, 0, 1, 0, 0, 0, 0),
-            record(Create, 0, 2, 0, 0, 0, 1),
-            record(Write, 1, 1, 1, 1, 0, 10),
-            record(StoreFence, 1, 0, 0, 0, 0, 12),
-            record(Write, 1, 2, 1, 2, 0, 11),
-            record(Read, 2, 2, 1, 0, 2, 20),
-            record(Read, 2, 1, 0, 0, 0, 21),
-        ];
+        let mut records = message_passing_records();
+        records.insert(3, record(RecordKind::StoreFence, 1, 0, 0, 0, 0, 12));
         let decoded = build(&records, &names(), SmaImplementation::Epso).unwrap();
         let fence = decoded.events.iter().position(|e| e.kind == EventKind::StoreFence).expect("a store fence event");
         assert_eq!(decoded.execution.event(fence).op, Op::StoreFence);
