@@ -6,11 +6,9 @@
 #[path = "../tests/consistency_support/mod.rs"]
 mod support;
 
-use lazysma::consistency::{
-    Algorithm, EventSpec, Execution, Model, OpSpec, Options, RfSpec, verify_with,
-};
+use lazysma::consistency::{Algorithm, EventSpec, Execution, Model, Options, RfSpec, verify_with};
 use std::time::{Duration, Instant};
-use support::{Rng, Shape, random_run_execution};
+use support::{Rng, Shape, op_spec, random_run_execution, rf_spec};
 
 /// Executions per table cell.
 const SAMPLES: usize = 12;
@@ -91,41 +89,8 @@ fn redirect_one_read(execution: &Execution, rng: &mut Rng) -> Option<Execution> 
             events
                 .iter()
                 .map(|&e| {
-                    let event = execution.event(e);
-                    let var_name = || execution.variables()[event.op.var().unwrap_or(0)].clone();
-                    let rf_spec = |source| match source {
-                        lazysma::consistency::Source::Init => RfSpec::Init,
-                        lazysma::consistency::Source::Event(w) => {
-                            RfSpec::Event(execution.event(w).id.clone())
-                        }
-                    };
-                    let op = match &event.op {
-                        lazysma::consistency::Op::Write { .. } => OpSpec::Write { var: var_name() },
-                        lazysma::consistency::Op::Read { rf: old, .. } => OpSpec::Read {
-                            var: var_name(),
-                            rf: if e == target {
-                                rf.clone()
-                            } else {
-                                rf_spec(*old)
-                            },
-                        },
-                        lazysma::consistency::Op::Rmw { rf: old, .. } => OpSpec::Rmw {
-                            var: var_name(),
-                            rf: if e == target {
-                                rf.clone()
-                            } else {
-                                rf_spec(*old)
-                            },
-                        },
-                        lazysma::consistency::Op::Fence => OpSpec::Fence,
-                        lazysma::consistency::Op::Lock { mutex } => OpSpec::Lock {
-                            mutex: execution.mutexes()[*mutex].clone(),
-                        },
-                        lazysma::consistency::Op::Unlock { mutex } => OpSpec::Unlock {
-                            mutex: execution.mutexes()[*mutex].clone(),
-                        },
-                    };
-                    EventSpec::new(event.id.clone(), op)
+                    let reads_from = if e == target { rf.clone() } else { rf_spec(execution, e) };
+                    EventSpec::new(execution.event(e).id.clone(), op_spec(execution, e, reads_from))
                 })
                 .collect()
         })

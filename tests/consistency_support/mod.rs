@@ -578,7 +578,7 @@ fn run_execution(
 }
 
 /// The specification of `event` with the reads-from `rf` (for reads and RMWs).
-fn op_spec(execution: &Execution, event: EventId, rf: RfSpec) -> OpSpec {
+pub fn op_spec(execution: &Execution, event: EventId, rf: RfSpec) -> OpSpec {
     let e = execution.event(event);
     let var = || execution.variables()[e.op.var().unwrap_or(0)].clone();
     match e.op {
@@ -598,6 +598,15 @@ fn op_spec(execution: &Execution, event: EventId, rf: RfSpec) -> OpSpec {
     }
 }
 
+/// The reads-from of a read or RMW as a specification (`Init` for other
+/// events).
+pub fn rf_spec(execution: &Execution, event: EventId) -> RfSpec {
+    match execution.event(event).op.rf() {
+        Some(Source::Event(w)) => RfSpec::Event(execution.event(w).id.clone()),
+        _ => RfSpec::Init,
+    }
+}
+
 /// The execution with its store-store fences left out (same reads-from).
 pub fn without_store_fences(execution: &Execution) -> Execution {
     let threads = execution
@@ -608,11 +617,8 @@ pub fn without_store_fences(execution: &Execution) -> Execution {
                 .iter()
                 .filter(|&&event| execution.event(event).op != Op::StoreFence)
                 .map(|&event| {
-                    let rf = match execution.event(event).op.rf() {
-                        Some(Source::Event(w)) => RfSpec::Event(execution.event(w).id.clone()),
-                        _ => RfSpec::Init,
-                    };
-                    EventSpec::new(execution.event(event).id.clone(), op_spec(execution, event, rf))
+                    let op = op_spec(execution, event, rf_spec(execution, event));
+                    EventSpec::new(execution.event(event).id.clone(), op)
                 })
                 .collect()
         })
