@@ -255,6 +255,13 @@ impl<'a> Instance<'a> {
         }
     }
 
+    /// The writes of `slot`'s thread before its latest store-store fence
+    /// ahead of `slot` (under PSO they reach memory first), oldest first.
+    pub(crate) fn fenced_writes(&self, slot: usize) -> &[usize] {
+        let write = &self.writes[slot];
+        &self.writes_t[write.thread][..write.fenced_before]
+    }
+
     /// The variable of a read-like node.
     pub(crate) fn read_var(&self, node: Node) -> Option<(VarId, Src)> {
         match self.nodes[node].kind {
@@ -388,10 +395,7 @@ impl State {
     /// Whether the writes of `slot`'s thread before its latest store-store
     /// fence are all in memory.
     pub(crate) fn fenced_writes_flushed(&self, instance: &Instance, slot: usize) -> bool {
-        let write = &instance.writes[slot];
-        instance.writes_t[write.thread][..write.fenced_before]
-            .iter()
-            .all(|&earlier| self.is_flushed(instance, earlier))
+        instance.fenced_writes(slot).iter().all(|&earlier| self.is_flushed(instance, earlier))
     }
 
     /// TSO/PSO-executability of the memory phase of a buffered write.

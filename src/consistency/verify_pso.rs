@@ -8,7 +8,7 @@
 //! The Done key then also holds the writes in memory. The search stays
 //! sound (every step is checked) but random testing finds rare executions
 //! where it misses a witness; `verify_with` then falls back to the naive
-//! enumeration, which is complete.
+//! enumeration (complete, within its bound).
 
 use super::state::{Instance, Kind, Node, State};
 use std::collections::HashSet;
@@ -52,8 +52,7 @@ fn drain(instance: &Instance, state: &mut State, thread: usize) -> bool {
 /// Flushes the pending writes that a store-store fence puts before `slot`,
 /// oldest first; returns false if one of them cannot reach memory now.
 fn flush_fenced_writes(instance: &Instance, state: &mut State, slot: usize) -> bool {
-    let write = &instance.writes[slot];
-    for &earlier in &instance.writes_t[write.thread][..write.fenced_before] {
+    for &earlier in instance.fenced_writes(slot) {
         if !state.is_flushed(instance, earlier) {
             if !state.can_flush(instance, earlier) {
                 return false;
@@ -129,8 +128,8 @@ fn fence_map(instance: &Instance, state: &State) -> Vec<u32> {
 /// The Done key: thread events and fence map (Algorithm 2, line 16), plus
 /// the buffered writes that are spurious but blocked, and with store-store
 /// fences the writes in memory (which then depend on more than the thread
-/// events). Without the latter the
-/// deduplication is incomplete with RMW blocks: a prefix that flushed a write
+/// events). Without the blocked spurious writes the deduplication is
+/// incomplete with RMW blocks: a prefix that flushed a write
 /// read by an RMW before another thread issued a spurious write on the same
 /// variable can never flush that write (the variable stays held until the
 /// RMW overwrites it), while a prefix with the same thread events and fence

@@ -24,7 +24,7 @@
 //! the same value in its buffer as in memory; so the phases flush only up to
 //! the newest observable store ([`ThreadStores::observed_most`]).
 
-use super::{creates_threads, MemoryLayout, SeqStmt, SeqThread, SequentialProgram};
+use super::{nested_creation, MemoryLayout, SeqStmt, SeqThread, SequentialProgram};
 use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -159,16 +159,6 @@ pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
             }
         })
         .collect()
-}
-
-/// Whether threads other than `main` create threads (then a join of every
-/// thread main created does not leave main alone).
-fn nested_creation(program: &SequentialProgram) -> bool {
-    program
-        .threads
-        .iter()
-        .filter(|thread| thread.slot != 0)
-        .any(|thread| creates_threads(&thread.body))
 }
 
 /// Locations that at least two threads may store to while other threads run.

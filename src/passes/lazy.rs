@@ -69,7 +69,6 @@ pub fn sequentialise_threads(
     })
 }
 
-
 struct Context<'a> {
     program: &'a Program,
     options: &'a TranslateOptions,

@@ -281,6 +281,12 @@ pub fn creates_threads(body: &[SeqStmt]) -> bool {
     })
 }
 
+/// Whether threads other than `main` (slot 0) create threads (then a join
+/// of every thread main created does not leave main alone).
+pub fn nested_creation(program: &SequentialProgram) -> bool {
+    program.threads.iter().filter(|thread| thread.slot != 0).any(|thread| creates_threads(&thread.body))
+}
+
 /// The number of statements of `body` that hand out a write id when they
 /// run (stores, RMWs, locks and unlocks). No statement of a sequentialised
 /// thread runs twice (loops are unrolled and backward jumps refused), so

@@ -7,7 +7,7 @@ mod expr;
 
 use crate::ir::{Expr, FenceKind, Origin, OriginId, Place};
 use crate::options::TranslateOptions;
-use crate::passes::{SeqStmt, SeqThread, SequentialProgram, creates_threads, write_issuing_statements};
+use crate::passes::{SeqStmt, SeqThread, SequentialProgram, creates_threads, nested_creation, write_issuing_statements};
 use expr::Names;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -577,10 +577,10 @@ fn main_prefix(main: &SeqThread) -> u32 {
 /// slot, is not assigned anywhere else but by its initialisation, and no
 /// creation follows.
 fn main_suffix(program: &SequentialProgram) -> u32 {
-    let Some((main, others)) = program.threads.split_first() else {
+    let Some(main) = program.threads.first() else {
         return u32::MAX;
     };
-    if others.iter().any(|t| creates_threads(&t.body)) {
+    if nested_creation(program) {
         return u32::MAX;
     }
     let mut nested = Vec::new();

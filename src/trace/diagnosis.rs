@@ -266,7 +266,6 @@ mod tests {
     }
 
     /// MP: t1: x = 1; y = 1;  t2: reads y = 1, then x = 0.
-    /// MP: t1: x = 1; y = 1;  t2: r1 = y; r2 = x; reading y = 1, x = 0.
     fn message_passing_records() -> Vec<Record> {
         use RecordKind::*;
         vec![

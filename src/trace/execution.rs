@@ -291,14 +291,13 @@ impl Builder<'_> {
             RecordKind::Rmw => self.rmw(index, record)?,
             RecordKind::Create => self.create(index, record)?,
             RecordKind::Join => self.join(index, record)?,
-            RecordKind::StoreFence => {
-                self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::StoreFence), EventKind::StoreFence);
-            }
-            RecordKind::AtomicBegin => {
-                self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::AtomicBegin), EventKind::AtomicBegin);
-            }
-            RecordKind::AtomicEnd => {
-                self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::AtomicEnd), EventKind::AtomicEnd);
+            RecordKind::StoreFence | RecordKind::AtomicBegin | RecordKind::AtomicEnd => {
+                let (op, kind) = match record.kind {
+                    RecordKind::StoreFence => (OpSpec::StoreFence, EventKind::StoreFence),
+                    RecordKind::AtomicBegin => (OpSpec::AtomicBegin, EventKind::AtomicBegin),
+                    _ => (OpSpec::AtomicEnd, EventKind::AtomicEnd),
+                };
+                self.program_event(index, record, EventSpec::new(fresh(self), op), kind);
             }
             // Allocation is no memory event.
             RecordKind::Malloc => {}

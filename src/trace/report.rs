@@ -235,16 +235,6 @@ pub struct FenceAdvice {
     pub insert: &'static str,
 }
 
-impl FenceAdvice {
-    /// The name and C statement of a fence kind.
-    fn describe(fence: FenceKind) -> (&'static str, &'static str) {
-        match fence {
-            FenceKind::Full => ("full", "__sync_synchronize();"),
-            FenceKind::StoreStore => ("store-store", "__atomic_thread_fence(__ATOMIC_RELEASE);"),
-        }
-    }
-}
-
 /// One reordering the bug needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReorderingReport {
@@ -546,10 +536,11 @@ impl Renderer<'_> {
         let name = |p: &SourcePoint| p.location.clone().unwrap_or_else(|| "memory".to_string());
         let (a, b) = (line(&store), line(&later));
         let forbids = if together { "forbids this, together with the other fences listed" } else { "forbids this" };
-        let (fence_kind, insert) = FenceAdvice::describe(reordering.fence);
-        let a_fence = match reordering.fence {
-            FenceKind::Full => "a fence",
-            FenceKind::StoreStore => "a store-store fence",
+        // The fence's name in the advice, the statement to insert, and its
+        // name in the explanation.
+        let (fence_kind, insert, a_fence) = match reordering.fence {
+            FenceKind::Full => ("full", "__sync_synchronize();", "a fence"),
+            FenceKind::StoreStore => ("store-store", "__atomic_thread_fence(__ATOMIC_RELEASE);", "a store-store fence"),
         };
         let (kind, explanation) = match reordering.kind {
             ReorderingKind::StoreLoad => {
