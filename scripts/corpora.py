@@ -67,6 +67,13 @@ def bench_programs():
         return list(csv.DictReader(handle, delimiter="\t"))
 
 
+def reduced_bench_bounds():
+    """{path: bounds} from tests/fixtures/differential_reduced_bounds.tsv:
+    the smaller bounds of the differential's second tier."""
+    return {path: text.split()
+            for path, text in _tsv_rows(ROOT / "tests" / "fixtures" / "differential_reduced_bounds.tsv")}
+
+
 def bench_bounds():
     """bounds(row): the bounds of a benchmark program: its own row of
     bench_bounds.tsv, else Table I, else its smallest unwinding."""

@@ -4,7 +4,9 @@ Theorems 1-2): runs `lazysma verify` on every litmus test of
 ../shared/litmus/visible/ and every benchmark program of ../shared/bench/
 with the timestamped SMA of a model (etso, epso) and with its reference
 store buffers (tso_ref, pso_ref), at the same documented bounds, and
-compares the two verdicts.
+compares the two verdicts. The corpus `bench-reduced` runs the benchmark
+programs whose reference runs do not fit the limits at their own bounds
+again at the smaller bounds of tests/fixtures/differential_reduced_bounds.tsv.
 
 Prints one tab-separated row per program and model (corpus, program, model,
 expected, timestamped verdict and seconds, reference verdict and seconds,
@@ -13,7 +15,7 @@ is `agree`, `DIFFER` (both answered, differently), or `open` (one of them
 gave no verdict: time limit `TO`, or `exit 2` when CBMC failed, for
 instance on reaching the memory limit). Exits 1 if any pair differs.
 
-Usage: scripts/differential-all.py [--lazysma PATH] [--corpora litmus,bench]
+Usage: scripts/differential-all.py [--lazysma PATH] [--corpora litmus,bench,bench-reduced]
                                    [--models tso,pso] [--jobs N]
                                    [--timeout S] [--memory GB] [--only SUBSTRING]
                                    [--skip-done TSV]
@@ -30,7 +32,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from corpora import (BENCH, DEFAULT_LAZYSMA, LITMUS, bench_bounds, bench_programs, litmus_bounds,
-                     litmus_tests, verify)
+                     litmus_tests, reduced_bench_bounds, verify)
 
 TIMESTAMPED = {"tso": "etso", "pso": "epso"}
 REFERENCE = {"tso": "tso_ref", "pso": "pso_ref"}
@@ -53,6 +55,14 @@ def work_items(corpora, models, only):
                 for model in models:
                     items.append(("bench", row["path"], BENCH / row["path"], model,
                                   row[f"{model}_verdict"] or "?", bounds(row)))
+    if "bench-reduced" in corpora:
+        reduced = reduced_bench_bounds()
+        for row in bench_programs():
+            if only in row["path"] and row["path"] in reduced:
+                for model in models:
+                    # the expected verdicts are for the programs' own bounds
+                    items.append(("bench-reduced", row["path"], BENCH / row["path"], model, "?",
+                                  reduced[row["path"]]))
     return items
 
 

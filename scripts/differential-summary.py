@@ -10,7 +10,10 @@ Usage: scripts/differential-summary.py TSV [TSV...]
 
 import sys
 
-from corpora import bench_programs, litmus_tests
+from corpora import bench_programs, litmus_tests, reduced_bench_bounds
+
+
+CORPORA = ("litmus", "bench", "bench-reduced")
 
 
 def last_rows(paths):
@@ -20,7 +23,7 @@ def last_rows(paths):
         with open(path) as handle:
             for line in handle:
                 cells = line.rstrip("\n").split("\t")
-                if len(cells) == 9 and cells[0] in ("litmus", "bench"):
+                if len(cells) == 9 and cells[0] in CORPORA:
                     rows[(cells[0], cells[1], cells[2])] = cells
     return rows
 
@@ -34,13 +37,16 @@ def main():
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     rows = last_rows(sys.argv[1:])
-    sizes = {"litmus": len(litmus_tests()), "bench": len(bench_programs())}
+    sizes = {"litmus": len(litmus_tests()), "bench": len(bench_programs()),
+             "bench-reduced": len(reduced_bench_bounds())}
     print("| corpus | model | pairs run | agree | differ | open |")
     print("|---|---|---|---|---|---|")
     differ = False
-    for corpus in ("litmus", "bench"):
+    for corpus in CORPORA:
         for model in ("tso", "pso"):
             mine = [cells for (c, _, m), cells in rows.items() if c == corpus and m == model]
+            if not mine and corpus == "bench-reduced":
+                continue
             outcomes = [cells[8] for cells in mine]
             open_names = sorted(short_name(cells[1]) for cells in mine if cells[8] == "open")
             differ |= "DIFFER" in outcomes

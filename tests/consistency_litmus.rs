@@ -342,3 +342,26 @@ fn empty_executions() {
         }
     }
 }
+
+#[test]
+fn closure_rejects_reads_behind_own_writes() {
+    // CoWR: after its own write, a thread cannot read the initial value
+    // or an older write of its own, under any model, whatever the other
+    // thread does; and the own latest write or a remote one stays readable.
+    for model in [Model::Sc, Model::Tso, Model::Pso] {
+        for (shape, realisable) in [
+            ("W x; R x init | W x", false),
+            ("W x; W x; R x a | W x", false),
+            ("W x; U x init | W x", false),
+            ("W x; W x; R x b | W x", true),
+            ("W x; R x c | W x", true),
+        ] {
+            let outcome = verify(&litmus(shape), model);
+            if realisable {
+                assert!(outcome.is_ok(), "{shape} under {model:?}: {outcome:?}");
+            } else {
+                assert_eq!(outcome, Err(NotRealizable::Closure), "{shape} under {model:?}");
+            }
+        }
+    }
+}

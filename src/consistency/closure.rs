@@ -184,6 +184,25 @@ fn last_own_writer(instance: &Instance, read: Node, var: usize) -> Option<Node> 
         })
 }
 
+/// Coherence of a read with its own thread's writes (CoWR): after a thread
+/// writes a variable, its reads of it see that write or a later one, so a
+/// read from the initial value or from an older write of its own thread
+/// cannot be realised. (The search would find this out too, by exhausting
+/// every interleaving.)
+fn reads_behind_own_write(
+    instance: &Instance,
+    thread: usize,
+    src: Src,
+    source: Option<Node>,
+    own_last: Option<Node>,
+) -> bool {
+    match (own_last, source) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(own), Some(source)) => instance.src_thread(src) == Some(thread) && source != own,
+    }
+}
+
 /// Rules 1-3 of sec. 4.3 for one read; returns whether the order changed.
 fn apply_rules(
     instance: &Instance,
@@ -196,12 +215,16 @@ fn apply_rules(
     };
     let thread = instance.nodes[read].thread;
     let source = memory_of(instance, src);
+    let own_last = last_own_writer(instance, read, var);
+    if reads_behind_own_write(instance, thread, src, source, own_last) {
+        return Err(Cycle);
+    }
     let mut changed = false;
     if let Some(source) = source
         && instance.src_thread(src) != Some(thread)
     {
         changed |= order.add(source, read)?;
-        if let Some(own) = last_own_writer(instance, read, var) {
+        if let Some(own) = own_last {
             changed |= order.add(own, source)?;
         }
     }
