@@ -42,6 +42,15 @@ typedef unsigned int sma_thread_t; /* thread slot; main is 0 */
 typedef unsigned int sma_stmt_t;   /* source statement id, only recorded */
 typedef unsigned int sma_ts_t;     /* timestamp / memory-order position, as recorded */
 
+/* A value as the program computes it, before it enters shared memory
+ * (stores, RMW operands, allocation sizes): C's int, or long long for a
+ * bit width above 32. The models narrow it to sma_value_t (sma_narrow). */
+#if SMA_BITWIDTH > 32
+typedef long long sma_wide_t;
+#else
+typedef int sma_wide_t;
+#endif
+
 /* The number of bits an unsigned counter needs to hold 0..n (n < 2^32), as
  * an integer constant expression: models use it to give CBMC narrow
  * bit-vector types (__CPROVER_bitvector) for clocks and indices. */
@@ -123,6 +132,21 @@ unsigned int sma_nondet_uint(void);
 sma_value_t sma_nondet_value(void);
 _Bool sma_nondet_bool(void);
 
+/* ---- the bit width of shared memory ----------------------------------- */
+
+/* The value the program stores, as shared memory holds it: below 32 bits
+ * (--bitwidth B) a value that B bits cannot give back unchanged (outside
+ * -2^(B-1) .. 2^(B-1)-1 as an int) cuts the execution off, as every bound
+ * does: a narrow width can hide a bug, never invent one by wrapping a
+ * value around. */
+sma_value_t sma_narrow(sma_wide_t value)
+{
+#if SMA_BITWIDTH < 32
+    __CPROVER_assume(value >= -(1 << (SMA_BITWIDTH - 1)) && value < (1 << (SMA_BITWIDTH - 1)));
+#endif
+    return (sma_value_t)value;
+}
+
 /* ---- write ids ---------------------------------------------------------- */
 
 /* The next write id to hand out; ids are unique and start at 1 (0 names the
@@ -163,7 +187,7 @@ void sma_check_loc(sma_loc_t loc)
 /* Takes the next heap block for `scalars` locations, or cuts the execution
  * off when the blocks are used up or the request does not fit in a block.
  * Returns the first location id of the block. */
-sma_loc_t sma_heap_take_block(sma_value_t scalars)
+sma_loc_t sma_heap_take_block(sma_wide_t scalars)
 {
     sma_loc_t base = SMA_HEAP_BASE + sma_heap_blocks_used * SMA_HEAP_BLOCK_SIZE;
 #if SMA_HEAP_SCALARS > 0
@@ -212,7 +236,7 @@ void sma_heap_set_initial(sma_loc_t loc, sma_value_t value);
  * locations its initial value (sma_heap_set_initial) and records the
  * allocation with `timestamp`, the model's current time. Returns the first
  * location id of the block. */
-sma_loc_t sma_heap_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt,
+sma_loc_t sma_heap_malloc(sma_wide_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt,
                           sma_ts_t timestamp)
 {
     sma_loc_t base = sma_heap_take_block(scalars);
@@ -223,7 +247,7 @@ sma_loc_t sma_heap_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_s
 #else
     (void)zeroed;
 #endif
-    sma_record(SMA_EV_MALLOC, t, base, scalars, timestamp, 0, 0, stmt);
+    sma_record(SMA_EV_MALLOC, t, base, (sma_value_t)scalars, timestamp, 0, 0, stmt);
     return base;
 }
 
@@ -231,26 +255,27 @@ sma_loc_t sma_heap_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_s
 
 /* Whether an RMW of `op` with these arguments writes at all (only a failing
  * CAS does not). */
-_Bool sma_rmw_writes(int op, sma_value_t old, sma_value_t expected)
+_Bool sma_rmw_writes(int op, sma_value_t old, sma_wide_t expected)
 {
-    return op != SMA_RMW_CAS || old == expected;
+    return op != SMA_RMW_CAS || (sma_wide_t)old == expected;
 }
 
-/* The value an RMW writes over `old`. */
-sma_value_t sma_rmw_new_value(int op, sma_value_t old, sma_value_t operand)
+/* The value an RMW writes over `old`, computed as the program would and
+ * then narrowed (sma_narrow). */
+sma_value_t sma_rmw_new_value(int op, sma_value_t old, sma_wide_t operand)
 {
-    sma_value_t result = operand; /* SMA_RMW_EXCHANGE, SMA_RMW_CAS */
+    sma_wide_t result = operand; /* SMA_RMW_EXCHANGE, SMA_RMW_CAS */
     if (op == SMA_RMW_ADD)
-        result = old + operand;
+        result = (sma_wide_t)old + operand;
     else if (op == SMA_RMW_SUB)
-        result = old - operand;
+        result = (sma_wide_t)old - operand;
     else if (op == SMA_RMW_AND)
-        result = old & operand;
+        result = (sma_wide_t)old & operand;
     else if (op == SMA_RMW_OR)
-        result = old | operand;
+        result = (sma_wide_t)old | operand;
     else if (op == SMA_RMW_XOR)
-        result = old ^ operand;
-    return result;
+        result = (sma_wide_t)old ^ operand;
+    return sma_narrow(result);
 }
 
 /* The value a mutex location holds when taken; 0 means free. */

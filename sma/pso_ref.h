@@ -149,8 +149,9 @@ void sma_drain(sma_thread_t t, sma_stmt_t stmt)
     SMA_REF_BUFFERS(SMA_REF_DRAIN_BUFFER)
 }
 
-void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
+void sma_write(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt_t stmt)
 {
+    sma_value_t value = sma_narrow(program_value);
     sma_slot_t slot;
     sma_wid_t id;
     sma_check_loc(loc);

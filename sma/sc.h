@@ -38,8 +38,9 @@ sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     return value;
 }
 
-void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
+void sma_write(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt_t stmt)
 {
+    sma_value_t value = sma_narrow(program_value);
     sma_wid_t id;
     sma_check_loc(loc);
     id = sma_new_write_id();
@@ -78,7 +79,7 @@ void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
     sma_record(SMA_EV_UNLOCK, t, mutex, SMA_MUTEX_FREE, 0, id, 0, stmt);
 }
 
-sma_value_t sma_rmw(sma_loc_t loc, int op, sma_value_t operand, sma_value_t expected,
+sma_value_t sma_rmw(sma_loc_t loc, int op, sma_wide_t operand, sma_wide_t expected,
                     sma_thread_t t, sma_stmt_t stmt)
 {
     sma_value_t old;
@@ -105,7 +106,7 @@ void sma_heap_set_initial(sma_loc_t loc, sma_value_t value)
     sma_memory[loc] = value;
 }
 
-sma_loc_t sma_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt)
+sma_loc_t sma_malloc(sma_wide_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt)
 {
     return sma_heap_malloc(scalars, zeroed, t, stmt, 0);
 }

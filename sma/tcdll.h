@@ -154,8 +154,9 @@ sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
 
 /* A store, buffered until the clock reaches its guessed timestamp
  * (Fig. 3, write). */
-void sma_write(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
+void sma_write(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt_t stmt)
 {
+    sma_value_t value = sma_narrow(program_value);
     sma_node_t node;
     sma_node_t succ;
     sma_node_t pred;
@@ -235,7 +236,7 @@ void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
 }
 
 /* Atomic read-modify-write: drain, read memory, write at the same time. */
-sma_value_t sma_rmw(sma_loc_t loc, int op, sma_value_t operand, sma_value_t expected,
+sma_value_t sma_rmw(sma_loc_t loc, int op, sma_wide_t operand, sma_wide_t expected,
                     sma_thread_t t, sma_stmt_t stmt)
 {
     sma_node_t head;
@@ -265,7 +266,7 @@ void sma_heap_set_initial(sma_loc_t loc, sma_value_t value)
     sma_value[loc][SMA_QSIZE - 1] = value;
 }
 
-sma_loc_t sma_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt)
+sma_loc_t sma_malloc(sma_wide_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt)
 {
     return sma_heap_malloc(scalars, zeroed, t, stmt, sma_clock);
 }

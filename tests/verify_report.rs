@@ -186,6 +186,46 @@ fn the_heap_block_size_is_a_reported_bound() {
     assert!(json(&stdout)["bounds"]["heap_block"].is_null(), "no heap, no heap block");
 }
 
+/// A store, an RMW result and a CAS operand that `--bitwidth` cannot hold.
+const WIDE_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nunsigned u;\nint c = 100;\nint s;\nvoid *t(void *arg) { u = 200; __sync_fetch_and_add(&c, 100); __sync_bool_compare_and_swap(&s, 256, 1); return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(u == 200 && c == 200 && s == 0);\n  return 0;\n}\n";
+
+#[test]
+fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let program = directory.path().join("wide.c");
+    std::fs::write(&program, WIDE_VALUES).expect("write the program");
+    // Wrapped around in 8 bits, 200 would read back as -56 and the CAS of
+    // `s` from 256 (0 in 8 bits) would succeed: false alarms. The stores
+    // are cut off instead, and the safe report names the bound.
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&program, &[model, "--bitwidth", "8"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        assert!(stdout.contains("values wider than 8 bits are not ruled out"), "{stdout}");
+    }
+    for sma in ["tso_ref", "pso_ref"] {
+        let (code, stdout, stderr) = verify(&program, &["--sma", sma, "--bitwidth", "8"]);
+        assert_eq!(code, 0, "{sma}: {stdout}{stderr}");
+    }
+    // Nine bits hold every value, and the assertion holds.
+    let (code, stdout, _) = verify(&program, &["--tso", "--bitwidth", "9"]);
+    assert_eq!(code, 0, "{stdout}");
+    // A program that fails for real still fails at the narrow width.
+    let failing = directory.path().join("wide_failing.c");
+    std::fs::write(&failing, WIDE_VALUES.replace("c == 200", "c == 100")).expect("write the program");
+    let (code, stdout, _) = verify(&failing, &["--tso", "--bitwidth", "9"]);
+    assert_eq!(code, 10, "{stdout}");
+    // An initial value the width cannot hold is refused before CBMC runs.
+    let initial = directory.path().join("wide_initial.c");
+    std::fs::write(&initial, "unsigned u = 200;\nint main(void) { return u; }\n").expect("write the program");
+    let (code, _, stderr) = verify(&initial, &["--bitwidth", "8"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("the initial value 200 does not fit in shared memory of --bitwidth 8"), "{stderr}");
+    assert!(stderr.contains("wide_initial.c:1:14") && stderr.contains("-128 .. 127"), "{stderr}");
+}
+
 /// Threads whose handles live in a heap array (SV-COMP's sigma.c pattern):
 /// workers race on a shared index, so two may write the same cell; joining
 /// through the heap handles waits for every worker.

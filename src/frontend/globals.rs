@@ -143,6 +143,22 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The diagnostic for an initial value that `--bitwidth` cannot hold.
+    fn value_too_wide<T>(&self, value: i64, span: Span) -> LResult<T> {
+        let bits = self.value_bits;
+        Err(Box::new(self.source.diagnostic(
+            span.start,
+            span.end,
+            format!("the initial value {value} does not fit in shared memory of --bitwidth {bits}"),
+            format!("{value} needs more than {bits} bits"),
+            Some(format!(
+                "shared memory holds {} .. {} at --bitwidth {bits}; give a larger --bitwidth (32 by default)",
+                -(1i64 << (bits - 1)),
+                (1i64 << (bits - 1)) - 1
+            )),
+        )))
+    }
+
     /// The initial values of the `size` scalars of an object.
     pub fn initial_values(
         &mut self,
@@ -166,6 +182,9 @@ impl<'a> Lowerer<'a> {
             (_, CType::Mutex) => Ok(()),
             (Initializer::Expression(e), _) if ty.is_scalar() => {
                 let v = self.static_value(e)?;
+                if !fits_value_bits(v, self.value_bits) {
+                    return self.value_too_wide(v, e.span);
+                }
                 if let Some(slot) = values.get_mut(offset) {
                     *slot = v;
                 }
@@ -294,5 +313,31 @@ impl<'a> Lowerer<'a> {
             }
             _ => None,
         }
+    }
+}
+
+/// Whether `value`, held in shared memory `bits` wide (two's complement,
+/// the SMA's `sma_value_t`), reads back unchanged: below 32 bits the value
+/// as a C `int` must lie in -2^(bits-1) .. 2^(bits-1)-1 (`sma_narrow` in
+/// sma/common.h cuts off the stores of other values).
+pub fn fits_value_bits(value: i64, bits: u32) -> bool {
+    if bits >= 32 || bits == 0 {
+        return true;
+    }
+    let limit = 1i64 << (bits - 1);
+    (-limit..limit).contains(&i64::from(value as i32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fits_value_bits;
+
+    #[test]
+    fn values_fit_a_bit_width_as_a_c_int_does() {
+        assert!(fits_value_bits(127, 8) && fits_value_bits(-128, 8));
+        assert!(!fits_value_bits(128, 8) && !fits_value_bits(-129, 8) && !fits_value_bits(200, 8));
+        // an unsigned 0xffffffff is -1 as an int, which 8 bits hold
+        assert!(fits_value_bits(0xffff_ffff, 8));
+        assert!(fits_value_bits(1 << 40, 32) && fits_value_bits(-1, 1) && !fits_value_bits(1, 1));
     }
 }

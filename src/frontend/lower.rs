@@ -32,6 +32,8 @@ pub struct Lowerer<'a> {
     pub heap_unknown: bool,
     /// The first call of `callee` in `caller`: (caller name, callee) -> call span.
     pub call_sites: HashMap<(String, FunctionId), Span>,
+    /// The bit width of a value in shared memory (`--bitwidth`).
+    pub value_bits: u32,
 }
 
 impl<'a> Lowerer<'a> {
@@ -55,6 +57,7 @@ impl<'a> Lowerer<'a> {
             heap_block: None,
             heap_unknown: false,
             call_sites: HashMap::new(),
+            value_bits: 32,
         }
     }
 

@@ -95,6 +95,5 @@ pub fn lower_preprocessed_with(
             )));
         }
     };
-    let thread_array_bound = u64::from(options.bounds.unwind) + 1;
-    program::lower_unit(&map, &parse.unit, thread_array_bound, options.bounds.heap_block)
+    program::lower_unit(&map, &parse.unit, &options.bounds)
 }

@@ -8,6 +8,7 @@ use super::scan::AddressUse;
 use super::source_map::SourceMap;
 use super::types::{self, CType};
 use crate::diagnostics::Diagnostic;
+use crate::options::Bounds;
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -20,11 +21,13 @@ const DEFAULT_HEAP_BLOCK: u32 = 8;
 pub fn lower_unit(
     map: &SourceMap,
     unit: &TranslationUnit,
-    thread_array_bound: u64,
-    heap_block: Option<u32>,
+    bounds: &Bounds,
 ) -> Result<Program, Box<Diagnostic>> {
+    let heap_block = bounds.heap_block;
     let mut lw = Lowerer::new(map);
-    lw.types.thread_array_bound = thread_array_bound;
+    // the loop bound sizes variable-length arrays of thread handles
+    lw.types.thread_array_bound = u64::from(bounds.unwind) + 1;
+    lw.value_bits = bounds.bitwidth;
     let mut definitions: Vec<&Node<FunctionDefinition>> = Vec::new();
     for external in &unit.0 {
         let system = map.is_system(external.span.start);

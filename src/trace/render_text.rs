@@ -50,7 +50,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             let _ = writeln!(
                 out,
                 "\n{} the counterexample CBMC found is NOT realisable under {model} according to the native check ({}).\n\
-                 This is a defect of lazysma's translation or a too-small --bitwidth, not a bug in your program.\n\
+                 This is a defect of lazysma's translation, not a bug in your program.\n\
                  Please report it with the program and the options used.",
                 style.red("INTERNAL ERROR:"),
                 report.check.reason.as_deref().unwrap_or("no reason given")
@@ -153,12 +153,27 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
     }
     if report.verdict == Verdict::Safe {
-        let note = if report.unwinding_assertions {
-            "(every loop exits within --unwind; bugs that need more rounds or buffer space are not ruled out)"
-        } else {
-            "(bugs that need more rounds, loop iterations or buffer space are not ruled out)"
-        };
-        let _ = writeln!(out, "{}", style.dim(note));
+        let _ = writeln!(out, "{}", style.dim(&safe_note(report)));
+    }
+}
+
+/// What a safe verdict does not rule out: the executions the bounds cut off.
+fn safe_note(report: &VerifyReport) -> String {
+    let mut needs = vec!["more rounds"];
+    if !report.unwinding_assertions {
+        needs.push("loop iterations");
+    }
+    needs.push("buffer space");
+    let wider = format!("values wider than {} bits", report.bounds.bitwidth);
+    if report.bounds.bitwidth < 32 {
+        needs.push(&wider);
+    }
+    let (last, rest) = needs.split_last().expect("the list is not empty");
+    let listed = format!("{} or {last}", rest.join(", "));
+    if report.unwinding_assertions {
+        format!("(every loop exits within --unwind; bugs that need {listed} are not ruled out)")
+    } else {
+        format!("(bugs that need {listed} are not ruled out)")
     }
 }
 
