@@ -226,6 +226,30 @@ fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
     assert!(stderr.contains("wide_initial.c:1:14") && stderr.contains("-128 .. 127"), "{stderr}");
 }
 
+/// 64-bit shared variables and a 64-bit constant operand.
+const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
+
+#[test]
+fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let holds = directory.path().join("long_holds.c");
+    std::fs::write(&holds, LONG_VALUES.replace("PROPERTY;", "")).expect("write the program");
+    let fails = directory.path().join("long_fails.c");
+    std::fs::write(&fails, LONG_VALUES.replace("PROPERTY;", "assert(x == 0);")).expect("write the program");
+    // At the default width 2^33 does not fit: the store is cut off rather
+    // than truncated to 0 (which would fail the first assertion).
+    let (code, stdout, _) = verify(&holds, &["--tso"]);
+    assert_eq!(code, 0, "{stdout}");
+    // At 64 bits the values are exact: `1L << 33` shifts a 64-bit one.
+    let (code, stdout, _) = verify(&holds, &["--tso", "--bitwidth", "64"]);
+    assert_eq!(code, 0, "{stdout}");
+    let (code, stdout, _) = verify(&fails, &["--tso", "--bitwidth", "64"]);
+    assert_eq!(code, 10, "{stdout}");
+}
+
 /// Threads whose handles live in a heap array (SV-COMP's sigma.c pattern):
 /// workers race on a shared index, so two may write the same cell; joining
 /// through the heap handles waits for every worker.

@@ -214,8 +214,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match lv {
             LVal::Private(place, _) => self.emit(StmtKind::Assign(place.clone(), converted)),
             LVal::Shared {
-                address, atomic, ..
+                address, atomic, ty,
             } => {
+                self.cut_off_wider_than_shared_memory(&converted, ty);
                 self.emit(StmtKind::Write {
                     address: address.clone(),
                     value: converted,
@@ -226,6 +227,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// Shared memory holds an `int` up to `--bitwidth 32` (the SMA narrows
+    /// it further below 32 bits): a 64-bit value that no `int` holds would
+    /// be cut down on its way there, so the execution is cut off instead
+    /// of going on with another value (a bound hides bugs, never invents
+    /// them). The value goes through `int` and back unchanged, or it is
+    /// assumed away.
+    fn cut_off_wider_than_shared_memory(&mut self, value: &Expr, ty: &CType) {
+        if let CType::Int { bits, .. } = ty
+            && *bits > 32
+            && self.lw.value_bits <= 32
+            && !matches!(value, Expr::Const(v) if i32::try_from(*v).is_ok())
+        {
+            let wide = self.lw.types.ir_type(ty);
+            let through_int = Expr::Cast(wide, Box::new(Expr::Cast(Ty::INT, Box::new(value.clone()))));
+            self.emit(StmtKind::Assume(Expr::Binary(BinaryOp::Eq, Box::new(through_int), Box::new(value.clone()))));
+        }
     }
 
     /// Converts a value to the type it is stored as.
@@ -760,6 +779,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if matches!(lhs.ty, CType::Struct(_)) || matches!(rhs.ty, CType::Struct(_)) {
             return self.lw.refuse(span, "an operator on a struct value", None);
         }
+        // The type the operands are computed in: a constant operand must
+        // carry it into the printed C when it is wider than `int` (a plain
+        // `1` in `1L << 33` would shift a 32-bit one).
+        let operand_ty = match ir_op {
+            BinaryOp::Shl | BinaryOp::Shr => ty.clone(),
+            BinaryOp::LogicalAnd | BinaryOp::LogicalOr => CType::INT,
+            _ if ty == CType::INT => common(&lhs.ty, &rhs.ty),
+            _ => ty.clone(),
+        };
+
         // Constant operands of `+ - *` fold (`sizeof(T) * N` becomes the
         // allocation size), wrapped to the result type as C computes it.
         if let (Expr::Const(_), Expr::Const(_), BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, CType::Int { bits, signed }) =
@@ -768,8 +797,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         {
             return Ok(Val { expr: Expr::Const(truncate(v, *bits, *signed)), ty });
         }
+        let lhs = widen_constant(lhs.expr, &operand_ty, self);
+        let rhs = match ir_op {
+            BinaryOp::Shl | BinaryOp::Shr => rhs.expr,
+            _ => widen_constant(rhs.expr, &operand_ty, self),
+        };
         Ok(Val {
-            expr: Expr::Binary(ir_op, Box::new(lhs.expr), Box::new(rhs.expr)),
+            expr: Expr::Binary(ir_op, Box::new(lhs), Box::new(rhs)),
             ty,
         })
     }
@@ -983,6 +1017,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         })();
         self.scopes.pop();
         result.map(|_| value)
+    }
+}
+
+/// A constant that C computes in a type wider than `int` (`1L`, or `1` next
+/// to a `long` operand), cast to that type: the printer writes constants
+/// that fit an `int` without a suffix.
+fn widen_constant(expr: Expr, ty: &CType, lowerer: &FnLowerer) -> Expr {
+    match (&expr, ty) {
+        (Expr::Const(v), CType::Int { bits, .. }) if *bits > 32 && i32::try_from(*v).is_ok() => {
+            Expr::Cast(lowerer.lw.types.ir_type(ty), Box::new(expr))
+        }
+        _ => expr,
     }
 }
 
