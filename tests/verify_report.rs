@@ -248,6 +248,16 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
     assert_eq!(code, 0, "{stdout}");
     let (code, stdout, _) = verify(&fails, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 10, "{stdout}");
+    // A 64-bit RMW would compute its result at the width of shared memory:
+    // refused below 64 bits, exact at 64.
+    let rmw = directory.path().join("long_rmw.c");
+    std::fs::write(&rmw, LONG_VALUES.replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 1L << 33);").replace("PROPERTY;", ""))
+        .expect("write the program");
+    let (code, _, stderr) = verify(&rmw, &["--tso"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("`__sync_fetch_and_add` on a 64-bit object needs --bitwidth 64"), "{stderr}");
+    let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "64"]);
+    assert_eq!(code, 0, "{stdout}");
 }
 
 /// Threads whose handles live in a heap array (SV-COMP's sigma.c pattern):

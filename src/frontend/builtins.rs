@@ -549,6 +549,25 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Some(t) if t.is_scalar() => t.clone(),
             _ => CType::INT,
         };
+        let read_modify_write = matches!(
+            kind,
+            Atomic::Fetch { .. } | Atomic::Exchange | Atomic::CompareExchangePointer | Atomic::CompareAndSwap { .. }
+        );
+        if read_modify_write
+            && let CType::Int { bits, .. } = ty
+            && bits > 32
+            && self.lw.value_bits <= 32
+        {
+            // The SMA computes an RMW's new value at the width of shared
+            // memory, where a 64-bit result would wrap around.
+            return Err(Box::new(self.lw.source.diagnostic(
+                span.start,
+                span.end,
+                format!("`{name}` on a 64-bit object needs --bitwidth 64"),
+                "a 64-bit read-modify-write",
+                Some("give --bitwidth 64 (shared memory holds an int by default)".to_string()),
+            )));
+        }
         let address = pointer.expr;
         match kind {
             Atomic::Fetch {
