@@ -19,6 +19,13 @@ fn json(stdout: &str) -> Value {
     serde_json::from_str(stdout).unwrap_or_else(|error| panic!("not JSON ({error}): {stdout}"))
 }
 
+/// Writes `text` as the C program `name` in `directory`.
+fn program(directory: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let path = directory.path().join(name);
+    std::fs::write(&path, text).expect("write the program");
+    path
+}
+
 /// A stand-in CBMC: answers `--version` like CBMC 5.12 and runs `body`
 /// (POSIX sh) for a verification run.
 fn fake_cbmc(directory: &Path, body: &str) -> PathBuf {
@@ -165,21 +172,20 @@ fn the_heap_block_size_is_a_reported_bound() {
         return;
     }
     let directory = tempfile::tempdir().expect("temporary directory");
-    let program = directory.path().join("heap.c");
-    std::fs::write(
-        &program,
+    let heap = program(
+        &directory,
+        "heap.c",
         "#include <stdlib.h>\n#include <assert.h>\nint main(void) { int n = 12; int *a = malloc(sizeof(int) * n); a[11] = 1; assert(a[11] == 0); return 0; }\n",
-    )
-    .expect("write the program");
+    );
     // The size is only known at run time: blocks of 8 scalars cut the
     // allocation off, and the report says which block size it used.
-    let (code, stdout, _) = verify(&program, &["--sc", "--format", "json"]);
+    let (code, stdout, _) = verify(&heap, &["--sc", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(json(&stdout)["bounds"]["heap_block"], 8);
-    let (code, stdout, stderr) = verify(&program, &["--sc"]);
+    let (code, stdout, stderr) = verify(&heap, &["--sc"]);
     assert_eq!(code, 0);
     assert!(format!("{stdout}{stderr}").contains("heap block 8"), "{stdout}{stderr}");
-    let (code, stdout, _) = verify(&program, &["--sc", "--heap-block", "12", "--format", "json"]);
+    let (code, stdout, _) = verify(&heap, &["--sc", "--heap-block", "12", "--format", "json"]);
     assert_eq!(code, 10, "twelve scalars hold the allocation: {stdout}");
     assert_eq!(json(&stdout)["bounds"]["heap_block"], 12);
     let (_, stdout, _) = verify(&example("store_buffering.c"), &["--sc", "--format", "json"]);
@@ -195,31 +201,28 @@ fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
         return;
     }
     let directory = tempfile::tempdir().expect("temporary directory");
-    let program = directory.path().join("wide.c");
-    std::fs::write(&program, WIDE_VALUES).expect("write the program");
+    let wide = program(&directory, "wide.c", WIDE_VALUES);
     // Wrapped around in 8 bits, 200 would read back as -56 and the CAS of
     // `s` from 256 (0 in 8 bits) would succeed: false alarms. The stores
     // are cut off instead, and the safe report names the bound.
     for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&program, &[model, "--bitwidth", "8"]);
+        let (code, stdout, stderr) = verify(&wide, &[model, "--bitwidth", "8"]);
         assert_eq!(code, 0, "{model}: {stdout}{stderr}");
         assert!(stdout.contains("values wider than 8 bits are not ruled out"), "{stdout}");
     }
     for sma in ["tso_ref", "pso_ref"] {
-        let (code, stdout, stderr) = verify(&program, &["--sma", sma, "--bitwidth", "8"]);
+        let (code, stdout, stderr) = verify(&wide, &["--sma", sma, "--bitwidth", "8"]);
         assert_eq!(code, 0, "{sma}: {stdout}{stderr}");
     }
     // Nine bits hold every value, and the assertion holds.
-    let (code, stdout, _) = verify(&program, &["--tso", "--bitwidth", "9"]);
+    let (code, stdout, _) = verify(&wide, &["--tso", "--bitwidth", "9"]);
     assert_eq!(code, 0, "{stdout}");
     // A program that fails for real still fails at the narrow width.
-    let failing = directory.path().join("wide_failing.c");
-    std::fs::write(&failing, WIDE_VALUES.replace("c == 200", "c == 100")).expect("write the program");
+    let failing = program(&directory, "wide_failing.c", &WIDE_VALUES.replace("c == 200", "c == 100"));
     let (code, stdout, _) = verify(&failing, &["--tso", "--bitwidth", "9"]);
     assert_eq!(code, 10, "{stdout}");
     // An initial value the width cannot hold is refused before CBMC runs.
-    let initial = directory.path().join("wide_initial.c");
-    std::fs::write(&initial, "unsigned u = 200;\nint main(void) { return u; }\n").expect("write the program");
+    let initial = program(&directory, "wide_initial.c", "unsigned u = 200;\nint main(void) { return u; }\n");
     let (code, _, stderr) = verify(&initial, &["--bitwidth", "8"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("the initial value 200 does not fit in shared memory of --bitwidth 8"), "{stderr}");
@@ -235,10 +238,8 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
         return;
     }
     let directory = tempfile::tempdir().expect("temporary directory");
-    let holds = directory.path().join("long_holds.c");
-    std::fs::write(&holds, LONG_VALUES.replace("PROPERTY;", "")).expect("write the program");
-    let fails = directory.path().join("long_fails.c");
-    std::fs::write(&fails, LONG_VALUES.replace("PROPERTY;", "assert(x == 0);")).expect("write the program");
+    let holds = program(&directory, "long_holds.c", &LONG_VALUES.replace("PROPERTY;", ""));
+    let fails = program(&directory, "long_fails.c", &LONG_VALUES.replace("PROPERTY;", "assert(x == 0);"));
     // At the default width 2^33 does not fit: the store is cut off rather
     // than truncated to 0 (which would fail the first assertion).
     let (code, stdout, _) = verify(&holds, &["--tso"]);
@@ -250,9 +251,11 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
     assert_eq!(code, 10, "{stdout}");
     // A 64-bit RMW would compute its result at the width of shared memory:
     // refused below 64 bits, exact at 64.
-    let rmw = directory.path().join("long_rmw.c");
-    std::fs::write(&rmw, LONG_VALUES.replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 1L << 33);").replace("PROPERTY;", ""))
-        .expect("write the program");
+    let rmw = program(
+        &directory,
+        "long_rmw.c",
+        &LONG_VALUES.replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 1L << 33);").replace("PROPERTY;", ""),
+    );
     let (code, _, stderr) = verify(&rmw, &["--tso"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("`__sync_fetch_and_add` on a 64-bit object needs --bitwidth 64"), "{stderr}");
@@ -271,11 +274,7 @@ fn thread_handles_in_heap_memory_create_and_join() {
         return;
     }
     let directory = tempfile::tempdir().expect("temporary directory");
-    let write = |name: &str, property: &str| {
-        let path = directory.path().join(name);
-        std::fs::write(&path, HEAP_HANDLES.replace("PROPERTY", property)).expect("write the program");
-        path
-    };
+    let write = |name: &str, property: &str| program(&directory, name, &HEAP_HANDLES.replace("PROPERTY", property));
     let joined = write("joined.c", "assert(cells[0] + cells[1] >= 1)");
     let racy = write("racy.c", "assert(cells[0] + cells[1] == N)");
     for model in ["--sc", "--tso"] {
