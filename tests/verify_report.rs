@@ -221,6 +221,15 @@ fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
     let failing = program(&directory, "wide_failing.c", &WIDE_VALUES.replace("c == 200", "c == 100"));
     let (code, stdout, _) = verify(&failing, &["--tso", "--bitwidth", "9"]);
     assert_eq!(code, 10, "{stdout}");
+    // Types no wider than the memory keep every value, unsigned ones too
+    // (250 in an `unsigned char` goes as its 8 bits and reads back as 250).
+    let narrow_types = "#include <pthread.h>\n#include <assert.h>\nunsigned char uc = 250;\nsigned char sc = -5;\nunsigned short us = 65535;\nunsigned u = 4294967295u;\nvoid *t(void *arg) { uc = uc + 10; sc = sc - 1; us = us + 1; u = u + 1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(uc == UC && sc == -6 && us == 0 && u == 0);\n  return 0;\n}\n";
+    let exact = program(&directory, "narrow_types.c", &narrow_types.replace("UC", "4"));
+    let (code, stdout, _) = verify(&exact, &["--tso", "--bitwidth", "8"]);
+    assert_eq!(code, 0, "{stdout}");
+    let off_by_one = program(&directory, "narrow_types_failing.c", &narrow_types.replace("UC", "5"));
+    let (code, stdout, _) = verify(&off_by_one, &["--tso", "--bitwidth", "8"]);
+    assert_eq!(code, 10, "{stdout}");
     // An initial value the width cannot hold is refused before CBMC runs.
     let initial = program(&directory, "wide_initial.c", "unsigned u = 200;\nint main(void) { return u; }\n");
     let (code, _, stderr) = verify(&initial, &["--bitwidth", "8"]);

@@ -182,7 +182,7 @@ impl<'a> Lowerer<'a> {
             (_, CType::Mutex) => Ok(()),
             (Initializer::Expression(e), _) if ty.is_scalar() => {
                 let v = self.static_value(e)?;
-                if !fits_value_bits(v, self.value_bits) {
+                if !fits_value_bits(stored_value(v, ty), self.value_bits) {
                     return self.value_too_wide(v, e.span);
                 }
                 if let Some(slot) = values.get_mut(offset) {
@@ -316,6 +316,17 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// The value a scalar of type `ty` hands to shared memory: an unsigned
+/// type narrower than `int` goes as the signed type of its width (250 as
+/// an `unsigned char` is -6), which reads back as the same unsigned value;
+/// wider types go as they are.
+pub fn stored_value(value: i64, ty: &CType) -> i64 {
+    match ty {
+        CType::Int { bits, signed: false } if *bits < 32 => crate::ir::truncate(value, *bits, true),
+        _ => value,
+    }
+}
+
 /// Whether `value`, held in shared memory `bits` wide (two's complement,
 /// the SMA's `sma_value_t`), reads back unchanged: below 32 bits the value
 /// as a C `int` must lie in -2^(bits-1) .. 2^(bits-1)-1 (`sma_narrow` in
@@ -330,7 +341,7 @@ pub fn fits_value_bits(value: i64, bits: u32) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::fits_value_bits;
+    use super::{CType, fits_value_bits, stored_value};
 
     #[test]
     fn values_fit_a_bit_width_as_a_c_int_does() {
@@ -339,5 +350,14 @@ mod tests {
         // an unsigned 0xffffffff is -1 as an int, which 8 bits hold
         assert!(fits_value_bits(0xffff_ffff, 8));
         assert!(fits_value_bits(1 << 40, 32) && fits_value_bits(-1, 1) && !fits_value_bits(1, 1));
+    }
+
+    #[test]
+    fn narrow_unsigned_values_go_to_shared_memory_as_their_signed_bits() {
+        let unsigned_char = CType::Int { bits: 8, signed: false };
+        assert_eq!(stored_value(250, &unsigned_char), -6);
+        assert!(fits_value_bits(stored_value(250, &unsigned_char), 8));
+        assert_eq!(stored_value(250, &CType::Int { bits: 32, signed: false }), 250);
+        assert_eq!(stored_value(-6, &CType::Int { bits: 8, signed: true }), -6);
     }
 }

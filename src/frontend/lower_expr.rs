@@ -217,9 +217,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 address, atomic, ty,
             } => {
                 self.cut_off_wider_than_shared_memory(&converted, ty);
+                let value = self.as_stored(converted, ty);
                 self.emit(StmtKind::Write {
                     address: address.clone(),
-                    value: converted,
+                    value,
                 });
                 if *atomic {
                     self.emit(StmtKind::Fence(FenceKind::Full));
@@ -244,6 +245,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             let wide = self.lw.types.ir_type(ty);
             let through_int = Expr::Cast(wide, Box::new(Expr::Cast(Ty::INT, Box::new(value.clone()))));
             self.emit(StmtKind::Assume(Expr::Binary(BinaryOp::Eq, Box::new(through_int), Box::new(value.clone()))));
+        }
+    }
+
+    /// A value of an unsigned type narrower than `int` goes to a shared
+    /// memory narrower than `int` as the signed type of its width (see
+    /// `globals::stored_value`), so that all of its values fit when the
+    /// memory is at least as wide as the type.
+    fn as_stored(&mut self, value: Expr, ty: &CType) -> Expr {
+        match (ty, value) {
+            (CType::Int { bits, signed: false }, value) if *bits < 32 && self.lw.value_bits < 32 => match value {
+                Expr::Const(v) => Expr::Const(super::globals::stored_value(v, ty)),
+                value => Expr::Cast(Ty::Int { bits: *bits, signed: true }, Box::new(value)),
+            },
+            (_, value) => value,
         }
     }
 
