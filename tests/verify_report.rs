@@ -230,6 +230,10 @@ fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
     let off_by_one = program(&directory, "narrow_types_failing.c", &narrow_types.replace("UC", "5"));
     let (code, stdout, _) = verify(&off_by_one, &["--tso", "--bitwidth", "8"]);
     assert_eq!(code, 10, "{stdout}");
+    // The witness shows the values in the variables' types.
+    for effect in ["reads uc = 250 (initial value)", "reads us = 65535", "reads u = 4294967295", "sc := -6"] {
+        assert!(stdout.contains(effect), "{effect}: {stdout}");
+    }
     // An initial value the width cannot hold is refused before CBMC runs.
     let initial = program(&directory, "wide_initial.c", "unsigned u = 200;\nint main(void) { return u; }\n");
     let (code, _, stderr) = verify(&initial, &["--bitwidth", "8"]);

@@ -61,6 +61,17 @@ pub struct Location {
     pub initial: i64,
     /// Whether the scalar is a mutex (`pthread_mutex_t`): value 0 = free.
     pub is_mutex: bool,
+    /// The width of an unsigned integer scalar, whose values reports show
+    /// unsigned (shared memory holds them as signed bits).
+    pub unsigned_bits: Option<u8>,
+}
+
+/// The width of `ty` if it is an unsigned integer type.
+pub fn unsigned_bits(ty: &Ty) -> Option<u8> {
+    match ty {
+        Ty::Int { bits, signed: false } => Some(*bits),
+        _ => None,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, unroll};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
-    Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
+    Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty, unsigned_bits,
 };
 use crate::options::TranslateOptions;
 use std::collections::HashMap;
@@ -39,6 +39,8 @@ pub struct Instances {
     pub memory: MemoryLayout,
     /// Index = location id.
     pub location_names: Vec<String>,
+    /// Index = location id: the width of an unsigned integer location.
+    pub location_unsigned_bits: Vec<Option<u8>>,
 }
 
 impl Instances {
@@ -104,11 +106,13 @@ pub fn instantiate(
         threads[next].created = created;
         next += 1;
     }
-    let (memory, location_names) = allocate_memory(program, options, &mut threads);
+    let (memory, locations) = allocate_memory(program, options, &mut threads);
+    let (location_names, location_unsigned_bits) = locations.into_iter().unzip();
     Ok(Instances {
         threads,
         memory,
         location_names,
+        location_unsigned_bits,
     })
 }
 
@@ -232,34 +236,37 @@ pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
     }
 }
 
-/// Names of the scalars of an object `name` of type `ty`, in location order.
-pub fn scalar_names(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<String>) {
+/// The scalars of an object `name` of type `ty`, in location order: their
+/// names and, for unsigned integers, their widths.
+fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<(String, Option<u8>)>) {
     match ty {
         Ty::Void => {}
         Ty::Array(element, n) => {
             for i in 0..*n {
-                scalar_names(&format!("{name}[{i}]"), element, structs, out);
+                scalar_locations(&format!("{name}[{i}]"), element, structs, out);
             }
         }
         Ty::Struct(id) => {
             if let Some(s) = structs.get(*id) {
                 for (field, t) in &s.fields {
-                    scalar_names(&format!("{name}.{field}"), t, structs, out);
+                    scalar_locations(&format!("{name}.{field}"), t, structs, out);
                 }
             }
         }
-        _ => out.push(name.to_string()),
+        scalar => out.push((name.to_string(), unsigned_bits(scalar))),
     }
 }
 
+/// The memory layout and, per location id, its name and unsigned width.
 fn allocate_memory(
     program: &Program,
     options: &TranslateOptions,
     threads: &mut [ThreadInstance],
-) -> (MemoryLayout, Vec<String>) {
-    let mut names: Vec<String> = program.locations.iter().map(|l| l.name.clone()).collect();
+) -> (MemoryLayout, Vec<(String, Option<u8>)>) {
+    let mut names: Vec<(String, Option<u8>)> =
+        program.locations.iter().map(|l| (l.name.clone(), l.unsigned_bits)).collect();
     if names.is_empty() {
-        names.push("null".into());
+        names.push(("null".into(), None));
     }
     let mut initial_values: Vec<i64> = program.locations.iter().map(|l| l.initial).collect();
     initial_values.resize(names.len(), 0);
@@ -271,7 +278,7 @@ fn allocate_memory(
                 continue;
             }
             let mut scalars = Vec::new();
-            scalar_names(
+            scalar_locations(
                 &format!("{}#{}::{}", thread.name, thread.instance, local.name),
                 &local.ty,
                 &program.structs,
@@ -310,7 +317,7 @@ fn allocate_memory(
     let heap_block_size = program.heap_block_size.max(1);
     for k in 0..heap_blocks {
         for j in 0..heap_block_size {
-            names.push(format!("heap#{k}[{j}]"));
+            names.push((format!("heap#{k}[{j}]"), None));
         }
     }
     let memory = MemoryLayout {

@@ -34,6 +34,9 @@ pub struct TranslationMap {
     pub threads: Vec<ThreadSlot>,
     /// Index = location id; heap locations are named `heap#k[j]`.
     pub locations: Vec<String>,
+    /// Index = location id: the width of an unsigned integer location,
+    /// whose recorded values the report shows unsigned.
+    pub unsigned_bits: Vec<Option<u8>>,
     /// Index = statement id recorded by the SMA.
     pub origins: Vec<Origin>,
 }

@@ -143,6 +143,8 @@ struct KnownWrite {
 /// Builds an execution from records.
 struct Builder<'a> {
     locations: &'a [String],
+    /// Index = location id: the width of an unsigned integer location.
+    unsigned_bits: &'a [Option<u8>],
     threads: Vec<Vec<(EventSpec, EventInfo)>>,
     writes: HashMap<u64, KnownWrite>,
     joined: Vec<bool>,
@@ -157,10 +159,24 @@ struct Builder<'a> {
 }
 
 /// Decodes `records` into an execution; `locations` names location ids and
-/// `sma` tells how the records encode when stores reach memory.
+/// `sma` tells how the records encode when stores reach memory. Values stay
+/// as recorded (signed).
 pub fn build(records: &[Record], locations: &[String], sma: SmaImplementation) -> Result<Decoded, BuildError> {
+    build_typed(records, locations, &[], sma)
+}
+
+/// [`build`], showing the values of a location that `unsigned_bits` (index =
+/// location id) gives a width as unsigned integers of that width, as the
+/// program declares them.
+pub fn build_typed(
+    records: &[Record],
+    locations: &[String],
+    unsigned_bits: &[Option<u8>],
+    sma: SmaImplementation,
+) -> Result<Decoded, BuildError> {
     let mut builder = Builder {
         locations,
+        unsigned_bits,
         threads: Vec::new(),
         writes: HashMap::new(),
         joined: Vec::new(),
@@ -237,7 +253,17 @@ impl Builder<'_> {
         Ok(name)
     }
 
+    /// The record with its value as the location's C type reads it.
+    fn in_location_type(&self, record: &Record) -> Record {
+        let bits = usize::try_from(record.loc).ok().and_then(|loc| self.unsigned_bits.get(loc).copied().flatten());
+        match bits {
+            Some(bits) if bits < 128 => Record { value: record.value & ((1i128 << bits) - 1), ..record.clone() },
+            _ => record.clone(),
+        }
+    }
+
     fn record(&mut self, index: usize, record: &Record) -> Result<(), BuildError> {
+        let record = &self.in_location_type(record);
         self.ensure_slot(index, record.thread)?;
         if self.joined[record.thread] && !matches!(record.kind, RecordKind::Flush) {
             return Err(BuildError::AfterJoin { index, slot: record.thread });

@@ -632,6 +632,7 @@ mod render_tests {
         TranslationMap {
             threads: vec![ThreadSlot { function: "main".into(), instance: 0 }, ThreadSlot { function: "worker".into(), instance: 0 }],
             locations: ["null", "x", "y"].iter().map(|s| s.to_string()).collect(),
+            unsigned_bits: Vec::new(),
             origins: vec![origin(1, "pthread_create(...);"), origin(2, "x = 1;"), origin(3, "r = x;"), origin(4, "y = 2;"), origin(5, "__sync_synchronize();")],
         }
     }
