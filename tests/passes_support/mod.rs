@@ -29,6 +29,7 @@ impl Builder {
             object: "null".into(),
             initial: 0,
             is_mutex: false,
+            unsigned_bits: None,
         });
         program.origins.push(Origin {
             file: "test.c".into(),
@@ -47,6 +48,7 @@ impl Builder {
             object: name.into(),
             initial,
             is_mutex: false,
+            unsigned_bits: None,
         });
         Expr::Const(self.program.locations.len() as i64 - 1)
     }
@@ -60,6 +62,7 @@ impl Builder {
                 object: name.into(),
                 initial: 0,
                 is_mutex: false,
+                unsigned_bits: None,
             });
         }
         Expr::Const(first)
@@ -71,6 +74,7 @@ impl Builder {
             object: name.into(),
             initial: 0,
             is_mutex: true,
+            unsigned_bits: None,
         });
         Expr::Const(self.program.locations.len() as i64 - 1)
     }
