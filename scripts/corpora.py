@@ -68,10 +68,16 @@ def bench_programs():
 
 
 def reduced_bench_bounds():
-    """{path: bounds} from tests/fixtures/differential_reduced_bounds.tsv:
-    the smaller bounds of the differential's second tier."""
+    """{path or path@model: bounds} from
+    tests/fixtures/differential_reduced_bounds.tsv: the smaller bounds of the
+    differential's second tier (path@model for one model only)."""
     return {path: text.split()
             for path, text in _tsv_rows(ROOT / "tests" / "fixtures" / "differential_reduced_bounds.tsv")}
+
+
+def reduced_bounds_of(reduced, path, model):
+    """The reduced bounds of a program under a model, or None."""
+    return reduced.get(f"{path}@{model}") or reduced.get(path)
 
 
 def bench_bounds():

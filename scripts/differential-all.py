@@ -32,7 +32,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from corpora import (BENCH, DEFAULT_LAZYSMA, LITMUS, bench_bounds, bench_programs, litmus_bounds,
-                     litmus_tests, reduced_bench_bounds, verify)
+                     litmus_tests, reduced_bench_bounds, reduced_bounds_of, verify)
 
 TIMESTAMPED = {"tso": "etso", "pso": "epso"}
 REFERENCE = {"tso": "tso_ref", "pso": "pso_ref"}
@@ -58,11 +58,11 @@ def work_items(corpora, models, only):
     if "bench-reduced" in corpora:
         reduced = reduced_bench_bounds()
         for row in bench_programs():
-            if only in row["path"] and row["path"] in reduced:
-                for model in models:
+            for model in models:
+                bounds = reduced_bounds_of(reduced, row["path"], model)
+                if only in row["path"] and bounds:
                     # the expected verdicts are for the programs' own bounds
-                    items.append(("bench-reduced", row["path"], BENCH / row["path"], model, "?",
-                                  reduced[row["path"]]))
+                    items.append(("bench-reduced", row["path"], BENCH / row["path"], model, "?", bounds))
     return items
 
 

@@ -38,7 +38,7 @@ def main():
         sys.exit(2)
     rows = last_rows(sys.argv[1:])
     sizes = {"litmus": len(litmus_tests()), "bench": len(bench_programs()),
-             "bench-reduced": len(reduced_bench_bounds())}
+             "bench-reduced": len({key.split("@")[0] for key in reduced_bench_bounds()})}
     print("| corpus | model | pairs run | agree | differ | open |")
     print("|---|---|---|---|---|---|")
     differ = False
