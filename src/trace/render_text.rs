@@ -157,13 +157,22 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
     }
 }
 
-/// What a safe verdict does not rule out: the executions the bounds cut off.
+/// What a safe verdict does not rule out: the executions that the bounds
+/// which apply to this run cut off.
 fn safe_note(report: &VerifyReport) -> String {
     let mut needs = vec!["more rounds"];
     if !report.unwinding_assertions {
         needs.push("loop iterations");
     }
-    needs.push("buffer space");
+    if report.sma != "sc" {
+        needs.push("buffer space");
+    }
+    if matches!(report.sma, "etso" | "epso") {
+        needs.push("a later memory clock");
+    }
+    if report.bounds.heap_block.is_some() {
+        needs.push("more heap");
+    }
     let wider = format!("values wider than {} bits", report.bounds.bitwidth);
     if report.bounds.bitwidth < 32 {
         needs.push(&wider);
@@ -250,6 +259,42 @@ mod tests {
         assert_eq!(clip("abcdefgh", 5), "abcd…");
         assert_eq!(short_file("a/b/c.c"), "c.c");
         assert_eq!(short_file("c.c"), "c.c");
+    }
+
+    fn safe_report(sma: &'static str, bounds: crate::options::Bounds, unwinding_assertions: bool) -> VerifyReport {
+        VerifyReport {
+            verdict: Verdict::Safe,
+            exit_code: 0,
+            file: "p.c".into(),
+            model: "tso",
+            sma,
+            bounds,
+            unwinding_assertions,
+            cbmc: None,
+            property: None,
+            check: super::super::report::CheckReport { performed: false, model: "tso", realisable: None, reason: None },
+            witness: None,
+            diagnosis: None,
+            message: None,
+        }
+    }
+
+    #[test]
+    fn the_safe_note_lists_the_bounds_that_apply() {
+        let bounds = crate::options::Bounds::default();
+        assert_eq!(
+            safe_note(&safe_report("sc", bounds.clone(), false)),
+            "(bugs that need more rounds or loop iterations are not ruled out)"
+        );
+        assert_eq!(
+            safe_note(&safe_report("etso", bounds.clone(), true)),
+            "(every loop exits within --unwind; bugs that need more rounds, buffer space or a later memory clock are not ruled out)"
+        );
+        let narrow = crate::options::Bounds { bitwidth: 8, heap_block: Some(8), ..bounds };
+        assert_eq!(
+            safe_note(&safe_report("tso_ref", narrow, false)),
+            "(bugs that need more rounds, loop iterations, buffer space, more heap or values wider than 8 bits are not ruled out)"
+        );
     }
 
     #[test]
