@@ -234,6 +234,15 @@ fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
     for effect in ["reads uc = 250 (initial value)", "reads us = 65535", "reads u = 4294967295", "sc := -6"] {
         assert!(stdout.contains(effect), "{effect}: {stdout}");
     }
+    // Atomic stores and address-taken parameters store the same way: both
+    // values must arrive for the assertion to fail.
+    let other_stores = program(
+        &directory,
+        "narrow_other_stores.c",
+        "#include <pthread.h>\n#include <assert.h>\nunsigned char uc, uc2;\nvoid put(unsigned char v) { unsigned char *p = &v; uc2 = *p; }\nvoid *t(void *arg) { __atomic_store_n(&uc, 250, __ATOMIC_SEQ_CST); put(251); return 0; }\nint main(void) { pthread_t p; pthread_create(&p, 0, t, 0); pthread_join(p, 0); assert(uc != 250 || uc2 != 251); return 0; }\n",
+    );
+    let (code, stdout, _) = verify(&other_stores, &["--tso", "--bitwidth", "8"]);
+    assert_eq!(code, 10, "{stdout}");
     // An initial value the width cannot hold is refused before CBMC runs.
     let initial = program(&directory, "wide_initial.c", "unsigned u = 200;\nint main(void) { return u; }\n");
     let (code, _, stderr) = verify(&initial, &["--bitwidth", "8"]);

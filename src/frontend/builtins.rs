@@ -666,7 +666,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 if order == SEQ_CST || order == RELEASE || order == ACQ_REL {
                     self.emit(StmtKind::Fence(FenceKind::StoreStore));
                 }
-                self.emit(StmtKind::Write { address, value });
+                self.write_shared(address, value, &ty);
                 if order == SEQ_CST {
                     self.emit(StmtKind::Fence(FenceKind::Full));
                 }
@@ -674,7 +674,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Atomic::Init => {
                 let value = self.rvalue(&arguments[1])?.expr;
-                self.emit(StmtKind::Write { address, value });
+                self.write_shared(address, value, &ty);
                 Ok(Val::void())
             }
             Atomic::LockRelease => {

@@ -216,18 +216,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             LVal::Shared {
                 address, atomic, ty,
             } => {
-                self.cut_off_wider_than_shared_memory(&converted, ty);
-                let value = self.as_stored(converted, ty);
-                self.emit(StmtKind::Write {
-                    address: address.clone(),
-                    value,
-                });
+                self.write_shared(address.clone(), converted, ty);
                 if *atomic {
                     self.emit(StmtKind::Fence(FenceKind::Full));
                 }
             }
         }
         Ok(())
+    }
+
+    /// Stores `value`, a value of type `ty`, at `address` in shared memory,
+    /// as shared memory of the `--bitwidth` holds it: every store of a typed
+    /// program value goes through here.
+    pub fn write_shared(&mut self, address: Expr, value: Expr, ty: &CType) {
+        self.cut_off_wider_than_shared_memory(&value, ty);
+        let value = self.as_stored(value, ty);
+        self.emit(StmtKind::Write { address, value });
     }
 
     /// Shared memory holds an `int` up to `--bitwidth 32` (the SMA narrows
