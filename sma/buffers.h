@@ -1,13 +1,8 @@
-/* lazysma shared memory abstraction: the explicit memory and the operations
- * that the reference models tso_ref.h and pso_ref.h share.
- *
- * Memory holds one value and one write id per location, plus the position
- * of the latest store in memory order. Fence, lock, unlock, RMW, malloc and
- * thread end are the same in both models: a flush phase (sma_flush_some),
- * then a drain of the thread's buffers (sma_drain), then the operation on
- * memory. The model header that follows defines the store buffers and what
- * differs: sma_flush_some, sma_drain, sma_write, sma_read_alone and
- * sma_store_fence. Needs common.h first.
+/* lazysma shared memory abstraction: what the store buffers of the
+ * reference models tso_ref.h and pso_ref.h share: the slot type, the
+ * number of passes of a flush phase and the loop that empties a buffer.
+ * The explicit memory and the operations on it are in memory.h. Needs
+ * common.h and memory.h first.
  */
 
 #ifndef SMA_BUFFERS_H
@@ -25,14 +20,6 @@ typedef unsigned int sma_slot_t;
 #define SMA_REF_FLUSH_ROUNDS (SMA_QSIZE * SMA_THREADS)
 #endif
 
-/* Memory: the value of each location and the id of the write that put it
- * there (0 = initial value). */
-sma_value_t sma_memory[SMA_LOCATIONS];
-sma_wid_t sma_memory_wid[SMA_LOCATIONS];
-/* Number of stores that have reached memory: the memory-order position of
- * the latest one (recorded as the timestamp of flushes and reads). */
-sma_ts_t sma_memory_order;
-
 /* Empties one buffer of thread t inside sma_drain (which declares `k`):
  * `count` is its fill, `flush` moves its oldest store to memory, `most` is
  * the most stores it can hold. */
@@ -41,115 +28,5 @@ sma_ts_t sma_memory_order;
         if ((count) > 0)                                             \
             flush;                                                   \
     }
-
-/* Defined by the model header: the flush phase before an operation, the
- * drain of all of t's buffered stores, and a read without a flush phase. */
-void sma_flush_some(sma_stmt_t stmt);
-void sma_drain(sma_thread_t t, sma_stmt_t stmt);
-sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt);
-
-void sma_init(void)
-{
-    sma_loc_t v;
-    for (v = 0; v < SMA_LOCATIONS; v++) {
-        sma_memory[v] = sma_start_value(v);
-        sma_memory_wid[v] = 0;
-    }
-    sma_memory_order = 0;
-}
-
-/* A store reaching memory. */
-void sma_memory_store(sma_loc_t loc, sma_value_t value, sma_wid_t id)
-{
-    sma_memory[loc] = value;
-    sma_memory_wid[loc] = id;
-    sma_memory_order = sma_memory_order + 1;
-}
-
-void sma_fence(sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    sma_record(SMA_EV_FENCE, t, 0, 0, sma_memory_order, 0, 0, stmt);
-}
-
-void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_wid_t read_from;
-    sma_wid_t id;
-    sma_check_loc(mutex);
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    __CPROVER_assume(sma_memory[mutex] == SMA_MUTEX_FREE);
-    read_from = sma_memory_wid[mutex];
-    id = sma_new_write_id();
-    sma_memory_store(mutex, SMA_MUTEX_TAKEN, id);
-    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, id, read_from, stmt);
-}
-
-void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_wid_t id;
-    sma_check_loc(mutex);
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    id = sma_new_write_id();
-    sma_memory_store(mutex, SMA_MUTEX_FREE, id);
-    sma_record(SMA_EV_UNLOCK, t, mutex, SMA_MUTEX_FREE, sma_memory_order, id, 0, stmt);
-}
-
-sma_value_t sma_rmw(sma_loc_t loc, int op, sma_wide_t operand, sma_wide_t expected,
-                    sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_value_t old;
-    sma_value_t value;
-    sma_wid_t read_from;
-    sma_wid_t id = 0;
-    sma_check_loc(loc);
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
-    old = sma_memory[loc];
-    read_from = sma_memory_wid[loc];
-    value = old;
-    if (sma_rmw_writes(op, old, expected)) {
-        value = sma_rmw_new_value(op, old, operand);
-        id = sma_new_write_id();
-        sma_memory_store(loc, value, id);
-    }
-    sma_record(SMA_EV_RMW, t, loc, value, sma_memory_order, id, read_from, stmt);
-    return old;
-}
-
-/* A heap location gets its initial value in memory when its block is
- * allocated. */
-void sma_heap_set_initial(sma_loc_t loc, sma_value_t value)
-{
-    sma_memory[loc] = value;
-}
-
-sma_loc_t sma_malloc(sma_wide_t scalars, int zeroed, sma_thread_t t, sma_stmt_t stmt)
-{
-    return sma_heap_malloc(scalars, zeroed, t, stmt, sma_memory_order);
-}
-
-/* The end of a thread that no other thread runs beside (the translator
- * marks it): its drain needs no flush phase before it. */
-void sma_thread_end_alone(sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_drain(t, stmt);
-    sma_record(SMA_EV_THREAD_END, t, 0, 0, sma_memory_order, 0, 0, stmt);
-}
-
-void sma_thread_end(sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_flush_some(stmt);
-    sma_thread_end_alone(t, stmt);
-}
-
-sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_flush_some(stmt);
-    return sma_read_alone(loc, t, stmt);
-}
 
 #endif /* SMA_BUFFERS_H */

@@ -16,7 +16,7 @@
  * only if, when the pass began, no store of the same thread with a smaller
  * epoch was buffered. Fences, locks, RMWs and terminating threads then
  * drain all the thread's buffers. It exists to cross-check epso.h
- * (Theorem 2 of the paper). Needs common.h and buffers.h first.
+ * (Theorem 2 of the paper). Needs common.h, memory.h and buffers.h first.
  *
  * The passes index the buffers with constants, which CBMC encodes far more
  * cheaply than one flush of a nondeterministically chosen buffer per step.
@@ -38,9 +38,11 @@
 #ifndef SMA_MODEL_H
 #define SMA_MODEL_H
 
-/* The memory, sma_init, sma_memory_store and the operations
- * both reference models implement alike (fence, lock, unlock, RMW, malloc,
- * thread end) are in buffers.h, inlined just before this header. */
+/* The memory, sma_init, sma_memory_store and the operations every model
+ * with an explicit memory implements alike (fence, lock, unlock, RMW,
+ * malloc, read, thread end) are in memory.h; the slot type, the number of
+ * flush passes and SMA_REF_EMPTY in buffers.h. Both are inlined just
+ * before this header. */
 
 /* Buffer of thread t for location v: sma_buf_count[t][v] stores in slots
  * 0..count-1, oldest first; a flush takes slot 0 and shifts the others

@@ -12,8 +12,8 @@
  * terminating threads then drain the thread's buffer. (The phase before a
  * drain is needed: other threads' stores to the same locations may reach
  * memory before the drained ones.) It exists to cross-check etso.h
- * (Theorem 1 of the paper: they are equivalent). Needs common.h and
- * buffers.h first.
+ * (Theorem 1 of the paper: they are equivalent). Needs common.h,
+ * memory.h and buffers.h first.
  *
  * The passes index the buffers with constants, which CBMC encodes far more
  * cheaply than one flush of a nondeterministically chosen thread per step.
@@ -34,9 +34,11 @@
 #ifndef SMA_MODEL_H
 #define SMA_MODEL_H
 
-/* The memory, sma_init, sma_memory_store and the operations
- * both reference models implement alike (fence, lock, unlock, RMW, malloc,
- * thread end) are in buffers.h, inlined just before this header. */
+/* The memory, sma_init, sma_memory_store and the operations every model
+ * with an explicit memory implements alike (fence, lock, unlock, RMW,
+ * malloc, read, thread end) are in memory.h; the slot type, the number of
+ * flush passes and SMA_REF_EMPTY in buffers.h. Both are inlined just
+ * before this header. */
 
 /* Store buffer of thread t: sma_buf_count[t] stores in slots
  * 0..count-1, oldest first. A flush takes slot 0 and shifts the others

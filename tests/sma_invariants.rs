@@ -151,6 +151,7 @@ fn write_mutated_tree(root: &Path, mutant: &Mutant) -> Result<std::path::PathBuf
         "tcdll.h",
         "etso.h",
         "epso.h",
+        "memory.h",
         "buffers.h",
         "tso_ref.h",
         "pso_ref.h",

@@ -22,13 +22,15 @@ pub enum Source {
     Event(EventId),
 }
 
-/// An operation with every reference resolved.
+/// A memory operation, generic in how it refers to variables, reads-from
+/// sources and mutexes: by index once resolved ([`Op`]), by name before
+/// ([`OpSpec`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Op {
+pub enum Operation<Var, Rf, Mutex> {
     /// A two-phase write: buffered when issued, in memory when flushed.
-    Write { var: VarId },
+    Write { var: Var },
     /// A read of `var` that must read from `rf`.
-    Read { var: VarId, rf: Source },
+    Read { var: Var, rf: Rf },
     /// A fence: blocks until the thread's buffers are empty.
     Fence,
     /// A store-store fence: never blocks; under PSO the thread's later
@@ -43,29 +45,37 @@ pub enum Op {
     AtomicEnd,
     /// An atomic read-modify-write (or successful CAS): drains the thread's
     /// buffers, then reads `rf` from memory and writes memory in one step.
-    Rmw { var: VarId, rf: Source },
+    Rmw { var: Var, rf: Rf },
     /// Acquires a mutex (when free), after draining the thread's buffers.
-    Lock { mutex: MutexId },
+    Lock { mutex: Mutex },
     /// Releases a mutex held by the thread, after draining its buffers.
-    Unlock { mutex: MutexId },
+    Unlock { mutex: Mutex },
 }
 
-impl Op {
+/// An operation with every reference resolved.
+pub type Op = Operation<VarId, Source, MutexId>;
+
+/// An operation before resolution: names instead of indices.
+pub type OpSpec = Operation<String, RfSpec, String>;
+
+impl<Var, Rf, Mutex> Operation<Var, Rf, Mutex> {
     /// The operation's name in the JSON format.
     pub fn name(&self) -> &'static str {
         match self {
-            Op::Write { .. } => "write",
-            Op::Read { .. } => "read",
-            Op::Fence => "fence",
-            Op::StoreFence => "store-fence",
-            Op::AtomicBegin => "atomic-begin",
-            Op::AtomicEnd => "atomic-end",
-            Op::Rmw { .. } => "rmw",
-            Op::Lock { .. } => "lock",
-            Op::Unlock { .. } => "unlock",
+            Operation::Write { .. } => "write",
+            Operation::Read { .. } => "read",
+            Operation::Fence => "fence",
+            Operation::StoreFence => "store-fence",
+            Operation::AtomicBegin => "atomic-begin",
+            Operation::AtomicEnd => "atomic-end",
+            Operation::Rmw { .. } => "rmw",
+            Operation::Lock { .. } => "lock",
+            Operation::Unlock { .. } => "unlock",
         }
     }
+}
 
+impl Op {
     /// The variable accessed, if any.
     pub fn var(&self) -> Option<VarId> {
         match self {
@@ -107,20 +117,6 @@ pub enum RfSpec {
     Init,
     /// The id of a `write` or `rmw` event.
     Event(String),
-}
-
-/// An operation before resolution: names instead of indices.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OpSpec {
-    Write { var: String },
-    Read { var: String, rf: RfSpec },
-    Fence,
-    StoreFence,
-    AtomicBegin,
-    AtomicEnd,
-    Rmw { var: String, rf: RfSpec },
-    Lock { mutex: String },
-    Unlock { mutex: String },
 }
 
 /// An event before resolution, as a client (parser, trace decoder) builds it.
@@ -437,7 +433,7 @@ impl Resolver {
                 return Err(ExecutionError::RfNotAWrite {
                     event: spec.id.clone(),
                     rf: name.clone(),
-                    op: op_spec_name(other),
+                    op: other.name(),
                 });
             }
         };
@@ -454,16 +450,3 @@ impl Resolver {
     }
 }
 
-fn op_spec_name(op: &OpSpec) -> &'static str {
-    match op {
-        OpSpec::Write { .. } => "write",
-        OpSpec::Read { .. } => "read",
-        OpSpec::Fence => "fence",
-        OpSpec::StoreFence => "store-fence",
-        OpSpec::AtomicBegin => "atomic-begin",
-        OpSpec::AtomicEnd => "atomic-end",
-        OpSpec::Rmw { .. } => "rmw",
-        OpSpec::Lock { .. } => "lock",
-        OpSpec::Unlock { .. } => "unlock",
-    }
-}
