@@ -134,15 +134,18 @@ _Bool sma_nondet_bool(void);
 
 /* ---- the bit width of shared memory ----------------------------------- */
 
-/* The value the program stores, as shared memory holds it: below 32 bits
- * (--bitwidth B) a value that B bits cannot give back unchanged (outside
- * -2^(B-1) .. 2^(B-1)-1 as an int) cuts the execution off, as every bound
- * does: a narrow width can hide a bug, never invent one by wrapping a
- * value around. */
+/* The value the program stores, as shared memory holds it: when memory is
+ * narrower than sma_wide_t (--bitwidth B below 32, or between 32 and 64) a
+ * value that B bits cannot give back unchanged (outside
+ * -2^(B-1) .. 2^(B-1)-1) cuts the execution off, as every bound does: a
+ * narrow width can hide a bug, never invent one by wrapping a value
+ * around. */
 sma_value_t sma_narrow(sma_wide_t value)
 {
 #if SMA_BITWIDTH < 32
     __CPROVER_assume(value >= -(1 << (SMA_BITWIDTH - 1)) && value < (1 << (SMA_BITWIDTH - 1)));
+#elif SMA_BITWIDTH > 32 && SMA_BITWIDTH < 64
+    __CPROVER_assume(value >= -(1LL << (SMA_BITWIDTH - 1)) && value < (1LL << (SMA_BITWIDTH - 1)));
 #endif
     return (sma_value_t)value;
 }

@@ -4,16 +4,8 @@
 use crate::consistency::{self, Execution, Model, Op, Phase, Source, Step, Witness, json};
 use crate::exit;
 use crate::options::MemoryModel;
-use std::io::Write;
+use crate::verify::consistency_model;
 use std::path::Path;
-
-fn consistency_model(model: MemoryModel) -> Model {
-    match model {
-        MemoryModel::Sc => Model::Sc,
-        MemoryModel::Tso => Model::Tso,
-        MemoryModel::Pso => Model::Pso,
-    }
-}
 
 /// Runs `lazysma check` and returns the exit code.
 pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
@@ -49,8 +41,10 @@ pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
     } else {
         render_text(&execution, model, &outcome)
     };
-    // A closed pipe is not an error of the check; never panic on it.
-    let _ = std::io::stdout().lock().write_all(report.as_bytes());
+    if let Err(error) = crate::output::print(&report) {
+        eprintln!("error: cannot write the verdict to standard output: {error}");
+        return exit::BACKEND_FAILURE;
+    }
     match outcome {
         Ok(_) => exit::SUCCESS,
         Err(_) => exit::VIOLATION,

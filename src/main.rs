@@ -144,7 +144,7 @@ impl TranslationArgs {
 struct TranslateArgs {
     #[command(flatten)]
     translation: TranslationArgs,
-    /// Where to write the sequential program (default: standard output).
+    /// Where to write the sequential program (default, or `-`: standard output).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
 }
@@ -243,7 +243,8 @@ fn use_color(choice: ColorChoice, stream_is_terminal: bool) -> bool {
 fn run_translate(arguments: &TranslateArgs) -> u8 {
     let input = &arguments.translation.file;
     let options = arguments.translation.options();
-    if let Some(output) = &arguments.output
+    let output = arguments.output.as_deref().filter(|path| !lazysma::output::is_standard_output(path));
+    if let Some(output) = output
         && lazysma::verify::same_file(input, output)
     {
         eprintln!("error: the output {} is the input file; refusing to overwrite it", output.display());
@@ -256,18 +257,17 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
             return exit::BAD_INPUT;
         }
     };
-    match &arguments.output {
-        None => {
-            print!("{}", translation.c_source);
-            exit::SUCCESS
+    let written = match output {
+        None => lazysma::output::print(&translation.c_source),
+        Some(output) => lazysma::output::write_atomically(output, translation.c_source.as_bytes()),
+    };
+    match written {
+        Ok(()) => exit::SUCCESS,
+        Err(error) => {
+            let target = output.map_or("standard output".to_string(), |path| path.display().to_string());
+            eprintln!("error: cannot write {target}: {error}");
+            exit::BACKEND_FAILURE
         }
-        Some(output) => match lazysma::output::write_atomically(output, translation.c_source.as_bytes()) {
-            Ok(()) => exit::SUCCESS,
-            Err(error) => {
-                eprintln!("error: cannot write {}: {error}", output.display());
-                exit::BAD_INPUT
-            }
-        },
     }
 }
 

@@ -93,6 +93,14 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// Whether shared memory is narrower than the values the program hands
+    /// it (`int` up to `--bitwidth 32`, `long long` above): then it holds
+    /// `__CPROVER_bitvector[B]`, and the SMA cuts off a store of a value
+    /// that B bits cannot give back unchanged.
+    pub fn narrows_values(&self) -> bool {
+        self.bitwidth != 32 && self.bitwidth != 64
+    }
+
     /// `rounds 2, unwind 2, ...` as the report and the output file name them;
     /// the heap block size only when the program allocates.
     pub fn describe(&self) -> String {

@@ -37,8 +37,13 @@ pub struct VerifyRequest {
 pub fn run(request: &VerifyRequest) -> u8 {
     let mut report = empty_report(request);
     let details = pipeline(request, &mut report);
-    emit(request, &report, details.as_deref());
-    report.exit_code
+    match emit(request, &report, details.as_deref()) {
+        Ok(()) => report.exit_code,
+        Err(error) => {
+            eprintln!("error: cannot write the report to standard output: {error}");
+            exit::BACKEND_FAILURE
+        }
+    }
 }
 
 /// The checker's model for a memory model.
@@ -246,21 +251,26 @@ fn decode(trace: &Trace, map: &TranslationMap, request: &VerifyRequest) -> Resul
 }
 
 /// Prints the report: JSON on stdout, or text (stdout for results, stderr
-/// for errors).
-fn emit(request: &VerifyRequest, report: &VerifyReport, details: Option<&str>) {
+/// for errors). Fails only when stdout cannot be written.
+fn emit(request: &VerifyRequest, report: &VerifyReport, details: Option<&str>) -> std::io::Result<()> {
     if request.json {
-        print!("{}", render_json::render(report));
-        return;
+        return crate::output::print(&render_json::render(report));
     }
     match report.verdict {
         Verdict::Safe | Verdict::Violation | Verdict::UncheckedViolation | Verdict::UnwindingBound => {
-            print!("{}", render_text::render(report, request.color));
+            crate::output::print(&render_text::render(report, request.color))
         }
-        Verdict::CheckFailed => eprint!("{}", render_text::render(report, request.color)),
-        Verdict::BadInput | Verdict::BackendError | Verdict::Timeout => match details {
-            Some(details) => eprint!("{details}"),
-            None => eprint!("{}", render_text::render(report, request.color)),
-        },
+        Verdict::CheckFailed => {
+            eprint!("{}", render_text::render(report, request.color));
+            Ok(())
+        }
+        Verdict::BadInput | Verdict::BackendError | Verdict::Timeout => {
+            match details {
+                Some(details) => eprint!("{details}"),
+                None => eprint!("{}", render_text::render(report, request.color)),
+            }
+            Ok(())
+        }
     }
 }
 

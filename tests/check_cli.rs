@@ -218,3 +218,20 @@ fn extra_fields_are_ignored() {
     let (code, _, stderr) = check(text, &["--sc"]);
     assert_eq!(code, 0, "{stderr}");
 }
+
+#[test]
+fn an_unwritable_verdict_is_an_environment_failure_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let file = input(SB);
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("lazysma"))
+        .arg("check")
+        .arg(file.path())
+        .stdout(full)
+        .output()
+        .expect("lazysma runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot write the verdict") && !stderr.contains("panicked"), "{stderr}");
+}

@@ -91,6 +91,49 @@ fn output_file_is_written_completely() {
 }
 
 #[test]
+fn output_dash_is_standard_output() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    lazysma()
+        .current_dir(directory.path())
+        .arg(example("store_buffering.c"))
+        .args(["-o", "-"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sma_read"));
+    assert!(!directory.path().join("-").exists(), "no file named `-` is written");
+}
+
+#[test]
+fn unwritable_standard_output_is_an_environment_failure_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("lazysma"))
+        .arg(example("store_buffering.c"))
+        .stdout(full)
+        .output()
+        .expect("lazysma runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot write standard output") && !stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("lazysma"))
+        .arg(shared_dir().join("bench/svcomp/pthread-atomic/scull.c"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("lazysma starts");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("lazysma ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
 fn bad_option_values_are_bad_input() {
     lazysma().arg(example("store_buffering.c")).args(["--rounds", "0"]).assert().code(1);
     lazysma().arg(example("store_buffering.c")).args(["--qsize", "many"]).assert().code(1);

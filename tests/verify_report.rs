@@ -283,6 +283,48 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
     assert!(stderr.contains("`__sync_fetch_and_add` on a 64-bit object needs --bitwidth 64"), "{stderr}");
     let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 0, "{stdout}");
+    // Up to --bitwidth 32 memory takes an int: a 64-bit initial value no
+    // int holds would be truncated, so it is refused (it was read as 0).
+    let initial = program(&directory, "long_initial.c", &LONG_VALUES.replace("long x;", "long x = 1L << 40;").replace("PROPERTY;", ""));
+    let (code, _, stderr) = verify(&initial, &["--tso"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("the initial value 1099511627776 does not fit in shared memory of --bitwidth 32"), "{stderr}");
+    let (code, stdout, _) = verify(&initial, &["--tso", "--bitwidth", "64"]);
+    assert_eq!(code, 0, "{stdout}");
+}
+
+/// A 64-bit store whose value needs 41 bits (signed), then one that needs 35.
+const BETWEEN_32_AND_64: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y = 4294967295UL;\nvoid *t(void *arg) { STORE; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  PROPERTY;\n  return 0;\n}\n";
+
+#[test]
+fn a_bit_width_between_32_and_64_narrows_64_bit_values_without_wrapping_them() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let write = |name: &str, store: &str, property: &str| {
+        program(&directory, name, &BETWEEN_32_AND_64.replace("STORE", store).replace("PROPERTY", property))
+    };
+    // (2^40 + 5) at 40 bits would wrap to 5: cut off instead, at 41 kept.
+    let wide = write("wide.c", "x = (1L << 40) + 5", "assert(x != 5 && x != (1L << 40) + 5)");
+    let (code, stdout, _) = verify(&wide, &["--tso", "--bitwidth", "40"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("values wider than 40 bits"), "{stdout}");
+    let (code, stdout, _) = verify(&wide, &["--tso", "--bitwidth", "42"]);
+    assert_eq!(code, 10, "{stdout}");
+    // 2^32 needs 34 bits: cut off at 33, exact at 34; the unsigned initial
+    // value 2^32 - 1 fits from 33 bits on.
+    let increment = write("increment.c", "y = y + 1", "assert(y != 4294967296UL)");
+    let (code, stdout, _) = verify(&increment, &["--pso", "--bitwidth", "33"]);
+    assert_eq!(code, 0, "{stdout}");
+    let (code, stdout, _) = verify(&increment, &["--pso", "--bitwidth", "34"]);
+    assert_eq!(code, 10, "{stdout}");
+    // A 64-bit RMW is computed as a long long above 32 bits, then narrowed.
+    let rmw = write("rmw.c", "__sync_fetch_and_add(&y, 1UL)", "assert(y != 4294967296UL)");
+    let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "33"]);
+    assert_eq!(code, 0, "{stdout}");
+    let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "48"]);
+    assert_eq!(code, 10, "{stdout}");
 }
 
 /// Threads whose handles live in a heap array (SV-COMP's sigma.c pattern):

@@ -558,8 +558,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             && bits > 32
             && self.lw.value_bits <= 32
         {
-            // The SMA computes an RMW's new value at the width of shared
-            // memory, where a 64-bit result would wrap around.
+            // Up to --bitwidth 32 the SMA computes an RMW's new value as an
+            // `int` (sma_wide_t), where a 64-bit result would wrap around.
             return Err(Box::new(self.lw.source.diagnostic(
                 span.start,
                 span.end,

@@ -153,7 +153,7 @@ impl<'a> Lowerer<'a> {
             format!("the initial value {value} does not fit in shared memory of --bitwidth {bits}"),
             format!("{value} needs more than {bits} bits"),
             Some(format!(
-                "shared memory holds {} .. {} at --bitwidth {bits}; give a larger --bitwidth (32 by default)",
+                "shared memory holds {} .. {} at --bitwidth {bits}; give a larger --bitwidth (32 by default, 64 for 64-bit values)",
                 -(1i64 << (bits - 1)),
                 (1i64 << (bits - 1)) - 1
             )),
@@ -183,7 +183,7 @@ impl<'a> Lowerer<'a> {
             (_, CType::Mutex) => Ok(()),
             (Initializer::Expression(e), _) if ty.is_scalar() => {
                 let v = self.static_value(e)?;
-                if !fits_value_bits(stored_value(v, ty), self.value_bits) {
+                if !fits_shared_memory(v, ty, self.value_bits) {
                     return self.value_too_wide(v, e.span);
                 }
                 if let Some(slot) = values.get_mut(offset) {
@@ -328,37 +328,65 @@ pub fn stored_value(value: i64, ty: &CType) -> i64 {
     }
 }
 
-/// Whether `value`, held in shared memory `bits` wide (two's complement,
-/// the SMA's `sma_value_t`), reads back unchanged: below 32 bits the value
-/// as a C `int` must lie in -2^(bits-1) .. 2^(bits-1)-1 (`sma_narrow` in
-/// sma/common.h cuts off the stores of other values).
-pub fn fits_value_bits(value: i64, bits: u32) -> bool {
-    if bits >= 32 || bits == 0 {
+/// Whether the initial value `value` of a scalar of type `ty` reads back
+/// unchanged from shared memory `bits` wide (the SMA's `sma_value_t`). The
+/// program hands memory an `int` up to `--bitwidth 32`, so a value of a
+/// 64-bit type must go through `int` unchanged, and a `long long` above;
+/// below 64 bits memory holds -2^(bits-1) .. 2^(bits-1)-1 of that
+/// (`sma_narrow` in sma/common.h cuts off the stores of other values).
+pub fn fits_shared_memory(value: i64, ty: &CType, bits: u32) -> bool {
+    let stored = stored_value(value, ty);
+    let handed = if bits > 32 { stored } else { i64::from(stored as i32) };
+    let wider_than_int = matches!(ty, CType::Int { bits: type_bits, .. } if *type_bits > 32);
+    if wider_than_int && handed != stored {
+        return false;
+    }
+    if bits == 32 || bits == 0 || bits >= 64 {
         return true;
     }
     let limit = 1i64 << (bits - 1);
-    (-limit..limit).contains(&i64::from(value as i32))
+    (-limit..limit).contains(&handed)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{CType, fits_value_bits, stored_value};
+    use super::{CType, fits_shared_memory, stored_value};
+
+    const INT: CType = CType::Int { bits: 32, signed: true };
+    const UNSIGNED: CType = CType::Int { bits: 32, signed: false };
+    const LONG: CType = CType::Int { bits: 64, signed: true };
+    const UNSIGNED_LONG: CType = CType::Int { bits: 64, signed: false };
 
     #[test]
-    fn values_fit_a_bit_width_as_a_c_int_does() {
-        assert!(fits_value_bits(127, 8) && fits_value_bits(-128, 8));
-        assert!(!fits_value_bits(128, 8) && !fits_value_bits(-129, 8) && !fits_value_bits(200, 8));
+    fn values_fit_a_bit_width_as_the_program_hands_them_to_memory() {
+        let fits = |value: i64, bits: u32| fits_shared_memory(value, &INT, bits);
+        assert!(fits(127, 8) && fits(-128, 8));
+        assert!(!fits(128, 8) && !fits(-129, 8) && !fits(200, 8));
         // an unsigned 0xffffffff is -1 as an int, which 8 bits hold
-        assert!(fits_value_bits(0xffff_ffff, 8));
-        assert!(fits_value_bits(1 << 40, 32) && fits_value_bits(-1, 1) && !fits_value_bits(1, 1));
+        assert!(fits_shared_memory(0xffff_ffff, &UNSIGNED, 8) && fits_shared_memory(0xffff_ffff, &UNSIGNED, 32));
+        assert!(fits(-1, 1) && !fits(1, 1));
+        let fits_long = |value: i64, bits: u32| fits_shared_memory(value, &LONG, bits);
+        assert!(fits_long((1 << 39) - 1, 40) && fits_long(-(1 << 39), 40));
+        assert!(!fits_long(1 << 39, 40) && !fits_long(1 << 40, 40) && fits_long(i64::MIN, 64));
+    }
+
+    #[test]
+    fn sixty_four_bit_values_must_go_through_int_up_to_bitwidth_32() {
+        assert!(!fits_shared_memory(1 << 40, &LONG, 32) && fits_shared_memory(1 << 40, &LONG, 64));
+        assert!(fits_shared_memory(-5, &LONG, 32) && fits_shared_memory(i64::from(i32::MIN), &LONG, 32));
+        // 4294967295 as an int is -1, which reads back as 2^64 - 1
+        assert!(!fits_shared_memory(0xffff_ffff, &UNSIGNED_LONG, 32));
+        // 2^64 - 1 (held as -1) reads back unchanged
+        assert!(fits_shared_memory(-1, &UNSIGNED_LONG, 32) && !fits_shared_memory(0x7fff_ffff, &UNSIGNED_LONG, 16));
+        assert!(fits_shared_memory(0xffff_ffff, &UNSIGNED_LONG, 33));
     }
 
     #[test]
     fn narrow_unsigned_values_go_to_shared_memory_as_their_signed_bits() {
         let unsigned_char = CType::Int { bits: 8, signed: false };
         assert_eq!(stored_value(250, &unsigned_char), -6);
-        assert!(fits_value_bits(stored_value(250, &unsigned_char), 8));
-        assert_eq!(stored_value(250, &CType::Int { bits: 32, signed: false }), 250);
+        assert!(fits_shared_memory(250, &unsigned_char, 8));
+        assert_eq!(stored_value(250, &UNSIGNED), 250);
         assert_eq!(stored_value(-6, &CType::Int { bits: 8, signed: true }), -6);
     }
 }

@@ -144,10 +144,10 @@ fn print_prologue(out: &mut String, program: &SequentialProgram, options: &Trans
     let write_ids: u64 = program.threads.iter().map(|t| write_issuing_statements(&t.body)).sum();
     let _ = writeln!(out, "#define SMA_WRITE_IDS {write_ids}");
     let plain = if b.bitwidth > 32 { "long long" } else { "int" };
-    if b.bitwidth < 32 {
+    if b.narrows_values() {
         let _ = writeln!(
             out,
-            "#ifdef __CPROVER__\ntypedef __CPROVER_bitvector[{}] sma_value_t;\n#else\ntypedef int sma_value_t;\n#endif",
+            "#ifdef __CPROVER__\ntypedef __CPROVER_bitvector[{}] sma_value_t;\n#else\ntypedef {plain} sma_value_t;\n#endif",
             b.bitwidth.max(1)
         );
     } else {

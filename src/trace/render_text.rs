@@ -174,7 +174,7 @@ fn safe_note(report: &VerifyReport) -> String {
         needs.push("more heap");
     }
     let wider = format!("values wider than {} bits", report.bounds.bitwidth);
-    if report.bounds.bitwidth < 32 {
+    if report.bounds.narrows_values() {
         needs.push(&wider);
     }
     let (last, rest) = needs.split_last().expect("the list is not empty");
