@@ -5,7 +5,7 @@ run on the same machine, and prints one row per program and model with both
 times, both verdicts and the ratio lazysma / cbmc.
 
 Usage: scripts/bench-vs-cbmc.py [--lazysma PATH] [--cbmc PATH] [--timeout S]
-                                [--models tso,pso] [--markdown]
+                                [--models tso,pso] [--markdown] [--sat-solver NAME]
 Reads ../shared/bench/ (manifest.tsv, paper_table1.tsv) beside the repository.
 Build lazysma first: cargo build --release.
 """
@@ -42,13 +42,15 @@ def main():
     parser.add_argument("--models", default="tso,pso")
     parser.add_argument("--only", default="", help="substring filter on program paths")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--sat-solver", default="", help="passed to lazysma verify (e.g. cadical)")
     options = parser.parse_args()
 
     bounds = bench_bounds()
     rows = bench_programs()
     cbmc_version = subprocess.run([options.cbmc, "--version"], capture_output=True, text=True).stdout.strip()
+    solver = f", lazysma --sat-solver {options.sat_solver}" if options.sat_solver else ""
     print(f"# {platform.node()} {platform.machine()}, {os.cpu_count()} cores, "
-          f"{time.strftime('%Y-%m-%d')}, CBMC {cbmc_version}, timeout {options.timeout} s", file=sys.stderr)
+          f"{time.strftime('%Y-%m-%d')}, CBMC {cbmc_version}, timeout {options.timeout} s{solver}", file=sys.stderr)
     header = ["program", "model", "expected", "lazysma", "lazysma_s", "cbmc_mm", "cbmc_s", "ratio"]
     if options.markdown:
         print("| " + " | ".join(header) + " |")
@@ -64,8 +66,9 @@ def main():
         for model in options.models.split(","):
             expected = row[f"{model}_verdict"]
             file = str(BENCH / path)
+            solver = ["--sat-solver", options.sat_solver] if options.sat_solver else []
             lazy_s, lazy_code, _ = timed([options.lazysma, "verify", file, f"--{model}", "--timeout",
-                                          str(options.timeout)] + arguments, options.timeout + 10)
+                                          str(options.timeout)] + arguments + solver, options.timeout + 10)
             cbmc_s, cbmc_code, cbmc_out = timed([options.cbmc, file, "--mm", model, "--unwind", unwind_of(arguments),
                                                  "--error-label", "ERROR"], options.timeout)
             ratio = lazy_s / cbmc_s if cbmc_s > 0 else float("nan")

@@ -110,11 +110,12 @@ def verdict_of(code):
     return {0: "safe", 10: "unsafe", 3: "TO", "TO": "TO"}.get(code, f"exit {code}")
 
 
-def verify(lazysma, file, model, bounds, timeout, sma=None, memory_gb=None):
-    """(seconds, verdict) of `lazysma verify FILE --MODEL BOUNDS [--sma SMA]`;
-    a run that exceeds `memory_gb` ends with CBMC failing (exit 2)."""
+def verify(lazysma, file, model, bounds, timeout, sma=None, memory_gb=None, extra=()):
+    """(seconds, verdict) of `lazysma verify FILE --MODEL BOUNDS [--sma SMA]
+    EXTRA`; a run that exceeds `memory_gb` ends with CBMC failing (exit 2)."""
     command = [lazysma, "verify", str(file), f"--{model}", "--timeout", str(timeout)] + list(bounds)
     if sma:
         command += ["--sma", sma]
+    command += list(extra)
     seconds, code, _ = timed(command, timeout + 30, memory_gb)
     return seconds, verdict_of(code)

@@ -18,7 +18,7 @@ instance on reaching the memory limit). Exits 1 if any pair differs.
 Usage: scripts/differential-all.py [--lazysma PATH] [--corpora litmus,bench,bench-reduced]
                                    [--models tso,pso] [--jobs N]
                                    [--timeout S] [--memory GB] [--only SUBSTRING]
-                                   [--skip-done TSV]
+                                   [--skip-done TSV] [--sat-solver NAME]
 
 --skip-done skips the pairs that have a row in an earlier run's output
 (TSV), so that a long run can be continued (drop the `open` rows from that
@@ -94,15 +94,18 @@ def main():
     parser.add_argument("--memory", type=float, default=8.0, help="GB of memory per verify run")
     parser.add_argument("--skip-done", default="", help="earlier output whose pairs are skipped")
     parser.add_argument("--only", default="", help="substring filter on program names")
+    parser.add_argument("--sat-solver", default="", help="passed to both verify runs (e.g. cadical)")
     options = parser.parse_args()
     items = work_items(options.corpora.split(","), options.models.split(","), options.only)
     done = done_pairs(options.skip_done)
     items = [item for item in items if (item[0], item[1], item[3]) not in done]
 
+    extra = ["--sat-solver", options.sat_solver] if options.sat_solver else []
+
     def task(item):
         corpus, name, file, model, expected, bounds = item
-        ts_s, ts = verify(options.lazysma, file, model, bounds, options.timeout, TIMESTAMPED[model], options.memory)
-        ref_s, ref = verify(options.lazysma, file, model, bounds, options.timeout, REFERENCE[model], options.memory)
+        ts_s, ts = verify(options.lazysma, file, model, bounds, options.timeout, TIMESTAMPED[model], options.memory, extra)
+        ref_s, ref = verify(options.lazysma, file, model, bounds, options.timeout, REFERENCE[model], options.memory, extra)
         result = outcome(ts, ref)
         print(f"{corpus}\t{name}\t{model}\t{expected}\t{ts}\t{ts_s:.2f}\t{ref}\t{ref_s:.2f}\t{result}", flush=True)
         return corpus, model, result

@@ -15,7 +15,8 @@
 #   and a `cbmc` wrapper in $LAZYSMA_CBMC_BIN_DIR (/usr/local/bin) runs it
 #   through trixie's dynamic loader.
 # - It then tries to install `cadical` and `kissat` (external SAT solvers for
-#   CBMC's `--external-sat-solver`) and carries on when they are unavailable.
+#   `lazysma verify --sat-solver`) and carries on when they are unavailable
+#   (the test suite requires `cadical` under CI=true).
 #
 # Idempotent: when a recent enough `cbmc` is already on PATH the script only
 # prints its version (and installs a SAT solver if none is present).
@@ -257,10 +258,10 @@ install_cbmc() {
     esac
 }
 
-# Optional: an external SAT solver for `--external-sat-solver`. Never fails.
+# An external SAT solver for `lazysma verify --sat-solver`. Never fails.
 install_sat_solver() {
     [[ ${LAZYSMA_SKIP_SAT_SOLVER:-0} == 1 ]] && return 0
-    if command -v cadical >/dev/null 2>&1 || command -v kissat >/dev/null 2>&1; then
+    if command -v cadical >/dev/null 2>&1; then
         return 0
     fi
     apt_update_once

@@ -206,9 +206,9 @@ const SUBCOMMANDS: [&str; 4] = ["translate", "verify", "check", "help"];
 fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     if let Some(first) = arguments.get(1).and_then(|argument| argument.to_str()) {
         let is_flag = first.starts_with('-');
-        if !is_flag && !SUBCOMMANDS.contains(&first) {
-            arguments.insert(1, "translate".into());
-        } else if is_flag && !matches!(first, "-h" | "--help" | "-V" | "--version") {
+        let file = !is_flag && !SUBCOMMANDS.contains(&first);
+        let translate_flag = is_flag && !matches!(first, "-h" | "--help" | "-V" | "--version");
+        if file || translate_flag {
             arguments.insert(1, "translate".into());
         }
     }

@@ -159,6 +159,7 @@ fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) 
         path: cbmc.path.display().to_string(),
         seconds: (run.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
         exit_code: run.exit_code,
+        sat_solver: request.sat_solver.clone(),
     });
     Ok(run)
 }

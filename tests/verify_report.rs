@@ -9,7 +9,7 @@ mod support;
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use support::{require_cbmc, verify};
+use support::{require_cadical, require_cbmc, verify};
 
 fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
@@ -56,6 +56,8 @@ fn json_report_has_the_documented_fields() {
     assert_eq!(report["bounds"]["rounds"], 2);
     assert!(report["cbmc"]["version"].as_str().is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit())));
     assert!(report["cbmc"]["seconds"].as_f64().is_some_and(|s| s > 0.0));
+    assert!(report["cbmc"].as_object().is_some_and(|cbmc| cbmc.contains_key("sat_solver")), "{}", report["cbmc"]);
+    assert!(report["cbmc"]["sat_solver"].is_null());
     let property = &report["property"];
     assert!(property["file"].as_str().is_some_and(|f| f.ends_with("store_buffering.c")));
     assert_eq!(property["line"], 33);
@@ -409,10 +411,10 @@ fn cbmc_ends_when_lazysma_is_killed() {
         .unwrap();
     let started = std::time::Instant::now();
     let pid = loop {
-        if let Ok(text) = std::fs::read_to_string(&pid_file) {
-            if text.ends_with('\n') {
-                break text.trim().to_string();
-            }
+        if let Ok(text) = std::fs::read_to_string(&pid_file)
+            && text.ends_with('\n')
+        {
+            break text.trim().to_string();
         }
         assert!(started.elapsed() < std::time::Duration::from_secs(30), "the stand-in CBMC never started");
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -538,4 +540,19 @@ fn atomic_sections_are_shown_and_rule_out_sc() {
         report["witness"]["steps"].as_array().unwrap().iter().filter_map(|s| s["kind"].as_str()).collect();
     assert_eq!(kinds.iter().filter(|k| **k == "atomic-begin").count(), 2, "{kinds:?}");
     assert_eq!(kinds.iter().filter(|k| **k == "atomic-end").count(), 2, "{kinds:?}");
+}
+
+#[test]
+fn an_external_sat_solver_proves_safe_programs_and_keeps_confirmed_counterexamples() {
+    if !require_cbmc() || !require_cadical() {
+        return;
+    }
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--sat-solver", "cadical"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("with cadical") && stdout.contains("native TSO check: confirmed"), "{stdout}");
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--sc", "--sat-solver", "cadical", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "safe");
+    assert_eq!(report["cbmc"]["sat_solver"], "cadical");
 }

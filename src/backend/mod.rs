@@ -1,7 +1,8 @@
 //! Backend: finds CBMC, detects its version, runs it on a sequential program
-//! with `--json-ui --trace` under a time limit, and parses the JSON result
-//! into typed outcomes (never confusing success, failure, timeout, out of
-//! memory and tool errors).
+//! with `--json-ui --trace` under a time limit (beside an external DIMACS
+//! SAT solver where CBMC cannot call one: `dimacs`), and parses the JSON
+//! result into typed outcomes (never confusing success, failure, timeout,
+//! out of memory and tool errors).
 //!
 //! ```no_run
 //! use lazysma::backend::{Cbmc, Outcome, RunOptions};
@@ -17,6 +18,7 @@
 //! # }
 //! ```
 
+mod dimacs;
 mod locate;
 mod outcome;
 mod output;
@@ -50,8 +52,10 @@ pub enum BackendError {
     MemoryLimitUnavailable,
     #[error("could not start `{}`: {error}", path.display())]
     Spawn { path: PathBuf, error: std::io::Error },
-    #[error("lost track of the CBMC process `{}`: {error}", path.display())]
+    #[error("lost track of the process `{}`: {error}", path.display())]
     Wait { path: PathBuf, error: std::io::Error },
+    #[error("cannot create a temporary directory for the solver's formula: {0}")]
+    TemporaryFiles(std::io::Error),
 }
 
 fn source_name(source: CbmcSource) -> &'static str {

@@ -10,7 +10,7 @@ use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -25,22 +25,33 @@ const STDERR_TAIL_BYTES: usize = 4000;
 /// How long to wait for the output pipes to close after CBMC ended.
 const DRAIN_GRACE: Duration = Duration::from_secs(5);
 
-/// The SAT solver CBMC should use instead of its default (MiniSat).
+/// The SAT solver to decide the program with instead of CBMC's default
+/// (MiniSat).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SatSolver {
     /// `--sat-solver NAME`: a solver compiled into CBMC (CBMC >= 6).
     BuiltIn(String),
     /// `--external-sat-solver CMD`: a DIMACS solver program, e.g. `cadical`.
     External(String),
+    /// A DIMACS solver program that lazysma runs itself on the formula CBMC
+    /// writes (`--dimacs`), for a CBMC without `--external-sat-solver`
+    /// (5.12): it proves the program safe, and CBMC's own solver finds the
+    /// counterexample when there is one (see [`super::dimacs`]).
+    Dimacs(String),
 }
 
 impl SatSolver {
     /// The solver for a user-given name: an executable on `PATH` runs as an
-    /// external solver where CBMC supports that, otherwise the name is taken
-    /// as one of CBMC's built-in solvers.
+    /// external solver (through CBMC where it supports that, on CBMC's
+    /// DIMACS formula otherwise); any other name is taken as one of CBMC's
+    /// built-in solvers.
     pub fn choose(name: &str, cbmc: &Cbmc) -> Result<SatSolver, BackendError> {
-        if cbmc.accepts_external_sat_solver() && which::which(name).is_ok() {
+        let on_path = which::which(name).is_ok();
+        if cbmc.accepts_external_sat_solver() && on_path {
             return Ok(SatSolver::External(name.to_string()));
+        }
+        if on_path {
+            return Ok(SatSolver::Dimacs(name.to_string()));
         }
         if cbmc.accepts_sat_solver() {
             return Ok(SatSolver::BuiltIn(name.to_string()));
@@ -70,6 +81,9 @@ pub struct RunOptions {
     /// Address-space limit in bytes (through util-linux `prlimit --as`);
     /// CBMC reports running out of memory when it is reached.
     pub memory_limit: Option<u64>,
+    /// Setting this flag stops the run: the process is killed and the run
+    /// ends as a failure that the caller set out to ignore.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// What CBMC is doing, as far as its status messages tell.
@@ -158,16 +172,7 @@ impl Cbmc {
     pub fn arguments(&self, file: &Path, options: &RunOptions) -> Result<Vec<OsString>, BackendError> {
         let mut args: Vec<OsString> = vec![file.as_os_str().to_owned()];
         args.extend(["--json-ui", "--trace"].map(OsString::from));
-        if self.accepts_no_unwinding_assertions() {
-            args.push("--no-unwinding-assertions".into());
-        }
-        if self.needs_no_standard_checks() {
-            args.push("--no-standard-checks".into());
-        }
-        if let Some(unwind) = options.unwind {
-            args.push("--unwind".into());
-            args.push(unwind.to_string().into());
-        }
+        args.extend(self.formula_arguments(options));
         if options.stop_on_fail {
             args.push("--stop-on-fail".into());
         }
@@ -183,9 +188,28 @@ impl Cbmc {
                 args.push("--external-sat-solver".into());
                 args.push(command.into());
             }
+            // the run that needs a trace uses CBMC's own solver
+            Some(SatSolver::Dimacs(_)) => {}
         }
         args.extend(options.extra_args.iter().cloned());
         Ok(args)
+    }
+
+    /// The arguments that shape the formula (after the file): unwinding,
+    /// CBMC's own checks. The user's extra arguments come last.
+    pub(super) fn formula_arguments(&self, options: &RunOptions) -> Vec<OsString> {
+        let mut args: Vec<OsString> = Vec::new();
+        if self.accepts_no_unwinding_assertions() {
+            args.push("--no-unwinding-assertions".into());
+        }
+        if self.needs_no_standard_checks() {
+            args.push("--no-standard-checks".into());
+        }
+        if let Some(unwind) = options.unwind {
+            args.push("--unwind".into());
+            args.push(unwind.to_string().into());
+        }
+        args
     }
 
     fn require_option(&self, option: &str) -> Result<(), BackendError> {
@@ -197,46 +221,98 @@ impl Cbmc {
     }
 
     /// Runs CBMC on `file`; `progress` (if any) is called about every
-    /// second with the elapsed time and CBMC's current phase.
+    /// second with the elapsed time and CBMC's current phase. With a
+    /// [`SatSolver::Dimacs`] solver the solver decides first, and CBMC runs
+    /// for the trace only when a property can fail.
     pub fn run(
         &self,
         file: &Path,
         options: &RunOptions,
         progress: Option<&mut dyn FnMut(Progress)>,
     ) -> Result<CbmcRun, BackendError> {
-        let args = self.arguments(file, options)?;
-        let mut command = match options.memory_limit {
-            None => Command::new(&self.path),
-            Some(bytes) => {
-                let prlimit = which::which("prlimit").map_err(|_| BackendError::MemoryLimitUnavailable)?;
-                let mut command = Command::new(prlimit);
-                command.arg(format!("--as={bytes}")).arg("--").arg(&self.path);
-                command
-            }
-        };
-        command.args(&args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        end_with_this_process(&mut command);
-        if let Some(dir) = &options.working_dir {
-            command.current_dir(dir);
+        match &options.sat_solver {
+            Some(SatSolver::Dimacs(solver)) => self.run_with_dimacs_solver(file, solver, options, progress),
+            _ => self.run_with_trace(file, options, progress, Instant::now()),
         }
-        let start = Instant::now();
-        let mut child = command.spawn().map_err(|error| BackendError::Spawn { path: self.path.clone(), error })?;
-        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
-        let stdout = spawn_stdout_drain(&mut child, Arc::clone(&phase));
-        let stderr = spawn_stderr_drain(&mut child);
-        let waited = wait_with_limit(&mut child, options.timeout, start, &phase, progress);
-        let elapsed = start.elapsed();
-        let mut status = waited.map_err(|error| BackendError::Wait { path: self.path.clone(), error })?;
-        status.limit = options.timeout;
-        let stdout_bytes = stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default();
-        let stderr_bytes = stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default();
-        let stdout_text = String::from_utf8_lossy(&stdout_bytes);
-        let stderr_tail = tail(&String::from_utf8_lossy(&stderr_bytes), STDERR_TAIL_BYTES);
-        let (outcome, output) = decide(&status, &stdout_text, &stderr_tail);
-        let mut command_line = vec![self.path.as_os_str().to_owned()];
-        command_line.extend(args);
-        Ok(CbmcRun { outcome, elapsed, exit_code: status.code, output, stderr_tail, command_line })
     }
+
+    /// Runs CBMC with `--json-ui --trace`; `start` is when the time limit
+    /// began to count.
+    pub(super) fn run_with_trace(
+        &self,
+        file: &Path,
+        options: &RunOptions,
+        progress: Option<&mut dyn FnMut(Progress)>,
+        start: Instant,
+    ) -> Result<CbmcRun, BackendError> {
+        let args = self.arguments(file, options)?;
+        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
+        let finished = run_to_end(&self.path, &args, options, start, &phase, progress)?;
+        let (outcome, output) = decide(&finished.exit, &finished.stdout, &finished.stderr_tail);
+        Ok(CbmcRun {
+            outcome,
+            elapsed: start.elapsed(),
+            exit_code: finished.exit.code,
+            output,
+            stderr_tail: finished.stderr_tail,
+            command_line: command_line(&self.path, &args),
+        })
+    }
+}
+
+/// `program` followed by `args`, as reports show a command.
+pub(super) fn command_line(program: &Path, args: &[OsString]) -> Vec<OsString> {
+    let mut line = vec![program.as_os_str().to_owned()];
+    line.extend(args.iter().cloned());
+    line
+}
+
+/// How a program run by [`run_to_end`] ended, with its output.
+pub(super) struct Finished {
+    pub exit: ExitInfo,
+    pub stdout: String,
+    pub stderr_tail: String,
+}
+
+/// Runs `program` with `args` under the time limit of `options` (counted
+/// from `start`) and its memory limit, draining both output pipes; `phase`
+/// follows CBMC's status messages on stdout. The program ends with
+/// lazysma.
+pub(super) fn run_to_end(
+    program: &Path,
+    args: &[OsString],
+    options: &RunOptions,
+    start: Instant,
+    phase: &Arc<AtomicU8>,
+    progress: Option<&mut dyn FnMut(Progress)>,
+) -> Result<Finished, BackendError> {
+    let mut command = match options.memory_limit {
+        None => Command::new(program),
+        Some(bytes) => {
+            let prlimit = which::which("prlimit").map_err(|_| BackendError::MemoryLimitUnavailable)?;
+            let mut command = Command::new(prlimit);
+            command.arg(format!("--as={bytes}")).arg("--").arg(program);
+            command
+        }
+    };
+    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    end_with_this_process(&mut command);
+    if let Some(dir) = &options.working_dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().map_err(|error| BackendError::Spawn { path: program.to_path_buf(), error })?;
+    let stdout = spawn_stdout_drain(&mut child, Arc::clone(phase));
+    let stderr = spawn_stderr_drain(&mut child);
+    let waited = wait_with_limit(&mut child, options, start, phase, progress);
+    let mut exit = waited.map_err(|error| BackendError::Wait { path: program.to_path_buf(), error })?;
+    exit.limit = options.timeout;
+    let stdout_bytes = stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default();
+    let stderr_bytes = stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default();
+    Ok(Finished {
+        exit,
+        stdout: String::from_utf8_lossy(&stdout_bytes).into_owned(),
+        stderr_tail: tail(&String::from_utf8_lossy(&stderr_bytes), STDERR_TAIL_BYTES),
+    })
 }
 
 /// Makes the kernel kill CBMC when lazysma ends, so that a time limit or a
@@ -261,44 +337,61 @@ fn end_with_this_process(command: &mut Command) {
 #[cfg(not(target_os = "linux"))]
 fn end_with_this_process(_command: &mut Command) {}
 
-/// Waits for CBMC, calling `progress` every [`PROGRESS_INTERVAL`], and kills
-/// it when the time limit passes.
+/// How often a cancellable run looks at its cancel flag.
+const CANCEL_POLL: Duration = Duration::from_millis(100);
+
+/// Waits for the process, calling `progress` every [`PROGRESS_INTERVAL`];
+/// kills it when the time limit passes or the run is cancelled.
 fn wait_with_limit(
     child: &mut Child,
-    limit: Option<Duration>,
+    options: &RunOptions,
     start: Instant,
     phase: &AtomicU8,
     mut progress: Option<&mut dyn FnMut(Progress)>,
 ) -> std::io::Result<ExitInfo> {
+    let cancelled = || options.cancel.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed));
+    let mut last_report = Instant::now();
     loop {
         let elapsed = start.elapsed();
-        let remaining = limit.map(|limit| limit.saturating_sub(elapsed));
+        let remaining = options.timeout.map(|limit| limit.saturating_sub(elapsed));
         if remaining == Some(Duration::ZERO) {
-            return kill_for_timeout(child);
+            return kill(child, true);
         }
-        let slice = match (remaining, progress.is_some()) {
+        if cancelled() {
+            return kill(child, false);
+        }
+        let mut slice = match (remaining, progress.is_some()) {
             (Some(remaining), true) => remaining.min(PROGRESS_INTERVAL),
             (Some(remaining), false) => remaining,
             (None, true) => PROGRESS_INTERVAL,
-            (None, false) => {
+            (None, false) if options.cancel.is_none() => {
                 let status = child.wait()?;
                 return Ok(ExitInfo::from_status(status, false));
             }
+            (None, false) => CANCEL_POLL,
         };
+        if options.cancel.is_some() {
+            slice = slice.min(CANCEL_POLL);
+        }
         if let Some(status) = child.wait_timeout(slice)? {
             return Ok(ExitInfo::from_status(status, false));
         }
-        if let Some(callback) = progress.as_mut() {
+        // a cancellable run wakes up more often than it reports
+        let due = options.cancel.is_none() || last_report.elapsed() >= PROGRESS_INTERVAL;
+        if let Some(callback) = progress.as_mut()
+            && due
+        {
+            last_report = Instant::now();
             callback(Progress { elapsed: start.elapsed(), phase: Phase::from_code(phase.load(Ordering::Relaxed)) });
         }
     }
 }
 
-fn kill_for_timeout(child: &mut Child) -> std::io::Result<ExitInfo> {
+fn kill(child: &mut Child, timed_out: bool) -> std::io::Result<ExitInfo> {
     // The child may have ended just now; kill fails then, and wait reaps it.
     let _ = child.kill();
     let status = child.wait()?;
-    Ok(ExitInfo::from_status(status, true))
+    Ok(ExitInfo::from_status(status, timed_out))
 }
 
 /// Reads CBMC's stdout line by line, noting the phase its status messages

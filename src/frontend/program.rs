@@ -331,7 +331,7 @@ fn lower_function<'a>(
         if f.address_use.address_taken.contains(&parameter_name) && !ty.is_thread_data() {
             let private = f.new_local(&format!("{parameter_name}__arg"), ty.clone(), false);
             let shared = f.new_local(&parameter_name, ty.clone(), true);
-            f.write_shared(Expr::ObjectAddress(shared), Expr::Load(Place::Local(private)), &ty);
+            f.write_shared(Expr::ObjectAddress(shared), Expr::Load(Place::Local(private)), ty);
             f.bind(&parameter_name, Binding::Local(shared));
             params.push(private);
         } else {

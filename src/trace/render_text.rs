@@ -150,7 +150,8 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
             (true, Some(false)) => format!("; native {} check: FAILED", report.check.model.to_uppercase()),
             _ => String::new(),
         };
-        let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
+        let solver = cbmc.sat_solver.as_ref().map(|name| format!(" with {name}")).unwrap_or_default();
+        let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}{solver}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
     }
     if report.verdict == Verdict::Safe {
         let _ = writeln!(out, "{}", style.dim(&safe_note(report)));

@@ -58,6 +58,8 @@ pub struct CbmcReport {
     /// Wall-clock time of the CBMC run.
     pub seconds: f64,
     pub exit_code: Option<i32>,
+    /// The SAT solver given with `--sat-solver`, if any.
+    pub sat_solver: Option<String>,
 }
 
 /// The violated property, mapped back to the original file.

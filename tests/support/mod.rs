@@ -41,6 +41,21 @@ pub fn require_cbmc() -> bool {
     }
 }
 
+/// Whether CaDiCaL is on PATH (scripts/install-cbmc.sh installs it); a
+/// missing one is a failure under CI=true.
+pub fn require_cadical() -> bool {
+    match which::which("cadical") {
+        Ok(_) => true,
+        Err(_) if std::env::var("CI").map(|value| value == "true").unwrap_or(false) => {
+            panic!("cadical is not installed but CI=true: run scripts/install-cbmc.sh")
+        }
+        Err(_) => {
+            eprintln!("skipping: cadical is not installed (run scripts/install-cbmc.sh)");
+            false
+        }
+    }
+}
+
 /// A `lazysma` command.
 pub fn lazysma() -> Command {
     Command::new(env!("CARGO_BIN_EXE_lazysma"))

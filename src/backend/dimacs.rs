@@ -1,0 +1,168 @@
+//! Decides a program with an external DIMACS SAT solver (such as CaDiCaL)
+//! where CBMC cannot call one itself (CBMC 5.12 has no
+//! `--external-sat-solver`), as a portfolio of two runs side by side: the
+//! prover, in which CBMC writes its formula in DIMACS (`--dimacs
+//! --outfile`) and the solver decides it, and CBMC's usual run with its own
+//! solver, which gives the counterexample trace. The formula is
+//! satisfiable exactly when some property can fail, so the prover's
+//! "unsatisfiable" proves every property and stops CBMC's run; whatever
+//! CBMC's run concludes first stops the prover.
+//!
+//! One trap: when CBMC's simplifier proves every property, it writes the
+//! formula without any property (`p cnf 0 0`), which is satisfiable. Its
+//! status line "Generated N VCC(s), M remaining after simplification"
+//! tells the two apart: M = 0 is a proof without the solver.
+
+use super::BackendError;
+use super::locate::Cbmc;
+use super::outcome::Outcome;
+use super::run::{CbmcRun, Phase, Progress, RunOptions, command_line, run_to_end};
+use std::ffi::OsString;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::thread;
+use std::time::Instant;
+
+/// The SAT competition's exit code of a solver that found the formula
+/// unsatisfiable.
+const UNSATISFIABLE: i32 = 20;
+
+/// What the prover established.
+#[derive(Debug, Clone, PartialEq)]
+enum Answer {
+    /// Every property holds.
+    Proved,
+    /// Some property can fail (CBMC's run finds which), or the prover
+    /// stopped without an answer.
+    Open,
+}
+
+impl Cbmc {
+    /// Decides `file` with the DIMACS solver program `solver` beside CBMC's
+    /// own run (see the module documentation); the time limit covers both.
+    pub(super) fn run_with_dimacs_solver(
+        &self,
+        file: &Path,
+        solver: &str,
+        options: &RunOptions,
+        progress: Option<&mut dyn FnMut(Progress)>,
+    ) -> Result<CbmcRun, BackendError> {
+        let start = Instant::now();
+        let stop_trace = Arc::new(AtomicBool::new(false));
+        let stop_prover = Arc::new(AtomicBool::new(false));
+        let prover = {
+            let (cbmc, file, solver) = (self.clone(), file.to_path_buf(), solver.to_string());
+            let options = RunOptions { cancel: Some(Arc::clone(&stop_prover)), ..options.clone() };
+            let stop_trace = Arc::clone(&stop_trace);
+            thread::spawn(move || {
+                let proof = cbmc.prove(&file, &solver, &options, start);
+                if matches!(proof, Ok((Answer::Proved, _))) {
+                    stop_trace.store(true, Ordering::Relaxed);
+                }
+                proof
+            })
+        };
+        let trace_options = RunOptions { sat_solver: None, cancel: Some(stop_trace), ..options.clone() };
+        let traced = self.run_with_trace(file, &trace_options, progress, start);
+        stop_prover.store(true, Ordering::Relaxed);
+        let proof = prover.join().unwrap_or(Ok((Answer::Open, Vec::new())));
+        match (traced, proof) {
+            (Ok(run), _) if matches!(run.outcome, Outcome::Safe | Outcome::Violated { .. }) => Ok(run),
+            (_, Ok((Answer::Proved, command_line))) => Ok(CbmcRun {
+                outcome: Outcome::Safe,
+                elapsed: start.elapsed(),
+                exit_code: Some(0),
+                output: None,
+                stderr_tail: String::new(),
+                command_line,
+            }),
+            (traced, _) => traced,
+        }
+    }
+
+    /// Whether the DIMACS solver program `solver` proves every property of
+    /// `file` (the prover of the portfolio on its own): `false` when some
+    /// property can fail or no proof came within the limits.
+    pub fn prove_with_dimacs_solver(&self, file: &Path, solver: &str, options: &RunOptions) -> Result<bool, BackendError> {
+        Ok(self.prove(file, solver, options, Instant::now())?.0 == Answer::Proved)
+    }
+
+    /// The prover: writes the formula with CBMC and decides it with the
+    /// solver. Returns the answer and the command lines run.
+    fn prove(
+        &self,
+        file: &Path,
+        solver: &str,
+        options: &RunOptions,
+        start: Instant,
+    ) -> Result<(Answer, Vec<OsString>), BackendError> {
+        let directory = tempfile::tempdir().map_err(BackendError::TemporaryFiles)?;
+        let formula = directory.path().join("formula.cnf");
+        let mut cbmc_args: Vec<OsString> = vec![file.as_os_str().to_owned(), "--dimacs".into(), "--outfile".into()];
+        cbmc_args.push(formula.as_os_str().to_owned());
+        cbmc_args.extend(self.formula_arguments(options));
+        cbmc_args.extend(options.extra_args.iter().cloned());
+        let solver_args = [formula.as_os_str().to_owned()];
+        let mut commands = command_line(&self.path, &cbmc_args);
+        commands.push("&&".into());
+        commands.extend(command_line(Path::new(solver), &solver_args));
+        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
+        let written = run_to_end(&self.path, &cbmc_args, options, start, &phase, None)?;
+        if written.exit.code != Some(0) {
+            return Ok((Answer::Open, commands));
+        }
+        match remaining_properties(&written.stdout) {
+            Some(0) => return Ok((Answer::Proved, commands)),
+            Some(_) => {}
+            None => return Ok((Answer::Open, commands)),
+        }
+        let solved = run_to_end(Path::new(solver), &solver_args, options, start, &phase, None)?;
+        let answer = match (solver_answer(&solved.stdout), solved.exit.code) {
+            (Some(false), Some(UNSATISFIABLE)) => Answer::Proved,
+            _ => Answer::Open,
+        };
+        Ok((answer, commands))
+    }
+}
+
+/// M of CBMC's "Generated N VCC(s), M remaining after simplification"
+/// (in plain or JSON output).
+fn remaining_properties(stdout: &str) -> Option<u64> {
+    stdout.lines().find_map(|line| {
+        let (_, after) = line.split_once("VCC(s), ")?;
+        let (count, _) = after.split_once(" remaining after simplification")?;
+        count.trim().parse().ok()
+    })
+}
+
+/// The solver's answer line: `s SATISFIABLE` (true) or `s UNSATISFIABLE`.
+fn solver_answer(stdout: &str) -> Option<bool> {
+    stdout.lines().find_map(|line| match line.trim_end() {
+        "s SATISFIABLE" => Some(true),
+        "s UNSATISFIABLE" => Some(false),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remaining_properties_come_from_cbmcs_status_line() {
+        let text = "size of program expression: 37 steps\nGenerated 3 VCC(s), 0 remaining after simplification\n";
+        assert_eq!(remaining_properties(text), Some(0));
+        assert_eq!(remaining_properties("Generated 12 VCC(s), 5 remaining after simplification"), Some(5));
+        let json = r#"    "messageText": "Generated 2 VCC(s), 1 remaining after simplification","#;
+        assert_eq!(remaining_properties(json), Some(1));
+        assert_eq!(remaining_properties("Solving with DIMACS CNF"), None);
+    }
+
+    #[test]
+    fn solver_answers_follow_the_sat_competition_format() {
+        assert_eq!(solver_answer("c comment\ns UNSATISFIABLE\n"), Some(false));
+        assert_eq!(solver_answer("s SATISFIABLE\nv 1 -2 0\n"), Some(true));
+        assert_eq!(solver_answer("s UNKNOWN\n"), None);
+    }
+}
