@@ -3,8 +3,10 @@ of every litmus test and benchmark program (the same files the Rust tests
 read), and one timed run of a command with its verdict."""
 
 import csv
+import re
 import resource
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -119,3 +121,33 @@ def verify(lazysma, file, model, bounds, timeout, sma=None, memory_gb=None, extr
     command += list(extra)
     seconds, code, _ = timed(command, timeout + 30, memory_gb)
     return seconds, verdict_of(code)
+
+
+def decide_formula(lazysma, file, model, bounds, timeout, sma, solver, memory_gb=None):
+    """(seconds, verdict) of the formula of `lazysma translate FILE --MODEL
+    BOUNDS --sma SMA`: CBMC writes it in DIMACS and the SAT solver program
+    `solver` decides it; satisfiable exactly when some property can fail
+    ("unsafe"). A formula CBMC's simplifier decided is written without its
+    properties (and is satisfiable): "0 remaining after simplification"
+    means "safe" then. No witness: for the reference side of the
+    differential, whose timestamped side is checked natively."""
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory() as directory:
+        program, formula = Path(directory) / "sequential.c", Path(directory) / "formula.cnf"
+        _, code, _ = timed([lazysma, "translate", str(file), f"--{model}", "--sma", sma, "-o", str(program)]
+                           + list(bounds), timeout, memory_gb)
+        if code != 0:
+            return time.monotonic() - start, f"exit {code}"
+        left = max(1, timeout - (time.monotonic() - start))
+        _, code, out = timed(["cbmc", str(program), "--dimacs", "--outfile", str(formula),
+                              "--no-unwinding-assertions"], left, memory_gb)
+        remaining = re.search(r"VCC\(s\), (\d+) remaining after simplification", out)
+        if code != 0 or not remaining:
+            return time.monotonic() - start, "TO" if code == "TO" else f"exit {code}"
+        if remaining.group(1) == "0":
+            return time.monotonic() - start, "safe"
+        left = max(1, timeout - (time.monotonic() - start))
+        _, code, out = timed([solver, str(formula)], left, memory_gb)
+        answer = {(10, "s SATISFIABLE"): "unsafe", (20, "s UNSATISFIABLE"): "safe"}
+        line = next((l.strip() for l in out.splitlines() if l.startswith("s ")), "")
+        return time.monotonic() - start, answer.get((code, line), "TO" if code == "TO" else f"exit {code}")

@@ -152,6 +152,18 @@ sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     return value;
 }
 
+/* Links the store of `value` by t into free node `node` of loc's list,
+ * between pred and succ, with timestamp ts, under a new write id, and
+ * notes and records it. */
+void sma_insert_write(sma_loc_t loc, sma_node_t node, sma_node_t pred, sma_node_t succ,
+                      sma_value_t value, sma_tick_t ts, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_wid_t id = sma_new_write_id();
+    sma_link_node(loc, node, pred, succ, value, ts, id);
+    sma_note_last_write(loc, t, value, ts, id);
+    sma_record(SMA_EV_WRITE, t, loc, value, ts, id, 0, stmt);
+}
+
 /* A store, buffered until the clock reaches its guessed timestamp
  * (Fig. 3, write). */
 void sma_write(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt_t stmt)
@@ -162,7 +174,6 @@ void sma_write(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt
     sma_node_t pred;
     sma_tick_t bound;
     sma_tick_t ts;
-    sma_wid_t id;
     sma_check_loc(loc);
     sma_clock_update();
     node = sma_take_free_node(loc);
@@ -181,10 +192,32 @@ void sma_write(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt
     ts = sma_nondet_uint();
     __CPROVER_assume(ts >= sma_clock && ts >= bound
                      && ts >= sma_tstamp[loc][pred] && ts < sma_tstamp[loc][succ]);
-    id = sma_new_write_id();
-    sma_link_node(loc, node, pred, succ, value, ts, id);
-    sma_note_last_write(loc, t, value, ts, id);
-    sma_record(SMA_EV_WRITE, t, loc, value, ts, id, 0, stmt);
+    sma_insert_write(loc, node, pred, succ, value, ts, t, stmt);
+}
+
+/* A store to a location no other thread accesses while t runs (the
+ * translator marks them: src/passes/buffering.rs): the same as sma_write
+ * with the least timestamp the model allows (not before the clock, the
+ * model's bound from t's earlier stores, nor the newest write of loc's list)
+ * instead of a guessed one, appended at the end of the list. Only t reads
+ * loc meanwhile, and t sees its latest write either way; a later timestamp
+ * could only hold back t's later stores and keep the node busy longer. */
+void sma_write_unobserved(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_value_t value = sma_narrow(program_value);
+    sma_node_t node;
+    sma_node_t pred;
+    sma_tick_t ts;
+    sma_check_loc(loc);
+    node = sma_take_free_node(loc);
+    pred = sma_prev[loc][SMA_SENTINEL];
+    ts = sma_write_lower_bound(loc, t);
+    if (ts < sma_clock)
+        ts = sma_clock;
+    if (ts < sma_tstamp[loc][pred])
+        ts = sma_tstamp[loc][pred];
+    __CPROVER_assume(ts <= SMA_MAXCLOCK);
+    sma_insert_write(loc, node, pred, SMA_SENTINEL, value, ts, t, stmt);
 }
 
 /* Full fence: the clock moves past all of t's writes (Fig. 3, fence). */

@@ -51,6 +51,11 @@ impl SmaImplementation {
         matches!(self, SmaImplementation::TsoReference | SmaImplementation::PsoReference)
     }
 
+    /// Whether this is a timestamped T-CDLL model (`etso`, `epso`).
+    pub fn is_timestamped(self) -> bool {
+        matches!(self, SmaImplementation::Etso | SmaImplementation::Epso)
+    }
+
     /// The memory model this implementation realises.
     pub fn model(self) -> MemoryModel {
         match self {

@@ -120,6 +120,10 @@ int main(void) {{
 }
 
 fn translate_text(name: &str, source: &str) -> (tempfile::TempDir, String) {
+    translate_text_with(name, source, &sc_options())
+}
+
+fn translate_text_with(name: &str, source: &str, options: &TranslateOptions) -> (tempfile::TempDir, String) {
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(e) => panic!("temporary directory: {e}"),
@@ -128,7 +132,7 @@ fn translate_text(name: &str, source: &str) -> (tempfile::TempDir, String) {
     if let Err(e) = std::fs::write(&path, source) {
         panic!("writing {name}: {e}");
     }
-    match translate(&path, &sc_options()) {
+    match translate(&path, options) {
         Ok(t) => (dir, t.c_source),
         Err(e) => panic!("{name}: {e}"),
     }
@@ -237,4 +241,40 @@ int main(void) {
     }
     // CBMC accepts the narrow write ids (the program has no assertion).
     expect_verdict(&text, true, "write ids");
+}
+
+#[test]
+fn stores_no_other_thread_observes_get_the_least_timestamp_under_the_timestamped_smas() {
+    // `flag` and `cell[0]` only the worker accesses while it runs (main
+    // reads `flag` after the join); main reads `x` meanwhile; `*p` may be
+    // any cell.
+    let source = r#"#include <pthread.h>
+int x, flag, cell[2];
+int *p = &cell[1];
+void *w(void *arg) { x = 1; flag = 1; cell[0] = 1; *p = 2; return 0; }
+int main(void) {
+  pthread_t a;
+  pthread_create(&a, 0, w, 0);
+  int seen = x;
+  pthread_join(a, 0);
+  return flag + seen;
+}
+"#;
+    let call_of = |text: &str, statement: &str| -> String {
+        let line = text.lines().find(|line| line.contains(&format!(": {statement} */")));
+        line.unwrap_or_else(|| panic!("no line for `{statement}` in:\n{text}")).trim().to_string()
+    };
+    for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
+        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+        let (_dir, text) = translate_text_with("unobserved.c", source, &options);
+        assert!(call_of(&text, "flag = 1;").starts_with("sma_write_unobserved("), "{text}");
+        assert!(call_of(&text, "cell[0] = 1;").starts_with("sma_write_unobserved("), "{text}");
+        assert!(call_of(&text, "x = 1;").starts_with("sma_write("), "{text}");
+        assert!(!call_of(&text, "*p = 2;").contains("sma_write_unobserved("), "{text}");
+    }
+    for sma in [SmaImplementation::Sc, SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
+        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+        let (_dir, text) = translate_text_with("unobserved.c", source, &options);
+        assert!(!text.contains("sma_write_unobserved("), "{sma:?}");
+    }
 }

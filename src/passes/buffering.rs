@@ -23,8 +23,14 @@
 //! change no other thread's load or store, and the thread's own loads see
 //! the same value in its buffer as in memory; so the phases flush only up to
 //! the newest observable store ([`ThreadStores::observed_most`]).
+//!
+//! The same argument serves the timestamped SMAs: a store to a location no
+//! other thread accesses while its thread runs may as well reach memory as
+//! early as TSO or PSO lets it, so it gets the least timestamp instead of a
+//! guessed one ([`mark_unobserved_stores`]). A later timestamp could only
+//! delay other stores of its thread and keep a list node busy longer.
 
-use super::{nested_creation, MemoryLayout, SeqStmt, SeqThread, SequentialProgram};
+use super::{nested_creation, MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -127,38 +133,60 @@ pub struct ThreadBuffers {
 pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
     let memory = &program.memory;
     let nested_creation = nested_creation(program);
-    let concurrent = |thread: &SeqThread, shared: &BTreeSet<u32>, observed: &Accesses| {
-        let main = thread.slot == 0;
-        walk(&thread.body, main, memory, Context { shared, observed, nested_creation }).result
-    };
-    let nothing = Accesses::default();
-    let first: Vec<ThreadStores> =
-        program.threads.iter().map(|thread| concurrent(thread, &BTreeSet::new(), &nothing)).collect();
+    let first = first_count(program);
     let shared = shared_locations(&first, memory.location_count());
-    let observed_by_others = |index: usize| {
-        let mut observed = Accesses::default();
-        for (other, stores) in first.iter().enumerate() {
-            if other != index {
-                observed.union(&stores.accesses);
-            }
-        }
-        observed
-    };
     program
         .threads
         .iter()
         .enumerate()
         .map(|(index, thread)| {
-            let observed = observed_by_others(index);
+            let observed = observed_by_others(&first, index);
             let context = Context { shared: &shared, observed: &observed, nested_creation };
             ThreadBuffers {
                 slot: thread.slot,
                 whole: walk(&thread.body, false, memory, context).result,
-                concurrent: concurrent(thread, &shared, &observed),
+                concurrent: walk(&thread.body, thread.slot == 0, memory, context).result,
                 observed,
             }
         })
         .collect()
+}
+
+/// The count of every thread while others run, knowing nothing of the
+/// others: what each thread accesses beside them.
+fn first_count(program: &SequentialProgram) -> Vec<ThreadStores> {
+    let (shared, nothing) = (BTreeSet::new(), Accesses::default());
+    let context = Context { shared: &shared, observed: &nothing, nested_creation: nested_creation(program) };
+    program.threads.iter().map(|thread| walk(&thread.body, thread.slot == 0, &program.memory, context).result).collect()
+}
+
+/// The locations the threads other than `index` access while they run
+/// beside others.
+fn observed_by_others(first: &[ThreadStores], index: usize) -> Accesses {
+    let mut observed = Accesses::default();
+    for (other, stores) in first.iter().enumerate() {
+        if other != index {
+            observed.union(&stores.accesses);
+        }
+    }
+    observed
+}
+
+/// Marks the stores to locations that no other thread accesses while the
+/// storing thread runs (see the module documentation): at a constant
+/// location, or dispatched over an object none of whose locations the
+/// others access. Their thread's own loads see them as before.
+pub fn mark_unobserved_stores(program: &mut SequentialProgram) {
+    let first = first_count(program);
+    let nested_creation = nested_creation(program);
+    let shared = BTreeSet::new();
+    for (index, thread) in program.threads.iter_mut().enumerate() {
+        let observed = observed_by_others(&first, index);
+        let context = Context { shared: &shared, observed: &observed, nested_creation };
+        let unobserved = walk(&thread.body, thread.slot == 0, &program.memory, context).unobserved;
+        let mut visit = 0;
+        mark(&mut thread.body, &Marks::UnobservedStores(&unobserved), &mut visit);
+    }
 }
 
 /// Locations that at least two threads may store to while other threads run.
@@ -267,6 +295,9 @@ struct Counter<'a> {
     /// Pre-order indices of the reads and thread ends that run while no
     /// other thread can hold buffered stores.
     alone: BTreeSet<usize>,
+    /// Pre-order indices of the stores to locations no other thread
+    /// accesses while this one runs.
+    unobserved: BTreeSet<usize>,
 }
 
 /// Runs the count over one thread body; `main`: no other thread runs until
@@ -281,6 +312,7 @@ fn walk<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Con
         passed: Vec::new(),
         visit: 0,
         alone: BTreeSet::new(),
+        unobserved: BTreeSet::new(),
     };
     let start = State {
         concurrent: !main,
@@ -306,26 +338,37 @@ pub fn mark_main_alone(program: &mut SequentialProgram) {
     let context = Context { shared: &shared, observed: &observed, nested_creation };
     let alone = walk(&main.body, true, &program.memory, context).alone;
     let mut visit = 0;
-    mark(&mut main.body, &alone, &mut visit);
+    mark(&mut main.body, &Marks::Alone(&alone), &mut visit);
 }
 
-/// Sets `alone` on the statements whose pre-order index is in `alone`
-/// (the order [`Counter`] visits them in).
-fn mark(block: &mut [SeqStmt], alone: &BTreeSet<usize>, visit: &mut usize) {
+/// Which flag [`mark`] sets, on the statements whose pre-order index (the
+/// order [`Counter`] visits them in) is in the set.
+enum Marks<'a> {
+    /// `alone` of reads and thread ends.
+    Alone(&'a BTreeSet<usize>),
+    /// `unobserved` of stores.
+    UnobservedStores(&'a BTreeSet<usize>),
+}
+
+fn mark(block: &mut [SeqStmt], marks: &Marks, visit: &mut usize) {
     for stmt in block {
         let index = *visit;
         *visit += 1;
-        match stmt {
-            SeqStmt::Read { alone: flag, .. } | SeqStmt::ThreadEnd { alone: flag, .. } => {
-                *flag = alone.contains(&index);
+        match (stmt, marks) {
+            (SeqStmt::Read { alone: flag, .. } | SeqStmt::ThreadEnd { alone: flag, .. }, Marks::Alone(set))
+            | (SeqStmt::Write { unobserved: flag, .. }, Marks::UnobservedStores(set)) => {
+                *flag = set.contains(&index);
             }
-            SeqStmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                mark(then_branch, alone, visit);
-                mark(else_branch, alone, visit);
+            (
+                SeqStmt::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                },
+                _,
+            ) => {
+                mark(then_branch, marks, visit);
+                mark(else_branch, marks, visit);
             }
             _ => {}
         }
@@ -391,7 +434,9 @@ impl Counter<'_> {
                 merge(after_then, after_else)
             }
             SeqStmt::Write { address, .. } => state.map(|mut state| {
-                self.store(&mut state, address);
+                if !self.store(&mut state, address) {
+                    self.unobserved.insert(index);
+                }
                 state
             }),
             SeqStmt::Fence {
@@ -457,8 +502,9 @@ impl Counter<'_> {
 
     /// A store enters the buffer at `state`: at a constant location, at one
     /// location of the object a computed address is dispatched over (it
-    /// counts for each of them), or anywhere.
-    fn store(&mut self, state: &mut State, address: &Expr) {
+    /// counts for each of them), or anywhere. Returns whether other threads
+    /// may observe it.
+    fn store(&mut self, state: &mut State, address: &Expr) -> bool {
         let ahead = state.all;
         state.all += 1;
         let (shared, observed) = match self.locations(state, address) {
@@ -483,7 +529,7 @@ impl Counter<'_> {
             state.through_observed = state.all;
         }
         if !state.concurrent {
-            return;
+            return observed;
         }
         let result = &mut self.result;
         result.observed_most = result.observed_most.max(state.through_observed);
@@ -497,6 +543,7 @@ impl Counter<'_> {
             let most = result.per_location.entry(*location).or_insert(0);
             *most = (*most).max(count + state.anywhere);
         }
+        observed
     }
 }
 
@@ -588,6 +635,7 @@ mod tests {
             address: Expr::Const(location),
             value: Expr::Const(1),
             stmt: 0,
+            unobserved: false,
         }
     }
 
@@ -596,6 +644,7 @@ mod tests {
             address: Expr::Load(Place::Local(0)),
             value: Expr::Const(1),
             stmt: 0,
+            unobserved: false,
         }
     }
 
@@ -609,6 +658,7 @@ mod tests {
             ),
             value: Expr::Const(1),
             stmt: 0,
+            unobserved: false,
         }
     }
 
@@ -804,7 +854,7 @@ mod tests {
         assert_eq!(alone_reads(&body, false), BTreeSet::from([0, 5, 6]));
         assert_eq!(alone_reads(&body, true), BTreeSet::from([0]), "a thread may have created others");
         let mut program_body = body.to_vec();
-        mark(&mut program_body, &BTreeSet::from([0, 5, 6]), &mut 0);
+        mark(&mut program_body, &Marks::Alone(&BTreeSet::from([0, 5, 6])), &mut 0);
         assert!(matches!(program_body[5], SeqStmt::Read { alone: true, .. }));
         assert!(matches!(program_body[3], SeqStmt::Read { alone: false, .. }));
     }

@@ -300,6 +300,7 @@ impl Sequentialiser<'_> {
                     address: address.clone(),
                     value: value.clone(),
                     stmt: origin,
+                    unobserved: false,
                 });
             }
             StmtKind::Rmw {

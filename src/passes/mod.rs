@@ -91,6 +91,10 @@ pub enum SeqStmt {
         address: Expr,
         value: Expr,
         stmt: OriginId,
+        /// No other thread accesses the location while this one runs (see
+        /// [`buffering::mark_unobserved_stores`]): the timestamped SMAs
+        /// give the store the least timestamp it can have.
+        unobserved: bool,
     },
     Rmw {
         target: Option<Place>,
@@ -317,6 +321,7 @@ pub fn sequentialise(
     let instances = instantiate::instantiate(program, options, &mut labels)?;
     let mut sequential = lazy::sequentialise_threads(program, instances, options, &mut labels)?;
     buffering::mark_main_alone(&mut sequential);
+    buffering::mark_unobserved_stores(&mut sequential);
     Ok(sequential)
 }
 

@@ -6,7 +6,7 @@ mod dispatch;
 mod expr;
 
 use crate::ir::{Expr, FenceKind, Origin, OriginId, Place};
-use crate::options::TranslateOptions;
+use crate::options::{SmaImplementation, TranslateOptions};
 use crate::passes::{SeqStmt, SeqThread, SequentialProgram, creates_threads, nested_creation, write_issuing_statements};
 use expr::Names;
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,7 +34,7 @@ pub fn print_with_sma(
     let pc_bits = pc_bits(program);
     let mut threads = String::new();
     for thread in &program.threads {
-        print_thread(&mut threads, program, &names, thread, &mut nondet, options.sma.is_reference());
+        print_thread(&mut threads, program, &names, thread, &mut nondet, options.sma);
     }
     let mut out = String::new();
     print_header_comment(&mut out, program, options);
@@ -223,7 +223,7 @@ fn print_thread(
     names: &Names,
     thread: &SeqThread,
     nondet: &mut BTreeSet<(String, String)>,
-    reference_sma: bool,
+    sma: SmaImplementation,
 ) {
     let t = thread.slot;
     let _ = writeln!(
@@ -264,7 +264,8 @@ fn print_thread(
         } else {
             u32::MAX
         },
-        reference_sma,
+        reference_sma: sma.is_reference(),
+        timestamped_sma: sma.is_timestamped(),
     };
     printer.block(&thread.body, 1);
     let _ = writeln!(printer.out, "t{t}_L{}: ;\n}}", thread.lines);
@@ -283,6 +284,9 @@ struct ThreadPrinter<'a> {
     main_suffix: u32,
     /// Whether the SMA is a reference model, which has `_alone` variants.
     reference_sma: bool,
+    /// Whether the SMA is a timestamped one (eTSO, ePSO), which has
+    /// `sma_write_unobserved`.
+    timestamped_sma: bool,
 }
 
 impl ThreadPrinter<'_> {
@@ -421,9 +425,11 @@ impl ThreadPrinter<'_> {
                 address,
                 value,
                 stmt,
+                unobserved,
             } => {
                 let value = self.e(value);
-                let call = |a: &str| format!("sma_write({a}, {value}, {t}, {stmt});");
+                let write = if *unobserved && self.timestamped_sma { "sma_write_unobserved" } else { "sma_write" };
+                let call = |a: &str| format!("{write}({a}, {value}, {t}, {stmt});");
                 self.access(indent, address, *stmt, &call);
             }
             SeqStmt::Rmw {

@@ -1,8 +1,9 @@
 /* The T-CDLL invariants of eTSO/ePSO (Tomasco et al., FMCAD 2016, sec. III,
  * and the comments (I1)-(I7) of sma/etso.h), checked after every step of an
  * arbitrary bounded sequence of operations: each step is a nondeterministic
- * choice of a write, read, fence, store-store fence, RMW or bare clock move,
- * by a nondeterministic thread, on a nondeterministic location.
+ * choice of a write, read, fence, store-store fence, RMW, bare clock move or
+ * write with the least timestamp (sma_write_unobserved), by a
+ * nondeterministic thread, on a nondeterministic location.
  *
  * Next to the model the harness keeps a shadow log of every write (location,
  * value, thread, timestamp, write id, in issue order) and checks the lists
@@ -42,8 +43,9 @@
 #define OP_STORE_FENCE 3
 #define OP_RMW 4
 #define OP_CLOCK 5
-#define OP_NOTHING 6 /* shorter sequences: the checks at the end cover every prefix */
-#define OP_COUNT 7
+#define OP_WRITE_UNOBSERVED 6
+#define OP_NOTHING 7 /* shorter sequences: the checks at the end cover every prefix */
+#define OP_COUNT 8
 
 /* The shadow log of writes, in issue order. */
 sma_loc_t log_loc[STEPS];
@@ -267,6 +269,10 @@ int main(void)
             __CPROVER_assert(sma_rec_timestamp == sma_clock, "rmw: writes at the clock");
         } else if (op == OP_CLOCK) {
             sma_clock_update();
+        } else if (op == OP_WRITE_UNOBSERVED) {
+            sma_write_unobserved(v, value, t, step);
+            log_write(v, value, t, sma_rec_timestamp, sma_rec_write_id);
+            __CPROVER_assert(sma_clock == clock_before, "unobserved write: the clock stays");
         }
         __CPROVER_assert(sma_clock >= clock_before, "I7: the clock never goes back");
         if (sma_tstamp[1][sma_next[1][sma_next[1][SMA_SENTINEL]]] > sma_clock
