@@ -178,9 +178,10 @@ struct VerifyArgs {
     /// Skip the native consistency check of the counterexample.
     #[arg(long)]
     no_check: bool,
-    /// SAT solver for CBMC (e.g. cadical, kissat, minisat).
-    #[arg(long, value_name = "NAME")]
-    sat_solver: Option<String>,
+    /// SAT solver: `auto` (CaDiCaL beside CBMC's own solver when `cadical`
+    /// is on PATH), `cbmc` (CBMC's own alone), or a solver (cadical, kissat).
+    #[arg(long, value_name = "NAME", default_value = "auto")]
+    sat_solver: String,
     /// Keep the sequential program CBMC checked at this path.
     #[arg(long, value_name = "OUT")]
     keep: Option<PathBuf>,
@@ -279,7 +280,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         timeout: arguments.timeout.map(std::time::Duration::from_secs),
         json: matches!(arguments.format, Format::Json),
         native_check: !arguments.no_check,
-        sat_solver: arguments.sat_solver.clone(),
+        sat_solver: Some(arguments.sat_solver.clone()),
         keep: arguments.keep.clone(),
         color: use_color(arguments.color, std::io::stdout().is_terminal()),
     };

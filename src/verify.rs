@@ -27,6 +27,7 @@ pub struct VerifyRequest {
     pub timeout: Option<Duration>,
     pub json: bool,
     pub native_check: bool,
+    /// `--sat-solver`: `auto` when `None` (see `SatSolver::choose`).
     pub sat_solver: Option<String>,
     pub keep: Option<PathBuf>,
     pub color: bool,
@@ -137,10 +138,8 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
 
 fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) -> Result<CbmcRun, BackendError> {
     let cbmc = Cbmc::locate(request.cbmc.as_deref())?;
-    let sat_solver = match &request.sat_solver {
-        Some(name) => Some(SatSolver::choose(name, &cbmc)?),
-        None => None,
-    };
+    let sat_solver = SatSolver::choose(request.sat_solver.as_deref().unwrap_or("auto"), &cbmc)?;
+    let solver_name = sat_solver.as_ref().map(|solver| solver.name().to_string());
     let options = RunOptions { timeout: request.timeout, sat_solver, ..RunOptions::default() };
     let show_progress = !request.json && std::io::stderr().is_terminal();
     let mut progress = |progress: Progress| {
@@ -159,7 +158,7 @@ fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) 
         path: cbmc.path.display().to_string(),
         seconds: (run.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
         exit_code: run.exit_code,
-        sat_solver: request.sat_solver.clone(),
+        sat_solver: solver_name,
     });
     Ok(run)
 }

@@ -204,7 +204,10 @@ fn dimacs_prover_proves_exactly_the_programs_whose_properties_hold() {
 fn dimacs_portfolio_proves_safe_programs_and_keeps_cbmcs_counterexamples() {
     let Some(cbmc) = cbmc_or_skip("dimacs_portfolio") else { return };
     let Some(solver) = cadical_or_skip("dimacs_portfolio") else { return };
-    let chosen = SatSolver::choose(solver, &cbmc).expect("cadical is usable");
+    let chosen = SatSolver::choose(solver, &cbmc).expect("cadical is usable").expect("a solver beside CBMC's");
+    let auto = SatSolver::choose("auto", &cbmc).expect("auto is always usable");
+    assert_eq!(auto, Some(SatSolver::Dimacs(solver.to_string())), "auto: cadical beside CBMC's own");
+    assert_eq!(SatSolver::choose("cbmc", &cbmc).expect("cbmc is always usable"), None);
     if cbmc.accepts_external_sat_solver() {
         assert_eq!(chosen, SatSolver::External(solver.to_string()));
         return;

@@ -40,26 +40,48 @@ pub enum SatSolver {
     Dimacs(String),
 }
 
+/// The solver `--sat-solver auto` puts beside CBMC's own when it is on
+/// `PATH`.
+pub const AUTO_SAT_SOLVER: &str = "cadical";
+
 impl SatSolver {
-    /// The solver for a user-given name: an executable on `PATH` runs as an
-    /// external solver (through CBMC where it supports that, on CBMC's
-    /// DIMACS formula otherwise); any other name is taken as one of CBMC's
-    /// built-in solvers.
-    pub fn choose(name: &str, cbmc: &Cbmc) -> Result<SatSolver, BackendError> {
+    /// The solver for a user-given name (`None`: CBMC's own alone):
+    /// - `auto`: [`AUTO_SAT_SOLVER`] beside CBMC's own solver
+    ///   ([`SatSolver::Dimacs`]) when it is on `PATH`, else CBMC's own;
+    /// - `cbmc`: CBMC's own solver alone;
+    /// - an executable on `PATH`: an external solver, through CBMC where it
+    ///   supports that, beside CBMC's own solver otherwise;
+    /// - any other name: one of CBMC's built-in solvers.
+    pub fn choose(name: &str, cbmc: &Cbmc) -> Result<Option<SatSolver>, BackendError> {
+        match name {
+            "cbmc" => return Ok(None),
+            "auto" => {
+                let found = which::which(AUTO_SAT_SOLVER).is_ok();
+                return Ok(found.then(|| SatSolver::Dimacs(AUTO_SAT_SOLVER.to_string())));
+            }
+            _ => {}
+        }
         let on_path = which::which(name).is_ok();
         if cbmc.accepts_external_sat_solver() && on_path {
-            return Ok(SatSolver::External(name.to_string()));
+            return Ok(Some(SatSolver::External(name.to_string())));
         }
         if on_path {
-            return Ok(SatSolver::Dimacs(name.to_string()));
+            return Ok(Some(SatSolver::Dimacs(name.to_string())));
         }
         if cbmc.accepts_sat_solver() {
-            return Ok(SatSolver::BuiltIn(name.to_string()));
+            return Ok(Some(SatSolver::BuiltIn(name.to_string())));
         }
         Err(BackendError::UnsupportedOption {
             option: "--sat-solver / --external-sat-solver".to_string(),
             version: cbmc.version,
         })
+    }
+
+    /// The solver's name.
+    pub fn name(&self) -> &str {
+        match self {
+            SatSolver::BuiltIn(name) | SatSolver::External(name) | SatSolver::Dimacs(name) => name,
+        }
     }
 }
 

@@ -58,7 +58,7 @@ pub struct CbmcReport {
     /// Wall-clock time of the CBMC run.
     pub seconds: f64,
     pub exit_code: Option<i32>,
-    /// The SAT solver given with `--sat-solver`, if any.
+    /// The SAT solver used instead of or beside CBMC's own, if any.
     pub sat_solver: Option<String>,
 }
 
