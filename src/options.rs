@@ -76,6 +76,13 @@ impl SmaImplementation {
     }
 }
 
+/// Reports name an implementation as its `--sma` name (`etso`, `tso_ref`).
+impl serde::Serialize for SmaImplementation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 /// Bounds of the translation. Each bound can only hide bugs, never invent one.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Bounds {

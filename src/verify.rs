@@ -62,7 +62,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         exit_code: exit::BACKEND_FAILURE,
         file: request.file.display().to_string(),
         model: request.options.sma.model().name(),
-        sma: request.options.sma.name(),
+        sma: request.options.sma,
         bounds: request.options.bounds.clone(),
         unwinding_assertions: request.options.unwinding_assertions,
         cbmc: None,

@@ -244,8 +244,8 @@ impl Cbmc {
 
     /// Runs CBMC on `file`; `progress` (if any) is called about every
     /// second with the elapsed time and CBMC's current phase. With a
-    /// [`SatSolver::Dimacs`] solver the solver decides first, and CBMC runs
-    /// for the trace only when a property can fail.
+    /// [`SatSolver::Dimacs`] solver, the solver runs beside CBMC (see
+    /// [`super::dimacs`]).
     pub fn run(
         &self,
         file: &Path,
@@ -382,19 +382,16 @@ fn wait_with_limit(
         if cancelled() {
             return kill(child, false);
         }
-        let mut slice = match (remaining, progress.is_some()) {
-            (Some(remaining), true) => remaining.min(PROGRESS_INTERVAL),
-            (Some(remaining), false) => remaining,
-            (None, true) => PROGRESS_INTERVAL,
-            (None, false) if options.cancel.is_none() => {
-                let status = child.wait()?;
-                return Ok(ExitInfo::from_status(status, false));
-            }
-            (None, false) => CANCEL_POLL,
+        // wake up for the time limit, the next report and the cancel flag
+        let wake = [
+            remaining,
+            progress.is_some().then_some(PROGRESS_INTERVAL),
+            options.cancel.is_some().then_some(CANCEL_POLL),
+        ];
+        let Some(slice) = wake.into_iter().flatten().min() else {
+            let status = child.wait()?;
+            return Ok(ExitInfo::from_status(status, false));
         };
-        if options.cancel.is_some() {
-            slice = slice.min(CANCEL_POLL);
-        }
         if let Some(status) = child.wait_timeout(slice)? {
             return Ok(ExitInfo::from_status(status, false));
         }

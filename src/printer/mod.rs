@@ -264,8 +264,7 @@ fn print_thread(
         } else {
             u32::MAX
         },
-        reference_sma: sma.is_reference(),
-        timestamped_sma: sma.is_timestamped(),
+        sma,
     };
     printer.block(&thread.body, 1);
     let _ = writeln!(printer.out, "t{t}_L{}: ;\n}}", thread.lines);
@@ -282,18 +281,16 @@ struct ThreadPrinter<'a> {
     /// Main's visible statements from `main_suffix` on run in its final
     /// context only.
     main_suffix: u32,
-    /// Whether the SMA is a reference model, which has `_alone` variants.
-    reference_sma: bool,
-    /// Whether the SMA is a timestamped one (eTSO, ePSO), which has
-    /// `sma_write_unobserved`.
-    timestamped_sma: bool,
+    /// The SMA: the reference models have `_alone` variants, the
+    /// timestamped ones `sma_write_unobserved`.
+    sma: SmaImplementation,
 }
 
 impl ThreadPrinter<'_> {
     /// `function`, or its variant without memory updates where no other
     /// thread can hold buffered stores (reference SMAs only).
     fn alone_variant(&self, alone: bool, function: &str) -> String {
-        if alone && self.reference_sma {
+        if alone && self.sma.is_reference() {
             format!("{function}_alone")
         } else {
             function.to_string()
@@ -428,7 +425,7 @@ impl ThreadPrinter<'_> {
                 unobserved,
             } => {
                 let value = self.e(value);
-                let write = if *unobserved && self.timestamped_sma { "sma_write_unobserved" } else { "sma_write" };
+                let write = if *unobserved && self.sma.is_timestamped() { "sma_write_unobserved" } else { "sma_write" };
                 let call = |a: &str| format!("{write}({a}, {value}, {t}, {stmt});");
                 self.access(indent, address, *stmt, &call);
             }

@@ -411,7 +411,7 @@ impl Builder<'_> {
     /// eTSO/ePSO: before an event at clock `c`, every pending write with a
     /// timestamp <= c has reached memory (in timestamp, then issue order).
     fn flush_expired(&mut self, record: &Record) {
-        if !matches!(self.sma, SmaImplementation::Etso | SmaImplementation::Epso) {
+        if !self.sma.is_timestamped() {
             return;
         }
         if matches!(record.kind, RecordKind::Write | RecordKind::Create | RecordKind::Join) {

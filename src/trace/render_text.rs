@@ -3,6 +3,7 @@
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
 use super::report::{PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
+use crate::options::SmaImplementation;
 use std::fmt::Write as _;
 
 /// ANSI styles, or nothing when colours are off.
@@ -140,7 +141,7 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         style.dim(&format!(
             "{} ({}), bounds: {}",
             report.file,
-            report.sma,
+            report.sma.name(),
             report.bounds.describe()
         ))
     );
@@ -165,10 +166,10 @@ fn safe_note(report: &VerifyReport) -> String {
     if !report.unwinding_assertions {
         needs.push("loop iterations");
     }
-    if report.sma != "sc" {
+    if report.sma != SmaImplementation::Sc {
         needs.push("buffer space");
     }
-    if matches!(report.sma, "etso" | "epso") {
+    if report.sma.is_timestamped() {
         needs.push("a later memory clock");
     }
     if report.bounds.heap_block.is_some() {
@@ -262,7 +263,7 @@ mod tests {
         assert_eq!(short_file("c.c"), "c.c");
     }
 
-    fn safe_report(sma: &'static str, bounds: crate::options::Bounds, unwinding_assertions: bool) -> VerifyReport {
+    fn safe_report(sma: SmaImplementation, bounds: crate::options::Bounds, unwinding_assertions: bool) -> VerifyReport {
         VerifyReport {
             verdict: Verdict::Safe,
             exit_code: 0,
@@ -284,16 +285,16 @@ mod tests {
     fn the_safe_note_lists_the_bounds_that_apply() {
         let bounds = crate::options::Bounds::default();
         assert_eq!(
-            safe_note(&safe_report("sc", bounds.clone(), false)),
+            safe_note(&safe_report(SmaImplementation::Sc, bounds.clone(), false)),
             "(bugs that need more rounds or loop iterations are not ruled out)"
         );
         assert_eq!(
-            safe_note(&safe_report("etso", bounds.clone(), true)),
+            safe_note(&safe_report(SmaImplementation::Etso, bounds.clone(), true)),
             "(every loop exits within --unwind; bugs that need more rounds, buffer space or a later memory clock are not ruled out)"
         );
         let narrow = crate::options::Bounds { bitwidth: 8, heap_block: Some(8), ..bounds };
         assert_eq!(
-            safe_note(&safe_report("tso_ref", narrow, false)),
+            safe_note(&safe_report(SmaImplementation::TsoReference, narrow, false)),
             "(bugs that need more rounds, loop iterations, buffer space, more heap or values wider than 8 bits are not ruled out)"
         );
     }

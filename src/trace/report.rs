@@ -290,7 +290,7 @@ pub struct VerifyReport {
     pub exit_code: u8,
     pub file: String,
     pub model: &'static str,
-    pub sma: &'static str,
+    pub sma: crate::options::SmaImplementation,
     /// The bounds the translation used (`heap_block` as the translator set it).
     pub bounds: crate::options::Bounds,
     /// Whether every loop was asserted to exit within `--unwind`.
