@@ -1,7 +1,7 @@
 //! The `lazysma verify` command: translate, run CBMC, decode and check the
 //! counterexample natively, report.
 
-use crate::backend::{BackendError, Cbmc, CbmcRun, Outcome, Progress, Property, RunOptions, SatSolver, Trace};
+use crate::backend::{BackendError, Cbmc, CbmcRun, Outcome, Progress, Property, ProverAnswer, RunOptions, SatSolver, Trace};
 use crate::consistency::{self, Model};
 use crate::exit;
 use crate::options::{MemoryModel, TranslateOptions};
@@ -159,6 +159,11 @@ fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) 
         seconds: (run.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
         exit_code: run.exit_code,
         sat_solver: solver_name,
+        formula_satisfiable: match run.prover {
+            Some(ProverAnswer::Proved) => Some(false),
+            Some(ProverAnswer::Refuted) => Some(true),
+            Some(ProverAnswer::Open) | None => None,
+        },
     });
     Ok(run)
 }
@@ -167,6 +172,10 @@ fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) 
 fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, map: &TranslationMap) {
     let with_tail = |message: String, tail: &str| {
         let tail = tail.trim();
+        let message = match refuted_without_counterexample(report) {
+            Some(note) => format!("{message}\n{note}"),
+            None => message,
+        };
         if tail.is_empty() { message } else { format!("{message}\nCBMC's stderr ends with:\n{tail}") }
     };
     match &run.outcome {
@@ -179,11 +188,28 @@ fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, m
             let message = format!("{}; this is not reported as safe", run.outcome.summary());
             fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, with_tail(message, &run.stderr_tail));
         }
-        Outcome::Timeout { .. } => fail(report, Verdict::Timeout, exit::TIMEOUT, format!("CBMC stopped: {}", run.outcome.summary())),
+        Outcome::Timeout { .. } => {
+            fail(report, Verdict::Timeout, exit::TIMEOUT, with_tail(format!("CBMC stopped: {}", run.outcome.summary()), ""))
+        }
         Outcome::OutOfMemory { .. } | Outcome::ToolError { .. } => {
             fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, with_tail(run.outcome.summary(), &run.stderr_tail))
         }
     }
+}
+
+/// What to tell when the solver beside CBMC found that a property can
+/// fail but CBMC's own run, which gives the counterexample, ended without
+/// one.
+fn refuted_without_counterexample(report: &VerifyReport) -> Option<String> {
+    let cbmc = report.cbmc.as_ref()?;
+    let solver = cbmc.sat_solver.as_deref()?;
+    (cbmc.formula_satisfiable == Some(true)).then(|| {
+        format!(
+            "{solver} found that a property can fail (the formula is satisfiable), but CBMC's own run, which gives the \
+             counterexample to check, ended without one.\nGive it more time or memory: --timeout, or --sat-solver cbmc to \
+             run CBMC alone."
+        )
+    })
 }
 
 /// Decodes, checks and explains a counterexample.

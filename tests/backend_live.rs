@@ -1,7 +1,9 @@
 //! Runs the real CBMC on tiny C programs. Without CBMC these tests print a
 //! skip message, except under `CI=true`, where a missing CBMC is a failure.
 
-use lazysma::backend::{BackendError, Cbmc, CbmcSource, Outcome, Progress, RunOptions, SatSolver, StepKind};
+mod support;
+
+use lazysma::backend::{BackendError, Cbmc, CbmcSource, Outcome, Progress, ProverAnswer, RunOptions, SatSolver, StepKind};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -219,6 +221,37 @@ fn dimacs_portfolio_proves_safe_programs_and_keeps_cbmcs_counterexamples() {
     let run = cbmc.run(&fixture("fail.c"), &options, None).expect("the portfolio runs");
     let Outcome::Violated { trace, .. } = &run.outcome else { panic!("expected a violation: {:?}", run.outcome) };
     assert_eq!(trace.last_value_of("y").and_then(|v| v.integer), Some(8));
+}
+
+#[test]
+fn dimacs_prover_goes_on_when_cbmcs_run_ends_without_a_verdict() {
+    let Some(real) = cbmc_or_skip("dimacs_prover_goes_on") else { return };
+    let Some(solver) = cadical_or_skip("dimacs_prover_goes_on") else { return };
+    if real.accepts_external_sat_solver() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let wrapper = support::cbmc_killed_when_tracing(dir.path(), &real.path);
+    let cbmc = Cbmc::locate(Some(&wrapper)).expect("the wrapper answers as CBMC");
+    let options = RunOptions {
+        timeout: Some(Duration::from_secs(120)),
+        sat_solver: Some(SatSolver::Dimacs(solver.to_string())),
+        ..RunOptions::default()
+    };
+    // the solver alone proves the safe program
+    let run = cbmc.run(&fixture("safe_arithmetic.c"), &options, None).expect("the portfolio runs");
+    assert_eq!(run.outcome, Outcome::Safe, "{}", run.stderr_tail);
+    assert_eq!(run.prover, Some(ProverAnswer::Proved));
+    // on the failing one it can only say that a property can fail: the
+    // run stays a failure, with the solver's answer beside it
+    let run = cbmc.run(&fixture("fail.c"), &options, None).expect("the portfolio runs");
+    assert!(matches!(run.outcome, Outcome::OutOfMemory { .. }), "{:?}", run.outcome);
+    assert_eq!(run.prover, Some(ProverAnswer::Refuted));
+    // CBMC's own solver alone has nothing beside it
+    let alone = RunOptions { sat_solver: None, ..options };
+    let run = cbmc.run(&fixture("safe_arithmetic.c"), &alone, None).expect("CBMC runs");
+    assert!(matches!(run.outcome, Outcome::OutOfMemory { .. }), "{:?}", run.outcome);
+    assert_eq!(run.prover, None);
 }
 
 #[test]

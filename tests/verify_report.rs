@@ -558,3 +558,37 @@ fn an_external_sat_solver_proves_safe_programs_and_keeps_confirmed_counterexampl
     assert_eq!(report["verdict"], "safe");
     assert_eq!(report["cbmc"]["sat_solver"], "cadical");
 }
+
+#[test]
+fn a_solver_that_finds_a_failure_is_reported_when_cbmcs_run_gives_no_counterexample() {
+    if !require_cbmc() || !require_cadical() {
+        return;
+    }
+    let real = which::which("cbmc").expect("cbmc on PATH");
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let wrapper = support::cbmc_killed_when_tracing(directory.path(), &real);
+    let wrapper = wrapper.to_str().expect("a UTF-8 path");
+    // CBMC's run dies; CaDiCaL alone proves the program safe under SC ...
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--sc", "--cbmc", wrapper, "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "safe");
+    assert_eq!(report["cbmc"]["formula_satisfiable"], false);
+    // ... and finds that the assertion can fail under TSO, which the report
+    // says beside the failure, without a verdict it cannot check
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--tso", "--cbmc", wrapper, "--format", "json"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "backend-error");
+    assert_eq!(report["cbmc"]["formula_satisfiable"], true);
+    let message = report["message"].as_str().expect("a message");
+    assert!(message.contains("cadical found that a property can fail"), "{message}");
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--tso", "--cbmc", wrapper]);
+    assert_eq!(code, 2, "{stdout}");
+    let text = format!("{stdout}{stderr}");
+    assert!(text.contains("cadical found that a property can fail"), "{text}");
+    // with CBMC's own solver alone nobody knows
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--cbmc", wrapper, "--sat-solver", "cbmc", "--format", "json"]);
+    assert_eq!(code, 2, "{stdout}");
+    assert_eq!(json(&stdout)["cbmc"]["formula_satisfiable"], Value::Null);
+}

@@ -16,7 +16,7 @@
 use super::BackendError;
 use super::locate::Cbmc;
 use super::outcome::Outcome;
-use super::run::{CbmcRun, Phase, Progress, RunOptions, command_line, run_to_end};
+use super::run::{CbmcRun, Phase, Progress, RunOptions, command_line, run_to_end, PROGRESS_INTERVAL};
 use std::ffi::OsString;
 use std::path::Path;
 use std::sync::Arc;
@@ -27,14 +27,20 @@ use std::time::Instant;
 /// The SAT competition's exit code of a solver that found the formula
 /// unsatisfiable.
 const UNSATISFIABLE: i32 = 20;
+/// ... and one that found it satisfiable.
+const SATISFIABLE: i32 = 10;
 
-/// What the prover established.
-#[derive(Debug, Clone, PartialEq)]
-enum Answer {
-    /// Every property holds.
+/// How often the wait for a prover that runs on alone looks at it.
+const PROVER_POLL: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// What the prover established about the formula.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProverAnswer {
+    /// Unsatisfiable: every property holds.
     Proved,
-    /// Some property can fail (CBMC's run finds which), or the prover
-    /// stopped without an answer.
+    /// Satisfiable: some property can fail (CBMC's run finds which).
+    Refuted,
+    /// No answer within the limits.
     Open,
 }
 
@@ -51,32 +57,50 @@ impl Cbmc {
         let start = Instant::now();
         let stop_trace = Arc::new(AtomicBool::new(false));
         let stop_prover = Arc::new(AtomicBool::new(false));
+        let prover_phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         let prover = {
             let (cbmc, file, solver) = (self.clone(), file.to_path_buf(), solver.to_string());
             let options = RunOptions { cancel: Some(Arc::clone(&stop_prover)), ..options.clone() };
-            let stop_trace = Arc::clone(&stop_trace);
+            let (stop_trace, phase) = (Arc::clone(&stop_trace), Arc::clone(&prover_phase));
             thread::spawn(move || {
-                let proof = cbmc.prove(&file, &solver, &options, start);
-                if matches!(proof, Ok((Answer::Proved, _))) {
+                let proof = cbmc.prove(&file, &solver, &options, start, &phase);
+                if matches!(proof, Ok((ProverAnswer::Proved, _))) {
                     stop_trace.store(true, Ordering::Relaxed);
                 }
                 proof
             })
         };
         let trace_options = RunOptions { sat_solver: None, cancel: Some(stop_trace), ..options.clone() };
-        let traced = self.run_with_trace(file, &trace_options, progress, start);
-        stop_prover.store(true, Ordering::Relaxed);
-        let proof = prover.join().unwrap_or(Ok((Answer::Open, Vec::new())));
+        let mut progress = progress;
+        let reborrowed = progress.as_mut().map(|report| &mut **report as &mut dyn FnMut(Progress));
+        let traced = self.run_with_trace(file, &trace_options, reborrowed, start);
+        let concluded = matches!(&traced, Ok(run) if run.outcome.is_conclusive());
+        if concluded {
+            stop_prover.store(true, Ordering::Relaxed);
+        } else if let Some(report) = progress {
+            // CBMC's run ended without a verdict: the prover goes on alone
+            let mut last_report = Instant::now();
+            while !prover.is_finished() {
+                thread::sleep(PROVER_POLL);
+                if last_report.elapsed() >= PROGRESS_INTERVAL {
+                    last_report = Instant::now();
+                    report(Progress { elapsed: start.elapsed(), phase: Phase::from_code(prover_phase.load(Ordering::Relaxed)) });
+                }
+            }
+        }
+        let proof = prover.join().unwrap_or(Ok((ProverAnswer::Open, Vec::new())));
         match (traced, proof) {
-            (Ok(run), _) if matches!(run.outcome, Outcome::Safe | Outcome::Violated { .. }) => Ok(run),
-            (_, Ok((Answer::Proved, command_line))) => Ok(CbmcRun {
+            (Ok(run), _) if concluded => Ok(run),
+            (_, Ok((ProverAnswer::Proved, command_line))) => Ok(CbmcRun {
                 outcome: Outcome::Safe,
                 elapsed: start.elapsed(),
                 exit_code: Some(0),
                 output: None,
                 stderr_tail: String::new(),
                 command_line,
+                prover: Some(ProverAnswer::Proved),
             }),
+            (Ok(run), Ok((answer, _))) => Ok(CbmcRun { prover: Some(answer), ..run }),
             (traced, _) => traced,
         }
     }
@@ -85,18 +109,21 @@ impl Cbmc {
     /// `file` (the prover of the portfolio on its own): `false` when some
     /// property can fail or no proof came within the limits.
     pub fn prove_with_dimacs_solver(&self, file: &Path, solver: &str, options: &RunOptions) -> Result<bool, BackendError> {
-        Ok(self.prove(file, solver, options, Instant::now())?.0 == Answer::Proved)
+        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
+        Ok(self.prove(file, solver, options, Instant::now(), &phase)?.0 == ProverAnswer::Proved)
     }
 
     /// The prover: writes the formula with CBMC and decides it with the
-    /// solver. Returns the answer and the command lines run.
+    /// solver. Returns the answer and the command lines run; `phase`
+    /// follows CBMC's status messages.
     fn prove(
         &self,
         file: &Path,
         solver: &str,
         options: &RunOptions,
         start: Instant,
-    ) -> Result<(Answer, Vec<OsString>), BackendError> {
+        phase: &Arc<AtomicU8>,
+    ) -> Result<(ProverAnswer, Vec<OsString>), BackendError> {
         let directory = tempfile::tempdir().map_err(BackendError::TemporaryFiles)?;
         let formula = directory.path().join("formula.cnf");
         let mut cbmc_args: Vec<OsString> = vec![file.as_os_str().to_owned(), "--dimacs".into(), "--outfile".into()];
@@ -107,20 +134,21 @@ impl Cbmc {
         let mut commands = command_line(&self.path, &cbmc_args);
         commands.push("&&".into());
         commands.extend(command_line(Path::new(solver), &solver_args));
-        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
-        let written = run_to_end(&self.path, &cbmc_args, options, start, &phase, None)?;
+        let written = run_to_end(&self.path, &cbmc_args, options, start, phase, None)?;
         if written.exit.code != Some(0) {
-            return Ok((Answer::Open, commands));
+            return Ok((ProverAnswer::Open, commands));
         }
         match remaining_properties(&written.stdout) {
-            Some(0) => return Ok((Answer::Proved, commands)),
+            Some(0) => return Ok((ProverAnswer::Proved, commands)),
             Some(_) => {}
-            None => return Ok((Answer::Open, commands)),
+            None => return Ok((ProverAnswer::Open, commands)),
         }
-        let solved = run_to_end(Path::new(solver), &solver_args, options, start, &phase, None)?;
+        phase.store(Phase::Solving as u8, Ordering::Relaxed);
+        let solved = run_to_end(Path::new(solver), &solver_args, options, start, phase, None)?;
         let answer = match (solver_answer(&solved.stdout), solved.exit.code) {
-            (Some(false), Some(UNSATISFIABLE)) => Answer::Proved,
-            _ => Answer::Open,
+            (Some(false), Some(UNSATISFIABLE)) => ProverAnswer::Proved,
+            (Some(true), Some(SATISFIABLE)) => ProverAnswer::Refuted,
+            _ => ProverAnswer::Open,
         };
         Ok((answer, commands))
     }

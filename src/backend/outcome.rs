@@ -39,6 +39,11 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Whether the run decided the program: safe, or a counterexample.
+    pub fn is_conclusive(&self) -> bool {
+        matches!(self, Outcome::Safe | Outcome::Violated { .. })
+    }
+
     /// A one-line summary for reports.
     pub fn summary(&self) -> String {
         match self {

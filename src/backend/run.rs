@@ -3,6 +3,7 @@
 //! never blocks the child), reports progress, and kills CBMC on timeout.
 
 use super::BackendError;
+use super::dimacs::ProverAnswer;
 use super::locate::Cbmc;
 use super::outcome::{ExitInfo, Outcome, decide};
 use super::output::CbmcOutput;
@@ -125,7 +126,7 @@ pub enum Phase {
 }
 
 impl Phase {
-    fn from_code(code: u8) -> Phase {
+    pub(super) fn from_code(code: u8) -> Phase {
         match code {
             1 => Phase::Parsing,
             2 => Phase::Converting,
@@ -186,6 +187,10 @@ pub struct CbmcRun {
     pub stderr_tail: String,
     /// The command line that was run, for reports and reproduction.
     pub command_line: Vec<OsString>,
+    /// What the prover of a portfolio found, when it ran beside CBMC's
+    /// own solver ([`SatSolver::Dimacs`]) and answered after this run
+    /// ended without a verdict.
+    pub prover: Option<ProverAnswer>,
 }
 
 impl Cbmc {
@@ -278,6 +283,7 @@ impl Cbmc {
             output,
             stderr_tail: finished.stderr_tail,
             command_line: command_line(&self.path, &args),
+            prover: None,
         })
     }
 }

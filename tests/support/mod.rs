@@ -26,6 +26,21 @@ pub fn shared_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared")
 }
 
+/// Writes `directory/cbmc`: a CBMC that dies as the kernel's out-of-memory
+/// killer would end it whenever it is asked for a trace, and is the real
+/// CBMC `real` otherwise (so the prover of a portfolio runs on alone).
+pub fn cbmc_killed_when_tracing(directory: &Path, real: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = directory.join("cbmc");
+    let text = format!(
+        "#!/bin/sh\nfor argument in \"$@\"; do\n  if [ \"$argument\" = --trace ]; then kill -KILL $$; fi\ndone\nexec '{}' \"$@\"\n",
+        real.display()
+    );
+    std::fs::write(&script, text).expect("write the CBMC wrapper");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("make the wrapper executable");
+    script
+}
+
 /// Whether CBMC can be run; under CI=true its absence is a test failure.
 pub fn require_cbmc() -> bool {
     let found = std::env::var_os("LAZYSMA_CBMC").map(PathBuf::from).or_else(|| which::which("cbmc").ok());
