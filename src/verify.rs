@@ -272,7 +272,7 @@ fn decode(trace: &Trace, map: &TranslationMap, request: &VerifyRequest) -> Resul
         Some(Assignment { lhs, data: value.and_then(|v| v.data.as_deref()), integer: value.and_then(|v| v.integer) })
     });
     let records = records::decode(assignments).map_err(|error| error.to_string())?;
-    execution::build_typed(&records, &map.locations, &map.unsigned_bits, request.options.sma)
+    execution::build_typed(&records, &map.locations, &map.value_types, request.options.sma)
         .map_err(|error| error.to_string())
 }
 

@@ -592,3 +592,36 @@ fn a_solver_that_finds_a_failure_is_reported_when_cbmcs_run_gives_no_counterexam
     assert_eq!(code, 2, "{stdout}");
     assert_eq!(json(&stdout)["cbmc"]["formula_satisfiable"], Value::Null);
 }
+
+#[test]
+fn values_are_shown_as_their_c_types_read_them_heap_cells_typed_by_their_pointers() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let source = program(
+        &directory,
+        "publish.c",
+        "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\n\
+         struct node { unsigned value; struct node *next; };\n\
+         struct node *top;\nint published;\n\
+         void *producer(void *arg) {\n  struct node *n = malloc(sizeof(struct node));\n\
+         n->value = 4000000000u;\n  n->next = 0;\n  top = n;\n  published = 1;\n  return 0;\n}\n\
+         int main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, producer, 0);\n\
+         if (published == 1) {\n    struct node *n = top;\n    assert(n->value == 4000000000u);\n  }\n\
+         pthread_join(t, 0);\n  return 0;\n}\n",
+    );
+    let (code, stdout, stderr) = verify(&source, &["--pso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    let report = json(&stdout);
+    let steps = report["witness"]["steps"].as_array().expect("steps");
+    let effects: Vec<&str> = steps.iter().filter_map(|s| s["effect"].as_str()).collect();
+    // the pointer as the location it points to, its value as a location id
+    assert!(effects.contains(&"top := &heap#0[0] (buffered)"), "{effects:?}");
+    let store = steps.iter().find(|s| s["effect"] == "top := &heap#0[0] (buffered)").expect("the store to top");
+    assert!(store["value"].as_str().is_some_and(|v| v.parse::<u64>().is_ok()), "{store}");
+    // the heap cells typed by `top`: an unsigned and a null pointer
+    assert!(effects.iter().any(|e| e.starts_with("heap#0[0] := 4000000000")), "{effects:?}");
+    assert!(effects.iter().any(|e| e.starts_with("heap#0[1] := NULL")), "{effects:?}");
+    assert!(effects.contains(&"reads top = &heap#0[0] from memory"), "{effects:?}");
+}

@@ -137,7 +137,7 @@ impl<'a> Lowerer<'a> {
                     object: object.to_string(),
                     initial: 0,
                     is_mutex: *ty == CType::Mutex,
-                    unsigned_bits: crate::ir::unsigned_bits(&self.types.ir_type(ty)),
+                    ty: self.types.ir_type(ty),
                 });
                 Ok(())
             }

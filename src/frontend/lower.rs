@@ -44,7 +44,7 @@ impl<'a> Lowerer<'a> {
             object: "NULL".into(),
             initial: 0,
             is_mutex: false,
-            unsigned_bits: None,
+            ty: Ty::Pointer(Box::new(Ty::Void)),
         });
         Lowerer {
             source,

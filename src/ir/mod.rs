@@ -61,17 +61,9 @@ pub struct Location {
     pub initial: i64,
     /// Whether the scalar is a mutex (`pthread_mutex_t`): value 0 = free.
     pub is_mutex: bool,
-    /// The width of an unsigned integer scalar, whose values reports show
-    /// unsigned (shared memory holds them as signed bits).
-    pub unsigned_bits: Option<u8>,
-}
-
-/// The width of `ty` if it is an unsigned integer type.
-pub fn unsigned_bits(ty: &Ty) -> Option<u8> {
-    match ty {
-        Ty::Int { bits, signed: false } => Some(*bits),
-        _ => None,
-    }
+    /// The scalar's C type, for showing its values in reports (shared
+    /// memory holds every value as signed bits).
+    pub ty: Ty,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,7 +92,7 @@ pub struct Origin {
 
 /// Types of private data. Shared memory has no types: every location holds
 /// one integer of the configured bit width.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Ty {
     Void,
     Bool,

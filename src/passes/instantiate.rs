@@ -3,10 +3,11 @@
 //! function; shared locals of each copy and the heap get location ids.
 
 use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
+use super::value_types::{ValueKind, ValueTypes, ValueTypesBuilder};
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, unroll};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
-    Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty, unsigned_bits,
+    Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
 };
 use crate::options::TranslateOptions;
 use std::collections::HashMap;
@@ -39,8 +40,8 @@ pub struct Instances {
     pub memory: MemoryLayout,
     /// Index = location id.
     pub location_names: Vec<String>,
-    /// Index = location id: the width of an unsigned integer location.
-    pub location_unsigned_bits: Vec<Option<u8>>,
+    /// The C types of the locations, for reports.
+    pub value_types: ValueTypes,
 }
 
 impl Instances {
@@ -107,12 +108,17 @@ pub fn instantiate(
         next += 1;
     }
     let (memory, locations) = allocate_memory(program, options, &mut threads);
-    let (location_names, location_unsigned_bits) = locations.into_iter().unzip();
+    let mut types = ValueTypesBuilder::new(&program.structs);
+    let (location_names, kinds) = locations
+        .into_iter()
+        .map(|(name, ty)| (name, ty.map_or(ValueKind::Untyped, |ty| types.kind(&ty))))
+        .unzip();
+    let value_types = types.finish(kinds, u64::from(memory.heap_base), u64::from(memory.heap_block_size));
     Ok(Instances {
         threads,
         memory,
         location_names,
-        location_unsigned_bits,
+        value_types,
     })
 }
 
@@ -237,8 +243,8 @@ pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
 }
 
 /// The scalars of an object `name` of type `ty`, in location order: their
-/// names and, for unsigned integers, their widths.
-fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<(String, Option<u8>)>) {
+/// names and C types.
+fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<(String, Option<Ty>)>) {
     match ty {
         Ty::Void => {}
         Ty::Array(element, n) => {
@@ -253,18 +259,19 @@ fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<(S
                 }
             }
         }
-        scalar => out.push((name.to_string(), unsigned_bits(scalar))),
+        scalar => out.push((name.to_string(), Some(scalar.clone()))),
     }
 }
 
-/// The memory layout and, per location id, its name and unsigned width.
+/// The memory layout and, per location id, its name and C type (none for
+/// the heap).
 fn allocate_memory(
     program: &Program,
     options: &TranslateOptions,
     threads: &mut [ThreadInstance],
-) -> (MemoryLayout, Vec<(String, Option<u8>)>) {
-    let mut names: Vec<(String, Option<u8>)> =
-        program.locations.iter().map(|l| (l.name.clone(), l.unsigned_bits)).collect();
+) -> (MemoryLayout, Vec<(String, Option<Ty>)>) {
+    let mut names: Vec<(String, Option<Ty>)> =
+        program.locations.iter().map(|l| (l.name.clone(), Some(l.ty.clone()))).collect();
     if names.is_empty() {
         names.push(("null".into(), None));
     }

@@ -58,7 +58,7 @@ pub fn sequentialise_threads(
         map: TranslationMap {
             threads: slots,
             locations: instances.location_names,
-            unsigned_bits: instances.location_unsigned_bits,
+            value_types: instances.value_types,
             origins: program.origins.clone(),
         },
         threads,

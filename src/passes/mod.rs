@@ -9,6 +9,7 @@ pub mod inline;
 pub mod instantiate;
 pub mod lazy;
 pub mod unroll;
+pub mod value_types;
 pub mod walk;
 
 use crate::diagnostics::Diagnostic;
@@ -34,9 +35,9 @@ pub struct TranslationMap {
     pub threads: Vec<ThreadSlot>,
     /// Index = location id; heap locations are named `heap#k[j]`.
     pub locations: Vec<String>,
-    /// Index = location id: the width of an unsigned integer location,
-    /// whose recorded values the report shows unsigned.
-    pub unsigned_bits: Vec<Option<u8>>,
+    /// The C types of the locations, by which the report shows their
+    /// values (unsigned, pointers as the locations they point to).
+    pub value_types: value_types::ValueTypes,
     /// Index = statement id recorded by the SMA.
     pub origins: Vec<Origin>,
 }

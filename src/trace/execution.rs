@@ -6,6 +6,7 @@
 use super::records::{Record, RecordKind};
 use crate::consistency::{EventId, EventSpec, Execution, ExecutionError, OpSpec, Phase, RfSpec, Step, Witness};
 use crate::options::SmaImplementation;
+use crate::passes::value_types::{ValueKind, ValueTypes};
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -102,6 +103,42 @@ pub struct Decoded {
     /// The write events in the order the SMA says they reached memory,
     /// each placed after the issued event that preceded the flush.
     pub sma_order: Witness,
+    /// How the values of each location are shown.
+    pub values: ValueDisplay,
+}
+
+/// Shows the values of locations as their C types read them: pointers as
+/// the locations they point to (`&x`, `&heap#0[1]`, `NULL`), the rest as
+/// integers (already unsigned where the type is).
+#[derive(Debug, Clone, Default)]
+pub struct ValueDisplay {
+    /// Index = location id.
+    names: Vec<String>,
+    pointers: std::collections::HashSet<String>,
+}
+
+impl ValueDisplay {
+    fn new(names: &[String], kinds: &[ValueKind]) -> ValueDisplay {
+        let pointers = names
+            .iter()
+            .zip(kinds)
+            .filter(|(_, kind)| matches!(kind, ValueKind::Pointer { .. }))
+            .map(|(name, _)| name.clone())
+            .collect();
+        ValueDisplay { names: names.to_vec(), pointers }
+    }
+
+    /// `value` of `location`, as the report shows it.
+    pub fn show(&self, location: &str, value: i128) -> String {
+        if !self.pointers.contains(location) {
+            return value.to_string();
+        }
+        match usize::try_from(value).ok().and_then(|target| self.names.get(target)) {
+            Some(_) if value == 0 => "NULL".to_string(),
+            Some(target) => format!("&{target}"),
+            None => value.to_string(),
+        }
+    }
 }
 
 /// Why records do not form an execution: a defect of the translation or
@@ -143,8 +180,8 @@ struct KnownWrite {
 /// Builds an execution from records.
 struct Builder<'a> {
     locations: &'a [String],
-    /// Index = location id: the width of an unsigned integer location.
-    unsigned_bits: &'a [Option<u8>],
+    /// Index = location id: how its values are shown.
+    kinds: Vec<ValueKind>,
     threads: Vec<Vec<(EventSpec, EventInfo)>>,
     writes: HashMap<u64, KnownWrite>,
     joined: Vec<bool>,
@@ -162,21 +199,28 @@ struct Builder<'a> {
 /// `sma` tells how the records encode when stores reach memory. Values stay
 /// as recorded (signed).
 pub fn build(records: &[Record], locations: &[String], sma: SmaImplementation) -> Result<Decoded, BuildError> {
-    build_typed(records, locations, &[], sma)
+    build_typed(records, locations, &ValueTypes::default(), sma)
 }
 
-/// [`build`], showing the values of a location that `unsigned_bits` (index =
-/// location id) gives a width as unsigned integers of that width, as the
-/// program declares them.
+/// [`build`], with the values of each location as its C type in `types`
+/// reads them: unsigned integers unsigned, and pointers shown as the
+/// locations they point to. The pointers of the trace type the heap cells
+/// they point into ([`ValueTypes::with_heap_typed`]).
 pub fn build_typed(
     records: &[Record],
     locations: &[String],
-    unsigned_bits: &[Option<u8>],
+    types: &ValueTypes,
     sma: SmaImplementation,
 ) -> Result<Decoded, BuildError> {
+    let accesses: Vec<(u64, i128)> = records
+        .iter()
+        .filter(|record| matches!(record.kind, RecordKind::Write | RecordKind::Read | RecordKind::Rmw))
+        .map(|record| (record.loc, record.value))
+        .collect();
+    let kinds = types.with_heap_typed(&accesses);
     let mut builder = Builder {
         locations,
-        unsigned_bits,
+        kinds,
         threads: Vec::new(),
         writes: HashMap::new(),
         joined: Vec::new(),
@@ -255,9 +299,11 @@ impl Builder<'_> {
 
     /// The record with its value as the location's C type reads it.
     fn in_location_type(&self, record: &Record) -> Record {
-        let bits = usize::try_from(record.loc).ok().and_then(|loc| self.unsigned_bits.get(loc).copied().flatten());
-        match bits {
-            Some(bits) if bits < 128 => Record { value: record.value & ((1i128 << bits) - 1), ..record.clone() },
+        let kind = usize::try_from(record.loc).ok().and_then(|loc| self.kinds.get(loc));
+        match kind {
+            Some(ValueKind::Unsigned { bits }) if *bits < 128 => {
+                Record { value: record.value & ((1i128 << bits) - 1), ..record.clone() }
+            }
             _ => record.clone(),
         }
     }
@@ -466,7 +512,8 @@ impl Builder<'_> {
         let execution = Execution::new(specs)?;
         let issue_order = self.issue.iter().map(|&place| id(place)).collect();
         let steps = self.order.iter().map(|&(slot, index, phase)| Step { event: id((slot, index)), phase }).collect();
-        Ok(Decoded { execution, events, issue_order, sma_order: Witness { steps } })
+        let values = ValueDisplay::new(self.locations, &self.kinds);
+        Ok(Decoded { execution, events, issue_order, sma_order: Witness { steps }, values })
     }
 }
 

@@ -410,10 +410,16 @@ impl Renderer<'_> {
         }
     }
 
+    /// A value of `location` as the report shows it.
+    fn shown(&self, location: &str, value: i128) -> String {
+        self.decoded.values.show(location, value)
+    }
+
     fn flush_effect(&self, event: EventId) -> (String, StepKind, Option<String>) {
         match &self.decoded.events[event].kind {
             EventKind::Write { location, value } => {
-                (format!("{location} = {value} reaches memory"), StepKind::StoreToMemory, Some(value.to_string()))
+                let shown = self.shown(location, *value);
+                (format!("{location} = {shown} reaches memory"), StepKind::StoreToMemory, Some(value.to_string()))
             }
             other => (format!("{other:?} reaches memory"), StepKind::StoreToMemory, None),
         }
@@ -422,12 +428,13 @@ impl Renderer<'_> {
     fn store_row(&self, event: EventId, at_once: bool) -> Option<StepReport> {
         match &self.decoded.events[event].kind {
             EventKind::Write { location, value } => {
+                let shown = self.shown(location, *value);
                 let (effect, kind) = if self.atomic_writes {
-                    (format!("{location} := {value}"), StepKind::Store)
+                    (format!("{location} := {shown}"), StepKind::Store)
                 } else if at_once {
-                    (format!("{location} := {value} (buffered, reaches memory at once)"), StepKind::Store)
+                    (format!("{location} := {shown} (buffered, reaches memory at once)"), StepKind::Store)
                 } else {
-                    (format!("{location} := {value} (buffered)"), StepKind::StoreBuffered)
+                    (format!("{location} := {shown} (buffered)"), StepKind::StoreBuffered)
                 };
                 Some(self.row(event, (effect, kind, Some(value.to_string()))))
             }
@@ -452,10 +459,11 @@ impl Renderer<'_> {
         let (effect, kind, value) = match &self.decoded.events[event].kind {
             EventKind::Read { location, value, from } => {
                 let initial = if from.is_none() { " (initial value)" } else { "" };
+                let shown = self.shown(location, *value);
                 if own_buffer {
-                    (format!("reads {location} = {value} from own buffer"), StepKind::LoadFromBuffer, Some(value.to_string()))
+                    (format!("reads {location} = {shown} from own buffer"), StepKind::LoadFromBuffer, Some(value.to_string()))
                 } else {
-                    (format!("reads {location} = {value}{initial} from memory"), StepKind::LoadFromMemory, Some(value.to_string()))
+                    (format!("reads {location} = {shown}{initial} from memory"), StepKind::LoadFromMemory, Some(value.to_string()))
                 }
             }
             EventKind::Fence => {
@@ -483,11 +491,13 @@ impl Renderer<'_> {
             EventKind::CreateDrain => (drains("before creating a thread").replacen(", d", ": d", 1), StepKind::Fence, None),
             EventKind::CasDrain => (drains("before compare-and-swap").replacen(", d", ": d", 1), StepKind::Fence, None),
             EventKind::Rmw { location, old, new, .. } => {
-                let old = old.map_or_else(|| "its initial value".to_string(), |v| v.to_string());
-                (drains(&format!("atomic {location}: reads {old}, writes {new}")), StepKind::Rmw, Some(new.to_string()))
+                let old = old.map_or_else(|| "its initial value".to_string(), |v| self.shown(location, v));
+                let shown = self.shown(location, *new);
+                (drains(&format!("atomic {location}: reads {old}, writes {shown}")), StepKind::Rmw, Some(new.to_string()))
             }
             EventKind::CasRead { location, value, .. } => {
-                (format!("compare-and-swap on {location} fails: reads {value}"), StepKind::CasFailed, Some(value.to_string()))
+                let shown = self.shown(location, *value);
+                (format!("compare-and-swap on {location} fails: reads {shown}"), StepKind::CasFailed, Some(value.to_string()))
             }
             EventKind::Lock { mutex } => (drains(&format!("lock {mutex}")), StepKind::Lock, None),
             EventKind::Unlock { mutex } => (drains(&format!("unlock {mutex}")), StepKind::Unlock, None),
@@ -639,7 +649,7 @@ mod render_tests {
         TranslationMap {
             threads: vec![ThreadSlot { function: "main".into(), instance: 0 }, ThreadSlot { function: "worker".into(), instance: 0 }],
             locations: ["null", "x", "y"].iter().map(|s| s.to_string()).collect(),
-            unsigned_bits: Vec::new(),
+            value_types: Default::default(),
             origins: vec![origin(1, "pthread_create(...);"), origin(2, "x = 1;"), origin(3, "r = x;"), origin(4, "y = 2;"), origin(5, "__sync_synchronize();")],
         }
     }

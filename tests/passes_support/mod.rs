@@ -29,7 +29,7 @@ impl Builder {
             object: "null".into(),
             initial: 0,
             is_mutex: false,
-            unsigned_bits: None,
+            ty: Ty::INT,
         });
         program.origins.push(Origin {
             file: "test.c".into(),
@@ -48,7 +48,7 @@ impl Builder {
             object: name.into(),
             initial,
             is_mutex: false,
-            unsigned_bits: None,
+            ty: Ty::INT,
         });
         Expr::Const(self.program.locations.len() as i64 - 1)
     }
@@ -62,7 +62,7 @@ impl Builder {
                 object: name.into(),
                 initial: 0,
                 is_mutex: false,
-                unsigned_bits: None,
+                ty: Ty::INT,
             });
         }
         Expr::Const(first)
@@ -74,7 +74,7 @@ impl Builder {
             object: name.into(),
             initial: 0,
             is_mutex: true,
-            unsigned_bits: None,
+            ty: Ty::INT,
         });
         Expr::Const(self.program.locations.len() as i64 - 1)
     }

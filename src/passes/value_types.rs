@@ -1,0 +1,200 @@
+//! The C types of shared memory as far as reports need them to show values:
+//! the kind of every static location (signed, unsigned of a width, pointer)
+//! and the shapes pointers point to, so that a trace can type the heap
+//! blocks that typed pointers point into. Shared memory itself is untyped:
+//! every location holds one integer of the configured bit width.
+
+use crate::ir::{StructDef, Ty};
+use std::collections::HashMap;
+
+/// An index into [`ValueTypes::shapes`].
+pub type ShapeId = usize;
+
+/// How a report shows the values of one scalar of shared memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValueKind {
+    /// No C type is known (a heap cell no typed pointer points to): shown
+    /// as a signed integer.
+    #[default]
+    Untyped,
+    Signed,
+    /// An unsigned integer of this width (memory holds its bits signed).
+    Unsigned { bits: u8 },
+    /// A pointer, that is a location id; `pointee` is the shape of what it
+    /// points to (`None` for `void *`).
+    Pointer { pointee: Option<ShapeId> },
+}
+
+/// The value kinds of a translation.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ValueTypes {
+    /// Index = location id; heap locations are [`ValueKind::Untyped`].
+    pub locations: Vec<ValueKind>,
+    /// Index = [`ShapeId`]: the kinds of the scalars of one pointed-to
+    /// object, in memory order (one element of an array).
+    pub shapes: Vec<Vec<ValueKind>>,
+    /// The first heap location id, and the scalars per heap block.
+    pub heap_base: u64,
+    pub heap_block_size: u64,
+}
+
+impl ValueTypes {
+    /// The kinds of every location once the pointers the trace stores and
+    /// loads, `(location id, value)` in any order, have typed the heap cells
+    /// they point into: a pointer to shape S at cell c types c, c + 1, ...
+    /// as S's scalars, repeated to the ends of c's block (an array of S),
+    /// unless another pointer typed the cell first.
+    pub fn with_heap_typed(&self, accesses: &[(u64, i128)]) -> Vec<ValueKind> {
+        let mut kinds = self.locations.clone();
+        // a cell typed as a pointer can type further cells: repeat until
+        // nothing changes (each round types at least one cell)
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &(location, value) in accesses {
+                let Some(ValueKind::Pointer { pointee: Some(shape) }) = index(location).and_then(|l| kinds.get(l)).copied() else {
+                    continue;
+                };
+                changed |= self.type_block(&mut kinds, value, shape);
+            }
+        }
+        kinds
+    }
+
+    /// Types the untyped cells of the heap block that `target` points into
+    /// as an array of `shape` aligned at `target`; whether any changed.
+    fn type_block(&self, kinds: &mut [ValueKind], target: i128, shape: ShapeId) -> bool {
+        let scalars = match self.shapes.get(shape) {
+            Some(scalars) if !scalars.is_empty() => scalars,
+            _ => return false,
+        };
+        let (Ok(target), true) = (u64::try_from(target), self.heap_block_size > 0) else { return false };
+        if target < self.heap_base {
+            return false;
+        }
+        let block_start = target - (target - self.heap_base) % self.heap_block_size;
+        let period = scalars.len() as u64;
+        let mut changed = false;
+        for cell in block_start..block_start + self.heap_block_size {
+            let Some(kind) = index(cell).and_then(|c| kinds.get_mut(c)) else { break };
+            if *kind == ValueKind::Untyped {
+                let offset = (cell - block_start + period - (target - block_start) % period) % period;
+                *kind = scalars[offset as usize];
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+fn index(location: u64) -> Option<usize> {
+    usize::try_from(location).ok()
+}
+
+/// Builds [`ValueTypes`] from the C types of the static locations.
+pub struct ValueTypesBuilder<'a> {
+    structs: &'a [StructDef],
+    shapes: Vec<Vec<ValueKind>>,
+    shape_of_type: HashMap<Ty, ShapeId>,
+}
+
+impl<'a> ValueTypesBuilder<'a> {
+    pub fn new(structs: &'a [StructDef]) -> Self {
+        ValueTypesBuilder { structs, shapes: Vec::new(), shape_of_type: HashMap::new() }
+    }
+
+    /// The kind of a scalar of type `ty`.
+    pub fn kind(&mut self, ty: &Ty) -> ValueKind {
+        match ty {
+            Ty::Int { bits, signed: false } => ValueKind::Unsigned { bits: *bits },
+            Ty::Pointer(target) => ValueKind::Pointer { pointee: self.shape(target) },
+            _ => ValueKind::Signed,
+        }
+    }
+
+    /// The shape of an object of type `ty` (`None` for `void`). A struct
+    /// that points to itself gets its id before its fields are looked at.
+    fn shape(&mut self, ty: &Ty) -> Option<ShapeId> {
+        if *ty == Ty::Void {
+            return None;
+        }
+        if let Some(&id) = self.shape_of_type.get(ty) {
+            return Some(id);
+        }
+        let id = self.shapes.len();
+        self.shapes.push(Vec::new());
+        self.shape_of_type.insert(ty.clone(), id);
+        let mut scalars = Vec::new();
+        self.flatten(ty, &mut scalars);
+        self.shapes[id] = scalars;
+        Some(id)
+    }
+
+    fn flatten(&mut self, ty: &Ty, out: &mut Vec<ValueKind>) {
+        match ty {
+            Ty::Void => {}
+            Ty::Array(element, n) => {
+                for _ in 0..*n {
+                    self.flatten(element, out);
+                }
+            }
+            Ty::Struct(id) => {
+                let fields = self.structs.get(*id).map(|s| s.fields.clone()).unwrap_or_default();
+                for (_, field) in &fields {
+                    self.flatten(field, out);
+                }
+            }
+            scalar => out.push(self.kind(scalar)),
+        }
+    }
+
+    /// The value types of locations of these `kinds`, with the heap layout.
+    pub fn finish(self, locations: Vec<ValueKind>, heap_base: u64, heap_block_size: u64) -> ValueTypes {
+        ValueTypes { locations, shapes: self.shapes, heap_base, heap_block_size }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node() -> StructDef {
+        // struct node { unsigned value; struct node *next; }
+        StructDef {
+            name: "node".into(),
+            fields: vec![
+                ("value".into(), Ty::Int { bits: 32, signed: false }),
+                ("next".into(), Ty::Pointer(Box::new(Ty::Struct(0)))),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_self_referential_struct_has_one_shape() {
+        let structs = [node()];
+        let mut builder = ValueTypesBuilder::new(&structs);
+        let top = builder.kind(&Ty::Pointer(Box::new(Ty::Struct(0))));
+        assert_eq!(top, ValueKind::Pointer { pointee: Some(0) });
+        let types = builder.finish(vec![top], 1, 4);
+        assert_eq!(types.shapes, vec![vec![ValueKind::Unsigned { bits: 32 }, ValueKind::Pointer { pointee: Some(0) }]]);
+    }
+
+    #[test]
+    fn pointers_type_the_heap_blocks_they_point_into_transitively() {
+        let structs = [node()];
+        let mut builder = ValueTypesBuilder::new(&structs);
+        let top = builder.kind(&Ty::Pointer(Box::new(Ty::Struct(0))));
+        let untyped = ValueKind::Untyped;
+        // location 0: top; heap blocks of 4 at 1..5 and 5..9
+        let types = builder.finish(vec![top, untyped, untyped, untyped, untyped, untyped, untyped, untyped, untyped], 1, 4);
+        // top -> block 0 (cell 1); block 0's second `next` (cell 4) -> cell 6
+        let kinds = types.with_heap_typed(&[(4, 6), (0, 1)]);
+        let unsigned = ValueKind::Unsigned { bits: 32 };
+        let pointer = ValueKind::Pointer { pointee: Some(0) };
+        assert_eq!(&kinds[1..5], &[unsigned, pointer, unsigned, pointer]);
+        // cell 6 starts a node: the block is typed around it, aligned at 6
+        assert_eq!(&kinds[5..9], &[pointer, unsigned, pointer, unsigned]);
+        // a pointer to somewhere else, or a value outside memory, types nothing
+        assert_eq!(types.with_heap_typed(&[(0, 0), (0, -3), (0, 99)]), types.locations);
+    }
+}
