@@ -93,8 +93,9 @@ pub enum SeqStmt {
         value: Expr,
         stmt: OriginId,
         /// No other thread accesses the location while this one runs (see
-        /// [`buffering::mark_unobserved_stores`]): the timestamped SMAs
-        /// give the store the least timestamp it can have.
+        /// [`buffering::mark_unobserved_stores`], which runs for the
+        /// timestamped SMAs only): the store takes the least timestamp it
+        /// can have.
         unobserved: bool,
     },
     Rmw {
@@ -322,7 +323,9 @@ pub fn sequentialise(
     let instances = instantiate::instantiate(program, options, &mut labels)?;
     let mut sequential = lazy::sequentialise_threads(program, instances, options, &mut labels)?;
     buffering::mark_main_alone(&mut sequential);
-    buffering::mark_unobserved_stores(&mut sequential);
+    if options.sma.is_timestamped() {
+        buffering::mark_unobserved_stores(&mut sequential);
+    }
     Ok(sequential)
 }
 

@@ -425,7 +425,7 @@ impl ThreadPrinter<'_> {
                 unobserved,
             } => {
                 let value = self.e(value);
-                let write = if *unobserved && self.sma.is_timestamped() { "sma_write_unobserved" } else { "sma_write" };
+                let write = if *unobserved { "sma_write_unobserved" } else { "sma_write" };
                 let call = |a: &str| format!("{write}({a}, {value}, {t}, {stmt});");
                 self.access(indent, address, *stmt, &call);
             }
