@@ -159,18 +159,16 @@ fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) 
         seconds: (run.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
         exit_code: run.exit_code,
         sat_solver: solver_name,
-        formula_satisfiable: match run.prover {
-            Some(ProverAnswer::Proved) => Some(false),
-            Some(ProverAnswer::Refuted) => Some(true),
-            Some(ProverAnswer::Open) | None => None,
-        },
+        formula_satisfiable: run.prover.and_then(ProverAnswer::formula_satisfiable),
     });
     Ok(run)
 }
 
 /// Turns CBMC's outcome into the verdict.
 fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, map: &TranslationMap) {
-    let with_tail = |message: String, tail: &str| {
+    // a run without a verdict: the message, what the solver beside CBMC
+    // found, and the end of CBMC's stderr
+    let explain = |message: String, tail: &str| {
         let tail = tail.trim();
         let message = match refuted_without_counterexample(report) {
             Some(note) => format!("{message}\n{note}"),
@@ -186,13 +184,13 @@ fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, m
         Outcome::Violated { property, trace } => counterexample(request, report, property, trace, map),
         Outcome::Inconclusive { .. } => {
             let message = format!("{}; this is not reported as safe", run.outcome.summary());
-            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, with_tail(message, &run.stderr_tail));
+            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, explain(message, &run.stderr_tail));
         }
         Outcome::Timeout { .. } => {
-            fail(report, Verdict::Timeout, exit::TIMEOUT, with_tail(format!("CBMC stopped: {}", run.outcome.summary()), ""))
+            fail(report, Verdict::Timeout, exit::TIMEOUT, explain(format!("CBMC stopped: {}", run.outcome.summary()), ""))
         }
         Outcome::OutOfMemory { .. } | Outcome::ToolError { .. } => {
-            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, with_tail(run.outcome.summary(), &run.stderr_tail))
+            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, explain(run.outcome.summary(), &run.stderr_tail))
         }
     }
 }

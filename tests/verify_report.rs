@@ -7,7 +7,6 @@
 mod support;
 
 use serde_json::Value;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use support::{require_cadical, require_cbmc, verify};
 
@@ -29,13 +28,10 @@ fn program(directory: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
 /// A stand-in CBMC: answers `--version` like CBMC 5.12 and runs `body`
 /// (POSIX sh) for a verification run.
 fn fake_cbmc(directory: &Path, body: &str) -> PathBuf {
-    let path = directory.join("cbmc");
-    let script = format!(
-        "#!/bin/sh\ncase \"$1\" in\n  --version) echo '5.12 (cbmc-5.12)'; exit 0;;\n  --help) exit 0;;\nesac\n{body}\n"
-    );
-    std::fs::write(&path, script).expect("write the stand-in");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("make it executable");
-    path
+    support::cbmc_script(
+        directory,
+        &format!("case \"$1\" in\n  --version) echo '5.12 (cbmc-5.12)'; exit 0;;\n  --help) exit 0;;\nesac\n{body}\n"),
+    )
 }
 
 #[test]

@@ -44,6 +44,17 @@ pub enum ProverAnswer {
     Open,
 }
 
+impl ProverAnswer {
+    /// Whether the formula is satisfiable, when the prover knows.
+    pub fn formula_satisfiable(self) -> Option<bool> {
+        match self {
+            ProverAnswer::Proved => Some(false),
+            ProverAnswer::Refuted => Some(true),
+            ProverAnswer::Open => None,
+        }
+    }
+}
+
 impl Cbmc {
     /// Decides `file` with the DIMACS solver program `solver` beside CBMC's
     /// own run (see the module documentation); the time limit covers both.

@@ -244,7 +244,7 @@ pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
 
 /// The scalars of an object `name` of type `ty`, in location order: their
 /// names and C types.
-fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<(String, Option<Ty>)>) {
+pub(super) fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<(String, Ty)>) {
     match ty {
         Ty::Void => {}
         Ty::Array(element, n) => {
@@ -259,7 +259,7 @@ fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<(S
                 }
             }
         }
-        scalar => out.push((name.to_string(), Some(scalar.clone()))),
+        scalar => out.push((name.to_string(), scalar.clone())),
     }
 }
 
@@ -297,7 +297,7 @@ fn allocate_memory(
             addresses.insert(id, names.len() as i64);
             objects.push((names.len() as u32, scalars.len() as u32));
             initial_values.extend(scalars.iter().map(|_| 0));
-            names.extend(scalars);
+            names.extend(scalars.into_iter().map(|(name, ty)| (name, Some(ty))));
         }
         for_each_stmt_mut(&mut thread.body, &mut |kind| {
             visit_operands(

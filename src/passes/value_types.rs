@@ -4,6 +4,7 @@
 //! blocks that typed pointers point into. Shared memory itself is untyped:
 //! every location holds one integer of the configured bit width.
 
+use super::instantiate::scalar_locations;
 use crate::ir::{StructDef, Ty};
 use std::collections::HashMap;
 
@@ -125,27 +126,9 @@ impl<'a> ValueTypesBuilder<'a> {
         self.shapes.push(Vec::new());
         self.shape_of_type.insert(ty.clone(), id);
         let mut scalars = Vec::new();
-        self.flatten(ty, &mut scalars);
-        self.shapes[id] = scalars;
+        scalar_locations("", ty, self.structs, &mut scalars);
+        self.shapes[id] = scalars.iter().map(|(_, scalar)| self.kind(scalar)).collect();
         Some(id)
-    }
-
-    fn flatten(&mut self, ty: &Ty, out: &mut Vec<ValueKind>) {
-        match ty {
-            Ty::Void => {}
-            Ty::Array(element, n) => {
-                for _ in 0..*n {
-                    self.flatten(element, out);
-                }
-            }
-            Ty::Struct(id) => {
-                let fields = self.structs.get(*id).map(|s| s.fields.clone()).unwrap_or_default();
-                for (_, field) in &fields {
-                    self.flatten(field, out);
-                }
-            }
-            scalar => out.push(self.kind(scalar)),
-        }
     }
 
     /// The value types of locations of these `kinds`, with the heap layout.

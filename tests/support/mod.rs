@@ -26,19 +26,25 @@ pub fn shared_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared")
 }
 
+/// Writes `directory/cbmc`, a POSIX sh script with the body `text`, and
+/// returns its path.
+pub fn cbmc_script(directory: &Path, text: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = directory.join("cbmc");
+    std::fs::write(&script, format!("#!/bin/sh\n{text}")).expect("write the CBMC script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("make the script executable");
+    script
+}
+
 /// Writes `directory/cbmc`: a CBMC that dies as the kernel's out-of-memory
 /// killer would end it whenever it is asked for a trace, and is the real
 /// CBMC `real` otherwise (so the prover of a portfolio runs on alone).
 pub fn cbmc_killed_when_tracing(directory: &Path, real: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let script = directory.join("cbmc");
     let text = format!(
-        "#!/bin/sh\nfor argument in \"$@\"; do\n  if [ \"$argument\" = --trace ]; then kill -KILL $$; fi\ndone\nexec '{}' \"$@\"\n",
+        "for argument in \"$@\"; do\n  if [ \"$argument\" = --trace ]; then kill -KILL $$; fi\ndone\nexec '{}' \"$@\"\n",
         real.display()
     );
-    std::fs::write(&script, text).expect("write the CBMC wrapper");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("make the wrapper executable");
-    script
+    cbmc_script(directory, &text)
 }
 
 /// Whether CBMC can be run; under CI=true its absence is a test failure.
