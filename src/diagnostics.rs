@@ -6,7 +6,17 @@ use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 use std::path::PathBuf;
 
-/// One error about the input program.
+/// Whether a diagnostic stops the translation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The program cannot be translated.
+    Error,
+    /// The translation goes on, but the user must know (e.g. code that no
+    /// execution within the bounds reaches).
+    Warning,
+}
+
+/// One error or warning about the input program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// What is wrong, e.g. "recursion is not supported".
@@ -23,6 +33,7 @@ pub struct Diagnostic {
     pub label: String,
     /// What to do about it.
     pub help: Option<String>,
+    pub severity: Severity,
 }
 
 impl Diagnostic {
@@ -31,7 +42,11 @@ impl Diagnostic {
         let source = std::fs::read_to_string(&self.file).unwrap_or_default();
         let name = self.file.display().to_string();
         let file = SimpleFile::new(name.clone(), source.as_str());
-        let mut report = Report::error().with_message(&self.message);
+        let report = match self.severity {
+            Severity::Error => Report::error(),
+            Severity::Warning => Report::warning(),
+        };
+        let mut report = report.with_message(&self.message);
         match byte_range(&source, self.line, self.column, self.length) {
             Some(range) => {
                 report = report.with_labels(vec![Label::primary((), range).with_message(&self.label)]);
@@ -46,7 +61,11 @@ impl Diagnostic {
         let mut buffer = if color { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
         let config = term::Config::default();
         if term::emit_to_write_style(&mut buffer, &config, &file, &report).is_err() {
-            return format!("error: {} ({}:{}:{})\n", self.message, name, self.line, self.column);
+            let severity = match self.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            return format!("{severity}: {} ({}:{}:{})\n", self.message, name, self.line, self.column);
         }
         String::from_utf8_lossy(buffer.as_slice()).into_owned()
     }

@@ -258,6 +258,10 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
             return exit::BAD_INPUT;
         }
     };
+    let color = use_color(ColorChoice::Auto, std::io::stderr().is_terminal());
+    for warning in &translation.warnings {
+        eprint!("{}", warning.render(color));
+    }
     let written = match output {
         None => lazysma::output::print(&translation.c_source),
         Some(output) => lazysma::output::write_atomically(output, translation.c_source.as_bytes()),

@@ -13,6 +13,9 @@ pub struct Translation {
     pub map: TranslationMap,
     /// The bounds the translation used (with the heap block size it chose).
     pub bounds: Bounds,
+    /// Warnings about the program (code no execution within the bounds
+    /// reaches), to show beside the result.
+    pub warnings: Vec<Diagnostic>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -29,5 +32,5 @@ pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation,
     let sequential = passes::sequentialise(&program, options).map_err(TranslateError::Unsupported)?;
     let c_source = crate::printer::print(&sequential, options);
     let bounds = sequential.bounds(options);
-    Ok(Translation { c_source, map: sequential.map, bounds })
+    Ok(Translation { c_source, map: sequential.map, bounds, warnings: sequential.warnings })
 }

@@ -10,7 +10,7 @@ use crate::trace::diagnosis;
 use crate::trace::execution::{self, Decoded};
 use crate::trace::records::{self, Assignment};
 use crate::trace::report::{
-    CbmcReport, CheckReport, PropertyReport, Renderer, Verdict, VerifyReport, WitnessReport,
+    CbmcReport, CheckReport, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport, WitnessReport,
 };
 use crate::trace::{render_json, render_text};
 use crate::translate::TranslateError;
@@ -76,6 +76,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         witness: None,
         diagnosis: None,
         message: None,
+        warnings: Vec::new(),
     }
 }
 
@@ -104,6 +105,13 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         }
     };
     report.bounds = translation.bounds.clone();
+    report.warnings = translation.warnings.iter().map(WarningReport::from).collect();
+    if !request.json {
+        // before CBMC runs, which may take long
+        for warning in &translation.warnings {
+            eprint!("{}", warning.render(request.color));
+        }
+    }
     let directory = match tempfile::tempdir() {
         Ok(directory) => directory,
         Err(error) => {

@@ -56,6 +56,43 @@ fn recursion_is_refused_with_its_location() {
         .stderr(predicate::str::contains("recursi").and(predicate::str::contains("recursive.c:")));
 }
 
+/// A program whose threads are created after a loop of 5 iterations.
+const INIT_LOOP_THEN_THREAD: &str = "#include <pthread.h>\n#include <assert.h>\nint table[5];\nint x;\n\
+void *worker(void *arg) {\n  x = 1;\n  return 0;\n}\n\
+int main(void) {\n  pthread_t t;\n  int i;\n  for (i = 0; i < 5; i++)\n    table[i] = i;\n\
+  pthread_create(&t, 0, worker, 0);\n  assert(x == 0);\n  return 0;\n}\n";
+
+#[test]
+fn a_loop_bound_that_cuts_every_execution_is_a_warning_and_its_code_is_dropped() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let file = write_file(directory.path(), "init.c", INIT_LOOP_THEN_THREAD);
+    let output = directory.path().join("seq.c");
+    // --unwind 2: no execution leaves the loop; the thread is never created
+    lazysma()
+        .arg(&file)
+        .args(["--unwind", "2", "-o"])
+        .arg(&output)
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("warning: no execution gets past this loop within --unwind 2")
+                .and(predicate::str::contains("init.c:12:3"))
+                .and(predicate::str::contains("nothing from line 14 (`pthread_create(&t, 0, worker, 0);`) on is checked")),
+        );
+    let sequential = std::fs::read_to_string(&output).expect("the output is written");
+    assert!(sequential.contains("#define SMA_THREADS 1\n"), "no thread is created");
+    // --unwind 6: the loop ends within the bound; no warning, two threads
+    lazysma()
+        .arg(&file)
+        .args(["--unwind", "6", "-o"])
+        .arg(&output)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("warning").not());
+    let sequential = std::fs::read_to_string(&output).expect("the output is written");
+    assert!(sequential.contains("#define SMA_THREADS 2\n"), "the worker is created");
+}
+
 #[test]
 fn unreadable_input_is_bad_input() {
     lazysma().arg("no/such/file.c").assert().code(1).stderr(predicate::str::contains("no/such/file.c"));

@@ -214,12 +214,12 @@ fn unwinding_assertions_precede_the_closing_assumption() {
     assert_eq!(count(&plain, is_unwinding), 0);
     let asserted = unroll::unroll_block(&vec![l], unrolling(3, true), &mut labels);
     assert_eq!(count(&asserted, is_unwinding), 1);
-    assert_eq!(count(&asserted, |k| matches!(k, StmtKind::Assume(_))), 1, "the assumption stays");
+    assert_eq!(count(&asserted, |k| matches!(k, StmtKind::LoopBound(_))), 1, "the assumption stays");
     let order: Vec<&str> = kinds(&asserted)
         .iter()
         .filter_map(|k| match k {
             StmtKind::Assert { .. } => Some("assert"),
-            StmtKind::Assume(_) => Some("assume"),
+            StmtKind::LoopBound(_) => Some("assume"),
             _ => None,
         })
         .collect();
@@ -235,7 +235,7 @@ fn unrolling_makes_nested_copies_and_forward_jumps() {
     assert_eq!(count(&out, |k| matches!(k, StmtKind::Loop { .. })), 0);
     assert_eq!(count(&out, |k| matches!(k, StmtKind::Write { .. })), 3);
     assert_eq!(
-        count(&out, |k| matches!(k, StmtKind::Assume(_))),
+        count(&out, |k| matches!(k, StmtKind::LoopBound(_))),
         1,
         "one closing assumption"
     );
@@ -291,7 +291,7 @@ fn do_while_runs_the_body_first_and_nested_loops_multiply() {
     let out = unroll::unroll_block(&vec![outer], unrolling(2, false), &mut labels);
     assert_eq!(count(&out, |k| matches!(k, StmtKind::Write { .. })), 4);
     assert_eq!(
-        count(&out, |k| matches!(k, StmtKind::Assume(_))),
+        count(&out, |k| matches!(k, StmtKind::LoopBound(_))),
         3,
         "two inner closings and one outer"
     );
@@ -301,7 +301,8 @@ fn do_while_runs_the_body_first_and_nested_loops_multiply() {
     );
 }
 
-/// main creates `worker` in a loop; each worker has a shared local `s`.
+/// main creates `worker` in a loop of three iterations; each worker has a
+/// shared local `s`.
 fn workers(creates_itself: bool) -> Builder {
     let mut b = Builder::new();
     let main = b.reserve("main");
@@ -342,7 +343,7 @@ fn workers(creates_itself: bool) -> Builder {
         b.st(StmtKind::Loop {
             test_first: true,
             prelude: vec![],
-            condition: bin(BinaryOp::Lt, load(0), c(2)),
+            condition: bin(BinaryOp::Lt, load(0), c(3)),
             body: vec![create],
             latch,
         }),
@@ -398,6 +399,22 @@ fn instantiation_gives_each_creation_site_a_slot_and_memory() {
         };
         assert!(kinds(&thread.body).contains(&expected), "{:?}", thread.body);
     }
+}
+
+#[test]
+fn copies_of_a_loop_no_execution_reaches_create_no_threads() {
+    // the creation loop runs three times; at --unwind 5 its fourth and
+    // fifth copies are unreachable (i is 3 there), so two slots are not made
+    let b = workers(false);
+    let mut labels = LabelGen::for_program(&b.program);
+    let instances = instantiate::instantiate(&b.program, &options(2, 5), &mut labels).expect("instantiates");
+    assert_eq!(instances.threads.len(), 4, "main and three creations");
+    assert!(instances.warnings.is_empty(), "the loop ends within the bound");
+    // at --unwind 2 the loop cannot end: two creations, and nothing after the
+    // loop matters, so no warning
+    let instances = instantiate::instantiate(&b.program, &options(2, 2), &mut labels).expect("instantiates");
+    assert_eq!(instances.threads.len(), 3);
+    assert!(instances.warnings.is_empty());
 }
 
 #[test]

@@ -167,6 +167,38 @@ fn safe_programs_exit_zero() {
 }
 
 #[test]
+fn a_safe_verdict_says_which_code_a_loop_bound_left_unchecked() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().unwrap();
+    // the worker, which breaks the assertion, is created after a loop of 5
+    let program = program(
+        &directory,
+        "init.c",
+        "#include <pthread.h>\n#include <assert.h>\nint table[5];\nint x;\nvoid *worker(void *arg) {\n  x = 1;\n  return 0;\n}\n\
+int main(void) {\n  pthread_t t;\n  int i;\n  for (i = 0; i < 5; i++)\n    table[i] = i;\n  pthread_create(&t, 0, worker, 0);\n  assert(x == 0);\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&program, &["--tso", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "safe");
+    let warnings = report["warnings"].as_array().expect("warnings is an array");
+    assert_eq!(warnings.len(), 1, "{stdout}");
+    assert_eq!(warnings[0]["line"], 12);
+    assert_eq!(warnings[0]["column"], 3);
+    assert_eq!(warnings[0]["message"], "no execution gets past this loop within --unwind 2");
+    let (code, stdout, stderr) = verify(&program, &["--tso"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("warning: no execution gets past the loop at init.c:12 within --unwind 2, so the code after it was not checked"), "{stdout}");
+    assert!(stderr.contains("init.c:12:3"), "{stderr}");
+    // with a bound the loop ends within, the worker runs and breaks the assertion
+    let (code, stdout, _) = verify(&program, &["--tso", "--unwind", "6", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert_eq!(json(&stdout)["warnings"], Value::Array(Vec::new()));
+}
+
+#[test]
 fn the_heap_block_size_is_a_reported_bound() {
     if !require_cbmc() {
         return;

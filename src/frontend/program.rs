@@ -7,7 +7,7 @@ use super::lower::{Binding, FnLowerer, LResult, Lowerer};
 use super::scan::AddressUse;
 use super::source_map::SourceMap;
 use super::types::{self, CType};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::options::Bounds;
 use crate::ir::*;
 use lang_c::ast::*;
@@ -78,6 +78,7 @@ pub fn lower_unit(
             length: 1,
             label: "no main".into(),
             help: Some("define `int main(void)`".into()),
+            severity: Severity::Error,
         }));
     };
     if let Some((caller, callee, origin)) = find_recursion(&functions) {
@@ -427,6 +428,7 @@ fn recursion_diagnostic(
         length: o.text.chars().count().max(1) as u32,
         label,
         help,
+        severity: Severity::Error,
     }
 }
 

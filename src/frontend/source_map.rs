@@ -2,7 +2,7 @@
 //! line and column through gcc's `# line "file" flags` markers, and builds
 //! diagnostics and statement origins from them.
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::Origin;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -226,6 +226,7 @@ impl SourceMap {
             length,
             label: label.into(),
             help,
+            severity: Severity::Error,
         }
     }
 }

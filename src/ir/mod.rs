@@ -272,6 +272,9 @@ pub enum StmtKind {
     Free(Expr),
     Assert { condition: Expr, kind: PropertyKind },
     Assume(Expr),
+    /// The assumption that a loop exits after its last unrolled copy
+    /// (`--unwind`): executions that need more iterations are cut off here.
+    LoopBound(Expr),
     If { condition: Expr, then_branch: Block, else_branch: Block },
     /// Every C loop. `while (c) B` is `{ test_first: true, prelude, condition: c,
     /// body: B, latch: [] }`; `for (;c;s) B` has `latch: s`; `do B while (c)`

@@ -1,11 +1,14 @@
 //! Thread instantiation: `main` is slot 0 and every `pthread_create` site of
 //! a (flattened) thread body gets its own slot with its own copy of the start
 //! function; shared locals of each copy and the heap get location ids.
+//! Each start function is inlined, unrolled and rid of unreachable code
+//! once, before its creation sites are looked for.
 
 use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
 use super::value_types::{ValueKind, ValueTypes, ValueTypesBuilder};
+use super::unreachable::{self, BoundCut};
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, unroll};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
     Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
 };
@@ -42,6 +45,8 @@ pub struct Instances {
     pub location_names: Vec<String>,
     /// The C types of the locations, for reports.
     pub value_types: ValueTypes,
+    /// Loop bounds that cut every execution before code that matters.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Instances {
@@ -62,7 +67,7 @@ pub fn instantiate(
     options: &TranslateOptions,
     labels: &mut LabelGen,
 ) -> Result<Instances, Box<Diagnostic>> {
-    let mut flat: HashMap<FunctionId, Function> = HashMap::new();
+    let mut flat = FlatFunctions::default();
     let mut threads = vec![new_instance(
         program,
         options,
@@ -119,25 +124,58 @@ pub fn instantiate(
         memory,
         location_names,
         value_types,
+        warnings: flat.warnings,
     })
+}
+
+/// The start functions, each inlined, unrolled and rid of unreachable code
+/// once, and the warnings that found.
+#[derive(Default)]
+struct FlatFunctions {
+    functions: HashMap<FunctionId, Function>,
+    warnings: Vec<Diagnostic>,
+}
+
+/// The warning for a loop bound that cuts every execution before code
+/// that matters.
+fn bound_cut_warning(program: &Program, options: &TranslateOptions, cut: BoundCut) -> Diagnostic {
+    let unwind = options.bounds.unwind;
+    let unreached = match (program.origins.get(cut.loop_origin), program.origins.get(cut.first_unreached)) {
+        (Some(bound), Some(first)) if bound.file == first.file => format!("line {} (`{}`)", first.line, first.text),
+        (_, Some(first)) => format!("{}:{} (`{}`)", first.file, first.line, first.text),
+        (_, None) => "the code after it".into(),
+    };
+    let mut warning = *diagnostic_at(
+        program,
+        cut.loop_origin,
+        format!("no execution gets past this loop within --unwind {unwind}"),
+        format!("every path through it needs more than {unwind} iterations"),
+        Some(format!(
+            "nothing from {unreached} on is checked, whatever the verdict; raise --unwind above the number of times this loop runs"
+        )),
+    );
+    warning.severity = Severity::Warning;
+    warning
 }
 
 fn new_instance(
     program: &Program,
     options: &TranslateOptions,
     labels: &mut LabelGen,
-    flat: &mut HashMap<FunctionId, Function>,
+    flat: &mut FlatFunctions,
     function: FunctionId,
     instance: u32,
     parent: Option<usize>,
 ) -> Result<ThreadInstance, Box<Diagnostic>> {
-    if let std::collections::hash_map::Entry::Vacant(e) = flat.entry(function) {
+    if let std::collections::hash_map::Entry::Vacant(e) = flat.functions.entry(function) {
         let mut f = inline::inline_function(program, function, labels)?;
         let unrolling = unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions };
         f.body = unroll::unroll_block(&f.body, unrolling, labels);
+        let cuts = unreachable::remove_unreachable(&mut f);
+        flat.warnings.extend(cuts.into_iter().map(|cut| bound_cut_warning(program, options, cut)));
         e.insert(f);
     }
-    let Some(f) = flat.get(&function) else {
+    let Some(f) = flat.functions.get(&function) else {
         return Err(diagnostic_at(
             program,
             0,

@@ -67,6 +67,7 @@ pub fn sequentialise_threads(
         thread_arg,
         memory: instances.memory,
         rounds: options.bounds.rounds,
+        warnings: instances.warnings,
     })
 }
 
@@ -361,7 +362,9 @@ impl Sequentialiser<'_> {
                     description: self.describe(origin, *kind),
                 });
             }
-            StmtKind::Assume(condition) => out.push(SeqStmt::Assume(condition.clone())),
+            StmtKind::Assume(condition) | StmtKind::LoopBound(condition) => {
+                out.push(SeqStmt::Assume(condition.clone()))
+            }
             StmtKind::If {
                 condition,
                 then_branch,

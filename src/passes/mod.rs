@@ -1,18 +1,20 @@
 //! Passes from the lowered program to the sequential program: inline every
-//! non-thread function, unroll loops, instantiate one copy per thread
-//! creation site, then apply the Lazy-CSeq scheme (guards at visible
-//! statements, context-switch guesses, round-robin driver).
+//! non-thread function, unroll loops, remove the code no execution reaches,
+//! instantiate one copy per thread creation site, then apply the Lazy-CSeq
+//! scheme (guards at visible statements, context-switch guesses,
+//! round-robin driver).
 
 pub mod buffering;
 pub mod definite;
 pub mod inline;
 pub mod instantiate;
 pub mod lazy;
+pub mod unreachable;
 pub mod unroll;
 pub mod value_types;
 pub mod walk;
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
     BinaryOp, Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef, Ty,
 };
@@ -264,6 +266,8 @@ pub struct SequentialProgram {
     pub thread_arg: usize,
     pub memory: MemoryLayout,
     pub rounds: u32,
+    /// What the user must know though the translation succeeded.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl SequentialProgram {
@@ -354,5 +358,6 @@ pub(crate) fn diagnostic_at(
         length,
         label,
         help,
+        severity: Severity::Error,
     })
 }

@@ -78,7 +78,7 @@ fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: Unrolling, labels: &
         });
     }
     tail.push(Stmt {
-        kind: StmtKind::Assume(not_condition),
+        kind: StmtKind::LoopBound(not_condition),
         origin,
     });
     let copies = if test_first { unwind.unwind } else { unwind.unwind.max(1) };

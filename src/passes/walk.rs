@@ -180,7 +180,8 @@ pub fn visit_operands(
         StmtKind::MutexLock(e)
         | StmtKind::MutexUnlock(e)
         | StmtKind::Free(e)
-        | StmtKind::Assume(e) => expr_mut(e, fe, fp),
+        | StmtKind::Assume(e)
+        | StmtKind::LoopBound(e) => expr_mut(e, fe, fp),
         StmtKind::Malloc { target, size, .. } => {
             place_mut(target, fe, fp);
             expr_mut(size, fe, fp);

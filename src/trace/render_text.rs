@@ -156,7 +156,22 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
     }
     if report.verdict == Verdict::Safe {
         let _ = writeln!(out, "{}", style.dim(&safe_note(report)));
+        if !report.warnings.is_empty() {
+            let _ = writeln!(out, "{} {}", style.yellow("warning:"), unreached_note(report));
+        }
     }
+}
+
+/// What a safe verdict does not cover: the code that the translator's
+/// warnings found unreachable within the bounds.
+fn unreached_note(report: &VerifyReport) -> String {
+    let places: Vec<String> = report.warnings.iter().map(|w| format!("{}:{}", short_file(&w.file), w.line)).collect();
+    let (loops, them) = if places.len() == 1 { ("the loop", "it") } else { ("the loops", "them") };
+    format!(
+        "no execution gets past {loops} at {} within --unwind {}, so the code after {them} was not checked",
+        places.join(", "),
+        report.bounds.unwind
+    )
 }
 
 /// What a safe verdict does not rule out: the executions that the bounds
@@ -278,6 +293,7 @@ mod tests {
             witness: None,
             diagnosis: None,
             message: None,
+            warnings: Vec::new(),
         }
     }
 

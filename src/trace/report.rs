@@ -307,6 +307,31 @@ pub struct VerifyReport {
     pub diagnosis: Option<DiagnosisReport>,
     /// A human-readable message for errors and warnings.
     pub message: Option<String>,
+    /// The translator's warnings about the program: code that no execution
+    /// within the bounds reaches, which no verdict covers.
+    pub warnings: Vec<WarningReport>,
+}
+
+/// A translator warning, with its source position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WarningReport {
+    pub message: String,
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub help: Option<String>,
+}
+
+impl From<&crate::diagnostics::Diagnostic> for WarningReport {
+    fn from(diagnostic: &crate::diagnostics::Diagnostic) -> Self {
+        WarningReport {
+            message: diagnostic.message.clone(),
+            file: diagnostic.file.display().to_string(),
+            line: diagnostic.line,
+            column: diagnostic.column,
+            help: diagnostic.help.clone(),
+        }
+    }
 }
 
 /// Renders witness steps against the source.

@@ -1,0 +1,434 @@
+//! Removes the code of an unrolled function that no execution reaches: what
+//! follows an assumption that always fails, a jump or a thread exit, up to
+//! the next label. Constant propagation over the thread's private integer
+//! locals finds the assumptions that always fail, above all the loop bounds
+//! of counted loops that `--unwind` cuts short. A bound that cuts every
+//! path to code that matters (a visible statement or an assertion) is
+//! reported, as that code is never checked whatever the verdict.
+//!
+//! Only executions that cannot exist are removed, so verdicts stay the
+//! same; the program gets smaller, and thread creations no execution
+//! reaches create no threads.
+
+use crate::ir::{BinaryOp, Block, Expr, Function, Local, LocalId, OriginId, Place, PropertyKind, Stmt, StmtKind, Ty, UnaryOp};
+use std::collections::HashMap;
+
+/// A loop bound that cuts every execution before code that matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoundCut {
+    /// The loop whose bound cuts.
+    pub loop_origin: OriginId,
+    /// The first statement that matters after it, which no execution reaches.
+    pub first_unreached: OriginId,
+}
+
+/// Removes the unreachable code of `function` (loops already unrolled) and
+/// returns the loop bounds that cut code that matters, one per loop.
+pub fn remove_unreachable(function: &mut Function) -> Vec<BoundCut> {
+    let mut pass = Pass { locals: &function.locals, cuts: Vec::new() };
+    let body = std::mem::take(&mut function.body);
+    let (body, _) = pass.block(body, Flow::entry());
+    let cuts = pass.cuts;
+    function.body = body;
+    cuts
+}
+
+/// The largest value the propagation keeps: values in `0..=LIMIT` mean the
+/// same in every integer type of at least 32 bits, signed or not, so the
+/// propagation needs no types of intermediate results.
+const LIMIT: i64 = i32::MAX as i64;
+
+/// What is known at a point of the function.
+#[derive(Debug, Clone, Default)]
+struct Flow {
+    reachable: bool,
+    /// Private integer locals with a known value.
+    constants: HashMap<LocalId, i64>,
+    /// Where the flow is unreachable because a loop bound always fails:
+    /// that loop.
+    cut_by: Option<OriginId>,
+}
+
+impl Flow {
+    /// At the function's entry and at a label: reachable, nothing known.
+    fn entry() -> Flow {
+        Flow { reachable: true, ..Flow::default() }
+    }
+
+    fn unreachable(cut_by: Option<OriginId>) -> Flow {
+        Flow { reachable: false, constants: HashMap::new(), cut_by }
+    }
+
+    /// The flow after two branches.
+    fn join(self, other: Flow) -> Flow {
+        match (self.reachable, other.reachable) {
+            (false, false) => Flow::unreachable(self.cut_by.or(other.cut_by)),
+            (false, true) => other,
+            (true, false) => self,
+            (true, true) => {
+                let constants =
+                    self.constants.into_iter().filter(|(local, value)| other.constants.get(local) == Some(value)).collect();
+                Flow { reachable: true, constants, cut_by: None }
+            }
+        }
+    }
+}
+
+struct Pass<'a> {
+    locals: &'a [Local],
+    cuts: Vec<BoundCut>,
+}
+
+impl Pass<'_> {
+    /// `block` without its unreachable statements, and the flow after it.
+    fn block(&mut self, block: Block, mut flow: Flow) -> (Block, Flow) {
+        let mut out = Vec::with_capacity(block.len());
+        for stmt in block {
+            if matches!(stmt.kind, StmtKind::Label(..)) {
+                // a jump may arrive here
+                flow = Flow::entry();
+                out.push(stmt);
+            } else if flow.reachable {
+                flow = self.statement(stmt, flow, &mut out);
+            } else {
+                flow = self.unreachable_statement(stmt, flow, &mut out);
+            }
+        }
+        (out, flow)
+    }
+
+    /// A statement the flow reaches: kept, with the flow after it.
+    fn statement(&mut self, stmt: Stmt, mut flow: Flow, out: &mut Block) -> Flow {
+        let Stmt { kind, origin } = stmt;
+        let kind = match kind {
+            StmtKind::If { condition, then_branch, else_branch } => {
+                let (taken_then, taken_else) = match value(&condition, &flow.constants) {
+                    Some(0) => (Flow::unreachable(None), flow.clone()),
+                    Some(_) => (flow.clone(), Flow::unreachable(None)),
+                    None => (flow.clone(), flow.clone()),
+                };
+                let (then_branch, after_then) = self.block(then_branch, taken_then);
+                let (else_branch, after_else) = self.block(else_branch, taken_else);
+                flow = after_then.join(after_else);
+                StmtKind::If { condition, then_branch, else_branch }
+            }
+            StmtKind::Assume(condition) => {
+                if value(&condition, &flow.constants) == Some(0) {
+                    flow = Flow::unreachable(None);
+                }
+                StmtKind::Assume(condition)
+            }
+            StmtKind::LoopBound(condition) => {
+                if value(&condition, &flow.constants) == Some(0) {
+                    flow = Flow::unreachable(Some(origin));
+                }
+                StmtKind::LoopBound(condition)
+            }
+            StmtKind::Goto(_) | StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
+                flow = Flow::unreachable(None);
+                kind
+            }
+            StmtKind::Assign(place, expr) => {
+                self.assign(&place, &expr, &mut flow.constants);
+                StmtKind::Assign(place, expr)
+            }
+            StmtKind::Loop { .. } => {
+                // not unrolled: what its body changes is unknown
+                flow.constants.clear();
+                kind
+            }
+            kind => {
+                if let Some(target) = written_place(&kind) {
+                    forget(target, &mut flow.constants);
+                }
+                kind
+            }
+        };
+        out.push(Stmt { kind, origin });
+        flow
+    }
+
+    /// A statement the flow does not reach: removed, unless it holds a
+    /// label that a jump may reach.
+    fn unreachable_statement(&mut self, stmt: Stmt, flow: Flow, out: &mut Block) -> Flow {
+        if let Some(loop_origin) = flow.cut_by
+            && matters(&stmt.kind)
+            && !self.cuts.iter().any(|cut| cut.loop_origin == loop_origin)
+        {
+            self.cuts.push(BoundCut { loop_origin, first_unreached: stmt.origin });
+        }
+        match stmt.kind {
+            StmtKind::If { condition, then_branch, else_branch } if holds_label(&then_branch) || holds_label(&else_branch) => {
+                let (then_branch, after_then) = self.block(then_branch, flow.clone());
+                let (else_branch, after_else) = self.block(else_branch, flow);
+                out.push(Stmt { kind: StmtKind::If { condition, then_branch, else_branch }, origin: stmt.origin });
+                after_then.join(after_else)
+            }
+            StmtKind::Loop { .. } if holds_label(std::slice::from_ref(&stmt)) => {
+                out.push(stmt);
+                Flow::entry()
+            }
+            _ => flow,
+        }
+    }
+
+    /// `place = expr`: a private integer local takes the value, when known
+    /// and representable; anything else written is forgotten.
+    fn assign(&self, place: &Place, expr: &Expr, constants: &mut HashMap<LocalId, i64>) {
+        let Place::Local(local) = place else {
+            forget(place, constants);
+            return;
+        };
+        let stored = value(expr, constants).and_then(|v| self.locals.get(*local).and_then(|l| stored_value(l, v)));
+        match stored {
+            Some(v) => constants.insert(*local, v),
+            None => constants.remove(local),
+        };
+    }
+}
+
+/// The value a private local of integer type holds after `v` is stored in
+/// it, when the propagation can represent it.
+fn stored_value(local: &Local, v: i64) -> Option<i64> {
+    if local.shared {
+        return None;
+    }
+    match local.ty {
+        Ty::Bool => Some(i64::from(v != 0)),
+        Ty::Int { bits, .. } if fits(v, bits) => Some(v),
+        _ => None,
+    }
+}
+
+/// Whether `v` (in `0..=LIMIT`) is the same value in an integer type of
+/// `bits` bits, signed or not.
+fn fits(v: i64, bits: u8) -> bool {
+    bits >= 32 || (bits >= 2 && v < 1i64 << (bits - 1))
+}
+
+/// The place a statement other than an assignment writes, if private.
+fn written_place(kind: &StmtKind) -> Option<&Place> {
+    match kind {
+        StmtKind::Read { target, .. } | StmtKind::Malloc { target, .. } => Some(target),
+        StmtKind::Rmw { target, .. } | StmtKind::Call { target, .. } => target.as_ref(),
+        StmtKind::ThreadCreate { handle, .. } => Some(handle),
+        _ => None,
+    }
+}
+
+/// Forgets the value of the local that `place` is part of.
+fn forget(place: &Place, constants: &mut HashMap<LocalId, i64>) {
+    match place {
+        Place::Local(local) => {
+            constants.remove(local);
+        }
+        Place::PlainGlobal(_) => {}
+        Place::Index(base, _) | Place::Field(base, _) => forget(base, constants),
+    }
+}
+
+/// The value of a pure expression, when the known locals determine it and
+/// every value on the way lies in `0..=LIMIT`.
+fn value(expr: &Expr, constants: &HashMap<LocalId, i64>) -> Option<i64> {
+    let v = match expr {
+        Expr::Const(c) => *c,
+        Expr::Load(Place::Local(local)) => *constants.get(local)?,
+        Expr::Unary(op, operand) => {
+            let v = value(operand, constants)?;
+            match op {
+                UnaryOp::Not => i64::from(v == 0),
+                UnaryOp::Neg if v == 0 => 0,
+                UnaryOp::Neg | UnaryOp::BitNot => return None,
+            }
+        }
+        Expr::Binary(op, left, right) => binary(*op, left, right, constants)?,
+        Expr::Conditional(condition, then_value, else_value) => {
+            if value(condition, constants)? != 0 {
+                value(then_value, constants)?
+            } else {
+                value(else_value, constants)?
+            }
+        }
+        Expr::Cast(ty, operand) => {
+            let v = value(operand, constants)?;
+            match ty {
+                Ty::Bool => i64::from(v != 0),
+                Ty::Int { bits, .. } if fits(v, *bits) => v,
+                _ => return None,
+            }
+        }
+        Expr::Load(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => return None,
+    };
+    (0..=LIMIT).contains(&v).then_some(v)
+}
+
+fn binary(op: BinaryOp, left: &Expr, right: &Expr, constants: &HashMap<LocalId, i64>) -> Option<i64> {
+    let (l, r) = (value(left, constants), value(right, constants));
+    // one known operand decides these
+    match op {
+        BinaryOp::LogicalAnd if l == Some(0) || r == Some(0) => return Some(0),
+        BinaryOp::LogicalOr if l.is_some_and(|v| v != 0) || r.is_some_and(|v| v != 0) => return Some(1),
+        _ => {}
+    }
+    let (l, r) = (l?, r?);
+    Some(match op {
+        BinaryOp::Add => l.checked_add(r)?,
+        BinaryOp::Sub => l - r,
+        BinaryOp::Mul => l.checked_mul(r)?,
+        BinaryOp::Div if r != 0 => l / r,
+        BinaryOp::Rem if r != 0 => l % r,
+        BinaryOp::Div | BinaryOp::Rem => return None,
+        BinaryOp::Shl if r < 31 => l << r,
+        BinaryOp::Shr if r < 63 => l >> r,
+        BinaryOp::Shl | BinaryOp::Shr => return None,
+        BinaryOp::BitAnd => l & r,
+        BinaryOp::BitOr => l | r,
+        BinaryOp::BitXor => l ^ r,
+        BinaryOp::LogicalAnd => i64::from(l != 0 && r != 0),
+        BinaryOp::LogicalOr => i64::from(l != 0 || r != 0),
+        BinaryOp::Eq => i64::from(l == r),
+        BinaryOp::Ne => i64::from(l != r),
+        BinaryOp::Lt => i64::from(l < r),
+        BinaryOp::Le => i64::from(l <= r),
+        BinaryOp::Gt => i64::from(l > r),
+        BinaryOp::Ge => i64::from(l >= r),
+    })
+}
+
+/// Whether an unreached statement is one whose loss the user must hear of:
+/// a visible statement or an assertion of the program.
+fn matters(kind: &StmtKind) -> bool {
+    match kind {
+        StmtKind::Assert { kind, .. } => *kind != PropertyKind::UnwindingAssertion,
+        StmtKind::If { then_branch, else_branch, .. } => {
+            then_branch.iter().chain(else_branch).any(|stmt| matters(&stmt.kind))
+        }
+        StmtKind::Loop { prelude, body, latch, .. } => prelude.iter().chain(body).chain(latch).any(|stmt| matters(&stmt.kind)),
+        kind => kind.is_visible(),
+    }
+}
+
+/// Whether a label is defined anywhere in `block`.
+fn holds_label(block: &[Stmt]) -> bool {
+    block.iter().any(|stmt| match &stmt.kind {
+        StmtKind::Label(..) => true,
+        StmtKind::If { then_branch, else_branch, .. } => holds_label(then_branch) || holds_label(else_branch),
+        StmtKind::Loop { prelude, body, latch, .. } => holds_label(prelude) || holds_label(body) || holds_label(latch),
+        _ => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(name: &str) -> Local {
+        Local { name: name.into(), ty: Ty::INT, shared: false }
+    }
+
+    fn st(kind: StmtKind, origin: OriginId) -> Stmt {
+        Stmt { kind, origin }
+    }
+
+    fn load(local: LocalId) -> Expr {
+        Expr::Load(Place::Local(local))
+    }
+
+    fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
+        Expr::Binary(op, Box::new(l), Box::new(r))
+    }
+
+    fn write(origin: OriginId) -> Stmt {
+        st(StmtKind::Write { address: Expr::Const(1), value: Expr::Const(0) }, origin)
+    }
+
+    fn function(locals: Vec<Local>, body: Block) -> Function {
+        Function { name: "main".into(), params: vec![], locals, return_type: Ty::INT, body, is_atomic: false, origin: 0 }
+    }
+
+    /// `i = 0; if (i < n) { i = i + 1; if (i < n) { i = i + 1; bound !(i < n) } }`
+    fn counted_loop(n: i64, origin: OriginId) -> Vec<Stmt> {
+        let condition = || bin(BinaryOp::Lt, load(0), Expr::Const(n));
+        let step = || st(StmtKind::Assign(Place::Local(0), bin(BinaryOp::Add, load(0), Expr::Const(1))), 2);
+        let inner = vec![
+            step(),
+            st(StmtKind::LoopBound(Expr::Unary(UnaryOp::Not, Box::new(condition()))), origin),
+        ];
+        let outer = vec![step(), st(StmtKind::If { condition: condition(), then_branch: inner, else_branch: vec![] }, origin)];
+        vec![
+            st(StmtKind::Assign(Place::Local(0), Expr::Const(0)), 1),
+            st(StmtKind::If { condition: condition(), then_branch: outer, else_branch: vec![] }, origin),
+        ]
+    }
+
+    #[test]
+    fn a_loop_that_counts_past_the_bound_cuts_what_follows() {
+        let mut body = counted_loop(128, 7);
+        body.push(write(9));
+        body.push(write(10));
+        let mut f = function(vec![int("i")], body);
+        let cuts = remove_unreachable(&mut f);
+        assert_eq!(cuts, vec![BoundCut { loop_origin: 7, first_unreached: 9 }]);
+        assert_eq!(f.body.len(), 2, "both writes are removed");
+    }
+
+    #[test]
+    fn a_loop_that_ends_within_the_bound_cuts_nothing() {
+        let mut body = counted_loop(2, 7);
+        body.push(write(9));
+        let mut f = function(vec![int("i")], body.clone());
+        assert_eq!(remove_unreachable(&mut f), vec![]);
+        assert_eq!(f.body, body);
+    }
+
+    #[test]
+    fn a_label_after_the_cut_is_reachable_by_a_jump() {
+        let mut body = counted_loop(128, 7);
+        body.push(write(9));
+        body.push(st(StmtKind::Label(3, "loop_exit".into()), 7));
+        body.push(write(10));
+        let mut f = function(vec![int("i")], body);
+        assert_eq!(remove_unreachable(&mut f), vec![BoundCut { loop_origin: 7, first_unreached: 9 }]);
+        let kinds: Vec<_> = f.body.iter().skip(2).map(|s| s.origin).collect();
+        assert_eq!(kinds, vec![7, 10], "the label and what follows it stay");
+    }
+
+    #[test]
+    fn an_unknown_counter_or_a_value_out_of_range_cuts_nothing() {
+        // the counter is read from shared memory
+        let mut body = counted_loop(128, 7);
+        body.insert(1, st(StmtKind::Read { target: Place::Local(0), address: Expr::Const(1) }, 1));
+        body.push(write(9));
+        let mut f = function(vec![int("i")], body.clone());
+        assert_eq!(remove_unreachable(&mut f), vec![]);
+        assert_eq!(f.body, body);
+        // an unsigned counter that starts at 0 - 1 wraps: not modelled
+        let mut body = counted_loop(128, 7);
+        body[0] = st(StmtKind::Assign(Place::Local(0), bin(BinaryOp::Sub, Expr::Const(0), Expr::Const(1))), 1);
+        body.push(write(9));
+        let mut f = function(vec![Local { name: "u".into(), ty: Ty::Int { bits: 32, signed: false }, shared: false }], body);
+        assert_eq!(remove_unreachable(&mut f), vec![]);
+    }
+
+    #[test]
+    fn a_failing_user_assumption_removes_code_without_a_warning() {
+        let mut body = vec![st(StmtKind::Assume(Expr::Const(0)), 1)];
+        body.push(write(9));
+        let mut f = function(vec![], body);
+        assert_eq!(remove_unreachable(&mut f), vec![]);
+        assert_eq!(f.body.len(), 1);
+    }
+
+    #[test]
+    fn a_cut_in_one_branch_keeps_the_code_the_other_reaches() {
+        // if (nondet) { counted loop that cuts } ; write
+        let branch = counted_loop(128, 7);
+        let body = vec![
+            st(StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch: branch, else_branch: vec![] }, 5),
+            write(9),
+        ];
+        let mut f = function(vec![int("i")], body);
+        assert_eq!(remove_unreachable(&mut f), vec![]);
+        assert_eq!(f.body.len(), 2);
+    }
+}
