@@ -212,11 +212,18 @@ sma_loc_t sma_heap_take_block(sma_wide_t scalars)
 /* The value location v holds when the program starts: the prologue's
  * initial value, or a nondeterministic one for a heap location (malloc
  * gives it its value later). */
+/* The prologue's table of initial values; a prologue with more locations
+ * than one C initialiser list may hold for CBMC defines this to read its
+ * rows instead. */
+#ifndef SMA_INITIAL_VALUE
+#define SMA_INITIAL_VALUE(v) sma_initial_value[v]
+#endif
+
 sma_value_t sma_start_value(sma_loc_t v)
 {
     sma_value_t value;
     if (v < SMA_HEAP_BASE)
-        value = sma_initial_value[v];
+        value = SMA_INITIAL_VALUE(v);
     else
         value = sma_nondet_value();
     return value;

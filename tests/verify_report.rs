@@ -199,6 +199,26 @@ int main(void) {\n  pthread_t t;\n  int i;\n  for (i = 0; i < 5; i++)\n    table
 }
 
 #[test]
+fn programs_with_more_shared_scalars_than_one_cbmc_initialiser_list_holds_are_verified() {
+    if !require_cbmc() {
+        return;
+    }
+    // 1102 locations: CBMC 5.12 rejects an initialiser list of more than
+    // 1000 elements, so the initial values go in rows; `z` is in the second
+    let directory = tempfile::tempdir().unwrap();
+    let program = program(
+        &directory,
+        "big.c",
+        "#include <assert.h>\nint a[1100];\nint z = 5;\nint main(void) {\n  a[1050] = 3;\n  assert(z == 5 && a[1050] == 3 && a[7] == 0);\n  assert(z != 5);\n  return 0;\n}\n",
+    );
+    let (code, stdout, stderr) = verify(&program, &["--sc", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "violation");
+    assert_eq!(report["property"]["line"], 7, "the first assertion holds: z starts at 5");
+}
+
+#[test]
 fn the_heap_block_size_is_a_reported_bound() {
     if !require_cbmc() {
         return;

@@ -159,15 +159,48 @@ fn print_prologue(out: &mut String, program: &SequentialProgram, options: &Trans
         .map(|v| expr::constant(*v))
         .collect();
     values.resize(m.location_count().max(1) as usize, "0".into());
-    out.push_str("static const sma_value_t sma_initial_value[SMA_LOCATIONS] = {");
-    for (i, v) in values.iter().enumerate() {
-        if i % 16 == 0 {
-            out.push_str("\n  ");
+    print_initial_values(out, &values);
+}
+
+/// Most elements CBMC 5.12 initialises an array with from a list (its C
+/// front end rejects longer lists: "array index designator out of bounds",
+/// fixed in later versions).
+const CBMC_INITIALISER_LIMIT: usize = 1000;
+
+/// The table of initial values `sma_initial_value`, or, beyond
+/// [`CBMC_INITIALISER_LIMIT`] locations, rows of that many and the macro
+/// `SMA_INITIAL_VALUE(v)` that `common.h` reads them with.
+fn print_initial_values(out: &mut String, values: &[String]) {
+    let list = |out: &mut String, values: &[String]| {
+        for (i, v) in values.iter().enumerate() {
+            if i % 16 == 0 {
+                out.push_str("\n  ");
+            }
+            out.push_str(v);
+            out.push_str(", ");
         }
-        out.push_str(v);
-        out.push_str(", ");
+    };
+    if values.len() <= CBMC_INITIALISER_LIMIT {
+        out.push_str("static const sma_value_t sma_initial_value[SMA_LOCATIONS] = {");
+        list(out, values);
+        out.push_str("\n};\n");
+        return;
     }
-    out.push_str("\n};\n");
+    let rows = values.len().div_ceil(CBMC_INITIALISER_LIMIT);
+    let _ = write!(
+        out,
+        "/* in rows of {CBMC_INITIALISER_LIMIT}: CBMC 5.12 cannot initialise a longer array from a list */\n\
+         static const sma_value_t sma_initial_value_rows[{rows}][{CBMC_INITIALISER_LIMIT}] = {{"
+    );
+    for row in values.chunks(CBMC_INITIALISER_LIMIT) {
+        out.push_str("\n {");
+        list(out, row);
+        out.push_str("\n },");
+    }
+    let _ = writeln!(
+        out,
+        "\n}};\n#define SMA_INITIAL_VALUE(v) sma_initial_value_rows[(v) / {CBMC_INITIALISER_LIMIT}][(v) % {CBMC_INITIALISER_LIMIT}]"
+    );
 }
 
 fn print_structs(out: &mut String, program: &SequentialProgram, names: &Names) {
