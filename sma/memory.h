@@ -28,12 +28,15 @@ void sma_flush_some(sma_stmt_t stmt);
 void sma_drain(sma_thread_t t, sma_stmt_t stmt);
 sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt);
 
+/* Memory starts with the initial values, written by write id 0. The state
+ * is a C global, so it starts all 0: only the values that differ from 0 are
+ * set (as in tcdll.h). */
 void sma_init(void)
 {
     sma_loc_t v;
     for (v = 0; v < SMA_LOCATIONS; v++) {
-        sma_memory[v] = sma_start_value(v);
-        sma_memory_wid[v] = 0;
+        if (v >= SMA_HEAP_BASE || SMA_INITIAL_VALUE(v) != 0)
+            sma_memory[v] = sma_start_value(v);
     }
     sma_memory_order = 0;
 }

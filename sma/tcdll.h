@@ -57,23 +57,27 @@ sma_tick_t sma_write_lower_bound(sma_loc_t loc, sma_thread_t t);
 
 /* Every list starts as 0 -> 1 -> ... -> QSIZE-1 -> sentinel -> 0, all write
  * nodes with timestamp 0; node QSIZE-1 is the head and holds the initial
- * value (write id 0), the others are free. */
+ * value (write id 0), the others are free. The state is a C global, so it
+ * starts all 0: only the entries that differ from 0 are set (this runs
+ * once, first; CBMC's cost for it grows with the number of locations times
+ * the entries set, which matters for programs with hundreds of shared
+ * scalars). */
 void sma_init(void)
 {
     sma_loc_t v;
     unsigned int i;
     sma_clock = 0;
     for (v = 0; v < SMA_LOCATIONS; v++) {
-        for (i = 0; i <= SMA_SENTINEL; i++) {
-            sma_next[v][i] = (sma_node_t)(i == SMA_SENTINEL ? 0 : i + 1);
-            sma_prev[v][i] = (sma_node_t)(i == 0 ? SMA_SENTINEL : i - 1);
-            sma_tstamp[v][i] = i == SMA_SENTINEL ? SMA_NEVER : 0;
-        }
-        for (i = 0; i < SMA_QSIZE; i++) {
-            sma_value[v][i] = 0;
-            sma_wid[v][i] = 0;
-        }
-        sma_value[v][SMA_QSIZE - 1] = sma_start_value(v);
+        /* next[i] = i + 1, next[sentinel] = 0 */
+        for (i = 0; i < SMA_SENTINEL; i++)
+            sma_next[v][i] = (sma_node_t)(i + 1);
+        /* prev[0] = sentinel, prev[i] = i - 1 (prev[1] = 0) */
+        sma_prev[v][0] = (sma_node_t)SMA_SENTINEL;
+        for (i = 2; i <= SMA_SENTINEL; i++)
+            sma_prev[v][i] = (sma_node_t)(i - 1);
+        sma_tstamp[v][SMA_SENTINEL] = SMA_NEVER;
+        if (v >= SMA_HEAP_BASE || SMA_INITIAL_VALUE(v) != 0)
+            sma_value[v][SMA_QSIZE - 1] = sma_start_value(v);
     }
 }
 
