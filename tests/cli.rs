@@ -94,6 +94,30 @@ fn a_loop_bound_that_cuts_every_execution_is_a_warning_and_its_code_is_dropped()
 }
 
 #[test]
+fn a_thread_that_a_loop_bound_keeps_from_ending_is_a_warning_when_threads_are_joined() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let source = "#include <pthread.h>\n#include <assert.h>\nint x;\nvoid *t(void *arg) {\n  int i = 0;\n  while (i < 3) {\n\
+    x = x + 1;\n    i++;\n  }\n  return 0;\n}\nint main(void) {\n  pthread_t a;\n  pthread_create(&a, 0, t, 0);\n\
+  pthread_join(a, 0);\n  assert(x <= 3);\n  return 0;\n}\n";
+    let file = write_file(directory.path(), "join.c", source);
+    let output = directory.path().join("seq.c");
+    lazysma()
+        .arg(&file)
+        .args(["--unwind", "2", "-o"])
+        .arg(&output)
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("join.c:6:3")
+                .and(predicate::str::contains("the thread never ends, so nothing after a pthread_join on it is checked")),
+        );
+    lazysma().arg(&file).args(["--unwind", "3", "-o"]).arg(&output).assert().success().stderr(predicate::str::is_empty());
+    // without a join, a thread that never ends hides nothing
+    let file = write_file(directory.path(), "nojoin.c", &source.replace("pthread_join(a, 0);\n", ""));
+    lazysma().arg(&file).args(["--unwind", "2", "-o"]).arg(&output).assert().success().stderr(predicate::str::is_empty());
+}
+
+#[test]
 fn unreadable_input_is_bad_input() {
     lazysma().arg("no/such/file.c").assert().code(1).stderr(predicate::str::contains("no/such/file.c"));
 }

@@ -4,9 +4,9 @@
 //! Each start function is inlined, unrolled and rid of unreachable code
 //! once, before its creation sites are looked for.
 
-use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
+use super::walk::{LabelGen, for_each_stmt, for_each_stmt_mut, visit_operands};
 use super::value_types::{ValueKind, ValueTypes, ValueTypesBuilder};
-use super::unreachable::{self, BoundCut};
+use super::unreachable;
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, unroll};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
@@ -136,26 +136,47 @@ struct FlatFunctions {
     warnings: Vec<Diagnostic>,
 }
 
-/// The warning for a loop bound that cuts every execution before code
-/// that matters.
-fn bound_cut_warning(program: &Program, options: &TranslateOptions, cut: BoundCut) -> Diagnostic {
+/// The warning for a loop bound that cuts every execution: before
+/// `first_unreached`, code that matters, and, when `ends_thread`, before the
+/// end of a thread function, so that joining the thread never returns.
+fn bound_cut_warning(
+    program: &Program,
+    options: &TranslateOptions,
+    loop_origin: OriginId,
+    first_unreached: Option<OriginId>,
+    ends_thread: bool,
+) -> Diagnostic {
     let unwind = options.bounds.unwind;
-    let unreached = match (program.origins.get(cut.loop_origin), program.origins.get(cut.first_unreached)) {
-        (Some(bound), Some(first)) if bound.file == first.file => format!("line {} (`{}`)", first.line, first.text),
-        (_, Some(first)) => format!("{}:{} (`{}`)", first.file, first.line, first.text),
-        (_, None) => "the code after it".into(),
+    let bound = program.origins.get(loop_origin);
+    let unreached = first_unreached.and_then(|origin| program.origins.get(origin)).map(|first| match bound {
+        Some(bound) if bound.file == first.file => format!("line {} (`{}`)", first.line, first.text),
+        _ => format!("{}:{} (`{}`)", first.file, first.line, first.text),
+    });
+    let lost = match (unreached, ends_thread) {
+        (Some(unreached), false) => format!("nothing from {unreached} on is checked"),
+        (Some(unreached), true) => {
+            format!("nothing from {unreached} on is checked, and the thread never ends, so nothing after a pthread_join on it is checked either")
+        }
+        (None, _) => "the thread never ends, so nothing after a pthread_join on it is checked".to_string(),
     };
     let mut warning = *diagnostic_at(
         program,
-        cut.loop_origin,
+        loop_origin,
         format!("no execution gets past this loop within --unwind {unwind}"),
         format!("every path through it needs more than {unwind} iterations"),
-        Some(format!(
-            "nothing from {unreached} on is checked, whatever the verdict; raise --unwind above the number of times this loop runs"
-        )),
+        Some(format!("{lost}, whatever the verdict; raise --unwind above the number of times this loop runs")),
     );
     warning.severity = Severity::Warning;
     warning
+}
+
+/// Whether some function of `program` joins a thread.
+fn joins_threads(program: &Program) -> bool {
+    let mut joins = false;
+    for function in &program.functions {
+        for_each_stmt(&function.body, &mut |kind| joins |= matches!(kind, StmtKind::ThreadJoin { .. }));
+    }
+    joins
 }
 
 fn new_instance(
@@ -171,8 +192,18 @@ fn new_instance(
         let mut f = inline::inline_function(program, function, labels)?;
         let unrolling = unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions };
         f.body = unroll::unroll_block(&f.body, unrolling, labels);
-        let cuts = unreachable::remove_unreachable(&mut f);
-        flat.warnings.extend(cuts.into_iter().map(|cut| bound_cut_warning(program, options, cut)));
+        let found = unreachable::remove_unreachable(&mut f);
+        // a thread that never ends blocks whoever joins it
+        let never_ends = found.end_cut_by.filter(|_| function != program.main && joins_threads(program));
+        for cut in &found.cuts {
+            let ends_thread = never_ends == Some(cut.loop_origin);
+            flat.warnings.push(bound_cut_warning(program, options, cut.loop_origin, Some(cut.first_unreached), ends_thread));
+        }
+        if let Some(loop_origin) = never_ends
+            && !found.cuts.iter().any(|cut| cut.loop_origin == loop_origin)
+        {
+            flat.warnings.push(bound_cut_warning(program, options, loop_origin, None, true));
+        }
         e.insert(f);
     }
     let Some(f) = flat.functions.get(&function) else {

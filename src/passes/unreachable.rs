@@ -22,15 +22,26 @@ pub struct BoundCut {
     pub first_unreached: OriginId,
 }
 
-/// Removes the unreachable code of `function` (loops already unrolled) and
-/// returns the loop bounds that cut code that matters, one per loop.
-pub fn remove_unreachable(function: &mut Function) -> Vec<BoundCut> {
-    let mut pass = Pass { locals: &function.locals, cuts: Vec::new() };
+/// What removing the unreachable code of a function found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reachability {
+    /// The loop bounds that cut code that matters, one per loop.
+    pub cuts: Vec<BoundCut>,
+    /// The loop whose bound keeps every execution from ending the function
+    /// (from its end, a `return` or a thread exit), if one does: a thread
+    /// running it never ends, so a `pthread_join` on it never returns.
+    pub end_cut_by: Option<OriginId>,
+}
+
+/// Removes the unreachable code of `function` (loops already unrolled).
+pub fn remove_unreachable(function: &mut Function) -> Reachability {
+    let mut pass = Pass { locals: &function.locals, cuts: Vec::new(), ends: false };
     let body = std::mem::take(&mut function.body);
-    let (body, _) = pass.block(body, Flow::entry());
+    let (body, after) = pass.block(body, Flow::entry());
+    let end_cut_by = if pass.ends || after.reachable { None } else { after.cut_by };
     let cuts = pass.cuts;
     function.body = body;
-    cuts
+    Reachability { cuts, end_cut_by }
 }
 
 /// The largest value the propagation keeps: values in `0..=LIMIT` mean the
@@ -77,6 +88,8 @@ impl Flow {
 struct Pass<'a> {
     locals: &'a [Local],
     cuts: Vec<BoundCut>,
+    /// Whether some execution reaches a `return` or a thread exit.
+    ends: bool,
 }
 
 impl Pass<'_> {
@@ -124,7 +137,12 @@ impl Pass<'_> {
                 }
                 StmtKind::LoopBound(condition)
             }
-            StmtKind::Goto(_) | StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
+            StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
+                self.ends = true;
+                flow = Flow::unreachable(None);
+                kind
+            }
+            StmtKind::Goto(_) | StmtKind::Break | StmtKind::Continue => {
                 flow = Flow::unreachable(None);
                 kind
             }
@@ -367,8 +385,9 @@ mod tests {
         body.push(write(9));
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
-        let cuts = remove_unreachable(&mut f);
-        assert_eq!(cuts, vec![BoundCut { loop_origin: 7, first_unreached: 9 }]);
+        let found = remove_unreachable(&mut f);
+        assert_eq!(found.cuts, vec![BoundCut { loop_origin: 7, first_unreached: 9 }]);
+        assert_eq!(found.end_cut_by, Some(7), "the function never ends");
         assert_eq!(f.body.len(), 2, "both writes are removed");
     }
 
@@ -377,8 +396,22 @@ mod tests {
         let mut body = counted_loop(2, 7);
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f), vec![]);
+        assert_eq!(remove_unreachable(&mut f), Reachability::default());
         assert_eq!(f.body, body);
+    }
+
+    #[test]
+    fn a_function_that_returns_before_the_cut_ends() {
+        // if (nondet) return; counted loop that cuts
+        let mut body = vec![st(
+            StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch: vec![st(StmtKind::Return(None), 4)], else_branch: vec![] },
+            3,
+        )];
+        body.extend(counted_loop(128, 7));
+        let mut f = function(vec![int("i")], body);
+        let found = remove_unreachable(&mut f);
+        assert_eq!(found.end_cut_by, None);
+        assert_eq!(found.cuts, vec![], "nothing that matters follows the loop");
     }
 
     #[test]
@@ -388,7 +421,9 @@ mod tests {
         body.push(st(StmtKind::Label(3, "loop_exit".into()), 7));
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
-        assert_eq!(remove_unreachable(&mut f), vec![BoundCut { loop_origin: 7, first_unreached: 9 }]);
+        let found = remove_unreachable(&mut f);
+        assert_eq!(found.cuts, vec![BoundCut { loop_origin: 7, first_unreached: 9 }]);
+        assert_eq!(found.end_cut_by, None, "a jump reaches the end");
         let kinds: Vec<_> = f.body.iter().skip(2).map(|s| s.origin).collect();
         assert_eq!(kinds, vec![7, 10], "the label and what follows it stay");
     }
@@ -400,14 +435,14 @@ mod tests {
         body.insert(1, st(StmtKind::Read { target: Place::Local(0), address: Expr::Const(1) }, 1));
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f), vec![]);
+        assert_eq!(remove_unreachable(&mut f), Reachability::default());
         assert_eq!(f.body, body);
         // an unsigned counter that starts at 0 - 1 wraps: not modelled
         let mut body = counted_loop(128, 7);
         body[0] = st(StmtKind::Assign(Place::Local(0), bin(BinaryOp::Sub, Expr::Const(0), Expr::Const(1))), 1);
         body.push(write(9));
         let mut f = function(vec![Local { name: "u".into(), ty: Ty::Int { bits: 32, signed: false }, shared: false }], body);
-        assert_eq!(remove_unreachable(&mut f), vec![]);
+        assert_eq!(remove_unreachable(&mut f), Reachability::default());
     }
 
     #[test]
@@ -415,7 +450,7 @@ mod tests {
         let mut body = vec![st(StmtKind::Assume(Expr::Const(0)), 1)];
         body.push(write(9));
         let mut f = function(vec![], body);
-        assert_eq!(remove_unreachable(&mut f), vec![]);
+        assert_eq!(remove_unreachable(&mut f), Reachability::default(), "an assumption is no loop bound");
         assert_eq!(f.body.len(), 1);
     }
 
@@ -428,7 +463,7 @@ mod tests {
             write(9),
         ];
         let mut f = function(vec![int("i")], body);
-        assert_eq!(remove_unreachable(&mut f), vec![]);
+        assert_eq!(remove_unreachable(&mut f), Reachability::default());
         assert_eq!(f.body.len(), 2);
     }
 }
