@@ -56,6 +56,11 @@ fn recursion_is_refused_with_its_location() {
         .stderr(predicate::str::contains("recursi").and(predicate::str::contains("recursive.c:")));
 }
 
+/// `lazysma FILE --unwind N -o OUTPUT`, asserted to succeed.
+fn translate_at_unwind(file: &Path, output: &Path, unwind: &str) -> assert_cmd::assert::Assert {
+    lazysma().arg(file).args(["--unwind", unwind, "-o"]).arg(output).assert().success()
+}
+
 /// A program whose threads are created after a loop of 5 iterations.
 const INIT_LOOP_THEN_THREAD: &str = "#include <pthread.h>\n#include <assert.h>\nint table[5];\nint x;\n\
 void *worker(void *arg) {\n  x = 1;\n  return 0;\n}\n\
@@ -68,13 +73,7 @@ fn a_loop_bound_that_cuts_every_execution_is_a_warning_and_its_code_is_dropped()
     let file = write_file(directory.path(), "init.c", INIT_LOOP_THEN_THREAD);
     let output = directory.path().join("seq.c");
     // --unwind 2: no execution leaves the loop; the thread is never created
-    lazysma()
-        .arg(&file)
-        .args(["--unwind", "2", "-o"])
-        .arg(&output)
-        .assert()
-        .success()
-        .stderr(
+    translate_at_unwind(&file, &output, "2").stderr(
             predicate::str::contains("warning: no execution gets past this loop within --unwind 2")
                 .and(predicate::str::contains("init.c:12:3"))
                 .and(predicate::str::contains("nothing from line 14 (`pthread_create(&t, 0, worker, 0);`) on is checked")),
@@ -82,13 +81,7 @@ fn a_loop_bound_that_cuts_every_execution_is_a_warning_and_its_code_is_dropped()
     let sequential = std::fs::read_to_string(&output).expect("the output is written");
     assert!(sequential.contains("#define SMA_THREADS 1\n"), "no thread is created");
     // --unwind 6: the loop ends within the bound; no warning, two threads
-    lazysma()
-        .arg(&file)
-        .args(["--unwind", "6", "-o"])
-        .arg(&output)
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("warning").not());
+    translate_at_unwind(&file, &output, "6").stderr(predicate::str::is_empty());
     let sequential = std::fs::read_to_string(&output).expect("the output is written");
     assert!(sequential.contains("#define SMA_THREADS 2\n"), "the worker is created");
 }
@@ -101,20 +94,14 @@ fn a_thread_that_a_loop_bound_keeps_from_ending_is_a_warning_when_threads_are_jo
   pthread_join(a, 0);\n  assert(x <= 3);\n  return 0;\n}\n";
     let file = write_file(directory.path(), "join.c", source);
     let output = directory.path().join("seq.c");
-    lazysma()
-        .arg(&file)
-        .args(["--unwind", "2", "-o"])
-        .arg(&output)
-        .assert()
-        .success()
-        .stderr(
+    translate_at_unwind(&file, &output, "2").stderr(
             predicate::str::contains("join.c:6:3")
                 .and(predicate::str::contains("the thread never ends, so nothing after a pthread_join on it is checked")),
         );
-    lazysma().arg(&file).args(["--unwind", "3", "-o"]).arg(&output).assert().success().stderr(predicate::str::is_empty());
+    translate_at_unwind(&file, &output, "3").stderr(predicate::str::is_empty());
     // without a join, a thread that never ends hides nothing
     let file = write_file(directory.path(), "nojoin.c", &source.replace("pthread_join(a, 0);\n", ""));
-    lazysma().arg(&file).args(["--unwind", "2", "-o"]).arg(&output).assert().success().stderr(predicate::str::is_empty());
+    translate_at_unwind(&file, &output, "2").stderr(predicate::str::is_empty());
 }
 
 #[test]
