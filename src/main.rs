@@ -81,6 +81,9 @@ struct TranslationArgs {
     /// Loop unrolling depth.
     #[arg(long, default_value_t = Bounds::default().unwind)]
     unwind: u32,
+    /// Own unrolling depths of the loops that start on these lines of FILE, e.g. 71:129,80:14 (repeatable).
+    #[arg(long, value_name = "LINE:N,...", value_parser = parse_unwindset, action = clap::ArgAction::Append)]
+    unwindset: Vec<Vec<(u32, u32)>>,
     /// Nodes per location list, one holding the memory value (qsize-1 stores of a location may be pending).
     #[arg(long, default_value_t = Bounds::default().qsize, value_parser = clap::value_parser!(u32).range(2..))]
     qsize: u32,
@@ -131,6 +134,7 @@ impl TranslationArgs {
                 bitwidth: self.bitwidth,
                 nmalloc: self.nmalloc,
                 heap_block: self.heap_block,
+                unwindset: self.unwindset.iter().flatten().copied().collect(),
             },
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
@@ -138,6 +142,25 @@ impl TranslationArgs {
             unwinding_assertions: self.unwinding_assertions,
         }
     }
+}
+
+/// `LINE:N,LINE:N,...` of `--unwindset`.
+fn parse_unwindset(text: &str) -> Result<Vec<(u32, u32)>, String> {
+    text.split(',')
+        .map(|entry| {
+            let (line, depth) = entry
+                .split_once(':')
+                .ok_or_else(|| format!("`{entry}` is not LINE:N (the line a loop starts on, and its unrolling depth)"))?;
+            let number = |text: &str, what: &str| {
+                text.trim().parse::<u32>().map_err(|_| format!("`{text}` in `{entry}` is not a {what}"))
+            };
+            let line = number(line, "line number")?;
+            if line == 0 {
+                return Err(format!("`{entry}`: lines count from 1"));
+            }
+            Ok((line, number(depth, "number of iterations")?))
+        })
+        .collect()
 }
 
 #[derive(Debug, Args)]

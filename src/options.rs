@@ -1,6 +1,7 @@
 //! Options shared by `translate` and `verify`: memory model, SMA
 //! implementation and the bounds, with their documented defaults.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// The memory model the program is checked under.
@@ -102,6 +103,9 @@ pub struct Bounds {
     /// size, and at least 8 when some allocation's size is only known at
     /// run time. A larger allocation is cut off.
     pub heap_block: Option<u32>,
+    /// `--unwindset LINE:N`: the loops that start on a line of the input
+    /// file and their own unrolling depth, instead of `unwind`.
+    pub unwindset: BTreeMap<u32, u32>,
 }
 
 impl Bounds {
@@ -113,12 +117,34 @@ impl Bounds {
         self.bitwidth != 32 && self.bitwidth != 64
     }
 
+    /// The unrolling depth of a loop that starts on `line` of the input
+    /// file (`None`: elsewhere).
+    pub fn unwind_at(&self, line: Option<u32>) -> u32 {
+        line.and_then(|line| self.unwindset.get(&line)).copied().unwrap_or(self.unwind)
+    }
+
+    /// The deepest unrolling of any loop.
+    pub fn deepest_unwind(&self) -> u32 {
+        self.unwindset.values().copied().fold(self.unwind, u32::max)
+    }
+
+    /// `unwind 2` or, with loops of their own depth, `unwind 2 (line 71: 129)`.
+    pub fn describe_unwind(&self) -> String {
+        let own: Vec<String> = self.unwindset.iter().map(|(line, depth)| format!("line {line}: {depth}")).collect();
+        if own.is_empty() { format!("unwind {}", self.unwind) } else { format!("unwind {} ({})", self.unwind, own.join(", ")) }
+    }
+
     /// `rounds 2, unwind 2, ...` as the report and the output file name them;
     /// the heap block size only when the program allocates.
     pub fn describe(&self) -> String {
         let mut text = format!(
-            "rounds {}, unwind {}, qsize {}, maxclock {}, bitwidth {}, nmalloc {}",
-            self.rounds, self.unwind, self.qsize, self.maxclock, self.bitwidth, self.nmalloc
+            "rounds {}, {}, qsize {}, maxclock {}, bitwidth {}, nmalloc {}",
+            self.rounds,
+            self.describe_unwind(),
+            self.qsize,
+            self.maxclock,
+            self.bitwidth,
+            self.nmalloc
         );
         if let Some(scalars) = self.heap_block {
             text.push_str(&format!(", heap block {scalars}"));
@@ -129,7 +155,16 @@ impl Bounds {
 
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { rounds: 2, unwind: 2, qsize: 2, maxclock: 3, bitwidth: 32, nmalloc: 2, heap_block: None }
+        Bounds {
+            rounds: 2,
+            unwind: 2,
+            qsize: 2,
+            maxclock: 3,
+            bitwidth: 32,
+            nmalloc: 2,
+            heap_block: None,
+            unwindset: BTreeMap::new(),
+        }
     }
 }
 

@@ -74,7 +74,7 @@ fn a_loop_bound_that_cuts_every_execution_is_a_warning_and_its_code_is_dropped()
     let output = directory.path().join("seq.c");
     // --unwind 2: no execution leaves the loop; the thread is never created
     translate_at_unwind(&file, &output, "2").stderr(
-            predicate::str::contains("warning: no execution gets past this loop within --unwind 2")
+            predicate::str::contains("warning: no execution gets past this loop within its unwinding bound of 2")
                 .and(predicate::str::contains("init.c:12:3"))
                 .and(predicate::str::contains("nothing from line 14 (`pthread_create(&t, 0, worker, 0);`) on is checked")),
         );
@@ -102,6 +102,44 @@ fn a_thread_that_a_loop_bound_keeps_from_ending_is_a_warning_when_threads_are_jo
     // without a join, a thread that never ends hides nothing
     let file = write_file(directory.path(), "nojoin.c", &source.replace("pthread_join(a, 0);\n", ""));
     translate_at_unwind(&file, &output, "2").stderr(predicate::str::is_empty());
+}
+
+#[test]
+fn unwindset_gives_a_loop_its_own_depth_and_refuses_a_line_without_one() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let file = write_file(directory.path(), "init.c", INIT_LOOP_THEN_THREAD);
+    let output = directory.path().join("seq.c");
+    // the loop of line 12 runs 5 times: 5 copies reach the thread creation,
+    // at --unwind 2 for every other loop
+    lazysma()
+        .arg(&file)
+        .args(["--unwind", "2", "--unwindset", "12:5", "-o"])
+        .arg(&output)
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    let sequential = std::fs::read_to_string(&output).expect("the output is written");
+    assert!(sequential.contains("#define SMA_THREADS 2\n"), "the worker is created");
+    assert!(sequential.contains("unwind 2 (line 12: 5)"), "the header names the loop's own depth");
+    // 4 copies are one short: the warning names the loop's own bound and line
+    lazysma().arg(&file).args(["--unwindset", "12:4", "-o"]).arg(&output).assert().success().stderr(
+        predicate::str::contains("within its unwinding bound of 4").and(predicate::str::contains("--unwindset 12:N")),
+    );
+    // line 13 holds no loop: bad input, with the lines that do
+    lazysma()
+        .arg(&file)
+        .args(["--unwindset", "13:5", "-o"])
+        .arg(&output)
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("--unwindset names line 13, where no loop starts")
+                .and(predicate::str::contains("init.c:13:1"))
+                .and(predicate::str::contains("loops start on line 12")),
+        );
+    for malformed in ["12", "12:x", "0:3", "12:5,oops"] {
+        lazysma().arg(&file).args(["--unwindset", malformed]).assert().code(1).stderr(predicate::str::contains("--unwindset"));
+    }
 }
 
 #[test]

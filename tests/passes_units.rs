@@ -200,8 +200,11 @@ fn while_loop(b: &mut Builder, test_first: bool) -> Stmt {
     })
 }
 
-fn unrolling(unwind: u32, assertions: bool) -> unroll::Unrolling {
-    unroll::Unrolling { unwind, assertions }
+/// No loop with its own depth (`--unwindset`).
+static NO_OWN_DEPTHS: std::collections::BTreeMap<usize, u32> = std::collections::BTreeMap::new();
+
+fn unrolling(unwind: u32, assertions: bool) -> unroll::Unrolling<'static> {
+    unroll::Unrolling { unwind, assertions, own: &NO_OWN_DEPTHS }
 }
 
 #[test]

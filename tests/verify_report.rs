@@ -187,10 +187,10 @@ int main(void) {\n  pthread_t t;\n  int i;\n  for (i = 0; i < 5; i++)\n    table
     assert_eq!(warnings.len(), 1, "{stdout}");
     assert_eq!(warnings[0]["line"], 12);
     assert_eq!(warnings[0]["column"], 3);
-    assert_eq!(warnings[0]["message"], "no execution gets past this loop within --unwind 2");
+    assert_eq!(warnings[0]["message"], "no execution gets past this loop within its unwinding bound of 2");
     let (code, stdout, stderr) = verify(&program, &["--tso"]);
     assert_eq!(code, 0);
-    assert!(stdout.contains("warning: no execution gets past the loop at init.c:12 within --unwind 2, so the code after it was not checked"), "{stdout}");
+    assert!(stdout.contains("warning: no execution gets past the loop at init.c:12 within the unwinding bound, so the code after it was not checked"), "{stdout}");
     assert!(stderr.contains("init.c:12:3"), "{stderr}");
     // with a bound the loop ends within, the worker runs and breaks the assertion
     let (code, stdout, _) = verify(&program, &["--tso", "--unwind", "6", "--format", "json"]);

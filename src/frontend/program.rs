@@ -26,7 +26,7 @@ pub fn lower_unit(
     let heap_block = bounds.heap_block;
     let mut lw = Lowerer::new(map);
     // the loop bound sizes variable-length arrays of thread handles
-    lw.types.thread_array_bound = u64::from(bounds.unwind) + 1;
+    lw.types.thread_array_bound = u64::from(bounds.deepest_unwind()) + 1;
     lw.value_bits = bounds.bitwidth;
     let mut definitions: Vec<&Node<FunctionDefinition>> = Vec::new();
     for external in &unit.0 {

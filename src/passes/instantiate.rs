@@ -13,7 +13,7 @@ use crate::ir::{
     Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
 };
 use crate::options::TranslateOptions;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Most thread slots a program may need (main included).
 pub const MAX_THREADS: usize = 64;
@@ -67,7 +67,11 @@ pub fn instantiate(
     options: &TranslateOptions,
     labels: &mut LabelGen,
 ) -> Result<Instances, Box<Diagnostic>> {
-    let mut flat = FlatFunctions::default();
+    let mut flat = FlatFunctions {
+        functions: HashMap::new(),
+        warnings: Vec::new(),
+        own_depths: super::own_loop_depths(program, &options.bounds)?,
+    };
     let mut threads = vec![new_instance(
         program,
         options,
@@ -130,10 +134,11 @@ pub fn instantiate(
 
 /// The start functions, each inlined, unrolled and rid of unreachable code
 /// once, and the warnings that found.
-#[derive(Default)]
 struct FlatFunctions {
     functions: HashMap<FunctionId, Function>,
     warnings: Vec<Diagnostic>,
+    /// The loops `--unwindset` unrolls to their own depth, by origin.
+    own_depths: BTreeMap<OriginId, u32>,
 }
 
 /// The warning for a loop bound that cuts every execution: before
@@ -146,7 +151,7 @@ fn bound_cut_warning(
     first_unreached: Option<OriginId>,
     ends_thread: bool,
 ) -> Diagnostic {
-    let unwind = options.bounds.unwind;
+    let unwind = super::loop_depth(program, &options.bounds, loop_origin);
     let bound = program.origins.get(loop_origin);
     let unreached = first_unreached.and_then(|origin| program.origins.get(origin)).map(|first| match bound {
         Some(bound) if bound.file == first.file => format!("line {} (`{}`)", first.line, first.text),
@@ -159,12 +164,15 @@ fn bound_cut_warning(
         }
         (None, _) => "the thread never ends, so nothing after a pthread_join on it is checked".to_string(),
     };
+    let line = bound.map_or(0, |bound| bound.line);
     let mut warning = *diagnostic_at(
         program,
         loop_origin,
-        format!("no execution gets past this loop within --unwind {unwind}"),
+        format!("no execution gets past this loop within its unwinding bound of {unwind}"),
         format!("every path through it needs more than {unwind} iterations"),
-        Some(format!("{lost}, whatever the verdict; raise --unwind above the number of times this loop runs")),
+        Some(format!(
+            "{lost}, whatever the verdict; unroll this loop as often as it runs: --unwindset {line}:N (N its iterations), or a larger --unwind"
+        )),
     );
     warning.severity = Severity::Warning;
     warning
@@ -190,7 +198,8 @@ fn new_instance(
 ) -> Result<ThreadInstance, Box<Diagnostic>> {
     if let std::collections::hash_map::Entry::Vacant(e) = flat.functions.entry(function) {
         let mut f = inline::inline_function(program, function, labels)?;
-        let unrolling = unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions };
+        let unrolling =
+            unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions, own: &flat.own_depths };
         f.body = unroll::unroll_block(&f.body, unrolling, labels);
         let found = unreachable::remove_unreachable(&mut f);
         // a thread that never ends blocks whoever joins it

@@ -499,7 +499,7 @@ impl Sequentialiser<'_> {
             PropertyKind::Assertion => ("assertion".to_string(), false),
             PropertyKind::ErrorCall => ("error call".to_string(), false),
             PropertyKind::UnwindingAssertion => {
-                let unwind = self.context.options.bounds.unwind;
+                let unwind = super::loop_depth(self.context.program, &self.context.options.bounds, origin);
                 (format!("{} (--unwind {unwind})", crate::ir::UNWINDING_ASSERTION), true)
             }
         };

@@ -16,7 +16,7 @@ pub mod walk;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
-    BinaryOp, Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef, Ty,
+    BinaryOp, Expr, StmtKind, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef, Ty,
 };
 use crate::options::{Bounds, TranslateOptions};
 use std::collections::BTreeMap;
@@ -331,6 +331,56 @@ pub fn sequentialise(
         buffering::mark_unobserved_stores(&mut sequential);
     }
     Ok(sequential)
+}
+
+/// The file the program was read from: the file of `main`.
+fn input_file(program: &Program) -> Option<&str> {
+    let main = program.functions.get(program.main)?;
+    program.origins.get(main.origin).map(|origin| origin.file.as_str())
+}
+
+/// How often the loop at `origin` is unrolled: its `--unwindset` depth when
+/// it starts on such a line of the input file, else `--unwind`.
+pub(crate) fn loop_depth(program: &Program, bounds: &Bounds, origin: OriginId) -> u32 {
+    let line = program.origins.get(origin).filter(|o| Some(o.file.as_str()) == input_file(program)).map(|o| o.line);
+    bounds.unwind_at(line)
+}
+
+/// The loops that `--unwindset` gives their own depth, by origin; an error
+/// for a line of the set on which no loop of the input file starts.
+pub(crate) fn own_loop_depths(program: &Program, bounds: &Bounds) -> Result<BTreeMap<OriginId, u32>, Box<Diagnostic>> {
+    let mut depths = BTreeMap::new();
+    let mut lines_with_loops = std::collections::BTreeSet::new();
+    for function in &program.functions {
+        walk::for_each_statement(&function.body, &mut |stmt| {
+            if let (StmtKind::Loop { .. }, Some(origin)) = (&stmt.kind, program.origins.get(stmt.origin))
+                && Some(origin.file.as_str()) == input_file(program)
+            {
+                lines_with_loops.insert(origin.line);
+                if let Some(&depth) = bounds.unwindset.get(&origin.line) {
+                    depths.insert(stmt.origin, depth);
+                }
+            }
+        });
+    }
+    if let Some(&line) = bounds.unwindset.keys().find(|line| !lines_with_loops.contains(line)) {
+        let file = input_file(program).unwrap_or_default();
+        return Err(Box::new(Diagnostic {
+            message: format!("--unwindset names line {line}, where no loop starts"),
+            file: file.into(),
+            line,
+            column: 1,
+            length: 1,
+            label: "no `for`, `while` or `do` starts on this line".into(),
+            help: Some(format!(
+                "give the line of the loop's keyword; loops start on line{} {}",
+                if lines_with_loops.len() == 1 { "" } else { "s" },
+                lines_with_loops.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            )),
+            severity: Severity::Error,
+        }));
+    }
+    Ok(depths)
 }
 
 /// A diagnostic pointing at the origin `origin` of `program`.

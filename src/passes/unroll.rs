@@ -1,19 +1,29 @@
-//! Loop unrolling: every `Loop` becomes `--unwind` nested copies guarded by
-//! its condition, closed by the assumption that the loop exits (preceded,
+//! Loop unrolling: every `Loop` becomes `--unwind` nested copies (or its
+//! own number, `--unwindset`) guarded by its condition, closed by the assumption that the loop exits (preceded,
 //! with `--unwinding-assertions`, by the assertion that it does); `break`
 //! and `continue` become forward jumps to the loop exit and to the copy's
 //! latch.
 
 use super::walk::{LabelGen, map_nested_blocks, relabel};
-use crate::ir::{Block, Expr, LabelId, PropertyKind, Stmt, StmtKind, UnaryOp};
+use crate::ir::{Block, Expr, LabelId, OriginId, PropertyKind, Stmt, StmtKind, UnaryOp};
+use std::collections::BTreeMap;
 
 /// How loops are unrolled.
 #[derive(Debug, Clone, Copy)]
-pub struct Unrolling {
+pub struct Unrolling<'a> {
     /// Copies of each loop body (`--unwind`).
     pub unwind: u32,
     /// Assert, before assuming it, that the loop exits after the last copy.
     pub assertions: bool,
+    /// The loops with their own number of copies (`--unwindset`), by origin.
+    pub own: &'a BTreeMap<OriginId, u32>,
+}
+
+impl Unrolling<'_> {
+    /// Copies of the body of the loop at `origin`.
+    fn copies(&self, origin: OriginId) -> u32 {
+        self.own.get(&origin).copied().unwrap_or(self.unwind)
+    }
 }
 
 /// `block` without loops.
@@ -81,7 +91,8 @@ fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: Unrolling, labels: &
         kind: StmtKind::LoopBound(not_condition),
         origin,
     });
-    let copies = if test_first { unwind.unwind } else { unwind.unwind.max(1) };
+    let depth = unwind.copies(origin);
+    let copies = if test_first { depth } else { depth.max(1) };
     let mut iterations = Vec::with_capacity(copies as usize);
     for _ in 0..copies {
         iterations.push(iteration(shape, unwind, labels, &mut exits));

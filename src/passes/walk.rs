@@ -36,16 +36,21 @@ impl LabelGen {
 /// Calls `f` on every statement of `block`, nested ones included, in
 /// textual order (then-branch before else-branch; loop prelude, body, latch).
 pub fn for_each_stmt(block: &Block, f: &mut impl FnMut(&StmtKind)) {
+    for_each_statement(block, &mut |stmt: &Stmt| f(&stmt.kind));
+}
+
+/// [`for_each_stmt`] with the whole statement (its origin too).
+pub fn for_each_statement(block: &Block, f: &mut impl FnMut(&Stmt)) {
     for stmt in block {
-        f(&stmt.kind);
+        f(stmt);
         match &stmt.kind {
             StmtKind::If {
                 then_branch,
                 else_branch,
                 ..
             } => {
-                for_each_stmt(then_branch, f);
-                for_each_stmt(else_branch, f);
+                for_each_statement(then_branch, f);
+                for_each_statement(else_branch, f);
             }
             StmtKind::Loop {
                 prelude,
@@ -53,9 +58,9 @@ pub fn for_each_stmt(block: &Block, f: &mut impl FnMut(&StmtKind)) {
                 latch,
                 ..
             } => {
-                for_each_stmt(prelude, f);
-                for_each_stmt(body, f);
-                for_each_stmt(latch, f);
+                for_each_statement(prelude, f);
+                for_each_statement(body, f);
+                for_each_statement(latch, f);
             }
             _ => {}
         }

@@ -118,7 +118,8 @@ fn source_point(out: &mut String, property: &PropertyReport, style: &Style) -> b
 }
 
 fn unwinding_headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str) {
-    let unwind = report.bounds.unwind;
+    let own_line = report.property.as_ref().filter(|p| p.file.as_deref() == Some(report.file.as_str())).and_then(|p| p.line);
+    let unwind = report.bounds.unwind_at(own_line);
     let _ = writeln!(
         out,
         "{} under {model}: a loop can run more than --unwind {unwind} times",
@@ -167,11 +168,7 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
 fn unreached_note(report: &VerifyReport) -> String {
     let places: Vec<String> = report.warnings.iter().map(|w| format!("{}:{}", short_file(&w.file), w.line)).collect();
     let (loops, them) = if places.len() == 1 { ("the loop", "it") } else { ("the loops", "them") };
-    format!(
-        "no execution gets past {loops} at {} within --unwind {}, so the code after {them} was not checked",
-        places.join(", "),
-        report.bounds.unwind
-    )
+    format!("no execution gets past {loops} at {} within the unwinding bound, so the code after {them} was not checked", places.join(", "))
 }
 
 /// What a safe verdict does not rule out: the executions that the bounds
