@@ -4,11 +4,11 @@
 //! Each start function is inlined, unrolled and rid of unreachable code
 //! once, before its creation sites are looked for.
 
-use super::walk::{LabelGen, for_each_stmt, for_each_stmt_mut, visit_operands};
+use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
 use super::value_types::{ValueKind, ValueTypes, ValueTypesBuilder};
 use super::unreachable;
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, unroll};
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::Diagnostic;
 use crate::ir::{
     Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
 };
@@ -141,52 +141,6 @@ struct FlatFunctions {
     own_depths: BTreeMap<OriginId, u32>,
 }
 
-/// The warning for a loop bound that cuts every execution: before
-/// `first_unreached`, code that matters, and, when `ends_thread`, before the
-/// end of a thread function, so that joining the thread never returns.
-fn bound_cut_warning(
-    program: &Program,
-    options: &TranslateOptions,
-    loop_origin: OriginId,
-    first_unreached: Option<OriginId>,
-    ends_thread: bool,
-) -> Diagnostic {
-    let unwind = super::loop_depth(program, &options.bounds, loop_origin);
-    let bound = program.origins.get(loop_origin);
-    let unreached = first_unreached.and_then(|origin| program.origins.get(origin)).map(|first| match bound {
-        Some(bound) if bound.file == first.file => format!("line {} (`{}`)", first.line, first.text),
-        _ => format!("{}:{} (`{}`)", first.file, first.line, first.text),
-    });
-    let lost = match (unreached, ends_thread) {
-        (Some(unreached), false) => format!("nothing from {unreached} on is checked"),
-        (Some(unreached), true) => {
-            format!("nothing from {unreached} on is checked, and the thread never ends, so nothing after a pthread_join on it is checked either")
-        }
-        (None, _) => "the thread never ends, so nothing after a pthread_join on it is checked".to_string(),
-    };
-    let line = bound.map_or(0, |bound| bound.line);
-    let mut warning = *diagnostic_at(
-        program,
-        loop_origin,
-        format!("no execution gets past this loop within its unwinding bound of {unwind}"),
-        format!("every path through it needs more than {unwind} iterations"),
-        Some(format!(
-            "{lost}, whatever the verdict; unroll this loop as often as it runs: --unwindset {line}:N (N its iterations), or a larger --unwind"
-        )),
-    );
-    warning.severity = Severity::Warning;
-    warning
-}
-
-/// Whether some function of `program` joins a thread.
-fn joins_threads(program: &Program) -> bool {
-    let mut joins = false;
-    for function in &program.functions {
-        for_each_stmt(&function.body, &mut |kind| joins |= matches!(kind, StmtKind::ThreadJoin { .. }));
-    }
-    joins
-}
-
 fn new_instance(
     program: &Program,
     options: &TranslateOptions,
@@ -202,17 +156,7 @@ fn new_instance(
             unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions, own: &flat.own_depths };
         f.body = unroll::unroll_block(&f.body, unrolling, labels);
         let found = unreachable::remove_unreachable(&mut f);
-        // a thread that never ends blocks whoever joins it
-        let never_ends = found.end_cut_by.filter(|_| function != program.main && joins_threads(program));
-        for cut in &found.cuts {
-            let ends_thread = never_ends == Some(cut.loop_origin);
-            flat.warnings.push(bound_cut_warning(program, options, cut.loop_origin, Some(cut.first_unreached), ends_thread));
-        }
-        if let Some(loop_origin) = never_ends
-            && !found.cuts.iter().any(|cut| cut.loop_origin == loop_origin)
-        {
-            flat.warnings.push(bound_cut_warning(program, options, loop_origin, None, true));
-        }
+        flat.warnings.extend(unreachable::warnings(program, options, function, &found));
         e.insert(f);
     }
     let Some(f) = flat.functions.get(&function) else {

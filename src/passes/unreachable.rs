@@ -3,14 +3,22 @@
 //! the next label. Constant propagation over the thread's private integer
 //! locals finds the assumptions that always fail, above all the loop bounds
 //! of counted loops that `--unwind` cuts short. A bound that cuts every
-//! path to code that matters (a visible statement or an assertion) is
-//! reported, as that code is never checked whatever the verdict.
+//! path to code that matters (a visible statement or an assertion), or to
+//! the end of a thread that is joined, is reported: that code is never
+//! checked, whatever the verdict.
 //!
 //! Only executions that cannot exist are removed, so verdicts stay the
 //! same; the program gets smaller, and thread creations no execution
 //! reaches create no threads.
 
-use crate::ir::{BinaryOp, Block, Expr, Function, Local, LocalId, OriginId, Place, PropertyKind, Stmt, StmtKind, Ty, UnaryOp};
+use super::walk::for_each_stmt;
+use super::{diagnostic_at, loop_depth};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::{
+    BinaryOp, Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Place, Program, PropertyKind, Stmt, StmtKind, Ty,
+    UnaryOp,
+};
+use crate::options::TranslateOptions;
 use std::collections::HashMap;
 
 /// A loop bound that cuts every execution before code that matters.
@@ -42,6 +50,73 @@ pub fn remove_unreachable(function: &mut Function) -> Reachability {
     let cuts = pass.cuts;
     function.body = body;
     Reachability { cuts, end_cut_by }
+}
+
+/// The warnings for what removing the unreachable code of `function` found:
+/// each loop bound that cuts code that matters, and, when the program joins
+/// threads, the one that keeps a thread function from ending.
+pub fn warnings(program: &Program, options: &TranslateOptions, function: FunctionId, found: &Reachability) -> Vec<Diagnostic> {
+    let never_ends = found.end_cut_by.filter(|_| function != program.main && joins_threads(program));
+    let mut warnings: Vec<Diagnostic> = found
+        .cuts
+        .iter()
+        .map(|cut| {
+            let ends_thread = never_ends == Some(cut.loop_origin);
+            bound_cut_warning(program, options, cut.loop_origin, Some(cut.first_unreached), ends_thread)
+        })
+        .collect();
+    if let Some(loop_origin) = never_ends
+        && !found.cuts.iter().any(|cut| cut.loop_origin == loop_origin)
+    {
+        warnings.push(bound_cut_warning(program, options, loop_origin, None, true));
+    }
+    warnings
+}
+
+/// The warning for a loop bound that cuts every execution: before
+/// `first_unreached`, code that matters, and, when `ends_thread`, before the
+/// end of a thread function, so that joining the thread never returns.
+fn bound_cut_warning(
+    program: &Program,
+    options: &TranslateOptions,
+    loop_origin: OriginId,
+    first_unreached: Option<OriginId>,
+    ends_thread: bool,
+) -> Diagnostic {
+    let unwind = loop_depth(program, &options.bounds, loop_origin);
+    let bound = program.origins.get(loop_origin);
+    let unreached = first_unreached.and_then(|origin| program.origins.get(origin)).map(|first| match bound {
+        Some(bound) if bound.file == first.file => format!("line {} (`{}`)", first.line, first.text),
+        _ => format!("{}:{} (`{}`)", first.file, first.line, first.text),
+    });
+    let lost = match (unreached, ends_thread) {
+        (Some(unreached), false) => format!("nothing from {unreached} on is checked"),
+        (Some(unreached), true) => {
+            format!("nothing from {unreached} on is checked, and the thread never ends, so nothing after a pthread_join on it is checked either")
+        }
+        (None, _) => "the thread never ends, so nothing after a pthread_join on it is checked".to_string(),
+    };
+    let line = bound.map_or(0, |bound| bound.line);
+    let mut warning = *diagnostic_at(
+        program,
+        loop_origin,
+        format!("no execution gets past this loop within its unwinding bound of {unwind}"),
+        format!("every path through it needs more than {unwind} iterations"),
+        Some(format!(
+            "{lost}, whatever the verdict; unroll this loop as often as it runs: --unwindset {line}:N (N its iterations), or a larger --unwind"
+        )),
+    );
+    warning.severity = Severity::Warning;
+    warning
+}
+
+/// Whether some function of `program` joins a thread.
+fn joins_threads(program: &Program) -> bool {
+    let mut joins = false;
+    for function in &program.functions {
+        for_each_stmt(&function.body, &mut |kind| joins |= matches!(kind, StmtKind::ThreadJoin { .. }));
+    }
+    joins
 }
 
 /// The largest value the propagation keeps: values in `0..=LIMIT` mean the
