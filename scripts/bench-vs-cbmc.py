@@ -24,6 +24,28 @@ def unwind_of(arguments):
     return arguments[arguments.index("--unwind") + 1] if "--unwind" in arguments else "2"
 
 
+def cbmc_unwinding(cbmc, file, arguments):
+    """CBMC's unwinding options for lazysma's bounds: `--unwind U`, and for
+    `--unwindset LINE:N,...` CBMC's `--unwindset` with the ids of the loops
+    that start on those lines (from `cbmc --show-loops`)."""
+    options = ["--unwind", unwind_of(arguments)]
+    if "--unwindset" not in arguments:
+        return options
+    depths = dict(entry.split(":") for entry in arguments[arguments.index("--unwindset") + 1].split(","))
+    listing = subprocess.run([cbmc, file, "--show-loops"], capture_output=True, text=True).stdout
+    ids = []
+    loop_id = None
+    for line in listing.splitlines():
+        if line.startswith("Loop ") and line.endswith(":"):
+            loop_id = line[len("Loop "):-1]
+        elif loop_id and f"file {file} line " in line:
+            source_line = line.split(" line ")[1].split()[0]
+            if source_line in depths:
+                ids.append(f"{loop_id}:{depths[source_line]}")
+            loop_id = None
+    return options + (["--unwindset", ",".join(ids)] if ids else [])
+
+
 def cbmc_verdict(code, stdout):
     if code == "TO":
         return "TO"
@@ -69,8 +91,9 @@ def main():
             solver = ["--sat-solver", options.sat_solver] if options.sat_solver else []
             lazy_s, lazy_code, _ = timed([options.lazysma, "verify", file, f"--{model}", "--timeout",
                                           str(options.timeout)] + arguments + solver, options.timeout + 10)
-            cbmc_s, cbmc_code, cbmc_out = timed([options.cbmc, file, "--mm", model, "--unwind", unwind_of(arguments),
-                                                 "--error-label", "ERROR"], options.timeout)
+            cbmc_s, cbmc_code, cbmc_out = timed([options.cbmc, file, "--mm", model]
+                                                + cbmc_unwinding(options.cbmc, file, arguments)
+                                                + ["--error-label", "ERROR"], options.timeout)
             ratio = lazy_s / cbmc_s if cbmc_s > 0 else float("nan")
             cbmc_result = cbmc_verdict(cbmc_code, cbmc_out)
             if cbmc_result in ("safe", "unsafe"):
