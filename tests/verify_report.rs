@@ -190,12 +190,44 @@ int main(void) {\n  pthread_t t;\n  int i;\n  for (i = 0; i < 5; i++)\n    table
     assert_eq!(warnings[0]["message"], "no execution gets past this loop within its unwinding bound of 2");
     let (code, stdout, stderr) = verify(&program, &["--tso"]);
     assert_eq!(code, 0);
-    assert!(stdout.contains("warning: no execution gets past the loop at init.c:12 within the unwinding bound, so the code after it was not checked"), "{stdout}");
+    assert!(stdout.contains("warning: no execution gets past init.c:12 within the bounds (see the warnings), so the code after it was not checked"), "{stdout}");
     assert!(stderr.contains("init.c:12:3"), "{stderr}");
     // with a bound the loop ends within, the worker runs and breaks the assertion
     let (code, stdout, _) = verify(&program, &["--tso", "--unwind", "6", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}");
     assert_eq!(json(&stdout)["warnings"], Value::Array(Vec::new()));
+}
+
+#[test]
+fn an_allocation_past_the_heap_blocks_is_a_warning_and_more_blocks_find_the_bug() {
+    if !require_cbmc() {
+        return;
+    }
+    // the third allocation exceeds the default --nmalloc 2, so no execution
+    // reaches the thread creation, and the PSO bug after it hides
+    let directory = tempfile::tempdir().unwrap();
+    let program = program(
+        &directory,
+        "heap3.c",
+        "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nstruct node { int value; struct node *next; };\n\
+struct node *top;\nvoid *reader(void *arg) {\n  struct node *n = top;\n  if (n != 0) assert(n->value == 3);\n  return 0;\n}\n\
+int main(void) {\n  pthread_t t;\n  struct node *a = malloc(sizeof(struct node));\n  struct node *b = malloc(sizeof(struct node));\n\
+  struct node *c = malloc(sizeof(struct node));\n  pthread_create(&t, 0, reader, 0);\n  c->value = 3; c->next = b; b->next = a;\n\
+  top = c;\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&program, &["--pso", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let report = json(&stdout);
+    let warnings = report["warnings"].as_array().expect("warnings is an array");
+    assert_eq!(warnings.len(), 1, "{stdout}");
+    assert_eq!(warnings[0]["message"], "no execution gets past this allocation within --nmalloc 2");
+    assert_eq!(warnings[0]["line"], 15);
+    assert!(warnings[0]["help"].as_str().is_some_and(|help| help.contains("at least 3")), "{stdout}");
+    let (code, stdout, _) = verify(&program, &["--pso", "--nmalloc", "3", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["property"]["line"], 8);
+    assert_eq!(report["warnings"], Value::Array(Vec::new()));
 }
 
 #[test]

@@ -155,7 +155,7 @@ fn new_instance(
         let unrolling =
             unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions, own: &flat.own_depths };
         f.body = unroll::unroll_block(&f.body, unrolling, labels);
-        let found = unreachable::remove_unreachable(&mut f);
+        let found = unreachable::remove_unreachable(&mut f, &options.bounds);
         flat.warnings.extend(unreachable::warnings(program, options, function, &found));
         e.insert(f);
     }

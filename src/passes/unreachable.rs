@@ -2,10 +2,11 @@
 //! follows an assumption that always fails, a jump or a thread exit, up to
 //! the next label. Constant propagation over the thread's private integer
 //! locals finds the assumptions that always fail, above all the loop bounds
-//! of counted loops that `--unwind` cuts short. A bound that cuts every
-//! path to code that matters (a visible statement or an assertion), or to
-//! the end of a thread that is joined, is reported: that code is never
-//! checked, whatever the verdict.
+//! of counted loops that `--unwind` cuts short; counting the allocations on
+//! every path finds the ones the heap bounds (`--nmalloc`, `--heap-block`)
+//! always cut off. A bound that cuts every path to code that matters (a
+//! visible statement or an assertion), or to the end of a thread that is
+//! joined, is reported: that code is never checked, whatever the verdict.
 //!
 //! Only executions that cannot exist are removed, so verdicts stay the
 //! same; the program gets smaller, and thread creations no execution
@@ -18,14 +19,35 @@ use crate::ir::{
     BinaryOp, Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Place, Program, PropertyKind, Stmt, StmtKind, Ty,
     UnaryOp,
 };
-use crate::options::TranslateOptions;
+use crate::options::{Bounds, TranslateOptions};
 use std::collections::HashMap;
 
-/// A loop bound that cuts every execution before code that matters.
+/// A statement at which a bound cuts off every execution that reaches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// The loop at this origin needs more iterations than its unwinding
+    /// bound on every path.
+    LoopBound(OriginId),
+    /// The allocation at this origin finds every heap block used
+    /// (`--nmalloc`): the thread has allocated that many before it.
+    HeapBlocks(OriginId),
+    /// The allocation at this origin asks for more scalars than a heap
+    /// block holds (`--heap-block`).
+    HeapBlockSize { origin: OriginId, scalars: i64 },
+}
+
+impl Cut {
+    pub fn origin(self) -> OriginId {
+        match self {
+            Cut::LoopBound(origin) | Cut::HeapBlocks(origin) | Cut::HeapBlockSize { origin, .. } => origin,
+        }
+    }
+}
+
+/// A bound that cuts every execution before code that matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoundCut {
-    /// The loop whose bound cuts.
-    pub loop_origin: OriginId,
+    pub cut: Cut,
     /// The first statement that matters after it, which no execution reaches.
     pub first_unreached: OriginId,
 }
@@ -33,17 +55,28 @@ pub struct BoundCut {
 /// What removing the unreachable code of a function found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reachability {
-    /// The loop bounds that cut code that matters, one per loop.
+    /// The bounds that cut code that matters, one per cutting statement.
     pub cuts: Vec<BoundCut>,
-    /// The loop whose bound keeps every execution from ending the function
-    /// (from its end, a `return` or a thread exit), if one does: a thread
-    /// running it never ends, so a `pthread_join` on it never returns.
-    pub end_cut_by: Option<OriginId>,
+    /// The bound that keeps every execution from ending the function (from
+    /// its end, a `return` or a thread exit), if one does: a thread running
+    /// it never ends, so a `pthread_join` on it never returns.
+    pub end_cut_by: Option<Cut>,
 }
 
-/// Removes the unreachable code of `function` (loops already unrolled).
-pub fn remove_unreachable(function: &mut Function) -> Reachability {
-    let mut pass = Pass { locals: &function.locals, cuts: Vec::new(), ends: false };
+/// The heap bounds that cut allocations off.
+#[derive(Debug, Clone, Copy)]
+struct HeapBounds {
+    /// `--nmalloc`: heap blocks for the whole program.
+    blocks: u32,
+    /// `--heap-block` when given: scalars per block.
+    block_size: Option<u32>,
+}
+
+/// Removes the unreachable code of `function` (loops already unrolled)
+/// under `bounds`.
+pub fn remove_unreachable(function: &mut Function, bounds: &Bounds) -> Reachability {
+    let heap = HeapBounds { blocks: bounds.nmalloc, block_size: bounds.heap_block };
+    let mut pass = Pass { locals: &function.locals, heap, cuts: Vec::new(), ends: false };
     let body = std::mem::take(&mut function.body);
     let (body, after) = pass.block(body, Flow::entry());
     let end_cut_by = if pass.ends || after.reachable { None } else { after.cut_by };
@@ -61,30 +94,29 @@ pub fn warnings(program: &Program, options: &TranslateOptions, function: Functio
         .cuts
         .iter()
         .map(|cut| {
-            let ends_thread = never_ends == Some(cut.loop_origin);
-            bound_cut_warning(program, options, cut.loop_origin, Some(cut.first_unreached), ends_thread)
+            let ends_thread = never_ends == Some(cut.cut);
+            bound_cut_warning(program, options, cut.cut, Some(cut.first_unreached), ends_thread)
         })
         .collect();
-    if let Some(loop_origin) = never_ends
-        && !found.cuts.iter().any(|cut| cut.loop_origin == loop_origin)
+    if let Some(cut) = never_ends
+        && !found.cuts.iter().any(|found| found.cut == cut)
     {
-        warnings.push(bound_cut_warning(program, options, loop_origin, None, true));
+        warnings.push(bound_cut_warning(program, options, cut, None, true));
     }
     warnings
 }
 
-/// The warning for a loop bound that cuts every execution: before
+/// The warning for a bound that cuts every execution: before
 /// `first_unreached`, code that matters, and, when `ends_thread`, before the
 /// end of a thread function, so that joining the thread never returns.
 fn bound_cut_warning(
     program: &Program,
     options: &TranslateOptions,
-    loop_origin: OriginId,
+    cut: Cut,
     first_unreached: Option<OriginId>,
     ends_thread: bool,
 ) -> Diagnostic {
-    let unwind = loop_depth(program, &options.bounds, loop_origin);
-    let bound = program.origins.get(loop_origin);
+    let bound = program.origins.get(cut.origin());
     let unreached = first_unreached.and_then(|origin| program.origins.get(origin)).map(|first| match bound {
         Some(bound) if bound.file == first.file => format!("line {} (`{}`)", first.line, first.text),
         _ => format!("{}:{} (`{}`)", first.file, first.line, first.text),
@@ -96,16 +128,34 @@ fn bound_cut_warning(
         }
         (None, _) => "the thread never ends, so nothing after a pthread_join on it is checked".to_string(),
     };
-    let line = bound.map_or(0, |bound| bound.line);
-    let mut warning = *diagnostic_at(
-        program,
-        loop_origin,
-        format!("no execution gets past this loop within its unwinding bound of {unwind}"),
-        format!("every path through it needs more than {unwind} iterations"),
-        Some(format!(
-            "{lost}, whatever the verdict; unroll this loop as often as it runs: --unwindset {line}:N (N its iterations), or a larger --unwind"
-        )),
-    );
+    let (message, label, remedy) = match cut {
+        Cut::LoopBound(origin) => {
+            let unwind = loop_depth(program, &options.bounds, origin);
+            let line = bound.map_or(0, |bound| bound.line);
+            (
+                format!("no execution gets past this loop within its unwinding bound of {unwind}"),
+                format!("every path through it needs more than {unwind} iterations"),
+                format!("unroll this loop as often as it runs: --unwindset {line}:N (N its iterations), or a larger --unwind"),
+            )
+        }
+        Cut::HeapBlocks(_) => {
+            let blocks = options.bounds.nmalloc;
+            (
+                format!("no execution gets past this allocation within --nmalloc {blocks}"),
+                format!("every path allocates {blocks} heap block{} before it", if blocks == 1 { "" } else { "s" }),
+                format!("raise --nmalloc to the number of allocations an execution makes (at least {})", blocks + 1),
+            )
+        }
+        Cut::HeapBlockSize { scalars, .. } => {
+            let block = options.bounds.heap_block.unwrap_or_default();
+            (
+                format!("this allocation does not fit a heap block of --heap-block {block} scalars"),
+                format!("asks for {scalars} scalars on every path"),
+                format!("raise --heap-block to at least {scalars}, or leave it out (the default fits every allocation of constant size)"),
+            )
+        }
+    };
+    let mut warning = *diagnostic_at(program, cut.origin(), message, label, Some(format!("{lost}, whatever the verdict; {remedy}")));
     warning.severity = Severity::Warning;
     warning
 }
@@ -130,9 +180,10 @@ struct Flow {
     reachable: bool,
     /// Private integer locals with a known value.
     constants: HashMap<LocalId, i64>,
-    /// Where the flow is unreachable because a loop bound always fails:
-    /// that loop.
-    cut_by: Option<OriginId>,
+    /// Allocations every path to here has made.
+    allocations: u32,
+    /// Where the flow is unreachable because a bound always cuts: where.
+    cut_by: Option<Cut>,
 }
 
 impl Flow {
@@ -141,8 +192,8 @@ impl Flow {
         Flow { reachable: true, ..Flow::default() }
     }
 
-    fn unreachable(cut_by: Option<OriginId>) -> Flow {
-        Flow { reachable: false, constants: HashMap::new(), cut_by }
+    fn unreachable(cut_by: Option<Cut>) -> Flow {
+        Flow { reachable: false, cut_by, ..Flow::default() }
     }
 
     /// The flow after two branches.
@@ -154,7 +205,8 @@ impl Flow {
             (true, true) => {
                 let constants =
                     self.constants.into_iter().filter(|(local, value)| other.constants.get(local) == Some(value)).collect();
-                Flow { reachable: true, constants, cut_by: None }
+                let allocations = self.allocations.min(other.allocations);
+                Flow { reachable: true, constants, allocations, cut_by: None }
             }
         }
     }
@@ -162,6 +214,7 @@ impl Flow {
 
 struct Pass<'a> {
     locals: &'a [Local],
+    heap: HeapBounds,
     cuts: Vec<BoundCut>,
     /// Whether some execution reaches a `return` or a thread exit.
     ends: bool,
@@ -208,9 +261,17 @@ impl Pass<'_> {
             }
             StmtKind::LoopBound(condition) => {
                 if value(&condition, &flow.constants) == Some(0) {
-                    flow = Flow::unreachable(Some(origin));
+                    flow = Flow::unreachable(Some(Cut::LoopBound(origin)));
                 }
                 StmtKind::LoopBound(condition)
+            }
+            StmtKind::Malloc { target, size, zeroed } => {
+                forget(&target, &mut flow.constants);
+                match self.allocation_cut(origin, &size, &flow) {
+                    Some(cut) => flow = Flow::unreachable(Some(cut)),
+                    None => flow.allocations += 1,
+                }
+                StmtKind::Malloc { target, size, zeroed }
             }
             StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
                 self.ends = true;
@@ -241,14 +302,25 @@ impl Pass<'_> {
         flow
     }
 
+    /// The heap bound that cuts off every execution of an allocation of
+    /// `size` scalars after `flow`, if one does.
+    fn allocation_cut(&self, origin: OriginId, size: &Expr, flow: &Flow) -> Option<Cut> {
+        if flow.allocations >= self.heap.blocks {
+            return Some(Cut::HeapBlocks(origin));
+        }
+        let scalars = value(size, &flow.constants)?;
+        let block = self.heap.block_size?;
+        (scalars > i64::from(block)).then_some(Cut::HeapBlockSize { origin, scalars })
+    }
+
     /// A statement the flow does not reach: removed, unless it holds a
     /// label that a jump may reach.
     fn unreachable_statement(&mut self, stmt: Stmt, flow: Flow, out: &mut Block) -> Flow {
-        if let Some(loop_origin) = flow.cut_by
+        if let Some(cut) = flow.cut_by
             && matters(&stmt.kind)
-            && !self.cuts.iter().any(|cut| cut.loop_origin == loop_origin)
+            && !self.cuts.iter().any(|found| found.cut == cut)
         {
-            self.cuts.push(BoundCut { loop_origin, first_unreached: stmt.origin });
+            self.cuts.push(BoundCut { cut, first_unreached: stmt.origin });
         }
         match stmt.kind {
             StmtKind::If { condition, then_branch, else_branch } if holds_label(&then_branch) || holds_label(&else_branch) => {
@@ -460,9 +532,9 @@ mod tests {
         body.push(write(9));
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
-        let found = remove_unreachable(&mut f);
-        assert_eq!(found.cuts, vec![BoundCut { loop_origin: 7, first_unreached: 9 }]);
-        assert_eq!(found.end_cut_by, Some(7), "the function never ends");
+        let found = remove_unreachable(&mut f, &Bounds::default());
+        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }]);
+        assert_eq!(found.end_cut_by, Some(Cut::LoopBound(7)), "the function never ends");
         assert_eq!(f.body.len(), 2, "both writes are removed");
     }
 
@@ -471,8 +543,38 @@ mod tests {
         let mut body = counted_loop(2, 7);
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
         assert_eq!(f.body, body);
+    }
+
+    fn malloc(scalars: i64, origin: OriginId) -> Stmt {
+        st(StmtKind::Malloc { target: Place::Local(0), size: Expr::Const(scalars), zeroed: false }, origin)
+    }
+
+    #[test]
+    fn an_allocation_past_the_heap_blocks_cuts_what_follows() {
+        // --nmalloc 2 (the default): the third allocation on every path cuts
+        let body = vec![malloc(1, 1), malloc(1, 2), malloc(1, 3), write(9)];
+        let mut f = function(vec![int("p")], body);
+        let found = remove_unreachable(&mut f, &Bounds::default());
+        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(3), first_unreached: 9 }]);
+        assert_eq!(f.body.len(), 3);
+        // allocations in one branch only do not count on every path
+        let branch = st(StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch: vec![malloc(1, 1)], else_branch: vec![] }, 4);
+        let body = vec![branch, malloc(1, 2), malloc(1, 3), write(9)];
+        let mut f = function(vec![int("p")], body.clone());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
+        assert_eq!(f.body, body);
+    }
+
+    #[test]
+    fn an_allocation_larger_than_a_given_heap_block_cuts_what_follows() {
+        let body = vec![malloc(9, 1), write(9)];
+        let mut f = function(vec![int("p")], body.clone());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default(), "no --heap-block: it fits");
+        let small = Bounds { heap_block: Some(8), ..Bounds::default() };
+        let found = remove_unreachable(&mut f, &small);
+        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlockSize { origin: 1, scalars: 9 }, first_unreached: 9 }]);
     }
 
     #[test]
@@ -484,7 +586,7 @@ mod tests {
         )];
         body.extend(counted_loop(128, 7));
         let mut f = function(vec![int("i")], body);
-        let found = remove_unreachable(&mut f);
+        let found = remove_unreachable(&mut f, &Bounds::default());
         assert_eq!(found.end_cut_by, None);
         assert_eq!(found.cuts, vec![], "nothing that matters follows the loop");
     }
@@ -496,8 +598,8 @@ mod tests {
         body.push(st(StmtKind::Label(3, "loop_exit".into()), 7));
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
-        let found = remove_unreachable(&mut f);
-        assert_eq!(found.cuts, vec![BoundCut { loop_origin: 7, first_unreached: 9 }]);
+        let found = remove_unreachable(&mut f, &Bounds::default());
+        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }]);
         assert_eq!(found.end_cut_by, None, "a jump reaches the end");
         let kinds: Vec<_> = f.body.iter().skip(2).map(|s| s.origin).collect();
         assert_eq!(kinds, vec![7, 10], "the label and what follows it stay");
@@ -510,14 +612,14 @@ mod tests {
         body.insert(1, st(StmtKind::Read { target: Place::Local(0), address: Expr::Const(1) }, 1));
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
         assert_eq!(f.body, body);
         // an unsigned counter that starts at 0 - 1 wraps: not modelled
         let mut body = counted_loop(128, 7);
         body[0] = st(StmtKind::Assign(Place::Local(0), bin(BinaryOp::Sub, Expr::Const(0), Expr::Const(1))), 1);
         body.push(write(9));
         let mut f = function(vec![Local { name: "u".into(), ty: Ty::Int { bits: 32, signed: false }, shared: false }], body);
-        assert_eq!(remove_unreachable(&mut f), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
     }
 
     #[test]
@@ -525,7 +627,7 @@ mod tests {
         let mut body = vec![st(StmtKind::Assume(Expr::Const(0)), 1)];
         body.push(write(9));
         let mut f = function(vec![], body);
-        assert_eq!(remove_unreachable(&mut f), Reachability::default(), "an assumption is no loop bound");
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default(), "an assumption is no loop bound");
         assert_eq!(f.body.len(), 1);
     }
 
@@ -538,7 +640,7 @@ mod tests {
             write(9),
         ];
         let mut f = function(vec![int("i")], body);
-        assert_eq!(remove_unreachable(&mut f), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
         assert_eq!(f.body.len(), 2);
     }
 

@@ -167,8 +167,8 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
 /// warnings found unreachable within the bounds.
 fn unreached_note(report: &VerifyReport) -> String {
     let places: Vec<String> = report.warnings.iter().map(|w| format!("{}:{}", short_file(&w.file), w.line)).collect();
-    let (loops, them) = if places.len() == 1 { ("the loop", "it") } else { ("the loops", "them") };
-    format!("no execution gets past {loops} at {} within the unwinding bound, so the code after {them} was not checked", places.join(", "))
+    let them = if places.len() == 1 { "it" } else { "them" };
+    format!("no execution gets past {} within the bounds (see the warnings), so the code after {them} was not checked", places.join(", "))
 }
 
 /// What a safe verdict does not rule out: the executions that the bounds
