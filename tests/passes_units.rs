@@ -230,6 +230,27 @@ fn unwinding_assertions_precede_the_closing_assumption() {
 }
 
 #[test]
+fn a_loop_nothing_leaves_is_closed_by_a_plain_assumption_not_a_bound() {
+    let mut b = Builder::new();
+    let x = b.global("x", 0);
+    let forever = |b: &mut Builder, body: Vec<Stmt>| {
+        b.st(StmtKind::Loop { test_first: true, prelude: vec![], condition: c(1), body, latch: vec![] })
+    };
+    // while (1) x = 0;  no execution leaves it at any depth
+    let write = b.st(StmtKind::Write { address: x.clone(), value: c(0) });
+    let endless = forever(&mut b, vec![write.clone()]);
+    let mut labels = LabelGen::for_program(&b.program);
+    let out = unroll::unroll_block(&vec![endless], unrolling(2, false), &mut labels);
+    assert_eq!(count(&out, |k| matches!(k, StmtKind::LoopBound(_))), 0);
+    assert_eq!(count(&out, |k| matches!(k, StmtKind::Assume(_))), 1);
+    // while (1) { x = 0; break; }  the bound cuts the executions that stay
+    let brk = b.st(StmtKind::Break);
+    let leaving = forever(&mut b, vec![write, brk]);
+    let out = unroll::unroll_block(&vec![leaving], unrolling(2, false), &mut labels);
+    assert_eq!(count(&out, |k| matches!(k, StmtKind::LoopBound(_))), 1);
+}
+
+#[test]
 fn unrolling_makes_nested_copies_and_forward_jumps() {
     let mut b = Builder::new();
     let l = while_loop(&mut b, true);

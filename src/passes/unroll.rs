@@ -4,7 +4,7 @@
 //! and `continue` become forward jumps to the loop exit and to the copy's
 //! latch.
 
-use super::walk::{LabelGen, map_nested_blocks, relabel};
+use super::walk::{LabelGen, for_each_stmt, map_nested_blocks, relabel};
 use crate::ir::{Block, Expr, LabelId, OriginId, PropertyKind, Stmt, StmtKind, UnaryOp};
 use std::collections::BTreeMap;
 
@@ -87,10 +87,10 @@ fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: Unrolling, labels: &
             origin,
         });
     }
-    tail.push(Stmt {
-        kind: StmtKind::LoopBound(not_condition),
-        origin,
-    });
+    // a loop that nothing can leave ends no execution at any depth: its
+    // closing assumption is no bound (no warning that it cuts)
+    let closing = if never_exits(shape) { StmtKind::Assume(not_condition) } else { StmtKind::LoopBound(not_condition) };
+    tail.push(Stmt { kind: closing, origin });
     let depth = unwind.copies(origin);
     let copies = if test_first { depth } else { depth.max(1) };
     let mut iterations = Vec::with_capacity(copies as usize);
@@ -123,6 +123,20 @@ fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: Unrolling, labels: &
         });
     }
     tail
+}
+
+/// Whether no execution can leave the loop: its condition is a constant
+/// other than 0 (`while (1)`, `for (;;)`) and nothing in it jumps out,
+/// returns or ends the thread.
+fn never_exits(shape: &LoopShape) -> bool {
+    let always = matches!(shape.condition, Expr::Const(c) if *c != 0);
+    let mut leaves = false;
+    for block in [shape.prelude, shape.body, shape.latch] {
+        for_each_stmt(block, &mut |kind| {
+            leaves |= matches!(kind, StmtKind::Break | StmtKind::Goto(_) | StmtKind::Return(_) | StmtKind::ThreadExit(_))
+        });
+    }
+    always && !leaves
 }
 
 /// One copy of `body; continue-label: latch` with fresh labels.
