@@ -540,6 +540,10 @@ fn unwinding_assertions_report_the_bound_not_a_bug() {
     let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--no-check", "--format", "json"]);
     assert_eq!(code, 10);
     assert_eq!(json(&stdout)["verdict"], "unwinding-bound", "without the native check too");
+    // the loop's own depth is the bound it reports
+    let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--unwind", "3", "--unwindset", "6:1"]);
+    assert_eq!(code, 10);
+    assert!(stdout.starts_with("Unwinding bound reached under SC: a loop can run more than --unwind 1 times"), "{stdout}");
     let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--unwind", "3"]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("every loop exits within --unwind"), "{stdout}");
