@@ -80,6 +80,10 @@ fn a_loop_bound_that_cuts_every_execution_is_a_warning_and_its_code_is_dropped()
         );
     let sequential = std::fs::read_to_string(&output).expect("the output is written");
     assert!(sequential.contains("#define SMA_THREADS 1\n"), "no thread is created");
+    assert!(
+        sequential.contains("init.c:12: warning: no execution gets past this loop within its unwinding bound of 2\n"),
+        "the warning is in the output's header too"
+    );
     // --unwind 6: the loop ends within the bound; no warning, two threads
     translate_at_unwind(&file, &output, "6").stderr(predicate::str::is_empty());
     let sequential = std::fs::read_to_string(&output).expect("the output is written");

@@ -117,6 +117,12 @@ fn print_header_comment(out: &mut String, program: &SequentialProgram, options: 
     if options.unwinding_assertions {
         out.push_str(" * every loop is asserted to exit within the unwind bound\n");
     }
+    for warning in &program.warnings {
+        // the translator's warnings travel with the file; `*/` cannot occur
+        // in a message built from a source line, but is kept out anyway
+        let text = format!("{}:{}: warning: {}", warning.file.display(), warning.line, warning.message);
+        let _ = writeln!(out, " * {}", text.replace("*/", "* /"));
+    }
     out.push_str(
         " * Check with:  cbmc THIS_FILE.c   (no other flag needed; every loop is unrolled)\n */\n",
     );
