@@ -339,11 +339,16 @@ fn input_file(program: &Program) -> Option<&str> {
     program.origins.get(main.origin).map(|origin| origin.file.as_str())
 }
 
+/// The line of the input file on which the statement at `origin` starts
+/// (`None` for a statement of another file): what `--unwindset` names.
+fn input_line(program: &Program, origin: OriginId) -> Option<u32> {
+    program.origins.get(origin).filter(|o| Some(o.file.as_str()) == input_file(program)).map(|o| o.line)
+}
+
 /// How often the loop at `origin` is unrolled: its `--unwindset` depth when
 /// it starts on such a line of the input file, else `--unwind`.
 pub(crate) fn loop_depth(program: &Program, bounds: &Bounds, origin: OriginId) -> u32 {
-    let line = program.origins.get(origin).filter(|o| Some(o.file.as_str()) == input_file(program)).map(|o| o.line);
-    bounds.unwind_at(line)
+    bounds.unwind_at(input_line(program, origin))
 }
 
 /// The loops that `--unwindset` gives their own depth, by origin; an error
@@ -353,11 +358,9 @@ pub(crate) fn own_loop_depths(program: &Program, bounds: &Bounds) -> Result<BTre
     let mut lines_with_loops = std::collections::BTreeSet::new();
     for function in &program.functions {
         walk::for_each_statement(&function.body, &mut |stmt| {
-            if let (StmtKind::Loop { .. }, Some(origin)) = (&stmt.kind, program.origins.get(stmt.origin))
-                && Some(origin.file.as_str()) == input_file(program)
-            {
-                lines_with_loops.insert(origin.line);
-                if let Some(&depth) = bounds.unwindset.get(&origin.line) {
+            if let (StmtKind::Loop { .. }, Some(line)) = (&stmt.kind, input_line(program, stmt.origin)) {
+                lines_with_loops.insert(line);
+                if let Some(&depth) = bounds.unwindset.get(&line) {
                     depths.insert(stmt.origin, depth);
                 }
             }

@@ -63,20 +63,10 @@ pub struct Reachability {
     pub end_cut_by: Option<Cut>,
 }
 
-/// The heap bounds that cut allocations off.
-#[derive(Debug, Clone, Copy)]
-struct HeapBounds {
-    /// `--nmalloc`: heap blocks for the whole program.
-    blocks: u32,
-    /// `--heap-block` when given: scalars per block.
-    block_size: Option<u32>,
-}
-
 /// Removes the unreachable code of `function` (loops already unrolled)
 /// under `bounds`.
 pub fn remove_unreachable(function: &mut Function, bounds: &Bounds) -> Reachability {
-    let heap = HeapBounds { blocks: bounds.nmalloc, block_size: bounds.heap_block };
-    let mut pass = Pass { locals: &function.locals, heap, cuts: Vec::new(), ends: false };
+    let mut pass = Pass { locals: &function.locals, bounds, cuts: Vec::new(), ends: false };
     let body = std::mem::take(&mut function.body);
     let (body, after) = pass.block(body, Flow::entry());
     let end_cut_by = if pass.ends || after.reachable { None } else { after.cut_by };
@@ -214,7 +204,8 @@ impl Flow {
 
 struct Pass<'a> {
     locals: &'a [Local],
-    heap: HeapBounds,
+    /// The heap bounds (`nmalloc`, a given `heap_block`) cut allocations off.
+    bounds: &'a Bounds,
     cuts: Vec<BoundCut>,
     /// Whether some execution reaches a `return` or a thread exit.
     ends: bool,
@@ -305,11 +296,11 @@ impl Pass<'_> {
     /// The heap bound that cuts off every execution of an allocation of
     /// `size` scalars after `flow`, if one does.
     fn allocation_cut(&self, origin: OriginId, size: &Expr, flow: &Flow) -> Option<Cut> {
-        if flow.allocations >= self.heap.blocks {
+        if flow.allocations >= self.bounds.nmalloc {
             return Some(Cut::HeapBlocks(origin));
         }
         let scalars = value(size, &flow.constants)?;
-        let block = self.heap.block_size?;
+        let block = self.bounds.heap_block?;
         (scalars > i64::from(block)).then_some(Cut::HeapBlockSize { origin, scalars })
     }
 
@@ -371,10 +362,11 @@ fn fits(v: i64, bits: u8) -> bool {
     bits >= 32 || (bits >= 2 && v < 1i64 << (bits - 1))
 }
 
-/// The place a statement other than an assignment writes, if private.
+/// The place a statement other than an assignment or an allocation
+/// writes, if private.
 fn written_place(kind: &StmtKind) -> Option<&Place> {
     match kind {
-        StmtKind::Read { target, .. } | StmtKind::Malloc { target, .. } => Some(target),
+        StmtKind::Read { target, .. } => Some(target),
         StmtKind::Rmw { target, .. } | StmtKind::Call { target, .. } => target.as_ref(),
         StmtKind::ThreadCreate { handle, .. } => Some(handle),
         _ => None,
