@@ -25,6 +25,13 @@ fn program(directory: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// The one warning of a JSON report (`stdout` shows the report otherwise).
+fn only_warning<'a>(report: &'a Value, stdout: &str) -> &'a Value {
+    let warnings = report["warnings"].as_array().expect("warnings is an array");
+    assert_eq!(warnings.len(), 1, "{stdout}");
+    &warnings[0]
+}
+
 /// A stand-in CBMC: answers `--version` like CBMC 5.12 and runs `body`
 /// (POSIX sh) for a verification run.
 fn fake_cbmc(directory: &Path, body: &str) -> PathBuf {
@@ -183,11 +190,10 @@ int main(void) {\n  pthread_t t;\n  int i;\n  for (i = 0; i < 5; i++)\n    table
     assert_eq!(code, 0, "{stdout}");
     let report = json(&stdout);
     assert_eq!(report["verdict"], "safe");
-    let warnings = report["warnings"].as_array().expect("warnings is an array");
-    assert_eq!(warnings.len(), 1, "{stdout}");
-    assert_eq!(warnings[0]["line"], 12);
-    assert_eq!(warnings[0]["column"], 3);
-    assert_eq!(warnings[0]["message"], "no execution gets past this loop within its unwinding bound of 2");
+    let warning = only_warning(&report, &stdout);
+    assert_eq!(warning["line"], 12);
+    assert_eq!(warning["column"], 3);
+    assert_eq!(warning["message"], "no execution gets past this loop within its unwinding bound of 2");
     let (code, stdout, stderr) = verify(&program, &["--tso"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("warning: no execution gets past init.c:12 within the bounds (see the warnings), so the code after it was not checked"), "{stdout}");
@@ -218,11 +224,10 @@ int main(void) {\n  pthread_t t;\n  struct node *a = malloc(sizeof(struct node))
     let (code, stdout, _) = verify(&program, &["--pso", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}");
     let report = json(&stdout);
-    let warnings = report["warnings"].as_array().expect("warnings is an array");
-    assert_eq!(warnings.len(), 1, "{stdout}");
-    assert_eq!(warnings[0]["message"], "no execution gets past this allocation within --nmalloc 2");
-    assert_eq!(warnings[0]["line"], 15);
-    assert!(warnings[0]["help"].as_str().is_some_and(|help| help.contains("at least 3")), "{stdout}");
+    let warning = only_warning(&report, &stdout);
+    assert_eq!(warning["message"], "no execution gets past this allocation within --nmalloc 2");
+    assert_eq!(warning["line"], 15);
+    assert!(warning["help"].as_str().is_some_and(|help| help.contains("at least 3")), "{stdout}");
     let (code, stdout, _) = verify(&program, &["--pso", "--nmalloc", "3", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
