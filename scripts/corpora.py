@@ -51,9 +51,9 @@ def _table_one():
     return bounds
 
 
-def litmus_tests():
-    """Rows of the litmus corpus's expected.tsv (file, sc, tso, pso)."""
-    with open(LITMUS / "expected.tsv") as handle:
+def litmus_tests(corpus=LITMUS):
+    """Rows of a litmus corpus's expected.tsv (file, sc, tso, pso)."""
+    with open(Path(corpus) / "expected.tsv") as handle:
         return list(csv.DictReader(handle, delimiter="\t"))
 
 
