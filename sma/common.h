@@ -91,7 +91,7 @@ typedef unsigned int sma_wid_t;
 #define SMA_EV_UNLOCK       6 /* mutex released */
 #define SMA_EV_RMW          7 /* atomic read-modify-write */
 #define SMA_EV_STORE_FENCE  8 /* store-store fence */
-#define SMA_EV_THREAD_END   9 /* a thread terminates (drained) */
+/* 9 was a thread's end, which drained it: the join drains it now */
 #define SMA_EV_MALLOC      10 /* a heap block is allocated */
 #define SMA_EV_CREATE      11 /* a thread is created (loc = its slot); written by the translator */
 #define SMA_EV_JOIN        12 /* a thread is joined (loc = its slot); written by the translator */

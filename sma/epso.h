@@ -63,7 +63,7 @@ sma_tick_t sma_sfence_tstamp[SMA_THREADS];
 /* The state, the list operations (sma_init, sma_clock_update, sma_drain,
  * sma_head, sma_take_free_node, sma_link_node) and the operations both
  * T-CDLL models implement alike (read, write, fence, lock, unlock, RMW,
- * malloc, thread end) are in tcdll.h, inlined just before this header. */
+ * malloc, join) are in tcdll.h, inlined just before this header. */
 
 /* Records t's latest write to v (I5, I6); sec. V: the maximum only grows
  * when the new timestamp is larger (line 42 of Fig. 3 replaced). */

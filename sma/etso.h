@@ -54,7 +54,7 @@
 /* The state, the list operations (sma_init, sma_clock_update, sma_drain,
  * sma_head, sma_take_free_node, sma_link_node) and the operations both
  * T-CDLL models implement alike (read, write, fence, lock, unlock, RMW,
- * malloc, thread end) are in tcdll.h, inlined just before this header. */
+ * malloc, join) are in tcdll.h, inlined just before this header. */
 
 /* Records t's latest write to v (I5, I6). */
 void sma_note_last_write(sma_loc_t v, sma_thread_t t, sma_value_t value, sma_tick_t ts,

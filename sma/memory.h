@@ -3,7 +3,7 @@
  *
  * Memory holds one value and one write id per location, plus the position
  * of the latest store in memory order. Fence, lock, unlock, RMW, malloc,
- * read and thread end are the same in these models: a flush phase
+ * read and join are the same in these models: a flush phase
  * (sma_flush_some), then a drain of the thread's buffers (sma_drain), then
  * the operation on memory. The model header that follows defines what
  * differs: sma_flush_some, sma_drain, sma_write, sma_read_alone and
@@ -115,18 +115,14 @@ sma_loc_t sma_malloc(sma_wide_t scalars, int zeroed, sma_thread_t t, sma_stmt_t 
     return sma_heap_malloc(scalars, zeroed, t, stmt, sma_memory_order);
 }
 
-/* The end of a thread that no other thread runs beside (the translator
- * marks it): its drain needs no flush phase before it. */
-void sma_thread_end_alone(sma_thread_t t, sma_stmt_t stmt)
-{
-    sma_drain(t, stmt);
-    sma_record(SMA_EV_THREAD_END, t, 0, 0, sma_memory_order, 0, 0, stmt);
-}
-
-void sma_thread_end(sma_thread_t t, sma_stmt_t stmt)
+/* t joins the finished thread `joined`, whose stores drain now (see
+ * sma_join in tcdll.h): a flush phase first, since other threads' stores
+ * may reach memory before the drained ones. */
+void sma_join(sma_thread_t joined, sma_thread_t t, sma_stmt_t stmt)
 {
     sma_flush_some(stmt);
-    sma_thread_end_alone(t, stmt);
+    sma_drain(joined, stmt);
+    sma_record(SMA_EV_JOIN, t, joined, 0, sma_memory_order, 0, 0, stmt);
 }
 
 sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)

@@ -14,9 +14,9 @@
  * thread's store-fence epoch (the number of store-store fences the thread
  * had executed when it issued it), and in a pass a store may reach memory
  * only if, when the pass began, no store of the same thread with a smaller
- * epoch was buffered. Fences, locks, RMWs and terminating threads then
- * drain all the thread's buffers. It exists to cross-check epso.h
- * (Theorem 2 of the paper). Needs common.h, memory.h and buffers.h first.
+ * epoch was buffered. Fences, locks and RMWs then drain all the thread's
+ * buffers, and a join those of the joined thread. It exists to
+ * cross-check epso.h (Theorem 2 of the paper). Needs common.h, memory.h and buffers.h first.
  *
  * The passes index the buffers with constants, which CBMC encodes far more
  * cheaply than one flush of a nondeterministically chosen buffer per step.
@@ -40,7 +40,7 @@
 
 /* The memory, sma_init, sma_memory_store and the operations every model
  * with an explicit memory implements alike (fence, lock, unlock, RMW,
- * malloc, read, thread end) are in memory.h; the slot type, the number of
+ * malloc, read, join) are in memory.h; the slot type, the number of
  * flush passes and SMA_REF_EMPTY in buffers.h. Both are inlined just
  * before this header. */
 

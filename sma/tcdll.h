@@ -4,7 +4,7 @@
  * Tomasco et al., FMCAD 2016, sections III-IV, Fig. 3: the state (clock,
  * per-location lists of timestamped writes, each thread's latest write),
  * the list operations, and the operations that eTSO and ePSO implement
- * alike: read, write, fence, lock, unlock, RMW, malloc and thread end. The
+ * alike: read, write, fence, lock, unlock, RMW, malloc and join. The
  * model header that follows (etso.h or epso.h) defines what differs between
  * TSO and PSO: sma_note_last_write, sma_write_lower_bound and
  * sma_store_fence; the invariants (I1)-(I7) are stated there. Needs
@@ -308,11 +308,15 @@ sma_loc_t sma_malloc(sma_wide_t scalars, int zeroed, sma_thread_t t, sma_stmt_t 
     return sma_heap_malloc(scalars, zeroed, t, stmt, sma_clock);
 }
 
-/* A terminating thread drains its stores. */
-void sma_thread_end(sma_thread_t t, sma_stmt_t stmt)
+/* t joins the finished thread `joined`, whose stores drain now: its
+ * termination is observable only here (a thread's end is a fence, and
+ * nothing but a join sees that it has passed it), so its stores may wait
+ * past its end for whatever they wait for, and the thread still ends in
+ * the context of its last statement. */
+void sma_join(sma_thread_t joined, sma_thread_t t, sma_stmt_t stmt)
 {
-    sma_drain(t);
-    sma_record(SMA_EV_THREAD_END, t, 0, 0, sma_clock, 0, 0, stmt);
+    sma_drain(joined);
+    sma_record(SMA_EV_JOIN, t, joined, 0, sma_clock, 0, 0, stmt);
 }
 
 #endif /* SMA_TCDLL_H */

@@ -8,10 +8,11 @@
  * operation except a store, a store-store fence and malloc a flush phase
  * runs, made of SMA_REF_FLUSH_ROUNDS passes over the threads in which each
  * thread's oldest store may reach memory (stores skip the phase: flushes
- * before a store can always be moved after it). Fences, locks, RMWs and
- * terminating threads then drain the thread's buffer. (The phase before a
- * drain is needed: other threads' stores to the same locations may reach
- * memory before the drained ones.) It exists to cross-check etso.h
+ * before a store can always be moved after it). Fences, locks and RMWs
+ * then drain the thread's buffer, and a join the joined thread's. (The
+ * phase before a drain is needed: other threads' stores to the same
+ * locations may reach memory before the drained ones.) It exists to
+ * cross-check etso.h
  * (Theorem 1 of the paper: they are equivalent). Needs common.h,
  * memory.h and buffers.h first.
  *
@@ -36,7 +37,7 @@
 
 /* The memory, sma_init, sma_memory_store and the operations every model
  * with an explicit memory implements alike (fence, lock, unlock, RMW,
- * malloc, read, thread end) are in memory.h; the slot type, the number of
+ * malloc, read, join) are in memory.h; the slot type, the number of
  * flush passes and SMA_REF_EMPTY in buffers.h. Both are inlined just
  * before this header. */
 

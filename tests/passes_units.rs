@@ -525,7 +525,7 @@ fn guards_number_visible_statements_and_joins_forbid_skipped_switches() {
         "join: assume(cs >= 4) before guard 4"
     );
     assert_eq!(thread.body[after_if + 1], SeqStmt::Guard(4));
-    assert!(matches!(flat.last(), Some(SeqStmt::ThreadEnd { .. })));
+    assert_eq!(flat.last(), Some(&SeqStmt::Guard(thread.lines - 1)), "the thread ends after its last guard");
 }
 
 #[test]

@@ -221,7 +221,7 @@ impl Program {
         }
         let end = self.ops.len();
         for thread in 1..threads {
-            writeln!(c, "    sma_thread_end({thread}, {end});").map_err(w)?;
+            writeln!(c, "    sma_join({thread}, 0, {end});").map_err(w)?;
         }
         for loc in 1..self.locations {
             writeln!(c, "    o[{slot}] = sma_read({loc}, 0, {end});").map_err(w)?;

@@ -8,7 +8,9 @@
 //! stores ([`mark_main_alone`]).
 //!
 //! A buffer is emptied by every draining visible statement (full fence, RMW,
-//! lock, unlock, thread creation, thread end). The count is taken over the
+//! lock, unlock, thread creation; a thread's own buffer also drains when
+//! another thread joins it, after its end, which changes nothing here: it
+//! stores nothing after its end). The count is taken over the
 //! loop-free thread bodies (loops are unrolled), with the maximum over the
 //! branches of an `if` and over the forward jumps to a label; private
 //! locals known to hold constants make computed addresses constant. The
@@ -292,7 +294,7 @@ struct Counter<'a> {
     passed: Vec<LabelId>,
     /// Pre-order index of the statement being visited.
     visit: usize,
-    /// Pre-order indices of the reads and thread ends that run while no
+    /// Pre-order indices of the reads that run while no
     /// other thread can hold buffered stores.
     alone: BTreeSet<usize>,
     /// Pre-order indices of the stores to locations no other thread
@@ -322,13 +324,12 @@ fn walk<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Con
     counter
 }
 
-/// Marks the reads and the end of the main thread that run while no other
-/// thread can hold buffered stores: before main's first thread creation, and
-/// after it has joined every thread it created (when only main creates
-/// threads). A terminated thread has drained its buffers, so memory updates
-/// before such a statement could only move main's own stores, which it does
-/// not observe: the reference SMAs skip them (`sma_read_alone`,
-/// `sma_thread_end_alone`).
+/// Marks the reads of the main thread that run while no other thread can
+/// hold buffered stores: before main's first thread creation, and after it
+/// has joined every thread it created (when only main creates threads). A
+/// joined thread has drained its buffers, so memory updates before such a
+/// read could only move main's own stores, which it does not observe: the
+/// reference SMAs skip them (`sma_read_alone`).
 pub fn mark_main_alone(program: &mut SequentialProgram) {
     let nested_creation = nested_creation(program);
     let (shared, observed) = (BTreeSet::new(), Accesses::default());
@@ -344,7 +345,7 @@ pub fn mark_main_alone(program: &mut SequentialProgram) {
 /// Which flag [`mark`] sets, on the statements whose pre-order index (the
 /// order [`Counter`] visits them in) is in the set.
 enum Marks<'a> {
-    /// `alone` of reads and thread ends.
+    /// `alone` of reads.
     Alone(&'a BTreeSet<usize>),
     /// `unobserved` of stores.
     UnobservedStores(&'a BTreeSet<usize>),
@@ -355,7 +356,7 @@ fn mark(block: &mut [SeqStmt], marks: &Marks, visit: &mut usize) {
         let index = *visit;
         *visit += 1;
         match (stmt, marks) {
-            (SeqStmt::Read { alone: flag, .. } | SeqStmt::ThreadEnd { alone: flag, .. }, Marks::Alone(set))
+            (SeqStmt::Read { alone: flag, .. }, Marks::Alone(set))
             | (SeqStmt::Write { unobserved: flag, .. }, Marks::UnobservedStores(set)) => {
                 *flag = set.contains(&index);
             }
@@ -389,7 +390,7 @@ impl Counter<'_> {
         let index = self.visit;
         self.visit += 1;
         if let Some(state) = &state {
-            if matches!(stmt, SeqStmt::Read { .. } | SeqStmt::ThreadEnd { .. }) && !self.beside_others(state) {
+            if matches!(stmt, SeqStmt::Read { .. }) && !self.beside_others(state) {
                 self.alone.insert(index);
             }
             if let SeqStmt::Read { address, .. }
@@ -452,8 +453,7 @@ impl Counter<'_> {
             }
             | SeqStmt::Rmw { .. }
             | SeqStmt::Lock { .. }
-            | SeqStmt::Unlock { .. }
-            | SeqStmt::ThreadEnd { .. } => state.map(|mut state| {
+            | SeqStmt::Unlock { .. } => state.map(|mut state| {
                 state.drain();
                 state
             }),
@@ -849,12 +849,11 @@ mod tests {
                 stmt: 0,
             },
             read(),
-            SeqStmt::ThreadEnd { stmt: 0, alone: false },
         ];
-        assert_eq!(alone_reads(&body, false), BTreeSet::from([0, 5, 6]));
+        assert_eq!(alone_reads(&body, false), BTreeSet::from([0, 5]));
         assert_eq!(alone_reads(&body, true), BTreeSet::from([0]), "a thread may have created others");
         let mut program_body = body.to_vec();
-        mark(&mut program_body, &Marks::Alone(&BTreeSet::from([0, 5, 6])), &mut 0);
+        mark(&mut program_body, &Marks::Alone(&BTreeSet::from([0, 5])), &mut 0);
         assert!(matches!(program_body[5], SeqStmt::Read { alone: true, .. }));
         assert!(matches!(program_body[3], SeqStmt::Read { alone: false, .. }));
     }

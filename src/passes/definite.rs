@@ -149,8 +149,7 @@ impl Analysis {
             | SeqStmt::AtomicEnd { .. }
             | SeqStmt::ResumeCheck(_)
             | SeqStmt::Fence { .. }
-            | SeqStmt::Create { .. }
-            | SeqStmt::ThreadEnd { .. } => state,
+            | SeqStmt::Create { .. } => state,
         }
     }
 }

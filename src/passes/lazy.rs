@@ -183,11 +183,9 @@ fn sequentialise_thread(
         s.label_names.insert(s.end, "thread_end".into());
     }
     s.join(&mut body);
+    // The thread has ended when its context passes this last guard
+    // (pc == lines); its stores drain when it is joined (SeqStmt::Join).
     body.push(SeqStmt::Guard(s.next));
-    body.push(SeqStmt::ThreadEnd {
-        stmt: thread.origin,
-        alone: false,
-    });
     // Nondeterministic initial values, only where a path may read one.
     let early = super::definite::read_before_assigned(&body);
     let mut initial = Vec::new();

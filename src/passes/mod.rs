@@ -145,7 +145,10 @@ pub enum SeqStmt {
         slot: usize,
         stmt: OriginId,
     },
-    /// `assume(pc[handle] == lines[handle])`.
+    /// `assume(pc[handle] == lines[handle])`, then the joined thread's
+    /// stores drain (its termination is observable only here, so they
+    /// drain here rather than when it ends: the thread can end in the
+    /// context of its last statement, whatever its stores wait for).
     Join {
         handle: Expr,
         stmt: OriginId,
@@ -159,12 +162,6 @@ pub enum SeqStmt {
     },
     AtomicEnd {
         stmt: OriginId,
-    },
-    /// The final visible statement: the thread terminates and drains.
-    ThreadEnd {
-        stmt: OriginId,
-        /// As for [`SeqStmt::Read`].
-        alone: bool,
     },
 }
 
@@ -180,7 +177,7 @@ pub struct SeqThread {
     pub locals: Vec<Local>,
     pub body: Vec<SeqStmt>,
     /// Number of visible statements, the entry pseudo statement 0 and the
-    /// final `sma_thread_end` included; `pc[t] == lines` = finished.
+    /// final guard included; `pc[t] == lines` = finished.
     pub lines: u32,
     /// Source names of the labels of `body` (for readable output).
     pub label_names: BTreeMap<LabelId, String>,

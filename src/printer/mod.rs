@@ -566,17 +566,13 @@ impl ThreadPrinter<'_> {
             SeqStmt::Join { handle, stmt } => {
                 let h = self.e(handle);
                 let text = format!(
-                    "__CPROVER_assume((unsigned int)({h}) < SMA_THREADS && lazy_pc[(unsigned int)({h})] == lazy_lines[(unsigned int)({h})]); sma_record(SMA_EV_JOIN, {t}, (unsigned int)({h}), 0, 0, 0, 0, {stmt});{}",
+                    "__CPROVER_assume((unsigned int)({h}) < SMA_THREADS && lazy_pc[(unsigned int)({h})] == lazy_lines[(unsigned int)({h})]); sma_join((unsigned int)({h}), {t}, {stmt});{}",
                     self.origin_comment(*stmt)
                 );
                 self.line(indent, &text);
             }
             SeqStmt::AtomicBegin { stmt: origin } => self.atomic_record("SMA_EV_ATOMIC_BEGIN", *origin, indent),
             SeqStmt::AtomicEnd { stmt: origin } => self.atomic_record("SMA_EV_ATOMIC_END", *origin, indent),
-            SeqStmt::ThreadEnd { stmt, alone } => {
-                let end = self.alone_variant(*alone, "sma_thread_end");
-                self.line(indent, &format!("{end}({t}, {stmt});"))
-            }
         }
     }
 }

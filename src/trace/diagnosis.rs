@@ -257,8 +257,6 @@ mod tests {
             record(Read, 1, 2, 0, 0, 0, 11),
             record(Write, 2, 2, 1, 2, 0, 20),
             record(Read, 2, 1, 0, 0, 0, 21),
-            record(ThreadEnd, 1, 0, 0, 0, 0, 12),
-            record(ThreadEnd, 2, 0, 0, 0, 0, 22),
             record(Join, 0, 1, 0, 0, 0, 2),
             record(Join, 0, 2, 0, 0, 0, 3),
         ];

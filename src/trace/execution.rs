@@ -27,8 +27,6 @@ pub enum EventKind {
     /// other thread runs in between.
     AtomicBegin,
     AtomicEnd,
-    /// The drain of a terminating thread.
-    ThreadEnd,
     /// The drain of a thread that creates another.
     CreateDrain,
     /// An atomic read-modify-write that wrote `new`; `old` is the value of
@@ -346,9 +344,8 @@ impl Builder<'_> {
                 let place = self.program_event(index, record, spec, kind);
                 self.link_source(place, from);
             }
-            RecordKind::Fence | RecordKind::ThreadEnd => {
-                let kind = if record.kind == RecordKind::Fence { EventKind::Fence } else { EventKind::ThreadEnd };
-                self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::Fence), kind);
+            RecordKind::Fence => {
+                self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::Fence), EventKind::Fence);
             }
             RecordKind::Lock | RecordKind::Unlock => {
                 let mutex = self.location_name(record.loc);
@@ -441,6 +438,11 @@ impl Builder<'_> {
         if !self.joined[joined] {
             self.flush_all_of(joined);
             let info = EventInfo { slot: joined, stmt: None, record: Some(index), kind: EventKind::Done };
+            // The joined thread's end drains its stores before it is seen
+            // to be done (a fence first: under PSO the write of `done#`
+            // could otherwise overtake them), and `done#` itself reaches
+            // memory before the joiner reads it (the fence after).
+            self.push(joined, EventSpec::new(format!("drain#{joined}"), OpSpec::Fence), info.clone());
             let write = EventSpec::new(variable.clone(), OpSpec::Write { var: variable.clone() });
             let place = self.push(joined, write, info.clone());
             self.order.push((place.0, place.1, Phase::Memory));
@@ -460,7 +462,7 @@ impl Builder<'_> {
         if !self.sma.is_timestamped() {
             return;
         }
-        if matches!(record.kind, RecordKind::Write | RecordKind::Create | RecordKind::Join) {
+        if matches!(record.kind, RecordKind::Write | RecordKind::Create) {
             return;
         }
         let clock = record.timestamp;
@@ -544,8 +546,7 @@ mod tests {
             record(Create, 0, 1, 0, 0, 0, 0),
             record(Write, 1, 1, 1, 2, 1, 0),
             record(Write, 1, 2, 1, 1, 2, 0),
-            record(ThreadEnd, 1, 0, 0, 2, 0, 0),
-            record(Join, 0, 1, 0, 0, 0, 0),
+            record(Join, 0, 1, 0, 2, 0, 0),
             record(Read, 0, 2, 1, 2, 0, 2),
             record(Read, 0, 1, 0, 2, 0, 0),
         ]

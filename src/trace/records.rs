@@ -18,7 +18,6 @@ pub enum RecordKind {
     /// Atomic read-modify-write (`write_id` 0: a CAS that failed).
     Rmw,
     StoreFence,
-    ThreadEnd,
     Malloc,
     /// A thread is created (`loc` = the created thread's slot).
     Create,
@@ -41,7 +40,7 @@ impl RecordKind {
             6 => RecordKind::Unlock,
             7 => RecordKind::Rmw,
             8 => RecordKind::StoreFence,
-            9 => RecordKind::ThreadEnd,
+            // 9 was a thread's end, which drained it; the join drains it now
             10 => RecordKind::Malloc,
             11 => RecordKind::Create,
             12 => RecordKind::Join,
@@ -250,11 +249,11 @@ mod tests {
         // Only thread and kind change for the next record: the others keep
         // their last values, as in a trace where CBMC prints every step.
         assignments.push(text("sma_rec_thread", "1u"));
-        assignments.push(text("sma_rec_kind", "9u"));
+        assignments.push(text("sma_rec_kind", "6u"));
         let records = decode(assignments).unwrap();
         assert_eq!(records.iter().map(|r| (r.kind, r.thread)).collect::<Vec<_>>(), vec![
             (RecordKind::Fence, 2),
-            (RecordKind::ThreadEnd, 1)
+            (RecordKind::Unlock, 1)
         ]);
     }
 

@@ -206,7 +206,6 @@ pub enum StepKind {
     /// An atomic section begins: no other thread runs until it ends.
     AtomicBegin,
     AtomicEnd,
-    ThreadEnd,
     Rmw,
     CasFailed,
     Lock,
@@ -393,7 +392,12 @@ impl Renderer<'_> {
                 }
                 continue;
             }
-            let drained = recent_flushes.iter().filter(|&&flushed| flushed == slot).count();
+            // A join drains the joined thread, any other draining event its own.
+            let drainer = match info.kind {
+                EventKind::Joined { joined } => joined,
+                _ => slot,
+            };
+            let drained = recent_flushes.iter().filter(|&&flushed| flushed == drainer).count();
             recent_flushes.clear();
             let flushed_at_once = steps.get(i).is_some_and(|next| next.event == step.event && next.phase == Phase::Memory);
             let row = if step.phase == Phase::Buffer {
@@ -511,7 +515,6 @@ impl Renderer<'_> {
                 ("atomic section begins: no other thread runs until it ends".to_string(), StepKind::AtomicBegin, None)
             }
             EventKind::AtomicEnd => ("atomic section ends".to_string(), StepKind::AtomicEnd, None),
-            EventKind::ThreadEnd => (drains("thread ends"), StepKind::ThreadEnd, None),
             EventKind::CreateDrain | EventKind::CasDrain if drained == 0 => return None,
             EventKind::CreateDrain => (drains("before creating a thread").replacen(", d", ": d", 1), StepKind::Fence, None),
             EventKind::CasDrain => (drains("before compare-and-swap").replacen(", d", ": d", 1), StepKind::Fence, None),
@@ -527,7 +530,12 @@ impl Renderer<'_> {
             EventKind::Lock { mutex } => (drains(&format!("lock {mutex}")), StepKind::Lock, None),
             EventKind::Unlock { mutex } => (drains(&format!("unlock {mutex}")), StepKind::Unlock, None),
             EventKind::Joined { joined } => {
-                (format!("joins {} (finished)", self.thread_name(*joined)), StepKind::Join, None)
+                let effect = match drained {
+                    0 => format!("joins {} (finished)", self.thread_name(*joined)),
+                    1 => format!("joins {} (finished), whose 1 buffered store drains", self.thread_name(*joined)),
+                    n => format!("joins {} (finished), whose {n} buffered stores drain", self.thread_name(*joined)),
+                };
+                (effect, StepKind::Join, None)
             }
             EventKind::Write { .. } | EventKind::Spawn { .. } | EventKind::Started | EventKind::Done => return None,
         };

@@ -15,7 +15,7 @@ typedef unsigned int sma_stmt_t;
 #define SMA_EV_ATOMIC_BEGIN 13
 #define SMA_EV_ATOMIC_END 14
 
-/* The translator records thread creation, joins and atomic sections; nothing to record here. */
+/* The translator records thread creation and atomic sections; nothing to record here. */
 void sma_record(unsigned int kind, sma_thread_t t, sma_loc_t loc, sma_value_t value,
                 unsigned int timestamp, unsigned int write_id, unsigned int read_from,
                 sma_stmt_t stmt) {}
@@ -58,4 +58,4 @@ sma_loc_t sma_malloc(sma_value_t scalars, int zeroed, sma_thread_t t, sma_stmt_t
   if (zeroed) for (j = 0; j < SMA_HEAP_BLOCK_SIZE; j++) sma_memory[base + j] = 0;
   return base;
 }
-void sma_thread_end(sma_thread_t t, sma_stmt_t stmt) {}
+void sma_join(sma_thread_t joined, sma_thread_t t, sma_stmt_t stmt) {}

@@ -39,7 +39,7 @@ int main(void)
      * that store then overwrites the RMW's */
     sma_write(Z, 1, 2, 8);
     old = sma_rmw(Z, SMA_RMW_CAS, 7, 0, 1, 9);
-    sma_thread_end(2, 10);
+    sma_join(2, 0, 10);
     final_z = sma_read(Z, 0, 11);
     __CPROVER_assert(old != 0, "weak: CAS reads 0 past a buffered store");
     __CPROVER_assert(!(old == 0 && final_z != 1), "always: a store buffered before a CAS reaches memory after it");
