@@ -530,10 +530,11 @@ impl Renderer<'_> {
             EventKind::Lock { mutex } => (drains(&format!("lock {mutex}")), StepKind::Lock, None),
             EventKind::Unlock { mutex } => (drains(&format!("unlock {mutex}")), StepKind::Unlock, None),
             EventKind::Joined { joined } => {
+                let joins = format!("joins {} (finished)", self.thread_name(*joined));
                 let effect = match drained {
-                    0 => format!("joins {} (finished)", self.thread_name(*joined)),
-                    1 => format!("joins {} (finished), whose 1 buffered store drains", self.thread_name(*joined)),
-                    n => format!("joins {} (finished), whose {n} buffered stores drain", self.thread_name(*joined)),
+                    0 => joins,
+                    1 => format!("{joins}, whose 1 buffered store drains"),
+                    n => format!("{joins}, whose {n} buffered stores drain"),
                 };
                 (effect, StepKind::Join, None)
             }
