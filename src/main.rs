@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lazysma::exit;
-use lazysma::options::{Bounds, MemoryModel, SmaImplementation, TranslateOptions};
+use lazysma::options::{AutoBounds, Bounds, MemoryModel, SmaImplementation, TranslateOptions};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -84,12 +84,12 @@ struct TranslationArgs {
     /// Own unrolling depths of the loops that start on these lines of FILE, e.g. 71:129,80:14 (repeatable).
     #[arg(long, value_name = "LINE:N,...", value_parser = parse_unwindset, action = clap::ArgAction::Append)]
     unwindset: Vec<Vec<(u32, u32)>>,
-    /// Nodes per location list, one holding the memory value (qsize-1 stores of a location may be pending).
-    #[arg(long, default_value_t = Bounds::default().qsize, value_parser = clap::value_parser!(u32).range(2..))]
-    qsize: u32,
-    /// Largest value of the global clock (timestamps).
-    #[arg(long, default_value_t = Bounds::default().maxclock, value_parser = clap::value_parser!(u32).range(1..))]
-    maxclock: u32,
+    /// Nodes per location list, one holding the memory value (qsize-1 stores of a location may be pending); `auto`: as many as this program can need.
+    #[arg(long, value_name = "N|auto", default_value_t = BoundArg::Number(Bounds::default().qsize), value_parser = bound_parser(2))]
+    qsize: BoundArg,
+    /// Largest value of the global clock (timestamps); `auto`: as large as this program can need.
+    #[arg(long, value_name = "K|auto", default_value_t = BoundArg::Number(Bounds::default().maxclock), value_parser = bound_parser(1))]
+    maxclock: BoundArg,
     /// Bit width of the integers stored in shared memory.
     #[arg(long, default_value_t = Bounds::default().bitwidth, value_parser = clap::value_parser!(u32).range(2..=64))]
     bitwidth: u32,
@@ -129,8 +129,8 @@ impl TranslationArgs {
             bounds: Bounds {
                 rounds: self.rounds,
                 unwind: self.unwind,
-                qsize: self.qsize,
-                maxclock: self.maxclock,
+                qsize: self.qsize.number_or(Bounds::default().qsize),
+                maxclock: self.maxclock.number_or(Bounds::default().maxclock),
                 bitwidth: self.bitwidth,
                 nmalloc: self.nmalloc,
                 heap_block: self.heap_block,
@@ -140,6 +140,49 @@ impl TranslationArgs {
             defines: self.define.clone(),
             fence_atomic_sections: self.fence_atomic_sections,
             unwinding_assertions: self.unwinding_assertions,
+            auto_bounds: AutoBounds { qsize: self.qsize == BoundArg::Auto, maxclock: self.maxclock == BoundArg::Auto },
+        }
+    }
+}
+
+/// `--qsize` or `--maxclock`: a number, or `auto` for the value that cuts
+/// off no execution of the program (found by the translator).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BoundArg {
+    Number(u32),
+    Auto,
+}
+
+impl BoundArg {
+    /// The number given, or `default` for `auto` (until the translator
+    /// replaces it).
+    fn number_or(self, default: u32) -> u32 {
+        match self {
+            BoundArg::Number(number) => number,
+            BoundArg::Auto => default,
+        }
+    }
+}
+
+impl std::fmt::Display for BoundArg {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoundArg::Number(number) => write!(formatter, "{number}"),
+            BoundArg::Auto => formatter.write_str("auto"),
+        }
+    }
+}
+
+/// Parses a [`BoundArg`] of at least `least`.
+fn bound_parser(least: u32) -> impl Fn(&str) -> Result<BoundArg, String> + Clone + Send + Sync + 'static {
+    move |text: &str| {
+        if text == "auto" {
+            return Ok(BoundArg::Auto);
+        }
+        match text.parse::<u32>() {
+            Ok(number) if number >= least => Ok(BoundArg::Number(number)),
+            Ok(_) => Err(format!("{text} is below the least value, {least}")),
+            Err(_) => Err(format!("`{text}` is neither a number nor `auto`")),
         }
     }
 }

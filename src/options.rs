@@ -183,6 +183,16 @@ pub struct TranslateOptions {
     /// Assert that every loop exits after `--unwind` copies (CBMC's
     /// unwinding assertions); off by default: the executions are cut off.
     pub unwinding_assertions: bool,
+    /// `--qsize auto`, `--maxclock auto`: which of `bounds` the translator
+    /// replaces by the value that cuts off no execution of the program.
+    pub auto_bounds: AutoBounds,
+}
+
+/// The bounds asked for as `auto` (`passes::sufficient`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AutoBounds {
+    pub qsize: bool,
+    pub maxclock: bool,
 }
 
 impl Default for TranslateOptions {
@@ -194,6 +204,7 @@ impl Default for TranslateOptions {
             defines: Vec::new(),
             fence_atomic_sections: false,
             unwinding_assertions: false,
+            auto_bounds: AutoBounds::default(),
         }
     }
 }

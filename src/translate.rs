@@ -2,7 +2,8 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::frontend::{self, FrontendError};
-use crate::options::{Bounds, TranslateOptions};
+use crate::options::{Bounds, SmaImplementation, TranslateOptions};
+use crate::passes::sufficient::SufficientBounds;
 use crate::passes::{self, TranslationMap};
 use std::path::Path;
 
@@ -11,8 +12,12 @@ use std::path::Path;
 pub struct Translation {
     pub c_source: String,
     pub map: TranslationMap,
-    /// The bounds the translation used (with the heap block size it chose).
+    /// The bounds the translation used (with the heap block size it chose,
+    /// and `auto` bounds replaced by their values).
     pub bounds: Bounds,
+    /// The `--qsize` and `--maxclock` that cut off no execution of this
+    /// program (none under SC, or when its stores cannot be counted).
+    pub sufficient: Option<SufficientBounds>,
     /// Warnings about the program (code no execution within the bounds
     /// reaches), to show beside the result.
     pub warnings: Vec<Diagnostic>,
@@ -24,13 +29,38 @@ pub enum TranslateError {
     Frontend(#[from] FrontendError),
     #[error("{}", .0.message)]
     Unsupported(Box<Diagnostic>),
+    #[error(
+        "--{0} auto: the stores of this program cannot be counted (a jump goes backward), so no {0} is known to cut off nothing; give a number instead"
+    )]
+    NoSufficientBound(&'static str),
 }
 
 /// Translates the C file at `path` into a sequential C program.
 pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation, TranslateError> {
     let program = frontend::load(path, options)?;
     let sequential = passes::sequentialise(&program, options).map_err(TranslateError::Unsupported)?;
+    let sufficient = sequential.sufficient;
+    let options = &with_auto_bounds(options, sufficient)?;
     let c_source = crate::printer::print(&sequential, options);
     let bounds = sequential.bounds(options);
-    Ok(Translation { c_source, map: sequential.map, bounds, warnings: sequential.warnings })
+    Ok(Translation { c_source, map: sequential.map, bounds, sufficient, warnings: sequential.warnings })
+}
+
+/// `options` with the bounds asked for as `auto` set to the sufficient
+/// ones. Under SC, which has neither bound, `auto` keeps the default.
+fn with_auto_bounds(options: &TranslateOptions, sufficient: Option<SufficientBounds>) -> Result<TranslateOptions, TranslateError> {
+    let mut resolved = options.clone();
+    let auto = options.auto_bounds;
+    if options.sma == SmaImplementation::Sc || !(auto.qsize || auto.maxclock) {
+        return Ok(resolved);
+    }
+    if auto.qsize {
+        resolved.bounds.qsize = sufficient.ok_or(TranslateError::NoSufficientBound("qsize"))?.qsize;
+    }
+    if auto.maxclock
+        && let Some(sufficient) = sufficient.ok_or(TranslateError::NoSufficientBound("maxclock"))?.maxclock
+    {
+        resolved.bounds.maxclock = sufficient;
+    }
+    Ok(resolved)
 }

@@ -65,6 +65,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         sma: request.options.sma,
         bounds: request.options.bounds.clone(),
         unwinding_assertions: request.options.unwinding_assertions,
+        sufficient_bounds: None,
         cbmc: None,
         property: None,
         check: CheckReport {
@@ -105,6 +106,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         }
     };
     report.bounds = translation.bounds.clone();
+    report.sufficient_bounds = translation.sufficient;
     report.warnings = translation.warnings.iter().map(WarningReport::from).collect();
     if !request.json {
         // before CBMC runs, which may take long

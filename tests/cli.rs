@@ -228,6 +228,27 @@ fn bad_option_values_are_bad_input() {
     lazysma().arg(example("store_buffering.c")).args(["--rounds", "0"]).assert().code(1);
     lazysma().arg(example("store_buffering.c")).args(["--qsize", "many"]).assert().code(1);
     lazysma().arg(example("store_buffering.c")).args(["--sc", "--pso"]).assert().code(1);
+    let output = lazysma().arg(example("store_buffering.c")).args(["--qsize", "1"]).output().expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("'--qsize <N|auto>': 1 is below the least value, 2"), "{stderr}");
+    let output = lazysma().arg(example("store_buffering.c")).args(["--maxclock", "soon"]).output().expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("`soon` is neither a number nor `auto`"));
+}
+
+#[test]
+fn auto_bounds_are_resolved_and_named_in_the_output() {
+    let output = lazysma().arg(example("store_buffering.c")).args(["--qsize", "auto", "--maxclock", "auto", "-o", "-"]).output().expect("runs");
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let bounds = text.lines().find(|line| line.starts_with(" * bounds: ")).expect("a bounds line");
+    let needs = text.lines().find(|line| line.starts_with(" * no execution needs more than ")).expect("a sufficiency line");
+    // the bounds line shows the values `auto` became, which are those the
+    // sufficiency line names
+    let named = needs.trim_start_matches(" * no execution needs more than ").split(" (").next().expect("values");
+    assert!(bounds.contains(named), "{bounds} / {needs}");
+    assert!(!bounds.contains("auto"), "auto is resolved to numbers: {bounds}");
 }
 
 #[test]

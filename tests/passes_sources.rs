@@ -247,16 +247,20 @@ int main(void) {
 fn stores_no_other_thread_observes_get_the_least_timestamp_under_the_timestamped_smas() {
     // `flag` and `cell[0]` only the worker accesses while it runs (main
     // reads `flag` after the join); main reads `x` meanwhile; `*p` may be
-    // any cell.
+    // any cell, so main's `cell[1] = 3` beside the worker is observed; main's
+    // stores before the creation and after the join no other thread sees.
     let source = r#"#include <pthread.h>
 int x, flag, cell[2];
 int *p = &cell[1];
 void *w(void *arg) { x = 1; flag = 1; cell[0] = 1; *p = 2; return 0; }
 int main(void) {
   pthread_t a;
+  x = 5;
   pthread_create(&a, 0, w, 0);
   int seen = x;
+  cell[1] = 3;
   pthread_join(a, 0);
+  x = 7;
   return flag + seen;
 }
 "#;
@@ -271,6 +275,9 @@ int main(void) {
         assert!(call_of(&text, "cell[0] = 1;").starts_with("sma_write_unobserved("), "{text}");
         assert!(call_of(&text, "x = 1;").starts_with("sma_write("), "{text}");
         assert!(!call_of(&text, "*p = 2;").contains("sma_write_unobserved("), "{text}");
+        assert!(call_of(&text, "x = 5;").starts_with("sma_write_unobserved("), "{text}");
+        assert!(call_of(&text, "cell[1] = 3;").starts_with("sma_write("), "{text}");
+        assert!(call_of(&text, "x = 7;").starts_with("sma_write_unobserved("), "{text}");
     }
     for sma in [SmaImplementation::Sc, SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
         let options = TranslateOptions { sma, ..TranslateOptions::default() };

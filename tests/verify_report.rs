@@ -714,3 +714,45 @@ fn values_are_shown_as_their_c_types_read_them_heap_cells_typed_by_their_pointer
     assert!(effects.iter().any(|e| e.starts_with("heap#0[1] := NULL")), "{effects:?}");
     assert!(effects.contains(&"reads top = &heap#0[0] from memory"), "{effects:?}");
 }
+
+/// Store buffering where one thread's three stores to `x` must all be
+/// pending at once: four list nodes of `x`, more than `--qsize 3` gives.
+const THREE_PENDING: &str = "#include <pthread.h>\n#include <assert.h>\nint x, y, r0, r1;\nvoid *t0(void *a) { x = 1; x = 2; x = 3; r0 = y; return 0; }\nvoid *t1(void *a) { y = 1; __sync_synchronize(); r1 = x; return 0; }\nint main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t0, 0);\n  pthread_create(&b, 0, t1, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(!(r0 == 0 && r1 == 0));\n  return 0;\n}\n";
+
+/// A safe verdict names the buffer space and memory clock that no
+/// execution needs more of; `--qsize auto` takes them, and finds the
+/// violation that `--qsize 3` cut off.
+#[test]
+fn the_safe_report_names_sufficient_bounds_and_auto_takes_them() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let three = program(&directory, "three.c", THREE_PENDING);
+    for model in ["--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&three, &[model, "--qsize", "3", "--maxclock", "6", "--color", "never"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        assert!(
+            stdout.contains("(bugs that need more rounds, loop iterations or buffer space are not ruled out; no execution of this program needs more than qsize 4, maxclock 4; --qsize auto sets it)"),
+            "{model}: {stdout}"
+        );
+        let (code, stdout, stderr) = verify(&three, &[model, "--qsize", "auto", "--maxclock", "auto", "--format", "json"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        let report = json(&stdout);
+        assert_eq!(report["bounds"]["qsize"], 4, "{stdout}");
+        assert_eq!(report["bounds"]["maxclock"], 4, "{stdout}");
+        assert_eq!(report["sufficient_bounds"]["qsize"], 4, "{stdout}");
+        assert_eq!(report["sufficient_bounds"]["maxclock"], 4, "{stdout}");
+        assert_eq!(report["check"]["realisable"], true, "{stdout}");
+    }
+    // at the sufficient bounds only rounds and loops remain
+    let safe = program(&directory, "fenced.c", &THREE_PENDING.replace("x = 3; r0", "x = 3; __sync_synchronize(); r0"));
+    let (code, stdout, stderr) = verify(&safe, &["--tso", "--qsize", "auto", "--maxclock", "auto", "--color", "never"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("(bugs that need more rounds or loop iterations are not ruled out; no execution of this program needs more than qsize 4, maxclock 4)"),
+        "{stdout}"
+    );
+    let (_, stdout, _) = verify(&safe, &["--sc", "--format", "json"]);
+    assert!(json(&stdout)["sufficient_bounds"].is_null(), "SC has no buffers: {stdout}");
+}

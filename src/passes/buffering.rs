@@ -30,7 +30,10 @@
 //! other thread accesses while its thread runs may as well reach memory as
 //! early as TSO or PSO lets it, so it gets the least timestamp instead of a
 //! guessed one ([`mark_unobserved_stores`]). A later timestamp could only
-//! delay other stores of its thread and keep a list node busy longer.
+//! delay other stores of its thread and keep a list node busy longer. So
+//! does every store of main while no other thread runs (before its first
+//! thread creation, and after it joined every thread it created): no other
+//! thread observes them before main's next creation drains them.
 
 use super::{nested_creation, MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
@@ -100,6 +103,14 @@ pub struct ThreadStores {
     pub observed_most: u32,
     /// The locations the thread accesses while other threads run.
     pub accesses: Accesses,
+    /// The most stores with a guessed timestamp (not marked unobserved:
+    /// those take a timestamp some other store or the clock already has)
+    /// the thread issues on any path, drains or not: how many timestamps
+    /// its stores can need.
+    pub guessed: u32,
+    /// The locations its RMWs, locks and unlocks may write: each such write
+    /// takes a list node of its own while other threads' stores are pending.
+    pub atomic_writes: Accesses,
 }
 
 impl ThreadStores {
@@ -177,7 +188,8 @@ fn observed_by_others(first: &[ThreadStores], index: usize) -> Accesses {
 /// Marks the stores to locations that no other thread accesses while the
 /// storing thread runs (see the module documentation): at a constant
 /// location, or dispatched over an object none of whose locations the
-/// others access. Their thread's own loads see them as before.
+/// others access; and the stores of main while no other thread runs.
+/// Their thread's own loads see them as before.
 pub fn mark_unobserved_stores(program: &mut SequentialProgram) {
     let first = first_count(program);
     let nested_creation = nested_creation(program);
@@ -208,6 +220,9 @@ struct State {
     shared: u32,
     /// Stores up to and including the newest one to an observed location.
     through_observed: u32,
+    /// Stores with a guessed timestamp since the thread started (drains
+    /// do not reset it).
+    guessed: u32,
     /// Whether another thread may be running (false for `main` before its
     /// first thread creation).
     concurrent: bool,
@@ -229,6 +244,7 @@ impl State {
         self.all = self.all.max(other.all);
         self.shared = self.shared.max(other.shared);
         self.through_observed = self.through_observed.max(other.through_observed);
+        self.guessed = self.guessed.max(other.guessed);
         self.concurrent |= other.concurrent;
         self.constants.retain(|local, value| other.constants.get(local) == Some(value));
         self.running.extend(other.running.iter().copied());
@@ -403,6 +419,10 @@ impl Counter<'_> {
                 let locations = self.locations(state, address);
                 self.result.accesses.add(locations);
             }
+            if let SeqStmt::Rmw { address, .. } | SeqStmt::Lock { address, .. } | SeqStmt::Unlock { address, .. } = stmt {
+                let locations = self.locations(state, address);
+                self.result.atomic_writes.add(locations);
+            }
         }
         let state = state.map(|mut state| {
             state.track_assignment(stmt);
@@ -434,8 +454,13 @@ impl Counter<'_> {
                 let after_else = self.block(else_branch, state);
                 merge(after_then, after_else)
             }
-            SeqStmt::Write { address, .. } => state.map(|mut state| {
-                if !self.store(&mut state, address) {
+            SeqStmt::Write { address, unobserved, .. } => state.map(|mut state| {
+                if !*unobserved {
+                    state.guessed += 1;
+                    self.result.guessed = self.result.guessed.max(state.guessed);
+                }
+                let alone = !self.beside_others(&state);
+                if !self.store(&mut state, address) || alone {
                     self.unobserved.insert(index);
                 }
                 state

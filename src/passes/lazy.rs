@@ -68,6 +68,7 @@ pub fn sequentialise_threads(
         memory: instances.memory,
         rounds: options.bounds.rounds,
         warnings: instances.warnings,
+        sufficient: None,
     })
 }
 

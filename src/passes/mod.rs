@@ -9,6 +9,7 @@ pub mod definite;
 pub mod inline;
 pub mod instantiate;
 pub mod lazy;
+pub mod sufficient;
 pub mod unreachable;
 pub mod unroll;
 pub mod value_types;
@@ -265,6 +266,9 @@ pub struct SequentialProgram {
     pub rounds: u32,
     /// What the user must know though the translation succeeded.
     pub warnings: Vec<Diagnostic>,
+    /// The `--qsize` and `--maxclock` that cut off no execution
+    /// ([`sufficient::sufficient_bounds`]).
+    pub sufficient: Option<sufficient::SufficientBounds>,
 }
 
 impl SequentialProgram {
@@ -327,6 +331,7 @@ pub fn sequentialise(
     if options.sma.is_timestamped() {
         buffering::mark_unobserved_stores(&mut sequential);
     }
+    sequential.sufficient = sufficient::sufficient_bounds(&sequential, options.sma);
     Ok(sequential)
 }
 

@@ -105,6 +105,9 @@ fn print_header_comment(out: &mut String, program: &SequentialProgram, options: 
         options.sma.name()
     );
     let _ = writeln!(out, " * bounds: {}", program.bounds(options).describe());
+    if let Some(sufficient) = &program.sufficient {
+        let _ = writeln!(out, " * no execution needs more than {} (larger ones cut off nothing more)", sufficient.describe());
+    }
     let _ = writeln!(
         out,
         " * threads: {}, shared locations: {}",

@@ -172,16 +172,18 @@ fn unreached_note(report: &VerifyReport) -> String {
 }
 
 /// What a safe verdict does not rule out: the executions that the bounds
-/// which apply to this run cut off.
+/// which apply to this run cut off (not the buffer space or the memory
+/// clock when they are enough for every execution of the program).
 fn safe_note(report: &VerifyReport) -> String {
+    let (qsize_enough, clock_enough) = report.sufficient_bounds.map_or((false, false), |sufficient| sufficient.covered_by(&report.bounds));
     let mut needs = vec!["more rounds"];
     if !report.unwinding_assertions {
         needs.push("loop iterations");
     }
-    if report.sma != SmaImplementation::Sc {
+    if report.sma != SmaImplementation::Sc && !qsize_enough {
         needs.push("buffer space");
     }
-    if report.sma.is_timestamped() {
+    if report.sma.is_timestamped() && !clock_enough {
         needs.push("a later memory clock");
     }
     if report.bounds.heap_block.is_some() {
@@ -191,13 +193,32 @@ fn safe_note(report: &VerifyReport) -> String {
     if report.bounds.narrows_values() {
         needs.push(&wider);
     }
-    let (last, rest) = needs.split_last().expect("the list is not empty");
-    let listed = format!("{} or {last}", rest.join(", "));
-    if report.unwinding_assertions {
-        format!("(every loop exits within --unwind; bugs that need {listed} are not ruled out)")
-    } else {
-        format!("(bugs that need {listed} are not ruled out)")
+    let listed = match needs.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => needs.join(""),
+    };
+    let loops = if report.unwinding_assertions { "every loop exits within --unwind; " } else { "" };
+    let sufficient = sufficient_note(report, qsize_enough, clock_enough).map(|note| format!("; {note}")).unwrap_or_default();
+    format!("({loops}bugs that need {listed} are not ruled out{sufficient})")
+}
+
+/// The buffer space and memory clock that no execution of the program
+/// needs more of, and how to get them when the run had less.
+fn sufficient_note(report: &VerifyReport, qsize_enough: bool, clock_enough: bool) -> Option<String> {
+    let sufficient = report.sufficient_bounds.filter(|_| report.sma != SmaImplementation::Sc)?;
+    let mut auto = Vec::new();
+    if !qsize_enough {
+        auto.push("--qsize auto");
     }
+    if !clock_enough {
+        auto.push("--maxclock auto");
+    }
+    let sets = match auto.len() {
+        0 => String::new(),
+        1 => format!("; {} sets it", auto[0]),
+        _ => format!("; {} set them", auto.join(" ")),
+    };
+    Some(format!("no execution of this program needs more than {}{sets}", sufficient.describe()))
 }
 
 /// The witness table, one row per step, columns padded to their widths.
@@ -284,6 +305,7 @@ mod tests {
             sma,
             bounds,
             unwinding_assertions,
+            sufficient_bounds: None,
             cbmc: None,
             property: None,
             check: super::super::report::CheckReport { performed: false, model: "tso", realisable: None, reason: None },

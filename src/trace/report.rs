@@ -299,6 +299,9 @@ pub struct VerifyReport {
     pub bounds: crate::options::Bounds,
     /// Whether every loop was asserted to exit within `--unwind`.
     pub unwinding_assertions: bool,
+    /// The `--qsize` and `--maxclock` that cut off no execution of the
+    /// program (`null` under SC or when its stores cannot be counted).
+    pub sufficient_bounds: Option<crate::passes::sufficient::SufficientBounds>,
     pub cbmc: Option<CbmcReport>,
     pub property: Option<PropertyReport>,
     pub check: CheckReport,
