@@ -2,7 +2,7 @@
 //! must give the expected verdict of `../shared/litmus/visible/expected.tsv`.
 //! By default a fixed sample (the classic shapes and every tenth test, which
 //! spans the families and verdict classes) runs; `LAZYSMA_LITMUS_ALL=1` runs
-//! all 400 tests.
+//! all 400 tests. A smaller sample runs at `--qsize auto --maxclock auto`.
 
 mod support;
 
@@ -52,16 +52,13 @@ fn sample(tests: &[LitmusTest], stride: usize, rows: &[(String, String, Vec<Stri
         .collect()
 }
 
-fn check_model(model: &str, stride: usize, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
-    if !require_cbmc() {
-        return;
-    }
-    let rows = bounds_file();
-    let tests = sample(&litmus_tests(), stride, &rows);
-    assert!(tests.len() >= 20, "the litmus corpus is beside the repository");
+/// Runs `verify --MODEL` on `tests` with the bounds `bounds_of` gives each
+/// and asserts the expected verdicts.
+fn check(model: &str, tests: &[LitmusTest], bounds_of: impl Fn(&LitmusTest) -> Vec<String> + Sync, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
+    assert!(tests.len() >= 10, "the litmus corpus is beside the repository");
     let flag = format!("--{model}");
-    let outcomes = parallel_map(&tests, workers(), |test| {
-        let test_bounds = bounds(&rows, &test.name, model);
+    let outcomes = parallel_map(tests, workers(), |test| {
+        let test_bounds = bounds_of(test);
         let mut arguments = vec![flag.as_str(), "--format", "json"];
         arguments.extend(test_bounds.iter().map(String::as_str));
         let (code, _, stderr) = verify(&test.file, &arguments);
@@ -79,6 +76,48 @@ fn check_model(model: &str, stride: usize, expected: impl Fn(&LitmusTest) -> Ver
     assert!(failures.is_empty(), "{} of {} litmus tests disagree under {model}:\n{}", failures.len(), outcomes.len(), failures.join("\n"));
 }
 
+/// The sample at the bounds of `litmus_bounds.tsv`.
+fn check_model(model: &str, stride: usize, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
+    if !require_cbmc() {
+        return;
+    }
+    let rows = bounds_file();
+    let tests = sample(&litmus_tests(), stride, &rows);
+    check(model, &tests, |test| bounds(&rows, &test.name, model), expected);
+}
+
+/// The tests whose lists need the most nodes and whose clocks the most
+/// timestamps (six nodes, seven or eight timestamps, at `auto`).
+const LARGEST_NEEDS: [&str; 7] = [
+    "MOREDETOUR0290.c",
+    "MOREDETOUR0604.c",
+    "MOREDETOUR0619.c",
+    "MOREDETOUR0845.c",
+    "WW+RW+RR+WW+RW+WR+lwsync+sync+lwsync+sync+sync+sync.c",
+    "WW+WW+RR+WW+RW+RR+sync+sync+sync+lwsync+sync+lwsync.c",
+    "WW+WW+WR+WW+RW+RR+sync+sync+sync+lwsync+sync+lwsync.c",
+];
+
+/// At `--qsize auto --maxclock auto` (and three rounds) the classic shapes,
+/// the tests of [`LARGEST_NEEDS`] and every 25th test get their expected
+/// verdicts: the bounds the translator finds sufficient cut off no
+/// violation (`LAZYSMA_LITMUS_ALL=1`: every test).
+fn check_auto_bounds(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
+    if !require_cbmc() {
+        return;
+    }
+    let tests = litmus_tests();
+    let all = std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1");
+    let chosen: Vec<LitmusTest> = tests
+        .iter()
+        .enumerate()
+        .filter(|(index, test)| all || ALWAYS.contains(&test.name.as_str()) || LARGEST_NEEDS.contains(&test.name.as_str()) || index % 25 == 0)
+        .map(|(_, test)| test.clone())
+        .collect();
+    let auto = ["--rounds", "3", "--qsize", "auto", "--maxclock", "auto"].map(String::from).to_vec();
+    check(model, &chosen, |_| auto.clone(), expected);
+}
+
 #[test]
 fn litmus_sc() {
     check_model("sc", 10, |test| test.sc);
@@ -92,4 +131,14 @@ fn litmus_tso() {
 #[test]
 fn litmus_pso() {
     check_model("pso", 10, |test| test.pso);
+}
+
+#[test]
+fn litmus_tso_at_auto_bounds() {
+    check_auto_bounds("tso", |test| test.tso);
+}
+
+#[test]
+fn litmus_pso_at_auto_bounds() {
+    check_auto_bounds("pso", |test| test.pso);
 }

@@ -25,6 +25,16 @@ int main() {
 }
 "#;
 
+/// A program whose main runs `t0` and `t1` (statements) side by side, joins
+/// them and returns `result`.
+fn two_threads(globals: &str, t0: &str, t1: &str, result: &str) -> String {
+    format!(
+        "#include <pthread.h>\n{globals}\nvoid *t0(void *arg) {{ {t0} return 0; }}\nvoid *t1(void *arg) {{ {t1} return 0; }}\n\
+         int main() {{\n  pthread_t a, b;\n  pthread_create(&a, 0, t0, 0);\n  pthread_create(&b, 0, t1, 0);\n  \
+         pthread_join(a, 0);\n  pthread_join(b, 0);\n  return {result};\n}}\n"
+    )
+}
+
 fn translated(source: &str, options: &TranslateOptions) -> Translation {
     let dir = tempfile::tempdir().expect("temporary directory");
     let path = dir.path().join("program.c");
@@ -59,20 +69,8 @@ fn the_reference_buffers_need_a_slot_per_pending_store_of_a_thread_or_of_a_locat
 
 #[test]
 fn an_atomic_write_takes_a_node_while_other_stores_are_pending() {
-    let source = r#"#include <pthread.h>
-int x, y, r;
-void *t0(void *a) { x = 1; r = y; return 0; }
-void *t1(void *a) { __sync_fetch_and_add(&x, 1); return 0; }
-int main() {
-  pthread_t a, b;
-  pthread_create(&a, 0, t0, 0);
-  pthread_create(&b, 0, t1, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  return x;
-}
-"#;
-    let with_rmw = sufficient(source, SmaImplementation::Etso).expect("counted");
+    let source = two_threads("int x, y, r;", "x = 1; r = y;", "__sync_fetch_and_add(&x, 1);", "x");
+    let with_rmw = sufficient(&source, SmaImplementation::Etso).expect("counted");
     assert_eq!(with_rmw.qsize, 3, "x: t0's pending store, the memory value and the RMW's node");
     let plain = source.replace("__sync_fetch_and_add(&x, 1)", "y = 2");
     assert_eq!(sufficient(&plain, SmaImplementation::Etso).expect("counted").qsize, 2);
@@ -80,22 +78,8 @@ int main() {
 
 #[test]
 fn a_store_through_an_unknown_pointer_counts_for_every_location() {
-    let source = r#"#include <pthread.h>
-int a, b;
-int *p;
-void *t0(void *arg) { *p = 1; *p = 2; return 0; }
-void *t1(void *arg) { a = 1; return 0; }
-int main() {
-  pthread_t x, y;
-  p = __VERIFIER_nondet_int() ? &a : &b;
-  pthread_create(&x, 0, t0, 0);
-  pthread_create(&y, 0, t1, 0);
-  pthread_join(x, 0);
-  pthread_join(y, 0);
-  return a;
-}
-"#;
-    let source = format!("int __VERIFIER_nondet_int(void);\n{source}");
+    let globals = "int __VERIFIER_nondet_int(void);\nint a, b;\nint *p;";
+    let source = two_threads(globals, "p = __VERIFIER_nondet_int() ? &a : &b; *p = 1; *p = 2;", "a = 1;", "a");
     // a: two stores of t0 that may land anywhere, t1's own, the memory value
     assert_eq!(sufficient(&source, SmaImplementation::Etso), Some(SufficientBounds { qsize: 4, maxclock: Some(3) }));
 }
