@@ -1,8 +1,9 @@
-//! The smallest `--qsize` and `--maxclock` that cut off no execution of a
-//! sequential program, from the stores each thread can have buffered at once
-//! and issue in all ([`buffering::store_buffering`]): at these bounds (or above)
-//! the shared memory abstraction hides nothing, and a safe verdict holds for
-//! every number of pending stores and every memory clock.
+//! A `--qsize` and a `--maxclock` that cut off no execution of a sequential
+//! program, from the stores each thread can have buffered at once and issue
+//! in all ([`buffering::store_buffering`]): at these bounds (or above) the
+//! shared memory abstraction hides nothing, and a safe verdict holds for
+//! every number of pending stores and every memory clock. They are upper
+//! bounds, not always the least that would do.
 //!
 //! Why they suffice, for the timestamped SMAs (`tcdll.h`): a list of `qsize`
 //! nodes holds the memory value (the head), the pending stores after it and
@@ -10,13 +11,15 @@
 //! pending stores are at most those since its last drain, so a location with
 //! P stores pending at once in all threads needs `P + 1` nodes, and one more
 //! when an RMW, lock or unlock writes it (that write takes a node while the
-//! other threads' stores stay pending). For the clock, give every buffered
-//! store the position at which it reaches memory in the execution (1, 2, ...)
-//! as its timestamp, and let the clock be the number of stores in memory: every
-//! constraint of the list operations holds, so a program whose threads issue
-//! S stores in all needs no timestamp above S. The reference SMAs have no
-//! clock; their buffers hold the stores one thread has pending (TSO) or has
-//! pending to one location (PSO).
+//! other threads' stores stay pending). For the clock, give every store with
+//! a guessed timestamp the position at which it reaches memory among those
+//! stores (1, 2, ...), and let the clock be the number of them in memory:
+//! every constraint of the list operations holds, and the other writes (the
+//! stores marked unobserved, RMWs, locks, unlocks) take a timestamp that the
+//! clock or another store already has. So a program whose threads issue S
+//! stores with guessed timestamps needs no timestamp above S. The reference
+//! SMAs have no clock; their buffers hold the stores one thread has pending
+//! (TSO) or has pending to one location (PSO).
 
 use super::buffering::{self, ThreadBuffers};
 use super::SequentialProgram;
