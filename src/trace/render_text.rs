@@ -335,6 +335,32 @@ mod tests {
     }
 
     #[test]
+    fn the_safe_note_drops_the_bounds_that_are_enough_and_names_those_that_are_not() {
+        use crate::passes::sufficient::SufficientBounds;
+        let bounds = crate::options::Bounds::default(); // qsize 2, maxclock 3
+        let with = |sma, qsize, maxclock| VerifyReport {
+            sufficient_bounds: Some(SufficientBounds { qsize, maxclock }),
+            ..safe_report(sma, bounds.clone(), false)
+        };
+        assert_eq!(
+            safe_note(&with(SmaImplementation::Etso, 2, Some(3))),
+            "(bugs that need more rounds or loop iterations are not ruled out; no execution of this program needs more than qsize 2, maxclock 3)"
+        );
+        assert_eq!(
+            safe_note(&with(SmaImplementation::Epso, 2, Some(4))),
+            "(bugs that need more rounds, loop iterations or a later memory clock are not ruled out; no execution of this program needs more than qsize 2, maxclock 4; --maxclock auto sets it)"
+        );
+        assert_eq!(
+            safe_note(&with(SmaImplementation::Etso, 5, Some(9))),
+            "(bugs that need more rounds, loop iterations, buffer space or a later memory clock are not ruled out; no execution of this program needs more than qsize 5, maxclock 9; --qsize auto --maxclock auto set them)"
+        );
+        assert_eq!(
+            safe_note(&with(SmaImplementation::TsoReference, 3, None)),
+            "(bugs that need more rounds, loop iterations or buffer space are not ruled out; no execution of this program needs more than qsize 3; --qsize auto sets it)"
+        );
+    }
+
+    #[test]
     fn colours_only_when_asked() {
         let on = Style { color: true };
         let off = Style { color: false };
