@@ -85,10 +85,10 @@ struct TranslationArgs {
     #[arg(long, value_name = "LINE:N,...", value_parser = parse_unwindset, action = clap::ArgAction::Append)]
     unwindset: Vec<Vec<(u32, u32)>>,
     /// Nodes per location list, one holding the memory value (qsize-1 stores of a location may be pending); `auto`: as many as this program can need.
-    #[arg(long, value_name = "N|auto", default_value_t = BoundArg::Number(Bounds::default().qsize), value_parser = bound_parser(2))]
+    #[arg(long, value_name = "N|auto", default_value_t = BoundArg::Number(Bounds::default().qsize), value_parser = bound_parser(Bounds::LEAST_QSIZE))]
     qsize: BoundArg,
     /// Largest value of the global clock (timestamps); `auto`: as large as this program can need.
-    #[arg(long, value_name = "K|auto", default_value_t = BoundArg::Number(Bounds::default().maxclock), value_parser = bound_parser(1))]
+    #[arg(long, value_name = "K|auto", default_value_t = BoundArg::Number(Bounds::default().maxclock), value_parser = bound_parser(Bounds::LEAST_MAXCLOCK))]
     maxclock: BoundArg,
     /// Bit width of the integers stored in shared memory.
     #[arg(long, default_value_t = Bounds::default().bitwidth, value_parser = clap::value_parser!(u32).range(2..=64))]

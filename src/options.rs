@@ -109,6 +109,12 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// The least `--qsize`: one node of each list holds the memory value
+    /// (the SMA headers refuse less).
+    pub const LEAST_QSIZE: u32 = 2;
+    /// The least `--maxclock`.
+    pub const LEAST_MAXCLOCK: u32 = 1;
+
     /// Whether shared memory is narrower than the values the program hands
     /// it (`int` up to `--bitwidth 32`, `long long` above): then it holds
     /// `__CPROVER_bitvector[B]`, and the SMA cuts off a store of a value

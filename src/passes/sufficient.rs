@@ -47,11 +47,6 @@ impl SufficientBounds {
     }
 }
 
-/// The least `--qsize` the command line takes.
-const LEAST_QSIZE: u32 = 2;
-/// The least `--maxclock` the command line takes.
-const LEAST_MAXCLOCK: u32 = 1;
-
 /// The sufficient bounds of `program` under `sma`; `None` under SC (no
 /// buffers) and when a backward jump leaves the stores uncounted.
 pub fn sufficient_bounds(program: &SequentialProgram, sma: SmaImplementation) -> Option<SufficientBounds> {
@@ -69,8 +64,8 @@ pub fn sufficient_bounds(program: &SequentialProgram, sma: SmaImplementation) ->
         }
     };
     let guessed = threads.iter().map(|thread| thread.whole.guessed).sum::<u32>();
-    let maxclock = sma.is_timestamped().then_some(guessed.max(LEAST_MAXCLOCK));
-    Some(SufficientBounds { qsize: qsize.max(LEAST_QSIZE), maxclock })
+    let maxclock = sma.is_timestamped().then_some(guessed.max(Bounds::LEAST_MAXCLOCK));
+    Some(SufficientBounds { qsize: qsize.max(Bounds::LEAST_QSIZE), maxclock })
 }
 
 /// The nodes `location`'s T-CDLL needs: its memory value, the stores that

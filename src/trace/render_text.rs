@@ -205,7 +205,7 @@ fn safe_note(report: &VerifyReport) -> String {
 /// The buffer space and memory clock that no execution of the program
 /// needs more of, and how to get them when the run had less.
 fn sufficient_note(report: &VerifyReport, qsize_enough: bool, clock_enough: bool) -> Option<String> {
-    let sufficient = report.sufficient_bounds.filter(|_| report.sma != SmaImplementation::Sc)?;
+    let sufficient = report.sufficient_bounds?;
     let mut auto = Vec::new();
     if !qsize_enough {
         auto.push("--qsize auto");
