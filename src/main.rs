@@ -248,6 +248,10 @@ struct VerifyArgs {
     /// is on PATH), `cbmc` (CBMC's own alone), or a solver (cadical, kissat).
     #[arg(long, value_name = "NAME", default_value = "auto")]
     sat_solver: String,
+    /// Do not check the program under SC beside --tso/--pso (a violation
+    /// under SC needs no weak memory, and that run usually finds it first).
+    #[arg(long)]
+    no_sc_run: bool,
     /// Keep the sequential program CBMC checked at this path.
     #[arg(long, value_name = "OUT")]
     keep: Option<PathBuf>,
@@ -353,6 +357,8 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         sat_solver: Some(arguments.sat_solver.clone()),
         keep: arguments.keep.clone(),
         color: use_color(arguments.color, std::io::stdout().is_terminal()),
+        // --sma checks that one implementation alone
+        sc_run: !arguments.no_sc_run && arguments.translation.sma.is_none(),
     };
     lazysma::verify::run(&request)
 }

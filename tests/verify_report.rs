@@ -53,6 +53,7 @@ fn json_report_has_the_documented_fields() {
     assert_eq!(report["exit_code"], 10);
     assert_eq!(report["model"], "tso");
     assert_eq!(report["sma"], "etso");
+    assert_eq!(report["found_under_sc"], false, "store buffering needs TSO");
     for bound in ["rounds", "unwind", "qsize", "maxclock", "bitwidth", "nmalloc"] {
         assert!(report["bounds"][bound].is_u64(), "bounds.{bound}");
     }
@@ -755,4 +756,95 @@ fn the_safe_report_names_sufficient_bounds_and_auto_takes_them() {
     );
     let (_, stdout, _) = verify(&safe, &["--sc", "--format", "json"]);
     assert!(json(&stdout)["sufficient_bounds"].is_null(), "SC has no buffers: {stdout}");
+}
+
+/// A writer's three stores read in turn by another thread: a bug under
+/// SC, hence under TSO and PSO.
+const READ_IN_TURN: &str = "#include <pthread.h>\n#include <assert.h>\nint x;\n\
+void *writer(void *arg) { x = 1; x = 2; x = 3; return 0; }\n\
+void *reader(void *arg) { int r1 = x; int r2 = x; int r3 = x; assert(!(r1 == 1 && r2 == 2 && r3 == 3)); return 0; }\n\
+int main(void) { pthread_t a, b; pthread_create(&a, 0, writer, 0); pthread_create(&b, 0, reader, 0); return 0; }\n";
+
+/// A stand-in CBMC that runs the real one on the program translated under
+/// SC (the run beside TSO/PSO) when `sc_real`, on the other program
+/// otherwise, and sleeps for a minute on the one it does not run.
+fn cbmc_real_for_one_run(directory: &Path, sc_real: bool) -> PathBuf {
+    let real = std::env::var_os("LAZYSMA_CBMC").map(PathBuf::from).or_else(|| which::which("cbmc").ok()).expect("CBMC");
+    let (sc, other) = if sc_real { ("exec \"$real\" \"$@\"", "exec sleep 60") } else { ("exec sleep 60", "exec \"$real\" \"$@\"") };
+    fake_cbmc(directory, &format!("real='{}'\ncase \"$1\" in\n  *sequential-sc.c) {sc};;\nesac\n{other}", real.display()))
+}
+
+#[test]
+fn a_violation_under_sc_ends_the_tso_and_pso_runs() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let racy = program(&directory, "read_in_turn.c", READ_IN_TURN);
+    // the TSO/PSO run never answers: only the run under SC can
+    let sc_only = cbmc_real_for_one_run(directory.path(), true);
+    for model in ["--tso", "--pso"] {
+        let started = std::time::Instant::now();
+        let (code, stdout, stderr) = verify(&racy, &[model, "--rounds", "4", "--cbmc", sc_only.to_str().unwrap(), "--format", "json"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(40), "{model}: the TSO/PSO run was not stopped");
+        let report = json(&stdout);
+        assert_eq!(report["verdict"], "violation", "{stdout}");
+        assert_eq!(report["model"], &model[2..], "{stdout}");
+        assert_eq!(report["found_under_sc"], true, "{stdout}");
+        assert_eq!(report["check"]["model"], "sc", "{stdout}");
+        assert_eq!(report["check"]["realisable"], true, "{stdout}");
+        assert_eq!(report["cbmc"]["sat_solver"], Value::Null, "the SC run uses CBMC's own solver: {stdout}");
+        assert_eq!(report["diagnosis"]["sc_realisable"], true, "{stdout}");
+        assert_eq!(report["property"]["line"], 5, "{stdout}");
+    }
+    let (code, stdout, _) = verify(&racy, &["--tso", "--rounds", "4", "--cbmc", sc_only.to_str().unwrap(), "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("Found by the run under SC beside the TSO run: this bug needs no weak memory"), "{stdout}");
+    assert!(stdout.contains("Witness: an interleaving the native SC check confirms"), "{stdout}");
+    assert!(stdout.contains("read_in_turn.c (sc, beside etso), bounds:"), "{stdout}");
+}
+
+#[test]
+fn a_decided_tso_run_ends_the_run_under_sc() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    // the run under SC never answers: the TSO run decides alone
+    let model_only = cbmc_real_for_one_run(directory.path(), false);
+    let fenced = program(&directory, "fenced.c", &THREE_PENDING.replace("x = 3; r0", "x = 3; __sync_synchronize(); r0"));
+    for (file, expected) in [(example("store_buffering.c"), 10), (fenced, 0)] {
+        let started = std::time::Instant::now();
+        let (code, stdout, stderr) = verify(&file, &["--tso", "--cbmc", model_only.to_str().unwrap(), "--format", "json"]);
+        assert_eq!(code, expected, "{}: {stdout}{stderr}", file.display());
+        assert!(started.elapsed() < std::time::Duration::from_secs(40), "{}: the run under SC was not stopped", file.display());
+        let report = json(&stdout);
+        assert_eq!(report["found_under_sc"], false, "{stdout}");
+        assert_eq!(report["check"]["model"], "tso", "{stdout}");
+    }
+}
+
+#[test]
+fn no_sc_run_and_sma_check_the_model_alone() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let racy = program(&directory, "read_in_turn.c", READ_IN_TURN);
+    // without the run under SC the TSO run finds the bug itself
+    for alone in [&["--no-sc-run"][..], &["--sma", "etso"][..]] {
+        let mut arguments = vec!["--tso", "--rounds", "4", "--format", "json"];
+        arguments.extend_from_slice(alone);
+        let (code, stdout, stderr) = verify(&racy, &arguments);
+        assert_eq!(code, 10, "{alone:?}: {stdout}{stderr}");
+        let report = json(&stdout);
+        assert_eq!(report["found_under_sc"], false, "{alone:?}: {stdout}");
+        assert_eq!(report["check"]["model"], "tso", "{alone:?}: {stdout}");
+        assert_eq!(report["check"]["realisable"], true, "{alone:?}: {stdout}");
+    }
+    // under SC there is nothing to run beside
+    let (code, stdout, _) = verify(&racy, &["--sc", "--rounds", "4", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert_eq!(json(&stdout)["found_under_sc"], false, "{stdout}");
 }

@@ -71,7 +71,7 @@ impl Cbmc {
         let prover_phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         let prover = {
             let (cbmc, file, solver) = (self.clone(), file.to_path_buf(), solver.to_string());
-            let options = RunOptions { cancel: Some(Arc::clone(&stop_prover)), ..options.clone() };
+            let options = options.cancelled_by(&stop_prover);
             let (stop_trace, phase) = (Arc::clone(&stop_trace), Arc::clone(&prover_phase));
             thread::spawn(move || {
                 let proof = cbmc.prove(&file, &solver, &options, start, &phase);
@@ -81,7 +81,7 @@ impl Cbmc {
                 proof
             })
         };
-        let trace_options = RunOptions { sat_solver: None, cancel: Some(stop_trace), ..options.clone() };
+        let trace_options = RunOptions { sat_solver: None, ..options.cancelled_by(&stop_trace) };
         let mut progress = progress;
         let reborrowed = progress.as_mut().map(|report| &mut **report as &mut dyn FnMut(Progress));
         let traced = self.run_with_trace(file, &trace_options, reborrowed, start);

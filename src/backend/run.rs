@@ -104,9 +104,23 @@ pub struct RunOptions {
     /// Address-space limit in bytes (through util-linux `prlimit --as`);
     /// CBMC reports running out of memory when it is reached.
     pub memory_limit: Option<u64>,
-    /// Setting this flag stops the run: the process is killed and the run
-    /// ends as a failure that the caller set out to ignore.
-    pub cancel: Option<Arc<AtomicBool>>,
+    /// Setting any of these flags stops the run: the process is killed and
+    /// the run ends as a failure that the caller set out to ignore.
+    pub cancel: Vec<Arc<AtomicBool>>,
+}
+
+impl RunOptions {
+    /// These options with one more flag that stops the run.
+    pub fn cancelled_by(&self, flag: &Arc<AtomicBool>) -> RunOptions {
+        let mut options = self.clone();
+        options.cancel.push(Arc::clone(flag));
+        options
+    }
+
+    /// Whether a flag that stops the run is set.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.iter().any(|flag| flag.load(Ordering::Relaxed))
+    }
 }
 
 /// What CBMC is doing, as far as its status messages tell.
@@ -377,7 +391,7 @@ fn wait_with_limit(
     phase: &AtomicU8,
     mut progress: Option<&mut dyn FnMut(Progress)>,
 ) -> std::io::Result<ExitInfo> {
-    let cancelled = || options.cancel.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed));
+    let cancelled = || options.is_cancelled();
     let mut last_report = Instant::now();
     loop {
         let elapsed = start.elapsed();
@@ -392,7 +406,7 @@ fn wait_with_limit(
         let wake = [
             remaining,
             progress.is_some().then_some(PROGRESS_INTERVAL),
-            options.cancel.is_some().then_some(CANCEL_POLL),
+            (!options.cancel.is_empty()).then_some(CANCEL_POLL),
         ];
         let Some(slice) = wake.into_iter().flatten().min() else {
             let status = child.wait()?;
@@ -402,7 +416,7 @@ fn wait_with_limit(
             return Ok(ExitInfo::from_status(status, false));
         }
         // a cancellable run wakes up more often than it reports
-        let due = options.cancel.is_none() || last_report.elapsed() >= PROGRESS_INTERVAL;
+        let due = options.cancel.is_empty() || last_report.elapsed() >= PROGRESS_INTERVAL;
         if let Some(callback) = progress.as_mut()
             && due
         {

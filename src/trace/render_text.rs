@@ -50,10 +50,11 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             headline(&mut out, report, &style, &model);
             let _ = writeln!(
                 out,
-                "\n{} the counterexample CBMC found is NOT realisable under {model} according to the native check ({}).\n\
+                "\n{} the counterexample CBMC found is NOT realisable under {} according to the native check ({}).\n\
                  This is a defect of lazysma's translation, not a bug in your program.\n\
                  Please report it with the program and the options used.",
                 style.red("INTERNAL ERROR:"),
+                report.check.model.to_uppercase(),
                 report.check.reason.as_deref().unwrap_or("no reason given")
             );
         }
@@ -64,7 +65,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
     }
     if let Some(witness) = &report.witness {
         let title = match witness.source {
-            "native-check" => format!("Witness: an interleaving the native {model} check confirms"),
+            "native-check" => format!("Witness: an interleaving the native {} check confirms", report.check.model.to_uppercase()),
             _ => "Counterexample in the order CBMC's trace recorded it (not checked)".to_string(),
         };
         let _ = writeln!(out, "\n{}", style.bold(&title));
@@ -101,6 +102,13 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
     let _ = writeln!(out, "{} under {model} (property {})", style.red(what), property.id);
     if !source_point(out, property, style) {
         let _ = writeln!(out, "  {}", property.description);
+    }
+    if report.found_under_sc {
+        let _ = writeln!(
+            out,
+            "Found by the run under SC beside the {model} run: this bug needs no weak memory, and {model} allows \
+             every execution SC allows."
+        );
     }
 }
 
@@ -142,7 +150,7 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         style.dim(&format!(
             "{} ({}), bounds: {}",
             report.file,
-            report.sma.name(),
+            checked_by(report),
             report.bounds.describe()
         ))
     );
@@ -160,6 +168,15 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         if !report.warnings.is_empty() {
             let _ = writeln!(out, "{} {}", style.yellow("warning:"), unreached_note(report));
         }
+    }
+}
+
+/// The SMA whose run gave the verdict.
+fn checked_by(report: &VerifyReport) -> String {
+    if report.found_under_sc {
+        format!("sc, beside {}", report.sma.name())
+    } else {
+        report.sma.name().to_string()
     }
 }
 
@@ -307,6 +324,7 @@ mod tests {
             unwinding_assertions,
             sufficient_bounds: None,
             cbmc: None,
+            found_under_sc: false,
             property: None,
             check: super::super::report::CheckReport { performed: false, model: "tso", realisable: None, reason: None },
             witness: None,

@@ -303,6 +303,10 @@ pub struct VerifyReport {
     /// program (`null` under SC or when its stores cannot be counted).
     pub sufficient_bounds: Option<crate::passes::sufficient::SufficientBounds>,
     pub cbmc: Option<CbmcReport>,
+    /// The violation came from the run under SC beside the TSO/PSO run:
+    /// it needs no weak memory, and every SC execution is a TSO and a PSO
+    /// execution. `cbmc`, `check` and `witness` are that run's.
+    pub found_under_sc: bool,
     pub property: Option<PropertyReport>,
     pub check: CheckReport,
     pub witness: Option<WitnessReport>,

@@ -1,10 +1,13 @@
-//! The `lazysma verify` command: translate, run CBMC, decode and check the
-//! counterexample natively, report.
+//! The `lazysma verify` command: translate, run CBMC (under TSO and PSO
+//! with the run under SC beside it), decode and check the counterexample
+//! natively, report.
+
+pub mod sc_run;
 
 use crate::backend::{BackendError, Cbmc, CbmcRun, Outcome, Progress, Property, ProverAnswer, RunOptions, SatSolver, Trace};
 use crate::consistency::{self, Model};
 use crate::exit;
-use crate::options::{MemoryModel, TranslateOptions};
+use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
 use crate::trace::diagnosis;
 use crate::trace::execution::{self, Decoded};
@@ -15,7 +18,10 @@ use crate::trace::report::{
 use crate::trace::{render_json, render_text};
 use crate::translate::TranslateError;
 use std::io::{IsTerminal, Write};
+use sc_run::{ScProgram, ScRun};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Everything `verify` was asked to do.
@@ -31,6 +37,8 @@ pub struct VerifyRequest {
     pub sat_solver: Option<String>,
     pub keep: Option<PathBuf>,
     pub color: bool,
+    /// Run the program under SC beside a TSO/PSO run (see [`sc_run`]).
+    pub sc_run: bool,
 }
 
 /// Runs the whole verify pipeline, prints the report and returns the exit
@@ -67,6 +75,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         unwinding_assertions: request.options.unwinding_assertions,
         sufficient_bounds: None,
         cbmc: None,
+        found_under_sc: false,
         property: None,
         check: CheckReport {
             performed: false,
@@ -135,22 +144,51 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         fail(report, verdict, code, message);
         return None;
     }
-    let run = match run_cbmc(request, &program, report) {
-        Ok(run) => run,
+    let sc_program = (request.sc_run && request.options.sma.model() != MemoryModel::Sc)
+        .then(|| sc_run::prepare(&request.file, &request.options, directory.path()))
+        .flatten();
+    let runs = match run_cbmc(request, &program, sc_program.as_ref()) {
+        Ok(runs) => runs,
         Err(error) => {
             fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, error.to_string());
             return None;
         }
     };
-    conclude(request, report, &run, &translation.map);
+    match (runs.sc_violation, &sc_program) {
+        (Some(run), Some(sc_program)) => {
+            report.cbmc = Some(cbmc_report(&runs.cbmc, &run, None));
+            report.found_under_sc = true;
+            report.check.model = MemoryModel::Sc.name();
+            conclude(request, report, &run, &sc_program.map, SmaImplementation::Sc);
+        }
+        _ => {
+            report.cbmc = Some(cbmc_report(&runs.cbmc, &runs.model, runs.solver_name.clone()));
+            conclude(request, report, &runs.model, &translation.map, request.options.sma);
+        }
+    }
     None
 }
 
-fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) -> Result<CbmcRun, BackendError> {
+/// The CBMC runs of one verification.
+struct Runs {
+    cbmc: Cbmc,
+    /// The run of the translated program under the model asked for.
+    model: CbmcRun,
+    /// The SAT solver beside or instead of CBMC's own in that run.
+    solver_name: Option<String>,
+    /// The counterexample of the run under SC beside it, if it found one.
+    sc_violation: Option<CbmcRun>,
+}
+
+/// Runs CBMC on `program`, and on `sc_program` beside it when given: a
+/// counterexample under SC stops the first run.
+fn run_cbmc(request: &VerifyRequest, program: &Path, sc_program: Option<&ScProgram>) -> Result<Runs, BackendError> {
     let cbmc = Cbmc::locate(request.cbmc.as_deref())?;
     let sat_solver = SatSolver::choose(request.sat_solver.as_deref().unwrap_or("auto"), &cbmc)?;
     let solver_name = sat_solver.as_ref().map(|solver| solver.name().to_string());
-    let options = RunOptions { timeout: request.timeout, sat_solver, ..RunOptions::default() };
+    let stop_model = Arc::new(AtomicBool::new(false));
+    let sc_run = sc_program.map(|sc_program| ScRun::start(&cbmc, sc_program, request.timeout, &stop_model));
+    let options = RunOptions { timeout: request.timeout, sat_solver, cancel: vec![stop_model], ..RunOptions::default() };
     let show_progress = !request.json && std::io::stderr().is_terminal();
     let mut progress = |progress: Progress| {
         let mut stderr = std::io::stderr();
@@ -162,20 +200,27 @@ fn run_cbmc(request: &VerifyRequest, program: &Path, report: &mut VerifyReport) 
     if show_progress {
         eprint!("\r\x1b[K");
     }
-    let run = run?;
-    report.cbmc = Some(CbmcReport {
+    let model = run?;
+    let sc_violation = sc_run.and_then(|sc_run| sc_run.finish(&model));
+    Ok(Runs { cbmc, model, solver_name, sc_violation })
+}
+
+/// The report of `run` by `cbmc`, with `sat_solver` beside or instead of
+/// its own solver.
+fn cbmc_report(cbmc: &Cbmc, run: &CbmcRun, sat_solver: Option<String>) -> CbmcReport {
+    CbmcReport {
         version: cbmc.version.to_string(),
         path: cbmc.path.display().to_string(),
         seconds: (run.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
         exit_code: run.exit_code,
-        sat_solver: solver_name,
+        sat_solver,
         formula_satisfiable: run.prover.and_then(ProverAnswer::formula_satisfiable),
-    });
-    Ok(run)
+    }
 }
 
-/// Turns CBMC's outcome into the verdict.
-fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, map: &TranslationMap) {
+/// Turns CBMC's outcome on the program translated with `sma` into the
+/// verdict.
+fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, map: &TranslationMap, sma: SmaImplementation) {
     // a run without a verdict: the message, what the solver beside CBMC
     // found, and the end of CBMC's stderr
     let explain = |message: String, tail: &str| {
@@ -191,7 +236,7 @@ fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, m
             report.verdict = Verdict::Safe;
             report.exit_code = exit::SUCCESS;
         }
-        Outcome::Violated { property, trace } => counterexample(request, report, property, trace, map),
+        Outcome::Violated { property, trace } => counterexample(request, report, property, trace, map, sma),
         Outcome::Inconclusive { .. } => {
             let message = format!("{}; this is not reported as safe", run.outcome.summary());
             fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, explain(message, &run.stderr_tail));
@@ -220,10 +265,18 @@ fn refuted_without_counterexample(report: &VerifyReport) -> Option<String> {
     })
 }
 
-/// Decodes, checks and explains a counterexample.
-fn counterexample(request: &VerifyRequest, report: &mut VerifyReport, property: &Property, trace: &Trace, map: &TranslationMap) {
+/// Decodes, checks and explains a counterexample of the program
+/// translated with `sma`, under that SMA's model.
+fn counterexample(
+    request: &VerifyRequest,
+    report: &mut VerifyReport,
+    property: &Property,
+    trace: &Trace,
+    map: &TranslationMap,
+    sma: SmaImplementation,
+) {
     report.property = Some(PropertyReport::new(&property.id, &property.description));
-    let decoded = match decode(trace, map, request) {
+    let decoded = match decode(trace, map, sma) {
         Ok(decoded) => decoded,
         Err(reason) => {
             report.check.reason = Some(reason.clone());
@@ -233,7 +286,7 @@ fn counterexample(request: &VerifyRequest, report: &mut VerifyReport, property: 
             return;
         }
     };
-    let model = consistency_model(request.options.sma.model());
+    let model = consistency_model(sma.model());
     let renderer = Renderer { decoded: &decoded, map, atomic_writes: model == Model::Sc };
     let bound_reached = report.property.as_ref().is_some_and(PropertyReport::is_unwinding_assertion);
     if !request.native_check {
@@ -272,15 +325,16 @@ fn counterexample(request: &VerifyRequest, report: &mut VerifyReport, property: 
     }
 }
 
-/// The execution recorded in a CBMC trace.
-fn decode(trace: &Trace, map: &TranslationMap, request: &VerifyRequest) -> Result<Decoded, String> {
+/// The execution recorded in a CBMC trace of the program translated with
+/// `sma`.
+fn decode(trace: &Trace, map: &TranslationMap, sma: SmaImplementation) -> Result<Decoded, String> {
     let assignments = trace.assignments().filter_map(|step| {
         let lhs = step.lhs.as_deref()?;
         let value = step.value.as_ref();
         Some(Assignment { lhs, data: value.and_then(|v| v.data.as_deref()), integer: value.and_then(|v| v.integer) })
     });
     let records = records::decode(assignments).map_err(|error| error.to_string())?;
-    execution::build_typed(&records, &map.locations, &map.value_types, request.options.sma)
+    execution::build_typed(&records, &map.locations, &map.value_types, sma)
         .map_err(|error| error.to_string())
 }
 

@@ -1,0 +1,77 @@
+//! The run under sequential consistency beside a TSO or PSO run. Every SC
+//! execution is a TSO and a PSO execution, so a violation under SC is one
+//! under TSO and PSO too; the SC program is far smaller (no store buffers),
+//! so when a bug needs no weak memory this run usually finds it long
+//! before the TSO/PSO run, and its counterexample ends that run.
+
+use crate::backend::{BackendError, Cbmc, CbmcRun, Outcome, RunOptions};
+use crate::options::{AutoBounds, SmaImplementation, TranslateOptions};
+use crate::passes::TranslationMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+/// The program translated under SC, with the map that decodes its trace.
+pub struct ScProgram {
+    pub file: PathBuf,
+    pub map: TranslationMap,
+}
+
+/// Translates the program under SC with the same rounds and loop bounds
+/// into `directory`. `None` when that fails: the TSO/PSO run then goes on
+/// alone (its own translation succeeded, so its verdict stands).
+pub fn prepare(file: &Path, options: &TranslateOptions, directory: &Path) -> Option<ScProgram> {
+    let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds: AutoBounds::default(), ..options.clone() };
+    let translation = crate::translate::translate(file, &options).ok()?;
+    let program = directory.join("sequential-sc.c");
+    crate::output::write_atomically(&program, translation.c_source.as_bytes()).ok()?;
+    Some(ScProgram { file: program, map: translation.map })
+}
+
+/// The SC run while it goes on beside the TSO/PSO run. Dropping it stops
+/// it.
+pub struct ScRun {
+    handle: Option<JoinHandle<Result<CbmcRun, BackendError>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl ScRun {
+    /// Starts CBMC (with its own solver alone) on the SC program under the
+    /// same time limit; a counterexample sets `stop_model`, which ends the
+    /// TSO/PSO run.
+    pub fn start(cbmc: &Cbmc, program: &ScProgram, timeout: Option<Duration>, stop_model: &Arc<AtomicBool>) -> ScRun {
+        let stop = Arc::new(AtomicBool::new(false));
+        let options = RunOptions { timeout, cancel: vec![Arc::clone(&stop)], ..RunOptions::default() };
+        let (cbmc, file, stop_model) = (cbmc.clone(), program.file.clone(), Arc::clone(stop_model));
+        let handle = thread::spawn(move || {
+            let run = cbmc.run(&file, &options, None);
+            if matches!(&run, Ok(CbmcRun { outcome: Outcome::Violated { .. }, .. })) {
+                stop_model.store(true, Ordering::Relaxed);
+            }
+            run
+        });
+        ScRun { handle: Some(handle), stop }
+    }
+
+    /// The SC run's counterexample, if it found one, once the TSO/PSO run
+    /// `model` has ended: none when `model` found one itself; the SC run is
+    /// stopped when `model` decided the program, and awaited when it did
+    /// not (a timeout, a crash, or a stop by the SC run's counterexample).
+    pub fn finish(mut self, model: &CbmcRun) -> Option<CbmcRun> {
+        match model.outcome {
+            Outcome::Violated { .. } => return None,
+            Outcome::Safe => self.stop.store(true, Ordering::Relaxed),
+            _ => {}
+        }
+        let run = self.handle.take()?.join().ok()?.ok()?;
+        matches!(run.outcome, Outcome::Violated { .. }).then_some(run)
+    }
+}
+
+impl Drop for ScRun {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
