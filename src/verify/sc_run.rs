@@ -11,7 +11,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long the TSO/PSO run goes on alone before the run under SC starts:
+/// most small programs are decided by then, and the run under SC would
+/// only take processor time from them.
+const SC_RUN_DELAY: Duration = Duration::from_millis(500);
+
+/// How often the run under SC looks at its stop flag while it waits.
+const STOP_POLL: Duration = Duration::from_millis(20);
 
 /// The program translated under SC, with the map that decodes its trace.
 pub struct ScProgram {
@@ -33,24 +41,33 @@ pub fn prepare(file: &Path, options: &TranslateOptions, directory: &Path) -> Opt
 /// The SC run while it goes on beside the TSO/PSO run. Dropping it stops
 /// it.
 pub struct ScRun {
-    handle: Option<JoinHandle<Result<CbmcRun, BackendError>>>,
+    /// `None` from the thread when it was stopped before CBMC started.
+    handle: Option<JoinHandle<Option<Result<CbmcRun, BackendError>>>>,
     stop: Arc<AtomicBool>,
 }
 
 impl ScRun {
-    /// Starts CBMC (with its own solver alone) on the SC program under the
-    /// same time limit; a counterexample sets `stop_model`, which ends the
-    /// TSO/PSO run.
+    /// Starts CBMC (with its own solver alone) on the SC program after
+    /// [`SC_RUN_DELAY`], within the time limit counted from now; a
+    /// counterexample sets `stop_model`, which ends the TSO/PSO run.
     pub fn start(cbmc: &Cbmc, program: &ScProgram, timeout: Option<Duration>, stop_model: &Arc<AtomicBool>) -> ScRun {
+        let started = Instant::now();
         let stop = Arc::new(AtomicBool::new(false));
-        let options = RunOptions { timeout, cancel: vec![Arc::clone(&stop)], ..RunOptions::default() };
-        let (cbmc, file, stop_model) = (cbmc.clone(), program.file.clone(), Arc::clone(stop_model));
+        let (cbmc, file, stop_model, stop_self) = (cbmc.clone(), program.file.clone(), Arc::clone(stop_model), Arc::clone(&stop));
         let handle = thread::spawn(move || {
+            while started.elapsed() < SC_RUN_DELAY {
+                if stop_self.load(Ordering::Relaxed) {
+                    return None;
+                }
+                thread::sleep(STOP_POLL);
+            }
+            let timeout = timeout.map(|limit| limit.saturating_sub(started.elapsed()));
+            let options = RunOptions { timeout, cancel: vec![stop_self], ..RunOptions::default() };
             let run = cbmc.run(&file, &options, None);
             if matches!(&run, Ok(CbmcRun { outcome: Outcome::Violated { .. }, .. })) {
                 stop_model.store(true, Ordering::Relaxed);
             }
-            run
+            Some(run)
         });
         ScRun { handle: Some(handle), stop }
     }
@@ -65,7 +82,7 @@ impl ScRun {
             Outcome::Safe => self.stop.store(true, Ordering::Relaxed),
             _ => {}
         }
-        let run = self.handle.take()?.join().ok()?.ok()?;
+        let run = self.handle.take()?.join().ok()??.ok()?;
         matches!(run.outcome, Outcome::Violated { .. }).then_some(run)
     }
 }
