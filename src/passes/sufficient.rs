@@ -50,22 +50,37 @@ impl SufficientBounds {
 /// The sufficient bounds of `program` under `sma`; `None` under SC (no
 /// buffers) and when a backward jump leaves the stores uncounted.
 pub fn sufficient_bounds(program: &SequentialProgram, sma: SmaImplementation) -> Option<SufficientBounds> {
+    // what one qsize holds: a location's list, or one thread's buffer
+    let qsize_needed: fn(&[ThreadBuffers], u32) -> u32 = match sma {
+        SmaImplementation::Sc => return None,
+        SmaImplementation::Etso | SmaImplementation::Epso => most_list_nodes,
+        SmaImplementation::TsoReference => most_pending_in_a_thread,
+        SmaImplementation::PsoReference => most_pending_to_a_location,
+    };
     let threads = buffering::store_buffering(program);
     if threads.iter().any(|thread| thread.whole.unbounded) {
         return None;
     }
-    let locations = 1..program.memory.location_count();
-    let qsize = match sma {
-        SmaImplementation::Sc => return None,
-        SmaImplementation::Etso | SmaImplementation::Epso => locations.map(|location| list_nodes(&threads, location)).max().unwrap_or(0),
-        SmaImplementation::TsoReference => threads.iter().map(|thread| thread.whole.most).max().unwrap_or(0),
-        SmaImplementation::PsoReference => {
-            locations.flat_map(|location| threads.iter().map(move |thread| thread.whole.at(location))).max().unwrap_or(0)
-        }
-    };
+    let qsize = qsize_needed(&threads, program.memory.location_count());
     let guessed = threads.iter().map(|thread| thread.whole.guessed).sum::<u32>();
     let maxclock = sma.is_timestamped().then_some(guessed.max(Bounds::LEAST_MAXCLOCK));
     Some(SufficientBounds { qsize: qsize.max(Bounds::LEAST_QSIZE), maxclock })
+}
+
+/// The most nodes a T-CDLL of locations 1..`locations` needs.
+fn most_list_nodes(threads: &[ThreadBuffers], locations: u32) -> u32 {
+    (1..locations).map(|location| list_nodes(threads, location)).max().unwrap_or(0)
+}
+
+/// The most stores one thread can have pending (a TSO buffer).
+fn most_pending_in_a_thread(threads: &[ThreadBuffers], _locations: u32) -> u32 {
+    threads.iter().map(|thread| thread.whole.most).max().unwrap_or(0)
+}
+
+/// The most stores one thread can have pending to one of locations
+/// 1..`locations` (a PSO buffer).
+fn most_pending_to_a_location(threads: &[ThreadBuffers], locations: u32) -> u32 {
+    (1..locations).flat_map(|location| threads.iter().map(move |thread| thread.whole.at(location))).max().unwrap_or(0)
 }
 
 /// The nodes `location`'s T-CDLL needs: its memory value, the stores that
