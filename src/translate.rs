@@ -2,6 +2,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::frontend::{self, FrontendError};
+use crate::ir::Program;
 use crate::options::{Bounds, SmaImplementation, TranslateOptions};
 use crate::passes::sufficient::SufficientBounds;
 use crate::passes::{self, TranslationMap};
@@ -37,8 +38,14 @@ pub enum TranslateError {
 
 /// Translates the C file at `path` into a sequential C program.
 pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation, TranslateError> {
-    let program = frontend::load(path, options)?;
-    let sequential = passes::sequentialise(&program, options).map_err(TranslateError::Unsupported)?;
+    translate_loaded(&frontend::load(path, options)?, options)
+}
+
+/// Translates a program the frontend loaded with `options`: the same
+/// program serves every SMA, as the frontend reads only the preprocessor
+/// options and the bounds.
+pub fn translate_loaded(program: &Program, options: &TranslateOptions) -> Result<Translation, TranslateError> {
+    let sequential = passes::sequentialise(program, options).map_err(TranslateError::Unsupported)?;
     let sufficient = sequential.sufficient;
     let options = &with_auto_bounds(options, sufficient)?;
     let c_source = crate::printer::print(&sequential, options);

@@ -107,8 +107,10 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         fail(report, Verdict::BadInput, exit::BAD_INPUT, message);
         return None;
     }
-    let translation = match crate::translate::translate(&request.file, &request.options) {
-        Ok(translation) => translation,
+    let loaded = crate::frontend::load(&request.file, &request.options).map_err(TranslateError::from);
+    let translated = loaded.and_then(|program| Ok((crate::translate::translate_loaded(&program, &request.options)?, program)));
+    let (translation, program) = match translated {
+        Ok(translated) => translated,
         Err(error) => {
             fail(report, Verdict::BadInput, exit::BAD_INPUT, error.to_string());
             return Some(render_translate_error(&error, request.color));
@@ -130,12 +132,12 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             return None;
         }
     };
-    let program = match &request.keep {
+    let sequential = match &request.keep {
         Some(keep) => keep.clone(),
         None => directory.path().join("sequential.c"),
     };
-    if let Err(error) = crate::output::write_atomically(&program, translation.c_source.as_bytes()) {
-        let message = format!("cannot write the sequential program {}: {error}", program.display());
+    if let Err(error) = crate::output::write_atomically(&sequential, translation.c_source.as_bytes()) {
+        let message = format!("cannot write the sequential program {}: {error}", sequential.display());
         let (verdict, code) = if request.keep.is_some() {
             (Verdict::BadInput, exit::BAD_INPUT)
         } else {
@@ -145,9 +147,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         return None;
     }
     let sc_program = (request.sc_run && request.options.sma.model() != MemoryModel::Sc)
-        .then(|| sc_run::prepare(&request.file, &request.options, directory.path()))
+        .then(|| sc_run::prepare(&program, &request.options, directory.path()))
         .flatten();
-    let runs = match run_cbmc(request, &program, sc_program.as_ref()) {
+    let runs = match run_cbmc(request, &sequential, sc_program.as_ref()) {
         Ok(runs) => runs,
         Err(error) => {
             fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, error.to_string());

@@ -5,6 +5,7 @@
 //! before the TSO/PSO run, and its counterexample ends that run.
 
 use crate::backend::{BackendError, Cbmc, CbmcRun, Outcome, RunOptions};
+use crate::ir::Program;
 use crate::options::{AutoBounds, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
 use std::path::{Path, PathBuf};
@@ -27,15 +28,16 @@ pub struct ScProgram {
     pub map: TranslationMap,
 }
 
-/// Translates the program under SC with the same rounds and loop bounds
-/// into `directory`. `None` when that fails: the TSO/PSO run then goes on
-/// alone (its own translation succeeded, so its verdict stands).
-pub fn prepare(file: &Path, options: &TranslateOptions, directory: &Path) -> Option<ScProgram> {
+/// Translates `program` (as the frontend loaded it for the TSO/PSO run)
+/// under SC with the same rounds and loop bounds into `directory`. `None`
+/// when that fails: the TSO/PSO run then goes on alone (its own
+/// translation succeeded, so its verdict stands).
+pub fn prepare(program: &Program, options: &TranslateOptions, directory: &Path) -> Option<ScProgram> {
     let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds: AutoBounds::default(), ..options.clone() };
-    let translation = crate::translate::translate(file, &options).ok()?;
-    let program = directory.join("sequential-sc.c");
-    crate::output::write_atomically(&program, translation.c_source.as_bytes()).ok()?;
-    Some(ScProgram { file: program, map: translation.map })
+    let translation = crate::translate::translate_loaded(program, &options).ok()?;
+    let file = directory.join("sequential-sc.c");
+    crate::output::write_atomically(&file, translation.c_source.as_bytes()).ok()?;
+    Some(ScProgram { file, map: translation.map })
 }
 
 /// The SC run while it goes on beside the TSO/PSO run. Dropping it stops
