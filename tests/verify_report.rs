@@ -579,7 +579,7 @@ fn a_counterexample_failing_the_check_exits_4() {
     let (code, _, _) =
         verify(&example("store_buffering.c"), &["--tso", "--keep", sequential.to_str().unwrap(), "--format", "json"]);
     assert_eq!(code, 10);
-    let cbmc = which::which("cbmc").or_else(|_| std::env::var("LAZYSMA_CBMC").map(PathBuf::from)).unwrap();
+    let cbmc = support::cbmc_path().expect("CBMC");
     let recorded = std::process::Command::new(cbmc)
         .arg(&sequential)
         .args(["--json-ui", "--trace", "--no-unwinding-assertions"])
@@ -769,7 +769,7 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, writer, 0); pthread_creat
 /// SC (the run beside TSO/PSO) when `sc_real`, on the other program
 /// otherwise, and sleeps for a minute on the one it does not run.
 fn cbmc_real_for_one_run(directory: &Path, sc_real: bool) -> PathBuf {
-    let real = std::env::var_os("LAZYSMA_CBMC").map(PathBuf::from).or_else(|| which::which("cbmc").ok()).expect("CBMC");
+    let real = support::cbmc_path().expect("CBMC");
     let (sc, other) = if sc_real { ("exec \"$real\" \"$@\"", "exec sleep 60") } else { ("exec sleep 60", "exec \"$real\" \"$@\"") };
     fake_cbmc(directory, &format!("real='{}'\ncase \"$1\" in\n  *sequential-sc.c) {sc};;\nesac\n{other}", real.display()))
 }

@@ -47,10 +47,15 @@ pub fn cbmc_killed_when_tracing(directory: &Path, real: &Path) -> PathBuf {
     cbmc_script(directory, &text)
 }
 
+/// The CBMC that `lazysma verify` finds without `--cbmc`: `$LAZYSMA_CBMC`,
+/// then `cbmc` on the `PATH`.
+pub fn cbmc_path() -> Option<PathBuf> {
+    std::env::var_os("LAZYSMA_CBMC").map(PathBuf::from).or_else(|| which::which("cbmc").ok())
+}
+
 /// Whether CBMC can be run; under CI=true its absence is a test failure.
 pub fn require_cbmc() -> bool {
-    let found = std::env::var_os("LAZYSMA_CBMC").map(PathBuf::from).or_else(|| which::which("cbmc").ok());
-    match found {
+    match cbmc_path() {
         Some(_) => true,
         None if std::env::var("CI").map(|value| value == "true").unwrap_or(false) => {
             panic!("CBMC is not installed but CI=true: run scripts/install-cbmc.sh")
