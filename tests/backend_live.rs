@@ -3,7 +3,8 @@
 
 mod support;
 
-use lazysma::backend::{BackendError, Cbmc, CbmcSource, Outcome, Progress, ProverAnswer, RunOptions, SatSolver, StepKind};
+use lazysma::backend::{BackendError, Cbmc, CbmcSource, Hold, Outcome, Progress, ProverAnswer, RunOptions, SatSolver, StepKind};
+use std::sync::Arc;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -221,6 +222,14 @@ fn dimacs_portfolio_proves_safe_programs_and_keeps_cbmcs_counterexamples() {
     let run = cbmc.run(&fixture("fail.c"), &options, None).expect("the portfolio runs");
     let Outcome::Violated { trace, .. } = &run.outcome else { panic!("expected a violation: {:?}", run.outcome) };
     assert_eq!(trace.last_value_of("y").and_then(|v| v.integer), Some(8));
+    // a hold stops the prover only: CBMC's run still decides both
+    let hold = Arc::new(Hold::default());
+    hold.request(true);
+    let held = RunOptions { hold: Some(hold), ..options };
+    let run = cbmc.run(&fixture("safe_arithmetic.c"), &held, None).expect("the portfolio runs");
+    assert_eq!((&run.outcome, run.prover), (&Outcome::Safe, None), "CBMC's own run proves it");
+    let run = cbmc.run(&fixture("fail.c"), &held, None).expect("the portfolio runs");
+    assert!(matches!(run.outcome, Outcome::Violated { .. }), "{:?}", run.outcome);
 }
 
 #[test]
@@ -247,6 +256,13 @@ fn dimacs_prover_goes_on_when_cbmcs_run_ends_without_a_verdict() {
     let run = cbmc.run(&fixture("fail.c"), &options, None).expect("the portfolio runs");
     assert!(matches!(run.outcome, Outcome::OutOfMemory { .. }), "{:?}", run.outcome);
     assert_eq!(run.prover, Some(ProverAnswer::Refuted));
+    // a prover held for another run that never ends is let go when CBMC's
+    // run ends without a verdict
+    let hold = Arc::new(Hold::default());
+    hold.request(true);
+    let held = RunOptions { hold: Some(hold), timeout: Some(Duration::from_secs(60)), ..options.clone() };
+    let run = cbmc.run(&fixture("safe_arithmetic.c"), &held, None).expect("the portfolio runs");
+    assert_eq!((&run.outcome, run.prover), (&Outcome::Safe, Some(ProverAnswer::Proved)), "{}", run.stderr_tail);
     // CBMC's own solver alone has nothing beside it
     let alone = RunOptions { sat_solver: None, ..options };
     let run = cbmc.run(&fixture("safe_arithmetic.c"), &alone, None).expect("CBMC runs");

@@ -8,6 +8,11 @@
 //! "unsatisfiable" proves every property and stops CBMC's run; whatever
 //! CBMC's run concludes first stops the prover.
 //!
+//! A [`super::run::Hold`] in the options holds the prover only, so that on
+//! a machine with few processors CBMC's run, which can find a
+//! counterexample as well as prove, and another run (the run under SC) go
+//! first; when CBMC's run ends without a verdict, the prover is released.
+//!
 //! One trap: when CBMC's simplifier proves every property, it writes the
 //! formula without any property (`p cnf 0 0`), which is satisfiable. Its
 //! status line "Generated N VCC(s), M remaining after simplification"
@@ -81,14 +86,18 @@ impl Cbmc {
                 proof
             })
         };
-        let trace_options = RunOptions { sat_solver: None, ..options.cancelled_by(&stop_trace) };
+        let trace_options = RunOptions { sat_solver: None, hold: None, ..options.cancelled_by(&stop_trace) };
         let mut progress = progress;
         let reborrowed = progress.as_mut().map(|report| &mut **report as &mut dyn FnMut(Progress));
         let traced = self.run_with_trace(file, &trace_options, reborrowed, start);
         let concluded = matches!(&traced, Ok(run) if run.outcome.is_conclusive());
         if concluded {
             stop_prover.store(true, Ordering::Relaxed);
-        } else if let Some(report) = progress {
+        } else if let Some(hold) = &options.hold {
+            // the prover is all that is left of the portfolio
+            hold.release();
+        }
+        if !concluded && let Some(report) = progress {
             // CBMC's run ended without a verdict: the prover goes on alone
             let mut last_report = Instant::now();
             while !prover.is_finished() {

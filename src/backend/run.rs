@@ -107,6 +107,35 @@ pub struct RunOptions {
     /// Setting any of these flags stops the run: the process is killed and
     /// the run ends as a failure that the caller set out to ignore.
     pub cancel: Vec<Arc<AtomicBool>>,
+    /// While this is held, the process is stopped (it gives its processor
+    /// to another run) and the time limit goes on counting.
+    pub hold: Option<Arc<Hold>>,
+}
+
+/// A run that gives its processor to other runs for a while: it is held
+/// while some run asks for its processor, unless it was released for
+/// good (see [`super::dimacs`] and `verify::sc_run`).
+#[derive(Debug, Default)]
+pub struct Hold {
+    requested: AtomicBool,
+    released: AtomicBool,
+}
+
+impl Hold {
+    /// Asks for the held run's processor (`true`) or gives it back.
+    pub fn request(&self, requested: bool) {
+        self.requested.store(requested, Ordering::Relaxed);
+    }
+
+    /// Lets the run go on for good, whatever is requested later.
+    pub fn release(&self) {
+        self.released.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the run is to stand still now.
+    pub fn is_held(&self) -> bool {
+        self.requested.load(Ordering::Relaxed) && !self.released.load(Ordering::Relaxed)
+    }
 }
 
 impl RunOptions {
@@ -383,7 +412,8 @@ fn end_with_this_process(_command: &mut Command) {}
 const CANCEL_POLL: Duration = Duration::from_millis(100);
 
 /// Waits for the process, calling `progress` every [`PROGRESS_INTERVAL`];
-/// kills it when the time limit passes or the run is cancelled.
+/// kills it when the time limit passes or the run is cancelled, and stops
+/// and continues it as its [`Hold`] says.
 fn wait_with_limit(
     child: &mut Child,
     options: &RunOptions,
@@ -392,6 +422,8 @@ fn wait_with_limit(
     mut progress: Option<&mut dyn FnMut(Progress)>,
 ) -> std::io::Result<ExitInfo> {
     let cancelled = || options.is_cancelled();
+    let polled = !options.cancel.is_empty() || options.hold.is_some();
+    let mut held = false;
     let mut last_report = Instant::now();
     loop {
         let elapsed = start.elapsed();
@@ -402,12 +434,15 @@ fn wait_with_limit(
         if cancelled() {
             return kill(child, false);
         }
-        // wake up for the time limit, the next report and the cancel flag
-        let wake = [
-            remaining,
-            progress.is_some().then_some(PROGRESS_INTERVAL),
-            (!options.cancel.is_empty()).then_some(CANCEL_POLL),
-        ];
+        if let Some(hold) = &options.hold
+            && hold.is_held() != held
+        {
+            held = hold.is_held();
+            hold_process(child, held);
+        }
+        // wake up for the time limit, the next report, the cancel flag and
+        // the hold
+        let wake = [remaining, progress.is_some().then_some(PROGRESS_INTERVAL), polled.then_some(CANCEL_POLL)];
         let Some(slice) = wake.into_iter().flatten().min() else {
             let status = child.wait()?;
             return Ok(ExitInfo::from_status(status, false));
@@ -415,8 +450,8 @@ fn wait_with_limit(
         if let Some(status) = child.wait_timeout(slice)? {
             return Ok(ExitInfo::from_status(status, false));
         }
-        // a cancellable run wakes up more often than it reports
-        let due = options.cancel.is_empty() || last_report.elapsed() >= PROGRESS_INTERVAL;
+        // a polled run wakes up more often than it reports
+        let due = !polled || last_report.elapsed() >= PROGRESS_INTERVAL;
         if let Some(callback) = progress.as_mut()
             && due
         {
@@ -425,6 +460,24 @@ fn wait_with_limit(
         }
     }
 }
+
+/// Stops (`SIGSTOP`) or continues (`SIGCONT`) the process. A process that
+/// has ended meanwhile ignores it, and the wait reaps it.
+#[cfg(target_os = "linux")]
+fn hold_process(child: &Child, held: bool) {
+    let signal = if held { libc::SIGSTOP } else { libc::SIGCONT };
+    let Ok(pid) = libc::pid_t::try_from(child.id()) else {
+        return;
+    };
+    // SAFETY: kill only sends a signal to the child's process id, which
+    // stays reserved for it until this process waits for it.
+    unsafe {
+        libc::kill(pid, signal);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn hold_process(_child: &Child, _held: bool) {}
 
 fn kill(child: &mut Child, timed_out: bool) -> std::io::Result<ExitInfo> {
     // The child may have ended just now; kill fails then, and wait reaps it.
@@ -507,6 +560,54 @@ mod tests {
         note_phase(br#"    "messageText": "Solving with MiniSAT","#, &phase);
         note_phase(br#"    "messageText": "Parsing x.c","#, &phase);
         assert_eq!(Phase::from_code(phase.load(Ordering::Relaxed)), Phase::Solving);
+    }
+
+    /// Runs `sh -c script` with `options`, returning the seconds it took.
+    fn seconds_of_shell(script: &str, options: &RunOptions) -> f64 {
+        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
+        let args = ["-c".into(), script.into()];
+        let start = Instant::now();
+        let finished = run_to_end(Path::new("sh"), &args, options, start, &phase, None).expect("sh runs");
+        assert_eq!(finished.exit.code, Some(0), "the script ends normally");
+        assert!(finished.stdout.contains("done"), "the script runs to its end");
+        start.elapsed().as_secs_f64()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_held_process_stands_still_until_given_its_processor_back() {
+        // the shell, stopped, cannot go on after its `sleep` ends: it waits
+        // until the hold is lifted
+        let hold = Arc::new(Hold::default());
+        hold.request(true);
+        let options = RunOptions { hold: Some(Arc::clone(&hold)), ..RunOptions::default() };
+        let lifter = {
+            let hold = Arc::clone(&hold);
+            thread::spawn(move || {
+                thread::sleep(Duration::from_secs(2));
+                hold.request(false);
+            })
+        };
+        let held = seconds_of_shell("sleep 0.2; echo done", &options);
+        lifter.join().expect("the lifter ends");
+        assert!(held >= 1.9, "held for 2 s, yet done in {held} s");
+        // released for good, a request no longer holds it
+        hold.release();
+        hold.request(true);
+        let released = seconds_of_shell("sleep 0.2; echo done", &options);
+        assert!(released < 1.5, "released, yet it took {released} s");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_held_process_still_meets_its_time_limit() {
+        let hold = Arc::new(Hold::default());
+        hold.request(true);
+        let options = RunOptions { hold: Some(hold), timeout: Some(Duration::from_millis(500)), ..RunOptions::default() };
+        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
+        let args = ["-c".into(), "sleep 0.1; echo done".into()];
+        let finished = run_to_end(Path::new("sh"), &args, &options, Instant::now(), &phase, None).expect("sh runs");
+        assert!(finished.exit.timed_out, "a held process is killed at its time limit: {:?}", finished.exit);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 pub mod sc_run;
 
-use crate::backend::{BackendError, Cbmc, CbmcRun, Outcome, Progress, Property, ProverAnswer, RunOptions, SatSolver, Trace};
+use crate::backend::{BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, Property, ProverAnswer, RunOptions, SatSolver, Trace};
 use crate::consistency::{self, Model};
 use crate::exit;
 use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
@@ -183,28 +183,40 @@ struct Runs {
 }
 
 /// Runs CBMC on `program`, and on `sc_program` beside it when given: a
-/// counterexample under SC stops the first run.
+/// counterexample under SC stops the first run. On a machine with too few
+/// processors for three runs, the run under SC holds the first run's
+/// prover (see [`crate::backend::Hold`]) while it goes on.
 fn run_cbmc(request: &VerifyRequest, program: &Path, sc_program: Option<&ScProgram>) -> Result<Runs, BackendError> {
     let cbmc = Cbmc::locate(request.cbmc.as_deref())?;
     let sat_solver = SatSolver::choose(request.sat_solver.as_deref().unwrap_or("auto"), &cbmc)?;
     let solver_name = sat_solver.as_ref().map(|solver| solver.name().to_string());
     let stop_model = Arc::new(AtomicBool::new(false));
-    let sc_run = sc_program.map(|sc_program| ScRun::start(&cbmc, sc_program, request.timeout, &stop_model));
-    let options = RunOptions { timeout: request.timeout, sat_solver, cancel: vec![stop_model], ..RunOptions::default() };
+    let portfolio = matches!(sat_solver, Some(SatSolver::Dimacs(_)));
+    let hold = (portfolio && sc_program.is_some() && sc_run::too_few_processors()).then(|| Arc::new(Hold::default()));
+    let sc_run = sc_program.map(|sc_program| ScRun::start(&cbmc, sc_program, request.timeout, &stop_model, hold.clone()));
+    let options = RunOptions { timeout: request.timeout, sat_solver, cancel: vec![stop_model], hold, ..RunOptions::default() };
     let show_progress = !request.json && std::io::stderr().is_terminal();
-    let mut progress = |progress: Progress| {
-        let mut stderr = std::io::stderr();
-        let _ = write!(stderr, "\r\x1b[Kcbmc: {} s ({})", progress.elapsed.as_secs(), progress.phase.name());
-        let _ = stderr.flush();
-    };
-    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress { Some(&mut progress) } else { None };
+    let mut model_progress = |progress: Progress| show_cbmc_progress("cbmc", &progress);
+    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress { Some(&mut model_progress) } else { None };
     let run = cbmc.run(program, &options, callback);
     if show_progress {
         eprint!("\r\x1b[K");
     }
     let model = run?;
-    let sc_violation = sc_run.and_then(|sc_run| sc_run.finish(&model));
+    let mut sc_progress = |progress: Progress| show_cbmc_progress("cbmc under SC", &progress);
+    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress { Some(&mut sc_progress) } else { None };
+    let sc_violation = sc_run.and_then(|sc_run| sc_run.finish(&model, callback));
+    if show_progress {
+        eprint!("\r\x1b[K");
+    }
     Ok(Runs { cbmc, model, solver_name, sc_violation })
+}
+
+/// Shows a CBMC run's progress on the terminal's last line.
+fn show_cbmc_progress(label: &str, progress: &Progress) {
+    let mut stderr = std::io::stderr();
+    let _ = write!(stderr, "\r\x1b[K{label}: {} s ({})", progress.elapsed.as_secs(), progress.phase.name());
+    let _ = stderr.flush();
 }
 
 /// The report of `run` by `cbmc`, with `sat_solver` beside or instead of

@@ -4,13 +4,13 @@
 //! so when a bug needs no weak memory this run usually finds it long
 //! before the TSO/PSO run, and its counterexample ends that run.
 
-use crate::backend::{BackendError, Cbmc, CbmcRun, Outcome, RunOptions};
+use crate::backend::{BackendError, Cbmc, CbmcRun, Hold, Outcome, PROGRESS_INTERVAL, Progress, RunOptions};
 use crate::ir::Program;
 use crate::options::{AutoBounds, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -21,6 +21,19 @@ const SC_RUN_DELAY: Duration = Duration::from_millis(500);
 
 /// How often the run under SC looks at its stop flag while it waits.
 const STOP_POLL: Duration = Duration::from_millis(20);
+
+/// Below this many processors the run under SC holds the prover of the
+/// TSO/PSO run's portfolio while it goes on: the portfolio already takes
+/// two processors, and a third process would slow all of them down. CBMC's
+/// own run goes on, as it can find a counterexample as well as prove the
+/// program safe; the prover only proves.
+pub const PROCESSORS_FOR_THREE_RUNS: usize = 3;
+
+/// Whether this machine has too few processors for the run under SC
+/// beside both runs of the portfolio.
+pub fn too_few_processors() -> bool {
+    thread::available_parallelism().map_or(true, |count| count.get() < PROCESSORS_FOR_THREE_RUNS)
+}
 
 /// The program translated under SC, with the map that decodes its trace.
 pub struct ScProgram {
@@ -46,16 +59,28 @@ pub struct ScRun {
     /// `None` from the thread when it was stopped before CBMC started.
     handle: Option<JoinHandle<Option<Result<CbmcRun, BackendError>>>>,
     stop: Arc<AtomicBool>,
+    /// The run's latest progress report.
+    progress: Arc<Mutex<Option<Progress>>>,
 }
 
 impl ScRun {
     /// Starts CBMC (with its own solver alone) on the SC program after
     /// [`SC_RUN_DELAY`], within the time limit counted from now; a
-    /// counterexample sets `stop_model`, which ends the TSO/PSO run.
-    pub fn start(cbmc: &Cbmc, program: &ScProgram, timeout: Option<Duration>, stop_model: &Arc<AtomicBool>) -> ScRun {
+    /// counterexample sets `stop_model`, which ends the TSO/PSO run. While
+    /// CBMC runs, it asks `hold` (if given) for the processor of the
+    /// TSO/PSO run's prover.
+    pub fn start(
+        cbmc: &Cbmc,
+        program: &ScProgram,
+        timeout: Option<Duration>,
+        stop_model: &Arc<AtomicBool>,
+        hold: Option<Arc<Hold>>,
+    ) -> ScRun {
         let started = Instant::now();
         let stop = Arc::new(AtomicBool::new(false));
+        let progress = Arc::new(Mutex::new(None));
         let (cbmc, file, stop_model, stop_self) = (cbmc.clone(), program.file.clone(), Arc::clone(stop_model), Arc::clone(&stop));
+        let latest = Arc::clone(&progress);
         let handle = thread::spawn(move || {
             while started.elapsed() < SC_RUN_DELAY {
                 if stop_self.load(Ordering::Relaxed) {
@@ -65,26 +90,43 @@ impl ScRun {
             }
             let timeout = timeout.map(|limit| limit.saturating_sub(started.elapsed()));
             let options = RunOptions { timeout, cancel: vec![stop_self], ..RunOptions::default() };
-            let run = cbmc.run(&file, &options, None);
+            let mut note = |report: Progress| {
+                if let Ok(mut latest) = latest.lock() {
+                    *latest = Some(report);
+                }
+            };
+            hold.iter().for_each(|hold| hold.request(true));
+            let run = cbmc.run(&file, &options, Some(&mut note));
+            hold.iter().for_each(|hold| hold.request(false));
             if matches!(&run, Ok(CbmcRun { outcome: Outcome::Violated { .. }, .. })) {
                 stop_model.store(true, Ordering::Relaxed);
             }
             Some(run)
         });
-        ScRun { handle: Some(handle), stop }
+        ScRun { handle: Some(handle), stop, progress }
     }
 
     /// The SC run's counterexample, if it found one, once the TSO/PSO run
     /// `model` has ended: none when `model` found one itself; the SC run is
     /// stopped when `model` decided the program, and awaited when it did
-    /// not (a timeout, a crash, or a stop by the SC run's counterexample).
-    pub fn finish(mut self, model: &CbmcRun) -> Option<CbmcRun> {
+    /// not (a timeout, a crash, or a stop by the SC run's counterexample),
+    /// with its progress reported to `report` meanwhile.
+    pub fn finish(mut self, model: &CbmcRun, report: Option<&mut dyn FnMut(Progress)>) -> Option<CbmcRun> {
         match model.outcome {
             Outcome::Violated { .. } => return None,
             Outcome::Safe => self.stop.store(true, Ordering::Relaxed),
             _ => {}
         }
-        let run = self.handle.take()?.join().ok()??.ok()?;
+        let handle = self.handle.take()?;
+        if let Some(report) = report {
+            while !handle.is_finished() {
+                thread::sleep(PROGRESS_INTERVAL.min(STOP_POLL * 5));
+                if let Some(progress) = self.progress.lock().ok().and_then(|latest| *latest) {
+                    report(progress);
+                }
+            }
+        }
+        let run = handle.join().ok()??.ok()?;
         matches!(run.outcome, Outcome::Violated { .. }).then_some(run)
     }
 }
