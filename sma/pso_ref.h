@@ -24,7 +24,10 @@
  * order the fences impose), and n passes realise any order of n flushes
  * (the i-th in pass i). Without store-store fences locations are
  * independent, so as many passes as one location can have buffered stores
- * lose nothing; with them, as many as all buffers together can hold. The
+ * lose nothing (and, as no load runs within a phase and only the last
+ * flush to a location is observed, one more than the fullest buffer of
+ * the location holds); with them, as many as all buffers together can
+ * hold. The
  * translator computes that number and the buffers that can hold stores at
  * all (SMA_REF_BUFFERS below; without store-store fences, none for a
  * location no other thread accesses: sma/README.md); the defaults visit

@@ -20,9 +20,11 @@
  * cheaply than one flush of a nondeterministically chosen thread per step.
  * Only the order of flushes to the same location is observable, and n
  * passes realise any order of n flushes (the i-th flush in pass i), so as
- * many passes as stores can be buffered at once lose nothing. The
- * translator computes the passes the program's stores need (fewer, where
- * threads store to different locations: src/printer/buffers.rs) and the
+ * many passes as stores can be buffered at once lose nothing. No load runs
+ * within a phase, so only the last flush to each location is observed,
+ * which often needs fewer. The translator computes the passes the
+ * program's stores need (fewer where threads store to different locations
+ * or move one store each: src/printer/buffers.rs) and the
  * threads that can buffer stores at all (SMA_REF_BUFFERS below), counting
  * only the stores up to the newest one another thread can observe (the
  * rest wait for the drain unseen: sma/README.md); the default is

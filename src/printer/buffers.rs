@@ -84,7 +84,18 @@ fn groups_meeting_at_locations(threads: &[ThreadBuffers], holding: &[u32], locat
     groups
 }
 
-/// One FIFO per thread. The greedy pass assignment of a phase's flushes
+/// No load runs within a flush phase, so of a phase's flushes to one
+/// location only the last is ever observed: the phase must reach every
+/// combination of how many stores each buffer moves and which flush to each
+/// location comes last, not every order of the flushes.
+///
+/// One FIFO per thread. When every thread of a group but one moves at most
+/// one store in a phase, and that one `h`, `h + 2` passes reach every
+/// outcome: the single flushes that another flush to their location
+/// overwrites in the first pass, the `h` of the fuller thread one per pass,
+/// and the single flushes that come last at their location in the last
+/// pass (2 passes when no thread is fuller). Otherwise, the greedy pass
+/// assignment of a phase's flushes
 /// (each flush in the first pass after its thread's previous flush, and
 /// after the earlier flushes to its location: in the same pass when its
 /// thread comes later in a pass, else the next) needs as many passes as the
@@ -119,7 +130,16 @@ fn tso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
 /// is what thread `i` can hold while others run.
 fn tso_group_passes(threads: &[ThreadBuffers], holding: &[u32], group: &[usize]) -> u32 {
     let every_flush_its_pass = group.iter().map(|&i| holding[i]).fold(0u32, u32::saturating_add);
-    if group.len() < 2 || group.iter().any(|&i| threads[i].concurrent.unbounded) {
+    if group.len() < 2 {
+        return every_flush_its_pass;
+    }
+    let fuller: Vec<u32> = group.iter().map(|&i| holding[i]).filter(|&stores| stores > 1).collect();
+    match fuller[..] {
+        [] => return every_flush_its_pass.min(2),
+        [fullest] => return every_flush_its_pass.min(fullest.saturating_add(2)),
+        _ => {}
+    }
+    if group.iter().any(|&i| threads[i].concurrent.unbounded) {
         return every_flush_its_pass;
     }
     let shared: u32 = group.iter().map(|&i| threads[i].concurrent.shared.min(holding[i])).sum();
@@ -138,13 +158,17 @@ fn tso_group_passes(threads: &[ThreadBuffers], holding: &[u32], group: &[usize])
 }
 
 /// One FIFO per thread and location. Without store-store fences, locations
-/// are independent: a phase needs as many passes as one location can have
-/// buffered stores, and a buffer of a location no other thread accesses
-/// needs none. With them, a store may wait for its thread's older stores to
-/// other locations, so every buffered store may need a pass.
+/// are independent, and a buffer of a location no other thread accesses
+/// needs no pass. For one location whose buffers hold at most `h` stores
+/// each, `h + 1` passes reach every outcome of a phase (see
+/// [`tso_buffers`]): the thread whose flush comes last moves its other
+/// stores in the first `h` passes beside everyone else's, and that flush in
+/// the last; never more than one pass per store buffered for the location.
+/// With store-store fences, a store may wait for its thread's older stores
+/// to other locations, so every buffered store may need a pass.
 fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<String>, u32) {
     let mut entries = Vec::new();
-    let mut per_location = vec![0u32; locations as usize];
+    let mut per_location = vec![LocationBuffers::default(); locations as usize];
     let mut all = 0u32;
     let fences = threads.iter().any(|t| t.whole.store_fences);
     for thread in threads {
@@ -157,8 +181,8 @@ fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
             if whole > 0 {
                 entries.push(format!("{}, {location}, {whole}, {concurrent}", thread.slot));
             }
-            if let Some(sum) = per_location.get_mut(location as usize) {
-                *sum = sum.saturating_add(concurrent);
+            if let Some(buffers) = per_location.get_mut(location as usize) {
+                buffers.add(concurrent);
             }
             thread_all = thread_all.saturating_add(concurrent);
         }
@@ -172,9 +196,39 @@ fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
     let rounds = if fences {
         all
     } else {
-        per_location.into_iter().max().unwrap_or(0)
+        per_location.iter().map(LocationBuffers::passes).max().unwrap_or(0)
     };
     (entries, rounds)
+}
+
+/// The stores the PSO buffers of one location can move in a phase.
+#[derive(Debug, Clone, Copy, Default)]
+struct LocationBuffers {
+    /// Over all threads.
+    stores: u32,
+    /// In the fullest buffer.
+    fullest: u32,
+    /// Buffers that move any.
+    buffers: u32,
+}
+
+impl LocationBuffers {
+    fn add(&mut self, stores: u32) {
+        if stores > 0 {
+            self.stores = self.stores.saturating_add(stores);
+            self.fullest = self.fullest.max(stores);
+            self.buffers += 1;
+        }
+    }
+
+    /// The passes a phase needs for this location (see [`pso_buffers`]).
+    fn passes(&self) -> u32 {
+        if self.buffers < 2 {
+            self.stores
+        } else {
+            self.stores.min(self.fullest.saturating_add(1))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -243,6 +297,150 @@ mod tests {
         let (entries, rounds) = pso_buffers(&threads, 5, 4);
         assert_eq!(rounds, 3, "location 1: 2 + 1; location 3: 3");
         assert_eq!(entries, vec!["1, 1, 2, 2", "1, 2, 1, 1", "2, 1, 1, 1", "2, 3, 3, 3"]);
+    }
+
+    #[test]
+    fn one_store_per_buffer_needs_two_passes_however_many_threads_meet() {
+        // sigma: every thread stores once, at an index none can predict
+        let threads: Vec<ThreadBuffers> = (1..=16).map(|slot| thread(slot, &[(1, 1)])).collect();
+        assert_eq!(tso_buffers(&threads, 3, 4).1, 2);
+        assert_eq!(pso_buffers(&threads, 3, 4).1, 2);
+        // one thread alone needs its one pass
+        assert_eq!(tso_buffers(&threads[..1], 3, 4).1, 1);
+        assert_eq!(pso_buffers(&threads[..1], 3, 4).1, 1);
+    }
+
+    #[test]
+    fn pso_passes_reach_the_last_flush_of_a_location_after_the_fullest_buffer() {
+        // location 1: buffers of 2, 1 and 1 stores: the fullest and one more
+        let threads = [thread(1, &[(1, 2)]), thread(2, &[(1, 1)]), thread(3, &[(1, 1), (2, 3)])];
+        let (_, rounds) = pso_buffers(&threads, 5, 3);
+        assert_eq!(rounds, 3, "location 1: 2 + 1 (not 4); location 2: thread 3 alone, 3");
+    }
+
+    /// Memory (a value per location) and how many stores each FIFO still
+    /// holds, after some flushes.
+    type PhaseState = (Vec<u32>, Vec<usize>);
+
+    /// Every state a phase reaches by flushing the FIFOs' oldest stores
+    /// (location, value) in any order.
+    fn any_order(fifos: &[Vec<(usize, u32)>], locations: usize) -> std::collections::BTreeSet<PhaseState> {
+        let start = (vec![0; locations], fifos.iter().map(Vec::len).collect::<Vec<_>>());
+        let mut seen = std::collections::BTreeSet::from([start.clone()]);
+        let mut work = vec![start];
+        while let Some((memory, left)) = work.pop() {
+            for (f, fifo) in fifos.iter().enumerate() {
+                if left[f] > 0 {
+                    let (location, value) = fifo[fifo.len() - left[f]];
+                    let (mut memory, mut left) = (memory.clone(), left.clone());
+                    memory[location] = value;
+                    left[f] -= 1;
+                    if seen.insert((memory.clone(), left.clone())) {
+                        work.push((memory, left));
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// Every state `passes` passes reach, each visiting the FIFOs in order
+    /// and maybe flushing the oldest store of each (as `sma_flush_some`).
+    fn in_passes(fifos: &[Vec<(usize, u32)>], locations: usize, passes: u32) -> std::collections::BTreeSet<PhaseState> {
+        let start: PhaseState = (vec![0; locations], fifos.iter().map(Vec::len).collect());
+        let mut states = std::collections::BTreeSet::from([start]);
+        for _ in 0..passes {
+            for (f, fifo) in fifos.iter().enumerate() {
+                let mut next = states.clone();
+                for (memory, left) in &states {
+                    if left[f] > 0 {
+                        let (location, value) = fifo[fifo.len() - left[f]];
+                        let (mut memory, mut left): PhaseState = (memory.clone(), left.clone());
+                        memory[location] = value;
+                        left[f] -= 1;
+                        next.insert((memory, left));
+                    }
+                }
+                states = next;
+            }
+        }
+        states
+    }
+
+    /// FIFOs of the given lengths whose stores go to `location_of(fifo,
+    /// index)`, every store with its own value.
+    fn fifos(lengths: &[usize], location_of: impl Fn(usize, usize) -> usize) -> Vec<Vec<(usize, u32)>> {
+        let mut value = 0;
+        let mut fifo = |f: usize, length: usize| {
+            (0..length)
+                .map(|k| {
+                    value += 1;
+                    (location_of(f, k), value)
+                })
+                .collect()
+        };
+        lengths.iter().enumerate().map(|(f, &length)| fifo(f, length)).collect()
+    }
+
+    #[test]
+    fn two_passes_reach_every_phase_outcome_when_each_buffer_moves_one_store() {
+        // TSO: three threads, each with no store or one store to one of two
+        // locations
+        for code in 0..27usize {
+            let choice = [code % 3, code / 3 % 3, code / 9];
+            let lengths: Vec<usize> = choice.iter().map(|&c| usize::from(c > 0)).collect();
+            let fifos = fifos(&lengths, |f, _| choice[f] - 1);
+            assert_eq!(in_passes(&fifos, 2, 2), any_order(&fifos, 2), "threads storing to {choice:?}");
+        }
+    }
+
+    #[test]
+    fn the_fullest_buffer_plus_one_passes_reach_every_phase_outcome_at_a_pso_location() {
+        for code in 0..27usize {
+            let lengths = [code % 3, code / 3 % 3, code / 9];
+            let fullest = *lengths.iter().max().expect("three buffers") as u32;
+            let fifos = fifos(&lengths, |_, _| 0);
+            let buffers = lengths.iter().filter(|&&n| n > 0).count();
+            let passes = if buffers < 2 { fullest } else { fullest + 1 };
+            assert_eq!(in_passes(&fifos, 1, passes), any_order(&fifos, 1), "buffers of {lengths:?}");
+        }
+        // one pass cannot put the first buffer's flush after the second's
+        let two = fifos(&[1, 1], |_, _| 0);
+        assert_ne!(in_passes(&two, 1, 1), any_order(&two, 1));
+    }
+
+    #[test]
+    fn the_fuller_buffer_plus_two_passes_reach_every_phase_outcome_when_the_others_move_one_store() {
+        // TSO: one thread moves h stores (to locations 0 and 1), visited
+        // first or last in a pass; two others one store or none
+        for h in 2..=3usize {
+            for stores in 0..(1usize << h) {
+                for singles in 0..9usize {
+                    let single = [singles % 3, singles / 3];
+                    for fuller_first in [true, false] {
+                        // each thread's locations, the fuller first or last
+                        let fuller: Vec<usize> = (0..h).map(|k| stores >> k & 1).collect();
+                        let mut threads: Vec<Vec<usize>> =
+                            single.iter().map(|&c| if c > 0 { vec![c - 1] } else { Vec::new() }).collect();
+                        threads.insert(if fuller_first { 0 } else { 2 }, fuller);
+                        let lengths: Vec<usize> = threads.iter().map(Vec::len).collect();
+                        let fifos = fifos(&lengths, |f, k| threads[f][k]);
+                        let passes = h as u32 + 2;
+                        assert_eq!(in_passes(&fifos, 2, passes), any_order(&fifos, 2), "{threads:?}");
+                    }
+                }
+            }
+        }
+        let threads = [thread(0, &[(1, 2)]), thread(1, &[(1, 1)]), thread(2, &[(1, 1)]), thread(3, &[(1, 1)])];
+        assert_eq!(tso_buffers(&threads, 3, 4).1, 4, "2 + 2, not 5");
+    }
+
+    #[test]
+    fn two_passes_miss_outcomes_once_a_tso_buffer_moves_two_stores() {
+        // thread 1: x then y; thread 2: y then x; thread 3: x
+        let fifos = fifos(&[2, 2, 1], |f, k| [[0, 1], [1, 0], [0, 0]][f][k]);
+        assert_ne!(in_passes(&fifos, 2, 2), any_order(&fifos, 2));
+        assert_eq!(in_passes(&fifos, 2, 5), any_order(&fifos, 2), "a pass per store reaches them all");
     }
 
     #[test]
