@@ -21,7 +21,7 @@
 use super::BackendError;
 use super::locate::Cbmc;
 use super::outcome::Outcome;
-use super::run::{CbmcRun, Phase, Progress, RunOptions, command_line, run_to_end, PROGRESS_INTERVAL};
+use super::run::{CbmcRun, Phase, Progress, RunOptions, command_line, report_while, run_to_end};
 use std::ffi::OsString;
 use std::path::Path;
 use std::sync::Arc;
@@ -34,9 +34,6 @@ use std::time::Instant;
 const UNSATISFIABLE: i32 = 20;
 /// ... and one that found it satisfiable.
 const SATISFIABLE: i32 = 10;
-
-/// How often the wait for a prover that runs on alone looks at it.
-const PROVER_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// What the prover established about the formula.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,14 +96,8 @@ impl Cbmc {
         }
         if !concluded && let Some(report) = progress {
             // CBMC's run ended without a verdict: the prover goes on alone
-            let mut last_report = Instant::now();
-            while !prover.is_finished() {
-                thread::sleep(PROVER_POLL);
-                if last_report.elapsed() >= PROGRESS_INTERVAL {
-                    last_report = Instant::now();
-                    report(Progress { elapsed: start.elapsed(), phase: Phase::from_code(prover_phase.load(Ordering::Relaxed)) });
-                }
-            }
+            let latest = || Some(Progress { elapsed: start.elapsed(), phase: Phase::from_code(prover_phase.load(Ordering::Relaxed)) });
+            report_while(|| !prover.is_finished(), latest, report);
         }
         let proof = prover.join().unwrap_or(Ok((ProverAnswer::Open, Vec::new())));
         match (traced, proof) {

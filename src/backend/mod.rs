@@ -31,7 +31,7 @@ pub use output::{
     Accessor, CbmcOutput, LhsPath, Message, MessageKind, OutputError, Property, PropertyStatus, SourceLocation,
     StepKind, Trace, TraceStep, TraceValue, integer_from_data, mentions_out_of_memory, parse_cbmc_output, parse_trace,
 };
-pub use run::{AUTO_SAT_SOLVER, CbmcRun, Hold, PROGRESS_INTERVAL, Phase, Progress, RunOptions, SatSolver, tail};
+pub use run::{AUTO_SAT_SOLVER, CbmcRun, Hold, PROGRESS_INTERVAL, Phase, Progress, RunOptions, SatSolver, report_while, tail};
 
 use std::path::PathBuf;
 

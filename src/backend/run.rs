@@ -216,6 +216,24 @@ pub struct Progress {
     pub phase: Phase,
 }
 
+/// How often a wait for a run in another thread looks whether it ended.
+const WAIT_POLL: Duration = Duration::from_millis(100);
+
+/// Waits while `running` holds (a run going on in another thread), giving
+/// `report` what `latest` knows of it every [`PROGRESS_INTERVAL`].
+pub fn report_while(running: impl Fn() -> bool, latest: impl Fn() -> Option<Progress>, report: &mut dyn FnMut(Progress)) {
+    let mut last_report = Instant::now();
+    while running() {
+        thread::sleep(WAIT_POLL);
+        if last_report.elapsed() >= PROGRESS_INTERVAL {
+            last_report = Instant::now();
+            if let Some(progress) = latest() {
+                report(progress);
+            }
+        }
+    }
+}
+
 /// The result of one CBMC run.
 #[derive(Debug, Clone)]
 pub struct CbmcRun {

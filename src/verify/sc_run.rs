@@ -4,7 +4,7 @@
 //! so when a bug needs no weak memory this run usually finds it long
 //! before the TSO/PSO run, and its counterexample ends that run.
 
-use crate::backend::{BackendError, Cbmc, CbmcRun, Hold, Outcome, PROGRESS_INTERVAL, Progress, RunOptions};
+use crate::backend::{BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, RunOptions, report_while};
 use crate::ir::Program;
 use crate::options::{AutoBounds, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
@@ -95,9 +95,13 @@ impl ScRun {
                     *latest = Some(report);
                 }
             };
-            hold.iter().for_each(|hold| hold.request(true));
+            if let Some(hold) = &hold {
+                hold.request(true);
+            }
             let run = cbmc.run(&file, &options, Some(&mut note));
-            hold.iter().for_each(|hold| hold.request(false));
+            if let Some(hold) = &hold {
+                hold.request(false);
+            }
             if matches!(&run, Ok(CbmcRun { outcome: Outcome::Violated { .. }, .. })) {
                 stop_model.store(true, Ordering::Relaxed);
             }
@@ -119,12 +123,8 @@ impl ScRun {
         }
         let handle = self.handle.take()?;
         if let Some(report) = report {
-            while !handle.is_finished() {
-                thread::sleep(PROGRESS_INTERVAL.min(STOP_POLL * 5));
-                if let Some(progress) = self.progress.lock().ok().and_then(|latest| *latest) {
-                    report(progress);
-                }
-            }
+            let latest = || self.progress.lock().ok().and_then(|latest| *latest);
+            report_while(|| !handle.is_finished(), latest, report);
         }
         let run = handle.join().ok()??.ok()?;
         matches!(run.outcome, Outcome::Violated { .. }).then_some(run)
