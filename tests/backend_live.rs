@@ -3,7 +3,7 @@
 
 mod support;
 
-use lazysma::backend::{BackendError, Cbmc, CbmcSource, Hold, Outcome, Progress, ProverAnswer, RunOptions, SatSolver, StepKind};
+use lazysma::backend::{BackendError, Cbmc, CbmcSource, Hold, Outcome, PROVER_DELAY, Progress, ProverAnswer, RunOptions, SatSolver, StepKind};
 use std::sync::Arc;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -230,6 +230,37 @@ fn dimacs_portfolio_proves_safe_programs_and_keeps_cbmcs_counterexamples() {
     assert_eq!((&run.outcome, run.prover), (&Outcome::Safe, None), "CBMC's own run proves it");
     let run = cbmc.run(&fixture("fail.c"), &held, None).expect("the portfolio runs");
     assert!(matches!(run.outcome, Outcome::Violated { .. }), "{:?}", run.outcome);
+}
+
+#[test]
+fn dimacs_prover_starts_only_when_cbmcs_run_takes_longer_than_the_delay() {
+    let Some(real) = cbmc_or_skip("dimacs_prover_delay") else { return };
+    let Some(solver) = cadical_or_skip("dimacs_prover_delay") else { return };
+    if real.accepts_external_sat_solver() {
+        return;
+    }
+    let options = RunOptions {
+        timeout: Some(Duration::from_secs(120)),
+        sat_solver: Some(SatSolver::Dimacs(solver.to_string())),
+        ..RunOptions::default()
+    };
+    // a program that CBMC's run decides at once never starts the prover
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let log = dir.path().join("calls.log");
+    let logging = Cbmc::locate(Some(&support::cbmc_logging_calls(dir.path(), &real.path, &log))).expect("the wrapper answers as CBMC");
+    let run = logging.run(&fixture("safe_arithmetic.c"), &options, None).expect("the portfolio runs");
+    assert_eq!(run.outcome, Outcome::Safe, "{}", run.stderr_tail);
+    assert!(run.elapsed < PROVER_DELAY, "CBMC's run took {:?}, longer than the delay this test is about", run.elapsed);
+    let calls = std::fs::read_to_string(&log).expect("the wrapper logs its calls");
+    assert!(calls.contains("--trace"), "CBMC's own run ran: {calls}");
+    assert!(!calls.contains("--dimacs"), "the prover started: {calls}");
+    // when CBMC's run is slow, the prover starts after the delay and decides
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let slow = Cbmc::locate(Some(&support::cbmc_slow_when_tracing(dir.path(), &real.path, 60))).expect("the wrapper answers as CBMC");
+    let run = slow.run(&fixture("safe_arithmetic.c"), &options, None).expect("the portfolio runs");
+    assert_eq!((&run.outcome, run.prover), (&Outcome::Safe, Some(ProverAnswer::Proved)), "{}", run.stderr_tail);
+    assert!(run.elapsed >= PROVER_DELAY, "the prover started before the delay: {:?}", run.elapsed);
+    assert!(run.elapsed < Duration::from_secs(50), "the prover did not decide: {:?}", run.elapsed);
 }
 
 #[test]

@@ -13,6 +13,11 @@
 //! counterexample as well as prove, and another run (the run under SC) go
 //! first; when CBMC's run ends without a verdict, the prover is released.
 //!
+//! The prover starts only after [`PROVER_DELAY`], or at once when CBMC's
+//! run ends sooner without a verdict: most small programs are decided by
+//! CBMC's run within that time, and a second symbolic execution beside it
+//! would only take its processor.
+//!
 //! One trap: when CBMC's simplifier proves every property, it writes the
 //! formula without any property (`p cnf 0 0`), which is satisfiable. Its
 //! status line "Generated N VCC(s), M remaining after simplification"
@@ -27,13 +32,23 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The SAT competition's exit code of a solver that found the formula
 /// unsatisfiable.
 const UNSATISFIABLE: i32 = 20;
 /// ... and one that found it satisfiable.
 const SATISFIABLE: i32 = 10;
+
+/// How long CBMC's own run goes on alone before the prover starts (see
+/// the module documentation). Measured on the benchmark programs: the
+/// small ones are decided within it, and the ones the prover decides take
+/// many seconds, so the delay costs them little.
+pub const PROVER_DELAY: Duration = Duration::from_millis(1000);
+
+/// How often the prover checks, while it waits to start, whether CBMC's
+/// run has ended.
+const PROVER_DELAY_POLL: Duration = Duration::from_millis(10);
 
 /// What the prover established about the formula.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,12 +85,17 @@ impl Cbmc {
         let start = Instant::now();
         let stop_trace = Arc::new(AtomicBool::new(false));
         let stop_prover = Arc::new(AtomicBool::new(false));
+        let trace_ended = Arc::new(AtomicBool::new(false));
         let prover_phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         let prover = {
             let (cbmc, file, solver) = (self.clone(), file.to_path_buf(), solver.to_string());
             let options = options.cancelled_by(&stop_prover);
             let (stop_trace, phase) = (Arc::clone(&stop_trace), Arc::clone(&prover_phase));
+            let trace_ended = Arc::clone(&trace_ended);
             thread::spawn(move || {
+                if !wait_to_start(start, &options, &trace_ended) {
+                    return Ok((ProverAnswer::Open, Vec::new()));
+                }
                 let proof = cbmc.prove(&file, &solver, &options, start, &phase);
                 if matches!(proof, Ok((ProverAnswer::Proved, _))) {
                     stop_trace.store(true, Ordering::Relaxed);
@@ -94,6 +114,7 @@ impl Cbmc {
             // the prover is all that is left of the portfolio
             hold.release();
         }
+        trace_ended.store(true, Ordering::Relaxed);
         if !concluded && let Some(report) = progress {
             // CBMC's run ended without a verdict: the prover goes on alone
             let latest = || Some(Progress { elapsed: start.elapsed(), phase: Phase::from_code(prover_phase.load(Ordering::Relaxed)) });
@@ -162,6 +183,22 @@ impl Cbmc {
             _ => ProverAnswer::Open,
         };
         Ok((answer, commands))
+    }
+}
+
+/// Waits until the prover may start: [`PROVER_DELAY`] after `start`, or
+/// as soon as CBMC's run has ended. `false` when the prover was stopped
+/// first (CBMC's run concluded, or the caller stopped the portfolio): it
+/// has nothing left to do.
+fn wait_to_start(start: Instant, options: &RunOptions, trace_ended: &AtomicBool) -> bool {
+    loop {
+        if options.is_cancelled() {
+            return false;
+        }
+        if trace_ended.load(Ordering::Relaxed) || start.elapsed() >= PROVER_DELAY {
+            return true;
+        }
+        thread::sleep(PROVER_DELAY_POLL);
     }
 }
 

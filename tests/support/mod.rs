@@ -47,6 +47,24 @@ pub fn cbmc_killed_when_tracing(directory: &Path, real: &Path) -> PathBuf {
     cbmc_script(directory, &text)
 }
 
+/// Writes `directory/cbmc`: the real CBMC `real`, which appends each call's
+/// arguments as one line to `log` first.
+pub fn cbmc_logging_calls(directory: &Path, real: &Path, log: &Path) -> PathBuf {
+    let text = format!("echo \"$*\" >> '{}'\nexec '{}' \"$@\"\n", log.display(), real.display());
+    cbmc_script(directory, &text)
+}
+
+/// Writes `directory/cbmc`: a CBMC that, asked for a trace, first waits
+/// `seconds` (so that the prover of a portfolio gets to decide), and is the
+/// real CBMC `real` otherwise.
+pub fn cbmc_slow_when_tracing(directory: &Path, real: &Path, seconds: u32) -> PathBuf {
+    let text = format!(
+        "for argument in \"$@\"; do\n  if [ \"$argument\" = --trace ]; then sleep {seconds}; fi\ndone\nexec '{}' \"$@\"\n",
+        real.display()
+    );
+    cbmc_script(directory, &text)
+}
+
 /// The CBMC that `lazysma verify` finds without `--cbmc`: `$LAZYSMA_CBMC`,
 /// then `cbmc` on the `PATH`.
 pub fn cbmc_path() -> Option<PathBuf> {
