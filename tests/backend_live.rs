@@ -261,6 +261,8 @@ fn dimacs_prover_starts_only_when_cbmcs_run_takes_longer_than_the_delay() {
     assert_eq!((&run.outcome, run.prover), (&Outcome::Safe, Some(ProverAnswer::Proved)), "{}", run.stderr_tail);
     assert!(run.elapsed >= PROVER_DELAY, "the prover started before the delay: {:?}", run.elapsed);
     assert!(run.elapsed < Duration::from_secs(50), "the prover did not decide: {:?}", run.elapsed);
+    // it needs no trace, so its formula is sliced to the properties
+    assert!(run.command_line.iter().any(|argument| argument == "--slice-formula"), "{:?}", run.command_line);
 }
 
 #[test]

@@ -161,6 +161,12 @@ impl Cbmc {
         let mut cbmc_args: Vec<OsString> = vec![file.as_os_str().to_owned(), "--dimacs".into(), "--outfile".into()];
         cbmc_args.push(formula.as_os_str().to_owned());
         cbmc_args.extend(self.formula_arguments(options));
+        if self.lists_option("--slice-formula") {
+            // the prover needs no trace, so the assignments no property
+            // depends on (the SMA's event records among them) can go: a
+            // third smaller formula
+            cbmc_args.push("--slice-formula".into());
+        }
         cbmc_args.extend(options.extra_args.iter().cloned());
         let solver_args = [formula.as_os_str().to_owned()];
         let mut commands = command_line(&self.path, &cbmc_args);

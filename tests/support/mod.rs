@@ -56,10 +56,11 @@ pub fn cbmc_logging_calls(directory: &Path, real: &Path, log: &Path) -> PathBuf 
 
 /// Writes `directory/cbmc`: a CBMC that, asked for a trace, first waits
 /// `seconds` (so that the prover of a portfolio gets to decide), and is the
-/// real CBMC `real` otherwise.
+/// real CBMC `real` otherwise. The wait does not hold CBMC's output pipes,
+/// so a run stopped meanwhile ends at once.
 pub fn cbmc_slow_when_tracing(directory: &Path, real: &Path, seconds: u32) -> PathBuf {
     let text = format!(
-        "for argument in \"$@\"; do\n  if [ \"$argument\" = --trace ]; then sleep {seconds}; fi\ndone\nexec '{}' \"$@\"\n",
+        "for argument in \"$@\"; do\n  if [ \"$argument\" = --trace ]; then sleep {seconds} >/dev/null 2>&1; fi\ndone\nexec '{}' \"$@\"\n",
         real.display()
     );
     cbmc_script(directory, &text)
