@@ -111,6 +111,37 @@ int main() {
 }
 
 #[test]
+fn bounds_above_the_sufficient_values_build_the_sma_with_the_sufficient_ones() {
+    let options = |sma: SmaImplementation, qsize: u32, maxclock: u32| {
+        let mut options = TranslateOptions { sma, ..TranslateOptions::default() };
+        options.bounds.qsize = qsize;
+        options.bounds.maxclock = maxclock;
+        options
+    };
+    // epso: qsize 4, maxclock 4 suffice; the bounds asked for stay the ones reported
+    let translation = translated(THREE_PENDING, &options(SmaImplementation::Epso, 9, 12));
+    assert_eq!((translation.bounds.qsize, translation.bounds.maxclock), (9, 12));
+    assert!(translation.c_source.contains("#define SMA_QSIZE 4\n"), "{}", translation.c_source);
+    assert!(translation.c_source.contains("#define SMA_MAXCLOCK 4\n"));
+    assert!(translation.c_source.contains(" * bounds: rounds 2, unwind 2, qsize 9, maxclock 12,"));
+    assert!(translation.c_source.contains(" * so the SMA below is built with qsize 4, maxclock 4: the same executions"));
+    // only the bound above its sufficient value is lowered
+    let translation = translated(THREE_PENDING, &options(SmaImplementation::Epso, 3, 12));
+    assert!(translation.c_source.contains("#define SMA_QSIZE 3\n"));
+    assert!(translation.c_source.contains("#define SMA_MAXCLOCK 4\n"));
+    // bounds within the sufficient values are kept, and nothing is said
+    let translation = translated(THREE_PENDING, &options(SmaImplementation::Epso, 3, 2));
+    assert!(translation.c_source.contains("#define SMA_QSIZE 3\n") && translation.c_source.contains("#define SMA_MAXCLOCK 2\n"));
+    assert!(!translation.c_source.contains("so the SMA below is built with"));
+    // a reference SMA has no clock: its buffer depth alone is lowered
+    let sufficient = sufficient(THREE_PENDING, SmaImplementation::TsoReference).expect("counted");
+    let translation = translated(THREE_PENDING, &options(SmaImplementation::TsoReference, 9, 12));
+    assert!(translation.c_source.contains(&format!("#define SMA_QSIZE {}\n", sufficient.qsize)), "{}", translation.c_source);
+    assert!(translation.c_source.contains("#define SMA_MAXCLOCK 12\n"));
+    assert!(translation.c_source.contains(&format!(" * so the SMA below is built with qsize {}: the same", sufficient.qsize)));
+}
+
+#[test]
 fn auto_bounds_take_the_sufficient_values_and_name_them_in_the_output() {
     let options = TranslateOptions {
         sma: SmaImplementation::Epso,
