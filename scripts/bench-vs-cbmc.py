@@ -16,6 +16,7 @@ import platform
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from corpora import BENCH, DEFAULT_LAZYSMA, bench_bounds, bench_programs, timed, verdict_of
 
@@ -26,22 +27,28 @@ def unwind_of(arguments):
 
 def cbmc_unwinding(cbmc, file, arguments):
     """CBMC's unwinding options for lazysma's bounds: `--unwind U`, and for
-    `--unwindset LINE:N,...` CBMC's `--unwindset` with the ids of the loops
-    that start on those lines (from `cbmc --show-loops`)."""
+    `--unwindset [HEADER:]LINE:N,...` CBMC's `--unwindset` with the ids of
+    the loops that start on those lines of the file (or of a file whose path
+    ends with HEADER), from `cbmc --show-loops`."""
     options = ["--unwind", unwind_of(arguments)]
     if "--unwindset" not in arguments:
         return options
-    depths = dict(entry.split(":") for entry in arguments[arguments.index("--unwindset") + 1].split(","))
+    depths = {}
+    for entry in arguments[arguments.index("--unwindset") + 1].split(","):
+        *header, line, depth = entry.split(":")
+        depths[(":".join(header) or None, line)] = depth
     listing = subprocess.run([cbmc, file, "--show-loops"], capture_output=True, text=True).stdout
     ids = []
     loop_id = None
     for line in listing.splitlines():
         if line.startswith("Loop ") and line.endswith(":"):
             loop_id = line[len("Loop "):-1]
-        elif loop_id and f"file {file} line " in line:
-            source_line = line.split(" line ")[1].split()[0]
-            if source_line in depths:
-                ids.append(f"{loop_id}:{depths[source_line]}")
+        elif loop_id and " line " in line and line.strip().startswith("file "):
+            loop_file, source_line = line.strip()[len("file "):].split(" line ")[0], line.split(" line ")[1].split()[0]
+            for (header, named_line), depth in depths.items():
+                named_file = Path(loop_file).parts[-len(Path(header).parts):] == Path(header).parts if header else loop_file == str(file)
+                if named_line == source_line and named_file:
+                    ids.append(f"{loop_id}:{depth}")
             loop_id = None
     return options + (["--unwindset", ",".join(ids)] if ids else [])
 

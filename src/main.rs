@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lazysma::exit;
-use lazysma::options::{AutoBounds, Bounds, MemoryModel, SmaImplementation, TranslateOptions};
+use lazysma::options::{AutoBounds, Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -81,9 +81,9 @@ struct TranslationArgs {
     /// Loop unrolling depth.
     #[arg(long, default_value_t = Bounds::default().unwind)]
     unwind: u32,
-    /// Own unrolling depths of the loops that start on these lines of FILE, e.g. 71:129,80:14 (repeatable).
-    #[arg(long, value_name = "LINE:N,...", value_parser = parse_unwindset, action = clap::ArgAction::Append)]
-    unwindset: Vec<Vec<(u32, u32)>>,
+    /// Own unrolling depths of the loops that start on these lines of FILE, e.g. 71:129,80:14, or of an included file, e.g. queue.h:12:5 (repeatable).
+    #[arg(long, value_name = "[FILE:]LINE:N,...", value_parser = parse_unwindset, action = clap::ArgAction::Append)]
+    unwindset: Vec<Vec<(LoopLine, u32)>>,
     /// Nodes per location list, one holding the memory value (qsize-1 stores of a location may be pending); `auto`: as many as this program can need.
     #[arg(long, value_name = "N|auto", default_value_t = BoundArg::Number(Bounds::default().qsize), value_parser = bound_parser(Bounds::LEAST_QSIZE))]
     qsize: BoundArg,
@@ -134,7 +134,7 @@ impl TranslationArgs {
                 bitwidth: self.bitwidth,
                 nmalloc: self.nmalloc,
                 heap_block: self.heap_block,
-                unwindset: self.unwindset.iter().flatten().copied().collect(),
+                unwindset: self.unwindset.iter().flatten().cloned().collect(),
             },
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
@@ -187,13 +187,18 @@ fn bound_parser(least: u32) -> impl Fn(&str) -> Result<BoundArg, String> + Clone
     }
 }
 
-/// `LINE:N,LINE:N,...` of `--unwindset`.
-fn parse_unwindset(text: &str) -> Result<Vec<(u32, u32)>, String> {
+/// `[FILE:]LINE:N,...` of `--unwindset`.
+fn parse_unwindset(text: &str) -> Result<Vec<(LoopLine, u32)>, String> {
     text.split(',')
         .map(|entry| {
-            let (line, depth) = entry
-                .split_once(':')
-                .ok_or_else(|| format!("`{entry}` is not LINE:N (the line a loop starts on, and its unrolling depth)"))?;
+            // from the right: N, LINE, and FILE if any (which may hold colons)
+            let mut parts = entry.rsplitn(3, ':');
+            let (Some(depth), Some(line)) = (parts.next(), parts.next()) else {
+                return Err(format!(
+                    "`{entry}` is not LINE:N or FILE:LINE:N (the line a loop starts on, in FILE or the input file, and its unrolling depth)"
+                ));
+            };
+            let file = parts.next().map(str::trim);
             let number = |text: &str, what: &str| {
                 text.trim().parse::<u32>().map_err(|_| format!("`{text}` in `{entry}` is not a {what}"))
             };
@@ -201,7 +206,10 @@ fn parse_unwindset(text: &str) -> Result<Vec<(u32, u32)>, String> {
             if line == 0 {
                 return Err(format!("`{entry}`: lines count from 1"));
             }
-            Ok((line, number(depth, "number of iterations")?))
+            if file == Some("") {
+                return Err(format!("`{entry}`: the file name before the line is empty"));
+            }
+            Ok((LoopLine { file: file.map(str::to_string), line }, number(depth, "number of iterations")?))
         })
         .collect()
 }

@@ -103,9 +103,68 @@ pub struct Bounds {
     /// size, and at least 8 when some allocation's size is only known at
     /// run time. A larger allocation is cut off.
     pub heap_block: Option<u32>,
-    /// `--unwindset LINE:N`: the loops that start on a line of the input
-    /// file and their own unrolling depth, instead of `unwind`.
-    pub unwindset: BTreeMap<u32, u32>,
+    /// `--unwindset [FILE:]LINE:N`: the loops that start on a line of the
+    /// input file (or of an included FILE) and their own unrolling depth,
+    /// instead of `unwind`.
+    pub unwindset: BTreeMap<LoopLine, u32>,
+}
+
+/// The line a loop starts on, as `--unwindset` names it: a line of the input
+/// file, or of another file the program includes (`FILE:LINE`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LoopLine {
+    /// The file as the user wrote it; `None`: the input file.
+    pub file: Option<String>,
+    /// 1-based.
+    pub line: u32,
+}
+
+impl LoopLine {
+    /// A line of the input file.
+    pub fn input(line: u32) -> LoopLine {
+        LoopLine { file: None, line }
+    }
+
+    /// Whether this names `line` of `file` (`in_input`: whether `file` is the
+    /// input file). A FILE names every file whose path ends with it, whole
+    /// components compared: `queue.h` names `/src/lib/queue.h`.
+    pub fn names(&self, file: &str, line: u32, in_input: bool) -> bool {
+        self.line == line && self.is_in(file, in_input)
+    }
+
+    /// Whether this is a line of `file` (`in_input`: whether `file` is the
+    /// input file).
+    pub fn is_in(&self, file: &str, in_input: bool) -> bool {
+        match &self.file {
+            None => in_input,
+            Some(name) => std::path::Path::new(file).ends_with(name),
+        }
+    }
+
+    /// `line 71` or `queue.h line 12`, as reports name it.
+    pub fn describe(&self) -> String {
+        match &self.file {
+            None => format!("line {}", self.line),
+            Some(file) => format!("{file} line {}", self.line),
+        }
+    }
+}
+
+/// `71` or `queue.h:12`, as `--unwindset` takes it.
+impl std::fmt::Display for LoopLine {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.file {
+            None => write!(formatter, "{}", self.line),
+            Some(file) => write!(formatter, "{file}:{}", self.line),
+        }
+    }
+}
+
+/// The report's `bounds.unwindset` maps `71` or `queue.h:12` to the depth.
+impl serde::Serialize for LoopLine {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 impl Bounds {
@@ -123,10 +182,13 @@ impl Bounds {
         self.bitwidth != 32 && self.bitwidth != 64
     }
 
-    /// The unrolling depth of a loop that starts on `line` of the input
-    /// file (`None`: elsewhere).
-    pub fn unwind_at(&self, line: Option<u32>) -> u32 {
-        line.and_then(|line| self.unwindset.get(&line)).copied().unwrap_or(self.unwind)
+    /// The unrolling depth of a loop that starts on `line` of `file`
+    /// (`in_input`: whether that is the input file).
+    pub fn unwind_at(&self, file: &str, line: u32, in_input: bool) -> u32 {
+        self.unwindset
+            .iter()
+            .find(|(loop_line, _)| loop_line.names(file, line, in_input))
+            .map_or(self.unwind, |(_, &depth)| depth)
     }
 
     /// The deepest unrolling of any loop.
@@ -136,7 +198,7 @@ impl Bounds {
 
     /// `unwind 2` or, with loops of their own depth, `unwind 2 (line 71: 129)`.
     pub fn describe_unwind(&self) -> String {
-        let own: Vec<String> = self.unwindset.iter().map(|(line, depth)| format!("line {line}: {depth}")).collect();
+        let own: Vec<String> = self.unwindset.iter().map(|(line, depth)| format!("{}: {depth}", line.describe())).collect();
         if own.is_empty() { format!("unwind {}", self.unwind) } else { format!("unwind {} ({})", self.unwind, own.join(", ")) }
     }
 

@@ -147,6 +147,51 @@ fn unwindset_gives_a_loop_its_own_depth_and_refuses_a_line_without_one() {
 }
 
 #[test]
+fn unwindset_names_loops_of_included_files_by_file_and_line() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    // the initialising loop lives in a header, on its line 3
+    write_file(directory.path(), "table.h", "static void fill(int *table) {\n  int i;\n  for (i = 0; i < 5; i++)\n    table[i] = i;\n}\n");
+    let source = INIT_LOOP_THEN_THREAD
+        .replace("int x;\n", "int x;\n#include \"table.h\"\n")
+        .replace("  for (i = 0; i < 5; i++)\n    table[i] = i;\n", "  fill(table);\n");
+    let file = write_file(directory.path(), "main.c", &source);
+    let output = directory.path().join("seq.c");
+    // at --unwind 2 the header's loop cuts every execution; the warning
+    // names it as --unwindset takes it
+    lazysma().arg(&file).args(["--unwind", "2", "-o"]).arg(&output).assert().success().stderr(
+        predicate::str::contains("table.h:3:3").and(predicate::str::contains("--unwindset table.h:3:N")),
+    );
+    // FILE:LINE:N gives it its own depth: the thread is created
+    lazysma()
+        .arg(&file)
+        .args(["--unwind", "2", "--unwindset", "table.h:3:5", "-o"])
+        .arg(&output)
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    let sequential = std::fs::read_to_string(&output).expect("the output is written");
+    assert!(sequential.contains("#define SMA_THREADS 2\n"), "the worker is created");
+    assert!(sequential.contains("unwind 2 (table.h line 3: 5)"), "the header names the loop's own depth");
+    // line 3 of the input file is not line 3 of the header
+    lazysma().arg(&file).args(["--unwindset", "3:5", "-o"]).arg(&output).assert().code(1).stderr(
+        predicate::str::contains("--unwindset names line 3, where no loop starts").and(predicate::str::contains("no loop starts in this file")),
+    );
+    // a line of the header without a loop: the lines with one
+    lazysma().arg(&file).args(["--unwindset", "table.h:4:5", "-o"]).arg(&output).assert().code(1).stderr(
+        predicate::str::contains("--unwindset names table.h line 4, where no loop starts")
+            .and(predicate::str::contains("table.h:4:1"))
+            .and(predicate::str::contains("loops start on line 3")),
+    );
+    // a file the program does not include
+    lazysma().arg(&file).args(["--unwindset", "queue.h:3:5", "-o"]).arg(&output).assert().code(1).stderr(
+        predicate::str::contains("no file of the program has a path that ends with queue.h"),
+    );
+    for malformed in [":3:5", "table.h:x:5", "table.h:3:"] {
+        lazysma().arg(&file).args(["--unwindset", malformed]).assert().code(1).stderr(predicate::str::contains("--unwindset"));
+    }
+}
+
+#[test]
 fn unreadable_input_is_bad_input() {
     lazysma().arg("no/such/file.c").assert().code(1).stderr(predicate::str::contains("no/such/file.c"));
 }

@@ -19,7 +19,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
     BinaryOp, Expr, StmtKind, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef, Ty,
 };
-use crate::options::{Bounds, TranslateOptions};
+use crate::options::{Bounds, LoopLine, TranslateOptions};
 use std::collections::BTreeMap;
 
 /// One thread of the sequential program.
@@ -341,51 +341,80 @@ fn input_file(program: &Program) -> Option<&str> {
     program.origins.get(main.origin).map(|origin| origin.file.as_str())
 }
 
-/// The line of the input file on which the statement at `origin` starts
-/// (`None` for a statement of another file): what `--unwindset` names.
-fn input_line(program: &Program, origin: OriginId) -> Option<u32> {
-    program.origins.get(origin).filter(|o| Some(o.file.as_str()) == input_file(program)).map(|o| o.line)
+/// The file and line on which the statement at `origin` starts, and
+/// whether that file is the input file: what `--unwindset` names.
+fn source_line(program: &Program, origin: OriginId) -> Option<(&str, u32, bool)> {
+    let origin = program.origins.get(origin)?;
+    Some((origin.file.as_str(), origin.line, Some(origin.file.as_str()) == input_file(program)))
 }
 
 /// How often the loop at `origin` is unrolled: its `--unwindset` depth when
-/// it starts on such a line of the input file, else `--unwind`.
+/// it starts on a line the set names, else `--unwind`.
 pub(crate) fn loop_depth(program: &Program, bounds: &Bounds, origin: OriginId) -> u32 {
-    bounds.unwind_at(input_line(program, origin))
+    source_line(program, origin).map_or(bounds.unwind, |(file, line, in_input)| bounds.unwind_at(file, line, in_input))
 }
 
 /// The loops that `--unwindset` gives their own depth, by origin; an error
-/// for a line of the set on which no loop of the input file starts.
+/// for a line of the set on which no loop starts.
 pub(crate) fn own_loop_depths(program: &Program, bounds: &Bounds) -> Result<BTreeMap<OriginId, u32>, Box<Diagnostic>> {
     let mut depths = BTreeMap::new();
-    let mut lines_with_loops = std::collections::BTreeSet::new();
+    let mut loop_starts: Vec<(&str, u32, bool)> = Vec::new();
     for function in &program.functions {
         walk::for_each_statement(&function.body, &mut |stmt| {
-            if let (StmtKind::Loop { .. }, Some(line)) = (&stmt.kind, input_line(program, stmt.origin)) {
-                lines_with_loops.insert(line);
-                if let Some(&depth) = bounds.unwindset.get(&line) {
+            if let (StmtKind::Loop { .. }, Some((file, line, in_input))) = (&stmt.kind, source_line(program, stmt.origin)) {
+                loop_starts.push((file, line, in_input));
+                if let Some((_, &depth)) = bounds.unwindset.iter().find(|(named, _)| named.names(file, line, in_input)) {
                     depths.insert(stmt.origin, depth);
                 }
             }
         });
     }
-    if let Some(&line) = bounds.unwindset.keys().find(|line| !lines_with_loops.contains(line)) {
-        let file = input_file(program).unwrap_or_default();
-        return Err(Box::new(Diagnostic {
-            message: format!("--unwindset names line {line}, where no loop starts"),
-            file: file.into(),
-            line,
-            column: 1,
-            length: 1,
-            label: "no `for`, `while` or `do` starts on this line".into(),
-            help: Some(format!(
-                "give the line of the loop's keyword; loops start on line{} {}",
-                if lines_with_loops.len() == 1 { "" } else { "s" },
-                lines_with_loops.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-            )),
-            severity: Severity::Error,
-        }));
+    let unmatched = bounds
+        .unwindset
+        .keys()
+        .find(|named| !loop_starts.iter().any(|&(file, line, in_input)| named.names(file, line, in_input)));
+    match unmatched {
+        Some(named) => Err(no_loop_on(program, named, &loop_starts)),
+        None => Ok(depths),
     }
-    Ok(depths)
+}
+
+/// The error for an `--unwindset` line on which no loop starts, with the
+/// lines of that file on which loops do start.
+fn no_loop_on(program: &Program, named: &LoopLine, loop_starts: &[(&str, u32, bool)]) -> Box<Diagnostic> {
+    let file = match &named.file {
+        None => input_file(program).map(str::to_string),
+        // the included file as the program knows it, when it knows one
+        Some(name) => program
+            .origins
+            .iter()
+            .map(|origin| origin.file.as_str())
+            .find(|file| std::path::Path::new(file).ends_with(name))
+            .map(str::to_string),
+    };
+    let lines: std::collections::BTreeSet<u32> =
+        loop_starts.iter().filter(|&&(file, _, in_input)| named.is_in(file, in_input)).map(|&(_, line, _)| line).collect();
+    let help = match (&named.file, lines.is_empty()) {
+        (Some(name), _) if file.is_none() => format!(
+            "no file of the program has a path that ends with {name}; name an included file by its path or its last components, e.g. --unwindset queue.h:12:N"
+        ),
+        (_, true) => "no loop starts in this file".to_string(),
+        (_, false) => format!(
+            "give the line of the loop's keyword; loops start on line{} {}",
+            if lines.len() == 1 { "" } else { "s" },
+            lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Box::new(Diagnostic {
+        message: format!("--unwindset names {}, where no loop starts", named.describe()),
+        file: file.or_else(|| named.file.clone()).unwrap_or_default().into(),
+        line: named.line,
+        column: 1,
+        length: 1,
+        label: "no `for`, `while` or `do` starts on this line".into(),
+        help: Some(help),
+        severity: Severity::Error,
+    })
 }
 
 /// A diagnostic pointing at the origin `origin` of `program`.

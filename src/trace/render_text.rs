@@ -126,8 +126,10 @@ fn source_point(out: &mut String, property: &PropertyReport, style: &Style) -> b
 }
 
 fn unwinding_headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str) {
-    let own_line = report.property.as_ref().filter(|p| p.file.as_deref() == Some(report.file.as_str())).and_then(|p| p.line);
-    let unwind = report.bounds.unwind_at(own_line);
+    let unwind = match report.property.as_ref().and_then(|p| Some((p.file.as_deref()?, p.line?))) {
+        Some((file, line)) => report.bounds.unwind_at(file, line, file == report.file),
+        None => report.bounds.unwind,
+    };
     let _ = writeln!(
         out,
         "{} under {model}: a loop can run more than --unwind {unwind} times",
