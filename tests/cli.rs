@@ -108,6 +108,19 @@ fn a_thread_that_a_loop_bound_keeps_from_ending_is_a_warning_when_threads_are_jo
     translate_at_unwind(&file, &output, "2").stderr(predicate::str::is_empty());
 }
 
+/// Translates `file` to `output` at `--unwind 2 --unwindset ENTRY`, which
+/// must succeed without a warning; the sequential program.
+fn translated_without_warnings_at_unwindset(file: &Path, output: &Path, entry: &str) -> String {
+    lazysma()
+        .arg(file)
+        .args(["--unwind", "2", "--unwindset", entry, "-o"])
+        .arg(output)
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    std::fs::read_to_string(output).expect("the output is written")
+}
+
 #[test]
 fn unwindset_gives_a_loop_its_own_depth_and_refuses_a_line_without_one() {
     let directory = tempfile::tempdir().expect("temporary directory");
@@ -115,14 +128,7 @@ fn unwindset_gives_a_loop_its_own_depth_and_refuses_a_line_without_one() {
     let output = directory.path().join("seq.c");
     // the loop of line 12 runs 5 times: 5 copies reach the thread creation,
     // at --unwind 2 for every other loop
-    lazysma()
-        .arg(&file)
-        .args(["--unwind", "2", "--unwindset", "12:5", "-o"])
-        .arg(&output)
-        .assert()
-        .success()
-        .stderr(predicate::str::is_empty());
-    let sequential = std::fs::read_to_string(&output).expect("the output is written");
+    let sequential = translated_without_warnings_at_unwindset(&file, &output, "12:5");
     assert!(sequential.contains("#define SMA_THREADS 2\n"), "the worker is created");
     assert!(sequential.contains("unwind 2 (line 12: 5)"), "the header names the loop's own depth");
     // 4 copies are one short: the warning names the loop's own bound and line
@@ -162,14 +168,7 @@ fn unwindset_names_loops_of_included_files_by_file_and_line() {
         predicate::str::contains("table.h:3:3").and(predicate::str::contains("--unwindset table.h:3:N")),
     );
     // FILE:LINE:N gives it its own depth: the thread is created
-    lazysma()
-        .arg(&file)
-        .args(["--unwind", "2", "--unwindset", "table.h:3:5", "-o"])
-        .arg(&output)
-        .assert()
-        .success()
-        .stderr(predicate::str::is_empty());
-    let sequential = std::fs::read_to_string(&output).expect("the output is written");
+    let sequential = translated_without_warnings_at_unwindset(&file, &output, "table.h:3:5");
     assert!(sequential.contains("#define SMA_THREADS 2\n"), "the worker is created");
     assert!(sequential.contains("unwind 2 (table.h line 3: 5)"), "the header names the loop's own depth");
     // line 3 of the input file is not line 3 of the header
