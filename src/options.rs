@@ -120,11 +120,6 @@ pub struct LoopLine {
 }
 
 impl LoopLine {
-    /// A line of the input file.
-    pub fn input(line: u32) -> LoopLine {
-        LoopLine { file: None, line }
-    }
-
     /// Whether this names `line` of `file` (`in_input`: whether `file` is the
     /// input file). A FILE names every file whose path ends with it, whole
     /// components compared: `queue.h` names `/src/lib/queue.h`.
