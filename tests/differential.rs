@@ -87,7 +87,8 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
 }
 
 /// Programs for the reference models, with their bounds: the classic
-/// litmus shapes (WRC with three threads), the two-thread examples, and the
+/// litmus shapes (WRC with three threads), the two-thread examples, a
+/// mutex-guarded store that PSO reorders with later ones, and the
 /// classic Dekker and Peterson of the benchmark corpus; every litmus test
 /// with LAZYSMA_LITMUS_ALL=1. `scripts/differential-all.py` runs both
 /// corpora whole.
@@ -101,6 +102,10 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
         ["SB.c", "MP.c", "LB.c", "2+2W.c", "WRC.c"].iter().map(|name| litmus.join(name)).collect();
     files.push(examples.join("store_buffering.c"));
     files.push(examples.join("message_passing.c"));
+    // stores under a mutex that every other access holds (the timestamped
+    // SMAs give them the least timestamp; the references buffer them)
+    files.push(examples.join("mutex_publish.c"));
+    files.push(mutex_then_flag());
     let mut programs: Vec<(PathBuf, Vec<String>)> = files.into_iter().map(|file| (file, litmus_bounds())).collect();
     let mut bench_bounds = support::bench_bounds();
     for program in ["svcomp/pthread-atomic-classic/dekker.c", "svcomp/pthread-atomic-classic/peterson.c"] {
@@ -108,6 +113,30 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
         programs.push((support::shared_dir().join("bench").join(program), bounds));
     }
     programs
+}
+
+/// A store under a mutex, then stores after the unlock that PSO reorders.
+fn mutex_then_flag() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("fixtures").join("mutex_then_flag.c")
+}
+
+#[test]
+fn stores_under_a_mutex_keep_the_verdicts_of_every_model() {
+    if !require_cbmc() {
+        return;
+    }
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let cases = [
+        (mutex_then_flag(), "--sc", 0),
+        (mutex_then_flag(), "--tso", 0),
+        (mutex_then_flag(), "--pso", 10),
+        (examples.join("mutex_publish.c"), "--tso", 0),
+        (examples.join("mutex_publish.c"), "--pso", 0),
+    ];
+    for (file, model, expected) in cases {
+        let (code, stdout, stderr) = verify(&file, &[model]);
+        assert_eq!(code, expected, "{} {model}:\n{stdout}{stderr}", file.display());
+    }
 }
 
 fn litmus_bounds() -> Vec<String> {

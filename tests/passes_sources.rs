@@ -285,3 +285,68 @@ int main(void) {
         assert!(!text.contains("sma_write_unobserved("), "{sma:?}");
     }
 }
+
+#[test]
+fn stores_under_a_mutex_every_other_access_holds_get_the_least_timestamp() {
+    // Two workers: `count` and `items` only ever under `m`; `mixed` under
+    // `m` in the workers but read by main under `n`; `loose` with no lock;
+    // `half` under `m` on one path only.
+    let source = r#"#include <pthread.h>
+pthread_mutex_t m, n;
+int count, items[2], mixed, loose, half;
+void *w(void *arg) {
+  pthread_mutex_lock(&m);
+  count = count + 1;
+  items[count - 1] = 1;
+  mixed = 1;
+  pthread_mutex_unlock(&m);
+  loose = 1;
+  if (arg) pthread_mutex_lock(&m);
+  half = 1;
+  if (arg) pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, w, 0);
+  pthread_create(&b, 0, w, 0);
+  pthread_mutex_lock(&n);
+  int seen = mixed;
+  pthread_mutex_unlock(&n);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return seen + count;
+}
+"#;
+    // the stores of a statement (one per worker), not its loads
+    let calls_of = |text: &str, statement: &str| -> Vec<String> {
+        let calls: Vec<String> = text
+            .lines()
+            .filter(|line| line.contains(&format!(": {statement} */")) && line.contains("sma_write"))
+            .map(|line| line.trim().to_string())
+            .collect();
+        assert_eq!(calls.len(), 2, "one store per worker for `{statement}` in:\n{text}");
+        calls
+    };
+    for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
+        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+        let (_dir, text) = translate_text_with("guarded.c", source, &options);
+        for call in calls_of(&text, "count = count + 1;") {
+            assert!(call.contains("sma_write_unobserved("), "{call}\n{text}");
+        }
+        // `items[count - 1]` is dispatched over both cells, in each worker
+        let dispatched: Vec<&str> = text.lines().filter(|line| line.contains("(lazy_address ==")).collect();
+        assert_eq!(dispatched.len(), 4, "{text}");
+        assert!(dispatched.iter().all(|line| line.contains("sma_write_unobserved(")), "{dispatched:?}");
+        for statement in ["mixed = 1;", "loose = 1;", "half = 1;"] {
+            for call in calls_of(&text, statement) {
+                assert!(call.starts_with("sma_write("), "{call}");
+            }
+        }
+    }
+    for sma in [SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
+        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+        let (_dir, text) = translate_text_with("guarded.c", source, &options);
+        assert!(!text.contains("sma_write_unobserved("), "{sma:?}");
+    }
+}

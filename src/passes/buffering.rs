@@ -34,6 +34,14 @@
 //! does every store of main while no other thread runs (before its first
 //! thread creation, and after it joined every thread it created): no other
 //! thread observes them before main's next creation drains them.
+//!
+//! Mutexes widen "no other thread accesses": a store made while its thread
+//! holds a mutex `m`, to a location that every other thread accesses only
+//! while holding `m` too, is unobserved as well. The others' accesses come
+//! before its thread's lock of `m` or after its unlock, and the unlock
+//! drains the store first ([`LockGuards`]; a data-race-free location
+//! behaves as under SC). Only the timestamped SMAs use this: the reference
+//! SMAs keep the plain count, so the differential checks the argument.
 
 use super::{nested_creation, MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
@@ -73,6 +81,53 @@ impl Accesses {
     }
 }
 
+/// The mutexes (by location) that one or more threads hold at every one of
+/// their accesses to a location while other threads run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LockGuards {
+    /// Per location accessed at a known location: the mutexes held at every
+    /// such access.
+    per_location: BTreeMap<u32, BTreeSet<u32>>,
+    /// The mutexes held at every access through an address that may denote
+    /// any location; `None` when there is none.
+    anywhere: Option<BTreeSet<u32>>,
+}
+
+impl LockGuards {
+    /// Notes an access to `locations` (None: any) while `held` are held.
+    fn note(&mut self, locations: Option<Range<u32>>, held: &BTreeSet<u32>) {
+        match locations {
+            Some(range) => {
+                for location in range {
+                    narrow(self.per_location.entry(location).or_insert_with(|| held.clone()), held);
+                }
+            }
+            None => narrow(self.anywhere.get_or_insert_with(|| held.clone()), held),
+        }
+    }
+
+    fn union(&mut self, other: &LockGuards) {
+        for (location, held) in &other.per_location {
+            self.note(Some(*location..location + 1), held);
+        }
+        if let Some(held) = &other.anywhere {
+            self.note(None, held);
+        }
+    }
+
+    /// Whether every access to `location` noted here holds one of `held`
+    /// (true when none was noted).
+    pub fn protect(&self, location: u32, held: &BTreeSet<u32>) -> bool {
+        let guarded = |guards: &BTreeSet<u32>| !guards.is_disjoint(held);
+        self.per_location.get(&location).is_none_or(guarded) && self.anywhere.as_ref().is_none_or(guarded)
+    }
+}
+
+/// Keeps in `guards` only the mutexes also in `held`.
+fn narrow(guards: &mut BTreeSet<u32>, held: &BTreeSet<u32>) {
+    guards.retain(|mutex| held.contains(mutex));
+}
+
 /// What one thread can have in its store buffers (over its whole run, or
 /// while other threads run: see [`ThreadBuffers`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -103,6 +158,8 @@ pub struct ThreadStores {
     pub observed_most: u32,
     /// The locations the thread accesses while other threads run.
     pub accesses: Accesses,
+    /// The mutexes it holds at those accesses.
+    pub guards: LockGuards,
     /// The most stores with a guessed timestamp (not marked unobserved:
     /// those take a timestamp some other store or the clock already has)
     /// the thread issues on any path, drains or not: how many timestamps
@@ -154,7 +211,7 @@ pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
         .enumerate()
         .map(|(index, thread)| {
             let observed = observed_by_others(&first, index);
-            let context = Context { shared: &shared, observed: &observed, nested_creation };
+            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation };
             ThreadBuffers {
                 slot: thread.slot,
                 whole: walk(&thread.body, false, memory, context).result,
@@ -169,7 +226,7 @@ pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
 /// others: what each thread accesses beside them.
 fn first_count(program: &SequentialProgram) -> Vec<ThreadStores> {
     let (shared, nothing) = (BTreeSet::new(), Accesses::default());
-    let context = Context { shared: &shared, observed: &nothing, nested_creation: nested_creation(program) };
+    let context = Context { shared: &shared, observed: &nothing, guards: None, nested_creation: nested_creation(program) };
     program.threads.iter().map(|thread| walk(&thread.body, thread.slot == 0, &program.memory, context).result).collect()
 }
 
@@ -185,18 +242,32 @@ fn observed_by_others(first: &[ThreadStores], index: usize) -> Accesses {
     observed
 }
 
+/// The mutexes the threads other than `index` hold at their accesses while
+/// they run beside others.
+fn guarded_by_others(first: &[ThreadStores], index: usize) -> LockGuards {
+    let mut guards = LockGuards::default();
+    for (other, stores) in first.iter().enumerate() {
+        if other != index {
+            guards.union(&stores.guards);
+        }
+    }
+    guards
+}
+
 /// Marks the stores to locations that no other thread accesses while the
 /// storing thread runs (see the module documentation): at a constant
 /// location, or dispatched over an object none of whose locations the
-/// others access; and the stores of main while no other thread runs.
-/// Their thread's own loads see them as before.
+/// others access, unless under a mutex they hold too; and the stores of
+/// main while no other thread runs. Their thread's own loads see them as
+/// before.
 pub fn mark_unobserved_stores(program: &mut SequentialProgram) {
     let first = first_count(program);
     let nested_creation = nested_creation(program);
     let shared = BTreeSet::new();
     for (index, thread) in program.threads.iter_mut().enumerate() {
         let observed = observed_by_others(&first, index);
-        let context = Context { shared: &shared, observed: &observed, nested_creation };
+        let guards = guarded_by_others(&first, index);
+        let context = Context { shared: &shared, observed: &observed, guards: Some(&guards), nested_creation };
         let unobserved = walk(&thread.body, thread.slot == 0, &program.memory, context).unobserved;
         let mut visit = 0;
         mark(&mut thread.body, &Marks::UnobservedStores(&unobserved), &mut visit);
@@ -232,6 +303,8 @@ struct State {
     /// Threads this one created and has not joined (by a handle known to
     /// hold their slot) on some path.
     running: BTreeSet<usize>,
+    /// Mutexes (by location) this thread holds on every path.
+    held: BTreeSet<u32>,
 }
 
 impl State {
@@ -248,6 +321,7 @@ impl State {
         self.concurrent |= other.concurrent;
         self.constants.retain(|local, value| other.constants.get(local) == Some(value));
         self.running.extend(other.running.iter().copied());
+        narrow(&mut self.held, &other.held);
         self
     }
 
@@ -294,6 +368,9 @@ struct Context<'a> {
     shared: &'a BTreeSet<u32>,
     /// The locations other threads access while this one runs.
     observed: &'a Accesses,
+    /// The mutexes they hold at those accesses, when stores under a mutex
+    /// may count as unobserved (the timestamped SMAs' marks only).
+    guards: Option<&'a LockGuards>,
     /// Whether threads other than `main` create threads.
     nested_creation: bool,
 }
@@ -352,7 +429,7 @@ pub fn mark_main_alone(program: &mut SequentialProgram) {
     let Some(main) = program.threads.iter_mut().find(|thread| thread.slot == 0) else {
         return;
     };
-    let context = Context { shared: &shared, observed: &observed, nested_creation };
+    let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation };
     let alone = walk(&main.body, true, &program.memory, context).alone;
     let mut visit = 0;
     mark(&mut main.body, &Marks::Alone(&alone), &mut visit);
@@ -417,6 +494,7 @@ impl Counter<'_> {
                 && self.beside_others(state)
             {
                 let locations = self.locations(state, address);
+                self.result.guards.note(locations.clone(), &state.held);
                 self.result.accesses.add(locations);
             }
             if let SeqStmt::Rmw { address, .. } | SeqStmt::Lock { address, .. } | SeqStmt::Unlock { address, .. } = stmt {
@@ -476,10 +554,24 @@ impl Counter<'_> {
                 kind: FenceKind::Full,
                 ..
             }
-            | SeqStmt::Rmw { .. }
-            | SeqStmt::Lock { .. }
-            | SeqStmt::Unlock { .. } => state.map(|mut state| {
+            | SeqStmt::Rmw { .. } => state.map(|mut state| {
                 state.drain();
+                state
+            }),
+            SeqStmt::Lock { address, .. } => state.map(|mut state| {
+                state.drain();
+                // a mutex known by its one location is held from here on
+                if let Some(mutex) = self.locations(&state, address).filter(|range| range.len() == 1) {
+                    state.held.insert(mutex.start);
+                }
+                state
+            }),
+            SeqStmt::Unlock { address, .. } => state.map(|mut state| {
+                state.drain();
+                match self.locations(&state, address) {
+                    Some(range) => state.held.retain(|mutex| !range.contains(mutex)),
+                    None => state.held.clear(),
+                }
                 state
             }),
             SeqStmt::Create { slot, .. } => state.map(|mut state| {
@@ -538,7 +630,8 @@ impl Counter<'_> {
                 for location in locations {
                     *state.per_location.entry(location).or_insert(0) += 1;
                     shared |= self.context.shared.contains(&location);
-                    observed |= self.context.observed.contains(location);
+                    let guarded = self.context.guards.is_some_and(|guards| guards.protect(location, &state.held));
+                    observed |= self.context.observed.contains(location) && !guarded;
                 }
                 (shared, observed)
             }
@@ -651,7 +744,7 @@ mod tests {
 
     fn stores(body: &[SeqStmt], main: bool) -> ThreadStores {
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
-        let context = Context { shared: &shared, observed: &observed, nested_creation: false };
+        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false };
         walk(body, main, &layout(), context).result
     }
 
@@ -715,7 +808,7 @@ mod tests {
     #[test]
     fn phases_move_stores_only_up_to_the_newest_observed_one() {
         let (shared, observed) = (BTreeSet::new(), Accesses { locations: [1].into(), anywhere: false });
-        let context = Context { shared: &shared, observed: &observed, nested_creation: false };
+        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false };
         let count = |body: &[SeqStmt]| walk(body, false, &layout(), context).result;
         // Location 1 is observed: the phases must reach its store, behind
         // the store to 4; the stores to 5 and 6 behind it wait for the drain.
@@ -729,6 +822,58 @@ mod tests {
         // A drain starts over.
         let stores = count(&[write(1), write(4), fence(), write(4), write(5)]);
         assert_eq!(stores.observed_most, 1);
+    }
+
+    fn lock(location: i64) -> SeqStmt {
+        SeqStmt::Lock { address: Expr::Const(location), stmt: 0 }
+    }
+
+    fn unlock(location: i64) -> SeqStmt {
+        SeqStmt::Unlock { address: Expr::Const(location), stmt: 0 }
+    }
+
+    #[test]
+    fn the_mutexes_held_at_every_access_are_collected() {
+        // location 4 always under mutex 9; 5 under 9 once and bare once;
+        // the array (1-3) under 9 on one branch only
+        let body = [
+            lock(9),
+            write(4),
+            write(5),
+            branch(vec![write_to_array()], vec![unlock(9), lock(8)]),
+            unlock(9),
+            write(5),
+        ];
+        let guards = stores(&body, false).guards;
+        let (nine, eight) = (BTreeSet::from([9]), BTreeSet::from([8]));
+        assert!(guards.protect(4, &nine));
+        assert!(!guards.protect(4, &eight), "another mutex protects nothing");
+        assert!(!guards.protect(5, &nine), "one bare access is enough");
+        assert!(guards.protect(1, &nine), "the array's only access holds 9");
+        assert!(guards.protect(6, &BTreeSet::new()), "nothing accessed, nothing to protect from");
+        // after the branches only 8 or 9 is held: neither on every path
+        let body = [lock(9), branch(vec![], vec![unlock(9), lock(8)]), write(4)];
+        assert!(!stores(&body, false).guards.protect(4, &nine));
+        // an access through any address counts for every location
+        let guards = stores(&[write_through_pointer()], false).guards;
+        assert!(!guards.protect(7, &nine));
+    }
+
+    #[test]
+    fn a_store_under_a_mutex_the_others_hold_is_unobserved() {
+        let guards_of = |body: &[SeqStmt]| stores(body, false).guards;
+        let other = guards_of(&[lock(9), SeqStmt::Read { target: Place::Local(1), address: Expr::Const(4), stmt: 0, alone: false }, unlock(9)]);
+        let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+        let unobserved = |body: &[SeqStmt], guards: Option<&LockGuards>| {
+            walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards, nested_creation: false }).unobserved
+        };
+        // store 1 (to 4, under 9) is unobserved; store 3 (after the unlock) is not
+        let body = [lock(9), write(4), unlock(9), write(4)];
+        assert_eq!(unobserved(&body, Some(&other)), BTreeSet::from([1]));
+        // without the guards (the reference SMAs' count) neither is
+        assert!(unobserved(&body, None).is_empty());
+        // nor under another mutex
+        assert!(unobserved(&[lock(8), write(4), unlock(8)], Some(&other)).is_empty());
     }
 
     #[test]
@@ -803,7 +948,7 @@ mod tests {
         let shared = BTreeSet::from([2]);
         let body = [write(1), write(2), write(3), write_to_array(), write(4)];
         let observed = Accesses::everything();
-        let context = Context { shared: &shared, observed: &observed, nested_creation: false };
+        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false };
         let stores = walk(&body, false, &layout(), context).result;
         assert_eq!(stores.shared, 2, "the store to 2 and the one dispatched over 1-3");
         assert_eq!(stores.ahead_of_shared, 3, "three stores are ahead of the dispatched one");
@@ -858,7 +1003,7 @@ mod tests {
 
     fn alone_reads(body: &[SeqStmt], nested_creation: bool) -> BTreeSet<usize> {
         let (shared, observed) = (BTreeSet::new(), Accesses::default());
-        walk(body, true, &layout(), Context { shared: &shared, observed: &observed, nested_creation }).alone
+        walk(body, true, &layout(), Context { shared: &shared, observed: &observed, guards: None, nested_creation }).alone
     }
 
     #[test]
