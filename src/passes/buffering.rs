@@ -393,6 +393,10 @@ struct Counter<'a> {
     /// Pre-order indices of the stores to locations no other thread
     /// accesses while this one runs.
     unobserved: BTreeSet<usize>,
+    /// Pre-order indices of the accesses whose address becomes a constant
+    /// or dispatchable over one object once the private locals known to
+    /// hold constants are substituted, with that address.
+    folded: BTreeMap<usize, Expr>,
 }
 
 /// Runs the count over one thread body; `main`: no other thread runs until
@@ -408,6 +412,7 @@ fn walk<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Con
         visit: 0,
         alone: BTreeSet::new(),
         unobserved: BTreeSet::new(),
+        folded: BTreeMap::new(),
     };
     let start = State {
         concurrent: !main,
@@ -483,6 +488,11 @@ impl Counter<'_> {
         let index = self.visit;
         self.visit += 1;
         if let Some(state) = &state {
+            if let Some(address) = access_address(stmt)
+                && let Some(folded) = self.folded_address(state, address)
+            {
+                self.folded.insert(index, folded);
+            }
             if matches!(stmt, SeqStmt::Read { .. }) && !self.beside_others(state) {
                 self.alone.insert(index);
             }
@@ -605,6 +615,21 @@ impl Counter<'_> {
         state.concurrent && !(self.main && state.running.is_empty() && !self.context.nested_creation)
     }
 
+    /// `address` with the known constants substituted, when that makes a
+    /// constant or an address the printer dispatches over one object out of
+    /// one that is neither.
+    fn folded_address(&self, state: &State, address: &Expr) -> Option<Expr> {
+        let known = |address: &Expr| matches!(address, Expr::Const(_)) || self.memory.dispatch_object(address).is_some();
+        if known(address) || state.constants.is_empty() {
+            return None;
+        }
+        let folded = match evaluate(address, &state.constants) {
+            Some(location) => Expr::Const(location),
+            None => substitute_constants(address, &state.constants),
+        };
+        known(&folded).then_some(folded)
+    }
+
     /// The locations `address` may denote at `state`: a constant location,
     /// the object a computed address is dispatched over, or (None) any.
     fn locations(&self, state: &State, address: &Expr) -> Option<Range<u32>> {
@@ -662,6 +687,78 @@ impl Counter<'_> {
             *most = (*most).max(count + state.anywhere);
         }
         observed
+    }
+}
+
+/// The address a shared-memory access goes to, if `stmt` is one.
+fn access_address(stmt: &SeqStmt) -> Option<&Expr> {
+    match stmt {
+        SeqStmt::Read { address, .. }
+        | SeqStmt::Write { address, .. }
+        | SeqStmt::Rmw { address, .. }
+        | SeqStmt::Lock { address, .. }
+        | SeqStmt::Unlock { address, .. } => Some(address),
+        _ => None,
+    }
+}
+
+/// `expr` with the loads of private locals known to hold a constant
+/// replaced by that constant (places' own index operands stay as they are).
+fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr {
+    let substitute = |inner: &Expr| Box::new(substitute_constants(inner, constants));
+    match expr {
+        Expr::Load(Place::Local(local)) => constants.get(local).map_or_else(|| expr.clone(), |value| Expr::Const(*value)),
+        Expr::Unary(op, inner) => Expr::Unary(*op, substitute(inner)),
+        Expr::Cast(ty, inner) => Expr::Cast(ty.clone(), substitute(inner)),
+        Expr::Binary(op, left, right) => Expr::Binary(*op, substitute(left), substitute(right)),
+        Expr::Conditional(condition, then_value, else_value) => {
+            Expr::Conditional(substitute(condition), substitute(then_value), substitute(else_value))
+        }
+        Expr::Const(_) | Expr::Load(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => expr.clone(),
+    }
+}
+
+/// Replaces the addresses of the accesses the walk folded (see
+/// [`Counter::folded_address`]), visiting in the walk's pre-order.
+fn rewrite_addresses(block: &mut [SeqStmt], folded: &BTreeMap<usize, Expr>, visit: &mut usize) {
+    for stmt in block {
+        let index = *visit;
+        *visit += 1;
+        match stmt {
+            SeqStmt::Read { address, .. }
+            | SeqStmt::Write { address, .. }
+            | SeqStmt::Rmw { address, .. }
+            | SeqStmt::Lock { address, .. }
+            | SeqStmt::Unlock { address, .. } => {
+                if let Some(constant) = folded.get(&index) {
+                    *address = constant.clone();
+                }
+            }
+            SeqStmt::If { then_branch, else_branch, .. } => {
+                rewrite_addresses(then_branch, folded, visit);
+                rewrite_addresses(else_branch, folded, visit);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Folds the private locals known to hold constants into the addresses of
+/// the shared-memory accesses where that makes the address a constant
+/// location or one the printer dispatches over one object: `q->tail` and
+/// `q->element[i]` with `q` holding `&queue` (a pointer parameter of an
+/// inlined function). The SMA then gets constant locations instead of a
+/// symbolic one, and the counts above see which locations the access may
+/// reach. The value is the same: the local holds that constant on every
+/// path to the access.
+pub fn fold_constant_addresses(program: &mut SequentialProgram) {
+    let (shared, observed) = (BTreeSet::new(), Accesses::default());
+    let nested_creation = nested_creation(program);
+    for thread in &mut program.threads {
+        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation };
+        let folded = walk(&thread.body, thread.slot == 0, &program.memory, context).folded;
+        let mut visit = 0;
+        rewrite_addresses(&mut thread.body, &folded, &mut visit);
     }
 }
 
@@ -874,6 +971,30 @@ mod tests {
         assert!(unobserved(&body, None).is_empty());
         // nor under another mutex
         assert!(unobserved(&[lock(8), write(4), unlock(8)], Some(&other)).is_empty());
+    }
+
+    #[test]
+    fn known_pointer_locals_are_folded_into_addresses() {
+        let local = |id: usize| Expr::Load(Place::Local(id));
+        let plus = |left: Expr, right: Expr| Expr::Binary(BinaryOp::Add, Box::new(left), Box::new(right));
+        let write_at = |address: Expr| SeqStmt::Write { address, value: Expr::Const(1), stmt: 0, unobserved: false };
+        let folded = |body: &[SeqStmt]| {
+            let (shared, observed) = (BTreeSet::new(), Accesses::default());
+            walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards: None, nested_creation: false }).folded
+        };
+        // local 0 holds the array's base (location 1), local 1 is unknown
+        let base = SeqStmt::Assign(Place::Local(0), Expr::Const(1));
+        let body = [base.clone(), write_at(plus(local(0), Expr::Const(2))), write_at(plus(local(0), local(1))), write_at(local(1))];
+        assert_eq!(
+            folded(&body),
+            BTreeMap::from([(1, Expr::Const(3)), (2, plus(Expr::Const(1), local(1)))]),
+            "a constant location, and one dispatched over the array; an unknown pointer stays"
+        );
+        // an address the printer already dispatches is left alone
+        assert!(folded(&[base.clone(), write_to_array()]).is_empty());
+        // a local assigned on one branch only is not known
+        let body = [branch(vec![base], vec![]), write_at(plus(local(0), Expr::Const(2)))];
+        assert!(folded(&body).is_empty());
     }
 
     #[test]

@@ -327,6 +327,7 @@ pub fn sequentialise(
     let mut labels = walk::LabelGen::for_program(program);
     let instances = instantiate::instantiate(program, options, &mut labels)?;
     let mut sequential = lazy::sequentialise_threads(program, instances, options, &mut labels)?;
+    buffering::fold_constant_addresses(&mut sequential);
     buffering::mark_main_alone(&mut sequential);
     if options.sma.is_timestamped() {
         buffering::mark_unobserved_stores(&mut sequential);
