@@ -233,25 +233,24 @@ fn first_count(program: &SequentialProgram) -> Vec<ThreadStores> {
 /// The locations the threads other than `index` access while they run
 /// beside others.
 fn observed_by_others(first: &[ThreadStores], index: usize) -> Accesses {
-    let mut observed = Accesses::default();
-    for (other, stores) in first.iter().enumerate() {
-        if other != index {
-            observed.union(&stores.accesses);
-        }
-    }
-    observed
+    others(first, index, |observed: &mut Accesses, stores| observed.union(&stores.accesses))
 }
 
 /// The mutexes the threads other than `index` hold at their accesses while
 /// they run beside others.
 fn guarded_by_others(first: &[ThreadStores], index: usize) -> LockGuards {
-    let mut guards = LockGuards::default();
+    others(first, index, |guards: &mut LockGuards, stores| guards.union(&stores.guards))
+}
+
+/// What `add` gathers from the counts of the threads other than `index`.
+fn others<T: Default>(first: &[ThreadStores], index: usize, add: impl Fn(&mut T, &ThreadStores)) -> T {
+    let mut gathered = T::default();
     for (other, stores) in first.iter().enumerate() {
         if other != index {
-            guards.union(&stores.guards);
+            add(&mut gathered, stores);
         }
     }
-    guards
+    gathered
 }
 
 /// Marks the stores to locations that no other thread accesses while the
