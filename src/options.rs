@@ -180,10 +180,13 @@ impl Bounds {
     /// The unrolling depth of a loop that starts on `line` of `file`
     /// (`in_input`: whether that is the input file).
     pub fn unwind_at(&self, file: &str, line: u32, in_input: bool) -> u32 {
-        self.unwindset
-            .iter()
-            .find(|(loop_line, _)| loop_line.names(file, line, in_input))
-            .map_or(self.unwind, |(_, &depth)| depth)
+        self.own_depth(file, line, in_input).unwrap_or(self.unwind)
+    }
+
+    /// The depth `--unwindset` gives the loop that starts on `line` of
+    /// `file`, if it names that line.
+    pub fn own_depth(&self, file: &str, line: u32, in_input: bool) -> Option<u32> {
+        self.unwindset.iter().find(|(loop_line, _)| loop_line.names(file, line, in_input)).map(|(_, &depth)| depth)
     }
 
     /// The deepest unrolling of any loop.

@@ -394,13 +394,19 @@ struct Counter<'a> {
     unobserved: BTreeSet<usize>,
     /// Pre-order indices of the accesses whose address becomes a constant
     /// or dispatchable over one object once the private locals known to
-    /// hold constants are substituted, with that address.
-    folded: BTreeMap<usize, Expr>,
+    /// hold constants are substituted, with that address; `None` unless
+    /// asked for ([`fold_constant_addresses`]), as no count needs it.
+    folded: Option<BTreeMap<usize, Expr>>,
 }
 
 /// Runs the count over one thread body; `main`: no other thread runs until
 /// the first thread creation, nor after every created thread is joined.
 fn walk<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Context<'a>) -> Counter<'a> {
+    walk_folding(body, main, memory, context, false)
+}
+
+/// [`walk`], also collecting the folded addresses when `fold`.
+fn walk_folding<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Context<'a>, fold: bool) -> Counter<'a> {
     let mut counter = Counter {
         memory,
         context,
@@ -411,7 +417,7 @@ fn walk<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Con
         visit: 0,
         alone: BTreeSet::new(),
         unobserved: BTreeSet::new(),
-        folded: BTreeMap::new(),
+        folded: fold.then(BTreeMap::new),
     };
     let start = State {
         concurrent: !main,
@@ -439,13 +445,15 @@ pub fn mark_main_alone(program: &mut SequentialProgram) {
     mark(&mut main.body, &Marks::Alone(&alone), &mut visit);
 }
 
-/// Which flag [`mark`] sets, on the statements whose pre-order index (the
-/// order [`Counter`] visits them in) is in the set.
+/// What [`mark`] sets, on the statements by their pre-order index (the
+/// order [`Counter`] visits them in).
 enum Marks<'a> {
-    /// `alone` of reads.
+    /// `alone` of reads, true for those in the set.
     Alone(&'a BTreeSet<usize>),
-    /// `unobserved` of stores.
+    /// `unobserved` of stores, true for those in the set.
     UnobservedStores(&'a BTreeSet<usize>),
+    /// The address of the accesses in the map, replaced by the folded one.
+    FoldedAddresses(&'a BTreeMap<usize, Expr>),
 }
 
 fn mark(block: &mut [SeqStmt], marks: &Marks, visit: &mut usize) {
@@ -456,6 +464,18 @@ fn mark(block: &mut [SeqStmt], marks: &Marks, visit: &mut usize) {
             (SeqStmt::Read { alone: flag, .. }, Marks::Alone(set))
             | (SeqStmt::Write { unobserved: flag, .. }, Marks::UnobservedStores(set)) => {
                 *flag = set.contains(&index);
+            }
+            (
+                SeqStmt::Read { address, .. }
+                | SeqStmt::Write { address, .. }
+                | SeqStmt::Rmw { address, .. }
+                | SeqStmt::Lock { address, .. }
+                | SeqStmt::Unlock { address, .. },
+                Marks::FoldedAddresses(folded),
+            ) => {
+                if let Some(folded) = folded.get(&index) {
+                    *address = folded.clone();
+                }
             }
             (
                 SeqStmt::If {
@@ -487,19 +507,15 @@ impl Counter<'_> {
         let index = self.visit;
         self.visit += 1;
         if let Some(state) = &state {
-            if let Some(address) = access_address(stmt)
-                && let Some(folded) = self.folded_address(state, address)
+            if let Some(folded) = &mut self.folded
+                && let Some(address) = access_address(stmt).and_then(|address| folded_address(self.memory, state, address))
             {
-                self.folded.insert(index, folded);
+                folded.insert(index, address);
             }
             if matches!(stmt, SeqStmt::Read { .. }) && !self.beside_others(state) {
                 self.alone.insert(index);
             }
-            if let SeqStmt::Read { address, .. }
-            | SeqStmt::Write { address, .. }
-            | SeqStmt::Rmw { address, .. }
-            | SeqStmt::Lock { address, .. }
-            | SeqStmt::Unlock { address, .. } = stmt
+            if let Some(address) = access_address(stmt)
                 && self.beside_others(state)
             {
                 let locations = self.locations(state, address);
@@ -614,21 +630,6 @@ impl Counter<'_> {
         state.concurrent && !(self.main && state.running.is_empty() && !self.context.nested_creation)
     }
 
-    /// `address` with the known constants substituted, when that makes a
-    /// constant or an address the printer dispatches over one object out of
-    /// one that is neither.
-    fn folded_address(&self, state: &State, address: &Expr) -> Option<Expr> {
-        let known = |address: &Expr| matches!(address, Expr::Const(_)) || self.memory.dispatch_object(address).is_some();
-        if known(address) || state.constants.is_empty() {
-            return None;
-        }
-        let folded = match evaluate(address, &state.constants) {
-            Some(location) => Expr::Const(location),
-            None => substitute_constants(address, &state.constants),
-        };
-        known(&folded).then_some(folded)
-    }
-
     /// The locations `address` may denote at `state`: a constant location,
     /// the object a computed address is dispatched over, or (None) any.
     fn locations(&self, state: &State, address: &Expr) -> Option<Range<u32>> {
@@ -689,6 +690,21 @@ impl Counter<'_> {
     }
 }
 
+/// `address` with the known constants substituted, when that makes a
+/// constant or an address the printer dispatches over one object out of one
+/// that is neither.
+fn folded_address(memory: &MemoryLayout, state: &State, address: &Expr) -> Option<Expr> {
+    let known = |address: &Expr| matches!(address, Expr::Const(_)) || memory.dispatch_object(address).is_some();
+    if known(address) || state.constants.is_empty() {
+        return None;
+    }
+    let folded = match evaluate(address, &state.constants) {
+        Some(location) => Expr::Const(location),
+        None => substitute_constants(address, &state.constants),
+    };
+    known(&folded).then_some(folded)
+}
+
 /// The address a shared-memory access goes to, if `stmt` is one.
 fn access_address(stmt: &SeqStmt) -> Option<&Expr> {
     match stmt {
@@ -717,31 +733,6 @@ fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr
     }
 }
 
-/// Replaces the addresses of the accesses the walk folded (see
-/// [`Counter::folded_address`]), visiting in the walk's pre-order.
-fn rewrite_addresses(block: &mut [SeqStmt], folded: &BTreeMap<usize, Expr>, visit: &mut usize) {
-    for stmt in block {
-        let index = *visit;
-        *visit += 1;
-        match stmt {
-            SeqStmt::Read { address, .. }
-            | SeqStmt::Write { address, .. }
-            | SeqStmt::Rmw { address, .. }
-            | SeqStmt::Lock { address, .. }
-            | SeqStmt::Unlock { address, .. } => {
-                if let Some(constant) = folded.get(&index) {
-                    *address = constant.clone();
-                }
-            }
-            SeqStmt::If { then_branch, else_branch, .. } => {
-                rewrite_addresses(then_branch, folded, visit);
-                rewrite_addresses(else_branch, folded, visit);
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Folds the private locals known to hold constants into the addresses of
 /// the shared-memory accesses where that makes the address a constant
 /// location or one the printer dispatches over one object: `q->tail` and
@@ -755,9 +746,9 @@ pub fn fold_constant_addresses(program: &mut SequentialProgram) {
     let nested_creation = nested_creation(program);
     for thread in &mut program.threads {
         let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation };
-        let folded = walk(&thread.body, thread.slot == 0, &program.memory, context).folded;
+        let folded = walk_folding(&thread.body, thread.slot == 0, &program.memory, context, true).folded.unwrap_or_default();
         let mut visit = 0;
-        rewrite_addresses(&mut thread.body, &folded, &mut visit);
+        mark(&mut thread.body, &Marks::FoldedAddresses(&folded), &mut visit);
     }
 }
 
@@ -979,7 +970,8 @@ mod tests {
         let write_at = |address: Expr| SeqStmt::Write { address, value: Expr::Const(1), stmt: 0, unobserved: false };
         let folded = |body: &[SeqStmt]| {
             let (shared, observed) = (BTreeSet::new(), Accesses::default());
-            walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards: None, nested_creation: false }).folded
+            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false };
+            walk_folding(body, false, &layout(), context, true).folded.unwrap_or_default()
         };
         // local 0 holds the array's base (location 1), local 1 is unknown
         let base = SeqStmt::Assign(Place::Local(0), Expr::Const(1));

@@ -364,7 +364,7 @@ pub(crate) fn own_loop_depths(program: &Program, bounds: &Bounds) -> Result<BTre
         walk::for_each_statement(&function.body, &mut |stmt| {
             if let (StmtKind::Loop { .. }, Some((file, line, in_input))) = (&stmt.kind, source_line(program, stmt.origin)) {
                 loop_starts.push((file, line, in_input));
-                if let Some((_, &depth)) = bounds.unwindset.iter().find(|(named, _)| named.names(file, line, in_input)) {
+                if let Some(depth) = bounds.own_depth(file, line, in_input) {
                     depths.insert(stmt.origin, depth);
                 }
             }
@@ -386,11 +386,11 @@ fn no_loop_on(program: &Program, named: &LoopLine, loop_starts: &[(&str, u32, bo
     let file = match &named.file {
         None => input_file(program).map(str::to_string),
         // the included file as the program knows it, when it knows one
-        Some(name) => program
+        Some(_) => program
             .origins
             .iter()
             .map(|origin| origin.file.as_str())
-            .find(|file| std::path::Path::new(file).ends_with(name))
+            .find(|file| named.is_in(file, false))
             .map(str::to_string),
     };
     let lines: std::collections::BTreeSet<u32> =

@@ -16,7 +16,7 @@ use super::walk::for_each_stmt;
 use super::{diagnostic_at, loop_depth};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
-    BinaryOp, Block, Expr, Function, FunctionId, Local, LocalId, Origin, OriginId, Place, Program, PropertyKind, Stmt, StmtKind, Ty,
+    BinaryOp, Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Place, Program, PropertyKind, Stmt, StmtKind, Ty,
     UnaryOp,
 };
 use crate::options::{Bounds, TranslateOptions};
@@ -98,12 +98,15 @@ pub fn warnings(program: &Program, options: &TranslateOptions, function: Functio
 
 /// How `--unwindset` names the line `origin` starts on: `71` in the input
 /// file, `queue.h:12` in an included one (by its file name).
-fn unwindset_name(program: &Program, origin: &Origin) -> String {
-    if Some(origin.file.as_str()) == super::input_file(program) {
-        return origin.line.to_string();
+fn unwindset_name(program: &Program, origin: OriginId) -> String {
+    match super::source_line(program, origin) {
+        None => "LINE".to_string(),
+        Some((_, line, true)) => line.to_string(),
+        Some((file, line, false)) => {
+            let name = std::path::Path::new(file).file_name().and_then(|name| name.to_str()).unwrap_or(file);
+            format!("{name}:{line}")
+        }
     }
-    let name = std::path::Path::new(&origin.file).file_name().map_or(origin.file.as_str(), |name| name.to_str().unwrap_or(&origin.file));
-    format!("{name}:{}", origin.line)
 }
 
 /// The warning for a bound that cuts every execution: before
@@ -131,7 +134,7 @@ fn bound_cut_warning(
     let (message, label, remedy) = match cut {
         Cut::LoopBound(origin) => {
             let unwind = loop_depth(program, &options.bounds, origin);
-            let line = bound.map_or_else(|| "LINE".to_string(), |bound| unwindset_name(program, bound));
+            let line = unwindset_name(program, origin);
             (
                 format!("no execution gets past this loop within its unwinding bound of {unwind}"),
                 format!("every path through it needs more than {unwind} iterations"),
