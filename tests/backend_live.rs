@@ -186,6 +186,24 @@ fn cadical_or_skip(test: &str) -> Option<&'static str> {
     }
 }
 
+/// The real CBMC and the options of a portfolio with cadical beside CBMC's
+/// own solver (120 s), for the tests of the portfolio itself; `None` when
+/// either is missing (a failure under CI=true) or CBMC calls the solver
+/// itself, so that there is no portfolio.
+fn portfolio_or_skip(test: &str) -> Option<(Cbmc, RunOptions)> {
+    let real = cbmc_or_skip(test)?;
+    let solver = cadical_or_skip(test)?;
+    if real.accepts_external_sat_solver() {
+        return None;
+    }
+    let options = RunOptions {
+        timeout: Some(Duration::from_secs(120)),
+        sat_solver: Some(SatSolver::Dimacs(solver.to_string())),
+        ..RunOptions::default()
+    };
+    Some((real, options))
+}
+
 #[test]
 fn dimacs_prover_proves_exactly_the_programs_whose_properties_hold() {
     let Some(cbmc) = cbmc_or_skip("dimacs_prover") else { return };
@@ -234,16 +252,7 @@ fn dimacs_portfolio_proves_safe_programs_and_keeps_cbmcs_counterexamples() {
 
 #[test]
 fn dimacs_prover_starts_only_when_cbmcs_run_takes_longer_than_the_delay() {
-    let Some(real) = cbmc_or_skip("dimacs_prover_delay") else { return };
-    let Some(solver) = cadical_or_skip("dimacs_prover_delay") else { return };
-    if real.accepts_external_sat_solver() {
-        return;
-    }
-    let options = RunOptions {
-        timeout: Some(Duration::from_secs(120)),
-        sat_solver: Some(SatSolver::Dimacs(solver.to_string())),
-        ..RunOptions::default()
-    };
+    let Some((real, options)) = portfolio_or_skip("dimacs_prover_delay") else { return };
     // a program that CBMC's run decides at once never starts the prover
     let dir = tempfile::tempdir().expect("temporary directory");
     let log = dir.path().join("calls.log");
@@ -267,19 +276,10 @@ fn dimacs_prover_starts_only_when_cbmcs_run_takes_longer_than_the_delay() {
 
 #[test]
 fn dimacs_prover_goes_on_when_cbmcs_run_ends_without_a_verdict() {
-    let Some(real) = cbmc_or_skip("dimacs_prover_goes_on") else { return };
-    let Some(solver) = cadical_or_skip("dimacs_prover_goes_on") else { return };
-    if real.accepts_external_sat_solver() {
-        return;
-    }
+    let Some((real, options)) = portfolio_or_skip("dimacs_prover_goes_on") else { return };
     let dir = tempfile::tempdir().expect("temporary directory");
     let wrapper = support::cbmc_killed_when_tracing(dir.path(), &real.path);
     let cbmc = Cbmc::locate(Some(&wrapper)).expect("the wrapper answers as CBMC");
-    let options = RunOptions {
-        timeout: Some(Duration::from_secs(120)),
-        sat_solver: Some(SatSolver::Dimacs(solver.to_string())),
-        ..RunOptions::default()
-    };
     // the solver alone proves the safe program
     let run = cbmc.run(&fixture("safe_arithmetic.c"), &options, None).expect("the portfolio runs");
     assert_eq!(run.outcome, Outcome::Safe, "{}", run.stderr_tail);

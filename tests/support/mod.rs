@@ -40,8 +40,14 @@ pub fn cbmc_script(directory: &Path, text: &str) -> PathBuf {
 /// killer would end it whenever it is asked for a trace, and is the real
 /// CBMC `real` otherwise (so the prover of a portfolio runs on alone).
 pub fn cbmc_killed_when_tracing(directory: &Path, real: &Path) -> PathBuf {
+    cbmc_doing_when_tracing(directory, real, "kill -KILL $$")
+}
+
+/// Writes `directory/cbmc`: a CBMC that runs the shell command `action`
+/// first when it is asked for a trace, and then is the real CBMC `real`.
+fn cbmc_doing_when_tracing(directory: &Path, real: &Path, action: &str) -> PathBuf {
     let text = format!(
-        "for argument in \"$@\"; do\n  if [ \"$argument\" = --trace ]; then kill -KILL $$; fi\ndone\nexec '{}' \"$@\"\n",
+        "for argument in \"$@\"; do\n  if [ \"$argument\" = --trace ]; then {action}; fi\ndone\nexec '{}' \"$@\"\n",
         real.display()
     );
     cbmc_script(directory, &text)
@@ -59,11 +65,7 @@ pub fn cbmc_logging_calls(directory: &Path, real: &Path, log: &Path) -> PathBuf 
 /// real CBMC `real` otherwise. The wait does not hold CBMC's output pipes,
 /// so a run stopped meanwhile ends at once.
 pub fn cbmc_slow_when_tracing(directory: &Path, real: &Path, seconds: u32) -> PathBuf {
-    let text = format!(
-        "for argument in \"$@\"; do\n  if [ \"$argument\" = --trace ]; then sleep {seconds} >/dev/null 2>&1; fi\ndone\nexec '{}' \"$@\"\n",
-        real.display()
-    );
-    cbmc_script(directory, &text)
+    cbmc_doing_when_tracing(directory, real, &format!("sleep {seconds} >/dev/null 2>&1"))
 }
 
 /// The CBMC that `lazysma verify` finds without `--cbmc`: `$LAZYSMA_CBMC`,
