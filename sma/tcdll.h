@@ -156,6 +156,24 @@ sma_value_t sma_read(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     return value;
 }
 
+/* A load where no other thread can have a store to loc pending (the
+ * translator marks them: src/passes/buffering.rs): every other write in
+ * loc's list has expired, and t's own writes since its last drain come
+ * last, so t's latest pending write, or else the memory value, is the
+ * newest node of the list, whatever the clock. The same value as sma_read,
+ * without guessing the head. */
+sma_value_t sma_read_newest(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_node_t newest;
+    sma_value_t value;
+    sma_check_loc(loc);
+    sma_clock_update();
+    newest = sma_prev[loc][SMA_SENTINEL];
+    value = sma_value[loc][newest];
+    sma_record(SMA_EV_READ, t, loc, value, sma_clock, 0, sma_wid[loc][newest], stmt);
+    return value;
+}
+
 /* Links the store of `value` by t into free node `node` of loc's list,
  * between pred and succ, with timestamp ts, under a new write id, and
  * notes and records it. */

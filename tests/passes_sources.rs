@@ -153,10 +153,12 @@ fn computed_index_within_bounds_is_dispatched_and_safe() {
         "{text}"
     );
     assert!(
-        text.contains("else if (lazy_address == 8) sma_write(8, 7, "),
+        text.contains("  if (lazy_address == 8) sma_write(8, 7, "),
         "{text}"
     );
     assert!(!text.contains("lazy_address == 9"), "{text}");
+    // an address outside the object fails the property before any access
+    assert!(text.contains("if (lazy_address < 5 || lazy_address >= 9) { __CPROVER_assert(0, "), "{text}");
     expect_verdict(&text, true, "a[i] with 0 <= i < 4");
 }
 
@@ -287,12 +289,14 @@ int main(void) {
 }
 
 #[test]
-fn stores_under_a_mutex_every_other_access_holds_get_the_least_timestamp() {
+fn accesses_under_a_mutex_every_other_access_holds_need_no_guess() {
     // Two workers: `count` and `items` only ever under `m`; `mixed` under
     // `m` in the workers but read by main under `n`; `loose` with no lock;
-    // `half` under `m` on one path only.
+    // `half` under `h` on one path only, which a worker may also unlock
+    // without holding it, as far as the translator can tell (it does not
+    // know that both `if`s take the same branch): `h` guards nothing.
     let source = r#"#include <pthread.h>
-pthread_mutex_t m, n;
+pthread_mutex_t m, n, h;
 int count, items[2], mixed, loose, half;
 void *w(void *arg) {
   pthread_mutex_lock(&m);
@@ -301,9 +305,9 @@ void *w(void *arg) {
   mixed = 1;
   pthread_mutex_unlock(&m);
   loose = 1;
-  if (arg) pthread_mutex_lock(&m);
+  if (arg) pthread_mutex_lock(&h);
   half = 1;
-  if (arg) pthread_mutex_unlock(&m);
+  if (arg) pthread_mutex_unlock(&h);
   return 0;
 }
 int main(void) {
@@ -318,22 +322,29 @@ int main(void) {
   return seen + count;
 }
 "#;
-    // the stores of a statement (one per worker), not its loads
-    let calls_of = |text: &str, statement: &str| -> Vec<String> {
+    // the stores (or loads) of a statement, one per worker
+    let accesses_of = |text: &str, statement: &str, access: &str| -> Vec<String> {
         let calls: Vec<String> = text
             .lines()
-            .filter(|line| line.contains(&format!(": {statement} */")) && line.contains("sma_write"))
+            .filter(|line| line.contains(&format!(": {statement} */")) && line.contains(access))
             .map(|line| line.trim().to_string())
             .collect();
-        assert_eq!(calls.len(), 2, "one store per worker for `{statement}` in:\n{text}");
+        assert_eq!(calls.len(), 2, "one {access} per worker for `{statement}` in:\n{text}");
         calls
     };
+    let calls_of = |text: &str, statement: &str| accesses_of(text, statement, "sma_write");
     for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
         let options = TranslateOptions { sma, ..TranslateOptions::default() };
         let (_dir, text) = translate_text_with("guarded.c", source, &options);
         for call in calls_of(&text, "count = count + 1;") {
             assert!(call.contains("sma_write_unobserved("), "{call}\n{text}");
         }
+        // and the loads of `count` read the newest write of its list
+        for call in accesses_of(&text, "count = count + 1;", "= sma_read") {
+            assert!(call.contains("= sma_read_newest("), "{call}\n{text}");
+        }
+        let seen: Vec<&str> = text.lines().filter(|line| line.contains("int seen = mixed;")).collect();
+        assert!(seen.iter().all(|line| line.contains("= sma_read(")) && !seen.is_empty(), "{seen:?}");
         // `items[count - 1]` is dispatched over both cells, in each worker
         let dispatched: Vec<&str> = text.lines().filter(|line| line.contains("(lazy_address ==")).collect();
         assert_eq!(dispatched.len(), 4, "{text}");
@@ -347,6 +358,6 @@ int main(void) {
     for sma in [SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
         let options = TranslateOptions { sma, ..TranslateOptions::default() };
         let (_dir, text) = translate_text_with("guarded.c", source, &options);
-        assert!(!text.contains("sma_write_unobserved("), "{sma:?}");
+        assert!(!text.contains("sma_write_unobserved(") && !text.contains("sma_read_newest("), "{sma:?}");
     }
 }

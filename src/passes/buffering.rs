@@ -29,7 +29,7 @@
 //! The same argument serves the timestamped SMAs: a store to a location no
 //! other thread accesses while its thread runs may as well reach memory as
 //! early as TSO or PSO lets it, so it gets the least timestamp instead of a
-//! guessed one ([`mark_unobserved_stores`]). A later timestamp could only
+//! guessed one ([`mark_uncontended_accesses`]). A later timestamp could only
 //! delay other stores of its thread and keep a list node busy longer. So
 //! does every store of main while no other thread runs (before its first
 //! thread creation, and after it joined every thread it created): no other
@@ -40,8 +40,18 @@
 //! while holding `m` too, is unobserved as well. The others' accesses come
 //! before its thread's lock of `m` or after its unlock, and the unlock
 //! drains the store first ([`LockGuards`]; a data-race-free location
-//! behaves as under SC). Only the timestamped SMAs use this: the reference
-//! SMAs keep the plain count, so the differential checks the argument.
+//! behaves as under SC). A mutex counts only if no thread may unlock it
+//! without holding it: an unlock by another thread would drain that
+//! thread's buffers, not the holder's.
+//!
+//! Loads gain from the same facts. Where no other thread can have a store to
+//! a location pending (it accesses the location only under a mutex this
+//! thread holds now, or not at all while this one runs, or no other thread
+//! runs), every store in the location's list has reached memory except this
+//! thread's own, which come last: so the load's value is the newest write of
+//! the list, whatever the clock ([`mark_uncontended_accesses`]). Only the
+//! timestamped SMAs use this: the reference SMAs keep the plain count, so the
+//! differential checks the argument.
 
 use super::{nested_creation, MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
@@ -115,6 +125,14 @@ impl LockGuards {
         }
     }
 
+    /// Forgets `mutexes` as guards: an access noted under one of them
+    /// alone counts as unguarded.
+    fn distrust(&mut self, mutexes: &Accesses) {
+        let trusted = |guards: &mut BTreeSet<u32>| guards.retain(|mutex| !mutexes.contains(*mutex));
+        self.per_location.values_mut().for_each(trusted);
+        self.anywhere.iter_mut().for_each(trusted);
+    }
+
     /// Whether every access to `location` noted here holds one of `held`
     /// (true when none was noted).
     pub fn protect(&self, location: u32, held: &BTreeSet<u32>) -> bool {
@@ -168,6 +186,8 @@ pub struct ThreadStores {
     /// The locations its RMWs, locks and unlocks may write: each such write
     /// takes a list node of its own while other threads' stores are pending.
     pub atomic_writes: Accesses,
+    /// The mutexes it may unlock without holding them (on some path).
+    pub unheld_unlocks: Accesses,
 }
 
 impl ThreadStores {
@@ -253,23 +273,29 @@ fn others<T: Default>(first: &[ThreadStores], index: usize, add: impl Fn(&mut T,
     gathered
 }
 
-/// Marks the stores to locations that no other thread accesses while the
-/// storing thread runs (see the module documentation): at a constant
-/// location, or dispatched over an object none of whose locations the
-/// others access, unless under a mutex they hold too; and the stores of
-/// main while no other thread runs. Their thread's own loads see them as
-/// before.
-pub fn mark_unobserved_stores(program: &mut SequentialProgram) {
+/// Marks the accesses no other thread can come between (see the module
+/// documentation). Stores to locations that no other thread accesses while
+/// the storing thread runs (at a constant location, or dispatched over an
+/// object none of whose locations the others access, unless under a mutex
+/// they hold too), and the stores of main while no other thread runs: their
+/// thread's own loads see them as before. Loads of locations no other
+/// thread can have a store to pending: they read the newest write.
+pub fn mark_uncontended_accesses(program: &mut SequentialProgram) {
     let first = first_count(program);
     let nested_creation = nested_creation(program);
     let shared = BTreeSet::new();
+    let mut unheld = Accesses::default();
+    first.iter().for_each(|stores| unheld.union(&stores.unheld_unlocks));
     for (index, thread) in program.threads.iter_mut().enumerate() {
         let observed = observed_by_others(&first, index);
-        let guards = guarded_by_others(&first, index);
+        let mut guards = guarded_by_others(&first, index);
+        guards.distrust(&unheld);
         let context = Context { shared: &shared, observed: &observed, guards: Some(&guards), nested_creation };
-        let unobserved = walk(&thread.body, thread.slot == 0, &program.memory, context).unobserved;
+        let counter = walk(&thread.body, thread.slot == 0, &program.memory, context);
         let mut visit = 0;
-        mark(&mut thread.body, &Marks::UnobservedStores(&unobserved), &mut visit);
+        mark(&mut thread.body, &Marks::UnobservedStores(&counter.unobserved), &mut visit);
+        let mut visit = 0;
+        mark(&mut thread.body, &Marks::NewestReads(&counter.newest), &mut visit);
     }
 }
 
@@ -392,6 +418,9 @@ struct Counter<'a> {
     /// Pre-order indices of the stores to locations no other thread
     /// accesses while this one runs.
     unobserved: BTreeSet<usize>,
+    /// Pre-order indices of the reads of locations no other thread can
+    /// have a store to pending (collected with the guards only).
+    newest: BTreeSet<usize>,
     /// Pre-order indices of the accesses whose address becomes a constant
     /// or dispatchable over one object once the private locals known to
     /// hold constants are substituted, with that address; `None` unless
@@ -417,6 +446,7 @@ fn walk_folding<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, cont
         visit: 0,
         alone: BTreeSet::new(),
         unobserved: BTreeSet::new(),
+        newest: BTreeSet::new(),
         folded: fold.then(BTreeMap::new),
     };
     let start = State {
@@ -452,6 +482,8 @@ enum Marks<'a> {
     Alone(&'a BTreeSet<usize>),
     /// `unobserved` of stores, true for those in the set.
     UnobservedStores(&'a BTreeSet<usize>),
+    /// `newest` of reads, true for those in the set.
+    NewestReads(&'a BTreeSet<usize>),
     /// The address of the accesses in the map, replaced by the folded one.
     FoldedAddresses(&'a BTreeMap<usize, Expr>),
 }
@@ -462,6 +494,7 @@ fn mark(block: &mut [SeqStmt], marks: &Marks, visit: &mut usize) {
         *visit += 1;
         match (stmt, marks) {
             (SeqStmt::Read { alone: flag, .. }, Marks::Alone(set))
+            | (SeqStmt::Read { newest: flag, .. }, Marks::NewestReads(set))
             | (SeqStmt::Write { unobserved: flag, .. }, Marks::UnobservedStores(set)) => {
                 *flag = set.contains(&index);
             }
@@ -514,6 +547,11 @@ impl Counter<'_> {
             }
             if matches!(stmt, SeqStmt::Read { .. }) && !self.beside_others(state) {
                 self.alone.insert(index);
+            }
+            if let SeqStmt::Read { address, .. } = stmt
+                && self.reads_newest(state, address)
+            {
+                self.newest.insert(index);
             }
             if let Some(address) = access_address(stmt)
                 && self.beside_others(state)
@@ -593,7 +631,12 @@ impl Counter<'_> {
             }),
             SeqStmt::Unlock { address, .. } => state.map(|mut state| {
                 state.drain();
-                match self.locations(&state, address) {
+                let locations = self.locations(&state, address);
+                let held = &state.held;
+                if locations.clone().is_none_or(|mut range| range.any(|mutex| !held.contains(&mutex))) {
+                    self.result.unheld_unlocks.add(locations.clone());
+                }
+                match locations {
                     Some(range) => state.held.retain(|mutex| !range.contains(mutex)),
                     None => state.held.clear(),
                 }
@@ -628,6 +671,18 @@ impl Counter<'_> {
     /// other thread creates threads). Every other thread runs beside main.
     fn beside_others(&self, state: &State) -> bool {
         state.concurrent && !(self.main && state.running.is_empty() && !self.context.nested_creation)
+    }
+
+    /// Whether no other thread can have a store to the location(s) a read
+    /// of `address` denotes pending at `state` (with the others' guards
+    /// only): no other thread runs, or each location is accessed by the
+    /// others only under a mutex this thread holds, or not at all.
+    fn reads_newest(&self, state: &State, address: &Expr) -> bool {
+        let Some(guards) = self.context.guards else {
+            return false;
+        };
+        !self.beside_others(state)
+            || self.locations(state, address).is_some_and(|mut range| range.all(|location| guards.protect(location, &state.held)))
     }
 
     /// The locations `address` may denote at `state`: a constant location,
@@ -949,7 +1004,7 @@ mod tests {
     #[test]
     fn a_store_under_a_mutex_the_others_hold_is_unobserved() {
         let guards_of = |body: &[SeqStmt]| stores(body, false).guards;
-        let other = guards_of(&[lock(9), SeqStmt::Read { target: Place::Local(1), address: Expr::Const(4), stmt: 0, alone: false }, unlock(9)]);
+        let other = guards_of(&[lock(9), read_at(4), unlock(9)]);
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
         let unobserved = |body: &[SeqStmt], guards: Option<&LockGuards>| {
             walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards, nested_creation: false }).unobserved
@@ -961,6 +1016,48 @@ mod tests {
         assert!(unobserved(&body, None).is_empty());
         // nor under another mutex
         assert!(unobserved(&[lock(8), write(4), unlock(8)], Some(&other)).is_empty());
+    }
+
+    fn read_at(location: i64) -> SeqStmt {
+        SeqStmt::Read { target: Place::Local(1), address: Expr::Const(location), stmt: 0, alone: false, newest: false }
+    }
+
+    /// The reads of `body` (a thread beside others) that read the newest
+    /// write, given what the other threads hold at their accesses.
+    fn newest_reads(body: &[SeqStmt], others: &LockGuards) -> BTreeSet<usize> {
+        let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+        walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards: Some(others), nested_creation: false }).newest
+    }
+
+    #[test]
+    fn a_load_under_a_mutex_the_others_hold_reads_the_newest_write() {
+        // the others store to 4 under mutex 9 only, and to 5 bare
+        let others = stores(&[lock(9), write(4), unlock(9), write(5)], false).guards;
+        // read 1 (of 4, under 9) reads the newest write; read 2 (of 5) and
+        // read 4 (of 4, after the unlock) do not
+        let body = [lock(9), read_at(4), read_at(5), unlock(9), read_at(4)];
+        assert_eq!(newest_reads(&body, &others), BTreeSet::from([1]));
+        // a location the others never access needs no mutex
+        assert_eq!(newest_reads(&[read_at(6)], &others), BTreeSet::from([0]));
+        // under another mutex, or for the reference SMAs' count, nothing
+        assert!(newest_reads(&[lock(8), read_at(4), unlock(8)], &others).is_empty());
+        let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+        let memory = layout();
+        let plain = walk(&body, false, &memory, Context { shared: &shared, observed: &observed, guards: None, nested_creation: false });
+        assert!(plain.newest.is_empty());
+    }
+
+    #[test]
+    fn a_mutex_unlocked_without_being_held_guards_nothing() {
+        let unheld = |body: &[SeqStmt]| stores(body, false).unheld_unlocks;
+        assert_eq!(unheld(&[lock(9), unlock(9)]), Accesses::default());
+        assert_eq!(unheld(&[unlock(9)]).locations, BTreeSet::from([9]));
+        // held on one branch only
+        assert_eq!(unheld(&[branch(vec![lock(9)], vec![]), unlock(9)]).locations, BTreeSet::from([9]));
+        let mut others = stores(&[lock(9), write(4), unlock(9)], false).guards;
+        assert!(others.protect(4, &BTreeSet::from([9])));
+        others.distrust(&unheld(&[unlock(9)]));
+        assert!(!others.protect(4, &BTreeSet::from([9])), "a distrusted mutex guards nothing");
     }
 
     #[test]
@@ -990,12 +1087,7 @@ mod tests {
 
     #[test]
     fn accesses_beside_other_threads_are_collected() {
-        let read = |location: i64| SeqStmt::Read {
-            target: Place::Local(1),
-            address: Expr::Const(location),
-            stmt: 0,
-            alone: false,
-        };
+        let read = read_at;
         let accesses = stores(&[read(4), write(5), write_to_array()], false).accesses;
         assert_eq!(accesses.locations, [1, 2, 3, 4, 5].into());
         assert!(!accesses.anywhere);
@@ -1070,12 +1162,7 @@ mod tests {
     #[test]
     fn an_address_dependency_on_a_read_value_is_a_constant_location() {
         // r = vars[0]; d = r ^ r; array[d] = 1 (array at 1-3): location 1.
-        let read = SeqStmt::Read {
-            target: Place::Local(1),
-            address: Expr::Const(4),
-            stmt: 0,
-            alone: false,
-        };
+        let read = read_at(4);
         let r = || Box::new(Expr::Load(Place::Local(1)));
         let dependency = SeqStmt::Assign(Place::Local(0), Expr::Binary(BinaryOp::BitXor, r(), r()));
         let stores = stores(&[read, dependency, write_to_array()], false);
@@ -1110,6 +1197,7 @@ mod tests {
             address: Expr::Const(4),
             stmt: 0,
             alone: false,
+            newest: false,
         }
     }
 

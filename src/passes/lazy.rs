@@ -292,6 +292,7 @@ impl Sequentialiser<'_> {
                     address: address.clone(),
                     stmt: origin,
                     alone: false,
+                    newest: false,
                 });
             }
             StmtKind::Write { address, value } => {

@@ -90,13 +90,18 @@ pub enum SeqStmt {
         /// [`buffering::mark_main_alone`]): the SMA may skip its memory
         /// updates before the read.
         alone: bool,
+        /// No other thread can have a pending store to the location here
+        /// (see [`buffering::mark_uncontended_accesses`], which runs for
+        /// the timestamped SMAs only): the read takes the newest write of
+        /// the location's list.
+        newest: bool,
     },
     Write {
         address: Expr,
         value: Expr,
         stmt: OriginId,
         /// No other thread accesses the location while this one runs (see
-        /// [`buffering::mark_unobserved_stores`], which runs for the
+        /// [`buffering::mark_uncontended_accesses`], which runs for the
         /// timestamped SMAs only): the store takes the least timestamp it
         /// can have.
         unobserved: bool,
@@ -330,7 +335,7 @@ pub fn sequentialise(
     buffering::fold_constant_addresses(&mut sequential);
     buffering::mark_main_alone(&mut sequential);
     if options.sma.is_timestamped() {
-        buffering::mark_unobserved_stores(&mut sequential);
+        buffering::mark_uncontended_accesses(&mut sequential);
     }
     sequential.sufficient = sufficient::sufficient_bounds(&sequential, options.sma);
     Ok(sequential)

@@ -9,6 +9,11 @@ pub const ADDRESS_TEMPORARY: &str = "lazy_address";
 
 /// The C text of the dispatch: `address` is evaluated once, `call(k)` is the
 /// access at constant location `k`, `out_of_bounds` the property description.
+/// An address outside the object fails the property first; then each
+/// location gets its own `if`, not an `else if` chain: exactly one of them
+/// runs either way, and CBMC merges after each `if` only the state of that
+/// one location, where a chain merges every location's state again at
+/// every level it is nested in (quadratic in the object's size).
 pub fn dispatch_text(
     address: &str,
     (first, scalars): (u32, u32),
@@ -16,16 +21,14 @@ pub fn dispatch_text(
     out_of_bounds: &str,
     indent: &str,
 ) -> String {
+    let end = first.saturating_add(scalars);
     let mut text = format!("{{ long long {ADDRESS_TEMPORARY} = {address};\n");
-    for k in first..first.saturating_add(scalars) {
-        let keyword = if k == first { "if" } else { "else if" };
-        text.push_str(&format!(
-            "{indent}  {keyword} ({ADDRESS_TEMPORARY} == {k}) {}\n",
-            call(&k.to_string())
-        ));
-    }
     text.push_str(&format!(
-        "{indent}  else {{ __CPROVER_assert(0, {out_of_bounds}); __CPROVER_assume(0); }}\n{indent}}}"
+        "{indent}  if ({ADDRESS_TEMPORARY} < {first} || {ADDRESS_TEMPORARY} >= {end}) {{ __CPROVER_assert(0, {out_of_bounds}); __CPROVER_assume(0); }}\n"
     ));
+    for k in first..end {
+        text.push_str(&format!("{indent}  if ({ADDRESS_TEMPORARY} == {k}) {}\n", call(&k.to_string())));
+    }
+    text.push_str(&format!("{indent}}}"));
     text
 }

@@ -345,7 +345,7 @@ struct ThreadPrinter<'a> {
     /// context only.
     main_suffix: u32,
     /// The SMA: the reference models have `_alone` variants, the
-    /// timestamped ones `sma_write_unobserved`.
+    /// timestamped ones `sma_write_unobserved` and `sma_read_newest`.
     sma: SmaImplementation,
 }
 
@@ -475,9 +475,14 @@ impl ThreadPrinter<'_> {
                 address,
                 stmt,
                 alone,
+                newest,
             } => {
                 let target = self.p(target);
-                let read = self.alone_variant(*alone, "sma_read");
+                let read = if *newest && self.sma.is_timestamped() {
+                    "sma_read_newest".to_string()
+                } else {
+                    self.alone_variant(*alone, "sma_read")
+                };
                 let call = |a: &str| format!("{target} = {read}({a}, {t}, {stmt});");
                 self.access(indent, address, *stmt, &call);
             }
