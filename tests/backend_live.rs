@@ -245,7 +245,8 @@ fn dimacs_portfolio_proves_safe_programs_and_keeps_cbmcs_counterexamples() {
     hold.request(true);
     let held = RunOptions { hold: Some(hold), ..options };
     let run = cbmc.run(&fixture("safe_arithmetic.c"), &held, None).expect("the portfolio runs");
-    assert_eq!((&run.outcome, run.prover), (&Outcome::Safe, None), "CBMC's own run proves it");
+    assert_eq!((&run.outcome, run.decided_by_prover), (&Outcome::Safe, false), "CBMC's own run proves it");
+    assert_ne!(run.prover, Some(ProverAnswer::Proved), "the held prover proved nothing");
     let run = cbmc.run(&fixture("fail.c"), &held, None).expect("the portfolio runs");
     assert!(matches!(run.outcome, Outcome::Violated { .. }), "{:?}", run.outcome);
 }
@@ -263,11 +264,13 @@ fn dimacs_prover_starts_only_when_cbmcs_run_takes_longer_than_the_delay() {
     let calls = std::fs::read_to_string(&log).expect("the wrapper logs its calls");
     assert!(calls.contains("--trace"), "CBMC's own run ran: {calls}");
     assert!(!calls.contains("--dimacs"), "the prover started: {calls}");
+    assert_eq!((run.prover, run.decided_by_prover), (Some(ProverAnswer::NotStarted), false));
     // when CBMC's run is slow, the prover starts after the delay and decides
     let dir = tempfile::tempdir().expect("temporary directory");
     let slow = Cbmc::locate(Some(&support::cbmc_slow_when_tracing(dir.path(), &real.path, 60))).expect("the wrapper answers as CBMC");
     let run = slow.run(&fixture("safe_arithmetic.c"), &options, None).expect("the portfolio runs");
     assert_eq!((&run.outcome, run.prover), (&Outcome::Safe, Some(ProverAnswer::Proved)), "{}", run.stderr_tail);
+    assert!(run.decided_by_prover, "the prover's verdict");
     assert!(run.elapsed >= PROVER_DELAY, "the prover started before the delay: {:?}", run.elapsed);
     assert!(run.elapsed < Duration::from_secs(50), "the prover did not decide: {:?}", run.elapsed);
     // it needs no trace, so its formula is sliced to the properties

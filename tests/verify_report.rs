@@ -64,6 +64,8 @@ fn json_report_has_the_documented_fields() {
     // --sat-solver auto: CaDiCaL beside CBMC's own solver when installed
     let beside = if which::which("cadical").is_ok() { Value::from("cadical") } else { Value::Null };
     assert_eq!(report["cbmc"]["sat_solver"], beside);
+    // a program this small is decided by CBMC's run before the prover starts
+    assert_eq!(report["cbmc"]["decided_by"], "cbmc");
     let property = &report["property"];
     assert!(property["file"].as_str().is_some_and(|f| f.ends_with("store_buffering.c")));
     assert_eq!(property["line"], 33);
@@ -641,7 +643,8 @@ fn an_external_sat_solver_proves_safe_programs_and_keeps_confirmed_counterexampl
     }
     let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--sat-solver", "cadical"]);
     assert_eq!(code, 10, "{stdout}");
-    assert!(stdout.contains("with cadical") && stdout.contains("native TSO check: confirmed"), "{stdout}");
+    // CBMC's run decides it before CaDiCaL starts, and the report says so
+    assert!(stdout.contains("(its own solver decided; cadical beside it)") && stdout.contains("native TSO check: confirmed"), "{stdout}");
     let (code, stdout, _) = verify(&example("store_buffering.c"), &["--sc", "--sat-solver", "cadical", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}");
     let report = json(&stdout);
@@ -664,6 +667,7 @@ fn a_solver_that_finds_a_failure_is_reported_when_cbmcs_run_gives_no_counterexam
     let report = json(&stdout);
     assert_eq!(report["verdict"], "safe");
     assert_eq!(report["cbmc"]["formula_satisfiable"], false);
+    assert_eq!(report["cbmc"]["decided_by"], "cadical");
     // ... and finds that the assertion can fail under TSO, which the report
     // says beside the failure, without a verdict it cannot check
     let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--tso", "--cbmc", wrapper, "--format", "json"]);
@@ -671,6 +675,7 @@ fn a_solver_that_finds_a_failure_is_reported_when_cbmcs_run_gives_no_counterexam
     let report = json(&stdout);
     assert_eq!(report["verdict"], "backend-error");
     assert_eq!(report["cbmc"]["formula_satisfiable"], true);
+    assert_eq!(report["cbmc"]["decided_by"], Value::Null, "no verdict");
     let message = report["message"].as_str().expect("a message");
     assert!(message.contains("cadical found that a property can fail"), "{message}");
     let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--tso", "--cbmc", wrapper]);

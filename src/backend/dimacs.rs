@@ -57,8 +57,11 @@ pub enum ProverAnswer {
     Proved,
     /// Satisfiable: some property can fail (CBMC's run finds which).
     Refuted,
-    /// No answer within the limits.
+    /// No answer within the limits, or stopped once CBMC's run concluded.
     Open,
+    /// Never started: CBMC's run concluded within [`PROVER_DELAY`], or the
+    /// portfolio was stopped first.
+    NotStarted,
 }
 
 impl ProverAnswer {
@@ -67,7 +70,7 @@ impl ProverAnswer {
         match self {
             ProverAnswer::Proved => Some(false),
             ProverAnswer::Refuted => Some(true),
-            ProverAnswer::Open => None,
+            ProverAnswer::Open | ProverAnswer::NotStarted => None,
         }
     }
 }
@@ -94,7 +97,7 @@ impl Cbmc {
             let trace_ended = Arc::clone(&trace_ended);
             thread::spawn(move || {
                 if !wait_to_start(start, &options, &trace_ended) {
-                    return Ok((ProverAnswer::Open, Vec::new()));
+                    return Ok((ProverAnswer::NotStarted, Vec::new()));
                 }
                 let proof = cbmc.prove(&file, &solver, &options, start, &phase);
                 if matches!(proof, Ok((ProverAnswer::Proved, _))) {
@@ -122,7 +125,10 @@ impl Cbmc {
         }
         let proof = prover.join().unwrap_or(Ok((ProverAnswer::Open, Vec::new())));
         match (traced, proof) {
-            (Ok(run), _) if concluded => Ok(run),
+            (Ok(run), proof) if concluded => {
+                let answer = proof.map_or(ProverAnswer::Open, |(answer, _)| answer);
+                Ok(CbmcRun { prover: Some(answer), ..run })
+            }
             (_, Ok((ProverAnswer::Proved, command_line))) => Ok(CbmcRun {
                 outcome: Outcome::Safe,
                 elapsed: start.elapsed(),
@@ -131,6 +137,7 @@ impl Cbmc {
                 stderr_tail: String::new(),
                 command_line,
                 prover: Some(ProverAnswer::Proved),
+                decided_by_prover: true,
             }),
             (Ok(run), Ok((answer, _))) => Ok(CbmcRun { prover: Some(answer), ..run }),
             (traced, _) => traced,

@@ -248,10 +248,12 @@ pub struct CbmcRun {
     pub stderr_tail: String,
     /// The command line that was run, for reports and reproduction.
     pub command_line: Vec<OsString>,
-    /// What the prover of a portfolio found, when it ran beside CBMC's
-    /// own solver ([`SatSolver::Dimacs`]) and answered after this run
-    /// ended without a verdict.
+    /// What the prover of a portfolio found ([`SatSolver::Dimacs`]):
+    /// `None` without one.
     pub prover: Option<ProverAnswer>,
+    /// Whether the verdict is the prover's (CBMC's own run ended without
+    /// one).
+    pub decided_by_prover: bool,
 }
 
 impl Cbmc {
@@ -345,6 +347,7 @@ impl Cbmc {
             stderr_tail: finished.stderr_tail,
             command_line: command_line(&self.path, &args),
             prover: None,
+            decided_by_prover: false,
         })
     }
 }

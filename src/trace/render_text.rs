@@ -162,7 +162,11 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
             (true, Some(false)) => format!("; native {} check: FAILED", report.check.model.to_uppercase()),
             _ => String::new(),
         };
-        let solver = cbmc.sat_solver.as_ref().map(|name| format!(" with {name}")).unwrap_or_default();
+        let solver = match (&cbmc.sat_solver, cbmc.decided_by.as_deref()) {
+            (None, _) => String::new(),
+            (Some(name), Some("cbmc")) => format!(" (its own solver decided; {name} beside it)"),
+            (Some(name), _) => format!(" with {name}"),
+        };
         let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}{solver}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
     }
     if report.verdict == Verdict::Safe {

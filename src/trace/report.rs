@@ -60,6 +60,9 @@ pub struct CbmcReport {
     pub exit_code: Option<i32>,
     /// The SAT solver used instead of or beside CBMC's own, if any.
     pub sat_solver: Option<String>,
+    /// What gave the verdict: `cbmc` (CBMC's run, with its own solver) or
+    /// the SAT solver's name; `None` without a verdict.
+    pub decided_by: Option<String>,
     /// What that solver found when it ran beside CBMC's own and CBMC's run
     /// ended without a verdict: `true`, the formula is satisfiable (some
     /// property can fail, though no counterexample came), `false`, it is

@@ -222,13 +222,25 @@ fn show_cbmc_progress(label: &str, progress: &Progress) {
 /// The report of `run` by `cbmc`, with `sat_solver` beside or instead of
 /// its own solver.
 fn cbmc_report(cbmc: &Cbmc, run: &CbmcRun, sat_solver: Option<String>) -> CbmcReport {
+    let cbmc_concluded = run.outcome.is_conclusive() && !run.decided_by_prover;
+    let decided_by = if run.decided_by_prover {
+        sat_solver.clone()
+    } else if !cbmc_concluded {
+        None
+    } else if run.prover.is_some() {
+        // a portfolio: CBMC's run has its own solver
+        Some("cbmc".to_string())
+    } else {
+        Some(sat_solver.clone().unwrap_or_else(|| "cbmc".to_string()))
+    };
     CbmcReport {
         version: cbmc.version.to_string(),
         path: cbmc.path.display().to_string(),
         seconds: (run.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
         exit_code: run.exit_code,
         sat_solver,
-        formula_satisfiable: run.prover.and_then(ProverAnswer::formula_satisfiable),
+        decided_by,
+        formula_satisfiable: run.prover.filter(|_| !cbmc_concluded).and_then(ProverAnswer::formula_satisfiable),
     }
 }
 
