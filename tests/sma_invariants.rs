@@ -85,7 +85,14 @@ struct Mutant {
     broken: &'static str,
 }
 
-const MUTANTS: [Mutant; 7] = [
+const MUTANTS: [Mutant; 8] = [
+    Mutant {
+        name: "newest read takes the oldest node",
+        model: Model::Etso,
+        header: "tcdll.h",
+        original: "newest = sma_prev[loc][SMA_SENTINEL];",
+        broken: "newest = sma_next[loc][SMA_SENTINEL];",
+    },
     Mutant {
         name: "write may overtake an equal timestamp",
         model: Model::Etso,

@@ -1,9 +1,11 @@
 /* The T-CDLL invariants of eTSO/ePSO (Tomasco et al., FMCAD 2016, sec. III,
  * and the comments (I1)-(I7) of sma/etso.h), checked after every step of an
  * arbitrary bounded sequence of operations: each step is a nondeterministic
- * choice of a write, read, fence, store-store fence, RMW, bare clock move or
- * write with the least timestamp (sma_write_unobserved), by a
- * nondeterministic thread, on a nondeterministic location.
+ * choice of a write, read, fence, store-store fence, RMW, bare clock move,
+ * write with the least timestamp (sma_write_unobserved) or read of the
+ * newest write (sma_read_newest, only where no other thread has a write to
+ * the location pending, as the translator calls it), by a nondeterministic
+ * thread, on a nondeterministic location.
  *
  * Next to the model the harness keeps a shadow log of every write (location,
  * value, thread, timestamp, write id, in issue order) and checks the lists
@@ -44,8 +46,9 @@
 #define OP_RMW 4
 #define OP_CLOCK 5
 #define OP_WRITE_UNOBSERVED 6
-#define OP_NOTHING 7 /* shorter sequences: the checks at the end cover every prefix */
-#define OP_COUNT 8
+#define OP_READ_NEWEST 7
+#define OP_NOTHING 8 /* shorter sequences: the checks at the end cover every prefix */
+#define OP_COUNT 9
 
 /* The shadow log of writes, in issue order. */
 sma_loc_t log_loc[STEPS];
@@ -117,6 +120,18 @@ sma_ts_t entry_ts(unsigned int entry) { return entry == 0 ? 0 : log_ts[entry - 1
 sma_value_t entry_value(sma_loc_t v, unsigned int entry)
 {
     return entry == 0 ? sma_initial_value[v] : log_value[entry - 1];
+}
+
+/* Whether a thread other than t has a write to v pending. */
+_Bool others_pending(sma_loc_t v, sma_thread_t t)
+{
+    unsigned int i;
+    _Bool pending = 0;
+    for (i = 0; i < STEPS; i++) {
+        if (i < log_size && log_loc[i] == v && log_thread[i] != t && log_ts[i] > sma_clock)
+            pending = 1;
+    }
+    return pending;
 }
 
 /* What t must read from v now (TSO/PSO semantics over the shadow log). */
@@ -229,6 +244,7 @@ int main(void)
     sma_ts_t clock_before;
     _Bool full = 0;
     _Bool own_read = 0;
+    _Bool own_newest_read = 0;
     _Bool fence_moved = 0;
 
     sma_init();
@@ -269,6 +285,14 @@ int main(void)
             __CPROVER_assert(sma_rec_timestamp == sma_clock, "rmw: writes at the clock");
         } else if (op == OP_CLOCK) {
             sma_clock_update();
+        } else if (op == OP_READ_NEWEST) {
+            __CPROVER_assume(!others_pending(v, t));
+            result = sma_read_newest(v, t, step);
+            expected = shadow_read(v, t);
+            __CPROVER_assert(sma_rec_read_from == entry_wid(expected) && result == entry_value(v, expected),
+                             "newest read: the value sma_read gives, own pending write, else memory");
+            if (expected != shadow_memory(v))
+                own_newest_read = 1;
         } else if (op == OP_WRITE_UNOBSERVED) {
             sma_write_unobserved(v, value, t, step);
             log_write(v, value, t, sma_rec_timestamp, sma_rec_write_id);
@@ -282,6 +306,7 @@ int main(void)
     check_invariants();
     __CPROVER_assert(!full, "reachable: a list with QSIZE - 1 pending writes");
     __CPROVER_assert(!own_read, "reachable: a read of an own pending write");
+    __CPROVER_assert(!own_newest_read, "reachable: a newest read of an own pending write");
     __CPROVER_assert(!fence_moved, "reachable: a fence that moves the clock");
     __CPROVER_assert(0, "end reachable");
     return 0;
