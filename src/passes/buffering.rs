@@ -678,11 +678,15 @@ impl Counter<'_> {
     /// only): no other thread runs, or each location is accessed by the
     /// others only under a mutex this thread holds, or not at all.
     fn reads_newest(&self, state: &State, address: &Expr) -> bool {
-        let Some(guards) = self.context.guards else {
-            return false;
-        };
-        !self.beside_others(state)
-            || self.locations(state, address).is_some_and(|mut range| range.all(|location| guards.protect(location, &state.held)))
+        self.context.guards.is_some()
+            && (!self.beside_others(state)
+                || self.locations(state, address).is_some_and(|mut range| range.all(|location| self.guarded(state, location))))
+    }
+
+    /// Whether the other threads access `location` only under a mutex held
+    /// at `state`, or not at all (false without their guards).
+    fn guarded(&self, state: &State, location: u32) -> bool {
+        self.context.guards.is_some_and(|guards| guards.protect(location, &state.held))
     }
 
     /// The locations `address` may denote at `state`: a constant location,
@@ -710,8 +714,7 @@ impl Counter<'_> {
                 for location in locations {
                     *state.per_location.entry(location).or_insert(0) += 1;
                     shared |= self.context.shared.contains(&location);
-                    let guarded = self.context.guards.is_some_and(|guards| guards.protect(location, &state.held));
-                    observed |= self.context.observed.contains(location) && !guarded;
+                    observed |= self.context.observed.contains(location) && !self.guarded(state, location);
                 }
                 (shared, observed)
             }

@@ -478,7 +478,8 @@ impl ThreadPrinter<'_> {
                 newest,
             } => {
                 let target = self.p(target);
-                let read = if *newest && self.sma.is_timestamped() {
+                // only the timestamped SMAs' marks set `newest`, as `unobserved`
+                let read = if *newest {
                     "sma_read_newest".to_string()
                 } else {
                     self.alone_variant(*alone, "sma_read")
