@@ -49,20 +49,29 @@ void sma_memory_store(sma_loc_t loc, sma_value_t value, sma_wid_t id)
     sma_memory_order = sma_memory_order + 1;
 }
 
-void sma_fence(sma_thread_t t, sma_stmt_t stmt)
+/* The memory updates before a fence, lock, unlock or RMW: a flush phase, then a
+ * drain of t's buffers. The operations call it first; before an access at a
+ * computed address the translator calls it once, ahead of the comparisons
+ * that select the location, and the selected location's operation is then
+ * the `_drained` variant (each comparison's branch would otherwise carry a
+ * whole flush phase of its own). */
+void sma_settle(sma_thread_t t, sma_stmt_t stmt)
 {
     sma_flush_some(stmt);
     sma_drain(t, stmt);
+}
+
+void sma_fence(sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_settle(t, stmt);
     sma_record(SMA_EV_FENCE, t, 0, 0, sma_memory_order, 0, 0, stmt);
 }
 
-void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+void sma_lock_drained(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
 {
     sma_wid_t read_from;
     sma_wid_t id;
     sma_check_loc(mutex);
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
     __CPROVER_assume(sma_memory[mutex] == SMA_MUTEX_FREE);
     read_from = sma_memory_wid[mutex];
     id = sma_new_write_id();
@@ -70,27 +79,35 @@ void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
     sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, id, read_from, stmt);
 }
 
-void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_settle(t, stmt);
+    sma_lock_drained(mutex, t, stmt);
+}
+
+void sma_unlock_drained(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
 {
     sma_wid_t id;
     sma_check_loc(mutex);
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
     id = sma_new_write_id();
     sma_memory_store(mutex, SMA_MUTEX_FREE, id);
     sma_record(SMA_EV_UNLOCK, t, mutex, SMA_MUTEX_FREE, sma_memory_order, id, 0, stmt);
 }
 
-sma_value_t sma_rmw(sma_loc_t loc, int op, sma_wide_t operand, sma_wide_t expected,
-                    sma_thread_t t, sma_stmt_t stmt)
+void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_settle(t, stmt);
+    sma_unlock_drained(mutex, t, stmt);
+}
+
+sma_value_t sma_rmw_drained(sma_loc_t loc, int op, sma_wide_t operand, sma_wide_t expected,
+                            sma_thread_t t, sma_stmt_t stmt)
 {
     sma_value_t old;
     sma_value_t value;
     sma_wid_t read_from;
     sma_wid_t id = 0;
     sma_check_loc(loc);
-    sma_flush_some(stmt);
-    sma_drain(t, stmt);
     old = sma_memory[loc];
     read_from = sma_memory_wid[loc];
     value = old;
@@ -101,6 +118,13 @@ sma_value_t sma_rmw(sma_loc_t loc, int op, sma_wide_t operand, sma_wide_t expect
     }
     sma_record(SMA_EV_RMW, t, loc, value, sma_memory_order, id, read_from, stmt);
     return old;
+}
+
+sma_value_t sma_rmw(sma_loc_t loc, int op, sma_wide_t operand, sma_wide_t expected,
+                    sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_settle(t, stmt);
+    return sma_rmw_drained(loc, op, operand, expected, t, stmt);
 }
 
 /* A heap location gets its initial value in memory when its block is

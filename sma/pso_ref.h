@@ -182,9 +182,11 @@ void sma_write(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt
     sma_record(SMA_EV_WRITE, t, loc, value, 0, id, 0, stmt);
 }
 
-/* A read where no other thread can hold buffered stores (the translator
- * marks them): no flush phase, as the flushes could only move t's own
- * stores, which t does not observe. */
+/* A read without a flush phase: where no other thread can hold buffered
+ * stores (the translator marks them), as the flushes could only move t's
+ * own stores, which t does not observe; and at a computed address, where
+ * the translator runs the phase once before the comparisons that select
+ * the location (see sma_settle in memory.h). */
 sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
 {
     sma_value_t value;

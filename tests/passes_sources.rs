@@ -361,3 +361,74 @@ int main(void) {
         assert!(!text.contains("sma_write_unobserved(") && !text.contains("sma_read_newest("), "{sma:?}");
     }
 }
+
+#[test]
+fn reference_smas_run_a_dispatched_access_updates_once_before_its_comparisons() {
+    // Store buffering through the cells of `a`, at computed addresses; with
+    // `fenced`, each thread's store is an RMW (which drains) and main also
+    // takes a mutex of an array: safe under TSO and PSO, else not.
+    let program = |fenced: bool| {
+        let store = |cell: &str| {
+            if fenced {
+                format!("__sync_fetch_and_add(&a[{cell}], 1);")
+            } else {
+                format!("a[{cell}] = 1;")
+            }
+        };
+        let (store_i, store_j) = (store("i"), store("j + 1"));
+        let lock = if fenced { "pthread_mutex_lock(&m[j]); pthread_mutex_unlock(&m[j]);" } else { "" };
+        format!(
+            r#"#include <pthread.h>
+#include <assert.h>
+int __VERIFIER_nondet_int(void);
+int a[2], r0, r1;
+pthread_mutex_t m[2];
+void *t0(void *arg) {{
+  int i = __VERIFIER_nondet_int();
+  __CPROVER_assume(i == 0);
+  {store_i}
+  r0 = a[i + 1];
+  return 0;
+}}
+int main(void) {{
+  pthread_t t;
+  int j = __VERIFIER_nondet_int();
+  __CPROVER_assume(j == 0);
+  pthread_create(&t, 0, t0, 0);
+  {store_j}
+  {lock}
+  r1 = a[j];
+  pthread_join(t, 0);
+  assert(r0 == 1 || r1 == 1);
+  return 0;
+}}
+"#
+        )
+    };
+    for sma in [SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
+        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+        for fenced in [false, true] {
+            let (_dir, text) = translate_text_with("dispatched.c", &program(fenced), &options);
+            let lines: Vec<&str> = text.lines().collect();
+            // every dispatch opens on the line after its updates
+            for (n, line) in lines.iter().enumerate().filter(|(_, l)| l.contains("long long lazy_address =")) {
+                let before = lines[n - 1].trim();
+                let branches: Vec<&str> = lines[n + 2..n + 4].iter().map(|l| l.trim()).collect();
+                if branches.iter().all(|b| b.contains("= sma_read_alone(")) {
+                    assert!(before.starts_with("sma_flush_some("), "{before}\n{line}\n{text}");
+                } else if branches.iter().all(|b| b.contains("sma_rmw_drained(") || b.contains("sma_lock_drained(") || b.contains("sma_unlock_drained(")) {
+                    assert!(before.starts_with("sma_settle("), "{before}\n{line}\n{text}");
+                } else {
+                    assert!(branches.iter().all(|b| b.contains("sma_write(")), "{sma:?}: {branches:?}\n{text}");
+                }
+            }
+            // the four accesses of `a` (and the lock and the unlock)
+            let dispatches = text.matches("long long lazy_address =").count();
+            assert_eq!(dispatches, if fenced { 6 } else { 4 }, "{text}");
+            if fenced {
+                assert!(text.contains("sma_settle(0,") && text.contains("sma_settle(1,") && text.contains("sma_lock_drained("), "{text}");
+            }
+            expect_verdict(&text, fenced, &format!("{sma:?}, fenced: {fenced}"));
+        }
+    }
+}

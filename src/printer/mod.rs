@@ -386,28 +386,60 @@ impl ThreadPrinter<'_> {
         }
     }
 
-    /// A shared access `call(location)` at `address`: one call when the
-    /// location is constant or its object unknown, else a dispatch over the
-    /// object's locations.
+    /// A shared access `operation(function, location)` at `address`: one
+    /// call when the location is constant or its object unknown, else a
+    /// dispatch over the object's locations. Where the reference SMAs'
+    /// `function` begins with memory updates independent of the location
+    /// ([`Self::settling`]), the dispatch runs them once before its
+    /// comparisons and each location's branch calls the function without
+    /// them: every branch would otherwise carry them whole.
     fn access(
         &mut self,
         indent: usize,
         address: &crate::ir::Expr,
         stmt: OriginId,
-        call: &dyn Fn(&str) -> String,
+        function: &str,
+        operation: &dyn Fn(&str, &str) -> String,
     ) {
         let comment = self.origin_comment(stmt);
         let location = self.e(address);
         let text = match self.program.memory.dispatch_object(address) {
             Some(object) => {
+                let function = match self.settling(function, stmt) {
+                    Some((updates, settled)) => {
+                        self.line(indent, &updates);
+                        settled
+                    }
+                    None => function.to_string(),
+                };
+                let call = |a: &str| operation(&function, a);
                 let description = expr::string_literal(&self.out_of_bounds(stmt));
                 let indent = "  ".repeat(indent);
-                let body = dispatch::dispatch_text(&location, object, call, &description, &indent);
+                let body = dispatch::dispatch_text(&location, object, &call, &description, &indent);
                 format!("{body}{comment}")
             }
-            None => format!("{}{comment}", call(&location)),
+            None => format!("{}{comment}", operation(function, &location)),
         };
         self.line(indent, &text);
+    }
+
+    /// For a reference SMA's `function` that begins with memory updates
+    /// independent of the location: those updates, and the function without
+    /// them. A read's are its flush phase (`sma_read_alone` follows); a
+    /// lock's, unlock's or RMW's the phase and the drain (`sma_settle`;
+    /// the `_drained` variant follows). None otherwise.
+    fn settling(&self, function: &str, stmt: OriginId) -> Option<(String, String)> {
+        if !self.sma.is_reference() {
+            return None;
+        }
+        let t = self.thread.slot;
+        match function {
+            "sma_read" => Some((format!("sma_flush_some({stmt});"), "sma_read_alone".into())),
+            "sma_rmw" | "sma_lock" | "sma_unlock" => {
+                Some((format!("sma_settle({t}, {stmt});"), format!("{function}_drained")))
+            }
+            _ => None,
+        }
     }
 
     /// `file:line: array index out of bounds: text` of statement `stmt`.
@@ -479,13 +511,13 @@ impl ThreadPrinter<'_> {
             } => {
                 let target = self.p(target);
                 // only the timestamped SMAs' marks set `newest`, as `unobserved`
-                let read = if *newest {
+                let function = if *newest {
                     "sma_read_newest".to_string()
                 } else {
                     self.alone_variant(*alone, "sma_read")
                 };
-                let call = |a: &str| format!("{target} = {read}({a}, {t}, {stmt});");
-                self.access(indent, address, *stmt, &call);
+                let read = |function: &str, a: &str| format!("{target} = {function}({a}, {t}, {stmt});");
+                self.access(indent, address, *stmt, &function, &read);
             }
             SeqStmt::Write {
                 address,
@@ -494,9 +526,9 @@ impl ThreadPrinter<'_> {
                 unobserved,
             } => {
                 let value = self.e(value);
-                let write = if *unobserved { "sma_write_unobserved" } else { "sma_write" };
-                let call = |a: &str| format!("{write}({a}, {value}, {t}, {stmt});");
-                self.access(indent, address, *stmt, &call);
+                let function = if *unobserved { "sma_write_unobserved" } else { "sma_write" };
+                let write = |function: &str, a: &str| format!("{function}({a}, {value}, {t}, {stmt});");
+                self.access(indent, address, *stmt, function, &write);
             }
             SeqStmt::Rmw {
                 target,
@@ -512,10 +544,10 @@ impl ThreadPrinter<'_> {
                     None => String::new(),
                 };
                 let op = op.c_name();
-                let call = |a: &str| {
-                    format!("{assign}sma_rmw({a}, {op}, {operand}, {expected}, {t}, {stmt});")
+                let rmw = |function: &str, a: &str| {
+                    format!("{assign}{function}({a}, {op}, {operand}, {expected}, {t}, {stmt});")
                 };
-                self.access(indent, address, *stmt, &call);
+                self.access(indent, address, *stmt, "sma_rmw", &rmw);
             }
             SeqStmt::Fence { kind, stmt } => {
                 let function = match kind {
@@ -526,12 +558,12 @@ impl ThreadPrinter<'_> {
                 self.line(indent, &text);
             }
             SeqStmt::Lock { address, stmt } => {
-                let call = |a: &str| format!("sma_lock({a}, {t}, {stmt});");
-                self.access(indent, address, *stmt, &call);
+                let mutex = |function: &str, a: &str| format!("{function}({a}, {t}, {stmt});");
+                self.access(indent, address, *stmt, "sma_lock", &mutex);
             }
             SeqStmt::Unlock { address, stmt } => {
-                let call = |a: &str| format!("sma_unlock({a}, {t}, {stmt});");
-                self.access(indent, address, *stmt, &call);
+                let mutex = |function: &str, a: &str| format!("{function}({a}, {t}, {stmt});");
+                self.access(indent, address, *stmt, "sma_unlock", &mutex);
             }
             SeqStmt::Malloc {
                 target,
