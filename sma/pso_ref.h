@@ -91,6 +91,33 @@ void sma_flush_oldest(sma_thread_t u, sma_loc_t v, sma_stmt_t stmt)
     }
 #endif
 
+/* Threads that never hold more than one store at a time: the translator
+ * lists them in SMA_REF_SINGLE_BUFFERS(G), as G(thread, 1 if the store may
+ * have to move while other threads run, else 0), and in SMA_REF_SINGLE(t),
+ * and gives them no per-location buffers in SMA_REF_BUFFERS. Each has one
+ * slot instead: one store is the oldest of its location's buffer whatever
+ * the location, so the slot behaves as the per-location buffers would,
+ * and a phase visits one slot where it would visit a buffer per location
+ * the store might reach (every location, for a store through a heap
+ * pointer). */
+#ifndef SMA_REF_SINGLE_BUFFERS
+#define SMA_REF_SINGLE_BUFFERS(G)
+#define SMA_REF_SINGLE(t) 0
+#endif
+sma_loc_t sma_one_loc[SMA_THREADS];
+sma_value_t sma_one_value[SMA_THREADS];
+sma_wid_t sma_one_wid[SMA_THREADS];
+unsigned int sma_one_epoch[SMA_THREADS];
+_Bool sma_one_full[SMA_THREADS];
+
+/* Moves u's single buffered store to memory. */
+void sma_flush_one(sma_thread_t u, sma_stmt_t stmt)
+{
+    sma_memory_store(sma_one_loc[u], sma_one_value[u], sma_one_wid[u]);
+    sma_one_full[u] = 0;
+    sma_record(SMA_EV_FLUSH, u, sma_one_loc[u], sma_one_value[u], sma_memory_order, sma_one_wid[u], 0, stmt);
+}
+
 #ifdef SMA_REF_NO_STORE_FENCES
 /* Without store-store fences every buffered store may reach memory. */
 #define SMA_REF_MAY_LEAVE(u, v) 1
@@ -106,6 +133,8 @@ void sma_flush_oldest(sma_thread_t u, sma_loc_t v, sma_stmt_t stmt)
 unsigned int sma_oldest_epoch(sma_thread_t t)
 {
     unsigned int oldest = sma_epoch[t];
+    if (SMA_REF_SINGLE(t))
+        return sma_one_full[t] ? sma_one_epoch[t] : oldest;
     SMA_REF_BUFFERS(SMA_REF_NOTE_OLDEST)
     return oldest;
 }
@@ -114,6 +143,12 @@ unsigned int sma_oldest_epoch(sma_thread_t t)
 unsigned int sma_pass_oldest[SMA_THREADS];
 #define SMA_REF_MAY_LEAVE(u, v) \
     (sma_buf_epoch[u][v][0] == sma_pass_oldest[u])
+#define SMA_REF_ONE_MAY_LEAVE(u) \
+    (sma_one_epoch[u] == sma_pass_oldest[u])
+#endif
+
+#ifdef SMA_REF_NO_STORE_FENCES
+#define SMA_REF_ONE_MAY_LEAVE(u) 1
 #endif
 
 /* In one pass, the oldest store of a buffer may reach memory. */
@@ -121,6 +156,12 @@ unsigned int sma_pass_oldest[SMA_THREADS];
     if ((concurrent) > 0 && sma_buf_count[u][v] > 0 && SMA_REF_MAY_LEAVE(u, v) \
         && sma_nondet_bool())                                                \
         sma_flush_oldest(u, v, stmt);
+
+/* In one pass, a thread's single store may reach memory. */
+#define SMA_REF_MAYBE_FLUSH_ONE(u, concurrent)                               \
+    if ((concurrent) > 0 && sma_one_full[u] && SMA_REF_ONE_MAY_LEAVE(u)     \
+        && sma_nondet_bool())                                                \
+        sma_flush_one(u, stmt);
 
 /* Memory updates before an operation: SMA_REF_FLUSH_ROUNDS passes over the
  * buffers; in each, every buffer's oldest store may reach memory unless a
@@ -138,6 +179,7 @@ void sma_flush_some(sma_stmt_t stmt)
             sma_pass_oldest[u] = sma_oldest_epoch(u);
 #endif
         SMA_REF_BUFFERS(SMA_REF_MAYBE_FLUSH)
+        SMA_REF_SINGLE_BUFFERS(SMA_REF_MAYBE_FLUSH_ONE)
     }
 }
 
@@ -148,10 +190,36 @@ void sma_flush_some(sma_stmt_t stmt)
         SMA_REF_EMPTY(sma_buf_count[u][v], sma_flush_oldest(u, v, stmt), most) \
     }
 
+#define SMA_REF_DRAIN_ONE(u, concurrent) \
+    if ((u) == t && sma_one_full[u])      \
+        sma_flush_one(u, stmt);
+
 void sma_drain(sma_thread_t t, sma_stmt_t stmt)
 {
     unsigned int k;
     SMA_REF_BUFFERS(SMA_REF_DRAIN_BUFFER)
+    SMA_REF_SINGLE_BUFFERS(SMA_REF_DRAIN_ONE)
+}
+
+/* A store of a thread that holds one at most. Should a second come before
+ * the first reached memory (the translator's count rules that out), the
+ * first reaches memory now, as from a full buffer. */
+void sma_write_one(sma_loc_t loc, sma_value_t value, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_wid_t id;
+    if (sma_one_full[t]) {
+#ifndef SMA_REF_NO_STORE_FENCES
+        __CPROVER_assume(sma_one_epoch[t] == sma_oldest_epoch(t));
+#endif
+        sma_flush_one(t, stmt);
+    }
+    id = sma_new_write_id();
+    sma_one_loc[t] = loc;
+    sma_one_value[t] = value;
+    sma_one_wid[t] = id;
+    sma_one_epoch[t] = sma_epoch[t];
+    sma_one_full[t] = 1;
+    sma_record(SMA_EV_WRITE, t, loc, value, 0, id, 0, stmt);
 }
 
 void sma_write(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt_t stmt)
@@ -160,6 +228,10 @@ void sma_write(sma_loc_t loc, sma_wide_t program_value, sma_thread_t t, sma_stmt
     sma_slot_t slot;
     sma_wid_t id;
     sma_check_loc(loc);
+    if (SMA_REF_SINGLE(t)) {
+        sma_write_one(loc, value, t, stmt);
+        return;
+    }
     /* No flush phase: a store observes nothing, and flushes commute with
      * it (it joins its buffer behind the stores already there, with the
      * newest epoch), so the flushes that could precede it may as well
@@ -193,7 +265,16 @@ sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt)
     sma_wid_t read_from;
     unsigned int newest;
     sma_check_loc(loc);
-    if (sma_buf_count[t][loc] > 0) {
+    if (SMA_REF_SINGLE(t)) {
+        /* store forwarding from t's single store, if it is to loc */
+        if (sma_one_full[t] && sma_one_loc[t] == loc) {
+            value = sma_one_value[t];
+            read_from = sma_one_wid[t];
+        } else {
+            value = sma_memory[loc];
+            read_from = sma_memory_wid[loc];
+        }
+    } else if (sma_buf_count[t][loc] > 0) {
         /* store forwarding from the newest store of t to loc */
         newest = sma_buf_count[t][loc] - 1;
         value = sma_buf_value[t][loc][newest];

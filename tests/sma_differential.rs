@@ -165,6 +165,35 @@ impl Program {
             buffered.max(1),
             per_thread_location.max(1),
             buffered.max(1),
+        ) + &self.single_buffers(per_thread_location.max(1))
+    }
+
+    /// The threads that write once: `pso_ref.h` can give each one slot
+    /// instead of a buffer per location.
+    fn single_writers(&self) -> Vec<u32> {
+        (1..self.threads())
+            .filter(|&t| self.ops.iter().filter(|op| matches!(op, Op::Write { thread, .. } if *thread == t)).count() == 1)
+            .collect()
+    }
+
+    /// With `-DSMA_REF_SINGLES`, `pso_ref.h`'s buffer lists as the
+    /// translator writes them: one slot per thread that writes once, a
+    /// buffer per location for the others.
+    fn single_buffers(&self, qsize: u32) -> String {
+        let singles = self.single_writers();
+        let buffers: Vec<String> = (0..self.threads())
+            .filter(|t| !singles.contains(t))
+            .flat_map(|t| (1..self.locations).map(move |v| format!(" F({t}, {v}, {qsize}, {qsize})")))
+            .collect();
+        let slots: Vec<String> = singles.iter().map(|t| format!(" G({t}, 1)")).collect();
+        let tests: Vec<String> = singles.iter().map(|t| format!("(t) == {t}")).collect();
+        format!(
+            "#if defined(SMA_MODEL_PSO_REF) && defined(SMA_REF_SINGLES)\n\
+             #define SMA_REF_BUFFERS(F){}\n#define SMA_REF_SINGLE_BUFFERS(G){}\n#define SMA_REF_SINGLE(t) ({})\n\
+             #endif\n",
+            buffers.concat(),
+            slots.concat(),
+            if tests.is_empty() { "0".to_string() } else { tests.join(" || ") },
         )
     }
 
@@ -279,16 +308,15 @@ fn reachable_outcomes(
     dir: &Path,
     program: &Program,
     model: Model,
+    defines: &[&str],
 ) -> Result<BTreeSet<String>, String> {
     let file = dir.join(format!("{}.c", program.name));
     std::fs::write(&file, program.harness()?)
         .map_err(|error| format!("cannot write {}: {error}", file.display()))?;
     let include = support::harness_dir().display().to_string();
-    let run = support::run_cbmc(
-        cbmc,
-        &file,
-        &[model.define().to_string(), "-I".to_string(), include],
-    )?;
+    let mut args = vec![model.define().to_string(), "-I".to_string(), include];
+    args.extend(defines.iter().map(|define| define.to_string()));
+    let run = support::run_cbmc(cbmc, &file, &args)?;
     let mut reachable = BTreeSet::new();
     for (description, status) in &run.properties {
         let Some(outcome) = description.strip_prefix("outcome ") else {
@@ -330,7 +358,7 @@ fn check_program(
 ) -> Result<[BTreeSet<String>; 3], String> {
     let mut sets = BTreeMap::new();
     for model in Model::ALL {
-        sets.insert(model, reachable_outcomes(cbmc, dir, program, model)?);
+        sets.insert(model, reachable_outcomes(cbmc, dir, program, model, &[])?);
     }
     let get = |model: Model| sets.get(&model).cloned().unwrap_or_default();
     let (sc, etso, epso, tso_ref, pso_ref) = (
@@ -352,6 +380,15 @@ fn check_program(
             "{name}: epso {epso:?} differs from pso_ref {pso_ref:?}\n{:?}",
             program.ops
         ));
+    }
+    if !program.single_writers().is_empty() {
+        let singles = reachable_outcomes(cbmc, dir, program, Model::PsoRef, &["-DSMA_REF_SINGLES"])?;
+        if epso != singles {
+            return Err(format!(
+                "{name}: epso {epso:?} differs from pso_ref with single slots {singles:?}\n{:?}",
+                program.ops
+            ));
+        }
     }
     if !sc.is_subset(&etso) || !etso.is_subset(&epso) {
         return Err(format!(
@@ -655,6 +692,7 @@ fn generated_harnesses_compile_with_gcc() -> Result<(), String> {
         for model in Model::ALL {
             support::gcc_syntax_check(&file, &[model.define().to_string()])?;
         }
+        support::gcc_syntax_check(&file, &["-DSMA_MODEL_PSO_REF".to_string(), "-DSMA_REF_SINGLES".to_string()])?;
     }
     Ok(())
 }

@@ -19,10 +19,11 @@ pub fn print_store_buffers(out: &mut String, program: &SequentialProgram, option
     let qsize = options.bounds.qsize;
     let threads = store_buffering(program);
     let locations = program.memory.location_count();
-    let (entries, rounds) = if options.sma == SmaImplementation::PsoReference {
+    let (entries, rounds, singles) = if options.sma == SmaImplementation::PsoReference {
         pso_buffers(&threads, qsize, locations)
     } else {
-        tso_buffers(&threads, qsize, locations)
+        let (entries, rounds) = tso_buffers(&threads, qsize, locations);
+        (entries, rounds, Vec::new())
     };
     out.push_str(
         "/* Store buffers that can hold stores, as F(thread, [location,] most stores held, most\n \
@@ -38,10 +39,26 @@ pub fn print_store_buffers(out: &mut String, program: &SequentialProgram, option
     }
     out.push('\n');
     let _ = writeln!(out, "#define SMA_REF_FLUSH_ROUNDS {rounds}");
+    print_single_buffers(out, &singles);
     let store_fences = threads.iter().any(|t| t.whole.store_fences);
     if options.sma == SmaImplementation::PsoReference && !store_fences {
         out.push_str("#define SMA_REF_NO_STORE_FENCES\n");
     }
+}
+
+/// `pso_ref.h`'s threads with a single slot, as `(thread, concurrent)`:
+/// `SMA_REF_SINGLE_BUFFERS` lists them, `SMA_REF_SINGLE(t)` asks whether
+/// `t` is one. Nothing without them (the header's defaults: none).
+fn print_single_buffers(out: &mut String, singles: &[(usize, u32)]) {
+    if singles.is_empty() {
+        return;
+    }
+    out.push_str("#define SMA_REF_SINGLE_BUFFERS(G)");
+    for (thread, concurrent) in singles {
+        let _ = write!(out, " G({thread}, {concurrent})");
+    }
+    let tests: Vec<String> = singles.iter().map(|(thread, _)| format!("(t) == {thread}")).collect();
+    let _ = writeln!(out, "\n#define SMA_REF_SINGLE(t) ({})", tests.join(" || "));
 }
 
 /// Stores a buffer of `stores` can hold: at most `qsize`, and `qsize` when
@@ -166,25 +183,38 @@ fn tso_group_passes(threads: &[ThreadBuffers], holding: &[u32], group: &[usize])
 /// the last; never more than one pass per store buffered for the location.
 /// With store-store fences, a store may wait for its thread's older stores
 /// to other locations, so every buffered store may need a pass.
-fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<String>, u32) {
+///
+/// A thread that never holds more than one store but may hold it at several
+/// locations gets one slot (returned as `(thread, concurrent)`: whether the
+/// store may move while others run) instead of a buffer per location: the
+/// passes are the same, as the slot moves at most one store to each
+/// location, as each of its buffers would.
+fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<String>, u32, Vec<(usize, u32)>) {
     let mut entries = Vec::new();
+    let mut singles = Vec::new();
     let mut per_location = vec![LocationBuffers::default(); locations as usize];
     let mut all = 0u32;
     let fences = threads.iter().any(|t| t.whole.store_fences);
     for thread in threads {
         let mut thread_all = 0u32;
+        let mut thread_entries = Vec::new();
         for location in 1..locations {
             let whole = held(&thread.whole, thread.whole.at(location), qsize);
             let observable = fences || thread.observed.contains(location);
             let concurrent =
                 if observable { held(&thread.concurrent, thread.concurrent.at(location), qsize) } else { 0 };
             if whole > 0 {
-                entries.push(format!("{}, {location}, {whole}, {concurrent}", thread.slot));
+                thread_entries.push(format!("{}, {location}, {whole}, {concurrent}", thread.slot));
             }
             if let Some(buffers) = per_location.get_mut(location as usize) {
                 buffers.add(concurrent);
             }
             thread_all = thread_all.saturating_add(concurrent);
+        }
+        if !thread.whole.unbounded && thread.whole.most <= 1 && thread_entries.len() > 1 {
+            singles.push((thread.slot, thread_all.min(1)));
+        } else {
+            entries.append(&mut thread_entries);
         }
         let most = if thread.concurrent.unbounded {
             thread_all
@@ -198,7 +228,7 @@ fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
     } else {
         per_location.iter().map(LocationBuffers::passes).max().unwrap_or(0)
     };
-    (entries, rounds)
+    (entries, rounds, singles)
 }
 
 /// The stores the PSO buffers of one location can move in a phase.
@@ -294,7 +324,7 @@ mod tests {
     #[test]
     fn pso_passes_cover_the_most_stores_buffered_for_one_location() {
         let threads = [thread(1, &[(1, 2), (2, 1)]), thread(2, &[(1, 1), (3, 3)])];
-        let (entries, rounds) = pso_buffers(&threads, 5, 4);
+        let (entries, rounds, _) = pso_buffers(&threads, 5, 4);
         assert_eq!(rounds, 3, "location 1: 2 + 1; location 3: 3");
         assert_eq!(entries, vec!["1, 1, 2, 2", "1, 2, 1, 1", "2, 1, 1, 1", "2, 3, 3, 3"]);
     }
@@ -314,7 +344,7 @@ mod tests {
     fn pso_passes_reach_the_last_flush_of_a_location_after_the_fullest_buffer() {
         // location 1: buffers of 2, 1 and 1 stores: the fullest and one more
         let threads = [thread(1, &[(1, 2)]), thread(2, &[(1, 1)]), thread(3, &[(1, 1), (2, 3)])];
-        let (_, rounds) = pso_buffers(&threads, 5, 3);
+        let (_, rounds, _) = pso_buffers(&threads, 5, 3);
         assert_eq!(rounds, 3, "location 1: 2 + 1 (not 4); location 2: thread 3 alone, 3");
     }
 
@@ -465,9 +495,35 @@ mod tests {
         let (entries, rounds) = tso_buffers(&threads, 5, 5);
         assert_eq!(entries, vec!["1, 3, 1", "2, 1, 0"], "the drains still empty everything");
         assert_eq!(rounds, 1, "only the store to x moves in a phase");
-        let (entries, rounds) = pso_buffers(&threads, 5, 5);
+        let (entries, rounds, _) = pso_buffers(&threads, 5, 5);
         assert_eq!(entries, vec!["1, 1, 1, 1", "1, 2, 1, 0", "1, 3, 1, 0", "2, 4, 1, 0"]);
         assert_eq!(rounds, 1);
+    }
+
+    #[test]
+    fn a_pso_thread_holding_one_store_at_several_locations_gets_one_slot() {
+        // Thread 1 holds one store, which may reach locations 1-3 (a store
+        // through a pointer); thread 2 two stores to location 1; thread 3
+        // one store to location 3 only, which keeps its buffer.
+        let threads = [thread(1, &[(1, 1), (2, 1), (3, 1)]), thread(2, &[(1, 2)]), thread(3, &[(3, 1)])];
+        let mut single = threads[0].clone();
+        single.whole.most = 1;
+        single.concurrent.most = 1;
+        let (entries, rounds, singles) = pso_buffers(&[single, threads[1].clone(), threads[2].clone()], 5, 4);
+        assert_eq!(entries, vec!["2, 1, 2, 2", "3, 3, 1, 1"]);
+        assert_eq!(singles, vec![(1, 1)]);
+        assert_eq!(rounds, 3, "location 1: thread 2's 2 stores, then the slot's: as with its buffers");
+        assert_eq!(pso_buffers(&threads, 5, 4).1, rounds);
+        let mut text = String::new();
+        print_single_buffers(&mut text, &singles);
+        assert_eq!(text, "#define SMA_REF_SINGLE_BUFFERS(G) G(1, 1)\n#define SMA_REF_SINGLE(t) ((t) == 1)\n");
+        // one more store at once, or a loop, and it keeps a buffer per location
+        for (most, unbounded) in [(2, false), (1, true)] {
+            let mut fuller = threads[0].clone();
+            fuller.whole.most = most;
+            fuller.whole.unbounded = unbounded;
+            assert!(pso_buffers(&[fuller], 5, 4).2.is_empty(), "most {most}, unbounded {unbounded}");
+        }
     }
 
     #[test]
@@ -475,7 +531,7 @@ mod tests {
         let mut looping = thread(1, &[(1, 1)]);
         looping.concurrent.unbounded = true;
         looping.whole.unbounded = true;
-        let (entries, rounds) = pso_buffers(&[looping], 2, 3);
+        let (entries, rounds, _) = pso_buffers(&[looping], 2, 3);
         assert_eq!(entries, vec!["1, 1, 2, 2", "1, 2, 2, 2"]);
         assert_eq!(rounds, 2);
     }
