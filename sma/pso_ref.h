@@ -121,6 +121,7 @@ void sma_flush_one(sma_thread_t u, sma_stmt_t stmt)
 #ifdef SMA_REF_NO_STORE_FENCES
 /* Without store-store fences every buffered store may reach memory. */
 #define SMA_REF_MAY_LEAVE(u, v) 1
+#define SMA_REF_ONE_MAY_LEAVE(u) 1
 #else
 /* The smallest store-fence epoch among u's buffered stores (the oldest
  * store of each buffer carries the smallest epoch of its buffer); u's
@@ -145,10 +146,6 @@ unsigned int sma_pass_oldest[SMA_THREADS];
     (sma_buf_epoch[u][v][0] == sma_pass_oldest[u])
 #define SMA_REF_ONE_MAY_LEAVE(u) \
     (sma_one_epoch[u] == sma_pass_oldest[u])
-#endif
-
-#ifdef SMA_REF_NO_STORE_FENCES
-#define SMA_REF_ONE_MAY_LEAVE(u) 1
 #endif
 
 /* In one pass, the oldest store of a buffer may reach memory. */
