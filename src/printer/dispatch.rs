@@ -22,13 +22,31 @@ pub fn dispatch_text(
     indent: &str,
 ) -> String {
     let end = first.saturating_add(scalars);
-    let mut text = format!("{{ long long {ADDRESS_TEMPORARY} = {address};\n");
-    text.push_str(&format!(
-        "{indent}  if ({ADDRESS_TEMPORARY} < {first} || {ADDRESS_TEMPORARY} >= {end}) {{ __CPROVER_assert(0, {out_of_bounds}); __CPROVER_assume(0); }}\n"
-    ));
+    let mut text = bounds_check(address, (first, scalars), out_of_bounds, indent);
     for k in first..end {
         text.push_str(&format!("{indent}  if ({ADDRESS_TEMPORARY} == {k}) {}\n", call(&k.to_string())));
     }
     text.push_str(&format!("{indent}}}"));
+    text
+}
+
+/// The C text of an access at a computed address in one object without a
+/// dispatch: the same bounds check, then `call` once, at the address itself
+/// (for an SMA that keeps the location of a buffered store as a value,
+/// [`crate::options::SmaImplementation::keeps_locations_in_its_buffers`]).
+pub fn checked_text(address: &str, object: (u32, u32), call: &str, out_of_bounds: &str, indent: &str) -> String {
+    let mut text = bounds_check(address, object, out_of_bounds, indent);
+    text.push_str(&format!("{indent}  {call}\n{indent}}}"));
+    text
+}
+
+/// Opens the block that holds the address, and fails the property of an
+/// address outside the object.
+fn bounds_check(address: &str, (first, scalars): (u32, u32), out_of_bounds: &str, indent: &str) -> String {
+    let end = first.saturating_add(scalars);
+    let mut text = format!("{{ long long {ADDRESS_TEMPORARY} = {address};\n");
+    text.push_str(&format!(
+        "{indent}  if ({ADDRESS_TEMPORARY} < {first} || {ADDRESS_TEMPORARY} >= {end}) {{ __CPROVER_assert(0, {out_of_bounds}); __CPROVER_assume(0); }}\n"
+    ));
     text
 }

@@ -404,7 +404,7 @@ impl ThreadPrinter<'_> {
         let comment = self.origin_comment(stmt);
         let location = self.e(address);
         let text = match self.program.memory.dispatch_object(address) {
-            Some(object) => {
+            Some(object) if !self.sma.keeps_locations_in_its_buffers() => {
                 let function = match self.settling(function, stmt) {
                     Some((updates, settled)) => {
                         self.line(indent, &updates);
@@ -416,6 +416,12 @@ impl ThreadPrinter<'_> {
                 let description = expr::string_literal(&self.out_of_bounds(stmt));
                 let indent = "  ".repeat(indent);
                 let body = dispatch::dispatch_text(&location, object, &call, &description, &indent);
+                format!("{body}{comment}")
+            }
+            Some(object) => {
+                let call = operation(function, dispatch::ADDRESS_TEMPORARY);
+                let description = expr::string_literal(&self.out_of_bounds(stmt));
+                let body = dispatch::checked_text(&location, object, &call, &description, &"  ".repeat(indent));
                 format!("{body}{comment}")
             }
             None => format!("{}{comment}", operation(function, &location)),
