@@ -131,7 +131,8 @@ def decide_formula(lazysma, file, model, bounds, timeout, sma, solver, memory_gb
     properties (and is satisfiable): "0 remaining after simplification"
     means "safe" then. No trace is needed, so the formula is sliced to the
     properties (`--slice-formula`), as lazysma's own prover does. No witness: for the reference side of the
-    differential, whose timestamped side is checked natively."""
+    differential, whose timestamped side is checked natively; so the SMA
+    leaves out what only the trace needs (`-D SMA_VERDICT_ONLY`)."""
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as directory:
         program, formula = Path(directory) / "sequential.c", Path(directory) / "formula.cnf"
@@ -141,7 +142,8 @@ def decide_formula(lazysma, file, model, bounds, timeout, sma, solver, memory_gb
             return time.monotonic() - start, f"exit {code}"
         left = max(1, timeout - (time.monotonic() - start))
         _, code, out = timed(["cbmc", str(program), "--dimacs", "--outfile", str(formula),
-                              "--no-unwinding-assertions", "--slice-formula"], left, memory_gb)
+                              "--no-unwinding-assertions", "--slice-formula", "-D", "SMA_VERDICT_ONLY"],
+                             left, memory_gb)
         remaining = re.search(r"VCC\(s\), (\d+) remaining after simplification", out)
         if code != 0 or not remaining:
             return time.monotonic() - start, "TO" if code == "TO" else f"exit {code}"

@@ -98,6 +98,18 @@ typedef unsigned int sma_wid_t;
 #define SMA_EV_ATOMIC_BEGIN 13 /* an atomic section begins; written by the translator */
 #define SMA_EV_ATOMIC_END  14 /* an atomic section ends; written by the translator */
 
+/* Verdict-only builds. The event records, write ids and memory order only
+ * feed the trace that `lazysma verify` decodes: no model assumes or asserts
+ * anything on them. Compiled with SMA_VERDICT_ONLY defined (`cbmc -D
+ * SMA_VERDICT_ONLY seq.c`), the models leave out their updates: the verdict
+ * is the same and the formula smaller, but a counterexample shows none of
+ * the SMA's events. */
+#ifdef SMA_VERDICT_ONLY
+#define SMA_FOR_THE_TRACE(statement)
+#else
+#define SMA_FOR_THE_TRACE(statement) statement
+#endif
+
 /* One event = one assignment of every field, in this order, sma_rec_kind
  * LAST: the assignment to sma_rec_kind commits the record. The decoder of
  * `lazysma verify` reads these assignments from the CBMC trace. */
@@ -114,14 +126,15 @@ void sma_record(unsigned int kind, sma_thread_t t, sma_loc_t loc, sma_value_t va
                 sma_ts_t timestamp, unsigned int write_id, unsigned int read_from,
                 sma_stmt_t stmt)
 {
-    sma_rec_thread = t;
-    sma_rec_loc = loc;
-    sma_rec_value = value;
-    sma_rec_timestamp = timestamp;
-    sma_rec_write_id = write_id;
-    sma_rec_read_from = read_from;
-    sma_rec_stmt = stmt;
-    sma_rec_kind = kind;
+    SMA_FOR_THE_TRACE(
+        sma_rec_thread = t;
+        sma_rec_loc = loc;
+        sma_rec_value = value;
+        sma_rec_timestamp = timestamp;
+        sma_rec_write_id = write_id;
+        sma_rec_read_from = read_from;
+        sma_rec_stmt = stmt;
+        sma_rec_kind = kind;)
 }
 
 /* ---- nondeterminism ----------------------------------------------------- */

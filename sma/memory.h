@@ -45,8 +45,9 @@ void sma_init(void)
 void sma_memory_store(sma_loc_t loc, sma_value_t value, sma_wid_t id)
 {
     sma_memory[loc] = value;
-    sma_memory_wid[loc] = id;
-    sma_memory_order = sma_memory_order + 1;
+    SMA_FOR_THE_TRACE(
+        sma_memory_wid[loc] = id;
+        sma_memory_order = sma_memory_order + 1;)
 }
 
 /* The memory updates before a fence, lock, unlock or RMW: a flush phase, then a

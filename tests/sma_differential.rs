@@ -8,7 +8,9 @@
 //! by its reads and RMWs plus the final memory. The harness asserts the
 //! negation of every candidate outcome, so one CBMC run per model reports
 //! exactly the reachable outcomes (the failing assertions). Bounds are
-//! chosen per model so that none of them cuts off a behaviour.
+//! chosen per model so that none of them cuts off a behaviour. Every model
+//! also reaches the same outcomes compiled with `SMA_VERDICT_ONLY` (no
+//! event records, write ids or memory order).
 
 #[path = "sma/support.rs"]
 mod support;
@@ -358,7 +360,16 @@ fn check_program(
 ) -> Result<[BTreeSet<String>; 3], String> {
     let mut sets = BTreeMap::new();
     for model in Model::ALL {
-        sets.insert(model, reachable_outcomes(cbmc, dir, program, model, &[])?);
+        let outcomes = reachable_outcomes(cbmc, dir, program, model, &[])?;
+        let verdict_only =
+            reachable_outcomes(cbmc, dir, program, model, &["-DSMA_VERDICT_ONLY"])?;
+        if verdict_only != outcomes {
+            return Err(format!(
+                "{}: {model:?} reaches {outcomes:?} but {verdict_only:?} with SMA_VERDICT_ONLY\n{:?}",
+                program.name, program.ops
+            ));
+        }
+        sets.insert(model, outcomes);
     }
     let get = |model: Model| sets.get(&model).cloned().unwrap_or_default();
     let (sc, etso, epso, tso_ref, pso_ref) = (
