@@ -52,17 +52,20 @@ impl SmaImplementation {
         matches!(self, SmaImplementation::TsoReference | SmaImplementation::PsoReference)
     }
 
-    /// Whether an access at a computed address inside one object is better
-    /// made once at that address than dispatched over the object's locations
-    /// (`printer::dispatch`). True for `tso_ref` only: its one FIFO per
-    /// thread holds a store's location as a value, so a computed location
-    /// costs one symbolic index of its memory, where a dispatch copies the
-    /// whole operation, flush phase included, once per location (`queue_ok`
-    /// at `--unwind 3`: 526k symbolic-execution steps down to 381k). The
-    /// other models index per-location state, and the SC and timestamped
-    /// translations feed the main tool, whose formulas stay as measured.
-    pub fn keeps_locations_in_its_buffers(self) -> bool {
-        matches!(self, SmaImplementation::TsoReference)
+    /// Whether an access at a computed address inside one object is made
+    /// once, at that address, after the bounds check, rather than dispatched
+    /// over the object's locations (`printer::dispatch`). True for the models
+    /// whose state at a location is one memory cell (`sc`), or that and one
+    /// FIFO per thread holding a store's location as a value (`tso_ref`): a
+    /// computed location costs one symbolic index of memory, where a dispatch
+    /// copies the whole operation, flush phase included, once per location.
+    /// `safestack_c21_21` under SC at `--unwind 3`: 164k symbolic-execution
+    /// steps down to 61k, CBMC 68 s to 43 s; `queue_ok` under `tso_ref` at
+    /// `--unwind 3`: 526k steps down to 381k. `pso_ref`'s buffers and the
+    /// T-CDLLs are per-location state, which a symbolic location would index
+    /// in every structure an operation touches.
+    pub fn accesses_computed_addresses_in_place(self) -> bool {
+        matches!(self, SmaImplementation::Sc | SmaImplementation::TsoReference)
     }
 
     /// Whether this is a timestamped T-CDLL model (`etso`, `epso`).

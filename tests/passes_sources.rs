@@ -140,9 +140,10 @@ fn translate_text_with(name: &str, source: &str, options: &TranslateOptions) -> 
 
 #[test]
 fn computed_index_within_bounds_is_dispatched_and_safe() {
-    let (_dir, text) = translate_text("inbounds.c", &computed_index_program("< 4"));
-    // Each of the four accesses at a computed address compares it with the
-    // locations of its object: a[0..4] are locations 1..4, s is 5..8.
+    // Under eTSO each of the four accesses at a computed address compares it
+    // with the locations of its object: a[0..4] are locations 1..4, s is 5..8.
+    let options = TranslateOptions { sma: SmaImplementation::Etso, ..TranslateOptions::default() };
+    let (_dir, text) = translate_text_with("inbounds.c", &computed_index_program("< 4"), &options);
     assert_eq!(
         text.matches("long long lazy_address =").count(),
         4,
@@ -159,7 +160,15 @@ fn computed_index_within_bounds_is_dispatched_and_safe() {
     assert!(!text.contains("lazy_address == 9"), "{text}");
     // an address outside the object fails the property before any access
     assert!(text.contains("if (lazy_address < 5 || lazy_address >= 9) { __CPROVER_assert(0, "), "{text}");
-    expect_verdict(&text, true, "a[i] with 0 <= i < 4");
+    expect_verdict(&text, true, "a[i] with 0 <= i < 4 under eTSO");
+    // Under SC, whose memory is one cell per location, the same bounds check
+    // is followed by one access at the address itself.
+    let (_dir, text) = translate_text("inbounds.c", &computed_index_program("< 4"));
+    assert_eq!(text.matches("long long lazy_address =").count(), 4, "{text}");
+    assert!(!text.contains("if (lazy_address =="), "{text}");
+    assert!(text.contains("sma_write(lazy_address, 7, "), "{text}");
+    assert!(text.contains("if (lazy_address < 5 || lazy_address >= 9) { __CPROVER_assert(0, "), "{text}");
+    expect_verdict(&text, true, "a[i] with 0 <= i < 4 under SC");
 }
 
 #[test]

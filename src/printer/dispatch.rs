@@ -32,8 +32,9 @@ pub fn dispatch_text(
 
 /// The C text of an access at a computed address in one object without a
 /// dispatch: the same bounds check, then `call` once, at the address itself
-/// (for an SMA that keeps the location of a buffered store as a value,
-/// [`crate::options::SmaImplementation::keeps_locations_in_its_buffers`]).
+/// (for an SMA whose state at a location is a memory cell indexed by the
+/// location as a value,
+/// [`crate::options::SmaImplementation::accesses_computed_addresses_in_place`]).
 pub fn checked_text(address: &str, object: (u32, u32), call: &str, out_of_bounds: &str, indent: &str) -> String {
     let mut text = bounds_check(address, object, out_of_bounds, indent);
     text.push_str(&format!("{indent}  {call}\n{indent}}}"));

@@ -404,7 +404,7 @@ impl ThreadPrinter<'_> {
         let comment = self.origin_comment(stmt);
         let location = self.e(address);
         let text = match self.program.memory.dispatch_object(address) {
-            Some(object) if !self.sma.keeps_locations_in_its_buffers() => {
+            Some(object) if !self.sma.accesses_computed_addresses_in_place() => {
                 let function = match self.settling(function, stmt) {
                     Some((updates, settled)) => {
                         self.line(indent, &updates);
