@@ -3,7 +3,7 @@
 
 mod support;
 
-use lazysma::backend::{BackendError, Cbmc, CbmcSource, Hold, Outcome, PROVER_DELAY, Progress, ProverAnswer, RunOptions, SatSolver, StepKind};
+use lazysma::backend::{BackendError, Cbmc, CbmcSource, Hold, Outcome, PROVER_DELAY, Progress, ProverAnswer, RunOptions, SatSolver, StepKind, VERDICT_ONLY_DEFINE};
 use std::sync::Arc;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -275,6 +275,7 @@ fn dimacs_prover_starts_only_when_cbmcs_run_takes_longer_than_the_delay() {
     assert!(run.elapsed < Duration::from_secs(50), "the prover did not decide: {:?}", run.elapsed);
     // it needs no trace, so its formula is sliced to the properties
     assert!(run.command_line.iter().any(|argument| argument == "--slice-formula"), "{:?}", run.command_line);
+    assert!(run.command_line.iter().any(|argument| argument == VERDICT_ONLY_DEFINE), "{:?}", run.command_line);
 }
 
 #[test]

@@ -24,7 +24,7 @@ mod outcome;
 mod output;
 mod run;
 
-pub use dimacs::{PROVER_DELAY, ProverAnswer};
+pub use dimacs::{PROVER_DELAY, ProverAnswer, VERDICT_ONLY_DEFINE};
 pub use locate::{CBMC_ENV, Cbmc, CbmcSource, CbmcVersion, INSTALL_HINT, MIN_VERSION};
 pub use outcome::{ExitInfo, Outcome, decide, exit_code};
 pub use output::{
