@@ -452,3 +452,72 @@ int main(void) {{
         }
     }
 }
+
+#[test]
+fn heap_pointers_of_the_only_allocating_thread_are_constant_locations() {
+    // Message passing through a heap cell: main allocates the handles and
+    // the data, publishes the data block, then stores into it through its
+    // private pointer `d` and raises `flag`. Only main allocates, so `d`
+    // holds the second heap block's first location on every path, and the
+    // stores through `t` and `d` go to constant locations. Safe under SC
+    // and TSO; under PSO `flag` may reach memory before `d[1]`. With
+    // `also_worker_allocates`, the worker allocates too and the order of the
+    // blocks is not known: the same verdicts at computed addresses.
+    let program = |also_worker_allocates: bool| {
+        let worker_allocation = if also_worker_allocates { "int *mine = malloc(sizeof(int)); *mine = 1;" } else { "" };
+        format!(
+            r#"#include <pthread.h>
+#include <stdlib.h>
+#include <assert.h>
+int *data;
+int flag;
+void *worker(void *arg) {{
+  {worker_allocation}
+  if (flag == 1) {{
+    int seen = data[1];
+    assert(seen == 42);
+  }}
+  return 0;
+}}
+int main(void) {{
+  pthread_t *t = malloc(2 * sizeof(pthread_t));
+  int *d = malloc(2 * sizeof(int));
+  data = d;
+  pthread_create(&t[0], 0, worker, 0);
+  d[1] = 42;
+  flag = 1;
+  pthread_join(t[0], 0);
+  return 0;
+}}
+"#
+        )
+    };
+    let store_of = |text: &str, statement: &str| -> String {
+        let line = text.lines().find(|line| line.contains(&format!(": {statement} */")) && line.contains("sma_write"));
+        match line {
+            Some(line) => line.trim().to_string(),
+            None => panic!("no store for `{statement}` in:\n{text}"),
+        }
+    };
+    let at_constant = |call: &str| call.split_once('(').is_some_and(|(_, rest)| rest.starts_with(|c: char| c.is_ascii_digit()));
+    for sma in [
+        SmaImplementation::Sc,
+        SmaImplementation::Etso,
+        SmaImplementation::TsoReference,
+        SmaImplementation::Epso,
+        SmaImplementation::PsoReference,
+    ] {
+        for also_worker_allocates in [false, true] {
+            // three heap blocks: the worker's allocation comes after main's two
+            let mut options = TranslateOptions { sma, ..TranslateOptions::default() };
+            options.bounds.nmalloc = 3;
+            let (_dir, text) = translate_text_with("heap_message.c", &program(also_worker_allocates), &options);
+            for statement in ["d[1] = 42;", "pthread_create(&t[0], 0, worker, 0);"] {
+                let call = store_of(&text, statement);
+                assert_eq!(at_constant(&call), !also_worker_allocates, "{sma:?}: {call}\n{text}");
+            }
+            let safe = sma.model() != lazysma::options::MemoryModel::Pso;
+            expect_verdict(&text, safe, &format!("{sma:?}, the worker allocates too: {also_worker_allocates}"));
+        }
+    }
+}

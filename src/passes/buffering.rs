@@ -13,7 +13,9 @@
 //! stores nothing after its end). The count is taken over the
 //! loop-free thread bodies (loops are unrolled), with the maximum over the
 //! branches of an `if` and over the forward jumps to a label; private
-//! locals known to hold constants make computed addresses constant. The
+//! locals known to hold constants make computed addresses constant (a
+//! pointer to a heap block is one when only one thread allocates: the blocks
+//! are handed out in its program order). The
 //! stores of the main thread before its first `pthread_create` count for
 //! the drain but not for the flush phases: no other thread runs yet, so no
 //! phase needs to move them, and the creation drains them.
@@ -53,7 +55,7 @@
 //! timestamped SMAs use this: the reference SMAs keep the plain count, so the
 //! differential checks the argument.
 
-use super::{nested_creation, MemoryLayout, SeqStmt, SequentialProgram};
+use super::{nested_creation, sole_allocator, MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -225,13 +227,15 @@ pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
     let nested_creation = nested_creation(program);
     let first = first_count(program);
     let shared = shared_locations(&first, memory.location_count());
+    let allocator = sole_allocator(&program.threads);
     program
         .threads
         .iter()
         .enumerate()
         .map(|(index, thread)| {
             let observed = observed_by_others(&first, index);
-            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation };
+            let allocates_alone = allocator == Some(index);
+            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation, allocates_alone };
             ThreadBuffers {
                 slot: thread.slot,
                 whole: walk(&thread.body, false, memory, context).result,
@@ -246,8 +250,14 @@ pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
 /// others: what each thread accesses beside them.
 fn first_count(program: &SequentialProgram) -> Vec<ThreadStores> {
     let (shared, nothing) = (BTreeSet::new(), Accesses::default());
-    let context = Context { shared: &shared, observed: &nothing, guards: None, nested_creation: nested_creation(program) };
-    program.threads.iter().map(|thread| walk(&thread.body, thread.slot == 0, &program.memory, context).result).collect()
+    let (nested_creation, allocator) = (nested_creation(program), sole_allocator(&program.threads));
+    let threads = program.threads.iter().enumerate();
+    threads
+        .map(|(index, thread)| {
+            let context = Context { shared: &shared, observed: &nothing, guards: None, nested_creation, allocates_alone: allocator == Some(index) };
+            walk(&thread.body, thread.slot == 0, &program.memory, context).result
+        })
+        .collect()
 }
 
 /// The locations the threads other than `index` access while they run
@@ -286,11 +296,13 @@ pub fn mark_uncontended_accesses(program: &mut SequentialProgram) {
     let shared = BTreeSet::new();
     let mut unheld = Accesses::default();
     first.iter().for_each(|stores| unheld.union(&stores.unheld_unlocks));
+    let allocator = sole_allocator(&program.threads);
     for (index, thread) in program.threads.iter_mut().enumerate() {
         let observed = observed_by_others(&first, index);
         let mut guards = guarded_by_others(&first, index);
         guards.distrust(&unheld);
-        let context = Context { shared: &shared, observed: &observed, guards: Some(&guards), nested_creation };
+        let allocates_alone = allocator == Some(index);
+        let context = Context { shared: &shared, observed: &observed, guards: Some(&guards), nested_creation, allocates_alone };
         let counter = walk(&thread.body, thread.slot == 0, &program.memory, context);
         let mut visit = 0;
         mark(&mut thread.body, &Marks::UnobservedStores(&counter.unobserved), &mut visit);
@@ -323,8 +335,13 @@ struct State {
     /// first thread creation).
     concurrent: bool,
     /// Private scalar locals known to hold a constant here (so that an
-    /// address such as `vars[1 + (r ^ r)]` is known to be `vars[1]`).
+    /// address such as `vars[1 + (r ^ r)]` is known to be `vars[1]`, or
+    /// `&t[2]` for a `t` that holds a heap block's address).
     constants: BTreeMap<LocalId, i64>,
+    /// The heap blocks this thread has allocated on every path here, when
+    /// it is the only thread that allocates (None otherwise): its next
+    /// allocation returns the next block.
+    allocations: Option<u32>,
     /// Threads this one created and has not joined (by a handle known to
     /// hold their slot) on some path.
     running: BTreeSet<usize>,
@@ -345,6 +362,7 @@ impl State {
         self.guessed = self.guessed.max(other.guessed);
         self.concurrent |= other.concurrent;
         self.constants.retain(|local, value| other.constants.get(local) == Some(value));
+        self.allocations = self.allocations.filter(|blocks| other.allocations == Some(*blocks));
         self.running.extend(other.running.iter().copied());
         narrow(&mut self.held, &other.held);
         self
@@ -352,8 +370,23 @@ impl State {
 
     /// Keeps `constants` up to date across a statement that may assign a
     /// private local.
-    fn track_assignment(&mut self, stmt: &SeqStmt) {
+    fn track_assignment(&mut self, stmt: &SeqStmt, memory: &MemoryLayout) {
         match stmt {
+            SeqStmt::Malloc { target, .. } => {
+                let block = self.allocations.filter(|blocks| *blocks < memory.heap_blocks);
+                self.allocations = self.allocations.map(|blocks| blocks.saturating_add(1));
+                match (target, block) {
+                    (Place::Local(local), Some(block)) => {
+                        let base = i64::from(memory.heap_base) + i64::from(block) * i64::from(memory.heap_block_size);
+                        self.constants.insert(*local, base);
+                    }
+                    _ => {
+                        if let Some(local) = root_local(target) {
+                            self.constants.remove(&local);
+                        }
+                    }
+                }
+            }
             SeqStmt::Assign(Place::Local(local), value) => match evaluate(value, &self.constants) {
                 Some(constant) => {
                     self.constants.insert(*local, constant);
@@ -364,7 +397,6 @@ impl State {
             },
             SeqStmt::Assign(target, _)
             | SeqStmt::Read { target, .. }
-            | SeqStmt::Malloc { target, .. }
             | SeqStmt::Rmw {
                 target: Some(target),
                 ..
@@ -398,6 +430,8 @@ struct Context<'a> {
     guards: Option<&'a LockGuards>,
     /// Whether threads other than `main` create threads.
     nested_creation: bool,
+    /// Whether this thread is the only one that allocates heap memory.
+    allocates_alone: bool,
 }
 
 struct Counter<'a> {
@@ -451,6 +485,7 @@ fn walk_folding<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, cont
     };
     let start = State {
         concurrent: !main,
+        allocations: context.allocates_alone.then_some(0),
         ..State::default()
     };
     counter.block(body, Some(start));
@@ -466,10 +501,12 @@ fn walk_folding<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, cont
 pub fn mark_main_alone(program: &mut SequentialProgram) {
     let nested_creation = nested_creation(program);
     let (shared, observed) = (BTreeSet::new(), Accesses::default());
-    let Some(main) = program.threads.iter_mut().find(|thread| thread.slot == 0) else {
+    let allocator = sole_allocator(&program.threads);
+    let Some((index, main)) = program.threads.iter_mut().enumerate().find(|(_, thread)| thread.slot == 0) else {
         return;
     };
-    let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation };
+    let allocates_alone = allocator == Some(index);
+    let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation, allocates_alone };
     let alone = walk(&main.body, true, &program.memory, context).alone;
     let mut visit = 0;
     mark(&mut main.body, &Marks::Alone(&alone), &mut visit);
@@ -566,7 +603,7 @@ impl Counter<'_> {
             }
         }
         let state = state.map(|mut state| {
-            state.track_assignment(stmt);
+            state.track_assignment(stmt, self.memory);
             state
         });
         match stmt {
@@ -802,8 +839,10 @@ fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr
 pub fn fold_constant_addresses(program: &mut SequentialProgram) {
     let (shared, observed) = (BTreeSet::new(), Accesses::default());
     let nested_creation = nested_creation(program);
-    for thread in &mut program.threads {
-        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation };
+    let allocator = sole_allocator(&program.threads);
+    for (index, thread) in program.threads.iter_mut().enumerate() {
+        let allocates_alone = allocator == Some(index);
+        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation, allocates_alone };
         let folded = walk_folding(&thread.body, thread.slot == 0, &program.memory, context, true).folded.unwrap_or_default();
         let mut visit = 0;
         mark(&mut thread.body, &Marks::FoldedAddresses(&folded), &mut visit);
@@ -889,7 +928,7 @@ mod tests {
 
     fn stores(body: &[SeqStmt], main: bool) -> ThreadStores {
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
-        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false };
+        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false };
         walk(body, main, &layout(), context).result
     }
 
@@ -953,7 +992,7 @@ mod tests {
     #[test]
     fn phases_move_stores_only_up_to_the_newest_observed_one() {
         let (shared, observed) = (BTreeSet::new(), Accesses { locations: [1].into(), anywhere: false });
-        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false };
+        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false };
         let count = |body: &[SeqStmt]| walk(body, false, &layout(), context).result;
         // Location 1 is observed: the phases must reach its store, behind
         // the store to 4; the stores to 5 and 6 behind it wait for the drain.
@@ -1010,7 +1049,7 @@ mod tests {
         let other = guards_of(&[lock(9), read_at(4), unlock(9)]);
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
         let unobserved = |body: &[SeqStmt], guards: Option<&LockGuards>| {
-            walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards, nested_creation: false }).unobserved
+            walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards, nested_creation: false, allocates_alone: false }).unobserved
         };
         // store 1 (to 4, under 9) is unobserved; store 3 (after the unlock) is not
         let body = [lock(9), write(4), unlock(9), write(4)];
@@ -1029,7 +1068,7 @@ mod tests {
     /// write, given what the other threads hold at their accesses.
     fn newest_reads(body: &[SeqStmt], others: &LockGuards) -> BTreeSet<usize> {
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
-        walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards: Some(others), nested_creation: false }).newest
+        walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards: Some(others), nested_creation: false, allocates_alone: false }).newest
     }
 
     #[test]
@@ -1046,7 +1085,7 @@ mod tests {
         assert!(newest_reads(&[lock(8), read_at(4), unlock(8)], &others).is_empty());
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
         let memory = layout();
-        let plain = walk(&body, false, &memory, Context { shared: &shared, observed: &observed, guards: None, nested_creation: false });
+        let plain = walk(&body, false, &memory, Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false });
         assert!(plain.newest.is_empty());
     }
 
@@ -1070,7 +1109,7 @@ mod tests {
         let write_at = |address: Expr| SeqStmt::Write { address, value: Expr::Const(1), stmt: 0, unobserved: false };
         let folded = |body: &[SeqStmt]| {
             let (shared, observed) = (BTreeSet::new(), Accesses::default());
-            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false };
+            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false };
             walk_folding(body, false, &layout(), context, true).folded.unwrap_or_default()
         };
         // local 0 holds the array's base (location 1), local 1 is unknown
@@ -1086,6 +1125,42 @@ mod tests {
         // a local assigned on one branch only is not known
         let body = [branch(vec![base], vec![]), write_at(plus(local(0), Expr::Const(2)))];
         assert!(folded(&body).is_empty());
+    }
+
+    #[test]
+    fn the_sole_allocators_heap_pointers_are_folded_into_addresses() {
+        let local = |id: usize| Expr::Load(Place::Local(id));
+        let plus = |left: Expr, right: Expr| Expr::Binary(BinaryOp::Add, Box::new(left), Box::new(right));
+        let write_at = |address: Expr| SeqStmt::Write { address, value: Expr::Const(1), stmt: 0, unobserved: false };
+        let malloc = |local: usize| SeqStmt::Malloc { target: Place::Local(local), size: Expr::Const(4), zeroed: false, stmt: 0 };
+        // two blocks of 4 scalars from location 10 on
+        let memory = MemoryLayout { heap_blocks: 2, heap_block_size: 4, ..layout() };
+        let folded = |body: &[SeqStmt], allocates_alone: bool| {
+            let (shared, observed) = (BTreeSet::new(), Accesses::default());
+            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone };
+            walk_folding(body, true, &memory, context, true).folded.unwrap_or_default()
+        };
+        // `p = malloc(..); q = malloc(..); q[1] = 1; p[3] = 1; r = malloc(..); r[0] = 1;`
+        let body = [
+            malloc(0),
+            malloc(1),
+            write_at(plus(local(1), Expr::Const(1))),
+            write_at(plus(local(0), Expr::Const(3))),
+            malloc(2),
+            write_at(local(2)),
+        ];
+        assert_eq!(
+            folded(&body, true),
+            BTreeMap::from([(2, Expr::Const(15)), (3, Expr::Const(13))]),
+            "each allocation takes the next block; the third finds none (no execution gets past it)"
+        );
+        assert!(folded(&body, false).is_empty(), "another thread allocates too: the order of the blocks is not known");
+        // an allocation on one branch only: the blocks after it are not known
+        let body = [branch(vec![malloc(0)], vec![]), malloc(1), write_at(local(1))];
+        assert!(folded(&body, true).is_empty());
+        // the same count on both branches is
+        let body = [branch(vec![malloc(0)], vec![malloc(2)]), malloc(1), write_at(local(1))];
+        assert_eq!(folded(&body, true), BTreeMap::from([(4, Expr::Const(14))]));
     }
 
     #[test]
@@ -1155,7 +1230,7 @@ mod tests {
         let shared = BTreeSet::from([2]);
         let body = [write(1), write(2), write(3), write_to_array(), write(4)];
         let observed = Accesses::everything();
-        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false };
+        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false };
         let stores = walk(&body, false, &layout(), context).result;
         assert_eq!(stores.shared, 2, "the store to 2 and the one dispatched over 1-3");
         assert_eq!(stores.ahead_of_shared, 3, "three stores are ahead of the dispatched one");
@@ -1206,7 +1281,7 @@ mod tests {
 
     fn alone_reads(body: &[SeqStmt], nested_creation: bool) -> BTreeSet<usize> {
         let (shared, observed) = (BTreeSet::new(), Accesses::default());
-        walk(body, true, &layout(), Context { shared: &shared, observed: &observed, guards: None, nested_creation }).alone
+        walk(body, true, &layout(), Context { shared: &shared, observed: &observed, guards: None, nested_creation, allocates_alone: false }).alone
     }
 
     #[test]

@@ -289,14 +289,32 @@ impl SequentialProgram {
 
 /// Whether `body` creates a thread.
 pub fn creates_threads(body: &[SeqStmt]) -> bool {
-    body.iter().any(|stmt| match stmt {
-        SeqStmt::Create { .. } => true,
-        SeqStmt::If {
-            then_branch,
-            else_branch,
-            ..
-        } => creates_threads(then_branch) || creates_threads(else_branch),
-        _ => false,
+    any_statement(body, &|stmt| matches!(stmt, SeqStmt::Create { .. }))
+}
+
+/// Whether `body` allocates heap memory (`malloc`, `calloc`).
+pub fn allocates(body: &[SeqStmt]) -> bool {
+    any_statement(body, &|stmt| matches!(stmt, SeqStmt::Malloc { .. }))
+}
+
+/// The index of the only thread that allocates heap memory, if exactly one
+/// does: the heap blocks are then handed out in its program order, so the
+/// address each of its allocations returns is known on a path that knows
+/// how many it made before.
+pub fn sole_allocator(threads: &[SeqThread]) -> Option<usize> {
+    let mut allocating = threads.iter().enumerate().filter(|(_, thread)| allocates(&thread.body));
+    match (allocating.next(), allocating.next()) {
+        (Some((index, _)), None) => Some(index),
+        _ => None,
+    }
+}
+
+/// Whether a statement of `body`, in a branch or not, is `found`.
+fn any_statement(body: &[SeqStmt], found: &dyn Fn(&SeqStmt) -> bool) -> bool {
+    body.iter().any(|stmt| {
+        found(stmt)
+            || matches!(stmt, SeqStmt::If { then_branch, else_branch, .. }
+                if any_statement(then_branch, found) || any_statement(else_branch, found))
     })
 }
 
