@@ -293,7 +293,7 @@ pub fn creates_threads(body: &[SeqStmt]) -> bool {
 }
 
 /// Whether `body` allocates heap memory (`malloc`, `calloc`).
-pub fn allocates(body: &[SeqStmt]) -> bool {
+fn allocates(body: &[SeqStmt]) -> bool {
     any_statement(body, &|stmt| matches!(stmt, SeqStmt::Malloc { .. }))
 }
 
