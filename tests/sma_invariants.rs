@@ -210,3 +210,64 @@ fn broken_lists_are_caught() -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Asserts, after `sma_init`, that every location's list has the fresh
+/// shape `sma_init` builds without the prologue's tables.
+const FRESH_SHAPE_CHECK: &str = r#"
+void lists_start_fresh(void)
+{
+    sma_loc_t v;
+    unsigned int i;
+    sma_init();
+    for (v = 0; v < SMA_LOCATIONS; v++) {
+        for (i = 0; i <= SMA_SENTINEL; i++) {
+            __CPROVER_assert(sma_next[v][i] == (i == SMA_SENTINEL ? 0 : i + 1), "next");
+            __CPROVER_assert(sma_prev[v][i] == (i == 0 ? SMA_SENTINEL : i - 1), "prev");
+            __CPROVER_assert(sma_tstamp[v][i] == (i == SMA_SENTINEL ? SMA_NEVER : 0), "tstamp");
+        }
+        __CPROVER_assert(v >= SMA_HEAP_BASE || sma_value[v][SMA_QSIZE - 1] == SMA_INITIAL_VALUE(v), "value");
+    }
+}
+"#;
+
+/// The translator's tables of the lists' initial shape
+/// (`src/printer/fresh_lists.rs`) give the lists `sma_init` builds without
+/// them: checked by CBMC on translated programs under both timestamped
+/// models, with the tables and with them left out.
+#[test]
+fn translated_lists_start_as_sma_init_builds_them() -> Result<(), String> {
+    use lazysma::options::{SmaImplementation, TranslateOptions};
+    let Some(cbmc) = support::cbmc()? else {
+        return Ok(());
+    };
+    let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
+    let program = dir.path().join("fresh.c");
+    std::fs::write(
+        &program,
+        "#include <pthread.h>\nint x, y = 5, a[3] = {1, 0, -2};\n\
+         void *worker(void *arg) { x = 1; a[1] = y; return 0; }\n\
+         int main(void) { pthread_t h; pthread_create(&h, 0, worker, 0); y = 2; pthread_join(h, 0); return 0; }\n",
+    )
+    .map_err(|error| error.to_string())?;
+    for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
+        for qsize in [2, 3] {
+            let mut options = TranslateOptions { sma, ..TranslateOptions::default() };
+            options.bounds.qsize = qsize;
+            let translation = lazysma::translate::translate(&program, &options).map_err(|error| error.to_string())?;
+            let with_tables = translation.c_source;
+            if !with_tables.contains("#define SMA_FRESH_LISTS\n") {
+                return Err(format!("{sma:?} qsize {qsize}: the translation has no tables of the fresh lists"));
+            }
+            let without_tables = with_tables.replace("#define SMA_FRESH_LISTS\n", "");
+            for (variant, source) in [("tables", with_tables), ("sma_init's loops", without_tables)] {
+                let file = dir.path().join("check.c");
+                std::fs::write(&file, format!("{source}{FRESH_SHAPE_CHECK}")).map_err(|error| error.to_string())?;
+                let run = support::run_cbmc(&cbmc, &file, &["--function".to_string(), "lists_start_fresh".to_string()])?;
+                for property in ["next", "prev", "tstamp", "value"] {
+                    run.expect(property, Status::Success, &format!("{sma:?} qsize {qsize}, {variant}"))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

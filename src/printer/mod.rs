@@ -4,6 +4,7 @@
 mod buffers;
 mod dispatch;
 mod expr;
+mod fresh_lists;
 
 use crate::ir::{Expr, FenceKind, Origin, OriginId, Place};
 use crate::options::{Bounds, SmaImplementation, TranslateOptions};
@@ -42,6 +43,7 @@ pub fn print_with_sma(
     print_shims(&mut out);
     print_prologue(&mut out, program, &built);
     buffers::print_store_buffers(&mut out, program, &built);
+    fresh_lists::print_fresh_lists(&mut out, program, &built);
     out.push_str("\n/* ---- SMA: common.h ---- */\n");
     out.push_str(common);
     let _ = writeln!(out, "\n/* ---- SMA: {}.h ---- */", options.sma.name());
