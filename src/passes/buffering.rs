@@ -224,18 +224,16 @@ pub struct ThreadBuffers {
 /// stores to them.
 pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
     let memory = &program.memory;
-    let nested_creation = nested_creation(program);
+    let facts = ProgramFacts::of(program);
     let first = first_count(program);
     let shared = shared_locations(&first, memory.location_count());
-    let allocator = sole_allocator(&program.threads);
     program
         .threads
         .iter()
         .enumerate()
         .map(|(index, thread)| {
             let observed = observed_by_others(&first, index);
-            let allocates_alone = allocator == Some(index);
-            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation, allocates_alone };
+            let context = facts.context(index, &shared, &observed);
             ThreadBuffers {
                 slot: thread.slot,
                 whole: walk(&thread.body, false, memory, context).result,
@@ -250,11 +248,11 @@ pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
 /// others: what each thread accesses beside them.
 fn first_count(program: &SequentialProgram) -> Vec<ThreadStores> {
     let (shared, nothing) = (BTreeSet::new(), Accesses::default());
-    let (nested_creation, allocator) = (nested_creation(program), sole_allocator(&program.threads));
+    let facts = ProgramFacts::of(program);
     let threads = program.threads.iter().enumerate();
     threads
         .map(|(index, thread)| {
-            let context = Context { shared: &shared, observed: &nothing, guards: None, nested_creation, allocates_alone: allocator == Some(index) };
+            let context = facts.context(index, &shared, &nothing);
             walk(&thread.body, thread.slot == 0, &program.memory, context).result
         })
         .collect()
@@ -292,17 +290,15 @@ fn others<T: Default>(first: &[ThreadStores], index: usize, add: impl Fn(&mut T,
 /// thread can have a store to pending: they read the newest write.
 pub fn mark_uncontended_accesses(program: &mut SequentialProgram) {
     let first = first_count(program);
-    let nested_creation = nested_creation(program);
+    let facts = ProgramFacts::of(program);
     let shared = BTreeSet::new();
     let mut unheld = Accesses::default();
     first.iter().for_each(|stores| unheld.union(&stores.unheld_unlocks));
-    let allocator = sole_allocator(&program.threads);
     for (index, thread) in program.threads.iter_mut().enumerate() {
         let observed = observed_by_others(&first, index);
         let mut guards = guarded_by_others(&first, index);
         guards.distrust(&unheld);
-        let allocates_alone = allocator == Some(index);
-        let context = Context { shared: &shared, observed: &observed, guards: Some(&guards), nested_creation, allocates_alone };
+        let context = Context { guards: Some(&guards), ..facts.context(index, &shared, &observed) };
         let counter = walk(&thread.body, thread.slot == 0, &program.memory, context);
         let mut visit = 0;
         mark(&mut thread.body, &Marks::UnobservedStores(&counter.unobserved), &mut visit);
@@ -434,6 +430,36 @@ struct Context<'a> {
     allocates_alone: bool,
 }
 
+impl<'a> Context<'a> {
+    /// The context of a thread that knows only these sets of the others:
+    /// no guards, no nested creation, not the only allocating thread.
+    fn new(shared: &'a BTreeSet<u32>, observed: &'a Accesses) -> Context<'a> {
+        Context { shared, observed, guards: None, nested_creation: false, allocates_alone: false }
+    }
+}
+
+/// What every count of a pass knows of the whole program, found once per
+/// pass.
+#[derive(Clone, Copy)]
+struct ProgramFacts {
+    /// Whether threads other than `main` create threads.
+    nested_creation: bool,
+    /// The index of the only thread that allocates heap memory, if one
+    /// alone does.
+    allocator: Option<usize>,
+}
+
+impl ProgramFacts {
+    fn of(program: &SequentialProgram) -> ProgramFacts {
+        ProgramFacts { nested_creation: nested_creation(program), allocator: sole_allocator(&program.threads) }
+    }
+
+    /// The context of thread `index`, without guards.
+    fn context<'a>(self, index: usize, shared: &'a BTreeSet<u32>, observed: &'a Accesses) -> Context<'a> {
+        Context { nested_creation: self.nested_creation, allocates_alone: self.allocator == Some(index), ..Context::new(shared, observed) }
+    }
+}
+
 struct Counter<'a> {
     memory: &'a MemoryLayout,
     context: Context<'a>,
@@ -499,14 +525,12 @@ fn walk_folding<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, cont
 /// read could only move main's own stores, which it does not observe: the
 /// reference SMAs skip them (`sma_read_alone`).
 pub fn mark_main_alone(program: &mut SequentialProgram) {
-    let nested_creation = nested_creation(program);
+    let facts = ProgramFacts::of(program);
     let (shared, observed) = (BTreeSet::new(), Accesses::default());
-    let allocator = sole_allocator(&program.threads);
     let Some((index, main)) = program.threads.iter_mut().enumerate().find(|(_, thread)| thread.slot == 0) else {
         return;
     };
-    let allocates_alone = allocator == Some(index);
-    let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation, allocates_alone };
+    let context = facts.context(index, &shared, &observed);
     let alone = walk(&main.body, true, &program.memory, context).alone;
     let mut visit = 0;
     mark(&mut main.body, &Marks::Alone(&alone), &mut visit);
@@ -838,11 +862,9 @@ fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr
 /// path to the access.
 pub fn fold_constant_addresses(program: &mut SequentialProgram) {
     let (shared, observed) = (BTreeSet::new(), Accesses::default());
-    let nested_creation = nested_creation(program);
-    let allocator = sole_allocator(&program.threads);
+    let facts = ProgramFacts::of(program);
     for (index, thread) in program.threads.iter_mut().enumerate() {
-        let allocates_alone = allocator == Some(index);
-        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation, allocates_alone };
+        let context = facts.context(index, &shared, &observed);
         let folded = walk_folding(&thread.body, thread.slot == 0, &program.memory, context, true).folded.unwrap_or_default();
         let mut visit = 0;
         mark(&mut thread.body, &Marks::FoldedAddresses(&folded), &mut visit);
@@ -928,7 +950,7 @@ mod tests {
 
     fn stores(body: &[SeqStmt], main: bool) -> ThreadStores {
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
-        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false };
+        let context = Context::new(&shared, &observed);
         walk(body, main, &layout(), context).result
     }
 
@@ -992,7 +1014,7 @@ mod tests {
     #[test]
     fn phases_move_stores_only_up_to_the_newest_observed_one() {
         let (shared, observed) = (BTreeSet::new(), Accesses { locations: [1].into(), anywhere: false });
-        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false };
+        let context = Context::new(&shared, &observed);
         let count = |body: &[SeqStmt]| walk(body, false, &layout(), context).result;
         // Location 1 is observed: the phases must reach its store, behind
         // the store to 4; the stores to 5 and 6 behind it wait for the drain.
@@ -1049,7 +1071,7 @@ mod tests {
         let other = guards_of(&[lock(9), read_at(4), unlock(9)]);
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
         let unobserved = |body: &[SeqStmt], guards: Option<&LockGuards>| {
-            walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards, nested_creation: false, allocates_alone: false }).unobserved
+            walk(body, false, &layout(), Context { guards, ..Context::new(&shared, &observed) }).unobserved
         };
         // store 1 (to 4, under 9) is unobserved; store 3 (after the unlock) is not
         let body = [lock(9), write(4), unlock(9), write(4)];
@@ -1068,7 +1090,7 @@ mod tests {
     /// write, given what the other threads hold at their accesses.
     fn newest_reads(body: &[SeqStmt], others: &LockGuards) -> BTreeSet<usize> {
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
-        walk(body, false, &layout(), Context { shared: &shared, observed: &observed, guards: Some(others), nested_creation: false, allocates_alone: false }).newest
+        walk(body, false, &layout(), Context { guards: Some(others), ..Context::new(&shared, &observed) }).newest
     }
 
     #[test]
@@ -1085,7 +1107,7 @@ mod tests {
         assert!(newest_reads(&[lock(8), read_at(4), unlock(8)], &others).is_empty());
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
         let memory = layout();
-        let plain = walk(&body, false, &memory, Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false });
+        let plain = walk(&body, false, &memory, Context::new(&shared, &observed));
         assert!(plain.newest.is_empty());
     }
 
@@ -1109,7 +1131,7 @@ mod tests {
         let write_at = |address: Expr| SeqStmt::Write { address, value: Expr::Const(1), stmt: 0, unobserved: false };
         let folded = |body: &[SeqStmt]| {
             let (shared, observed) = (BTreeSet::new(), Accesses::default());
-            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false };
+            let context = Context::new(&shared, &observed);
             walk_folding(body, false, &layout(), context, true).folded.unwrap_or_default()
         };
         // local 0 holds the array's base (location 1), local 1 is unknown
@@ -1137,7 +1159,7 @@ mod tests {
         let memory = MemoryLayout { heap_blocks: 2, heap_block_size: 4, ..layout() };
         let folded = |body: &[SeqStmt], allocates_alone: bool| {
             let (shared, observed) = (BTreeSet::new(), Accesses::default());
-            let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone };
+            let context = Context { allocates_alone, ..Context::new(&shared, &observed) };
             walk_folding(body, true, &memory, context, true).folded.unwrap_or_default()
         };
         // `p = malloc(..); q = malloc(..); q[1] = 1; p[3] = 1; r = malloc(..); r[0] = 1;`
@@ -1230,7 +1252,7 @@ mod tests {
         let shared = BTreeSet::from([2]);
         let body = [write(1), write(2), write(3), write_to_array(), write(4)];
         let observed = Accesses::everything();
-        let context = Context { shared: &shared, observed: &observed, guards: None, nested_creation: false, allocates_alone: false };
+        let context = Context::new(&shared, &observed);
         let stores = walk(&body, false, &layout(), context).result;
         assert_eq!(stores.shared, 2, "the store to 2 and the one dispatched over 1-3");
         assert_eq!(stores.ahead_of_shared, 3, "three stores are ahead of the dispatched one");
@@ -1281,7 +1303,7 @@ mod tests {
 
     fn alone_reads(body: &[SeqStmt], nested_creation: bool) -> BTreeSet<usize> {
         let (shared, observed) = (BTreeSet::new(), Accesses::default());
-        walk(body, true, &layout(), Context { shared: &shared, observed: &observed, guards: None, nested_creation, allocates_alone: false }).alone
+        walk(body, true, &layout(), Context { nested_creation, ..Context::new(&shared, &observed) }).alone
     }
 
     #[test]
