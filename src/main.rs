@@ -260,7 +260,9 @@ struct VerifyArgs {
     /// under SC needs no weak memory, and that run usually finds it first).
     #[arg(long)]
     no_sc_run: bool,
-    /// Keep the sequential program CBMC checked at this path.
+    /// Keep the sequential program CBMC checked at this path (beside a
+    /// TSO/PSO run, the program of the run under SC too, its name ending in
+    /// .sc.c).
     #[arg(long, value_name = "OUT")]
     keep: Option<PathBuf>,
     /// Colours in the report.

@@ -853,3 +853,46 @@ fn no_sc_run_and_sma_check_the_model_alone() {
     assert_eq!(code, 10, "{stdout}");
     assert_eq!(json(&stdout)["found_under_sc"], false, "{stdout}");
 }
+
+/// `--keep` keeps both programs of a TSO/PSO verification, each of which
+/// CBMC finds the violation in, and the report names them; without the
+/// run under SC it keeps one. A companion name that is the input file is
+/// refused like the program's own.
+#[test]
+fn keep_keeps_the_program_of_the_run_under_sc_beside_the_model_one() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let racy = program(&directory, "read_in_turn.c", READ_IN_TURN);
+    let kept = directory.path().join("seq.c");
+    let sc_kept = directory.path().join("seq.sc.c");
+    let (code, stdout, stderr) = verify(&racy, &["--tso", "--rounds", "4", "--keep", kept.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["kept"]["program"], kept.display().to_string(), "{stdout}");
+    assert_eq!(report["kept"]["sc_program"], sc_kept.display().to_string(), "{stdout}");
+    let cbmc = support::cbmc_path().expect("CBMC");
+    for (file, sma) in [(&kept, "etso"), (&sc_kept, "sc")] {
+        let text = std::fs::read_to_string(file).expect("kept program");
+        assert!(text.contains(&format!("shared memory abstraction: {sma}\n")), "{}", file.display());
+        let status = std::process::Command::new(&cbmc).arg(file).output().expect("CBMC runs").status;
+        assert_eq!(status.code(), Some(10), "cbmc {}", file.display());
+    }
+    let (code, stdout, _) = verify(&racy, &["--tso", "--color", "never", "--rounds", "4", "--keep", kept.to_str().unwrap()]);
+    assert_eq!(code, 10);
+    assert!(stdout.contains(&format!("kept: {}; the run under SC's: {}", kept.display(), sc_kept.display())), "{stdout}");
+
+    let alone = directory.path().join("alone.c");
+    let (code, stdout, _) = verify(&racy, &["--tso", "--rounds", "4", "--no-sc-run", "--keep", alone.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 10);
+    assert_eq!(json(&stdout)["kept"]["sc_program"], Value::Null, "{stdout}");
+    assert!(alone.exists() && !directory.path().join("alone.sc.c").exists());
+
+    let input = program(&directory, "input.sc.c", READ_IN_TURN);
+    let (code, stdout, _) =
+        verify(&input, &["--tso", "--keep", directory.path().join("input.c").to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(json(&stdout)["message"].as_str().unwrap_or("").contains("is the input file"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&input).expect("input"), READ_IN_TURN);
+}

@@ -169,6 +169,13 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         };
         let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}{solver}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
     }
+    if let Some(kept) = &report.kept {
+        let sc_program = match &kept.sc_program {
+            Some(sc_program) => format!("; the run under SC's: {sc_program}"),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "{}", style.dim(&format!("kept: {}{sc_program}", kept.program)));
+    }
     if report.verdict == Verdict::Safe {
         let _ = writeln!(out, "{}", style.dim(&safe_note(report)));
         if !report.warnings.is_empty() {
@@ -337,6 +344,7 @@ mod tests {
             diagnosis: None,
             message: None,
             warnings: Vec::new(),
+            kept: None,
         }
     }
 

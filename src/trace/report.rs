@@ -319,6 +319,18 @@ pub struct VerifyReport {
     /// The translator's warnings about the program: code that no execution
     /// within the bounds reaches, which no verdict covers.
     pub warnings: Vec<WarningReport>,
+    /// Where `--keep` kept the programs CBMC checked (`null` without it).
+    pub kept: Option<KeptPrograms>,
+}
+
+/// The sequential programs `--keep` kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeptPrograms {
+    /// The program under the model asked for (the path `--keep` names).
+    pub program: String,
+    /// The program of the run under SC beside a TSO/PSO run, if there was
+    /// one: beside `program`, its name ending in `.sc.c`.
+    pub sc_program: Option<String>,
 }
 
 /// A translator warning, with its source position.

@@ -13,7 +13,8 @@ use crate::trace::diagnosis;
 use crate::trace::execution::{self, Decoded};
 use crate::trace::records::{self, Assignment};
 use crate::trace::report::{
-    CbmcReport, CheckReport, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport, WitnessReport,
+    CbmcReport, CheckReport, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport,
+    WitnessReport,
 };
 use crate::trace::{render_json, render_text};
 use crate::translate::TranslateError;
@@ -87,6 +88,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         diagnosis: None,
         message: None,
         warnings: Vec::new(),
+        kept: None,
     }
 }
 
@@ -100,12 +102,13 @@ fn fail(report: &mut VerifyReport, verdict: Verdict, code: u8, message: String) 
 /// Runs translation, CBMC and the check, filling `report`. Returns extra
 /// text for the terminal (a rendered translation diagnostic), if any.
 fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String> {
-    if let Some(keep) = &request.keep
-        && same_file(&request.file, keep)
-    {
-        let message = format!("the --keep output {} is the input file; refusing to overwrite it", keep.display());
-        fail(report, Verdict::BadInput, exit::BAD_INPUT, message);
-        return None;
+    let sc_keep = request.keep.as_deref().map(sc_run::companion);
+    for keep in request.keep.iter().chain(&sc_keep) {
+        if same_file(&request.file, keep) {
+            let message = format!("the --keep output {} is the input file; refusing to overwrite it", keep.display());
+            fail(report, Verdict::BadInput, exit::BAD_INPUT, message);
+            return None;
+        }
     }
     let loaded = crate::frontend::load(&request.file, &request.options).map_err(TranslateError::from);
     let translated = loaded.and_then(|program| Ok((crate::translate::translate_loaded(&program, &request.options)?, program)));
@@ -146,9 +149,14 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         fail(report, verdict, code, message);
         return None;
     }
+    let sc_file = sc_keep.unwrap_or_else(|| directory.path().join("sequential-sc.c"));
     let sc_program = (request.sc_run && request.options.sma.model() != MemoryModel::Sc)
-        .then(|| sc_run::prepare(&program, &request.options, directory.path()))
+        .then(|| sc_run::prepare(&program, &request.options, sc_file))
         .flatten();
+    report.kept = request.keep.as_ref().map(|keep| KeptPrograms {
+        program: keep.display().to_string(),
+        sc_program: sc_program.as_ref().map(|sc_program| sc_program.file.display().to_string()),
+    });
     let runs = match run_cbmc(request, &sequential, sc_program.as_ref()) {
         Ok(runs) => runs,
         Err(error) => {

@@ -42,15 +42,23 @@ pub struct ScProgram {
 }
 
 /// Translates `program` (as the frontend loaded it for the TSO/PSO run)
-/// under SC with the same rounds and loop bounds into `directory`. `None`
-/// when that fails: the TSO/PSO run then goes on alone (its own
-/// translation succeeded, so its verdict stands).
-pub fn prepare(program: &Program, options: &TranslateOptions, directory: &Path) -> Option<ScProgram> {
+/// under SC with the same rounds and loop bounds into `file`. `None` when
+/// that fails: the TSO/PSO run then goes on alone (its own translation
+/// succeeded, so its verdict stands).
+pub fn prepare(program: &Program, options: &TranslateOptions, file: PathBuf) -> Option<ScProgram> {
     let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds: AutoBounds::default(), ..options.clone() };
     let translation = crate::translate::translate_loaded(program, &options).ok()?;
-    let file = directory.join("sequential-sc.c");
     crate::output::write_atomically(&file, translation.c_source.as_bytes()).ok()?;
     Some(ScProgram { file, map: translation.map })
+}
+
+/// Where `--keep` keeps the program of the run under SC: beside `keep`,
+/// its name ending in `.sc.c` instead of `.c` (`seq.c`: `seq.sc.c`; `seq`:
+/// `seq.sc.c`).
+pub fn companion(keep: &Path) -> PathBuf {
+    let name = keep.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = name.strip_suffix(".c").unwrap_or(&name);
+    keep.with_file_name(format!("{stem}.sc.c"))
 }
 
 /// The SC run while it goes on beside the TSO/PSO run. Dropping it stops
@@ -134,5 +142,18 @@ impl ScRun {
 impl Drop for ScRun {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::companion;
+    use std::path::Path;
+
+    #[test]
+    fn the_companion_of_a_kept_program_ends_in_sc_c() {
+        assert_eq!(companion(Path::new("out/seq.c")), Path::new("out/seq.sc.c"));
+        assert_eq!(companion(Path::new("seq")), Path::new("seq.sc.c"));
+        assert_eq!(companion(Path::new("a.b.c")), Path::new("a.b.sc.c"));
     }
 }
