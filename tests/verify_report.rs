@@ -857,7 +857,7 @@ fn no_sc_run_and_sma_check_the_model_alone() {
 /// `--keep` keeps both programs of a TSO/PSO verification, each of which
 /// CBMC finds the violation in, and the report names them; without the
 /// run under SC it keeps one. A companion name that is the input file is
-/// refused like the program's own.
+/// refused like the program's own, unless there is no run under SC.
 #[test]
 fn keep_keeps_the_program_of_the_run_under_sc_beside_the_model_one() {
     if !require_cbmc() {
@@ -894,5 +894,11 @@ fn keep_keeps_the_program_of_the_run_under_sc_beside_the_model_one() {
         verify(&input, &["--tso", "--keep", directory.path().join("input.c").to_str().unwrap(), "--format", "json"]);
     assert_eq!(code, 1, "{stdout}");
     assert!(json(&stdout)["message"].as_str().unwrap_or("").contains("is the input file"), "{stdout}");
+    // without the run under SC there is no companion to refuse
+    let (code, stdout, _) = verify(
+        &input,
+        &["--tso", "--rounds", "4", "--no-sc-run", "--keep", directory.path().join("input.c").to_str().unwrap(), "--format", "json"],
+    );
+    assert_eq!(code, 10, "{stdout}");
     assert_eq!(std::fs::read_to_string(&input).expect("input"), READ_IN_TURN);
 }

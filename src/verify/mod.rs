@@ -102,7 +102,8 @@ fn fail(report: &mut VerifyReport, verdict: Verdict, code: u8, message: String) 
 /// Runs translation, CBMC and the check, filling `report`. Returns extra
 /// text for the terminal (a rendered translation diagnostic), if any.
 fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String> {
-    let sc_keep = request.keep.as_deref().map(sc_run::companion);
+    let runs_under_sc = request.sc_run && request.options.sma.model() != MemoryModel::Sc;
+    let sc_keep = request.keep.as_deref().filter(|_| runs_under_sc).map(sc_run::companion);
     for keep in request.keep.iter().chain(&sc_keep) {
         if same_file(&request.file, keep) {
             let message = format!("the --keep output {} is the input file; refusing to overwrite it", keep.display());
@@ -150,9 +151,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         return None;
     }
     let sc_file = sc_keep.unwrap_or_else(|| directory.path().join("sequential-sc.c"));
-    let sc_program = (request.sc_run && request.options.sma.model() != MemoryModel::Sc)
-        .then(|| sc_run::prepare(&program, &request.options, sc_file))
-        .flatten();
+    let sc_program = runs_under_sc.then(|| sc_run::prepare(&program, &request.options, sc_file)).flatten();
     report.kept = request.keep.as_ref().map(|keep| KeptPrograms {
         program: keep.display().to_string(),
         sc_program: sc_program.as_ref().map(|sc_program| sc_program.file.display().to_string()),
