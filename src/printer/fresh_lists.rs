@@ -7,21 +7,18 @@
 //! assignments: a cost quadratic in the number of locations (SV-COMP's
 //! `indexer.c`, 258 locations, spent 2.3 of its 2.45 s there).
 
+use super::CBMC_INITIALISER_LIMIT;
 use crate::options::TranslateOptions;
 use crate::passes::SequentialProgram;
 use std::fmt::Write as _;
 
-/// Most rows CBMC 5.12 initialises an array with from a list (see
-/// `CBMC_INITIALISER_LIMIT` in the printer); beyond it `sma_init` builds the
-/// lists itself.
-const MOST_ROWS: u32 = 1000;
-
 /// Defines `SMA_FRESH_LISTS` and the tables `SMA_FRESH_TSTAMP`,
 /// `SMA_FRESH_PREV`, `SMA_FRESH_NEXT` for a timestamped SMA with at most
-/// [`MOST_ROWS`] locations; nothing otherwise.
+/// [`CBMC_INITIALISER_LIMIT`] locations (one row each); nothing otherwise:
+/// `sma_init` then builds the lists itself.
 pub fn print_fresh_lists(out: &mut String, program: &SequentialProgram, options: &TranslateOptions) {
     let locations = program.memory.location_count().max(1);
-    if !options.sma.is_timestamped() || locations > MOST_ROWS {
+    if !options.sma.is_timestamped() || locations as usize > CBMC_INITIALISER_LIMIT {
         return;
     }
     let rows = FreshList::new(options.bounds.qsize);
