@@ -8,6 +8,7 @@ use crate::backend::{BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, RunOp
 use crate::ir::Program;
 use crate::options::{AutoBounds, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -56,9 +57,10 @@ pub fn prepare(program: &Program, options: &TranslateOptions, file: PathBuf) -> 
 /// its name ending in `.sc.c` instead of `.c` (`seq.c`: `seq.sc.c`; `seq`:
 /// `seq.sc.c`).
 pub fn companion(keep: &Path) -> PathBuf {
-    let name = keep.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    let stem = name.strip_suffix(".c").unwrap_or(&name);
-    keep.with_file_name(format!("{stem}.sc.c"))
+    let stem = if keep.extension() == Some(OsStr::new("c")) { keep.file_stem() } else { keep.file_name() };
+    let mut name = stem.map(OsStr::to_os_string).unwrap_or_default();
+    name.push(".sc.c");
+    keep.with_file_name(name)
 }
 
 /// The SC run while it goes on beside the TSO/PSO run. Dropping it stops
@@ -155,5 +157,14 @@ mod tests {
         assert_eq!(companion(Path::new("out/seq.c")), Path::new("out/seq.sc.c"));
         assert_eq!(companion(Path::new("seq")), Path::new("seq.sc.c"));
         assert_eq!(companion(Path::new("a.b.c")), Path::new("a.b.sc.c"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_companion_keeps_a_name_that_is_not_utf8() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let keep = Path::new("out").join(OsStr::from_bytes(b"s\xffq.c"));
+        assert_eq!(companion(&keep), Path::new("out").join(OsStr::from_bytes(b"s\xffq.sc.c")));
     }
 }
