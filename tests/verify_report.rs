@@ -148,6 +148,61 @@ fn message_passing_under_pso_names_the_stores_out_of_order() {
     assert_eq!(code, 0, "TSO keeps the stores in order");
 }
 
+/// Message passing through a node on the heap: the producer also writes a
+/// field nobody reads between the data and the pointer.
+const PUBLISH_A_NODE: &str = "#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+struct node { int val; struct node *next; };
+struct node *head;
+void *producer(void *arg) {
+  struct node *n = malloc(sizeof(struct node));
+  n->val = 42;
+  n->next = 0;
+  head = n;
+  return 0;
+}
+void *consumer(void *arg) {
+  struct node *p = head;
+  if (p) assert(p->val == 42);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, producer, 0);
+  pthread_create(&b, 0, consumer, 0);
+  return 0;
+}
+";
+
+#[test]
+fn a_reordering_names_the_store_the_other_thread_sees_and_the_fence_goes_right_after_the_store() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "publish.c", PUBLISH_A_NODE);
+    let (code, stdout, _) = verify(&path, &["--pso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    let reorderings = report["diagnosis"]["reorderings"].as_array().expect("reorderings");
+    assert_eq!(reorderings.len(), 1, "{}", report["diagnosis"]);
+    // n->val = 42 (line 8) overtaken by head = n (line 10), which the
+    // consumer reads; not by n->next = 0 (line 9), which nobody reads.
+    assert_eq!(reorderings[0]["kind"], "store-store");
+    assert_eq!(reorderings[0]["store"]["line"], 8, "{}", report["diagnosis"]);
+    assert_eq!(reorderings[0]["later"]["line"], 10, "{}", report["diagnosis"]);
+    let fences = report["diagnosis"]["fences"].as_array().expect("fences");
+    assert_eq!(fences.len(), 1);
+    assert_eq!((fences[0]["after_line"].as_u64(), fences[0]["before_line"].as_u64()), (Some(8), Some(9)));
+    assert_eq!(fences[0]["kind"], "store-store");
+    let (code, stdout, _) = verify(&path, &["--pso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("store to head (line 10) reached memory before the earlier store to heap#0[0] (line 8)"), "{stdout}");
+    assert!(stdout.contains("after line 8 of "), "{stdout}");
+    assert!(stdout.contains("before line 9"), "{stdout}");
+}
+
 #[test]
 fn no_check_reports_the_recorded_order() {
     if !require_cbmc() {

@@ -92,31 +92,55 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis
 /// The reorderings the witness uses, in witness order, program events only:
 /// stores still buffered when a later load (of another variable) ran, and
 /// under PSO stores overtaken in memory by a later store of their thread.
+/// One reordering per store and kind: of the later events the store was
+/// reordered with, the first that conflicts with another thread
+/// ([`conflicts_across_threads`]), else the first. A reordering with an
+/// access no other thread can observe is not what the bug needs, though
+/// the witness may show it too.
 pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) -> Vec<Reordering> {
-    let mut found = Vec::new();
-    let mut seen = HashSet::new();
+    let execution = &decoded.execution;
     let is_program = |event: EventId| decoded.events.get(event).is_some_and(|info| !info.kind.is_synthetic());
-    for delayed in delayed_stores(&decoded.execution, witness) {
-        if delayed.same_variable || !is_program(delayed.store) || !is_program(delayed.load) {
+    let mut candidates: Vec<(ReorderingKind, EventId, EventId)> = delayed_stores(execution, witness)
+        .into_iter()
+        .filter(|delayed| !delayed.same_variable)
+        .map(|delayed| (ReorderingKind::StoreLoad, delayed.store, delayed.load))
+        .collect();
+    if model == Model::Pso {
+        candidates.extend(
+            overtaken_stores(execution, witness).into_iter().map(|(store, later)| (ReorderingKind::StoreStore, store, later)),
+        );
+    }
+    candidates.retain(|&(_, store, later)| is_program(store) && is_program(later));
+    let mut found: Vec<Reordering> = Vec::new();
+    for &(kind, store, later) in &candidates {
+        if found.iter().any(|r| r.kind == kind && r.store == store) {
             continue;
         }
-        if seen.insert((ReorderingKind::StoreLoad, delayed.store)) {
-            found.push(Reordering {
-                kind: ReorderingKind::StoreLoad,
-                store: delayed.store,
-                later: delayed.load,
-                fence: FenceKind::Full,
-            });
-        }
-    }
-    if model == Model::Pso {
-        for (store, later) in overtaken_stores(&decoded.execution, witness) {
-            if is_program(store) && is_program(later) && seen.insert((ReorderingKind::StoreStore, store)) {
-                found.push(Reordering { kind: ReorderingKind::StoreStore, store, later, fence: FenceKind::Full });
-            }
-        }
+        let relevant = candidates
+            .iter()
+            .filter(|&&(k, s, _)| k == kind && s == store)
+            .map(|&(_, _, l)| l)
+            .find(|&l| conflicts_across_threads(execution, l))
+            .unwrap_or(later);
+        found.push(Reordering { kind, store, later: relevant, fence: FenceKind::Full });
     }
     found
+}
+
+/// Whether another thread makes an access to `event`'s variable that
+/// conflicts with it (a write, or for a store also a read): only then can
+/// the order in which `event` takes effect be observed.
+fn conflicts_across_threads(execution: &Execution, event: EventId) -> bool {
+    let this = execution.event(event);
+    let Some(var) = this.op.var() else {
+        return false;
+    };
+    let this_writes = !matches!(this.op, Op::Read { .. });
+    execution.events().iter().any(|other| {
+        other.thread != this.thread
+            && other.op.var() == Some(var)
+            && (this_writes || !matches!(other.op, Op::Read { .. }))
+    })
 }
 
 /// (store, later store of the same thread on another variable that reached
@@ -238,6 +262,7 @@ mod tests {
     use crate::options::SmaImplementation;
     use crate::trace::execution::{build, EventKind};
     use crate::trace::records::{Record, RecordKind};
+    use crate::consistency::Step;
 
     fn record(kind: RecordKind, thread: usize, loc: u64, value: i128, write_id: u64, read_from: u64, stmt: usize) -> Record {
         Record { kind, thread, loc, value, timestamp: 0, write_id, read_from, stmt }
@@ -313,6 +338,60 @@ mod tests {
         assert_eq!(reordering.kind, ReorderingKind::StoreStore);
         assert_eq!((stmt_of(&decoded, reordering.store), stmt_of(&decoded, reordering.later)), (Some(10), Some(11)));
         assert_eq!(reordering.fence, FenceKind::StoreStore, "the cheaper fence suffices");
+    }
+
+    /// The event of `decoded` made by statement `stmt`.
+    fn event_of(decoded: &Decoded, stmt: usize) -> EventId {
+        decoded.events.iter().position(|e| e.stmt == Some(stmt)).expect("an event of the statement")
+    }
+
+    #[test]
+    fn a_reordering_names_the_later_store_another_thread_observes() {
+        use RecordKind::*;
+        // MP with a store to r1, which no other thread accesses, between
+        // the data and the flag: t1: x = 1; r1 = 1; y = 1;  t2 reads y = 1,
+        // then x = 0. In the witness both r1 and y reach memory before x.
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 1),
+            record(Write, 1, 1, 1, 1, 0, 10),
+            record(Write, 1, 3, 1, 2, 0, 11),
+            record(Write, 1, 2, 1, 3, 0, 12),
+            record(Read, 2, 2, 1, 0, 3, 20),
+            record(Read, 2, 1, 0, 0, 0, 21),
+        ];
+        let decoded = build(&records, &names(), SmaImplementation::Epso).unwrap();
+        let [x, r1, y, read_y, read_x] = [10, 11, 12, 20, 21].map(|stmt| event_of(&decoded, stmt));
+        let step = |event, phase| Step { event, phase };
+        let mut steps = Vec::new();
+        for &event in &decoded.execution.threads()[0] {
+            match decoded.execution.event(event).op {
+                Op::Write { .. } => steps.extend([step(event, Phase::Buffer), step(event, Phase::Memory)]),
+                _ => steps.push(step(event, Phase::Execute)),
+            }
+        }
+        let start = |thread: usize| step(decoded.execution.threads()[thread][0], Phase::Execute);
+        steps.extend([
+            start(1),
+            step(x, Phase::Buffer),
+            step(r1, Phase::Buffer),
+            step(y, Phase::Buffer),
+            step(r1, Phase::Memory),
+            step(y, Phase::Memory),
+            start(2),
+            step(read_y, Phase::Execute),
+            step(read_x, Phase::Execute),
+            step(x, Phase::Memory),
+        ]);
+        let witness = Witness { steps };
+        crate::consistency::replay(&decoded.execution, &witness, Model::Pso).expect("the witness replays");
+        let observed = observed_reorderings(&decoded, &witness, Model::Pso);
+        assert_eq!(observed.len(), 1, "one reordering per store: {observed:?}");
+        assert_eq!((observed[0].store, observed[0].later), (x, y), "not the store to r1, which nobody observes");
+        let diagnosis = diagnose(&decoded, &witness, Model::Pso);
+        assert_eq!(diagnosis.reorderings.len(), 1);
+        assert_eq!((diagnosis.reorderings[0].store, diagnosis.reorderings[0].later), (x, y));
+        assert_eq!(diagnosis.reorderings[0].fence, FenceKind::StoreStore);
     }
 
     #[test]

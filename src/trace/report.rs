@@ -379,6 +379,23 @@ impl Renderer<'_> {
         }
     }
 
+    /// The line a fence after the reordering's store goes before: that of
+    /// the store's next event in its thread on another line, up to the later
+    /// event (the diagnosis checked a fence right after the store; a fence
+    /// just before a later event need not forbid the same).
+    fn fence_before_line(&self, reordering: &Reordering) -> Option<u32> {
+        let execution = &self.decoded.execution;
+        let store = execution.event(reordering.store);
+        let store_line = self.origin(reordering.store).map(|o| o.line);
+        let following = &execution.threads()[store.thread][store.index + 1..];
+        let up_to_later = following.iter().position(|&e| e == reordering.later).map_or(following, |i| &following[..=i]);
+        up_to_later
+            .iter()
+            .filter_map(|&event| self.origin(event).map(|o| o.line))
+            .find(|&line| Some(line) != store_line)
+            .or_else(|| self.origin(reordering.later).map(|o| o.line))
+    }
+
     fn thread_of(&self, event: EventId) -> ThreadReport {
         ThreadReport::new(self.map, self.decoded.events[event].slot)
     }
@@ -639,7 +656,7 @@ impl Renderer<'_> {
                 ),
             ),
         };
-        let fence = match (&store.file, store.line, later.line) {
+        let fence = match (&store.file, store.line, self.fence_before_line(reordering)) {
             (Some(file), Some(after_line), Some(before_line)) => {
                 Some(FenceAdvice {
                     file: file.clone(),
