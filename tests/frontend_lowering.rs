@@ -794,3 +794,28 @@ fn constant_arithmetic_folds_wrapped_to_its_type() {
     assert_eq!(writes[1], &Expr::Const(4294967295), "unsigned subtraction wraps");
     assert!(matches!(writes[2], Expr::Binary(BinaryOp::Div, ..)), "division is left to the program: {:?}", writes[2]);
 }
+
+#[test]
+fn pthread_join_stores_the_thread_result_at_its_pointer_after_the_join() {
+    let p = ok("#include <pthread.h>\nvoid *t(void *a) { return a; }\nint main(void) {\n  pthread_t h;\n  void *r;\n  pthread_create(&h, 0, t, 0);\n  pthread_join(h, &r);\n  return r != 0;\n}\n");
+    let results = p.thread_results.expect("the program collects a thread result");
+    assert_eq!(p.plain_globals[results].name, "thread_result");
+    let main = flat(&function(&p, "main").body);
+    let join = main.iter().position(|k| matches!(k, StmtKind::ThreadJoin { .. })).expect("a join");
+    // The store of the result comes after the join and reads the array.
+    let store = main.iter().position(|k| matches!(k, StmtKind::Write { .. })).expect("a store of the result");
+    assert!(store > join, "{main:?}");
+    let StmtKind::Write { value, .. } = main[store] else { unreachable!() };
+    assert!(format!("{value:?}").contains(&format!("PlainGlobal({results})")), "{value:?}");
+    // Without a result pointer there is no such array.
+    let p = ok("#include <pthread.h>\nvoid *t(void *a) { return a; }\nint main(void) {\n  pthread_t h;\n  pthread_create(&h, 0, t, 0);\n  pthread_join(h, 0);\n  return 0;\n}\n");
+    assert_eq!(p.thread_results, None);
+}
+
+#[test]
+fn pthread_join_into_a_non_pointer_is_refused_at_the_argument() {
+    let d = diagnostic("#include <pthread.h>\nvoid *t(void *a) { return a; }\nint main(void) {\n  pthread_t h;\n  int x;\n  pthread_create(&h, 0, t, 0);\n  pthread_join(h, &x);\n  return 0;\n}\n");
+    assert_eq!(d.message, "pthread_join's second argument is not a `void **`");
+    assert_eq!((d.line, d.column), (7, 19));
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("void *")), "{d:?}");
+}

@@ -957,3 +957,39 @@ fn keep_keeps_the_program_of_the_run_under_sc_beside_the_model_one() {
     assert_eq!(code, 10, "{stdout}");
     assert_eq!(std::fs::read_to_string(&input).expect("input"), READ_IN_TURN);
 }
+
+/// Two threads hand back values through `return` and `pthread_exit` (from
+/// a helper the thread calls); `pthread_join` collects them.
+const THREAD_RESULTS: &str = "#include <assert.h>
+#include <pthread.h>
+int cell = 3;
+void finish(long value) { pthread_exit((void *)value); }
+void *doubled(void *arg) { return (void *)((long)arg * 2); }
+void *from_memory(void *arg) { finish(cell + 1); return 0; }
+int main(void) {
+  pthread_t a, b;
+  void *ra, *rb;
+  pthread_create(&a, 0, doubled, (void *)5);
+  pthread_create(&b, 0, from_memory, 0);
+  pthread_join(a, &ra);
+  pthread_join(b, &rb);
+  assert((long)ra == 10 && (long)rb == EXPECTED);
+  return 0;
+}
+";
+
+#[test]
+fn pthread_join_collects_what_the_thread_returned_or_passed_to_pthread_exit() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "results.c", THREAD_RESULTS);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "EXPECTED=4"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "EXPECTED=3", "--color", "never"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        assert!(stdout.contains("pthread_join(b, &rb);"), "the witness shows the join storing the result: {stdout}");
+    }
+}

@@ -250,18 +250,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "pthread_create" => self.thread_create(arguments, span),
             "pthread_join" => {
                 let handle = self.rvalue(argument(0)?)?;
-                if let Some(result) = arguments.get(1)
-                    && self.lw.types.const_eval(uncast(result)) != Some(0)
-                {
-                    return self.lw.refuse(
-                        result.span,
-                        "collecting a thread's return value in pthread_join",
-                        Some("pass NULL and communicate through a global"),
-                    );
-                }
-                self.emit(StmtKind::ThreadJoin {
-                    handle: handle.expr,
-                });
+                let result = arguments.get(1).filter(|result| self.lw.types.const_eval(uncast(result)) != Some(0));
+                let Some(result) = result else {
+                    self.emit(StmtKind::ThreadJoin { handle: handle.expr });
+                    return Ok(Val::int(0));
+                };
+                // Both arguments are evaluated before the call.
+                let handle = self.save(handle.expr, &handle.ty);
+                let pointer = self.rvalue(result)?;
+                let pointer = Val { expr: self.save(pointer.expr, &pointer.ty), ty: pointer.ty };
+                self.emit(StmtKind::ThreadJoin { handle: handle.clone() });
+                self.collect_thread_result(handle, pointer, result.span)?;
                 Ok(Val::int(0))
             }
             "pthread_exit" => {
@@ -433,6 +432,32 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             },
             None => Val::void(),
         })
+    }
+
+    /// `pthread_join(handle, result)` with a `result` (`pointer`, already
+    /// evaluated): after the join, the
+    /// joining thread stores the thread's return value at `*result` (an
+    /// ordinary store of its own; the value itself passes through the
+    /// thread library, not through shared memory).
+    fn collect_thread_result(&mut self, handle: Expr, pointer: Val, span: Span) -> LResult<()> {
+        let Some(target) = pointer.ty.target().filter(|t| matches!(t, CType::Pointer(_))).cloned() else {
+            return Err(Box::new(self.lw.source.diagnostic(
+                span.start,
+                span.end,
+                "pthread_join's second argument is not a `void **`",
+                "where the thread's return value goes",
+                Some("pass the address of a `void *` variable, or NULL".into()),
+            )));
+        };
+        let results = self.lw.thread_results();
+        let void_pointer = CType::Pointer(Box::new(CType::Void));
+        let stored = Place::Index(Box::new(Place::PlainGlobal(results)), Box::new(handle));
+        let value = Val {
+            expr: Expr::Cast(self.lw.types.ir_type(&void_pointer), Box::new(Expr::Load(stored))),
+            ty: void_pointer,
+        };
+        let destination = LVal::Shared { address: pointer.expr, ty: target, atomic: false };
+        self.store(&destination, value, span)
     }
 
     fn thread_create(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {

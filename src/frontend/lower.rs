@@ -37,6 +37,18 @@ pub struct Lowerer<'a> {
 }
 
 impl<'a> Lowerer<'a> {
+    /// The plain global holding the threads' return values
+    /// ([`Program::thread_results`]), declared at its first use.
+    pub fn thread_results(&mut self) -> PlainGlobalId {
+        if let Some(id) = self.program.thread_results {
+            return id;
+        }
+        self.program.plain_globals.push(PlainGlobal { name: "thread_result".into(), ty: per_thread_array(0) });
+        let id = self.program.plain_globals.len() - 1;
+        self.program.thread_results = Some(id);
+        id
+    }
+
     pub fn new(source: &'a SourceMap) -> Self {
         let mut program = Program::default();
         program.locations.push(Location {

@@ -48,6 +48,11 @@ pub struct Program {
     pub origins: Vec<Origin>,
     /// Largest heap block in scalars that a `malloc` site may request.
     pub heap_block_size: u32,
+    /// The plain global array holding each thread's return value (`return`
+    /// or `pthread_exit` of its start function), when some `pthread_join`
+    /// collects one. The frontend declares it empty; the lazy pass gives it
+    /// one element per thread slot.
+    pub thread_results: Option<PlainGlobalId>,
 }
 
 /// One scalar of shared memory belonging to a global object.
@@ -65,6 +70,15 @@ pub struct Location {
     /// memory holds every value as signed bits).
     pub ty: Ty,
 }
+
+/// The type of a plain global array with one 64-bit value per thread slot
+/// (the `pthread_create` arguments, the threads' return values).
+pub fn per_thread_array(threads: u64) -> Ty {
+    Ty::Array(Box::new(PER_THREAD_VALUE), threads)
+}
+
+/// The element type of [`per_thread_array`].
+pub const PER_THREAD_VALUE: Ty = Ty::Int { bits: 64, signed: true };
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlainGlobal {

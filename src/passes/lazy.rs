@@ -9,7 +9,7 @@ use super::{RmwCode, SeqStmt, SeqThread, SequentialProgram, TranslationMap, diag
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
     Expr, FenceKind, LabelId, OriginId, Place, PlainGlobal, Program, PropertyKind, RmwOp, Stmt,
-    StmtKind, StructDef, Ty,
+    StmtKind, StructDef, Ty, PER_THREAD_VALUE, per_thread_array,
 };
 use crate::options::TranslateOptions;
 use std::collections::{BTreeMap, HashSet};
@@ -29,14 +29,11 @@ pub fn sequentialise_threads(
     let thread_arg = plain_globals.len();
     plain_globals.push(PlainGlobal {
         name: "thread_arg".into(),
-        ty: Ty::Array(
-            Box::new(Ty::Int {
-                bits: 64,
-                signed: true,
-            }),
-            instances.threads.len() as u64,
-        ),
+        ty: per_thread_array(instances.threads.len() as u64),
     });
+    if let Some(results) = program.thread_results {
+        plain_globals[results].ty = per_thread_array(instances.threads.len() as u64);
+    }
     let takes_argument = instances
         .threads
         .iter()
@@ -47,6 +44,7 @@ pub fn sequentialise_threads(
         program,
         options,
         thread_arg,
+        thread_results: program.thread_results,
         takes_argument,
     };
     let threads = instances
@@ -76,6 +74,9 @@ struct Context<'a> {
     program: &'a Program,
     options: &'a TranslateOptions,
     thread_arg: usize,
+    /// The plain global array of the threads' return values, when the
+    /// program collects one ([`Program::thread_results`]).
+    thread_results: Option<usize>,
     /// Slots whose start function uses its parameter.
     takes_argument: HashSet<usize>,
 }
@@ -98,6 +99,8 @@ fn mentions_parameter(thread: &ThreadInstance) -> bool {
 /// Walks one thread copy in textual order.
 struct Sequentialiser<'a> {
     context: &'a Context<'a>,
+    /// The thread copy's slot.
+    slot: usize,
     /// Number of the next visible statement.
     next: u32,
     atomic_depth: u32,
@@ -120,6 +123,7 @@ pub fn sequentialise_thread_for_test(
         program,
         options,
         thread_arg: program.plain_globals.len(),
+        thread_results: program.thread_results,
         takes_argument: HashSet::from([thread.slot]),
     };
     sequentialise_thread(&context, thread, labels)
@@ -132,6 +136,7 @@ fn sequentialise_thread(
 ) -> Result<SeqThread, Box<Diagnostic>> {
     let mut s = Sequentialiser {
         context,
+        slot: thread.slot,
         next: 1,
         atomic_depth: 0,
         created: thread.created.clone().into_iter(),
@@ -168,16 +173,16 @@ fn sequentialise_thread(
         }
         body.push(SeqStmt::Assign(Place::Local(param), value));
     }
-    // A final `return` falls through to the end anyway.
-    let statements = match thread.body.split_last() {
+    // A final `return` falls through to the end anyway (keeping its value).
+    match thread.body.split_last() {
         Some((last, rest))
             if matches!(last.kind, StmtKind::Return(_) | StmtKind::ThreadExit(_)) =>
         {
-            rest
+            s.block(rest, &mut body)?;
+            s.note_result(&last.kind, &mut body);
         }
-        _ => &thread.body[..],
-    };
-    s.block(statements, &mut body)?;
+        _ => s.block(&thread.body, &mut body)?,
+    }
     s.check_jumps()?;
     if s.jumps.iter().any(|(label, _)| *label == s.end) {
         body.push(SeqStmt::Label(s.end));
@@ -266,6 +271,19 @@ impl Sequentialiser<'_> {
             label.into(),
             None,
         )
+    }
+
+    /// A thread's `return value` or `pthread_exit(value)`: keeps the value
+    /// for `pthread_join`, where the program collects one.
+    fn note_result(&self, kind: &StmtKind, out: &mut Vec<SeqStmt>) {
+        let (StmtKind::Return(Some(value)) | StmtKind::ThreadExit(Some(value))) = kind else {
+            return;
+        };
+        let Some(results) = self.context.thread_results else {
+            return;
+        };
+        let place = Place::Index(Box::new(Place::PlainGlobal(results)), Box::new(Expr::Const(self.slot as i64)));
+        out.push(SeqStmt::Assign(place, Expr::Cast(PER_THREAD_VALUE, Box::new(value.clone()))));
     }
 
     fn block(&mut self, block: &[Stmt], out: &mut Vec<SeqStmt>) -> Result<(), Box<Diagnostic>> {
@@ -409,6 +427,7 @@ impl Sequentialiser<'_> {
                 self.join(out);
             }
             StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
+                self.note_result(kind, out);
                 self.jumps.push((self.end, origin));
                 out.push(SeqStmt::Goto(self.end));
             }
