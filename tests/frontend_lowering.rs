@@ -819,3 +819,27 @@ fn pthread_join_into_a_non_pointer_is_refused_at_the_argument() {
     assert_eq!((d.line, d.column), (7, 19));
     assert!(d.help.as_deref().is_some_and(|h| h.contains("void *")), "{d:?}");
 }
+
+#[test]
+fn a_condition_wait_releases_and_retakes_its_mutex_and_a_signal_is_a_fence() {
+    let p = ok("#include <pthread.h>\nstruct q { pthread_mutex_t m; pthread_cond_t c; int n; } q = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };\npthread_cond_t other = PTHREAD_COND_INITIALIZER;\nint main(void) {\n  pthread_cond_t local = PTHREAD_COND_INITIALIZER;\n  pthread_cond_init(&local, 0);\n  pthread_mutex_lock(&q.m);\n  while (q.n == 0)\n    pthread_cond_wait(&q.c, &q.m);\n  pthread_cond_signal(&other);\n  pthread_cond_broadcast(&q.c);\n  pthread_mutex_unlock(&q.m);\n  pthread_cond_destroy(&local);\n  return 0;\n}\n");
+    let main = flat(&function(&p, "main").body);
+    let mutex = Expr::Const(location(&p, "q.m"));
+    let locks: Vec<&StmtKind> = main
+        .iter()
+        .copied()
+        .filter(|k| matches!(k, StmtKind::MutexLock(_) | StmtKind::MutexUnlock(_)))
+        .collect();
+    // lock; in the loop: unlock, lock; after it: unlock. All of q.m.
+    assert_eq!(
+        locks,
+        vec![
+            &StmtKind::MutexLock(mutex.clone()),
+            &StmtKind::MutexUnlock(mutex.clone()),
+            &StmtKind::MutexLock(mutex.clone()),
+            &StmtKind::MutexUnlock(mutex.clone()),
+        ]
+    );
+    let fences = main.iter().filter(|k| matches!(k, StmtKind::Fence(FenceKind::Full))).count();
+    assert_eq!(fences, 2, "signal and broadcast synchronise memory: {main:?}");
+}

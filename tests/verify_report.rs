@@ -993,3 +993,65 @@ fn pthread_join_collects_what_the_thread_returned_or_passed_to_pthread_exit() {
         assert!(stdout.contains("pthread_join(b, &rb);"), "the witness shows the join storing the result: {stdout}");
     }
 }
+
+/// A one-slot queue guarded by a mutex and a condition variable: the
+/// consumer waits with `WAIT_LOOP` (`while`, as POSIX asks, or `if`).
+const CONDITION_QUEUE: &str = "#include <assert.h>
+#include <pthread.h>
+struct queue { pthread_mutex_t lock; pthread_cond_t filled; int item; int full; };
+struct queue q = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
+void *producer(void *arg) {
+  pthread_mutex_lock(&q.lock);
+  q.item = 7;
+  q.full = 1;
+  pthread_cond_signal(&q.filled);
+  pthread_mutex_unlock(&q.lock);
+  return 0;
+}
+void *consumer(void *arg) {
+  pthread_mutex_lock(&q.lock);
+  WAIT_LOOP (!q.full)
+    WAIT;
+  int item = q.item;
+  pthread_mutex_unlock(&q.lock);
+  assert(item == 7);
+  return 0;
+}
+int main(void) {
+  pthread_t p, c;
+  pthread_create(&c, 0, consumer, 0);
+  pthread_create(&p, 0, producer, 0);
+  return 0;
+}
+";
+
+#[test]
+fn a_condition_wait_may_wake_spuriously_so_only_a_waiting_loop_is_safe() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "queue.c", CONDITION_QUEUE);
+    for wait in ["WAIT=pthread_cond_wait(&q.filled, &q.lock)", "WAIT=pthread_cond_timedwait(&q.filled, &q.lock, 0)"] {
+        for model in ["--sc", "--tso", "--pso"] {
+            let (code, stdout, stderr) = verify(&path, &[model, "-D", "WAIT_LOOP=while", "-D", wait, "--unwind", "3"]);
+            assert_eq!(code, 0, "{model} {wait}: {stdout}{stderr}");
+        }
+        // With `if`, a spurious wakeup lets the consumer take an empty slot.
+        let (code, stdout, stderr) = verify(&path, &["--sc", "-D", "WAIT_LOOP=if", "-D", wait, "--color", "never"]);
+        assert_eq!(code, 10, "{wait}: {stdout}{stderr}");
+        assert!(stdout.contains("unlock q.lock"), "the wait releases the mutex: {stdout}");
+    }
+    // main holds the mutex from before the producer exists: only a wait
+    // that releases it lets the producer fill the slot, and main past its
+    // loop (where the assertion fails).
+    let waiting = program(
+        &directory,
+        "waiting.c",
+        "#include <assert.h>\n#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\npthread_cond_t c = PTHREAD_COND_INITIALIZER;\nint full;\nvoid *producer(void *arg) {\n  pthread_mutex_lock(&m);\n  full = 1;\n  pthread_cond_broadcast(&c);\n  pthread_mutex_unlock(&m);\n  return 0;\n}\nint main(void) {\n  pthread_t p;\n  pthread_mutex_lock(&m);\n  pthread_create(&p, 0, producer, 0);\n  while (!full)\n    pthread_cond_wait(&c, &m);\n  assert(!full);\n  return 0;\n}\n",
+    );
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&waiting, &[model]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+    }
+}

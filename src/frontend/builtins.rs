@@ -46,6 +46,10 @@ const IGNORED: &[&str] = &[
 ];
 
 /// Functions that always mean their builtin, even when the program defines them.
+/// `ETIMEDOUT` of Linux's `errno.h`: what `pthread_cond_timedwait` returns
+/// when it times out.
+const ETIMEDOUT: i64 = 110;
+
 pub fn is_builtin(name: &str) -> bool {
     matches!(
         name,
@@ -346,14 +350,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 "`pthread_mutex_trylock`",
                 Some("use pthread_mutex_lock, or a CAS on an int"),
             ),
-            "pthread_cond_wait"
-            | "pthread_cond_signal"
-            | "pthread_cond_broadcast"
-            | "pthread_cond_init" => self.lw.refuse(
-                span,
-                "condition variables",
-                Some("model the condition with a flag and a loop"),
-            ),
+            "pthread_cond_wait" | "pthread_cond_timedwait" => self.condition_wait(name, argument(1)?),
+            // POSIX lets signal and broadcast wake nobody (a waiter may wake
+            // spuriously anyway); they synchronise memory (XBD 4.12).
+            "pthread_cond_signal" | "pthread_cond_broadcast" => {
+                self.emit(StmtKind::Fence(FenceKind::Full));
+                Ok(Val::int(0))
+            }
+            "pthread_cond_init" | "pthread_cond_destroy" => Ok(Val::int(0)),
             "strcpy" => self.copy_string_literal(arguments, span),
             "sscanf" | "scanf" => {
                 self.havoc_outputs(arguments, if name == "scanf" { 1 } else { 2 })
@@ -458,6 +462,27 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let destination = LVal::Shared { address: pointer.expr, ty: target, atomic: false };
         self.store(&destination, value, span)
+    }
+
+    /// `pthread_cond_wait(cond, mutex)`: POSIX allows a wait to return at
+    /// any time without a signal (a spurious wakeup), so releasing the mutex
+    /// and taking it again is a wait: other threads may run in between, and
+    /// every execution of the program is one of these. A loop that waits
+    /// for its condition (as POSIX asks) is unrolled like any other.
+    /// `pthread_cond_timedwait` may also time out: it returns 0 or
+    /// `ETIMEDOUT`.
+    fn condition_wait(&mut self, name: &str, mutex: &'a Node<Expression>) -> LResult<Val> {
+        let mutex = self.rvalue(mutex)?;
+        let mutex = self.save(mutex.expr, &mutex.ty);
+        self.emit(StmtKind::MutexUnlock(mutex.clone()));
+        self.emit(StmtKind::MutexLock(mutex));
+        if name != "pthread_cond_timedwait" {
+            return Ok(Val::int(0));
+        }
+        let outcome = self.temp(&CType::INT);
+        self.emit(StmtKind::Assign(Place::Local(outcome), Expr::Nondet(Ty::INT)));
+        let timed_out = binary(BinaryOp::Ne, Expr::Load(Place::Local(outcome)), Expr::Const(0));
+        Ok(Val { expr: Expr::Conditional(Box::new(timed_out), Box::new(Expr::Const(ETIMEDOUT)), Box::new(Expr::Const(0))), ty: CType::INT })
     }
 
     fn thread_create(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {

@@ -180,7 +180,9 @@ impl<'a> Lowerer<'a> {
         offset: usize,
     ) -> LResult<()> {
         match (&init.node, ty) {
-            (_, CType::Mutex) => Ok(()),
+            // A mutex starts free; a condition variable or attribute has no
+            // value here (`PTHREAD_MUTEX_INITIALIZER`, `PTHREAD_COND_INITIALIZER`).
+            (_, CType::Mutex | CType::Opaque(_)) => Ok(()),
             (Initializer::Expression(e), _) if ty.is_scalar() => {
                 let v = self.static_value(e)?;
                 if !fits_shared_memory(v, ty, self.value_bits) {

@@ -411,6 +411,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Stores the values of an initialiser (the object is already zeroed).
     fn fill(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
         match (&init.node, target.ty().clone()) {
+            // A condition variable or attribute has no value here
+            // (`PTHREAD_COND_INITIALIZER`).
+            (_, CType::Opaque(_)) => Ok(()),
             (Initializer::Expression(e), ty) if ty.is_scalar() || matches!(ty, CType::Bool) => {
                 let v = self.rvalue(e)?;
                 self.store(target, v, init.span)
