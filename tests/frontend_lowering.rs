@@ -843,3 +843,21 @@ fn a_condition_wait_releases_and_retakes_its_mutex_and_a_signal_is_a_fence() {
     let fences = main.iter().filter(|k| matches!(k, StmtKind::Fence(FenceKind::Full))).count();
     assert_eq!(fences, 2, "signal and broadcast synchronise memory: {main:?}");
 }
+
+#[test]
+fn a_braced_initialiser_stores_each_scalar_once_and_zero_only_where_unmentioned() {
+    // `a` is shared (its address reaches a thread): each store is visible.
+    let p = ok("#include <pthread.h>\nstruct p { int x, y; };\nvoid *t(void *arg) { return arg; }\nint main(void) {\n  int a[4] = {1, [2] = 5};\n  struct p s[2] = {[1] = {.y = 9}};\n  pthread_t h;\n  pthread_create(&h, 0, t, a);\n  pthread_create(&h, 0, t, s);\n  return 0;\n}\n");
+    let main = flat(&function(&p, "main").body);
+    let stored: Vec<String> = main
+        .iter()
+        .filter_map(|k| match k {
+            StmtKind::Write { value, .. } => Some(format!("{value:?}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(stored.len(), 4 + 4, "one store per scalar: {stored:?}");
+    let constants: Vec<&str> = stored.iter().map(|v| v.trim_start_matches("Const(").trim_end_matches(')')).collect();
+    // a: 1, 5, then the unmentioned a[1] and a[3]; s: s[1].y = 9, then the rest.
+    assert_eq!(constants, vec!["1", "5", "0", "0", "9", "0", "0", "0"], "{stored:?}");
+}

@@ -8,6 +8,7 @@ use super::types::{self, CType};
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
+use std::collections::HashSet;
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Lowers one statement into the current block.
@@ -398,17 +399,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         Ok(())
     }
 
-    /// Initialises an object; unmentioned elements of a braced list are zero.
+    /// Initialises an object; unmentioned elements of a braced list are
+    /// zero. Every scalar is stored once (a shared object's stores are
+    /// visible statements), except where designators name one twice.
     fn initialise(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
-        if matches!(init.node, Initializer::List(_))
-            && matches!(target.ty(), CType::Array(..) | CType::Struct(_))
-        {
-            self.zero(target, init.span)?;
-        }
         self.fill(target, init)
     }
 
-    /// Stores the values of an initialiser (the object is already zeroed).
+    /// Stores the values of an initialiser, and zero into the elements and
+    /// fields of a braced list that it does not mention.
     fn fill(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
         match (&init.node, target.ty().clone()) {
             // A condition variable or attribute has no value here
@@ -424,6 +423,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             },
             (Initializer::List(items), CType::Array(_, n)) => {
                 let mut index = 0u64;
+                let mut mentioned = HashSet::new();
                 for item in items {
                     if let Some(designator) = item.node.designation.first() {
                         match &designator.node {
@@ -445,13 +445,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     }
                     let element = self.element(target, index);
                     self.fill(&element, &item.node.initializer)?;
+                    mentioned.insert(index);
                     index += 1;
+                }
+                for index in (0..n).filter(|index| !mentioned.contains(index)) {
+                    let element = self.element(target, index);
+                    self.zero(&element, init.span)?;
                 }
                 Ok(())
             }
             (Initializer::List(items), CType::Struct(id)) => {
                 let fields = self.lw.types.fields(id, init.span)?.to_vec();
                 let mut index = 0usize;
+                let mut mentioned = HashSet::new();
                 for item in items {
                     if let Some(designator) = item.node.designation.first() {
                         match &designator.node {
@@ -475,7 +481,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     };
                     let member = self.member(target, id, field, init.span)?;
                     self.fill(&member, &item.node.initializer)?;
+                    mentioned.insert(index);
                     index += 1;
+                }
+                for (index, (field, _)) in fields.iter().enumerate() {
+                    if !mentioned.contains(&index) {
+                        let member = self.member(target, id, field, init.span)?;
+                        self.zero(&member, init.span)?;
+                    }
                 }
                 Ok(())
             }
