@@ -861,3 +861,23 @@ fn a_braced_initialiser_stores_each_scalar_once_and_zero_only_where_unmentioned(
     // a: 1, 5, then the unmentioned a[1] and a[3]; s: s[1].y = 9, then the rest.
     assert_eq!(constants, vec!["1", "5", "0", "0", "9", "0", "0", "0"], "{stored:?}");
 }
+
+#[test]
+fn sem_wait_is_a_compare_and_swap_that_must_find_a_positive_count() {
+    let p = ok("#include <semaphore.h>\nsem_t s;\nint main(void) {\n  sem_init(&s, 0, 1);\n  sem_wait(&s);\n  sem_post(&s);\n  return 0;\n}\n");
+    let main = flat(&function(&p, "main").body);
+    let s = Expr::Const(location(&p, "s"));
+    assert!(main.iter().any(|k| matches!(k, StmtKind::Write { address, value: Expr::Const(1) } if *address == s)), "sem_init stores the count: {main:?}");
+    let rmws: Vec<&RmwOp> = main
+        .iter()
+        .filter_map(|k| match k {
+            StmtKind::Rmw { address, op, .. } if *address == s => Some(op),
+            _ => None,
+        })
+        .collect();
+    assert!(matches!(rmws[..], [RmwOp::CompareExchange { .. }, RmwOp::FetchAdd(Expr::Const(1))]), "{rmws:?}");
+    let rmw = main.iter().position(|k| matches!(k, StmtKind::Rmw { .. })).expect("the wait's compare-and-swap");
+    let assumes = main.iter().enumerate().filter(|(_, k)| matches!(k, StmtKind::Assume(_))).map(|(i, _)| i).collect::<Vec<_>>();
+    assert_eq!(assumes.len(), 2, "a positive guess before, the guess found after: {main:?}");
+    assert!(assumes[0] < rmw && rmw < assumes[1]);
+}

@@ -1055,3 +1055,46 @@ fn a_condition_wait_may_wake_spuriously_so_only_a_waiting_loop_is_safe() {
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
     }
 }
+
+/// A semaphore hand-off: the thread writes `data`, then posts; main waits,
+/// then reads `data`. `WAIT` is `sem_wait` or `sem_trywait`.
+const SEMAPHORE_HANDOFF: &str = "#include <assert.h>
+#include <pthread.h>
+#include <semaphore.h>
+sem_t ready;
+int data;
+void *writer(void *arg) {
+  data = 42;
+  sem_post(&ready);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  sem_init(&ready, 0, 0);
+  pthread_create(&t, 0, writer, 0);
+  WAIT(&ready);
+  assert(data == 42);
+  int count;
+  sem_getvalue(&ready, &count);
+  assert(count == 0);
+  sem_destroy(&ready);
+  return 0;
+}
+";
+
+#[test]
+fn sem_wait_blocks_until_a_post_which_publishes_the_stores_before_it() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "handoff.c", SEMAPHORE_HANDOFF);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "WAIT=sem_wait"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        // sem_trywait does not wait: main may find the count 0 and go on.
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "WAIT=sem_trywait", "--color", "never"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        assert!(stdout.contains("assert(data == 42);"), "{model}: {stdout}");
+    }
+}

@@ -358,6 +358,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val::int(0))
             }
             "pthread_cond_init" | "pthread_cond_destroy" => Ok(Val::int(0)),
+            "sem_init" | "sem_destroy" | "sem_post" | "sem_wait" | "sem_trywait" | "sem_timedwait"
+            | "sem_getvalue" => self.semaphore(name, arguments, span),
             "strcpy" => self.copy_string_literal(arguments, span),
             "sscanf" | "scanf" => {
                 self.havoc_outputs(arguments, if name == "scanf" { 1 } else { 2 })
@@ -483,6 +485,75 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.emit(StmtKind::Assign(Place::Local(outcome), Expr::Nondet(Ty::INT)));
         let timed_out = binary(BinaryOp::Ne, Expr::Load(Place::Local(outcome)), Expr::Const(0));
         Ok(Val { expr: Expr::Conditional(Box::new(timed_out), Box::new(Expr::Const(ETIMEDOUT)), Box::new(Expr::Const(0))), ty: CType::INT })
+    }
+
+    /// Semaphores: a `sem_t` is its count, an int of shared memory.
+    /// `sem_init` stores the count and `sem_post` increments it atomically
+    /// (a read-modify-write: it drains the buffers, as POSIX has semaphore
+    /// calls synchronise memory). `sem_wait` guesses the count it will find,
+    /// assumes it positive, and decrements it by a compare-and-swap that must
+    /// find the guessed count: an execution that guessed wrong is cut off,
+    /// so the wait blocks until the count is positive. `sem_trywait` and
+    /// `sem_timedwait` may also find a count of at most 0 and fail (-1);
+    /// their compare-and-swap then writes the count back unchanged.
+    fn semaphore(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let needed = match name {
+            "sem_init" => 3,
+            "sem_getvalue" => 2,
+            _ => 1,
+        };
+        if arguments.len() < needed {
+            return self.lw.error(span, format!("`{name}` needs {needed} arguments"), "too few arguments");
+        }
+        let semaphore = self.rvalue(&arguments[0])?;
+        let address = self.save(semaphore.expr, &semaphore.ty);
+        match name {
+            "sem_init" => {
+                let count = self.rvalue(&arguments[2])?.expr;
+                self.write_shared(address, count, &CType::INT);
+            }
+            "sem_destroy" => {}
+            "sem_post" => self.emit(StmtKind::Rmw { target: None, address, op: RmwOp::FetchAdd(Expr::Const(1)) }),
+            "sem_getvalue" => {
+                let count = self.read_shared(address, CType::INT);
+                let destination = self.pointer_argument(&arguments[1])?;
+                self.store(&destination, count, span)?;
+            }
+            _ => return Ok(self.semaphore_wait(address, name == "sem_wait")),
+        }
+        Ok(Val::int(0))
+    }
+
+    /// The compare-and-swap of `sem_wait` (`blocking`) or of `sem_trywait`
+    /// and `sem_timedwait` on the semaphore at `address`
+    /// ([`Self::semaphore`]); the call's value.
+    fn semaphore_wait(&mut self, address: Expr, blocking: bool) -> Val {
+        let guess = self.temp(&CType::INT);
+        self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(Ty::INT)));
+        let guess = Expr::Load(Place::Local(guess));
+        let positive = binary(BinaryOp::Gt, guess.clone(), Expr::Const(0));
+        let decremented = binary(BinaryOp::Sub, guess.clone(), Expr::Const(1));
+        if blocking {
+            self.emit(StmtKind::Assume(positive.clone()));
+        }
+        let desired = if blocking {
+            decremented
+        } else {
+            Expr::Conditional(Box::new(positive.clone()), Box::new(decremented), Box::new(guess.clone()))
+        };
+        let found = self.temp(&CType::INT);
+        self.emit(StmtKind::Rmw {
+            target: Some(Place::Local(found)),
+            address,
+            op: RmwOp::CompareExchange { expected: guess.clone(), desired },
+        });
+        self.emit(StmtKind::Assume(binary(BinaryOp::Eq, Expr::Load(Place::Local(found)), guess)));
+        let value = if blocking {
+            Expr::Const(0)
+        } else {
+            Expr::Conditional(Box::new(positive), Box::new(Expr::Const(0)), Box::new(Expr::Const(-1)))
+        };
+        Val { expr: value, ty: CType::INT }
     }
 
     fn thread_create(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {

@@ -376,13 +376,16 @@ impl<'a> TypeEnv<'a> {
         match id {
             "pthread_t" => return Ok(CType::ThreadHandle),
             "pthread_mutex_t" => return Ok(CType::Mutex),
+            // A semaphore is its count, an int of shared memory (see
+            // `FnLowerer::semaphore`).
+            "sem_t" => return Ok(CType::INT),
             // A condition variable has no state of its own here: a wait may
             // always wake up spuriously (see `pthread_cond_wait`).
             "pthread_attr_t" | "pthread_mutexattr_t" | "FILE" | "pthread_condattr_t" | "pthread_cond_t" => {
                 return Ok(CType::Opaque(id.to_string()));
             }
             "pthread_rwlock_t" | "pthread_spinlock_t" | "pthread_barrier_t" | "pthread_key_t"
-            | "sem_t" | "pthread_once_t" => {
+            | "pthread_once_t" => {
                 return self.refuse(
                     name.span,
                     &format!("`{id}`"),
