@@ -149,5 +149,6 @@ fn effect(execution: &Execution, witness: &Witness, at: usize, step: Step) -> St
         (Op::AtomicEnd, _) => "atomic section ends".to_string(),
         (Op::Lock { mutex }, _) => format!("acquires {}", execution.mutexes()[*mutex]),
         (Op::Unlock { mutex }, _) => format!("releases {}", execution.mutexes()[*mutex]),
+        (Op::LockBusy { mutex }, _) => format!("finds {} held by another thread (try-lock fails)", execution.mutexes()[*mutex]),
     }
 }

@@ -235,3 +235,26 @@ fn an_unwritable_verdict_is_an_environment_failure_not_a_panic() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("cannot write the verdict") && !stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn a_failed_try_lock_needs_the_mutex_held_by_another_thread() {
+    // T1 holds m from d to e; T0's failed try-lock b must fall in between.
+    let busy = r#"{"threads": [[{"id":"a","op":"write","var":"v"}, {"id":"b","op":"lock-busy","mutex":"m"}],
+                               [{"id":"c","op":"write","var":"v"}, {"id":"d","op":"lock","mutex":"m"}, {"id":"e","op":"unlock","mutex":"m"}]]}"#;
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = directory.path().join("busy.json");
+    std::fs::write(&path, busy).expect("write the execution");
+    for model in ["--sc", "--tso", "--pso"] {
+        let output = Command::cargo_bin("lazysma").expect("the lazysma binary").args(["check", path.to_str().expect("a UTF-8 path"), model, "--format", "json"]).output().expect("run lazysma");
+        assert_eq!(output.status.code(), Some(0), "{model}: {}", String::from_utf8_lossy(&output.stdout));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let order: Vec<&str> = report["witness"].as_array().expect("witness").iter().filter_map(|s| s["event"].as_str()).collect();
+        let at = |id: &str| order.iter().position(|e| *e == id).expect("every event in the witness");
+        assert!(at("d") < at("b") && at("b") < at("e"), "{model}: {order:?}");
+    }
+    // Alone, nobody holds the mutex: never realisable.
+    let alone = r#"{"threads": [[{"id":"b","op":"lock-busy","mutex":"m"}]]}"#;
+    std::fs::write(&path, alone).expect("write the execution");
+    let output = Command::cargo_bin("lazysma").expect("the lazysma binary").args(["check", path.to_str().expect("a UTF-8 path"), "--tso"]).output().expect("run lazysma");
+    assert_eq!(output.status.code(), Some(10));
+}

@@ -50,6 +50,9 @@ pub enum Operation<Var, Rf, Mutex> {
     Lock { mutex: Mutex },
     /// Releases a mutex held by the thread, after draining its buffers.
     Unlock { mutex: Mutex },
+    /// A failed try-lock: after draining the thread's buffers, finds the
+    /// mutex held by another thread (and leaves it so).
+    LockBusy { mutex: Mutex },
 }
 
 /// An operation with every reference resolved.
@@ -71,6 +74,7 @@ impl<Var, Rf, Mutex> Operation<Var, Rf, Mutex> {
             Operation::Rmw { .. } => "rmw",
             Operation::Lock { .. } => "lock",
             Operation::Unlock { .. } => "unlock",
+            Operation::LockBusy { .. } => "lock-busy",
         }
     }
 }
@@ -397,6 +401,9 @@ impl Resolver {
                 mutex: self.mutexes.intern(mutex),
             },
             OpSpec::Unlock { mutex } => Op::Unlock {
+                mutex: self.mutexes.intern(mutex),
+            },
+            OpSpec::LockBusy { mutex } => Op::LockBusy {
                 mutex: self.mutexes.intern(mutex),
             },
         })

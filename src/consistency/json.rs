@@ -107,11 +107,14 @@ fn parse_event(value: &Value, at: &str) -> Result<EventSpec, FormatError> {
         "unlock" => OpSpec::Unlock {
             mutex: mutex(object)?,
         },
+        "lock-busy" => OpSpec::LockBusy {
+            mutex: mutex(object)?,
+        },
         other => {
             return Err(shape(
                 at,
                 format!(
-                    "unknown op \"{other}\" (expected write, read, fence, store-fence, atomic-begin, atomic-end, rmw, lock or unlock)"
+                    "unknown op \"{other}\" (expected write, read, fence, store-fence, atomic-begin, atomic-end, rmw, lock, unlock or lock-busy)"
                 ),
             ));
         }

@@ -28,6 +28,7 @@ pub(crate) enum Kind {
     Rmw { var: VarId, src: Src, own: Src },
     Lock { mutex: MutexId },
     Unlock { mutex: MutexId },
+    LockBusy { mutex: MutexId },
 }
 
 #[derive(Debug, Clone)]
@@ -83,6 +84,10 @@ pub(crate) struct Instance<'a> {
     pub(crate) store_fences: bool,
     /// Whether a thread has an atomic section.
     pub(crate) atomic_sections: bool,
+    /// Whether a failed try-lock (`LockBusy`) occurs: an unlock then ends
+    /// the window in which it can run, so VerifyTSO branches on unlocks
+    /// (and on the try-locks).
+    pub(crate) busy_locks: bool,
 }
 
 impl<'a> Instance<'a> {
@@ -105,6 +110,7 @@ impl<'a> Instance<'a> {
             pred: None,
             store_fences: false,
             atomic_sections: false,
+            busy_locks: false,
         };
         for (thread, events) in execution.threads().iter().enumerate() {
             instance.add_thread(thread, events);
@@ -215,13 +221,16 @@ impl<'a> Instance<'a> {
                         &mut list,
                     );
                 }
-                Op::Lock { mutex } | Op::Unlock { mutex } => {
+                Op::Lock { mutex } | Op::Unlock { mutex } | Op::LockBusy { mutex } => {
                     push(self, Kind::Fence { user: None }, &mut list);
                     fence_end = list.len();
-                    let kind = if matches!(op, Op::Lock { .. }) {
-                        Kind::Lock { mutex }
-                    } else {
-                        Kind::Unlock { mutex }
+                    let kind = match op {
+                        Op::Lock { .. } => Kind::Lock { mutex },
+                        Op::Unlock { .. } => Kind::Unlock { mutex },
+                        _ => {
+                            self.busy_locks = true;
+                            Kind::LockBusy { mutex }
+                        }
                     };
                     push(self, kind, &mut list);
                 }
@@ -479,6 +488,9 @@ impl State {
             Kind::Unlock { mutex } => {
                 self.is_drained(thread) && self.holder[mutex] == thread as u32
             }
+            Kind::LockBusy { mutex } => {
+                self.is_drained(thread) && self.holder[mutex] != FREE && self.holder[mutex] != thread as u32
+            }
         }
     }
 
@@ -515,7 +527,13 @@ impl State {
                 self.holder[mutex] = thread as u32;
                 self.branches[thread] += 1;
             }
-            Kind::Unlock { mutex } => self.holder[mutex] = FREE,
+            Kind::Unlock { mutex } => {
+                self.holder[mutex] = FREE;
+                if instance.busy_locks {
+                    self.branches[thread] += 1;
+                }
+            }
+            Kind::LockBusy { .. } => self.branches[thread] += 1,
         }
     }
 

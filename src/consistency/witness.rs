@@ -207,7 +207,12 @@ impl<'a> Machine<'a> {
                 }
                 self.holder[mutex] = None;
             }
-            (Op::Fence | Op::Rmw { .. } | Op::Lock { .. } | Op::Unlock { .. }, Phase::Execute) => {
+            (Op::LockBusy { mutex }, Phase::Execute) if drained => {
+                if self.holder[mutex].is_none_or(|holder| holder == thread) {
+                    return Err(format!("`{}` finds a mutex busy that no other thread holds", event.id));
+                }
+            }
+            (Op::Fence | Op::Rmw { .. } | Op::Lock { .. } | Op::Unlock { .. } | Op::LockBusy { .. }, Phase::Execute) => {
                 return Err(format!("`{}` needs an empty store buffer", event.id));
             }
             (op, phase) => return Err(format!("a {} has no {} phase", op.name(), phase.name())),

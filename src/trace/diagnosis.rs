@@ -252,6 +252,7 @@ fn spec_of(execution: &Execution, event: EventId) -> EventSpec {
         Op::Rmw { var: v, rf: source } => OpSpec::Rmw { var: var(*v), rf: rf(*source) },
         Op::Lock { mutex } => OpSpec::Lock { mutex: execution.mutexes()[*mutex].clone() },
         Op::Unlock { mutex } => OpSpec::Unlock { mutex: execution.mutexes()[*mutex].clone() },
+        Op::LockBusy { mutex } => OpSpec::LockBusy { mutex: execution.mutexes()[*mutex].clone() },
     };
     EventSpec { id: e.id.clone(), op, value: e.value }
 }

@@ -196,6 +196,9 @@ impl Machine {
                     next.holder[mutex] = None;
                     vec![exec]
                 }
+                Op::LockBusy { mutex } if empty && self.holder[mutex].is_some_and(|holder| holder != thread) => {
+                    vec![exec]
+                }
                 _ => continue,
             };
             out.push((steps, next));
@@ -318,6 +321,8 @@ pub enum Shape {
     /// A critical section of the given length around its body.
     Lock(usize),
     Unlock(usize),
+    /// A failed try-lock of the mutex.
+    LockBusy(usize),
 }
 
 /// Random program shapes: `threads` threads, at most `max_events` events.
@@ -350,6 +355,7 @@ pub fn random_shapes(
                     in_section = !in_section;
                     if in_section { Shape::AtomicBegin } else { Shape::AtomicEnd }
                 }
+                (14, None) => Shape::LockBusy(rng.below(2)),
                 (_, None) => {
                     let mutex = rng.below(2);
                     held = Some(mutex);
@@ -365,7 +371,7 @@ pub fn random_shapes(
         }
         // Litmus-like threads (stores, then loads) make weak behaviours common.
         let has_locks = thread.iter().any(|s| {
-            matches!(s, Shape::Lock(_) | Shape::Unlock(_) | Shape::AtomicBegin | Shape::AtomicEnd)
+            matches!(s, Shape::Lock(_) | Shape::Unlock(_) | Shape::LockBusy(_) | Shape::AtomicBegin | Shape::AtomicEnd)
         });
         if !has_locks && rng.below(3) != 0 {
             thread.sort_by_key(|shape| match shape {
@@ -437,6 +443,9 @@ pub fn random_rf_execution(rng: &mut Rng, shapes: &[Vec<Shape>]) -> Execution {
                         Shape::Unlock(m) => OpSpec::Unlock {
                             mutex: format!("m{m}"),
                         },
+                        Shape::LockBusy(m) => OpSpec::LockBusy {
+                            mutex: format!("m{m}"),
+                        },
                     };
                     EventSpec::new(id, op)
                 })
@@ -501,6 +510,7 @@ fn run_execution(
                     Op::Fence | Op::Rmw { .. } => empty,
                     Op::Lock { mutex } => empty && machine.holder[mutex].is_none(),
                     Op::Unlock { .. } => empty,
+                    Op::LockBusy { mutex } => empty && machine.holder[mutex].is_some_and(|holder| holder != thread),
                 };
                 if ok {
                     moves.push((thread, false));
@@ -553,6 +563,7 @@ fn run_execution(
             }
             Op::Lock { mutex } => machine.holder[mutex] = Some(thread),
             Op::Unlock { mutex } => machine.holder[mutex] = None,
+            Op::LockBusy { .. } => {}
             Op::AtomicBegin => machine.section = Some(thread),
             Op::AtomicEnd => machine.section = None,
             Op::Fence | Op::StoreFence => {}
@@ -593,6 +604,9 @@ pub fn op_spec(execution: &Execution, event: EventId, rf: RfSpec) -> OpSpec {
             mutex: execution.mutexes()[mutex].clone(),
         },
         Op::Unlock { mutex } => OpSpec::Unlock {
+            mutex: execution.mutexes()[mutex].clone(),
+        },
+        Op::LockBusy { mutex } => OpSpec::LockBusy {
             mutex: execution.mutexes()[mutex].clone(),
         },
     }
@@ -673,6 +687,11 @@ pub fn litmus_shapes(
                 thread.insert(at, Shape::Lock(mutex));
                 let end = at + 1 + rng.below(thread.len() - at);
                 thread.insert(end, Shape::Unlock(mutex));
+                if rng.below(2) == 0 {
+                    // Another thread's failed try-lock may land in this section.
+                    let at = rng.below(thread.len() + 1);
+                    thread.insert(at, Shape::LockBusy(1 - mutex));
+                }
             } else if features && rng.below(6) == 0 {
                 let at = rng.below(thread.len());
                 thread.insert(at, Shape::AtomicBegin);
