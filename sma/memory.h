@@ -86,6 +86,30 @@ void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
     sma_lock_drained(mutex, t, stmt);
 }
 
+/* Mutex try-lock, the thread's stores drained: takes the mutex when it is
+ * free (1), else finds it held by another thread and leaves it so (0). */
+int sma_trylock_drained(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_wid_t read_from;
+    sma_wid_t id;
+    sma_check_loc(mutex);
+    read_from = sma_memory_wid[mutex];
+    if (sma_memory[mutex] != SMA_MUTEX_FREE) {
+        sma_record(SMA_EV_LOCK_BUSY, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, 0, read_from, stmt);
+        return 0;
+    }
+    id = sma_new_write_id();
+    sma_memory_store(mutex, SMA_MUTEX_TAKEN, id);
+    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, id, read_from, stmt);
+    return 1;
+}
+
+int sma_trylock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_settle(t, stmt);
+    return sma_trylock_drained(mutex, t, stmt);
+}
+
 void sma_unlock_drained(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
 {
     sma_wid_t id;

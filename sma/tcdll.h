@@ -291,6 +291,27 @@ void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
     sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_clock, id, read_from, stmt);
 }
 
+/* Mutex try-lock: drain, then take the mutex if it is free (1), else find
+ * it held by another thread and leave it so (0). */
+int sma_trylock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_node_t head;
+    sma_wid_t read_from;
+    sma_wid_t id;
+    sma_check_loc(mutex);
+    sma_drain(t);
+    head = sma_head(mutex);
+    read_from = sma_wid[mutex][head];
+    if (sma_value[mutex][head] != SMA_MUTEX_FREE) {
+        sma_record(SMA_EV_LOCK_BUSY, t, mutex, SMA_MUTEX_TAKEN, sma_clock, 0, read_from, stmt);
+        return 0;
+    }
+    id = sma_new_write_id();
+    sma_write_now(mutex, head, SMA_MUTEX_TAKEN, t, id);
+    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_clock, id, read_from, stmt);
+    return 1;
+}
+
 /* Mutex release: drain (the critical section's stores become visible
  * first), then free the mutex in memory. */
 void sma_unlock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)

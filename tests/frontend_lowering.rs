@@ -884,3 +884,24 @@ fn sem_wait_is_a_compare_and_swap_that_must_find_a_positive_count() {
     assert_eq!(assumes.len(), 2, "a positive guess before, the guess found after: {main:?}");
     assert!(assumes[0] < rmw && rmw < assumes[1]);
 }
+
+#[test]
+fn a_try_lock_is_one_visible_statement_whose_result_is_zero_or_ebusy() {
+    let p = ok("#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint main(void) {\n  int r = pthread_mutex_trylock(&m);\n  if (r == 0) pthread_mutex_unlock(&m);\n  return r;\n}\n");
+    let main = flat(&function(&p, "main").body);
+    let m = Expr::Const(location(&p, "m"));
+    let try_locks: Vec<&StmtKind> = main.iter().copied().filter(|k| matches!(k, StmtKind::MutexTryLock { .. })).collect();
+    assert_eq!(try_locks.len(), 1, "{main:?}");
+    let StmtKind::MutexTryLock { target, mutex } = try_locks[0] else { unreachable!() };
+    assert_eq!(mutex, &m);
+    assert!(try_locks[0].is_visible());
+    // r is 0 when the try-lock took the mutex, else EBUSY (16).
+    let assigned = main
+        .iter()
+        .find_map(|k| match k {
+            StmtKind::Assign(_, value) if format!("{value:?}").contains(&format!("{target:?}")) => Some(format!("{value:?}")),
+            _ => None,
+        })
+        .expect("r is assigned from the try-lock's result");
+    assert!(assigned.contains("Const(16)") && assigned.contains("Const(0)"), "{assigned}");
+}

@@ -1098,3 +1098,71 @@ fn sem_wait_blocks_until_a_post_which_publishes_the_stores_before_it() {
         assert!(stdout.contains("assert(data == 42);"), "{model}: {stdout}");
     }
 }
+
+/// Two workers enter a critical section only through
+/// `pthread_mutex_trylock`; `BUSY` runs when it fails.
+const TRY_LOCK_SECTION: &str = "#include <assert.h>
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int inside;
+void *worker(void *arg) {
+  if (pthread_mutex_trylock(&m) == 0) {
+    inside++;
+    assert(inside == 1);
+    inside--;
+    pthread_mutex_unlock(&m);
+  } else {
+    BUSY;
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, worker, 0);
+  pthread_create(&b, 0, worker, 0);
+  return 0;
+}
+";
+
+/// Store buffering with a try-lock (and the unlock when it succeeds)
+/// between each thread's store and load: a try-lock drains the buffer.
+const TRY_LOCK_DRAINS: &str = "#include <assert.h>
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int x, y, r1, r2;
+void *t1(void *arg) { x = 1; SYNC; r1 = y; return 0; }
+void *t2(void *arg) { y = 1; SYNC; r2 = x; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t1, 0);
+  pthread_create(&b, 0, t2, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(!(r1 == 0 && r2 == 0));
+  return 0;
+}
+";
+
+#[test]
+fn a_try_lock_takes_a_free_mutex_fails_on_a_held_one_and_drains_the_buffer() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let section = program(&directory, "section.c", TRY_LOCK_SECTION);
+    let drains = program(&directory, "drains.c", TRY_LOCK_DRAINS);
+    let try_lock = "SYNC=if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m)";
+    for sma in [["--sc", "--sma", "sc"], ["--tso", "--sma", "etso"], ["--tso", "--sma", "tso_ref"], ["--pso", "--sma", "epso"], ["--pso", "--sma", "pso_ref"]] {
+        let with = |extra: &[&'static str]| -> Vec<&'static str> { [&sma[..], extra].concat() };
+        let (code, stdout, stderr) = verify(&section, &with(&["-D", "BUSY=(void)0"]));
+        assert_eq!(code, 0, "{sma:?}: mutual exclusion holds: {stdout}{stderr}");
+        // The failing branch is reachable, and the native check confirms
+        // that the other worker held the mutex then.
+        let (code, stdout, stderr) = verify(&section, &with(&["-D", "BUSY=assert(0)", "--no-sc-run", "--color", "never"]));
+        assert_eq!(code, 10, "{sma:?}: {stdout}{stderr}");
+        assert!(stdout.contains("try-lock m fails: another thread holds it"), "{sma:?}: {stdout}");
+        assert!(stdout.contains("confirm"), "{sma:?}: {stdout}");
+        let (code, stdout, stderr) = verify(&drains, &with(&["-D", try_lock]));
+        assert_eq!(code, 0, "{sma:?}: the try-lock drains: {stdout}{stderr}");
+    }
+}

@@ -50,6 +50,10 @@ const IGNORED: &[&str] = &[
 /// when it times out.
 const ETIMEDOUT: i64 = 110;
 
+/// `EBUSY` of Linux's `errno.h`: what `pthread_mutex_trylock` returns when
+/// another thread holds the mutex.
+const EBUSY: i64 = 16;
+
 pub fn is_builtin(name: &str) -> bool {
     matches!(
         name,
@@ -345,11 +349,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "setjmp" | "longjmp" | "_setjmp" | "__sigsetjmp" | "siglongjmp" | "sigsetjmp" => self
                 .lw
                 .refuse(span, "setjmp/longjmp", Some("restructure the control flow")),
-            "pthread_mutex_trylock" => self.lw.refuse(
-                span,
-                "`pthread_mutex_trylock`",
-                Some("use pthread_mutex_lock, or a CAS on an int"),
-            ),
+            "pthread_mutex_trylock" => {
+                let mutex = self.rvalue(argument(0)?)?;
+                let taken = self.temp(&CType::INT);
+                self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: mutex.expr });
+                let busy = binary(BinaryOp::Eq, Expr::Load(Place::Local(taken)), Expr::Const(0));
+                Ok(Val {
+                    expr: Expr::Conditional(Box::new(busy), Box::new(Expr::Const(EBUSY)), Box::new(Expr::Const(0))),
+                    ty: CType::INT,
+                })
+            }
             "pthread_cond_wait" | "pthread_cond_timedwait" => self.condition_wait(name, argument(1)?),
             // POSIX lets signal and broadcast wake nobody (a waiter may wake
             // spuriously anyway); they synchronise memory (XBD 4.12).

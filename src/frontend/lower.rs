@@ -313,7 +313,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             StmtKind::Assign(p, _)
             | StmtKind::Read { target: p, .. }
             | StmtKind::Malloc { target: p, .. }
-            | StmtKind::ThreadCreate { handle: p, .. } => user_place(p),
+            | StmtKind::ThreadCreate { handle: p, .. }
+            | StmtKind::MutexTryLock { target: p, .. } => user_place(p),
             StmtKind::Rmw { target, .. } => target.as_ref().is_some_and(user_place),
             StmtKind::Call { target, .. } => {
                 plain_globals || target.as_ref().is_some_and(user_place)

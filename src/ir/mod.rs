@@ -280,6 +280,10 @@ pub enum StmtKind {
     MutexLock(Expr),
     /// Visible.
     MutexUnlock(Expr),
+    /// Visible: `pthread_mutex_trylock`. Drains, then takes the mutex at
+    /// `mutex` if it is free (`target` = 1), else finds it held by another
+    /// thread (`target` = 0).
+    MutexTryLock { target: Place, mutex: Expr },
     /// `target = ` fresh heap block of `size` scalars (0 when the heap bound
     /// is exhausted is NOT allowed: the execution is cut off instead).
     Malloc { target: Place, size: Expr, zeroed: bool },
@@ -327,6 +331,7 @@ impl StmtKind {
                 | StmtKind::Fence(_)
                 | StmtKind::MutexLock(_)
                 | StmtKind::MutexUnlock(_)
+                | StmtKind::MutexTryLock { .. }
                 | StmtKind::ThreadCreate { .. }
                 | StmtKind::ThreadJoin { .. }
         )

@@ -393,6 +393,7 @@ impl State {
             },
             SeqStmt::Assign(target, _)
             | SeqStmt::Read { target, .. }
+            | SeqStmt::TryLock { target, .. }
             | SeqStmt::Rmw {
                 target: Some(target),
                 ..
@@ -564,7 +565,8 @@ fn mark(block: &mut [SeqStmt], marks: &Marks, visit: &mut usize) {
                 | SeqStmt::Write { address, .. }
                 | SeqStmt::Rmw { address, .. }
                 | SeqStmt::Lock { address, .. }
-                | SeqStmt::Unlock { address, .. },
+                | SeqStmt::Unlock { address, .. }
+                | SeqStmt::TryLock { address, .. },
                 Marks::FoldedAddresses(folded),
             ) => {
                 if let Some(folded) = folded.get(&index) {
@@ -621,7 +623,11 @@ impl Counter<'_> {
                 self.result.guards.note(locations.clone(), &state.held);
                 self.result.accesses.add(locations);
             }
-            if let SeqStmt::Rmw { address, .. } | SeqStmt::Lock { address, .. } | SeqStmt::Unlock { address, .. } = stmt {
+            if let SeqStmt::Rmw { address, .. }
+            | SeqStmt::Lock { address, .. }
+            | SeqStmt::Unlock { address, .. }
+            | SeqStmt::TryLock { address, .. } = stmt
+            {
                 let locations = self.locations(state, address);
                 self.result.atomic_writes.add(locations);
             }
@@ -674,11 +680,13 @@ impl Counter<'_> {
                 self.result.store_fences = true;
                 state
             }
+            // A try-lock may fail: the mutex is not known to be held after it.
             SeqStmt::Fence {
                 kind: FenceKind::Full,
                 ..
             }
-            | SeqStmt::Rmw { .. } => state.map(|mut state| {
+            | SeqStmt::Rmw { .. }
+            | SeqStmt::TryLock { .. } => state.map(|mut state| {
                 state.drain();
                 state
             }),
@@ -831,7 +839,8 @@ fn access_address(stmt: &SeqStmt) -> Option<&Expr> {
         | SeqStmt::Write { address, .. }
         | SeqStmt::Rmw { address, .. }
         | SeqStmt::Lock { address, .. }
-        | SeqStmt::Unlock { address, .. } => Some(address),
+        | SeqStmt::Unlock { address, .. }
+        | SeqStmt::TryLock { address, .. } => Some(address),
         _ => None,
     }
 }

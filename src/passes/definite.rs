@@ -98,6 +98,10 @@ impl Analysis {
                 self.uses(value, &state);
                 state
             }
+            SeqStmt::TryLock { target, address, .. } => {
+                self.uses(address, &state);
+                self.assign(target, state)
+            }
             SeqStmt::Rmw {
                 target,
                 address,

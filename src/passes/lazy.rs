@@ -359,6 +359,14 @@ impl Sequentialiser<'_> {
                     stmt: origin,
                 });
             }
+            StmtKind::MutexTryLock { target, mutex } => {
+                self.visible(out);
+                out.push(SeqStmt::TryLock {
+                    target: target.clone(),
+                    address: mutex.clone(),
+                    stmt: origin,
+                });
+            }
             StmtKind::Malloc {
                 target,
                 size,

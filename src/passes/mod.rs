@@ -126,6 +126,13 @@ pub enum SeqStmt {
         address: Expr,
         stmt: OriginId,
     },
+    /// `target = ` 1 if the mutex at `address` was free and is now taken,
+    /// 0 if another thread holds it (`pthread_mutex_trylock`); drains first.
+    TryLock {
+        target: Place,
+        address: Expr,
+        stmt: OriginId,
+    },
     Malloc {
         target: Place,
         size: Expr,
@@ -331,7 +338,11 @@ pub fn nested_creation(program: &SequentialProgram) -> bool {
 pub fn write_issuing_statements(body: &[SeqStmt]) -> u64 {
     body.iter()
         .map(|stmt| match stmt {
-            SeqStmt::Write { .. } | SeqStmt::Rmw { .. } | SeqStmt::Lock { .. } | SeqStmt::Unlock { .. } => 1,
+            SeqStmt::Write { .. }
+            | SeqStmt::Rmw { .. }
+            | SeqStmt::Lock { .. }
+            | SeqStmt::Unlock { .. }
+            | SeqStmt::TryLock { .. } => 1,
             SeqStmt::If {
                 then_branch,
                 else_branch,

@@ -379,7 +379,7 @@ fn fits(v: i64, bits: u8) -> bool {
 /// writes, if private.
 fn written_place(kind: &StmtKind) -> Option<&Place> {
     match kind {
-        StmtKind::Read { target, .. } => Some(target),
+        StmtKind::Read { target, .. } | StmtKind::MutexTryLock { target, .. } => Some(target),
         StmtKind::Rmw { target, .. } | StmtKind::Call { target, .. } => target.as_ref(),
         StmtKind::ThreadCreate { handle, .. } => Some(handle),
         _ => None,

@@ -182,6 +182,10 @@ pub fn visit_operands(
                 }
             }
         }
+        StmtKind::MutexTryLock { target, mutex } => {
+            place_mut(target, fe, fp);
+            expr_mut(mutex, fe, fp);
+        }
         StmtKind::MutexLock(e)
         | StmtKind::MutexUnlock(e)
         | StmtKind::Free(e)

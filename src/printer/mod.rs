@@ -443,7 +443,7 @@ impl ThreadPrinter<'_> {
         let t = self.thread.slot;
         match function {
             "sma_read" => Some((format!("sma_flush_some({stmt});"), "sma_read_alone".into())),
-            "sma_rmw" | "sma_lock" | "sma_unlock" => {
+            "sma_rmw" | "sma_lock" | "sma_unlock" | "sma_trylock" => {
                 Some((format!("sma_settle({t}, {stmt});"), format!("{function}_drained")))
             }
             _ => None,
@@ -572,6 +572,11 @@ impl ThreadPrinter<'_> {
             SeqStmt::Unlock { address, stmt } => {
                 let mutex = |function: &str, a: &str| format!("{function}({a}, {t}, {stmt});");
                 self.access(indent, address, *stmt, "sma_unlock", &mutex);
+            }
+            SeqStmt::TryLock { target, address, stmt } => {
+                let target = self.p(target);
+                let mutex = |function: &str, a: &str| format!("{target} = {function}({a}, {t}, {stmt});");
+                self.access(indent, address, *stmt, "sma_trylock", &mutex);
             }
             SeqStmt::Malloc {
                 target,
@@ -760,6 +765,7 @@ fn assigned_places(body: &[SeqStmt], out: &mut Vec<Place>) {
             SeqStmt::Assign(place, _)
             | SeqStmt::Read { target: place, .. }
             | SeqStmt::Malloc { target: place, .. }
+            | SeqStmt::TryLock { target: place, .. }
             | SeqStmt::Rmw {
                 target: Some(place),
                 ..

@@ -38,6 +38,8 @@ pub enum EventKind {
     CasRead { location: String, value: i128, from: Option<EventId> },
     Lock { mutex: String },
     Unlock { mutex: String },
+    /// A failed try-lock: the mutex is held by another thread.
+    LockBusy { mutex: String },
     /// Synthetic: the creator starts thread `child` (a write of `spawn#child`).
     Spawn { child: usize },
     /// Synthetic: the first event of a created thread (a read of `spawn#t`).
@@ -72,7 +74,7 @@ impl EventKind {
             | EventKind::Read { location, .. }
             | EventKind::Rmw { location, .. }
             | EventKind::CasRead { location, .. } => Some(location),
-            EventKind::Lock { mutex } | EventKind::Unlock { mutex } => Some(mutex),
+            EventKind::Lock { mutex } | EventKind::Unlock { mutex } | EventKind::LockBusy { mutex } => Some(mutex),
             _ => None,
         }
     }
@@ -356,6 +358,11 @@ impl Builder<'_> {
                 };
                 self.program_event(index, record, EventSpec::new(fresh(self), op), kind);
                 self.remember_write(index, record, &mutex, true, None)?;
+            }
+            RecordKind::LockBusy => {
+                let mutex = self.location_name(record.loc);
+                let spec = EventSpec::new(fresh(self), OpSpec::LockBusy { mutex: mutex.clone() });
+                self.program_event(index, record, spec, EventKind::LockBusy { mutex });
             }
             RecordKind::Rmw => self.rmw(index, record)?,
             RecordKind::Create => self.create(index, record)?,

@@ -15,6 +15,8 @@ pub enum RecordKind {
     Fence,
     Lock,
     Unlock,
+    /// A try-lock finds the mutex held by another thread.
+    LockBusy,
     /// Atomic read-modify-write (`write_id` 0: a CAS that failed).
     Rmw,
     StoreFence,
@@ -46,6 +48,7 @@ impl RecordKind {
             12 => RecordKind::Join,
             13 => RecordKind::AtomicBegin,
             14 => RecordKind::AtomicEnd,
+            15 => RecordKind::LockBusy,
             _ => return None,
         })
     }

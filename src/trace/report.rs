@@ -213,6 +213,8 @@ pub enum StepKind {
     CasFailed,
     Lock,
     Unlock,
+    /// A try-lock finds the mutex held by another thread.
+    LockBusy,
     /// The thread creates another thread.
     Create,
     /// The thread joins a finished thread.
@@ -568,6 +570,9 @@ impl Renderer<'_> {
             }
             EventKind::Lock { mutex } => (drains(&format!("lock {mutex}")), StepKind::Lock, None),
             EventKind::Unlock { mutex } => (drains(&format!("unlock {mutex}")), StepKind::Unlock, None),
+            EventKind::LockBusy { mutex } => {
+                (drains(&format!("try-lock {mutex} fails: another thread holds it")), StepKind::LockBusy, None)
+            }
             EventKind::Joined { joined } => {
                 let joins = format!("joins {} (finished)", self.thread_name(*joined));
                 let effect = match drained {
