@@ -1166,3 +1166,65 @@ fn a_try_lock_takes_a_free_mutex_fails_on_a_held_one_and_drains_the_buffer() {
         assert_eq!(code, 0, "{sma:?}: the try-lock drains: {stdout}{stderr}");
     }
 }
+
+/// Two threads take `pthread_rwlock_t lock` with `FIRST` and `SECOND` and
+/// then look whether the other is inside too.
+const READ_WRITE_LOCK: &str = "#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
+int inside_a, inside_b;
+void *a(void *arg) {
+  if (FIRST == 0) {
+    inside_a = 1;
+    assert(!inside_b);
+    inside_a = 0;
+    pthread_rwlock_unlock(&lock);
+  }
+  return 0;
+}
+void *b(void *arg) {
+  if (SECOND == 0) {
+    inside_b = 1;
+    assert(!inside_a);
+    inside_b = 0;
+    pthread_rwlock_unlock(&lock);
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t x, y;
+  pthread_rwlock_init(&lock, 0);
+  pthread_create(&x, 0, a, 0);
+  pthread_create(&y, 0, b, 0);
+  pthread_join(x, 0);
+  pthread_join(y, 0);
+  pthread_rwlock_wrlock(&lock);
+  pthread_rwlock_unlock(&lock);
+  pthread_rwlock_destroy(&lock);
+  return 0;
+}
+";
+
+#[test]
+fn read_write_locks_let_readers_share_and_keep_writers_alone() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "rwlock.c", READ_WRITE_LOCK);
+    let case = |first: &str, second: &str, model: &str| {
+        let (first, second) = (format!("FIRST=pthread_rwlock_{first}(&lock)"), format!("SECOND=pthread_rwlock_{second}(&lock)"));
+        verify(&path, &[model, "-D", &first, "-D", &second, "--no-sc-run"])
+    };
+    for model in ["--sc", "--tso", "--pso"] {
+        // A writer excludes a reader and a writer, also by a try-lock
+        // (which then fails instead); two readers may be inside together.
+        for (first, second) in [("wrlock", "rdlock"), ("wrlock", "wrlock"), ("trywrlock", "tryrdlock"), ("timedwrlock", "wrlock")] {
+            let (code, stdout, stderr) = case(first, second, model);
+            assert_eq!(code, 0, "{model} {first}/{second}: {stdout}{stderr}");
+        }
+        let (code, stdout, stderr) = case("rdlock", "tryrdlock", model);
+        assert_eq!(code, 10, "{model}: readers share the lock: {stdout}{stderr}");
+    }
+}

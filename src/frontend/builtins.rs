@@ -4,6 +4,7 @@
 //! assembly fences.
 
 use super::lower::{FnLowerer, LResult, binary};
+use super::sync_objects;
 use super::lower_expr::{LVal, Val};
 use super::types::CType;
 use crate::ir::*;
@@ -46,14 +47,6 @@ const IGNORED: &[&str] = &[
 ];
 
 /// Functions that always mean their builtin, even when the program defines them.
-/// `ETIMEDOUT` of Linux's `errno.h`: what `pthread_cond_timedwait` returns
-/// when it times out.
-const ETIMEDOUT: i64 = 110;
-
-/// `EBUSY` of Linux's `errno.h`: what `pthread_mutex_trylock` returns when
-/// another thread holds the mutex.
-const EBUSY: i64 = 16;
-
 pub fn is_builtin(name: &str) -> bool {
     matches!(
         name,
@@ -355,11 +348,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: mutex.expr });
                 let busy = binary(BinaryOp::Eq, Expr::Load(Place::Local(taken)), Expr::Const(0));
                 Ok(Val {
-                    expr: Expr::Conditional(Box::new(busy), Box::new(Expr::Const(EBUSY)), Box::new(Expr::Const(0))),
+                    expr: Expr::Conditional(Box::new(busy), Box::new(Expr::Const(sync_objects::EBUSY)), Box::new(Expr::Const(0))),
                     ty: CType::INT,
                 })
             }
             "pthread_cond_wait" | "pthread_cond_timedwait" => self.condition_wait(name, argument(1)?),
+            _ if sync_objects::is_read_write_lock_call(name) => self.read_write_lock(name, arguments, span),
             // POSIX lets signal and broadcast wake nobody (a waiter may wake
             // spuriously anyway); they synchronise memory (XBD 4.12).
             "pthread_cond_signal" | "pthread_cond_broadcast" => {
@@ -473,96 +467,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let destination = LVal::Shared { address: pointer.expr, ty: target, atomic: false };
         self.store(&destination, value, span)
-    }
-
-    /// `pthread_cond_wait(cond, mutex)`: POSIX allows a wait to return at
-    /// any time without a signal (a spurious wakeup), so releasing the mutex
-    /// and taking it again is a wait: other threads may run in between, and
-    /// every execution of the program is one of these. A loop that waits
-    /// for its condition (as POSIX asks) is unrolled like any other.
-    /// `pthread_cond_timedwait` may also time out: it returns 0 or
-    /// `ETIMEDOUT`.
-    fn condition_wait(&mut self, name: &str, mutex: &'a Node<Expression>) -> LResult<Val> {
-        let mutex = self.rvalue(mutex)?;
-        let mutex = self.save(mutex.expr, &mutex.ty);
-        self.emit(StmtKind::MutexUnlock(mutex.clone()));
-        self.emit(StmtKind::MutexLock(mutex));
-        if name != "pthread_cond_timedwait" {
-            return Ok(Val::int(0));
-        }
-        let outcome = self.temp(&CType::INT);
-        self.emit(StmtKind::Assign(Place::Local(outcome), Expr::Nondet(Ty::INT)));
-        let timed_out = binary(BinaryOp::Ne, Expr::Load(Place::Local(outcome)), Expr::Const(0));
-        Ok(Val { expr: Expr::Conditional(Box::new(timed_out), Box::new(Expr::Const(ETIMEDOUT)), Box::new(Expr::Const(0))), ty: CType::INT })
-    }
-
-    /// Semaphores: a `sem_t` is its count, an int of shared memory.
-    /// `sem_init` stores the count and `sem_post` increments it atomically
-    /// (a read-modify-write: it drains the buffers, as POSIX has semaphore
-    /// calls synchronise memory). `sem_wait` guesses the count it will find,
-    /// assumes it positive, and decrements it by a compare-and-swap that must
-    /// find the guessed count: an execution that guessed wrong is cut off,
-    /// so the wait blocks until the count is positive. `sem_trywait` and
-    /// `sem_timedwait` may also find a count of at most 0 and fail (-1);
-    /// their compare-and-swap then writes the count back unchanged.
-    fn semaphore(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
-        let needed = match name {
-            "sem_init" => 3,
-            "sem_getvalue" => 2,
-            _ => 1,
-        };
-        if arguments.len() < needed {
-            return self.lw.error(span, format!("`{name}` needs {needed} arguments"), "too few arguments");
-        }
-        let semaphore = self.rvalue(&arguments[0])?;
-        let address = self.save(semaphore.expr, &semaphore.ty);
-        match name {
-            "sem_init" => {
-                let count = self.rvalue(&arguments[2])?.expr;
-                self.write_shared(address, count, &CType::INT);
-            }
-            "sem_destroy" => {}
-            "sem_post" => self.emit(StmtKind::Rmw { target: None, address, op: RmwOp::FetchAdd(Expr::Const(1)) }),
-            "sem_getvalue" => {
-                let count = self.read_shared(address, CType::INT);
-                let destination = self.pointer_argument(&arguments[1])?;
-                self.store(&destination, count, span)?;
-            }
-            _ => return Ok(self.semaphore_wait(address, name == "sem_wait")),
-        }
-        Ok(Val::int(0))
-    }
-
-    /// The compare-and-swap of `sem_wait` (`blocking`) or of `sem_trywait`
-    /// and `sem_timedwait` on the semaphore at `address`
-    /// ([`Self::semaphore`]); the call's value.
-    fn semaphore_wait(&mut self, address: Expr, blocking: bool) -> Val {
-        let guess = self.temp(&CType::INT);
-        self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(Ty::INT)));
-        let guess = Expr::Load(Place::Local(guess));
-        let positive = binary(BinaryOp::Gt, guess.clone(), Expr::Const(0));
-        let decremented = binary(BinaryOp::Sub, guess.clone(), Expr::Const(1));
-        if blocking {
-            self.emit(StmtKind::Assume(positive.clone()));
-        }
-        let desired = if blocking {
-            decremented
-        } else {
-            Expr::Conditional(Box::new(positive.clone()), Box::new(decremented), Box::new(guess.clone()))
-        };
-        let found = self.temp(&CType::INT);
-        self.emit(StmtKind::Rmw {
-            target: Some(Place::Local(found)),
-            address,
-            op: RmwOp::CompareExchange { expected: guess.clone(), desired },
-        });
-        self.emit(StmtKind::Assume(binary(BinaryOp::Eq, Expr::Load(Place::Local(found)), guess)));
-        let value = if blocking {
-            Expr::Const(0)
-        } else {
-            Expr::Conditional(Box::new(positive), Box::new(Expr::Const(0)), Box::new(Expr::Const(-1)))
-        };
-        Val { expr: value, ty: CType::INT }
     }
 
     fn thread_create(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
@@ -928,7 +832,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     /// The object a pointer argument designates; `&x` of a private `x` stays private.
-    fn pointer_argument(&mut self, argument: &'a Node<Expression>) -> LResult<LVal> {
+    pub fn pointer_argument(&mut self, argument: &'a Node<Expression>) -> LResult<LVal> {
         if let Expression::UnaryOperator(u) = &uncast(argument).node
             && u.node.operator.node == UnaryOperator::Address
         {

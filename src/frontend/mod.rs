@@ -12,6 +12,7 @@ mod preprocess;
 mod program;
 mod scan;
 mod source_map;
+mod sync_objects;
 mod types;
 
 use crate::diagnostics::Diagnostic;

@@ -384,8 +384,11 @@ impl<'a> TypeEnv<'a> {
             "pthread_attr_t" | "pthread_mutexattr_t" | "FILE" | "pthread_condattr_t" | "pthread_cond_t" => {
                 return Ok(CType::Opaque(id.to_string()));
             }
-            "pthread_rwlock_t" | "pthread_spinlock_t" | "pthread_barrier_t" | "pthread_key_t"
-            | "pthread_once_t" => {
+            // A read-write lock is its state, an int of shared memory (see
+            // `FnLowerer::read_write_lock`).
+            "pthread_rwlock_t" => return Ok(CType::INT),
+            "pthread_rwlockattr_t" => return Ok(CType::Opaque(id.to_string())),
+            "pthread_spinlock_t" | "pthread_barrier_t" | "pthread_key_t" | "pthread_once_t" => {
                 return self.refuse(
                     name.span,
                     &format!("`{id}`"),

@@ -1,0 +1,199 @@
+//! Lowering of the POSIX synchronisation objects beside mutexes: condition
+//! variables, semaphores and read-write locks, each as the memory
+//! operations an implementation performs (a `sem_t` and a
+//! `pthread_rwlock_t` are one int of shared memory, changed only by
+//! read-modify-writes, which drain the buffers as POSIX has these calls
+//! synchronise memory).
+
+use super::lower::{FnLowerer, LResult, binary};
+use super::lower_expr::Val;
+use super::types::CType;
+use crate::ir::*;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+/// `ETIMEDOUT` of Linux's `errno.h`: what a timed wait returns when it
+/// times out.
+pub const ETIMEDOUT: i64 = 110;
+
+/// `EBUSY` of Linux's `errno.h`: what a try-lock returns when the lock is
+/// held.
+pub const EBUSY: i64 = 16;
+
+/// The value of a read-write lock held by a writer; 0 is free, n > 0 held
+/// by n readers.
+const WRITER: i64 = -1;
+
+/// Whether `name` is one of the read-write lock calls
+/// ([`FnLowerer::read_write_lock`]).
+pub fn is_read_write_lock_call(name: &str) -> bool {
+    READ_WRITE_LOCK_CALLS.contains(&name)
+}
+
+const READ_WRITE_LOCK_CALLS: [&str; 9] = [
+    "pthread_rwlock_init",
+    "pthread_rwlock_destroy",
+    "pthread_rwlock_rdlock",
+    "pthread_rwlock_wrlock",
+    "pthread_rwlock_unlock",
+    "pthread_rwlock_tryrdlock",
+    "pthread_rwlock_trywrlock",
+    "pthread_rwlock_timedrdlock",
+    "pthread_rwlock_timedwrlock",
+];
+
+impl<'l, 'a> FnLowerer<'l, 'a> {
+    /// `pthread_cond_wait(cond, mutex)`: POSIX allows a wait to return at
+    /// any time without a signal (a spurious wakeup), so releasing the mutex
+    /// and taking it again is a wait: other threads may run in between, and
+    /// every execution of the program is one of these. A loop that waits
+    /// for its condition (as POSIX asks) is unrolled like any other.
+    /// `pthread_cond_timedwait` may also time out: it returns 0 or
+    /// `ETIMEDOUT`.
+    pub fn condition_wait(&mut self, name: &str, mutex: &'a Node<Expression>) -> LResult<Val> {
+        let mutex = self.rvalue(mutex)?;
+        let mutex = self.save(mutex.expr, &mutex.ty);
+        self.emit(StmtKind::MutexUnlock(mutex.clone()));
+        self.emit(StmtKind::MutexLock(mutex));
+        if name != "pthread_cond_timedwait" {
+            return Ok(Val::int(0));
+        }
+        let outcome = self.temp(&CType::INT);
+        self.emit(StmtKind::Assign(Place::Local(outcome), Expr::Nondet(Ty::INT)));
+        let timed_out = binary(BinaryOp::Ne, Expr::Load(Place::Local(outcome)), Expr::Const(0));
+        Ok(int(choose(timed_out, Expr::Const(ETIMEDOUT), Expr::Const(0))))
+    }
+
+    /// Semaphores: a `sem_t` is its count. `sem_init` stores the count and
+    /// `sem_post` increments it atomically. `sem_wait` decrements it when
+    /// positive and waits until it is ([`Self::guessed_exchange`]);
+    /// `sem_trywait` and `sem_timedwait` may also find a count of at most 0
+    /// and fail (-1).
+    pub fn semaphore(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let address = self.sync_object(name, arguments, span, match name {
+            "sem_init" => 3,
+            "sem_getvalue" => 2,
+            _ => 1,
+        })?;
+        match name {
+            "sem_init" => {
+                let count = self.rvalue(&arguments[2])?.expr;
+                self.write_shared(address, count, &CType::INT);
+            }
+            "sem_destroy" => {}
+            "sem_post" => self.emit(StmtKind::Rmw { target: None, address, op: RmwOp::FetchAdd(Expr::Const(1)) }),
+            "sem_getvalue" => {
+                let count = self.read_shared(address, CType::INT);
+                let destination = self.pointer_argument(&arguments[1])?;
+                self.store(&destination, count, span)?;
+            }
+            "sem_wait" => {
+                self.guessed_exchange(address, Some(&|count| positive(count)), &|count| decremented(count));
+            }
+            _ => {
+                let count = self.guessed_exchange(address, None, &|count| {
+                    choose(positive(count), decremented(count), count.clone())
+                });
+                return Ok(int(choose(positive(&count), Expr::Const(0), Expr::Const(-1))));
+            }
+        }
+        Ok(Val::int(0))
+    }
+
+    /// Read-write locks: a `pthread_rwlock_t` is 0 when free, n > 0 when
+    /// n readers hold it, and -1 when a writer does. A read lock adds a
+    /// reader when no writer holds it, a write lock takes a free lock, an
+    /// unlock releases the writer or one reader; each waits until it can
+    /// ([`Self::guessed_exchange`]). The try and timed variants may instead
+    /// find the lock held and fail (`EBUSY`, `ETIMEDOUT`) without waiting.
+    pub fn read_write_lock(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let address = self.sync_object(name, arguments, span, 1)?;
+        let operation = name.trim_start_matches("pthread_rwlock_");
+        let readable = |lock: &Expr| binary(BinaryOp::Ge, lock.clone(), Expr::Const(0));
+        let free = |lock: &Expr| binary(BinaryOp::Eq, lock.clone(), Expr::Const(0));
+        let add_reader = |lock: &Expr| binary(BinaryOp::Add, lock.clone(), Expr::Const(1));
+        let failure = if operation.starts_with("timed") { ETIMEDOUT } else { EBUSY };
+        match operation {
+            "init" => self.write_shared(address, Expr::Const(0), &CType::INT),
+            "destroy" => {}
+            "rdlock" => {
+                self.guessed_exchange(address, Some(&readable), &add_reader);
+            }
+            "wrlock" => {
+                self.guessed_exchange(address, Some(&free), &|_| Expr::Const(WRITER));
+            }
+            "unlock" => {
+                let held = |lock: &Expr| {
+                    let writer = binary(BinaryOp::Eq, lock.clone(), Expr::Const(WRITER));
+                    binary(BinaryOp::LogicalOr, writer, positive(lock))
+                };
+                let released = |lock: &Expr| {
+                    let writer = binary(BinaryOp::Eq, lock.clone(), Expr::Const(WRITER));
+                    choose(writer, Expr::Const(0), decremented(lock))
+                };
+                self.guessed_exchange(address, Some(&held), &released);
+            }
+            "tryrdlock" | "timedrdlock" => {
+                let lock = self.guessed_exchange(address, None, &|lock| choose(readable(lock), add_reader(lock), lock.clone()));
+                return Ok(int(choose(readable(&lock), Expr::Const(0), Expr::Const(failure))));
+            }
+            _ => {
+                let lock = self.guessed_exchange(address, None, &|lock| choose(free(lock), Expr::Const(WRITER), lock.clone()));
+                return Ok(int(choose(free(&lock), Expr::Const(0), Expr::Const(failure))));
+            }
+        }
+        Ok(Val::int(0))
+    }
+
+    /// The address of the synchronisation object a call `name` works on
+    /// (its first argument), once `needed` arguments are there.
+    fn sync_object(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span, needed: usize) -> LResult<Expr> {
+        if arguments.len() < needed {
+            return self.lw.error(span, format!("`{name}` needs {needed} arguments"), "too few arguments");
+        }
+        let object = self.rvalue(&arguments[0])?;
+        Ok(self.save(object.expr, &object.ty))
+    }
+
+    /// One atomic step on the synchronisation word at `address`: guesses
+    /// the value it will find, assumes `admissible` of the guess when given
+    /// (a call that waits: only executions where the word admits the step
+    /// go on), and writes `desired` of the guess by a compare-and-swap that
+    /// must find the guessed value (an execution that guessed wrong is cut
+    /// off). Where `desired` keeps the value, the step fails without a
+    /// change. Returns the guess: the value found.
+    fn guessed_exchange(&mut self, address: Expr, admissible: Option<&dyn Fn(&Expr) -> Expr>, desired: &dyn Fn(&Expr) -> Expr) -> Expr {
+        let guess = self.temp(&CType::INT);
+        self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(Ty::INT)));
+        let guess = Expr::Load(Place::Local(guess));
+        if let Some(admissible) = admissible {
+            self.emit(StmtKind::Assume(admissible(&guess)));
+        }
+        let found = self.temp(&CType::INT);
+        self.emit(StmtKind::Rmw {
+            target: Some(Place::Local(found)),
+            address,
+            op: RmwOp::CompareExchange { expected: guess.clone(), desired: desired(&guess) },
+        });
+        self.emit(StmtKind::Assume(binary(BinaryOp::Eq, Expr::Load(Place::Local(found)), guess.clone())));
+        guess
+    }
+}
+
+fn positive(value: &Expr) -> Expr {
+    binary(BinaryOp::Gt, value.clone(), Expr::Const(0))
+}
+
+fn decremented(value: &Expr) -> Expr {
+    binary(BinaryOp::Sub, value.clone(), Expr::Const(1))
+}
+
+/// `condition ? then : otherwise`.
+fn choose(condition: Expr, then: Expr, otherwise: Expr) -> Expr {
+    Expr::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise))
+}
+
+/// An `int` value.
+fn int(expr: Expr) -> Val {
+    Val { expr, ty: CType::INT }
+}
