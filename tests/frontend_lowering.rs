@@ -905,3 +905,20 @@ fn a_try_lock_is_one_visible_statement_whose_result_is_zero_or_ebusy() {
         .expect("r is assigned from the try-lock's result");
     assert!(assigned.contains("Const(16)") && assigned.contains("Const(0)"), "{assigned}");
 }
+
+#[test]
+fn a_spin_lock_is_a_mutex() {
+    let p = ok("#include <pthread.h>\npthread_spinlock_t s;\nint main(void) {\n  pthread_spin_init(&s, PTHREAD_PROCESS_PRIVATE);\n  pthread_spin_lock(&s);\n  pthread_spin_unlock(&s);\n  if (pthread_spin_trylock(&s) == 0) pthread_spin_unlock(&s);\n  pthread_spin_destroy(&s);\n  return 0;\n}\n");
+    let s = location(&p, "s");
+    assert!(p.locations[s as usize].is_mutex, "a spin lock's location is a mutex");
+    let kinds: Vec<&str> = flat(&function(&p, "main").body)
+        .iter()
+        .filter_map(|k| match k {
+            StmtKind::MutexLock(Expr::Const(l)) if *l == s => Some("lock"),
+            StmtKind::MutexUnlock(Expr::Const(l)) if *l == s => Some("unlock"),
+            StmtKind::MutexTryLock { mutex: Expr::Const(l), .. } if *l == s => Some("trylock"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, ["lock", "unlock", "trylock", "unlock"]);
+}

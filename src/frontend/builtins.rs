@@ -272,11 +272,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.emit(StmtKind::ThreadExit(value));
                 Ok(Val::void())
             }
-            "pthread_mutex_lock" | "pthread_mutex_unlock" | "pthread_mutex_init" => {
+            // A spin lock is a mutex that waits by spinning: the same
+            // executions (both synchronise memory).
+            "pthread_mutex_lock" | "pthread_mutex_unlock" | "pthread_mutex_init" | "pthread_spin_lock"
+            | "pthread_spin_unlock" | "pthread_spin_init" => {
                 let mutex = self.rvalue(argument(0)?)?;
                 self.emit(match name {
-                    "pthread_mutex_lock" => StmtKind::MutexLock(mutex.expr),
-                    "pthread_mutex_unlock" => StmtKind::MutexUnlock(mutex.expr),
+                    "pthread_mutex_lock" | "pthread_spin_lock" => StmtKind::MutexLock(mutex.expr),
+                    "pthread_mutex_unlock" | "pthread_spin_unlock" => StmtKind::MutexUnlock(mutex.expr),
                     _ => StmtKind::Write {
                         address: mutex.expr,
                         value: Expr::Const(0),
@@ -342,7 +345,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "setjmp" | "longjmp" | "_setjmp" | "__sigsetjmp" | "siglongjmp" | "sigsetjmp" => self
                 .lw
                 .refuse(span, "setjmp/longjmp", Some("restructure the control flow")),
-            "pthread_mutex_trylock" => {
+            "pthread_mutex_trylock" | "pthread_spin_trylock" => {
                 let mutex = self.rvalue(argument(0)?)?;
                 let taken = self.temp(&CType::INT);
                 self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: mutex.expr });
@@ -360,7 +363,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.emit(StmtKind::Fence(FenceKind::Full));
                 Ok(Val::int(0))
             }
-            "pthread_cond_init" | "pthread_cond_destroy" => Ok(Val::int(0)),
+            "pthread_cond_init" | "pthread_cond_destroy" | "pthread_spin_destroy" => Ok(Val::int(0)),
             "sem_init" | "sem_destroy" | "sem_post" | "sem_wait" | "sem_trywait" | "sem_timedwait"
             | "sem_getvalue" => self.semaphore(name, arguments, span),
             "strcpy" => self.copy_string_literal(arguments, span),

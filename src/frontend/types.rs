@@ -375,7 +375,7 @@ impl<'a> TypeEnv<'a> {
         let id = name.node.name.as_str();
         match id {
             "pthread_t" => return Ok(CType::ThreadHandle),
-            "pthread_mutex_t" => return Ok(CType::Mutex),
+            "pthread_mutex_t" | "pthread_spinlock_t" => return Ok(CType::Mutex),
             // A semaphore is its count, an int of shared memory (see
             // `FnLowerer::semaphore`).
             "sem_t" => return Ok(CType::INT),
@@ -388,7 +388,7 @@ impl<'a> TypeEnv<'a> {
             // `FnLowerer::read_write_lock`).
             "pthread_rwlock_t" => return Ok(CType::INT),
             "pthread_rwlockattr_t" => return Ok(CType::Opaque(id.to_string())),
-            "pthread_spinlock_t" | "pthread_barrier_t" | "pthread_key_t" | "pthread_once_t" => {
+            "pthread_barrier_t" | "pthread_key_t" | "pthread_once_t" => {
                 return self.refuse(
                     name.span,
                     &format!("`{id}`"),
