@@ -1228,3 +1228,49 @@ fn read_write_locks_let_readers_share_and_keep_writers_alone() {
         assert_eq!(code, 10, "{model}: readers share the lock: {stdout}{stderr}");
     }
 }
+
+/// Two threads publish a slot each, meet at a barrier (`WAIT`), and read
+/// the other's slot; main counts the serial threads.
+const BARRIER: &str = "#include <assert.h>
+#include <pthread.h>
+pthread_barrier_t barrier;
+int slot[2], serial;
+void *worker(void *arg) {
+  int me = *(int *)arg;
+  slot[me] = 1;
+  if (WAIT == PTHREAD_BARRIER_SERIAL_THREAD) serial++;
+  assert(slot[1 - me] == 1);
+  return 0;
+}
+int ids[2] = {0, 1};
+int main(void) {
+  pthread_t a, b;
+  pthread_barrier_init(&barrier, 0, 2);
+  pthread_create(&a, 0, worker, &ids[0]);
+  pthread_create(&b, 0, worker, &ids[1]);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(serial == SERIAL);
+  pthread_barrier_destroy(&barrier);
+  return 0;
+}
+";
+
+#[test]
+fn a_barrier_waits_for_its_group_publishes_the_stores_before_it_and_names_one_serial_thread() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "barrier.c", BARRIER);
+    let wait = "WAIT=pthread_barrier_wait(&barrier)";
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", wait, "-D", "SERIAL=1", "--no-sc-run"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", wait, "-D", "SERIAL=0", "--no-sc-run"]);
+        assert_eq!(code, 10, "{model}: one thread is the serial one: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "WAIT=0", "-D", "SERIAL=0", "--no-sc-run", "--color", "never"]);
+        assert_eq!(code, 10, "{model}: without the barrier: {stdout}{stderr}");
+        assert!(stdout.contains("assert(slot[1 - me] == 1);"), "{model}: {stdout}");
+    }
+}

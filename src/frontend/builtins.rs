@@ -357,6 +357,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             "pthread_cond_wait" | "pthread_cond_timedwait" => self.condition_wait(name, argument(1)?),
             _ if sync_objects::is_read_write_lock_call(name) => self.read_write_lock(name, arguments, span),
+            "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" => self.barrier(name, arguments, span),
             // POSIX lets signal and broadcast wake nobody (a waiter may wake
             // spuriously anyway); they synchronise memory (XBD 4.12).
             "pthread_cond_signal" | "pthread_cond_broadcast" => {

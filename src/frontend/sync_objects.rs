@@ -1,9 +1,9 @@
 //! Lowering of the POSIX synchronisation objects beside mutexes: condition
-//! variables, semaphores and read-write locks, each as the memory
+//! variables, semaphores, read-write locks and barriers, each as the memory
 //! operations an implementation performs (a `sem_t` and a
-//! `pthread_rwlock_t` are one int of shared memory, changed only by
-//! read-modify-writes, which drain the buffers as POSIX has these calls
-//! synchronise memory).
+//! `pthread_rwlock_t` are one int of shared memory, a `pthread_barrier_t`
+//! two, changed only by read-modify-writes, which drain the buffers as
+//! POSIX has these calls synchronise memory).
 
 use super::lower::{FnLowerer, LResult, binary};
 use super::lower_expr::Val;
@@ -23,6 +23,11 @@ pub const EBUSY: i64 = 16;
 /// The value of a read-write lock held by a writer; 0 is free, n > 0 held
 /// by n readers.
 const WRITER: i64 = -1;
+
+/// `PTHREAD_BARRIER_SERIAL_THREAD` of glibc: what `pthread_barrier_wait`
+/// returns in one thread of each group (the last to arrive); the others
+/// get 0.
+const BARRIER_SERIAL_THREAD: i64 = -1;
 
 /// Whether `name` is one of the read-write lock calls
 /// ([`FnLowerer::read_write_lock`]).
@@ -143,6 +148,55 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
         }
         Ok(Val::int(0))
+    }
+
+    /// Barriers: a `pthread_barrier_t` is its thread count n and the number
+    /// of arrivals so far. `pthread_barrier_init` sets both; a wait adds
+    /// its arrival atomically, and then waits until the arrivals complete
+    /// its group of n (the next multiple of n, so a barrier can be used
+    /// again): one compare-and-swap that must find that many and writes
+    /// them back ([`Self::guessed_exchange`]). The last thread of a group
+    /// gets `PTHREAD_BARRIER_SERIAL_THREAD`, the others 0.
+    pub fn barrier(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let needed = if name == "pthread_barrier_init" { 3 } else { 1 };
+        let count = self.sync_object(name, arguments, span, needed)?;
+        let arrivals = binary(BinaryOp::Add, count.clone(), Expr::Const(1));
+        match name {
+            "pthread_barrier_init" => {
+                let threads = self.rvalue(&arguments[2])?.expr;
+                self.write_shared(count, threads, &CType::INT);
+                self.write_shared(arrivals, Expr::Const(0), &CType::INT);
+                Ok(Val::int(0))
+            }
+            "pthread_barrier_destroy" => Ok(Val::int(0)),
+            _ => {
+                let threads = self.read_shared(count, CType::INT).expr;
+                // a barrier for no thread is refused by its initialisation
+                self.emit(StmtKind::Assume(positive(&threads)));
+                let arrived = self.temp(&CType::INT);
+                self.emit(StmtKind::Rmw {
+                    target: Some(Place::Local(arrived)),
+                    address: arrivals.clone(),
+                    op: RmwOp::FetchAdd(Expr::Const(1)),
+                });
+                let arrived = Expr::Load(Place::Local(arrived));
+                // the end of this arrival's group: the next multiple of n
+                let group = binary(BinaryOp::Div, arrived.clone(), threads.clone());
+                let complete = binary(BinaryOp::Mul, binary(BinaryOp::Add, group, Expr::Const(1)), threads.clone());
+                let complete = self.save(complete, &CType::INT);
+                self.guessed_exchange(
+                    arrivals,
+                    Some(&|found| binary(BinaryOp::Ge, found.clone(), complete.clone())),
+                    &|found| found.clone(),
+                );
+                let last = binary(
+                    BinaryOp::Eq,
+                    binary(BinaryOp::Rem, arrived, threads.clone()),
+                    binary(BinaryOp::Sub, threads, Expr::Const(1)),
+                );
+                Ok(int(choose(last, Expr::Const(BARRIER_SERIAL_THREAD), Expr::Const(0))))
+            }
+        }
     }
 
     /// The address of the synchronisation object a call `name` works on

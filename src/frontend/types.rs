@@ -388,7 +388,11 @@ impl<'a> TypeEnv<'a> {
             // `FnLowerer::read_write_lock`).
             "pthread_rwlock_t" => return Ok(CType::INT),
             "pthread_rwlockattr_t" => return Ok(CType::Opaque(id.to_string())),
-            "pthread_barrier_t" | "pthread_key_t" | "pthread_once_t" => {
+            // A barrier is its thread count and its arrivals so far, two
+            // ints of shared memory (see `FnLowerer::barrier`).
+            "pthread_barrier_t" => return Ok(CType::Array(Box::new(CType::INT), 2)),
+            "pthread_barrierattr_t" => return Ok(CType::Opaque(id.to_string())),
+            "pthread_key_t" | "pthread_once_t" => {
                 return self.refuse(
                     name.span,
                     &format!("`{id}`"),
