@@ -922,3 +922,13 @@ fn a_spin_lock_is_a_mutex() {
         .collect();
     assert_eq!(kinds, ["lock", "unlock", "trylock", "unlock"]);
 }
+
+#[test]
+fn a_synchronisation_call_without_a_pointer_to_its_object_is_refused_at_the_argument() {
+    let d = diagnostic("#include <semaphore.h>\nint main(void) {\n  sem_wait(5);\n  return 0;\n}\n");
+    assert_eq!(d.message, "`sem_wait` needs a pointer to its object");
+    assert_eq!((d.line, d.column), (3, 12));
+    let d = diagnostic("#include <pthread.h>\nint x;\nint main(void) {\n  pthread_barrier_wait(&x);\n  return 0;\n}\n");
+    assert_eq!(d.message, "`pthread_barrier_wait` needs a pointer to a `pthread_barrier_t`");
+    assert!(d.help.is_some());
+}

@@ -203,9 +203,25 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// (its first argument), once `needed` arguments are there.
     fn sync_object(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span, needed: usize) -> LResult<Expr> {
         if arguments.len() < needed {
-            return self.lw.error(span, format!("`{name}` needs {needed} arguments"), "too few arguments");
+            return self.lw.error(span, format!("`{name}` needs at least {needed} argument(s)"), "too few arguments");
         }
         let object = self.rvalue(&arguments[0])?;
+        let barrier = name.starts_with("pthread_barrier_");
+        let fits = match object.ty.target() {
+            Some(CType::Array(element, 2)) => barrier && **element == CType::INT,
+            Some(target) => !barrier && target.is_scalar(),
+            None => false,
+        };
+        if !fits {
+            let what = if barrier { "a `pthread_barrier_t`" } else { "its object" };
+            return Err(Box::new(self.lw.source.diagnostic(
+                arguments[0].span.start,
+                arguments[0].span.end,
+                format!("`{name}` needs a pointer to {what}"),
+                "not a pointer to the object",
+                Some("pass the object's address, e.g. `&object`".to_string()),
+            )));
+        }
         Ok(self.save(object.expr, &object.ty))
     }
 
