@@ -68,16 +68,20 @@ void sma_fence(sma_thread_t t, sma_stmt_t stmt)
     sma_record(SMA_EV_FENCE, t, 0, 0, sma_memory_order, 0, 0, stmt);
 }
 
-void sma_lock_drained(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+/* Takes the free mutex in memory (t has drained). */
+void sma_take_mutex(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
 {
-    sma_wid_t read_from;
-    sma_wid_t id;
-    sma_check_loc(mutex);
-    __CPROVER_assume(sma_memory[mutex] == SMA_MUTEX_FREE);
-    read_from = sma_memory_wid[mutex];
-    id = sma_new_write_id();
+    sma_wid_t read_from = sma_memory_wid[mutex];
+    sma_wid_t id = sma_new_write_id();
     sma_memory_store(mutex, SMA_MUTEX_TAKEN, id);
     sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, id, read_from, stmt);
+}
+
+void sma_lock_drained(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_check_loc(mutex);
+    __CPROVER_assume(sma_memory[mutex] == SMA_MUTEX_FREE);
+    sma_take_mutex(mutex, t, stmt);
 }
 
 void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
@@ -90,17 +94,12 @@ void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
  * free (1), else finds it held by another thread and leaves it so (0). */
 int sma_trylock_drained(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
 {
-    sma_wid_t read_from;
-    sma_wid_t id;
     sma_check_loc(mutex);
-    read_from = sma_memory_wid[mutex];
     if (sma_memory[mutex] != SMA_MUTEX_FREE) {
-        sma_record(SMA_EV_LOCK_BUSY, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, 0, read_from, stmt);
+        sma_record(SMA_EV_LOCK_BUSY, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, 0, sma_memory_wid[mutex], stmt);
         return 0;
     }
-    id = sma_new_write_id();
-    sma_memory_store(mutex, SMA_MUTEX_TAKEN, id);
-    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_memory_order, id, read_from, stmt);
+    sma_take_mutex(mutex, t, stmt);
     return 1;
 }
 

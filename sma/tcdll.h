@@ -275,20 +275,25 @@ void sma_write_now(sma_loc_t loc, sma_node_t head, sma_value_t value, sma_thread
     sma_note_last_write(loc, t, value, sma_clock, id);
 }
 
+/* Takes the free mutex whose memory value node `head` holds, in memory at
+ * once (t has drained). */
+void sma_take_mutex(sma_loc_t mutex, sma_node_t head, sma_thread_t t, sma_stmt_t stmt)
+{
+    sma_wid_t read_from = sma_wid[mutex][head];
+    sma_wid_t id = sma_new_write_id();
+    sma_write_now(mutex, head, SMA_MUTEX_TAKEN, t, id);
+    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_clock, id, read_from, stmt);
+}
+
 /* Mutex acquire: drain, then atomically check free and take. */
 void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
 {
     sma_node_t head;
-    sma_wid_t read_from;
-    sma_wid_t id;
     sma_check_loc(mutex);
     sma_drain(t);
     head = sma_head(mutex);
     __CPROVER_assume(sma_value[mutex][head] == SMA_MUTEX_FREE);
-    read_from = sma_wid[mutex][head];
-    id = sma_new_write_id();
-    sma_write_now(mutex, head, SMA_MUTEX_TAKEN, t, id);
-    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_clock, id, read_from, stmt);
+    sma_take_mutex(mutex, head, t, stmt);
 }
 
 /* Mutex try-lock: drain, then take the mutex if it is free (1), else find
@@ -296,19 +301,14 @@ void sma_lock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
 int sma_trylock(sma_loc_t mutex, sma_thread_t t, sma_stmt_t stmt)
 {
     sma_node_t head;
-    sma_wid_t read_from;
-    sma_wid_t id;
     sma_check_loc(mutex);
     sma_drain(t);
     head = sma_head(mutex);
-    read_from = sma_wid[mutex][head];
     if (sma_value[mutex][head] != SMA_MUTEX_FREE) {
-        sma_record(SMA_EV_LOCK_BUSY, t, mutex, SMA_MUTEX_TAKEN, sma_clock, 0, read_from, stmt);
+        sma_record(SMA_EV_LOCK_BUSY, t, mutex, SMA_MUTEX_TAKEN, sma_clock, 0, sma_wid[mutex][head], stmt);
         return 0;
     }
-    id = sma_new_write_id();
-    sma_write_now(mutex, head, SMA_MUTEX_TAKEN, t, id);
-    sma_record(SMA_EV_LOCK, t, mutex, SMA_MUTEX_TAKEN, sma_clock, id, read_from, stmt);
+    sma_take_mutex(mutex, head, t, stmt);
     return 1;
 }
 
