@@ -1274,3 +1274,45 @@ fn a_barrier_waits_for_its_group_publishes_the_stores_before_it_and_names_one_se
         assert!(stdout.contains("assert(slot[1 - me] == 1);"), "{model}: {stdout}");
     }
 }
+
+/// Two threads initialise a table through `ONCE` before they use it.
+const ONCE: &str = "#include <assert.h>
+#include <pthread.h>
+pthread_once_t once = PTHREAD_ONCE_INIT;
+int initialised, table[2];
+void init(void) {
+  table[0] = 1;
+  table[1] = 2;
+  initialised++;
+}
+void *user(void *arg) {
+  ONCE;
+  assert(table[0] + table[1] == 3);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, user, 0);
+  pthread_create(&b, 0, user, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(initialised == 1);
+  return 0;
+}
+";
+
+#[test]
+fn pthread_once_runs_its_routine_once_and_every_caller_sees_it_done() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "once.c", ONCE);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "ONCE=pthread_once(&once, init)"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        // A flag checked without synchronisation runs it twice, or too late.
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "ONCE=if (!initialised) init()"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+    }
+}

@@ -358,6 +358,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "pthread_cond_wait" | "pthread_cond_timedwait" => self.condition_wait(name, argument(1)?),
             _ if sync_objects::is_read_write_lock_call(name) => self.read_write_lock(name, arguments, span),
             "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" => self.barrier(name, arguments, span),
+            "pthread_once" => self.once(arguments, span),
             // POSIX lets signal and broadcast wake nobody (a waiter may wake
             // spuriously anyway); they synchronise memory (XBD 4.12).
             "pthread_cond_signal" | "pthread_cond_broadcast" => {
@@ -390,7 +391,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
-    fn user_call(
+    pub fn user_call(
         &mut self,
         function: FunctionId,
         name: &str,
@@ -473,6 +474,21 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.store(&destination, value, span)
     }
 
+    /// The function an argument names (`f` or `&f`) with its name, if the
+    /// program defines it.
+    pub fn named_function(&self, argument: &'a Node<Expression>) -> Option<(FunctionId, &'a str)> {
+        let named = match &uncast(argument).node {
+            Expression::Identifier(id) => id,
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => match &uncast(&u.node.operand).node {
+                Expression::Identifier(id) => id,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let name = named.node.name.as_str();
+        self.lw.functions.get(name).map(|&function| (function, name))
+    }
+
     fn thread_create(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
         if arguments.len() != 4 {
             return self.lw.error(
@@ -509,18 +525,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 );
             }
         };
-        let entry = match &uncast(&arguments[2]).node {
-            Expression::Identifier(id) => Some(id),
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-                match &uncast(&u.node.operand).node {
-                    Expression::Identifier(id) => Some(id),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        let Some(function) = entry.and_then(|id| self.lw.functions.get(&id.node.name).copied())
-        else {
+        let Some((function, _)) = self.named_function(&arguments[2]) else {
             return self.lw.refuse(
                 arguments[2].span,
                 "a thread entry that is not a function defined in the program",

@@ -199,6 +199,40 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
+    /// `pthread_once(control, init)`: the control word is 0 before the
+    /// first call, 1 while `init` runs, 2 after. Each call claims it by a
+    /// compare-and-swap from 0 to 1 on the value it finds
+    /// ([`Self::guessed_exchange`]); the call that claimed it runs `init`
+    /// and then sets it to 2 atomically, every other one waits until it is 2.
+    pub fn once(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        const UNCLAIMED: i64 = 0;
+        const RUNNING: i64 = 1;
+        const DONE: i64 = 2;
+        let control = self.sync_object("pthread_once", arguments, span, 2)?;
+        let Some((function, name)) = self.named_function(&arguments[1]) else {
+            return self.lw.refuse(
+                arguments[1].span,
+                "a `pthread_once` routine that is not a function defined in the program",
+                Some("name the function directly"),
+            );
+        };
+        let is = |value: &Expr, constant: i64| binary(BinaryOp::Eq, value.clone(), Expr::Const(constant));
+        let found = self.guessed_exchange(control.clone(), None, &|found| {
+            choose(is(found, UNCLAIMED), Expr::Const(RUNNING), found.clone())
+        });
+        let (run, ()) = self.in_block(|f| {
+            f.user_call(function, name, &[], span)?;
+            f.emit(StmtKind::Rmw { target: None, address: control.clone(), op: RmwOp::Exchange(Expr::Const(DONE)) });
+            Ok(())
+        })?;
+        let (wait, ()) = self.in_block(|f| {
+            f.guessed_exchange(control.clone(), Some(&|found| is(found, DONE)), &|found| found.clone());
+            Ok(())
+        })?;
+        self.emit(StmtKind::If { condition: is(&found, UNCLAIMED), then_branch: run, else_branch: wait });
+        Ok(Val::int(0))
+    }
+
     /// The address of the synchronisation object a call `name` works on
     /// (its first argument), once `needed` arguments are there.
     fn sync_object(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span, needed: usize) -> LResult<Expr> {

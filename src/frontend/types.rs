@@ -392,7 +392,9 @@ impl<'a> TypeEnv<'a> {
             // ints of shared memory (see `FnLowerer::barrier`).
             "pthread_barrier_t" => return Ok(CType::Array(Box::new(CType::INT), 2)),
             "pthread_barrierattr_t" => return Ok(CType::Opaque(id.to_string())),
-            "pthread_key_t" | "pthread_once_t" => {
+            // The state of a `pthread_once` (see `FnLowerer::once`).
+            "pthread_once_t" => return Ok(CType::INT),
+            "pthread_key_t" => {
                 return self.refuse(
                     name.span,
                     &format!("`{id}`"),
