@@ -1,4 +1,5 @@
-//! Calls: user functions, the pthread API, verification builtins
+//! Calls: user functions, the pthread API (its synchronisation objects
+//! beside mutexes in `sync_objects.rs`), verification builtins
 //! (`__VERIFIER_*`, `assert`, `reach_error`), fences, read-modify-writes
 //! (C11 `atomic_*`, `__sync_*`, `__atomic_*`), heap allocation and inline
 //! assembly fences.

@@ -394,20 +394,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             LVal::Private(Place::Local(id), ty)
         };
         if let Some(initializer) = &init.node.initializer {
-            self.initialise(&target, initializer)?;
+            self.fill(&target, initializer)?;
         }
         Ok(())
     }
 
-    /// Initialises an object; unmentioned elements of a braced list are
-    /// zero. Every scalar is stored once (a shared object's stores are
+    /// Initialises an object: stores the values of an initialiser, and zero
+    /// into the elements and fields of a braced list that it does not
+    /// mention. Every scalar is stored once (a shared object's stores are
     /// visible statements), except where designators name one twice.
-    fn initialise(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
-        self.fill(target, init)
-    }
-
-    /// Stores the values of an initialiser, and zero into the elements and
-    /// fields of a braced list that it does not mention.
     fn fill(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
         match (&init.node, target.ty().clone()) {
             // A condition variable or attribute has no value here

@@ -44,7 +44,6 @@ pub fn sequentialise_threads(
         program,
         options,
         thread_arg,
-        thread_results: program.thread_results,
         takes_argument,
     };
     let threads = instances
@@ -74,9 +73,6 @@ struct Context<'a> {
     program: &'a Program,
     options: &'a TranslateOptions,
     thread_arg: usize,
-    /// The plain global array of the threads' return values, when the
-    /// program collects one ([`Program::thread_results`]).
-    thread_results: Option<usize>,
     /// Slots whose start function uses its parameter.
     takes_argument: HashSet<usize>,
 }
@@ -123,7 +119,6 @@ pub fn sequentialise_thread_for_test(
         program,
         options,
         thread_arg: program.plain_globals.len(),
-        thread_results: program.thread_results,
         takes_argument: HashSet::from([thread.slot]),
     };
     sequentialise_thread(&context, thread, labels)
@@ -279,7 +274,7 @@ impl Sequentialiser<'_> {
         let (StmtKind::Return(Some(value)) | StmtKind::ThreadExit(Some(value))) = kind else {
             return;
         };
-        let Some(results) = self.context.thread_results else {
+        let Some(results) = self.context.program.thread_results else {
             return;
         };
         let place = Place::Index(Box::new(Place::PlainGlobal(results)), Box::new(Expr::Const(self.slot as i64)));
