@@ -1316,3 +1316,42 @@ fn pthread_once_runs_its_routine_once_and_every_caller_sees_it_done() {
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
     }
 }
+
+/// Each thread records `pthread_self()`; main compares them with the
+/// handles `pthread_create` gave it.
+const THREAD_SELF: &str = "#include <assert.h>
+#include <pthread.h>
+pthread_t seen[2], main_thread;
+int ids[2] = {0, 1};
+void *record(void *arg) {
+  int me = *(int *)arg;
+  seen[me] = pthread_self();
+  assert(!pthread_equal(seen[me], main_thread));
+  return 0;
+}
+int main(void) {
+  pthread_t t[2];
+  main_thread = pthread_self();
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, record, &ids[i]);
+  for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+  assert(pthread_equal(seen[0], t[0]) && pthread_equal(seen[1], t[1]));
+  assert(pthread_equal(pthread_self(), main_thread));
+  assert(!pthread_equal(seen[0], SECOND));
+  return 0;
+}
+";
+
+#[test]
+fn pthread_self_is_the_handle_pthread_create_gave() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "self.c", THREAD_SELF);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "SECOND=t[1]", "--unwind", "3"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "SECOND=t[0]", "--unwind", "3"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+    }
+}

@@ -250,6 +250,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         match name {
             "pthread_create" => self.thread_create(arguments, span),
+            // A thread's handle is its slot (`pthread_create` stores it).
+            "pthread_self" => Ok(Val { expr: Expr::CurrentThread, ty: CType::ThreadHandle }),
+            "pthread_equal" => {
+                let (first, second) = (self.rvalue(argument(0)?)?, self.rvalue(argument(1)?)?);
+                Ok(Val { expr: binary(BinaryOp::Eq, first.expr, second.expr), ty: CType::INT })
+            }
             "pthread_join" => {
                 let handle = self.rvalue(argument(0)?)?;
                 let result = arguments.get(1).filter(|result| self.lw.types.const_eval(uncast(result)) != Some(0));

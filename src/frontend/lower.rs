@@ -261,7 +261,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Whether an expression's value cannot change when later statements run.
     pub fn is_stable(&self, e: &Expr) -> bool {
         match e {
-            Expr::Const(_) | Expr::ObjectAddress(_) => true,
+            Expr::Const(_) | Expr::ObjectAddress(_) | Expr::CurrentThread => true,
             Expr::Nondet(_) => false,
             Expr::Load(place) => self.place_is_stable(place),
             Expr::Unary(_, a) | Expr::Cast(_, a) => self.is_stable(a),
@@ -363,7 +363,7 @@ fn reads_plain_global(e: &Expr) -> bool {
         }
     }
     match e {
-        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => false,
+        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => false,
         Expr::Load(p) => place(p),
         Expr::Unary(_, a) | Expr::Cast(_, a) => reads_plain_global(a),
         Expr::Binary(_, a, b) => reads_plain_global(a) || reads_plain_global(b),

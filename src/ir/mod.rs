@@ -190,6 +190,9 @@ pub enum Expr {
     Cast(Ty, Box<Expr>),
     /// `__VERIFIER_nondet_*()`: any value of the type.
     Nondet(Ty),
+    /// `pthread_self()`: the handle of the running thread, its slot. The
+    /// lazy pass replaces it by the slot of each thread copy.
+    CurrentThread,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

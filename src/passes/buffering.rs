@@ -857,7 +857,7 @@ fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr
         Expr::Conditional(condition, then_value, else_value) => {
             Expr::Conditional(substitute(condition), substitute(then_value), substitute(else_value))
         }
-        Expr::Const(_) | Expr::Load(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => expr.clone(),
+        Expr::Const(_) | Expr::Load(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => expr.clone(),
     }
 }
 
@@ -913,7 +913,7 @@ fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Option<i64> {
 fn deterministic(expr: &Expr) -> bool {
     match expr {
         Expr::Nondet(_) => false,
-        Expr::Const(_) | Expr::Load(_) | Expr::ObjectAddress(_) => true,
+        Expr::Const(_) | Expr::Load(_) | Expr::ObjectAddress(_) | Expr::CurrentThread => true,
         Expr::Unary(_, inner) | Expr::Cast(_, inner) => deterministic(inner),
         Expr::Binary(_, left, right) => deterministic(left) && deterministic(right),
         Expr::Conditional(condition, then_value, else_value) => {

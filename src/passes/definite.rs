@@ -51,7 +51,7 @@ impl Analysis {
                 self.uses(a, state);
                 self.uses(b, state);
             }
-            Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => {}
+            Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
         }
     }
 

@@ -20,10 +20,13 @@ const MAX_NONDET_ELEMENTS: u64 = 256;
 /// Sequentialises the instantiated threads.
 pub fn sequentialise_threads(
     program: &Program,
-    instances: Instances,
+    mut instances: Instances,
     options: &TranslateOptions,
     labels: &mut LabelGen,
 ) -> Result<SequentialProgram, Box<Diagnostic>> {
+    for thread in &mut instances.threads {
+        name_current_thread(thread);
+    }
     let slots = instances.slots();
     let mut plain_globals = program.plain_globals.clone();
     let thread_arg = plain_globals.len();
@@ -75,6 +78,22 @@ struct Context<'a> {
     thread_arg: usize,
     /// Slots whose start function uses its parameter.
     takes_argument: HashSet<usize>,
+}
+
+/// Replaces `pthread_self()` in the thread copy's body by its slot.
+fn name_current_thread(thread: &mut ThreadInstance) {
+    let slot = Expr::Const(thread.slot as i64);
+    super::walk::for_each_stmt_mut(&mut thread.body, &mut |kind| {
+        super::walk::visit_operands(
+            kind,
+            &mut |expr| {
+                if *expr == Expr::CurrentThread {
+                    *expr = slot.clone();
+                }
+            },
+            &mut |_| {},
+        )
+    });
 }
 
 /// Whether the thread copy's body mentions its first parameter.

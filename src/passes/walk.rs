@@ -243,7 +243,7 @@ fn expr_mut(e: &mut Expr, fe: &mut impl FnMut(&mut Expr), fp: &mut impl FnMut(&m
             expr_mut(b, fe, fp);
             expr_mut(c, fe, fp);
         }
-        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) => {}
+        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
     }
 }
 

@@ -235,6 +235,8 @@ pub fn expression(
             nondet.insert((function.clone(), c_type));
             format!("{function}()")
         }
+        // The lazy pass replaces it; the slot it stands for otherwise.
+        Expr::CurrentThread => constant(thread.slot as i64),
     }
 }
 
