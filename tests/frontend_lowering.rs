@@ -932,3 +932,19 @@ fn a_synchronisation_call_without_a_pointer_to_its_object_is_refused_at_the_argu
     assert_eq!(d.message, "`pthread_barrier_wait` needs a pointer to a `pthread_barrier_t`");
     assert!(d.help.is_some());
 }
+
+#[test]
+fn thread_local_storage_is_refused_not_shared() {
+    // Each thread has its own copy: treating it as one shared variable
+    // would report bugs that cannot happen.
+    for (source, line) in [
+        ("_Thread_local int mine;\nint main(void) { return mine; }\n", 1),
+        ("#include <pthread.h>\n__thread int mine;\nint main(void) { return mine; }\n", 2),
+        ("int main(void) {\n  static _Thread_local int mine;\n  return mine;\n}\n", 2),
+    ] {
+        let d = diagnostic(source);
+        assert_eq!(d.message, "thread-local storage (`_Thread_local`, `__thread`) is not supported", "{source}");
+        assert_eq!(d.line, line, "{source}");
+        assert!(d.help.is_some());
+    }
+}

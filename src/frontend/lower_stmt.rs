@@ -291,6 +291,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             self.lw.types.add_typedef(&d.node);
             return Ok(());
         }
+        if let Some(span) = types::thread_local_specifier(specs) {
+            return self.lw.refuse(span, types::THREAD_LOCAL.0, Some(types::THREAD_LOCAL.1));
+        }
         let is_static = types::has_storage(specs, |s| matches!(s, StorageClassSpecifier::Static));
         let is_extern = types::has_storage(specs, |s| matches!(s, StorageClassSpecifier::Extern));
         let atomic = types::is_atomic(specs);

@@ -35,6 +35,8 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
         .arg("-E")
         .arg("-std=gnu11")
         .arg("-D__LAZYSMA__")
+        // GNU's thread-local keyword, as C11 spells it: the frontend refuses both.
+        .arg("-D__thread=_Thread_local")
         .arg("-I")
         .arg(include_dir.path());
     for dir in &options.include_dirs {

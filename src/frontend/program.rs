@@ -119,6 +119,9 @@ fn top_declaration<'a>(
         }
         return Ok(());
     }
+    if !system && let Some(span) = types::thread_local_specifier(specs) {
+        return lw.refuse(span, types::THREAD_LOCAL.0, Some(types::THREAD_LOCAL.1));
+    }
     if system {
         for spec in specs {
             if let DeclarationSpecifier::TypeSpecifier(t) = &spec.node

@@ -7,7 +7,7 @@ use crate::diagnostics::Diagnostic;
 pub use crate::ir::truncate;
 use crate::ir::{StructDef, Ty};
 use lang_c::ast::*;
-use lang_c::span::Node;
+use lang_c::span::{Node, Span};
 use std::collections::HashMap;
 
 /// Default length of a variable-length array of `pthread_t`.
@@ -169,6 +169,21 @@ pub fn function_declarator(declarator: &Declarator) -> Option<&Node<FunctionDecl
         _ => None,
     })
 }
+
+/// The `_Thread_local` specifier among declaration specifiers (`__thread`
+/// is preprocessed into it), if any: thread-local storage is refused.
+pub fn thread_local_specifier(specs: &[Node<DeclarationSpecifier>]) -> Option<Span> {
+    specs.iter().find_map(|s| match &s.node {
+        DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::ThreadLocal => Some(s.span),
+        _ => None,
+    })
+}
+
+/// What a refusal of thread-local storage says and suggests.
+pub const THREAD_LOCAL: (&str, &str) = (
+    "thread-local storage (`_Thread_local`, `__thread`)",
+    "give each thread its own variable, e.g. an element of an array indexed by a thread number passed as its argument",
+);
 
 /// Whether declaration specifiers contain `typedef`.
 pub fn is_typedef(specs: &[Node<DeclarationSpecifier>]) -> bool {
