@@ -948,3 +948,20 @@ fn thread_local_storage_is_refused_not_shared() {
         assert!(d.help.is_some());
     }
 }
+
+#[test]
+fn only_normal_mutexes_are_accepted() {
+    // A recursive mutex relocked by its holder would block here, hiding
+    // what follows: refused rather than checked wrongly.
+    let program = |kind: &str| {
+        format!("#include <pthread.h>\npthread_mutex_t m;\nint main(void) {{\n  pthread_mutexattr_t a;\n  pthread_mutexattr_init(&a);\n  pthread_mutexattr_settype(&a, {kind});\n  pthread_mutex_init(&m, &a);\n  return 0;\n}}\n")
+    };
+    for kind in ["PTHREAD_MUTEX_RECURSIVE", "PTHREAD_MUTEX_ERRORCHECK"] {
+        let d = diagnostic(&program(kind));
+        assert!(d.message.starts_with("a recursive or error-checking mutex"), "{kind}: {}", d.message);
+        assert_eq!((d.line, d.column), (6, 33), "{kind}");
+    }
+    for kind in ["PTHREAD_MUTEX_NORMAL", "PTHREAD_MUTEX_DEFAULT"] {
+        ok(&program(kind));
+    }
+}

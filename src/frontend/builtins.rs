@@ -17,6 +17,9 @@ const SEQ_CST: i64 = 5;
 const RELEASE: i64 = 3;
 const ACQ_REL: i64 = 4;
 
+/// `PTHREAD_MUTEX_NORMAL` (= `PTHREAD_MUTEX_DEFAULT`) of glibc.
+const PTHREAD_MUTEX_NORMAL: i64 = 0;
+
 /// Library calls with no effect on the checked behaviour.
 const IGNORED: &[&str] = &[
     "printf",
@@ -36,7 +39,6 @@ const IGNORED: &[&str] = &[
     "pthread_attr_destroy",
     "pthread_attr_setdetachstate",
     "pthread_mutexattr_init",
-    "pthread_mutexattr_settype",
     "pthread_mutexattr_destroy",
     "srand",
     "setbuf",
@@ -373,6 +375,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val::int(0))
             }
             "pthread_cond_init" | "pthread_cond_destroy" | "pthread_spin_destroy" => Ok(Val::int(0)),
+            // Only the normal kind, whose relock by its holder blocks.
+            "pthread_mutexattr_settype" => {
+                let kind = argument(1)?;
+                if self.lw.types.const_eval(uncast(kind)) != Some(PTHREAD_MUTEX_NORMAL) {
+                    return self.lw.refuse(
+                        kind.span,
+                        "a recursive or error-checking mutex (any type but PTHREAD_MUTEX_NORMAL or DEFAULT)",
+                        Some("use a normal mutex, with the thread's own count of how often it holds it"),
+                    );
+                }
+                Ok(Val::int(0))
+            }
             "sem_init" | "sem_destroy" | "sem_post" | "sem_wait" | "sem_trywait" | "sem_timedwait"
             | "sem_getvalue" => self.semaphore(name, arguments, span),
             "strcpy" => self.copy_string_literal(arguments, span),
