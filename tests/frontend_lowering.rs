@@ -934,19 +934,25 @@ fn a_synchronisation_call_without_a_pointer_to_its_object_is_refused_at_the_argu
 }
 
 #[test]
-fn thread_local_storage_is_refused_not_shared() {
-    // Each thread has its own copy: treating it as one shared variable
-    // would report bugs that cannot happen.
-    for (source, line) in [
-        ("_Thread_local int mine;\nint main(void) { return mine; }\n", 1),
-        ("#include <pthread.h>\n__thread int mine;\nint main(void) { return mine; }\n", 2),
-        ("int main(void) {\n  static _Thread_local int mine;\n  return mine;\n}\n", 2),
+fn a_thread_local_global_is_the_running_threads_element_of_a_per_thread_array() {
+    // Each thread has its own copy: one shared variable would report bugs
+    // that cannot happen.
+    for source in [
+        "_Thread_local int mine = 3;\nint main(void) { return mine; }\n",
+        "#include <pthread.h>\n__thread int mine = 3;\nint main(void) { return mine; }\n",
     ] {
-        let d = diagnostic(source);
-        assert_eq!(d.message, "thread-local storage (`_Thread_local`, `__thread`) is not supported", "{source}");
-        assert_eq!(d.line, line, "{source}");
-        assert!(d.help.is_some());
+        let p = ok(source);
+        assert!(p.locations.iter().all(|l| l.name != "mine"), "not shared memory: {source}");
+        let &(id, initial) = p.per_thread.first().expect("a per-thread array");
+        assert_eq!((p.plain_globals[id].name.as_str(), initial), ("mine", 3), "{source}");
+        let main = format!("{:?}", function(&p, "main").body);
+        assert!(main.contains(&format!("Index(PlainGlobal({id}), CurrentThread)")), "{main}");
     }
+    let d = diagnostic("int main(void) {\n  static _Thread_local int mine;\n  return mine;\n}\n");
+    assert!(d.message.starts_with("a thread-local variable inside a function"), "{}", d.message);
+    assert_eq!(d.line, 2);
+    let d = diagnostic("_Thread_local int mine[2];\nint main(void) { return mine[0]; }\n");
+    assert!(d.message.starts_with("a thread-local array or struct"), "{}", d.message);
 }
 
 #[test]

@@ -1355,3 +1355,43 @@ fn pthread_self_is_the_handle_pthread_create_gave() {
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
     }
 }
+
+/// A thread-local variable (`__thread`, and `_Thread_local`): each thread
+/// starts with its own copy at the initial value.
+const THREAD_LOCAL: &str = "#include <assert.h>
+#include <pthread.h>
+__thread int mine = 5;
+_Thread_local long other;
+int shared;
+void *t(void *arg) {
+  assert(mine == 5 && other == 0);
+  mine = 1;
+  other = 2;
+  shared = mine;
+  return 0;
+}
+int main(void) {
+  pthread_t h;
+  mine = 7;
+  pthread_create(&h, 0, t, 0);
+  pthread_join(h, 0);
+  assert(mine == 7 && other == 0 && shared == 1);
+  assert(PROPERTY);
+  return 0;
+}
+";
+
+#[test]
+fn every_thread_has_its_own_copy_of_a_thread_local_variable() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "tls.c", THREAD_LOCAL);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "PROPERTY=1"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "PROPERTY=mine != 7", "--no-sc-run"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+    }
+}

@@ -15,9 +15,40 @@ pub enum Global {
     Shared { base: u32, ty: CType, atomic: bool },
     /// A plain variable of the sequential program (`pthread_t`).
     Plain { id: usize, ty: CType },
+    /// A thread-local variable: element `pthread_self()` of a plain array
+    /// with one element per thread ([`crate::ir::Program::per_thread`]).
+    ThreadLocal { id: usize, ty: CType },
 }
 
 impl<'a> Lowerer<'a> {
+    /// Declares a thread-local global scalar (`_Thread_local`, `__thread`):
+    /// each thread has its own copy, private to it, starting at the
+    /// constant initial value. Arrays and structs are refused.
+    pub fn declare_thread_local(
+        &mut self,
+        name: &str,
+        ty: CType,
+        init: Option<&'a Node<Initializer>>,
+        span: Span,
+    ) -> LResult<()> {
+        if self.globals.contains_key(name) {
+            return Ok(());
+        }
+        if !ty.is_scalar() {
+            return self.refuse(span, "a thread-local array or struct", Some("make each thread-local scalar its own variable"));
+        }
+        let initial = match init.map(|init| &init.node) {
+            None => 0,
+            Some(Initializer::Expression(e)) => self.static_value(e)?,
+            Some(Initializer::List(_)) => return self.refuse(span, "a braced initialiser of a thread-local scalar", None),
+        };
+        let ir_ty = self.types.ir_type(&ty);
+        let id = self.per_thread_global(name, ir_ty, initial);
+        self.types.object_types.insert(name.to_string(), ty.clone());
+        self.globals.insert(name.to_string(), Global::ThreadLocal { id, ty });
+        Ok(())
+    }
+
     /// Declares (or completes the initialiser of) a global object.
     pub fn declare_global(
         &mut self,
@@ -53,7 +84,7 @@ impl<'a> Lowerer<'a> {
                 }
                 return Ok(());
             }
-            Some(Global::Plain { .. }) => return Ok(()),
+            Some(Global::Plain { .. } | Global::ThreadLocal { .. }) => return Ok(()),
             None => {}
         }
         if ty.is_thread_data() {
@@ -297,7 +328,7 @@ impl<'a> Lowerer<'a> {
         match &e.node {
             Expression::Identifier(id) => match self.globals.get(&id.node.name)? {
                 Global::Shared { base, ty, .. } => Some((*base as i64, ty.clone())),
-                Global::Plain { .. } => None,
+                Global::Plain { .. } | Global::ThreadLocal { .. } => None,
             },
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 let (base, ty) = self.static_lvalue(&b.node.lhs)?;

@@ -43,9 +43,17 @@ impl<'a> Lowerer<'a> {
         if let Some(id) = self.program.thread_results {
             return id;
         }
-        self.program.plain_globals.push(PlainGlobal { name: "thread_result".into(), ty: per_thread_array(0) });
-        let id = self.program.plain_globals.len() - 1;
+        let id = self.per_thread_global("thread_result", PER_THREAD_VALUE, 0);
         self.program.thread_results = Some(id);
+        id
+    }
+
+    /// Declares a plain global array with one element of type `element` per
+    /// thread slot, each starting at `initial` ([`Program::per_thread`]).
+    pub fn per_thread_global(&mut self, name: &str, element: Ty, initial: i64) -> PlainGlobalId {
+        self.program.plain_globals.push(PlainGlobal { name: name.to_string(), ty: Ty::Array(Box::new(element), 0) });
+        let id = self.program.plain_globals.len() - 1;
+        self.program.per_thread.push((id, initial));
         id
     }
 

@@ -35,7 +35,7 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
         .arg("-E")
         .arg("-std=gnu11")
         .arg("-D__LAZYSMA__")
-        // GNU's thread-local keyword, as C11 spells it: the frontend refuses both.
+        // GNU's thread-local keyword, as C11 spells it.
         .arg("-D__thread=_Thread_local")
         .arg("-I")
         .arg(include_dir.path());

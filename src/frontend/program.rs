@@ -119,9 +119,6 @@ fn top_declaration<'a>(
         }
         return Ok(());
     }
-    if !system && let Some(span) = types::thread_local_specifier(specs) {
-        return lw.refuse(span, types::THREAD_LOCAL.0, Some(types::THREAD_LOCAL.1));
-    }
     if system {
         for spec in specs {
             if let DeclarationSpecifier::TypeSpecifier(t) = &spec.node
@@ -145,6 +142,7 @@ fn top_declaration<'a>(
     }
     let atomic = types::is_atomic(specs);
     let constant = types::is_const(specs);
+    let thread_local = types::thread_local_specifier(specs).is_some();
     for init in &d.node.declarators {
         let Some(name) = types::declarator_name(&init.node.declarator.node) else {
             continue;
@@ -166,6 +164,7 @@ fn top_declaration<'a>(
             ref ty @ (CType::Int { .. } | CType::Bool)
                 if constant
                     && named_constant(lw, &name.node.name, ty, init.node.initializer.as_ref()) => {}
+            ty if thread_local => lw.declare_thread_local(&name.node.name, ty, init.node.initializer.as_ref(), init.span)?,
             ty => lw.declare_global(
                 &name.node.name,
                 ty,

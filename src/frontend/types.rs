@@ -171,7 +171,7 @@ pub fn function_declarator(declarator: &Declarator) -> Option<&Node<FunctionDecl
 }
 
 /// The `_Thread_local` specifier among declaration specifiers (`__thread`
-/// is preprocessed into it), if any: thread-local storage is refused.
+/// is preprocessed into it), if any.
 pub fn thread_local_specifier(specs: &[Node<DeclarationSpecifier>]) -> Option<Span> {
     specs.iter().find_map(|s| match &s.node {
         DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::ThreadLocal => Some(s.span),
@@ -179,10 +179,11 @@ pub fn thread_local_specifier(specs: &[Node<DeclarationSpecifier>]) -> Option<Sp
     })
 }
 
-/// What a refusal of thread-local storage says and suggests.
+/// What a refusal of a thread-local variable inside a function says and
+/// suggests.
 pub const THREAD_LOCAL: (&str, &str) = (
-    "thread-local storage (`_Thread_local`, `__thread`)",
-    "give each thread its own variable, e.g. an element of an array indexed by a thread number passed as its argument",
+    "a thread-local variable inside a function (`static _Thread_local`, `static __thread`)",
+    "declare it at file scope, where thread-local variables are supported",
 );
 
 /// Whether declaration specifiers contain `typedef`.

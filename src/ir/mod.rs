@@ -50,9 +50,14 @@ pub struct Program {
     pub heap_block_size: u32,
     /// The plain global array holding each thread's return value (`return`
     /// or `pthread_exit` of its start function), when some `pthread_join`
-    /// collects one. The frontend declares it empty; the lazy pass gives it
-    /// one element per thread slot.
+    /// collects one. It is one of the `per_thread` arrays.
     pub thread_results: Option<PlainGlobalId>,
+    /// Plain global arrays with one element per thread slot, each with the
+    /// value every element starts with (a thread-local variable: element
+    /// `pthread_self()` is the running thread's copy). The frontend declares
+    /// them empty; the lazy pass gives them their length and their initial
+    /// values.
+    pub per_thread: Vec<(PlainGlobalId, i64)>,
 }
 
 /// One scalar of shared memory belonging to a global object.

@@ -34,8 +34,10 @@ pub fn sequentialise_threads(
         name: "thread_arg".into(),
         ty: per_thread_array(instances.threads.len() as u64),
     });
-    if let Some(results) = program.thread_results {
-        plain_globals[results].ty = per_thread_array(instances.threads.len() as u64);
+    for &(id, _) in &program.per_thread {
+        if let Ty::Array(element, _) = &plain_globals[id].ty {
+            plain_globals[id].ty = Ty::Array(element.clone(), instances.threads.len() as u64);
+        }
     }
     let takes_argument = instances
         .threads
@@ -160,6 +162,12 @@ fn sequentialise_thread(
         jumps: Vec::new(),
     };
     let mut body = vec![SeqStmt::Guard(0)];
+    // The thread's copies of the thread-local variables start at their
+    // initial values (0 needs nothing: the arrays are static).
+    for &(id, initial) in context.program.per_thread.iter().filter(|(_, initial)| *initial != 0) {
+        let copy = Place::Index(Box::new(Place::PlainGlobal(id)), Box::new(Expr::Const(thread.slot as i64)));
+        body.push(SeqStmt::Assign(copy, Expr::Const(initial)));
+    }
     if thread.slot > 0
         && context.takes_argument.contains(&thread.slot)
         && let Some(&param) = thread.params.first()
