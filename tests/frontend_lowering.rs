@@ -948,6 +948,9 @@ fn a_thread_local_global_is_the_running_threads_element_of_a_per_thread_array() 
         let main = format!("{:?}", function(&p, "main").body);
         assert!(main.contains(&format!("Index(PlainGlobal({id}), CurrentThread)")), "{main}");
     }
+    // A definition after an `extern` declaration gives the initial value.
+    let p = ok("extern _Thread_local int mine;\n_Thread_local int mine = 4;\nint main(void) { return mine; }\n");
+    assert_eq!(p.per_thread.iter().map(|&(_, initial)| initial).collect::<Vec<_>>(), [4]);
     let d = diagnostic("int main(void) {\n  static _Thread_local int mine;\n  return mine;\n}\n");
     assert!(d.message.starts_with("a thread-local variable inside a function"), "{}", d.message);
     assert_eq!(d.line, 2);

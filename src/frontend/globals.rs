@@ -31,17 +31,28 @@ impl<'a> Lowerer<'a> {
         init: Option<&'a Node<Initializer>>,
         span: Span,
     ) -> LResult<()> {
-        if self.globals.contains_key(name) {
-            return Ok(());
-        }
         if !ty.is_scalar() {
             return self.refuse(span, "a thread-local array or struct", Some("make each thread-local scalar its own variable"));
         }
         let initial = match init.map(|init| &init.node) {
-            None => 0,
-            Some(Initializer::Expression(e)) => self.static_value(e)?,
+            None => None,
+            Some(Initializer::Expression(e)) => Some(self.static_value(e)?),
             Some(Initializer::List(_)) => return self.refuse(span, "a braced initialiser of a thread-local scalar", None),
         };
+        // A definition after an `extern` declaration gives the initial value.
+        if let Some(Global::ThreadLocal { id, .. }) = self.globals.get(name) {
+            let id = *id;
+            if let Some(value) = initial
+                && let Some(entry) = self.program.per_thread.iter_mut().find(|(array, _)| *array == id)
+            {
+                entry.1 = value;
+            }
+            return Ok(());
+        }
+        if self.globals.contains_key(name) {
+            return Ok(());
+        }
+        let initial = initial.unwrap_or(0);
         let ir_ty = self.types.ir_type(&ty);
         let id = self.per_thread_global(name, ir_ty, initial);
         self.types.object_types.insert(name.to_string(), ty.clone());
