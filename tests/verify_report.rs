@@ -25,6 +25,27 @@ fn program(directory: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// Writes `text` as `name` and checks it under SC, TSO and PSO: no
+/// violation with the extra arguments `safe`, a violation with `unsafe_`
+/// (text report, no colours). Returns the violation reports, one per model
+/// (None without CBMC outside CI).
+fn safe_then_violation_under_every_model(name: &str, text: &str, safe: &[&str], unsafe_: &[&str]) -> Option<Vec<String>> {
+    if !require_cbmc() {
+        return None;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, name, text);
+    let mut reports = Vec::new();
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[&[model][..], safe].concat());
+        assert_eq!(code, 0, "{name} {model} {safe:?}: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[&[model, "--color", "never"][..], unsafe_].concat());
+        assert_eq!(code, 10, "{name} {model} {unsafe_:?}: {stdout}{stderr}");
+        reports.push(stdout);
+    }
+    Some(reports)
+}
+
 /// The one warning of a JSON report (`stdout` shows the report otherwise).
 fn only_warning<'a>(report: &'a Value, stdout: &str) -> &'a Value {
     let warnings = report["warnings"].as_array().expect("warnings is an array");
@@ -980,17 +1001,11 @@ int main(void) {
 
 #[test]
 fn pthread_join_collects_what_the_thread_returned_or_passed_to_pthread_exit() {
-    if !require_cbmc() {
+    let Some(reports) = safe_then_violation_under_every_model("results.c", THREAD_RESULTS, &["-D", "EXPECTED=4"], &["-D", "EXPECTED=3"]) else {
         return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "results.c", THREAD_RESULTS);
-    for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "EXPECTED=4"]);
-        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "EXPECTED=3", "--color", "never"]);
-        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
-        assert!(stdout.contains("pthread_join(b, &rb);"), "the witness shows the join storing the result: {stdout}");
+    };
+    for report in reports {
+        assert!(report.contains("pthread_join(b, &rb);"), "the witness shows the join storing the result: {report}");
     }
 }
 
@@ -1084,18 +1099,12 @@ int main(void) {
 
 #[test]
 fn sem_wait_blocks_until_a_post_which_publishes_the_stores_before_it() {
-    if !require_cbmc() {
+    // sem_trywait does not wait: main may find the count 0 and go on.
+    let Some(reports) = safe_then_violation_under_every_model("handoff.c", SEMAPHORE_HANDOFF, &["-D", "WAIT=sem_wait"], &["-D", "WAIT=sem_trywait"]) else {
         return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "handoff.c", SEMAPHORE_HANDOFF);
-    for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "WAIT=sem_wait"]);
-        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        // sem_trywait does not wait: main may find the count 0 and go on.
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "WAIT=sem_trywait", "--color", "never"]);
-        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
-        assert!(stdout.contains("assert(data == 42);"), "{model}: {stdout}");
+    };
+    for report in reports {
+        assert!(report.contains("assert(data == 42);"), "{report}");
     }
 }
 
@@ -1303,18 +1312,8 @@ int main(void) {
 
 #[test]
 fn pthread_once_runs_its_routine_once_and_every_caller_sees_it_done() {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "once.c", ONCE);
-    for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "ONCE=pthread_once(&once, init)"]);
-        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        // A flag checked without synchronisation runs it twice, or too late.
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "ONCE=if (!initialised) init()"]);
-        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
-    }
+    // A flag checked without synchronisation runs it twice, or too late.
+    safe_then_violation_under_every_model("once.c", ONCE, &["-D", "ONCE=pthread_once(&once, init)"], &["-D", "ONCE=if (!initialised) init()"]);
 }
 
 /// Each thread records `pthread_self()`; main compares them with the
@@ -1343,17 +1342,7 @@ int main(void) {
 
 #[test]
 fn pthread_self_is_the_handle_pthread_create_gave() {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "self.c", THREAD_SELF);
-    for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "SECOND=t[1]", "--unwind", "3"]);
-        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "SECOND=t[0]", "--unwind", "3"]);
-        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
-    }
+    safe_then_violation_under_every_model("self.c", THREAD_SELF, &["-D", "SECOND=t[1]", "--unwind", "3"], &["-D", "SECOND=t[0]", "--unwind", "3"]);
 }
 
 /// A thread-local variable (`__thread`, and `_Thread_local`): each thread
@@ -1383,15 +1372,5 @@ int main(void) {
 
 #[test]
 fn every_thread_has_its_own_copy_of_a_thread_local_variable() {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "tls.c", THREAD_LOCAL);
-    for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "PROPERTY=1"]);
-        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "PROPERTY=mine != 7", "--no-sc-run"]);
-        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
-    }
+    safe_then_violation_under_every_model("tls.c", THREAD_LOCAL, &["-D", "PROPERTY=1"], &["-D", "PROPERTY=mine != 7", "--no-sc-run"]);
 }
