@@ -354,16 +354,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "setjmp" | "longjmp" | "_setjmp" | "__sigsetjmp" | "siglongjmp" | "sigsetjmp" => self
                 .lw
                 .refuse(span, "setjmp/longjmp", Some("restructure the control flow")),
-            "pthread_mutex_trylock" | "pthread_spin_trylock" => {
-                let mutex = self.rvalue(argument(0)?)?;
-                let taken = self.temp(&CType::INT);
-                self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: mutex.expr });
-                let busy = binary(BinaryOp::Eq, Expr::Load(Place::Local(taken)), Expr::Const(0));
-                Ok(Val {
-                    expr: Expr::Conditional(Box::new(busy), Box::new(Expr::Const(sync_objects::EBUSY)), Box::new(Expr::Const(0))),
-                    ty: CType::INT,
-                })
-            }
+            "pthread_mutex_trylock" | "pthread_spin_trylock" => self.try_lock(argument(0)?),
             "pthread_cond_wait" | "pthread_cond_timedwait" => self.condition_wait(name, argument(1)?),
             _ if sync_objects::is_read_write_lock_call(name) => self.read_write_lock(name, arguments, span),
             "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" => self.barrier(name, arguments, span),
@@ -486,7 +477,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let results = self.lw.thread_results();
         let void_pointer = CType::Pointer(Box::new(CType::Void));
-        let stored = Place::Index(Box::new(Place::PlainGlobal(results)), Box::new(handle));
+        let stored = Place::plain_element(results, handle);
         let value = Val {
             expr: Expr::Cast(self.lw.types.ir_type(&void_pointer), Box::new(Expr::Load(stored))),
             ty: void_pointer,

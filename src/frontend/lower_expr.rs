@@ -417,8 +417,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(LVal::Private(Place::PlainGlobal(*id), ty.clone()))
             }
             Some(Global::ThreadLocal { id, ty }) => {
-                let copy = Place::Index(Box::new(Place::PlainGlobal(*id)), Box::new(Expr::CurrentThread));
-                Ok(LVal::Private(copy, ty.clone()))
+                Ok(LVal::Private(Place::plain_element(*id, Expr::CurrentThread), ty.clone()))
             }
             None if self.lw.functions.contains_key(name)
                 || self.lw.prototypes.contains_key(name) =>

@@ -1,5 +1,6 @@
-//! Lowering of the POSIX synchronisation objects beside mutexes: condition
-//! variables, semaphores, read-write locks and barriers, each as the memory
+//! Lowering of the POSIX synchronisation calls beside mutex lock and
+//! unlock: try-locks, condition variables, semaphores, read-write locks,
+//! barriers and `pthread_once`, each as the memory
 //! operations an implementation performs (a `sem_t` and a
 //! `pthread_rwlock_t` are one int of shared memory, a `pthread_barrier_t`
 //! two, changed only by read-modify-writes, which drain the buffers as
@@ -14,11 +15,11 @@ use lang_c::span::{Node, Span};
 
 /// `ETIMEDOUT` of Linux's `errno.h`: what a timed wait returns when it
 /// times out.
-pub const ETIMEDOUT: i64 = 110;
+const ETIMEDOUT: i64 = 110;
 
 /// `EBUSY` of Linux's `errno.h`: what a try-lock returns when the lock is
 /// held.
-pub const EBUSY: i64 = 16;
+const EBUSY: i64 = 16;
 
 /// The value of a read-write lock held by a writer; 0 is free, n > 0 held
 /// by n readers.
@@ -48,6 +49,17 @@ const READ_WRITE_LOCK_CALLS: [&str; 9] = [
 ];
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
+    /// `pthread_mutex_trylock(mutex)` (and `pthread_spin_trylock`): one
+    /// visible statement that takes the mutex when it is free (0) and
+    /// otherwise finds it held (`EBUSY`).
+    pub fn try_lock(&mut self, mutex: &'a Node<Expression>) -> LResult<Val> {
+        let mutex = self.rvalue(mutex)?;
+        let taken = self.temp(&CType::INT);
+        self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: mutex.expr });
+        let taken = binary(BinaryOp::Ne, Expr::Load(Place::Local(taken)), Expr::Const(0));
+        Ok(int(choose(taken, Expr::Const(0), Expr::Const(EBUSY))))
+    }
+
     /// `pthread_cond_wait(cond, mutex)`: POSIX allows a wait to return at
     /// any time without a signal (a spurious wakeup), so releasing the mutex
     /// and taking it again is a wait: other threads may run in between, and
@@ -128,14 +140,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.guessed_exchange(address, Some(&free), &|_| Expr::Const(WRITER));
             }
             "unlock" => {
-                let held = |lock: &Expr| {
-                    let writer = binary(BinaryOp::Eq, lock.clone(), Expr::Const(WRITER));
-                    binary(BinaryOp::LogicalOr, writer, positive(lock))
-                };
-                let released = |lock: &Expr| {
-                    let writer = binary(BinaryOp::Eq, lock.clone(), Expr::Const(WRITER));
-                    choose(writer, Expr::Const(0), decremented(lock))
-                };
+                let writer = |lock: &Expr| binary(BinaryOp::Eq, lock.clone(), Expr::Const(WRITER));
+                let held = |lock: &Expr| binary(BinaryOp::LogicalOr, writer(lock), positive(lock));
+                let released = |lock: &Expr| choose(writer(lock), Expr::Const(0), decremented(lock));
                 self.guessed_exchange(address, Some(&held), &released);
             }
             "tryrdlock" | "timedrdlock" => {

@@ -77,12 +77,13 @@ pub struct Location {
 }
 
 /// The type of a plain global array with one 64-bit value per thread slot
-/// (the `pthread_create` arguments, the threads' return values).
+/// (the `pthread_create` arguments).
 pub fn per_thread_array(threads: u64) -> Ty {
     Ty::Array(Box::new(PER_THREAD_VALUE), threads)
 }
 
-/// The element type of [`per_thread_array`].
+/// The element type of [`per_thread_array`] and of the threads' return
+/// values.
 pub const PER_THREAD_VALUE: Ty = Ty::Int { bits: 64, signed: true };
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,6 +181,14 @@ pub enum Place {
     PlainGlobal(PlainGlobalId),
     Index(Box<Place>, Box<Expr>),
     Field(Box<Place>, String),
+}
+
+impl Place {
+    /// Element `index` of the plain global array `array` (one element per
+    /// thread slot: `thread_arg`, the threads' results, thread-locals).
+    pub fn plain_element(array: PlainGlobalId, index: Expr) -> Place {
+        Place::Index(Box::new(Place::PlainGlobal(array)), Box::new(index))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

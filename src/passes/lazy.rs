@@ -165,17 +165,13 @@ fn sequentialise_thread(
     // The thread's copies of the thread-local variables start at their
     // initial values (0 needs nothing: the arrays are static).
     for &(id, initial) in context.program.per_thread.iter().filter(|(_, initial)| *initial != 0) {
-        let copy = Place::Index(Box::new(Place::PlainGlobal(id)), Box::new(Expr::Const(thread.slot as i64)));
-        body.push(SeqStmt::Assign(copy, Expr::Const(initial)));
+        body.push(SeqStmt::Assign(Place::plain_element(id, Expr::Const(thread.slot as i64)), Expr::Const(initial)));
     }
     if thread.slot > 0
         && context.takes_argument.contains(&thread.slot)
         && let Some(&param) = thread.params.first()
     {
-        let argument = Expr::Load(Place::Index(
-            Box::new(Place::PlainGlobal(context.thread_arg)),
-            Box::new(Expr::Const(thread.slot as i64)),
-        ));
+        let argument = Expr::Load(Place::plain_element(context.thread_arg, Expr::Const(thread.slot as i64)));
         let ty = thread
             .locals
             .get(param)
@@ -304,7 +300,7 @@ impl Sequentialiser<'_> {
         let Some(results) = self.context.program.thread_results else {
             return;
         };
-        let place = Place::Index(Box::new(Place::PlainGlobal(results)), Box::new(Expr::Const(self.slot as i64)));
+        let place = Place::plain_element(results, Expr::Const(self.slot as i64));
         out.push(SeqStmt::Assign(place, Expr::Cast(PER_THREAD_VALUE, Box::new(value.clone()))));
     }
 
@@ -474,10 +470,7 @@ impl Sequentialiser<'_> {
                 };
                 out.push(SeqStmt::Create { slot, stmt: origin });
                 if self.context.takes_argument.contains(&slot) {
-                    let arg_place = Place::Index(
-                        Box::new(Place::PlainGlobal(self.context.thread_arg)),
-                        Box::new(Expr::Const(slot as i64)),
-                    );
+                    let arg_place = Place::plain_element(self.context.thread_arg, Expr::Const(slot as i64));
                     out.push(SeqStmt::Assign(arg_place, argument.clone()));
                 }
                 out.push(SeqStmt::Assign(handle.clone(), Expr::Const(slot as i64)));

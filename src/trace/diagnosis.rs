@@ -135,11 +135,8 @@ fn conflicts_across_threads(execution: &Execution, event: EventId) -> bool {
     let Some(var) = this.op.var() else {
         return false;
     };
-    let this_writes = !matches!(this.op, Op::Read { .. });
     execution.events().iter().any(|other| {
-        other.thread != this.thread
-            && other.op.var() == Some(var)
-            && (this_writes || !matches!(other.op, Op::Read { .. }))
+        other.thread != this.thread && other.op.var() == Some(var) && (this.op.is_writer() || other.op.is_writer())
     })
 }
 
