@@ -419,6 +419,32 @@ fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
     assert!(stderr.contains("wide_initial.c:1:14") && stderr.contains("-128 .. 127"), "{stderr}");
 }
 
+/// Typedefs of `unsigned char` (`uint8_t`, `atomic_uchar`, a program's own)
+/// read 200 back as 200: the assertion holds with EXPECTED 200 and fails
+/// with 56 (what a signed char would make of it, cast back).
+const UNSIGNED_CHAR_TYPEDEFS: &str = "#include <pthread.h>
+#include <stdint.h>
+#include <stdatomic.h>
+#include <assert.h>
+typedef unsigned char byte;
+uint8_t h = 200;
+byte b;
+atomic_uchar a;
+void *t(void *arg) { b = 200; atomic_fetch_add(&a, 200); return 0; }
+int main(void) {
+  pthread_t p;
+  pthread_create(&p, 0, t, 0);
+  pthread_join(p, 0);
+  assert(h == EXPECTED && b == EXPECTED && a == EXPECTED);
+  return 0;
+}
+";
+
+#[test]
+fn typedefs_of_unsigned_char_stay_unsigned() {
+    safe_then_violation_under_every_model("bytes.c", UNSIGNED_CHAR_TYPEDEFS, &["-D", "EXPECTED=200"], &["-D", "EXPECTED=56"]);
+}
+
 /// 64-bit shared variables and a 64-bit constant operand.
 const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
 

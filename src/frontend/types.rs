@@ -331,17 +331,12 @@ impl<'a> TypeEnv<'a> {
     fn base_type(&mut self, specs: &[Spec<'a>], span: lang_c::span::Span) -> TResult<CType> {
         let (mut longs, mut unsigned, mut signed) = (0, false, false);
         let mut base: Option<CType> = None;
-        let mut short = false;
+        let (mut short, mut char) = (false, false);
         for spec in specs {
             let Spec::Type(t) = spec else { continue };
             match &t.node {
                 TypeSpecifier::Void => base = Some(CType::Void),
-                TypeSpecifier::Char => {
-                    base = Some(CType::Int {
-                        bits: 8,
-                        signed: true,
-                    })
-                }
+                TypeSpecifier::Char => char = true,
                 TypeSpecifier::Short => short = true,
                 TypeSpecifier::Int => {}
                 TypeSpecifier::Long => longs += 1,
@@ -363,8 +358,10 @@ impl<'a> TypeEnv<'a> {
             }
         }
         let _ = signed;
+        // `char` is signed here (as on x86), `unsigned char` is not; a
+        // typedef of an 8-bit type (`uint8_t`) keeps its own signedness
         let ty = match base {
-            Some(CType::Int { bits: 8, .. }) => CType::Int {
+            None if char => CType::Int {
                 bits: 8,
                 signed: !unsigned,
             },
