@@ -601,8 +601,54 @@ fn missing_main_is_a_diagnostic() {
 
 #[test]
 fn atomic_objects_get_seq_cst_stores() {
+    // seq_cst, x86 mapping: a store-store fence (release, for PSO), the
+    // store, a full fence; loads are plain
     let p = ok("_Atomic int a;\nint b;\nint main(void) { a = 1; b = 2; int r = a; return r; }\n");
-    assert_eq!(visible(&function(&p, "main").body), ["W1", "F", "W2", "R1"]);
+    assert_eq!(visible(&function(&p, "main").body), ["FSS", "W1", "F", "W2", "R1"]);
+}
+
+#[test]
+fn atomic_fields_pointer_targets_and_typedefs_are_atomic_too() {
+    let p = ok("struct s { _Atomic int a; int b; };\nstruct s g;\n_Atomic int x;\ntypedef _Atomic int aint;\naint y;\n_Atomic(int) z[2];\nint main(void) { _Atomic int *p = &x; *p = 1; g.a = 2; g.b = 3; y = 4; z[1] = 5; p[0] = 6; return 0; }\n");
+    let (a, b, y, z1) = (location(&p, "g.a"), location(&p, "g.b"), location(&p, "y"), location(&p, "z[1]"));
+    let expected: Vec<String> = ["FSS", "W?", "F"]
+        .into_iter()
+        .map(String::from)
+        .chain(["FSS".into(), format!("W{a}"), "F".into(), format!("W{b}")])
+        .chain(["FSS".into(), format!("W{y}"), "F".into(), "FSS".into(), format!("W{z1}"), "F".into()])
+        .chain(["FSS", "W?", "F"].map(String::from))
+        .collect();
+    assert_eq!(visible(&function(&p, "main").body), expected);
+}
+
+#[test]
+fn updates_of_atomic_objects_are_one_compare_and_swap_each() {
+    let p = ok("struct s { _Atomic unsigned char n; };\nstruct s g;\n_Atomic int x;\nint main(void) { x++; --x; x += 2; g.n *= 3; int r = x--; return r; }\n");
+    let (x, n) = (location(&p, "x"), location(&p, "g.n"));
+    let rmw = |l: i64| format!("RMW{l}");
+    assert_eq!(visible(&function(&p, "main").body), [rmw(x), rmw(x), rmw(x), rmw(n), rmw(x)]);
+    let cas = flat(&function(&p, "main").body)
+        .into_iter()
+        .filter(|k| matches!(k, StmtKind::Rmw { op: RmwOp::CompareExchange { .. }, .. }))
+        .count();
+    assert_eq!(cas, 5);
+}
+
+#[test]
+fn a_memory_order_the_translator_cannot_evaluate_chooses_its_fences_at_run_time() {
+    let p = ok("#include <stdatomic.h>\natomic_int f;\nvoid put(memory_order order) { atomic_store_explicit(&f, 1, order); atomic_thread_fence(order); }\nint main(void) { put(memory_order_relaxed); return 0; }\n");
+    let body = &function(&p, "put").body;
+    // each fence under a test of the order: store-store fence, store, full
+    // fence; then the fence's full and store-store fences
+    let fences_under_tests: Vec<String> = body
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::If { then_branch, else_branch, .. } if else_branch.is_empty() => Some(visible(then_branch).join(" ")),
+            StmtKind::Write { .. } => Some("W".into()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fences_under_tests, ["FSS", "W", "F", "F", "FSS"]);
 }
 
 #[test]

@@ -445,6 +445,114 @@ fn typedefs_of_unsigned_char_stay_unsigned() {
     safe_then_violation_under_every_model("bytes.c", UNSIGNED_CHAR_TYPEDEFS, &["-D", "EXPECTED=200"], &["-D", "EXPECTED=56"]);
 }
 
+/// Store buffering through an `_Atomic` struct field and an `_Atomic int *`:
+/// C11 makes every access seq_cst, so no model lets both loads miss both
+/// stores; without `_Atomic` (`-D _Atomic=`) TSO and PSO do.
+const ATOMIC_FIELD_AND_POINTER: &str = "#include <pthread.h>
+#include <assert.h>
+struct pair { _Atomic int x; _Atomic int y; };
+struct pair s;
+int r1, r2;
+void *left(void *arg) { _Atomic int *p = &s.x; *p = 1; r1 = s.y; return 0; }
+void *right(void *arg) { s.y = 1; r2 = s.x; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, left, 0);
+  pthread_create(&b, 0, right, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(r1 == 1 || r2 == 1);
+  return 0;
+}
+";
+
+#[test]
+fn stores_to_atomic_fields_and_through_atomic_pointers_are_seq_cst() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "sb_atomic.c", ATOMIC_FIELD_AND_POINTER);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "_Atomic="]);
+        assert_eq!(code, if model == "--sc" { 0 } else { 10 }, "{model}, plain: {stdout}{stderr}");
+    }
+}
+
+/// `++`, `--` and compound assignments of `_Atomic` objects (an int and an
+/// unsigned char field that wraps around) by two threads: atomic
+/// read-modify-writes lose no update; without `_Atomic` they are a load
+/// and a store, and updates get lost under every model.
+const ATOMIC_UPDATES: &str = "#include <pthread.h>
+#include <assert.h>
+_Atomic int c;
+struct { _Atomic unsigned char n; } s;
+void *update(void *arg) { c++; ++c; c += 3; c -= 1; s.n--; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, update, 0);
+  pthread_create(&b, 0, update, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(c == 8 && s.n == 254);
+  return 0;
+}
+";
+
+#[test]
+fn updates_of_atomic_objects_are_atomic_read_modify_writes() {
+    safe_then_violation_under_every_model("updates.c", ATOMIC_UPDATES, &[], &["-D", "_Atomic="]);
+}
+
+/// Message passing whose flag store takes its memory order from a
+/// wrapper's parameter (`ORDER`): release keeps `data` first under PSO,
+/// relaxed does not.
+const ORDER_THROUGH_A_PARAMETER: &str = "#include <pthread.h>
+#include <stdatomic.h>
+#include <assert.h>
+int data;
+atomic_int flag;
+static void publish(atomic_int *p, memory_order order) { atomic_store_explicit(p, 1, order); }
+void *writer(void *arg) { data = 1; publish(&flag, ORDER); return 0; }
+void *reader(void *arg) { if (atomic_load_explicit(&flag, memory_order_acquire)) assert(data == 1); return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, writer, 0);
+  pthread_create(&b, 0, reader, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return 0;
+}
+";
+
+#[test]
+fn a_memory_order_passed_as_a_parameter_is_the_one_the_caller_gave() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "order.c", ORDER_THROUGH_A_PARAMETER);
+    for (order, pso_code) in [("memory_order_release", 0), ("memory_order_seq_cst", 0), ("memory_order_relaxed", 10)] {
+        let define = format!("ORDER={order}");
+        let (code, stdout, stderr) = verify(&path, &["--tso", "-D", &define]);
+        assert_eq!(code, 0, "{order} --tso: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &["--pso", "-D", &define]);
+        assert_eq!(code, pso_code, "{order} --pso: {stdout}{stderr}");
+    }
+    // A store to an `_Atomic` object is seq_cst, so release too.
+    let atomic_flag = program(
+        &directory,
+        "atomic_flag_store.c",
+        &ORDER_THROUGH_A_PARAMETER.replace("atomic_int flag;", "_Atomic int flag;").replace("publish(&flag, ORDER)", "flag = 1"),
+    );
+    let (code, stdout, stderr) = verify(&atomic_flag, &["--pso"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout, stderr) = verify(&atomic_flag, &["--pso", "-D", "_Atomic="]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+}
+
 /// 64-bit shared variables and a 64-bit constant operand.
 const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
 

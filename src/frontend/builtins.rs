@@ -17,6 +17,18 @@ const SEQ_CST: i64 = 5;
 const RELEASE: i64 = 3;
 const ACQ_REL: i64 = 4;
 
+/// The memory order of an atomic operation.
+pub enum MemoryOrder {
+    /// A constant the translator evaluated.
+    Known(i64),
+    /// A value the program computes, saved where the operation begins.
+    Computed(Expr),
+}
+
+impl MemoryOrder {
+    pub const SEQ_CST: MemoryOrder = MemoryOrder::Known(SEQ_CST);
+}
+
 /// `PTHREAD_MUTEX_NORMAL` (= `PTHREAD_MUTEX_DEFAULT`) of glibc.
 const PTHREAD_MUTEX_NORMAL: i64 = 0;
 
@@ -340,8 +352,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val::void())
             }
             "atomic_thread_fence" | "__atomic_thread_fence" => {
-                let order = self.order(arguments.first());
-                self.fence_for_order(order);
+                let order = self.order(arguments.first())?;
+                self.fence_for_order(&order)?;
                 Ok(Val::void())
             }
             "malloc" | "calloc" => self.allocate(name == "calloc", arguments, span),
@@ -561,20 +573,63 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     /// The memory order of an optional argument (seq_cst when absent or unknown).
-    fn order(&mut self, argument: Option<&'a Node<Expression>>) -> i64 {
-        argument
-            .and_then(|a| self.lw.types.const_eval(a))
-            .unwrap_or(SEQ_CST)
+    /// The memory order an argument gives: `seq_cst` when there is none, its
+    /// value when the translator can evaluate it, else the value the program
+    /// computes (a wrapper's `memory_order` parameter: the fences it implies
+    /// are then chosen when the program runs).
+    fn order(&mut self, argument: Option<&'a Node<Expression>>) -> LResult<MemoryOrder> {
+        let Some(argument) = argument else {
+            return Ok(MemoryOrder::Known(SEQ_CST));
+        };
+        if let Some(order) = self.lw.types.const_eval(argument) {
+            return Ok(MemoryOrder::Known(order));
+        }
+        let order = self.rvalue(argument)?;
+        Ok(MemoryOrder::Computed(self.save(order.expr, &CType::INT)))
+    }
+
+    /// Emits a fence of `kind` where `order` is one of `orders`.
+    fn fence_where_order_is(&mut self, order: &MemoryOrder, orders: &[i64], kind: FenceKind) -> LResult<()> {
+        match order {
+            MemoryOrder::Known(order) => {
+                if orders.contains(order) {
+                    self.emit(StmtKind::Fence(kind));
+                }
+            }
+            MemoryOrder::Computed(order) => {
+                let condition = orders
+                    .iter()
+                    .map(|&o| binary(BinaryOp::Eq, order.clone(), Expr::Const(o)))
+                    .reduce(|any, test| binary(BinaryOp::LogicalOr, any, test))
+                    .unwrap_or(Expr::Const(0));
+                let (fence, ()) = self.in_block(|f| {
+                    f.emit(StmtKind::Fence(kind));
+                    Ok(())
+                })?;
+                self.emit(StmtKind::If {
+                    condition,
+                    then_branch: fence,
+                    else_branch: Vec::new(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// x86 mapping of fences: seq_cst drains, release/acq_rel order stores
     /// (a no-op under TSO, a store-store fence under PSO), others are free.
-    fn fence_for_order(&mut self, order: i64) {
-        match order {
-            SEQ_CST => self.emit(StmtKind::Fence(FenceKind::Full)),
-            RELEASE | ACQ_REL => self.emit(StmtKind::Fence(FenceKind::StoreStore)),
-            _ => {}
-        }
+    fn fence_for_order(&mut self, order: &MemoryOrder) -> LResult<()> {
+        self.fence_where_order_is(order, &[SEQ_CST], FenceKind::Full)?;
+        self.fence_where_order_is(order, &[RELEASE, ACQ_REL], FenceKind::StoreStore)
+    }
+
+    /// A store with a memory order, x86 mapping: release and seq_cst order
+    /// the thread's earlier stores before it (a store-store fence, which
+    /// matters under PSO only), seq_cst drains the buffers after it.
+    pub fn ordered_store(&mut self, address: Expr, value: Expr, ty: &CType, order: &MemoryOrder) -> LResult<()> {
+        self.fence_where_order_is(order, &[SEQ_CST, RELEASE, ACQ_REL], FenceKind::StoreStore)?;
+        self.write_shared(address, value, ty);
+        self.fence_where_order_is(order, &[SEQ_CST], FenceKind::Full)
     }
 
     fn atomic(
@@ -608,20 +663,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             kind,
             Atomic::Fetch { .. } | Atomic::Exchange | Atomic::CompareExchangePointer | Atomic::CompareAndSwap { .. }
         );
-        if read_modify_write
-            && let CType::Int { bits, .. } = ty
-            && bits > 32
-            && self.lw.value_bits <= 32
-        {
-            // Up to --bitwidth 32 the SMA computes an RMW's new value as an
-            // `int` (sma_wide_t), where a 64-bit result would wrap around.
-            return Err(Box::new(self.lw.source.diagnostic(
-                span.start,
-                span.end,
-                format!("`{name}` on a 64-bit object needs --bitwidth 64"),
-                "a 64-bit read-modify-write",
-                Some("give --bitwidth 64 (shared memory holds an int by default)".to_string()),
-            )));
+        if read_modify_write {
+            self.refuse_wide_read_modify_write(&ty, span, &format!("`{name}`"))?;
         }
         let address = pointer.expr;
         match kind {
@@ -717,14 +760,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 } else {
                     self.rvalue(&arguments[1])?.expr
                 };
-                let order = self.order(order_argument.and_then(|k| arguments.get(k)));
-                if order == SEQ_CST || order == RELEASE || order == ACQ_REL {
-                    self.emit(StmtKind::Fence(FenceKind::StoreStore));
-                }
-                self.write_shared(address, value, &ty);
-                if order == SEQ_CST {
-                    self.emit(StmtKind::Fence(FenceKind::Full));
-                }
+                let order = self.order(order_argument.and_then(|k| arguments.get(k)))?;
+                self.ordered_store(address, value, &ty, &order)?;
                 Ok(Val::void())
             }
             Atomic::Init => {
@@ -740,6 +777,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 });
                 Ok(Val::void())
             }
+        }
+    }
+
+    /// Up to --bitwidth 32 the SMA computes an RMW's new value as an `int`
+    /// (sma_wide_t), where a 64-bit result would wrap around: `what` on a
+    /// 64-bit object is refused.
+    pub fn refuse_wide_read_modify_write(&self, ty: &CType, span: Span, what: &str) -> LResult<()> {
+        match ty {
+            CType::Int { bits, .. } if *bits > 32 && self.lw.value_bits <= 32 => Err(Box::new(self.lw.source.diagnostic(
+                span.start,
+                span.end,
+                format!("{what} on a 64-bit object needs --bitwidth 64"),
+                "a 64-bit read-modify-write",
+                Some("give --bitwidth 64 (shared memory holds an int by default)".to_string()),
+            ))),
+            _ => Ok(()),
         }
     }
 

@@ -3,6 +3,7 @@
 //! evaluation order, and `&&`, `||`, `?:` keep short-circuit semantics.
 
 use super::globals::Global;
+use super::builtins::MemoryOrder;
 use super::lower::{Binding, FnLowerer, LResult, binary};
 use super::types::{CType, constant_value, truncate};
 use crate::ir::*;
@@ -207,20 +208,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
-    /// Stores `value` into an lvalue (a `Write` for shared memory; `_Atomic`
-    /// objects get a full fence after the store, the x86 seq_cst mapping).
+    /// Stores `value` into an lvalue (a `Write` for shared memory; a store
+    /// to an `_Atomic` object is `seq_cst`, as `atomic_store`).
     pub fn store(&mut self, lv: &LVal, value: Val, span: Span) -> LResult<()> {
         let converted = self.convert(value, lv.ty(), span)?;
         match lv {
             LVal::Private(place, _) => self.emit(StmtKind::Assign(place.clone(), converted)),
             LVal::Shared {
-                address, atomic, ty,
-            } => {
-                self.write_shared(address.clone(), converted, ty);
-                if *atomic {
-                    self.emit(StmtKind::Fence(FenceKind::Full));
-                }
-            }
+                address, atomic: true, ty,
+            } => self.ordered_store(address.clone(), converted, ty, &MemoryOrder::SEQ_CST)?,
+            LVal::Shared { address, ty, .. } => self.write_shared(address.clone(), converted, ty),
         }
         Ok(())
     }
@@ -319,7 +316,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                             LVal::Shared {
                                 address: pointer.expr,
                                 ty: target.clone(),
-                                atomic: false,
+                                atomic: pointer.ty.target_is_atomic(),
                             },
                             target,
                         )
@@ -332,6 +329,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 };
                 let field = &m.node.identifier.node.name;
                 let (offset, field_ty) = self.lw.types.field(id, field, m.node.identifier.span)?;
+                let atomic_field = self.lw.types.field_is_atomic(id, field);
                 Ok(match base {
                     LVal::Private(place, _) => {
                         LVal::Private(Place::Field(Box::new(place), field.clone()), field_ty)
@@ -341,7 +339,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     } => LVal::Shared {
                         address: binary(BinaryOp::Add, address, Expr::Const(offset as i64)),
                         ty: field_ty,
-                        atomic,
+                        atomic: atomic || atomic_field,
                     },
                 })
             }
@@ -363,7 +361,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     Some(target) => Ok(LVal::Shared {
                         address: pointer.expr,
                         ty: target,
-                        atomic: false,
+                        atomic: pointer.ty.target_is_atomic(),
                     }),
                 }
             }
@@ -371,7 +369,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 // `*(T *)p`-style lvalues come through Indirection; a cast itself is not an lvalue,
                 // except GNU's cast of an lvalue to its own type.
                 let inner = self.lvalue(&c.node.expression)?;
-                let ty = self.lw.types.type_name(&c.node.type_name)?;
+                let (ty, _) = self.lw.types.type_name(&c.node.type_name)?.without_atomic();
                 if &ty == inner.ty() {
                     Ok(inner)
                 } else {
@@ -501,7 +499,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(LVal::Shared {
                     address: binary(BinaryOp::Add, address, offset),
                     ty: element,
-                    atomic: false,
+                    atomic: pointer.ty.target_is_atomic(),
                 })
             }
         }
@@ -571,6 +569,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
                 );
                 let lv = self.lvalue(&u.operand)?;
+                if let LVal::Shared { address, ty, atomic: true } = &lv {
+                    let (old, new) = self.atomic_step(address.clone(), ty, op == BinaryOp::Add, e.span)?;
+                    return Ok(if post { old } else { new });
+                }
                 let old = self.load(lv.clone(), e.span)?;
                 let old_expr = if post {
                     self.save(old.expr, &old.ty)
@@ -605,7 +607,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     fn cast(&mut self, c: &'a ast::CastExpression, span: Span) -> LResult<Val> {
-        let to = self.lw.types.type_name(&c.type_name)?;
+        let (to, _) = self.lw.types.type_name(&c.type_name)?.without_atomic();
         let v = self.rvalue(&c.expression)?;
         match (&to, &v.ty) {
             (CType::Void, _) => Ok(Val::void()),
@@ -645,6 +647,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     fn compatible_pointees(&self, a: &CType, b: &CType) -> bool {
         match (a, b) {
             (CType::Void, _) | (_, CType::Void) => true,
+            (CType::Atomic(x), y) | (y, CType::Atomic(x)) => self.compatible_pointees(x, y),
             (CType::Function(..), _) | (_, CType::Function(..)) => false,
             (x, y) if x.is_scalar() && y.is_scalar() => true,
             (CType::Struct(x), CType::Struct(y)) => {
@@ -693,6 +696,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     _ => B::BitwiseOr,
                 };
                 let lv = self.lvalue(&b.lhs)?;
+                if let LVal::Shared { address, ty, atomic: true } = lv {
+                    let mark = self.mark();
+                    let rhs = self.rvalue(&b.rhs)?;
+                    let rhs = Val { expr: self.save(rhs.expr, &rhs.ty), ty: rhs.ty };
+                    let address = self.protect(address, &CType::LONG, mark);
+                    let (_, new) = self.atomic_update(address, &ty, e.span, |f, old| f.arithmetic(&op, old, rhs, e.span))?;
+                    return Ok(new);
+                }
                 let current = self.load(lv.clone(), e.span)?;
                 let mark = self.mark();
                 let rhs = self.rvalue(&b.rhs)?;
@@ -860,6 +871,43 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         self.store(&lv, value.clone(), span)?;
         Ok(value)
+    }
+
+    /// `++` (`increment`) or `--` of the `_Atomic` object at `address`:
+    /// returns the old and the new value.
+    pub fn atomic_step(&mut self, address: Expr, ty: &CType, increment: bool, span: Span) -> LResult<(Val, Val)> {
+        let op = if increment { BinaryOperator::Plus } else { BinaryOperator::Minus };
+        self.atomic_update(address, ty, span, |f, old| f.arithmetic(&op, old, Val::int(1), span))
+    }
+
+    /// `++`, `--` or a compound assignment of an `_Atomic` object at
+    /// `address`: C11 makes it one atomic read-modify-write (`seq_cst`).
+    /// It is a compare-and-swap that must find the value guessed before it
+    /// (an execution that guessed wrong is cut off), writing `update` of
+    /// the guess, computed as C computes it. Returns the old and the new
+    /// value.
+    fn atomic_update(
+        &mut self,
+        address: Expr,
+        ty: &CType,
+        span: Span,
+        update: impl FnOnce(&mut Self, Val) -> LResult<Val>,
+    ) -> LResult<(Val, Val)> {
+        self.refuse_wide_read_modify_write(ty, span, "an atomic update")?;
+        let guess = self.temp(ty);
+        self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(self.lw.types.ir_type(ty))));
+        let old = Val { expr: Expr::Load(Place::Local(guess)), ty: ty.clone() };
+        let new = update(self, old.clone())?;
+        let new = self.convert(new, ty, span)?;
+        let new = self.save(new, ty);
+        let found = self.temp(ty);
+        self.emit(StmtKind::Rmw {
+            target: Some(Place::Local(found)),
+            address,
+            op: RmwOp::CompareExchange { expected: old.expr.clone(), desired: new.clone() },
+        });
+        self.emit(StmtKind::Assume(binary(BinaryOp::Eq, Expr::Load(Place::Local(found)), old.expr.clone())));
+        Ok((old, Val { expr: new, ty: ty.clone() }))
     }
 
     /// The value of `x = e` is reused by the enclosing expression; when `x` is

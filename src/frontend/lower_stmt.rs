@@ -140,6 +140,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 BinaryOperator::Minus
             };
             let lv = self.lvalue(&u.node.operand)?;
+            if let LVal::Shared { address, ty, atomic: true } = &lv {
+                self.atomic_step(address.clone(), ty, op == BinaryOperator::Plus, e.span)?;
+                return Ok(());
+            }
             let old = self.load(lv.clone(), e.span)?;
             let one = super::lower_expr::Val::int(1);
             let new = self.arithmetic(&op, old, one, e.span)?;
@@ -296,7 +300,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         let is_static = types::has_storage(specs, |s| matches!(s, StorageClassSpecifier::Static));
         let is_extern = types::has_storage(specs, |s| matches!(s, StorageClassSpecifier::Extern));
-        let atomic = types::is_atomic(specs);
         if d.node.declarators.is_empty() {
             self.lw.types.declared_type(specs, None, d.span)?;
         }
@@ -305,12 +308,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 continue;
             };
             let name = name.node.name.clone();
-            let ty = self
-                .lw
-                .types
-                .declared_type(specs, Some(&init.node.declarator), init.span)?;
-            if let CType::Function(ret, _) = &ty {
-                self.lw.prototypes.insert(name, (**ret).clone());
+            let declared = self.lw.types.declared_type(specs, Some(&init.node.declarator), init.span)?;
+            let (ty, atomic) = types::atomic_object(specs, declared);
+            if let CType::Function(ret, _) = ty {
+                self.lw.prototypes.insert(name, ret.without_atomic().0);
                 continue;
             }
             if is_extern {

@@ -140,19 +140,17 @@ fn top_declaration<'a>(
         lw.types.declared_type(specs, None, d.span)?;
         return Ok(());
     }
-    let atomic = types::is_atomic(specs);
     let constant = types::is_const(specs);
     let thread_local = types::thread_local_specifier(specs).is_some();
     for init in &d.node.declarators {
         let Some(name) = types::declarator_name(&init.node.declarator.node) else {
             continue;
         };
-        let ty = lw
-            .types
-            .declared_type(specs, Some(&init.node.declarator), init.span)?;
+        let declared = lw.types.declared_type(specs, Some(&init.node.declarator), init.span)?;
+        let (ty, atomic) = types::atomic_object(specs, declared);
         match ty {
             CType::Function(ret, _) => {
-                lw.prototypes.insert(name.node.name.clone(), *ret);
+                lw.prototypes.insert(name.node.name.clone(), ret.without_atomic().0);
             }
             CType::Pointer(ref t) if matches!(**t, CType::Function(..)) => {
                 return lw.refuse(
@@ -261,6 +259,11 @@ fn signature<'a>(
                 continue;
             }
             let ty = match ty {
+                // a private copy: `_Atomic` changes nothing
+                CType::Atomic(inner) => *inner,
+                other => other,
+            };
+            let ty = match ty {
                 CType::Array(element, _) => CType::Pointer(element),
                 CType::Function(..) => {
                     return lw.refuse(
@@ -295,7 +298,7 @@ fn signature<'a>(
             parameters.push(ty);
         }
     }
-    Ok((parameters, *ret))
+    Ok((parameters, ret.without_atomic().0))
 }
 
 fn lower_function<'a>(

@@ -8,7 +8,7 @@ pub use crate::ir::truncate;
 use crate::ir::{StructDef, Ty};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Default length of a variable-length array of `pthread_t`.
 pub const DEFAULT_THREAD_ARRAY_BOUND: u64 = 8;
@@ -39,6 +39,12 @@ pub enum CType {
     Function(Box<CType>, bool),
     /// `float`, `double`: refused wherever a value is needed.
     Float,
+    /// An `_Atomic` scalar: its stores are `seq_cst` and its `++`, `--` and
+    /// compound assignments atomic read-modify-writes. Only ever the target
+    /// of a pointer: objects, struct fields and values carry the type
+    /// without it ([`CType::without_atomic`]), the atomicity in their
+    /// lvalues.
+    Atomic(Box<CType>),
 }
 
 impl CType {
@@ -71,11 +77,33 @@ impl CType {
         )
     }
 
-    /// The pointee of a pointer or the element of an array.
+    /// The pointee of a pointer or the element of an array (without
+    /// `_Atomic`: [`CType::target_is_atomic`] tells).
     pub fn target(&self) -> Option<&CType> {
         match self {
-            CType::Pointer(t) | CType::Array(t, _) => Some(t),
+            CType::Pointer(t) | CType::Array(t, _) => match &**t {
+                CType::Atomic(inner) => Some(inner),
+                target => Some(target),
+            },
             _ => None,
+        }
+    }
+
+    /// Whether the pointee or element is `_Atomic`.
+    pub fn target_is_atomic(&self) -> bool {
+        matches!(self, CType::Pointer(t) | CType::Array(t, _) if matches!(**t, CType::Atomic(_)))
+    }
+
+    /// The type of an object or value of this declared type, and whether
+    /// it (or each element of the array) is `_Atomic`.
+    pub fn without_atomic(self) -> (CType, bool) {
+        match self {
+            CType::Atomic(inner) => (inner.without_atomic().0, true),
+            CType::Array(element, length) => {
+                let (element, atomic) = element.without_atomic();
+                (CType::Array(Box::new(element), length), atomic)
+            }
+            other => (other, false),
         }
     }
 
@@ -96,6 +124,8 @@ pub struct StructInfo {
     pub is_union: bool,
     /// `None` until the definition is seen.
     pub fields: Option<Vec<(String, CType)>>,
+    /// The fields declared `_Atomic` (their types in `fields` without it).
+    pub atomic_fields: HashSet<String>,
 }
 
 /// A typedef as written: its specifiers and declarator.
@@ -121,6 +151,8 @@ pub type TResult<T> = Result<T, Box<Diagnostic>>;
 /// A type specifier or qualifier from either kind of specifier list.
 enum Spec<'a> {
     Type(&'a Node<TypeSpecifier>),
+    /// `_Atomic` as a qualifier.
+    Atomic,
     Qualifier,
     Other,
 }
@@ -130,10 +162,8 @@ fn decl_specs(specs: &[Node<DeclarationSpecifier>]) -> Vec<Spec<'_>> {
         .iter()
         .map(|s| match &s.node {
             DeclarationSpecifier::TypeSpecifier(t) => Spec::Type(t),
-            DeclarationSpecifier::TypeQualifier(q) => {
-                let _ = q;
-                Spec::Qualifier
-            }
+            DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic => Spec::Atomic,
+            DeclarationSpecifier::TypeQualifier(_) => Spec::Qualifier,
             _ => Spec::Other,
         })
         .collect()
@@ -144,10 +174,8 @@ fn qual_specs(specs: &[Node<SpecifierQualifier>]) -> Vec<Spec<'_>> {
         .iter()
         .map(|s| match &s.node {
             SpecifierQualifier::TypeSpecifier(t) => Spec::Type(t),
-            SpecifierQualifier::TypeQualifier(q) => {
-                let _ = q;
-                Spec::Qualifier
-            }
+            SpecifierQualifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic => Spec::Atomic,
+            SpecifierQualifier::TypeQualifier(_) => Spec::Qualifier,
             SpecifierQualifier::Extension(_) => Spec::Other,
         })
         .collect()
@@ -206,6 +234,20 @@ pub fn is_atomic(specs: &[Node<DeclarationSpecifier>]) -> bool {
         matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic)
             || matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if matches!(t.node, TypeSpecifier::Atomic(_)))
     })
+}
+
+/// The type of an object that `specs` and a declarator declare as
+/// `declared`, and whether the object is `_Atomic`: its type says so for a
+/// scalar or an array of scalars (`_Atomic int *p` is a plain pointer to
+/// atomic ints), its specifiers for a struct or an array of structs.
+pub fn atomic_object(specs: &[Node<DeclarationSpecifier>], declared: CType) -> (CType, bool) {
+    let (ty, atomic) = declared.without_atomic();
+    let mut element = &ty;
+    while let CType::Array(inner, _) = element {
+        element = inner;
+    }
+    let atomic_struct = matches!(element, CType::Struct(_)) && is_atomic(specs);
+    (ty, atomic || atomic_struct)
 }
 
 /// Whether the declaration specifiers make the declared object `const`.
@@ -332,7 +374,11 @@ impl<'a> TypeEnv<'a> {
         let (mut longs, mut unsigned, mut signed) = (0, false, false);
         let mut base: Option<CType> = None;
         let (mut short, mut char) = (false, false);
+        let mut atomic = false;
         for spec in specs {
+            if let Spec::Atomic = spec {
+                atomic = true;
+            }
             let Spec::Type(t) = spec else { continue };
             match &t.node {
                 TypeSpecifier::Void => base = Some(CType::Void),
@@ -347,7 +393,10 @@ impl<'a> TypeEnv<'a> {
                 | TypeSpecifier::Double
                 | TypeSpecifier::TS18661Float(_)
                 | TypeSpecifier::Complex => base = Some(CType::Float),
-                TypeSpecifier::Atomic(name) => base = Some(self.type_name(name)?),
+                TypeSpecifier::Atomic(name) => {
+                    atomic = true;
+                    base = Some(self.type_name(name)?.without_atomic().0);
+                }
                 TypeSpecifier::Struct(s) => base = Some(self.struct_type(s)?),
                 TypeSpecifier::Enum(e) => {
                     self.add_enum(&e.node);
@@ -381,7 +430,8 @@ impl<'a> TypeEnv<'a> {
             },
         };
         let _ = span;
-        Ok(ty)
+        // `_Atomic` structs are atomic objects (`is_atomic`), not a type here
+        Ok(if atomic && ty.is_scalar() { CType::Atomic(Box::new(ty)) } else { ty })
     }
 
     fn typedef_type(&mut self, name: &'a Node<Identifier>) -> TResult<CType> {
@@ -465,10 +515,13 @@ impl<'a> TypeEnv<'a> {
                     let Some(declarator) = &d.node.declarator else {
                         continue;
                     };
-                    let ty = self.apply_declarator(base.clone(), declarator)?;
+                    let (ty, atomic) = self.apply_declarator(base.clone(), declarator)?.without_atomic();
                     let name = declarator_name(&declarator.node)
                         .map(|n| n.node.name.clone())
                         .unwrap_or_default();
+                    if atomic {
+                        self.structs[id].atomic_fields.insert(name.clone());
+                    }
                     fields.push((name, ty));
                 }
             }
@@ -484,6 +537,7 @@ impl<'a> TypeEnv<'a> {
             name,
             is_union,
             fields: None,
+            atomic_fields: HashSet::new(),
         });
         if let Some(tag) = tag {
             self.tags.insert(tag, id);
@@ -567,6 +621,11 @@ impl<'a> TypeEnv<'a> {
         )))
     }
 
+    /// Whether the field `name` of struct `id` is declared `_Atomic`.
+    pub fn field_is_atomic(&self, id: StructId, name: &str) -> bool {
+        self.structs[id].atomic_fields.contains(name)
+    }
+
     /// The IR type of private data of this type.
     pub fn ir_type(&self, ty: &CType) -> Ty {
         match ty {
@@ -580,6 +639,7 @@ impl<'a> TypeEnv<'a> {
                 CType::Function(..) => Ty::Void,
                 other => self.ir_type(other),
             })),
+            CType::Atomic(t) => self.ir_type(t),
             CType::Array(t, n) => Ty::Array(Box::new(self.ir_type(t)), *n),
             CType::Struct(id) => Ty::Struct(*id),
             CType::ThreadHandle => Ty::ThreadHandle,
@@ -632,7 +692,7 @@ impl<'a> TypeEnv<'a> {
             }
             Expression::Cast(c) => {
                 let v = self.const_eval(&c.node.expression)?;
-                match self.type_name(&c.node.type_name).ok()? {
+                match self.type_name(&c.node.type_name).ok()?.without_atomic().0 {
                     CType::Int { bits, signed } => Some(truncate(v, bits, signed)),
                     CType::Bool => Some((v != 0) as i64),
                     CType::Pointer(_) => Some(v),
