@@ -365,6 +365,14 @@ fn fences_in_their_spellings() {
 }
 
 #[test]
+fn assembly_fences_and_instructions_without_a_memory_effect() {
+    let p = ok(
+        "int x;\nint main(void) { x = 1; asm volatile(\"lock; addl $0,0(%%rsp)\" ::: \"memory\", \"cc\"); asm volatile(\"pause\"); __asm__(\"lock\\n\\torq $0, (%rsp)\"); asm(\"sfence; nop\"); return 0; }\n",
+    );
+    assert_eq!(visible(&function(&p, "main").body), ["W1", "F", "F", "FSS"]);
+}
+
+#[test]
 fn read_modify_writes() {
     let p = ok(
         "#include <stdatomic.h>\natomic_int x;\nint y;\nint main(void) { int e = 0; int old = __sync_fetch_and_add(&y, 1); _Bool ok = atomic_compare_exchange_strong(&x, &e, 1); atomic_store_explicit(&x, 2, memory_order_seq_cst); int r = atomic_load_explicit(&x, memory_order_relaxed); atomic_store_explicit(&y, 3, memory_order_relaxed); return old + ok + r; }\n",
@@ -566,8 +574,20 @@ fn unsupported_constructs_name_themselves() {
         ),
         (
             "int main(void) {\n  __asm__(\"cpuid\");\n  return 0;\n}\n",
-            "inline assembly `cpuid`",
+            "inline assembly instruction `cpuid`",
             2,
+        ),
+        (
+            // a locked increment is an atomic update, not a fence
+            "int x;\nint main(void) {\n  asm volatile(\"lock; incl x(%%rip)\" ::: \"memory\", \"cc\");\n  return x;\n}\n",
+            "instruction `lock incl x(%rip)`",
+            3,
+        ),
+        (
+            // the store after the fence would be lost
+            "int x;\nint main(void) {\n  __asm__(\"mfence\\n\\tmovl $1, x(%rip)\");\n  return x;\n}\n",
+            "instruction `movl $1, x(%rip)`",
+            3,
         ),
         (
             "int f(int n, ...) { return n; }\nint main(void) { return f(1, 2); }\n",
@@ -583,6 +603,11 @@ fn unsupported_constructs_name_themselves() {
             "int main(void) {\n  return undefined_function(3);\n}\n",
             "undefined_function",
             2,
+        ),
+        (
+            "int x;\nint main(void) {\n  return __atomic_fetch_min(&x, 3, 5);\n}\n",
+            "the compiler builtin `__atomic_fetch_min` is not supported",
+            3,
         ),
     ];
     for (source, needle, line) in cases {

@@ -553,6 +553,43 @@ fn a_memory_order_passed_as_a_parameter_is_the_one_the_caller_gave() {
     assert_eq!(code, 10, "{stdout}{stderr}");
 }
 
+/// GCC's generic atomics (values behind pointers), nand, test-and-set and
+/// the lock-free query compute what GCC documents: the assertion holds with
+/// OFF 0 and fails with OFF 1.
+const GENERIC_ATOMICS: &str = "#include <pthread.h>
+#include <assert.h>
+int x = 1, y = 6, z = 1, loaded, swapped, set_twice, nand_old, nand_new;
+unsigned char flag;
+void *t(void *arg) {
+  __atomic_load(&x, &loaded, __ATOMIC_ACQUIRE);
+  int v = 5;
+  __atomic_store(&x, &v, __ATOMIC_RELEASE);
+  int n = 9;
+  __atomic_exchange(&y, &n, &swapped, __ATOMIC_SEQ_CST);
+  int e = 1, d = 3;
+  int ok = __atomic_compare_exchange(&z, &e, &d, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  set_twice = __atomic_test_and_set(&flag, __ATOMIC_ACQUIRE) + 2 * __atomic_test_and_set(&flag, __ATOMIC_ACQUIRE);
+  __atomic_clear(&flag, __ATOMIC_RELEASE);
+  nand_old = __sync_fetch_and_nand(&x, 3);
+  nand_new = __atomic_nand_fetch(&x, 6, __ATOMIC_SEQ_CST);
+  return (void *)(long)(ok && __atomic_always_lock_free(sizeof(int), 0));
+}
+int main(void) {
+  pthread_t p;
+  void *result;
+  pthread_create(&p, 0, t, 0);
+  pthread_join(p, &result);
+  assert(loaded == 1 && swapped == 6 && y == 9 && z == 3 && set_twice == 2 && flag == 0);
+  assert(nand_old == 5 && nand_new == ~(~(5 & 3) & 6) + OFF && x == nand_new && (long)result == 1);
+  return 0;
+}
+";
+
+#[test]
+fn gcc_generic_atomics_nand_and_test_and_set_compute_what_gcc_documents() {
+    safe_then_violation_under_every_model("generic.c", GENERIC_ATOMICS, &["-D", "OFF=0"], &["-D", "OFF=1"]);
+}
+
 /// 64-bit shared variables and a 64-bit constant operand.
 const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
 

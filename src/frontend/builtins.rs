@@ -88,23 +88,53 @@ enum Atomic {
         binary: BinaryOp,
         returns_new: bool,
     },
-    Exchange,
-    /// C11-style CAS with an `expected` pointer written back on failure.
-    CompareExchangePointer,
+    /// `~(old & operand)`, which no RMW operation of the SMA computes: a
+    /// compare-and-swap of a guessed old value.
+    FetchNand {
+        returns_new: bool,
+    },
+    /// `generic`: GCC's `__atomic_exchange(p, &value, &old, order)`.
+    Exchange {
+        generic: bool,
+    },
+    /// C11-style CAS with an `expected` pointer written back on failure;
+    /// `generic`: GCC's `__atomic_compare_exchange`, whose desired value
+    /// is behind a pointer too.
+    CompareExchangePointer {
+        generic: bool,
+    },
     /// `__sync_bool_compare_and_swap` (returns success) / `_val_` (returns old).
     CompareAndSwap {
         returns_old: bool,
     },
-    Load,
+    /// `generic`: GCC's `__atomic_load(p, &result, order)`.
+    Load {
+        generic: bool,
+    },
+    /// `generic`: GCC's `__atomic_store(p, &value, order)`.
     Store {
         order_argument: Option<usize>,
+        generic: bool,
     },
+    /// `atomic_is_lock_free`, `__atomic_always_lock_free`,
+    /// `__atomic_is_lock_free`: every object here is.
+    LockFree,
     Init,
     FlagTestAndSet,
     FlagClear {
         order_argument: Option<usize>,
     },
     LockRelease,
+}
+
+/// What the lock-free queries answer: true.
+const LOCK_FREE: Val = Val { expr: Expr::Const(1), ty: CType::Bool };
+
+/// The desired value of a compare-and-swap argument: the argument's value,
+/// or the value it points to.
+enum Desired<'a> {
+    Value(&'a Node<Expression>),
+    Pointee(&'a Node<Expression>),
 }
 
 /// Builds the RMW operation from its operand.
@@ -137,32 +167,39 @@ fn atomic_builtin(name: &str) -> Option<Atomic> {
     for &(prefix, suffix, subject_is_base, returns_new) in &FETCH_SPELLINGS {
         let subject = if subject_is_base { base } else { name };
         if let Some(op) = subject.strip_prefix(prefix).and_then(|rest| rest.strip_suffix(suffix)) {
+            if op == "nand" {
+                return Some(Atomic::FetchNand { returns_new });
+            }
             let (op, binary) = fetch_op(op)?;
             return Some(Atomic::Fetch { op, binary, returns_new });
         }
     }
     Some(match base {
-        "atomic_exchange" => Atomic::Exchange,
-        "__atomic_exchange_n" => Atomic::Exchange,
-        "__sync_lock_test_and_set" => Atomic::Exchange,
-        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => {
-            Atomic::CompareExchangePointer
+        "atomic_exchange" | "__atomic_exchange_n" | "__sync_lock_test_and_set" => Atomic::Exchange { generic: false },
+        "__atomic_exchange" => Atomic::Exchange { generic: true },
+        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" | "__atomic_compare_exchange_n" => {
+            Atomic::CompareExchangePointer { generic: false }
         }
-        "__atomic_compare_exchange_n" => Atomic::CompareExchangePointer,
+        "__atomic_compare_exchange" => Atomic::CompareExchangePointer { generic: true },
         "__sync_bool_compare_and_swap" => Atomic::CompareAndSwap { returns_old: false },
         "__sync_val_compare_and_swap" => Atomic::CompareAndSwap { returns_old: true },
-        "atomic_load" | "__atomic_load_n" => Atomic::Load,
+        "atomic_load" | "__atomic_load_n" => Atomic::Load { generic: false },
+        "__atomic_load" => Atomic::Load { generic: true },
         "atomic_store" => Atomic::Store {
             order_argument: explicit.then_some(2),
+            generic: false,
         },
-        "__atomic_store_n" => Atomic::Store {
+        "__atomic_store_n" | "__atomic_store" => Atomic::Store {
             order_argument: Some(2),
+            generic: base == "__atomic_store",
         },
         "atomic_init" => Atomic::Init,
-        "atomic_flag_test_and_set" => Atomic::FlagTestAndSet,
+        "atomic_flag_test_and_set" | "__atomic_test_and_set" => Atomic::FlagTestAndSet,
         "atomic_flag_clear" => Atomic::FlagClear {
             order_argument: explicit.then_some(1),
         },
+        "__atomic_clear" => Atomic::FlagClear { order_argument: Some(1) },
+        "atomic_is_lock_free" | "__atomic_always_lock_free" | "__atomic_is_lock_free" => Atomic::LockFree,
         "__sync_lock_release" => Atomic::LockRelease,
         _ => return None,
     })
@@ -400,6 +437,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 .lw
                 .refuse(span, "`realloc`", Some("use malloc and copy")),
             _ if IGNORED.contains(&name) => Ok(Val::int(0)),
+            _ if ["__atomic_", "__sync_", "atomic_", "__c11_atomic_", "__builtin_"].iter().any(|prefix| name.starts_with(prefix)) => {
+                self.lw.refuse(
+                    span,
+                    format!("the compiler builtin `{name}`"),
+                    Some("the C11 atomic_* functions and GCC's __atomic_* and __sync_* builtins are understood, other builtins are not (README, Supported C)"),
+                )
+            }
             _ => {
                 let what = if self.lw.prototypes.contains_key(name) {
                     "declared but not defined"
@@ -640,11 +684,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         name: &str,
     ) -> LResult<Val> {
         let needed = match kind {
-            Atomic::Load
+            Atomic::Load { generic: false }
             | Atomic::FlagTestAndSet
             | Atomic::FlagClear { .. }
-            | Atomic::LockRelease => 1,
-            Atomic::CompareExchangePointer | Atomic::CompareAndSwap { .. } => 3,
+            | Atomic::LockRelease
+            | Atomic::LockFree => 1,
+            Atomic::CompareExchangePointer { .. } | Atomic::CompareAndSwap { .. } | Atomic::Exchange { generic: true } => 3,
             _ => 2,
         };
         if arguments.len() < needed {
@@ -654,6 +699,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 "too few arguments",
             );
         }
+        if let Atomic::LockFree = kind {
+            // before the first argument, which need not be a pointer
+            return Ok(LOCK_FREE);
+        }
         let pointer = self.rvalue(&arguments[0])?;
         let ty = match pointer.ty.target() {
             Some(t) if t.is_scalar() => t.clone(),
@@ -661,7 +710,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let read_modify_write = matches!(
             kind,
-            Atomic::Fetch { .. } | Atomic::Exchange | Atomic::CompareExchangePointer | Atomic::CompareAndSwap { .. }
+            Atomic::Fetch { .. }
+                | Atomic::FetchNand { .. }
+                | Atomic::Exchange { .. }
+                | Atomic::CompareExchangePointer { .. }
+                | Atomic::CompareAndSwap { .. }
         );
         if read_modify_write {
             self.refuse_wide_read_modify_write(&ty, span, &format!("`{name}`"))?;
@@ -689,11 +742,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 };
                 Ok(Val { expr, ty })
             }
-            Atomic::Exchange | Atomic::FlagTestAndSet => {
-                let value = if let Atomic::FlagTestAndSet = kind {
-                    Expr::Const(1)
-                } else {
-                    self.rvalue(&arguments[1])?.expr
+            Atomic::FetchNand { returns_new } => {
+                let operand = self.rvalue(&arguments[1])?;
+                let operand = Val { expr: self.save(operand.expr, &operand.ty), ty: operand.ty };
+                let (old, new) = self.atomic_update(address, &ty, span, |f, old| {
+                    let both = f.arithmetic(&BinaryOperator::BitwiseAnd, old, operand, span)?;
+                    Ok(Val { expr: Expr::Unary(UnaryOp::BitNot, Box::new(both.expr)), ty: both.ty })
+                })?;
+                Ok(if returns_new { new } else { old })
+            }
+            Atomic::Exchange { .. } | Atomic::FlagTestAndSet => {
+                let value = match kind {
+                    Atomic::FlagTestAndSet => Expr::Const(1),
+                    Atomic::Exchange { generic: true } => self.pointee(&arguments[1])?.expr,
+                    _ => self.rvalue(&arguments[1])?.expr,
                 };
                 let old = self.temp(&ty);
                 self.emit(StmtKind::Rmw {
@@ -701,15 +763,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     address,
                     op: RmwOp::Exchange(value),
                 });
-                Ok(Val {
-                    expr: Expr::Load(Place::Local(old)),
-                    ty,
-                })
+                let old = Val { expr: Expr::Load(Place::Local(old)), ty };
+                if let Atomic::Exchange { generic: true } = kind {
+                    let result = self.pointer_argument(&arguments[2])?;
+                    self.store(&result, old, span)?;
+                    return Ok(Val::void());
+                }
+                Ok(old)
             }
             Atomic::CompareAndSwap { returns_old } => {
                 let expected = self.rvalue(&arguments[1])?.expr;
                 let (old, expected) =
-                    self.compare_exchange(address, expected, &arguments[2], &ty)?;
+                    self.compare_exchange(address, expected, Desired::Value(&arguments[2]), &ty)?;
                 if returns_old {
                     Ok(Val { expr: old, ty })
                 } else {
@@ -719,11 +784,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     })
                 }
             }
-            Atomic::CompareExchangePointer => {
+            Atomic::CompareExchangePointer { generic } => {
                 let expected_object = self.pointer_argument(&arguments[1])?;
                 let expected = self.load(expected_object.clone(), arguments[1].span)?.expr;
-                let (old, expected) =
-                    self.compare_exchange(address, expected, &arguments[2], &ty)?;
+                let desired = if generic { Desired::Pointee(&arguments[2]) } else { Desired::Value(&arguments[2]) };
+                let (old, expected) = self.compare_exchange(address, expected, desired, &ty)?;
                 let success = self.temp(&CType::Bool);
                 self.emit(StmtKind::Assign(
                     Place::Local(success),
@@ -753,12 +818,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     ty: CType::Bool,
                 })
             }
-            Atomic::Load => Ok(self.read_shared(address, ty)),
-            Atomic::Store { order_argument } | Atomic::FlagClear { order_argument } => {
-                let value = if let Atomic::FlagClear { .. } = kind {
-                    Expr::Const(0)
-                } else {
-                    self.rvalue(&arguments[1])?.expr
+            Atomic::LockFree => Ok(LOCK_FREE),
+            Atomic::Load { generic: false } => Ok(self.read_shared(address, ty)),
+            Atomic::Load { generic: true } => {
+                let value = self.read_shared(address, ty);
+                let result = self.pointer_argument(&arguments[1])?;
+                self.store(&result, value, span)?;
+                Ok(Val::void())
+            }
+            Atomic::Store { order_argument, .. } | Atomic::FlagClear { order_argument } => {
+                let value = match kind {
+                    Atomic::FlagClear { .. } => Expr::Const(0),
+                    Atomic::Store { generic: true, .. } => self.pointee(&arguments[1])?.expr,
+                    _ => self.rvalue(&arguments[1])?.expr,
                 };
                 let order = self.order(order_argument.and_then(|k| arguments.get(k)))?;
                 self.ordered_store(address, value, &ty, &order)?;
@@ -804,11 +876,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         &mut self,
         address: Expr,
         expected: Expr,
-        desired: &'a Node<Expression>,
+        desired: Desired<'a>,
         ty: &CType,
     ) -> LResult<(Expr, Expr)> {
         let expected = self.save(expected, ty);
-        let desired = self.rvalue(desired)?.expr;
+        let desired = match desired {
+            Desired::Value(value) => self.rvalue(value)?.expr,
+            Desired::Pointee(pointer) => self.pointee(pointer)?.expr,
+        };
         let old = self.temp(ty);
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(old)),
@@ -906,6 +981,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     /// The object a pointer argument designates; `&x` of a private `x` stays private.
+    /// The value at the pointer `argument` (GCC's generic atomics pass
+    /// their values so).
+    fn pointee(&mut self, argument: &'a Node<Expression>) -> LResult<Val> {
+        let object = self.pointer_argument(argument)?;
+        self.load(object, argument.span)
+    }
+
     pub fn pointer_argument(&mut self, argument: &'a Node<Expression>) -> LResult<LVal> {
         if let Expression::UnaryOperator(u) = &uncast(argument).node
             && u.node.operator.node == UnaryOperator::Address
@@ -959,7 +1041,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         })
     }
 
-    /// Inline assembly: fences are accepted, anything else refused.
+    /// Inline assembly: fences and the instructions without an effect on
+    /// memory (`pause`, `nop`, ...) are accepted, each instruction of the
+    /// template in turn; anything else is refused, since its effect would
+    /// be lost.
     pub fn asm(&mut self, asm: &'a AsmStatement, span: Span) -> LResult<()> {
         let (template, has_operands) = match asm {
             AsmStatement::GnuBasic(s) => (s.node.concat(), false),
@@ -968,39 +1053,61 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 !e.outputs.is_empty() || !e.inputs.is_empty(),
             ),
         };
-        let text: String = template.replace('"', "");
-        let instruction = text
-            .trim()
-            .trim_end_matches(';')
-            .trim()
-            .to_ascii_lowercase();
+        let text = template.replace('"', "").replace("%%", "%").replace("\\n", "\n").replace("\\t", " ");
         if has_operands {
-            return self.lw.refuse(
-                span,
-                format!("inline assembly with operands (`{}`)", instruction),
-                Some("only fences (mfence, sync, lwsync, sfence) are understood"),
-            );
+            return self.lw.refuse(span, format!("inline assembly with operands (`{}`)", text.trim()), Some(ASM_HELP));
         }
-        let words: Vec<&str> = instruction
-            .split(|c: char| c.is_whitespace() || c == ';')
-            .filter(|w| !w.is_empty())
-            .collect();
-        match words.first().copied() {
-            None => {}
-            Some("mfence" | "sync" | "hwsync") => self.emit(StmtKind::Fence(FenceKind::Full)),
-            Some("lock") => self.emit(StmtKind::Fence(FenceKind::Full)),
-            Some("lwsync" | "sfence" | "eieio") => {
-                self.emit(StmtKind::Fence(FenceKind::StoreStore))
-            }
-            Some("lfence" | "nop" | "isync") => {}
-            Some(_) => {
-                return self.lw.refuse(
-                    span,
-                    format!("inline assembly `{}`", instruction),
-                    Some("only fences (mfence, sync, lwsync, sfence) are understood"),
-                );
+        for instruction in asm_instructions(&text) {
+            match asm_fence(&instruction) {
+                Some(Some(kind)) => self.emit(StmtKind::Fence(kind)),
+                Some(None) => {}
+                None => return self.lw.refuse(span, format!("the inline assembly instruction `{instruction}`"), Some(ASM_HELP)),
             }
         }
         Ok(())
+    }
+}
+
+const ASM_HELP: &str = "only fences (mfence, sync, lwsync, sfence, `lock; addl $0,0(%rsp)`) and instructions without a memory effect (pause, nop, lfence, isync) are understood; write other atomic operations with __atomic or C11 builtins";
+
+/// The instructions of an assembly template (separated by `;` or new
+/// lines), lower case, each prefix (`lock`) joined to its instruction.
+fn asm_instructions(text: &str) -> Vec<String> {
+    let mut instructions: Vec<String> = Vec::new();
+    let mut prefix = String::new();
+    for part in text.split(|c: char| c == ';' || c == '\n') {
+        let words: Vec<String> = part.split_whitespace().map(str::to_ascii_lowercase).collect();
+        if words.is_empty() {
+            continue;
+        }
+        if words == ["lock"] {
+            prefix = "lock ".to_string();
+            continue;
+        }
+        instructions.push(format!("{prefix}{}", words.join(" ")));
+        prefix.clear();
+    }
+    if !prefix.is_empty() {
+        instructions.push(prefix.trim().to_string());
+    }
+    instructions
+}
+
+/// The fence an instruction is (`Some(None)`: none, it has no effect on
+/// memory), or `None` for an instruction with another effect.
+fn asm_fence(instruction: &str) -> Option<Option<FenceKind>> {
+    let words: Vec<&str> = instruction.split_whitespace().collect();
+    match words.as_slice() {
+        ["mfence" | "sync" | "hwsync"] => Some(Some(FenceKind::Full)),
+        ["lwsync" | "sfence" | "eieio"] => Some(Some(FenceKind::StoreStore)),
+        ["lfence" | "nop" | "isync" | "pause" | "yield"] | ["rep", "nop"] => Some(None),
+        // x86's `smp_mb`: a locked no-op on the stack top drains the buffer
+        ["lock", operation, operands @ ..] => {
+            let operands: String = operands.concat();
+            let no_op = matches!(*operation, "add" | "addl" | "addq" | "or" | "orl" | "orq")
+                && matches!(operands.as_str(), "$0,0(%rsp)" | "$0,(%rsp)" | "$0,0(%esp)" | "$0,(%esp)");
+            no_op.then_some(Some(FenceKind::Full))
+        }
+        _ => None,
     }
 }

@@ -886,7 +886,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// (an execution that guessed wrong is cut off), writing `update` of
     /// the guess, computed as C computes it. Returns the old and the new
     /// value.
-    fn atomic_update(
+    pub fn atomic_update(
         &mut self,
         address: Expr,
         ty: &CType,

@@ -37,6 +37,8 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
         .arg("-D__LAZYSMA__")
         // GNU's thread-local keyword, as C11 spells it.
         .arg("-D__thread=_Thread_local")
+        // GNU C's `asm` keyword, which the parser knows as `__asm__` only
+        .arg("-Dasm=__asm__")
         .arg("-I")
         .arg(include_dir.path());
     for dir in &options.include_dirs {
