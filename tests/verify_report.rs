@@ -590,6 +590,32 @@ fn gcc_generic_atomics_nand_and_test_and_set_compute_what_gcc_documents() {
     safe_then_violation_under_every_model("generic.c", GENERIC_ATOMICS, &["-D", "OFF=0"], &["-D", "OFF=1"]);
 }
 
+/// Unsigned constants keep C's usual arithmetic conversions (`w - 2u` is
+/// unsigned, so 1 - 2u is huge), and `bool` from <stdbool.h> declares
+/// globals and functions: the assertion holds with EXPECTED 0, fails with 1.
+const UNSIGNED_CONSTANTS_AND_BOOL: &str = "#include <pthread.h>
+#include <stdbool.h>
+#include <assert.h>
+bool ready;
+int v = 1;
+bool negate(bool b) { return !b; }
+void *t(void *arg) { ready = negate(false); return 0; }
+int main(void) {
+  pthread_t p;
+  pthread_create(&p, 0, t, 0);
+  pthread_join(p, 0);
+  int w = v;
+  int m = -7;
+  assert(ready && w - 2u > 10u && !(w - 2u < 10u) && (w > ~0u - 1) == EXPECTED && m / 2u == 2147483644u);
+  return 0;
+}
+";
+
+#[test]
+fn unsigned_constants_convert_as_c_does_and_stdbool_declares() {
+    safe_then_violation_under_every_model("unsigned.c", UNSIGNED_CONSTANTS_AND_BOOL, &["-D", "EXPECTED=0"], &["-D", "EXPECTED=1"]);
+}
+
 /// 64-bit shared variables and a 64-bit constant operand.
 const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
 

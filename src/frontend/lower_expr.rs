@@ -1090,12 +1090,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 }
 
-/// A constant that C computes in a type wider than `int` (`1L`, or `1` next
-/// to a `long` operand), cast to that type: the printer writes constants
-/// that fit an `int` without a suffix.
+/// A constant that C computes in an unsigned type (`2u`, or `2` next to an
+/// unsigned operand) or one wider than `int` (`1L`, or `1` next to a `long`
+/// operand), cast to that type: the printer writes constants without a
+/// suffix, so `v - 2u` would be computed signed.
 fn widen_constant(expr: Expr, ty: &CType, lowerer: &FnLowerer) -> Expr {
     match (&expr, ty) {
-        (Expr::Const(v), CType::Int { bits, .. }) if *bits > 32 && i32::try_from(*v).is_ok() => {
+        (Expr::Const(v), CType::Int { bits, signed }) if !*signed || (*bits > 32 && i32::try_from(*v).is_ok()) => {
             Expr::Cast(lowerer.lw.types.ir_type(ty), Box::new(expr))
         }
         _ => expr,

@@ -30,7 +30,10 @@ pub fn lower_unit(
     lw.value_bits = bounds.bitwidth;
     let mut definitions: Vec<&Node<FunctionDefinition>> = Vec::new();
     for external in &unit.0 {
-        let system = map.is_system(external.span.start);
+        // a declaration of the program may begin with a system header's
+        // macro (`bool g;` is `_Bool g;` from stdbool.h): it is the
+        // header's only if it ends there too
+        let system = map.is_system(external.span.start) && map.is_system(external.span.end.saturating_sub(1));
         match &external.node {
             ExternalDeclaration::Declaration(d) => top_declaration(&mut lw, d, system)?,
             ExternalDeclaration::StaticAssert(_) => {}
