@@ -203,6 +203,22 @@ fn malformed_inputs_exit_1_with_a_message() {
 }
 
 #[test]
+fn an_atomic_section_ends_with_its_thread_and_an_unmatched_end_does_nothing() {
+    // T0 ends inside its section; T1's read of T0's write comes after it.
+    let open_at_the_end = r#"{"threads": [[{"id":"a","op":"atomic-begin"}, {"id":"b","op":"write","var":"x"}],
+                                          [{"id":"c","op":"read","var":"x","rf":"b"}]]}"#;
+    // T0 closes a section it never opened (a program's stray end).
+    let stray_end = r#"{"threads": [[{"id":"a","op":"atomic-end"}, {"id":"b","op":"write","var":"x"}],
+                                    [{"id":"c","op":"read","var":"x","rf":"b"}]]}"#;
+    for execution in [open_at_the_end, stray_end] {
+        for model in ["--sc", "--tso", "--pso"] {
+            let (code, stdout, stderr) = check(execution, &[model]);
+            assert_eq!(code, 0, "{model} {execution}: {stdout}{stderr}");
+        }
+    }
+}
+
+#[test]
 fn missing_file_exits_1() {
     Command::cargo_bin("lazysma")
         .expect("binary")

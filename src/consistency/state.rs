@@ -535,6 +535,11 @@ impl State {
             }
             Kind::LockBusy { .. } => self.branches[thread] += 1,
         }
+        if self.section == thread as u32 && self.pos[thread] as usize == instance.threads[thread].len() {
+            // a thread that ends inside an atomic section leaves it (as the
+            // sequentialised program does: the next thread runs)
+            self.section = FREE;
+        }
     }
 
     /// The witness of a complete state, in user events and phases.

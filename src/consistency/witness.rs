@@ -218,6 +218,10 @@ impl<'a> Machine<'a> {
             (op, phase) => return Err(format!("a {} has no {} phase", op.name(), phase.name())),
         }
         self.pos[thread] += 1;
+        if self.section == Some(thread) && self.pos[thread] == self.execution.threads()[thread].len() {
+            // the thread ends inside its atomic section, which ends with it
+            self.section = None;
+        }
         Ok(())
     }
 

@@ -201,6 +201,10 @@ impl Machine {
                 }
                 _ => continue,
             };
+            if next.section == Some(thread) && next.pos[thread] == events.len() {
+                // a thread that ends inside its atomic section leaves it
+                next.section = None;
+            }
             out.push((steps, next));
         }
         out
