@@ -373,6 +373,14 @@ fn assembly_fences_and_instructions_without_a_memory_effect() {
 }
 
 #[test]
+fn ignored_calls_keep_the_effects_of_their_arguments() {
+    // printf does nothing, but x++ and y = 2 in its arguments happen; the
+    // plain read of x for printing is not needed
+    let p = ok("#include <stdio.h>\nint x, y;\nint main(void) { printf(\"%d %d %d\\n\", x++, y = 2, x); return 0; }\n");
+    assert_eq!(visible(&function(&p, "main").body), ["R1", "W1", "W2"]);
+}
+
+#[test]
 fn read_modify_writes() {
     let p = ok(
         "#include <stdatomic.h>\natomic_int x;\nint y;\nint main(void) { int e = 0; int old = __sync_fetch_and_add(&y, 1); _Bool ok = atomic_compare_exchange_strong(&x, &e, 1); atomic_store_explicit(&x, 2, memory_order_seq_cst); int r = atomic_load_explicit(&x, memory_order_relaxed); atomic_store_explicit(&y, 3, memory_order_relaxed); return old + ok + r; }\n",

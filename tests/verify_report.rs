@@ -616,6 +616,46 @@ fn unsigned_constants_convert_as_c_does_and_stdbool_declares() {
     safe_then_violation_under_every_model("unsigned.c", UNSIGNED_CONSTANTS_AND_BOOL, &["-D", "EXPECTED=0"], &["-D", "EXPECTED=1"]);
 }
 
+/// A timed wait with a deadline from `clock_gettime` in a `struct timespec`
+/// of <time.h>, and `errno` after failed waits: ETIMEDOUT after
+/// `sem_timedwait`, EAGAIN after `sem_trywait` (EXPECTED).
+const DEADLINES_AND_ERRNO: &str = "#include <pthread.h>
+#include <semaphore.h>
+#include <errno.h>
+#include <time.h>
+#include <assert.h>
+sem_t s;
+int data;
+void *producer(void *arg) { data = 1; sem_post(&s); return 0; }
+void *consumer(void *arg) {
+  struct timespec deadline = {0, 0};
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += 1;
+  if (sem_timedwait(&s, &deadline) == -1) {
+    assert(errno == ETIMEDOUT);
+    return 0;
+  }
+  assert(data == 1);
+  if (sem_trywait(&s) == -1)
+    assert(errno == EXPECTED);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  sem_init(&s, 0, 0);
+  pthread_create(&a, 0, producer, 0);
+  pthread_create(&b, 0, consumer, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return 0;
+}
+";
+
+#[test]
+fn timed_waits_take_a_timespec_deadline_and_failed_waits_set_errno() {
+    safe_then_violation_under_every_model("deadline.c", DEADLINES_AND_ERRNO, &["-D", "EXPECTED=EAGAIN"], &["-D", "EXPECTED=ETIMEDOUT"]);
+}
+
 /// 64-bit shared variables and a 64-bit constant operand.
 const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
 

@@ -237,6 +237,45 @@ fn nondet_type(suffix: &str) -> Option<CType> {
     })
 }
 
+/// Whether evaluating `e` changes anything: a call, an assignment, `++` or
+/// `--` in it.
+fn has_side_effects(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::Call(_) | Expression::CompoundLiteral(_) | Expression::Statement(_) => true,
+        Expression::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                UnaryOperator::PreIncrement | UnaryOperator::PreDecrement | UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+            ) || has_side_effects(&u.node.operand)
+        }
+        Expression::BinaryOperator(b) => {
+            use BinaryOperator as B;
+            matches!(
+                b.node.operator.node,
+                B::Assign
+                    | B::AssignMultiply
+                    | B::AssignDivide
+                    | B::AssignModulo
+                    | B::AssignPlus
+                    | B::AssignMinus
+                    | B::AssignShiftLeft
+                    | B::AssignShiftRight
+                    | B::AssignBitwiseAnd
+                    | B::AssignBitwiseXor
+                    | B::AssignBitwiseOr
+            ) || has_side_effects(&b.node.lhs)
+                || has_side_effects(&b.node.rhs)
+        }
+        Expression::Conditional(c) => {
+            has_side_effects(&c.node.condition) || has_side_effects(&c.node.then_expression) || has_side_effects(&c.node.else_expression)
+        }
+        Expression::Cast(c) => has_side_effects(&c.node.expression),
+        Expression::Comma(items) => items.iter().any(has_side_effects),
+        Expression::Member(m) => has_side_effects(&m.node.expression),
+        _ => false,
+    }
+}
+
 /// Strips casts around an expression.
 fn uncast(e: &Node<Expression>) -> &Node<Expression> {
     match &e.node {
@@ -433,10 +472,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "sscanf" | "scanf" => {
                 self.havoc_outputs(arguments, if name == "scanf" { 1 } else { 2 })
             }
+            // any time at all: a timed wait may time out whatever it is
+            "clock_gettime" => self.havoc_outputs(arguments, 1),
             "realloc" => self
                 .lw
                 .refuse(span, "`realloc`", Some("use malloc and copy")),
-            _ if IGNORED.contains(&name) => Ok(Val::int(0)),
+            _ if IGNORED.contains(&name) => {
+                // the call does nothing here, its arguments' effects remain
+                for argument in arguments.iter().filter(|argument| has_side_effects(argument)) {
+                    self.rvalue(argument)?;
+                }
+                Ok(Val::int(0))
+            }
             _ if ["__atomic_", "__sync_", "atomic_", "__c11_atomic_", "__builtin_"].iter().any(|prefix| name.starts_with(prefix)) => {
                 self.lw.refuse(
                     span,
@@ -949,25 +996,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     ) -> LResult<Val> {
         for argument in arguments.iter().skip(first_output) {
             let object = self.pointer_argument(argument)?;
-            if !object.ty().is_scalar() {
-                return self.lw.refuse(
-                    argument.span,
-                    "reading input into a non-scalar object",
-                    None,
-                );
-            }
-            let ty = object.ty().clone();
-            let ir_ty = self.lw.types.ir_type(&ty);
-            let temp = self.temp(&ty);
-            self.emit(StmtKind::Assign(Place::Local(temp), Expr::Nondet(ir_ty)));
-            self.store(
-                &object,
-                Val {
-                    expr: Expr::Load(Place::Local(temp)),
-                    ty,
-                },
-                argument.span,
-            )?;
+            self.havoc(object, argument.span)?;
         }
         let result = self.temp(&CType::INT);
         self.emit(StmtKind::Assign(
@@ -980,7 +1009,26 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         })
     }
 
-    /// The object a pointer argument designates; `&x` of a private `x` stays private.
+    /// Stores arbitrary values into every scalar of a scalar or struct
+    /// object (an input the program reads).
+    fn havoc(&mut self, object: LVal, span: Span) -> LResult<()> {
+        let ty = object.ty().clone();
+        if let CType::Struct(id) = ty {
+            let fields: Vec<String> = self.lw.types.fields(id, span)?.iter().map(|(name, _)| name.clone()).collect();
+            for field in fields {
+                let member = self.member(&object, id, &field, span)?;
+                self.havoc(member, span)?;
+            }
+            return Ok(());
+        }
+        if !ty.is_scalar() {
+            return self.lw.refuse(span, "reading input into an array", None);
+        }
+        let temp = self.temp(&ty);
+        self.emit(StmtKind::Assign(Place::Local(temp), Expr::Nondet(self.lw.types.ir_type(&ty))));
+        self.store(&object, Val { expr: Expr::Load(Place::Local(temp)), ty }, span)
+    }
+
     /// The value at the pointer `argument` (GCC's generic atomics pass
     /// their values so).
     fn pointee(&mut self, argument: &'a Node<Expression>) -> LResult<Val> {
@@ -988,6 +1036,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.load(object, argument.span)
     }
 
+    /// The object a pointer argument designates; `&x` of a private `x` stays private.
     pub fn pointer_argument(&mut self, argument: &'a Node<Expression>) -> LResult<LVal> {
         if let Expression::UnaryOperator(u) = &uncast(argument).node
             && u.node.operator.node == UnaryOperator::Address

@@ -34,6 +34,8 @@ pub struct Lowerer<'a> {
     pub call_sites: HashMap<(String, FunctionId), Span>,
     /// The bit width of a value in shared memory (`--bitwidth`).
     pub value_bits: u32,
+    /// The thread-local `errno`, once the program or a failing call uses it.
+    errno: Option<PlainGlobalId>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -46,6 +48,20 @@ impl<'a> Lowerer<'a> {
         let id = self.per_thread_global("thread_result", PER_THREAD_VALUE, 0);
         self.program.thread_results = Some(id);
         id
+    }
+
+    /// `errno`, each thread's own int (glibc's `*__errno_location()`),
+    /// declared at its first use.
+    pub fn errno(&mut self) -> Place {
+        let id = match self.errno {
+            Some(id) => id,
+            None => {
+                let id = self.per_thread_global("errno", Ty::INT, 0);
+                self.errno = Some(id);
+                id
+            }
+        };
+        Place::plain_element(id, Expr::CurrentThread)
     }
 
     /// Declares a plain global array with one element of type `element` per
@@ -79,6 +95,7 @@ impl<'a> Lowerer<'a> {
             heap_unknown: false,
             call_sites: HashMap::new(),
             value_bits: 32,
+            errno: None,
         }
     }
 

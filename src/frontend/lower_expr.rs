@@ -51,6 +51,15 @@ impl LVal {
             LVal::Private(_, ty) | LVal::Shared { ty, .. } => ty,
         }
     }
+
+    /// The object as its initialiser stores into it: C11's initialisation
+    /// of an `_Atomic` object is not an atomic operation (`atomic_init`).
+    pub fn initialised(&self) -> LVal {
+        match self {
+            LVal::Shared { address, ty, .. } => LVal::Shared { address: address.clone(), ty: ty.clone(), atomic: false },
+            private => private.clone(),
+        }
+    }
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
@@ -327,26 +336,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         .lw
                         .error(e.span, "member access on a non-struct", "not a struct");
                 };
-                let field = &m.node.identifier.node.name;
-                let (offset, field_ty) = self.lw.types.field(id, field, m.node.identifier.span)?;
-                let atomic_field = self.lw.types.field_is_atomic(id, field);
-                Ok(match base {
-                    LVal::Private(place, _) => {
-                        LVal::Private(Place::Field(Box::new(place), field.clone()), field_ty)
-                    }
-                    LVal::Shared {
-                        address, atomic, ..
-                    } => LVal::Shared {
-                        address: binary(BinaryOp::Add, address, Expr::Const(offset as i64)),
-                        ty: field_ty,
-                        atomic: atomic || atomic_field,
-                    },
-                })
+                self.member(&base, id, &m.node.identifier.node.name, m.node.identifier.span)
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 self.index(&b.node.lhs, &b.node.rhs, e.span)
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                if let Expression::Call(call) = &u.node.operand.node
+                    && matches!(&call.node.callee.node, Expression::Identifier(callee) if callee.node.name == "__errno_location")
+                    && call.node.arguments.is_empty()
+                {
+                    // `errno` as glibc's errno.h spells it
+                    return Ok(LVal::Private(self.lw.errno(), CType::INT));
+                }
                 let pointer = self.rvalue(&u.node.operand)?;
                 match pointer.ty.target().cloned() {
                     Some(CType::Function(..)) => {
@@ -382,6 +384,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 "not an lvalue",
             ),
         }
+    }
+
+    /// The field `field` of `base`, an object of struct `id`.
+    pub fn member(&self, base: &LVal, id: StructId, field: &str, span: Span) -> LResult<LVal> {
+        let (offset, field_ty) = self.lw.types.field(id, field, span)?;
+        let atomic_field = self.lw.types.field_is_atomic(id, field);
+        Ok(match base {
+            LVal::Private(place, _) => LVal::Private(Place::Field(Box::new(place.clone()), field.to_string()), field_ty),
+            LVal::Shared { address, atomic, .. } => LVal::Shared {
+                address: binary(BinaryOp::Add, address.clone(), Expr::Const(offset as i64)),
+                ty: field_ty,
+                atomic: *atomic || atomic_field,
+            },
+        })
     }
 
     fn variable(&mut self, name: &str, span: Span) -> LResult<LVal> {

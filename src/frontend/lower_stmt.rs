@@ -414,7 +414,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             (_, CType::Opaque(_)) => Ok(()),
             (Initializer::Expression(e), ty) if ty.is_scalar() || matches!(ty, CType::Bool) => {
                 let v = self.rvalue(e)?;
-                self.store(target, v, init.span)
+                self.store(&target.initialised(), v, init.span)
             }
             (Initializer::List(items), ty) if ty.is_scalar() => match items.first() {
                 Some(item) => self.fill(target, &item.node.initializer),
@@ -533,26 +533,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
-    fn member(&self, target: &LVal, id: usize, field: &str, span: Span) -> LResult<LVal> {
-        let (offset, ty) = self.lw.types.field(id, field, span)?;
-        Ok(match target {
-            LVal::Private(place, _) => {
-                LVal::Private(Place::Field(Box::new(place.clone()), field.to_string()), ty)
-            }
-            LVal::Shared {
-                address, atomic, ..
-            } => LVal::Shared {
-                address: super::lower::binary(
-                    BinaryOp::Add,
-                    address.clone(),
-                    Expr::Const(offset as i64),
-                ),
-                ty,
-                atomic: *atomic,
-            },
-        })
-    }
-
     /// Stores zero into every scalar of an object.
     fn zero(&mut self, target: &LVal, span: Span) -> LResult<()> {
         match target.ty().clone() {
@@ -569,7 +549,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(())
             }
             CType::ThreadHandle | CType::Opaque(_) => Ok(()),
-            _ => self.store(target, Val::int(0), span),
+            _ => self.store(&target.initialised(), Val::int(0), span),
         }
     }
 }

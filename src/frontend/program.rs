@@ -124,10 +124,15 @@ fn top_declaration<'a>(
     }
     if system {
         for spec in specs {
-            if let DeclarationSpecifier::TypeSpecifier(t) = &spec.node
-                && let TypeSpecifier::Enum(e) = &t.node
-            {
-                lw.types.add_enum(&e.node);
+            if let DeclarationSpecifier::TypeSpecifier(t) = &spec.node {
+                match &t.node {
+                    TypeSpecifier::Enum(e) => lw.types.add_enum(&e.node),
+                    // a header's struct (`struct timespec`) for the program's
+                    // uses; one the frontend cannot represent stays
+                    // incomplete, refused where the program uses it
+                    TypeSpecifier::Struct(s) => lw.types.add_system_struct(s),
+                    _ => {}
+                }
             }
         }
         for init in &d.node.declarators {

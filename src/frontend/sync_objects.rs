@@ -17,6 +17,9 @@ use lang_c::span::{Node, Span};
 /// times out.
 const ETIMEDOUT: i64 = 110;
 
+/// `EAGAIN` of Linux's `errno.h`: `sem_trywait`'s errno when the count is 0.
+const EAGAIN: i64 = 11;
+
 /// `EBUSY` of Linux's `errno.h`: what a try-lock returns when the lock is
 /// held.
 const EBUSY: i64 = 16;
@@ -111,6 +114,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let count = self.guessed_exchange(address, None, &|count| {
                     choose(positive(count), decremented(count), count.clone())
                 });
+                // a failure sets errno: EAGAIN (trywait) or ETIMEDOUT
+                let failure = if name == "sem_trywait" { EAGAIN } else { ETIMEDOUT };
+                let errno = self.lw.errno();
+                self.emit(StmtKind::Assign(errno.clone(), choose(positive(&count), Expr::Load(errno), Expr::Const(failure))));
                 return Ok(int(choose(positive(&count), Expr::Const(0), Expr::Const(-1))));
             }
         }

@@ -144,6 +144,9 @@ pub struct TypeEnv<'a> {
     /// Length given to variable-length arrays of thread handles: threads
     /// are created in loops, which run at most this many times.
     pub thread_array_bound: u64,
+    /// The struct definitions of system headers by tag (`timespec`), read
+    /// when the program uses the struct.
+    system_structs: HashMap<String, &'a Node<StructType>>,
 }
 
 pub type TResult<T> = Result<T, Box<Diagnostic>>;
@@ -268,6 +271,7 @@ impl<'a> TypeEnv<'a> {
             enum_constants: HashMap::new(),
             object_types: HashMap::new(),
             thread_array_bound: DEFAULT_THREAD_ARRAY_BOUND,
+            system_structs: HashMap::new(),
         }
     }
 
@@ -485,9 +489,26 @@ impl<'a> TypeEnv<'a> {
         Ok(ty)
     }
 
+    /// Keeps a system header's struct definition for the program's uses of
+    /// its tag.
+    pub fn add_system_struct(&mut self, s: &'a Node<StructType>) {
+        if let (Some(tag), Some(_)) = (&s.node.identifier, &s.node.declarations) {
+            self.system_structs.insert(tag.node.name.clone(), s);
+        }
+    }
+
     fn struct_type(&mut self, s: &'a Node<StructType>) -> TResult<CType> {
         let is_union = matches!(s.node.kind.node, StructKind::Union);
         let tag = s.node.identifier.as_ref().map(|i| i.node.name.clone());
+        // `struct timespec` of <time.h>: the header's definition, at the
+        // program's first use
+        if s.node.declarations.is_none()
+            && let Some(tag) = &tag
+            && self.tags.get(tag).is_none_or(|&id| self.structs[id].fields.is_none())
+            && let Some(definition) = self.system_structs.remove(tag)
+        {
+            return self.struct_type(definition);
+        }
         let id = match (&tag, &s.node.declarations) {
             (Some(tag), None) => match self.tags.get(tag) {
                 Some(&id) => id,
