@@ -656,6 +656,42 @@ fn timed_waits_take_a_timespec_deadline_and_failed_waits_set_errno() {
     safe_then_violation_under_every_model("deadline.c", DEADLINES_AND_ERRNO, &["-D", "EXPECTED=EAGAIN"], &["-D", "EXPECTED=ETIMEDOUT"]);
 }
 
+/// A thread writes through a pointer that main sets before (safe) or
+/// after (a null pointer dereference) creating it.
+const NULL_DEREFERENCE: &str = "#include <pthread.h>
+#include <assert.h>
+int x;
+int *p;
+void *t(void *arg) { *p = 1; return 0; }
+int main(void) {
+  pthread_t a;
+  BEFORE;
+  pthread_create(&a, 0, t, 0);
+  AFTER;
+  pthread_join(a, 0);
+  assert(x == 1);
+  return 0;
+}
+";
+
+#[test]
+fn a_null_pointer_dereference_is_a_violation_at_its_statement() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "null.c", NULL_DEREFERENCE);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "BEFORE=p = &x", "-D", "AFTER="]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "BEFORE=", "-D", "AFTER=p = &x", "--format", "json"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        let property = &json(&stdout)["property"];
+        assert!(property["description"].as_str().is_some_and(|d| d.contains("dereference of a null pointer")), "{model}: {stdout}");
+        assert_eq!(property["line"], 5, "{model}: {stdout}");
+    }
+}
+
 /// 64-bit shared variables and a 64-bit constant operand.
 const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
 

@@ -415,16 +415,25 @@ impl ThreadPrinter<'_> {
                     None => function.to_string(),
                 };
                 let call = |a: &str| operation(&function, a);
-                let description = expr::string_literal(&self.out_of_bounds(stmt));
+                let description = expr::string_literal(&self.violation(stmt, "array index out of bounds"));
                 let indent = "  ".repeat(indent);
                 let body = dispatch::dispatch_text(&location, object, &call, &description, &indent);
                 format!("{body}{comment}")
             }
             Some(object) => {
                 let call = operation(function, dispatch::ADDRESS_TEMPORARY);
-                let description = expr::string_literal(&self.out_of_bounds(stmt));
+                let description = expr::string_literal(&self.violation(stmt, "array index out of bounds"));
                 let body = dispatch::checked_text(&location, object, &call, &description, &"  ".repeat(indent));
                 format!("{body}{comment}")
+            }
+            // an address that may be null: a null pointer dereference is a
+            // property violation (a dispatched access reports it as out of
+            // its object's bounds)
+            None if !matches!(address, crate::ir::Expr::Const(_)) => {
+                let description = expr::string_literal(&self.violation(stmt, "dereference of a null pointer"));
+                let check = format!("if (({location}) == 0) {{ __CPROVER_assert(0, {description}); __CPROVER_assume(0); }}");
+                self.line(indent, &check);
+                format!("{}{comment}", operation(function, &location))
             }
             None => format!("{}{comment}", operation(function, &location)),
         };
@@ -450,14 +459,12 @@ impl ThreadPrinter<'_> {
         }
     }
 
-    /// `file:line: array index out of bounds: text` of statement `stmt`.
-    fn out_of_bounds(&self, stmt: OriginId) -> String {
+    /// `file:line: what: text` of statement `stmt`: the description of a
+    /// property the statement violates.
+    fn violation(&self, stmt: OriginId, what: &str) -> String {
         match self.program.map.origins.get(stmt) {
-            Some(o) => format!(
-                "{}:{}: array index out of bounds: {}",
-                o.file, o.line, o.text
-            ),
-            None => "array index out of bounds".into(),
+            Some(o) => format!("{}:{}: {what}: {}", o.file, o.line, o.text),
+            None => what.into(),
         }
     }
 
