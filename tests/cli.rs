@@ -193,6 +193,9 @@ fn unwindset_names_loops_of_included_files_by_file_and_line() {
 #[test]
 fn unreadable_input_is_bad_input() {
     lazysma().arg("no/such/file.c").assert().code(1).stderr(predicate::str::contains("no/such/file.c"));
+    // a directory is not taken for an empty program ("no `main` function")
+    let directory = tempfile::tempdir().expect("temporary directory");
+    lazysma().arg(directory.path()).assert().code(1).stderr(predicate::str::contains("is a directory"));
 }
 
 #[test]

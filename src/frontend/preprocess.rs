@@ -18,11 +18,13 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
         path: path.to_path_buf(),
         stderr,
     };
-    if let Err(source) = std::fs::metadata(path) {
-        return Err(FrontendError::Unreadable {
-            path: path.to_path_buf(),
-            source,
-        });
+    let unreadable = |source| FrontendError::Unreadable { path: path.to_path_buf(), source };
+    match std::fs::metadata(path) {
+        Err(source) => return Err(unreadable(source)),
+        Ok(metadata) if metadata.is_dir() => {
+            return Err(unreadable(std::io::Error::other("it is a directory; give the C file of the program")));
+        }
+        Ok(_) => {}
     }
     let include_dir = tempfile::tempdir()
         .map_err(|e| failure(format!("cannot create a temporary directory: {e}")))?;
