@@ -381,6 +381,17 @@ fn ignored_calls_keep_the_effects_of_their_arguments() {
 }
 
 #[test]
+fn structs_copy_between_private_and_shared_memory_scalar_by_scalar() {
+    let p = ok("struct pair { int a; int b[2]; };\nstruct pair g;\nint main(void) { struct pair l = g; l.a = 5; g = l; struct pair m; m = g; return m.b[1]; }\n");
+    let (a, b0, b1) = (location(&p, "g.a"), location(&p, "g.b[0]"), location(&p, "g.b[1]"));
+    let expected: Vec<String> = [("R", a), ("R", b0), ("R", b1), ("W", a), ("W", b0), ("W", b1), ("R", a), ("R", b0), ("R", b1)]
+        .iter()
+        .map(|(kind, location)| format!("{kind}{location}"))
+        .collect();
+    assert_eq!(visible(&function(&p, "main").body), expected);
+}
+
+#[test]
 fn read_modify_writes() {
     let p = ok(
         "#include <stdatomic.h>\natomic_int x;\nint y;\nint main(void) { int e = 0; int old = __sync_fetch_and_add(&y, 1); _Bool ok = atomic_compare_exchange_strong(&x, &e, 1); atomic_store_explicit(&x, 2, memory_order_seq_cst); int r = atomic_load_explicit(&x, memory_order_relaxed); atomic_store_explicit(&y, 3, memory_order_relaxed); return old + ok + r; }\n",

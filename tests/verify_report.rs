@@ -692,6 +692,28 @@ fn a_null_pointer_dereference_is_a_violation_at_its_statement() {
     }
 }
 
+/// A struct copied from shared memory into a private one and back.
+const STRUCT_COPIES: &str = "#include <pthread.h>
+#include <assert.h>
+struct point { int x; int y[2]; };
+struct point shared = {1, {2, 3}};
+void *t(void *arg) { struct point local = shared; local.x += 10; local.y[1]++; shared = local; return 0; }
+int main(void) {
+  pthread_t a;
+  pthread_create(&a, 0, t, 0);
+  pthread_join(a, 0);
+  struct point seen;
+  seen = shared;
+  assert(seen.x == 11 && seen.y[0] == 2 && seen.y[1] == EXPECTED);
+  return 0;
+}
+";
+
+#[test]
+fn structs_copy_between_private_and_shared_memory() {
+    safe_then_violation_under_every_model("copies.c", STRUCT_COPIES, &["-D", "EXPECTED=4"], &["-D", "EXPECTED=3"]);
+}
+
 /// 64-bit shared variables and a 64-bit constant operand.
 const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
 

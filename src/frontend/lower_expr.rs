@@ -972,15 +972,32 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     });
                 }
             }
-            _ => {
-                return self.lw.refuse(
-                    span,
-                    "copying a struct between private and shared memory",
-                    Some("copy its fields one by one"),
-                );
-            }
+            (target, source) => self.copy_scalars(&target, &source, span)?,
         }
         Ok(Val::void())
+    }
+
+    /// Copies an object between private and shared memory scalar by
+    /// scalar: a load and a store of each field and element, in order.
+    pub fn copy_scalars(&mut self, target: &LVal, source: &LVal, span: Span) -> LResult<()> {
+        match target.ty().clone() {
+            CType::Struct(id) => {
+                let fields: Vec<String> = self.lw.types.fields(id, span)?.iter().map(|(name, _)| name.clone()).collect();
+                for field in fields {
+                    let (to, from) = (self.member(target, id, &field, span)?, self.member(source, id, &field, span)?);
+                    self.copy_scalars(&to, &from, span)?;
+                }
+                Ok(())
+            }
+            CType::Array(_, length) => (0..length).try_for_each(|index| {
+                let (to, from) = (self.element(target, index), self.element(source, index));
+                self.copy_scalars(&to, &from, span)
+            }),
+            _ => {
+                let value = self.load(source.clone(), span)?;
+                self.store(target, value, span)
+            }
+        }
     }
 
     /// `a && b` / `a || b`: pure when `b` emits nothing, otherwise an `If`.

@@ -493,23 +493,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             (Initializer::Expression(e), CType::Struct(_)) => {
                 let source = self.lvalue(e)?;
+                if source.ty() != target.ty() {
+                    return self.lw.refuse(init.span, "initialising a struct from one of another type", None);
+                }
                 match (target, source) {
                     (LVal::Private(to, _), LVal::Private(from, _)) => {
                         self.emit(StmtKind::Assign(to.clone(), Expr::Load(from)));
                         Ok(())
                     }
-                    _ => self.lw.refuse(
-                        init.span,
-                        "initialising a struct from shared memory",
-                        Some("copy its fields one by one"),
-                    ),
+                    (target, source) => self.copy_scalars(&target.initialised(), &source, init.span),
                 }
             }
             _ => self.lw.refuse(init.span, "this initialiser", None),
         }
     }
 
-    fn element(&self, target: &LVal, index: u64) -> LVal {
+    /// Element `index` of the array object `target`.
+    pub fn element(&self, target: &LVal, index: u64) -> LVal {
         let element = target.ty().target().cloned().unwrap_or(CType::INT);
         match target {
             LVal::Private(place, _) => LVal::Private(
