@@ -22,6 +22,9 @@ pub struct Translation {
     /// Warnings about the program (code no execution within the bounds
     /// reaches), to show beside the result.
     pub warnings: Vec<Diagnostic>,
+    /// Whether executions that store a 64-bit value shared memory cannot
+    /// hold are cut off ([`Program::cuts_wide_values`]).
+    pub cuts_wide_values: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -50,7 +53,14 @@ pub fn translate_loaded(program: &Program, options: &TranslateOptions) -> Result
     let options = &with_auto_bounds(options, sufficient)?;
     let c_source = crate::printer::print(&sequential, options);
     let bounds = sequential.bounds(options);
-    Ok(Translation { c_source, map: sequential.map, bounds, sufficient, warnings: sequential.warnings })
+    Ok(Translation {
+        c_source,
+        map: sequential.map,
+        bounds,
+        sufficient,
+        warnings: sequential.warnings,
+        cuts_wide_values: program.cuts_wide_values,
+    })
 }
 
 /// `options` with the bounds asked for as `auto` set to the sufficient

@@ -252,6 +252,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             && self.lw.value_bits <= 32
             && !matches!(value, Expr::Const(v) if i32::try_from(*v).is_ok())
         {
+            self.lw.program.cuts_wide_values = true;
             let wide = self.lw.types.ir_type(ty);
             let through_int = Expr::Cast(wide, Box::new(Expr::Cast(Ty::INT, Box::new(value.clone()))));
             self.emit(StmtKind::Assume(Expr::Binary(BinaryOp::Eq, Box::new(through_int), Box::new(value.clone()))));

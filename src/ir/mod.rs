@@ -58,6 +58,9 @@ pub struct Program {
     /// them empty; the lazy pass gives them their length and their initial
     /// values.
     pub per_thread: Vec<(PlainGlobalId, i64)>,
+    /// Whether some store of a 64-bit value may find shared memory of
+    /// `--bitwidth` 32 or less too narrow: such executions are cut off.
+    pub cuts_wide_values: bool,
 }
 
 /// One scalar of shared memory belonging to a global object.
