@@ -1150,6 +1150,42 @@ fn keep_keeps_the_program_of_the_run_under_sc_beside_the_model_one() {
     assert_eq!(std::fs::read_to_string(&input).expect("input"), READ_IN_TURN);
 }
 
+/// CBMC checks lazysma's own `.c` file, whatever `--keep` names (CBMC
+/// refuses a name without `.c`); the kept copies are the programs checked.
+#[test]
+fn keep_copies_the_programs_to_any_name_and_cbmc_checks_its_own_file() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let kept = directory.path().join("kept.txt");
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--tso", "--keep", kept.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    let report = json(&stdout);
+    let sc_kept = directory.path().join("kept.txt.sc.c");
+    assert_eq!(report["kept"]["program"], kept.display().to_string(), "{stdout}");
+    assert_eq!(report["kept"]["sc_program"], sc_kept.display().to_string(), "{stdout}");
+    assert!(std::fs::read_to_string(&kept).expect("kept").contains("shared memory abstraction: etso\n"));
+    assert!(std::fs::read_to_string(&sc_kept).expect("kept under SC").contains("shared memory abstraction: sc\n"));
+}
+
+/// `--keep` in a missing directory fails as `translate -o` does: exit 2,
+/// the path the user gave, no temporary file's name.
+#[test]
+fn a_keep_path_that_cannot_be_written_is_an_environment_failure_like_an_output() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let kept = directory.path().join("nodir").join("k.c");
+    let arguments = ["--cbmc", "/nonexistent/cbmc", "--keep", kept.to_str().unwrap()];
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &arguments);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(stderr, format!("error: cannot write {}: No such file or directory (os error 2)\n", kept.display()));
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &[&arguments[..], &["--format", "json"]].concat());
+    assert_eq!(code, 2);
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "backend-error");
+    assert_eq!(report["message"], format!("cannot write {}: No such file or directory (os error 2)", kept.display()));
+}
+
 /// Two threads hand back values through `return` and `pthread_exit` (from
 /// a helper the thread calls); `pthread_join` collects them.
 const THREAD_RESULTS: &str = "#include <assert.h>

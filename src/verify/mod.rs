@@ -136,25 +136,31 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             return None;
         }
     };
-    let sequential = match &request.keep {
-        Some(keep) => keep.clone(),
-        None => directory.path().join("sequential.c"),
-    };
+    // CBMC checks lazysma's own file, whatever the --keep name is (CBMC
+    // reads only names ending in .c); --keep gets a copy
+    let sequential = directory.path().join("sequential.c");
     if let Err(error) = crate::output::write_atomically(&sequential, translation.c_source.as_bytes()) {
-        let message = format!("cannot write the sequential program {}: {error}", sequential.display());
-        let (verdict, code) = if request.keep.is_some() {
-            (Verdict::BadInput, exit::BAD_INPUT)
-        } else {
-            (Verdict::BackendError, exit::BACKEND_FAILURE)
-        };
-        fail(report, verdict, code, message);
+        let message = format!("cannot write the sequential program to a temporary directory: {error}");
+        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, message);
         return None;
     }
-    let sc_file = sc_keep.unwrap_or_else(|| directory.path().join("sequential-sc.c"));
+    if let Some(keep) = &request.keep
+        && let Err(message) = keep_copy(keep, &translation.c_source)
+    {
+        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, message);
+        return None;
+    }
+    let sc_file = directory.path().join("sequential-sc.c");
     let sc_program = runs_under_sc.then(|| sc_run::prepare(&program, &request.options, sc_file)).flatten();
+    if let (Some(sc_program), Some(sc_keep)) = (&sc_program, &sc_keep)
+        && let Err(message) = keep_copy(sc_keep, &sc_program.c_source)
+    {
+        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, message);
+        return None;
+    }
     report.kept = request.keep.as_ref().map(|keep| KeptPrograms {
         program: keep.display().to_string(),
-        sc_program: sc_program.as_ref().map(|sc_program| sc_program.file.display().to_string()),
+        sc_program: sc_keep.as_ref().filter(|_| sc_program.is_some()).map(|sc_keep| sc_keep.display().to_string()),
     });
     let runs = match run_cbmc(request, &sequential, sc_program.as_ref()) {
         Ok(runs) => runs,
@@ -176,6 +182,12 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         }
     }
     None
+}
+
+/// Writes the copy of a sequential program that `--keep` asked for at
+/// `keep`; the message of a failure, as `translate -o` words it.
+fn keep_copy(keep: &Path, c_source: &str) -> Result<(), String> {
+    crate::output::write_atomically(keep, c_source.as_bytes()).map_err(|error| format!("cannot write {}: {error}", keep.display()))
 }
 
 /// The CBMC runs of one verification.
