@@ -153,6 +153,41 @@ fn unwindset_gives_a_loop_its_own_depth_and_refuses_a_line_without_one() {
 }
 
 #[test]
+fn two_depths_for_one_loop_are_an_error_that_names_both() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let file = write_file(directory.path(), "init.c", INIT_LOOP_THEN_THREAD);
+    let output = directory.path().join("seq.c");
+    for command in [&["translate"][..], &["verify", "--cbmc", "/nonexistent/cbmc"]] {
+        for conflict in [&["--unwindset", "12:5", "--unwindset", "12:4"][..], &["--unwindset", "12:5,12:4"]] {
+            lazysma()
+                .args(command)
+                .arg(&file)
+                .args(conflict)
+                .assert()
+                .code(1)
+                .stderr("error: --unwindset gives the loop of line 12 two depths, 12:5 and 12:4; give it one\n");
+        }
+    }
+    assert!(!output.exists());
+    // the same depth twice is no conflict
+    let sequential = translated_without_warnings_at_unwindset(&file, &output, "12:5,12:5");
+    assert!(sequential.contains("unwind 2 (line 12: 5)"), "the loop's own depth");
+}
+
+#[test]
+fn a_time_limit_of_zero_seconds_is_a_bad_option() {
+    for limit in ["0", "soon"] {
+        lazysma()
+            .args(["verify"])
+            .arg(example("store_buffering.c"))
+            .args(["--cbmc", "/nonexistent/cbmc", "--timeout", limit])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("'--timeout <S>'").and(predicate::str::contains("positive number of seconds")));
+    }
+}
+
+#[test]
 fn unwindset_names_loops_of_included_files_by_file_and_line() {
     let directory = tempfile::tempdir().expect("temporary directory");
     // the initialising loop lives in a header, on its line 3
