@@ -371,7 +371,7 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
         Ok(translation) => translation,
         Err(error) => {
             eprint!("{}", lazysma::verify::render_translate_error(&error, use_color(ColorChoice::Auto, std::io::stderr().is_terminal())));
-            return exit::BAD_INPUT;
+            return if error.is_environment_failure() { exit::BACKEND_FAILURE } else { exit::BAD_INPUT };
         }
     };
     let color = use_color(ColorChoice::Auto, std::io::stderr().is_terminal());

@@ -36,6 +36,14 @@ pub enum TranslateError {
     NoSufficientBound(&'static str),
 }
 
+impl TranslateError {
+    /// Whether the environment failed (the preprocessor cannot run), not
+    /// the input: exit 2 like a missing CBMC, not 1.
+    pub fn is_environment_failure(&self) -> bool {
+        matches!(self, TranslateError::Frontend(FrontendError::Environment(_)))
+    }
+}
+
 /// Translates the C file at `path` into a sequential C program.
 pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation, TranslateError> {
     translate_loaded(&frontend::load(path, options)?, options)

@@ -468,6 +468,31 @@ fn missing_cbmc_is_a_backend_failure_with_install_advice() {
         .stderr(predicate::str::contains("install-cbmc"));
 }
 
+/// Without `gcc` (the preprocessor) on the PATH nothing can be translated:
+/// a missing tool, like a missing CBMC (exit 2, what to install), not bad
+/// input.
+#[test]
+fn a_missing_preprocessor_is_an_environment_failure_with_install_advice() {
+    let empty = tempfile::tempdir().expect("temporary directory");
+    lazysma()
+        .env("PATH", empty.path())
+        .arg(example("store_buffering.c"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot run the C preprocessor gcc").and(predicate::str::contains("install gcc")));
+    let output = lazysma()
+        .env("PATH", empty.path())
+        .arg("verify")
+        .arg(example("store_buffering.c"))
+        .args(["--format", "json"])
+        .output()
+        .expect("lazysma runs");
+    assert_eq!(output.status.code(), Some(2));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(report["verdict"], "backend-error");
+    assert!(report["message"].as_str().is_some_and(|message| message.contains("install gcc")), "{report}");
+}
+
 #[test]
 fn every_litmus_and_bench_file_translates_or_is_refused_cleanly() {
     let mut files = Vec::new();

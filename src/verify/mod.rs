@@ -115,6 +115,10 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     let translated = loaded.and_then(|program| Ok((crate::translate::translate_loaded(&program, &request.options)?, program)));
     let (translation, program) = match translated {
         Ok(translated) => translated,
+        Err(error) if error.is_environment_failure() => {
+            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, error.to_string());
+            return None;
+        }
         Err(error) => {
             fail(report, Verdict::BadInput, exit::BAD_INPUT, error.to_string());
             return Some(render_translate_error(&error, request.color));
