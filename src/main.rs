@@ -326,9 +326,27 @@ fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::f
     arguments
 }
 
+/// Whether the arguments ask `verify` for a JSON report (`--format json`
+/// or `--format=json` before any `--`): then even an option error is
+/// reported as one JSON document.
+fn asks_for_json_report(arguments: &[std::ffi::OsString]) -> bool {
+    if arguments.get(1).is_none_or(|command| command != "verify") {
+        return false;
+    }
+    let options: Vec<&std::ffi::OsString> = arguments.iter().skip(2).take_while(|argument| *argument != "--").collect();
+    options.iter().any(|argument| *argument == "--format=json")
+        || options.windows(2).any(|pair| pair[0] == "--format" && pair[1] == "json")
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(with_default_subcommand(std::env::args_os().collect())) {
+    let arguments = with_default_subcommand(std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(arguments.iter().cloned()) {
         Ok(cli) => cli,
+        Err(error) if error.use_stderr() && asks_for_json_report(&arguments) => {
+            let message = error.render().to_string();
+            let message = message.trim().trim_start_matches("error: ");
+            return ExitCode::from(lazysma::verify::report_option_error(message));
+        }
         Err(error) => {
             let _ = error.print();
             return ExitCode::from(if error.use_stderr() { exit::BAD_INPUT } else { exit::SUCCESS });
@@ -395,6 +413,7 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
 fn run_verify(arguments: &VerifyArgs) -> u8 {
     let options = match arguments.translation.options() {
         Ok(options) => options,
+        Err(message) if matches!(arguments.format, Format::Json) => return lazysma::verify::report_option_error(&message),
         Err(message) => {
             eprintln!("error: {message}");
             return exit::BAD_INPUT;

@@ -37,6 +37,15 @@ pub enum TranslateError {
 }
 
 impl TranslateError {
+    /// The located diagnostic of input that cannot be translated, if the
+    /// translator located the problem.
+    pub fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            TranslateError::Frontend(FrontendError::Source(diagnostic)) | TranslateError::Unsupported(diagnostic) => Some(diagnostic),
+            _ => None,
+        }
+    }
+
     /// Whether the environment failed (the preprocessor cannot run), not
     /// the input: exit 2 like a missing CBMC, not 1.
     pub fn is_environment_failure(&self) -> bool {

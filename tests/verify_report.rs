@@ -813,7 +813,56 @@ fn bad_input_exits_1() {
     std::fs::write(&broken, "int main(void) { return 0 }\n").unwrap();
     let (code, stdout, _) = verify(&broken, &["--format", "json"]);
     assert_eq!(code, 1);
-    assert_eq!(json(&stdout)["verdict"], "bad-input");
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "bad-input");
+    // the diagnostic as the text report shows it, not only its message
+    let diagnostic = &report["diagnostic"];
+    assert_eq!(diagnostic["message"], "syntax error", "{stdout}");
+    assert!(diagnostic["file"].as_str().is_some_and(|file| file.ends_with("broken.c")), "{stdout}");
+    assert_eq!((&diagnostic["line"], &diagnostic["column"]), (&Value::from(1), &Value::from(27)), "{stdout}");
+    assert_eq!(diagnostic["label"], "unexpected `}`", "{stdout}");
+    assert!(diagnostic["help"].as_str().is_some_and(|help| help.starts_with("expected one of")), "{stdout}");
+    // a construct lazysma refuses, and a line of --unwindset without a loop
+    let recursive = directory.path().join("recursive.c");
+    std::fs::write(&recursive, "int f(int k) {\n  return k > 0 ? f(k - 1) : 0;\n}\nint main(void) {\n  return f(2);\n}\n").unwrap();
+    let (code, stdout, _) = verify(&recursive, &["--format", "json"]);
+    assert_eq!(code, 1);
+    assert_eq!(json(&stdout)["diagnostic"]["line"], 2, "{stdout}");
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--unwindset", "4:3", "--format", "json"]);
+    assert_eq!(code, 1);
+    let diagnostic = &json(&stdout)["diagnostic"];
+    assert_eq!((&diagnostic["line"], &diagnostic["column"]), (&Value::from(4), &Value::from(1)), "{stdout}");
+    assert!(diagnostic["help"].is_string(), "{stdout}");
+}
+
+/// README: one JSON document on stdout for every outcome, so also for an
+/// option error (which clap or the options' own checks find), with `null`
+/// for what was not parsed.
+#[test]
+fn an_option_error_is_one_json_document_too() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--bogus", "--format", "json"], "unexpected argument '--bogus'"),
+        (&["--format=json", "--rounds", "0"], "'--rounds <ROUNDS>'"),
+        (&["--timeout", "0", "--format", "json"], "positive number of seconds"),
+        (&["--format", "json", "--sc", "--pso"], "cannot be used with"),
+        (&["--format", "json", "--unwindset", "5:1", "--unwindset", "5:2"], "two depths, 5:1 and 5:2"),
+    ];
+    for (arguments, expected) in cases {
+        let (code, stdout, stderr) = verify(&example("store_buffering.c"), arguments);
+        assert_eq!(code, 1, "{arguments:?}: {stdout}{stderr}");
+        assert!(stderr.is_empty(), "{arguments:?}: {stderr}");
+        let report = json(&stdout);
+        assert_eq!(report["verdict"], "bad-input", "{arguments:?}");
+        assert_eq!(report["exit_code"], 1, "{arguments:?}");
+        assert!(report["message"].as_str().is_some_and(|message| message.contains(expected)), "{arguments:?}: {stdout}");
+        assert_eq!(report["file"], Value::Null, "{arguments:?}");
+        assert_eq!(report["diagnostic"], Value::Null, "{arguments:?}");
+        assert_eq!(report["warnings"], Value::Array(Vec::new()), "{arguments:?}");
+    }
+    // text mode keeps clap's message on stderr
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--bogus"]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty() && stderr.contains("unexpected argument '--bogus'"), "{stdout}{stderr}");
 }
 
 /// A TSO counterexample replayed as if CBMC had found it under SC: the SC

@@ -13,7 +13,7 @@ use crate::trace::diagnosis;
 use crate::trace::execution::{self, Decoded};
 use crate::trace::records::{self, Assignment};
 use crate::trace::report::{
-    CbmcReport, CheckReport, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport,
+    CbmcReport, CheckReport, DiagnosticReport, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport,
     WitnessReport,
 };
 use crate::trace::{render_json, render_text};
@@ -87,6 +87,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         witness: None,
         diagnosis: None,
         message: None,
+        diagnostic: None,
         warnings: Vec::new(),
         kept: None,
     }
@@ -121,6 +122,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         }
         Err(error) => {
             fail(report, Verdict::BadInput, exit::BAD_INPUT, error.to_string());
+            report.diagnostic = error.diagnostic().map(DiagnosticReport::from);
             return Some(render_translate_error(&error, request.color));
         }
     };
@@ -421,9 +423,43 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 
 /// The message for a failed translation, with the source excerpt.
 pub fn render_translate_error(error: &TranslateError, color: bool) -> String {
-    match error {
-        TranslateError::Frontend(crate::frontend::FrontendError::Source(diagnostic))
-        | TranslateError::Unsupported(diagnostic) => diagnostic.render(color),
-        other => format!("error: {other}\n"),
+    match error.diagnostic() {
+        Some(diagnostic) => diagnostic.render(color),
+        None => format!("error: {error}\n"),
+    }
+}
+
+/// Prints the JSON report of an option error (`--format json` with an
+/// unknown option or a bad value): a `bad-input` document like that of
+/// every other outcome, with `null` for what was not parsed (`file`,
+/// `model`, `sma`, `bounds`, `unwinding_assertions`, `check.model`).
+/// Returns the exit code.
+pub fn report_option_error(message: &str) -> u8 {
+    let request = VerifyRequest {
+        file: PathBuf::new(),
+        options: TranslateOptions::default(),
+        cbmc: None,
+        timeout: None,
+        json: true,
+        native_check: true,
+        sat_solver: None,
+        keep: None,
+        color: false,
+        sc_run: false,
+    };
+    let mut report = empty_report(&request);
+    fail(&mut report, Verdict::BadInput, exit::BAD_INPUT, message.to_string());
+    let mut document = serde_json::to_value(&report).unwrap_or_else(|_| serde_json::json!({}));
+    for unknown in ["file", "model", "sma", "bounds", "unwinding_assertions"] {
+        document[unknown] = serde_json::Value::Null;
+    }
+    document["check"]["model"] = serde_json::Value::Null;
+    let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    match crate::output::print(&format!("{text}\n")) {
+        Ok(()) => report.exit_code,
+        Err(error) => {
+            eprintln!("error: cannot write the report to standard output: {error}");
+            exit::BACKEND_FAILURE
+        }
     }
 }
