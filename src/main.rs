@@ -432,7 +432,12 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         // --sma checks that one implementation alone
         sc_run: !arguments.no_sc_run && arguments.translation.sma.is_none(),
     };
-    lazysma::verify::run(&request)
+    // SIGTERM and SIGINT stop CBMC and remove the temporary files before
+    // lazysma ends by the signal
+    lazysma::interrupt::install();
+    let code = lazysma::verify::run(&request);
+    lazysma::interrupt::finish();
+    code
 }
 
 fn run_check(arguments: &CheckArgs) -> u8 {

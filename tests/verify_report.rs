@@ -766,6 +766,53 @@ fn cbmc_ends_when_lazysma_is_killed() {
     }
 }
 
+/// SIGTERM or SIGINT (a CI job's cancellation, Ctrl-C) while CBMC runs:
+/// lazysma ends CBMC, removes its temporary directories, and then ends by
+/// the same signal.
+#[cfg(target_os = "linux")]
+#[test]
+fn temporary_files_go_and_cbmc_ends_when_lazysma_is_terminated_or_interrupted() {
+    use std::os::unix::process::ExitStatusExt;
+    use wait_timeout::ChildExt;
+    for (name, number) in [("TERM", 15), ("INT", 2)] {
+        let directory = tempfile::tempdir().unwrap();
+        let temporary = directory.path().join("tmp");
+        std::fs::create_dir(&temporary).unwrap();
+        let pid_file = directory.path().join("cbmc.pid");
+        let slow = fake_cbmc(directory.path(), &format!("echo $$ > '{}'\nexec sleep 60", pid_file.display()));
+        let mut child = support::lazysma()
+            .arg("verify")
+            .arg(example("store_buffering.c"))
+            .args(["--sc", "--sat-solver", "cbmc", "--cbmc", slow.to_str().unwrap()])
+            .env("TMPDIR", &temporary)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let pid = loop {
+            if let Ok(text) = std::fs::read_to_string(&pid_file)
+                && text.ends_with('\n')
+            {
+                break text.trim().to_string();
+            }
+            assert!(started.elapsed() < std::time::Duration::from_secs(30), "the stand-in CBMC never started");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(std::fs::read_dir(&temporary).unwrap().next().is_some(), "lazysma's temporary directory is there while CBMC runs");
+        let sent = std::process::Command::new("kill").args(["-s", name]).arg(child.id().to_string()).status().unwrap();
+        assert!(sent.success());
+        let Some(status) = child.wait_timeout(std::time::Duration::from_secs(10)).unwrap() else {
+            let _ = child.kill();
+            panic!("lazysma did not end on SIG{name}");
+        };
+        assert_eq!(status.signal(), Some(number), "lazysma ends by SIG{name}: {status}");
+        assert!(process_ended(&pid), "CBMC (pid {pid}) outlived lazysma's SIG{name}");
+        let left: Vec<_> = std::fs::read_dir(&temporary).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert!(left.is_empty(), "SIG{name} left {left:?} behind");
+    }
+}
+
 /// `--unwinding-assertions`: a loop that needs more than `--unwind`
 /// iterations is reported as a bound reached (exit 10, like CBMC), not as a
 /// violation; with enough unwinding, or without the option, the run is safe.

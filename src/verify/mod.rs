@@ -47,6 +47,10 @@ pub struct VerifyRequest {
 pub fn run(request: &VerifyRequest) -> u8 {
     let mut report = empty_report(request);
     let details = pipeline(request, &mut report);
+    if crate::interrupt::received() {
+        // the caller stopped lazysma: it wants no report
+        return report.exit_code;
+    }
     match emit(request, &report, details.as_deref()) {
         Ok(()) => report.exit_code,
         Err(error) => {
@@ -175,6 +179,12 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             return None;
         }
     };
+    if crate::interrupt::received() {
+        // SIGTERM or SIGINT stopped CBMC: no verdict, and the temporary
+        // directory goes now
+        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, "interrupted".to_string());
+        return None;
+    }
     match (runs.sc_violation, &sc_program) {
         (Some(run), Some(sc_program)) => {
             report.cbmc = Some(cbmc_report(&runs.cbmc, &run, None));

@@ -95,7 +95,7 @@ impl ScRun {
         let latest = Arc::clone(&progress);
         let handle = thread::spawn(move || {
             while started.elapsed() < SC_RUN_DELAY {
-                if stop_self.load(Ordering::Relaxed) {
+                if stop_self.load(Ordering::Relaxed) || crate::interrupt::received() {
                     return None;
                 }
                 thread::sleep(STOP_POLL);
