@@ -4,7 +4,8 @@
 pub const SUCCESS: u8 = 0;
 /// Bad input: unreadable file, syntax error, unsupported construct, bad option.
 pub const BAD_INPUT: u8 = 1;
-/// Environment or backend failure: CBMC missing, crashed, out of memory.
+/// Environment or backend failure: CBMC or gcc missing, CBMC crashed, out
+/// of memory, an output that cannot be written.
 pub const BACKEND_FAILURE: u8 = 2;
 /// The `--timeout` was reached.
 pub const TIMEOUT: u8 = 3;

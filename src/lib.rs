@@ -13,6 +13,7 @@ pub mod consistency;
 pub mod diagnostics;
 pub mod exit;
 pub mod frontend;
+pub mod interrupt;
 pub mod ir;
 pub mod options;
 pub mod output;

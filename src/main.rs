@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lazysma::exit;
 use lazysma::options::{AutoBounds, Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -114,7 +115,9 @@ struct TranslationArgs {
 }
 
 impl TranslationArgs {
-    fn options(&self) -> TranslateOptions {
+    /// The translation options; an error for options that contradict each
+    /// other.
+    fn options(&self) -> Result<TranslateOptions, String> {
         let model = self.model.model();
         let sma = match self.sma {
             None => SmaImplementation::for_model(model),
@@ -124,7 +127,7 @@ impl TranslationArgs {
             Some(SmaChoice::TsoRef) => SmaImplementation::TsoReference,
             Some(SmaChoice::PsoRef) => SmaImplementation::PsoReference,
         };
-        TranslateOptions {
+        Ok(TranslateOptions {
             sma,
             bounds: Bounds {
                 rounds: self.rounds,
@@ -134,14 +137,32 @@ impl TranslationArgs {
                 bitwidth: self.bitwidth,
                 nmalloc: self.nmalloc,
                 heap_block: self.heap_block,
-                unwindset: self.unwindset.iter().flatten().cloned().collect(),
+                unwindset: self.unwindset()?,
             },
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
             fence_atomic_sections: self.fence_atomic_sections,
             unwinding_assertions: self.unwinding_assertions,
             auto_bounds: AutoBounds { qsize: self.qsize == BoundArg::Auto, maxclock: self.maxclock == BoundArg::Auto },
+        })
+    }
+
+    /// The loops of every `--unwindset` and their depths. One loop given
+    /// two different depths is an error that names both (the same depth
+    /// twice is not).
+    fn unwindset(&self) -> Result<BTreeMap<LoopLine, u32>, String> {
+        let mut depths = BTreeMap::new();
+        for (line, depth) in self.unwindset.iter().flatten() {
+            if let Some(earlier) = depths.insert(line.clone(), *depth)
+                && earlier != *depth
+            {
+                return Err(format!(
+                    "--unwindset gives the loop of {} two depths, {line}:{earlier} and {line}:{depth}; give it one",
+                    line.describe()
+                ));
+            }
         }
+        Ok(depths)
     }
 }
 
@@ -214,6 +235,15 @@ fn parse_unwindset(text: &str) -> Result<Vec<(LoopLine, u32)>, String> {
         .collect()
 }
 
+/// `--timeout S`: a positive number of seconds (0 would stop CBMC at once).
+fn parse_timeout(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("the time limit is a positive number of seconds, not 0".to_string()),
+        Ok(seconds) => Ok(seconds),
+        Err(_) => Err(format!("`{text}` is not a positive number of seconds")),
+    }
+}
+
 #[derive(Debug, Args)]
 struct TranslateArgs {
     #[command(flatten)]
@@ -244,7 +274,7 @@ struct VerifyArgs {
     #[arg(long, value_name = "PATH")]
     cbmc: Option<PathBuf>,
     /// Stop CBMC after this many seconds (exit code 3).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = parse_timeout)]
     timeout: Option<u64>,
     /// Report format.
     #[arg(long, value_enum, default_value = "text")]
@@ -296,9 +326,27 @@ fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::f
     arguments
 }
 
+/// Whether the arguments ask `verify` for a JSON report (`--format json`
+/// or `--format=json` before any `--`): then even an option error is
+/// reported as one JSON document.
+fn asks_for_json_report(arguments: &[std::ffi::OsString]) -> bool {
+    if arguments.get(1).is_none_or(|command| command != "verify") {
+        return false;
+    }
+    let options: Vec<&std::ffi::OsString> = arguments.iter().skip(2).take_while(|argument| *argument != "--").collect();
+    options.iter().any(|argument| *argument == "--format=json")
+        || options.windows(2).any(|pair| pair[0] == "--format" && pair[1] == "json")
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(with_default_subcommand(std::env::args_os().collect())) {
+    let arguments = with_default_subcommand(std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(arguments.iter().cloned()) {
         Ok(cli) => cli,
+        Err(error) if error.use_stderr() && asks_for_json_report(&arguments) => {
+            let message = error.render().to_string();
+            let message = message.trim().trim_start_matches("error: ");
+            return ExitCode::from(lazysma::verify::report_option_error(message));
+        }
         Err(error) => {
             let _ = error.print();
             return ExitCode::from(if error.use_stderr() { exit::BAD_INPUT } else { exit::SUCCESS });
@@ -323,7 +371,13 @@ fn use_color(choice: ColorChoice, stream_is_terminal: bool) -> bool {
 
 fn run_translate(arguments: &TranslateArgs) -> u8 {
     let input = &arguments.translation.file;
-    let options = arguments.translation.options();
+    let options = match arguments.translation.options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::BAD_INPUT;
+        }
+    };
     let output = arguments.output.as_deref().filter(|path| !lazysma::output::is_standard_output(path));
     if let Some(output) = output
         && lazysma::verify::same_file(input, output)
@@ -335,7 +389,7 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
         Ok(translation) => translation,
         Err(error) => {
             eprint!("{}", lazysma::verify::render_translate_error(&error, use_color(ColorChoice::Auto, std::io::stderr().is_terminal())));
-            return exit::BAD_INPUT;
+            return if error.is_environment_failure() { exit::BACKEND_FAILURE } else { exit::BAD_INPUT };
         }
     };
     let color = use_color(ColorChoice::Auto, std::io::stderr().is_terminal());
@@ -357,9 +411,17 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
 }
 
 fn run_verify(arguments: &VerifyArgs) -> u8 {
+    let options = match arguments.translation.options() {
+        Ok(options) => options,
+        Err(message) if matches!(arguments.format, Format::Json) => return lazysma::verify::report_option_error(&message),
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::BAD_INPUT;
+        }
+    };
     let request = lazysma::verify::VerifyRequest {
         file: arguments.translation.file.clone(),
-        options: arguments.translation.options(),
+        options,
         cbmc: arguments.cbmc.clone(),
         timeout: arguments.timeout.map(std::time::Duration::from_secs),
         json: matches!(arguments.format, Format::Json),
@@ -370,7 +432,12 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         // --sma checks that one implementation alone
         sc_run: !arguments.no_sc_run && arguments.translation.sma.is_none(),
     };
-    lazysma::verify::run(&request)
+    // SIGTERM and SIGINT stop CBMC and remove the temporary files before
+    // lazysma ends by the signal
+    lazysma::interrupt::install();
+    let code = lazysma::verify::run(&request);
+    lazysma::interrupt::finish();
+    code
 }
 
 fn run_check(arguments: &CheckArgs) -> u8 {

@@ -39,6 +39,23 @@ pub enum TranslateError {
     NoSufficientBound(&'static str),
 }
 
+impl TranslateError {
+    /// The located diagnostic of input that cannot be translated, if the
+    /// translator located the problem.
+    pub fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            TranslateError::Frontend(FrontendError::Source(diagnostic)) | TranslateError::Unsupported(diagnostic) => Some(diagnostic),
+            _ => None,
+        }
+    }
+
+    /// Whether the environment failed (the preprocessor cannot run), not
+    /// the input: exit 2 like a missing CBMC, not 1.
+    pub fn is_environment_failure(&self) -> bool {
+        matches!(self, TranslateError::Frontend(FrontendError::Environment(_)))
+    }
+}
+
 /// Translates the C file at `path` into a sequential C program.
 pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation, TranslateError> {
     translate_loaded(&frontend::load(path, options)?, options)

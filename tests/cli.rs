@@ -153,6 +153,41 @@ fn unwindset_gives_a_loop_its_own_depth_and_refuses_a_line_without_one() {
 }
 
 #[test]
+fn two_depths_for_one_loop_are_an_error_that_names_both() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let file = write_file(directory.path(), "init.c", INIT_LOOP_THEN_THREAD);
+    let output = directory.path().join("seq.c");
+    for command in [&["translate"][..], &["verify", "--cbmc", "/nonexistent/cbmc"]] {
+        for conflict in [&["--unwindset", "12:5", "--unwindset", "12:4"][..], &["--unwindset", "12:5,12:4"]] {
+            lazysma()
+                .args(command)
+                .arg(&file)
+                .args(conflict)
+                .assert()
+                .code(1)
+                .stderr("error: --unwindset gives the loop of line 12 two depths, 12:5 and 12:4; give it one\n");
+        }
+    }
+    assert!(!output.exists());
+    // the same depth twice is no conflict
+    let sequential = translated_without_warnings_at_unwindset(&file, &output, "12:5,12:5");
+    assert!(sequential.contains("unwind 2 (line 12: 5)"), "the loop's own depth");
+}
+
+#[test]
+fn a_time_limit_of_zero_seconds_is_a_bad_option() {
+    for limit in ["0", "soon"] {
+        lazysma()
+            .args(["verify"])
+            .arg(example("store_buffering.c"))
+            .args(["--cbmc", "/nonexistent/cbmc", "--timeout", limit])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("'--timeout <S>'").and(predicate::str::contains("positive number of seconds")));
+    }
+}
+
+#[test]
 fn unwindset_names_loops_of_included_files_by_file_and_line() {
     let directory = tempfile::tempdir().expect("temporary directory");
     // the initialising loop lives in a header, on its line 3
@@ -240,6 +275,133 @@ fn output_dash_is_standard_output() {
     assert!(!directory.path().join("-").exists(), "no file named `-` is written");
 }
 
+/// The permission bits of `path`.
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).expect("the file exists").permissions().mode() & 0o7777
+}
+
+/// The entries of `directory`, sorted (a temporary file left behind shows).
+fn entries(directory: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(directory)
+        .expect("listable")
+        .map(|entry| entry.expect("an entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A FIFO is written through (a reader gets the program) and stays a
+/// FIFO; so do a device and standard output named as a file. A rename
+/// would have put a regular file in their place (as root, in place of
+/// /dev/null).
+#[cfg(unix)]
+#[test]
+fn output_to_a_fifo_a_device_or_standard_output_is_written_through() {
+    use std::os::unix::fs::FileTypeExt;
+    use wait_timeout::ChildExt;
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let fifo = directory.path().join("fifo");
+    let received = directory.path().join("received.c");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+    let mut reader = std::process::Command::new("sh")
+        .args(["-c", "exec cat \"$0\" > \"$1\""])
+        .arg(&fifo)
+        .arg(&received)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the reader starts");
+    lazysma().arg(example("store_buffering.c")).arg("-o").arg(&fifo).timeout(std::time::Duration::from_secs(60)).assert().success();
+    let ended = reader.wait_timeout(std::time::Duration::from_secs(10)).expect("the reader is waited for");
+    if ended.is_none() {
+        let _ = reader.kill();
+        let _ = reader.wait();
+        panic!("nothing was written into the FIFO");
+    }
+    assert!(std::fs::read_to_string(&received).expect("the reader wrote").contains("sma_read"), "the reader got the program");
+    assert!(std::fs::symlink_metadata(&fifo).expect("the FIFO is there").file_type().is_fifo(), "the FIFO stays a FIFO");
+    assert_eq!(entries(directory.path()), ["fifo", "received.c"], "no temporary file is left behind");
+
+    lazysma().arg(example("store_buffering.c")).args(["-o", "/dev/null"]).assert().success().stdout(predicate::str::is_empty());
+    assert!(std::fs::metadata("/dev/null").expect("/dev/null").file_type().is_char_device(), "/dev/null stays a device");
+    lazysma()
+        .arg(example("store_buffering.c"))
+        .args(["-o", "/dev/stdout"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sma_read"));
+}
+
+/// A symbolic link is followed: its target is replaced (keeping its
+/// permission bits), the link stays a link; a dangling link gets its
+/// target created.
+#[cfg(unix)]
+#[test]
+fn output_through_a_symbolic_link_replaces_its_target_and_keeps_the_link() {
+    use std::os::unix::fs::PermissionsExt;
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let target = write_file(directory.path(), "target.c", "/* old */\n");
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    let link = directory.path().join("link.c");
+    std::os::unix::fs::symlink("target.c", &link).expect("a link");
+    lazysma().arg(example("store_buffering.c")).arg("-o").arg(&link).assert().success();
+    assert_eq!(std::fs::read_link(&link).expect("still a link"), Path::new("target.c"));
+    assert!(std::fs::read_to_string(&target).expect("target readable").contains("sma_read"), "the target is replaced");
+    assert_eq!(mode(&target), 0o640, "the target keeps its permission bits");
+
+    let dangling = directory.path().join("dangling.c");
+    std::os::unix::fs::symlink("made.c", &dangling).expect("a link");
+    lazysma().arg(example("store_buffering.c")).arg("-o").arg(&dangling).assert().success();
+    assert_eq!(std::fs::read_link(&dangling).expect("still a link"), Path::new("made.c"));
+    assert!(std::fs::read_to_string(directory.path().join("made.c")).expect("made").contains("sma_read"));
+    assert_eq!(entries(directory.path()), ["dangling.c", "link.c", "made.c", "target.c"], "no temporary file is left behind");
+}
+
+/// A new output gets 0666 minus the umask (not 0600); a replaced one keeps
+/// its permission bits, whatever the umask.
+#[cfg(unix)]
+#[test]
+fn a_new_output_follows_the_umask_and_a_replaced_one_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let translate_under_umask = |umask: &str, output: &Path| {
+        let status = std::process::Command::new("sh")
+            .args(["-c", &format!("umask {umask} && exec \"$@\""), "sh", env!("CARGO_BIN_EXE_lazysma")])
+            .arg(example("store_buffering.c"))
+            .arg("-o")
+            .arg(output)
+            .status()
+            .expect("lazysma runs");
+        assert!(status.success(), "umask {umask}: {status}");
+    };
+    let new = directory.path().join("new.c");
+    translate_under_umask("027", &new);
+    assert_eq!(mode(&new), 0o640);
+    let other = directory.path().join("other.c");
+    translate_under_umask("002", &other);
+    assert_eq!(mode(&other), 0o664);
+    let existing = write_file(directory.path(), "existing.c", "/* old */\n");
+    std::fs::set_permissions(&existing, std::fs::Permissions::from_mode(0o604)).expect("chmod");
+    translate_under_umask("077", &existing);
+    assert_eq!(mode(&existing), 0o604);
+    assert!(std::fs::read_to_string(&existing).expect("readable").contains("sma_read"));
+}
+
+#[test]
+fn an_output_in_a_missing_directory_is_an_environment_failure_naming_no_temporary_file() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let output = directory.path().join("nodir").join("x.c");
+    lazysma()
+        .arg(example("store_buffering.c"))
+        .arg("-o")
+        .arg(&output)
+        .assert()
+        .code(2)
+        .stderr(format!("error: cannot write {}: No such file or directory (os error 2)\n", output.display()));
+}
+
 #[test]
 fn unwritable_standard_output_is_an_environment_failure_not_a_panic() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
@@ -307,6 +469,31 @@ fn missing_cbmc_is_a_backend_failure_with_install_advice() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("install-cbmc"));
+}
+
+/// Without `gcc` (the preprocessor) on the PATH nothing can be translated:
+/// a missing tool, like a missing CBMC (exit 2, what to install), not bad
+/// input.
+#[test]
+fn a_missing_preprocessor_is_an_environment_failure_with_install_advice() {
+    let empty = tempfile::tempdir().expect("temporary directory");
+    lazysma()
+        .env("PATH", empty.path())
+        .arg(example("store_buffering.c"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot run the C preprocessor gcc").and(predicate::str::contains("install gcc")));
+    let output = lazysma()
+        .env("PATH", empty.path())
+        .arg("verify")
+        .arg(example("store_buffering.c"))
+        .args(["--format", "json"])
+        .output()
+        .expect("lazysma runs");
+    assert_eq!(output.status.code(), Some(2));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(report["verdict"], "backend-error");
+    assert!(report["message"].as_str().is_some_and(|message| message.contains("install gcc")), "{report}");
 }
 
 #[test]

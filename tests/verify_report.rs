@@ -890,6 +890,53 @@ fn cbmc_ends_when_lazysma_is_killed() {
     }
 }
 
+/// SIGTERM or SIGINT (a CI job's cancellation, Ctrl-C) while CBMC runs:
+/// lazysma ends CBMC, removes its temporary directories, and then ends by
+/// the same signal.
+#[cfg(target_os = "linux")]
+#[test]
+fn temporary_files_go_and_cbmc_ends_when_lazysma_is_terminated_or_interrupted() {
+    use std::os::unix::process::ExitStatusExt;
+    use wait_timeout::ChildExt;
+    for (name, number) in [("TERM", 15), ("INT", 2)] {
+        let directory = tempfile::tempdir().unwrap();
+        let temporary = directory.path().join("tmp");
+        std::fs::create_dir(&temporary).unwrap();
+        let pid_file = directory.path().join("cbmc.pid");
+        let slow = fake_cbmc(directory.path(), &format!("echo $$ > '{}'\nexec sleep 60", pid_file.display()));
+        let mut child = support::lazysma()
+            .arg("verify")
+            .arg(example("store_buffering.c"))
+            .args(["--sc", "--sat-solver", "cbmc", "--cbmc", slow.to_str().unwrap()])
+            .env("TMPDIR", &temporary)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let pid = loop {
+            if let Ok(text) = std::fs::read_to_string(&pid_file)
+                && text.ends_with('\n')
+            {
+                break text.trim().to_string();
+            }
+            assert!(started.elapsed() < std::time::Duration::from_secs(30), "the stand-in CBMC never started");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(std::fs::read_dir(&temporary).unwrap().next().is_some(), "lazysma's temporary directory is there while CBMC runs");
+        let sent = std::process::Command::new("kill").args(["-s", name]).arg(child.id().to_string()).status().unwrap();
+        assert!(sent.success());
+        let Some(status) = child.wait_timeout(std::time::Duration::from_secs(10)).unwrap() else {
+            let _ = child.kill();
+            panic!("lazysma did not end on SIG{name}");
+        };
+        assert_eq!(status.signal(), Some(number), "lazysma ends by SIG{name}: {status}");
+        assert!(process_ended(&pid), "CBMC (pid {pid}) outlived lazysma's SIG{name}");
+        let left: Vec<_> = std::fs::read_dir(&temporary).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert!(left.is_empty(), "SIG{name} left {left:?} behind");
+    }
+}
+
 /// `--unwinding-assertions`: a loop that needs more than `--unwind`
 /// iterations is reported as a bound reached (exit 10, like CBMC), not as a
 /// violation; with enough unwinding, or without the option, the run is safe.
@@ -937,7 +984,56 @@ fn bad_input_exits_1() {
     std::fs::write(&broken, "int main(void) { return 0 }\n").unwrap();
     let (code, stdout, _) = verify(&broken, &["--format", "json"]);
     assert_eq!(code, 1);
-    assert_eq!(json(&stdout)["verdict"], "bad-input");
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "bad-input");
+    // the diagnostic as the text report shows it, not only its message
+    let diagnostic = &report["diagnostic"];
+    assert_eq!(diagnostic["message"], "syntax error", "{stdout}");
+    assert!(diagnostic["file"].as_str().is_some_and(|file| file.ends_with("broken.c")), "{stdout}");
+    assert_eq!((&diagnostic["line"], &diagnostic["column"]), (&Value::from(1), &Value::from(27)), "{stdout}");
+    assert_eq!(diagnostic["label"], "unexpected `}`", "{stdout}");
+    assert!(diagnostic["help"].as_str().is_some_and(|help| help.starts_with("expected one of")), "{stdout}");
+    // a construct lazysma refuses, and a line of --unwindset without a loop
+    let recursive = directory.path().join("recursive.c");
+    std::fs::write(&recursive, "int f(int k) {\n  return k > 0 ? f(k - 1) : 0;\n}\nint main(void) {\n  return f(2);\n}\n").unwrap();
+    let (code, stdout, _) = verify(&recursive, &["--format", "json"]);
+    assert_eq!(code, 1);
+    assert_eq!(json(&stdout)["diagnostic"]["line"], 2, "{stdout}");
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--unwindset", "4:3", "--format", "json"]);
+    assert_eq!(code, 1);
+    let diagnostic = &json(&stdout)["diagnostic"];
+    assert_eq!((&diagnostic["line"], &diagnostic["column"]), (&Value::from(4), &Value::from(1)), "{stdout}");
+    assert!(diagnostic["help"].is_string(), "{stdout}");
+}
+
+/// README: one JSON document on stdout for every outcome, so also for an
+/// option error (which clap or the options' own checks find), with `null`
+/// for what was not parsed.
+#[test]
+fn an_option_error_is_one_json_document_too() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--bogus", "--format", "json"], "unexpected argument '--bogus'"),
+        (&["--format=json", "--rounds", "0"], "'--rounds <ROUNDS>'"),
+        (&["--timeout", "0", "--format", "json"], "positive number of seconds"),
+        (&["--format", "json", "--sc", "--pso"], "cannot be used with"),
+        (&["--format", "json", "--unwindset", "5:1", "--unwindset", "5:2"], "two depths, 5:1 and 5:2"),
+    ];
+    for (arguments, expected) in cases {
+        let (code, stdout, stderr) = verify(&example("store_buffering.c"), arguments);
+        assert_eq!(code, 1, "{arguments:?}: {stdout}{stderr}");
+        assert!(stderr.is_empty(), "{arguments:?}: {stderr}");
+        let report = json(&stdout);
+        assert_eq!(report["verdict"], "bad-input", "{arguments:?}");
+        assert_eq!(report["exit_code"], 1, "{arguments:?}");
+        assert!(report["message"].as_str().is_some_and(|message| message.contains(expected)), "{arguments:?}: {stdout}");
+        assert_eq!(report["file"], Value::Null, "{arguments:?}");
+        assert_eq!(report["diagnostic"], Value::Null, "{arguments:?}");
+        assert_eq!(report["warnings"], Value::Array(Vec::new()), "{arguments:?}");
+    }
+    // text mode keeps clap's message on stderr
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--bogus"]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty() && stderr.contains("unexpected argument '--bogus'"), "{stdout}{stderr}");
 }
 
 /// A TSO counterexample replayed as if CBMC had found it under SC: the SC
@@ -1272,6 +1368,42 @@ fn keep_keeps_the_program_of_the_run_under_sc_beside_the_model_one() {
     );
     assert_eq!(code, 10, "{stdout}");
     assert_eq!(std::fs::read_to_string(&input).expect("input"), READ_IN_TURN);
+}
+
+/// CBMC checks lazysma's own `.c` file, whatever `--keep` names (CBMC
+/// refuses a name without `.c`); the kept copies are the programs checked.
+#[test]
+fn keep_copies_the_programs_to_any_name_and_cbmc_checks_its_own_file() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let kept = directory.path().join("kept.txt");
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--tso", "--keep", kept.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    let report = json(&stdout);
+    let sc_kept = directory.path().join("kept.txt.sc.c");
+    assert_eq!(report["kept"]["program"], kept.display().to_string(), "{stdout}");
+    assert_eq!(report["kept"]["sc_program"], sc_kept.display().to_string(), "{stdout}");
+    assert!(std::fs::read_to_string(&kept).expect("kept").contains("shared memory abstraction: etso\n"));
+    assert!(std::fs::read_to_string(&sc_kept).expect("kept under SC").contains("shared memory abstraction: sc\n"));
+}
+
+/// `--keep` in a missing directory fails as `translate -o` does: exit 2,
+/// the path the user gave, no temporary file's name.
+#[test]
+fn a_keep_path_that_cannot_be_written_is_an_environment_failure_like_an_output() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let kept = directory.path().join("nodir").join("k.c");
+    let arguments = ["--cbmc", "/nonexistent/cbmc", "--keep", kept.to_str().unwrap()];
+    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &arguments);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(stderr, format!("error: cannot write {}: No such file or directory (os error 2)\n", kept.display()));
+    let (code, stdout, _) = verify(&example("store_buffering.c"), &[&arguments[..], &["--format", "json"]].concat());
+    assert_eq!(code, 2);
+    let report = json(&stdout);
+    assert_eq!(report["verdict"], "backend-error");
+    assert_eq!(report["message"], format!("cannot write {}: No such file or directory (os error 2)", kept.display()));
 }
 
 /// Two threads hand back values through `return` and `pthread_exit` (from

@@ -146,9 +146,10 @@ impl RunOptions {
         options
     }
 
-    /// Whether a flag that stops the run is set.
+    /// Whether a flag that stops the run is set, or lazysma is to stop
+    /// (SIGTERM, SIGINT: see [`crate::interrupt`]).
     pub fn is_cancelled(&self) -> bool {
-        self.cancel.iter().any(|flag| flag.load(Ordering::Relaxed))
+        self.cancel.iter().any(|flag| flag.load(Ordering::Relaxed)) || crate::interrupt::received()
     }
 }
 
@@ -443,7 +444,7 @@ fn wait_with_limit(
     mut progress: Option<&mut dyn FnMut(Progress)>,
 ) -> std::io::Result<ExitInfo> {
     let cancelled = || options.is_cancelled();
-    let polled = !options.cancel.is_empty() || options.hold.is_some();
+    let polled = !options.cancel.is_empty() || options.hold.is_some() || crate::interrupt::is_installed();
     let mut held = false;
     let mut last_report = Instant::now();
     loop {

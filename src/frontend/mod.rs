@@ -32,6 +32,10 @@ pub enum FrontendError {
     },
     #[error("the C preprocessor failed on {path}:\n{stderr}")]
     Preprocessor { path: PathBuf, stderr: String },
+    /// The preprocessor cannot run here (`gcc` missing, no temporary
+    /// directory): the environment's failure, not the input's.
+    #[error("{0}")]
+    Environment(String),
     /// A problem located in the user's source.
     #[error("{}", .0.message)]
     Source(Box<Diagnostic>),

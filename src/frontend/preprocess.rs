@@ -26,11 +26,13 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
         }
         Ok(_) => {}
     }
-    let include_dir = tempfile::tempdir()
-        .map_err(|e| failure(format!("cannot create a temporary directory: {e}")))?;
+    let include_dir = tempfile::tempdir().map_err(|e| {
+        FrontendError::Environment(format!("cannot create a temporary directory for the preprocessor: {e}"))
+    })?;
     for (name, contents) in OWN_HEADERS {
-        std::fs::write(include_dir.path().join(name), contents)
-            .map_err(|e| failure(format!("cannot write {name}: {e}")))?;
+        std::fs::write(include_dir.path().join(name), contents).map_err(|e| {
+            FrontendError::Environment(format!("cannot write the header {name} for the preprocessor: {e}"))
+        })?;
     }
     let mut command = Command::new("gcc");
     command
@@ -50,9 +52,11 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
         command.arg(format!("-D{define}"));
     }
     command.arg(path);
-    let output = command
-        .output()
-        .map_err(|e| failure(format!("cannot run gcc: {e}")))?;
+    let output = command.output().map_err(|e| {
+        FrontendError::Environment(format!(
+            "cannot run the C preprocessor gcc: {e}; install gcc (Debian/Ubuntu: apt-get install gcc) or put it on the PATH"
+        ))
+    })?;
     if !output.status.success() {
         return Err(failure(
             String::from_utf8_lossy(&output.stderr).into_owned(),

@@ -343,6 +343,7 @@ mod tests {
             witness: None,
             diagnosis: None,
             message: None,
+            diagnostic: None,
             warnings: Vec::new(),
             kept: None,
         }

@@ -318,6 +318,9 @@ pub struct VerifyReport {
     pub diagnosis: Option<DiagnosisReport>,
     /// A human-readable message for errors and warnings.
     pub message: Option<String>,
+    /// Where the input cannot be translated, when the translator located
+    /// it (bad input); `null` otherwise.
+    pub diagnostic: Option<DiagnosticReport>,
     /// The translator's warnings about the program: code that no execution
     /// within the bounds reaches, which no verdict covers.
     pub warnings: Vec<WarningReport>,
@@ -333,6 +336,34 @@ pub struct KeptPrograms {
     /// The program of the run under SC beside a TSO/PSO run, if there was
     /// one: beside `program`, its name ending in `.sc.c`.
     pub sc_program: Option<String>,
+}
+
+/// Why the input cannot be translated, at its source position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiagnosticReport {
+    pub message: String,
+    pub file: String,
+    /// 1-based; 0 when unknown.
+    pub line: u32,
+    /// 1-based; 0 when unknown.
+    pub column: u32,
+    /// What the mark under the source excerpt says.
+    pub label: String,
+    /// What to do about it.
+    pub help: Option<String>,
+}
+
+impl From<&crate::diagnostics::Diagnostic> for DiagnosticReport {
+    fn from(diagnostic: &crate::diagnostics::Diagnostic) -> Self {
+        DiagnosticReport {
+            message: diagnostic.message.clone(),
+            file: diagnostic.file.display().to_string(),
+            line: diagnostic.line,
+            column: diagnostic.column,
+            label: diagnostic.label.clone(),
+            help: diagnostic.help.clone(),
+        }
+    }
 }
 
 /// A translator warning, with its source position.

@@ -13,7 +13,7 @@ use crate::trace::diagnosis;
 use crate::trace::execution::{self, Decoded};
 use crate::trace::records::{self, Assignment};
 use crate::trace::report::{
-    CbmcReport, CheckReport, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport,
+    CbmcReport, CheckReport, DiagnosticReport, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport,
     WitnessReport,
 };
 use crate::trace::{render_json, render_text};
@@ -47,6 +47,10 @@ pub struct VerifyRequest {
 pub fn run(request: &VerifyRequest) -> u8 {
     let mut report = empty_report(request);
     let details = pipeline(request, &mut report);
+    if crate::interrupt::received() {
+        // the caller stopped lazysma: it wants no report
+        return report.exit_code;
+    }
     match emit(request, &report, details.as_deref()) {
         Ok(()) => report.exit_code,
         Err(error) => {
@@ -87,6 +91,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         witness: None,
         diagnosis: None,
         message: None,
+        diagnostic: None,
         warnings: Vec::new(),
         kept: None,
     }
@@ -115,8 +120,13 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     let translated = loaded.and_then(|program| Ok((crate::translate::translate_loaded(&program, &request.options)?, program)));
     let (translation, program) = match translated {
         Ok(translated) => translated,
+        Err(error) if error.is_environment_failure() => {
+            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, error.to_string());
+            return None;
+        }
         Err(error) => {
             fail(report, Verdict::BadInput, exit::BAD_INPUT, error.to_string());
+            report.diagnostic = error.diagnostic().map(DiagnosticReport::from);
             return Some(render_translate_error(&error, request.color));
         }
     };
@@ -136,25 +146,31 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             return None;
         }
     };
-    let sequential = match &request.keep {
-        Some(keep) => keep.clone(),
-        None => directory.path().join("sequential.c"),
-    };
+    // CBMC checks lazysma's own file, whatever the --keep name is (CBMC
+    // reads only names ending in .c); --keep gets a copy
+    let sequential = directory.path().join("sequential.c");
     if let Err(error) = crate::output::write_atomically(&sequential, translation.c_source.as_bytes()) {
-        let message = format!("cannot write the sequential program {}: {error}", sequential.display());
-        let (verdict, code) = if request.keep.is_some() {
-            (Verdict::BadInput, exit::BAD_INPUT)
-        } else {
-            (Verdict::BackendError, exit::BACKEND_FAILURE)
-        };
-        fail(report, verdict, code, message);
+        let message = format!("cannot write the sequential program to a temporary directory: {error}");
+        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, message);
         return None;
     }
-    let sc_file = sc_keep.unwrap_or_else(|| directory.path().join("sequential-sc.c"));
+    if let Some(keep) = &request.keep
+        && let Err(message) = keep_copy(keep, &translation.c_source)
+    {
+        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, message);
+        return None;
+    }
+    let sc_file = directory.path().join("sequential-sc.c");
     let sc_program = runs_under_sc.then(|| sc_run::prepare(&program, &request.options, sc_file)).flatten();
+    if let (Some(sc_program), Some(sc_keep)) = (&sc_program, &sc_keep)
+        && let Err(message) = keep_copy(sc_keep, &sc_program.c_source)
+    {
+        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, message);
+        return None;
+    }
     report.kept = request.keep.as_ref().map(|keep| KeptPrograms {
         program: keep.display().to_string(),
-        sc_program: sc_program.as_ref().map(|sc_program| sc_program.file.display().to_string()),
+        sc_program: sc_keep.as_ref().filter(|_| sc_program.is_some()).map(|sc_keep| sc_keep.display().to_string()),
     });
     let runs = match run_cbmc(request, &sequential, sc_program.as_ref()) {
         Ok(runs) => runs,
@@ -163,6 +179,12 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             return None;
         }
     };
+    if crate::interrupt::received() {
+        // SIGTERM or SIGINT stopped CBMC: no verdict, and the temporary
+        // directory goes now
+        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, "interrupted".to_string());
+        return None;
+    }
     match (runs.sc_violation, &sc_program) {
         (Some(run), Some(sc_program)) => {
             report.cbmc = Some(cbmc_report(&runs.cbmc, &run, None));
@@ -176,6 +198,12 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         }
     }
     None
+}
+
+/// Writes the copy of a sequential program that `--keep` asked for at
+/// `keep`; the message of a failure, as `translate -o` words it.
+fn keep_copy(keep: &Path, c_source: &str) -> Result<(), String> {
+    crate::output::write_atomically(keep, c_source.as_bytes()).map_err(|error| format!("cannot write {}: {error}", keep.display()))
 }
 
 /// The CBMC runs of one verification.
@@ -405,9 +433,43 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 
 /// The message for a failed translation, with the source excerpt.
 pub fn render_translate_error(error: &TranslateError, color: bool) -> String {
-    match error {
-        TranslateError::Frontend(crate::frontend::FrontendError::Source(diagnostic))
-        | TranslateError::Unsupported(diagnostic) => diagnostic.render(color),
-        other => format!("error: {other}\n"),
+    match error.diagnostic() {
+        Some(diagnostic) => diagnostic.render(color),
+        None => format!("error: {error}\n"),
+    }
+}
+
+/// Prints the JSON report of an option error (`--format json` with an
+/// unknown option or a bad value): a `bad-input` document like that of
+/// every other outcome, with `null` for what was not parsed (`file`,
+/// `model`, `sma`, `bounds`, `unwinding_assertions`, `check.model`).
+/// Returns the exit code.
+pub fn report_option_error(message: &str) -> u8 {
+    let request = VerifyRequest {
+        file: PathBuf::new(),
+        options: TranslateOptions::default(),
+        cbmc: None,
+        timeout: None,
+        json: true,
+        native_check: true,
+        sat_solver: None,
+        keep: None,
+        color: false,
+        sc_run: false,
+    };
+    let mut report = empty_report(&request);
+    fail(&mut report, Verdict::BadInput, exit::BAD_INPUT, message.to_string());
+    let mut document = serde_json::to_value(&report).unwrap_or_else(|_| serde_json::json!({}));
+    for unknown in ["file", "model", "sma", "bounds", "unwinding_assertions"] {
+        document[unknown] = serde_json::Value::Null;
+    }
+    document["check"]["model"] = serde_json::Value::Null;
+    let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    match crate::output::print(&format!("{text}\n")) {
+        Ok(()) => report.exit_code,
+        Err(error) => {
+            eprintln!("error: cannot write the report to standard output: {error}");
+            exit::BACKEND_FAILURE
+        }
     }
 }

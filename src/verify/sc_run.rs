@@ -40,6 +40,8 @@ pub fn too_few_processors() -> bool {
 pub struct ScProgram {
     pub file: PathBuf,
     pub map: TranslationMap,
+    /// The program's text (for `--keep`).
+    pub c_source: String,
 }
 
 /// Translates `program` (as the frontend loaded it for the TSO/PSO run)
@@ -50,7 +52,7 @@ pub fn prepare(program: &Program, options: &TranslateOptions, file: PathBuf) -> 
     let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds: AutoBounds::default(), ..options.clone() };
     let translation = crate::translate::translate_loaded(program, &options).ok()?;
     crate::output::write_atomically(&file, translation.c_source.as_bytes()).ok()?;
-    Some(ScProgram { file, map: translation.map })
+    Some(ScProgram { file, map: translation.map, c_source: translation.c_source })
 }
 
 /// Where `--keep` keeps the program of the run under SC: beside `keep`,
@@ -93,7 +95,7 @@ impl ScRun {
         let latest = Arc::clone(&progress);
         let handle = thread::spawn(move || {
             while started.elapsed() < SC_RUN_DELAY {
-                if stop_self.load(Ordering::Relaxed) {
+                if stop_self.load(Ordering::Relaxed) || crate::interrupt::received() {
                     return None;
                 }
                 thread::sleep(STOP_POLL);
