@@ -338,26 +338,42 @@ fn asks_for_json_report(arguments: &[std::ffi::OsString]) -> bool {
         || options.windows(2).any(|pair| pair[0] == "--format" && pair[1] == "json")
 }
 
+/// The stack of the thread that does the work: the parser, the passes and
+/// the printer recurse once per level of nesting of the program's
+/// expressions and statements, and gcc accepts thousands of levels. Only
+/// the pages a program needs are ever used.
+const WORKER_STACK_BYTES: usize = 1 << 30;
+
 fn main() -> ExitCode {
+    let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES).spawn(run);
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => ExitCode::from(code),
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        // no thread with a large stack: the main thread's has to do
+        Err(_) => ExitCode::from(run()),
+    }
+}
+
+/// Parses the command line and runs the command; returns the exit code.
+fn run() -> u8 {
     let arguments = with_default_subcommand(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(arguments.iter().cloned()) {
         Ok(cli) => cli,
         Err(error) if error.use_stderr() && asks_for_json_report(&arguments) => {
             let message = error.render().to_string();
             let message = message.trim().trim_start_matches("error: ");
-            return ExitCode::from(lazysma::verify::report_option_error(message));
+            return lazysma::verify::report_option_error(message);
         }
         Err(error) => {
             let _ = error.print();
-            return ExitCode::from(if error.use_stderr() { exit::BAD_INPUT } else { exit::SUCCESS });
+            return if error.use_stderr() { exit::BAD_INPUT } else { exit::SUCCESS };
         }
     };
-    let code = match cli.command {
+    match cli.command {
         Command::Translate(arguments) => run_translate(&arguments),
         Command::Verify(arguments) => run_verify(&arguments),
         Command::Check(arguments) => run_check(&arguments),
-    };
-    ExitCode::from(code)
+    }
 }
 
 /// Whether to colour output that goes to a stream which is a terminal or not.

@@ -234,6 +234,19 @@ fn unreadable_input_is_bad_input() {
 }
 
 #[test]
+fn deeply_nested_programs_translate() {
+    // thousands of levels, as gcc accepts: parentheses, a long sum, nested ifs
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let parentheses = format!("int x;\nint main(void) {{ x = {}1{}; return x; }}\n", "(".repeat(8000), ")".repeat(8000));
+    let sum = format!("int x;\nint main(void) {{ int y = 1; x = 0{}; return x; }}\n", " + y".repeat(20000));
+    let ifs = format!("int x;\nint main(void) {{\n{}x = 1;{}\nreturn 0; }}\n", "if (x < 9) {\n".repeat(3000), "}".repeat(3000));
+    for (name, text) in [("parentheses.c", parentheses), ("sum.c", sum), ("ifs.c", ifs)] {
+        let file = write_file(directory.path(), name, &text);
+        lazysma().arg(&file).arg("-o").arg(directory.path().join("out.c")).assert().code(0);
+    }
+}
+
+#[test]
 fn output_never_overwrites_the_input() {
     let directory = tempfile::tempdir().expect("temporary directory");
     let original = std::fs::read_to_string(example("store_buffering.c")).expect("example is readable");
