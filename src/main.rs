@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lazysma::exit;
-use lazysma::options::{AutoBounds, Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
+use lazysma::options::{AutoBounds, BoundChoice, Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -85,12 +85,12 @@ struct TranslationArgs {
     /// Own unrolling depths of the loops that start on these lines of FILE, e.g. 71:129,80:14, or of an included file, e.g. queue.h:12:5 (repeatable).
     #[arg(long, value_name = "[FILE:]LINE:N,...", value_parser = parse_unwindset, action = clap::ArgAction::Append)]
     unwindset: Vec<Vec<(LoopLine, u32)>>,
-    /// Nodes per location list, one holding the memory value (qsize-1 stores of a location may be pending); `auto`: as many as this program can need.
-    #[arg(long, value_name = "N|auto", default_value_t = BoundArg::Number(Bounds::default().qsize), value_parser = bound_parser(Bounds::LEAST_QSIZE))]
-    qsize: BoundArg,
-    /// Largest value of the global clock (timestamps); `auto`: as large as this program can need.
-    #[arg(long, value_name = "K|auto", default_value_t = BoundArg::Number(Bounds::default().maxclock), value_parser = bound_parser(Bounds::LEAST_MAXCLOCK))]
-    maxclock: BoundArg,
+    /// Nodes per location list, one holding the memory value (qsize-1 stores of a location may be pending); `auto`: as many as this program can need [default: as many as this program can need, at most 4]
+    #[arg(long, value_name = "N|auto", value_parser = bound_parser(Bounds::LEAST_QSIZE))]
+    qsize: Option<BoundArg>,
+    /// Largest value of the global clock (timestamps); `auto`: as large as this program can need [default: as large as this program can need, at most 8]
+    #[arg(long, value_name = "K|auto", value_parser = bound_parser(Bounds::LEAST_MAXCLOCK))]
+    maxclock: Option<BoundArg>,
     /// Bit width of the integers stored in shared memory.
     #[arg(long, default_value_t = Bounds::default().bitwidth, value_parser = clap::value_parser!(u32).range(2..=64))]
     bitwidth: u32,
@@ -132,8 +132,8 @@ impl TranslationArgs {
             bounds: Bounds {
                 rounds: self.rounds,
                 unwind: self.unwind,
-                qsize: self.qsize.number_or(Bounds::default().qsize),
-                maxclock: self.maxclock.number_or(Bounds::default().maxclock),
+                qsize: bound_number(self.qsize, DEFAULT_QSIZE_LIMIT),
+                maxclock: bound_number(self.maxclock, DEFAULT_MAXCLOCK_LIMIT),
                 bitwidth: self.bitwidth,
                 nmalloc: self.nmalloc,
                 heap_block: self.heap_block,
@@ -143,7 +143,7 @@ impl TranslationArgs {
             defines: self.define.clone(),
             fence_atomic_sections: self.fence_atomic_sections,
             unwinding_assertions: self.unwinding_assertions,
-            auto_bounds: AutoBounds { qsize: self.qsize == BoundArg::Auto, maxclock: self.maxclock == BoundArg::Auto },
+            auto_bounds: AutoBounds { qsize: bound_choice(self.qsize), maxclock: bound_choice(self.maxclock) },
         })
     }
 
@@ -166,6 +166,31 @@ impl TranslationArgs {
     }
 }
 
+/// Without `--qsize`: the qsize that no execution needs more of, at most
+/// this (textbook bugs such as Peterson's under TSO need 3).
+const DEFAULT_QSIZE_LIMIT: u32 = 4;
+/// Without `--maxclock`: the clock that no execution needs more of, at
+/// most this.
+const DEFAULT_MAXCLOCK_LIMIT: u32 = 8;
+
+/// The number of `--qsize` or `--maxclock` (the limit of the default, or a
+/// placeholder for `auto` until the translator replaces it).
+fn bound_number(argument: Option<BoundArg>, default_limit: u32) -> u32 {
+    match argument {
+        Some(BoundArg::Number(number)) => number,
+        Some(BoundArg::Auto) | None => default_limit,
+    }
+}
+
+/// How the translator chooses a bound given as `argument`.
+fn bound_choice(argument: Option<BoundArg>) -> BoundChoice {
+    match argument {
+        Some(BoundArg::Number(_)) => BoundChoice::Given,
+        Some(BoundArg::Auto) => BoundChoice::Sufficient,
+        None => BoundChoice::SufficientAtMost,
+    }
+}
+
 /// `--qsize` or `--maxclock`: a number, or `auto` for the value that cuts
 /// off no execution of the program (found by the translator).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,16 +199,6 @@ enum BoundArg {
     Auto,
 }
 
-impl BoundArg {
-    /// The number given, or `default` for `auto` (until the translator
-    /// replaces it).
-    fn number_or(self, default: u32) -> u32 {
-        match self {
-            BoundArg::Number(number) => number,
-            BoundArg::Auto => default,
-        }
-    }
-}
 
 impl std::fmt::Display for BoundArg {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

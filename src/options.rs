@@ -270,11 +270,31 @@ pub struct TranslateOptions {
     pub auto_bounds: AutoBounds,
 }
 
-/// The bounds asked for as `auto` (`passes::sufficient`).
+/// How the translator chooses `--qsize` and `--maxclock`
+/// (`passes::sufficient`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct AutoBounds {
-    pub qsize: bool,
-    pub maxclock: bool,
+    pub qsize: BoundChoice,
+    pub maxclock: BoundChoice,
+}
+
+/// How the translator chooses a bound.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BoundChoice {
+    /// The number in [`Bounds`].
+    #[default]
+    Given,
+    /// `auto`: the value that cuts off no execution of the program.
+    Sufficient,
+    /// The command line's default: the value that cuts off no execution,
+    /// but no more than the number in [`Bounds`] (that number where no
+    /// value is known), so that a large program does not get a large
+    /// formula unasked.
+    SufficientAtMost,
+}
+
+impl AutoBounds {
+    pub const SUFFICIENT: AutoBounds = AutoBounds { qsize: BoundChoice::Sufficient, maxclock: BoundChoice::Sufficient };
 }
 
 impl Default for TranslateOptions {

@@ -3,7 +3,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::frontend::{self, FrontendError};
 use crate::ir::Program;
-use crate::options::{Bounds, SmaImplementation, TranslateOptions};
+use crate::options::{BoundChoice, Bounds, SmaImplementation, TranslateOptions};
 use crate::passes::sufficient::SufficientBounds;
 use crate::passes::{self, TranslationMap};
 use std::path::Path;
@@ -85,16 +85,26 @@ pub fn translate_loaded(program: &Program, options: &TranslateOptions) -> Result
 fn with_auto_bounds(options: &TranslateOptions, sufficient: Option<SufficientBounds>) -> Result<TranslateOptions, TranslateError> {
     let mut resolved = options.clone();
     let auto = options.auto_bounds;
-    if options.sma == SmaImplementation::Sc || !(auto.qsize || auto.maxclock) {
+    if options.sma == SmaImplementation::Sc {
         return Ok(resolved);
     }
-    if auto.qsize {
-        resolved.bounds.qsize = sufficient.ok_or(TranslateError::NoSufficientBound("qsize"))?.qsize;
-    }
-    if auto.maxclock
-        && let Some(sufficient) = sufficient.ok_or(TranslateError::NoSufficientBound("maxclock"))?.maxclock
-    {
-        resolved.bounds.maxclock = sufficient;
-    }
+    let qsize = sufficient.map(|sufficient| Some(sufficient.qsize));
+    resolved.bounds.qsize = choose_bound(auto.qsize, options.bounds.qsize, qsize, "qsize")?;
+    let maxclock = sufficient.map(|sufficient| sufficient.maxclock);
+    resolved.bounds.maxclock = choose_bound(auto.maxclock, options.bounds.maxclock, maxclock, "maxclock")?;
     Ok(resolved)
+}
+
+/// The value of a bound chosen by `choice`, given the number `given` and
+/// the program's sufficient value (`None` when its stores cannot be
+/// counted, `Some(None)` when the SMA has no such bound, as the reference
+/// SMAs have no clock).
+fn choose_bound(choice: BoundChoice, given: u32, sufficient: Option<Option<u32>>, name: &'static str) -> Result<u32, TranslateError> {
+    Ok(match (choice, sufficient) {
+        (BoundChoice::Given, _) | (_, Some(None)) => given,
+        (BoundChoice::Sufficient, None) => return Err(TranslateError::NoSufficientBound(name)),
+        (BoundChoice::Sufficient, Some(Some(value))) => value,
+        (BoundChoice::SufficientAtMost, None) => given,
+        (BoundChoice::SufficientAtMost, Some(Some(value))) => value.min(given),
+    })
 }

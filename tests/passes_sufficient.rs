@@ -2,7 +2,7 @@
 //! on small programs under every SMA, and `--qsize auto` / `--maxclock auto`
 //! in the translation.
 
-use lazysma::options::{AutoBounds, SmaImplementation, TranslateOptions};
+use lazysma::options::{AutoBounds, BoundChoice, SmaImplementation, TranslateOptions};
 use lazysma::passes::sufficient::SufficientBounds;
 use lazysma::translate::{translate, Translation};
 
@@ -145,7 +145,7 @@ fn bounds_above_the_sufficient_values_build_the_sma_with_the_sufficient_ones() {
 fn auto_bounds_take_the_sufficient_values_and_name_them_in_the_output() {
     let options = TranslateOptions {
         sma: SmaImplementation::Epso,
-        auto_bounds: AutoBounds { qsize: true, maxclock: true },
+        auto_bounds: AutoBounds::SUFFICIENT,
         ..TranslateOptions::default()
     };
     let translation = translated(THREE_PENDING, &options);
@@ -156,12 +156,12 @@ fn auto_bounds_take_the_sufficient_values_and_name_them_in_the_output() {
     assert!(translation.c_source.contains(" * no execution needs more than qsize 4, maxclock 4 "));
 
     // only the bound asked for changes
-    let options = TranslateOptions { auto_bounds: AutoBounds { qsize: false, maxclock: true }, ..options };
+    let options = TranslateOptions { auto_bounds: AutoBounds { qsize: BoundChoice::Given, maxclock: BoundChoice::Sufficient }, ..options };
     let translation = translated(THREE_PENDING, &options);
     assert_eq!((translation.bounds.qsize, translation.bounds.maxclock), (2, 4));
 
     // SC has neither bound: `auto` keeps the defaults
-    let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds: AutoBounds { qsize: true, maxclock: true }, ..options };
+    let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds: AutoBounds::SUFFICIENT, ..options };
     let translation = translated(THREE_PENDING, &options);
     assert_eq!((translation.bounds.qsize, translation.bounds.maxclock), (2, 3));
     assert!(!translation.c_source.contains("no execution needs more than"));
