@@ -1,5 +1,6 @@
 //! `lazysma verify` reports: the documented JSON shape, the text report
-//! (assertion, witness table, diagnosis with "between lines a and b"),
+//! (assertion, witness table, diagnosis with "between lines a and b" and
+//! fences placed at statements),
 //! colours, `--no-check`, and the exit codes of CBMC failures, time limits
 //! and counterexamples that fail the native check (with stand-in CBMC
 //! executables that replay recorded output).
@@ -164,7 +165,11 @@ fn message_passing_under_pso_names_the_stores_out_of_order() {
     assert_eq!(code, 10, "{stdout}");
     assert!(stdout.contains("store to ready (line 15) reached memory before the earlier store to data (line 14)"), "{stdout}");
     assert!(stdout.contains("a store-store fence between lines 14 and 15 forbids this"), "{stdout}");
-    assert!(stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` after line 14"), "{stdout}");
+    assert!(
+        stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` right after `data = 42;` (line 14, columns 3-12 of "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("in producer#0), before `ready = 1;` (line 15, column 3)"), "{stdout}");
     let (code, _, _) = verify(&example("message_passing.c"), &["--tso"]);
     assert_eq!(code, 0, "TSO keeps the stores in order");
 }
@@ -216,12 +221,84 @@ fn a_reordering_names_the_store_the_other_thread_sees_and_the_fence_goes_right_a
     let fences = report["diagnosis"]["fences"].as_array().expect("fences");
     assert_eq!(fences.len(), 1);
     assert_eq!((fences[0]["after_line"].as_u64(), fences[0]["before_line"].as_u64()), (Some(8), Some(9)));
+    assert_eq!((fences[0]["after_column"].as_u64(), fences[0]["before_column"].as_u64()), (Some(14), Some(3)));
+    assert_eq!(fences[0]["after_statement"], serde_json::json!({"line": 8, "column": 3, "text": "n->val = 42;"}));
+    assert_eq!(fences[0]["before_statement"]["text"], "n->next = 0;");
+    assert_eq!(fences[0]["placement"], "after-statement");
     assert_eq!(fences[0]["kind"], "store-store");
     let (code, stdout, _) = verify(&path, &["--pso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
     assert!(stdout.contains("store to head (line 10) reached memory before the earlier store to heap#0[0] (line 8)"), "{stdout}");
-    assert!(stdout.contains("after line 8 of "), "{stdout}");
-    assert!(stdout.contains("before line 9"), "{stdout}");
+    assert!(stdout.contains("right after `n->val = 42;` (line 8, columns 3-14 of "), "{stdout}");
+    assert!(stdout.contains("before `n->next = 0;` (line 9, column 3)"), "{stdout}");
+}
+
+/// Store buffering whose stores share lines with other statements: t1's
+/// is the body of an `if` without braces, t2's shares its statement with
+/// the load (`y = 1, r2 = x;`).
+const STORES_IN_STATEMENTS: &str = "#include <pthread.h>
+#include <assert.h>
+int x, y, r1, r2, go = 1;
+void *t1(void *a) {
+  if (go)
+    x = 1;
+  else
+    x = 2;
+  r1 = y;
+  return 0;
+}
+void *t2(void *a) { y = 1, r2 = x; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);
+  pthread_join(a, 0); pthread_join(b, 0);
+  assert(r1 == 1 || r2 == 1);
+  return 0;
+}
+";
+
+#[test]
+fn fences_are_placed_at_statements_not_lines() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    // x = 1; and r1 = y; on one line: the fence goes between the statements
+    let one_line = program(
+        &directory,
+        "sb_line.c",
+        "#include <pthread.h>\n#include <assert.h>\nint x, y, r1, r2;\n\
+         void *t1(void *a) { x = 1; r1 = y; return 0; }\nvoid *t2(void *a) { y = 1; r2 = x; return 0; }\n\
+         int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);\n\
+         pthread_join(a, 0); pthread_join(b, 0);\n  assert(r1 == 1 || r2 == 1);\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&one_line, &["--tso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("a fence between `x = 1;` and `r1 = y;` (line 4) forbids this"), "{stdout}");
+    assert!(!stdout.contains("between lines 4 and 4"), "{stdout}");
+    assert!(
+        stdout.contains("insert `__sync_synchronize();` right after `x = 1;` (line 4, columns 21-26 of "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("in t1#0), before `r1 = y;` (line 4, column 28)"), "{stdout}");
+    let path = program(&directory, "statements.c", STORES_IN_STATEMENTS);
+    let (code, stdout, _) = verify(&path, &["--tso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    let fences = report["diagnosis"]["fences"].as_array().expect("fences");
+    let of = |thread: &str| fences.iter().find(|f| f["thread"] == thread).unwrap_or_else(|| panic!("{thread}'s fence: {fences:?}"));
+    let braced = of("t1#0");
+    assert_eq!(braced["placement"], "in-braces", "{braced}");
+    assert_eq!((braced["after_line"].as_u64(), braced["after_column"].as_u64()), (Some(6), Some(10)));
+    let split = of("t2#0");
+    assert_eq!(split["placement"], "split-statement", "{split}");
+    assert!(split["after_column"].is_null(), "{split}");
+    assert_eq!(split["after_statement"]["text"], "y = 1, r2 = x;");
+    let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("write `{ x = 1; __sync_synchronize(); }`"), "{stdout}");
+    assert!(stdout.contains("`y = 1, r2 = x;` (line 12 of "), "{stdout}");
+    assert!(stdout.contains("makes both accesses: split it and insert `__sync_synchronize();` between them"), "{stdout}");
 }
 
 #[test]

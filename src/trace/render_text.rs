@@ -2,7 +2,7 @@
 //! assertion with its source line, the witness table, the diagnosis with
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
-use super::report::{PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
+use super::report::{FenceAdvice, PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
 
@@ -77,20 +77,46 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             let _ = writeln!(out, "  - {}", reordering.explanation);
         }
         for fence in &diagnosis.fences {
-            let _ = writeln!(
-                out,
-                "  {} insert `{}` after line {} of {} (in {}), before line {}",
-                style.cyan("fix:"),
-                fence.insert,
-                fence.after_line,
-                fence.file,
-                fence.thread,
-                fence.before_line
-            );
+            let _ = writeln!(out, "  {} {}", style.cyan("fix:"), fence_advice(fence));
         }
     }
     footer(&mut out, report, &style);
     out
+}
+
+/// Where to insert a fence, in words.
+fn fence_advice(fence: &FenceAdvice) -> String {
+    let before = match &fence.before_statement {
+        Some(before) => format!(", before `{}` (line {}, column {})", before.text, before.line, before.column),
+        None => format!(", before line {}", fence.before_line),
+    };
+    let (insert, file, thread) = (fence.insert, &fence.file, &fence.thread);
+    let after = &fence.after_statement;
+    let statement = &after.text;
+    match (fence.placement, fence.after_column) {
+        ("split-statement", _) => format!(
+            "`{statement}` (line {} of {file}, in {thread}) makes both accesses: split it and insert `{insert}` between them",
+            after.line
+        ),
+        (placement, Some(end)) => {
+            let span = if after.line == fence.after_line {
+                format!("line {}, columns {}-{end}", after.line, after.column)
+            } else {
+                format!("lines {}-{}", after.line, fence.after_line)
+            };
+            let braces = if placement == "in-braces" {
+                format!("; it is the body of an `if`, `else` or loop without braces: write `{{ {statement} {insert} }}`")
+            } else {
+                String::new()
+            };
+            format!("insert `{insert}` right after `{statement}` ({span} of {file}, in {thread}){before}{braces}")
+        }
+        _ => format!(
+            "insert `{insert}` after the store in `{statement}` (line {} of {file}, in {thread}; lazysma cannot place it \
+             more precisely){before}",
+            after.line
+        ),
+    }
 }
 
 fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str) {

@@ -3,8 +3,9 @@
 //! in plain words), the diagnosis with fence advice, and the check result.
 //! Both renderers (text and JSON) read this one structure.
 
-use super::diagnosis::{Diagnosis, Reordering, ReorderingKind};
+use super::diagnosis::{rest_of_statement, Diagnosis, Reordering, ReorderingKind};
 use super::execution::{Decoded, EventKind};
+use super::statements::{self, Statement};
 use crate::consistency::{EventId, Op, Phase, Source, Witness};
 use crate::ir::{FenceKind, Origin};
 use crate::passes::TranslationMap;
@@ -226,17 +227,22 @@ pub enum StepKind {
 pub struct SourcePoint {
     pub file: Option<String>,
     pub line: Option<u32>,
+    pub column: Option<u32>,
     pub statement: Option<String>,
     pub location: Option<String>,
 }
 
 /// A fence that forbids the counterexample, in a form a tool can apply:
-/// insert the statement `insert` after line `after_line` (before
-/// `before_line`).
+/// insert the statement `insert` right after the statement
+/// `after_statement`, which ends at `after_line`:`after_column`, before the
+/// statement `before_statement` at `before_line`:`before_column`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FenceAdvice {
     pub file: String,
+    /// The line where the statement the fence goes after ends.
     pub after_line: u32,
+    /// The line of the statement the fence goes before (informative: it
+    /// may be in another function, or earlier in a loop).
     pub before_line: u32,
     pub thread: String,
     /// `full` (drains the store buffers) or `store-store` (under PSO keeps
@@ -244,6 +250,38 @@ pub struct FenceAdvice {
     pub kind: &'static str,
     /// The C statement to insert.
     pub insert: &'static str,
+    /// The column of the last character (the `;`) of the statement the
+    /// fence goes right after; `None` when lazysma cannot place the fence
+    /// in the text (see `placement`).
+    pub after_column: Option<u32>,
+    /// That statement: where it begins and its text.
+    pub after_statement: StatementPoint,
+    /// Where the statement the fence goes before begins.
+    pub before_column: Option<u32>,
+    /// That statement, when known.
+    pub before_statement: Option<StatementPoint>,
+    /// `after-statement` (insert at `after_line`:`after_column`),
+    /// `in-braces` (the same, but the statement is the body of an `if`,
+    /// `else` or loop without braces: put it and the fence in braces),
+    /// `split-statement` (the statement also makes the later access: the
+    /// fence must go between them, inside it) or `unlocated` (the statement
+    /// is not in the text as the program gives it, from a macro or a
+    /// condition: after the store, in the statement of `after_line`).
+    pub placement: &'static str,
+}
+
+/// A statement of the source: where it begins, and its text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatementPoint {
+    pub line: u32,
+    pub column: u32,
+    pub text: String,
+}
+
+impl From<&Origin> for StatementPoint {
+    fn from(origin: &Origin) -> Self {
+        StatementPoint { line: origin.line, column: origin.column, text: origin.text.clone() }
+    }
 }
 
 /// One reordering the bug needs.
@@ -376,26 +414,74 @@ impl Renderer<'_> {
         SourcePoint {
             file: origin.map(|o| o.file.clone()),
             line: origin.map(|o| o.line),
+            column: origin.map(|o| o.column),
             statement: origin.map(|o| o.text.clone()),
             location: self.decoded.events.get(event).and_then(|e| e.kind.location().map(str::to_string)),
         }
     }
 
-    /// The line a fence after the reordering's store goes before: that of
-    /// the store's next event in its thread on another line, up to the later
-    /// event (the diagnosis checked a fence right after the store; a fence
-    /// just before a later event need not forbid the same).
-    fn fence_before_line(&self, reordering: &Reordering) -> Option<u32> {
+    /// The event a fence right after `after` goes before: the next event
+    /// of its thread from another statement that accesses memory (not an
+    /// atomic section's boundary), up to `later`; the next event when
+    /// `after`'s statement goes on (the fence splits it).
+    fn fence_before(&self, after: EventId, later: EventId) -> EventId {
         let execution = &self.decoded.execution;
-        let store = execution.event(reordering.store);
-        let store_line = self.origin(reordering.store).map(|o| o.line);
-        let following = &execution.threads()[store.thread][store.index + 1..];
-        let up_to_later = following.iter().position(|&e| e == reordering.later).map_or(following, |i| &following[..=i]);
+        let event = execution.event(after);
+        let following = &execution.threads()[event.thread][event.index + 1..];
+        let up_to_later = following.iter().position(|&e| e == later).map_or(following, |i| &following[..=i]);
+        let statement = self.decoded.events.get(after).and_then(|info| info.stmt);
+        let splits = rest_of_statement(self.decoded, after).len() > 1;
         up_to_later
             .iter()
-            .filter_map(|&event| self.origin(event).map(|o| o.line))
-            .find(|&line| Some(line) != store_line)
-            .or_else(|| self.origin(reordering.later).map(|o| o.line))
+            .copied()
+            .find(|&e| {
+                self.decoded.events.get(e).is_some_and(|info| {
+                    !info.kind.is_synthetic()
+                        && !matches!(info.kind, EventKind::AtomicBegin | EventKind::AtomicEnd)
+                        && (splits || info.stmt != statement)
+                        && self.origin(e).is_some()
+                })
+            })
+            .unwrap_or(later)
+    }
+
+    /// The statement of the source a fence right after `after` follows,
+    /// when it is in the text where its origin says.
+    fn statement_of(&self, after: EventId) -> Option<Statement> {
+        let origin = self.origin(after)?;
+        let source = std::fs::read_to_string(&origin.file).ok()?;
+        statements::locate(&source, origin)
+    }
+
+    /// Where the fence of `reordering` goes in the source.
+    fn fence_advice(&self, reordering: &Reordering, thread: &str, (kind, insert): (&'static str, &'static str)) -> Option<FenceAdvice> {
+        let after = reordering.fence_after;
+        let origin = self.origin(after)?;
+        let before = self.fence_before(after, reordering.later);
+        let before_origin = self.origin(before);
+        let splits = rest_of_statement(self.decoded, after).len() > 1;
+        let statement = if splits { None } else { self.statement_of(after) };
+        let (after_line, after_column, after_statement, placement) = match &statement {
+            Some(found) => {
+                let placement = if found.unbraced_body { "in-braces" } else { "after-statement" };
+                let point = StatementPoint { line: found.line, column: found.column, text: found.text.clone() };
+                (found.end_line, Some(found.end_column), point, placement)
+            }
+            None => (origin.line, None, StatementPoint::from(origin), if splits { "split-statement" } else { "unlocated" }),
+        };
+        Some(FenceAdvice {
+            file: origin.file.clone(),
+            after_line,
+            before_line: before_origin.map_or(after_line, |o| o.line),
+            thread: thread.to_string(),
+            kind,
+            insert,
+            after_column,
+            after_statement,
+            before_column: before_origin.map(|o| o.column),
+            before_statement: before_origin.map(StatementPoint::from),
+            placement,
+        })
     }
 
     fn thread_of(&self, event: EventId) -> ThreadReport {
@@ -606,8 +692,12 @@ impl Renderer<'_> {
         for reordering in &diagnosis.reorderings {
             let (report, fence) = self.reordering(reordering, several && diagnosis.fences_suffice);
             reorderings.push(report);
+            let same_place = |a: &FenceAdvice, b: &FenceAdvice| {
+                (&a.file, a.after_line, a.after_column, &a.after_statement.text, a.insert, &a.thread)
+                    == (&b.file, b.after_line, b.after_column, &b.after_statement.text, b.insert, &b.thread)
+            };
             if let Some(fence) = fence
-                && !fences.contains(&fence)
+                && !fences.iter().any(|other| same_place(other, &fence))
             {
                 fences.push(fence);
             }
@@ -637,6 +727,13 @@ impl Renderer<'_> {
             FenceKind::Full => ("full", "__sync_synchronize();", "a fence"),
             FenceKind::StoreStore => ("store-store", "__atomic_thread_fence(__ATOMIC_RELEASE);", "a store-store fence"),
         };
+        // Where the fence goes: between the lines, or on one line between
+        // the statements.
+        let between = match (&store.statement, &later.statement) {
+            (Some(first), Some(second)) if a == b && first != second => format!("between `{first}` and `{second}` (line {a})"),
+            (Some(statement), _) if a == b => format!("inside `{statement}` (line {a})"),
+            _ => format!("between lines {a} and {b}"),
+        };
         let (kind, explanation) = match reordering.kind {
             ReorderingKind::StoreLoad => {
                 let when = match &later.location {
@@ -645,35 +742,20 @@ impl Renderer<'_> {
                 };
                 (
                     "store-load",
-                    format!(
-                        "store to {} (line {a}) still buffered when {when}; {a_fence} between lines {a} and {b} {forbids}",
-                        name(&store)
-                    ),
+                    format!("store to {} (line {a}) still buffered when {when}; {a_fence} {between} {forbids}", name(&store)),
                 )
             }
             ReorderingKind::StoreStore => (
                 "store-store",
                 format!(
                     "store to {} (line {b}) reached memory before the earlier store to {} (line {a}) of {thread}; \
-                     {a_fence} between lines {a} and {b} {forbids}",
+                     {a_fence} {between} {forbids}",
                     name(&later),
                     name(&store)
                 ),
             ),
         };
-        let fence = match (&store.file, store.line, self.fence_before_line(reordering)) {
-            (Some(file), Some(after_line), Some(before_line)) => {
-                Some(FenceAdvice {
-                    file: file.clone(),
-                    after_line,
-                    before_line,
-                    thread: thread.clone(),
-                    kind: fence_kind,
-                    insert,
-                })
-            }
-            _ => None,
-        };
+        let fence = self.fence_advice(reordering, &thread, (fence_kind, insert));
         (ReorderingReport { kind, thread, store, later, explanation }, fence)
     }
 }
