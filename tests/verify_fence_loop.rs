@@ -5,7 +5,8 @@
 //! bounds, repeat until no violation is left. The loop must end (exit 0)
 //! for store buffering (TSO), message passing (PSO, with a store-store
 //! fence) and Dekker (TSO), also when the store and the later access share
-//! a line, and when the store is in an atomic function.
+//! a line, when the store is in an atomic function, and for 2+2W (PSO,
+//! store-store fences).
 
 mod support;
 
@@ -199,4 +200,23 @@ fn a_store_in_an_atomic_function_is_fenced_inside_the_function() {
     // not after its line, which would be outside any function
     let full = "__sync_synchronize();".to_string();
     assert_eq!(rounds, vec![vec![(4, 40, full.clone()), (5, 40, full)]]);
+}
+
+#[test]
+fn two_plus_two_writes_is_repaired_with_store_store_fences_under_pso() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let text = "#include <pthread.h>\n#include <assert.h>\nint x, y;\n\
+void *t1(void *a) { x = 1; y = 2; return 0; }\n\
+void *t2(void *a) { y = 1; x = 2; return 0; }\n\
+int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);\n\
+  pthread_join(a, 0); pthread_join(b, 0);\n  assert(!(x == 1 && y == 1));\n  return 0;\n}\n";
+    let source = program(&directory, "w22.c", text);
+    // both stores of each thread buffered at once, and a clock to order them
+    let rounds = repair(&source, &["--pso", "--qsize", "3", "--maxclock", "4"]);
+    // the stores overtaking each other need store-store fences, not full ones
+    let release = "__atomic_thread_fence(__ATOMIC_RELEASE);".to_string();
+    assert_eq!(rounds, vec![vec![(4, 26, release.clone()), (5, 26, release)]]);
 }

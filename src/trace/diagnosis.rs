@@ -8,8 +8,8 @@
 //! run again. A fence goes after the statement of its store, where a fence
 //! inserted into the source would be (after `x = y = 0;`, not between its
 //! two stores); only when that does not forbid the counterexample, right
-//! after the store. Under PSO a store-store reordering is first offered the
-//! cheaper store-store fence.
+//! after the store. Under PSO a store-store reordering is offered the
+//! cheaper store-store fence wherever it suffices.
 
 use super::execution::Decoded;
 use crate::consistency::{
@@ -90,7 +90,8 @@ type Candidate = (EventId, EventId, FenceKind);
 
 /// The reorderings whose fences, placed as `placement` says, forbid the
 /// counterexample: one fence when one suffices, else a set from which no
-/// fence can be dropped. `None` when no such set was found.
+/// fence can be dropped; store-store fences where they suffice for a
+/// store-store reordering. `None` when no such set was found.
 fn fences_that_forbid(decoded: &Decoded, observed: &[Reordering], model: Model, placement: Placement) -> Option<Vec<Reordering>> {
     let execution = &decoded.execution;
     // The laters the fence after `store` must come before.
@@ -128,6 +129,19 @@ fn fences_that_forbid(decoded: &Decoded, observed: &[Reordering], model: Model, 
         let without: Vec<Candidate> = kept.iter().copied().filter(|&(s, _, _)| s != store).collect();
         if forbids_at(execution, &fences(&without), model) {
             kept = without;
+        }
+    }
+    // The cheaper store-store fence for a store another store overtook,
+    // where the others still forbid the rest.
+    for index in 0..kept.len() {
+        let store = kept[index].0;
+        if !observed.iter().any(|r| r.store == store && r.kind == ReorderingKind::StoreStore) {
+            continue;
+        }
+        let mut cheaper = kept.clone();
+        cheaper[index].2 = FenceKind::StoreStore;
+        if forbids_at(execution, &fences(&cheaper), model) {
+            kept = cheaper;
         }
     }
     Some(kept.iter().map(|&(store, after, fence)| reordering_of(decoded, observed, store, after, fence)).collect())
@@ -488,6 +502,45 @@ mod tests {
         assert_eq!(diagnosis.reorderings.len(), 1);
         assert_eq!((diagnosis.reorderings[0].store, diagnosis.reorderings[0].later), (x, y));
         assert_eq!(diagnosis.reorderings[0].fence, FenceKind::StoreStore);
+    }
+
+    /// 2+2W: t1: x = 1; y = 2;  t2: y = 1; x = 2; main joins both and
+    /// reads x = 1 and y = 1: each thread's second store reached memory
+    /// before its first.
+    fn two_plus_two_writes() -> Decoded {
+        use RecordKind::*;
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 1),
+            record(Write, 1, 1, 1, 1, 0, 10),
+            record(Write, 1, 2, 2, 2, 0, 11),
+            record(Write, 2, 2, 1, 3, 0, 20),
+            record(Write, 2, 1, 2, 4, 0, 21),
+            record(Join, 0, 1, 0, 0, 0, 2),
+            record(Join, 0, 2, 0, 0, 0, 3),
+            record(Read, 0, 1, 1, 0, 1, 4),
+            record(Read, 0, 2, 1, 0, 3, 5),
+        ];
+        build(&records, &names(), SmaImplementation::Epso).unwrap()
+    }
+
+    #[test]
+    fn stores_overtaking_stores_in_two_threads_need_store_store_fences_only() {
+        let decoded = two_plus_two_writes();
+        assert!(verify(&decoded.execution, Model::Tso).is_err());
+        let witness = verify(&decoded.execution, Model::Pso).expect("2+2W is PSO-realisable");
+        let diagnosis = diagnose(&decoded, &witness, Model::Pso);
+        assert!(diagnosis.fences_suffice);
+        let mut fences: Vec<(Option<usize>, ReorderingKind, FenceKind)> = diagnosis
+            .reorderings
+            .iter()
+            .map(|r| (stmt_of(&decoded, r.store), r.kind, r.fence))
+            .collect();
+        fences.sort_by_key(|f| f.0);
+        assert_eq!(fences, vec![
+            (Some(10), ReorderingKind::StoreStore, FenceKind::StoreStore),
+            (Some(20), ReorderingKind::StoreStore, FenceKind::StoreStore),
+        ]);
     }
 
     #[test]
