@@ -174,6 +174,38 @@ fn message_passing_under_pso_names_the_stores_out_of_order() {
     assert_eq!(code, 0, "TSO keeps the stores in order");
 }
 
+#[test]
+fn the_witness_marks_where_the_assertion_fails_and_sets_apart_the_steps_after_it() {
+    if !require_cbmc() {
+        return;
+    }
+    let (code, stdout, _) = verify(&example("message_passing.c"), &["--pso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    let witness = &report["witness"];
+    let steps = witness["steps"].as_array().expect("steps");
+    // the consumer's load of data is its last step: the assertion fails
+    // right after it; data = 42 reaching memory comes after, for the check
+    let fails_after = witness["fails_after_step"].as_u64().expect("fails_after_step") as usize;
+    let last = &steps[fails_after - 1];
+    assert_eq!(last["effect"], "reads data = 0 (initial value) from memory", "{witness}");
+    assert_eq!(last["after_failure"], false);
+    let after: Vec<&str> = steps[fails_after..].iter().filter_map(|s| s["effect"].as_str()).collect();
+    assert_eq!(after, vec!["data = 42 reaches memory"], "{witness}");
+    assert!(steps[fails_after..].iter().all(|s| s["after_failure"] == true), "{witness}");
+    assert!(steps[..fails_after].iter().all(|s| s["after_failure"] == false), "{witness}");
+    assert_eq!(report["property"]["kind"], "assertion");
+    let (code, stdout, _) = verify(&example("message_passing.c"), &["--pso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let load = lines.iter().position(|l| l.ends_with("reads data = 0 (initial value) from memory")).expect("the load row");
+    assert!(lines[load + 1].trim_start().starts_with("consumer#0"), "{stdout}");
+    assert!(lines[load + 1].contains("assert(data == 42);"), "{stdout}");
+    assert!(lines[load + 1].ends_with("FAILS: the assertion does not hold"), "{stdout}");
+    assert!(lines[load + 2].contains("after the failure"), "{stdout}");
+    assert!(lines[load + 3].ends_with("data = 42 reaches memory"), "{stdout}");
+}
+
 /// Message passing through a node on the heap: the producer also writes a
 /// field nobody reads between the data and the pointer.
 const PUBLISH_A_NODE: &str = "#include <assert.h>

@@ -69,7 +69,8 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             _ => "Counterexample in the order CBMC's trace recorded it (not checked)".to_string(),
         };
         let _ = writeln!(out, "\n{}", style.bold(&title));
-        table(&mut out, &witness.steps, &style);
+        let failure = witness.fails_after_step.map(|after| (after, failure_cells(report, &witness.steps)));
+        table(&mut out, &witness.steps, failure, &style);
     }
     if let Some(diagnosis) = &report.diagnosis {
         let _ = writeln!(out, "\n{} {}", style.bold("Diagnosis:"), diagnosis.summary);
@@ -277,9 +278,29 @@ fn sufficient_note(report: &VerifyReport, qsize_enough: bool, clock_enough: bool
     Some(format!("no execution of this program needs more than {}{sets}", sufficient.describe()))
 }
 
-/// The witness table, one row per step, columns padded to their widths.
-fn table(out: &mut String, steps: &[StepReport], style: &Style) {
-    const STATEMENT_WIDTH: usize = 36;
+/// The cells of the row that marks where the property fails: the failing
+/// thread, the property's place and statement, what fails.
+fn failure_cells(report: &VerifyReport, steps: &[StepReport]) -> [String; 5] {
+    let property = report.property.as_ref();
+    let slot = property.and_then(|p| p.thread_slot());
+    let thread = steps.iter().find(|row| Some(row.thread.slot) == slot).map(|row| row.thread.name.clone()).unwrap_or_default();
+    let at = match property.and_then(|p| Some((p.file.as_deref()?, p.line?))) {
+        Some((file, line)) => format!("{}:{line}", short_file(file)),
+        None => String::new(),
+    };
+    let statement = property.and_then(|p| p.statement.clone()).unwrap_or_default();
+    let what = property.map_or("the property fails", |p| p.kind.failure());
+    [String::new(), thread, at, clip(&statement, STATEMENT_WIDTH), format!("FAILS: {what}")]
+}
+
+/// The widest statement column of the witness table.
+const STATEMENT_WIDTH: usize = 36;
+
+/// The witness table, one row per step, columns padded to their widths;
+/// with `failure` (the step after which the property fails, and the cells
+/// of the row that says so), that row after the step, and the steps after
+/// it set apart.
+fn table(out: &mut String, steps: &[StepReport], failure: Option<(usize, [String; 5])>, style: &Style) {
     let header = ["step", "thread", "at", "statement", "memory effect"];
     let cells: Vec<[String; 5]> = steps
         .iter()
@@ -292,7 +313,7 @@ fn table(out: &mut String, steps: &[StepReport], style: &Style) {
         })
         .collect();
     let mut widths = header.map(str::len);
-    for row in &cells {
+    for row in cells.iter().chain(failure.as_ref().map(|(_, cells)| cells)) {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.chars().count());
         }
@@ -311,7 +332,14 @@ fn table(out: &mut String, steps: &[StepReport], style: &Style) {
             w3 = widths[3]
         )
     };
+    let failure_row = |out: &mut String, cells: &[String; 5]| {
+        let text = line([&cells[0], &cells[1], &cells[2], &cells[3], ""]);
+        let _ = writeln!(out, "{text}{}", style.red(&cells[4]));
+    };
     let _ = writeln!(out, "{}", style.bold(line(header).trim_end()));
+    if let Some((0, cells)) = &failure {
+        failure_row(out, cells);
+    }
     for (row, step) in cells.iter().zip(steps) {
         let text = line([&row[0], &row[1], &row[2], &row[3], ""]);
         let effect = match step.kind {
@@ -322,6 +350,18 @@ fn table(out: &mut String, steps: &[StepReport], style: &Style) {
             _ => row[4].clone(),
         };
         let _ = writeln!(out, "{text}{effect}");
+        if let Some((after, cells)) = &failure
+            && *after == step.step
+        {
+            failure_row(out, cells);
+            if steps.len() > step.step {
+                let _ = writeln!(
+                    out,
+                    "  {}",
+                    style.dim("after the failure, which does not depend on them (they complete the execution the check confirms):")
+                );
+            }
+        }
     }
 }
 

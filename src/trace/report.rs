@@ -82,7 +82,40 @@ pub struct PropertyReport {
     pub line: Option<u32>,
     /// The source line of the assertion in the original file.
     pub source: Option<String>,
+    /// What failed.
+    pub kind: PropertyKind,
+    /// The statement that fails, as the description gives it.
+    pub statement: Option<String>,
 }
+
+/// What kind of property failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PropertyKind {
+    /// `assert`, `__VERIFIER_assert`, `__CPROVER_assert`.
+    Assertion,
+    /// An index of a shared array outside its bounds.
+    ArrayIndexOutOfBounds,
+    /// `reach_error()`, `__VERIFIER_error()` is reached.
+    ErrorCall,
+    /// `--unwinding-assertions`: a loop runs longer than `--unwind`.
+    UnwindingAssertion,
+}
+
+impl PropertyKind {
+    /// What happens when a property of this kind fails, in words.
+    pub fn failure(self) -> &'static str {
+        match self {
+            PropertyKind::Assertion => "the assertion does not hold",
+            PropertyKind::ArrayIndexOutOfBounds => "array index out of bounds",
+            PropertyKind::ErrorCall => "the error call is reached",
+            PropertyKind::UnwindingAssertion => "the loop runs longer than --unwind allows",
+        }
+    }
+}
+
+/// The marker of an out-of-bounds property's description (the printer's).
+const OUT_OF_BOUNDS: &str = "array index out of bounds";
 
 impl PropertyReport {
     /// Maps a property back to the source through its description.
@@ -92,23 +125,58 @@ impl PropertyReport {
             (Some(file), Some(line)) => source_line(file, line).or(text),
             _ => text,
         };
-        PropertyReport { id: id.to_string(), description: description.to_string(), file, line, source }
+        let (kind, statement) = classify(split_description(description).map_or(description, |(_, _, rest)| rest));
+        PropertyReport { id: id.to_string(), description: description.to_string(), file, line, source, kind, statement }
     }
-}
 
-impl PropertyReport {
     /// Whether this is an unwinding assertion of the translator
     /// (`--unwinding-assertions`), not an assertion of the program.
     pub fn is_unwinding_assertion(&self) -> bool {
-        let (_, _, text) = parse_description(&self.description);
-        text.is_some_and(|text| text.starts_with(crate::ir::UNWINDING_ASSERTION))
+        self.kind == PropertyKind::UnwindingAssertion
+    }
+
+    /// The thread slot whose code the property is in: the translator names
+    /// thread `t`'s copy of its start function `thread<t>_<function>`, and
+    /// CBMC's property ids begin with the function.
+    pub fn thread_slot(&self) -> Option<usize> {
+        let rest = self.id.strip_prefix("thread")?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || !rest[digits..].starts_with('_') {
+            return None;
+        }
+        rest[..digits].parse().ok()
     }
 }
 
-/// Splits the description the translator gives a property,
-/// `file:line: text` (older form: `file:line: assertion text`), into its
-/// parts; the first `:digits:` after a non-empty file name separates them.
-pub fn parse_description(description: &str) -> (Option<String>, Option<u32>, Option<String>) {
+/// The kind of a property and the statement that fails, from the text of
+/// its description after `file:line:`.
+fn classify(text: &str) -> (PropertyKind, Option<String>) {
+    let text = text.trim();
+    let statement = |rest: &str| {
+        let rest = rest.trim();
+        (!rest.is_empty()).then(|| rest.to_string())
+    };
+    if let Some(rest) = text.strip_prefix(OUT_OF_BOUNDS) {
+        return (PropertyKind::ArrayIndexOutOfBounds, statement(rest.strip_prefix(':').unwrap_or(rest)));
+    }
+    if let Some(rest) = text.strip_prefix(crate::ir::UNWINDING_ASSERTION) {
+        let rest = rest.split_once("):").map_or(rest, |(_, after)| after);
+        return (PropertyKind::UnwindingAssertion, statement(rest));
+    }
+    if let Some(rest) = text.strip_prefix("error call") {
+        return (PropertyKind::ErrorCall, statement(rest));
+    }
+    let rest = text.strip_prefix("assertion").unwrap_or(text);
+    let calls_error = ["reach_error", "__VERIFIER_error"].iter().any(|name| rest.contains(name));
+    if calls_error && !rest.contains("assert") {
+        return (PropertyKind::ErrorCall, statement(rest));
+    }
+    (PropertyKind::Assertion, statement(rest))
+}
+
+/// `file`, `line` and the rest of a description `file:line: rest`: the
+/// first `:digits:` after a non-empty file name separates them.
+fn split_description(description: &str) -> Option<(&str, u32, &str)> {
     for (colon, _) in description.match_indices(':') {
         if colon == 0 {
             continue;
@@ -119,14 +187,24 @@ pub fn parse_description(description: &str) -> (Option<String>, Option<u32>, Opt
             continue;
         }
         let Ok(line) = rest[..digits].parse::<u32>() else { continue };
-        let mut text = rest[digits + 1..].trim();
-        for marker in ["assertion ", "error call "] {
-            text = text.strip_prefix(marker).unwrap_or(text);
-        }
-        let text = (!text.is_empty() && text != "assertion" && text != "error call").then(|| text.to_string());
-        return (Some(description[..colon].to_string()), Some(line), text);
+        return Some((&description[..colon], line, &rest[digits + 1..]));
     }
-    (None, None, None)
+    None
+}
+
+/// Splits the description the translator gives a property,
+/// `file:line: text` (older form: `file:line: assertion text`), into its
+/// parts; the first `:digits:` after a non-empty file name separates them.
+pub fn parse_description(description: &str) -> (Option<String>, Option<u32>, Option<String>) {
+    let Some((file, line, rest)) = split_description(description) else {
+        return (None, None, None);
+    };
+    let mut text = rest.trim();
+    for marker in ["assertion ", "error call "] {
+        text = text.strip_prefix(marker).unwrap_or(text);
+    }
+    let text = (!text.is_empty() && text != "assertion" && text != "error call").then(|| text.to_string());
+    (Some(file.to_string()), Some(line), text)
 }
 
 /// Line `line` (1-based) of `file`, trimmed; `None` when unreadable.
@@ -180,6 +258,9 @@ pub struct StepReport {
     pub location: Option<String>,
     /// The value written or read, if any.
     pub value: Option<String>,
+    /// The step comes after the property failed: the execution the check
+    /// confirms has it, the failure does not need it.
+    pub after_failure: bool,
 }
 
 /// The thread's store buffer as a witness row sees it: the stores a
@@ -328,6 +409,9 @@ pub struct WitnessReport {
     /// (the order CBMC's counterexample recorded, when unchecked).
     pub source: &'static str,
     pub steps: Vec<StepReport>,
+    /// The property fails right after this step (0: before the first);
+    /// `None` when the failing thread is not known.
+    pub fails_after_step: Option<usize>,
 }
 
 /// The whole report of one `lazysma verify` run.
@@ -492,10 +576,37 @@ impl Renderer<'_> {
         ThreadReport::new(self.map, slot).name
     }
 
+    /// The witness in report form, `source` telling where its order comes
+    /// from, with the step after which the property fails in thread slot
+    /// `failing` (when known).
+    pub fn witness(&self, witness: &Witness, source: &'static str, failing: Option<usize>) -> WitnessReport {
+        // The failing thread's last step: its last memory access, after
+        // which the property reads nothing the other threads can change,
+        // so that it fails right there. The steps after it (other threads,
+        // stores reaching memory) complete the execution the check needs.
+        let fails_at = failing.map(|slot| {
+            witness
+                .steps
+                .iter()
+                .rposition(|step| {
+                    step.phase != Phase::Memory && self.decoded.events.get(step.event).is_some_and(|info| info.slot == slot)
+                })
+        });
+        let rows = self.steps_failing(witness, fails_at.flatten());
+        let fails_after_step = fails_at.map(|_| rows.iter().filter(|row| !row.after_failure).count());
+        WitnessReport { source, steps: rows, fails_after_step }
+    }
+
     /// The rows of a witness; synthetic events and drains of empty
     /// buffers are left out, a store flushed right after it was issued is
     /// one row.
     pub fn steps(&self, witness: &Witness) -> Vec<StepReport> {
+        self.steps_failing(witness, None)
+    }
+
+    /// [`Self::steps`], the rows of the steps after the witness step
+    /// `fails_at` marked as after the failure.
+    fn steps_failing(&self, witness: &Witness, fails_at: Option<usize>) -> Vec<StepReport> {
         let execution = &self.decoded.execution;
         let mut buffers: HashMap<usize, Vec<EventId>> = HashMap::new();
         // The threads of the program stores that reached memory since the
@@ -504,9 +615,11 @@ impl Renderer<'_> {
         let mut recent_flushes: Vec<usize> = Vec::new();
         let mut rows = Vec::new();
         let steps = &witness.steps;
+        let after_failure = |index: usize| fails_at.is_some_and(|fails_at| index > fails_at);
         let mut i = 0;
         while i < steps.len() {
             let step = steps[i];
+            let index = i;
             i += 1;
             let Some(info) = self.decoded.events.get(step.event) else { continue };
             let slot = info.slot;
@@ -514,7 +627,9 @@ impl Renderer<'_> {
             if step.phase == Phase::Memory {
                 buffer.retain(|&w| w != step.event);
                 if !info.kind.is_synthetic() {
-                    rows.push(self.row(step.event, self.flush_effect(step.event)));
+                    let mut row = self.row(step.event, self.flush_effect(step.event));
+                    row.after_failure = after_failure(index);
+                    rows.push(row);
                     recent_flushes.push(slot);
                 }
                 continue;
@@ -526,7 +641,10 @@ impl Renderer<'_> {
             };
             let drained = recent_flushes.iter().filter(|&&flushed| flushed == drainer).count();
             recent_flushes.clear();
-            let flushed_at_once = steps.get(i).is_some_and(|next| next.event == step.event && next.phase == Phase::Memory);
+            // (not when the store is issued before the failure and reaches
+            // memory after it)
+            let flushed_at_once = steps.get(i).is_some_and(|next| next.event == step.event && next.phase == Phase::Memory)
+                && after_failure(i) == after_failure(index);
             let row = if step.phase == Phase::Buffer {
                 if flushed_at_once {
                     i += 1;
@@ -542,7 +660,10 @@ impl Renderer<'_> {
                 let buffered = self.program_stores(buffer);
                 self.execute_row(step.event, Buffers { drained, buffered, own_buffer })
             };
-            rows.extend(row);
+            rows.extend(row.map(|mut row| {
+                row.after_failure = after_failure(index);
+                row
+            }));
         }
         for (number, row) in rows.iter_mut().enumerate() {
             row.step = number + 1;
@@ -563,6 +684,7 @@ impl Renderer<'_> {
             kind,
             location: self.decoded.events[event].kind.location().map(str::to_string),
             value,
+            after_failure: false,
         }
     }
 
@@ -781,6 +903,27 @@ mod tests {
     }
 
     #[test]
+    fn properties_know_what_fails_and_in_which_thread() {
+        let property = |id: &str, description: &str| PropertyReport::new(id, description);
+        let assertion = property("thread0_main.assertion.1", "a.c:3: assert(x == 1);");
+        assert_eq!((assertion.kind, assertion.statement.as_deref()), (PropertyKind::Assertion, Some("assert(x == 1);")));
+        assert_eq!(assertion.thread_slot(), Some(0));
+        let old_form = property("thread12_worker_2.assertion.3", "a.c:3: assertion x == 1");
+        assert_eq!((old_form.kind, old_form.statement.as_deref()), (PropertyKind::Assertion, Some("x == 1")));
+        assert_eq!(old_form.thread_slot(), Some(12));
+        let bounds = property("thread1_t.assertion.1", "a.c:5: array index out of bounds: arr[i + 3] = 1;");
+        assert_eq!((bounds.kind, bounds.statement.as_deref()), (PropertyKind::ArrayIndexOutOfBounds, Some("arr[i + 3] = 1;")));
+        let error = property("thread0_main.assertion.2", "a.c:9: reach_error();");
+        assert_eq!(error.kind, PropertyKind::ErrorCall);
+        let unwinding = property("thread0_main.assertion.4", "a.c:6: unwinding assertion (--unwind 2): while (x) {");
+        assert_eq!((unwinding.kind, unwinding.statement.as_deref()), (PropertyKind::UnwindingAssertion, Some("while (x) {")));
+        assert!(unwinding.is_unwinding_assertion() && !bounds.is_unwinding_assertion());
+        for id in ["main.assertion.1", "thread_x.assertion.1", "threadx_main.assertion.1", "thread3main.assertion.1"] {
+            assert_eq!(property(id, "a.c:1: assert(0);").thread_slot(), None, "{id}");
+        }
+    }
+
+    #[test]
     fn source_lines_are_read_from_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.c");
@@ -871,6 +1014,57 @@ mod render_tests {
         };
         let effects: Vec<String> = atomic.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
         assert_eq!(effects, vec!["starts worker#0", "x := 1"]);
+    }
+
+    #[test]
+    fn steps_after_the_failing_threads_last_step_are_after_the_failure() {
+        use RecordKind::*;
+        // main creates the worker and fails; the worker runs after.
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Write, 1, 1, 1, 1, 0, 1),
+            record(Read, 1, 1, 1, 0, 1, 2),
+        ];
+        let decoded = build(&records, &map().locations, SmaImplementation::Etso).unwrap();
+        // Events: main: spawn 0; worker: start 1, w x 2, read 3.
+        let step = |event, phase| Step { event, phase };
+        let witness = Witness {
+            steps: vec![
+                step(0, Phase::Buffer),
+                step(0, Phase::Memory),
+                step(1, Phase::Execute),
+                step(2, Phase::Buffer),
+                step(2, Phase::Memory),
+                step(3, Phase::Execute),
+            ],
+        };
+        let map = map();
+        let renderer = Renderer { decoded: &decoded, map: &map, atomic_writes: false };
+        let report = renderer.witness(&witness, "native-check", Some(0));
+        assert_eq!(report.fails_after_step, Some(1));
+        let marks: Vec<(&str, bool)> = report.steps.iter().map(|r| (r.effect.as_str(), r.after_failure)).collect();
+        assert_eq!(marks, vec![
+            ("starts worker#0", false),
+            ("x := 1 (buffered, reaches memory at once)", true),
+            ("reads x = 1 from memory", true),
+        ]);
+        // failing in the worker: after its load, the last step
+        let report = renderer.witness(&witness, "native-check", Some(1));
+        assert_eq!(report.fails_after_step, Some(3));
+        assert!(report.steps.iter().all(|r| !r.after_failure));
+        // a store issued before the failure that reaches memory after it
+        // is two rows
+        let witness = Witness { steps: witness.steps[..4].iter().copied().chain([step(3, Phase::Execute), step(2, Phase::Memory)]).collect() };
+        let report = renderer.witness(&witness, "native-check", Some(1));
+        let marks: Vec<(&str, bool)> = report.steps.iter().map(|r| (r.effect.as_str(), r.after_failure)).collect();
+        assert_eq!(marks, vec![
+            ("starts worker#0", false),
+            ("x := 1 (buffered)", false),
+            ("reads x = 1 from own buffer", false),
+            ("x = 1 reaches memory", true),
+        ]);
+        assert_eq!(report.fails_after_step, Some(3));
+        assert_eq!(renderer.witness(&witness, "native-check", None).fails_after_step, None);
     }
 
     #[test]

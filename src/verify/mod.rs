@@ -14,7 +14,6 @@ use crate::trace::execution::{self, Decoded};
 use crate::trace::records::{self, Assignment};
 use crate::trace::report::{
     CbmcReport, CheckReport, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport,
-    WitnessReport,
 };
 use crate::trace::{render_json, render_text};
 use crate::translate::TranslateError;
@@ -322,10 +321,11 @@ fn counterexample(
     let model = consistency_model(sma.model());
     let renderer = Renderer { decoded: &decoded, map, atomic_writes: model == Model::Sc };
     let bound_reached = report.property.as_ref().is_some_and(PropertyReport::is_unwinding_assertion);
+    let failing = report.property.as_ref().and_then(PropertyReport::thread_slot);
     if !request.native_check {
         report.verdict = if bound_reached { Verdict::UnwindingBound } else { Verdict::UncheckedViolation };
         report.exit_code = exit::VIOLATION;
-        report.witness = Some(WitnessReport { source: "sma-trace", steps: renderer.steps(&decoded.sma_order) });
+        report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
         return;
     }
     report.check.performed = true;
@@ -340,7 +340,7 @@ fn counterexample(
             report.check.realisable = Some(true);
             report.verdict = Verdict::Violation;
             report.exit_code = exit::VIOLATION;
-            report.witness = Some(WitnessReport { source: "native-check", steps: renderer.steps(&witness) });
+            report.witness = Some(renderer.witness(&witness, "native-check", failing));
             if bound_reached {
                 // CBMC's convention: a failed unwinding assertion fails the run.
                 report.verdict = Verdict::UnwindingBound;
@@ -352,7 +352,7 @@ fn counterexample(
         Err(reason) => {
             report.check.realisable = Some(false);
             report.check.reason = Some(reason.clone());
-            report.witness = Some(WitnessReport { source: "sma-trace", steps: renderer.steps(&decoded.sma_order) });
+            report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
             fail(report, Verdict::CheckFailed, exit::CHECK_FAILED, format!("the counterexample failed the native check: {reason}"));
         }
     }
