@@ -1164,6 +1164,12 @@ fn a_violation_under_sc_ends_the_tso_and_pso_runs() {
     assert!(stdout.contains("Found by the run under SC beside the TSO run: this bug needs no weak memory"), "{stdout}");
     assert!(stdout.contains("Witness: an interleaving the native SC check confirms"), "{stdout}");
     assert!(stdout.contains("read_in_turn.c (sc, beside etso), bounds:"), "{stdout}");
+    assert!(stdout.contains("Diagnosis: a violation under sequential consistency, which no fence can prevent"), "{stdout}");
+    assert!(!stdout.contains("is possible under sequential consistency"), "{stdout}");
+    // under --sc too
+    let (code, stdout, _) = verify(&racy, &["--sc", "--rounds", "4", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("Diagnosis: a violation under sequential consistency, which no fence can prevent"), "{stdout}");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use super::diagnosis::{rest_of_statement, Diagnosis, Reordering, ReorderingKind};
 use super::execution::{Decoded, EventKind};
 use super::statements::{self, Statement};
-use crate::consistency::{EventId, Op, Phase, Source, Witness};
+use crate::consistency::{EventId, Model, Op, Phase, Source, Witness};
 use crate::ir::{FenceKind, Origin};
 use crate::passes::TranslationMap;
 use serde::Serialize;
@@ -795,11 +795,17 @@ impl Renderer<'_> {
         Some(self.row(event, (effect, kind, value)))
     }
 
-    /// The diagnosis in report form.
-    pub fn diagnosis(&self, diagnosis: &Diagnosis, model: &str) -> DiagnosisReport {
+    /// The diagnosis in report form, of a violation under `model`.
+    pub fn diagnosis(&self, diagnosis: &Diagnosis, model: Model) -> DiagnosisReport {
         if diagnosis.sc_realisable {
-            let summary = "the same reads-from is possible under sequential consistency: the bug also happens under SC, \
-                 it is not caused by store buffering";
+            // (under SC itself, that the same reads-from is possible under
+            // SC says nothing)
+            let summary = if model == Model::Sc {
+                "a violation under sequential consistency, which no fence can prevent"
+            } else {
+                "the same reads-from is possible under sequential consistency: the bug also happens under SC, \
+                 it is not caused by store buffering"
+            };
             return DiagnosisReport {
                 sc_realisable: true,
                 summary: summary.to_string(),
@@ -940,7 +946,7 @@ mod tests {
 #[cfg(test)]
 mod render_tests {
     use super::*;
-    use crate::consistency::{verify, Model, Step, Witness};
+    use crate::consistency::{verify, Step, Witness};
     use crate::ir::Origin;
     use crate::options::SmaImplementation;
     use crate::passes::ThreadSlot;
@@ -1065,6 +1071,20 @@ mod render_tests {
         ]);
         assert_eq!(report.fails_after_step, Some(3));
         assert_eq!(renderer.witness(&witness, "native-check", None).fails_after_step, None);
+    }
+
+    #[test]
+    fn a_violation_under_sc_is_not_said_to_be_possible_under_sc_too() {
+        use crate::trace::diagnosis::Diagnosis;
+        let decoded = build(&[record(RecordKind::Create, 0, 1, 0, 0, 0, 0)], &map().locations, SmaImplementation::Sc).unwrap();
+        let map = map();
+        let renderer = Renderer { decoded: &decoded, map: &map, atomic_writes: true };
+        let found = Diagnosis { sc_realisable: true, reorderings: Vec::new(), fences_suffice: false };
+        let under_sc = renderer.diagnosis(&found, Model::Sc);
+        assert_eq!(under_sc.summary, "a violation under sequential consistency, which no fence can prevent");
+        assert!(under_sc.sc_realisable && under_sc.fences.is_empty());
+        let under_tso = renderer.diagnosis(&found, Model::Tso);
+        assert!(under_tso.summary.starts_with("the same reads-from is possible under sequential consistency"), "{}", under_tso.summary);
     }
 
     #[test]

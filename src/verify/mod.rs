@@ -347,7 +347,7 @@ fn counterexample(
                 return;
             }
             let found = diagnosis::diagnose(&decoded, &witness, model);
-            report.diagnosis = Some(renderer.diagnosis(&found, &model.to_string()));
+            report.diagnosis = Some(renderer.diagnosis(&found, model));
         }
         Err(reason) => {
             report.check.realisable = Some(false);
