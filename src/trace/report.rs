@@ -710,7 +710,7 @@ impl Renderer<'_> {
                 let (effect, kind) = if self.atomic_writes {
                     (format!("{location} := {shown}"), StepKind::Store)
                 } else if at_once {
-                    (format!("{location} := {shown} (buffered, reaches memory at once)"), StepKind::Store)
+                    (format!("{location} := {shown} (reaches memory right away)"), StepKind::Store)
                 } else {
                     (format!("{location} := {shown} (buffered)"), StepKind::StoreBuffered)
                 };
@@ -1020,6 +1020,9 @@ mod render_tests {
         };
         let effects: Vec<String> = atomic.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
         assert_eq!(effects, vec!["starts worker#0", "x := 1"]);
+        // under TSO, a store that reaches memory before anything else happens
+        let effects: Vec<String> = renderer.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
+        assert_eq!(effects, vec!["starts worker#0", "x := 1 (reaches memory right away)"]);
     }
 
     #[test]
@@ -1051,7 +1054,7 @@ mod render_tests {
         let marks: Vec<(&str, bool)> = report.steps.iter().map(|r| (r.effect.as_str(), r.after_failure)).collect();
         assert_eq!(marks, vec![
             ("starts worker#0", false),
-            ("x := 1 (buffered, reaches memory at once)", true),
+            ("x := 1 (reaches memory right away)", true),
             ("reads x = 1 from memory", true),
         ]);
         // failing in the worker: after its load, the last step
