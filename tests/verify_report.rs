@@ -73,6 +73,9 @@ fn json_report_has_the_documented_fields() {
     let report = json(&stdout);
     assert_eq!(report["verdict"], "violation");
     assert_eq!(report["exit_code"], 10);
+    assert_eq!(report["lazysma"]["version"], env!("CARGO_PKG_VERSION"));
+    let file = example("store_buffering.c").display().to_string();
+    assert_eq!(report["lazysma"]["arguments"], serde_json::json!(["verify", file, "--tso", "--format", "json"]));
     assert_eq!(report["model"], "tso");
     assert_eq!(report["sma"], "etso");
     assert_eq!(report["found_under_sc"], false, "store buffering needs TSO");
@@ -137,6 +140,8 @@ fn text_report_names_the_delayed_store_and_the_fence() {
     let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--color", "never"]);
     assert_eq!(code, 10);
     assert!(!stdout.contains('\x1b'), "no colours with --color never");
+    let command = format!("lazysma {}: lazysma verify {} --tso --color never", env!("CARGO_PKG_VERSION"), example("store_buffering.c").display());
+    assert!(stdout.contains(&command), "{stdout}");
     assert!(stdout.contains("examples/store_buffering.c:33"), "{stdout}");
     assert!(stdout.contains("assert(r1 == 1 || r2 == 1);"), "{stdout}");
     assert!(

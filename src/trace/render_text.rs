@@ -196,6 +196,7 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         };
         let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}{solver}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
     }
+    let _ = writeln!(out, "{}", style.dim(&format!("lazysma {}: {}", report.lazysma.version, report.lazysma.command_line())));
     if let Some(kept) = &report.kept {
         let sc_program = match &kept.sc_program {
             Some(sc_program) => format!("; the run under SC's: {sc_program}"),
@@ -394,6 +395,7 @@ mod tests {
 
     fn safe_report(sma: SmaImplementation, bounds: crate::options::Bounds, unwinding_assertions: bool) -> VerifyReport {
         VerifyReport {
+            lazysma: super::super::report::Invocation { version: "0.1.0", arguments: Vec::new() },
             verdict: Verdict::Safe,
             exit_code: 0,
             file: "p.c".into(),

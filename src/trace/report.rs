@@ -414,9 +414,48 @@ pub struct WitnessReport {
     pub fails_after_step: Option<usize>,
 }
 
+/// What produced a report, to reproduce it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Invocation {
+    /// lazysma's version.
+    pub version: &'static str,
+    /// The command line's arguments after the program's name
+    /// (`verify`, the file, the options).
+    pub arguments: Vec<String>,
+}
+
+impl Invocation {
+    /// This process's version and arguments.
+    pub fn current() -> Invocation {
+        Invocation {
+            version: env!("CARGO_PKG_VERSION"),
+            arguments: std::env::args_os().skip(1).map(|argument| argument.to_string_lossy().into_owned()).collect(),
+        }
+    }
+
+    /// The command line as a POSIX shell reads it: `lazysma verify a.c --tso`.
+    pub fn command_line(&self) -> String {
+        let mut words = vec!["lazysma".to_string()];
+        words.extend(self.arguments.iter().map(|argument| shell_word(argument)));
+        words.join(" ")
+    }
+}
+
+/// `word` quoted for a POSIX shell where it needs quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// The whole report of one `lazysma verify` run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VerifyReport {
+    /// The version and arguments that produced it.
+    pub lazysma: Invocation,
     pub verdict: Verdict,
     pub exit_code: u8,
     pub file: String,
@@ -927,6 +966,16 @@ mod tests {
         for id in ["main.assertion.1", "thread_x.assertion.1", "threadx_main.assertion.1", "thread3main.assertion.1"] {
             assert_eq!(property(id, "a.c:1: assert(0);").thread_slot(), None, "{id}");
         }
+    }
+
+    #[test]
+    fn command_lines_quote_what_a_shell_would_split() {
+        let invocation = Invocation {
+            version: "1.0",
+            arguments: ["verify", "my file.c", "-D", "S=\"a\"", "--tso", "it's", ""].map(String::from).to_vec(),
+        };
+        assert_eq!(invocation.command_line(), "lazysma verify 'my file.c' -D 'S=\"a\"' --tso 'it'\\''s' ''");
+        assert_eq!(Invocation::current().version, env!("CARGO_PKG_VERSION"));
     }
 
     #[test]

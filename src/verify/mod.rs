@@ -13,7 +13,7 @@ use crate::trace::diagnosis;
 use crate::trace::execution::{self, Decoded};
 use crate::trace::records::{self, Assignment};
 use crate::trace::report::{
-    CbmcReport, CheckReport, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport,
+    CbmcReport, CheckReport, Invocation, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport,
 };
 use crate::trace::{render_json, render_text};
 use crate::translate::TranslateError;
@@ -66,6 +66,7 @@ pub fn consistency_model(model: MemoryModel) -> Model {
 
 fn empty_report(request: &VerifyRequest) -> VerifyReport {
     VerifyReport {
+        lazysma: Invocation::current(),
         verdict: Verdict::BackendError,
         exit_code: exit::BACKEND_FAILURE,
         file: request.file.display().to_string(),
