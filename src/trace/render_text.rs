@@ -41,6 +41,16 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
     let mut out = String::new();
     let model = report.model.to_uppercase();
     match report.verdict {
+        Verdict::Safe if !report.warnings.is_empty() => {
+            // not a clean bill of health: some code was never reached
+            let _ = writeln!(
+                out,
+                "{} under {model} in the code the bounds reached; the code after {} was not checked (see the {})",
+                style.yellow("No violation"),
+                unreached_places(report),
+                if report.warnings.len() == 1 { "warning" } else { "warnings" }
+            );
+        }
         Verdict::Safe => {
             let _ = writeln!(out, "{} under {model} within the bounds", style.green("No violation"));
         }
@@ -224,9 +234,18 @@ fn checked_by(report: &VerifyReport) -> String {
 /// What a safe verdict does not cover: the code that the translator's
 /// warnings found unreachable within the bounds.
 fn unreached_note(report: &VerifyReport) -> String {
+    let them = if report.warnings.len() == 1 { "it" } else { "them" };
+    format!(
+        "no execution gets past {} within the bounds (see the warnings), so the code after {them} was not checked",
+        unreached_places(report)
+    )
+}
+
+/// `file:line` of each place the translator's warnings say no execution
+/// gets past.
+fn unreached_places(report: &VerifyReport) -> String {
     let places: Vec<String> = report.warnings.iter().map(|w| format!("{}:{}", short_file(&w.file), w.line)).collect();
-    let them = if places.len() == 1 { "it" } else { "them" };
-    format!("no execution gets past {} within the bounds (see the warnings), so the code after {them} was not checked", places.join(", "))
+    places.join(", ")
 }
 
 /// What a safe verdict does not rule out: the executions that the bounds
@@ -458,6 +477,31 @@ mod tests {
             safe_note(&with(SmaImplementation::TsoReference, 3, None)),
             "(bugs that need more rounds, loop iterations or buffer space are not ruled out; no execution of this program needs more than qsize 3; --qsize auto sets it)"
         );
+    }
+
+    #[test]
+    fn a_safe_verdict_with_unreached_code_says_so_in_its_headline() {
+        let bounds = crate::options::Bounds::default();
+        let clean = render(&safe_report(SmaImplementation::Etso, bounds.clone(), false), false);
+        assert!(clean.starts_with("No violation under TSO within the bounds\n"), "{clean}");
+        let warning = |line| super::super::report::WarningReport {
+            message: "no execution gets past this loop within its unwinding bound of 2".into(),
+            file: "dir/init.c".into(),
+            line,
+            column: 3,
+            help: None,
+        };
+        let report = VerifyReport { warnings: vec![warning(12)], ..safe_report(SmaImplementation::Etso, bounds.clone(), false) };
+        let text = render(&report, false);
+        assert!(
+            text.starts_with(
+                "No violation under TSO in the code the bounds reached; the code after init.c:12 was not checked (see the warning)\n"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("within the bounds\n"), "{text}");
+        let report = VerifyReport { warnings: vec![warning(12), warning(20)], ..safe_report(SmaImplementation::Etso, bounds, false) };
+        assert!(render(&report, false).contains("the code after init.c:12, init.c:20 was not checked (see the warnings)"));
     }
 
     #[test]
