@@ -211,6 +211,29 @@ fn the_witness_marks_where_the_assertion_fails_and_sets_apart_the_steps_after_it
     assert!(lines[load + 3].ends_with("data = 42 reaches memory"), "{stdout}");
 }
 
+#[test]
+fn an_index_out_of_bounds_is_named_in_the_text_report() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(
+        &directory,
+        "oob.c",
+        "#include <pthread.h>\nint arr[4];\nint idx = 0;\nvoid *t(void *p) { int i = idx; arr[i + 3] = 1; return 0; }\n\
+         int main(void) {\n  pthread_t a;\n  idx = 1;\n  pthread_create(&a, 0, t, 0);\n  pthread_join(a, 0);\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.starts_with("Violation under TSO: array index out of bounds (property thread1_t.assertion.1)\n"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.contains("arr[i + 3] = 1;") && l.ends_with("FAILS: array index out of bounds")), "{stdout}");
+    let (code, stdout, _) = verify(&path, &["--tso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["property"]["kind"], "array-index-out-of-bounds");
+    assert_eq!(report["property"]["statement"], "arr[i + 3] = 1;");
+}
+
 /// Message passing through a node on the heap: the producer also writes a
 /// field nobody reads between the data and the pointer.
 const PUBLISH_A_NODE: &str = "#include <assert.h>

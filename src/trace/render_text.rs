@@ -2,7 +2,7 @@
 //! assertion with its source line, the witness table, the diagnosis with
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
-use super::report::{FenceAdvice, PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
+use super::report::{FenceAdvice, PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
 
@@ -136,7 +136,12 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
         let _ = writeln!(out, "{} under {model}", style.red(what));
         return;
     };
-    let _ = writeln!(out, "{} under {model} (property {})", style.red(what), property.id);
+    // what fails, where it is not an assertion
+    let failure = match property.kind {
+        PropertyKind::Assertion | PropertyKind::UnwindingAssertion => String::new(),
+        kind => format!(": {}", kind.failure()),
+    };
+    let _ = writeln!(out, "{} under {model}{failure} (property {})", style.red(what), property.id);
     if !source_point(out, property, style) {
         let _ = writeln!(out, "  {}", property.description);
     }
@@ -502,6 +507,21 @@ mod tests {
         assert!(!text.contains("within the bounds\n"), "{text}");
         let report = VerifyReport { warnings: vec![warning(12), warning(20)], ..safe_report(SmaImplementation::Etso, bounds, false) };
         assert!(render(&report, false).contains("the code after init.c:12, init.c:20 was not checked (see the warnings)"));
+    }
+
+    #[test]
+    fn the_headline_says_what_fails_unless_it_is_an_assertion() {
+        let violation = |description: &str| VerifyReport {
+            verdict: Verdict::Violation,
+            property: Some(PropertyReport::new("thread1_t.assertion.1", description)),
+            ..safe_report(SmaImplementation::Etso, crate::options::Bounds::default(), false)
+        };
+        let text = render(&violation("oob.c:5: array index out of bounds: arr[i + 3] = 1;"), false);
+        assert!(text.starts_with("Violation under TSO: array index out of bounds (property thread1_t.assertion.1)\n"), "{text}");
+        let text = render(&violation("e.c:9: reach_error();"), false);
+        assert!(text.starts_with("Violation under TSO: the error call is reached (property "), "{text}");
+        let text = render(&violation("a.c:3: assert(x == 1);"), false);
+        assert!(text.starts_with("Violation under TSO (property thread1_t.assertion.1)\n"), "{text}");
     }
 
     #[test]
