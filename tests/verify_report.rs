@@ -105,7 +105,10 @@ fn json_report_has_the_documented_fields() {
             assert!(!step[field].is_null(), "step {index} has {field}: {step}");
         }
         assert!(step["thread"]["name"].is_string() && step["thread"]["slot"].is_u64());
+        // a value is a string of decimal digits (exact beyond 2^53), as the README says
+        assert!(step["value"].is_null() || step["value"].as_str().is_some_and(|v| v.parse::<i128>().is_ok()), "{step}");
     }
+    assert!(steps.iter().any(|step| step["value"] == "1"), "{steps:?}");
     let effects: Vec<&str> = steps.iter().filter_map(|s| s["effect"].as_str()).collect();
     assert!(effects.contains(&"x := 1 (buffered)"), "{effects:?}");
     assert!(effects.contains(&"reads y = 0 (initial value) from memory"), "{effects:?}");
