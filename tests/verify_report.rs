@@ -365,6 +365,35 @@ fn fences_are_placed_at_statements_not_lines() {
 }
 
 #[test]
+fn a_store_from_a_macro_among_other_statements_is_placed_by_the_statement_after_it() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    // SET(x) has no text of its own: its origin is the whole line
+    let path = program(
+        &directory,
+        "macro.c",
+        "#include <pthread.h>\n#include <assert.h>\n#define SET(v) v = 1\nint x, y, r1, r2;\n\
+         void *t1(void *a) { SET(x); r1 = y; return 0; }\nvoid *t2(void *a) { y = 1; r2 = x; return 0; }\n\
+         int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);\n\
+         pthread_join(a, 0); pthread_join(b, 0);\n  assert(r1 == 1 || r2 == 1);\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&path, &["--tso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    let fences = report["diagnosis"]["fences"].as_array().expect("fences");
+    let fence = fences.iter().find(|f| f["thread"] == "t1#0").expect("t1's fence");
+    assert_eq!(fence["placement"], "unlocated", "{fence}");
+    assert!(fence["after_column"].is_null(), "{fence}");
+    assert_eq!((fence["before_line"].as_u64(), fence["before_column"].as_u64()), (Some(5), Some(29)), "{fence}");
+    let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("a fence after the store and before `r1 = y;` (line 5) forbids this"), "{stdout}");
+    assert!(stdout.contains("lazysma cannot place it more precisely), before `r1 = y;` (line 5, column 29)"), "{stdout}");
+}
+
+#[test]
 fn no_check_reports_the_recorded_order() {
     if !require_cbmc() {
         return;

@@ -897,6 +897,10 @@ impl Renderer<'_> {
         // Where the fence goes: between the lines, or on one line between
         // the statements.
         let between = match (&store.statement, &later.statement) {
+            // (a store's statement from a macro is its whole line)
+            (Some(first), Some(second)) if a == b && first != second && first.contains(second.as_str()) => {
+                format!("after the store and before `{second}` (line {a})")
+            }
             (Some(first), Some(second)) if a == b && first != second => format!("between `{first}` and `{second}` (line {a})"),
             (Some(statement), _) if a == b => format!("inside `{statement}` (line {a})"),
             _ => format!("between lines {a} and {b}"),
