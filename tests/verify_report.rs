@@ -1,5 +1,6 @@
 //! `lazysma verify` reports: the documented JSON shape, the text report
-//! (assertion, witness table, diagnosis with "between lines a and b"),
+//! (assertion, witness table, diagnosis with "between lines a and b" and
+//! fences placed at statements),
 //! colours, `--no-check`, and the exit codes of CBMC failures, time limits
 //! and counterexamples that fail the native check (with stand-in CBMC
 //! executables that replay recorded output).
@@ -72,6 +73,9 @@ fn json_report_has_the_documented_fields() {
     let report = json(&stdout);
     assert_eq!(report["verdict"], "violation");
     assert_eq!(report["exit_code"], 10);
+    assert_eq!(report["lazysma"]["version"], env!("CARGO_PKG_VERSION"));
+    let file = example("store_buffering.c").display().to_string();
+    assert_eq!(report["lazysma"]["arguments"], serde_json::json!(["verify", file, "--tso", "--format", "json"]));
     assert_eq!(report["model"], "tso");
     assert_eq!(report["sma"], "etso");
     assert_eq!(report["found_under_sc"], false, "store buffering needs TSO");
@@ -101,7 +105,10 @@ fn json_report_has_the_documented_fields() {
             assert!(!step[field].is_null(), "step {index} has {field}: {step}");
         }
         assert!(step["thread"]["name"].is_string() && step["thread"]["slot"].is_u64());
+        // a value is a string of decimal digits (exact beyond 2^53), as the README says
+        assert!(step["value"].is_null() || step["value"].as_str().is_some_and(|v| v.parse::<i128>().is_ok()), "{step}");
     }
+    assert!(steps.iter().any(|step| step["value"] == "1"), "{steps:?}");
     let effects: Vec<&str> = steps.iter().filter_map(|s| s["effect"].as_str()).collect();
     assert!(effects.contains(&"x := 1 (buffered)"), "{effects:?}");
     assert!(effects.contains(&"reads y = 0 (initial value) from memory"), "{effects:?}");
@@ -136,6 +143,8 @@ fn text_report_names_the_delayed_store_and_the_fence() {
     let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--color", "never"]);
     assert_eq!(code, 10);
     assert!(!stdout.contains('\x1b'), "no colours with --color never");
+    let command = format!("lazysma {}: lazysma verify {} --tso --color never", env!("CARGO_PKG_VERSION"), example("store_buffering.c").display());
+    assert!(stdout.contains(&command), "{stdout}");
     assert!(stdout.contains("examples/store_buffering.c:33"), "{stdout}");
     assert!(stdout.contains("assert(r1 == 1 || r2 == 1);"), "{stdout}");
     assert!(
@@ -164,9 +173,68 @@ fn message_passing_under_pso_names_the_stores_out_of_order() {
     assert_eq!(code, 10, "{stdout}");
     assert!(stdout.contains("store to ready (line 15) reached memory before the earlier store to data (line 14)"), "{stdout}");
     assert!(stdout.contains("a store-store fence between lines 14 and 15 forbids this"), "{stdout}");
-    assert!(stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` after line 14"), "{stdout}");
+    assert!(
+        stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` right after `data = 42;` (line 14, columns 3-12 of "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("in producer#0), before `ready = 1;` (line 15, column 3)"), "{stdout}");
     let (code, _, _) = verify(&example("message_passing.c"), &["--tso"]);
     assert_eq!(code, 0, "TSO keeps the stores in order");
+}
+
+#[test]
+fn the_witness_marks_where_the_assertion_fails_and_sets_apart_the_steps_after_it() {
+    if !require_cbmc() {
+        return;
+    }
+    let (code, stdout, _) = verify(&example("message_passing.c"), &["--pso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    let witness = &report["witness"];
+    let steps = witness["steps"].as_array().expect("steps");
+    // the consumer's load of data is its last step: the assertion fails
+    // right after it; data = 42 reaching memory comes after, for the check
+    let fails_after = witness["fails_after_step"].as_u64().expect("fails_after_step") as usize;
+    let last = &steps[fails_after - 1];
+    assert_eq!(last["effect"], "reads data = 0 (initial value) from memory", "{witness}");
+    assert_eq!(last["after_failure"], false);
+    let after: Vec<&str> = steps[fails_after..].iter().filter_map(|s| s["effect"].as_str()).collect();
+    assert_eq!(after, vec!["data = 42 reaches memory"], "{witness}");
+    assert!(steps[fails_after..].iter().all(|s| s["after_failure"] == true), "{witness}");
+    assert!(steps[..fails_after].iter().all(|s| s["after_failure"] == false), "{witness}");
+    assert_eq!(report["property"]["kind"], "assertion");
+    let (code, stdout, _) = verify(&example("message_passing.c"), &["--pso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let load = lines.iter().position(|l| l.ends_with("reads data = 0 (initial value) from memory")).expect("the load row");
+    assert!(lines[load + 1].trim_start().starts_with("consumer#0"), "{stdout}");
+    assert!(lines[load + 1].contains("assert(data == 42);"), "{stdout}");
+    assert!(lines[load + 1].ends_with("FAILS: the assertion does not hold"), "{stdout}");
+    assert!(lines[load + 2].contains("after the failure"), "{stdout}");
+    assert!(lines[load + 3].ends_with("data = 42 reaches memory"), "{stdout}");
+}
+
+#[test]
+fn an_index_out_of_bounds_is_named_in_the_text_report() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(
+        &directory,
+        "oob.c",
+        "#include <pthread.h>\nint arr[4];\nint idx = 0;\nvoid *t(void *p) { int i = idx; arr[i + 3] = 1; return 0; }\n\
+         int main(void) {\n  pthread_t a;\n  idx = 1;\n  pthread_create(&a, 0, t, 0);\n  pthread_join(a, 0);\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.starts_with("Violation under TSO: array index out of bounds (property thread1_t.assertion.1)\n"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.contains("arr[i + 3] = 1;") && l.ends_with("FAILS: array index out of bounds")), "{stdout}");
+    let (code, stdout, _) = verify(&path, &["--tso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["property"]["kind"], "array-index-out-of-bounds");
+    assert_eq!(report["property"]["statement"], "arr[i + 3] = 1;");
 }
 
 /// Message passing through a node on the heap: the producer also writes a
@@ -216,12 +284,113 @@ fn a_reordering_names_the_store_the_other_thread_sees_and_the_fence_goes_right_a
     let fences = report["diagnosis"]["fences"].as_array().expect("fences");
     assert_eq!(fences.len(), 1);
     assert_eq!((fences[0]["after_line"].as_u64(), fences[0]["before_line"].as_u64()), (Some(8), Some(9)));
+    assert_eq!((fences[0]["after_column"].as_u64(), fences[0]["before_column"].as_u64()), (Some(14), Some(3)));
+    assert_eq!(fences[0]["after_statement"], serde_json::json!({"line": 8, "column": 3, "text": "n->val = 42;"}));
+    assert_eq!(fences[0]["before_statement"]["text"], "n->next = 0;");
+    assert_eq!(fences[0]["placement"], "after-statement");
     assert_eq!(fences[0]["kind"], "store-store");
     let (code, stdout, _) = verify(&path, &["--pso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
     assert!(stdout.contains("store to head (line 10) reached memory before the earlier store to heap#0[0] (line 8)"), "{stdout}");
-    assert!(stdout.contains("after line 8 of "), "{stdout}");
-    assert!(stdout.contains("before line 9"), "{stdout}");
+    assert!(stdout.contains("right after `n->val = 42;` (line 8, columns 3-14 of "), "{stdout}");
+    assert!(stdout.contains("before `n->next = 0;` (line 9, column 3)"), "{stdout}");
+}
+
+/// Store buffering whose stores share lines with other statements: t1's
+/// is the body of an `if` without braces, t2's shares its statement with
+/// the load (`y = 1, r2 = x;`).
+const STORES_IN_STATEMENTS: &str = "#include <pthread.h>
+#include <assert.h>
+int x, y, r1, r2, go = 1;
+void *t1(void *a) {
+  if (go)
+    x = 1;
+  else
+    x = 2;
+  r1 = y;
+  return 0;
+}
+void *t2(void *a) { y = 1, r2 = x; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);
+  pthread_join(a, 0); pthread_join(b, 0);
+  assert(r1 == 1 || r2 == 1);
+  return 0;
+}
+";
+
+#[test]
+fn fences_are_placed_at_statements_not_lines() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    // x = 1; and r1 = y; on one line: the fence goes between the statements
+    let one_line = program(
+        &directory,
+        "sb_line.c",
+        "#include <pthread.h>\n#include <assert.h>\nint x, y, r1, r2;\n\
+         void *t1(void *a) { x = 1; r1 = y; return 0; }\nvoid *t2(void *a) { y = 1; r2 = x; return 0; }\n\
+         int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);\n\
+         pthread_join(a, 0); pthread_join(b, 0);\n  assert(r1 == 1 || r2 == 1);\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&one_line, &["--tso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("a fence between `x = 1;` and `r1 = y;` (line 4) forbids this"), "{stdout}");
+    assert!(!stdout.contains("between lines 4 and 4"), "{stdout}");
+    assert!(
+        stdout.contains("insert `__sync_synchronize();` right after `x = 1;` (line 4, columns 21-26 of "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("in t1#0), before `r1 = y;` (line 4, column 28)"), "{stdout}");
+    let path = program(&directory, "statements.c", STORES_IN_STATEMENTS);
+    let (code, stdout, _) = verify(&path, &["--tso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    let fences = report["diagnosis"]["fences"].as_array().expect("fences");
+    let of = |thread: &str| fences.iter().find(|f| f["thread"] == thread).unwrap_or_else(|| panic!("{thread}'s fence: {fences:?}"));
+    let braced = of("t1#0");
+    assert_eq!(braced["placement"], "in-braces", "{braced}");
+    assert_eq!((braced["after_line"].as_u64(), braced["after_column"].as_u64()), (Some(6), Some(10)));
+    let split = of("t2#0");
+    assert_eq!(split["placement"], "split-statement", "{split}");
+    assert!(split["after_column"].is_null(), "{split}");
+    assert_eq!(split["after_statement"]["text"], "y = 1, r2 = x;");
+    let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("write `{ x = 1; __sync_synchronize(); }`"), "{stdout}");
+    assert!(stdout.contains("`y = 1, r2 = x;` (line 12 of "), "{stdout}");
+    assert!(stdout.contains("makes both accesses: split it and insert `__sync_synchronize();` between them"), "{stdout}");
+}
+
+#[test]
+fn a_store_from_a_macro_among_other_statements_is_placed_by_the_statement_after_it() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    // SET(x) has no text of its own: its origin is the whole line
+    let path = program(
+        &directory,
+        "macro.c",
+        "#include <pthread.h>\n#include <assert.h>\n#define SET(v) v = 1\nint x, y, r1, r2;\n\
+         void *t1(void *a) { SET(x); r1 = y; return 0; }\nvoid *t2(void *a) { y = 1; r2 = x; return 0; }\n\
+         int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);\n\
+         pthread_join(a, 0); pthread_join(b, 0);\n  assert(r1 == 1 || r2 == 1);\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&path, &["--tso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    let fences = report["diagnosis"]["fences"].as_array().expect("fences");
+    let fence = fences.iter().find(|f| f["thread"] == "t1#0").expect("t1's fence");
+    assert_eq!(fence["placement"], "unlocated", "{fence}");
+    assert!(fence["after_column"].is_null(), "{fence}");
+    assert_eq!((fence["before_line"].as_u64(), fence["before_column"].as_u64()), (Some(5), Some(29)), "{fence}");
+    let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("a fence after the store and before `r1 = y;` (line 5) forbids this"), "{stdout}");
+    assert!(stdout.contains("lazysma cannot place it more precisely), before `r1 = y;` (line 5, column 29)"), "{stdout}");
 }
 
 #[test]
@@ -276,6 +445,10 @@ int main(void) {\n  pthread_t t;\n  int i;\n  for (i = 0; i < 5; i++)\n    table
     let (code, stdout, stderr) = verify(&program, &["--tso"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("warning: no execution gets past init.c:12 within the bounds (see the warnings), so the code after it was not checked"), "{stdout}");
+    assert!(
+        stdout.starts_with("No violation under TSO in the code the bounds reached; the code after init.c:12 was not checked (see the warning)\n"),
+        "{stdout}"
+    );
     assert!(stderr.contains("init.c:12:3"), "{stderr}");
     // with a bound the loop ends within, the worker runs and breaks the assertion
     let (code, stdout, _) = verify(&program, &["--tso", "--unwind", "6", "--format", "json"]);
@@ -1275,6 +1448,12 @@ fn a_violation_under_sc_ends_the_tso_and_pso_runs() {
     assert!(stdout.contains("Found by the run under SC beside the TSO run: this bug needs no weak memory"), "{stdout}");
     assert!(stdout.contains("Witness: an interleaving the native SC check confirms"), "{stdout}");
     assert!(stdout.contains("read_in_turn.c (sc, beside etso), bounds:"), "{stdout}");
+    assert!(stdout.contains("Diagnosis: a violation under sequential consistency, which no fence can prevent"), "{stdout}");
+    assert!(!stdout.contains("is possible under sequential consistency"), "{stdout}");
+    // under --sc too
+    let (code, stdout, _) = verify(&racy, &["--sc", "--rounds", "4", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert!(stdout.contains("Diagnosis: a violation under sequential consistency, which no fence can prevent"), "{stdout}");
 }
 
 #[test]

@@ -123,6 +123,9 @@ fn print_header_comment(out: &mut String, program: &SequentialProgram, options: 
         options.sma.name()
     );
     let _ = writeln!(out, " * bounds: {}", program.bounds(options).describe());
+    for line in source_lines(program, options) {
+        let _ = writeln!(out, " * {}", line.replace("*/", "* /"));
+    }
     if let Some(sufficient) = &program.sufficient {
         let _ = writeln!(out, " * no execution needs more than {} (larger ones cut off nothing more)", sufficient.describe());
         let (asked, used) = (&options.bounds, &built.bounds);
@@ -152,6 +155,48 @@ fn print_header_comment(out: &mut String, program: &SequentialProgram, options: 
     out.push_str(
         " * Check with:  cbmc THIS_FILE.c   (no other flag needed; every loop is unrolled)\n */\n",
     );
+}
+
+/// What the program was translated from, for the header: the files its
+/// code comes from (the one that defines `main` first, which is the input
+/// unless the input includes it; the translation knows no other name of
+/// the input), and the preprocessor options.
+fn source_lines(program: &SequentialProgram, options: &TranslateOptions) -> Vec<String> {
+    let origins = &program.map.origins;
+    let main = origins.iter().find(|origin| defines_main(&origin.text)).map(|origin| origin.file.as_str());
+    let mut files: Vec<&str> = main.into_iter().collect();
+    for origin in origins {
+        if !origin.file.is_empty() && !files.contains(&origin.file.as_str()) {
+            files.push(&origin.file);
+        }
+    }
+    let mut lines = Vec::new();
+    match (files.as_slice(), main) {
+        ([], _) => {}
+        ([only], _) => lines.push(format!("code from: {only}")),
+        ([first, rest @ ..], Some(_)) => lines.push(format!("code from: {first} (main), {}", rest.join(", "))),
+        (all, None) => lines.push(format!("code from: {}", all.join(", "))),
+    }
+    let mut preprocessor: Vec<String> = options.defines.iter().map(|define| format!("-D {define}")).collect();
+    preprocessor.extend(options.include_dirs.iter().map(|dir| format!("-I {}", dir.display())));
+    if !preprocessor.is_empty() {
+        lines.push(format!("preprocessor options: {}", preprocessor.join(" ")));
+    }
+    lines
+}
+
+/// Whether an origin's text is the head of `main`'s definition (`int
+/// main(void)`): `main` as a whole word followed by `(`, not a statement.
+fn defines_main(text: &str) -> bool {
+    let text = text.trim();
+    if text.ends_with(';') {
+        return false;
+    }
+    text.match_indices("main").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let whole_word = before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        whole_word && text[at + 4..].trim_start().starts_with('(') && at > 0
+    })
 }
 
 fn print_shims(out: &mut String) {
@@ -839,4 +884,41 @@ fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
         run(out, main, program.rounds);
     }
     out.push_str("  return 0;\n}\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn main_is_told_by_the_head_of_its_definition() {
+        assert!(defines_main("int main(void)"));
+        assert!(defines_main("int main (int argc, char **argv)"));
+        assert!(defines_main("int main() {"));
+        assert!(!defines_main("main();"));
+        assert!(!defines_main("void *domain(void *a)"));
+        assert!(!defines_main("pthread_create(&t, 0, main_worker, 0);"));
+        assert!(!defines_main("main(void)"), "not a definition's head");
+    }
+
+    #[test]
+    fn the_header_names_the_source_files_and_the_preprocessor_options() {
+        let directory = tempfile::tempdir().expect("temporary directory");
+        let header = directory.path().join("worker.h");
+        std::fs::write(&header, "int x;\nvoid *worker(void *a) { x = N; return 0; }\n").expect("write the header");
+        let program = directory.path().join("main.c");
+        std::fs::write(&program, "#include <pthread.h>\n#include \"worker.h\"\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, worker, 0);\n  return 0;\n}\n")
+            .expect("write the program");
+        let options = TranslateOptions {
+            defines: vec!["N=2".to_string()],
+            include_dirs: vec![directory.path().to_path_buf()],
+            ..TranslateOptions::default()
+        };
+        let translation = crate::translate::translate(&program, &options).expect("translates");
+        let end = translation.c_source.find("*/").expect("a header comment");
+        let comment = &translation.c_source[..end];
+        let expected = format!(" * code from: {} (main), {}\n", program.display(), header.display());
+        assert!(comment.contains(&expected), "{comment}");
+        assert!(comment.contains(&format!(" * preprocessor options: -D N=2 -I {}\n", directory.path().display())), "{comment}");
+    }
 }

@@ -5,8 +5,11 @@
 //! TACAS 2011, sec. 4-5; or under PSO two stores that reached memory out of
 //! program order) and where fences forbid it. Candidate fences are tested
 //! natively: a fence event is inserted into the execution and the check is
-//! run again. Under PSO a store-store reordering is first offered the
-//! cheaper store-store fence.
+//! run again. A fence goes after the statement of its store, where a fence
+//! inserted into the source would be (after `x = y = 0;`, not between its
+//! two stores); only when that does not forbid the counterexample, right
+//! after the store. Under PSO a store-store reordering is offered the
+//! cheaper store-store fence wherever it suffices.
 
 use super::execution::Decoded;
 use crate::consistency::{
@@ -32,6 +35,21 @@ pub struct Reordering {
     pub store: EventId,
     pub later: EventId,
     pub fence: FenceKind,
+    /// The event right after which the fence goes: the last event of the
+    /// store's statement ([`rest_of_statement`]), as a fence inserted into
+    /// the source after that statement; the store itself when the fence
+    /// must split its statement.
+    pub fence_after: EventId,
+}
+
+/// Where a fence for a store goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Placement {
+    /// After the store's statement: what a fence inserted into the source
+    /// does.
+    Statement,
+    /// Right after the store, inside its statement.
+    Event,
 }
 
 /// What the diagnosis found.
@@ -58,13 +76,36 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis
         return Diagnosis { sc_realisable: true, reorderings: Vec::new(), fences_suffice: false };
     }
     let observed = observed_reorderings(decoded, witness, model);
+    for placement in [Placement::Statement, Placement::Event] {
+        if let Some(reorderings) = fences_that_forbid(decoded, &observed, model, placement) {
+            return Diagnosis { sc_realisable: false, reorderings, fences_suffice: true };
+        }
+    }
+    Diagnosis { sc_realisable: false, reorderings: observed, fences_suffice: false }
+}
+
+/// A fence after each store of a candidate set: the store, the event the
+/// fence goes after, its kind.
+type Candidate = (EventId, EventId, FenceKind);
+
+/// The reorderings whose fences, placed as `placement` says, forbid the
+/// counterexample: one fence when one suffices, else a set from which no
+/// fence can be dropped; store-store fences where they suffice for a
+/// store-store reordering. `None` when no such set was found.
+fn fences_that_forbid(decoded: &Decoded, observed: &[Reordering], model: Model, placement: Placement) -> Option<Vec<Reordering>> {
+    let execution = &decoded.execution;
+    // The laters the fence after `store` must come before.
+    let laters = |store: EventId| -> Vec<EventId> { observed.iter().filter(|r| r.store == store).map(|r| r.later).collect() };
+    let place = |store: EventId| fence_point(decoded, store, &laters(store), placement);
     // One fence alone, the cheaper store-store fences first.
     let store_store = observed.iter().filter(|r| r.kind == ReorderingKind::StoreStore).map(|r| (r, FenceKind::StoreStore));
     let full = observed.iter().map(|r| (r, FenceKind::Full));
     for (reordering, fence) in store_store.chain(full) {
-        if forbids_with(execution, &[reordering.store], fence, model) {
-            let reordering = Reordering { fence, ..*reordering };
-            return Diagnosis { sc_realisable: false, reorderings: vec![reordering], fences_suffice: true };
+        let Some(after) = fence_point(decoded, reordering.store, &[reordering.later], placement) else {
+            continue;
+        };
+        if forbids_at(execution, &[(after, fence)], model) {
+            return Some(vec![Reordering { fence, fence_after: after, ..*reordering }]);
         }
     }
     let mut stores: Vec<EventId> = Vec::new();
@@ -74,19 +115,72 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis
         }
     }
     stores.truncate(MAX_FENCE_CANDIDATES);
-    if !forbids(execution, &stores, model) {
-        return Diagnosis { sc_realisable: false, reorderings: observed, fences_suffice: false };
+    let all: Vec<Candidate> =
+        stores.iter().filter_map(|&store| Some((store, place(store)?, FenceKind::Full))).collect();
+    let fences = |candidates: &[Candidate]| -> Vec<(EventId, FenceKind)> {
+        candidates.iter().map(|&(_, after, fence)| (after, fence)).collect()
+    };
+    if !forbids_at(execution, &fences(&all), model) {
+        return None;
     }
     // Drop the least preferred fences first while the rest still forbid it.
-    let mut kept = stores.clone();
-    for store in stores.iter().rev() {
-        let without: Vec<EventId> = kept.iter().copied().filter(|s| s != store).collect();
-        if forbids(execution, &without, model) {
+    let mut kept = all.clone();
+    for &(store, _, _) in all.iter().rev() {
+        let without: Vec<Candidate> = kept.iter().copied().filter(|&(s, _, _)| s != store).collect();
+        if forbids_at(execution, &fences(&without), model) {
             kept = without;
         }
     }
-    let reorderings = kept.iter().map(|&store| reordering_of(decoded, &observed, store)).collect();
-    Diagnosis { sc_realisable: false, reorderings, fences_suffice: true }
+    // The cheaper store-store fence for a store another store overtook,
+    // where the others still forbid the rest.
+    for index in 0..kept.len() {
+        let store = kept[index].0;
+        if !observed.iter().any(|r| r.store == store && r.kind == ReorderingKind::StoreStore) {
+            continue;
+        }
+        let mut cheaper = kept.clone();
+        cheaper[index].2 = FenceKind::StoreStore;
+        if forbids_at(execution, &fences(&cheaper), model) {
+            kept = cheaper;
+        }
+    }
+    Some(kept.iter().map(|&(store, after, fence)| reordering_of(decoded, observed, store, after, fence)).collect())
+}
+
+/// The events of `event`'s thread from `event` on that its source
+/// statement makes (`x = y = 0;`, a structure copy, or one statement run
+/// again, as a loop body without other accesses): where a fence inserted
+/// after that statement comes, the last of them. At least `event`.
+pub fn rest_of_statement(decoded: &Decoded, event: EventId) -> &[EventId] {
+    let execution = &decoded.execution;
+    let this = execution.event(event);
+    let thread = &execution.threads()[this.thread];
+    let statement = decoded.events.get(event).and_then(|info| info.stmt);
+    let same = thread[this.index..]
+        .iter()
+        .take_while(|&&other| {
+            statement.is_some()
+                && decoded.events.get(other).is_some_and(|info| info.stmt == statement && !info.kind.is_synthetic())
+        })
+        .count();
+    &thread[this.index..this.index + same.max(1)]
+}
+
+/// The event a fence for `store` goes after: under `Statement`, the last
+/// of [`rest_of_statement`], `None` when one of `laters` is among them
+/// (only a fence inside the statement comes between); under `Event`, the
+/// store.
+fn fence_point(decoded: &Decoded, store: EventId, laters: &[EventId], placement: Placement) -> Option<EventId> {
+    match placement {
+        Placement::Event => Some(store),
+        Placement::Statement => {
+            let rest = rest_of_statement(decoded, store);
+            match rest.last() {
+                Some(&last) if !rest.iter().any(|event| laters.contains(event)) => Some(last),
+                _ => None,
+            }
+        }
+    }
 }
 
 /// The reorderings the witness uses, in witness order, program events only:
@@ -122,7 +216,8 @@ pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) 
             .map(|&(_, _, l)| l)
             .find(|&l| conflicts_across_threads(execution, l))
             .unwrap_or(later);
-        found.push(Reordering { kind, store, later: relevant, fence: FenceKind::Full });
+        let fence_after = fence_point(decoded, store, &[relevant], Placement::Statement).unwrap_or(store);
+        found.push(Reordering { kind, store, later: relevant, fence: FenceKind::Full, fence_after });
     }
     found
 }
@@ -174,14 +269,17 @@ fn fenceable_stores(decoded: &Decoded) -> Vec<EventId> {
     stores
 }
 
-/// The reordering a fence after `store` addresses: the observed one, else
-/// the store and the next load or store of its thread.
-fn reordering_of(decoded: &Decoded, observed: &[Reordering], store: EventId) -> Reordering {
-    if let Some(reordering) = observed.iter().find(|r| r.store == store) {
-        return Reordering { fence: FenceKind::Full, ..*reordering };
+/// The reordering a fence of kind `fence` after `store` (right after the
+/// event `after`) addresses: the observed one (a store-store one for a
+/// store-store fence), else the store and the next load or store of its
+/// thread.
+fn reordering_of(decoded: &Decoded, observed: &[Reordering], store: EventId, after: EventId, fence: FenceKind) -> Reordering {
+    let fits = |r: &&Reordering| fence == FenceKind::Full || r.kind == ReorderingKind::StoreStore;
+    if let Some(reordering) = observed.iter().filter(|r| r.store == store).find(fits) {
+        return Reordering { fence, fence_after: after, ..*reordering };
     }
     let execution = &decoded.execution;
-    let event = execution.event(store);
+    let event = execution.event(after);
     let thread = &execution.threads()[event.thread];
     let next = thread[event.index + 1..]
         .iter()
@@ -190,7 +288,7 @@ fn reordering_of(decoded: &Decoded, observed: &[Reordering], store: EventId) -> 
         .or_else(|| thread.get(event.index + 1).copied())
         .unwrap_or(store);
     let kind = if decoded.events[next].kind.is_store() { ReorderingKind::StoreStore } else { ReorderingKind::StoreLoad };
-    Reordering { kind, store, later: next, fence: FenceKind::Full }
+    Reordering { kind, store, later: next, fence, fence_after: after }
 }
 
 /// Whether full fences right after each of `stores` make the execution's
@@ -202,7 +300,14 @@ pub fn forbids(execution: &Execution, stores: &[EventId], model: Model) -> bool 
 /// Whether fences of kind `fence` right after each of `stores` make the
 /// execution's reads-from map unrealisable under `model`.
 pub fn forbids_with(execution: &Execution, stores: &[EventId], fence: FenceKind, model: Model) -> bool {
-    match with_fences_after(execution, stores, fence) {
+    let fences: Vec<(EventId, FenceKind)> = stores.iter().map(|&store| (store, fence)).collect();
+    forbids_at(execution, &fences, model)
+}
+
+/// Whether a fence of the given kind right after each given event makes
+/// the execution's reads-from map unrealisable under `model`.
+fn forbids_at(execution: &Execution, fences: &[(EventId, FenceKind)], model: Model) -> bool {
+    match with_fences(execution, fences) {
         Some(fenced) => verify(&fenced, model).is_err(),
         None => false,
     }
@@ -211,19 +316,26 @@ pub fn forbids_with(execution: &Execution, stores: &[EventId], fence: FenceKind,
 /// The execution with a fence event of kind `fence` inserted after each
 /// event of `after`.
 pub fn with_fences_after(execution: &Execution, after: &[EventId], fence: FenceKind) -> Option<Execution> {
-    let op = match fence {
-        FenceKind::Full => OpSpec::Fence,
-        FenceKind::StoreStore => OpSpec::StoreFence,
-    };
+    let fences: Vec<(EventId, FenceKind)> = after.iter().map(|&event| (event, fence)).collect();
+    with_fences(execution, &fences)
+}
+
+/// The execution with a fence event of the given kind inserted after each
+/// given event.
+fn with_fences(execution: &Execution, fences: &[(EventId, FenceKind)]) -> Option<Execution> {
     let mut threads = Vec::with_capacity(execution.threads().len());
     let mut counter = 0usize;
     for thread in execution.threads() {
-        let mut specs = Vec::with_capacity(thread.len() + after.len());
+        let mut specs = Vec::with_capacity(thread.len() + fences.len());
         for &event in thread {
             specs.push(spec_of(execution, event));
-            if after.contains(&event) {
+            for &(_, fence) in fences.iter().filter(|&&(after, _)| after == event) {
                 counter += 1;
-                specs.push(EventSpec::new(format!("fence#inserted{counter}"), op.clone()));
+                let op = match fence {
+                    FenceKind::Full => OpSpec::Fence,
+                    FenceKind::StoreStore => OpSpec::StoreFence,
+                };
+                specs.push(EventSpec::new(format!("fence#inserted{counter}"), op));
             }
         }
         threads.push(specs);
@@ -390,6 +502,94 @@ mod tests {
         assert_eq!(diagnosis.reorderings.len(), 1);
         assert_eq!((diagnosis.reorderings[0].store, diagnosis.reorderings[0].later), (x, y));
         assert_eq!(diagnosis.reorderings[0].fence, FenceKind::StoreStore);
+    }
+
+    /// 2+2W: t1: x = 1; y = 2;  t2: y = 1; x = 2; main joins both and
+    /// reads x = 1 and y = 1: each thread's second store reached memory
+    /// before its first.
+    fn two_plus_two_writes() -> Decoded {
+        use RecordKind::*;
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 1),
+            record(Write, 1, 1, 1, 1, 0, 10),
+            record(Write, 1, 2, 2, 2, 0, 11),
+            record(Write, 2, 2, 1, 3, 0, 20),
+            record(Write, 2, 1, 2, 4, 0, 21),
+            record(Join, 0, 1, 0, 0, 0, 2),
+            record(Join, 0, 2, 0, 0, 0, 3),
+            record(Read, 0, 1, 1, 0, 1, 4),
+            record(Read, 0, 2, 1, 0, 3, 5),
+        ];
+        build(&records, &names(), SmaImplementation::Epso).unwrap()
+    }
+
+    #[test]
+    fn stores_overtaking_stores_in_two_threads_need_store_store_fences_only() {
+        let decoded = two_plus_two_writes();
+        assert!(verify(&decoded.execution, Model::Tso).is_err());
+        let witness = verify(&decoded.execution, Model::Pso).expect("2+2W is PSO-realisable");
+        let diagnosis = diagnose(&decoded, &witness, Model::Pso);
+        assert!(diagnosis.fences_suffice);
+        let mut fences: Vec<(Option<usize>, ReorderingKind, FenceKind)> = diagnosis
+            .reorderings
+            .iter()
+            .map(|r| (stmt_of(&decoded, r.store), r.kind, r.fence))
+            .collect();
+        fences.sort_by_key(|f| f.0);
+        assert_eq!(fences, vec![
+            (Some(10), ReorderingKind::StoreStore, FenceKind::StoreStore),
+            (Some(20), ReorderingKind::StoreStore, FenceKind::StoreStore),
+        ]);
+    }
+
+    #[test]
+    fn a_fence_goes_after_the_whole_statement_of_its_store() {
+        use RecordKind::*;
+        // SB where t1's statement 10 stores x and z (`x = z = 1;`) before
+        // it loads y: the fence goes after the store to z.
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 1),
+            record(Write, 1, 1, 1, 1, 0, 10),
+            record(Write, 1, 3, 1, 2, 0, 10),
+            record(Read, 1, 2, 0, 0, 0, 11),
+            record(Write, 2, 2, 1, 3, 0, 20),
+            record(Read, 2, 1, 0, 0, 0, 21),
+        ];
+        let decoded = build(&records, &names(), SmaImplementation::Etso).unwrap();
+        let [x, z] = [2, 3].map(|index| {
+            decoded.events.iter().position(|e| e.record == Some(index)).expect("the store of the record")
+        });
+        assert_eq!(rest_of_statement(&decoded, x), &[x, z]);
+        let witness = verify(&decoded.execution, Model::Tso).unwrap();
+        let diagnosis = diagnose(&decoded, &witness, Model::Tso);
+        assert!(diagnosis.fences_suffice);
+        let t1 = diagnosis.reorderings.iter().find(|r| stmt_of(&decoded, r.store) == Some(10)).expect("t1's fence");
+        assert_eq!(t1.fence_after, z, "{:?}", diagnosis.reorderings);
+        let t2 = diagnosis.reorderings.iter().find(|r| stmt_of(&decoded, r.store) == Some(20)).expect("t2's fence");
+        assert_eq!(t2.fence_after, t2.store);
+    }
+
+    #[test]
+    fn a_statement_that_also_makes_the_later_access_is_split_by_the_fence() {
+        use RecordKind::*;
+        // SB where t1's store and load are one statement (`x = 1, r1 = y;`):
+        // only a fence inside it comes between them.
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Create, 0, 2, 0, 0, 0, 1),
+            record(Write, 1, 1, 1, 1, 0, 10),
+            record(Read, 1, 2, 0, 0, 0, 10),
+            record(Write, 2, 2, 1, 2, 0, 20),
+            record(Read, 2, 1, 0, 0, 0, 21),
+        ];
+        let decoded = build(&records, &names(), SmaImplementation::Etso).unwrap();
+        let witness = verify(&decoded.execution, Model::Tso).unwrap();
+        let diagnosis = diagnose(&decoded, &witness, Model::Tso);
+        assert!(diagnosis.fences_suffice);
+        assert_eq!(diagnosis.reorderings.len(), 2);
+        assert!(diagnosis.reorderings.iter().all(|r| r.fence_after == r.store), "{:?}", diagnosis.reorderings);
     }
 
     #[test]

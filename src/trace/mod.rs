@@ -5,8 +5,8 @@
 //! Stages: [`records`] (trace assignments -> records) -> [`execution`]
 //! (records -> execution with synthetic create/join events) -> native check
 //! and [`diagnosis`] (SC or the reordering the bug needs, fences that forbid
-//! it) -> [`report`] (rows against the source) -> [`render_text`] /
-//! [`render_json`].
+//! it) -> [`report`] (rows against the source, fences placed at the
+//! [`statements`] of the source) -> [`render_text`] / [`render_json`].
 
 pub mod diagnosis;
 pub mod execution;
@@ -14,3 +14,4 @@ pub mod records;
 pub mod render_json;
 pub mod render_text;
 pub mod report;
+pub mod statements;

@@ -2,7 +2,7 @@
 //! assertion with its source line, the witness table, the diagnosis with
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
-use super::report::{PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
+use super::report::{FenceAdvice, PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
 
@@ -41,6 +41,16 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
     let mut out = String::new();
     let model = report.model.to_uppercase();
     match report.verdict {
+        Verdict::Safe if !report.warnings.is_empty() => {
+            // not a clean bill of health: some code was never reached
+            let _ = writeln!(
+                out,
+                "{} under {model} in the code the bounds reached; the code after {} was not checked (see the {})",
+                style.yellow("No violation"),
+                unreached_places(report),
+                if report.warnings.len() == 1 { "warning" } else { "warnings" }
+            );
+        }
         Verdict::Safe => {
             let _ = writeln!(out, "{} under {model} within the bounds", style.green("No violation"));
         }
@@ -69,7 +79,8 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             _ => "Counterexample in the order CBMC's trace recorded it (not checked)".to_string(),
         };
         let _ = writeln!(out, "\n{}", style.bold(&title));
-        table(&mut out, &witness.steps, &style);
+        let failure = witness.fails_after_step.map(|after| (after, failure_cells(report, &witness.steps)));
+        table(&mut out, &witness.steps, failure, &style);
     }
     if let Some(diagnosis) = &report.diagnosis {
         let _ = writeln!(out, "\n{} {}", style.bold("Diagnosis:"), diagnosis.summary);
@@ -77,20 +88,46 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             let _ = writeln!(out, "  - {}", reordering.explanation);
         }
         for fence in &diagnosis.fences {
-            let _ = writeln!(
-                out,
-                "  {} insert `{}` after line {} of {} (in {}), before line {}",
-                style.cyan("fix:"),
-                fence.insert,
-                fence.after_line,
-                fence.file,
-                fence.thread,
-                fence.before_line
-            );
+            let _ = writeln!(out, "  {} {}", style.cyan("fix:"), fence_advice(fence));
         }
     }
     footer(&mut out, report, &style);
     out
+}
+
+/// Where to insert a fence, in words.
+fn fence_advice(fence: &FenceAdvice) -> String {
+    let before = match &fence.before_statement {
+        Some(before) => format!(", before `{}` (line {}, column {})", before.text, before.line, before.column),
+        None => format!(", before line {}", fence.before_line),
+    };
+    let (insert, file, thread) = (fence.insert, &fence.file, &fence.thread);
+    let after = &fence.after_statement;
+    let statement = &after.text;
+    match (fence.placement, fence.after_column) {
+        ("split-statement", _) => format!(
+            "`{statement}` (line {} of {file}, in {thread}) makes both accesses: split it and insert `{insert}` between them",
+            after.line
+        ),
+        (placement, Some(end)) => {
+            let span = if after.line == fence.after_line {
+                format!("line {}, columns {}-{end}", after.line, after.column)
+            } else {
+                format!("lines {}-{}", after.line, fence.after_line)
+            };
+            let braces = if placement == "in-braces" {
+                format!("; it is the body of an `if`, `else` or loop without braces: write `{{ {statement} {insert} }}`")
+            } else {
+                String::new()
+            };
+            format!("insert `{insert}` right after `{statement}` ({span} of {file}, in {thread}){before}{braces}")
+        }
+        _ => format!(
+            "insert `{insert}` after the store in `{statement}` (line {} of {file}, in {thread}; lazysma cannot place it \
+             more precisely){before}",
+            after.line
+        ),
+    }
 }
 
 fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str) {
@@ -99,7 +136,12 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
         let _ = writeln!(out, "{} under {model}", style.red(what));
         return;
     };
-    let _ = writeln!(out, "{} under {model} (property {})", style.red(what), property.id);
+    // what fails, where it is not an assertion
+    let failure = match property.kind {
+        PropertyKind::Assertion | PropertyKind::UnwindingAssertion => String::new(),
+        kind => format!(": {}", kind.failure()),
+    };
+    let _ = writeln!(out, "{} under {model}{failure} (property {})", style.red(what), property.id);
     if !source_point(out, property, style) {
         let _ = writeln!(out, "  {}", property.description);
     }
@@ -169,6 +211,7 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         };
         let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}{solver}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
     }
+    let _ = writeln!(out, "{}", style.dim(&format!("lazysma {}: {}", report.lazysma.version, report.lazysma.command_line())));
     if let Some(kept) = &report.kept {
         let sc_program = match &kept.sc_program {
             Some(sc_program) => format!("; the run under SC's: {sc_program}"),
@@ -196,9 +239,18 @@ fn checked_by(report: &VerifyReport) -> String {
 /// What a safe verdict does not cover: the code that the translator's
 /// warnings found unreachable within the bounds.
 fn unreached_note(report: &VerifyReport) -> String {
+    let them = if report.warnings.len() == 1 { "it" } else { "them" };
+    format!(
+        "no execution gets past {} within the bounds (see the warnings), so the code after {them} was not checked",
+        unreached_places(report)
+    )
+}
+
+/// `file:line` of each place the translator's warnings say no execution
+/// gets past.
+fn unreached_places(report: &VerifyReport) -> String {
     let places: Vec<String> = report.warnings.iter().map(|w| format!("{}:{}", short_file(&w.file), w.line)).collect();
-    let them = if places.len() == 1 { "it" } else { "them" };
-    format!("no execution gets past {} within the bounds (see the warnings), so the code after {them} was not checked", places.join(", "))
+    places.join(", ")
 }
 
 /// What a safe verdict does not rule out: the executions that the bounds
@@ -251,9 +303,29 @@ fn sufficient_note(report: &VerifyReport, qsize_enough: bool, clock_enough: bool
     Some(format!("no execution of this program needs more than {}{sets}", sufficient.describe()))
 }
 
-/// The witness table, one row per step, columns padded to their widths.
-fn table(out: &mut String, steps: &[StepReport], style: &Style) {
-    const STATEMENT_WIDTH: usize = 36;
+/// The cells of the row that marks where the property fails: the failing
+/// thread, the property's place and statement, what fails.
+fn failure_cells(report: &VerifyReport, steps: &[StepReport]) -> [String; 5] {
+    let property = report.property.as_ref();
+    let slot = property.and_then(|p| p.thread_slot());
+    let thread = steps.iter().find(|row| Some(row.thread.slot) == slot).map(|row| row.thread.name.clone()).unwrap_or_default();
+    let at = match property.and_then(|p| Some((p.file.as_deref()?, p.line?))) {
+        Some((file, line)) => format!("{}:{line}", short_file(file)),
+        None => String::new(),
+    };
+    let statement = property.and_then(|p| p.statement.clone()).unwrap_or_default();
+    let what = property.map_or("the property fails", |p| p.kind.failure());
+    [String::new(), thread, at, clip(&statement, STATEMENT_WIDTH), format!("FAILS: {what}")]
+}
+
+/// The widest statement column of the witness table.
+const STATEMENT_WIDTH: usize = 36;
+
+/// The witness table, one row per step, columns padded to their widths;
+/// with `failure` (the step after which the property fails, and the cells
+/// of the row that says so), that row after the step, and the steps after
+/// it set apart.
+fn table(out: &mut String, steps: &[StepReport], failure: Option<(usize, [String; 5])>, style: &Style) {
     let header = ["step", "thread", "at", "statement", "memory effect"];
     let cells: Vec<[String; 5]> = steps
         .iter()
@@ -266,7 +338,7 @@ fn table(out: &mut String, steps: &[StepReport], style: &Style) {
         })
         .collect();
     let mut widths = header.map(str::len);
-    for row in &cells {
+    for row in cells.iter().chain(failure.as_ref().map(|(_, cells)| cells)) {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.chars().count());
         }
@@ -285,7 +357,14 @@ fn table(out: &mut String, steps: &[StepReport], style: &Style) {
             w3 = widths[3]
         )
     };
+    let failure_row = |out: &mut String, cells: &[String; 5]| {
+        let text = line([&cells[0], &cells[1], &cells[2], &cells[3], ""]);
+        let _ = writeln!(out, "{text}{}", style.red(&cells[4]));
+    };
     let _ = writeln!(out, "{}", style.bold(line(header).trim_end()));
+    if let Some((0, cells)) = &failure {
+        failure_row(out, cells);
+    }
     for (row, step) in cells.iter().zip(steps) {
         let text = line([&row[0], &row[1], &row[2], &row[3], ""]);
         let effect = match step.kind {
@@ -296,6 +375,18 @@ fn table(out: &mut String, steps: &[StepReport], style: &Style) {
             _ => row[4].clone(),
         };
         let _ = writeln!(out, "{text}{effect}");
+        if let Some((after, cells)) = &failure
+            && *after == step.step
+        {
+            failure_row(out, cells);
+            if steps.len() > step.step {
+                let _ = writeln!(
+                    out,
+                    "  {}",
+                    style.dim("after the failure, which does not depend on them (they complete the execution the check confirms):")
+                );
+            }
+        }
     }
 }
 
@@ -328,6 +419,7 @@ mod tests {
 
     fn safe_report(sma: SmaImplementation, bounds: crate::options::Bounds, unwinding_assertions: bool) -> VerifyReport {
         VerifyReport {
+            lazysma: super::super::report::Invocation { version: "0.1.0", arguments: Vec::new() },
             verdict: Verdict::Safe,
             exit_code: 0,
             file: "p.c".into(),
@@ -391,6 +483,46 @@ mod tests {
             safe_note(&with(SmaImplementation::TsoReference, 3, None)),
             "(bugs that need more rounds, loop iterations or buffer space are not ruled out; no execution of this program needs more than qsize 3; --qsize auto sets it)"
         );
+    }
+
+    #[test]
+    fn a_safe_verdict_with_unreached_code_says_so_in_its_headline() {
+        let bounds = crate::options::Bounds::default();
+        let clean = render(&safe_report(SmaImplementation::Etso, bounds.clone(), false), false);
+        assert!(clean.starts_with("No violation under TSO within the bounds\n"), "{clean}");
+        let warning = |line| super::super::report::WarningReport {
+            message: "no execution gets past this loop within its unwinding bound of 2".into(),
+            file: "dir/init.c".into(),
+            line,
+            column: 3,
+            help: None,
+        };
+        let report = VerifyReport { warnings: vec![warning(12)], ..safe_report(SmaImplementation::Etso, bounds.clone(), false) };
+        let text = render(&report, false);
+        assert!(
+            text.starts_with(
+                "No violation under TSO in the code the bounds reached; the code after init.c:12 was not checked (see the warning)\n"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("within the bounds\n"), "{text}");
+        let report = VerifyReport { warnings: vec![warning(12), warning(20)], ..safe_report(SmaImplementation::Etso, bounds, false) };
+        assert!(render(&report, false).contains("the code after init.c:12, init.c:20 was not checked (see the warnings)"));
+    }
+
+    #[test]
+    fn the_headline_says_what_fails_unless_it_is_an_assertion() {
+        let violation = |description: &str| VerifyReport {
+            verdict: Verdict::Violation,
+            property: Some(PropertyReport::new("thread1_t.assertion.1", description)),
+            ..safe_report(SmaImplementation::Etso, crate::options::Bounds::default(), false)
+        };
+        let text = render(&violation("oob.c:5: array index out of bounds: arr[i + 3] = 1;"), false);
+        assert!(text.starts_with("Violation under TSO: array index out of bounds (property thread1_t.assertion.1)\n"), "{text}");
+        let text = render(&violation("e.c:9: reach_error();"), false);
+        assert!(text.starts_with("Violation under TSO: the error call is reached (property "), "{text}");
+        let text = render(&violation("a.c:3: assert(x == 1);"), false);
+        assert!(text.starts_with("Violation under TSO (property thread1_t.assertion.1)\n"), "{text}");
     }
 
     #[test]

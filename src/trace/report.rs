@@ -3,9 +3,10 @@
 //! in plain words), the diagnosis with fence advice, and the check result.
 //! Both renderers (text and JSON) read this one structure.
 
-use super::diagnosis::{Diagnosis, Reordering, ReorderingKind};
+use super::diagnosis::{rest_of_statement, Diagnosis, Reordering, ReorderingKind};
 use super::execution::{Decoded, EventKind};
-use crate::consistency::{EventId, Op, Phase, Source, Witness};
+use super::statements::{self, Statement};
+use crate::consistency::{EventId, Model, Op, Phase, Source, Witness};
 use crate::ir::{FenceKind, Origin};
 use crate::passes::TranslationMap;
 use serde::Serialize;
@@ -81,7 +82,40 @@ pub struct PropertyReport {
     pub line: Option<u32>,
     /// The source line of the assertion in the original file.
     pub source: Option<String>,
+    /// What failed.
+    pub kind: PropertyKind,
+    /// The statement that fails, as the description gives it.
+    pub statement: Option<String>,
 }
+
+/// What kind of property failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PropertyKind {
+    /// `assert`, `__VERIFIER_assert`, `__CPROVER_assert`.
+    Assertion,
+    /// An index of a shared array outside its bounds.
+    ArrayIndexOutOfBounds,
+    /// `reach_error()`, `__VERIFIER_error()` is reached.
+    ErrorCall,
+    /// `--unwinding-assertions`: a loop runs longer than `--unwind`.
+    UnwindingAssertion,
+}
+
+impl PropertyKind {
+    /// What happens when a property of this kind fails, in words.
+    pub fn failure(self) -> &'static str {
+        match self {
+            PropertyKind::Assertion => "the assertion does not hold",
+            PropertyKind::ArrayIndexOutOfBounds => "array index out of bounds",
+            PropertyKind::ErrorCall => "the error call is reached",
+            PropertyKind::UnwindingAssertion => "the loop runs longer than --unwind allows",
+        }
+    }
+}
+
+/// The marker of an out-of-bounds property's description (the printer's).
+const OUT_OF_BOUNDS: &str = "array index out of bounds";
 
 impl PropertyReport {
     /// Maps a property back to the source through its description.
@@ -91,23 +125,58 @@ impl PropertyReport {
             (Some(file), Some(line)) => source_line(file, line).or(text),
             _ => text,
         };
-        PropertyReport { id: id.to_string(), description: description.to_string(), file, line, source }
+        let (kind, statement) = classify(split_description(description).map_or(description, |(_, _, rest)| rest));
+        PropertyReport { id: id.to_string(), description: description.to_string(), file, line, source, kind, statement }
     }
-}
 
-impl PropertyReport {
     /// Whether this is an unwinding assertion of the translator
     /// (`--unwinding-assertions`), not an assertion of the program.
     pub fn is_unwinding_assertion(&self) -> bool {
-        let (_, _, text) = parse_description(&self.description);
-        text.is_some_and(|text| text.starts_with(crate::ir::UNWINDING_ASSERTION))
+        self.kind == PropertyKind::UnwindingAssertion
+    }
+
+    /// The thread slot whose code the property is in: the translator names
+    /// thread `t`'s copy of its start function `thread<t>_<function>`, and
+    /// CBMC's property ids begin with the function.
+    pub fn thread_slot(&self) -> Option<usize> {
+        let rest = self.id.strip_prefix("thread")?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || !rest[digits..].starts_with('_') {
+            return None;
+        }
+        rest[..digits].parse().ok()
     }
 }
 
-/// Splits the description the translator gives a property,
-/// `file:line: text` (older form: `file:line: assertion text`), into its
-/// parts; the first `:digits:` after a non-empty file name separates them.
-pub fn parse_description(description: &str) -> (Option<String>, Option<u32>, Option<String>) {
+/// The kind of a property and the statement that fails, from the text of
+/// its description after `file:line:`.
+fn classify(text: &str) -> (PropertyKind, Option<String>) {
+    let text = text.trim();
+    let statement = |rest: &str| {
+        let rest = rest.trim();
+        (!rest.is_empty()).then(|| rest.to_string())
+    };
+    if let Some(rest) = text.strip_prefix(OUT_OF_BOUNDS) {
+        return (PropertyKind::ArrayIndexOutOfBounds, statement(rest.strip_prefix(':').unwrap_or(rest)));
+    }
+    if let Some(rest) = text.strip_prefix(crate::ir::UNWINDING_ASSERTION) {
+        let rest = rest.split_once("):").map_or(rest, |(_, after)| after);
+        return (PropertyKind::UnwindingAssertion, statement(rest));
+    }
+    if let Some(rest) = text.strip_prefix("error call") {
+        return (PropertyKind::ErrorCall, statement(rest));
+    }
+    let rest = text.strip_prefix("assertion").unwrap_or(text);
+    let calls_error = ["reach_error", "__VERIFIER_error"].iter().any(|name| rest.contains(name));
+    if calls_error && !rest.contains("assert") {
+        return (PropertyKind::ErrorCall, statement(rest));
+    }
+    (PropertyKind::Assertion, statement(rest))
+}
+
+/// `file`, `line` and the rest of a description `file:line: rest`: the
+/// first `:digits:` after a non-empty file name separates them.
+fn split_description(description: &str) -> Option<(&str, u32, &str)> {
     for (colon, _) in description.match_indices(':') {
         if colon == 0 {
             continue;
@@ -118,14 +187,24 @@ pub fn parse_description(description: &str) -> (Option<String>, Option<u32>, Opt
             continue;
         }
         let Ok(line) = rest[..digits].parse::<u32>() else { continue };
-        let mut text = rest[digits + 1..].trim();
-        for marker in ["assertion ", "error call "] {
-            text = text.strip_prefix(marker).unwrap_or(text);
-        }
-        let text = (!text.is_empty() && text != "assertion" && text != "error call").then(|| text.to_string());
-        return (Some(description[..colon].to_string()), Some(line), text);
+        return Some((&description[..colon], line, &rest[digits + 1..]));
     }
-    (None, None, None)
+    None
+}
+
+/// Splits the description the translator gives a property,
+/// `file:line: text` (older form: `file:line: assertion text`), into its
+/// parts; the first `:digits:` after a non-empty file name separates them.
+pub fn parse_description(description: &str) -> (Option<String>, Option<u32>, Option<String>) {
+    let Some((file, line, rest)) = split_description(description) else {
+        return (None, None, None);
+    };
+    let mut text = rest.trim();
+    for marker in ["assertion ", "error call "] {
+        text = text.strip_prefix(marker).unwrap_or(text);
+    }
+    let text = (!text.is_empty() && text != "assertion" && text != "error call").then(|| text.to_string());
+    (Some(file.to_string()), Some(line), text)
 }
 
 /// Line `line` (1-based) of `file`, trimmed; `None` when unreadable.
@@ -179,6 +258,9 @@ pub struct StepReport {
     pub location: Option<String>,
     /// The value written or read, if any.
     pub value: Option<String>,
+    /// The step comes after the property failed: the execution the check
+    /// confirms has it, the failure does not need it.
+    pub after_failure: bool,
 }
 
 /// The thread's store buffer as a witness row sees it: the stores a
@@ -226,17 +308,22 @@ pub enum StepKind {
 pub struct SourcePoint {
     pub file: Option<String>,
     pub line: Option<u32>,
+    pub column: Option<u32>,
     pub statement: Option<String>,
     pub location: Option<String>,
 }
 
 /// A fence that forbids the counterexample, in a form a tool can apply:
-/// insert the statement `insert` after line `after_line` (before
-/// `before_line`).
+/// insert the statement `insert` right after the statement
+/// `after_statement`, which ends at `after_line`:`after_column`, before the
+/// statement `before_statement` at `before_line`:`before_column`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FenceAdvice {
     pub file: String,
+    /// The line where the statement the fence goes after ends.
     pub after_line: u32,
+    /// The line of the statement the fence goes before (informative: it
+    /// may be in another function, or earlier in a loop).
     pub before_line: u32,
     pub thread: String,
     /// `full` (drains the store buffers) or `store-store` (under PSO keeps
@@ -244,6 +331,38 @@ pub struct FenceAdvice {
     pub kind: &'static str,
     /// The C statement to insert.
     pub insert: &'static str,
+    /// The column of the last character (the `;`) of the statement the
+    /// fence goes right after; `None` when lazysma cannot place the fence
+    /// in the text (see `placement`).
+    pub after_column: Option<u32>,
+    /// That statement: where it begins and its text.
+    pub after_statement: StatementPoint,
+    /// Where the statement the fence goes before begins.
+    pub before_column: Option<u32>,
+    /// That statement, when known.
+    pub before_statement: Option<StatementPoint>,
+    /// `after-statement` (insert at `after_line`:`after_column`),
+    /// `in-braces` (the same, but the statement is the body of an `if`,
+    /// `else` or loop without braces: put it and the fence in braces),
+    /// `split-statement` (the statement also makes the later access: the
+    /// fence must go between them, inside it) or `unlocated` (the statement
+    /// is not in the text as the program gives it, from a macro or a
+    /// condition: after the store, in the statement of `after_line`).
+    pub placement: &'static str,
+}
+
+/// A statement of the source: where it begins, and its text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatementPoint {
+    pub line: u32,
+    pub column: u32,
+    pub text: String,
+}
+
+impl From<&Origin> for StatementPoint {
+    fn from(origin: &Origin) -> Self {
+        StatementPoint { line: origin.line, column: origin.column, text: origin.text.clone() }
+    }
 }
 
 /// One reordering the bug needs.
@@ -290,11 +409,53 @@ pub struct WitnessReport {
     /// (the order CBMC's counterexample recorded, when unchecked).
     pub source: &'static str,
     pub steps: Vec<StepReport>,
+    /// The property fails right after this step (0: before the first);
+    /// `None` when the failing thread is not known.
+    pub fails_after_step: Option<usize>,
+}
+
+/// What produced a report, to reproduce it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Invocation {
+    /// lazysma's version.
+    pub version: &'static str,
+    /// The command line's arguments after the program's name
+    /// (`verify`, the file, the options).
+    pub arguments: Vec<String>,
+}
+
+impl Invocation {
+    /// This process's version and arguments.
+    pub fn current() -> Invocation {
+        Invocation {
+            version: env!("CARGO_PKG_VERSION"),
+            arguments: std::env::args_os().skip(1).map(|argument| argument.to_string_lossy().into_owned()).collect(),
+        }
+    }
+
+    /// The command line as a POSIX shell reads it: `lazysma verify a.c --tso`.
+    pub fn command_line(&self) -> String {
+        let mut words = vec!["lazysma".to_string()];
+        words.extend(self.arguments.iter().map(|argument| shell_word(argument)));
+        words.join(" ")
+    }
+}
+
+/// `word` quoted for a POSIX shell where it needs quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// The whole report of one `lazysma verify` run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VerifyReport {
+    /// The version and arguments that produced it.
+    pub lazysma: Invocation,
     pub verdict: Verdict,
     pub exit_code: u8,
     pub file: String,
@@ -407,26 +568,74 @@ impl Renderer<'_> {
         SourcePoint {
             file: origin.map(|o| o.file.clone()),
             line: origin.map(|o| o.line),
+            column: origin.map(|o| o.column),
             statement: origin.map(|o| o.text.clone()),
             location: self.decoded.events.get(event).and_then(|e| e.kind.location().map(str::to_string)),
         }
     }
 
-    /// The line a fence after the reordering's store goes before: that of
-    /// the store's next event in its thread on another line, up to the later
-    /// event (the diagnosis checked a fence right after the store; a fence
-    /// just before a later event need not forbid the same).
-    fn fence_before_line(&self, reordering: &Reordering) -> Option<u32> {
+    /// The event a fence right after `after` goes before: the next event
+    /// of its thread from another statement that accesses memory (not an
+    /// atomic section's boundary), up to `later`; the next event when
+    /// `after`'s statement goes on (the fence splits it).
+    fn fence_before(&self, after: EventId, later: EventId) -> EventId {
         let execution = &self.decoded.execution;
-        let store = execution.event(reordering.store);
-        let store_line = self.origin(reordering.store).map(|o| o.line);
-        let following = &execution.threads()[store.thread][store.index + 1..];
-        let up_to_later = following.iter().position(|&e| e == reordering.later).map_or(following, |i| &following[..=i]);
+        let event = execution.event(after);
+        let following = &execution.threads()[event.thread][event.index + 1..];
+        let up_to_later = following.iter().position(|&e| e == later).map_or(following, |i| &following[..=i]);
+        let statement = self.decoded.events.get(after).and_then(|info| info.stmt);
+        let splits = rest_of_statement(self.decoded, after).len() > 1;
         up_to_later
             .iter()
-            .filter_map(|&event| self.origin(event).map(|o| o.line))
-            .find(|&line| Some(line) != store_line)
-            .or_else(|| self.origin(reordering.later).map(|o| o.line))
+            .copied()
+            .find(|&e| {
+                self.decoded.events.get(e).is_some_and(|info| {
+                    !info.kind.is_synthetic()
+                        && !matches!(info.kind, EventKind::AtomicBegin | EventKind::AtomicEnd)
+                        && (splits || info.stmt != statement)
+                        && self.origin(e).is_some()
+                })
+            })
+            .unwrap_or(later)
+    }
+
+    /// The statement of the source a fence right after `after` follows,
+    /// when it is in the text where its origin says.
+    fn statement_of(&self, after: EventId) -> Option<Statement> {
+        let origin = self.origin(after)?;
+        let source = std::fs::read_to_string(&origin.file).ok()?;
+        statements::locate(&source, origin)
+    }
+
+    /// Where the fence of `reordering` goes in the source.
+    fn fence_advice(&self, reordering: &Reordering, thread: &str, (kind, insert): (&'static str, &'static str)) -> Option<FenceAdvice> {
+        let after = reordering.fence_after;
+        let origin = self.origin(after)?;
+        let before = self.fence_before(after, reordering.later);
+        let before_origin = self.origin(before);
+        let splits = rest_of_statement(self.decoded, after).len() > 1;
+        let statement = if splits { None } else { self.statement_of(after) };
+        let (after_line, after_column, after_statement, placement) = match &statement {
+            Some(found) => {
+                let placement = if found.unbraced_body { "in-braces" } else { "after-statement" };
+                let point = StatementPoint { line: found.line, column: found.column, text: found.text.clone() };
+                (found.end_line, Some(found.end_column), point, placement)
+            }
+            None => (origin.line, None, StatementPoint::from(origin), if splits { "split-statement" } else { "unlocated" }),
+        };
+        Some(FenceAdvice {
+            file: origin.file.clone(),
+            after_line,
+            before_line: before_origin.map_or(after_line, |o| o.line),
+            thread: thread.to_string(),
+            kind,
+            insert,
+            after_column,
+            after_statement,
+            before_column: before_origin.map(|o| o.column),
+            before_statement: before_origin.map(StatementPoint::from),
+            placement,
+        })
     }
 
     fn thread_of(&self, event: EventId) -> ThreadReport {
@@ -437,10 +646,37 @@ impl Renderer<'_> {
         ThreadReport::new(self.map, slot).name
     }
 
+    /// The witness in report form, `source` telling where its order comes
+    /// from, with the step after which the property fails in thread slot
+    /// `failing` (when known).
+    pub fn witness(&self, witness: &Witness, source: &'static str, failing: Option<usize>) -> WitnessReport {
+        // The failing thread's last step: its last memory access, after
+        // which the property reads nothing the other threads can change,
+        // so that it fails right there. The steps after it (other threads,
+        // stores reaching memory) complete the execution the check needs.
+        let fails_at = failing.map(|slot| {
+            witness
+                .steps
+                .iter()
+                .rposition(|step| {
+                    step.phase != Phase::Memory && self.decoded.events.get(step.event).is_some_and(|info| info.slot == slot)
+                })
+        });
+        let rows = self.steps_failing(witness, fails_at.flatten());
+        let fails_after_step = fails_at.map(|_| rows.iter().filter(|row| !row.after_failure).count());
+        WitnessReport { source, steps: rows, fails_after_step }
+    }
+
     /// The rows of a witness; synthetic events and drains of empty
     /// buffers are left out, a store flushed right after it was issued is
     /// one row.
     pub fn steps(&self, witness: &Witness) -> Vec<StepReport> {
+        self.steps_failing(witness, None)
+    }
+
+    /// [`Self::steps`], the rows of the steps after the witness step
+    /// `fails_at` marked as after the failure.
+    fn steps_failing(&self, witness: &Witness, fails_at: Option<usize>) -> Vec<StepReport> {
         let execution = &self.decoded.execution;
         let mut buffers: HashMap<usize, Vec<EventId>> = HashMap::new();
         // The threads of the program stores that reached memory since the
@@ -449,9 +685,11 @@ impl Renderer<'_> {
         let mut recent_flushes: Vec<usize> = Vec::new();
         let mut rows = Vec::new();
         let steps = &witness.steps;
+        let after_failure = |index: usize| fails_at.is_some_and(|fails_at| index > fails_at);
         let mut i = 0;
         while i < steps.len() {
             let step = steps[i];
+            let index = i;
             i += 1;
             let Some(info) = self.decoded.events.get(step.event) else { continue };
             let slot = info.slot;
@@ -459,7 +697,9 @@ impl Renderer<'_> {
             if step.phase == Phase::Memory {
                 buffer.retain(|&w| w != step.event);
                 if !info.kind.is_synthetic() {
-                    rows.push(self.row(step.event, self.flush_effect(step.event)));
+                    let mut row = self.row(step.event, self.flush_effect(step.event));
+                    row.after_failure = after_failure(index);
+                    rows.push(row);
                     recent_flushes.push(slot);
                 }
                 continue;
@@ -471,7 +711,10 @@ impl Renderer<'_> {
             };
             let drained = recent_flushes.iter().filter(|&&flushed| flushed == drainer).count();
             recent_flushes.clear();
-            let flushed_at_once = steps.get(i).is_some_and(|next| next.event == step.event && next.phase == Phase::Memory);
+            // (not when the store is issued before the failure and reaches
+            // memory after it)
+            let flushed_at_once = steps.get(i).is_some_and(|next| next.event == step.event && next.phase == Phase::Memory)
+                && after_failure(i) == after_failure(index);
             let row = if step.phase == Phase::Buffer {
                 if flushed_at_once {
                     i += 1;
@@ -487,7 +730,10 @@ impl Renderer<'_> {
                 let buffered = self.program_stores(buffer);
                 self.execute_row(step.event, Buffers { drained, buffered, own_buffer })
             };
-            rows.extend(row);
+            rows.extend(row.map(|mut row| {
+                row.after_failure = after_failure(index);
+                row
+            }));
         }
         for (number, row) in rows.iter_mut().enumerate() {
             row.step = number + 1;
@@ -508,6 +754,7 @@ impl Renderer<'_> {
             kind,
             location: self.decoded.events[event].kind.location().map(str::to_string),
             value,
+            after_failure: false,
         }
     }
 
@@ -533,7 +780,7 @@ impl Renderer<'_> {
                 let (effect, kind) = if self.atomic_writes {
                     (format!("{location} := {shown}"), StepKind::Store)
                 } else if at_once {
-                    (format!("{location} := {shown} (buffered, reaches memory at once)"), StepKind::Store)
+                    (format!("{location} := {shown} (reaches memory right away)"), StepKind::Store)
                 } else {
                     (format!("{location} := {shown} (buffered)"), StepKind::StoreBuffered)
                 };
@@ -618,11 +865,17 @@ impl Renderer<'_> {
         Some(self.row(event, (effect, kind, value)))
     }
 
-    /// The diagnosis in report form.
-    pub fn diagnosis(&self, diagnosis: &Diagnosis, model: &str) -> DiagnosisReport {
+    /// The diagnosis in report form, of a violation under `model`.
+    pub fn diagnosis(&self, diagnosis: &Diagnosis, model: Model) -> DiagnosisReport {
         if diagnosis.sc_realisable {
-            let summary = "the same reads-from is possible under sequential consistency: the bug also happens under SC, \
-                 it is not caused by store buffering";
+            // (under SC itself, that the same reads-from is possible under
+            // SC says nothing)
+            let summary = if model == Model::Sc {
+                "a violation under sequential consistency, which no fence can prevent"
+            } else {
+                "the same reads-from is possible under sequential consistency: the bug also happens under SC, \
+                 it is not caused by store buffering"
+            };
             return DiagnosisReport {
                 sc_realisable: true,
                 summary: summary.to_string(),
@@ -637,8 +890,12 @@ impl Renderer<'_> {
         for reordering in &diagnosis.reorderings {
             let (report, fence) = self.reordering(reordering, several && diagnosis.fences_suffice);
             reorderings.push(report);
+            let same_place = |a: &FenceAdvice, b: &FenceAdvice| {
+                (&a.file, a.after_line, a.after_column, &a.after_statement.text, a.insert, &a.thread)
+                    == (&b.file, b.after_line, b.after_column, &b.after_statement.text, b.insert, &b.thread)
+            };
             if let Some(fence) = fence
-                && !fences.contains(&fence)
+                && !fences.iter().any(|other| same_place(other, &fence))
             {
                 fences.push(fence);
             }
@@ -668,6 +925,17 @@ impl Renderer<'_> {
             FenceKind::Full => ("full", "__sync_synchronize();", "a fence"),
             FenceKind::StoreStore => ("store-store", "__atomic_thread_fence(__ATOMIC_RELEASE);", "a store-store fence"),
         };
+        // Where the fence goes: between the lines, or on one line between
+        // the statements.
+        let between = match (&store.statement, &later.statement) {
+            // (a store's statement from a macro is its whole line)
+            (Some(first), Some(second)) if a == b && first != second && first.contains(second.as_str()) => {
+                format!("after the store and before `{second}` (line {a})")
+            }
+            (Some(first), Some(second)) if a == b && first != second => format!("between `{first}` and `{second}` (line {a})"),
+            (Some(statement), _) if a == b => format!("inside `{statement}` (line {a})"),
+            _ => format!("between lines {a} and {b}"),
+        };
         let (kind, explanation) = match reordering.kind {
             ReorderingKind::StoreLoad => {
                 let when = match &later.location {
@@ -676,35 +944,20 @@ impl Renderer<'_> {
                 };
                 (
                     "store-load",
-                    format!(
-                        "store to {} (line {a}) still buffered when {when}; {a_fence} between lines {a} and {b} {forbids}",
-                        name(&store)
-                    ),
+                    format!("store to {} (line {a}) still buffered when {when}; {a_fence} {between} {forbids}", name(&store)),
                 )
             }
             ReorderingKind::StoreStore => (
                 "store-store",
                 format!(
                     "store to {} (line {b}) reached memory before the earlier store to {} (line {a}) of {thread}; \
-                     {a_fence} between lines {a} and {b} {forbids}",
+                     {a_fence} {between} {forbids}",
                     name(&later),
                     name(&store)
                 ),
             ),
         };
-        let fence = match (&store.file, store.line, self.fence_before_line(reordering)) {
-            (Some(file), Some(after_line), Some(before_line)) => {
-                Some(FenceAdvice {
-                    file: file.clone(),
-                    after_line,
-                    before_line,
-                    thread: thread.clone(),
-                    kind: fence_kind,
-                    insert,
-                })
-            }
-            _ => None,
-        };
+        let fence = self.fence_advice(reordering, &thread, (fence_kind, insert));
         (ReorderingReport { kind, thread, store, later, explanation }, fence)
     }
 }
@@ -730,6 +983,37 @@ mod tests {
     }
 
     #[test]
+    fn properties_know_what_fails_and_in_which_thread() {
+        let property = |id: &str, description: &str| PropertyReport::new(id, description);
+        let assertion = property("thread0_main.assertion.1", "a.c:3: assert(x == 1);");
+        assert_eq!((assertion.kind, assertion.statement.as_deref()), (PropertyKind::Assertion, Some("assert(x == 1);")));
+        assert_eq!(assertion.thread_slot(), Some(0));
+        let old_form = property("thread12_worker_2.assertion.3", "a.c:3: assertion x == 1");
+        assert_eq!((old_form.kind, old_form.statement.as_deref()), (PropertyKind::Assertion, Some("x == 1")));
+        assert_eq!(old_form.thread_slot(), Some(12));
+        let bounds = property("thread1_t.assertion.1", "a.c:5: array index out of bounds: arr[i + 3] = 1;");
+        assert_eq!((bounds.kind, bounds.statement.as_deref()), (PropertyKind::ArrayIndexOutOfBounds, Some("arr[i + 3] = 1;")));
+        let error = property("thread0_main.assertion.2", "a.c:9: reach_error();");
+        assert_eq!(error.kind, PropertyKind::ErrorCall);
+        let unwinding = property("thread0_main.assertion.4", "a.c:6: unwinding assertion (--unwind 2): while (x) {");
+        assert_eq!((unwinding.kind, unwinding.statement.as_deref()), (PropertyKind::UnwindingAssertion, Some("while (x) {")));
+        assert!(unwinding.is_unwinding_assertion() && !bounds.is_unwinding_assertion());
+        for id in ["main.assertion.1", "thread_x.assertion.1", "threadx_main.assertion.1", "thread3main.assertion.1"] {
+            assert_eq!(property(id, "a.c:1: assert(0);").thread_slot(), None, "{id}");
+        }
+    }
+
+    #[test]
+    fn command_lines_quote_what_a_shell_would_split() {
+        let invocation = Invocation {
+            version: "1.0",
+            arguments: ["verify", "my file.c", "-D", "S=\"a\"", "--tso", "it's", ""].map(String::from).to_vec(),
+        };
+        assert_eq!(invocation.command_line(), "lazysma verify 'my file.c' -D 'S=\"a\"' --tso 'it'\\''s' ''");
+        assert_eq!(Invocation::current().version, env!("CARGO_PKG_VERSION"));
+    }
+
+    #[test]
     fn source_lines_are_read_from_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.c");
@@ -746,7 +1030,7 @@ mod tests {
 #[cfg(test)]
 mod render_tests {
     use super::*;
-    use crate::consistency::{verify, Model, Step, Witness};
+    use crate::consistency::{verify, Step, Witness};
     use crate::ir::Origin;
     use crate::options::SmaImplementation;
     use crate::passes::ThreadSlot;
@@ -820,6 +1104,74 @@ mod render_tests {
         };
         let effects: Vec<String> = atomic.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
         assert_eq!(effects, vec!["starts worker#0", "x := 1"]);
+        // under TSO, a store that reaches memory before anything else happens
+        let effects: Vec<String> = renderer.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
+        assert_eq!(effects, vec!["starts worker#0", "x := 1 (reaches memory right away)"]);
+    }
+
+    #[test]
+    fn steps_after_the_failing_threads_last_step_are_after_the_failure() {
+        use RecordKind::*;
+        // main creates the worker and fails; the worker runs after.
+        let records = vec![
+            record(Create, 0, 1, 0, 0, 0, 0),
+            record(Write, 1, 1, 1, 1, 0, 1),
+            record(Read, 1, 1, 1, 0, 1, 2),
+        ];
+        let decoded = build(&records, &map().locations, SmaImplementation::Etso).unwrap();
+        // Events: main: spawn 0; worker: start 1, w x 2, read 3.
+        let step = |event, phase| Step { event, phase };
+        let witness = Witness {
+            steps: vec![
+                step(0, Phase::Buffer),
+                step(0, Phase::Memory),
+                step(1, Phase::Execute),
+                step(2, Phase::Buffer),
+                step(2, Phase::Memory),
+                step(3, Phase::Execute),
+            ],
+        };
+        let map = map();
+        let renderer = Renderer { decoded: &decoded, map: &map, atomic_writes: false };
+        let report = renderer.witness(&witness, "native-check", Some(0));
+        assert_eq!(report.fails_after_step, Some(1));
+        let marks: Vec<(&str, bool)> = report.steps.iter().map(|r| (r.effect.as_str(), r.after_failure)).collect();
+        assert_eq!(marks, vec![
+            ("starts worker#0", false),
+            ("x := 1 (reaches memory right away)", true),
+            ("reads x = 1 from memory", true),
+        ]);
+        // failing in the worker: after its load, the last step
+        let report = renderer.witness(&witness, "native-check", Some(1));
+        assert_eq!(report.fails_after_step, Some(3));
+        assert!(report.steps.iter().all(|r| !r.after_failure));
+        // a store issued before the failure that reaches memory after it
+        // is two rows
+        let witness = Witness { steps: witness.steps[..4].iter().copied().chain([step(3, Phase::Execute), step(2, Phase::Memory)]).collect() };
+        let report = renderer.witness(&witness, "native-check", Some(1));
+        let marks: Vec<(&str, bool)> = report.steps.iter().map(|r| (r.effect.as_str(), r.after_failure)).collect();
+        assert_eq!(marks, vec![
+            ("starts worker#0", false),
+            ("x := 1 (buffered)", false),
+            ("reads x = 1 from own buffer", false),
+            ("x = 1 reaches memory", true),
+        ]);
+        assert_eq!(report.fails_after_step, Some(3));
+        assert_eq!(renderer.witness(&witness, "native-check", None).fails_after_step, None);
+    }
+
+    #[test]
+    fn a_violation_under_sc_is_not_said_to_be_possible_under_sc_too() {
+        use crate::trace::diagnosis::Diagnosis;
+        let decoded = build(&[record(RecordKind::Create, 0, 1, 0, 0, 0, 0)], &map().locations, SmaImplementation::Sc).unwrap();
+        let map = map();
+        let renderer = Renderer { decoded: &decoded, map: &map, atomic_writes: true };
+        let found = Diagnosis { sc_realisable: true, reorderings: Vec::new(), fences_suffice: false };
+        let under_sc = renderer.diagnosis(&found, Model::Sc);
+        assert_eq!(under_sc.summary, "a violation under sequential consistency, which no fence can prevent");
+        assert!(under_sc.sc_realisable && under_sc.fences.is_empty());
+        let under_tso = renderer.diagnosis(&found, Model::Tso);
+        assert!(under_tso.summary.starts_with("the same reads-from is possible under sequential consistency"), "{}", under_tso.summary);
     }
 
     #[test]

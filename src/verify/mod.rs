@@ -13,8 +13,8 @@ use crate::trace::diagnosis;
 use crate::trace::execution::{self, Decoded};
 use crate::trace::records::{self, Assignment};
 use crate::trace::report::{
-    CbmcReport, CheckReport, DiagnosticReport, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport, WarningReport,
-    WitnessReport,
+    CbmcReport, CheckReport, DiagnosticReport, Invocation, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport,
+    WarningReport,
 };
 use crate::trace::{render_json, render_text};
 use crate::translate::TranslateError;
@@ -71,6 +71,7 @@ pub fn consistency_model(model: MemoryModel) -> Model {
 
 fn empty_report(request: &VerifyRequest) -> VerifyReport {
     VerifyReport {
+        lazysma: Invocation::current(),
         verdict: Verdict::BackendError,
         exit_code: exit::BACKEND_FAILURE,
         file: request.file.display().to_string(),
@@ -350,10 +351,11 @@ fn counterexample(
     let model = consistency_model(sma.model());
     let renderer = Renderer { decoded: &decoded, map, atomic_writes: model == Model::Sc };
     let bound_reached = report.property.as_ref().is_some_and(PropertyReport::is_unwinding_assertion);
+    let failing = report.property.as_ref().and_then(PropertyReport::thread_slot);
     if !request.native_check {
         report.verdict = if bound_reached { Verdict::UnwindingBound } else { Verdict::UncheckedViolation };
         report.exit_code = exit::VIOLATION;
-        report.witness = Some(WitnessReport { source: "sma-trace", steps: renderer.steps(&decoded.sma_order) });
+        report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
         return;
     }
     report.check.performed = true;
@@ -368,19 +370,19 @@ fn counterexample(
             report.check.realisable = Some(true);
             report.verdict = Verdict::Violation;
             report.exit_code = exit::VIOLATION;
-            report.witness = Some(WitnessReport { source: "native-check", steps: renderer.steps(&witness) });
+            report.witness = Some(renderer.witness(&witness, "native-check", failing));
             if bound_reached {
                 // CBMC's convention: a failed unwinding assertion fails the run.
                 report.verdict = Verdict::UnwindingBound;
                 return;
             }
             let found = diagnosis::diagnose(&decoded, &witness, model);
-            report.diagnosis = Some(renderer.diagnosis(&found, &model.to_string()));
+            report.diagnosis = Some(renderer.diagnosis(&found, model));
         }
         Err(reason) => {
             report.check.realisable = Some(false);
             report.check.reason = Some(reason.clone());
-            report.witness = Some(WitnessReport { source: "sma-trace", steps: renderer.steps(&decoded.sma_order) });
+            report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
             fail(report, Verdict::CheckFailed, exit::CHECK_FAILED, format!("the counterexample failed the native check: {reason}"));
         }
     }
