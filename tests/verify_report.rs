@@ -861,6 +861,7 @@ fn a_null_pointer_dereference_is_a_violation_at_its_statement() {
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
         let property = &json(&stdout)["property"];
         assert!(property["description"].as_str().is_some_and(|d| d.contains("dereference of a null pointer")), "{model}: {stdout}");
+        assert_eq!(property["kind"], "null-dereference", "{model}: {stdout}");
         assert_eq!(property["line"], 5, "{model}: {stdout}");
     }
 }
@@ -887,6 +888,41 @@ fn structs_copy_between_private_and_shared_memory() {
     safe_then_violation_under_every_model("copies.c", STRUCT_COPIES, &["-D", "EXPECTED=4"], &["-D", "EXPECTED=3"]);
 }
 
+/// A thread unlocks a mutex that another thread holds (undefined for a
+/// normal mutex): a violation of the program at that unlock, not an
+/// internal error.
+const FOREIGN_UNLOCK: &str = "#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int x;
+void *holder(void *arg) { pthread_mutex_lock(&m); x = 1; assert(x == 1); pthread_mutex_unlock(&m); return 0; }
+void *thief(void *arg) { pthread_mutex_unlock(&m); pthread_mutex_lock(&m); x = 2; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, holder, 0);
+  pthread_create(&b, 0, thief, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return 0;
+}
+";
+
+#[test]
+fn unlocking_a_mutex_the_thread_does_not_hold_is_a_violation_of_the_program() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "unlock.c", FOREIGN_UNLOCK);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "--format", "json"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        let property = &json(&stdout)["property"];
+        assert_eq!(property["kind"], "unlock-not-held", "{model}: {stdout}");
+        assert_eq!(property["line"], 6, "{model}: {stdout}");
+    }
+}
+
 /// 64-bit shared variables and a 64-bit constant operand.
 const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
 
@@ -902,9 +938,12 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
     // than truncated to 0 (which would fail the first assertion).
     let (code, stdout, _) = verify(&holds, &["--tso"]);
     assert_eq!(code, 0, "{stdout}");
+    // and the safe report says that wider values were not covered
+    assert!(stdout.contains("values wider than 32 bits are not ruled out"), "{stdout}");
     // At 64 bits the values are exact: `1L << 33` shifts a 64-bit one.
     let (code, stdout, _) = verify(&holds, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 0, "{stdout}");
+    assert!(!stdout.contains("values wider than"), "{stdout}");
     let (code, stdout, _) = verify(&fails, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 10, "{stdout}");
     // A 64-bit RMW would compute its result at the width of shared memory:

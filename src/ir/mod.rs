@@ -273,6 +273,18 @@ pub enum RmwOp {
 /// mode tells a bound reached from a violated assertion.
 pub const UNWINDING_ASSERTION: &str = "unwinding assertion";
 
+/// The words after `file:line: ` of the property that an access outside
+/// its array or struct fails.
+pub const ARRAY_INDEX_OUT_OF_BOUNDS: &str = "array index out of bounds";
+
+/// The words after `file:line: ` of the property that an access through a
+/// null pointer fails.
+pub const NULL_DEREFERENCE: &str = "dereference of a null pointer";
+
+/// The words after `file:line: ` of the property that an unlock by a
+/// thread that does not hold the mutex fails (found by the native check).
+pub const UNLOCK_NOT_HELD: &str = "unlock of a mutex its thread does not hold";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PropertyKind {
     /// `assert`, `__VERIFIER_assert`, `__CPROVER_assert`.

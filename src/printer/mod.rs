@@ -460,14 +460,14 @@ impl ThreadPrinter<'_> {
                     None => function.to_string(),
                 };
                 let call = |a: &str| operation(&function, a);
-                let description = expr::string_literal(&self.violation(stmt, "array index out of bounds"));
+                let description = expr::string_literal(&self.violation(stmt, crate::ir::ARRAY_INDEX_OUT_OF_BOUNDS));
                 let indent = "  ".repeat(indent);
                 let body = dispatch::dispatch_text(&location, object, &call, &description, &indent);
                 format!("{body}{comment}")
             }
             Some(object) => {
                 let call = operation(function, dispatch::ADDRESS_TEMPORARY);
-                let description = expr::string_literal(&self.violation(stmt, "array index out of bounds"));
+                let description = expr::string_literal(&self.violation(stmt, crate::ir::ARRAY_INDEX_OUT_OF_BOUNDS));
                 let body = dispatch::checked_text(&location, object, &call, &description, &"  ".repeat(indent));
                 format!("{body}{comment}")
             }
@@ -475,7 +475,7 @@ impl ThreadPrinter<'_> {
             // property violation (a dispatched access reports it as out of
             // its object's bounds)
             None if !matches!(address, crate::ir::Expr::Const(_)) => {
-                let description = expr::string_literal(&self.violation(stmt, "dereference of a null pointer"));
+                let description = expr::string_literal(&self.violation(stmt, crate::ir::NULL_DEREFERENCE));
                 let check = format!("if (({location}) == 0) {{ __CPROVER_assert(0, {description}); __CPROVER_assume(0); }}");
                 self.line(indent, &check);
                 format!("{}{comment}", operation(function, &location))

@@ -272,7 +272,7 @@ fn safe_note(report: &VerifyReport) -> String {
         needs.push("more heap");
     }
     let wider = format!("values wider than {} bits", report.bounds.bitwidth);
-    if report.bounds.narrows_values() {
+    if report.bounds.narrows_values() || report.cuts_wide_values {
         needs.push(&wider);
     }
     let listed = match needs.split_last() {
@@ -428,6 +428,7 @@ mod tests {
             bounds,
             unwinding_assertions,
             sufficient_bounds: None,
+            cuts_wide_values: false,
             cbmc: None,
             found_under_sc: false,
             property: None,
@@ -465,6 +466,7 @@ mod tests {
         let bounds = crate::options::Bounds::default(); // qsize 2, maxclock 3
         let with = |sma, qsize, maxclock| VerifyReport {
             sufficient_bounds: Some(SufficientBounds { qsize, maxclock }),
+            cuts_wide_values: false,
             ..safe_report(sma, bounds.clone(), false)
         };
         assert_eq!(

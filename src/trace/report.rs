@@ -96,6 +96,10 @@ pub enum PropertyKind {
     Assertion,
     /// An index of a shared array outside its bounds.
     ArrayIndexOutOfBounds,
+    /// An access through a null pointer.
+    NullDereference,
+    /// `pthread_mutex_unlock` by a thread that does not hold the mutex.
+    UnlockNotHeld,
     /// `reach_error()`, `__VERIFIER_error()` is reached.
     ErrorCall,
     /// `--unwinding-assertions`: a loop runs longer than `--unwind`.
@@ -108,14 +112,14 @@ impl PropertyKind {
         match self {
             PropertyKind::Assertion => "the assertion does not hold",
             PropertyKind::ArrayIndexOutOfBounds => "array index out of bounds",
+            PropertyKind::NullDereference => "a null pointer is dereferenced",
+            PropertyKind::UnlockNotHeld => "a thread unlocks a mutex it does not hold",
             PropertyKind::ErrorCall => "the error call is reached",
             PropertyKind::UnwindingAssertion => "the loop runs longer than --unwind allows",
         }
     }
 }
 
-/// The marker of an out-of-bounds property's description (the printer's).
-const OUT_OF_BOUNDS: &str = "array index out of bounds";
 
 impl PropertyReport {
     /// Maps a property back to the source through its description.
@@ -156,8 +160,14 @@ fn classify(text: &str) -> (PropertyKind, Option<String>) {
         let rest = rest.trim();
         (!rest.is_empty()).then(|| rest.to_string())
     };
-    if let Some(rest) = text.strip_prefix(OUT_OF_BOUNDS) {
+    if let Some(rest) = text.strip_prefix(crate::ir::ARRAY_INDEX_OUT_OF_BOUNDS) {
         return (PropertyKind::ArrayIndexOutOfBounds, statement(rest.strip_prefix(':').unwrap_or(rest)));
+    }
+    if let Some(rest) = text.strip_prefix(crate::ir::NULL_DEREFERENCE) {
+        return (PropertyKind::NullDereference, statement(rest.strip_prefix(':').unwrap_or(rest)));
+    }
+    if let Some(rest) = text.strip_prefix(crate::ir::UNLOCK_NOT_HELD) {
+        return (PropertyKind::UnlockNotHeld, statement(rest.strip_prefix(':').unwrap_or(rest)));
     }
     if let Some(rest) = text.strip_prefix(crate::ir::UNWINDING_ASSERTION) {
         let rest = rest.split_once("):").map_or(rest, |(_, after)| after);
@@ -468,6 +478,9 @@ pub struct VerifyReport {
     /// The `--qsize` and `--maxclock` that cut off no execution of the
     /// program (`null` under SC or when its stores cannot be counted).
     pub sufficient_bounds: Option<crate::passes::sufficient::SufficientBounds>,
+    /// Whether executions that store a 64-bit value shared memory of
+    /// `--bitwidth` 32 or less cannot hold were cut off.
+    pub cuts_wide_values: bool,
     pub cbmc: Option<CbmcReport>,
     /// The violation came from the run under SC beside the TSO/PSO run:
     /// it needs no weak memory, and every SC execution is a TSO and a PSO
@@ -993,6 +1006,8 @@ mod tests {
         assert_eq!(old_form.thread_slot(), Some(12));
         let bounds = property("thread1_t.assertion.1", "a.c:5: array index out of bounds: arr[i + 3] = 1;");
         assert_eq!((bounds.kind, bounds.statement.as_deref()), (PropertyKind::ArrayIndexOutOfBounds, Some("arr[i + 3] = 1;")));
+        let null = property("thread1_t.assertion.2", "a.c:6: dereference of a null pointer: *p = 1;");
+        assert_eq!((null.kind, null.statement.as_deref()), (PropertyKind::NullDereference, Some("*p = 1;")));
         let error = property("thread0_main.assertion.2", "a.c:9: reach_error();");
         assert_eq!(error.kind, PropertyKind::ErrorCall);
         let unwinding = property("thread0_main.assertion.4", "a.c:6: unwinding assertion (--unwind 2): while (x) {");

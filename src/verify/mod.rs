@@ -11,7 +11,9 @@ use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
 use crate::trace::diagnosis;
 use crate::trace::execution::{self, Decoded};
-use crate::trace::records::{self, Assignment};
+use crate::consistency::ExecutionError;
+use crate::trace::execution::BuildError;
+use crate::trace::records::{self, Assignment, Record, RecordKind};
 use crate::trace::report::{
     CbmcReport, CheckReport, DiagnosticReport, Invocation, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport,
     WarningReport,
@@ -80,6 +82,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         bounds: request.options.bounds.clone(),
         unwinding_assertions: request.options.unwinding_assertions,
         sufficient_bounds: None,
+        cuts_wide_values: false,
         cbmc: None,
         found_under_sc: false,
         property: None,
@@ -133,6 +136,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     };
     report.bounds = translation.bounds.clone();
     report.sufficient_bounds = translation.sufficient;
+    report.cuts_wide_values = translation.cuts_wide_values;
     report.warnings = translation.warnings.iter().map(WarningReport::from).collect();
     if !request.json {
         // before CBMC runs, which may take long
@@ -340,7 +344,19 @@ fn counterexample(
     report.property = Some(PropertyReport::new(&property.id, &property.description));
     let decoded = match decode(trace, map, sma) {
         Ok(decoded) => decoded,
-        Err(reason) => {
+        Err(DecodeFailure::UnlockNotHeld(description)) => {
+            // the program's bug, which no execution can show: the property
+            // CBMC reported may well need it
+            report.property = Some(PropertyReport::new(UNLOCK_NOT_HELD_ID, &description));
+            report.verdict = Verdict::Violation;
+            report.exit_code = exit::VIOLATION;
+            report.message = Some(
+                "a thread unlocks a mutex that it does not hold, which POSIX leaves undefined for a normal mutex: no execution of the memory model goes on from there, so the native check has no witness"
+                    .into(),
+            );
+            return;
+        }
+        Err(DecodeFailure::Other(reason)) => {
             report.check.reason = Some(reason.clone());
             report.check.realisable = Some(false);
             report.check.performed = request.native_check;
@@ -388,17 +404,48 @@ fn counterexample(
     }
 }
 
+/// The id of the property "a thread unlocks a mutex it does not hold",
+/// which the native check finds (CBMC has no such property).
+const UNLOCK_NOT_HELD_ID: &str = "unlock-not-held";
+
+/// Why a CBMC trace gives no execution.
+enum DecodeFailure {
+    /// A thread unlocks a mutex it does not hold (the description of that
+    /// property, `file:line: ...` of the unlock).
+    UnlockNotHeld(String),
+    /// The records are not an execution: a defect of the translation.
+    Other(String),
+}
+
 /// The execution recorded in a CBMC trace of the program translated with
 /// `sma`.
-fn decode(trace: &Trace, map: &TranslationMap, sma: SmaImplementation) -> Result<Decoded, String> {
+fn decode(trace: &Trace, map: &TranslationMap, sma: SmaImplementation) -> Result<Decoded, DecodeFailure> {
     let assignments = trace.assignments().filter_map(|step| {
         let lhs = step.lhs.as_deref()?;
         let value = step.value.as_ref();
         Some(Assignment { lhs, data: value.and_then(|v| v.data.as_deref()), integer: value.and_then(|v| v.integer) })
     });
-    let records = records::decode(assignments).map_err(|error| error.to_string())?;
-    execution::build_typed(&records, &map.locations, &map.value_types, sma)
-        .map_err(|error| error.to_string())
+    let records = records::decode(assignments).map_err(|error| DecodeFailure::Other(error.to_string()))?;
+    execution::build_typed(&records, &map.locations, &map.value_types, sma).map_err(|error| match error {
+        BuildError::Malformed(ExecutionError::UnlockNotHeld { .. }) => match unlock_not_held(&records, map) {
+            Some(description) => DecodeFailure::UnlockNotHeld(description),
+            None => DecodeFailure::Other(error.to_string()),
+        },
+        other => DecodeFailure::Other(other.to_string()),
+    })
+}
+
+/// The description (`file:line: ...`) of the first unlock in the records
+/// of a mutex that its thread does not hold.
+fn unlock_not_held(records: &[Record], map: &TranslationMap) -> Option<String> {
+    let mut held: std::collections::HashSet<(usize, u64)> = std::collections::HashSet::new();
+    let record = records.iter().find(|record| match record.kind {
+        RecordKind::Lock => !held.insert((record.thread, record.loc)),
+        RecordKind::Unlock => !held.remove(&(record.thread, record.loc)),
+        _ => false,
+    })?;
+    let origin = map.origins.get(record.stmt)?;
+    Some(format!("{}:{}: {}: {}", origin.file, origin.line, crate::ir::UNLOCK_NOT_HELD, origin.text))
 }
 
 /// Prints the report: JSON on stdout, or text (stdout for results, stderr
