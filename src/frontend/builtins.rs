@@ -249,21 +249,10 @@ fn has_side_effects(e: &Node<Expression>) -> bool {
             ) || has_side_effects(&u.node.operand)
         }
         Expression::BinaryOperator(b) => {
-            use BinaryOperator as B;
-            matches!(
-                b.node.operator.node,
-                B::Assign
-                    | B::AssignMultiply
-                    | B::AssignDivide
-                    | B::AssignModulo
-                    | B::AssignPlus
-                    | B::AssignMinus
-                    | B::AssignShiftLeft
-                    | B::AssignShiftRight
-                    | B::AssignBitwiseAnd
-                    | B::AssignBitwiseXor
-                    | B::AssignBitwiseOr
-            ) || has_side_effects(&b.node.lhs)
+            let operator = &b.node.operator.node;
+            *operator == BinaryOperator::Assign
+                || super::lower_expr::compound_assignment(operator).is_some()
+                || has_side_effects(&b.node.lhs)
                 || has_side_effects(&b.node.rhs)
         }
         Expression::Conditional(c) => {

@@ -690,28 +690,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.short_circuit(b.operator.node == B::LogicalAnd, &b.lhs, &b.rhs)
             }
             B::Assign => self.assign(&b.lhs, &b.rhs, e.span),
-            B::AssignMultiply
-            | B::AssignDivide
-            | B::AssignModulo
-            | B::AssignPlus
-            | B::AssignMinus
-            | B::AssignShiftLeft
-            | B::AssignShiftRight
-            | B::AssignBitwiseAnd
-            | B::AssignBitwiseXor
-            | B::AssignBitwiseOr => {
-                let op = match b.operator.node {
-                    B::AssignMultiply => B::Multiply,
-                    B::AssignDivide => B::Divide,
-                    B::AssignModulo => B::Modulo,
-                    B::AssignPlus => B::Plus,
-                    B::AssignMinus => B::Minus,
-                    B::AssignShiftLeft => B::ShiftLeft,
-                    B::AssignShiftRight => B::ShiftRight,
-                    B::AssignBitwiseAnd => B::BitwiseAnd,
-                    B::AssignBitwiseXor => B::BitwiseXor,
-                    _ => B::BitwiseOr,
-                };
+            compound if let Some(op) = compound_assignment(&compound) => {
                 let lv = self.lvalue(&b.lhs)?;
                 if let LVal::Shared { address, ty, atomic: true } = lv {
                     let mark = self.mark();
@@ -1122,6 +1101,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.scopes.pop();
         result.map(|_| value)
     }
+}
+
+/// The operator a compound assignment (`+=`, `<<=`, ...) applies.
+pub fn compound_assignment(operator: &BinaryOperator) -> Option<BinaryOperator> {
+    use BinaryOperator as B;
+    Some(match operator {
+        B::AssignMultiply => B::Multiply,
+        B::AssignDivide => B::Divide,
+        B::AssignModulo => B::Modulo,
+        B::AssignPlus => B::Plus,
+        B::AssignMinus => B::Minus,
+        B::AssignShiftLeft => B::ShiftLeft,
+        B::AssignShiftRight => B::ShiftRight,
+        B::AssignBitwiseAnd => B::BitwiseAnd,
+        B::AssignBitwiseXor => B::BitwiseXor,
+        B::AssignBitwiseOr => B::BitwiseOr,
+        _ => return None,
+    })
 }
 
 /// A constant that C computes in an unsigned type (`2u`, or `2` next to an
