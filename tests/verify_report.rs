@@ -1116,7 +1116,18 @@ fn temporary_files_go_and_cbmc_ends_when_lazysma_is_terminated_or_interrupted() 
         std::fs::create_dir(&temporary).unwrap();
         let pid_file = directory.path().join("cbmc.pid");
         let slow = fake_cbmc(directory.path(), &format!("echo $$ > '{}'\nexec sleep 60", pid_file.display()));
-        let mut child = support::lazysma()
+        let mut command = support::lazysma();
+        // A caller that ignores SIGINT (a background job of a shell without
+        // job control, as CI may start this test) passes that on, and
+        // lazysma keeps an ignored signal ignored: let it be delivered.
+        // SAFETY: only signal(2), async-signal-safe, runs in the child.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let mut child = command
             .arg("verify")
             .arg(example("store_buffering.c"))
             .args(["--sc", "--sat-solver", "cbmc", "--cbmc", slow.to_str().unwrap()])
