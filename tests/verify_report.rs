@@ -923,6 +923,38 @@ fn unlocking_a_mutex_the_thread_does_not_hold_is_a_violation_of_the_program() {
     }
 }
 
+/// Values as C computes them: an assignment's value is its target's
+/// afterwards (`c = 300` is 44 in an unsigned char, `++c` of 255 is 0),
+/// '\xff' is -1 (char is signed), 0x80000000 is an unsigned int and -1u
+/// is 4294967295.
+const C_VALUES: &str = "#include <pthread.h>
+#include <assert.h>
+int x0, x1, x2;
+unsigned char c, d = 255;
+unsigned u = 5, g;
+long long n;
+void *t(void *arg) {
+  x0 = (c = 300);
+  x1 = ++d;
+  x2 = '\\xff';
+  g = (u * 0x80000000) >> 31;
+  n = -1u;
+  return 0;
+}
+int main(void) {
+  pthread_t th;
+  pthread_create(&th, 0, t, 0);
+  pthread_join(th, 0);
+  assert(x0 == 44 && x1 == 0 && x2 == -1 && g == 1 && n == 4294967295LL + OFF);
+  return 0;
+}
+";
+
+#[test]
+fn assignments_character_and_unsigned_constants_have_the_values_c_gives_them() {
+    safe_then_violation_under_every_model("values.c", C_VALUES, &["--bitwidth", "64", "-D", "OFF=0"], &["--bitwidth", "64", "-D", "OFF=1"]);
+}
+
 /// 64-bit shared variables and a 64-bit constant operand.
 const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
 

@@ -136,11 +136,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let Some(v) = constant_value(c) else {
                     return self.lw.error(span, "integer constant too large", "here");
                 };
-                let long = !matches!(i.suffix.size, ast::IntegerSize::Int) || v > i32::MAX as i64;
-                let ty = CType::Int {
-                    bits: if long { 64 } else { 32 },
-                    signed: !i.suffix.unsigned,
-                };
+                let ty = constant_type(i, v);
                 Ok(Val {
                     expr: Expr::Const(v),
                     ty,
@@ -565,10 +561,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     UnaryOperator::Complement => (UnaryOp::BitNot, promote(&v.ty)),
                     _ => (UnaryOp::Not, CType::INT),
                 };
+                // a folded constant is the value C computes in its type
+                let in_type = |value: i64| match &ty {
+                    CType::Int { bits, signed } => truncate(value, *bits, *signed),
+                    _ => value,
+                };
                 let expr = match (op, &v.expr) {
-                    (UnaryOp::Neg, Expr::Const(c)) => Expr::Const(c.wrapping_neg()),
+                    (UnaryOp::Neg, Expr::Const(c)) => Expr::Const(in_type(c.wrapping_neg())),
                     (UnaryOp::Not, Expr::Const(c)) => Expr::Const((*c == 0) as i64),
-                    (UnaryOp::BitNot, Expr::Const(c)) => Expr::Const(!c),
+                    (UnaryOp::BitNot, Expr::Const(c)) => Expr::Const(in_type(!c)),
                     _ => Expr::Unary(op, Box::new(v.expr)),
                 };
                 Ok(Val { expr, ty })
@@ -600,9 +601,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     Some(target) => self.lw.types.size(target) as i64,
                     None => 1,
                 };
+                // computed as C computes it: an operand narrower than int
+                // is promoted, the store converts back
                 let new = Val {
                     expr: binary(op, old_expr.clone(), Expr::Const(step)),
-                    ty: old.ty.clone(),
+                    ty: if old.ty.is_pointer() { old.ty.clone() } else { promote(&old.ty) },
                 };
                 self.store(&lv, new.clone(), e.span)?;
                 if post {
@@ -616,7 +619,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                             expr: Expr::Load(place),
                             ty,
                         }),
-                        LVal::Shared { .. } => Ok(new),
+                        LVal::Shared { ty, .. } => Ok(Val { expr: self.convert(new, &ty, e.span)?, ty }),
                     }
                 }
             }
@@ -707,11 +710,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     expr: self.protect(current.expr, &current.ty, mark),
                     ty: current.ty,
                 };
+                // the value is the target's afterwards, in its type
                 let new = self.arithmetic(&op, current, rhs, e.span)?;
-                let new = Val {
-                    expr: self.save(new.expr, &new.ty),
-                    ty: new.ty,
-                };
+                let ty = lv.ty().clone();
+                let new = self.convert(new, &ty, e.span)?;
+                let new = Val { expr: self.save(new, &ty), ty };
                 self.store(&lv, new.clone(), e.span)?;
                 Ok(new)
             }
@@ -861,9 +864,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             },
             private => private,
         };
+        // the value of `x = e` is x's afterwards: e converted to x's type
+        let ty = lv.ty().clone();
+        let converted = self.convert(value, &ty, span)?;
         let value = Val {
-            expr: self.save_if_shared_target(&lv, value.expr, &value.ty),
-            ty: value.ty,
+            expr: self.save_if_shared_target(&lv, converted, &ty),
+            ty,
         };
         self.store(&lv, value.clone(), span)?;
         Ok(value)
@@ -1101,6 +1107,30 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.scopes.pop();
         result.map(|_| value)
     }
+}
+
+/// The type of an integer constant of value `value`, as C gives it: the
+/// first of int, unsigned int (octal and hexadecimal only), long and
+/// unsigned long that holds it, from the one its suffix names.
+fn constant_type(constant: &ast::Integer, value: i64) -> CType {
+    let unsigned_value = value as u64;
+    let decimal = matches!(constant.base, ast::IntegerBase::Decimal);
+    let fits = |bits: u8, signed: bool| match (bits, signed) {
+        (32, true) => unsigned_value <= i32::MAX as u64,
+        (32, false) => unsigned_value <= u64::from(u32::MAX),
+        (_, true) => unsigned_value <= i64::MAX as u64,
+        _ => true,
+    };
+    let long_only = !matches!(constant.suffix.size, ast::IntegerSize::Int);
+    let candidates: &[(u8, bool)] = match (constant.suffix.unsigned, long_only, decimal) {
+        (true, false, _) => &[(32, false), (64, false)],
+        (true, true, _) => &[(64, false)],
+        (false, false, true) => &[(32, true), (64, true), (64, false)],
+        (false, false, false) => &[(32, true), (32, false), (64, true), (64, false)],
+        (false, true, _) => &[(64, true), (64, false)],
+    };
+    let (bits, signed) = candidates.iter().copied().find(|&(bits, signed)| fits(bits, signed)).unwrap_or((64, false));
+    CType::Int { bits, signed }
 }
 
 /// The operator a compound assignment (`+=`, `<<=`, ...) applies.

@@ -805,8 +805,10 @@ fn char_value(s: &str) -> Option<i64> {
         "b" => 8,
         "f" => 12,
         "v" => 11,
-        other if other.starts_with('x') => i64::from_str_radix(&other[1..], 16).ok()?,
-        other => i64::from_str_radix(other, 8).ok()?,
+        // a character constant is an int of the value of a `char`, which
+        // is signed here (x86): '\xff' is -1
+        other if other.starts_with('x') => i64::from(u8::from_str_radix(&other[1..], 16).ok()? as i8),
+        other => i64::from(u8::from_str_radix(other, 8).ok()? as i8),
     })
 }
 
