@@ -116,9 +116,6 @@ enum Atomic {
         order_argument: Option<usize>,
         generic: bool,
     },
-    /// `atomic_is_lock_free`, `__atomic_always_lock_free`,
-    /// `__atomic_is_lock_free`: every object here is.
-    LockFree,
     Init,
     FlagTestAndSet,
     FlagClear {
@@ -126,9 +123,6 @@ enum Atomic {
     },
     LockRelease,
 }
-
-/// What the lock-free queries answer: true.
-const LOCK_FREE: Val = Val { expr: Expr::Const(1), ty: CType::Bool };
 
 /// The desired value of a compare-and-swap argument: the argument's value,
 /// or the value it points to.
@@ -199,7 +193,6 @@ fn atomic_builtin(name: &str) -> Option<Atomic> {
             order_argument: explicit.then_some(1),
         },
         "__atomic_clear" => Atomic::FlagClear { order_argument: Some(1) },
-        "atomic_is_lock_free" | "__atomic_always_lock_free" | "__atomic_is_lock_free" => Atomic::LockFree,
         "__sync_lock_release" => Atomic::LockRelease,
         _ => return None,
     })
@@ -411,6 +404,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let condition = self.rvalue(argument(0)?)?;
                 self.emit(StmtKind::Assume(condition.expr));
                 Ok(Val::void())
+            }
+            // every object here is lock-free; the arguments (a size, an
+            // object) have no effect
+            "atomic_is_lock_free" | "__atomic_always_lock_free" | "__atomic_is_lock_free" => {
+                Ok(Val { expr: Expr::Const(1), ty: CType::Bool })
             }
             "__sync_synchronize" => {
                 self.emit(StmtKind::Fence(FenceKind::Full));
@@ -723,8 +721,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Atomic::Load { generic: false }
             | Atomic::FlagTestAndSet
             | Atomic::FlagClear { .. }
-            | Atomic::LockRelease
-            | Atomic::LockFree => 1,
+            | Atomic::LockRelease => 1,
             Atomic::CompareExchangePointer { .. } | Atomic::CompareAndSwap { .. } | Atomic::Exchange { generic: true } => 3,
             _ => 2,
         };
@@ -734,10 +731,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 format!("`{name}` needs {needed} arguments"),
                 "too few arguments",
             );
-        }
-        if let Atomic::LockFree = kind {
-            // before the first argument, which need not be a pointer
-            return Ok(LOCK_FREE);
         }
         let pointer = self.rvalue(&arguments[0])?;
         let ty = match pointer.ty.target() {
@@ -854,7 +847,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     ty: CType::Bool,
                 })
             }
-            Atomic::LockFree => Ok(LOCK_FREE),
             Atomic::Load { generic: false } => Ok(self.read_shared(address, ty)),
             Atomic::Load { generic: true } => {
                 let value = self.read_shared(address, ty);
