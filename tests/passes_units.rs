@@ -5,7 +5,7 @@ mod passes_support;
 
 use lazysma::ir::*;
 use lazysma::passes::walk::{LabelGen, for_each_stmt};
-use lazysma::passes::{SeqStmt, inline, instantiate, sequentialise, unroll};
+use lazysma::passes::{SeqStmt, SeqThread, inline, instantiate, sequentialise, unroll};
 use passes_support::*;
 use std::collections::HashSet;
 
@@ -448,21 +448,25 @@ fn unbounded_thread_creation_is_refused() {
     assert!(error.message.contains("unbounded"), "{}", error.message);
 }
 
-#[test]
-fn guards_number_visible_statements_and_joins_forbid_skipped_switches() {
-    // if (c) { x = 1; } else { r = y; x = 2; } fence; r = x
+/// `if (c) { x = 1; ...(then_writes stores) } else { r = y; x = 2; } fence; r = x`,
+/// sequentialised.
+fn branching_thread(then_writes: i64) -> SeqThread {
     let mut b = Builder::new();
     let x = b.global("x", 0);
     let y = b.global("y", 0);
     let main = b.reserve("main");
-    let then_branch = vec![b.st(StmtKind::Write {
-        address: x.clone(),
-        value: c(1),
-    })];
+    let then_branch = (1..=then_writes)
+        .map(|value| {
+            b.st(StmtKind::Write {
+                address: x.clone(),
+                value: c(value),
+            })
+        })
+        .collect();
     let else_branch = vec![
         b.st(StmtKind::Read {
             target: local(0),
-            address: y,
+            address: y.clone(),
         }),
         b.st(StmtKind::Write {
             address: x.clone(),
@@ -483,49 +487,71 @@ fn guards_number_visible_statements_and_joins_forbid_skipped_switches() {
     ];
     b.define(main, 0, &[("r", int(), false)], int(), body);
     b.set_main(main);
-    let seq = sequentialise(&b.program, &options(2, 1)).expect("sequentialises");
-    let thread = &seq.threads[0];
-    // 0 (entry), 1 (then), 2-3 (else), 4 fence, 5 read, 6 end.
-    assert_eq!(thread.lines, 7);
+    let mut seq = sequentialise(&b.program, &options(2, 1)).expect("sequentialises");
+    seq.threads.remove(0)
+}
+
+fn guard_numbers(thread: &SeqThread) -> Vec<u32> {
     let mut flat = Vec::new();
     flatten(&thread.body, &mut flat);
-    let guards: Vec<u32> = flat
-        .iter()
-        .filter_map(|s| {
-            if let SeqStmt::Guard(i) = s {
-                Some(*i)
-            } else {
-                None
-            }
-        })
-        .collect();
-    assert_eq!(guards, (0..7).collect::<Vec<_>>());
-    let SeqStmt::If { else_branch, .. } = &thread
+    flat.iter()
+        .filter_map(|s| if let SeqStmt::Guard(i) = s { Some(*i) } else { None })
+        .collect()
+}
+
+fn the_if(thread: &SeqThread) -> (usize, &[SeqStmt], &[SeqStmt]) {
+    thread
         .body
         .iter()
-        .find(|s| matches!(s, SeqStmt::If { .. }))
-        .expect("if")
-    else {
-        unreachable!()
-    };
+        .enumerate()
+        .find_map(|(k, s)| match s {
+            SeqStmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => Some((k, then_branch.as_slice(), else_branch.as_slice())),
+            _ => None,
+        })
+        .expect("an if")
+}
+
+#[test]
+fn guards_number_visible_statements_and_joins_forbid_skipped_switches() {
+    let thread = branching_thread(2);
+    // 0 (entry), 1-2 (then), 3-4 (else), 5 fence, 6 read, 7 end.
+    assert_eq!(thread.lines, 8);
+    assert_eq!(guard_numbers(&thread), (0..8).collect::<Vec<_>>());
+    let (at, then_branch, else_branch) = the_if(&thread);
+    assert_eq!(thread.body[at - 1], SeqStmt::Guard(1), "the branch's opening guard stands before the if");
+    assert!(matches!(then_branch.first(), Some(SeqStmt::Write { .. })), "{then_branch:?}");
+    assert_eq!(then_branch.get(1), Some(&SeqStmt::Guard(2)));
     assert_eq!(
         else_branch.first(),
-        Some(&SeqStmt::ResumeCheck(2)),
-        "else starts with assume(cs >= 2)"
+        Some(&SeqStmt::ResumeCheck(3)),
+        "else skips switch point 2: it starts with assume(cs >= 3)"
     );
-    let after_if = thread
-        .body
-        .iter()
-        .position(|s| matches!(s, SeqStmt::If { .. }))
-        .expect("if")
-        + 1;
     assert_eq!(
-        thread.body[after_if],
-        SeqStmt::ResumeCheck(4),
-        "join: assume(cs >= 4) before guard 4"
+        thread.body[at + 1],
+        SeqStmt::ResumeCheck(5),
+        "join: assume(cs >= 5) before guard 5"
     );
-    assert_eq!(thread.body[after_if + 1], SeqStmt::Guard(4));
+    assert_eq!(thread.body[at + 2], SeqStmt::Guard(5));
+    let mut flat = Vec::new();
+    flatten(&thread.body, &mut flat);
     assert_eq!(flat.last(), Some(&SeqStmt::Guard(thread.lines - 1)), "the thread ends after its last guard");
+}
+
+#[test]
+fn a_branch_with_one_switch_point_has_it_before_the_if_and_skips_none() {
+    // `a && b` of shared reads lowers to this shape; a guard inside the
+    // branch made CBMC's path conditions grow exponentially along a chain
+    let thread = branching_thread(1);
+    assert_eq!(guard_numbers(&thread), (0..7).collect::<Vec<_>>());
+    let (at, then_branch, else_branch) = the_if(&thread);
+    assert_eq!(thread.body[at - 1], SeqStmt::Guard(1));
+    assert!(!then_branch.iter().any(|s| matches!(s, SeqStmt::Guard(_) | SeqStmt::ResumeCheck(_))));
+    assert_eq!(else_branch.first(), Some(&SeqStmt::Guard(2)), "the else skips no switch point");
+    assert_eq!(thread.body[at + 1], SeqStmt::ResumeCheck(4), "the else's switch points are skipped by the then branch");
 }
 
 #[test]

@@ -416,17 +416,24 @@ impl Sequentialiser<'_> {
             } => {
                 let mut then_out = Vec::new();
                 self.block(then_branch, &mut then_out)?;
+                hoist_opening_guard(&mut then_out, out);
+                let then_switches = contains_guard(&then_out);
                 let mut else_out = Vec::new();
                 if !else_branch.is_empty() {
-                    self.join(&mut else_out);
+                    if then_switches {
+                        self.join(&mut else_out);
+                    }
                     self.block(else_branch, &mut else_out)?;
                 }
+                let switches = then_switches || contains_guard(&else_out);
                 out.push(SeqStmt::If {
                     condition: condition.clone(),
                     then_branch: then_out,
                     else_branch: else_out,
                 });
-                self.join(out);
+                if switches {
+                    self.join(out);
+                }
             }
             StmtKind::Goto(label) => {
                 if self.defined.contains(label) {
@@ -583,4 +590,30 @@ fn rmw_operands(op: &RmwOp) -> (RmwCode, Expr, Expr) {
             (RmwCode::Cas, desired.clone(), expected.clone())
         }
     }
+}
+
+/// Moves the guard that opens a branch before its `if`. The condition reads
+/// private state only, so a context switch just before the test is the
+/// same as one just after it; and the guards' jumps then stay at the top
+/// level instead of entering the next branch. Jumps into branches made
+/// CBMC's path conditions grow exponentially along `a && b && c` of shared
+/// reads, and along every unrolled loop that tests one.
+fn hoist_opening_guard(branch: &mut Vec<SeqStmt>, before: &mut Vec<SeqStmt>) {
+    if let Some(SeqStmt::Guard(_)) = branch.first() {
+        before.push(branch.remove(0));
+    }
+}
+
+/// Whether `body` has a visible statement, so that a path around it skips a
+/// context switch point.
+fn contains_guard(body: &[SeqStmt]) -> bool {
+    body.iter().any(|stmt| match stmt {
+        SeqStmt::Guard(_) => true,
+        SeqStmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } => contains_guard(then_branch) || contains_guard(else_branch),
+        _ => false,
+    })
 }
