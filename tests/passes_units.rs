@@ -708,3 +708,16 @@ fn main_runs_its_prefix_in_round_zero_and_its_joined_suffix_last() {
         "{text}"
     );
 }
+
+#[test]
+fn an_else_branch_opening_with_a_switch_point_has_it_before_the_if_when_the_then_branch_has_none() {
+    // `a || b` of shared reads lowers to this shape
+    let thread = branching_thread(0);
+    assert_eq!(guard_numbers(&thread), (0..6).collect::<Vec<_>>());
+    let (at, then_branch, else_branch) = the_if(&thread);
+    assert_eq!(thread.body[at - 1], SeqStmt::Guard(1), "the else branch's opening guard stands before the if");
+    assert!(then_branch.is_empty(), "{then_branch:?}");
+    assert!(matches!(else_branch.first(), Some(SeqStmt::Read { .. })), "{else_branch:?}");
+    assert_eq!(else_branch.get(1), Some(&SeqStmt::Guard(2)));
+    assert_eq!(thread.body[at + 1], SeqStmt::ResumeCheck(3), "the then branch skips switch point 2");
+}

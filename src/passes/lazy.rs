@@ -416,6 +416,7 @@ impl Sequentialiser<'_> {
             } => {
                 let mut then_out = Vec::new();
                 self.block(then_branch, &mut then_out)?;
+                let then_visible = contains_guard(&then_out);
                 hoist_opening_guard(&mut then_out, out);
                 let then_switches = contains_guard(&then_out);
                 let mut else_out = Vec::new();
@@ -424,6 +425,9 @@ impl Sequentialiser<'_> {
                         self.join(&mut else_out);
                     }
                     self.block(else_branch, &mut else_out)?;
+                }
+                if !then_visible {
+                    hoist_opening_guard(&mut else_out, out);
                 }
                 let switches = then_switches || contains_guard(&else_out);
                 out.push(SeqStmt::If {
@@ -592,12 +596,13 @@ fn rmw_operands(op: &RmwOp) -> (RmwCode, Expr, Expr) {
     }
 }
 
-/// Moves the guard that opens a branch before its `if`. The condition reads
-/// private state only, so a context switch just before the test is the
-/// same as one just after it; and the guards' jumps then stay at the top
-/// level instead of entering the next branch. Jumps into branches made
-/// CBMC's path conditions grow exponentially along `a && b && c` of shared
-/// reads, and along every unrolled loop that tests one.
+/// Moves the guard that opens a branch before its `if` (the else branch's
+/// only when the then branch has none, so that guards stay in order). The
+/// condition reads private state only, so a context switch just before the
+/// test is the same as one just after it; and the guards' jumps then stay
+/// at the top level instead of entering the next branch. Jumps into
+/// branches made CBMC's path conditions grow exponentially along
+/// `a && b && c` or `a || b || c` of shared reads.
 fn hoist_opening_guard(branch: &mut Vec<SeqStmt>, before: &mut Vec<SeqStmt>) {
     if let Some(SeqStmt::Guard(_)) = branch.first() {
         before.push(branch.remove(0));
