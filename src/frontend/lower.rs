@@ -307,16 +307,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Keeps `e` from seeing statements emitted after `mark`: when some
     /// were emitted and `e` reads private data, its value is saved first.
     pub fn protect(&mut self, e: Expr, ty: &CType, mark: usize) -> Expr {
-        if self.mark() == mark || self.is_stable(&e) {
-            return e;
-        }
-        let reads_plain_global = reads_plain_global(&e);
-        let later = self
-            .blocks
-            .last()
-            .map(|b| &b[mark.min(b.len())..])
-            .unwrap_or(&[]);
-        if !self.may_write_private(later, reads_plain_global) {
+        if self.mark() == mark || !self.may_change(&e, mark) {
             return e;
         }
         let temp = self.temp(ty);
@@ -328,6 +319,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             block.insert(mark.min(block.len()), stmt);
         }
         Expr::Load(Place::Local(temp))
+    }
+
+    /// Whether the statements emitted after `mark` may change the value of
+    /// `e`. The cheaper question comes first, so that both shapes of a long
+    /// chain stay linear: `x + x + ... + x` makes `e` long and the
+    /// statements after it few (one read), `x + (x + ...)` the reverse.
+    fn may_change(&self, e: &Expr, mark: usize) -> bool {
+        /// Statements few enough to look at before the expression.
+        const FEW: usize = 8;
+        let later = self
+            .blocks
+            .last()
+            .map(|b| &b[mark.min(b.len())..])
+            .unwrap_or(&[]);
+        if later.len() <= FEW && !self.may_write_private(later, true) {
+            return false;
+        }
+        !self.is_stable(e) && self.may_write_private(later, reads_plain_global(e))
     }
 
     /// Whether statements may change private data other than temporaries

@@ -418,7 +418,7 @@ impl ThreadPrinter<'_> {
     fn origin_comment(&self, stmt: OriginId) -> String {
         match self.program.map.origins.get(stmt) {
             Some(Origin { line, text, .. }) => {
-                format!("  /* {line}: {} */", text.replace("*/", "* /"))
+                format!("  /* {line}: {} */", comment_text(text))
             }
             None => String::new(),
         }
@@ -886,9 +886,33 @@ fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
     out.push_str("  return 0;\n}\n");
 }
 
+/// A statement's source text as a comment shows it: at most
+/// [`COMMENT_CHARACTERS`] characters (a statement's every access carries
+/// the comment, so a long statement with many made the file quadratic in
+/// its length), and no `*/` to end the comment early.
+fn comment_text(text: &str) -> String {
+    let shown = match text.char_indices().nth(COMMENT_CHARACTERS) {
+        Some((end, _)) => format!("{} ...", &text[..end]),
+        None => text.to_string(),
+    };
+    shown.replace("*/", "* /")
+}
+
+/// The longest source text a statement's comment shows.
+const COMMENT_CHARACTERS: usize = 120;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comment_shows_a_long_statement_cut_and_never_ends_early() {
+        assert_eq!(comment_text("x = 1; /* set */"), "x = 1; /* set * /");
+        let long = "é".repeat(COMMENT_CHARACTERS + 5);
+        let shown = comment_text(&long);
+        assert_eq!(shown, format!("{} ...", "é".repeat(COMMENT_CHARACTERS)));
+        assert_eq!(comment_text(&"a".repeat(COMMENT_CHARACTERS)), "a".repeat(COMMENT_CHARACTERS));
+    }
 
     #[test]
     fn main_is_told_by_the_head_of_its_definition() {
@@ -922,3 +946,4 @@ mod tests {
         assert!(comment.contains(&format!(" * preprocessor options: -D N=2 -I {}\n", directory.path().display())), "{comment}");
     }
 }
+
