@@ -201,6 +201,52 @@ void sma_check_loc(sma_loc_t loc)
 #endif
 }
 
+/* ---- free ---------------------------------------------------------------- */
+
+#if SMA_HEAP_SCALARS > 0
+/* sma_heap_freed[b]: heap block b was freed. A freed block is never handed
+ * out again, so every later access to it is a use of freed memory. */
+_Bool sma_heap_freed[SMA_HEAP_BLOCKS];
+#endif
+
+/* Whether `loc` lies in a heap block that was freed. */
+_Bool sma_freed(sma_loc_t loc)
+{
+#if SMA_HEAP_SCALARS > 0
+    return loc >= SMA_HEAP_BASE && loc < SMA_HEAP_BASE + SMA_HEAP_SCALARS
+        && sma_heap_freed[(loc - SMA_HEAP_BASE) / SMA_HEAP_BLOCK_SIZE];
+#else
+    (void)loc;
+    return 0;
+#endif
+}
+
+/* Whether `loc` is the first location of a heap block that malloc handed
+ * out: what `free` may be given. */
+_Bool sma_heap_block_start(sma_loc_t loc)
+{
+#if SMA_HEAP_SCALARS > 0
+    return loc >= SMA_HEAP_BASE
+        && loc < SMA_HEAP_BASE + sma_heap_blocks_used * SMA_HEAP_BLOCK_SIZE
+        && (loc - SMA_HEAP_BASE) % SMA_HEAP_BLOCK_SIZE == 0;
+#else
+    (void)loc;
+    return 0;
+#endif
+}
+
+/* Frees the heap block that starts at `loc` (sma_heap_block_start). The
+ * allocator's state is not buffered: the block is freed for every thread
+ * at once. */
+void sma_free(sma_loc_t loc)
+{
+#if SMA_HEAP_SCALARS > 0
+    sma_heap_freed[(loc - SMA_HEAP_BASE) / SMA_HEAP_BLOCK_SIZE] = 1;
+#else
+    (void)loc;
+#endif
+}
+
 /* Takes the next heap block for `scalars` locations, or cuts the execution
  * off when the blocks are used up or the request does not fit in a block.
  * Returns the first location id of the block. */

@@ -866,6 +866,78 @@ fn a_null_pointer_dereference_is_a_violation_at_its_statement() {
     }
 }
 
+/// A thread pops the only node of a stack and frees it while another
+/// reads the node it found on top: with `FREE` defined as `free`, a use of
+/// freed memory unless the reader is joined first (`JOIN_FIRST`).
+const USE_AFTER_FREE: &str = "#include <pthread.h>
+#include <stdlib.h>
+#include <assert.h>
+struct node { int value; struct node *next; };
+struct node *top;
+void *pop(void *arg) { struct node *n = top; if (n) { top = n->next; FREE(n); } return 0; }
+void *peek(void *arg) { struct node *n = top; if (n) { int v = n->value; assert(v == 7); } return 0; }
+void keep(void *p) { }
+int main(void) {
+  struct node *n = malloc(sizeof(struct node));
+  n->value = 7; n->next = 0; top = n;
+  pthread_t a, b;
+  pthread_create(&b, 0, peek, 0);
+  if (JOIN_FIRST) pthread_join(b, 0);
+  pthread_create(&a, 0, pop, 0);
+  pthread_join(a, 0);
+  if (!JOIN_FIRST) pthread_join(b, 0);
+  return 0;
+}
+";
+
+/// The kind and line of the property a JSON report says fails.
+fn failed_property(stdout: &str) -> (String, u64) {
+    let property = &json(stdout)["property"];
+    (property["kind"].as_str().unwrap_or_default().to_string(), property["line"].as_u64().unwrap_or_default())
+}
+
+#[test]
+fn a_use_of_freed_memory_is_a_violation_at_its_statement() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "uaf.c", USE_AFTER_FREE);
+    for model in ["--sc", "--tso", "--pso"] {
+        // freed after its last use; not freed (free used to do nothing, and a
+        // freed node read back its old value)
+        for safe in [["-D", "FREE=free", "-D", "JOIN_FIRST=1"], ["-D", "FREE=keep", "-D", "JOIN_FIRST=0"]] {
+            let (code, stdout, stderr) = verify(&path, &[&[model][..], &safe].concat());
+            assert_eq!(code, 0, "{model} {safe:?}: {stdout}{stderr}");
+        }
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "FREE=free", "-D", "JOIN_FIRST=0", "--format", "json"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        assert_eq!(failed_property(&stdout), ("use-after-free".to_string(), 7), "{model}: {stdout}");
+        assert_eq!(json(&stdout)["check"]["realisable"], true, "{model}: {stdout}");
+    }
+}
+
+#[test]
+fn freeing_twice_or_what_malloc_did_not_return_is_a_violation_at_the_free() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let text = "#include <stdlib.h>\nint g;\nint main(void) {\n  int *p = malloc(2 * sizeof(int));\n  free(0);\n  free(FIRST);\n  free(SECOND);\n  return 0;\n}\n";
+    let path = program(&directory, "free.c", text);
+    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "FIRST=p", "-D", "SECOND=0"]);
+    assert_eq!(code, 0, "free(NULL) does nothing: {stdout}{stderr}");
+    for (first, second, kind, line) in [
+        ("p", "p", "double-free", 7),
+        ("p + 1", "0", "invalid-free", 6),
+        ("&g", "p", "invalid-free", 6),
+    ] {
+        let (code, stdout, stderr) = verify(&path, &["--tso", "-D", &format!("FIRST={first}"), "-D", &format!("SECOND={second}"), "--format", "json"]);
+        assert_eq!(code, 10, "{first}, {second}: {stdout}{stderr}");
+        assert_eq!(failed_property(&stdout), (kind.to_string(), line), "{first}, {second}: {stdout}");
+    }
+}
+
 /// A struct copied from shared memory into a private one and back.
 const STRUCT_COPIES: &str = "#include <pthread.h>
 #include <assert.h>

@@ -281,6 +281,19 @@ pub const ARRAY_INDEX_OUT_OF_BOUNDS: &str = "array index out of bounds";
 /// null pointer fails.
 pub const NULL_DEREFERENCE: &str = "dereference of a null pointer";
 
+/// The words after `file:line: ` of the property that an access to a heap
+/// block after its `free` fails.
+pub const USE_AFTER_FREE: &str = "use of freed memory";
+
+/// The words after `file:line: ` of the property that a second `free` of a
+/// heap block fails.
+pub const DOUBLE_FREE: &str = "double free";
+
+/// The words after `file:line: ` of the property that a `free` of a pointer
+/// that no `malloc` returned fails (a global, a local, the inside of a
+/// block).
+pub const INVALID_FREE: &str = "free of a pointer malloc did not return";
+
 /// The words after `file:line: ` of the property that an unlock by a
 /// thread that does not hold the mutex fails (found by the native check).
 pub const UNLOCK_NOT_HELD: &str = "unlock of a mutex its thread does not hold";

@@ -730,6 +730,7 @@ impl Counter<'_> {
             | SeqStmt::Assign(..)
             | SeqStmt::Read { .. }
             | SeqStmt::Malloc { .. }
+            | SeqStmt::Free { .. }
             | SeqStmt::Assert { .. }
             | SeqStmt::Assume(_) => state,
         }

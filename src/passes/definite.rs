@@ -125,6 +125,7 @@ impl Analysis {
             | SeqStmt::Unlock { address: e, .. }
             | SeqStmt::Assert { condition: e, .. }
             | SeqStmt::Assume(e)
+            | SeqStmt::Free { address: e, .. }
             | SeqStmt::Join { handle: e, .. } => {
                 self.uses(e, &state);
                 state

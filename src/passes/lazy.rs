@@ -395,7 +395,10 @@ impl Sequentialiser<'_> {
                 zeroed: *zeroed,
                 stmt: origin,
             }),
-            StmtKind::Free(_) => {}
+            StmtKind::Free(address) => out.push(SeqStmt::Free {
+                address: address.clone(),
+                stmt: origin,
+            }),
             StmtKind::Assert { condition, kind } => {
                 let condition = match kind {
                     PropertyKind::Assertion | PropertyKind::UnwindingAssertion => condition.clone(),

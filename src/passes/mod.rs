@@ -139,6 +139,12 @@ pub enum SeqStmt {
         zeroed: bool,
         stmt: OriginId,
     },
+    /// `free(address)`: the heap block at `address` is freed (nothing for
+    /// a null address).
+    Free {
+        address: Expr,
+        stmt: OriginId,
+    },
     /// `__CPROVER_assert(condition, description)`.
     Assert {
         condition: Expr,
@@ -297,6 +303,11 @@ impl SequentialProgram {
 /// Whether `body` creates a thread.
 pub fn creates_threads(body: &[SeqStmt]) -> bool {
     any_statement(body, &|stmt| matches!(stmt, SeqStmt::Create { .. }))
+}
+
+/// Whether `body` frees heap memory.
+pub fn frees(body: &[SeqStmt]) -> bool {
+    any_statement(body, &|stmt| matches!(stmt, SeqStmt::Free { .. }))
 }
 
 /// Whether `body` allocates heap memory (`malloc`, `calloc`).

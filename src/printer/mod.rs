@@ -375,6 +375,7 @@ fn print_thread(
             u32::MAX
         },
         sma,
+        frees: program.threads.iter().any(|thread| crate::passes::frees(&thread.body)),
     };
     printer.block(&thread.body, 1);
     let _ = writeln!(printer.out, "t{t}_L{}: ;\n}}", thread.lines);
@@ -394,6 +395,9 @@ struct ThreadPrinter<'a> {
     /// The SMA: the reference models have `_alone` variants, the
     /// timestamped ones `sma_write_unobserved` and `sma_read_newest`.
     sma: SmaImplementation,
+    /// Some thread frees heap memory: an access through a pointer checks
+    /// that its block was not freed.
+    frees: bool,
 }
 
 impl ThreadPrinter<'_> {
@@ -475,14 +479,24 @@ impl ThreadPrinter<'_> {
             // property violation (a dispatched access reports it as out of
             // its object's bounds)
             None if !matches!(address, crate::ir::Expr::Const(_)) => {
-                let description = expr::string_literal(&self.violation(stmt, crate::ir::NULL_DEREFERENCE));
-                let check = format!("if (({location}) == 0) {{ __CPROVER_assert(0, {description}); __CPROVER_assume(0); }}");
-                self.line(indent, &check);
+                self.violation_if(indent, &format!("({location}) == 0"), stmt, crate::ir::NULL_DEREFERENCE);
+                if self.frees {
+                    self.violation_if(indent, &format!("sma_freed({location})"), stmt, crate::ir::USE_AFTER_FREE);
+                }
                 format!("{}{comment}", operation(function, &location))
             }
             None => format!("{}{comment}", operation(function, &location)),
         };
         self.line(indent, &text);
+    }
+
+    /// `if (condition) { assert(0, "file:line: what: statement"); assume(0); }`:
+    /// statement `stmt` violates property `what` when `condition` holds, and
+    /// the execution ends there.
+    fn violation_if(&mut self, indent: usize, condition: &str, stmt: OriginId, what: &str) {
+        let description = expr::string_literal(&self.violation(stmt, what));
+        let check = format!("if ({condition}) {{ __CPROVER_assert(0, {description}); __CPROVER_assume(0); }}");
+        self.line(indent, &check);
     }
 
     /// For a reference SMA's `function` that begins with memory updates
@@ -644,6 +658,16 @@ impl ThreadPrinter<'_> {
                     self.origin_comment(*stmt)
                 );
                 self.line(indent, &text);
+            }
+            SeqStmt::Free { address, stmt } => {
+                // free(NULL) does nothing
+                let location = self.e(address);
+                self.line(indent, &format!("if (({location}) != 0) {{"));
+                self.violation_if(indent + 1, &format!("sma_freed({location})"), *stmt, crate::ir::DOUBLE_FREE);
+                self.violation_if(indent + 1, &format!("!sma_heap_block_start({location})"), *stmt, crate::ir::INVALID_FREE);
+                let text = format!("sma_free({location});{}", self.origin_comment(*stmt));
+                self.line(indent + 1, &text);
+                self.line(indent, "}");
             }
             SeqStmt::Assert {
                 condition,

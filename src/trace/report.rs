@@ -98,6 +98,12 @@ pub enum PropertyKind {
     ArrayIndexOutOfBounds,
     /// An access through a null pointer.
     NullDereference,
+    /// An access to a heap block after its `free`.
+    UseAfterFree,
+    /// A second `free` of a heap block.
+    DoubleFree,
+    /// A `free` of a pointer that no `malloc` returned.
+    InvalidFree,
     /// `pthread_mutex_unlock` by a thread that does not hold the mutex.
     UnlockNotHeld,
     /// `reach_error()`, `__VERIFIER_error()` is reached.
@@ -113,6 +119,9 @@ impl PropertyKind {
             PropertyKind::Assertion => "the assertion does not hold",
             PropertyKind::ArrayIndexOutOfBounds => "array index out of bounds",
             PropertyKind::NullDereference => "a null pointer is dereferenced",
+            PropertyKind::UseAfterFree => "freed memory is used",
+            PropertyKind::DoubleFree => "a heap block is freed twice",
+            PropertyKind::InvalidFree => "a pointer malloc did not return is freed",
             PropertyKind::UnlockNotHeld => "a thread unlocks a mutex it does not hold",
             PropertyKind::ErrorCall => "the error call is reached",
             PropertyKind::UnwindingAssertion => "the loop runs longer than --unwind allows",
@@ -163,8 +172,16 @@ fn classify(text: &str) -> (PropertyKind, Option<String>) {
     if let Some(rest) = text.strip_prefix(crate::ir::ARRAY_INDEX_OUT_OF_BOUNDS) {
         return (PropertyKind::ArrayIndexOutOfBounds, statement(rest.strip_prefix(':').unwrap_or(rest)));
     }
-    if let Some(rest) = text.strip_prefix(crate::ir::NULL_DEREFERENCE) {
-        return (PropertyKind::NullDereference, statement(rest.strip_prefix(':').unwrap_or(rest)));
+    let memory_errors = [
+        (crate::ir::NULL_DEREFERENCE, PropertyKind::NullDereference),
+        (crate::ir::USE_AFTER_FREE, PropertyKind::UseAfterFree),
+        (crate::ir::DOUBLE_FREE, PropertyKind::DoubleFree),
+        (crate::ir::INVALID_FREE, PropertyKind::InvalidFree),
+    ];
+    for (words, kind) in memory_errors {
+        if let Some(rest) = text.strip_prefix(words) {
+            return (kind, statement(rest.strip_prefix(':').unwrap_or(rest)));
+        }
     }
     if let Some(rest) = text.strip_prefix(crate::ir::UNLOCK_NOT_HELD) {
         return (PropertyKind::UnlockNotHeld, statement(rest.strip_prefix(':').unwrap_or(rest)));
