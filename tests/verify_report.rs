@@ -918,6 +918,22 @@ fn a_use_of_freed_memory_is_a_violation_at_its_statement() {
 }
 
 #[test]
+fn a_use_of_freed_memory_at_an_address_the_translator_knows_is_a_violation() {
+    if !require_cbmc() {
+        return;
+    }
+    // main's own allocation: the translator folds p into a constant location
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let text = "#include <stdlib.h>\n#include <assert.h>\nint main(void) {\n  int *p = malloc(sizeof(int));\n  *p = 1;\n  FREE(p);\n  int v = *p;\n  assert(v == 1);\n  return 0;\n}\n";
+    let path = program(&directory, "known.c", text);
+    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "FREE=(void)"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "FREE=free", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    assert_eq!(failed_property(&stdout), ("use-after-free".to_string(), 7), "{stdout}");
+}
+
+#[test]
 fn freeing_twice_or_what_malloc_did_not_return_is_a_violation_at_the_free() {
     if !require_cbmc() {
         return;

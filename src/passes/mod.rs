@@ -243,6 +243,12 @@ impl MemoryLayout {
         (scalars <= MAX_DISPATCH_SCALARS).then_some((first, scalars))
     }
 
+    /// Whether `address` is a constant location in the heap.
+    pub fn is_heap_location(&self, address: &Expr) -> bool {
+        let heap = i64::from(self.heap_base)..i64::from(self.heap_base) + i64::from(self.heap_blocks) * i64::from(self.heap_block_size);
+        matches!(address, Expr::Const(id) if heap.contains(id))
+    }
+
     /// The static object holding location `id`, as `(first, scalars)`.
     pub fn object_of(&self, id: i64) -> Option<(u32, u32)> {
         let id = u32::try_from(id).ok()?;

@@ -485,7 +485,14 @@ impl ThreadPrinter<'_> {
                 }
                 format!("{}{comment}", operation(function, &location))
             }
-            None => format!("{}{comment}", operation(function, &location)),
+            // a heap location the translator knows (an allocation's result
+            // on a path that knows it) may still have been freed
+            None => {
+                if self.frees && self.program.memory.is_heap_location(address) {
+                    self.violation_if(indent, &format!("sma_freed({location})"), stmt, crate::ir::USE_AFTER_FREE);
+                }
+                format!("{}{comment}", operation(function, &location))
+            }
         };
         self.line(indent, &text);
     }
