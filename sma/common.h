@@ -98,6 +98,7 @@ typedef unsigned int sma_wid_t;
 #define SMA_EV_ATOMIC_BEGIN 13 /* an atomic section begins; written by the translator */
 #define SMA_EV_ATOMIC_END  14 /* an atomic section ends; written by the translator */
 #define SMA_EV_LOCK_BUSY   15 /* a try-lock finds the mutex held (read_from: the lock's write) */
+#define SMA_EV_FREE        16 /* the heap block at loc is freed; written by the translator */
 
 /* Verdict-only builds. The event records, write ids and memory order only
  * feed the trace that `lazysma verify` decodes: no model assumes or asserts

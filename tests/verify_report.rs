@@ -913,7 +913,13 @@ fn a_use_of_freed_memory_is_a_violation_at_its_statement() {
         let (code, stdout, stderr) = verify(&path, &[model, "-D", "FREE=free", "-D", "JOIN_FIRST=0", "--format", "json"]);
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
         assert_eq!(failed_property(&stdout), ("use-after-free".to_string(), 7), "{model}: {stdout}");
-        assert_eq!(json(&stdout)["check"]["realisable"], true, "{model}: {stdout}");
+        let report = json(&stdout);
+        assert_eq!(report["check"]["realisable"], true, "{model}: {stdout}");
+        // the witness says who freed the block, where
+        let frees = report["witness"]["frees"].as_array().expect("frees is an array");
+        assert_eq!(frees.len(), 1, "{model}: {stdout}");
+        assert_eq!((frees[0]["thread"]["name"].as_str(), frees[0]["line"].as_u64()), (Some("pop#0"), Some(6)), "{model}: {stdout}");
+        assert_eq!(frees[0]["location"], "heap#0[0]", "{model}: {stdout}");
     }
 }
 

@@ -672,7 +672,11 @@ impl ThreadPrinter<'_> {
                 self.line(indent, &format!("if (({location}) != 0) {{"));
                 self.violation_if(indent + 1, &format!("sma_freed({location})"), *stmt, crate::ir::DOUBLE_FREE);
                 self.violation_if(indent + 1, &format!("!sma_heap_block_start({location})"), *stmt, crate::ir::INVALID_FREE);
-                let text = format!("sma_free({location});{}", self.origin_comment(*stmt));
+                let t = self.thread.slot;
+                let text = format!(
+                    "sma_free({location}); sma_record(SMA_EV_FREE, {t}, {location}, 0, 0, 0, 0, {stmt});{}",
+                    self.origin_comment(*stmt)
+                );
                 self.line(indent + 1, &text);
                 self.line(indent, "}");
             }

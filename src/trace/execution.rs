@@ -105,6 +105,20 @@ pub struct Decoded {
     pub sma_order: Witness,
     /// How the values of each location are shown.
     pub values: ValueDisplay,
+    /// The `free`s of the trace, in its order. Freeing is no memory
+    /// event: it changes no location, and no thread buffers it.
+    pub frees: Vec<Freed>,
+}
+
+/// A heap block the trace frees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Freed {
+    /// The freeing thread's slot.
+    pub slot: usize,
+    /// The `free` statement (an index into the translation's origins).
+    pub stmt: usize,
+    /// The block's first location, by name.
+    pub location: String,
 }
 
 /// Shows the values of locations as their C types read them: pointers as
@@ -192,6 +206,7 @@ struct Builder<'a> {
     pending: Vec<(u64, u64, usize, usize)>,
     /// (reader, writer) places, resolved to event ids at the end.
     sources: Vec<((usize, usize), (usize, usize))>,
+    frees: Vec<Freed>,
     sma: SmaImplementation,
 }
 
@@ -228,6 +243,7 @@ pub fn build_typed(
         order: Vec::new(),
         pending: Vec::new(),
         sources: Vec::new(),
+        frees: Vec::new(),
         sma,
     };
     for (index, record) in records.iter().enumerate() {
@@ -375,8 +391,12 @@ impl Builder<'_> {
                 };
                 self.program_event(index, record, EventSpec::new(fresh(self), op), kind);
             }
-            // Allocation is no memory event.
+            // Allocation is no memory event, and neither is freeing.
             RecordKind::Malloc => {}
+            RecordKind::Free => {
+                let location = self.location_name(record.loc);
+                self.frees.push(Freed { slot, stmt: record.stmt, location });
+            }
         }
         Ok(())
     }
@@ -522,7 +542,8 @@ impl Builder<'_> {
         let issue_order = self.issue.iter().map(|&place| id(place)).collect();
         let steps = self.order.iter().map(|&(slot, index, phase)| Step { event: id((slot, index)), phase }).collect();
         let values = ValueDisplay::new(self.locations, &self.kinds);
-        Ok(Decoded { execution, events, issue_order, sma_order: Witness { steps }, values })
+        let frees = self.frees;
+        Ok(Decoded { execution, events, issue_order, sma_order: Witness { steps }, values, frees })
     }
 }
 

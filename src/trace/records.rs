@@ -21,6 +21,8 @@ pub enum RecordKind {
     Rmw,
     StoreFence,
     Malloc,
+    /// The heap block at `loc` is freed.
+    Free,
     /// A thread is created (`loc` = the created thread's slot).
     Create,
     /// A finished thread is joined (`loc` = the joined thread's slot).
@@ -49,6 +51,7 @@ impl RecordKind {
             13 => RecordKind::AtomicBegin,
             14 => RecordKind::AtomicEnd,
             15 => RecordKind::LockBusy,
+            16 => RecordKind::Free,
             _ => return None,
         })
     }

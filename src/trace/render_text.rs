@@ -2,7 +2,7 @@
 //! assertion with its source line, the witness table, the diagnosis with
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
-use super::report::{FenceAdvice, PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
+use super::report::{FenceAdvice, FreeReport, PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
 
@@ -81,6 +81,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
         let _ = writeln!(out, "\n{}", style.bold(&title));
         let failure = witness.fails_after_step.map(|after| (after, failure_cells(report, &witness.steps)));
         table(&mut out, &witness.steps, failure, &style);
+        frees(&mut out, &witness.frees);
     }
     if let Some(diagnosis) = &report.diagnosis {
         let _ = writeln!(out, "\n{} {}", style.bold("Diagnosis:"), diagnosis.summary);
@@ -305,6 +306,19 @@ fn sufficient_note(report: &VerifyReport, qsize_enough: bool, clock_enough: bool
 
 /// The cells of the row that marks where the property fails: the failing
 /// thread, the property's place and statement, what fails.
+/// The execution's `free`s, below the witness: a `free` is no memory
+/// access, so it is no step of the interleaving.
+fn frees(out: &mut String, frees: &[FreeReport]) {
+    for free in frees {
+        let at = match (&free.file, free.line, &free.statement) {
+            (Some(file), Some(line), Some(statement)) => format!(" ({file}:{line}: {statement})"),
+            (Some(file), Some(line), None) => format!(" ({file}:{line})"),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "  {} freed the block at {}{at}", free.thread.name, free.location);
+    }
+}
+
 fn failure_cells(report: &VerifyReport, steps: &[StepReport]) -> [String; 5] {
     let property = report.property.as_ref();
     let slot = property.and_then(|p| p.thread_slot());

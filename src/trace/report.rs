@@ -439,6 +439,22 @@ pub struct WitnessReport {
     /// The property fails right after this step (0: before the first);
     /// `None` when the failing thread is not known.
     pub fails_after_step: Option<usize>,
+    /// The heap blocks the execution frees, in the order CBMC's trace
+    /// freed them. A `free` is no memory access, so it is no step.
+    pub frees: Vec<FreeReport>,
+}
+
+/// A `free` of the execution: which thread freed which block where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FreeReport {
+    pub thread: ThreadReport,
+    /// The block's first location (`heap#0[0]`).
+    pub location: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// The `free` statement.
+    pub statement: Option<String>,
 }
 
 /// What produced a report, to reproduce it.
@@ -672,6 +688,25 @@ impl Renderer<'_> {
         ThreadReport::new(self.map, self.decoded.events[event].slot)
     }
 
+    /// The execution's `free`s in report form.
+    fn frees(&self) -> Vec<FreeReport> {
+        self.decoded
+            .frees
+            .iter()
+            .map(|freed| {
+                let origin = self.map.origins.get(freed.stmt);
+                FreeReport {
+                    thread: ThreadReport::new(self.map, freed.slot),
+                    location: freed.location.clone(),
+                    file: origin.map(|o| o.file.clone()),
+                    line: origin.map(|o| o.line),
+                    column: origin.map(|o| o.column),
+                    statement: origin.map(|o| o.text.clone()),
+                }
+            })
+            .collect()
+    }
+
     fn thread_name(&self, slot: usize) -> String {
         ThreadReport::new(self.map, slot).name
     }
@@ -694,7 +729,7 @@ impl Renderer<'_> {
         });
         let rows = self.steps_failing(witness, fails_at.flatten());
         let fails_after_step = fails_at.map(|_| rows.iter().filter(|row| !row.after_failure).count());
-        WitnessReport { source, steps: rows, fails_after_step }
+        WitnessReport { source, steps: rows, fails_after_step, frees: self.frees() }
     }
 
     /// The rows of a witness; synthetic events and drains of empty
