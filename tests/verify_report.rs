@@ -679,6 +679,62 @@ fn updates_of_atomic_objects_are_atomic_read_modify_writes() {
     safe_then_violation_under_every_model("updates.c", ATOMIC_UPDATES, &[], &["-D", "_Atomic="]);
 }
 
+/// Message passing in the Linux kernel's style: `READ_ONCE` and
+/// `WRITE_ONCE` cast through `__typeof__` of a global, of a field behind a
+/// pointer and of a local, and `smp_wmb()` is a release fence where `WMB`
+/// is defined. The payload arrives first under SC and TSO, and under PSO
+/// only behind the fence.
+const KERNEL_STYLE_MESSAGE_PASSING: &str = "#include <pthread.h>
+#include <assert.h>
+#define READ_ONCE(x) (*(volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+#ifdef WMB
+#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#else
+#define smp_wmb() asm volatile(\"\" ::: \"memory\")
+#endif
+struct msg { int payload; };
+struct msg box;
+struct msg *published;
+void *writer(void *arg) {
+  struct msg *m = &box;
+  WRITE_ONCE(m->payload, 7);
+  smp_wmb();
+  WRITE_ONCE(published, m);
+  return 0;
+}
+void *reader(void *arg) {
+  __typeof__(published) m = READ_ONCE(published);
+  if (m) {
+    typedef __typeof__(m->payload) payload_t;
+    payload_t v = READ_ONCE(m->payload);
+    assert(v == 7 && sizeof(__typeof__(v)) == sizeof(int));
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, writer, 0);
+  pthread_create(&b, 0, reader, 0);
+  return 0;
+}
+";
+
+#[test]
+fn typeof_of_expressions_types_kernel_style_accesses() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "kernel_mp.c", KERNEL_STYLE_MESSAGE_PASSING);
+    for (model, expected) in [("--sc", 0), ("--tso", 0), ("--pso", 10)] {
+        let (code, stdout, stderr) = verify(&path, &[model]);
+        assert_eq!(code, expected, "{model}: {stdout}{stderr}");
+    }
+    let (code, stdout, stderr) = verify(&path, &["--pso", "-D", "WMB"]);
+    assert_eq!(code, 0, "--pso with smp_wmb: {stdout}{stderr}");
+}
+
 /// Message passing whose flag store takes its memory order from a
 /// wrapper's parameter (`ORDER`): release keeps `data` first under PSO,
 /// relaxed does not.

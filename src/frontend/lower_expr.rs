@@ -88,6 +88,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Expression::Call(call) => self.call(call, e.span),
             Expression::SizeOfTy(s) => {
+                self.resolve_typeof_in_type_name(&s.node.0)?;
                 let ty = self.lw.types.type_name(&s.node.0)?;
                 Ok(Val {
                     expr: Expr::Const(self.lw.types.size(&ty) as i64),
@@ -368,6 +369,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 // `*(T *)p`-style lvalues come through Indirection; a cast itself is not an lvalue,
                 // except GNU's cast of an lvalue to its own type.
                 let inner = self.lvalue(&c.node.expression)?;
+                self.resolve_typeof_in_type_name(&c.node.type_name)?;
                 let (ty, _) = self.lw.types.type_name(&c.node.type_name)?.without_atomic();
                 if &ty == inner.ty() {
                     Ok(inner)
@@ -627,6 +629,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     fn cast(&mut self, c: &'a ast::CastExpression, span: Span) -> LResult<Val> {
+        self.resolve_typeof_in_type_name(&c.type_name)?;
         let (to, _) = self.lw.types.type_name(&c.type_name)?.without_atomic();
         let v = self.rvalue(&c.expression)?;
         match (&to, &v.ty) {

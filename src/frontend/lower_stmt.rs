@@ -291,6 +291,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A local declaration.
     pub fn declaration(&mut self, d: &'a Node<Declaration>) -> LResult<()> {
         let specs = &d.node.specifiers;
+        self.resolve_typeof_in_declaration(specs)?;
         if types::is_typedef(specs) {
             self.lw.types.add_typedef(&d.node);
             return Ok(());
