@@ -735,6 +735,43 @@ fn typeof_of_expressions_types_kernel_style_accesses() {
     assert_eq!(code, 0, "--pso with smp_wmb: {stdout}{stderr}");
 }
 
+/// Dekker's entry with the fences of `<immintrin.h>`: `_mm_mfence()` keeps
+/// both threads out of each other's way under TSO and PSO, `_mm_sfence()`
+/// (a store-store fence) does not under TSO, and `_mm_pause()` is a spin
+/// hint without a memory effect.
+const DEKKER_WITH_INTRINSICS: &str = "#include <pthread.h>
+#include <assert.h>
+#include <immintrin.h>
+#ifdef STORE_FENCE
+#undef _mm_mfence
+#define _mm_mfence() _mm_sfence()
+#endif
+int flag0, flag1, in_cs;
+void *t0(void *arg) { flag0 = 1; _mm_mfence(); if (flag1 == 0) { in_cs++; assert(in_cs == 1); in_cs--; } return 0; }
+void *t1(void *arg) { flag1 = 1; _mm_mfence(); while (flag0 == 1) _mm_pause(); in_cs++; assert(in_cs == 1); in_cs--; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t0, 0);
+  pthread_create(&b, 0, t1, 0);
+  return 0;
+}
+";
+
+#[test]
+fn the_fences_of_the_x86_intrinsics_headers_are_fences() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "dekker_intrinsics.c", DEKKER_WITH_INTRINSICS);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+    }
+    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "STORE_FENCE"]);
+    assert_eq!(code, 10, "--tso with _mm_sfence: {stdout}{stderr}");
+}
+
 /// Message passing whose flag store takes its memory order from a
 /// wrapper's parameter (`ORDER`): release keeps `data` first under PSO,
 /// relaxed does not.
