@@ -772,6 +772,51 @@ fn the_fences_of_the_x86_intrinsics_headers_are_fences() {
     assert_eq!(code, 10, "--tso with _mm_sfence: {stdout}{stderr}");
 }
 
+/// Globals whose initialisers take their own addresses: a circular list's
+/// head (the Linux kernel's `LIST_HEAD_INIT`) and an item linked to it.
+/// The publisher links the item after setting its value: in order under SC
+/// and TSO, not under PSO.
+const SELF_REFERENCING_INITIALISERS: &str = "#include <pthread.h>
+#include <assert.h>
+struct list_head { struct list_head *next, *prev; };
+#define LIST_HEAD_INIT(name) { &(name), &(name) }
+struct list_head queue = LIST_HEAD_INIT(queue);
+struct item { struct list_head link; int value; };
+struct item first = { { &queue, &queue }, 5 };
+void *publisher(void *arg) {
+  first.value = 6;
+  queue.next = &first.link;
+  return 0;
+}
+void *reader(void *arg) {
+  struct list_head *n = queue.next;
+  if (n == &first.link)
+    assert(first.value == 6);
+  else
+    assert(n->prev == &queue && first.link.next == &queue);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, publisher, 0);
+  pthread_create(&b, 0, reader, 0);
+  return 0;
+}
+";
+
+#[test]
+fn a_global_initialiser_may_take_the_address_of_its_own_object() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "list_head.c", SELF_REFERENCING_INITIALISERS);
+    for (model, expected) in [("--sc", 0), ("--tso", 0), ("--pso", 10)] {
+        let (code, stdout, stderr) = verify(&path, &[model]);
+        assert_eq!(code, expected, "{model}: {stdout}{stderr}");
+    }
+}
+
 /// Message passing whose flag store takes its memory order from a
 /// wrapper's parameter (`ORDER`): release keeps `data` first under PSO,
 /// relaxed does not.
