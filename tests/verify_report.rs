@@ -817,6 +817,50 @@ fn a_global_initialiser_may_take_the_address_of_its_own_object() {
     }
 }
 
+/// Compound literals as a struct's initialiser, as the value of a struct
+/// assignment to shared memory (designated, nested) and as a scalar:
+/// message passing, in order under SC and TSO, not under PSO.
+const COMPOUND_LITERALS: &str = "#include <pthread.h>
+#include <assert.h>
+#include <stdlib.h>
+struct msg { int a, b; int tags[2]; };
+struct msg box;
+int ready;
+void *writer(void *arg) {
+  struct msg local = (struct msg){ .b = 2, .a = 1 };
+  box = local;
+  box = (struct msg){ 3, 4, { 5, 6 } };
+  ready = (int){ 1 };
+  return 0;
+}
+void *reader(void *arg) {
+  if (ready)
+    assert(box.a == 3 && box.b == 4 && box.tags[1] == 6);
+  else
+    assert(box.a == 0 || box.a == 1 || box.a == 3);
+  return 0;
+}
+int main(void) {
+  pthread_t w, r;
+  pthread_create(&w, 0, writer, 0);
+  pthread_create(&r, 0, reader, 0);
+  return 0;
+}
+";
+
+#[test]
+fn compound_literals_initialise_and_assign() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "literals.c", COMPOUND_LITERALS);
+    for (model, expected) in [("--sc", 0), ("--tso", 0), ("--pso", 10)] {
+        let (code, stdout, stderr) = verify(&path, &[model]);
+        assert_eq!(code, expected, "{model}: {stdout}{stderr}");
+    }
+}
+
 /// Message passing whose flag store takes its memory order from a
 /// wrapper's parameter (`ORDER`): release keeps `data` first under PSO,
 /// relaxed does not.

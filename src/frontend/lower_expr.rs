@@ -82,7 +82,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 "a string literal here",
                 Some("strings are only accepted as arguments of printf-like calls and assertions"),
             ),
-            Expression::Member(_) => {
+            Expression::Member(_) | Expression::CompoundLiteral(_) => {
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
             }
@@ -122,7 +122,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Expression::Statement(s) => self.statement_expression(s),
             Expression::GenericSelection(_) => self.lw.refuse(e.span, "`_Generic`", None),
-            Expression::CompoundLiteral(_) => self.lw.refuse(e.span, "a compound literal", None),
             Expression::OffsetOf(_) => self.lw.refuse(e.span, "`offsetof`", None),
             Expression::VaArg(_) => self
                 .lw
@@ -377,6 +376,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     self.lw.refuse(e.span, "a cast used as an lvalue", None)
                 }
             }
+            Expression::CompoundLiteral(literal) => self.compound_literal(&literal.node, e.span),
             _ => self.lw.error(
                 e.span,
                 "expression is not an object that can be accessed here",
@@ -626,6 +626,21 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 }
             }
         }
+    }
+
+    /// A compound literal, `(struct node){ .value = 1 }`: a private object
+    /// of its type, filled from its list where it is evaluated.
+    fn compound_literal(&mut self, literal: &'a ast::CompoundLiteral, span: Span) -> LResult<LVal> {
+        self.resolve_typeof_in_type_name(&literal.type_name)?;
+        let (ty, _) = self.lw.types.type_name(&literal.type_name)?.without_atomic();
+        let ty = match ty {
+            CType::Array(element, 0) => CType::Array(element, literal.initializer_list.len() as u64),
+            ty => ty,
+        };
+        let name = format!("__literal{}", self.locals.len());
+        let object = LVal::Private(Place::Local(self.new_local(&name, ty.clone(), false)), ty);
+        self.fill_list(&object, &literal.initializer_list, span)?;
+        Ok(object)
     }
 
     fn cast(&mut self, c: &'a ast::CastExpression, span: Span) -> LResult<Val> {
