@@ -679,6 +679,188 @@ fn updates_of_atomic_objects_are_atomic_read_modify_writes() {
     safe_then_violation_under_every_model("updates.c", ATOMIC_UPDATES, &[], &["-D", "_Atomic="]);
 }
 
+/// Message passing in the Linux kernel's style: `READ_ONCE` and
+/// `WRITE_ONCE` cast through `__typeof__` of a global, of a field behind a
+/// pointer and of a local, and `smp_wmb()` is a release fence where `WMB`
+/// is defined. The payload arrives first under SC and TSO, and under PSO
+/// only behind the fence.
+const KERNEL_STYLE_MESSAGE_PASSING: &str = "#include <pthread.h>
+#include <assert.h>
+#define READ_ONCE(x) (*(volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+#ifdef WMB
+#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#else
+#define smp_wmb() asm volatile(\"\" ::: \"memory\")
+#endif
+struct msg { int payload; };
+struct msg box;
+struct msg *published;
+void *writer(void *arg) {
+  struct msg *m = &box;
+  WRITE_ONCE(m->payload, 7);
+  smp_wmb();
+  WRITE_ONCE(published, m);
+  return 0;
+}
+void *reader(void *arg) {
+  __typeof__(published) m = READ_ONCE(published);
+  if (m) {
+    typedef __typeof__(m->payload) payload_t;
+    payload_t v = READ_ONCE(m->payload);
+    assert(v == 7 && sizeof(__typeof__(v)) == sizeof(int));
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, writer, 0);
+  pthread_create(&b, 0, reader, 0);
+  return 0;
+}
+";
+
+#[test]
+fn typeof_of_expressions_types_kernel_style_accesses() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "kernel_mp.c", KERNEL_STYLE_MESSAGE_PASSING);
+    for (model, expected) in [("--sc", 0), ("--tso", 0), ("--pso", 10)] {
+        let (code, stdout, stderr) = verify(&path, &[model]);
+        assert_eq!(code, expected, "{model}: {stdout}{stderr}");
+    }
+    let (code, stdout, stderr) = verify(&path, &["--pso", "-D", "WMB"]);
+    assert_eq!(code, 0, "--pso with smp_wmb: {stdout}{stderr}");
+}
+
+/// Dekker's entry with the fences of `<immintrin.h>`: `_mm_mfence()` keeps
+/// both threads out of each other's way under TSO and PSO, `_mm_sfence()`
+/// (a store-store fence) does not under TSO, and `_mm_pause()` is a spin
+/// hint without a memory effect.
+const DEKKER_WITH_INTRINSICS: &str = "#include <pthread.h>
+#include <assert.h>
+#include <immintrin.h>
+#ifdef STORE_FENCE
+#undef _mm_mfence
+#define _mm_mfence() _mm_sfence()
+#endif
+int flag0, flag1, in_cs;
+void *t0(void *arg) { flag0 = 1; _mm_mfence(); if (flag1 == 0) { in_cs++; assert(in_cs == 1); in_cs--; } return 0; }
+void *t1(void *arg) { flag1 = 1; _mm_mfence(); while (flag0 == 1) _mm_pause(); in_cs++; assert(in_cs == 1); in_cs--; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t0, 0);
+  pthread_create(&b, 0, t1, 0);
+  return 0;
+}
+";
+
+#[test]
+fn the_fences_of_the_x86_intrinsics_headers_are_fences() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "dekker_intrinsics.c", DEKKER_WITH_INTRINSICS);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+    }
+    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "STORE_FENCE"]);
+    assert_eq!(code, 10, "--tso with _mm_sfence: {stdout}{stderr}");
+}
+
+/// Globals whose initialisers take their own addresses: a circular list's
+/// head (the Linux kernel's `LIST_HEAD_INIT`) and an item linked to it.
+/// The publisher links the item after setting its value: in order under SC
+/// and TSO, not under PSO.
+const SELF_REFERENCING_INITIALISERS: &str = "#include <pthread.h>
+#include <assert.h>
+struct list_head { struct list_head *next, *prev; };
+#define LIST_HEAD_INIT(name) { &(name), &(name) }
+struct list_head queue = LIST_HEAD_INIT(queue);
+struct item { struct list_head link; int value; };
+struct item first = { { &queue, &queue }, 5 };
+void *publisher(void *arg) {
+  first.value = 6;
+  queue.next = &first.link;
+  return 0;
+}
+void *reader(void *arg) {
+  struct list_head *n = queue.next;
+  if (n == &first.link)
+    assert(first.value == 6);
+  else
+    assert(n->prev == &queue && first.link.next == &queue);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, publisher, 0);
+  pthread_create(&b, 0, reader, 0);
+  return 0;
+}
+";
+
+#[test]
+fn a_global_initialiser_may_take_the_address_of_its_own_object() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "list_head.c", SELF_REFERENCING_INITIALISERS);
+    for (model, expected) in [("--sc", 0), ("--tso", 0), ("--pso", 10)] {
+        let (code, stdout, stderr) = verify(&path, &[model]);
+        assert_eq!(code, expected, "{model}: {stdout}{stderr}");
+    }
+}
+
+/// Compound literals as a struct's initialiser, as the value of a struct
+/// assignment to shared memory (designated, nested) and as a scalar:
+/// message passing, in order under SC and TSO, not under PSO.
+const COMPOUND_LITERALS: &str = "#include <pthread.h>
+#include <assert.h>
+#include <stdlib.h>
+struct msg { int a, b; int tags[2]; };
+struct msg box;
+int ready;
+void *writer(void *arg) {
+  struct msg local = (struct msg){ .b = 2, .a = 1 };
+  box = local;
+  box = (struct msg){ 3, 4, { 5, 6 } };
+  ready = (int){ 1 };
+  return 0;
+}
+void *reader(void *arg) {
+  if (ready)
+    assert(box.a == 3 && box.b == 4 && box.tags[1] == 6);
+  else
+    assert(box.a == 0 || box.a == 1 || box.a == 3);
+  return 0;
+}
+int main(void) {
+  pthread_t w, r;
+  pthread_create(&w, 0, writer, 0);
+  pthread_create(&r, 0, reader, 0);
+  return 0;
+}
+";
+
+#[test]
+fn compound_literals_initialise_and_assign() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "literals.c", COMPOUND_LITERALS);
+    for (model, expected) in [("--sc", 0), ("--tso", 0), ("--pso", 10)] {
+        let (code, stdout, stderr) = verify(&path, &[model]);
+        assert_eq!(code, expected, "{model}: {stdout}{stderr}");
+    }
+}
+
 /// Message passing whose flag store takes its memory order from a
 /// wrapper's parameter (`ORDER`): release keeps `data` first under PSO,
 /// relaxed does not.

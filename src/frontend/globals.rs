@@ -114,6 +114,11 @@ impl<'a> Lowerer<'a> {
         let base = self.program.locations.len() as u32;
         let mut locations = Vec::new();
         self.flatten(name.to_string(), name, &ty, span, &mut locations)?;
+        // Declared before its initialiser, which may take its own address
+        // (`struct node dummy = { 0, &dummy };`, a circular list's head).
+        self.types.object_types.insert(name.to_string(), ty.clone());
+        self.globals
+            .insert(name.to_string(), Global::Shared { base, ty: ty.clone(), atomic });
         if let Some(init) = init {
             let values = self.initial_values(&ty, init, locations.len())?;
             for (location, v) in locations.iter_mut().zip(values) {
@@ -123,9 +128,6 @@ impl<'a> Lowerer<'a> {
             }
         }
         self.program.locations.extend(locations);
-        self.types.object_types.insert(name.to_string(), ty.clone());
-        self.globals
-            .insert(name.to_string(), Global::Shared { base, ty, atomic });
         Ok(())
     }
 

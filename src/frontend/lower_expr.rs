@@ -82,12 +82,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 "a string literal here",
                 Some("strings are only accepted as arguments of printf-like calls and assertions"),
             ),
-            Expression::Member(_) => {
+            Expression::Member(_) | Expression::CompoundLiteral(_) => {
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
             }
             Expression::Call(call) => self.call(call, e.span),
             Expression::SizeOfTy(s) => {
+                self.resolve_typeof_in_type_name(&s.node.0)?;
                 let ty = self.lw.types.type_name(&s.node.0)?;
                 Ok(Val {
                     expr: Expr::Const(self.lw.types.size(&ty) as i64),
@@ -121,7 +122,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Expression::Statement(s) => self.statement_expression(s),
             Expression::GenericSelection(_) => self.lw.refuse(e.span, "`_Generic`", None),
-            Expression::CompoundLiteral(_) => self.lw.refuse(e.span, "a compound literal", None),
             Expression::OffsetOf(_) => self.lw.refuse(e.span, "`offsetof`", None),
             Expression::VaArg(_) => self
                 .lw
@@ -368,6 +368,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 // `*(T *)p`-style lvalues come through Indirection; a cast itself is not an lvalue,
                 // except GNU's cast of an lvalue to its own type.
                 let inner = self.lvalue(&c.node.expression)?;
+                self.resolve_typeof_in_type_name(&c.node.type_name)?;
                 let (ty, _) = self.lw.types.type_name(&c.node.type_name)?.without_atomic();
                 if &ty == inner.ty() {
                     Ok(inner)
@@ -375,6 +376,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     self.lw.refuse(e.span, "a cast used as an lvalue", None)
                 }
             }
+            Expression::CompoundLiteral(literal) => self.compound_literal(&literal.node, e.span),
             _ => self.lw.error(
                 e.span,
                 "expression is not an object that can be accessed here",
@@ -626,7 +628,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
+    /// A compound literal, `(struct node){ .value = 1 }`: a private object
+    /// of its type, filled from its list where it is evaluated.
+    fn compound_literal(&mut self, literal: &'a ast::CompoundLiteral, span: Span) -> LResult<LVal> {
+        self.resolve_typeof_in_type_name(&literal.type_name)?;
+        let (ty, _) = self.lw.types.type_name(&literal.type_name)?.without_atomic();
+        let ty = match ty {
+            CType::Array(element, 0) => CType::Array(element, literal.initializer_list.len() as u64),
+            ty => ty,
+        };
+        let name = format!("__literal{}", self.locals.len());
+        let object = LVal::Private(Place::Local(self.new_local(&name, ty.clone(), false)), ty);
+        self.fill_list(&object, &literal.initializer_list, span)?;
+        Ok(object)
+    }
+
     fn cast(&mut self, c: &'a ast::CastExpression, span: Span) -> LResult<Val> {
+        self.resolve_typeof_in_type_name(&c.type_name)?;
         let (to, _) = self.lw.types.type_name(&c.type_name)?.without_atomic();
         let v = self.rvalue(&c.expression)?;
         match (&to, &v.ty) {

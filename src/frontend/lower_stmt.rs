@@ -291,6 +291,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A local declaration.
     pub fn declaration(&mut self, d: &'a Node<Declaration>) -> LResult<()> {
         let specs = &d.node.specifiers;
+        self.resolve_typeof_in_declaration(specs)?;
         if types::is_typedef(specs) {
             self.lw.types.add_typedef(&d.node);
             return Ok(());
@@ -416,11 +417,34 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let v = self.rvalue(e)?;
                 self.store(&target.initialised(), v, init.span)
             }
-            (Initializer::List(items), ty) if ty.is_scalar() => match items.first() {
+            (Initializer::List(items), _) => self.fill_list(target, items, init.span),
+            (Initializer::Expression(e), CType::Struct(_)) => {
+                let source = self.lvalue(e)?;
+                if source.ty() != target.ty() {
+                    return self.lw.refuse(init.span, "initialising a struct from one of another type", None);
+                }
+                match (target, source) {
+                    (LVal::Private(to, _), LVal::Private(from, _)) => {
+                        self.emit(StmtKind::Assign(to.clone(), Expr::Load(from)));
+                        Ok(())
+                    }
+                    (target, source) => self.copy_scalars(&target.initialised(), &source, init.span),
+                }
+            }
+            _ => self.lw.refuse(init.span, "this initialiser", None),
+        }
+    }
+
+    /// Initialises an object from a braced list (an initialiser's, or a
+    /// compound literal's: `(struct node){ .value = 1 }`), with zero for
+    /// the elements and fields that the list does not mention.
+    pub fn fill_list(&mut self, target: &LVal, items: &'a [Node<InitializerListItem>], span: Span) -> LResult<()> {
+        match target.ty().clone() {
+            ty if ty.is_scalar() => match items.first() {
                 Some(item) => self.fill(target, &item.node.initializer),
-                None => self.store(target, Val::int(0), init.span),
+                None => self.store(target, Val::int(0), span),
             },
-            (Initializer::List(items), CType::Array(_, n)) => {
+            CType::Array(_, n) => {
                 let mut index = 0u64;
                 let mut mentioned = HashSet::new();
                 for item in items {
@@ -449,12 +473,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 }
                 for index in (0..n).filter(|index| !mentioned.contains(index)) {
                     let element = self.element(target, index);
-                    self.zero(&element, init.span)?;
+                    self.zero(&element, span)?;
                 }
                 Ok(())
             }
-            (Initializer::List(items), CType::Struct(id)) => {
-                let fields = self.lw.types.fields(id, init.span)?.to_vec();
+            CType::Struct(id) => {
+                let fields = self.lw.types.fields(id, span)?.to_vec();
                 let mut index = 0usize;
                 let mut mentioned = HashSet::new();
                 for item in items {
@@ -478,33 +502,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     let Some((field, _)) = fields.get(index) else {
                         break;
                     };
-                    let member = self.member(target, id, field, init.span)?;
+                    let member = self.member(target, id, field, span)?;
                     self.fill(&member, &item.node.initializer)?;
                     mentioned.insert(index);
                     index += 1;
                 }
                 for (index, (field, _)) in fields.iter().enumerate() {
                     if !mentioned.contains(&index) {
-                        let member = self.member(target, id, field, init.span)?;
-                        self.zero(&member, init.span)?;
+                        let member = self.member(target, id, field, span)?;
+                        self.zero(&member, span)?;
                     }
                 }
                 Ok(())
             }
-            (Initializer::Expression(e), CType::Struct(_)) => {
-                let source = self.lvalue(e)?;
-                if source.ty() != target.ty() {
-                    return self.lw.refuse(init.span, "initialising a struct from one of another type", None);
-                }
-                match (target, source) {
-                    (LVal::Private(to, _), LVal::Private(from, _)) => {
-                        self.emit(StmtKind::Assign(to.clone(), Expr::Load(from)));
-                        Ok(())
-                    }
-                    (target, source) => self.copy_scalars(&target.initialised(), &source, init.span),
-                }
-            }
-            _ => self.lw.refuse(init.span, "this initialiser", None),
+            _ => self.lw.refuse(span, "this initialiser", None),
         }
     }
 

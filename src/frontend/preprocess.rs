@@ -10,7 +10,14 @@ use std::process::Command;
 const OWN_HEADERS: &[(&str, &str)] = &[
     ("stdatomic.h", include_str!("../../include/stdatomic.h")),
     ("assert.h", include_str!("../../include/assert.h")),
+    ("x86intrin.h", X86_INTRINSICS),
+    ("immintrin.h", X86_INTRINSICS),
+    ("emmintrin.h", X86_INTRINSICS),
+    ("xmmintrin.h", X86_INTRINSICS),
 ];
+
+/// The x86 fences and `_mm_pause`, under each header that declares them.
+const X86_INTRINSICS: &str = include_str!("../../include/x86intrin.h");
 
 /// Preprocesses `path` and returns the text with `# line "file"` markers.
 pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, FrontendError> {

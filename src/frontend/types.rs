@@ -147,6 +147,10 @@ pub struct TypeEnv<'a> {
     /// The struct definitions of system headers by tag (`timespec`), read
     /// when the program uses the struct.
     system_structs: HashMap<String, &'a Node<StructType>>,
+    /// The types of the expressions of `typeof(expression)` specifiers in
+    /// functions, by the specifier's span: the function's lowering knows
+    /// its names and computes them before it resolves the type.
+    pub typeof_expressions: HashMap<(usize, usize), CType>,
 }
 
 pub type TResult<T> = Result<T, Box<Diagnostic>>;
@@ -272,6 +276,7 @@ impl<'a> TypeEnv<'a> {
             object_types: HashMap::new(),
             thread_array_bound: DEFAULT_THREAD_ARRAY_BOUND,
             system_structs: HashMap::new(),
+            typeof_expressions: HashMap::new(),
         }
     }
 
@@ -407,7 +412,7 @@ impl<'a> TypeEnv<'a> {
                     base = Some(CType::INT);
                 }
                 TypeSpecifier::TypedefName(name) => base = Some(self.typedef_type(name)?),
-                TypeSpecifier::TypeOf(_) => return self.refuse(t.span, "`typeof`", None),
+                TypeSpecifier::TypeOf(of) => base = Some(self.typeof_type(of)?),
             }
         }
         let _ = signed;
@@ -436,6 +441,29 @@ impl<'a> TypeEnv<'a> {
         let _ = span;
         // `_Atomic` structs are atomic objects (`is_atomic`), not a type here
         Ok(if atomic && ty.is_scalar() { CType::Atomic(Box::new(ty)) } else { ty })
+    }
+
+    /// The type `typeof` names: a type name's, or its expression's, which
+    /// the function being lowered computed (`typeof_expressions`) or, at
+    /// file scope, a global object's.
+    fn typeof_type(&mut self, of: &'a Node<TypeOf>) -> TResult<CType> {
+        let expression = match &of.node {
+            TypeOf::Type(name) => return self.type_name(name),
+            TypeOf::Expression(expression) => expression,
+        };
+        if let Some(ty) = self.typeof_expressions.get(&(of.span.start, of.span.end)) {
+            return Ok(ty.clone());
+        }
+        if let Expression::Identifier(id) = &expression.node
+            && let Some(ty) = self.object_types.get(&id.node.name)
+        {
+            return Ok(ty.clone());
+        }
+        self.refuse(
+            of.span,
+            "`typeof` of this expression",
+            Some("at file scope `typeof` takes a type or the name of a global variable"),
+        )
     }
 
     fn typedef_type(&mut self, name: &'a Node<Identifier>) -> TResult<CType> {
