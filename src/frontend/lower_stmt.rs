@@ -110,13 +110,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             },
             Statement::Return(value) => {
                 let value = match value {
-                    Some(e) => {
-                        let v = self.rvalue(e)?;
-                        match self.return_type.clone() {
-                            CType::Void => None,
-                            ty => Some(self.convert(v, &ty, e.span)?),
+                    Some(e) => match self.return_type.clone() {
+                        ty @ CType::Struct(_) => Some(self.struct_value(e, &ty, e.span)?),
+                        CType::Void => {
+                            self.rvalue(e)?;
+                            None
                         }
-                    }
+                        ty => {
+                            let v = self.rvalue(e)?;
+                            Some(self.convert(v, &ty, e.span)?)
+                        }
+                    },
                     None => None,
                 };
                 self.emit(StmtKind::Return(value));
@@ -492,17 +496,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(())
             }
             (Initializer::Expression(e), CType::Struct(_)) => {
-                let source = self.lvalue(e)?;
+                let source = self.struct_object(e)?;
                 if source.ty() != target.ty() {
                     return self.lw.refuse(init.span, "initialising a struct from one of another type", None);
                 }
-                match (target, source) {
-                    (LVal::Private(to, _), LVal::Private(from, _)) => {
-                        self.emit(StmtKind::Assign(to.clone(), Expr::Load(from)));
-                        Ok(())
-                    }
-                    (target, source) => self.copy_scalars(&target.initialised(), &source, init.span),
-                }
+                self.copy_struct(&target.initialised(), &source, init.span)
             }
             _ => self.lw.refuse(init.span, "this initialiser", None),
         }
