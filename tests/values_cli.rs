@@ -115,3 +115,55 @@ fn a_shared_struct_read_by_value_follows_the_memory_model() {
     expect(&buffering, "--sc", Verdict::Safe);
     expect(&buffering, "--tso", Verdict::Unsafe);
 }
+
+#[test]
+fn char_arrays_take_the_characters_of_their_string_then_zeros() {
+    if !require_cbmc() {
+        return;
+    }
+    let unwind = ["--unwind", "9"];
+    let program = fixture("string_arrays.c");
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let verify_sc = |path: &Path, verdict: Verdict| {
+        let (code, stdout, stderr) = verify(path, &["--sc", unwind[0], unwind[1], "--timeout", "120"]);
+        assert_eq!(code, verdict.exit_code(), "{}: expected {verdict:?}\n{stdout}\n{stderr}", path.display());
+    };
+    if have_gcc() {
+        assert!(holds_natively(&program, directory.path()), "string_arrays.c holds natively");
+    }
+    verify_sc(&program, Verdict::Safe);
+    let mutants = [
+        ("greeting[3] == 0 && greeting[7] == 0", "greeting[3] == 0 && greeting[7] == 1"),
+        ("sizeof(word) == 3", "sizeof(word) == 2"),
+        ("high[0] == 255", "high[0] == 127"),
+        ("tags[1].name[2] == 'e'", "tags[1].name[2] == 0"),
+        ("exact[2] == 'z'", "exact[2] == 0"),
+        ("local[3] == 0", "local[3] == 'g'"),
+        ("inferred[3] == '\\n'", "inferred[3] == 'n'"),
+        ("braced[2] == 0", "braced[2] == 'k'"),
+        ("octal[1] == 'a'", "octal[1] == 0"),
+        ("length(shared_local) == 3", "length(shared_local) == 5"),
+        ("minus[0] == -1", "minus[0] == 255"),
+    ];
+    for (from, to) in mutants {
+        let changed = mutant(&program, from, to, directory.path());
+        if have_gcc() {
+            assert!(!holds_natively(&changed, directory.path()), "string_arrays.c with `{to}` fails natively");
+        }
+        verify_sc(&changed, Verdict::Unsafe);
+    }
+    // a thread reads the initial string while main may change it
+    let racy = mutant(&program, "greeting[1] == 'b' || greeting[1] == 'B'", "greeting[1] == 'b'", directory.path());
+    verify_sc(&racy, Verdict::Unsafe);
+}
+
+#[test]
+fn a_shared_char_array_initialised_by_a_string_follows_the_memory_model() {
+    if !require_cbmc() {
+        return;
+    }
+    let program = fixture("string_message_passing.c");
+    expect(&program, "--sc", Verdict::Safe);
+    expect(&program, "--tso", Verdict::Safe);
+    expect(&program, "--pso", Verdict::Unsafe);
+}

@@ -80,7 +80,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expression::StringLiteral(_) => self.lw.refuse(
                 e.span,
                 "a string literal here",
-                Some("strings are only accepted as arguments of printf-like calls and assertions"),
+                Some("strings are only accepted as initialisers of char arrays (`char s[] = \"...\"`), as strcpy's source and as arguments of printf-like calls and assertions"),
             ),
             Expression::Member(_) => {
                 let lv = self.lvalue(e)?;

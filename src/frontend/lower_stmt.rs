@@ -376,12 +376,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             _ => {}
         }
-        let ty = match (&ty, init.node.initializer.as_ref().map(|i| &i.node)) {
-            (CType::Array(element, 0), Some(Initializer::List(items))) => {
-                CType::Array(element.clone(), items.len() as u64)
-            }
-            _ => ty,
-        };
+        let ty = super::strings::completed_array(ty, init.node.initializer.as_ref());
         let is_array = matches!(ty, CType::Array(..));
         let shared = !ty.is_thread_data()
             && (self.address_use.address_taken.contains(name)
@@ -412,6 +407,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// mention. Every scalar is stored once (a shared object's stores are
     /// visible statements), except where designators name one twice.
     fn fill(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
+        if let CType::Array(element, length) = target.ty()
+            && let Some(literal) = super::strings::string_initialiser(init)
+        {
+            let values = self.lw.string_values(literal, element, *length, init.span)?;
+            return self.fill_characters(target, values, init.span);
+        }
         match (&init.node, target.ty().clone()) {
             // A condition variable or attribute has no value here
             // (`PTHREAD_COND_INITIALIZER`).
@@ -504,6 +505,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             _ => self.lw.refuse(init.span, "this initialiser", None),
         }
+    }
+
+    /// Stores the characters of a string, then zeros, into the character
+    /// array `target`, one element after the other.
+    fn fill_characters(&mut self, target: &LVal, values: Vec<i64>, span: Span) -> LResult<()> {
+        let element_ty = target.ty().target().cloned().unwrap_or(CType::INT);
+        for (index, value) in values.into_iter().enumerate() {
+            let element = self.element(target, index as u64);
+            let value = Val { expr: Expr::Const(value), ty: element_ty.clone() };
+            self.store(&element.initialised(), value, span)?;
+        }
+        Ok(())
     }
 
     /// Element `index` of the array object `target`.
