@@ -17,7 +17,16 @@ fn fixture(name: &str) -> PathBuf {
 
 /// `lazysma verify` of `program` under `model` exits with `verdict`'s code.
 fn expect(program: &Path, model: &str, verdict: Verdict) {
-    let (code, stdout, stderr) = verify(program, &[model, "--timeout", "120"]);
+    expect_within(program, &[model], verdict);
+}
+
+/// `lazysma verify` of `program` with `arguments` (a model, bounds) exits
+/// with `verdict`'s code.
+fn expect_within(program: &Path, arguments: &[&str], verdict: Verdict) {
+    let model = arguments.join(" ");
+    let mut all = arguments.to_vec();
+    all.extend(["--timeout", "120"]);
+    let (code, stdout, stderr) = verify(program, &all);
     assert_eq!(
         code,
         verdict.exit_code(),
@@ -57,18 +66,24 @@ fn mutant(program: &Path, from: &str, to: &str, directory: &Path) -> PathBuf {
 /// The sequential `program` holds under SC and natively, and each mutant
 /// fails under both.
 fn agrees_with_gcc(name: &str, mutants: &[(&str, &str)]) {
+    agrees_with_gcc_within(name, &["--sc"], mutants);
+}
+
+/// [`agrees_with_gcc`] with `arguments` for `lazysma verify` (a model and
+/// bounds).
+fn agrees_with_gcc_within(name: &str, arguments: &[&str], mutants: &[(&str, &str)]) {
     let program = fixture(name);
     let directory = tempfile::tempdir().expect("temporary directory");
     if have_gcc() {
         assert!(holds_natively(&program, directory.path()), "{name} holds natively");
     }
-    expect(&program, "--sc", Verdict::Safe);
+    expect_within(&program, arguments, Verdict::Safe);
     for (from, to) in mutants {
         let changed = mutant(&program, from, to, directory.path());
         if have_gcc() {
             assert!(!holds_natively(&changed, directory.path()), "{name} with `{to}` fails natively");
         }
-        expect(&changed, "--sc", Verdict::Unsafe);
+        expect_within(&changed, arguments, Verdict::Unsafe);
     }
 }
 
@@ -98,6 +113,27 @@ fn struct_parameters_and_results_are_copies() {
     let directory = tempfile::tempdir().expect("temporary directory");
     let racy = mutant(&fixture("struct_calls.c"), "assert(seen.x == 0 || seen.x == 1)", "assert(seen.x == 0)", directory.path());
     expect(&racy, "--sc", Verdict::Unsafe);
+}
+
+#[test]
+fn struct_copies_through_pointers_array_elements_and_nested_calls() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "struct_copies.c",
+        &["--sc", "--unwind", "4"],
+        &[
+            ("assert(span(*current) == 2)", "assert(span(*current) == 3)"),
+            ("current->key == 10", "current->key == 11"),
+            ("table[1].range.hi == 11", "table[1].range.hi == 21"),
+            ("table[2].key == 21", "table[2].key == 20"),
+            ("table[2].label[0] == 'a'", "table[2].label[0] == 0"),
+            ("table[1].key == 0", "table[1].key == -1"),
+            ("chained.range.lo == 4", "chained.range.lo == 5"),
+            ("bump(table[0]).label[1] == 'b'", "bump(table[0]).label[1] == 'a'"),
+        ],
+    );
 }
 
 #[test]
