@@ -151,3 +151,36 @@ impl<'a> Lowerer<'a> {
         Ok(values)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::literal_bytes;
+
+    fn bytes(pieces: &[&str]) -> Result<Vec<u8>, String> {
+        literal_bytes(&pieces.iter().map(|p| p.to_string()).collect())
+    }
+
+    #[test]
+    fn escapes_decode_as_c_reads_them() {
+        assert_eq!(bytes(&[r#""a\n\t\\\"\?""#]), Ok(b"a\n\t\\\"?".to_vec()));
+        assert_eq!(bytes(&[r#""\x41\101\0\7""#]), Ok(vec![65, 65, 0, 7]));
+        // an octal escape takes at most three digits
+        assert_eq!(bytes(&[r#""\1012""#]), Ok(vec![65, b'2']));
+        // a hexadecimal escape takes every hexadecimal digit after it
+        assert_eq!(bytes(&[r#""\xffz""#]), Ok(vec![255, b'z']));
+    }
+
+    #[test]
+    fn adjacent_pieces_concatenate_and_u8_is_narrow() {
+        assert_eq!(bytes(&[r#""ab""#, r#"u8"c""#]), Ok(b"abc".to_vec()));
+        assert_eq!(bytes(&[r#""é""#]), Ok("é".as_bytes().to_vec()));
+    }
+
+    #[test]
+    fn wide_literals_and_bad_escapes_are_refused() {
+        assert!(bytes(&[r#"L"ab""#]).is_err_and(|what| what.contains("`L`")));
+        assert!(bytes(&[r#""\x100""#]).is_err());
+        assert!(bytes(&[r#""\400""#]).is_err());
+        assert!(bytes(&[r#""\q""#]).is_err());
+    }
+}
