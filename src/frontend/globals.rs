@@ -214,7 +214,7 @@ impl<'a> Lowerer<'a> {
         if let CType::Array(element, length) = ty
             && let Some(literal) = super::strings::string_initialiser(init)
         {
-            return self.initialise_string(literal, element, *length, values, offset, init.span);
+            return self.initialise_string(literal, element, *length, values, offset);
         }
         match (&init.node, ty) {
             // A mutex starts free; a condition variable or attribute has no
@@ -309,9 +309,8 @@ impl<'a> Lowerer<'a> {
         length: u64,
         values: &mut [i64],
         offset: usize,
-        span: Span,
     ) -> LResult<()> {
-        for (k, v) in self.string_values(literal, element, length, span)?.into_iter().enumerate() {
+        for (k, v) in self.string_values(literal, element, length)?.into_iter().enumerate() {
             if !fits_shared_memory(v, element, self.value_bits) {
                 return self.value_too_wide(v, literal.span);
             }

@@ -410,7 +410,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if let CType::Array(element, length) = target.ty()
             && let Some(literal) = super::strings::string_initialiser(init)
         {
-            let values = self.lw.string_values(literal, element, *length, init.span)?;
+            let values = self.lw.string_values(literal, element, *length)?;
             return self.fill_characters(target, values, init.span);
         }
         match (&init.node, target.ty().clone()) {

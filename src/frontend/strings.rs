@@ -6,7 +6,7 @@
 use super::lower::{LResult, Lowerer};
 use super::types::{CType, truncate};
 use lang_c::ast::{Expression, Initializer, StringLiteral};
-use lang_c::span::{Node, Span};
+use lang_c::span::Node;
 
 /// The string literal that `init` initialises a character array with:
 /// `"abc"`, or `{ "abc" }` (C allows the braces).
@@ -125,7 +125,6 @@ impl<'a> Lowerer<'a> {
         literal: &Node<StringLiteral>,
         element: &CType,
         length: u64,
-        span: Span,
     ) -> LResult<Vec<i64>> {
         let CType::Int { bits: 8, signed } = element else {
             return self.refuse(
@@ -141,7 +140,7 @@ impl<'a> Lowerer<'a> {
         // the terminating zero is dropped when the array has no room for it
         if bytes.len() as u64 > length {
             return self.error(
-                span,
+                literal.span,
                 format!("the string needs {} characters but the array holds {length}", bytes.len()),
                 "initialiser-string too long for the array",
             );
