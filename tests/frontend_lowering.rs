@@ -413,6 +413,11 @@ fn char_arrays_take_their_string_and_its_length() {
     assert!(p.locations.iter().all(|l| l.name != "word[3]"));
     // a plain char is signed
     assert_eq!([initial("name[0]"), initial("name[1]"), initial("name[3]")], [-1, 0, 0]);
+    // a braced string initialises the first string of an array of strings
+    let p = ok("char one[1][4] = { \"abc\" };\nchar two[][3] = { \"x\" };\nint main(void) { char l[1][4] = { \"ab\" }; return l[0][1] + one[0][2] + two[0][0]; }\n");
+    let initial = |name: &str| p.locations[location(&p, name) as usize].initial;
+    assert_eq!([initial("one[0][2]"), initial("one[0][3]"), initial("two[0][0]")], [99, 0, 120]);
+    assert!(p.locations.iter().all(|l| l.name != "two[1][0]"));
 }
 
 #[test]

@@ -212,7 +212,7 @@ impl<'a> Lowerer<'a> {
         offset: usize,
     ) -> LResult<()> {
         if let CType::Array(element, length) = ty
-            && let Some(literal) = super::strings::string_initialiser(init)
+            && let Some(literal) = super::strings::array_string_initialiser(element, init)
         {
             return self.initialise_string(literal, element, *length, values, offset);
         }

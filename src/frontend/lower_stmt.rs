@@ -408,7 +408,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// visible statements), except where designators name one twice.
     fn fill(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
         if let CType::Array(element, length) = target.ty()
-            && let Some(literal) = super::strings::string_initialiser(init)
+            && let Some(literal) = super::strings::array_string_initialiser(element, init)
         {
             let values = self.lw.string_values(literal, element, *length)?;
             return self.fill_characters(target, values, init.span);

@@ -23,6 +23,17 @@ pub fn string_initialiser(init: &Node<Initializer>) -> Option<&Node<StringLitera
     }
 }
 
+/// The string literal that initialises an array of `element`s by `init`,
+/// when it does: a bare literal initialises any array (one of other
+/// elements is refused), a braced one a character array only (`{"ab"}`
+/// for an array of strings is a list of one string).
+pub fn array_string_initialiser<'i>(element: &CType, init: &'i Node<Initializer>) -> Option<&'i Node<StringLiteral>> {
+    match &init.node {
+        Initializer::List(_) if !is_character(element) => None,
+        _ => string_initialiser(init),
+    }
+}
+
 /// Whether `ty` is a character type (`char`, `signed char`, `unsigned
 /// char`), the element type an array initialised by a string has.
 pub fn is_character(ty: &CType) -> bool {
