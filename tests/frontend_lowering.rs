@@ -392,6 +392,59 @@ fn structs_copy_between_private_and_shared_memory_scalar_by_scalar() {
 }
 
 #[test]
+fn struct_arguments_and_results_copy_shared_memory_scalar_by_scalar() {
+    let p = ok("struct pair { int a; int b[2]; };\nstruct pair g;\nint first(struct pair p) { p.a = 1; return p.a; }\nstruct pair same(struct pair p) { return p; }\nint main(void) { g = same(g); return first(g); }\n");
+    let (a, b0, b1) = (location(&p, "g.a"), location(&p, "g.b[0]"), location(&p, "g.b[1]"));
+    let expected: Vec<String> = [("R", a), ("R", b0), ("R", b1), ("W", a), ("W", b0), ("W", b1), ("R", a), ("R", b0), ("R", b1)]
+        .iter()
+        .map(|(kind, location)| format!("{kind}{location}"))
+        .collect();
+    assert_eq!(visible(&function(&p, "main").body), expected);
+    // the callees work on private copies
+    assert!(visible(&function(&p, "first").body).is_empty());
+    assert!(visible(&function(&p, "same").body).is_empty());
+}
+
+#[test]
+fn char_arrays_take_their_string_and_its_length() {
+    let p = ok("char word[] = \"hi\";\nchar name[4] = \"\\xff\";\nint main(void) { return word[0]; }\n");
+    let initial = |name: &str| p.locations[location(&p, name) as usize].initial;
+    assert_eq!([initial("word[0]"), initial("word[1]"), initial("word[2]")], [104, 105, 0]);
+    assert!(p.locations.iter().all(|l| l.name != "word[3]"));
+    // a plain char is signed
+    assert_eq!([initial("name[0]"), initial("name[1]"), initial("name[3]")], [-1, 0, 0]);
+    // a braced string initialises the first string of an array of strings
+    let p = ok("char one[1][4] = { \"abc\" };\nchar two[][3] = { \"x\" };\nint main(void) { char l[1][4] = { \"ab\" }; return l[0][1] + one[0][2] + two[0][0]; }\n");
+    let initial = |name: &str| p.locations[location(&p, name) as usize].initial;
+    assert_eq!([initial("one[0][2]"), initial("one[0][3]"), initial("two[0][0]")], [99, 0, 120]);
+    assert!(p.locations.iter().all(|l| l.name != "two[1][0]"));
+}
+
+#[test]
+fn refused_struct_values_and_strings_are_located() {
+    let cases: &[(&str, &str, (u32, u32))] = &[
+        (
+            "struct s { int a; };\nint f(struct s v) { return v.a; }\nint main(void) {\n  struct s x, y; int c = 1;\n  return f(c ? x : y);\n}\n",
+            "a conditional expression (`?:`) of struct type",
+            (5, 12),
+        ),
+        (
+            "struct s { int a; };\nstruct t { int a; };\nint f(struct s v) { return v.a; }\nint main(void) {\n  struct t y;\n  return f(y);\n}\n",
+            "a struct of another type",
+            (6, 12),
+        ),
+        ("int main(void) {\n  char s[2] = \"abc\";\n  return s[0];\n}\n", "the string needs 3 characters but the array holds 2", (2, 15)),
+        ("char s[4] = L\"ab\";\nint main(void) { return s[0]; }\n", "a wide string literal", (1, 13)),
+        ("int main(void) {\n  char *p = \"ab\";\n  return p[0];\n}\n", "a string literal here", (2, 13)),
+    ];
+    for (source, needle, (line, column)) in cases {
+        let d = diagnostic(source);
+        assert!(d.message.contains(needle), "{source}: {}", d.message);
+        assert_eq!((d.line, d.column), (*line, *column), "{source}: {}", d.message);
+    }
+}
+
+#[test]
 fn read_modify_writes() {
     let p = ok(
         "#include <stdatomic.h>\natomic_int x;\nint y;\nint main(void) { int e = 0; int old = __sync_fetch_and_add(&y, 1); _Bool ok = atomic_compare_exchange_strong(&x, &e, 1); atomic_store_explicit(&x, 2, memory_order_seq_cst); int r = atomic_load_explicit(&x, memory_order_relaxed); atomic_store_explicit(&y, 3, memory_order_relaxed); return old + ok + r; }\n",

@@ -524,8 +524,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let mut values = Vec::new();
         for (argument, ty) in arguments.iter().zip(&parameter_types) {
             let mark = self.mark();
-            let value = self.rvalue(argument)?;
-            let converted = self.convert(value, ty, argument.span)?;
+            let converted = match ty {
+                CType::Struct(_) => self.struct_value(argument, ty, argument.span)?,
+                _ => {
+                    let value = self.rvalue(argument)?;
+                    self.convert(value, ty, argument.span)?
+                }
+            };
             for earlier in values.iter_mut() {
                 let e = std::mem::replace(earlier, Expr::Const(0));
                 *earlier = self.protect(e, &CType::LONG, mark);

@@ -110,7 +110,7 @@ impl<'a> Lowerer<'a> {
                 .insert(name.to_string(), Global::Plain { id, ty });
             return Ok(());
         }
-        let ty = self.complete_array(ty, init);
+        let ty = super::strings::completed_array(ty, init);
         let base = self.program.locations.len() as u32;
         let mut locations = Vec::new();
         self.flatten(name.to_string(), name, &ty, span, &mut locations)?;
@@ -129,16 +129,6 @@ impl<'a> Lowerer<'a> {
         }
         self.program.locations.extend(locations);
         Ok(())
-    }
-
-    /// `int a[] = {1, 2, 3}` gets its length from the initialiser.
-    fn complete_array(&self, ty: CType, init: Option<&Node<Initializer>>) -> CType {
-        match (&ty, init.map(|i| &i.node)) {
-            (CType::Array(element, 0), Some(Initializer::List(items))) => {
-                CType::Array(element.clone(), items.len() as u64)
-            }
-            _ => ty,
-        }
     }
 
     /// Appends one location per scalar of `ty`, named after the access path.
@@ -223,6 +213,11 @@ impl<'a> Lowerer<'a> {
         values: &mut [i64],
         offset: usize,
     ) -> LResult<()> {
+        if let CType::Array(element, length) = ty
+            && let Some(literal) = super::strings::array_string_initialiser(element, init)
+        {
+            return self.initialise_string(literal, element, *length, values, offset);
+        }
         match (&init.node, ty) {
             // A mutex starts free; a condition variable or attribute has no
             // value here (`PTHREAD_MUTEX_INITIALIZER`, `PTHREAD_COND_INITIALIZER`).
@@ -305,6 +300,27 @@ impl<'a> Lowerer<'a> {
                 Some("initialise the object with constants"),
             ),
         }
+    }
+
+    /// The initial values of a character array from a string literal, at
+    /// `offset` in `values`.
+    fn initialise_string(
+        &self,
+        literal: &Node<StringLiteral>,
+        element: &CType,
+        length: u64,
+        values: &mut [i64],
+        offset: usize,
+    ) -> LResult<()> {
+        for (k, v) in self.string_values(literal, element, length)?.into_iter().enumerate() {
+            if !fits_shared_memory(v, element, self.value_bits) {
+                return self.value_too_wide(v, literal.span);
+            }
+            if let Some(slot) = values.get_mut(offset + k) {
+                *slot = v;
+            }
+        }
+        Ok(())
     }
 
     /// The value of a constant expression, including addresses of globals.

@@ -80,7 +80,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expression::StringLiteral(_) => self.lw.refuse(
                 e.span,
                 "a string literal here",
-                Some("strings are only accepted as arguments of printf-like calls and assertions"),
+                Some("strings are only accepted as initialisers of char arrays (`char s[] = \"...\"`), as strcpy's source and as arguments of printf-like calls and assertions"),
             ),
             Expression::Member(_) | Expression::CompoundLiteral(_) => {
                 let lv = self.lvalue(e)?;
@@ -305,7 +305,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expression::Member(m) => {
                 let (base, struct_ty) = match m.node.operator.node {
                     MemberOperator::Direct => {
-                        let base = self.lvalue(&m.node.expression)?;
+                        let base = self.struct_object(&m.node.expression)?;
                         let ty = base.ty().clone();
                         (base, ty)
                     }
@@ -948,7 +948,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         rhs: &'a Node<Expression>,
         span: Span,
     ) -> LResult<Val> {
-        let source = self.lvalue(rhs)?;
+        let source = self.struct_object(rhs)?;
         if source.ty() != target.ty() {
             return self
                 .lw
@@ -979,6 +979,80 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             (target, source) => self.copy_scalars(&target, &source, span)?,
         }
         Ok(Val::void())
+    }
+
+    /// The struct object `e` designates: an lvalue, or the private
+    /// temporary that holds the result of a call returning a struct.
+    pub fn struct_object(&mut self, e: &'a Node<Expression>) -> LResult<LVal> {
+        match &e.node {
+            Expression::Call(call) => {
+                let result = self.call(call, e.span)?;
+                match (result.expr, result.ty) {
+                    (Expr::Load(place), ty @ CType::Struct(_)) => Ok(LVal::Private(place, ty)),
+                    _ => self.lw.error(e.span, "a struct is needed here", "this call does not return a struct"),
+                }
+            }
+            Expression::Conditional(_) => self.lw.refuse(
+                e.span,
+                "a conditional expression (`?:`) of struct type",
+                Some("choose with an if statement and copy the struct in each branch"),
+            ),
+            Expression::Comma(_) => self.lw.refuse(
+                e.span,
+                "a comma expression of struct type",
+                Some("evaluate the other operands in statements of their own"),
+            ),
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => self.lw.refuse(
+                e.span,
+                "the value of a struct assignment",
+                Some("assign the struct in a statement of its own and use its target"),
+            ),
+            _ => self.lvalue(e),
+        }
+    }
+
+    /// The value of the struct expression `e` as a function argument or
+    /// result, of struct type `ty`: a fresh private copy, which later
+    /// changes of the original do not reach (C passes and returns structs
+    /// by value).
+    pub fn struct_value(&mut self, e: &'a Node<Expression>, ty: &CType, span: Span) -> LResult<Expr> {
+        let source = self.struct_object(e)?;
+        if source.ty() != ty {
+            return self.lw.error(
+                span,
+                "a struct of another type than the one declared",
+                "not of the parameter's or result's struct type",
+            );
+        }
+        let copy = self.temp(ty);
+        let target = LVal::Private(Place::Local(copy), ty.clone());
+        self.copy_struct(&target, &source, span)?;
+        Ok(Expr::Load(Place::Local(copy)))
+    }
+
+    /// Copies the struct `source` into `target` of the same type: as a
+    /// whole between private objects, scalar by scalar from or to shared
+    /// memory.
+    pub fn copy_struct(&mut self, target: &LVal, source: &LVal, span: Span) -> LResult<()> {
+        match (target, source) {
+            (LVal::Private(to, _), LVal::Private(from, _)) => {
+                self.emit(StmtKind::Assign(to.clone(), Expr::Load(from.clone())));
+                Ok(())
+            }
+            (target, source) => self.copy_scalars(target, source, span),
+        }
+    }
+
+    /// Stores the value of the private parameter `private` into its shared
+    /// home `shared` (the parameter's address is taken).
+    pub fn store_parameter(&mut self, shared: LocalId, private: LocalId, ty: &CType, span: Span) -> LResult<()> {
+        if matches!(ty, CType::Struct(_)) {
+            let target = LVal::Shared { address: Expr::ObjectAddress(shared), ty: ty.clone(), atomic: false };
+            let source = LVal::Private(Place::Local(private), ty.clone());
+            return self.copy_scalars(&target, &source, span);
+        }
+        self.write_shared(Expr::ObjectAddress(shared), Expr::Load(Place::Local(private)), ty);
+        Ok(())
     }
 
     /// Copies an object between private and shared memory scalar by

@@ -110,13 +110,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             },
             Statement::Return(value) => {
                 let value = match value {
-                    Some(e) => {
-                        let v = self.rvalue(e)?;
-                        match self.return_type.clone() {
-                            CType::Void => None,
-                            ty => Some(self.convert(v, &ty, e.span)?),
+                    Some(e) => match self.return_type.clone() {
+                        ty @ CType::Struct(_) => Some(self.struct_value(e, &ty, e.span)?),
+                        CType::Void => {
+                            self.rvalue(e)?;
+                            None
                         }
-                    }
+                        ty => {
+                            let v = self.rvalue(e)?;
+                            Some(self.convert(v, &ty, e.span)?)
+                        }
+                    },
                     None => None,
                 };
                 self.emit(StmtKind::Return(value));
@@ -373,12 +377,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             _ => {}
         }
-        let ty = match (&ty, init.node.initializer.as_ref().map(|i| &i.node)) {
-            (CType::Array(element, 0), Some(Initializer::List(items))) => {
-                CType::Array(element.clone(), items.len() as u64)
-            }
-            _ => ty,
-        };
+        let ty = super::strings::completed_array(ty, init.node.initializer.as_ref());
         let is_array = matches!(ty, CType::Array(..));
         let shared = !ty.is_thread_data()
             && (self.address_use.address_taken.contains(name)
@@ -409,6 +408,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// mention. Every scalar is stored once (a shared object's stores are
     /// visible statements), except where designators name one twice.
     fn fill(&mut self, target: &LVal, init: &'a Node<Initializer>) -> LResult<()> {
+        if let CType::Array(element, length) = target.ty()
+            && let Some(literal) = super::strings::array_string_initialiser(element, init)
+        {
+            let values = self.lw.string_values(literal, element, *length)?;
+            return self.fill_characters(target, values, init.span);
+        }
         match (&init.node, target.ty().clone()) {
             // A condition variable or attribute has no value here
             // (`PTHREAD_COND_INITIALIZER`).
@@ -419,17 +424,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             (Initializer::List(items), _) => self.fill_list(target, items, init.span),
             (Initializer::Expression(e), CType::Struct(_)) => {
-                let source = self.lvalue(e)?;
+                let source = self.struct_object(e)?;
                 if source.ty() != target.ty() {
                     return self.lw.refuse(init.span, "initialising a struct from one of another type", None);
                 }
-                match (target, source) {
-                    (LVal::Private(to, _), LVal::Private(from, _)) => {
-                        self.emit(StmtKind::Assign(to.clone(), Expr::Load(from)));
-                        Ok(())
-                    }
-                    (target, source) => self.copy_scalars(&target.initialised(), &source, init.span),
-                }
+                self.copy_struct(&target.initialised(), &source, init.span)
             }
             _ => self.lw.refuse(init.span, "this initialiser", None),
         }
@@ -517,6 +516,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             _ => self.lw.refuse(span, "this initialiser", None),
         }
+    }
+
+    /// Stores the characters of a string, then zeros, into the character
+    /// array `target`, one element after the other.
+    fn fill_characters(&mut self, target: &LVal, values: Vec<i64>, span: Span) -> LResult<()> {
+        let element_ty = target.ty().target().cloned().unwrap_or(CType::INT);
+        for (index, value) in values.into_iter().enumerate() {
+            let element = self.element(target, index as u64);
+            let value = Val { expr: Expr::Const(value), ty: element_ty.clone() };
+            self.store(&element.initialised(), value, span)?;
+        }
+        Ok(())
     }
 
     /// Element `index` of the array object `target`.

@@ -12,6 +12,7 @@ mod preprocess;
 mod program;
 mod scan;
 mod source_map;
+mod strings;
 mod type_of;
 mod sync_objects;
 mod types;

@@ -249,11 +249,11 @@ fn signature<'a>(
             Some("give the function a fixed parameter list"),
         );
     }
-    if matches!(*ret, CType::Struct(_) | CType::Float) {
+    if matches!(*ret, CType::Float) {
         return lw.refuse(
             declarator.span,
-            format!("the return type of `{name}`"),
-            Some("return an integer or a pointer"),
+            format!("the floating-point return type of `{name}`"),
+            Some("return an integer, a pointer or a struct"),
         );
     }
     let mut parameters = Vec::new();
@@ -292,13 +292,6 @@ fn signature<'a>(
                         parameter.span,
                         "a floating-point parameter",
                         Some("use integers"),
-                    );
-                }
-                CType::Struct(_) => {
-                    return lw.refuse(
-                        parameter.span,
-                        "a struct passed by value",
-                        Some("pass a pointer"),
                     );
                 }
                 ty => ty,
@@ -345,7 +338,8 @@ fn lower_function<'a>(
         if f.address_use.address_taken.contains(&parameter_name) && !ty.is_thread_data() {
             let private = f.new_local(&format!("{parameter_name}__arg"), ty.clone(), false);
             let shared = f.new_local(&parameter_name, ty.clone(), true);
-            f.write_shared(Expr::ObjectAddress(shared), Expr::Load(Place::Local(private)), ty);
+            let span = parameter.map_or(declarator.span, |p| p.span);
+            f.store_parameter(shared, private, ty, span)?;
             f.bind(&parameter_name, Binding::Local(shared));
             params.push(private);
         } else {
