@@ -76,6 +76,11 @@ fn flat(block: &Block) -> Vec<&StmtKind> {
 }
 
 /// A compact trace of the visible statements: R(addr) / W(addr) / F / ...
+/// The visible accesses as [`visible`] names them: `R3` reads location 3.
+fn accesses(kinds_and_locations: &[(&str, i64)]) -> Vec<String> {
+    kinds_and_locations.iter().map(|(kind, location)| format!("{kind}{location}")).collect()
+}
+
 fn visible(block: &Block) -> Vec<String> {
     flat(block)
         .into_iter()
@@ -384,10 +389,7 @@ fn ignored_calls_keep_the_effects_of_their_arguments() {
 fn structs_copy_between_private_and_shared_memory_scalar_by_scalar() {
     let p = ok("struct pair { int a; int b[2]; };\nstruct pair g;\nint main(void) { struct pair l = g; l.a = 5; g = l; struct pair m; m = g; return m.b[1]; }\n");
     let (a, b0, b1) = (location(&p, "g.a"), location(&p, "g.b[0]"), location(&p, "g.b[1]"));
-    let expected: Vec<String> = [("R", a), ("R", b0), ("R", b1), ("W", a), ("W", b0), ("W", b1), ("R", a), ("R", b0), ("R", b1)]
-        .iter()
-        .map(|(kind, location)| format!("{kind}{location}"))
-        .collect();
+    let expected = accesses(&[("R", a), ("R", b0), ("R", b1), ("W", a), ("W", b0), ("W", b1), ("R", a), ("R", b0), ("R", b1)]);
     assert_eq!(visible(&function(&p, "main").body), expected);
 }
 
@@ -395,10 +397,7 @@ fn structs_copy_between_private_and_shared_memory_scalar_by_scalar() {
 fn struct_arguments_and_results_copy_shared_memory_scalar_by_scalar() {
     let p = ok("struct pair { int a; int b[2]; };\nstruct pair g;\nint first(struct pair p) { p.a = 1; return p.a; }\nstruct pair same(struct pair p) { return p; }\nint main(void) { g = same(g); return first(g); }\n");
     let (a, b0, b1) = (location(&p, "g.a"), location(&p, "g.b[0]"), location(&p, "g.b[1]"));
-    let expected: Vec<String> = [("R", a), ("R", b0), ("R", b1), ("W", a), ("W", b0), ("W", b1), ("R", a), ("R", b0), ("R", b1)]
-        .iter()
-        .map(|(kind, location)| format!("{kind}{location}"))
-        .collect();
+    let expected = accesses(&[("R", a), ("R", b0), ("R", b1), ("W", a), ("W", b0), ("W", b1), ("R", a), ("R", b0), ("R", b1)]);
     assert_eq!(visible(&function(&p, "main").body), expected);
     // the callees work on private copies
     assert!(visible(&function(&p, "first").body).is_empty());
