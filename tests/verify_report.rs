@@ -1142,6 +1142,26 @@ fn freeing_twice_or_what_malloc_did_not_return_is_a_violation_at_the_free() {
     }
 }
 
+/// `strcpy` from a literal with escapes: the characters as a plain (signed)
+/// `char` holds them, as gcc runs it.
+const STRING_COPY: &str = "#include <string.h>
+#include <assert.h>
+char name[8];
+unsigned char raw[4];
+int main(void) {
+  strcpy(name, \"a\\tb\\xc8\");
+  strcpy((char *)raw, \"\\xc8\");
+  assert(name[1] == '\\t' && name[3] == EXPECTED && name[4] == 0 && raw[0] == 200);
+  return 0;
+}
+";
+
+#[test]
+fn strcpy_copies_escapes_as_the_destination_holds_them() {
+    // escapes were refused, and 0x80 and above stored as unsigned values
+    safe_then_violation_under_every_model("strcpy.c", STRING_COPY, &["-D", "EXPECTED=-56"], &["-D", "EXPECTED=200"]);
+}
+
 /// A struct copied from shared memory into a private one and back.
 const STRUCT_COPIES: &str = "#include <pthread.h>
 #include <assert.h>

@@ -7,7 +7,7 @@
 use super::lower::{FnLowerer, LResult, binary};
 use super::sync_objects;
 use super::lower_expr::{LVal, Val};
-use super::types::CType;
+use super::types::{CType, truncate};
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -949,19 +949,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 None,
             );
         };
-        let text: String = literal.node.iter().map(|s| s.trim_matches('"')).collect();
-        if text.contains('\\') {
-            return self
-                .lw
-                .refuse(source.span, "escape sequences in a copied string", None);
-        }
+        let bytes = match super::strings::literal_bytes(&literal.node) {
+            Ok(bytes) => bytes,
+            Err(what) => return self.lw.refuse(source.span, what, Some("copy the characters one by one")),
+        };
         let destination = self.rvalue(destination)?;
+        // the characters as the destination's elements hold them: a plain
+        // char is signed, so "\xc8" is -56 there
+        let signed = !matches!(destination.ty.target(), Some(CType::Int { bits: 8, signed: false }));
         let destination = self.save(destination.expr, &destination.ty);
-        for (k, byte) in text.bytes().chain(std::iter::once(0)).enumerate() {
+        for (k, byte) in bytes.into_iter().chain(std::iter::once(0)).enumerate() {
             let address = binary(BinaryOp::Add, destination.clone(), Expr::Const(k as i64));
             self.emit(StmtKind::Write {
                 address,
-                value: Expr::Const(byte as i64),
+                value: Expr::Const(truncate(i64::from(byte), 8, signed)),
             });
         }
         Ok(Val {
