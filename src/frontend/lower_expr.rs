@@ -941,7 +941,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
-    /// Struct assignment: private to private as a whole, shared to shared scalar by scalar.
+    /// Struct assignment: shared to shared one location at a time, else as
+    /// [`Self::copy_struct`] copies.
     fn assign_struct(
         &mut self,
         target: LVal,
@@ -955,9 +956,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 .refuse(span, "assigning between different struct types", None);
         }
         match (target, source) {
-            (LVal::Private(to, _), LVal::Private(from, _)) => {
-                self.emit(StmtKind::Assign(to, Expr::Load(from)))
-            }
             (
                 LVal::Shared {
                     address: to, ty, ..
@@ -976,7 +974,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     });
                 }
             }
-            (target, source) => self.copy_scalars(&target, &source, span)?,
+            (target, source) => self.copy_struct(&target, &source, span)?,
         }
         Ok(Val::void())
     }
