@@ -22,15 +22,25 @@ from corpora import BENCH, DEFAULT_LAZYSMA, bench_bounds, bench_programs, timed,
 
 
 def unwind_of(arguments):
-    return arguments[arguments.index("--unwind") + 1] if "--unwind" in arguments else "2"
+    return int(arguments[arguments.index("--unwind") + 1]) if "--unwind" in arguments else 2
+
+
+def cbmc_depth(depth):
+    """CBMC's unwinding depth that lets a loop run as often as lazysma's
+    `depth` does. lazysma's depth N runs the body up to N times and then
+    leaves the loop; CBMC's `--unwind N` cuts the path at the N-th jump
+    back to the loop's head, so a loop that leaves after N iterations
+    (which takes that jump once more, to test its condition) needs N + 1."""
+    return str(int(depth) + 1)
 
 
 def cbmc_unwinding(cbmc, file, arguments):
-    """CBMC's unwinding options for lazysma's bounds: `--unwind U`, and for
-    `--unwindset [HEADER:]LINE:N,...` CBMC's `--unwindset` with the ids of
-    the loops that start on those lines of the file (or of a file whose path
-    ends with HEADER), from `cbmc --show-loops`."""
-    options = ["--unwind", unwind_of(arguments)]
+    """CBMC's unwinding options for lazysma's bounds: `--unwind U + 1`, and
+    for `--unwindset [HEADER:]LINE:N,...` CBMC's `--unwindset` with the ids
+    of the loops that start on those lines of the file (or of a file whose
+    path ends with HEADER), from `cbmc --show-loops`, each at N + 1 (see
+    `cbmc_depth`)."""
+    options = ["--unwind", cbmc_depth(unwind_of(arguments))]
     if "--unwindset" not in arguments:
         return options
     depths = {}
@@ -48,7 +58,7 @@ def cbmc_unwinding(cbmc, file, arguments):
             for (header, named_line), depth in depths.items():
                 named_file = Path(loop_file).parts[-len(Path(header).parts):] == Path(header).parts if header else loop_file == str(file)
                 if named_line == source_line and named_file:
-                    ids.append(f"{loop_id}:{depth}")
+                    ids.append(f"{loop_id}:{cbmc_depth(depth)}")
             loop_id = None
     return options + (["--unwindset", ",".join(ids)] if ids else [])
 

@@ -1,6 +1,9 @@
 //! Runs CBMC on one C file under a time limit: builds the command line the
 //! detected version accepts, drains stdout and stderr in threads (large JSON
 //! never blocks the child), reports progress, and kills CBMC on timeout.
+//! CBMC runs in a process group of its own with a temporary directory of
+//! its own, so that stopping it stops the preprocessor it started too and
+//! leaves no file behind in the system's temporary directory.
 
 use super::BackendError;
 use super::dimacs::ProverAnswer;
@@ -370,7 +373,11 @@ pub(super) struct Finished {
 /// Runs `program` with `args` under the time limit of `options` (counted
 /// from `start`) and its memory limit, draining both output pipes; `phase`
 /// follows CBMC's status messages on stdout. The program ends with
-/// lazysma.
+/// lazysma. Its `TMPDIR` is a directory of this run, removed afterwards:
+/// CBMC writes its temporary files there (the preprocessor's output and
+/// errors), and a CBMC stopped before it removes them (the run under SC
+/// when the other run decides first, a time limit) would otherwise leave
+/// them in the system's directory.
 pub(super) fn run_to_end(
     program: &Path,
     args: &[OsString],
@@ -388,7 +395,9 @@ pub(super) fn run_to_end(
             command
         }
     };
+    let temporary = tempfile::tempdir().map_err(BackendError::TemporaryFiles)?;
     command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command.env("TMPDIR", temporary.path());
     end_with_this_process(&mut command);
     if let Some(dir) = &options.working_dir {
         command.current_dir(dir);
@@ -411,10 +420,13 @@ pub(super) fn run_to_end(
 /// Makes the kernel kill CBMC when lazysma ends, so that a time limit or a
 /// `kill` that ends lazysma (CI runners, `timeout`) does not leave a solver
 /// running for hours. `prlimit`, when used, execs CBMC in the same process
-/// and keeps the setting.
+/// and keeps the setting. CBMC leads a process group of its own, which
+/// [`signal_group`] stops, continues and kills as a whole; a terminal's
+/// Ctrl-C reaches lazysma, whose handler stops the runs.
 #[cfg(target_os = "linux")]
 fn end_with_this_process(command: &mut Command) {
     use std::os::unix::process::CommandExt;
+    command.process_group(0);
     // SAFETY: the closure runs in the child between fork and exec; prctl is
     // async-signal-safe and neither allocates nor touches shared state.
     unsafe {
@@ -483,25 +495,35 @@ fn wait_with_limit(
     }
 }
 
-/// Stops (`SIGSTOP`) or continues (`SIGCONT`) the process. A process that
-/// has ended meanwhile ignores it, and the wait reaps it.
-#[cfg(target_os = "linux")]
+/// Stops (`SIGSTOP`) or continues (`SIGCONT`) the process and the ones it
+/// started.
 fn hold_process(child: &Child, held: bool) {
-    let signal = if held { libc::SIGSTOP } else { libc::SIGCONT };
+    #[cfg(target_os = "linux")]
+    signal_group(child, if held { libc::SIGSTOP } else { libc::SIGCONT });
+    #[cfg(not(target_os = "linux"))]
+    let _ = (child, held);
+}
+
+/// Sends `signal` to the child's process group ([`end_with_this_process`]
+/// made the child its leader). The group has the child's id, which stays
+/// reserved until this process waits for the child; a group that has ended
+/// meanwhile ignores the signal, and the wait reaps the child.
+#[cfg(target_os = "linux")]
+fn signal_group(child: &Child, signal: libc::c_int) {
     let Ok(pid) = libc::pid_t::try_from(child.id()) else {
         return;
     };
-    // SAFETY: kill only sends a signal to the child's process id, which
-    // stays reserved for it until this process waits for it.
+    // SAFETY: kill only sends a signal to the child's process group.
     unsafe {
-        libc::kill(pid, signal);
+        libc::kill(-pid, signal);
     }
 }
 
-#[cfg(not(target_os = "linux"))]
-fn hold_process(_child: &Child, _held: bool) {}
-
+/// Kills the child and what it started (CBMC's preprocessor, a solver it
+/// runs), and reaps the child.
 fn kill(child: &mut Child, timed_out: bool) -> std::io::Result<ExitInfo> {
+    #[cfg(target_os = "linux")]
+    signal_group(child, libc::SIGKILL);
     // The child may have ended just now; kill fails then, and wait reaps it.
     let _ = child.kill();
     let status = child.wait()?;
@@ -630,6 +652,36 @@ mod tests {
         let args = ["-c".into(), "sleep 0.1; echo done".into()];
         let finished = run_to_end(Path::new("sh"), &args, &options, Instant::now(), &phase, None).expect("sh runs");
         assert!(finished.exit.timed_out, "a held process is killed at its time limit: {:?}", finished.exit);
+    }
+
+    /// Whether a process with this id is still running (a zombie counts
+    /// as ended).
+    #[cfg(target_os = "linux")]
+    fn is_running(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_killed_run_leaves_neither_processes_nor_temporary_files() {
+        // like CBMC, the script starts a child (its preprocessor) and puts
+        // a file into $TMPDIR; it is killed at its time limit meanwhile
+        let options = RunOptions { timeout: Some(Duration::from_millis(700)), ..RunOptions::default() };
+        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
+        let script = "touch \"$TMPDIR/goto-gcc.in\"; sleep 30 & echo \"$TMPDIR $!\"; wait";
+        let args = ["-c".into(), script.into()];
+        let finished = run_to_end(Path::new("sh"), &args, &options, Instant::now(), &phase, None).expect("sh runs");
+        assert!(finished.exit.timed_out, "the script is killed at its time limit: {:?}", finished.exit);
+        let (directory, sleeper) = finished.stdout.trim().rsplit_once(' ').expect("the script names its directory and child");
+        assert_ne!(Path::new(directory), std::env::temp_dir(), "the run has a temporary directory of its own");
+        assert!(!Path::new(directory).exists(), "the run's temporary directory {directory} is removed");
+        // the kill reaches the child at once; allow the kernel a moment
+        let gone = (0..20).any(|_| {
+            thread::sleep(Duration::from_millis(50));
+            !is_running(sleeper)
+        });
+        assert!(gone, "the script's child {sleeper} is killed with it");
     }
 
     #[test]
