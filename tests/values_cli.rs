@@ -203,3 +203,23 @@ fn a_shared_char_array_initialised_by_a_string_follows_the_memory_model() {
     expect(&program, "--tso", Verdict::Safe);
     expect(&program, "--pso", Verdict::Unsafe);
 }
+
+#[test]
+fn sizeof_gives_bytes_with_padding_and_allocations_count_elements() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc(
+        "sizes.c",
+        &[
+            ("sizeof(int) == 4);", "sizeof(int) == 1);"),
+            ("assert(sizeof(struct node) == 16);", "assert(sizeof(struct node) == 12);"),
+            ("assert(sizeof(struct mixed) == 24);", "assert(sizeof(struct mixed) == 11);"),
+            ("assert(sizeof(union word) == 8);", "assert(sizeof(union word) == 4);"),
+            ("_Alignof(struct mixed) == 8", "_Alignof(struct mixed) == 1"),
+            ("assert(scratch[3] == 7);", "assert(scratch[3] == 0);"),
+            ("assert(cells[0] == 0 && cells[2] == 9);", "assert(cells[0] == 0 && cells[2] == 0);"),
+            ("assert(n == 16);", "assert(n == 2);"),
+        ],
+    );
+}

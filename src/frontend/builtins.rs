@@ -1046,19 +1046,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         arguments: &'a [Node<Expression>],
         span: Span,
     ) -> LResult<Val> {
-        let size = match (zeroed, arguments) {
-            (false, [n]) => self.rvalue(n)?.expr,
-            (true, [n, s]) => {
-                let n = self.rvalue(n)?.expr;
-                let s = self.rvalue(s)?.expr;
-                binary(BinaryOp::Mul, n, s)
-            }
-            _ => {
-                return self
-                    .lw
-                    .error(span, "wrong number of arguments to an allocation", "here");
-            }
-        };
+        // memory is counted in scalars: `malloc(n * sizeof(struct node))`
+        // is n times the node's scalars
+        self.in_allocation_size = true;
+        let size = self.allocation_size(zeroed, arguments, span);
+        self.in_allocation_size = false;
+        let size = size?;
         match size {
             Expr::Const(n) => {
                 self.lw.heap_block = Some(self.lw.heap_block.unwrap_or(0).max(n.max(1) as u64))
@@ -1075,6 +1068,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             expr: Expr::Load(Place::Local(temp)),
             ty: CType::Pointer(Box::new(CType::Void)),
         })
+    }
+
+    /// The size of an allocation (`malloc(n)`, `calloc(n, s)`).
+    fn allocation_size(&mut self, zeroed: bool, arguments: &'a [Node<Expression>], span: Span) -> LResult<Expr> {
+        match (zeroed, arguments) {
+            (false, [n]) => Ok(self.rvalue(n)?.expr),
+            (true, [n, s]) => {
+                let n = self.rvalue(n)?.expr;
+                let s = self.rvalue(s)?.expr;
+                Ok(binary(BinaryOp::Mul, n, s))
+            }
+            _ => self.lw.error(span, "wrong number of arguments to an allocation", "here"),
+        }
     }
 
     /// Inline assembly: fences and the instructions without an effect on

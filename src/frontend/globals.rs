@@ -154,7 +154,7 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
-            CType::Float => self.refuse(
+            CType::Float(_) => self.refuse(
                 span,
                 format!("floating point in shared memory (`{path}`)"),
                 Some("use integers"),

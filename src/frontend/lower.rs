@@ -173,6 +173,9 @@ pub struct FnLowerer<'l, 'a> {
     pub cases: Vec<Vec<(Option<i64>, LabelId)>>,
     pub address_use: AddressUse,
     pub return_type: CType,
+    /// Whether the expression being lowered is the size of an allocation,
+    /// where `sizeof` counts scalars (memory's unit here) instead of bytes.
+    pub in_allocation_size: bool,
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
@@ -200,6 +203,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             cases: Vec::new(),
             address_use,
             return_type,
+            in_allocation_size: false,
         }
     }
 
@@ -245,7 +249,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             CType::Void
             | CType::Array(..)
             | CType::Function(..)
-            | CType::Float
+            | CType::Float(_)
             | CType::Opaque(_) => CType::INT,
             other => other.clone(),
         };
@@ -415,6 +419,9 @@ pub fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
             Add => Some(x.wrapping_add(*y)),
             Sub => Some(x.wrapping_sub(*y)),
             Mul => Some(x.wrapping_mul(*y)),
+            // signed and unsigned division agree on these operands
+            Div if *x >= 0 && *y > 0 => Some(x / y),
+            Rem if *x >= 0 && *y > 0 => Some(x % y),
             _ => None,
         };
         if let Some(v) = folded {

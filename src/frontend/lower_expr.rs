@@ -64,6 +64,14 @@ impl LVal {
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Lowers `e` for its value.
+    /// `sizeof` of a value of type `ty`: its bytes, or in an allocation's
+    /// size its scalars ([`FnLowerer::in_allocation_size`]).
+    fn size_of(&self, ty: &CType) -> Val {
+        let types = &self.lw.types;
+        let size = if self.in_allocation_size { types.size(ty) } else { types.byte_size(ty) };
+        Val { expr: Expr::Const(size as i64), ty: CType::SIZE }
+    }
+
     pub fn rvalue(&mut self, e: &'a Node<Expression>) -> LResult<Val> {
         match &e.node {
             Expression::Identifier(id) => {
@@ -90,25 +98,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expression::SizeOfTy(s) => {
                 self.resolve_typeof_in_type_name(&s.node.0)?;
                 let ty = self.lw.types.type_name(&s.node.0)?;
-                Ok(Val {
-                    expr: Expr::Const(self.lw.types.size(&ty) as i64),
-                    ty: CType::Int {
-                        bits: 64,
-                        signed: false,
-                    },
-                })
+                Ok(self.size_of(&ty))
             }
             Expression::SizeOfVal(s) => {
                 let ty = self.type_of(&s.node.0)?;
-                Ok(Val {
-                    expr: Expr::Const(self.lw.types.size(&ty) as i64),
-                    ty: CType::Int {
-                        bits: 64,
-                        signed: false,
-                    },
-                })
+                Ok(self.size_of(&ty))
             }
-            Expression::AlignOf(_) => Ok(Val::int(1)),
+            Expression::AlignOf(s) => {
+                self.resolve_typeof_in_type_name(&s.node.0)?;
+                let ty = self.lw.types.type_name(&s.node.0)?;
+                Ok(Val { expr: Expr::Const(self.lw.types.alignment(&ty) as i64), ty: CType::SIZE })
+            }
             Expression::UnaryOperator(u) => self.unary(&u.node, e),
             Expression::Cast(c) => self.cast(&c.node, e.span),
             Expression::BinaryOperator(b) => self.binary_expression(&b.node, e),
@@ -188,7 +188,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     "using a shared struct as a value",
                     Some("access its fields one by one"),
                 ),
-                CType::Float => self.lw.refuse(
+                CType::Float(_) => self.lw.refuse(
                     span,
                     "floating point in shared memory",
                     Some("use integers"),
@@ -272,7 +272,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Converts a value to the type it is stored as.
     pub fn convert(&mut self, value: Val, to: &CType, span: Span) -> LResult<Expr> {
         match (to, &value.ty) {
-            (CType::Float, _) | (_, CType::Float) => {
+            (CType::Float(_), _) | (_, CType::Float(_)) => {
                 self.lw.refuse(span, "floating point", Some("use integers"))
             }
             (CType::Struct(_), _) | (CType::Array(..), _) => self.lw.refuse(
@@ -649,7 +649,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let v = self.rvalue(&c.expression)?;
         match (&to, &v.ty) {
             (CType::Void, _) => Ok(Val::void()),
-            (CType::Float, _) | (_, CType::Float) => {
+            (CType::Float(_), _) | (_, CType::Float(_)) => {
                 self.lw.refuse(span, "floating point", Some("use integers"))
             }
             (CType::Pointer(target), CType::Pointer(source)) => {
@@ -759,7 +759,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         span: Span,
     ) -> LResult<Val> {
         use BinaryOperator as B;
-        if matches!(lhs.ty, CType::Float) || matches!(rhs.ty, CType::Float) {
+        if matches!(lhs.ty, CType::Float(_)) || matches!(rhs.ty, CType::Float(_)) {
             return self.lw.refuse(span, "floating point", Some("use integers"));
         }
         let stride =
@@ -839,9 +839,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             _ => ty.clone(),
         };
 
-        // Constant operands of `+ - *` fold (`sizeof(T) * N` becomes the
-        // allocation size), wrapped to the result type as C computes it.
-        if let (Expr::Const(_), Expr::Const(_), BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, CType::Int { bits, signed }) =
+        // Constant operands of `+ - * / %` fold (`sizeof(T) * N` becomes
+        // the allocation size, `sizeof a / sizeof a[0]` the length), wrapped
+        // to the result type as C computes it.
+        if let (
+            Expr::Const(_),
+            Expr::Const(_),
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem,
+            CType::Int { bits, signed },
+        ) =
             (&lhs.expr, &rhs.expr, ir_op, &ty)
             && let Expr::Const(v) = binary(ir_op, lhs.expr.clone(), rhs.expr.clone())
         {

@@ -361,7 +361,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     ) -> LResult<()> {
         let span = init.span;
         match &ty {
-            CType::Float => {
+            CType::Float(_) => {
                 return self.lw.refuse(
                     span,
                     format!("floating point (`{name}`)"),

@@ -249,7 +249,7 @@ fn signature<'a>(
             Some("give the function a fixed parameter list"),
         );
     }
-    if matches!(*ret, CType::Float) {
+    if matches!(*ret, CType::Float(_)) {
         return lw.refuse(
             declarator.span,
             format!("the floating-point return type of `{name}`"),
@@ -287,7 +287,7 @@ fn signature<'a>(
                         Some("call the function directly"),
                     );
                 }
-                CType::Float => {
+                CType::Float(_) => {
                     return lw.refuse(
                         parameter.span,
                         "a floating-point parameter",

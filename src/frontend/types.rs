@@ -37,8 +37,9 @@ pub enum CType {
     Opaque(String),
     /// A function type with its return type and whether it is variadic.
     Function(Box<CType>, bool),
-    /// `float`, `double`: refused wherever a value is needed.
-    Float,
+    /// `float`, `double`, `long double`, with their size in bytes:
+    /// refused wherever a value is needed.
+    Float(u8),
     /// An `_Atomic` scalar: its stores are `seq_cst` and its `++`, `--` and
     /// compound assignments atomic read-modify-writes. Only ever the target
     /// of a pointer: objects, struct fields and values carry the type
@@ -48,6 +49,8 @@ pub enum CType {
 }
 
 impl CType {
+    /// `size_t`, the type of `sizeof`.
+    pub const SIZE: CType = CType::Int { bits: 64, signed: false };
     pub const INT: CType = CType::Int {
         bits: 32,
         signed: true,
@@ -382,7 +385,7 @@ impl<'a> TypeEnv<'a> {
     fn base_type(&mut self, specs: &[Spec<'a>], span: lang_c::span::Span) -> TResult<CType> {
         let (mut longs, mut unsigned, mut signed) = (0, false, false);
         let mut base: Option<CType> = None;
-        let (mut short, mut char) = (false, false);
+        let (mut short, mut char, mut complex) = (false, false, false);
         let mut atomic = false;
         for spec in specs {
             if let Spec::Atomic = spec {
@@ -398,10 +401,10 @@ impl<'a> TypeEnv<'a> {
                 TypeSpecifier::Signed => signed = true,
                 TypeSpecifier::Unsigned => unsigned = true,
                 TypeSpecifier::Bool => base = Some(CType::Bool),
-                TypeSpecifier::Float
-                | TypeSpecifier::Double
-                | TypeSpecifier::TS18661Float(_)
-                | TypeSpecifier::Complex => base = Some(CType::Float),
+                TypeSpecifier::Float => base = Some(CType::Float(4)),
+                TypeSpecifier::Double => base = Some(CType::Float(8)),
+                TypeSpecifier::TS18661Float(f) => base = Some(CType::Float(float_bytes(f))),
+                TypeSpecifier::Complex => complex = true,
                 TypeSpecifier::Atomic(name) => {
                     atomic = true;
                     base = Some(self.type_name(name)?.without_atomic().0);
@@ -423,7 +426,8 @@ impl<'a> TypeEnv<'a> {
                 bits: 8,
                 signed: !unsigned,
             },
-            Some(CType::Float) if longs > 0 => CType::Float,
+            Some(CType::Float(bytes)) if complex => CType::Float(2 * if longs > 0 { 16 } else { bytes }),
+            Some(CType::Float(_)) if longs > 0 => CType::Float(16),
             Some(other) => other,
             None if short => CType::Int {
                 bits: 16,
@@ -630,7 +634,53 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
-    /// Size in scalars (one location per scalar).
+    /// Size in bytes, as `sizeof` gives it: gcc's on x86_64 (LP64), with
+    /// C's alignment padding in structs. The library types that lazysma
+    /// models by their state (`sem_t`, `pthread_rwlock_t`,
+    /// `pthread_barrier_t`) have the size of that state.
+    pub fn byte_size(&self, ty: &CType) -> u64 {
+        match ty {
+            CType::Void | CType::Bool | CType::Function(..) => 1,
+            CType::Int { bits, .. } => u64::from(*bits).div_ceil(8).max(1),
+            CType::Pointer(_) | CType::ThreadHandle => 8,
+            CType::Float(bytes) => u64::from(*bytes),
+            CType::Array(t, n) => self.byte_size(t).saturating_mul(*n),
+            CType::Atomic(t) => self.byte_size(t),
+            CType::Mutex => 40,
+            CType::Opaque(name) => opaque_byte_size(name),
+            CType::Struct(id) => {
+                let alignment = self.alignment(ty);
+                let size = match &self.structs[*id].fields {
+                    Some(fields) if self.structs[*id].is_union => {
+                        fields.iter().map(|(_, t)| self.byte_size(t)).max().unwrap_or(0)
+                    }
+                    Some(fields) => fields.iter().fold(0u64, |end, (_, t)| {
+                        end.next_multiple_of(self.alignment(t)).saturating_add(self.byte_size(t))
+                    }),
+                    None => 0,
+                };
+                size.next_multiple_of(alignment)
+            }
+        }
+    }
+
+    /// Alignment in bytes (`_Alignof`), gcc's on x86_64.
+    pub fn alignment(&self, ty: &CType) -> u64 {
+        match ty {
+            CType::Array(t, _) | CType::Atomic(t) => self.alignment(t),
+            CType::Struct(id) => match &self.structs[*id].fields {
+                Some(fields) => fields.iter().map(|(_, t)| self.alignment(t)).max().unwrap_or(1),
+                None => 1,
+            },
+            CType::Mutex => 8,
+            CType::Opaque(name) => opaque_byte_size(name).min(8),
+            other => self.byte_size(other).clamp(1, 16),
+        }
+    }
+
+    /// Size in scalars (one location per scalar): the layout of memory
+    /// here, and what `sizeof` gives in an allocation's size
+    /// ([`FnLowerer::allocate`](super::lower::FnLowerer)).
     pub fn size(&self, ty: &CType) -> u64 {
         match ty {
             CType::Array(t, n) => self.size(t).saturating_mul(*n),
@@ -692,7 +742,7 @@ impl<'a> TypeEnv<'a> {
             CType::Array(t, n) => Ty::Array(Box::new(self.ir_type(t)), *n),
             CType::Struct(id) => Ty::Struct(*id),
             CType::ThreadHandle => Ty::ThreadHandle,
-            CType::Mutex | CType::Opaque(_) | CType::Function(..) | CType::Float => Ty::INT,
+            CType::Mutex | CType::Opaque(_) | CType::Function(..) | CType::Float(_) => Ty::INT,
         }
     }
 
@@ -712,7 +762,7 @@ impl<'a> TypeEnv<'a> {
             .collect()
     }
 
-    /// Evaluates an integer constant expression (sizeof counts scalars).
+    /// Evaluates an integer constant expression (`sizeof` in bytes).
     pub fn const_eval(&mut self, e: &'a Node<Expression>) -> Option<i64> {
         match &e.node {
             Expression::Constant(c) => constant_value(&c.node),
@@ -750,11 +800,15 @@ impl<'a> TypeEnv<'a> {
             }
             Expression::SizeOfTy(s) => {
                 let ty = self.type_name(&s.node.0).ok()?;
-                Some(self.size(&ty) as i64)
+                Some(self.byte_size(&ty) as i64)
             }
             Expression::SizeOfVal(s) => {
                 let ty = self.static_type(&s.node.0)?;
-                Some(self.size(&ty) as i64)
+                Some(self.byte_size(&ty) as i64)
+            }
+            Expression::AlignOf(s) => {
+                let ty = self.type_name(&s.node.0).ok()?;
+                Some(self.alignment(&ty) as i64)
             }
             _ => None,
         }
@@ -863,4 +917,28 @@ pub fn binary_value(op: &BinaryOperator, l: i64, r: i64) -> Option<i64> {
         BinaryOperator::LogicalOr => (l != 0 || r != 0) as i64,
         _ => return None,
     })
+}
+
+/// The size in bytes of a TS 18661 floating type (`_Float32`, `_Float64x`).
+fn float_bytes(float: &lang_c::ast::TS18661FloatType) -> u8 {
+    use lang_c::ast::TS18661FloatFormat;
+    let bits = match float.format {
+        TS18661FloatFormat::BinaryInterchange | TS18661FloatFormat::DecimalInterchange => float.width,
+        // the extended formats are at least one step wider
+        TS18661FloatFormat::BinaryExtended | TS18661FloatFormat::DecimalExtended => 2 * float.width,
+    };
+    u8::try_from(bits.div_ceil(8)).unwrap_or(16).min(16)
+}
+
+/// The size in bytes of a library type with no modelled value, glibc's on
+/// x86_64.
+fn opaque_byte_size(name: &str) -> u64 {
+    match name {
+        "pthread_attr_t" => 56,
+        "pthread_cond_t" => 48,
+        "pthread_rwlockattr_t" => 8,
+        "FILE" => 216,
+        // pthread_mutexattr_t, pthread_condattr_t, pthread_barrierattr_t
+        _ => 4,
+    }
 }
