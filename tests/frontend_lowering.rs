@@ -927,7 +927,7 @@ fn thread_handles_in_heap_memory_are_stored_after_the_creation() {
 
 #[test]
 fn constant_arithmetic_folds_wrapped_to_its_type() {
-    let p = ok("int x;\nunsigned u;\nint main(void) { x = 2147483647 + 1; u = 0u - 1; x = 7 / 2; return 0; }\n");
+    let p = ok("int x;\nunsigned u;\nint main(void) { x = 2147483647 + 1; u = 0u - 1; x = 7 / 2; x = 7 % 0; x = -7 / 2; return 0; }\n");
     let writes: Vec<&Expr> = flat(&function(&p, "main").body)
         .into_iter()
         .filter_map(|k| match k {
@@ -937,7 +937,9 @@ fn constant_arithmetic_folds_wrapped_to_its_type() {
         .collect();
     assert_eq!(writes[0], &Expr::Const(-2147483648), "int addition wraps at 32 bits");
     assert_eq!(writes[1], &Expr::Const(4294967295), "unsigned subtraction wraps");
-    assert!(matches!(writes[2], Expr::Binary(BinaryOp::Div, ..)), "division is left to the program: {:?}", writes[2]);
+    assert_eq!(writes[2], &Expr::Const(3), "division of non-negative constants folds");
+    assert!(matches!(writes[3], Expr::Binary(BinaryOp::Rem, ..)), "a remainder by zero is left to the program: {:?}", writes[3]);
+    assert!(matches!(writes[4], Expr::Binary(BinaryOp::Div, ..)), "a negative operand is left to the program: {:?}", writes[4]);
 }
 
 #[test]
@@ -1114,5 +1116,48 @@ fn only_normal_mutexes_are_accepted() {
     }
     for kind in ["PTHREAD_MUTEX_NORMAL", "PTHREAD_MUTEX_DEFAULT"] {
         ok(&program(kind));
+    }
+}
+
+#[test]
+fn memset_and_memcpy_touch_every_scalar_and_leave_private_objects_private() {
+    let p = ok("#include <string.h>\nstruct pair { int a; char b[2]; };\nstruct pair g;\nint t[3];\nint main(void) {\n  struct pair l;\n  int m[3];\n  memset(&l, 0, sizeof l);\n  memset(t, -1, 2 * sizeof(int));\n  memcpy(&g, &l, sizeof g);\n  memcpy(m, t, sizeof m);\n  return l.a + m[0];\n}\n");
+    let main = function(&p, "main");
+    assert!(main.locals.iter().all(|l| !l.shared), "l and m stay private: {:?}", main.locals);
+    let (t0, t1) = (location(&p, "t[0]"), location(&p, "t[1]"));
+    let (ga, gb0, gb1, t2) = (location(&p, "g.a"), location(&p, "g.b[0]"), location(&p, "g.b[1]"), location(&p, "t[2]"));
+    let expected = accesses(&[("W", t0), ("W", t1), ("W", ga), ("W", gb0), ("W", gb1), ("R", t0), ("R", t1), ("R", t2)]);
+    assert_eq!(visible(&main.body), expected);
+    let stored: Vec<&Expr> = flat(&main.body)
+        .into_iter()
+        .filter_map(|k| match k {
+            StmtKind::Write { value, .. } => Some(value),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(stored[..2], [&Expr::Const(-1), &Expr::Const(-1)], "bytes of 0xff make -1");
+}
+
+#[test]
+fn refused_memset_and_memcpy_are_located() {
+    let cases: &[(&str, &str, (u32, u32))] = &[
+        (
+            "#include <string.h>\nint g;\nint main(void) {\n  void *p = &g;\n  memset(p, 0, 4);\n  return 0;\n}\n",
+            "a pointer without a pointee type",
+            (5, 10),
+        ),
+        ("#include <string.h>\nlong g;\nint main(void) {\n  memset(&g, 0, 4);\n  return 0;\n}\n", "4 bytes of an object of 8 bytes", (4, 10)),
+        ("#include <string.h>\nint g[4];\nint main(int n, char **v) {\n  memset(g, 0, n);\n  return 0;\n}\n", "not a positive constant", (4, 16)),
+        (
+            "#include <string.h>\nint a;\nunsigned b;\nint main(void) {\n  memcpy(&a, &b, sizeof a);\n  return 0;\n}\n",
+            "memcpy between objects of different types",
+            (5, 3),
+        ),
+        ("#include <string.h>\nint *p;\nint main(void) {\n  memset(&p, 1, sizeof p);\n  return 0;\n}\n", "setting the bytes of a pointer to 0x01", (4, 3)),
+    ];
+    for (source, needle, (line, column)) in cases {
+        let d = diagnostic(source);
+        assert!(d.message.contains(needle), "{source}: {}", d.message);
+        assert_eq!((d.line, d.column), (*line, *column), "{source}: {}", d.message);
     }
 }

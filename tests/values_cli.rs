@@ -1,5 +1,5 @@
-//! Structs passed and returned by value and `char` arrays initialised by
-//! string literals, end to end: each program of `tests/fixtures/values`
+//! Structs passed and returned by value, `char` arrays initialised by
+//! string literals, `sizeof`, `memset` and `memcpy`, end to end: each program of `tests/fixtures/values`
 //! verifies with the verdict its memory model gives, and its mutants (an
 //! assertion that holds only if the lowering were wrong) fail both under
 //! `lazysma verify --sc` and natively, compiled with gcc: the two agree on
@@ -222,4 +222,36 @@ fn sizeof_gives_bytes_with_padding_and_allocations_count_elements() {
             ("assert(n == 16);", "assert(n == 2);"),
         ],
     );
+}
+
+#[test]
+fn memset_and_memcpy_set_and_copy_every_scalar() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc(
+        "memory_functions.c",
+        &[
+            ("local.next == 0 && local.name[2] == 0", "local.next != 0 && local.name[2] == 0"),
+            ("table[1] == 16843009", "table[1] == 1"),
+            ("assert(flags[4] == 0xab);", "assert(flags[4] == 0);"),
+            ("local.total == 70 && local.name[1] == 'x'", "local.total == 0 && local.name[1] == 'x'"),
+            ("table[0] == 1 && table[2] == 3 && table[3] == -1", "table[0] == 1 && table[2] == 3 && table[3] == 4"),
+            ("heap[1].total == 70 && heap[0].total == 0", "heap[1].total == 0 && heap[0].total == 0"),
+            ("shared_record.next->id == 7", "shared_record.next->id == 0"),
+        ],
+    );
+}
+
+#[test]
+fn a_memcpy_into_shared_memory_follows_the_memory_model() {
+    if !require_cbmc() {
+        return;
+    }
+    // message passing: the copy's stores may pass the flag's under PSO only
+    let passing = fixture("memcpy_message_passing.c");
+    expect(&passing, "--sc", Verdict::Safe);
+    expect(&passing, "--tso", Verdict::Safe);
+    expect(&passing, "--pso", Verdict::Unsafe);
+    expect_within(&passing, &["--pso", "-D", "FENCE=__atomic_thread_fence(__ATOMIC_RELEASE)"], Verdict::Safe);
 }

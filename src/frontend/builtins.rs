@@ -5,6 +5,7 @@
 //! assembly fences.
 
 use super::lower::{FnLowerer, LResult, binary};
+use super::scan::uncast;
 use super::sync_objects;
 use super::lower_expr::{LVal, Val};
 use super::types::{CType, truncate};
@@ -258,14 +259,6 @@ fn has_side_effects(e: &Node<Expression>) -> bool {
     }
 }
 
-/// Strips casts around an expression.
-fn uncast(e: &Node<Expression>) -> &Node<Expression> {
-    match &e.node {
-        Expression::Cast(c) => uncast(&c.node.expression),
-        _ => e,
-    }
-}
-
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Lowers a call expression.
     pub fn call(&mut self, call: &'a Node<CallExpression>, span: Span) -> LResult<Val> {
@@ -456,6 +449,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "sem_init" | "sem_destroy" | "sem_post" | "sem_wait" | "sem_trywait" | "sem_timedwait"
             | "sem_getvalue" => self.semaphore(name, arguments, span),
             "strcpy" => self.copy_string_literal(arguments, span),
+            "memset" | "__builtin_memset" => self.set_memory(arguments, span),
+            "memcpy" | "__builtin_memcpy" => self.copy_memory(arguments, span),
             "sscanf" | "scanf" => {
                 self.havoc_outputs(arguments, if name == "scanf" { 1 } else { 2 })
             }
@@ -971,6 +966,114 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 bits: 8,
                 signed: true,
             })),
+        })
+    }
+
+    /// `memset(destination, byte, size)`: every scalar of the `size` bytes
+    /// at `destination` gets the value whose bytes are all `byte`, one
+    /// store after the other (memset is no atomic operation).
+    fn set_memory(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let [destination, byte, size] = arguments else {
+            return self.lw.error(span, "memset takes 3 arguments", "wrong number of arguments");
+        };
+        let Some(byte) = self.lw.types.const_eval(uncast(byte)) else {
+            return self.lw.refuse(byte.span, "memset with a byte that is not a constant", Some("store the values one by one"));
+        };
+        let bytes = self.memory_size(size)?;
+        let target = self.memory_object(destination, bytes)?;
+        self.fill_bytes(&target, (byte & 0xff) as u8, span)?;
+        Ok(Val::void())
+    }
+
+    /// `memcpy(destination, source, size)`: the `size` bytes at `source`
+    /// are copied to `destination` scalar by scalar, a load and a store of
+    /// each, in order. Both must hold objects of the same type.
+    fn copy_memory(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let [destination, source, size] = arguments else {
+            return self.lw.error(span, "memcpy takes 3 arguments", "wrong number of arguments");
+        };
+        let bytes = self.memory_size(size)?;
+        let target = self.memory_object(destination, bytes)?;
+        let origin = self.memory_object(source, bytes)?;
+        if target.ty() != origin.ty() {
+            return self.lw.refuse(
+                span,
+                "memcpy between objects of different types",
+                Some("copy between objects of the same type, or field by field"),
+            );
+        }
+        match (&target, &origin) {
+            (LVal::Private(..), LVal::Private(..)) if matches!(target.ty(), CType::Struct(_)) => {
+                self.copy_struct(&target, &origin, span)?
+            }
+            _ => self.copy_scalars(&target, &origin, span)?,
+        }
+        Ok(Val::void())
+    }
+
+    /// The size argument of `memset`/`memcpy`: a constant number of bytes.
+    fn memory_size(&mut self, size: &'a Node<Expression>) -> LResult<u64> {
+        match self.rvalue(size)?.expr {
+            Expr::Const(bytes) if bytes > 0 => Ok(bytes as u64),
+            _ => self.lw.refuse(
+                size.span,
+                "a size that is not a positive constant here",
+                Some("give the size as a constant (`sizeof object`, `n * sizeof(T)` with a constant n)"),
+            ),
+        }
+    }
+
+    /// The object of `bytes` bytes that the pointer `argument` of
+    /// `memset`/`memcpy` designates: `&x` and an array `a` are that object
+    /// (private or shared), or the first elements of the array; a pointer
+    /// `p` to `T` is `bytes / sizeof(T)` objects of type `T` at `p`. A part
+    /// of a scalar or a struct is refused.
+    fn memory_object(&mut self, argument: &'a Node<Expression>, bytes: u64) -> LResult<LVal> {
+        let inner = uncast(argument);
+        let (object, through_pointer) = match &inner.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                (self.lvalue(&u.node.operand)?, false)
+            }
+            _ if matches!(self.type_of(inner)?, CType::Array(..)) => (self.lvalue(inner)?, false),
+            _ => {
+                let pointer = self.rvalue(inner)?;
+                match pointer.ty.target() {
+                    Some(CType::Void) | None => {
+                        return self.lw.refuse(
+                            argument.span,
+                            "a pointer without a pointee type here",
+                            Some("pass the object's own pointer (`&x`, an array, a typed pointer), so that its type is known"),
+                        );
+                    }
+                    Some(target) => {
+                        let ty = target.clone();
+                        let atomic = pointer.ty.target_is_atomic();
+                        (LVal::Shared { address: pointer.expr, ty, atomic }, true)
+                    }
+                }
+            }
+        };
+        let types = &self.lw.types;
+        let whole = types.byte_size(object.ty());
+        let prefix = |element: &CType, limit: u64| {
+            let each = types.byte_size(element);
+            (bytes % each == 0 && bytes / each <= limit).then(|| CType::Array(Box::new(element.clone()), bytes / each))
+        };
+        let ty = if bytes == whole {
+            return Ok(object);
+        } else if let CType::Array(element, length) = object.ty()
+            && let Some(ty) = prefix(element, *length)
+        {
+            ty
+        } else if through_pointer && let Some(ty) = prefix(object.ty(), u64::MAX) {
+            ty
+        } else {
+            let what = format!("{bytes} bytes of an object of {whole} bytes (a part of a scalar or struct)");
+            return self.lw.refuse(argument.span, what, Some("give whole objects: `sizeof x`, `n * sizeof(T)`"));
+        };
+        Ok(match object {
+            LVal::Private(place, _) => LVal::Private(place, ty),
+            LVal::Shared { address, atomic, .. } => LVal::Shared { address, ty, atomic },
         })
     }
 

@@ -63,7 +63,6 @@ impl LVal {
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
-    /// Lowers `e` for its value.
     /// `sizeof` of a value of type `ty`: its bytes, or in an allocation's
     /// size its scalars ([`FnLowerer::in_allocation_size`]).
     fn size_of(&self, ty: &CType) -> Val {
@@ -72,6 +71,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         Val { expr: Expr::Const(size as i64), ty: CType::SIZE }
     }
 
+    /// Lowers `e` for its value.
     pub fn rvalue(&mut self, e: &'a Node<Expression>) -> LResult<Val> {
         match &e.node {
             Expression::Identifier(id) => {

@@ -557,21 +557,47 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Stores zero into every scalar of an object.
     fn zero(&mut self, target: &LVal, span: Span) -> LResult<()> {
+        self.fill_bytes(target, 0, span)
+    }
+
+    /// Stores into every scalar of an object the value whose bytes are all
+    /// `byte` (`memset`), one scalar after the other. Only integers take
+    /// other bytes than 0: a pointer, `_Bool` or mutex of other bytes has
+    /// no value here.
+    pub fn fill_bytes(&mut self, target: &LVal, byte: u8, span: Span) -> LResult<()> {
         match target.ty().clone() {
             CType::Array(_, n) => (0..n).try_for_each(|i| {
                 let element = self.element(target, i);
-                self.zero(&element, span)
+                self.fill_bytes(&element, byte, span)
             }),
             CType::Struct(id) => {
                 let fields = self.lw.types.fields(id, span)?.to_vec();
                 for (field, _) in fields {
                     let member = self.member(target, id, &field, span)?;
-                    self.zero(&member, span)?;
+                    self.fill_bytes(&member, byte, span)?;
                 }
                 Ok(())
             }
             CType::ThreadHandle | CType::Opaque(_) => Ok(()),
-            _ => self.store(&target.initialised(), Val::int(0), span),
+            _ if byte == 0 => self.store(&target.initialised(), Val::int(0), span),
+            CType::Int { bits, signed } => {
+                let repeated = (0..bits / 8).fold(0i64, |value, _| (value << 8) | i64::from(byte));
+                let value = Val { expr: Expr::Const(types::truncate(repeated, bits, signed)), ty: target.ty().clone() };
+                self.store(&target.initialised(), value, span)
+            }
+            other => {
+                let kind = match other {
+                    CType::Pointer(_) => "pointer",
+                    CType::Bool => "`_Bool`",
+                    CType::Mutex => "mutex",
+                    _ => "floating-point number",
+                };
+                self.lw.refuse(
+                    span,
+                    &format!("setting the bytes of a {kind} to {byte:#04x}"),
+                    Some("only integers take bytes other than 0 here; store the value you mean"),
+                )
+            }
         }
     }
 }

@@ -34,6 +34,24 @@ pub fn private_pointer_argument(function: &str) -> Option<usize> {
     }
 }
 
+/// Builtins that take these arguments as objects (`&x` or an array `a`),
+/// private ones included, without keeping their addresses.
+pub fn private_object_arguments(function: &str) -> &'static [usize] {
+    match function {
+        "memset" | "__builtin_memset" => &[0],
+        "memcpy" | "__builtin_memcpy" => &[0, 1],
+        _ => &[],
+    }
+}
+
+/// Strips casts around an expression.
+pub fn uncast(e: &Node<Expression>) -> &Node<Expression> {
+    match &e.node {
+        Expression::Cast(c) => uncast(&c.node.expression),
+        _ => e,
+    }
+}
+
 /// The variable at the root of an lvalue such as `s.f[2]`.
 pub fn root_name(e: &Expression) -> Option<&str> {
     match e {
@@ -64,6 +82,16 @@ impl<'ast> Visit<'ast> for AddressUse {
             && let Some(argument) = call.arguments.get(index)
         {
             self.exempt.insert(argument.span.start);
+        }
+        if let Expression::Identifier(id) = &call.callee.node {
+            for index in private_object_arguments(&id.node.name) {
+                let Some(argument) = call.arguments.get(*index) else { continue };
+                let object = uncast(argument);
+                match &object.node {
+                    Expression::UnaryOperator(_) => self.exempt.insert(object.span.start),
+                    _ => self.not_value.insert(object.span.start),
+                };
+            }
         }
         visit::visit_call_expression(self, call, span);
     }
