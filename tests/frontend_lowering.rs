@@ -1161,3 +1161,15 @@ fn refused_memset_and_memcpy_are_located() {
         assert_eq!((d.line, d.column), (*line, *column), "{source}: {}", d.message);
     }
 }
+
+#[test]
+fn the_address_of_an_element_shares_an_array_but_not_a_pointer() {
+    let p = ok("#include <stdlib.h>\nint *out;\nint f(int *q) { out = &q[1]; return 0; }\nint main(void) {\n  int *p = malloc(2 * sizeof(int));\n  int a[2];\n  int *e = &p[1];\n  int *g = &a[1];\n  *e = 1; *g = 2;\n  return f(p);\n}\n");
+    let shared = |function_name: &str, local: &str| {
+        let f = function(&p, function_name);
+        f.locals.iter().find(|l| l.name == local).unwrap_or_else(|| panic!("{local} in {:?}", f.locals)).shared
+    };
+    assert!(!shared("main", "p"), "&p[1] of a pointer is p + 1: p stays private");
+    assert!(!shared("f", "q"), "so does a pointer parameter's");
+    assert!(shared("main", "a"), "&a[1] of an array takes the array's address");
+}

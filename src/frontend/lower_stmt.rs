@@ -380,7 +380,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let ty = super::strings::completed_array(ty, init.node.initializer.as_ref());
         let is_array = matches!(ty, CType::Array(..));
         let shared = !ty.is_thread_data()
-            && (self.address_use.address_taken.contains(name)
+            && (self.address_use.address_taken(name, &ty)
                 || (is_array && self.address_use.used_as_value.contains(name))
                 || atomic);
         let id = self.new_local(name, ty.clone(), shared);

@@ -335,7 +335,7 @@ fn lower_function<'a>(
             .and_then(|d| types::declarator_name(&d.node))
             .map(|n| n.node.name.clone())
             .unwrap_or_else(|| format!("__param{k}"));
-        if f.address_use.address_taken.contains(&parameter_name) && !ty.is_thread_data() {
+        if f.address_use.address_taken(&parameter_name, ty) && !ty.is_thread_data() {
             let private = f.new_local(&format!("{parameter_name}__arg"), ty.clone(), false);
             let shared = f.new_local(&parameter_name, ty.clone(), true);
             let span = parameter.map_or(declarator.span, |p| p.span);

@@ -11,7 +11,10 @@ use std::collections::HashSet;
 #[derive(Debug, Default)]
 pub struct AddressUse {
     /// Roots of `&expr`.
-    pub address_taken: HashSet<String>,
+    address_taken: HashSet<String>,
+    /// Roots of `&expr` that `[]` applies to directly (`&p[1].f`): an
+    /// array's address, but only a pointer's value.
+    indexed_address: HashSet<String>,
     /// Identifiers used as values (not as the base of `[]` or a `sizeof` operand).
     pub used_as_value: HashSet<String>,
     /// Offsets of `&x` operands that the builtins handle without sharing `x`.
@@ -52,17 +55,18 @@ pub fn uncast(e: &Node<Expression>) -> &Node<Expression> {
     }
 }
 
-/// The variable at the root of an lvalue such as `s.f[2]`.
-pub fn root_name(e: &Expression) -> Option<&str> {
-    match e {
-        Expression::Identifier(id) => Some(&id.node.name),
-        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
-            root_name(&m.node.expression.node)
-        }
-        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-            root_name(&b.node.lhs.node)
-        }
-        _ => None,
+/// The variable at the root of an lvalue such as `s.f[2]`, and whether
+/// `[]` applies to it directly (`p[2].f`).
+fn lvalue_root(e: &Expression) -> Option<(&str, bool)> {
+    let (inner, indexed) = match e {
+        Expression::Identifier(id) => return Some((&id.node.name, false)),
+        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => (&m.node.expression.node, false),
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => (&b.node.lhs.node, true),
+        _ => return None,
+    };
+    match inner {
+        Expression::Identifier(id) => Some((&id.node.name, indexed)),
+        inner => lvalue_root(inner),
     }
 }
 
@@ -72,6 +76,14 @@ impl AddressUse {
         let mut scan = AddressUse::default();
         scan.visit_statement(&body.node, &body.span);
         scan
+    }
+
+    /// Whether the variable `name` of type `ty` has its address taken:
+    /// `&x`, `&s.f`, `&a[1]` of an array `a`, but not `&p[1]` of a
+    /// pointer `p`, which is `p + 1`.
+    pub fn address_taken(&self, name: &str, ty: &super::types::CType) -> bool {
+        self.address_taken.contains(name)
+            || (self.indexed_address.contains(name) && !matches!(ty, super::types::CType::Pointer(_)))
     }
 }
 
@@ -103,9 +115,10 @@ impl<'ast> Visit<'ast> for AddressUse {
     ) {
         if unary.operator.node == UnaryOperator::Address
             && !self.exempt.contains(&span.start)
-            && let Some(name) = root_name(&unary.operand.node)
+            && let Some((name, indexed)) = lvalue_root(&unary.operand.node)
         {
-            self.address_taken.insert(name.to_string());
+            let names = if indexed { &mut self.indexed_address } else { &mut self.address_taken };
+            names.insert(name.to_string());
         }
         visit::visit_unary_operator_expression(self, unary, span);
     }
