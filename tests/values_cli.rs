@@ -205,7 +205,7 @@ fn a_shared_char_array_initialised_by_a_string_follows_the_memory_model() {
 }
 
 #[test]
-fn sizeof_gives_bytes_with_padding_and_allocations_count_elements() {
+fn sizeof_and_offsetof_give_bytes_with_padding_and_allocations_count_elements() {
     if !require_cbmc() {
         return;
     }
@@ -217,6 +217,8 @@ fn sizeof_gives_bytes_with_padding_and_allocations_count_elements() {
             ("assert(sizeof(struct mixed) == 24);", "assert(sizeof(struct mixed) == 11);"),
             ("assert(sizeof(union word) == 8);", "assert(sizeof(union word) == 4);"),
             ("_Alignof(struct mixed) == 8", "_Alignof(struct mixed) == 1"),
+            ("offsetof(struct mixed, small) == 16", "offsetof(struct mixed, small) == 9"),
+            ("offsetof(struct holder, inner[1].count) == 32", "offsetof(struct holder, inner[1].count) == 4"),
             ("assert(scratch[3] == 7);", "assert(scratch[3] == 0);"),
             ("assert(cells[0] == 0 && cells[2] == 9);", "assert(cells[0] == 0 && cells[2] == 0);"),
             ("assert(n == 16);", "assert(n == 2);"),

@@ -122,7 +122,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Expression::Statement(s) => self.statement_expression(s),
             Expression::GenericSelection(_) => self.lw.refuse(e.span, "`_Generic`", None),
-            Expression::OffsetOf(_) => self.lw.refuse(e.span, "`offsetof`", None),
+            Expression::OffsetOf(offset) => match self.lw.types.offset_of(offset)? {
+                Some(bytes) => Ok(Val { expr: Expr::Const(bytes as i64), ty: CType::SIZE }),
+                None => self.lw.refuse(e.span, "`offsetof` with an index that is not a constant", None),
+            },
             Expression::VaArg(_) => self
                 .lw
                 .refuse(e.span, "variadic arguments (`va_arg`)", None),
@@ -588,7 +591,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     u.operator.node,
                     UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
                 );
-                let lv = self.lvalue(&u.operand)?;
+                let lv = self.modifiable_lvalue(&u.operand)?;
                 if let LVal::Shared { address, ty, atomic: true } = &lv {
                     let (old, new) = self.atomic_step(address.clone(), ty, op == BinaryOp::Add, e.span)?;
                     return Ok(if post { old } else { new });
@@ -712,7 +715,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             B::Assign => self.assign(&b.lhs, &b.rhs, e.span),
             compound if let Some(op) = compound_assignment(&compound) => {
-                let lv = self.lvalue(&b.lhs)?;
+                let lv = self.modifiable_lvalue(&b.lhs)?;
                 if let LVal::Shared { address, ty, atomic: true } = lv {
                     let mark = self.mark();
                     let rhs = self.rvalue(&b.rhs)?;
@@ -864,13 +867,31 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         })
     }
 
+    /// The object that an assignment, `++` or `--` changes: an lvalue
+    /// that is not a member of a function's result (`make().x = 3`, which
+    /// C rejects: the result is a value).
+    fn modifiable_lvalue(&mut self, e: &'a Node<Expression>) -> LResult<LVal> {
+        let mut root = e;
+        while let Expression::Member(m) = &root.node
+            && m.node.operator.node == MemberOperator::Direct
+        {
+            root = &m.node.expression;
+        }
+        if !std::ptr::eq(root, e) && matches!(root.node, Expression::Call(_)) {
+            let message = "a member of a function's result is not an lvalue";
+            let help = Some("store the result in a variable and change that".to_string());
+            return Err(Box::new(self.lw.source.diagnostic(e.span.start, e.span.end, message, "cannot be assigned to", help)));
+        }
+        self.lvalue(e)
+    }
+
     fn assign(
         &mut self,
         lhs: &'a Node<Expression>,
         rhs: &'a Node<Expression>,
         span: Span,
     ) -> LResult<Val> {
-        let lv = self.lvalue(lhs)?;
+        let lv = self.modifiable_lvalue(lhs)?;
         if let CType::Struct(_) = lv.ty() {
             return self.assign_struct(lv, rhs, span);
         }

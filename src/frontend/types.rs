@@ -649,18 +649,66 @@ impl<'a> TypeEnv<'a> {
             CType::Mutex => 40,
             CType::Opaque(name) => opaque_byte_size(name),
             CType::Struct(id) => {
-                let alignment = self.alignment(ty);
-                let size = match &self.structs[*id].fields {
-                    Some(fields) if self.structs[*id].is_union => {
-                        fields.iter().map(|(_, t)| self.byte_size(t)).max().unwrap_or(0)
-                    }
-                    Some(fields) => fields.iter().fold(0u64, |end, (_, t)| {
-                        end.next_multiple_of(self.alignment(t)).saturating_add(self.byte_size(t))
-                    }),
-                    None => 0,
-                };
-                size.next_multiple_of(alignment)
+                let end = self.field_extents(*id).into_iter().map(|(_, end)| end).max().unwrap_or(0);
+                end.next_multiple_of(self.alignment(ty))
             }
+        }
+    }
+
+    /// Where each field of a struct (or union) starts and ends, in bytes,
+    /// in the order of the fields.
+    fn field_extents(&self, id: StructId) -> Vec<(u64, u64)> {
+        let info = &self.structs[id];
+        let mut end = 0u64;
+        let mut extents = Vec::new();
+        for (_, ty) in info.fields.iter().flatten() {
+            let start = if info.is_union { 0 } else { end.next_multiple_of(self.alignment(ty)) };
+            end = start.saturating_add(self.byte_size(ty));
+            extents.push((start, end));
+        }
+        extents
+    }
+
+    /// `offsetof(T, designator)` in bytes: the field path's offsets, each
+    /// index times its element's size; `None` for an index that is not a
+    /// constant.
+    pub fn offset_of(&mut self, offset: &'a Node<OffsetOfExpression>) -> TResult<Option<u64>> {
+        let designator = &offset.node.designator.node;
+        let mut ty = self.type_name(&offset.node.type_name)?;
+        let (mut bytes, field_ty) = self.field_bytes(&ty, &designator.base)?;
+        ty = field_ty;
+        for member in &designator.members {
+            match &member.node {
+                OffsetMember::Member(name) => {
+                    let (start, field_ty) = self.field_bytes(&ty, name)?;
+                    bytes = bytes.saturating_add(start);
+                    ty = field_ty;
+                }
+                OffsetMember::Index(index) => {
+                    let Some(element) = ty.target().cloned() else {
+                        return self.refuse(index.span, "an index in `offsetof` of something other than an array", None);
+                    };
+                    let Some(index) = self.const_eval(index) else { return Ok(None) };
+                    bytes = bytes.saturating_add((index as u64).saturating_mul(self.byte_size(&element)));
+                    ty = element;
+                }
+                OffsetMember::IndirectMember(name) => {
+                    return self.refuse(name.span, "`->` in `offsetof`", Some("name the fields with `.`"));
+                }
+            }
+        }
+        Ok(Some(bytes))
+    }
+
+    /// The offset in bytes and the type of the field `name` of `ty`.
+    fn field_bytes(&self, ty: &CType, name: &Node<Identifier>) -> TResult<(u64, CType)> {
+        let CType::Struct(id) = ty else {
+            return self.refuse(name.span, "`offsetof` of a field of something other than a struct", None);
+        };
+        let fields = self.fields(*id, name.span)?;
+        match fields.iter().position(|(field, _)| *field == name.node.name) {
+            Some(index) => Ok((self.field_extents(*id)[index].0, fields[index].1.clone())),
+            None => Err(self.unknown_field(*id, &name.node.name, name.span)),
         }
     }
 
@@ -710,14 +758,18 @@ impl<'a> TypeEnv<'a> {
             }
             offset += self.size(ty);
         }
-        let struct_name = self.structs[id].name.clone();
-        Err(Box::new(self.source.diagnostic(
+        Err(self.unknown_field(id, name, span))
+    }
+
+    fn unknown_field(&self, id: StructId, name: &str, span: lang_c::span::Span) -> Box<Diagnostic> {
+        let struct_name = &self.structs[id].name;
+        Box::new(self.source.diagnostic(
             span.start,
             span.end,
             format!("struct `{struct_name}` has no field `{name}`"),
             "unknown field",
             None,
-        )))
+        ))
     }
 
     /// Whether the field `name` of struct `id` is declared `_Atomic`.
@@ -810,6 +862,7 @@ impl<'a> TypeEnv<'a> {
                 let ty = self.type_name(&s.node.0).ok()?;
                 Some(self.alignment(&ty) as i64)
             }
+            Expression::OffsetOf(offset) => self.offset_of(offset).ok()?.map(|bytes| bytes as i64),
             _ => None,
         }
     }
