@@ -104,8 +104,16 @@ fn fences_that_forbid(decoded: &Decoded, observed: &[Reordering], model: Model, 
         let Some(after) = fence_point(decoded, reordering.store, &[reordering.later], placement) else {
             continue;
         };
-        if forbids_at(execution, &[(after, fence)], model) {
-            return Some(vec![Reordering { fence, fence_after: after, ..*reordering }]);
+        // a store-store fence goes right before the later store where that
+        // suffices (the release idiom: `fence; flag = 0;`), so that it also
+        // orders the stores between the two
+        let release = (fence == FenceKind::StoreStore && placement == Placement::Statement)
+            .then(|| before_statement(decoded, reordering.later, after))
+            .flatten();
+        for point in release.into_iter().chain([after]) {
+            if forbids_at(execution, &[(point, fence)], model) {
+                return Some(vec![Reordering { fence, fence_after: point, ..*reordering }]);
+            }
         }
     }
     let mut stores: Vec<EventId> = Vec::new();
@@ -164,6 +172,23 @@ pub fn rest_of_statement(decoded: &Decoded, event: EventId) -> &[EventId] {
         })
         .count();
     &thread[this.index..this.index + same.max(1)]
+}
+
+/// The event right before the statement of `later` in its thread, where a
+/// fence inserted into the source just before that statement comes; `None`
+/// unless it comes after `earliest` (the store's own statement) and
+/// differs from it.
+fn before_statement(decoded: &Decoded, later: EventId, earliest: EventId) -> Option<EventId> {
+    let execution = &decoded.execution;
+    let this = execution.event(later);
+    let thread = &execution.threads()[this.thread];
+    let statement = decoded.events.get(later).and_then(|info| info.stmt)?;
+    let first = thread[..this.index]
+        .iter()
+        .rposition(|&other| decoded.events.get(other).is_none_or(|info| info.stmt != Some(statement) || info.kind.is_synthetic()))?;
+    let point = thread[first];
+    let earliest_index = execution.event(earliest).index;
+    (execution.event(point).thread == execution.event(earliest).thread && first > earliest_index).then_some(point)
 }
 
 /// The event a fence for `store` goes after: under `Statement`, the last
