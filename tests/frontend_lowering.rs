@@ -419,6 +419,16 @@ fn char_arrays_take_their_string_and_its_length() {
     assert!(p.locations.iter().all(|l| l.name != "two[1][0]"));
 }
 
+/// Each source is refused with a message containing its needle, at its
+/// (line, column).
+fn refused_at(cases: &[(&str, &str, (u32, u32))]) {
+    for (source, needle, (line, column)) in cases {
+        let d = diagnostic(source);
+        assert!(d.message.contains(needle), "{source}: {}", d.message);
+        assert_eq!((d.line, d.column), (*line, *column), "{source}: {}", d.message);
+    }
+}
+
 #[test]
 fn refused_struct_values_and_strings_are_located() {
     let cases: &[(&str, &str, (u32, u32))] = &[
@@ -441,11 +451,7 @@ fn refused_struct_values_and_strings_are_located() {
             (4, 3),
         ),
     ];
-    for (source, needle, (line, column)) in cases {
-        let d = diagnostic(source);
-        assert!(d.message.contains(needle), "{source}: {}", d.message);
-        assert_eq!((d.line, d.column), (*line, *column), "{source}: {}", d.message);
-    }
+    refused_at(cases);
 }
 
 #[test]
@@ -1160,11 +1166,7 @@ fn refused_memset_and_memcpy_are_located() {
         ),
         ("#include <string.h>\nint *p;\nint main(void) {\n  memset(&p, 1, sizeof p);\n  return 0;\n}\n", "setting the bytes of a pointer to 0x01", (4, 3)),
     ];
-    for (source, needle, (line, column)) in cases {
-        let d = diagnostic(source);
-        assert!(d.message.contains(needle), "{source}: {}", d.message);
-        assert_eq!((d.line, d.column), (*line, *column), "{source}: {}", d.message);
-    }
+    refused_at(cases);
 }
 
 #[test]
