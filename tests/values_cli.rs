@@ -257,3 +257,20 @@ fn a_memcpy_into_shared_memory_follows_the_memory_model() {
     expect(&passing, "--pso", Verdict::Unsafe);
     expect_within(&passing, &["--pso", "-D", "FENCE=__atomic_thread_fence(__ATOMIC_RELEASE)"], Verdict::Safe);
 }
+
+#[test]
+fn a_string_literal_used_as_a_value_points_to_its_characters() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "string_pointers.c",
+        &["--tso"],
+        &[
+            ("p[1] == 'i' && p[4] == 0", "p[1] == 'p' && p[4] == 0"),
+            ("p[4] == 0 && greeting[1] == 'i'", "p[4] == 0 && greeting[1] == 0"),
+            ("names[0][1] == 'o'", "names[0][1] == 'i'"),
+            ("assert(last[0] == 'p');", "assert(last[0] == 'q');"),
+        ],
+    );
+}

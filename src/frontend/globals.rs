@@ -119,15 +119,19 @@ impl<'a> Lowerer<'a> {
         self.types.object_types.insert(name.to_string(), ty.clone());
         self.globals
             .insert(name.to_string(), Global::Shared { base, ty: ty.clone(), atomic });
+        // the locations are taken before the initialiser is read, which may
+        // declare objects of its own (the strings of `char *s[] = {"a"}`)
+        let count = locations.len();
+        self.program.locations.extend(locations);
         if let Some(init) = init {
-            let values = self.initial_values(&ty, init, locations.len())?;
-            for (location, v) in locations.iter_mut().zip(values) {
+            let values = self.initial_values(&ty, init, count)?;
+            let start = base as usize;
+            for (location, v) in self.program.locations[start..start + count].iter_mut().zip(values) {
                 if !location.is_mutex {
                     location.initial = v;
                 }
             }
         }
-        self.program.locations.extend(locations);
         Ok(())
     }
 
@@ -179,7 +183,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The diagnostic for an initial value that `--bitwidth` cannot hold.
-    fn value_too_wide<T>(&self, value: i64, span: Span) -> LResult<T> {
+    pub(super) fn value_too_wide<T>(&self, value: i64, span: Span) -> LResult<T> {
         let bits = self.value_bits;
         Err(Box::new(self.source.diagnostic(
             span.start,
@@ -327,6 +331,9 @@ impl<'a> Lowerer<'a> {
     pub fn static_value(&mut self, e: &'a Node<Expression>) -> LResult<i64> {
         if let Some(v) = self.types.const_eval(e) {
             return Ok(v);
+        }
+        if let Expression::StringLiteral(literal) = &super::scan::uncast(e).node {
+            return self.string_object(literal);
         }
         match self.static_address(e) {
             Some(address) => Ok(address),

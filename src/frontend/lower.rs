@@ -36,6 +36,9 @@ pub struct Lowerer<'a> {
     pub value_bits: u32,
     /// The thread-local `errno`, once the program or a failing call uses it.
     errno: Option<PlainGlobalId>,
+    /// The objects of the string literals used as values (`char *p =
+    /// "ab";`), by their characters: the location of the first.
+    pub string_objects: HashMap<Vec<i64>, u32>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -96,6 +99,7 @@ impl<'a> Lowerer<'a> {
             call_sites: HashMap::new(),
             value_bits: 32,
             errno: None,
+            string_objects: HashMap::new(),
         }
     }
 

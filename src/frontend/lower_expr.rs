@@ -85,11 +85,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.load(lv, e.span)
             }
             Expression::Constant(c) => self.constant(&c.node, e.span),
-            Expression::StringLiteral(_) => self.lw.refuse(
-                e.span,
-                "a string literal here",
-                Some("strings are only accepted as initialisers of char arrays (`char s[] = \"...\"`), as strcpy's source and as arguments of printf-like calls and assertions"),
-            ),
+            Expression::StringLiteral(literal) => Ok(Val {
+                expr: Expr::Const(self.lw.string_object(literal)?),
+                ty: CType::Pointer(Box::new(CType::Int { bits: 8, signed: true })),
+            }),
             Expression::Member(_) | Expression::CompoundLiteral(_) => {
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
