@@ -10,28 +10,21 @@ use std::path::Path;
 /// Runs `lazysma check` and returns the exit code.
 pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
     let model = consistency_model(model);
+    let fail = |kind: &str, message: String, code: u8| fail(json, model, kind, &message, code);
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
-        Err(error) => {
-            eprintln!("error: cannot read {}: {error}", file.display());
-            return exit::BAD_INPUT;
-        }
+        Err(error) => return fail("bad-input", format!("cannot read {}: {error}", file.display()), exit::BAD_INPUT),
     };
     let execution = match json::parse_execution(&text) {
         Ok(execution) => execution,
-        Err(error) => {
-            eprintln!("error: {}: {error}", file.display());
-            return exit::BAD_INPUT;
-        }
+        Err(error) => return fail("bad-input", format!("{}: {error}", file.display()), exit::BAD_INPUT),
     };
     let outcome = consistency::verify(&execution, model);
     if let Ok(witness) = &outcome
         && let Err(error) = consistency::replay(&execution, witness, model)
     {
-        eprintln!(
-            "internal error: the witness found does not replay ({error}); this is a lazysma defect"
-        );
-        return exit::CHECK_FAILED;
+        let message = format!("the witness found does not replay ({error}); this is a lazysma defect");
+        return fail("defect", message, exit::CHECK_FAILED);
     }
     let report = if json {
         format!(
@@ -49,6 +42,20 @@ pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
         Ok(_) => exit::SUCCESS,
         Err(_) => exit::VIOLATION,
     }
+}
+
+/// Reports an error on stderr and, with `--format json`, as
+/// `{"model", "error": {"kind", "message"}}` on stdout too, so that a
+/// reader of the JSON always gets JSON; returns `code`.
+fn fail(json: bool, model: Model, kind: &str, message: &str, code: u8) -> u8 {
+    let prefix = if kind == "defect" { "internal error" } else { "error" };
+    eprintln!("{prefix}: {message}");
+    if json {
+        let report = serde_json::json!({ "model": model.name(), "error": { "kind": kind, "message": message } });
+        // stdout may be closed too; stderr has the message already
+        let _ = crate::output::print(&format!("{report}\n"));
+    }
+    code
 }
 
 /// The human-readable verdict: a numbered witness table, one step a line.

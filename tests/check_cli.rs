@@ -133,6 +133,20 @@ fn assert_malformed(text: &str, message: &str) {
     assert!(!stderr.contains("panicked"));
 }
 
+#[test]
+fn malformed_inputs_with_json_output_give_a_json_error_too() {
+    let (code, stdout, stderr) = check("not json", &["--format", "json", "--pso"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stderr.contains("invalid JSON"), "{stderr}");
+    let report: Value = serde_json::from_str(stdout.trim()).expect("stdout is JSON");
+    assert_eq!(report["model"], "pso");
+    assert_eq!(report["error"]["kind"], "bad-input");
+    assert!(report["error"]["message"].as_str().is_some_and(|m| m.contains("invalid JSON")), "{report}");
+    // without --format json, stdout stays empty
+    let (code, stdout, _) = check("not json", &[]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+}
+
 fn event_list(events: &str) -> String {
     format!(r#"{{"threads": [[{events}]]}}"#)
 }
