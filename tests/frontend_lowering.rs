@@ -1179,3 +1179,14 @@ fn the_address_of_an_element_shares_an_array_but_not_a_pointer() {
     assert!(!shared("f", "q"), "so does a pointer parameter's");
     assert!(shared("main", "a"), "&a[1] of an array takes the array's address");
 }
+
+#[test]
+fn an_error_inside_a_macro_expansion_marks_the_whole_line_and_says_so() {
+    let d = diagnostic("#include <stddef.h>\nstruct s { int a; };\n#define BAD(x) (x = offsetof(struct s, b))\nint g;\nint main(void) {\n  BAD(g);\n  return 0;\n}\n");
+    assert!(d.message.contains("has no field `b`"), "{}", d.message);
+    assert_eq!((d.line, d.column, d.length), (6, 3, "BAD(g);".len() as u32));
+    assert!(d.label.contains("in a macro expansion on this line"), "{}", d.label);
+    // a construct written out in the line keeps its own columns
+    let d = diagnostic("struct s { int a; };\nint main(void) {\n  struct s v;\n  return v.b;\n}\n");
+    assert!(!d.label.contains("macro"), "{}", d.label);
+}

@@ -160,10 +160,17 @@ impl SourceMap {
     /// the original line; when it is not there (it came from a macro), the
     /// whole original line is used.
     fn resolve(&self, start: usize, end: usize) -> (Position, String) {
+        let (position, text, _) = self.resolve_located(start, end);
+        (position, text)
+    }
+
+    /// [`SourceMap::resolve`], and whether the text was found in the
+    /// original line (else it is the whole line, from a macro).
+    fn resolve_located(&self, start: usize, end: usize) -> (Position, String, bool) {
         let mut position = self.position(start);
         let preprocessed = self.span_text(start, end).trim().to_string();
         let Some(line) = self.original_line(&position.file, position.line) else {
-            return (position, preprocessed);
+            return (position, preprocessed, true);
         };
         let chars: Vec<char> = line.chars().collect();
         let column = position.column.saturating_sub(1) as usize;
@@ -174,19 +181,19 @@ impl SourceMap {
                 .unwrap_or_default()
         };
         if !preprocessed.is_empty() && at(column).starts_with(&preprocessed) {
-            return (position, preprocessed);
+            return (position, preprocessed, true);
         }
         if !preprocessed.is_empty()
             && let Some(byte) = line.find(&preprocessed)
         {
             position.column = line[..byte].chars().count() as u32 + 1;
-            return (position, preprocessed);
+            return (position, preprocessed, true);
         }
         let indent = chars.iter().take_while(|c| c.is_whitespace()).count();
         if position.column as usize > chars.len() || !preprocessed.is_empty() {
             position.column = indent as u32 + 1;
         }
-        (position, line.trim().to_string())
+        (position, line.trim().to_string(), false)
     }
 
     /// The origin of the construct spanning `start..end`: original position
@@ -210,21 +217,22 @@ impl SourceMap {
         label: impl Into<String>,
         help: Option<String>,
     ) -> Diagnostic {
-        let (position, text) = self.resolve(start, end);
-        let length = self
-            .span_text(start, end)
-            .trim()
-            .chars()
-            .count()
-            .min(text.chars().count())
-            .max(1) as u32;
+        let (position, text, located) = self.resolve_located(start, end);
+        let preprocessed = self.span_text(start, end).trim().chars().count();
+        // a construct from a macro's expansion is not in the line's text:
+        // the whole line is marked, and the label says why
+        let (length, label) = if located {
+            (preprocessed.min(text.chars().count()).max(1) as u32, label.into())
+        } else {
+            (text.chars().count().max(1) as u32, format!("{} (in a macro expansion on this line)", label.into()))
+        };
         Diagnostic {
             message: message.into(),
             file: PathBuf::from(position.file),
             line: position.line,
             column: position.column,
             length,
-            label: label.into(),
+            label,
             help,
             severity: Severity::Error,
         }
