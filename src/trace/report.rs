@@ -603,6 +603,12 @@ pub struct Renderer<'a> {
     pub atomic_writes: bool,
 }
 
+/// The file, line, column and statement text of an origin, as the reports
+/// carry them (each `None` without one).
+fn origin_fields(origin: Option<&Origin>) -> (Option<String>, Option<u32>, Option<u32>, Option<String>) {
+    (origin.map(|o| o.file.clone()), origin.map(|o| o.line), origin.map(|o| o.column), origin.map(|o| o.text.clone()))
+}
+
 impl Renderer<'_> {
     fn origin(&self, event: EventId) -> Option<&Origin> {
         self.decoded.events.get(event)?.stmt.and_then(|stmt| self.map.origins.get(stmt))
@@ -610,12 +616,12 @@ impl Renderer<'_> {
 
     /// The source point of an event.
     pub fn point(&self, event: EventId) -> SourcePoint {
-        let origin = self.origin(event);
+        let (file, line, column, statement) = origin_fields(self.origin(event));
         SourcePoint {
-            file: origin.map(|o| o.file.clone()),
-            line: origin.map(|o| o.line),
-            column: origin.map(|o| o.column),
-            statement: origin.map(|o| o.text.clone()),
+            file,
+            line,
+            column,
+            statement,
             location: self.decoded.events.get(event).and_then(|e| e.kind.location().map(str::to_string)),
         }
     }
@@ -694,14 +700,14 @@ impl Renderer<'_> {
             .frees
             .iter()
             .map(|freed| {
-                let origin = self.map.origins.get(freed.stmt);
+                let (file, line, column, statement) = origin_fields(self.map.origins.get(freed.stmt));
                 FreeReport {
                     thread: ThreadReport::new(self.map, freed.slot),
                     location: freed.location.clone(),
-                    file: origin.map(|o| o.file.clone()),
-                    line: origin.map(|o| o.line),
-                    column: origin.map(|o| o.column),
-                    statement: origin.map(|o| o.text.clone()),
+                    file,
+                    line,
+                    column,
+                    statement,
                 }
             })
             .collect()
@@ -807,14 +813,14 @@ impl Renderer<'_> {
     }
 
     fn row(&self, event: EventId, (effect, kind, value): (String, StepKind, Option<String>)) -> StepReport {
-        let origin = self.origin(event);
+        let (file, line, column, statement) = origin_fields(self.origin(event));
         StepReport {
             step: 0,
             thread: self.thread_of(event),
-            file: origin.map(|o| o.file.clone()),
-            line: origin.map(|o| o.line),
-            column: origin.map(|o| o.column),
-            statement: origin.map(|o| o.text.clone()),
+            file,
+            line,
+            column,
+            statement,
             effect,
             kind,
             location: self.decoded.events[event].kind.location().map(str::to_string),
