@@ -1156,11 +1156,16 @@ fn refused_memset_and_memcpy_are_located() {
             "a pointer without a pointee type",
             (5, 10),
         ),
-        ("#include <string.h>\nlong g;\nint main(void) {\n  memset(&g, 0, 4);\n  return 0;\n}\n", "4 bytes of an object of 8 bytes", (4, 10)),
+        ("#include <string.h>\nlong g;\nint main(void) {\n  memset(&g, 0, 4);\n  return 0;\n}\n", "4 bytes from an object of 8 bytes", (4, 10)),
+        (
+            "#include <string.h>\nint main(void) {\n  int a[3];\n  memset(&a[1], 0, 3 * sizeof(int));\n  return a[0];\n}\n",
+            "beyond a private array",
+            (4, 10),
+        ),
         ("#include <string.h>\nint g[4];\nint main(int n, char **v) {\n  memset(g, 0, n);\n  return 0;\n}\n", "not a positive constant", (4, 16)),
         (
             "#include <string.h>\nint a;\nunsigned b;\nint main(void) {\n  memcpy(&a, &b, sizeof a);\n  return 0;\n}\n",
-            "memcpy between objects of different types",
+            "copying memory between objects of different types",
             (5, 3),
         ),
         ("#include <string.h>\nint *p;\nint main(void) {\n  memset(&p, 1, sizeof p);\n  return 0;\n}\n", "setting the bytes of a pointer to 0x01", (4, 3)),
@@ -1189,4 +1194,12 @@ fn an_error_inside_a_macro_expansion_marks_the_whole_line_and_says_so() {
     // a construct written out in the line keeps its own columns
     let d = diagnostic("struct s { int a; };\nint main(void) {\n  struct s v;\n  return v.b;\n}\n");
     assert!(!d.label.contains("macro"), "{}", d.label);
+}
+
+#[test]
+fn memmove_loads_every_scalar_before_it_stores_any() {
+    let p = ok("#include <string.h>\nint t[3];\nint main(void) {\n  memmove(&t[1], t, 2 * sizeof(int));\n  memcpy(&t[1], t, sizeof(int));\n  return 0;\n}\n");
+    let (t0, t1, t2) = (location(&p, "t[0]"), location(&p, "t[1]"), location(&p, "t[2]"));
+    let expected = accesses(&[("R", t0), ("R", t1), ("W", t1), ("W", t2), ("R", t0), ("W", t1)]);
+    assert_eq!(visible(&function(&p, "main").body), expected);
 }

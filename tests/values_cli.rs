@@ -227,7 +227,7 @@ fn sizeof_and_offsetof_give_bytes_with_padding_and_allocations_count_elements() 
 }
 
 #[test]
-fn memset_and_memcpy_set_and_copy_every_scalar() {
+fn memset_memcpy_and_memmove_set_and_copy_every_scalar() {
     if !require_cbmc() {
         return;
     }
@@ -240,6 +240,9 @@ fn memset_and_memcpy_set_and_copy_every_scalar() {
             ("local.total == 70 && local.name[1] == 'x'", "local.total == 0 && local.name[1] == 'x'"),
             ("table[0] == 1 && table[2] == 3 && table[3] == -1", "table[0] == 1 && table[2] == 3 && table[3] == 4"),
             ("heap[1].total == 70 && heap[0].total == 0", "heap[1].total == 0 && heap[0].total == 0"),
+            ("table[1] == 1 && table[3] == 3", "table[1] == 2 && table[3] == 3"),
+            ("scratch[1] == 3 && scratch[2] == 3", "scratch[1] == 3 && scratch[2] == 1"),
+            ("assert(scratch[1] == 2 && scratch[2] == 3);", "assert(scratch[1] == 2 && scratch[2] == 4);"),
             ("shared_record.next->id == 7", "shared_record.next->id == 0"),
         ],
     );

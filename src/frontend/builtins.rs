@@ -450,7 +450,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             | "sem_getvalue" => self.semaphore(name, arguments, span),
             "strcpy" => self.copy_string_literal(arguments, span),
             "memset" | "__builtin_memset" => self.set_memory(arguments, span),
-            "memcpy" | "__builtin_memcpy" => self.copy_memory(arguments, span),
+            "memcpy" | "__builtin_memcpy" => self.copy_memory(arguments, false, span),
+            "memmove" | "__builtin_memmove" => self.copy_memory(arguments, true, span),
             "sscanf" | "scanf" => {
                 self.havoc_outputs(arguments, if name == "scanf" { 1 } else { 2 })
             }
@@ -980,35 +981,53 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return self.lw.refuse(byte.span, "memset with a byte that is not a constant", Some("store the values one by one"));
         };
         let bytes = self.memory_size(size)?;
-        let target = self.memory_object(destination, bytes)?;
-        self.fill_bytes(&target, (byte & 0xff) as u8, span)?;
+        for object in self.memory_objects(destination, bytes)? {
+            self.fill_bytes(&object, (byte & 0xff) as u8, span)?;
+        }
         Ok(Val::void())
     }
 
-    /// `memcpy(destination, source, size)`: the `size` bytes at `source`
-    /// are copied to `destination` scalar by scalar, a load and a store of
-    /// each, in order. Both must hold objects of the same type.
-    fn copy_memory(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+    /// `memcpy`/`memmove(destination, source, size)`: the `size` bytes at
+    /// `source` are copied to `destination` scalar by scalar, a load and a
+    /// store of each, in order; `memmove` loads all of them before it
+    /// stores any, so that the two may overlap. Both must hold objects of
+    /// the same type.
+    fn copy_memory(&mut self, arguments: &'a [Node<Expression>], overlapping: bool, span: Span) -> LResult<Val> {
         let [destination, source, size] = arguments else {
-            return self.lw.error(span, "memcpy takes 3 arguments", "wrong number of arguments");
+            return self.lw.error(span, "memcpy and memmove take 3 arguments", "wrong number of arguments");
         };
         let bytes = self.memory_size(size)?;
-        let target = self.memory_object(destination, bytes)?;
-        let origin = self.memory_object(source, bytes)?;
-        if target.ty() != origin.ty() {
+        let targets = self.memory_objects(destination, bytes)?;
+        let mut origins = self.memory_objects(source, bytes)?;
+        if targets.first().map(LVal::ty) != origins.first().map(LVal::ty) {
             return self.lw.refuse(
                 span,
-                "memcpy between objects of different types",
+                "copying memory between objects of different types",
                 Some("copy between objects of the same type, or field by field"),
             );
         }
-        match (&target, &origin) {
-            (LVal::Private(..), LVal::Private(..)) if matches!(target.ty(), CType::Struct(_)) => {
-                self.copy_struct(&target, &origin, span)?
-            }
-            _ => self.copy_scalars(&target, &origin, span)?,
+        if overlapping {
+            // every object into a private copy first
+            origins = origins
+                .iter()
+                .map(|origin| {
+                    let copy = LVal::Private(Place::Local(self.temp(origin.ty())), origin.ty().clone());
+                    self.copy_object(&copy, origin, span).map(|()| copy)
+                })
+                .collect::<LResult<_>>()?;
+        }
+        for (target, origin) in targets.iter().zip(&origins) {
+            self.copy_object(target, origin, span)?;
         }
         Ok(Val::void())
+    }
+
+    /// Copies the object `source` into `target` of the same type.
+    fn copy_object(&mut self, target: &LVal, source: &LVal, span: Span) -> LResult<()> {
+        match target.ty() {
+            CType::Struct(_) => self.copy_struct(target, source, span),
+            _ => self.copy_scalars(target, source, span),
+        }
     }
 
     /// The size argument of `memset`/`memcpy`: a constant number of bytes.
@@ -1023,58 +1042,90 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
-    /// The object of `bytes` bytes that the pointer `argument` of
-    /// `memset`/`memcpy` designates: `&x` and an array `a` are that object
-    /// (private or shared), or the first elements of the array; a pointer
-    /// `p` to `T` is `bytes / sizeof(T)` objects of type `T` at `p`. A part
-    /// of a scalar or a struct is refused.
-    fn memory_object(&mut self, argument: &'a Node<Expression>, bytes: u64) -> LResult<LVal> {
+    /// The objects, all of one type, that the `bytes` bytes at the pointer
+    /// `argument` of `memset`/`memcpy` cover: `&x` is `x`, an array is its
+    /// elements, and for an element `&a[i]` or a pointer `p` to `T` the
+    /// `bytes / sizeof(T)` objects from there on. Private objects stay
+    /// private, within their array. A part of a scalar or a struct is
+    /// refused.
+    fn memory_objects(&mut self, argument: &'a Node<Expression>, bytes: u64) -> LResult<Vec<LVal>> {
         let inner = uncast(argument);
-        let (object, through_pointer) = match &inner.node {
+        // the first object, and how many objects from there on its private
+        // array holds (shared memory is one sequence of scalars)
+        let (mut first, mut room) = match &inner.node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-                (self.lvalue(&u.node.operand)?, false)
+                let object = self.lvalue(&u.node.operand)?;
+                let room = self.room_after(&u.node.operand, &object)?;
+                (object, room)
             }
-            _ if matches!(self.type_of(inner)?, CType::Array(..)) => (self.lvalue(inner)?, false),
+            _ if matches!(self.type_of(inner)?, CType::Array(..)) => (self.lvalue(inner)?, 1),
             _ => {
                 let pointer = self.rvalue(inner)?;
-                match pointer.ty.target() {
-                    Some(CType::Void) | None => {
-                        return self.lw.refuse(
-                            argument.span,
-                            "a pointer without a pointee type here",
-                            Some("pass the object's own pointer (`&x`, an array, a typed pointer), so that its type is known"),
-                        );
-                    }
-                    Some(target) => {
-                        let ty = target.clone();
-                        let atomic = pointer.ty.target_is_atomic();
-                        (LVal::Shared { address: pointer.expr, ty, atomic }, true)
-                    }
-                }
+                let Some(ty) = pointer.ty.target().filter(|ty| !matches!(ty, CType::Void)).cloned() else {
+                    return self.lw.refuse(
+                        argument.span,
+                        "a pointer without a pointee type here",
+                        Some("pass the object's own pointer (`&x`, an array, a typed pointer), so that its type is known"),
+                    );
+                };
+                (LVal::Shared { address: pointer.expr, ty, atomic: pointer.ty.target_is_atomic() }, u64::MAX)
             }
         };
-        let types = &self.lw.types;
-        let whole = types.byte_size(object.ty());
-        let prefix = |element: &CType, limit: u64| {
-            let each = types.byte_size(element);
-            (bytes % each == 0 && bytes / each <= limit).then(|| CType::Array(Box::new(element.clone()), bytes / each))
+        // an array is its elements, down to elements that are no arrays
+        while let CType::Array(_, length) = first.ty().clone() {
+            room = room.saturating_mul(length);
+            first = self.element(&first, 0);
+        }
+        let each = self.lw.types.byte_size(first.ty());
+        let count = bytes / each;
+        let objects = (bytes % each == 0 && count <= room)
+            .then(|| (0..count).map(|k| self.following(&first, k)).collect::<Option<Vec<LVal>>>())
+            .flatten();
+        match objects {
+            Some(objects) => Ok(objects),
+            None => {
+                let what = format!("{bytes} bytes from an object of {each} bytes (a part of a scalar or struct, or beyond a private array)");
+                self.lw.refuse(argument.span, what, Some("give whole objects: `sizeof x`, `n * sizeof(T)`"))
+            }
+        }
+    }
+
+    /// How many objects like `object` (the lvalue `operand`) lie from it on
+    /// where memory can be walked: for an element `a[i]` of a private array
+    /// with a constant `i`, the elements from `i` on; in shared memory any
+    /// number; else 1.
+    fn room_after(&mut self, operand: &'a Node<Expression>, object: &LVal) -> LResult<u64> {
+        if let LVal::Shared { .. } = object {
+            return Ok(u64::MAX);
+        }
+        let Expression::BinaryOperator(index) = &uncast(operand).node else { return Ok(1) };
+        if index.node.operator.node != BinaryOperator::Index {
+            return Ok(1);
+        }
+        let (CType::Array(_, length), Some(start)) = (self.type_of(&index.node.lhs)?, self.lw.types.const_eval(&index.node.rhs)) else {
+            return Ok(1);
         };
-        let ty = if bytes == whole {
-            return Ok(object);
-        } else if let CType::Array(element, length) = object.ty()
-            && let Some(ty) = prefix(element, *length)
-        {
-            ty
-        } else if through_pointer && let Some(ty) = prefix(object.ty(), u64::MAX) {
-            ty
-        } else {
-            let what = format!("{bytes} bytes of an object of {whole} bytes (a part of a scalar or struct)");
-            return self.lw.refuse(argument.span, what, Some("give whole objects: `sizeof x`, `n * sizeof(T)`"));
-        };
-        Ok(match object {
-            LVal::Private(place, _) => LVal::Private(place, ty),
-            LVal::Shared { address, atomic, .. } => LVal::Shared { address, ty, atomic },
-        })
+        Ok(u64::try_from(start).map_or(1, |start| length.saturating_sub(start)))
+    }
+
+    /// The object `k` places after `object` in memory, of its type: in
+    /// shared memory at its address plus `k` objects; for a private array
+    /// element, the element `k` further on. `None` for another private
+    /// object.
+    fn following(&self, object: &LVal, k: u64) -> Option<LVal> {
+        let step = k as i64;
+        match object {
+            _ if k == 0 => Some(object.clone()),
+            LVal::Shared { address, ty, atomic } => {
+                let offset = Expr::Const(step * self.lw.types.size(ty) as i64);
+                Some(LVal::Shared { address: binary(BinaryOp::Add, address.clone(), offset), ty: ty.clone(), atomic: *atomic })
+            }
+            LVal::Private(Place::Index(array, index), ty) => {
+                let index = binary(BinaryOp::Add, (**index).clone(), Expr::Const(step));
+                Some(LVal::Private(Place::Index(array.clone(), Box::new(index)), ty.clone()))
+            }
+            LVal::Private(..) => None,
+        }
     }
 
     /// `scanf`-like input: every pointer argument after the format receives

@@ -42,7 +42,7 @@ pub fn private_pointer_argument(function: &str) -> Option<usize> {
 pub fn private_object_arguments(function: &str) -> &'static [usize] {
     match function {
         "memset" | "__builtin_memset" => &[0],
-        "memcpy" | "__builtin_memcpy" => &[0, 1],
+        "memcpy" | "__builtin_memcpy" | "memmove" | "__builtin_memmove" => &[0, 1],
         _ => &[],
     }
 }
