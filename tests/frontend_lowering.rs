@@ -1203,3 +1203,15 @@ fn memmove_loads_every_scalar_before_it_stores_any() {
     let expected = accesses(&[("R", t0), ("R", t1), ("W", t1), ("W", t2), ("R", t0), ("W", t1)]);
     assert_eq!(visible(&function(&p, "main").body), expected);
 }
+
+#[test]
+fn bit_operations_on_an_address_are_warned_about_once() {
+    let p = ok("#include <stdint.h>\nstruct node { int v; struct node *next; };\nstruct node a;\nstruct node *head = &a;\nint main(void) {\n  uintptr_t raw = (uintptr_t)head;\n  int aligned = (raw & 7) == 0;\n  struct node *marked = (struct node *)((uintptr_t)head | 1);\n  return aligned + (marked != 0);\n}\n");
+    assert_eq!(p.warnings.len(), 1, "one warning per program: {:?}", p.warnings);
+    let warning = &p.warnings[0];
+    assert!(warning.message.contains("an address is a location's number"), "{}", warning.message);
+    assert_eq!((warning.line, warning.column), (7, 17));
+    // an integer carried by a thread's `void *` argument is no address
+    let p = ok("#include <pthread.h>\nint x;\nvoid *t(void *arg) { long id = (long)arg; x = id % 2 + ((long)arg & 1); return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, (void *)5L); return 0; }\n");
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+}

@@ -1076,7 +1076,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             room = room.saturating_mul(length);
             first = self.element(&first, 0);
         }
-        let each = self.lw.types.byte_size(first.ty());
+        // (a struct without fields has no bytes: no count of them fills any)
+        let each = self.lw.types.byte_size(first.ty()).max(1);
         let count = bytes / each;
         let objects = (bytes % each == 0 && count <= room)
             .then(|| (0..count).map(|k| self.following(&first, k)).collect::<Option<Vec<LVal>>>())

@@ -39,9 +39,30 @@ pub struct Lowerer<'a> {
     /// The objects of the string literals used as values (`char *p =
     /// "ab";`), by their characters: the location of the first.
     pub string_objects: HashMap<Vec<i64>, u32>,
+    /// Whether the program was warned that an address's bits are tested.
+    warned_address_bits: bool,
 }
 
 impl<'a> Lowerer<'a> {
+    /// Warns, once per program, that the bits of an address are taken
+    /// apart at `span`: an address is a location's number here, not a byte
+    /// address, so tag bits and alignment tests do not behave as on
+    /// hardware.
+    pub fn warn_address_bits(&mut self, span: Span) {
+        if std::mem::replace(&mut self.warned_address_bits, true) {
+            return;
+        }
+        let mut warning = self.source.diagnostic(
+            span.start,
+            span.end,
+            "the bits of an address are taken apart here, but an address is a location's number in this translation, not a byte address",
+            "bit operation on an address",
+            Some("alignment tests and tag bits in addresses (`(uintptr_t)p | 1`, marked pointers) do not behave as on hardware: a violation that depends on them is not real, and bugs that depend on them are missed".to_string()),
+        );
+        warning.severity = crate::diagnostics::Severity::Warning;
+        self.program.warnings.push(warning);
+    }
+
     /// The plain global holding the threads' return values
     /// ([`Program::thread_results`]), declared at its first use.
     pub fn thread_results(&mut self) -> PlainGlobalId {
@@ -100,6 +121,7 @@ impl<'a> Lowerer<'a> {
             value_bits: 32,
             errno: None,
             string_objects: HashMap::new(),
+            warned_address_bits: false,
         }
     }
 
@@ -177,6 +199,9 @@ pub struct FnLowerer<'l, 'a> {
     pub cases: Vec<Vec<(Option<i64>, LabelId)>>,
     pub address_use: AddressUse,
     pub return_type: CType,
+    /// Integer locals that were given an address (`uintptr_t raw =
+    /// (uintptr_t)p;`), for [`Lowerer::warn_address_bits`].
+    pub address_integers: HashSet<String>,
     /// Whether the expression being lowered is the size of an allocation,
     /// where `sizeof` counts scalars (memory's unit here) instead of bytes.
     pub in_allocation_size: bool,
@@ -207,6 +232,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             cases: Vec::new(),
             address_use,
             return_type,
+            address_integers: HashSet::new(),
             in_allocation_size: false,
         }
     }

@@ -739,6 +739,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(new)
             }
             op => {
+                if matches!(op, B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor | B::ShiftLeft | B::ShiftRight | B::Modulo)
+                    && (self.holds_address(&b.lhs) || self.holds_address(&b.rhs))
+                {
+                    self.lw.warn_address_bits(e.span);
+                }
                 let lhs = self.rvalue(&b.lhs)?;
                 let mark = self.mark();
                 let rhs = self.rvalue(&b.rhs)?;
@@ -884,6 +889,28 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.lvalue(e)
     }
 
+    /// Whether the integer `e` holds an address: a typed pointer cast to
+    /// an integer, or a local that was given one. A `void *` may carry an
+    /// integer (a thread's argument `(void *)5`), so it does not count.
+    pub fn holds_address(&mut self, e: &'a Node<Expression>) -> bool {
+        let inner = super::scan::uncast(e);
+        match &inner.node {
+            Expression::Identifier(id) if self.address_integers.contains(&id.node.name) => true,
+            _ if !std::ptr::eq(inner, e) => {
+                matches!(self.type_of(inner), Ok(CType::Pointer(target)) if !matches!(*target, CType::Void))
+            }
+            _ => false,
+        }
+    }
+
+    /// Notes that the integer local `name` of type `ty` is given the value
+    /// `value`, which may be an address.
+    pub fn note_address_integer(&mut self, name: &str, ty: &CType, value: &'a Node<Expression>) {
+        if matches!(ty, CType::Int { .. }) && self.holds_address(value) {
+            self.address_integers.insert(name.to_string());
+        }
+    }
+
     fn assign(
         &mut self,
         lhs: &'a Node<Expression>,
@@ -891,6 +918,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         span: Span,
     ) -> LResult<Val> {
         let lv = self.modifiable_lvalue(lhs)?;
+        if let (Expression::Identifier(id), LVal::Private(Place::Local(_), ty)) = (&lhs.node, &lv) {
+            let ty = ty.clone();
+            self.note_address_integer(&id.node.name, &ty, rhs);
+        }
         if let CType::Struct(_) = lv.ty() {
             return self.assign_struct(lv, rhs, span);
         }

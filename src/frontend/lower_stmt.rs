@@ -398,6 +398,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             LVal::Private(Place::Local(id), ty)
         };
         if let Some(initializer) = &init.node.initializer {
+            if let Initializer::Expression(value) = &initializer.node {
+                self.note_address_integer(name, target.ty(), value);
+            }
             self.fill(&target, initializer)?;
         }
         Ok(())

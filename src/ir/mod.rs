@@ -61,6 +61,8 @@ pub struct Program {
     /// Whether some store of a 64-bit value may find shared memory of
     /// `--bitwidth` 32 or less too narrow: such executions are cut off.
     pub cuts_wide_values: bool,
+    /// The frontend's warnings: constructs it translates with a caveat.
+    pub warnings: Vec<crate::diagnostics::Diagnostic>,
 }
 
 /// One scalar of shared memory belonging to a global object.

@@ -69,7 +69,7 @@ pub fn instantiate(
 ) -> Result<Instances, Box<Diagnostic>> {
     let mut flat = FlatFunctions {
         functions: HashMap::new(),
-        warnings: Vec::new(),
+        warnings: program.warnings.clone(),
         own_depths: super::own_loop_depths(program, &options.bounds)?,
     };
     let mut threads = vec![new_instance(
