@@ -222,6 +222,7 @@ fn sizeof_and_offsetof_give_bytes_with_padding_and_allocations_count_elements() 
             ("assert(scratch[3] == 7);", "assert(scratch[3] == 0);"),
             ("assert(cells[0] == 0 && cells[2] == 9);", "assert(cells[0] == 0 && cells[2] == 0);"),
             ("assert(n == 16);", "assert(n == 2);"),
+            ("sizeof(\"abc\") == 4", "sizeof(\"abc\") == 8"),
         ],
     );
 }

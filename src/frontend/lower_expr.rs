@@ -100,7 +100,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(self.size_of(&ty))
             }
             Expression::SizeOfVal(s) => {
-                let ty = self.type_of(&s.node.0)?;
+                // a string literal is an array of its characters and a zero
+                let ty = match &s.node.0.node {
+                    Expression::StringLiteral(literal) => match super::strings::literal_bytes(&literal.node) {
+                        Ok(bytes) => CType::Array(Box::new(CType::Int { bits: 8, signed: true }), bytes.len() as u64 + 1),
+                        Err(what) => return self.lw.refuse(s.node.0.span, what, None),
+                    },
+                    _ => self.type_of(&s.node.0)?,
+                };
                 Ok(self.size_of(&ty))
             }
             Expression::AlignOf(s) => {
