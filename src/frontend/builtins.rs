@@ -205,10 +205,7 @@ fn nondet_type(suffix: &str) -> Option<CType> {
         "int" => CType::INT,
         "uint" | "unsigned" | "unsigned_int" => CType::UINT,
         "bool" | "_Bool" => CType::Bool,
-        "char" => CType::Int {
-            bits: 8,
-            signed: true,
-        },
+        "char" => CType::CHAR,
         "uchar" | "unsigned_char" => CType::Int {
             bits: 8,
             signed: false,
@@ -963,10 +960,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         Ok(Val {
             expr: destination,
-            ty: CType::Pointer(Box::new(CType::Int {
-                bits: 8,
-                signed: true,
-            })),
+            ty: CType::Pointer(Box::new(CType::CHAR)),
         })
     }
 
@@ -1012,22 +1006,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 .iter()
                 .map(|origin| {
                     let copy = LVal::Private(Place::Local(self.temp(origin.ty())), origin.ty().clone());
-                    self.copy_object(&copy, origin, span).map(|()| copy)
+                    self.copy_struct(&copy, origin, span).map(|()| copy)
                 })
                 .collect::<LResult<_>>()?;
         }
         for (target, origin) in targets.iter().zip(&origins) {
-            self.copy_object(target, origin, span)?;
+            self.copy_struct(target, origin, span)?;
         }
         Ok(Val::void())
-    }
-
-    /// Copies the object `source` into `target` of the same type.
-    fn copy_object(&mut self, target: &LVal, source: &LVal, span: Span) -> LResult<()> {
-        match target.ty() {
-            CType::Struct(_) => self.copy_struct(target, source, span),
-            _ => self.copy_scalars(target, source, span),
-        }
     }
 
     /// The size argument of `memset`/`memcpy`: a constant number of bytes.

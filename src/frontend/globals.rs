@@ -333,7 +333,7 @@ impl<'a> Lowerer<'a> {
             return Ok(v);
         }
         if let Expression::StringLiteral(literal) = &super::scan::uncast(e).node {
-            return self.string_object(literal);
+            return self.string_object(literal).map(|(address, _)| address);
         }
         match self.static_address(e) {
             Some(address) => Ok(address),

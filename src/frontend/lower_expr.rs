@@ -85,9 +85,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.load(lv, e.span)
             }
             Expression::Constant(c) => self.constant(&c.node, e.span),
+            // the array decays to a pointer to its first character
             Expression::StringLiteral(literal) => Ok(Val {
-                expr: Expr::Const(self.lw.string_object(literal)?),
-                ty: CType::Pointer(Box::new(CType::Int { bits: 8, signed: true })),
+                expr: Expr::Const(self.lw.string_object(literal)?.0),
+                ty: CType::Pointer(Box::new(CType::CHAR)),
             }),
             Expression::Member(_) | Expression::CompoundLiteral(_) => {
                 let lv = self.lvalue(e)?;
@@ -100,14 +101,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(self.size_of(&ty))
             }
             Expression::SizeOfVal(s) => {
-                // a string literal is an array of its characters and a zero
-                let ty = match &s.node.0.node {
-                    Expression::StringLiteral(literal) => match super::strings::literal_bytes(&literal.node) {
-                        Ok(bytes) => CType::Array(Box::new(CType::Int { bits: 8, signed: true }), bytes.len() as u64 + 1),
-                        Err(what) => return self.lw.refuse(s.node.0.span, what, None),
-                    },
-                    _ => self.type_of(&s.node.0)?,
-                };
+                let ty = self.type_of(&s.node.0)?;
                 Ok(self.size_of(&ty))
             }
             Expression::AlignOf(s) => {
@@ -386,6 +380,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 }
             }
             Expression::CompoundLiteral(literal) => self.compound_literal(&literal.node, e.span),
+            // the array of the string's characters (`sizeof "ab"` is 3)
+            Expression::StringLiteral(literal) => {
+                let (address, ty) = self.lw.string_object(literal)?;
+                Ok(LVal::Shared { address: Expr::Const(address), ty, atomic: false })
+            }
             _ => self.lw.error(
                 e.span,
                 "expression is not an object that can be accessed here",
@@ -1094,7 +1093,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Copies the struct `source` into `target` of the same type: as a
     /// whole between private objects, scalar by scalar from or to shared
-    /// memory.
+    /// memory. It copies a scalar so too (`memcpy`), but no array: C
+    /// assigns no arrays as a whole.
     pub fn copy_struct(&mut self, target: &LVal, source: &LVal, span: Span) -> LResult<()> {
         match (target, source) {
             (LVal::Private(to, _), LVal::Private(from, _)) => {

@@ -161,31 +161,33 @@ impl<'a> Lowerer<'a> {
         Ok(values)
     }
 
-    /// The address of the object a string literal used as a value denotes
-    /// (`char *p = "ab";`): a global array of its characters and a zero,
-    /// one per distinct string, named `string#N`. Writing to it is
-    /// undefined in C; here it would change the string for every use.
-    pub fn string_object(&mut self, literal: &'a Node<StringLiteral>) -> LResult<i64> {
-        let character = CType::Int { bits: 8, signed: true };
+    /// The object a string literal denotes (`char *p = "ab";`, `sizeof
+    /// "ab"`): a global array of its characters and a zero, one per
+    /// distinct string, named `string#N`; its address and its array type.
+    /// Writing to it is undefined in C; here it would change the string for
+    /// every use.
+    pub fn string_object(&mut self, literal: &'a Node<StringLiteral>) -> LResult<(i64, CType)> {
+        let character = CType::CHAR;
         let length = match literal_bytes(&literal.node) {
             Ok(bytes) => bytes.len() as u64 + 1,
             Err(what) => return self.refuse(literal.span, what, Some("write the characters into a `char` array")),
         };
+        let ty = CType::Array(Box::new(character.clone()), length);
         let values = self.string_values(literal, &character, length)?;
         if let Some(&base) = self.string_objects.get(&values) {
-            return Ok(i64::from(base));
+            return Ok((i64::from(base), ty));
         }
         if let Some(&wide) = values.iter().find(|&&v| !super::globals::fits_shared_memory(v, &character, self.value_bits)) {
             return self.value_too_wide(wide, literal.span);
         }
         let name = format!("string#{}", self.string_objects.len());
         let base = self.program.locations.len() as u32;
-        self.declare_global(&name, CType::Array(Box::new(character), length), None, false, literal.span)?;
+        self.declare_global(&name, ty.clone(), None, false, literal.span)?;
         for (location, value) in self.program.locations[base as usize..].iter_mut().zip(&values) {
             location.initial = *value;
         }
         self.string_objects.insert(values, base);
-        Ok(i64::from(base))
+        Ok((i64::from(base), ty))
     }
 }
 

@@ -49,6 +49,8 @@ pub enum CType {
 }
 
 impl CType {
+    /// `char` (signed, as on x86), the element of a string literal.
+    pub const CHAR: CType = CType::Int { bits: 8, signed: true };
     /// `size_t`, the type of `sizeof`.
     pub const SIZE: CType = CType::Int { bits: 64, signed: false };
     pub const INT: CType = CType::Int {
