@@ -1,5 +1,6 @@
 //! Structs passed and returned by value, `char` arrays initialised by
-//! string literals, `sizeof`, `memset` and `memcpy`, end to end: each program of `tests/fixtures/values`
+//! string literals, `sizeof`, `memset` and `memcpy`, marked pointers, end
+//! to end: each program of `tests/fixtures/values`
 //! verifies with the verdict its memory model gives, and its mutants (an
 //! assertion that holds only if the lowering were wrong) fail both under
 //! `lazysma verify --sc` and natively, compiled with gcc: the two agree on
@@ -277,4 +278,39 @@ fn a_string_literal_used_as_a_value_points_to_its_characters() {
             ("assert(last[0] == 'p');", "assert(last[0] == 'q');"),
         ],
     );
+}
+
+#[test]
+fn marked_pointers_and_alignment_tests_behave_as_on_hardware() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "marked_pointers.c",
+        &["--tso"],
+        &[
+            ("assert(IS_MARKED(nodes[0].next));", "assert(!IS_MARKED(nodes[0].next));"),
+            ("assert(((uintptr_t)&heap[1] & 7) == 0);", "assert(((uintptr_t)&heap[1] & 7) != 0);"),
+            ("assert(UNMARK(MARK(&heap[1]))->value == 7);", "assert(UNMARK(MARK(&heap[1]))->value == 0);"),
+            ("assert(MARK(&heap[1]) != &heap[1]);", "assert(MARK(&heap[1]) == &heap[1]);"),
+            ("assert((raw & 3) == 2);", "assert((raw & 3) == 0);"),
+            ("assert(UNMARK(nodes[0].next)->next->value == 3);", "assert(UNMARK(nodes[0].next)->next->value == 2);"),
+            ("assert(elements == -2);", "assert(elements == 2);"),
+            ("assert(nodes_apart == -2);", "assert(nodes_apart != -2);"),
+        ],
+    );
+}
+
+#[test]
+fn a_marked_pointer_publishes_under_tso_but_not_under_pso_without_a_fence() {
+    if !require_cbmc() {
+        return;
+    }
+    let passing = fixture("marked_message_passing.c");
+    expect(&passing, "--sc", Verdict::Safe);
+    expect(&passing, "--tso", Verdict::Safe);
+    let (code, stdout, stderr) = verify(&passing, &["--pso", "--timeout", "120"]);
+    assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("link = &message.value | 1"), "the witness shows the marked pointer:\n{stdout}");
+    expect_within(&passing, &["--pso", "-D", "FENCE=__atomic_thread_fence(__ATOMIC_RELEASE)"], Verdict::Safe);
 }

@@ -346,11 +346,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "pthread_mutex_lock" | "pthread_mutex_unlock" | "pthread_mutex_init" | "pthread_spin_lock"
             | "pthread_spin_unlock" | "pthread_spin_init" => {
                 let mutex = self.rvalue(argument(0)?)?;
+                let mutex = self.lw.location_of(mutex.expr);
                 self.emit(match name {
-                    "pthread_mutex_lock" | "pthread_spin_lock" => StmtKind::MutexLock(mutex.expr),
-                    "pthread_mutex_unlock" | "pthread_spin_unlock" => StmtKind::MutexUnlock(mutex.expr),
+                    "pthread_mutex_lock" | "pthread_spin_lock" => StmtKind::MutexLock(mutex),
+                    "pthread_mutex_unlock" | "pthread_spin_unlock" => StmtKind::MutexUnlock(mutex),
                     _ => StmtKind::Write {
-                        address: mutex.expr,
+                        address: mutex,
                         value: Expr::Const(0),
                     },
                 });
@@ -412,7 +413,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "malloc" | "calloc" => self.allocate(name == "calloc", arguments, span),
             "free" => {
                 let pointer = self.rvalue(argument(0)?)?;
-                self.emit(StmtKind::Free(pointer.expr));
+                self.emit(StmtKind::Free(self.lw.location_of(pointer.expr)));
                 Ok(Val::void())
             }
             "__builtin_expect" => self.rvalue(argument(0)?),
@@ -570,7 +571,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             expr: Expr::Cast(self.lw.types.ir_type(&void_pointer), Box::new(Expr::Load(stored))),
             ty: void_pointer,
         };
-        let destination = LVal::Shared { address: pointer.expr, ty: target, atomic: false };
+        let destination = LVal::Shared { address: self.lw.location_of(pointer.expr), ty: target, atomic: false };
         self.store(&destination, value, span)
     }
 
@@ -746,7 +747,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if read_modify_write {
             self.refuse_wide_read_modify_write(&ty, span, &format!("`{name}`"))?;
         }
-        let address = pointer.expr;
+        let address = self.lw.location_of(pointer.expr);
         match kind {
             Atomic::Fetch {
                 op,
@@ -951,8 +952,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         // char is signed, so "\xc8" is -56 there
         let signed = !matches!(destination.ty.target(), Some(CType::Int { bits: 8, signed: false }));
         let destination = self.save(destination.expr, &destination.ty);
+        let first = self.lw.location_of(destination.clone());
         for (k, byte) in bytes.into_iter().chain(std::iter::once(0)).enumerate() {
-            let address = binary(BinaryOp::Add, destination.clone(), Expr::Const(k as i64));
+            let address = binary(BinaryOp::Add, first.clone(), Expr::Const(k as i64));
             self.emit(StmtKind::Write {
                 address,
                 value: Expr::Const(truncate(i64::from(byte), 8, signed)),
@@ -1054,7 +1056,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         Some("pass the object's own pointer (`&x`, an array, a typed pointer), so that its type is known"),
                     );
                 };
-                (LVal::Shared { address: pointer.expr, ty, atomic: pointer.ty.target_is_atomic() }, u64::MAX)
+                let address = self.lw.location_of(pointer.expr);
+                (LVal::Shared { address, ty, atomic: pointer.ty.target_is_atomic() }, u64::MAX)
             }
         };
         // an array is its elements, down to elements that are no arrays
@@ -1174,7 +1177,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let pointer = self.rvalue(argument)?;
         let ty = pointer.ty.target().cloned().unwrap_or(CType::INT);
         Ok(LVal::Shared {
-            address: pointer.expr,
+            address: self.lw.location_of(pointer.expr),
             ty,
             atomic: false,
         })
@@ -1206,7 +1209,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             zeroed,
         });
         Ok(Val {
-            expr: Expr::Load(Place::Local(temp)),
+            expr: self.lw.pointer_to(Expr::Load(Place::Local(temp))),
             ty: CType::Pointer(Box::new(CType::Void)),
         })
     }

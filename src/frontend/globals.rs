@@ -333,10 +333,10 @@ impl<'a> Lowerer<'a> {
             return Ok(v);
         }
         if let Expression::StringLiteral(literal) = &super::scan::uncast(e).node {
-            return self.string_object(literal).map(|(address, _)| address);
+            return self.string_object(literal).map(|(address, _)| address * self.program.address_unit());
         }
         match self.static_address(e) {
-            Some(address) => Ok(address),
+            Some(address) => Ok(address * self.program.address_unit()),
             None => self.refuse(
                 e.span,
                 "a non-constant initialiser of a global",

@@ -39,28 +39,37 @@ pub struct Lowerer<'a> {
     /// The objects of the string literals used as values (`char *p =
     /// "ab";`), by their characters: the location of the first.
     pub string_objects: HashMap<Vec<i64>, u32>,
-    /// Whether the program was warned that an address's bits are tested.
-    warned_address_bits: bool,
+    /// Whether a bit operation takes an address apart (`(uintptr_t)p & 1`,
+    /// a marked pointer): lowered with an address unit of 1, such a
+    /// program is lowered again with [`Program::byte_addresses`].
+    pub takes_addresses_apart: bool,
 }
 
 impl<'a> Lowerer<'a> {
-    /// Warns, once per program, that the bits of an address are taken
-    /// apart at `span`: an address is a location's number here, not a byte
-    /// address, so tag bits and alignment tests do not behave as on
-    /// hardware.
-    pub fn warn_address_bits(&mut self, span: Span) {
-        if std::mem::replace(&mut self.warned_address_bits, true) {
-            return;
+    /// The pointer value of the shared scalar at `location`.
+    pub fn pointer_to(&self, location: Expr) -> Expr {
+        binary(BinaryOp::Mul, location, Expr::Const(self.program.address_unit()))
+    }
+
+    /// The location of the shared scalar a pointer value points to: its
+    /// value divided by the address unit, rounded down (a marked pointer
+    /// `p | 1` points where `p` does).
+    pub fn location_of(&self, pointer: Expr) -> Expr {
+        let unit = self.program.address_unit();
+        if unit == 1 {
+            return pointer;
         }
-        let mut warning = self.source.diagnostic(
-            span.start,
-            span.end,
-            "the bits of an address are taken apart here, but an address is a location's number in this translation, not a byte address",
-            "bit operation on an address",
-            Some("alignment tests and tag bits in addresses (`(uintptr_t)p | 1`, marked pointers) do not behave as on hardware: a violation that depends on them is not real, and bugs that depend on them are missed".to_string()),
-        );
-        warning.severity = crate::diagnostics::Severity::Warning;
-        self.program.warnings.push(warning);
+        if let Some(location) = exact_quotient(&pointer, unit) {
+            return location;
+        }
+        // (p + k * unit) / unit is p / unit + k for any p
+        if let Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) = &pointer
+            && let Some(offset) = exact_quotient(b, unit)
+        {
+            return binary(*op, self.location_of((**a).clone()), offset);
+        }
+        let shift = i64::from(unit.trailing_zeros());
+        Expr::Binary(BinaryOp::Shr, Box::new(pointer), Box::new(Expr::Const(shift)))
     }
 
     /// The plain global holding the threads' return values
@@ -121,7 +130,7 @@ impl<'a> Lowerer<'a> {
             value_bits: 32,
             errno: None,
             string_objects: HashMap::new(),
-            warned_address_bits: false,
+            takes_addresses_apart: false,
         }
     }
 
@@ -200,7 +209,7 @@ pub struct FnLowerer<'l, 'a> {
     pub address_use: AddressUse,
     pub return_type: CType,
     /// Integer locals that were given an address (`uintptr_t raw =
-    /// (uintptr_t)p;`), for [`Lowerer::warn_address_bits`].
+    /// (uintptr_t)p;`), for [`Lowerer::takes_addresses_apart`].
     pub address_integers: HashSet<String>,
     /// Whether the expression being lowered is the size of an allocation,
     /// where `sizeof` counts scalars (memory's unit here) instead of bytes.
@@ -442,6 +451,24 @@ fn reads_plain_global(e: &Expr) -> bool {
 }
 
 /// Folds constant operands of a binary operation.
+/// `e / divisor` when `e` is a multiple of `divisor` by its form (a
+/// constant, a product with such a constant, sums of those).
+fn exact_quotient(e: &Expr, divisor: i64) -> Option<Expr> {
+    match e {
+        Expr::Const(c) if c % divisor == 0 => Some(Expr::Const(c / divisor)),
+        Expr::Binary(BinaryOp::Mul, a, b) => match (&**a, &**b) {
+            (x, Expr::Const(k)) | (Expr::Const(k), x) if k % divisor == 0 => {
+                Some(binary(BinaryOp::Mul, x.clone(), Expr::Const(k / divisor)))
+            }
+            _ => None,
+        },
+        Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => {
+            Some(binary(*op, exact_quotient(a, divisor)?, exact_quotient(b, divisor)?))
+        }
+        _ => None,
+    }
+}
+
 pub fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
     use BinaryOp::*;
     if let (Expr::Const(x), Expr::Const(y)) = (&a, &b) {

@@ -71,6 +71,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         Val { expr: Expr::Const(size as i64), ty: CType::SIZE }
     }
 
+    /// How far apart the pointer values of consecutive objects that
+    /// `pointer` (a pointer type) points to are: the pointee's scalars times
+    /// the address unit (a `void *` steps by one scalar).
+    pub fn pointer_stride(&self, pointer: &CType) -> i64 {
+        let scalars = pointer.target().map_or(1, |target| self.lw.types.size(target) as i64);
+        scalars * self.lw.program.address_unit()
+    }
+
     /// Lowers `e` for its value.
     pub fn rvalue(&mut self, e: &'a Node<Expression>) -> LResult<Val> {
         match &e.node {
@@ -86,10 +94,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Expression::Constant(c) => self.constant(&c.node, e.span),
             // the array decays to a pointer to its first character
-            Expression::StringLiteral(literal) => Ok(Val {
-                expr: Expr::Const(self.lw.string_object(literal)?.0),
-                ty: CType::Pointer(Box::new(CType::CHAR)),
-            }),
+            Expression::StringLiteral(literal) => {
+                let (location, _) = self.lw.string_object(literal)?;
+                Ok(Val { expr: self.lw.pointer_to(Expr::Const(location)), ty: CType::Pointer(Box::new(CType::CHAR)) })
+            }
             Expression::Member(_) | Expression::CompoundLiteral(_) => {
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
@@ -183,7 +191,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             },
             LVal::Shared { address, ty, .. } => match ty {
                 CType::Array(element, _) => Ok(Val {
-                    expr: address,
+                    expr: self.lw.pointer_to(address),
                     ty: CType::Pointer(element),
                 }),
                 CType::Struct(_) => self.lw.refuse(
@@ -323,7 +331,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         };
                         (
                             LVal::Shared {
-                                address: pointer.expr,
+                                address: self.lw.location_of(pointer.expr),
                                 ty: target.clone(),
                                 atomic: pointer.ty.target_is_atomic(),
                             },
@@ -361,7 +369,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         Some("cast it to a typed pointer first"),
                     ),
                     Some(target) => Ok(LVal::Shared {
-                        address: pointer.expr,
+                        address: self.lw.location_of(pointer.expr),
                         ty: target,
                         atomic: pointer.ty.target_is_atomic(),
                     }),
@@ -503,6 +511,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let mark = self.mark();
                 let i = self.rvalue(index)?;
                 let address = self.protect(pointer.expr, &pointer.ty, mark);
+                let address = self.lw.location_of(address);
                 let Some(element) = pointer.ty.target().cloned() else {
                     return self.lw.error(
                         span,
@@ -550,7 +559,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 }
                 match self.lvalue(&u.operand)? {
                     LVal::Shared { address, ty, .. } => Ok(Val {
-                        expr: address,
+                        expr: self.lw.pointer_to(address),
                         ty: CType::Pointer(Box::new(ty)),
                     }),
                     LVal::Private(..) => {
@@ -608,7 +617,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     old.expr
                 };
                 let step = match old.ty.target() {
-                    Some(target) => self.lw.types.size(target) as i64,
+                    Some(_) => self.pointer_stride(&old.ty),
                     None => 1,
                 };
                 // computed as C computes it: an operand narrower than int
@@ -720,6 +729,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             B::Assign => self.assign(&b.lhs, &b.rhs, e.span),
             compound if let Some(op) = compound_assignment(&compound) => {
+                self.note_bits_taken_apart(&op, b);
                 let lv = self.modifiable_lvalue(&b.lhs)?;
                 if let LVal::Shared { address, ty, atomic: true } = lv {
                     let mark = self.mark();
@@ -745,11 +755,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(new)
             }
             op => {
-                if matches!(op, B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor | B::ShiftLeft | B::ShiftRight | B::Modulo)
-                    && (self.holds_address(&b.lhs) || self.holds_address(&b.rhs))
-                {
-                    self.lw.warn_address_bits(e.span);
-                }
+                self.note_bits_taken_apart(&op, b);
                 let lhs = self.rvalue(&b.lhs)?;
                 let mark = self.mark();
                 let rhs = self.rvalue(&b.rhs)?;
@@ -775,8 +781,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if matches!(lhs.ty, CType::Float(_)) || matches!(rhs.ty, CType::Float(_)) {
             return self.lw.refuse(span, "floating point", Some("use integers"));
         }
-        let stride =
-            |s: &Self, ty: &CType| ty.target().map(|t| s.lw.types.size(t) as i64).unwrap_or(1);
+        let stride = |s: &Self, ty: &CType| s.pointer_stride(ty);
         let (ir_op, ty) = match op {
             B::Plus | B::Minus => {
                 let sub = matches!(op, B::Minus);
@@ -802,16 +807,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     }
                     (true, true) if sub => {
                         let k = stride(self, &lhs.ty);
-                        let difference = binary(BinaryOp::Sub, lhs.expr, rhs.expr);
-                        let expr = if k == 1 {
-                            difference
-                        } else {
-                            Expr::Binary(
-                                BinaryOp::Div,
-                                Box::new(difference),
-                                Box::new(Expr::Const(k)),
-                            )
+                        // pointers are unsigned in the sequential program:
+                        // their difference is signed before it is divided
+                        let difference = match binary(BinaryOp::Sub, lhs.expr, rhs.expr) {
+                            Expr::Const(c) => Expr::Const(c),
+                            difference => Expr::Cast(Ty::INT, Box::new(difference)),
                         };
+                        let expr = if k == 1 { difference } else { binary(BinaryOp::Div, difference, Expr::Const(k)) };
                         return Ok(Val {
                             expr,
                             ty: CType::LONG,
@@ -906,6 +908,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 matches!(self.type_of(inner), Ok(CType::Pointer(target)) if !matches!(*target, CType::Void))
             }
             _ => false,
+        }
+    }
+
+    /// Notes whether `operator` of `b` takes an address apart
+    /// ([`Lowerer::takes_addresses_apart`]).
+    fn note_bits_taken_apart(&mut self, operator: &BinaryOperator, b: &'a ast::BinaryOperatorExpression) {
+        if !self.lw.takes_addresses_apart
+            && takes_bits_apart(operator)
+            && (self.holds_address(&b.lhs) || self.holds_address(&b.rhs))
+        {
+            self.lw.takes_addresses_apart = true;
         }
     }
 
@@ -1288,6 +1301,13 @@ fn constant_type(constant: &ast::Integer, value: i64) -> CType {
 }
 
 /// The operator a compound assignment (`+=`, `<<=`, ...) applies.
+/// Whether `operator` works on the bits of its operands (an address's
+/// bits, when an operand holds one: [`FnLowerer::holds_address`]).
+pub fn takes_bits_apart(operator: &BinaryOperator) -> bool {
+    use BinaryOperator as B;
+    matches!(operator, B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor | B::ShiftLeft | B::ShiftRight | B::Modulo)
+}
+
 pub fn compound_assignment(operator: &BinaryOperator) -> Option<BinaryOperator> {
     use BinaryOperator as B;
     Some(match operator {

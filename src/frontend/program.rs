@@ -23,8 +23,24 @@ pub fn lower_unit(
     unit: &TranslationUnit,
     bounds: &Bounds,
 ) -> Result<Program, Box<Diagnostic>> {
+    let (program, takes_addresses_apart) = lower_unit_with(map, unit, bounds, false)?;
+    if !takes_addresses_apart {
+        return Ok(program);
+    }
+    lower_unit_with(map, unit, bounds, true).map(|(program, _)| program)
+}
+
+/// Lowers the unit with byte addresses ([`Program::byte_addresses`]) or
+/// without; also says whether some bit operation takes an address apart.
+fn lower_unit_with(
+    map: &SourceMap,
+    unit: &TranslationUnit,
+    bounds: &Bounds,
+    byte_addresses: bool,
+) -> Result<(Program, bool), Box<Diagnostic>> {
     let heap_block = bounds.heap_block;
     let mut lw = Lowerer::new(map);
+    lw.program.byte_addresses = byte_addresses;
     // the loop bound sizes variable-length arrays of thread handles
     lw.types.thread_array_bound = u64::from(bounds.deepest_unwind()) + 1;
     lw.value_bits = bounds.bitwidth;
@@ -100,7 +116,7 @@ pub fn lower_unit(
         (None, Some(n), true) => n.max(DEFAULT_HEAP_BLOCK),
         (None, None, _) => DEFAULT_HEAP_BLOCK,
     };
-    Ok(program)
+    Ok((program, lw.takes_addresses_apart))
 }
 
 /// A top-level declaration: typedefs, struct and enum definitions,

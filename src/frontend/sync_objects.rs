@@ -58,7 +58,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn try_lock(&mut self, mutex: &'a Node<Expression>) -> LResult<Val> {
         let mutex = self.rvalue(mutex)?;
         let taken = self.temp(&CType::INT);
-        self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: mutex.expr });
+        self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: self.lw.location_of(mutex.expr) });
         let taken = binary(BinaryOp::Ne, Expr::Load(Place::Local(taken)), Expr::Const(0));
         Ok(int(choose(taken, Expr::Const(0), Expr::Const(EBUSY))))
     }
@@ -73,6 +73,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn condition_wait(&mut self, name: &str, mutex: &'a Node<Expression>) -> LResult<Val> {
         let mutex = self.rvalue(mutex)?;
         let mutex = self.save(mutex.expr, &mutex.ty);
+        let mutex = self.lw.location_of(mutex);
         self.emit(StmtKind::MutexUnlock(mutex.clone()));
         self.emit(StmtKind::MutexLock(mutex));
         if name != "pthread_cond_timedwait" {
@@ -270,7 +271,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Some("pass the object's address, e.g. `&object`".to_string()),
             )));
         }
-        Ok(self.save(object.expr, &object.ty))
+        let object = self.save(object.expr, &object.ty);
+        Ok(self.lw.location_of(object))
     }
 
     /// One atomic step on the synchronisation word at `address`: guesses

@@ -7,8 +7,9 @@
 //! - Shared memory is a flat array of scalar *locations*. Id 0 is the null
 //!   location and is never accessed; globals are flattened (one id per scalar,
 //!   arrays and struct fields consecutive) and described by
-//!   [`Program::locations`]. A pointer to shared memory *is* a location id, so
-//!   an address is an ordinary integer [`Expr`].
+//!   [`Program::locations`]. A pointer to shared memory is a location id
+//!   (times 8 when [`Program::byte_addresses`]), so an address is an
+//!   ordinary integer [`Expr`].
 //! - Address-taken locals are shared objects too ([`Local::shared`]). Because a
 //!   function may be inlined or instantiated for several threads, their
 //!   location ids are assigned after instantiation: until then an address of
@@ -63,7 +64,24 @@ pub struct Program {
     pub cuts_wide_values: bool,
     /// The frontend's warnings: constructs it translates with a caveat.
     pub warnings: Vec<crate::diagnostics::Diagnostic>,
+    /// Whether pointer values are byte addresses: location `l` is pointed
+    /// to by `8 * l`, so that the three low bits of an address are free, as
+    /// on hardware, for the tag bits and alignment tests of a program that
+    /// takes addresses apart. Otherwise a pointer value is the location id
+    /// itself. Accesses ([`StmtKind::Read`], ...) always take location ids.
+    pub byte_addresses: bool,
 }
+
+impl Program {
+    /// The pointer value of location 1 ([`Program::byte_addresses`]).
+    pub fn address_unit(&self) -> i64 {
+        if self.byte_addresses { BYTE_ADDRESS_UNIT } else { 1 }
+    }
+}
+
+/// The pointer value of location 1 in a program of byte addresses
+/// ([`Program::byte_addresses`]).
+pub const BYTE_ADDRESS_UNIT: i64 = 8;
 
 /// One scalar of shared memory belonging to a global object.
 #[derive(Debug, Clone, PartialEq, Eq)]

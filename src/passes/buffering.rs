@@ -854,7 +854,15 @@ fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr
         Expr::Load(Place::Local(local)) => constants.get(local).map_or_else(|| expr.clone(), |value| Expr::Const(*value)),
         Expr::Unary(op, inner) => Expr::Unary(*op, substitute(inner)),
         Expr::Cast(ty, inner) => Expr::Cast(ty.clone(), substitute(inner)),
-        Expr::Binary(op, left, right) => Expr::Binary(*op, substitute(left), substitute(right)),
+        Expr::Binary(op, left, right) => {
+            let substituted = Expr::Binary(*op, substitute(left), substitute(right));
+            // a known byte address's location is the base of an address
+            // the printer dispatches (`(p >> 3) + i`)
+            match (op, evaluate(&substituted, constants)) {
+                (BinaryOp::Shr, Some(location)) => Expr::Const(location),
+                _ => substituted,
+            }
+        }
         Expr::Conditional(condition, then_value, else_value) => {
             Expr::Conditional(substitute(condition), substitute(then_value), substitute(else_value))
         }
@@ -882,7 +890,7 @@ pub fn fold_constant_addresses(program: &mut SequentialProgram) {
 }
 
 /// The value of `expr` if it is a constant given the known `constants`:
-/// constants, known locals, `+ - *` and in-range casts of constants, and
+/// constants, known locals, `+ - * >>` and in-range casts of constants, and
 /// `e ^ e` and `e - e` of one deterministic `e` (the address dependencies of
 /// litmus tests).
 fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Option<i64> {
@@ -897,6 +905,8 @@ fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Option<i64> {
                 BinaryOp::Sub => left.checked_sub(right),
                 BinaryOp::Mul => left.checked_mul(right),
                 BinaryOp::BitXor => Some(left ^ right),
+                // a byte address's location (`p >> 3`)
+                BinaryOp::Shr if left >= 0 && (0..63).contains(&right) => Some(left >> right),
                 _ => None,
             }
         }

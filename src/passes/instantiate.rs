@@ -122,7 +122,8 @@ pub fn instantiate(
         .into_iter()
         .map(|(name, ty)| (name, ty.map_or(ValueKind::Untyped, |ty| types.kind(&ty))))
         .unzip();
-    let value_types = types.finish(kinds, u64::from(memory.heap_base), u64::from(memory.heap_block_size));
+    let value_types =
+        types.finish(kinds, u64::from(memory.heap_base), u64::from(memory.heap_block_size), program.byte_addresses);
     Ok(Instances {
         threads,
         memory,

@@ -37,6 +37,16 @@ pub struct ValueTypes {
     /// The first heap location id, and the scalars per heap block.
     pub heap_base: u64,
     pub heap_block_size: u64,
+    /// Whether pointer values are byte addresses ([`crate::ir::Program::byte_addresses`]).
+    pub byte_addresses: bool,
+}
+
+/// Where a pointer value points: the location, and the low bits of a byte
+/// address that are not part of it (a marked pointer's tag).
+pub fn pointed_location(value: i128, byte_addresses: bool) -> Option<(u64, u8)> {
+    let value = u64::try_from(value).ok()?;
+    let unit = crate::ir::BYTE_ADDRESS_UNIT as u64;
+    Some(if byte_addresses { (value / unit, (value % unit) as u8) } else { (value, 0) })
 }
 
 impl ValueTypes {
@@ -69,7 +79,9 @@ impl ValueTypes {
             Some(scalars) if !scalars.is_empty() => scalars,
             _ => return false,
         };
-        let (Ok(target), true) = (u64::try_from(target), self.heap_block_size > 0) else { return false };
+        let (Some((target, _)), true) = (pointed_location(target, self.byte_addresses), self.heap_block_size > 0) else {
+            return false;
+        };
         if target < self.heap_base {
             return false;
         }
@@ -132,8 +144,8 @@ impl<'a> ValueTypesBuilder<'a> {
     }
 
     /// The value types of locations of these `kinds`, with the heap layout.
-    pub fn finish(self, locations: Vec<ValueKind>, heap_base: u64, heap_block_size: u64) -> ValueTypes {
-        ValueTypes { locations, shapes: self.shapes, heap_base, heap_block_size }
+    pub fn finish(self, locations: Vec<ValueKind>, heap_base: u64, heap_block_size: u64, byte_addresses: bool) -> ValueTypes {
+        ValueTypes { locations, shapes: self.shapes, heap_base, heap_block_size, byte_addresses }
     }
 }
 
@@ -158,7 +170,7 @@ mod tests {
         let mut builder = ValueTypesBuilder::new(&structs);
         let top = builder.kind(&Ty::Pointer(Box::new(Ty::Struct(0))));
         assert_eq!(top, ValueKind::Pointer { pointee: Some(0) });
-        let types = builder.finish(vec![top], 1, 4);
+        let types = builder.finish(vec![top], 1, 4, false);
         assert_eq!(types.shapes, vec![vec![ValueKind::Unsigned { bits: 32 }, ValueKind::Pointer { pointee: Some(0) }]]);
     }
 
@@ -169,7 +181,7 @@ mod tests {
         let top = builder.kind(&Ty::Pointer(Box::new(Ty::Struct(0))));
         let untyped = ValueKind::Untyped;
         // location 0: top; heap blocks of 4 at 1..5 and 5..9
-        let types = builder.finish(vec![top, untyped, untyped, untyped, untyped, untyped, untyped, untyped, untyped], 1, 4);
+        let types = builder.finish(vec![top, untyped, untyped, untyped, untyped, untyped, untyped, untyped, untyped], 1, 4, false);
         // top -> block 0 (cell 1); block 0's second `next` (cell 4) -> cell 6
         let kinds = types.with_heap_typed(&[(4, 6), (0, 1)]);
         let unsigned = ValueKind::Unsigned { bits: 32 };
@@ -179,5 +191,16 @@ mod tests {
         assert_eq!(&kinds[5..9], &[pointer, unsigned, pointer, unsigned]);
         // a pointer to somewhere else, or a value outside memory, types nothing
         assert_eq!(types.with_heap_typed(&[(0, 0), (0, -3), (0, 99)]), types.locations);
+        // byte addresses: 8 per location, a marked pointer's tag ignored
+        let bytes = ValueTypes { byte_addresses: true, ..types.clone() };
+        assert_eq!(bytes.with_heap_typed(&[(4, 6 * 8 + 1), (0, 8)]), kinds);
+    }
+
+    #[test]
+    fn a_byte_address_points_to_its_location_with_its_tag() {
+        assert_eq!(pointed_location(41, true), Some((5, 1)));
+        assert_eq!(pointed_location(40, true), Some((5, 0)));
+        assert_eq!(pointed_location(41, false), Some((41, 0)));
+        assert_eq!(pointed_location(-8, true), None);
     }
 }

@@ -6,7 +6,7 @@
 use super::records::{Record, RecordKind};
 use crate::consistency::{EventId, EventSpec, Execution, ExecutionError, OpSpec, Phase, RfSpec, Step, Witness};
 use crate::options::SmaImplementation;
-use crate::passes::value_types::{ValueKind, ValueTypes};
+use crate::passes::value_types::{pointed_location, ValueKind, ValueTypes};
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -129,17 +129,19 @@ pub struct ValueDisplay {
     /// Index = location id.
     names: Vec<String>,
     pointers: std::collections::HashSet<String>,
+    /// Whether pointer values are byte addresses ([`ValueTypes::byte_addresses`]).
+    byte_addresses: bool,
 }
 
 impl ValueDisplay {
-    fn new(names: &[String], kinds: &[ValueKind]) -> ValueDisplay {
+    fn new(names: &[String], kinds: &[ValueKind], byte_addresses: bool) -> ValueDisplay {
         let pointers = names
             .iter()
             .zip(kinds)
             .filter(|(_, kind)| matches!(kind, ValueKind::Pointer { .. }))
             .map(|(name, _)| name.clone())
             .collect();
-        ValueDisplay { names: names.to_vec(), pointers }
+        ValueDisplay { names: names.to_vec(), pointers, byte_addresses }
     }
 
     /// `value` of `location`, as the report shows it.
@@ -147,10 +149,14 @@ impl ValueDisplay {
         if !self.pointers.contains(location) {
             return value.to_string();
         }
-        match usize::try_from(value).ok().and_then(|target| self.names.get(target)) {
-            Some(_) if value == 0 => "NULL".to_string(),
-            Some(target) => format!("&{target}"),
-            None => value.to_string(),
+        let pointed = pointed_location(value, self.byte_addresses)
+            .and_then(|(location, tag)| Some((usize::try_from(location).ok()?, tag)))
+            .and_then(|(location, tag)| Some((location, self.names.get(location)?, tag)));
+        match pointed {
+            Some((0, _, 0)) => "NULL".to_string(),
+            Some((0, _, _)) | None => value.to_string(),
+            Some((_, target, 0)) => format!("&{target}"),
+            Some((_, target, tag)) => format!("&{target} | {tag}"),
         }
     }
 }
@@ -196,6 +202,8 @@ struct Builder<'a> {
     locations: &'a [String],
     /// Index = location id: how its values are shown.
     kinds: Vec<ValueKind>,
+    /// Whether pointer values are byte addresses.
+    byte_addresses: bool,
     threads: Vec<Vec<(EventSpec, EventInfo)>>,
     writes: HashMap<u64, KnownWrite>,
     joined: Vec<bool>,
@@ -236,6 +244,7 @@ pub fn build_typed(
     let mut builder = Builder {
         locations,
         kinds,
+        byte_addresses: types.byte_addresses,
         threads: Vec::new(),
         writes: HashMap::new(),
         joined: Vec::new(),
@@ -541,7 +550,7 @@ impl Builder<'_> {
         let execution = Execution::new(specs)?;
         let issue_order = self.issue.iter().map(|&place| id(place)).collect();
         let steps = self.order.iter().map(|&(slot, index, phase)| Step { event: id((slot, index)), phase }).collect();
-        let values = ValueDisplay::new(self.locations, &self.kinds);
+        let values = ValueDisplay::new(self.locations, &self.kinds, self.byte_addresses);
         let frees = self.frees;
         Ok(Decoded { execution, events, issue_order, sma_order: Witness { steps }, values, frees })
     }
