@@ -34,6 +34,11 @@ pub struct ValueTypes {
     /// Index = [`ShapeId`]: the kinds of the scalars of one pointed-to
     /// object, in memory order (one element of an array).
     pub shapes: Vec<Vec<ValueKind>>,
+    /// Index = [`ShapeId`]: how the name of the shape's first scalar ends
+    /// after the object's (`.value` for a `struct node { int value; ... }`,
+    /// empty for a scalar), so that a pointer to a struct is named `&n`
+    /// rather than by its first field `&n.value`.
+    pub first_scalars: Vec<String>,
     /// The first heap location id, and the scalars per heap block.
     pub heap_base: u64,
     pub heap_block_size: u64,
@@ -108,12 +113,13 @@ fn index(location: u64) -> Option<usize> {
 pub struct ValueTypesBuilder<'a> {
     structs: &'a [StructDef],
     shapes: Vec<Vec<ValueKind>>,
+    first_scalars: Vec<String>,
     shape_of_type: HashMap<Ty, ShapeId>,
 }
 
 impl<'a> ValueTypesBuilder<'a> {
     pub fn new(structs: &'a [StructDef]) -> Self {
-        ValueTypesBuilder { structs, shapes: Vec::new(), shape_of_type: HashMap::new() }
+        ValueTypesBuilder { structs, shapes: Vec::new(), first_scalars: Vec::new(), shape_of_type: HashMap::new() }
     }
 
     /// The kind of a scalar of type `ty`.
@@ -136,16 +142,18 @@ impl<'a> ValueTypesBuilder<'a> {
         }
         let id = self.shapes.len();
         self.shapes.push(Vec::new());
+        self.first_scalars.push(String::new());
         self.shape_of_type.insert(ty.clone(), id);
         let mut scalars = Vec::new();
         scalar_locations("", ty, self.structs, &mut scalars);
+        self.first_scalars[id] = scalars.first().map(|(name, _)| name.clone()).unwrap_or_default();
         self.shapes[id] = scalars.iter().map(|(_, scalar)| self.kind(scalar)).collect();
         Some(id)
     }
 
     /// The value types of locations of these `kinds`, with the heap layout.
     pub fn finish(self, locations: Vec<ValueKind>, heap_base: u64, heap_block_size: u64, byte_addresses: bool) -> ValueTypes {
-        ValueTypes { locations, shapes: self.shapes, heap_base, heap_block_size, byte_addresses }
+        ValueTypes { locations, shapes: self.shapes, first_scalars: self.first_scalars, heap_base, heap_block_size, byte_addresses }
     }
 }
 
@@ -172,6 +180,7 @@ mod tests {
         assert_eq!(top, ValueKind::Pointer { pointee: Some(0) });
         let types = builder.finish(vec![top], 1, 4, false);
         assert_eq!(types.shapes, vec![vec![ValueKind::Unsigned { bits: 32 }, ValueKind::Pointer { pointee: Some(0) }]]);
+        assert_eq!(types.first_scalars, [".value"]);
     }
 
     #[test]

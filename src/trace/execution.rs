@@ -128,35 +128,48 @@ pub struct Freed {
 pub struct ValueDisplay {
     /// Index = location id.
     names: Vec<String>,
-    pointers: std::collections::HashSet<String>,
+    /// The locations that hold pointers, by name: how the name of the
+    /// first scalar of what each points to ends ([`ValueTypes::first_scalars`]).
+    pointers: HashMap<String, String>,
     /// Whether pointer values are byte addresses ([`ValueTypes::byte_addresses`]).
     byte_addresses: bool,
 }
 
 impl ValueDisplay {
-    fn new(names: &[String], kinds: &[ValueKind], byte_addresses: bool) -> ValueDisplay {
+    fn new(names: &[String], kinds: &[ValueKind], types: &ValueTypes) -> ValueDisplay {
         let pointers = names
             .iter()
             .zip(kinds)
-            .filter(|(_, kind)| matches!(kind, ValueKind::Pointer { .. }))
-            .map(|(name, _)| name.clone())
+            .filter_map(|(name, kind)| match kind {
+                ValueKind::Pointer { pointee } => {
+                    let first = pointee.and_then(|shape| types.first_scalars.get(shape)).cloned().unwrap_or_default();
+                    Some((name.clone(), first))
+                }
+                _ => None,
+            })
             .collect();
-        ValueDisplay { names: names.to_vec(), pointers, byte_addresses }
+        ValueDisplay { names: names.to_vec(), pointers, byte_addresses: types.byte_addresses }
     }
 
     /// `value` of `location`, as the report shows it.
     pub fn show(&self, location: &str, value: i128) -> String {
-        if !self.pointers.contains(location) {
+        let Some(first_scalar) = self.pointers.get(location) else {
             return value.to_string();
-        }
+        };
         let pointed = pointed_location(value, self.byte_addresses)
             .and_then(|(location, tag)| Some((usize::try_from(location).ok()?, tag)))
             .and_then(|(location, tag)| Some((location, self.names.get(location)?, tag)));
         match pointed {
             Some((0, _, 0)) => "NULL".to_string(),
             Some((0, _, _)) | None => value.to_string(),
-            Some((_, target, 0)) => format!("&{target}"),
-            Some((_, target, tag)) => format!("&{target} | {tag}"),
+            Some((_, target, tag)) => {
+                // a struct's address is its first scalar's: named by the struct
+                let object = target.strip_suffix(first_scalar.as_str()).filter(|_| !first_scalar.is_empty()).unwrap_or(target);
+                match tag {
+                    0 => format!("&{object}"),
+                    _ => format!("&{object} | {tag}"),
+                }
+            }
         }
     }
 }
@@ -202,8 +215,8 @@ struct Builder<'a> {
     locations: &'a [String],
     /// Index = location id: how its values are shown.
     kinds: Vec<ValueKind>,
-    /// Whether pointer values are byte addresses.
-    byte_addresses: bool,
+    /// The value types of the translation.
+    types: &'a ValueTypes,
     threads: Vec<Vec<(EventSpec, EventInfo)>>,
     writes: HashMap<u64, KnownWrite>,
     joined: Vec<bool>,
@@ -244,7 +257,7 @@ pub fn build_typed(
     let mut builder = Builder {
         locations,
         kinds,
-        byte_addresses: types.byte_addresses,
+        types,
         threads: Vec::new(),
         writes: HashMap::new(),
         joined: Vec::new(),
@@ -550,7 +563,7 @@ impl Builder<'_> {
         let execution = Execution::new(specs)?;
         let issue_order = self.issue.iter().map(|&place| id(place)).collect();
         let steps = self.order.iter().map(|&(slot, index, phase)| Step { event: id((slot, index)), phase }).collect();
-        let values = ValueDisplay::new(self.locations, &self.kinds, self.byte_addresses);
+        let values = ValueDisplay::new(self.locations, &self.kinds, self.types);
         let frees = self.frees;
         Ok(Decoded { execution, events, issue_order, sma_order: Witness { steps }, values, frees })
     }
