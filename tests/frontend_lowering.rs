@@ -1217,6 +1217,13 @@ fn a_program_that_takes_addresses_apart_gets_byte_addresses() {
         .filter(|k| matches!(k, StmtKind::Read { address: Expr::Binary(BinaryOp::Shr, _, shift), .. } if **shift == Expr::Const(3)))
         .count();
     assert_eq!(reads_through_pointer, 1, "{:?}", function(&p, "main").body);
+    // so does one that makes a computed integer an address again
+    let p = ok("#include <stdint.h>\nstruct node { int v; };\nstruct node a;\nuintptr_t word = 0;\nint main(void) {\n  uintptr_t clean = word;\n  return ((struct node *)clean)->v;\n}\n");
+    assert!(p.byte_addresses, "an integer cast to a typed pointer");
+    let p = ok("int main(void) {\n  long bits = 6;\n  int *p = (void *)(bits & ~1L);\n  return p == 0;\n}\n");
+    assert!(p.byte_addresses, "a bit operation cast to a pointer");
+    let p = ok("int x;\nint main(void) {\n  int *none = (int *)0;\n  return none == 0;\n}\n");
+    assert!(!p.byte_addresses, "a constant cast to a pointer");
     // an integer carried by a thread's `void *` argument is no address
     let p = ok("#include <pthread.h>\nint x;\nvoid *t(void *arg) { long id = (long)arg; x = id % 2 + ((long)arg & 1); return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, (void *)5L); return 0; }\n");
     assert!(!p.byte_addresses, "no address is taken apart");

@@ -314,3 +314,19 @@ fn a_marked_pointer_publishes_under_tso_but_not_under_pso_without_a_fence() {
     assert!(stdout.contains("link = &message | 1"), "the witness shows the marked pointer:\n{stdout}");
     expect_within(&passing, &["--pso", "-D", "FENCE=__atomic_thread_fence(__ATOMIC_RELEASE)"], Verdict::Safe);
 }
+
+#[test]
+fn an_atomic_word_marked_by_fetch_or_is_followed_after_unmarking() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "atomic_marked_word.c",
+        &["--tso", "--bitwidth", "64"],
+        &[
+            ("assert(next->value == 5);", "assert(next->value == 0);"),
+            ("assert((atomic_load(&cells[0].next) & 1) == 1);", "assert((atomic_load(&cells[0].next) & 1) == 0);"),
+            ("- 1) == &cells[1]);", "- 1) == &cells[0]);"),
+        ],
+    );
+}

@@ -682,10 +682,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     ty: to,
                 })
             }
-            (CType::Pointer(_), _) => Ok(Val {
-                expr: v.expr,
-                ty: to,
-            }),
+            (CType::Pointer(target), _) => {
+                if self.integer_made_an_address(target, &v.expr, &c.expression) {
+                    self.lw.takes_addresses_apart = true;
+                }
+                Ok(Val { expr: v.expr, ty: to })
+            }
             (CType::Int { .. } | CType::Bool, _) => {
                 let expr = self.convert(v, &to, span)?;
                 Ok(Val { expr, ty: to })
@@ -696,6 +698,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }),
             _ => self.lw.refuse(span, "this cast", None),
         }
+    }
+
+    /// Whether the cast of the integer `value` (lowered to `lowered`) to a
+    /// pointer to `target` may make an address of an integer computed from
+    /// one: a computed integer cast to a typed pointer (`(struct node
+    /// *)raw`), or the result of a bit operation cast to any pointer
+    /// (`(void *)(raw & ~1)`, unmarking a marked pointer). Constants
+    /// (`(int *)0`) and integers passed as a `void *` are no addresses.
+    fn integer_made_an_address(&self, target: &CType, lowered: &Expr, value: &'a Node<Expression>) -> bool {
+        let bit_operation = matches!(&super::scan::uncast(value).node,
+            Expression::BinaryOperator(b) if matches!(b.node.operator.node,
+                BinaryOperator::BitwiseAnd | BinaryOperator::BitwiseOr | BinaryOperator::BitwiseXor));
+        bit_operation || (!matches!(target, CType::Void) && !matches!(lowered, Expr::Const(_)))
     }
 
     /// Whether a pointer to `a` may be used as a pointer to `b`.
