@@ -1232,3 +1232,24 @@ fn a_program_that_takes_addresses_apart_gets_byte_addresses() {
     assert!(!p.byte_addresses);
     assert_eq!(p.locations[location(&p, "p") as usize].initial, location(&p, "a[1]"));
 }
+
+#[test]
+fn a_division_checks_its_divisor_unless_it_is_a_constant_other_than_zero() {
+    let checks = |source: &str| {
+        let p = ok(source);
+        flat(&function(&p, "main").body)
+            .into_iter()
+            .filter(|k| matches!(k, StmtKind::Assert { kind: PropertyKind::DivisionByZero, .. }))
+            .count()
+    };
+    assert_eq!(checks("int x, y;\nint main(void) { int k = y; x = 10 / k + 10 % k; return 0; }\n"), 2);
+    assert_eq!(checks("int x, y;\nint main(void) { int k = y; x = k / 4 + k % 3; x /= 2; return 0; }\n"), 0);
+    assert_eq!(checks("int x;\nint main(void) { x = 1 / 0; return 0; }\n"), 1);
+    assert_eq!(checks("int x, y;\nint main(void) { int k = y; x /= k; return 0; }\n"), 1);
+    // the divisor's test guards it: the check sits in the branch that divides
+    let p = ok("int x, y;\nint main(void) { int k = y; x = k && 10 / k; return 0; }\n");
+    let main = &function(&p, "main").body;
+    let guarded = main.iter().any(|s| matches!(&s.kind, StmtKind::If { then_branch, .. }
+        if then_branch.iter().any(|t| matches!(t.kind, StmtKind::Assert { kind: PropertyKind::DivisionByZero, .. }))));
+    assert!(guarded, "{main:?}");
+}

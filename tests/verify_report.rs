@@ -1050,6 +1050,44 @@ fn a_null_pointer_dereference_is_a_violation_at_its_statement() {
     }
 }
 
+/// A thread zeroes the divisor main reads; main divides by it twice,
+/// once guarded by `&&` and once (`UNGUARDED`) without a test.
+const DIVISION: &str = "#include <pthread.h>
+int d = 2, r;
+void *t(void *a) { d = 0; return 0; }
+int main(void) {
+  pthread_t h;
+  pthread_create(&h, 0, t, 0);
+  int local = d;
+  if (local != 0 && 10 / local > 1)
+    r = 1;
+  r = local ? 10 % local : 0;
+  UNGUARDED;
+  return 0;
+}
+";
+
+#[test]
+fn a_division_by_zero_is_a_violation_at_its_statement_unless_guarded() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "division.c", DIVISION);
+    for model in ["--sc", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "UNGUARDED=r = 1"]);
+        assert_eq!(code, 0, "{model}: a guarded division is safe: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "UNGUARDED=r /= local", "--format", "json"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        let property = &json(&stdout)["property"];
+        assert_eq!(property["kind"], "division-by-zero", "{model}: {stdout}");
+        assert_eq!(property["line"], 11, "{model}: {stdout}");
+        assert_eq!(property["statement"], "UNGUARDED;", "{model}: {stdout}");
+    }
+    let (_, stdout, _) = verify(&path, &["--sc", "-D", "UNGUARDED=r /= local", "--color", "never"]);
+    assert!(stdout.contains("Violation under SC: a division by zero"), "{stdout}");
+}
+
 /// A thread pops the only node of a stack and frees it while another
 /// reads the node it found on top: with `FREE` defined as `free`, a use of
 /// freed memory unless the reader is joined first (`JOIN_FIRST`).

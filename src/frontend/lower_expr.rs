@@ -869,6 +869,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             _ => ty.clone(),
         };
 
+        if matches!(ir_op, BinaryOp::Div | BinaryOp::Rem) {
+            self.check_divisor(&rhs.expr);
+        }
         // Constant operands of `+ - * / %` fold (`sizeof(T) * N` becomes
         // the allocation size, `sizeof a / sizeof a[0]` the length), wrapped
         // to the result type as C computes it.
@@ -892,6 +895,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             expr: Expr::Binary(ir_op, Box::new(lhs), Box::new(rhs)),
             ty,
         })
+    }
+
+    /// A division by `divisor` is a violation where it is zero (C leaves
+    /// its result undefined): a check before it, unless the divisor is a
+    /// constant other than zero.
+    fn check_divisor(&mut self, divisor: &Expr) {
+        if matches!(divisor, Expr::Const(c) if *c != 0) {
+            return;
+        }
+        let condition = binary(BinaryOp::Ne, divisor.clone(), Expr::Const(0));
+        self.emit(StmtKind::Assert { condition, kind: PropertyKind::DivisionByZero });
     }
 
     /// The object that an assignment, `++` or `--` changes: an lvalue

@@ -314,6 +314,10 @@ pub const DOUBLE_FREE: &str = "double free";
 /// block).
 pub const INVALID_FREE: &str = "free of a pointer malloc did not return";
 
+/// The words after `file:line: ` of the property that a `/` or `%` by
+/// zero fails.
+pub const DIVISION_BY_ZERO: &str = "division by zero";
+
 /// The words after `file:line: ` of the property that an unlock by a
 /// thread that does not hold the mutex fails (found by the native check).
 pub const UNLOCK_NOT_HELD: &str = "unlock of a mutex its thread does not hold";
@@ -327,6 +331,8 @@ pub enum PropertyKind {
     /// `--unwinding-assertions`: the loop exits after its last unrolled
     /// copy. Its failure is a bound reached, not a bug of the program.
     UnwindingAssertion,
+    /// The divisor of a `/` or `%` is not zero.
+    DivisionByZero,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -401,7 +401,9 @@ impl Sequentialiser<'_> {
             }),
             StmtKind::Assert { condition, kind } => {
                 let condition = match kind {
-                    PropertyKind::Assertion | PropertyKind::UnwindingAssertion => condition.clone(),
+                    PropertyKind::Assertion | PropertyKind::UnwindingAssertion | PropertyKind::DivisionByZero => {
+                        condition.clone()
+                    }
                     PropertyKind::ErrorCall => Expr::Const(0),
                 };
                 out.push(SeqStmt::Assert {
@@ -554,6 +556,7 @@ impl Sequentialiser<'_> {
         let (what, marked) = match kind {
             PropertyKind::Assertion => ("assertion".to_string(), false),
             PropertyKind::ErrorCall => ("error call".to_string(), false),
+            PropertyKind::DivisionByZero => (crate::ir::DIVISION_BY_ZERO.to_string(), true),
             PropertyKind::UnwindingAssertion => {
                 let unwind = super::loop_depth(self.context.program, &self.context.options.bounds, origin);
                 (format!("{} (--unwind {unwind})", crate::ir::UNWINDING_ASSERTION), true)

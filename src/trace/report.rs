@@ -106,6 +106,8 @@ pub enum PropertyKind {
     InvalidFree,
     /// `pthread_mutex_unlock` by a thread that does not hold the mutex.
     UnlockNotHeld,
+    /// A `/` or `%` by zero.
+    DivisionByZero,
     /// `reach_error()`, `__VERIFIER_error()` is reached.
     ErrorCall,
     /// `--unwinding-assertions`: a loop runs longer than `--unwind`.
@@ -123,6 +125,7 @@ impl PropertyKind {
             PropertyKind::DoubleFree => "a heap block is freed twice",
             PropertyKind::InvalidFree => "a pointer malloc did not return is freed",
             PropertyKind::UnlockNotHeld => "a thread unlocks a mutex it does not hold",
+            PropertyKind::DivisionByZero => "a division by zero",
             PropertyKind::ErrorCall => "the error call is reached",
             PropertyKind::UnwindingAssertion => "the loop runs longer than --unwind allows",
         }
@@ -172,13 +175,14 @@ fn classify(text: &str) -> (PropertyKind, Option<String>) {
     if let Some(rest) = text.strip_prefix(crate::ir::ARRAY_INDEX_OUT_OF_BOUNDS) {
         return (PropertyKind::ArrayIndexOutOfBounds, statement(rest.strip_prefix(':').unwrap_or(rest)));
     }
-    let memory_errors = [
+    let located_errors = [
+        (crate::ir::DIVISION_BY_ZERO, PropertyKind::DivisionByZero),
         (crate::ir::NULL_DEREFERENCE, PropertyKind::NullDereference),
         (crate::ir::USE_AFTER_FREE, PropertyKind::UseAfterFree),
         (crate::ir::DOUBLE_FREE, PropertyKind::DoubleFree),
         (crate::ir::INVALID_FREE, PropertyKind::InvalidFree),
     ];
-    for (words, kind) in memory_errors {
+    for (words, kind) in located_errors {
         if let Some(rest) = text.strip_prefix(words) {
             return (kind, statement(rest.strip_prefix(':').unwrap_or(rest)));
         }
