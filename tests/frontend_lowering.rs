@@ -1253,3 +1253,33 @@ fn a_division_checks_its_divisor_unless_it_is_a_constant_other_than_zero() {
         if then_branch.iter().any(|t| matches!(t.kind, StmtKind::Assert { kind: PropertyKind::DivisionByZero, .. }))));
     assert!(guarded, "{main:?}");
 }
+
+#[test]
+fn container_of_steps_back_by_the_members_scalars() {
+    let source = "#include <stddef.h>\nstruct link { struct link *next; };\nstruct item { int key; int pad[2]; struct link node; };\nstruct item items[2];\nstruct item *found;\nint main(void) {\n  struct link *l = &items[1].node;\n  found = (struct item *)((char *)l - offsetof(struct item, node));\n  return 0;\n}\n";
+    let p = ok(source);
+    let stores: Vec<&Expr> = flat(&function(&p, "main").body)
+        .into_iter()
+        .filter_map(|k| match k {
+            StmtKind::Write { address: Expr::Const(a), value } if *a == location(&p, "found") => Some(value),
+            _ => None,
+        })
+        .collect();
+    // items[1].node.next is 3 scalars into items[1]: l - 3
+    assert!(
+        matches!(stores.as_slice(), [Expr::Binary(BinaryOp::Sub, _, three)] if **three == Expr::Const(3)),
+        "{stores:?}"
+    );
+    refused_at(&[
+        (
+            "#include <stddef.h>\nstruct link { struct link *next; };\nstruct item { int key; struct link node; };\nstruct other { int a, b; };\nint main(void) {\n  struct link *l = 0;\n  struct other *o = (struct other *)((char *)l - offsetof(struct item, node));\n  return o != 0;\n}\n",
+            "a `container_of` cast to a type other than the one `offsetof` names",
+            (7, 21),
+        ),
+        (
+            "#include <stddef.h>\nstruct item { int key; int node; };\nint main(void) {\n  long n = 8;\n  struct item *i = (struct item *)(n - offsetof(struct item, node));\n  return i != 0;\n}\n",
+            "something other than a pointer",
+            (5, 36),
+        ),
+    ]);
+}

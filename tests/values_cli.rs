@@ -330,3 +330,20 @@ fn an_atomic_word_marked_by_fetch_or_is_followed_after_unmarking() {
         ],
     );
 }
+
+#[test]
+fn container_of_finds_the_struct_around_an_embedded_list_node() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "intrusive_list.c",
+        &["--pso", "--unwind", "3"],
+        &[
+            ("assert(count == 2 && sum == 3);", "assert(count == 2 && sum == 4);"),
+            ("assert(it->value == 10 * it->key);", "assert(it->value == 11 * it->key);"),
+            ("assert(*value == 20);", "assert(*value == 10);"),
+            ("assert(it == same);", "assert(it != same);"),
+        ],
+    );
+}

@@ -5,7 +5,7 @@
 use super::globals::Global;
 use super::builtins::MemoryOrder;
 use super::lower::{Binding, FnLowerer, LResult, binary};
-use super::types::{CType, constant_value, truncate};
+use super::types::{CType, Unit, constant_value, truncate};
 use crate::ir::*;
 use lang_c::ast::{self, BinaryOperator, Expression, MemberOperator, UnaryOperator};
 use lang_c::span::{Node, Span};
@@ -663,6 +663,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     fn cast(&mut self, c: &'a ast::CastExpression, span: Span) -> LResult<Val> {
         self.resolve_typeof_in_type_name(&c.type_name)?;
         let (to, _) = self.lw.types.type_name(&c.type_name)?.without_atomic();
+        if let CType::Pointer(target) = &to
+            && let Some(member) = self.member_step(target, &c.expression, span)?
+        {
+            return Ok(Val { expr: member, ty: to });
+        }
         let v = self.rvalue(&c.expression)?;
         match (&to, &v.ty) {
             (CType::Void, _) => Ok(Val::void()),
@@ -698,6 +703,43 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }),
             _ => self.lw.refuse(span, "this cast", None),
         }
+    }
+
+    /// `(T *)((char *)p - offsetof(T, m))`, the `container_of` of Linux
+    /// and of intrusive lists: the struct `T` whose member `m` `p` points
+    /// to; and `(U *)((char *)p + offsetof(T, m))`, the member `m` of the
+    /// struct `T` at `p`. The byte offset is the member's scalars here, and
+    /// the casts through `char *`, `void *` or an integer that C needs for
+    /// it cast nothing. `None` when `e` has another form.
+    fn member_step(&mut self, target: &CType, e: &'a Node<Expression>, span: Span) -> LResult<Option<Expr>> {
+        let Expression::BinaryOperator(b) = &super::scan::uncast(e).node else { return Ok(None) };
+        let op = match b.node.operator.node {
+            BinaryOperator::Minus => BinaryOp::Sub,
+            BinaryOperator::Plus => BinaryOp::Add,
+            _ => return Ok(None),
+        };
+        let Expression::OffsetOf(offset) = &super::scan::uncast(&b.node.rhs).node else { return Ok(None) };
+        let container = self.lw.types.type_name(&offset.node.type_name)?;
+        if op == BinaryOp::Sub && !self.compatible_pointees(target, &container) {
+            return self.lw.refuse(
+                span,
+                "a `container_of` cast to a type other than the one `offsetof` names",
+                Some("cast to a pointer to the struct that contains the member"),
+            );
+        }
+        let Some(scalars) = self.lw.types.member_offset(offset, Unit::Scalars)? else {
+            return self.lw.refuse(b.node.rhs.span, "`offsetof` with an index that is not a constant", None);
+        };
+        let pointer = self.rvalue(super::scan::uncast(&b.node.lhs))?;
+        if !pointer.ty.is_pointer() {
+            return self.lw.refuse(
+                b.node.lhs.span,
+                "a member's offset added to or taken from something other than a pointer",
+                Some("step from a pointer to the struct or to its member"),
+            );
+        }
+        let step = self.lw.pointer_to(Expr::Const(scalars as i64));
+        Ok(Some(binary(op, pointer.expr, step)))
     }
 
     /// Whether the cast of the integer `value` (lowered to `lowered`) to a

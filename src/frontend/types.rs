@@ -136,6 +136,14 @@ pub struct StructInfo {
 /// A typedef as written: its specifiers and declarator.
 type TypedefSource<'a> = (&'a [Node<DeclarationSpecifier>], &'a Node<Declarator>);
 
+/// What an offset counts: C's bytes, or the scalars (locations) that
+/// memory is made of here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Bytes,
+    Scalars,
+}
+
 /// Names, tags and constants in scope while resolving types.
 pub struct TypeEnv<'a> {
     pub source: &'a SourceMap,
@@ -675,15 +683,21 @@ impl<'a> TypeEnv<'a> {
     /// index times its element's size; `None` for an index that is not a
     /// constant.
     pub fn offset_of(&mut self, offset: &'a Node<OffsetOfExpression>) -> TResult<Option<u64>> {
+        self.member_offset(offset, Unit::Bytes)
+    }
+
+    /// The offset of `offsetof`'s member in its type, in `unit`; `None`
+    /// when an index is not a constant.
+    pub fn member_offset(&mut self, offset: &'a Node<OffsetOfExpression>, unit: Unit) -> TResult<Option<u64>> {
         let designator = &offset.node.designator.node;
         let mut ty = self.type_name(&offset.node.type_name)?;
-        let (mut bytes, field_ty) = self.field_bytes(&ty, &designator.base)?;
+        let (mut total, field_ty) = self.field_offset(&ty, &designator.base, unit)?;
         ty = field_ty;
         for member in &designator.members {
             match &member.node {
                 OffsetMember::Member(name) => {
-                    let (start, field_ty) = self.field_bytes(&ty, name)?;
-                    bytes = bytes.saturating_add(start);
+                    let (start, field_ty) = self.field_offset(&ty, name, unit)?;
+                    total = total.saturating_add(start);
                     ty = field_ty;
                 }
                 OffsetMember::Index(index) => {
@@ -691,7 +705,11 @@ impl<'a> TypeEnv<'a> {
                         return self.refuse(index.span, "an index in `offsetof` of something other than an array", None);
                     };
                     let Some(index) = self.const_eval(index) else { return Ok(None) };
-                    bytes = bytes.saturating_add((index as u64).saturating_mul(self.byte_size(&element)));
+                    let stride = match unit {
+                        Unit::Bytes => self.byte_size(&element),
+                        Unit::Scalars => self.size(&element),
+                    };
+                    total = total.saturating_add((index as u64).saturating_mul(stride));
                     ty = element;
                 }
                 OffsetMember::IndirectMember(name) => {
@@ -699,14 +717,17 @@ impl<'a> TypeEnv<'a> {
                 }
             }
         }
-        Ok(Some(bytes))
+        Ok(Some(total))
     }
 
-    /// The offset in bytes and the type of the field `name` of `ty`.
-    fn field_bytes(&self, ty: &CType, name: &Node<Identifier>) -> TResult<(u64, CType)> {
+    /// The offset in `unit` and the type of the field `name` of `ty`.
+    fn field_offset(&self, ty: &CType, name: &Node<Identifier>, unit: Unit) -> TResult<(u64, CType)> {
         let CType::Struct(id) = ty else {
             return self.refuse(name.span, "`offsetof` of a field of something other than a struct", None);
         };
+        if unit == Unit::Scalars {
+            return self.field(*id, &name.node.name, name.span);
+        }
         let fields = self.fields(*id, name.span)?;
         match fields.iter().position(|(field, _)| *field == name.node.name) {
             Some(index) => Ok((self.field_extents(*id)[index].0, fields[index].1.clone())),
