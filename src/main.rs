@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lazysma::exit;
-use lazysma::options::{AutoBounds, BoundChoice, Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
+use lazysma::options::{AddressForm, AutoBounds, BoundChoice, Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -112,6 +112,16 @@ struct TranslationArgs {
     /// Assert that every loop exits within --unwind iterations (a failure reports the bound, not a bug).
     #[arg(long)]
     unwinding_assertions: bool,
+    /// How pointers number memory: `bytes` (location l at 8*l, three low bits free for tags and alignment tests), `locations` (l at l), or `auto`: bytes where the program takes an address apart.
+    #[arg(long, value_enum, default_value_t = AddressChoice::Auto)]
+    addresses: AddressChoice,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum AddressChoice {
+    Auto,
+    Bytes,
+    Locations,
 }
 
 impl TranslationArgs {
@@ -144,6 +154,11 @@ impl TranslationArgs {
             fence_atomic_sections: self.fence_atomic_sections,
             unwinding_assertions: self.unwinding_assertions,
             auto_bounds: AutoBounds { qsize: bound_choice(self.qsize), maxclock: bound_choice(self.maxclock) },
+            addresses: match self.addresses {
+                AddressChoice::Auto => AddressForm::Auto,
+                AddressChoice::Bytes => AddressForm::Bytes,
+                AddressChoice::Locations => AddressForm::Locations,
+            },
         })
     }
 

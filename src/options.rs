@@ -268,6 +268,21 @@ pub struct TranslateOptions {
     /// `--qsize auto`, `--maxclock auto`: which of `bounds` the translator
     /// replaces by the value that cuts off no execution of the program.
     pub auto_bounds: AutoBounds,
+    /// `--addresses`: how pointer values number memory.
+    pub addresses: AddressForm,
+}
+
+/// How pointer values number memory ([`crate::ir::Program::byte_addresses`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AddressForm {
+    /// Byte addresses when the program takes an address apart or makes
+    /// a computed integer an address again; else location numbers.
+    #[default]
+    Auto,
+    /// Byte addresses: location `l` at `8 * l`.
+    Bytes,
+    /// Location numbers: location `l` at `l`.
+    Locations,
 }
 
 /// How the translator chooses `--qsize` and `--maxclock`
@@ -307,6 +322,7 @@ impl Default for TranslateOptions {
             fence_atomic_sections: false,
             unwinding_assertions: false,
             auto_bounds: AutoBounds::default(),
+            addresses: AddressForm::default(),
         }
     }
 }

@@ -105,6 +105,10 @@ fn jobs() -> Vec<Job> {
     jobs
 }
 
+/// Programs of the quick selection that store pointers in shared memory
+/// and follow them: checked again with byte addresses.
+const POINTER_PROGRAMS: &[&str] = &["svcomp/pthread/stack-2.c", "svcomp/pthread/twostage_3.c", "svcomp/pthread/bigshot_p.c"];
+
 #[test]
 fn bench_programs_get_their_verdicts() {
     if !require_cbmc() {
@@ -112,10 +116,29 @@ fn bench_programs_get_their_verdicts() {
     }
     let jobs = jobs();
     assert!(jobs.len() + SLOW.len() >= 3 * QUICK.len(), "the benchmark corpus is beside the repository");
-    let failures: Vec<String> = parallel_map(&jobs, workers(), |job| {
+    expect_verdicts(&jobs, &[]);
+}
+
+/// `--addresses bytes` numbers memory in bytes (location l at 8 * l): the
+/// pointer programs keep their verdicts.
+#[test]
+fn byte_addresses_keep_the_verdicts_of_pointer_programs() {
+    if !require_cbmc() {
+        return;
+    }
+    let jobs: Vec<Job> = jobs().into_iter().filter(|job| POINTER_PROGRAMS.contains(&job.path.as_str())).collect();
+    assert_eq!(jobs.len(), 3 * POINTER_PROGRAMS.len(), "every pointer program has its verdicts");
+    expect_verdicts(&jobs, &["--addresses", "bytes"]);
+}
+
+/// Runs every job with `extra` arguments and fails on a verdict that is
+/// not the expected one.
+fn expect_verdicts(jobs: &[Job], extra: &[&str]) {
+    let failures: Vec<String> = parallel_map(jobs, workers(), |job| {
         let file = shared_dir().join("bench").join(&job.path);
         let mut arguments: Vec<&str> = vec![job.model, "--timeout", "600"];
         arguments.extend(job.bounds.iter().map(String::as_str));
+        arguments.extend(extra);
         let (code, _, stderr) = verify(&file, &arguments);
         let tail: String = stderr.lines().rev().take(4).collect::<Vec<_>>().join(" | ");
         (code != job.expected.exit_code())

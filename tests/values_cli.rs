@@ -313,6 +313,10 @@ fn a_marked_pointer_publishes_under_tso_but_not_under_pso_without_a_fence() {
     assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
     assert!(stdout.contains("link = &message | 1"), "the witness shows the marked pointer:\n{stdout}");
     expect_within(&passing, &["--pso", "-D", "FENCE=__atomic_thread_fence(__ATOMIC_RELEASE)"], Verdict::Safe);
+    // numbered by locations, the mark lands in the address: warned
+    let (_, _, stderr) = verify(&passing, &["--sc", "--addresses", "locations", "--timeout", "120"]);
+    assert!(stderr.contains("warning: an address is taken apart here, but `--addresses locations`"), "{stderr}");
+    assert!(stderr.contains("marked_message_passing.c:22:"), "located at the marking store: {stderr}");
 }
 
 #[test]

@@ -39,10 +39,11 @@ pub struct Lowerer<'a> {
     /// The objects of the string literals used as values (`char *p =
     /// "ab";`), by their characters: the location of the first.
     pub string_objects: HashMap<Vec<i64>, u32>,
-    /// Whether a bit operation takes an address apart (`(uintptr_t)p & 1`,
-    /// a marked pointer): lowered with an address unit of 1, such a
-    /// program is lowered again with [`Program::byte_addresses`].
-    pub takes_addresses_apart: bool,
+    /// Where the program first takes an address apart (`(uintptr_t)p &
+    /// 1`, a marked pointer) or makes a computed integer an address again:
+    /// lowered with location numbers, such a program is lowered again
+    /// with [`Program::byte_addresses`].
+    pub address_taken_apart_at: Option<Span>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -130,7 +131,7 @@ impl<'a> Lowerer<'a> {
             value_bits: 32,
             errno: None,
             string_objects: HashMap::new(),
-            takes_addresses_apart: false,
+            address_taken_apart_at: None,
         }
     }
 
@@ -209,7 +210,7 @@ pub struct FnLowerer<'l, 'a> {
     pub address_use: AddressUse,
     pub return_type: CType,
     /// Integer locals that were given an address (`uintptr_t raw =
-    /// (uintptr_t)p;`), for [`Lowerer::takes_addresses_apart`].
+    /// (uintptr_t)p;`), for [`Lowerer::address_taken_apart_at`].
     pub address_integers: HashSet<String>,
     /// Whether the expression being lowered is the size of an allocation,
     /// where `sizeof` counts scalars (memory's unit here) instead of bytes.

@@ -689,7 +689,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             (CType::Pointer(target), _) => {
                 if self.integer_made_an_address(target, &v.expr, &c.expression) {
-                    self.lw.takes_addresses_apart = true;
+                    self.lw.address_taken_apart_at.get_or_insert(span);
                 }
                 Ok(Val { expr: v.expr, ty: to })
             }
@@ -786,7 +786,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             B::Assign => self.assign(&b.lhs, &b.rhs, e.span),
             compound if let Some(op) = compound_assignment(&compound) => {
-                self.note_bits_taken_apart(&op, b);
+                self.note_bits_taken_apart(&op, b, e.span);
                 let lv = self.modifiable_lvalue(&b.lhs)?;
                 if let LVal::Shared { address, ty, atomic: true } = lv {
                     let mark = self.mark();
@@ -812,7 +812,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(new)
             }
             op => {
-                self.note_bits_taken_apart(&op, b);
+                self.note_bits_taken_apart(&op, b, e.span);
                 let lhs = self.rvalue(&b.lhs)?;
                 let mark = self.mark();
                 let rhs = self.rvalue(&b.rhs)?;
@@ -982,14 +982,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
-    /// Notes whether `operator` of `b` takes an address apart
-    /// ([`Lowerer::takes_addresses_apart`]).
-    fn note_bits_taken_apart(&mut self, operator: &BinaryOperator, b: &'a ast::BinaryOperatorExpression) {
-        if !self.lw.takes_addresses_apart
+    /// Notes whether `operator` of `b` (at `span`) takes an address apart
+    /// ([`Lowerer::address_taken_apart_at`]).
+    fn note_bits_taken_apart(&mut self, operator: &BinaryOperator, b: &'a ast::BinaryOperatorExpression, span: Span) {
+        if self.lw.address_taken_apart_at.is_none()
             && takes_bits_apart(operator)
             && (self.holds_address(&b.lhs) || self.holds_address(&b.rhs))
         {
-            self.lw.takes_addresses_apart = true;
+            self.lw.address_taken_apart_at = Some(span);
         }
     }
 

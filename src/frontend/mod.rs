@@ -102,5 +102,5 @@ pub fn lower_preprocessed_with(
             )));
         }
     };
-    program::lower_unit(&map, &parse.unit, &options.bounds)
+    program::lower_unit(&map, &parse.unit, options)
 }

@@ -8,7 +8,7 @@ use super::scan::AddressUse;
 use super::source_map::SourceMap;
 use super::types::{self, CType};
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::options::Bounds;
+use crate::options::{AddressForm, Bounds, TranslateOptions};
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -21,23 +21,49 @@ const DEFAULT_HEAP_BLOCK: u32 = 8;
 pub fn lower_unit(
     map: &SourceMap,
     unit: &TranslationUnit,
-    bounds: &Bounds,
+    options: &TranslateOptions,
 ) -> Result<Program, Box<Diagnostic>> {
-    let (program, takes_addresses_apart) = lower_unit_with(map, unit, bounds, false)?;
-    if !takes_addresses_apart {
-        return Ok(program);
+    let bounds = &options.bounds;
+    let byte_addresses = match options.addresses {
+        AddressForm::Bytes => true,
+        AddressForm::Locations => false,
+        AddressForm::Auto => {
+            let (program, taken_apart_at) = lower_unit_with(map, unit, bounds, false)?;
+            if taken_apart_at.is_none() {
+                return Ok(program);
+            }
+            true
+        }
+    };
+    let (mut program, taken_apart_at) = lower_unit_with(map, unit, bounds, byte_addresses)?;
+    if let (false, Some(span)) = (byte_addresses, taken_apart_at) {
+        program.warnings.push(location_numbers_warning(map, span));
     }
-    lower_unit_with(map, unit, bounds, true).map(|(program, _)| program)
+    Ok(program)
+}
+
+/// The warning for a program that takes an address apart at `span` but
+/// was given location numbers (`--addresses locations`).
+fn location_numbers_warning(map: &SourceMap, span: lang_c::span::Span) -> Diagnostic {
+    let mut warning = map.diagnostic(
+        span.start,
+        span.end,
+        "an address is taken apart here, but `--addresses locations` numbers memory by locations, not bytes",
+        "address taken apart",
+        Some("tag bits and alignment tests do not behave as on hardware: a violation that depends on them is not real; leave out `--addresses locations`".to_string()),
+    );
+    warning.severity = Severity::Warning;
+    warning
 }
 
 /// Lowers the unit with byte addresses ([`Program::byte_addresses`]) or
-/// without; also says whether some bit operation takes an address apart.
+/// without; also says where the program first takes an address apart.
 fn lower_unit_with(
     map: &SourceMap,
     unit: &TranslationUnit,
     bounds: &Bounds,
     byte_addresses: bool,
-) -> Result<(Program, bool), Box<Diagnostic>> {
+) -> Result<(Program, Option<lang_c::span::Span>), Box<Diagnostic>> {
     let heap_block = bounds.heap_block;
     let mut lw = Lowerer::new(map);
     lw.program.byte_addresses = byte_addresses;
@@ -116,7 +142,7 @@ fn lower_unit_with(
         (None, Some(n), true) => n.max(DEFAULT_HEAP_BLOCK),
         (None, None, _) => DEFAULT_HEAP_BLOCK,
     };
-    Ok((program, lw.takes_addresses_apart))
+    Ok((program, lw.address_taken_apart_at))
 }
 
 /// A top-level declaration: typedefs, struct and enum definitions,
