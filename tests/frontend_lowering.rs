@@ -1283,3 +1283,13 @@ fn container_of_steps_back_by_the_members_scalars() {
         ),
     ]);
 }
+
+#[test]
+fn a_view_of_a_scalars_bytes_is_refused() {
+    refused_at(&[
+        ("int i = 7;\nint main(void) {\n  char *b = (char *)&i;\n  return b[1];\n}\n", "pointers to scalars of different sizes (4 and 1 bytes)", (3, 13)),
+        ("long l;\nint main(void) {\n  int *half = (int *)&l;\n  return *half;\n}\n", "(8 and 4 bytes)", (3, 15)),
+    ]);
+    // the same size is one scalar seen as another type
+    ok("#include <stdint.h>\nstruct n { struct n *next; };\nstruct n a;\nint main(void) {\n  long *u = (long *)&a.next;\n  uintptr_t *w = (uintptr_t *)&a.next;\n  return (*u != 0) + (*w != 0);\n}\n");
+}

@@ -675,6 +675,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.lw.refuse(span, "floating point", Some("use integers"))
             }
             (CType::Pointer(target), CType::Pointer(source)) => {
+                let sizes = (self.lw.types.byte_size(source), self.lw.types.byte_size(target));
+                if target.is_scalar() && source.is_scalar() && sizes.0 != sizes.1 {
+                    return self.lw.refuse(
+                        span,
+                        format!("a cast between pointers to scalars of different sizes ({} and {} bytes)", sizes.0, sizes.1),
+                        Some("memory is made of whole scalars here: the bytes of one cannot be accessed one by one; copy the value instead"),
+                    );
+                }
                 if !self.compatible_pointees(target, source) {
                     return self.lw.refuse(
                         span,
@@ -761,7 +769,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             (CType::Void, _) | (_, CType::Void) => true,
             (CType::Atomic(x), y) | (y, CType::Atomic(x)) => self.compatible_pointees(x, y),
             (CType::Function(..), _) | (_, CType::Function(..)) => false,
-            (x, y) if x.is_scalar() && y.is_scalar() => true,
+            // memory is whole scalars: no view of a scalar's bytes as
+            // smaller ones (`(char *)&i`), nor of two as one
+            (x, y) if x.is_scalar() && y.is_scalar() => self.lw.types.byte_size(x) == self.lw.types.byte_size(y),
             (CType::Struct(x), CType::Struct(y)) => {
                 x == y || self.lw.types.structs[*x].fields == self.lw.types.structs[*y].fields
             }
