@@ -639,9 +639,9 @@ fn unsupported_constructs_name_themselves() {
             3,
         ),
         (
-            "int f(int a) { return a; }\nint main(void) {\n  int (*g)(int) = f;\n  return g(1);\n}\n",
-            "function pointer",
-            3,
+            "#include <pthread.h>\nvoid *w(void *a) { return a; }\nint main(void) {\n  void *(*g)(void *) = w;\n  pthread_t t;\n  pthread_create(&t, 0, g, 0);\n  return 0;\n}\n",
+            "a thread entry that is not a function defined in the program",
+            6,
         ),
         (
             "double d;\nint main(void) { return 0; }\n",
@@ -1292,4 +1292,29 @@ fn a_view_of_a_scalars_bytes_is_refused() {
     ]);
     // the same size is one scalar seen as another type
     ok("#include <stdint.h>\nstruct n { struct n *next; };\nstruct n a;\nint main(void) {\n  long *u = (long *)&a.next;\n  uintptr_t *w = (uintptr_t *)&a.next;\n  return (*u != 0) + (*w != 0);\n}\n");
+}
+
+#[test]
+fn a_call_through_a_pointer_chooses_among_the_functions_used_as_values() {
+    // `twice` and `other` fit `int (*)(int)`; `unused` is never a value,
+    // `pair` takes two arguments
+    let p = ok("int twice(int x) { return 2 * x; }\nint other(int x) { return x; }\nint unused(int x) { return x; }\nint pair(int a, int b) { return a + b; }\nint (*fp)(int) = twice;\nint main(void) {\n  int (*q)(int, int) = pair;\n  fp = other;\n  return fp(3) + q(1, 2);\n}\n");
+    let main = function(&p, "main");
+    let called: Vec<&str> = flat(&main.body)
+        .into_iter()
+        .filter_map(|k| match k {
+            StmtKind::Call { function, .. } => Some(p.functions[*function].name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(called, ["twice", "other", "pair"], "{:?}", main.body);
+    let invalid = flat(&main.body).into_iter().filter(|k| matches!(k, StmtKind::Assert { kind: PropertyKind::InvalidFunctionPointer, .. })).count();
+    assert_eq!(invalid, 2, "one per call through a pointer");
+    // a call that may reach its own function is cut off there, and warned
+    let p = ok("int (*fp)(int);\nint f(int x) { return x > 0 ? fp(x - 1) : 0; }\nint main(void) {\n  fp = f;\n  return f(2);\n}\n");
+    assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+    assert!(p.warnings[0].message.contains("may reach `f` itself"), "{}", p.warnings[0].message);
+    // mutual recursion through a pointer is refused as recursion
+    let d = diagnostic("int f(int n);\nint (*fp)(int) = f;\nint g(int n) { return fp(n); }\nint f(int n) { return g(n); }\nint main(void) { return f(1); }\n");
+    assert_eq!(d.message, "recursion is not supported");
 }

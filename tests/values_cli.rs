@@ -351,3 +351,30 @@ fn container_of_finds_the_struct_around_an_embedded_list_node() {
         ],
     );
 }
+
+#[test]
+fn calls_through_function_pointers_reach_the_function_pointed_to() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "function_pointers.c",
+        &["--tso"],
+        &[
+            ("assert(counter == 42);", "assert(counter == 21);"),
+            ("assert(apply(chosen, 1) == 2);", "assert(apply(chosen, 1) == 1);"),
+            ("assert((*chosen)(5) == 6);", "assert((*chosen)(5) == 10);"),
+            ("local != chosen && local == twice", "local == chosen && local == twice"),
+            ("assert(chosen(3) == 6);", "assert(chosen(3) == 4);"),
+        ],
+    );
+    // a call through NULL is a violation of its own kind
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let null_call = mutant(&fixture("function_pointers.c"), "if (counter == 42)", "if (counter == 41)", directory.path());
+    let (code, stdout, stderr) = verify(&null_call, &["--tso", "--format", "json", "--timeout", "120"]);
+    assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
+    assert_eq!(report["property"]["kind"], "invalid-function-pointer", "{stdout}");
+    let effects: Vec<&str> = report["witness"]["steps"].as_array().expect("steps").iter().filter_map(|s| s["effect"].as_str()).collect();
+    assert!(effects.contains(&"reads table.get = &twice (initial value) from memory"), "{effects:?}");
+}

@@ -259,22 +259,16 @@ fn has_side_effects(e: &Node<Expression>) -> bool {
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Lowers a call expression.
     pub fn call(&mut self, call: &'a Node<CallExpression>, span: Span) -> LResult<Val> {
-        let Expression::Identifier(callee) = &uncast(&call.node.callee).node else {
-            return self.lw.refuse(
-                call.node.callee.span,
-                "a call through a function pointer",
-                Some("call the function by name"),
-            );
+        let arguments = &call.node.arguments;
+        let callee = match &uncast(&call.node.callee).node {
+            Expression::Identifier(callee)
+                if self.lookup(&callee.node.name).is_none() && !self.lw.globals.contains_key(&callee.node.name) =>
+            {
+                callee
+            }
+            _ => return self.pointer_call(&call.node.callee, arguments, span),
         };
         let name = callee.node.name.as_str();
-        let arguments = &call.node.arguments;
-        if self.lookup(name).is_some() {
-            return self.lw.refuse(
-                callee.span,
-                format!("a call through the function pointer `{name}`"),
-                Some("call the function by name"),
-            );
-        }
         if !is_builtin(name)
             && let Some(&function) = self.lw.functions.get(name)
         {

@@ -332,6 +332,17 @@ impl<'a> Lowerer<'a> {
         if let Some(v) = self.types.const_eval(e) {
             return Ok(v);
         }
+        // a function's number (`struct ops table = { .get = get };`, `&get`)
+        let named = match &super::scan::uncast(e).node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => &u.node.operand.node,
+            other => other,
+        };
+        if let Expression::Identifier(id) = named
+            && !self.globals.contains_key(&id.node.name)
+            && let Some((number, _)) = self.function_value(&id.node.name)
+        {
+            return Ok(number);
+        }
         if let Expression::StringLiteral(literal) = &super::scan::uncast(e).node {
             return self.string_object(literal).map(|(address, _)| address * self.program.address_unit());
         }

@@ -44,6 +44,9 @@ pub struct Lowerer<'a> {
     /// lowered with location numbers, such a program is lowered again
     /// with [`Program::byte_addresses`].
     pub address_taken_apart_at: Option<Span>,
+    /// The user functions used as values (`fp = f`, `&f`, `{ .get = f }`):
+    /// those a call through a function pointer may reach.
+    pub function_values: HashSet<String>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -71,6 +74,15 @@ impl<'a> Lowerer<'a> {
         }
         let shift = i64::from(unit.trailing_zeros());
         Expr::Binary(BinaryOp::Shr, Box::new(pointer), Box::new(Expr::Const(shift)))
+    }
+
+    /// The value of the user function `name` used as a value: its number
+    /// ([`function_number`]), a pointer to a function returning its
+    /// return type.
+    pub fn function_value(&self, name: &str) -> Option<(i64, CType)> {
+        let &function = self.functions.get(name)?;
+        let return_type = self.signatures.get(&function).map_or(CType::INT, |(_, ret)| ret.clone());
+        Some((function_number(function), CType::Pointer(Box::new(CType::Function(Box::new(return_type), false)))))
     }
 
     /// The plain global holding the threads' return values
@@ -132,6 +144,7 @@ impl<'a> Lowerer<'a> {
             errno: None,
             string_objects: HashMap::new(),
             address_taken_apart_at: None,
+            function_values: HashSet::new(),
         }
     }
 
@@ -452,6 +465,12 @@ fn reads_plain_global(e: &Expr) -> bool {
 }
 
 /// Folds constant operands of a binary operation.
+/// The value of a pointer to user function `function`: its id plus one,
+/// so that no function is NULL.
+pub fn function_number(function: FunctionId) -> i64 {
+    function as i64 + 1
+}
+
 /// `e / divisor` when `e` is a multiple of `divisor` by its form (a
 /// constant, a product with such a constant, sums of those).
 fn exact_quotient(e: &Expr, divisor: i64) -> Option<Expr> {

@@ -71,6 +71,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         Val { expr: Expr::Const(size as i64), ty: CType::SIZE }
     }
 
+    /// The user function `name` as a value (`fp = f`, `&f`), unless a
+    /// variable of that name hides it.
+    pub fn function_named(&self, name: &str) -> Option<Val> {
+        if self.lookup(name).is_some() || self.lw.globals.contains_key(name) {
+            return None;
+        }
+        let (number, ty) = self.lw.function_value(name)?;
+        Some(Val { expr: Expr::Const(number), ty })
+    }
+
     /// How far apart the pointer values of consecutive objects that
     /// `pointer` (a pointer type) points to are: the pointee's scalars times
     /// the address unit (a `void *` steps by one scalar).
@@ -88,6 +98,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     && !self.lw.globals.contains_key(&id.node.name)
                 {
                     return Ok(Val::int(v));
+                }
+                if let Some(function) = self.function_named(&id.node.name) {
+                    return Ok(function);
                 }
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
@@ -545,17 +558,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match u.operator.node {
             UnaryOperator::Address => {
                 if let Expression::Identifier(id) = &u.operand.node
-                    && self.lookup(&id.node.name).is_none()
-                    && self.lw.functions.contains_key(&id.node.name)
+                    && let Some(function) = self.function_named(&id.node.name)
                 {
-                    return self.lw.refuse(
-                        e.span,
-                        format!(
-                            "taking the address of the function `{}` (function pointer)",
-                            id.node.name
-                        ),
-                        Some("only pthread_create may name a thread entry function"),
-                    );
+                    return Ok(function);
                 }
                 match self.lvalue(&u.operand)? {
                     LVal::Shared { address, ty, .. } => Ok(Val {

@@ -368,13 +368,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     Some("use integers"),
                 );
             }
-            CType::Pointer(t) if matches!(**t, CType::Function(..)) => {
-                return self.lw.refuse(
-                    span,
-                    format!("the function pointer `{name}`"),
-                    Some("call the function directly"),
-                );
-            }
             _ => {}
         }
         let ty = super::strings::completed_array(ty, init.node.initializer.as_ref());

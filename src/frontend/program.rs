@@ -70,36 +70,36 @@ fn lower_unit_with(
     // the loop bound sizes variable-length arrays of thread handles
     lw.types.thread_array_bound = u64::from(bounds.deepest_unwind()) + 1;
     lw.value_bits = bounds.bitwidth;
+    lw.function_values = super::scan::names_used_as_values(unit);
+    // a declaration of the program may begin with a system header's
+    // macro (`bool g;` is `_Bool g;` from stdbool.h): it is the header's
+    // only if it ends there too
+    let system = |external: &Node<ExternalDeclaration>| {
+        map.is_system(external.span.start) && map.is_system(external.span.end.saturating_sub(1))
+    };
+    // the functions first: a global's initialiser may name one defined
+    // after it (`struct ops table = { .get = get };`)
     let mut definitions: Vec<&Node<FunctionDefinition>> = Vec::new();
     for external in &unit.0 {
-        // a declaration of the program may begin with a system header's
-        // macro (`bool g;` is `_Bool g;` from stdbool.h): it is the
-        // header's only if it ends there too
-        let system = map.is_system(external.span.start) && map.is_system(external.span.end.saturating_sub(1));
-        match &external.node {
-            ExternalDeclaration::Declaration(d) => top_declaration(&mut lw, d, system)?,
-            ExternalDeclaration::StaticAssert(_) => {}
-            ExternalDeclaration::FunctionDefinition(f) => {
-                if system {
-                    continue;
-                }
-                let Some(name) = types::declarator_name(&f.node.declarator.node) else {
-                    continue;
-                };
-                if is_builtin(&name.node.name) {
-                    continue;
-                }
-                if lw.functions.contains_key(&name.node.name) {
-                    return lw.error(
-                        name.span,
-                        format!("`{}` is defined twice", name.node.name),
-                        "second definition",
-                    );
-                }
-                lw.functions
-                    .insert(name.node.name.clone(), definitions.len());
-                definitions.push(f);
-            }
+        let ExternalDeclaration::FunctionDefinition(f) = &external.node else { continue };
+        if system(external) {
+            continue;
+        }
+        let Some(name) = types::declarator_name(&f.node.declarator.node) else {
+            continue;
+        };
+        if is_builtin(&name.node.name) {
+            continue;
+        }
+        if lw.functions.contains_key(&name.node.name) {
+            return lw.error(name.span, format!("`{}` is defined twice", name.node.name), "second definition");
+        }
+        lw.functions.insert(name.node.name.clone(), definitions.len());
+        definitions.push(f);
+    }
+    for external in &unit.0 {
+        if let ExternalDeclaration::Declaration(d) = &external.node {
+            top_declaration(&mut lw, d, system(external))?;
         }
     }
     for (id, definition) in definitions.iter().enumerate() {
@@ -201,13 +201,6 @@ fn top_declaration<'a>(
         match ty {
             CType::Function(ret, _) => {
                 lw.prototypes.insert(name.node.name.clone(), ret.without_atomic().0);
-            }
-            CType::Pointer(ref t) if matches!(**t, CType::Function(..)) => {
-                return lw.refuse(
-                    init.span,
-                    format!("the function pointer `{}`", name.node.name),
-                    Some("call the function directly"),
-                );
             }
             ref ty @ (CType::Int { .. } | CType::Bool)
                 if constant
@@ -315,20 +308,8 @@ fn signature<'a>(
             };
             let ty = match ty {
                 CType::Array(element, _) => CType::Pointer(element),
-                CType::Function(..) => {
-                    return lw.refuse(
-                        parameter.span,
-                        "a function-pointer parameter",
-                        Some("call the function directly"),
-                    );
-                }
-                CType::Pointer(t) if matches!(*t, CType::Function(..)) => {
-                    return lw.refuse(
-                        parameter.span,
-                        "a function-pointer parameter",
-                        Some("call the function directly"),
-                    );
-                }
+                // a parameter of function type is a pointer to the function
+                function @ CType::Function(..) => CType::Pointer(Box::new(function)),
                 CType::Float(_) => {
                     return lw.refuse(
                         parameter.span,

@@ -148,3 +148,49 @@ impl<'ast> Visit<'ast> for AddressUse {
         visit::visit_expression(self, expression, span);
     }
 }
+
+/// The names used as values anywhere in the unit (not as the callee of a
+/// call, nor as the start routine of `pthread_create` or `pthread_once`):
+/// the functions among them are those a call through a function pointer
+/// may reach.
+pub fn names_used_as_values(unit: &TranslationUnit) -> HashSet<String> {
+    let mut scan = ValueNames::default();
+    scan.visit_translation_unit(unit);
+    scan.names
+}
+
+#[derive(Default)]
+struct ValueNames {
+    names: HashSet<String>,
+    /// Offsets of identifiers that name a function without taking its value.
+    named_only: HashSet<usize>,
+}
+
+impl<'ast> Visit<'ast> for ValueNames {
+    fn visit_call_expression(&mut self, call: &'ast CallExpression, span: &'ast Span) {
+        self.named_only.insert(call.callee.span.start);
+        let routine = match &call.callee.node {
+            Expression::Identifier(id) if id.node.name == "pthread_create" => Some(2),
+            Expression::Identifier(id) if id.node.name == "pthread_once" => Some(1),
+            _ => None,
+        };
+        if let Some(argument) = routine.and_then(|index| call.arguments.get(index)) {
+            let routine = uncast(argument);
+            let routine = match &routine.node {
+                Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => &*u.node.operand,
+                _ => routine,
+            };
+            self.named_only.insert(routine.span.start);
+        }
+        visit::visit_call_expression(self, call, span);
+    }
+
+    fn visit_expression(&mut self, expression: &'ast Expression, span: &'ast Span) {
+        if let Expression::Identifier(id) = expression
+            && !self.named_only.contains(&span.start)
+        {
+            self.names.insert(id.node.name.clone());
+        }
+        visit::visit_expression(self, expression, span);
+    }
+}

@@ -809,10 +809,8 @@ impl<'a> TypeEnv<'a> {
                 bits: *bits,
                 signed: *signed,
             },
-            CType::Pointer(t) => Ty::Pointer(Box::new(match &**t {
-                CType::Function(..) => Ty::Void,
-                other => self.ir_type(other),
-            })),
+            CType::Pointer(t) if matches!(**t, CType::Function(..)) => Ty::FunctionPointer,
+            CType::Pointer(t) => Ty::Pointer(Box::new(self.ir_type(t))),
             CType::Atomic(t) => self.ir_type(t),
             CType::Array(t, n) => Ty::Array(Box::new(self.ir_type(t)), *n),
             CType::Struct(id) => Ty::Struct(*id),

@@ -147,6 +147,9 @@ pub enum Ty {
     Struct(StructId),
     /// `pthread_t`: holds a thread slot index.
     ThreadHandle,
+    /// A pointer to a function: the function's number (its index in
+    /// [`Program::functions`] plus one; 0 is `NULL`).
+    FunctionPointer,
 }
 
 impl Ty {
@@ -318,6 +321,10 @@ pub const INVALID_FREE: &str = "free of a pointer malloc did not return";
 /// zero fails.
 pub const DIVISION_BY_ZERO: &str = "division by zero";
 
+/// The words after `file:line: ` of the property that a call through a
+/// pointer to no function fails.
+pub const INVALID_FUNCTION_POINTER: &str = "call through a pointer to no function";
+
 /// The words after `file:line: ` of the property that an unlock by a
 /// thread that does not hold the mutex fails (found by the native check).
 pub const UNLOCK_NOT_HELD: &str = "unlock of a mutex its thread does not hold";
@@ -333,6 +340,9 @@ pub enum PropertyKind {
     UnwindingAssertion,
     /// The divisor of a `/` or `%` is not zero.
     DivisionByZero,
+    /// A call through a function pointer that points to no function the
+    /// program defines (`NULL`, or a value that is no function's).
+    InvalidFunctionPointer,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

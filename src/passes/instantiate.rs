@@ -122,8 +122,10 @@ pub fn instantiate(
         .into_iter()
         .map(|(name, ty)| (name, ty.map_or(ValueKind::Untyped, |ty| types.kind(&ty))))
         .unzip();
-    let value_types =
-        types.finish(kinds, u64::from(memory.heap_base), u64::from(memory.heap_block_size), program.byte_addresses);
+    let value_types = ValueTypes {
+        function_names: program.functions.iter().map(|function| function.name.clone()).collect(),
+        ..types.finish(kinds, u64::from(memory.heap_base), u64::from(memory.heap_block_size), program.byte_addresses)
+    };
     Ok(Instances {
         threads,
         memory,
@@ -256,7 +258,7 @@ fn check_bounded(
 pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
     match ty {
         Ty::Void => 0,
-        Ty::Bool | Ty::Int { .. } | Ty::Pointer(_) | Ty::ThreadHandle => 1,
+        Ty::Bool | Ty::Int { .. } | Ty::Pointer(_) | Ty::ThreadHandle | Ty::FunctionPointer => 1,
         Ty::Array(element, n) => scalar_count(element, structs).saturating_mul(*n),
         Ty::Struct(id) => structs
             .get(*id)

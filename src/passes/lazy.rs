@@ -401,9 +401,10 @@ impl Sequentialiser<'_> {
             }),
             StmtKind::Assert { condition, kind } => {
                 let condition = match kind {
-                    PropertyKind::Assertion | PropertyKind::UnwindingAssertion | PropertyKind::DivisionByZero => {
-                        condition.clone()
-                    }
+                    PropertyKind::Assertion
+                    | PropertyKind::UnwindingAssertion
+                    | PropertyKind::DivisionByZero
+                    | PropertyKind::InvalidFunctionPointer => condition.clone(),
                     PropertyKind::ErrorCall => Expr::Const(0),
                 };
                 out.push(SeqStmt::Assert {
@@ -557,6 +558,7 @@ impl Sequentialiser<'_> {
             PropertyKind::Assertion => ("assertion".to_string(), false),
             PropertyKind::ErrorCall => ("error call".to_string(), false),
             PropertyKind::DivisionByZero => (crate::ir::DIVISION_BY_ZERO.to_string(), true),
+            PropertyKind::InvalidFunctionPointer => (crate::ir::INVALID_FUNCTION_POINTER.to_string(), true),
             PropertyKind::UnwindingAssertion => {
                 let unwind = super::loop_depth(self.context.program, &self.context.options.bounds, origin);
                 (format!("{} (--unwind {unwind})", crate::ir::UNWINDING_ASSERTION), true)

@@ -24,6 +24,8 @@ pub enum ValueKind {
     /// A pointer, that is a location id; `pointee` is the shape of what it
     /// points to (`None` for `void *`).
     Pointer { pointee: Option<ShapeId> },
+    /// A pointer to a function: the function's number.
+    Function,
 }
 
 /// The value kinds of a translation.
@@ -44,6 +46,8 @@ pub struct ValueTypes {
     pub heap_block_size: u64,
     /// Whether pointer values are byte addresses ([`crate::ir::Program::byte_addresses`]).
     pub byte_addresses: bool,
+    /// The functions by number less one ([`crate::ir::Ty::FunctionPointer`]).
+    pub function_names: Vec<String>,
 }
 
 /// Where a pointer value points: the location, and the low bits of a byte
@@ -127,6 +131,7 @@ impl<'a> ValueTypesBuilder<'a> {
         match ty {
             Ty::Int { bits, signed: false } => ValueKind::Unsigned { bits: *bits },
             Ty::Pointer(target) => ValueKind::Pointer { pointee: self.shape(target) },
+            Ty::FunctionPointer => ValueKind::Function,
             _ => ValueKind::Signed,
         }
     }
@@ -153,7 +158,15 @@ impl<'a> ValueTypesBuilder<'a> {
 
     /// The value types of locations of these `kinds`, with the heap layout.
     pub fn finish(self, locations: Vec<ValueKind>, heap_base: u64, heap_block_size: u64, byte_addresses: bool) -> ValueTypes {
-        ValueTypes { locations, shapes: self.shapes, first_scalars: self.first_scalars, heap_base, heap_block_size, byte_addresses }
+        ValueTypes {
+            locations,
+            shapes: self.shapes,
+            first_scalars: self.first_scalars,
+            heap_base,
+            heap_block_size,
+            byte_addresses,
+            function_names: Vec::new(),
+        }
     }
 }
 

@@ -94,7 +94,7 @@ fn scalar_type(ty: &Ty) -> &'static str {
         } if *bits <= 32 => "unsigned int",
         Ty::Int { signed: true, .. } => "long long",
         Ty::Int { signed: false, .. } => "unsigned long long",
-        Ty::Pointer(_) | Ty::ThreadHandle => "unsigned int",
+        Ty::Pointer(_) | Ty::ThreadHandle | Ty::FunctionPointer => "unsigned int",
         Ty::Array(..) | Ty::Struct(_) => "int",
     }
 }

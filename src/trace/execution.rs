@@ -133,6 +133,10 @@ pub struct ValueDisplay {
     pointers: HashMap<String, String>,
     /// Whether pointer values are byte addresses ([`ValueTypes::byte_addresses`]).
     byte_addresses: bool,
+    /// The locations that hold pointers to functions, by name.
+    function_pointers: std::collections::HashSet<String>,
+    /// The functions by number less one.
+    function_names: Vec<String>,
 }
 
 impl ValueDisplay {
@@ -148,11 +152,36 @@ impl ValueDisplay {
                 _ => None,
             })
             .collect();
-        ValueDisplay { names: names.to_vec(), pointers, byte_addresses: types.byte_addresses }
+        let function_pointers = names
+            .iter()
+            .zip(kinds)
+            .filter(|(_, kind)| **kind == ValueKind::Function)
+            .map(|(name, _)| name.clone())
+            .collect();
+        ValueDisplay {
+            names: names.to_vec(),
+            pointers,
+            byte_addresses: types.byte_addresses,
+            function_pointers,
+            function_names: types.function_names.clone(),
+        }
+    }
+
+    /// A pointer to a function: `&name` of the function its number
+    /// names, `NULL`, or the number.
+    fn function(&self, value: i128) -> String {
+        if value == 0 {
+            return "NULL".to_string();
+        }
+        let name = usize::try_from(value - 1).ok().and_then(|index| self.function_names.get(index));
+        name.map_or_else(|| value.to_string(), |name| format!("&{name}"))
     }
 
     /// `value` of `location`, as the report shows it.
     pub fn show(&self, location: &str, value: i128) -> String {
+        if self.function_pointers.contains(location) {
+            return self.function(value);
+        }
         let Some(first_scalar) = self.pointers.get(location) else {
             return value.to_string();
         };

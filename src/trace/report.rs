@@ -108,6 +108,8 @@ pub enum PropertyKind {
     UnlockNotHeld,
     /// A `/` or `%` by zero.
     DivisionByZero,
+    /// A call through a pointer to no function.
+    InvalidFunctionPointer,
     /// `reach_error()`, `__VERIFIER_error()` is reached.
     ErrorCall,
     /// `--unwinding-assertions`: a loop runs longer than `--unwind`.
@@ -126,6 +128,7 @@ impl PropertyKind {
             PropertyKind::InvalidFree => "a pointer malloc did not return is freed",
             PropertyKind::UnlockNotHeld => "a thread unlocks a mutex it does not hold",
             PropertyKind::DivisionByZero => "a division by zero",
+            PropertyKind::InvalidFunctionPointer => "a call through a pointer to no function",
             PropertyKind::ErrorCall => "the error call is reached",
             PropertyKind::UnwindingAssertion => "the loop runs longer than --unwind allows",
         }
@@ -177,6 +180,7 @@ fn classify(text: &str) -> (PropertyKind, Option<String>) {
     }
     let located_errors = [
         (crate::ir::DIVISION_BY_ZERO, PropertyKind::DivisionByZero),
+        (crate::ir::INVALID_FUNCTION_POINTER, PropertyKind::InvalidFunctionPointer),
         (crate::ir::NULL_DEREFERENCE, PropertyKind::NullDereference),
         (crate::ir::USE_AFTER_FREE, PropertyKind::UseAfterFree),
         (crate::ir::DOUBLE_FREE, PropertyKind::DoubleFree),

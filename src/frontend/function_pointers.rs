@@ -1,0 +1,115 @@
+//! Calls through function pointers: a pointer to a function is the
+//! function's number ([`super::lower::function_number`]), and a call
+//! through one chooses among the functions the program uses as values
+//! ([`super::lower::Lowerer::function_values`]) by comparing numbers, each
+//! choice an ordinary call.
+
+use super::lower::{FnLowerer, LResult, binary, function_number};
+use super::lower_expr::Val;
+use super::types::CType;
+use crate::ir::*;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+impl<'l, 'a> FnLowerer<'l, 'a> {
+    /// `callee(arguments)` where `callee` is a pointer to a function
+    /// (`fp(x)`, `(*fp)(x)`, `ops->get(x)`): the call of the function it
+    /// points to, among those the program uses as values that take as many
+    /// arguments and return a value or not alike. A pointer to none of them
+    /// (`NULL`) is a violation.
+    pub fn pointer_call(&mut self, callee: &'a Node<Expression>, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let callee = match &callee.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => &*u.node.operand,
+            _ => callee,
+        };
+        let pointer = self.rvalue(callee)?;
+        let return_type = match &pointer.ty {
+            CType::Pointer(target) => match &**target {
+                CType::Function(return_type, _) => (**return_type).clone(),
+                _ => return self.not_a_function(callee.span),
+            },
+            CType::Function(return_type, _) => (**return_type).clone(),
+            _ => return self.not_a_function(callee.span),
+        };
+        let pointer = self.save(pointer.expr, &pointer.ty);
+        let result = (return_type != CType::Void).then(|| self.temp(&return_type));
+        let origin = self.origin;
+        let at = |kind| Stmt { kind, origin };
+        let mut otherwise = vec![
+            at(StmtKind::Assert { condition: Expr::Const(0), kind: PropertyKind::InvalidFunctionPointer }),
+            at(StmtKind::Assume(Expr::Const(0))),
+        ];
+        if let Some(itself) = self.fitting(&self.name, arguments.len(), &return_type) {
+            // recursion is refused: executions that would take it are cut off
+            self.warn_recursive_pointer_call(span);
+            let chosen = binary(BinaryOp::Eq, pointer.clone(), Expr::Const(function_number(itself)));
+            otherwise = vec![at(StmtKind::If { condition: chosen, then_branch: vec![at(StmtKind::Assume(Expr::Const(0)))], else_branch: otherwise })];
+        }
+        for (function, name) in self.pointer_targets(arguments.len(), &return_type).into_iter().rev() {
+            let (call, ()) = self.in_block(|f| {
+                let value = f.user_call(function, &name, arguments, span)?;
+                if let Some(result) = result {
+                    let value = f.convert(value, &return_type, span)?;
+                    f.emit(StmtKind::Assign(Place::Local(result), value));
+                }
+                Ok(())
+            })?;
+            let chosen = binary(BinaryOp::Eq, pointer.clone(), Expr::Const(function_number(function)));
+            otherwise = vec![at(StmtKind::If { condition: chosen, then_branch: call, else_branch: otherwise })];
+        }
+        for stmt in otherwise {
+            self.emit(stmt.kind);
+        }
+        Ok(match result {
+            Some(result) => Val { expr: Expr::Load(Place::Local(result)), ty: return_type },
+            None => Val::void(),
+        })
+    }
+
+    /// The functions a pointer to a function taking `arity` arguments and
+    /// returning `return_type` may reach, in the order of their definitions:
+    /// those used as values whose signature fits. The function being
+    /// lowered is left out (recursion is refused: [`Self::pointer_call`]
+    /// cuts off the executions that would call it).
+    fn pointer_targets(&self, arity: usize, return_type: &CType) -> Vec<(FunctionId, String)> {
+        let mut targets: Vec<(FunctionId, String)> = self
+            .lw
+            .function_values
+            .iter()
+            .filter(|name| **name != self.name)
+            .filter_map(|name| Some((self.fitting(name, arity, return_type)?, name.clone())))
+            .collect();
+        targets.sort();
+        targets
+    }
+
+    /// The function `name` if the program uses it as a value and it takes
+    /// `arity` arguments and returns a value or not as `return_type` does.
+    fn fitting(&self, name: &str, arity: usize, return_type: &CType) -> Option<FunctionId> {
+        if !self.lw.function_values.contains(name) {
+            return None;
+        }
+        let &function = self.lw.functions.get(name)?;
+        let (parameters, returns) = self.lw.signatures.get(&function)?;
+        let fits = parameters.len() == arity && (*returns == CType::Void) == (*return_type == CType::Void);
+        fits.then_some(function)
+    }
+
+    /// Warns that the call through a pointer at `span` may reach the
+    /// function it is in.
+    fn warn_recursive_pointer_call(&mut self, span: Span) {
+        let mut warning = self.lw.source.diagnostic(
+            span.start,
+            span.end,
+            format!("this call through a function pointer may reach `{}` itself", self.name),
+            "may call its own function",
+            Some("recursion is not supported: executions in which the pointer points to this function are cut off".to_string()),
+        );
+        warning.severity = crate::diagnostics::Severity::Warning;
+        self.lw.program.warnings.push(warning);
+    }
+
+    fn not_a_function(&self, span: Span) -> LResult<Val> {
+        self.lw.error(span, "called object is not a function or a pointer to a function", "not a function")
+    }
+}
