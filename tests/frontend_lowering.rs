@@ -1108,8 +1108,12 @@ fn a_thread_local_global_is_the_running_threads_element_of_a_per_thread_array() 
     let d = diagnostic("int main(void) {\n  static _Thread_local int mine;\n  return mine;\n}\n");
     assert!(d.message.starts_with("a thread-local variable inside a function"), "{}", d.message);
     assert_eq!(d.line, 2);
-    let d = diagnostic("_Thread_local int mine[2];\nint main(void) { return mine[0]; }\n");
-    assert!(d.message.starts_with("a thread-local array or struct"), "{}", d.message);
+    // an array or struct of each thread's own, starting at zero
+    let p = ok("_Thread_local int mine[2] = { 0 };\nint main(void) { mine[1] = 5; return mine[0]; }\n");
+    let &(id, _) = p.per_thread.first().expect("a per-thread array");
+    assert!(matches!(&p.plain_globals[id].ty, Ty::Array(element, _) if **element == Ty::Array(Box::new(Ty::INT), 2)), "{:?}", p.plain_globals[id]);
+    let d = diagnostic("_Thread_local int mine[2] = { 1, 2 };\nint main(void) { return mine[0]; }\n");
+    assert!(d.message.starts_with("a thread-local array or struct initialised to values other than zero"), "{}", d.message);
 }
 
 #[test]

@@ -378,3 +378,18 @@ fn calls_through_function_pointers_reach_the_function_pointed_to() {
     let effects: Vec<&str> = report["witness"]["steps"].as_array().expect("steps").iter().filter_map(|s| s["effect"].as_str()).collect();
     assert!(effects.contains(&"reads table.get = &twice (initial value) from memory"), "{effects:?}");
 }
+
+#[test]
+fn thread_local_arrays_and_structs_are_each_threads_own() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "thread_local_aggregates.c",
+        &["--tso", "--unwind", "3"],
+        &[
+            ("assert(total == 10);", "assert(total == 14);"),
+            ("counts[2] == 0 && local_stats.hits == 0", "counts[2] == 2 && local_stats.hits == 0"),
+        ],
+    );
+}

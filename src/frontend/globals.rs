@@ -31,13 +31,19 @@ impl<'a> Lowerer<'a> {
         init: Option<&'a Node<Initializer>>,
         span: Span,
     ) -> LResult<()> {
-        if !ty.is_scalar() {
-            return self.refuse(span, "a thread-local array or struct", Some("make each thread-local scalar its own variable"));
-        }
         let initial = match init.map(|init| &init.node) {
             None => None,
-            Some(Initializer::Expression(e)) => Some(self.static_value(e)?),
-            Some(Initializer::List(_)) => return self.refuse(span, "a braced initialiser of a thread-local scalar", None),
+            Some(Initializer::Expression(e)) if ty.is_scalar() => Some(self.static_value(e)?),
+            // each thread's copy of an array or struct starts at zero
+            Some(Initializer::List(items)) if !ty.is_scalar() && self.all_zero(items) => None,
+            Some(_) if ty.is_scalar() => return self.refuse(span, "a braced initialiser of a thread-local scalar", None),
+            Some(_) => {
+                return self.refuse(
+                    span,
+                    "a thread-local array or struct initialised to values other than zero",
+                    Some("start it at zero (`= { 0 }`) and set it in the thread"),
+                );
+            }
         };
         // A definition after an `extern` declaration gives the initial value.
         if let Some(Global::ThreadLocal { id, .. }) = self.globals.get(name) {
@@ -58,6 +64,15 @@ impl<'a> Lowerer<'a> {
         self.types.object_types.insert(name.to_string(), ty.clone());
         self.globals.insert(name.to_string(), Global::ThreadLocal { id, ty });
         Ok(())
+    }
+
+    /// Whether a braced initialiser sets every element to zero (`{ 0 }`,
+    /// `{ { 0 }, 0 }`, `{}`).
+    fn all_zero(&mut self, items: &'a [Node<InitializerListItem>]) -> bool {
+        items.iter().all(|item| match &item.node.initializer.node {
+            Initializer::Expression(e) => self.types.const_eval(e) == Some(0),
+            Initializer::List(inner) => self.all_zero(inner),
+        })
     }
 
     /// Declares (or completes the initialiser of) a global object.
