@@ -639,7 +639,7 @@ fn unsupported_constructs_name_themselves() {
             3,
         ),
         (
-            "#include <pthread.h>\nvoid *w(void *a) { return a; }\nint main(void) {\n  void *(*g)(void *) = w;\n  pthread_t t;\n  pthread_create(&t, 0, g, 0);\n  return 0;\n}\n",
+            "#include <pthread.h>\nvoid *w(void *a) { return a; }\nint main(void) {\n  long g = 1;\n  pthread_t t;\n  pthread_create(&t, 0, g, 0);\n  return 0;\n}\n",
             "a thread entry that is not a function defined in the program",
             6,
         ),

@@ -393,3 +393,18 @@ fn thread_local_arrays_and_structs_are_each_threads_own() {
         ],
     );
 }
+
+#[test]
+fn a_thread_runs_the_routine_its_function_pointer_points_to() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "thread_routines_by_pointer.c",
+        &["--tso"],
+        &[
+            ("produced == 10 && consumed == 21", "produced == 10 && consumed == 11"),
+            ("{ producer, consumer }", "{ consumer, producer }"),
+        ],
+    );
+}

@@ -620,19 +620,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 );
             }
         };
-        let Some((function, _)) = self.named_function(&arguments[2]) else {
-            return self.lw.refuse(
-                arguments[2].span,
-                "a thread entry that is not a function defined in the program",
-                Some("name the thread function directly"),
-            );
-        };
-        let argument = self.rvalue(&arguments[3])?;
-        self.emit(StmtKind::ThreadCreate {
-            handle: handle.clone(),
-            function,
-            argument: argument.expr,
-        });
+        match self.named_function(&arguments[2]) {
+            Some((function, _)) => {
+                let argument = self.rvalue(&arguments[3])?;
+                self.emit(StmtKind::ThreadCreate { handle: handle.clone(), function, argument: argument.expr });
+            }
+            None => self.create_through_pointer(&arguments[2], &arguments[3], &handle)?,
+        }
         if let Some(shared) = shared_handle {
             let created = Val {
                 expr: Expr::Load(handle),

@@ -66,6 +66,40 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         })
     }
 
+    /// `pthread_create(&handle, attributes, routine, argument)` where
+    /// `routine` is a pointer to a function (`routines[i]`): the creation
+    /// of a thread running the function it points to, among those the
+    /// program uses as values that take one argument and return a value.
+    pub fn create_through_pointer(&mut self, routine: &'a Node<Expression>, argument: &'a Node<Expression>, handle: &Place) -> LResult<()> {
+        let pointer = self.rvalue(routine)?;
+        if !matches!(&pointer.ty, CType::Pointer(target) if matches!(**target, CType::Function(..))) {
+            return self.lw.refuse(
+                routine.span,
+                "a thread entry that is not a function defined in the program",
+                Some("name the thread function, or pass a pointer to one"),
+            );
+        }
+        let pointer = self.save(pointer.expr, &pointer.ty);
+        let argument = self.rvalue(argument)?;
+        let argument = self.save(argument.expr, &argument.ty);
+        let origin = self.origin;
+        let at = |kind| Stmt { kind, origin };
+        let mut otherwise = vec![
+            at(StmtKind::Assert { condition: Expr::Const(0), kind: PropertyKind::InvalidFunctionPointer }),
+            at(StmtKind::Assume(Expr::Const(0))),
+        ];
+        let routine_returns = CType::Pointer(Box::new(CType::Void));
+        for (function, _) in self.pointer_targets(1, &routine_returns).into_iter().rev() {
+            let create = at(StmtKind::ThreadCreate { handle: handle.clone(), function, argument: argument.clone() });
+            let chosen = binary(BinaryOp::Eq, pointer.clone(), Expr::Const(function_number(function)));
+            otherwise = vec![at(StmtKind::If { condition: chosen, then_branch: vec![create], else_branch: otherwise })];
+        }
+        for stmt in otherwise {
+            self.emit(stmt.kind);
+        }
+        Ok(())
+    }
+
     /// The functions a pointer to a function taking `arity` arguments and
     /// returning `return_type` may reach, in the order of their definitions:
     /// those used as values whose signature fits. The function being
