@@ -408,3 +408,19 @@ fn a_thread_runs_the_routine_its_function_pointer_points_to() {
         ],
     );
 }
+
+#[test]
+fn thread_specific_data_is_each_threads_own() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "thread_specific_data.c",
+        &["--tso"],
+        &[
+            ("seen[0] == 1 && seen[1] == 2", "seen[0] == 1 && seen[1] == 1"),
+            ("assert(pthread_getspecific(buffer_key) == NULL);", "assert(pthread_getspecific(buffer_key) != NULL);"),
+            ("assert(buffer_key != id_key);", "assert(buffer_key == id_key);"),
+        ],
+    );
+}

@@ -7,6 +7,7 @@
 use super::lower::{FnLowerer, LResult, binary};
 use super::scan::uncast;
 use super::sync_objects;
+use super::thread_specific;
 use super::lower_expr::{LVal, Val};
 use super::types::{CType, truncate};
 use crate::ir::*;
@@ -419,6 +420,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             _ if sync_objects::is_read_write_lock_call(name) => self.read_write_lock(name, arguments, span),
             "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" => self.barrier(name, arguments, span),
             "pthread_once" => self.once(arguments, span),
+            _ if thread_specific::is_thread_specific_call(name) => self.thread_specific(name, arguments, span),
             // POSIX lets signal and broadcast wake nobody (a waiter may wake
             // spuriously anyway); they synchronise memory (XBD 4.12).
             "pthread_cond_signal" | "pthread_cond_broadcast" => {

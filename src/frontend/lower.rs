@@ -47,6 +47,8 @@ pub struct Lowerer<'a> {
     /// The user functions used as values (`fp = f`, `&f`, `{ .get = f }`):
     /// those a call through a function pointer may reach.
     pub function_values: HashSet<String>,
+    /// The plain globals of thread-specific data, once a call uses them.
+    pub key_tables: Option<super::thread_specific::KeyTables>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -145,6 +147,7 @@ impl<'a> Lowerer<'a> {
             string_objects: HashMap::new(),
             address_taken_apart_at: None,
             function_values: HashSet::new(),
+            key_tables: None,
         }
     }
 

@@ -16,6 +16,7 @@ mod strings;
 mod type_of;
 mod function_pointers;
 mod sync_objects;
+mod thread_specific;
 mod types;
 
 use crate::diagnostics::Diagnostic;

@@ -503,13 +503,8 @@ impl<'a> TypeEnv<'a> {
             "pthread_barrierattr_t" => return Ok(CType::Opaque(id.to_string())),
             // The state of a `pthread_once` (see `FnLowerer::once`).
             "pthread_once_t" => return Ok(CType::INT),
-            "pthread_key_t" => {
-                return self.refuse(
-                    name.span,
-                    &format!("`{id}`"),
-                    Some("use pthread_mutex_t or atomic operations"),
-                );
-            }
+            // a key's number (see `FnLowerer::thread_specific`)
+            "pthread_key_t" => return Ok(CType::UINT),
             "va_list" | "__builtin_va_list" | "__gnuc_va_list" => {
                 return self.refuse(name.span, "variadic arguments (`va_list`)", None);
             }
