@@ -33,33 +33,21 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let pointer = self.save(pointer.expr, &pointer.ty);
         let result = (return_type != CType::Void).then(|| self.temp(&return_type));
-        let origin = self.origin;
-        let at = |kind| Stmt { kind, origin };
-        let mut otherwise = vec![
-            at(StmtKind::Assert { condition: Expr::Const(0), kind: PropertyKind::InvalidFunctionPointer }),
-            at(StmtKind::Assume(Expr::Const(0))),
-        ];
-        if let Some(itself) = self.fitting(&self.name, arguments.len(), &return_type) {
-            // recursion is refused: executions that would take it are cut off
+        let arity = arguments.len();
+        // recursion is refused: executions that would take it are cut off
+        let itself = self.fitting(&self.name, arity, &return_type);
+        if itself.is_some() {
             self.warn_recursive_pointer_call(span);
-            let chosen = binary(BinaryOp::Eq, pointer.clone(), Expr::Const(function_number(itself)));
-            otherwise = vec![at(StmtKind::If { condition: chosen, then_branch: vec![at(StmtKind::Assume(Expr::Const(0)))], else_branch: otherwise })];
         }
-        for (function, name) in self.pointer_targets(arguments.len(), &return_type).into_iter().rev() {
-            let (call, ()) = self.in_block(|f| {
-                let value = f.user_call(function, &name, arguments, span)?;
-                if let Some(result) = result {
-                    let value = f.convert(value, &return_type, span)?;
-                    f.emit(StmtKind::Assign(Place::Local(result), value));
-                }
-                Ok(())
-            })?;
-            let chosen = binary(BinaryOp::Eq, pointer.clone(), Expr::Const(function_number(function)));
-            otherwise = vec![at(StmtKind::If { condition: chosen, then_branch: call, else_branch: otherwise })];
-        }
-        for stmt in otherwise {
-            self.emit(stmt.kind);
-        }
+        let targets = self.pointer_targets(arity, &return_type);
+        self.dispatch(&pointer, targets, itself, |f, function, name| {
+            let value = f.user_call(function, name, arguments, span)?;
+            if let Some(result) = result {
+                let value = f.convert(value, &return_type, span)?;
+                f.emit(StmtKind::Assign(Place::Local(result), value));
+            }
+            Ok(())
+        })?;
         Ok(match result {
             Some(result) => Val { expr: Expr::Load(Place::Local(result)), ty: return_type },
             None => Val::void(),
@@ -82,17 +70,37 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let pointer = self.save(pointer.expr, &pointer.ty);
         let argument = self.rvalue(argument)?;
         let argument = self.save(argument.expr, &argument.ty);
+        let targets = self.pointer_targets(1, &CType::Pointer(Box::new(CType::Void)));
+        self.dispatch(&pointer, targets, None, |f, function, _| {
+            f.emit(StmtKind::ThreadCreate { handle: handle.clone(), function, argument: argument.clone() });
+            Ok(())
+        })
+    }
+
+    /// Emits, for the pointer to a function `pointer`, the statements `body`
+    /// lowers for each of `targets` when it points to that one; a pointer to
+    /// `cut_off` ends the execution, one to none of them is a violation.
+    fn dispatch(
+        &mut self,
+        pointer: &Expr,
+        targets: Vec<(FunctionId, String)>,
+        cut_off: Option<FunctionId>,
+        mut body: impl FnMut(&mut Self, FunctionId, &str) -> LResult<()>,
+    ) -> LResult<()> {
         let origin = self.origin;
         let at = |kind| Stmt { kind, origin };
+        let points_to = |function| binary(BinaryOp::Eq, pointer.clone(), Expr::Const(function_number(function)));
         let mut otherwise = vec![
             at(StmtKind::Assert { condition: Expr::Const(0), kind: PropertyKind::InvalidFunctionPointer }),
             at(StmtKind::Assume(Expr::Const(0))),
         ];
-        let routine_returns = CType::Pointer(Box::new(CType::Void));
-        for (function, _) in self.pointer_targets(1, &routine_returns).into_iter().rev() {
-            let create = at(StmtKind::ThreadCreate { handle: handle.clone(), function, argument: argument.clone() });
-            let chosen = binary(BinaryOp::Eq, pointer.clone(), Expr::Const(function_number(function)));
-            otherwise = vec![at(StmtKind::If { condition: chosen, then_branch: vec![create], else_branch: otherwise })];
+        if let Some(function) = cut_off {
+            let end = vec![at(StmtKind::Assume(Expr::Const(0)))];
+            otherwise = vec![at(StmtKind::If { condition: points_to(function), then_branch: end, else_branch: otherwise })];
+        }
+        for (function, name) in targets.into_iter().rev() {
+            let (chosen, ()) = self.in_block(|f| body(f, function, &name))?;
+            otherwise = vec![at(StmtKind::If { condition: points_to(function), then_branch: chosen, else_branch: otherwise })];
         }
         for stmt in otherwise {
             self.emit(stmt.kind);
