@@ -115,6 +115,9 @@ struct TranslationArgs {
     /// How pointers number memory: `bytes` (location l at 8*l, three low bits free for tags and alignment tests), `locations` (l at l), or `auto`: bytes where the program takes an address apart.
     #[arg(long, value_enum, default_value_t = AddressChoice::Auto)]
     addresses: AddressChoice,
+    /// Do not check divisions by zero (as CBMC without --div-by-zero-check).
+    #[arg(long)]
+    no_div_by_zero_check: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -159,6 +162,7 @@ impl TranslationArgs {
                 AddressChoice::Bytes => AddressForm::Bytes,
                 AddressChoice::Locations => AddressForm::Locations,
             },
+            division_checks: !self.no_div_by_zero_check,
         })
     }
 

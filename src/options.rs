@@ -270,6 +270,9 @@ pub struct TranslateOptions {
     pub auto_bounds: AutoBounds,
     /// `--addresses`: how pointer values number memory.
     pub addresses: AddressForm,
+    /// Whether a `/` or `%` by zero is a violation (on unless
+    /// `--no-div-by-zero-check`).
+    pub division_checks: bool,
 }
 
 /// How pointer values number memory ([`crate::ir::Program::byte_addresses`]).
@@ -323,6 +326,7 @@ impl Default for TranslateOptions {
             unwinding_assertions: false,
             auto_bounds: AutoBounds::default(),
             addresses: AddressForm::default(),
+            division_checks: true,
         }
     }
 }

@@ -553,3 +553,17 @@ fn every_litmus_and_bench_file_translates_or_is_refused_cleanly() {
         }
     }
 }
+
+#[test]
+fn no_div_by_zero_check_leaves_the_division_check_out() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let program = directory.path().join("division.c");
+    std::fs::write(&program, "int x, y;\nint main(void) { int k = y; x = 10 / k; return 0; }\n").expect("write");
+    let translate = |extra: &[&str]| {
+        let output = Command::cargo_bin("lazysma").expect("binary").arg(&program).args(["--sc", "-o", "-"]).args(extra).output().expect("runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).to_string()
+    };
+    assert!(translate(&[]).contains("division by zero"));
+    assert!(!translate(&["--no-div-by-zero-check"]).contains("division by zero"));
+}

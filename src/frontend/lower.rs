@@ -49,6 +49,8 @@ pub struct Lowerer<'a> {
     pub function_values: HashSet<String>,
     /// The plain globals of thread-specific data, once a call uses them.
     pub key_tables: Option<super::thread_specific::KeyTables>,
+    /// Whether a division checks its divisor ([`crate::options::TranslateOptions::division_checks`]).
+    pub division_checks: bool,
 }
 
 impl<'a> Lowerer<'a> {
@@ -148,6 +150,7 @@ impl<'a> Lowerer<'a> {
             address_taken_apart_at: None,
             function_values: HashSet::new(),
             key_tables: None,
+            division_checks: true,
         }
     }
 

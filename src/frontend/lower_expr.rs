@@ -958,7 +958,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// its result undefined): a check before it, unless the divisor is a
     /// constant other than zero.
     fn check_divisor(&mut self, divisor: &Expr) {
-        if matches!(divisor, Expr::Const(c) if *c != 0) {
+        if !self.lw.division_checks || matches!(divisor, Expr::Const(c) if *c != 0) {
             return;
         }
         let condition = binary(BinaryOp::Ne, divisor.clone(), Expr::Const(0));

@@ -8,7 +8,7 @@ use super::scan::AddressUse;
 use super::source_map::SourceMap;
 use super::types::{self, CType};
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::options::{AddressForm, Bounds, TranslateOptions};
+use crate::options::{AddressForm, TranslateOptions};
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -23,19 +23,18 @@ pub fn lower_unit(
     unit: &TranslationUnit,
     options: &TranslateOptions,
 ) -> Result<Program, Box<Diagnostic>> {
-    let bounds = &options.bounds;
     let byte_addresses = match options.addresses {
         AddressForm::Bytes => true,
         AddressForm::Locations => false,
         AddressForm::Auto => {
-            let (program, taken_apart_at) = lower_unit_with(map, unit, bounds, false)?;
+            let (program, taken_apart_at) = lower_unit_with(map, unit, options, false)?;
             if taken_apart_at.is_none() {
                 return Ok(program);
             }
             true
         }
     };
-    let (mut program, taken_apart_at) = lower_unit_with(map, unit, bounds, byte_addresses)?;
+    let (mut program, taken_apart_at) = lower_unit_with(map, unit, options, byte_addresses)?;
     if let (false, Some(span)) = (byte_addresses, taken_apart_at) {
         program.warnings.push(location_numbers_warning(map, span));
     }
@@ -61,12 +60,14 @@ fn location_numbers_warning(map: &SourceMap, span: lang_c::span::Span) -> Diagno
 fn lower_unit_with(
     map: &SourceMap,
     unit: &TranslationUnit,
-    bounds: &Bounds,
+    options: &TranslateOptions,
     byte_addresses: bool,
 ) -> Result<(Program, Option<lang_c::span::Span>), Box<Diagnostic>> {
+    let bounds = &options.bounds;
     let heap_block = bounds.heap_block;
     let mut lw = Lowerer::new(map);
     lw.program.byte_addresses = byte_addresses;
+    lw.division_checks = options.division_checks;
     // the loop bound sizes variable-length arrays of thread handles
     lw.types.thread_array_bound = u64::from(bounds.deepest_unwind()) + 1;
     lw.value_bits = bounds.bitwidth;
