@@ -1322,3 +1322,19 @@ fn a_call_through_a_pointer_chooses_among_the_functions_used_as_values() {
     let d = diagnostic("int f(int n);\nint (*fp)(int) = f;\nint g(int n) { return fp(n); }\nint f(int n) { return g(n); }\nint main(void) { return f(1); }\n");
     assert_eq!(d.message, "recursion is not supported");
 }
+
+#[test]
+fn adjacent_bit_fields_share_one_storage_unit() {
+    let p = ok("struct s { unsigned a : 1; unsigned b : 2; int c; unsigned d : 4; unsigned : 0; unsigned e : 1; };\nstruct s x;\nint main(void) { x.b = 3; return x.a + x.d + x.e; }\n");
+    let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["NULL", "x.{a,b}", "x.c", "x.{d}", "x.{e}"]);
+    // storing b reads the unit and writes it back
+    let unit = location(&p, "x.{a,b}");
+    assert_eq!(visible(&function(&p, "main").body)[..2], accesses(&[("R", unit), ("W", unit)])[..]);
+    refused_at(&[
+        ("struct s { unsigned a : 1; unsigned b : 2; };\nstruct s x = { 1, 2 };\nint main(void) { return x.a; }\n", "an initialiser of a struct with bit-fields other than zeros", (2, 12)),
+        ("struct s { unsigned a : 40; };\nint main(void) { return 0; }\n", "a bit-field width that is not a constant from 0 to its type's bits", (1, 25)),
+    ]);
+    let d = diagnostic("struct s { unsigned a : 1; };\nstruct s x;\nint main(void) { unsigned *p = &x.a; return *p; }\n");
+    assert!(d.message.contains("cannot take the address of a bit-field"), "{}", d.message);
+}

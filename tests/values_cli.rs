@@ -424,3 +424,31 @@ fn thread_specific_data_is_each_threads_own() {
         ],
     );
 }
+
+#[test]
+fn bit_fields_keep_their_widths_and_signs() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc(
+        "bit_fields.c",
+        &[
+            ("f.count == 0)", "f.count == 4096)"),
+            ("f.level == 2)", "f.level == -6)"),
+            ("f.level == 0)", "f.level == 8)"),
+            ("shared_flags.level == -4)", "shared_flags.level == 4)"),
+            ("f.done == 1 &&", "f.done == 3 &&"),
+            ("== 12)", "== 8)"),
+        ],
+    );
+}
+
+#[test]
+fn stores_to_adjacent_bit_fields_can_lose_each_other() {
+    if !require_cbmc() {
+        return;
+    }
+    let (code, stdout, stderr) = verify(&fixture("bit_field_race.c"), &["--sc", "--timeout", "120"]);
+    assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("s.{a,b} := 2"), "the witness names the storage unit:\n{stdout}");
+}

@@ -66,6 +66,19 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// Refuses a braced initialiser other than zeros of a struct with
+    /// bit-fields: its storage units are not its members.
+    pub fn refuse_bit_field_initialiser(&mut self, id: crate::ir::StructId, items: &'a [Node<InitializerListItem>], span: Span) -> LResult<()> {
+        if self.types.has_bit_fields(id) && !self.all_zero(items) {
+            return self.refuse(
+                span,
+                "an initialiser of a struct with bit-fields other than zeros",
+                Some("start it at zero (`= { 0 }`) and assign the members"),
+            );
+        }
+        Ok(())
+    }
+
     /// Whether a braced initialiser sets every element to zero (`{ 0 }`,
     /// `{ { 0 }, 0 }`, `{}`).
     fn all_zero(&mut self, items: &'a [Node<InitializerListItem>]) -> bool {
@@ -276,6 +289,7 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             (Initializer::List(items), CType::Struct(id)) => {
+                self.refuse_bit_field_initialiser(*id, items, init.span)?;
                 let fields = self.types.fields(*id, init.span)?.to_vec();
                 let mut index = 0usize;
                 for item in items {

@@ -5,6 +5,7 @@
 use super::globals::Global;
 use super::builtins::MemoryOrder;
 use super::lower::{Binding, FnLowerer, LResult, binary};
+use super::bit_fields::value_type;
 use super::types::{CType, Unit, constant_value, truncate};
 use crate::ir::*;
 use lang_c::ast::{self, BinaryOperator, Expression, MemberOperator, UnaryOperator};
@@ -186,6 +187,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Reads an lvalue; arrays decay to their address.
     pub fn load(&mut self, lv: LVal, span: Span) -> LResult<Val> {
+        if let CType::BitField(bits) = lv.ty().clone() {
+            return self.load_bit_field(lv, &bits, span);
+        }
         match lv {
             LVal::Private(place, ty) => match ty {
                 CType::Array(..) => {
@@ -240,6 +244,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Stores `value` into an lvalue (a `Write` for shared memory; a store
     /// to an `_Atomic` object is `seq_cst`, as `atomic_store`).
     pub fn store(&mut self, lv: &LVal, value: Val, span: Span) -> LResult<()> {
+        if let CType::BitField(bits) = lv.ty() {
+            return self.store_bit_field(lv.clone(), &bits.clone(), value, span);
+        }
         let converted = self.convert(value, lv.ty(), span)?;
         match lv {
             LVal::Private(place, _) => self.emit(StmtKind::Assign(place.clone(), converted)),
@@ -295,6 +302,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Converts a value to the type it is stored as.
     pub fn convert(&mut self, value: Val, to: &CType, span: Span) -> LResult<Expr> {
+        if let CType::BitField(bits) = to {
+            let converted = self.convert(value, &bits.ty, span)?;
+            return Ok(self.as_bit_field(converted, bits));
+        }
         match (to, &value.ty) {
             (CType::Float(_), _) | (_, CType::Float(_)) => {
                 self.lw.refuse(span, "floating point", Some("use integers"))
@@ -416,6 +427,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// The field `field` of `base`, an object of struct `id`.
     pub fn member(&self, base: &LVal, id: StructId, field: &str, span: Span) -> LResult<LVal> {
+        if let Some(bits) = self.lw.types.bit_field_member(id, field) {
+            return self.bit_field_lvalue(base, id, bits, span);
+        }
         let (offset, field_ty) = self.lw.types.field(id, field, span)?;
         let atomic_field = self.lw.types.field_is_atomic(id, field);
         Ok(match base {
@@ -563,6 +577,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     return Ok(function);
                 }
                 match self.lvalue(&u.operand)? {
+                    LVal::Shared { ty: CType::BitField(_), .. } | LVal::Private(_, CType::BitField(_)) => {
+                        self.lw.error(e.span, "cannot take the address of a bit-field", "a bit-field")
+                    }
                     LVal::Shared { address, ty, .. } => Ok(Val {
                         expr: self.lw.pointer_to(address),
                         ty: CType::Pointer(Box::new(ty)),
@@ -639,11 +656,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     })
                 } else {
                     match lv {
-                        LVal::Private(place, ty) => Ok(Val {
+                        LVal::Private(place, ty) if !matches!(ty, CType::BitField(_)) => Ok(Val {
                             expr: Expr::Load(place),
                             ty,
                         }),
-                        LVal::Shared { ty, .. } => Ok(Val { expr: self.convert(new, &ty, e.span)?, ty }),
+                        LVal::Private(_, ty) | LVal::Shared { ty, .. } => {
+                            Ok(Val { expr: self.convert(new, &ty, e.span)?, ty: value_type(&ty) })
+                        }
                     }
                 }
             }
@@ -822,7 +841,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let new = self.arithmetic(&op, current, rhs, e.span)?;
                 let ty = lv.ty().clone();
                 let new = self.convert(new, &ty, e.span)?;
-                let new = Val { expr: self.save(new, &ty), ty };
+                let new = Val { expr: self.save(new, &ty), ty: value_type(&ty) };
                 self.store(&lv, new.clone(), e.span)?;
                 Ok(new)
             }
@@ -1049,7 +1068,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let converted = self.convert(value, &ty, span)?;
         let value = Val {
             expr: self.save_if_shared_target(&lv, converted, &ty),
-            ty,
+            ty: value_type(&ty),
         };
         self.store(&lv, value.clone(), span)?;
         Ok(value)

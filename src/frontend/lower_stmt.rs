@@ -473,6 +473,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(())
             }
             CType::Struct(id) => {
+                self.lw.refuse_bit_field_initialiser(id, items, span)?;
                 let fields = self.lw.types.fields(id, span)?.to_vec();
                 let mut index = 0usize;
                 let mut mentioned = HashSet::new();

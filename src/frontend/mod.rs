@@ -14,6 +14,7 @@ mod scan;
 mod source_map;
 mod strings;
 mod type_of;
+mod bit_fields;
 mod function_pointers;
 mod sync_objects;
 mod thread_specific;

@@ -40,6 +40,9 @@ pub enum CType {
     /// `float`, `double`, `long double`, with their size in bytes:
     /// refused wherever a value is needed.
     Float(u8),
+    /// A bit-field member, as the type of its lvalue: bits of a storage
+    /// unit of the struct. Its values have the declared type.
+    BitField(Box<BitField>),
     /// An `_Atomic` scalar: its stores are `seq_cst` and its `++`, `--` and
     /// compound assignments atomic read-modify-writes. Only ever the target
     /// of a pointer: objects, struct fields and values carry the type
@@ -131,6 +134,75 @@ pub struct StructInfo {
     pub fields: Option<Vec<(String, CType)>>,
     /// The fields declared `_Atomic` (their types in `fields` without it).
     pub atomic_fields: HashSet<String>,
+    /// The bit-field members by name: `fields` holds their storage units.
+    pub bit_fields: HashMap<String, BitField>,
+}
+
+/// Where a bit-field member lies: bits `offset .. offset + width` of the
+/// storage unit `unit`, an unsigned field of the struct that holds a run
+/// of adjacent bit-fields (one memory location, as in C11: storing one
+/// bit-field reads and writes the whole unit, so threads that store
+/// adjacent bit-fields race).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BitField {
+    pub unit: String,
+    /// The unit's type: `unsigned int`, or `unsigned long` for a run
+    /// wider than 32 bits.
+    pub unit_type: CType,
+    pub offset: u8,
+    pub width: u8,
+    /// The declared type, which reads give.
+    pub ty: CType,
+}
+
+/// The runs of adjacent bit-fields of a struct being defined: each run
+/// is one storage unit, a field of the struct named by its members
+/// (`{locked,waiters}`).
+#[derive(Default)]
+struct BitFieldRuns {
+    /// The open run: its unit's index in the fields, its width in bits,
+    /// the bits used, and its members' names.
+    open: Option<(usize, u32, u32, Vec<String>)>,
+    /// Every member placed: (name, unit index, offset, width, declared type).
+    members: Vec<(String, usize, u32, u32, CType)>,
+}
+
+impl BitFieldRuns {
+    /// Places a bit-field of `width` bits (a member `name`, or padding).
+    fn place(&mut self, name: Option<String>, width: u32, ty: CType, fields: &mut Vec<(String, CType)>) {
+        let unit_bits = if width > 32 || matches!(ty, CType::Int { bits: 64, .. }) { 64 } else { 32 };
+        let fits = matches!(&self.open, Some((_, bits, used, _)) if used + width <= *bits && unit_bits <= *bits);
+        if !fits {
+            self.close(fields);
+            let unit_type = CType::Int { bits: unit_bits as u8, signed: false };
+            fields.push((String::new(), unit_type));
+            self.open = Some((fields.len() - 1, unit_bits, 0, Vec::new()));
+        }
+        let Some((unit, _, used, names)) = &mut self.open else { return };
+        if let Some(name) = name {
+            self.members.push((name.clone(), *unit, *used, width, ty));
+            names.push(name);
+        }
+        *used += width;
+    }
+
+    /// Ends the open run: its unit gets its members' names.
+    fn close(&mut self, fields: &mut [(String, CType)]) {
+        if let Some((unit, _, _, names)) = self.open.take() {
+            fields[unit].0 = format!("{{{}}}", names.join(","));
+        }
+    }
+
+    /// The members by name, each in its named unit.
+    fn finish(self, fields: &[(String, CType)]) -> HashMap<String, BitField> {
+        self.members
+            .into_iter()
+            .map(|(name, unit, offset, width, ty)| {
+                let (unit, unit_type) = fields[unit].clone();
+                (name, BitField { unit, unit_type, offset: offset as u8, width: width as u8, ty })
+            })
+            .collect()
+    }
 }
 
 /// A typedef as written: its specifiers and declarator.
@@ -561,15 +633,18 @@ impl<'a> TypeEnv<'a> {
             && self.structs[id].fields.is_none()
         {
             let mut fields = Vec::new();
+            let mut bits = BitFieldRuns::default();
             for declaration in declarations {
                 let StructDeclaration::Field(field) = &declaration.node else {
                     continue;
                 };
                 let base = self.base_type(&qual_specs(&field.node.specifiers), field.span)?;
                 for d in &field.node.declarators {
-                    if d.node.bit_width.is_some() {
-                        return self.refuse(d.span, "a bit-field", None);
+                    if let Some(width) = &d.node.bit_width {
+                        self.bit_field(&base, d, width, &mut fields, &mut bits)?;
+                        continue;
                     }
+                    bits.close(&mut fields);
                     let Some(declarator) = &d.node.declarator else {
                         continue;
                     };
@@ -583,9 +658,61 @@ impl<'a> TypeEnv<'a> {
                     fields.push((name, ty));
                 }
             }
+            bits.close(&mut fields);
+            self.structs[id].bit_fields = bits.finish(&fields);
             self.structs[id].fields = Some(fields);
         }
         Ok(CType::Struct(id))
+    }
+
+    /// A bit-field declarator `d` of type `base` and width `width`: its bits
+    /// in the open run of `bits`, or in a new storage unit of `fields`.
+    fn bit_field(
+        &mut self,
+        base: &CType,
+        d: &'a Node<StructDeclarator>,
+        width: &'a Node<Expression>,
+        fields: &mut Vec<(String, CType)>,
+        bits: &mut BitFieldRuns,
+    ) -> TResult<()> {
+        let ty = match &d.node.declarator {
+            Some(declarator) => self.apply_declarator(base.clone(), declarator)?.without_atomic().0,
+            None => base.clone(),
+        };
+        let declared_bits = match &ty {
+            CType::Int { bits, .. } => u32::from(*bits),
+            CType::Bool => 1,
+            _ => return self.refuse(d.span, "a bit-field of a type other than an integer", None),
+        };
+        let Some(width) = self.const_eval(width).and_then(|w| u32::try_from(w).ok()).filter(|w| *w <= declared_bits) else {
+            return self.refuse(width.span, "a bit-field width that is not a constant from 0 to its type's bits", None);
+        };
+        let name = d.node.declarator.as_ref().and_then(|declarator| declarator_name(&declarator.node)).map(|n| n.node.name.clone());
+        if width == 0 {
+            // `int : 0;` ends the storage unit
+            bits.close(fields);
+            return Ok(());
+        }
+        bits.place(name, width, ty, fields);
+        Ok(())
+    }
+
+    /// The bit-field member `name` of struct `id`, if it is one.
+    pub fn bit_field_member(&self, id: StructId, name: &str) -> Option<BitField> {
+        self.structs.get(id)?.bit_fields.get(name).cloned()
+    }
+
+    /// Whether struct `id` has bit-fields, directly or in a member struct.
+    pub fn has_bit_fields(&self, id: StructId) -> bool {
+        let info = &self.structs[id];
+        !info.bit_fields.is_empty()
+            || info.fields.iter().flatten().any(|(_, ty)| {
+                let mut ty = ty;
+                while let CType::Array(element, _) = ty {
+                    ty = element;
+                }
+                matches!(ty, CType::Struct(inner) if self.has_bit_fields(*inner))
+            })
     }
 
     fn new_struct(&mut self, tag: Option<String>, is_union: bool) -> StructId {
@@ -596,6 +723,7 @@ impl<'a> TypeEnv<'a> {
             is_union,
             fields: None,
             atomic_fields: HashSet::new(),
+            bit_fields: HashMap::new(),
         });
         if let Some(tag) = tag {
             self.tags.insert(tag, id);
@@ -651,6 +779,7 @@ impl<'a> TypeEnv<'a> {
             CType::Float(bytes) => u64::from(*bytes),
             CType::Array(t, n) => self.byte_size(t).saturating_mul(*n),
             CType::Atomic(t) => self.byte_size(t),
+            CType::BitField(bits) => self.byte_size(&bits.ty),
             CType::Mutex => 40,
             CType::Opaque(name) => opaque_byte_size(name),
             CType::Struct(id) => {
@@ -798,6 +927,7 @@ impl<'a> TypeEnv<'a> {
     /// The IR type of private data of this type.
     pub fn ir_type(&self, ty: &CType) -> Ty {
         match ty {
+            CType::BitField(bits) => self.ir_type(&bits.ty),
             CType::Void => Ty::Void,
             CType::Bool => Ty::Bool,
             CType::Int { bits, signed } => Ty::Int {
