@@ -1338,3 +1338,12 @@ fn adjacent_bit_fields_share_one_storage_unit() {
     let d = diagnostic("struct s { unsigned a : 1; };\nstruct s x;\nint main(void) { unsigned *p = &x.a; return *p; }\n");
     assert!(d.message.contains("cannot take the address of a bit-field"), "{}", d.message);
 }
+
+#[test]
+fn a_union_of_scalars_of_one_size_is_one_location() {
+    let p = ok("#include <stdint.h>\nunion word { void *p; uintptr_t bits; long l; };\nunion word w;\nint main(void) { w.bits = 8; return w.l == 8 && w.p != 0; }\n");
+    let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["NULL", "w.p"]);
+    let d = diagnostic("union mixed { int i; long l; };\nunion mixed m;\nint main(void) { return m.i; }\n");
+    assert!(d.message.contains("the union `mixed`"), "{}", d.message);
+}

@@ -452,3 +452,19 @@ fn stores_to_adjacent_bit_fields_can_lose_each_other() {
     assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
     assert!(stdout.contains("s.{a,b} := 2"), "the witness names the storage unit:\n{stdout}");
 }
+
+#[test]
+fn a_union_of_a_pointer_and_its_bits_is_one_scalar_under_two_names() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "pointer_union.c",
+        &["--tso", "--bitwidth", "64"],
+        &[
+            ("clean->value == 7", "clean->value == 8"),
+            ("copy.ptr == &n", "copy.ptr != &n"),
+            ("assert(head.bits & 1);", "assert(!(head.bits & 1));"),
+        ],
+    );
+}

@@ -430,6 +430,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if let Some(bits) = self.lw.types.bit_field_member(id, field) {
             return self.bit_field_lvalue(base, id, bits, span);
         }
+        if let Some(ty) = self.lw.types.alias_member(id, field) {
+            // a member of a union of scalars: its first member's scalar
+            let first = self.lw.types.fields(id, span)?.first().map(|(name, _)| name.clone()).unwrap_or_default();
+            let first = self.member(base, id, &first, span)?;
+            return Ok(match first {
+                LVal::Private(place, _) => LVal::Private(place, ty),
+                LVal::Shared { address, atomic, .. } => LVal::Shared { address, ty, atomic },
+            });
+        }
         let (offset, field_ty) = self.lw.types.field(id, field, span)?;
         let atomic_field = self.lw.types.field_is_atomic(id, field);
         Ok(match base {

@@ -136,6 +136,10 @@ pub struct StructInfo {
     pub atomic_fields: HashSet<String>,
     /// The bit-field members by name: `fields` holds their storage units.
     pub bit_fields: HashMap<String, BitField>,
+    /// A union of scalars of one size is its first member, and its other
+    /// members are that scalar seen as their types (`union { void *p;
+    /// uintptr_t bits; }`): those by name.
+    pub aliases: HashMap<String, CType>,
 }
 
 /// Where a bit-field member lies: bits `offset .. offset + width` of the
@@ -660,6 +664,12 @@ impl<'a> TypeEnv<'a> {
             }
             bits.close(&mut fields);
             self.structs[id].bit_fields = bits.finish(&fields);
+            if is_union && let Some(aliases) = self.scalar_union(&fields) {
+                // one scalar under several names
+                self.structs[id].is_union = false;
+                self.structs[id].aliases = aliases;
+                fields.truncate(1);
+            }
             self.structs[id].fields = Some(fields);
         }
         Ok(CType::Struct(id))
@@ -697,6 +707,21 @@ impl<'a> TypeEnv<'a> {
         Ok(())
     }
 
+    /// The members after the first of a union whose members are scalars of
+    /// one size, by name; `None` for another union.
+    fn scalar_union(&self, fields: &[(String, CType)]) -> Option<HashMap<String, CType>> {
+        let (_, first) = fields.first()?;
+        let size = self.byte_size(first);
+        let scalars = fields.iter().all(|(_, ty)| ty.is_scalar() && self.byte_size(ty) == size);
+        scalars.then(|| fields[1..].iter().cloned().collect())
+    }
+
+    /// The type of the member `name` of a union of scalars that is not its
+    /// first, if it is one: the first member seen as this type.
+    pub fn alias_member(&self, id: StructId, name: &str) -> Option<CType> {
+        self.structs.get(id)?.aliases.get(name).cloned()
+    }
+
     /// The bit-field member `name` of struct `id`, if it is one.
     pub fn bit_field_member(&self, id: StructId, name: &str) -> Option<BitField> {
         self.structs.get(id)?.bit_fields.get(name).cloned()
@@ -724,6 +749,7 @@ impl<'a> TypeEnv<'a> {
             fields: None,
             atomic_fields: HashSet::new(),
             bit_fields: HashMap::new(),
+            aliases: HashMap::new(),
         });
         if let Some(tag) = tag {
             self.tags.insert(tag, id);
