@@ -470,7 +470,6 @@ fn reads_plain_global(e: &Expr) -> bool {
     }
 }
 
-/// Folds constant operands of a binary operation.
 /// The value of a pointer to user function `function`: its id plus one,
 /// so that no function is NULL.
 pub fn function_number(function: FunctionId) -> i64 {
@@ -495,6 +494,7 @@ fn exact_quotient(e: &Expr, divisor: i64) -> Option<Expr> {
     }
 }
 
+/// Folds constant operands of a binary operation.
 pub fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
     use BinaryOp::*;
     if let (Expr::Const(x), Expr::Const(y)) = (&a, &b) {
