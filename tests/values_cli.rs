@@ -444,6 +444,18 @@ fn bit_fields_keep_their_widths_and_signs() {
 }
 
 #[test]
+fn bit_fields_of_64_bit_types_use_64_bit_units() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "wide_bit_fields.c",
+        &["--sc", "--bitwidth", "64"],
+        &[("g.neg == -5", "g.neg == 5"), ("g.half == 0)", "g.half == 1)"), ("g.all == ~0UL", "g.all == 0")],
+    );
+}
+
+#[test]
 fn stores_to_adjacent_bit_fields_can_lose_each_other() {
     if !require_cbmc() {
         return;

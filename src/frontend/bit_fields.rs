@@ -32,7 +32,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let unit = with_type(unit, bits.unit_type.clone());
         let word = self.load(unit.clone(), span)?;
         let unit_ty = self.lw.types.ir_type(&bits.unit_type);
-        let mask = ((1i64 << bits.width) - 1) << bits.offset;
+        let mask = low_bits(bits.width) << bits.offset;
         let kept = binary(BinaryOp::BitAnd, word.expr, Expr::Const(!mask));
         let placed = binary(BinaryOp::Shl, Expr::Cast(unit_ty, Box::new(value)), Expr::Const(i64::from(bits.offset)));
         let placed = binary(BinaryOp::BitAnd, placed, Expr::Const(mask));
@@ -51,7 +51,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let value_ty = self.lw.types.ir_type(&bits.ty);
         if !signed {
             let shifted = binary(BinaryOp::Shr, word, Expr::Const(i64::from(bits.offset)));
-            let field = binary(BinaryOp::BitAnd, shifted, Expr::Const((1i64 << bits.width) - 1));
+            let field = binary(BinaryOp::BitAnd, shifted, Expr::Const(low_bits(bits.width)));
             return Expr::Cast(value_ty, Box::new(field));
         }
         // to the top of a signed word, then arithmetically down
@@ -77,6 +77,11 @@ pub fn value_type(ty: &CType) -> CType {
         CType::BitField(bits) => bits.ty.clone(),
         other => other.clone(),
     }
+}
+
+/// The number whose low `width` bits are ones (all 64 for 64).
+fn low_bits(width: u8) -> i64 {
+    if width >= 64 { -1 } else { (1i64 << width) - 1 }
 }
 
 /// `lvalue` with its type replaced.
