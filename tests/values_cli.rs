@@ -444,6 +444,23 @@ fn bit_fields_keep_their_widths_and_signs() {
 }
 
 #[test]
+fn braced_initialisers_set_bit_field_members() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc(
+        "bit_field_initialisers.c",
+        &[
+            ("g.count == 77", "g.count == 78"),
+            ("h.level == 3", "h.level == -3"),
+            ("f.count == 100", "f.count == 0"),
+            ("k.level == -1", "k.level == 7"),
+            ("g.level == -2", "g.level == 6"),
+        ],
+    );
+}
+
+#[test]
 fn bit_fields_of_64_bit_types_use_64_bit_units() {
     if !require_cbmc() {
         return;

@@ -80,7 +80,7 @@ pub fn value_type(ty: &CType) -> CType {
 }
 
 /// The number whose low `width` bits are ones (all 64 for 64).
-fn low_bits(width: u8) -> i64 {
+pub fn low_bits(width: u8) -> i64 {
     if width >= 64 { -1 } else { (1i64 << width) - 1 }
 }
 

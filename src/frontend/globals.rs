@@ -3,7 +3,8 @@
 //! (non-shared) globals such as thread handles.
 
 use super::lower::{LResult, Lowerer};
-use super::types::CType;
+use super::bit_fields::low_bits;
+use super::types::{BitField, CType};
 use crate::ir::{Location, PlainGlobal};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -66,15 +67,24 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    /// Refuses a braced initialiser other than zeros of a struct with
-    /// bit-fields: its storage units are not its members.
-    pub fn refuse_bit_field_initialiser(&mut self, id: crate::ir::StructId, items: &'a [Node<InitializerListItem>], span: Span) -> LResult<()> {
-        if self.types.has_bit_fields(id) && !self.all_zero(items) {
-            return self.refuse(
-                span,
-                "an initialiser of a struct with bit-fields other than zeros",
-                Some("start it at zero (`= { 0 }`) and assign the members"),
-            );
+    /// Puts the initial value `init` of the bit-field `bits` into the
+    /// initial value of its storage unit, `values[unit]`.
+    fn initialise_bit_field(&mut self, bits: &BitField, init: &'a Node<Initializer>, values: &mut [i64], unit: usize) -> LResult<()> {
+        let expression = match &init.node {
+            Initializer::Expression(e) => e,
+            Initializer::List(items) => match items.first().map(|item| &item.node.initializer.node) {
+                Some(Initializer::Expression(e)) => e,
+                _ => return self.refuse(init.span, "this initialiser of a bit-field", None),
+            },
+        };
+        let value = self.static_value(expression)?;
+        let mask = low_bits(bits.width);
+        let placed = (value & mask) << bits.offset;
+        if let Some(slot) = values.get_mut(unit) {
+            *slot = (*slot & !(mask << bits.offset)) | placed;
+            if !fits_shared_memory(*slot, &bits.unit_type, self.value_bits) {
+                return self.value_too_wide(*slot, expression.span);
+            }
         }
         Ok(())
     }
@@ -289,14 +299,14 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             (Initializer::List(items), CType::Struct(id)) => {
-                self.refuse_bit_field_initialiser(*id, items, init.span)?;
                 let fields = self.types.fields(*id, init.span)?.to_vec();
+                let members = self.types.members(*id, init.span)?;
                 let mut index = 0usize;
                 for item in items {
                     if let Some(designator) = item.node.designation.first() {
                         match &designator.node {
                             Designator::Member(name) => {
-                                match fields.iter().position(|(f, _)| *f == name.node.name) {
+                                match members.iter().position(|m| *m == name.node.name) {
                                     Some(i) => index = i,
                                     None => {
                                         return self.error(
@@ -310,19 +320,24 @@ impl<'a> Lowerer<'a> {
                             _ => return self.refuse(designator.span, "this designator", None),
                         }
                     }
-                    let Some((_, field_ty)) = fields.get(index) else {
+                    let Some(member) = members.get(index) else {
                         break;
                     };
-                    let field_offset: u64 = fields[..index]
-                        .iter()
-                        .map(|(_, t)| self.types.size(t))
-                        .sum();
-                    self.initialise(
-                        field_ty,
-                        &item.node.initializer,
-                        values,
-                        offset + field_offset as usize,
-                    )?;
+                    let field_offset = |field: &str| -> usize {
+                        let position = fields.iter().position(|(f, _)| f == field).unwrap_or(fields.len());
+                        fields[..position].iter().map(|(_, t)| self.types.size(t)).sum::<u64>() as usize
+                    };
+                    match self.types.bit_field_member(*id, member) {
+                        Some(bits) => {
+                            let unit = offset + field_offset(&bits.unit);
+                            self.initialise_bit_field(&bits, &item.node.initializer, values, unit)?;
+                        }
+                        None => {
+                            let field_ty = fields.iter().find(|(f, _)| f == member).map(|(_, t)| t.clone()).unwrap_or(CType::INT);
+                            let at = offset + field_offset(member);
+                            self.initialise(&field_ty, &item.node.initializer, values, at)?;
+                        }
+                    }
                     index += 1;
                 }
                 Ok(())

@@ -414,7 +414,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             // A condition variable or attribute has no value here
             // (`PTHREAD_COND_INITIALIZER`).
             (_, CType::Opaque(_)) => Ok(()),
-            (Initializer::Expression(e), ty) if ty.is_scalar() || matches!(ty, CType::Bool) => {
+            (Initializer::Expression(e), ty) if ty.is_scalar() || matches!(ty, CType::Bool | CType::BitField(_)) => {
                 let v = self.rvalue(e)?;
                 self.store(&target.initialised(), v, init.span)
             }
@@ -473,15 +473,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(())
             }
             CType::Struct(id) => {
-                self.lw.refuse_bit_field_initialiser(id, items, span)?;
-                let fields = self.lw.types.fields(id, span)?.to_vec();
+                // bit-field members one by one, each stored into its unit
+                let members = self.lw.types.members(id, span)?;
                 let mut index = 0usize;
                 let mut mentioned = HashSet::new();
                 for item in items {
                     if let Some(designator) = item.node.designation.first() {
                         match &designator.node {
                             Designator::Member(m) => {
-                                match fields.iter().position(|(f, _)| *f == m.node.name) {
+                                match members.iter().position(|f| *f == m.node.name) {
                                     Some(i) => index = i,
                                     None => {
                                         return self.lw.error(
@@ -495,7 +495,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                             _ => return self.lw.refuse(designator.span, "this designator", None),
                         }
                     }
-                    let Some((field, _)) = fields.get(index) else {
+                    let Some(field) = members.get(index) else {
                         break;
                     };
                     let member = self.member(target, id, field, span)?;
@@ -503,7 +503,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     mentioned.insert(index);
                     index += 1;
                 }
-                for (index, (field, _)) in fields.iter().enumerate() {
+                for (index, field) in members.iter().enumerate() {
                     if !mentioned.contains(&index) {
                         let member = self.member(target, id, field, span)?;
                         self.zero(&member, span)?;

@@ -140,6 +140,10 @@ pub struct StructInfo {
     /// members are that scalar seen as their types (`union { void *p;
     /// uintptr_t bits; }`): those by name.
     pub aliases: HashMap<String, CType>,
+    /// The named members in declaration order, as a braced initialiser
+    /// lists them: the fields, or with bit-fields, those and the bit-field
+    /// members instead of their storage units.
+    pub members: Vec<String>,
 }
 
 /// Where a bit-field member lies: bits `offset .. offset + width` of the
@@ -637,6 +641,7 @@ impl<'a> TypeEnv<'a> {
             && self.structs[id].fields.is_none()
         {
             let mut fields = Vec::new();
+            let mut members = Vec::new();
             let mut bits = BitFieldRuns::default();
             for declaration in declarations {
                 let StructDeclaration::Field(field) = &declaration.node else {
@@ -645,7 +650,9 @@ impl<'a> TypeEnv<'a> {
                 let base = self.base_type(&qual_specs(&field.node.specifiers), field.span)?;
                 for d in &field.node.declarators {
                     if let Some(width) = &d.node.bit_width {
-                        self.bit_field(&base, d, width, &mut fields, &mut bits)?;
+                        if let Some(name) = self.bit_field(&base, d, width, &mut fields, &mut bits)? {
+                            members.push(name);
+                        }
                         continue;
                     }
                     bits.close(&mut fields);
@@ -659,6 +666,7 @@ impl<'a> TypeEnv<'a> {
                     if atomic {
                         self.structs[id].atomic_fields.insert(name.clone());
                     }
+                    members.push(name.clone());
                     fields.push((name, ty));
                 }
             }
@@ -669,14 +677,17 @@ impl<'a> TypeEnv<'a> {
                 self.structs[id].is_union = false;
                 self.structs[id].aliases = aliases;
                 fields.truncate(1);
+                members.truncate(1);
             }
+            self.structs[id].members = members;
             self.structs[id].fields = Some(fields);
         }
         Ok(CType::Struct(id))
     }
 
     /// A bit-field declarator `d` of type `base` and width `width`: its bits
-    /// in the open run of `bits`, or in a new storage unit of `fields`.
+    /// in the open run of `bits`, or in a new storage unit of `fields`. Its
+    /// name, if it has one.
     fn bit_field(
         &mut self,
         base: &CType,
@@ -684,7 +695,7 @@ impl<'a> TypeEnv<'a> {
         width: &'a Node<Expression>,
         fields: &mut Vec<(String, CType)>,
         bits: &mut BitFieldRuns,
-    ) -> TResult<()> {
+    ) -> TResult<Option<String>> {
         let ty = match &d.node.declarator {
             Some(declarator) => self.apply_declarator(base.clone(), declarator)?.without_atomic().0,
             None => base.clone(),
@@ -701,10 +712,17 @@ impl<'a> TypeEnv<'a> {
         if width == 0 {
             // `int : 0;` ends the storage unit
             bits.close(fields);
-            return Ok(());
+            return Ok(None);
         }
-        bits.place(name, width, ty, fields);
-        Ok(())
+        bits.place(name.clone(), width, ty, fields);
+        Ok(name)
+    }
+
+    /// The named members of struct `id` in declaration order
+    /// ([`StructInfo::members`]); refuses what [`Self::fields`] refuses.
+    pub fn members(&self, id: StructId, span: lang_c::span::Span) -> TResult<Vec<String>> {
+        self.fields(id, span)?;
+        Ok(self.structs[id].members.clone())
     }
 
     /// The members after the first of a union whose members are scalars of
@@ -727,19 +745,6 @@ impl<'a> TypeEnv<'a> {
         self.structs.get(id)?.bit_fields.get(name).cloned()
     }
 
-    /// Whether struct `id` has bit-fields, directly or in a member struct.
-    pub fn has_bit_fields(&self, id: StructId) -> bool {
-        let info = &self.structs[id];
-        !info.bit_fields.is_empty()
-            || info.fields.iter().flatten().any(|(_, ty)| {
-                let mut ty = ty;
-                while let CType::Array(element, _) = ty {
-                    ty = element;
-                }
-                matches!(ty, CType::Struct(inner) if self.has_bit_fields(*inner))
-            })
-    }
-
     fn new_struct(&mut self, tag: Option<String>, is_union: bool) -> StructId {
         let id = self.structs.len();
         let name = tag.clone().unwrap_or_else(|| format!("__anon{id}"));
@@ -750,6 +755,7 @@ impl<'a> TypeEnv<'a> {
             atomic_fields: HashSet::new(),
             bit_fields: HashMap::new(),
             aliases: HashMap::new(),
+            members: Vec::new(),
         });
         if let Some(tag) = tag {
             self.tags.insert(tag, id);
