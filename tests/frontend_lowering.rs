@@ -634,7 +634,8 @@ fn mutual_recursion_is_refused() {
 fn unsupported_constructs_name_themselves() {
     let cases: &[(&str, &str, u32)] = &[
         (
-            "int main(void) {\nl: ;\n  goto l;\n}\n",
+            // into a block that has ended
+            "int main(void) {\n  { l: ; }\n  goto l;\n}\n",
             "backward `goto l`",
             3,
         ),
@@ -1347,4 +1348,15 @@ fn a_union_of_scalars_of_one_size_is_one_location() {
     assert_eq!(names, ["NULL", "w.p"]);
     let d = diagnostic("union mixed { int i; long l; };\nunion mixed m;\nint main(void) { return m.i; }\n");
     assert!(d.message.contains("the union `mixed`"), "{}", d.message);
+}
+
+#[test]
+fn a_goto_back_to_a_label_of_its_block_is_a_loop() {
+    let p = ok("int x;\nint main(void) {\nretry:\n  x++;\n  if (x < 3)\n    goto retry;\n  return x;\n}\n");
+    let main = &function(&p, "main").body;
+    assert!(main.iter().any(|s| matches!(s.kind, StmtKind::Loop { .. })), "{main:?}");
+    // a `break` between the label and the goto would leave another construct
+    let d = diagnostic("int x;\nint main(void) {\n  for (;;) {\n  L:\n    x++;\n    if (x < 3)\n      goto L;\n    break;\n  }\n  return x;\n}\n");
+    assert!(d.message.contains("a `break` or `continue` between the label `L` and a `goto L` back to it"), "{}", d.message);
+    assert_eq!((d.line, d.column), (8, 5));
 }

@@ -497,3 +497,20 @@ fn a_union_of_a_pointer_and_its_bits_is_one_scalar_under_two_names() {
         ],
     );
 }
+
+#[test]
+fn a_goto_back_to_its_label_loops_as_c_does() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "goto_loops.c",
+        &["--tso", "--unwind", "4"],
+        &[("assert(counter == 2);", "assert(counter == 1);"), ("assert(sum == 6);", "assert(sum == 10);")],
+    );
+    // a compare-and-swap can fail once, and the loop retries (an
+    // interleaving a native run rarely shows)
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let retried = mutant(&fixture("goto_loops.c"), "attempts[1] <= 3", "attempts[1] <= 2", directory.path());
+    expect_within(&retried, &["--sc", "--unwind", "4"], Verdict::Unsafe);
+}

@@ -222,6 +222,10 @@ pub struct FnLowerer<'l, 'a> {
     pub temps: HashSet<LocalId>,
     pub labels: HashMap<String, LabelId>,
     pub defined_labels: HashSet<String>,
+    /// The labels that a `goto` jumps back to, each the start of a loop
+    /// ([`FnLowerer::goto_loop`]): the label that goes on to its next
+    /// iteration.
+    pub backward_labels: HashMap<String, LabelId>,
     pub next_label: LabelId,
     pub breaks: Vec<BreakTarget>,
     /// Case labels of the switch being lowered: (value or None for default, label).
@@ -256,6 +260,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             temps: HashSet::new(),
             labels: HashMap::new(),
             defined_labels: HashSet::new(),
+            backward_labels: HashMap::new(),
             next_label: 0,
             breaks: Vec::new(),
             cases: Vec::new(),

@@ -19,9 +19,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match &s.node {
             Statement::Compound(items) => {
                 self.scopes.push(Default::default());
-                let result = items
-                    .iter()
-                    .try_for_each(|item| self.lower_block_item(item));
+                let result = self.lower_items(items);
                 self.scopes.pop();
                 result
             }
@@ -76,6 +74,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Statement::Switch(sw) => self.switch(&sw.node, s.span),
             Statement::Goto(label) => {
                 let name = &label.node.name;
+                if let Some(&again) = self.backward_labels.get(name) {
+                    self.emit(StmtKind::Goto(again));
+                    return Ok(());
+                }
                 if self.defined_labels.contains(name) {
                     return self.lw.refuse(
                         s.span,
@@ -157,6 +159,63 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return items.iter().try_for_each(|item| self.discard(item));
         }
         self.rvalue(e).map(|_| ())
+    }
+
+    /// Lowers the items of a block. A label that a later `goto` of the block
+    /// jumps back to starts a loop ([`Self::goto_loop`]).
+    fn lower_items(&mut self, items: &'a [Node<BlockItem>]) -> LResult<()> {
+        for (index, item) in items.iter().enumerate() {
+            if let BlockItem::Statement(statement) = &item.node
+                && let Statement::Labeled(labeled) = &statement.node
+                && let Label::Identifier(name) = &labeled.node.label.node
+                && super::scan::goes_to(&name.node.name, &items[index..])
+            {
+                return self.goto_loop(&name.node.name, &labeled.node.statement, &items[index + 1..], statement.span);
+            }
+            self.lower_block_item(item)?;
+        }
+        Ok(())
+    }
+
+    /// `label: first; rest...` of a block in which a later `goto label`
+    /// jumps back: a loop whose body is `first; rest...` once, a `goto
+    /// label` inside going on to the next iteration (`retry: ... if
+    /// (!cas) goto retry;`), unrolled like any loop. A `break` or
+    /// `continue` there that would leave the body is refused.
+    fn goto_loop(&mut self, label: &str, first: &'a Node<Statement>, rest: &'a [Node<BlockItem>], span: Span) -> LResult<()> {
+        if let Some(jump) = super::scan::leaving_jump(first, rest) {
+            return self.lw.refuse(
+                jump,
+                format!("a `break` or `continue` between the label `{label}` and a `goto {label}` back to it"),
+                Some("write the loop with `while` or `for`"),
+            );
+        }
+        // a forward `goto label` enters the loop at its start
+        let id = self.label(label);
+        self.defined_labels.insert(label.to_string());
+        let origin = self.lw.origin(span);
+        self.origin = origin;
+        self.emit(StmtKind::Label(id, label.to_string()));
+        let again = self.fresh_label();
+        let outer = self.backward_labels.insert(label.to_string(), again);
+        self.breaks.push(BreakTarget::Loop);
+        let body = self.in_block(|f| {
+            f.lower_statement(first)?;
+            f.lower_items(rest)?;
+            f.origin = origin;
+            f.emit(StmtKind::Break);
+            f.emit(StmtKind::Label(again, format!("{label}_again")));
+            Ok(())
+        });
+        self.breaks.pop();
+        match outer {
+            Some(outer) => self.backward_labels.insert(label.to_string(), outer),
+            None => self.backward_labels.remove(label),
+        };
+        let (body, ()) = body?;
+        self.origin = origin;
+        self.emit(StmtKind::Loop { test_first: true, prelude: Vec::new(), condition: Expr::Const(1), body, latch: Vec::new() });
+        Ok(())
     }
 
     /// Lowers a declaration or statement of a block.

@@ -194,3 +194,61 @@ impl<'ast> Visit<'ast> for ValueNames {
         visit::visit_expression(self, expression, span);
     }
 }
+
+/// Whether a `goto label` occurs in `items`, at any depth.
+pub fn goes_to(label: &str, items: &[Node<BlockItem>]) -> bool {
+    let mut scan = Jumps { label, ..Jumps::default() };
+    for item in items {
+        scan.visit_block_item(&item.node, &item.span);
+    }
+    scan.goes_to
+}
+
+/// The first `break` or `continue` of the statement `first` and the items
+/// `rest` that leaves them: one that no loop of theirs encloses (nor, for
+/// a `break`, a `switch`).
+pub fn leaving_jump(first: &Node<Statement>, rest: &[Node<BlockItem>]) -> Option<Span> {
+    let mut scan = Jumps::default();
+    scan.visit_statement(&first.node, &first.span);
+    for item in rest {
+        scan.visit_block_item(&item.node, &item.span);
+    }
+    scan.leaving
+}
+
+#[derive(Default)]
+struct Jumps<'l> {
+    label: &'l str,
+    goes_to: bool,
+    loops: usize,
+    switches: usize,
+    leaving: Option<Span>,
+}
+
+impl<'ast> Visit<'ast> for Jumps<'_> {
+    fn visit_statement(&mut self, statement: &'ast Statement, span: &'ast Span) {
+        match statement {
+            Statement::Goto(label) if label.node.name == self.label => self.goes_to = true,
+            Statement::Break if self.loops == 0 && self.switches == 0 => {
+                self.leaving.get_or_insert(*span);
+            }
+            Statement::Continue if self.loops == 0 => {
+                self.leaving.get_or_insert(*span);
+            }
+            Statement::While(_) | Statement::DoWhile(_) | Statement::For(_) => {
+                self.loops += 1;
+                visit::visit_statement(self, statement, span);
+                self.loops -= 1;
+                return;
+            }
+            Statement::Switch(_) => {
+                self.switches += 1;
+                visit::visit_statement(self, statement, span);
+                self.switches -= 1;
+                return;
+            }
+            _ => {}
+        }
+        visit::visit_statement(self, statement, span);
+    }
+}
