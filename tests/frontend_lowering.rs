@@ -1106,8 +1106,11 @@ fn a_thread_local_global_is_the_running_threads_element_of_a_per_thread_array() 
     // A definition after an `extern` declaration gives the initial value.
     let p = ok("extern _Thread_local int mine;\n_Thread_local int mine = 4;\nint main(void) { return mine; }\n");
     assert_eq!(p.per_thread.iter().map(|&(_, initial)| initial).collect::<Vec<_>>(), [4]);
-    let d = diagnostic("int main(void) {\n  static _Thread_local int mine;\n  return mine;\n}\n");
-    assert!(d.message.starts_with("a thread-local variable inside a function"), "{}", d.message);
+    // inside a function: each thread's own copy too
+    let p = ok("int main(void) {\n  static _Thread_local int mine = 2;\n  return mine;\n}\n");
+    assert_eq!(p.per_thread.iter().map(|&(_, initial)| initial).collect::<Vec<_>>(), [2]);
+    let d = diagnostic("int main(void) {\n  _Thread_local int mine;\n  return mine;\n}\n");
+    assert!(d.message.starts_with("a thread-local variable inside a function must be `static` or `extern`"), "{}", d.message);
     assert_eq!(d.line, 2);
     // an array or struct of each thread's own, starting at zero
     let p = ok("_Thread_local int mine[2] = { 0 };\nint main(void) { mine[1] = 5; return mine[0]; }\n");

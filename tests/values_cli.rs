@@ -410,6 +410,18 @@ fn a_thread_runs_the_routine_its_function_pointer_points_to() {
 }
 
 #[test]
+fn a_static_thread_local_of_a_function_is_each_threads_own() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "function_thread_local.c",
+        &["--tso"],
+        &[("assert(next_id() == 10);", "assert(next_id() == 12);"), ("results[1] == 11", "results[1] == 12")],
+    );
+}
+
+#[test]
 fn thread_specific_data_is_each_threads_own() {
     if !require_cbmc() {
         return;

@@ -359,11 +359,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             self.lw.types.add_typedef(&d.node);
             return Ok(());
         }
-        if let Some(span) = types::thread_local_specifier(specs) {
-            return self.lw.refuse(span, types::THREAD_LOCAL.0, Some(types::THREAD_LOCAL.1));
-        }
         let is_static = types::has_storage(specs, |s| matches!(s, StorageClassSpecifier::Static));
         let is_extern = types::has_storage(specs, |s| matches!(s, StorageClassSpecifier::Extern));
+        if let Some(span) = types::thread_local_specifier(specs) {
+            if !is_static && !is_extern {
+                return self.lw.error(span, "a thread-local variable inside a function must be `static` or `extern`", "here");
+            }
+            return self.thread_local_declaration(d, is_static);
+        }
         if d.node.declarators.is_empty() {
             self.lw.types.declared_type(specs, None, d.span)?;
         }
@@ -407,6 +410,28 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 continue;
             }
             self.local_object(&name, ty, init, atomic)?;
+        }
+        Ok(())
+    }
+
+    /// `static _Thread_local T x;` inside a function (or `extern`): each
+    /// thread's own copy, as a file-scope thread-local of the function's
+    /// (named `function::x` in the program).
+    fn thread_local_declaration(&mut self, d: &'a Node<Declaration>, is_static: bool) -> LResult<()> {
+        for init in &d.node.declarators {
+            let Some(name) = types::declarator_name(&init.node.declarator.node) else {
+                continue;
+            };
+            let name = name.node.name.clone();
+            if !is_static {
+                self.bind(&name, Binding::Global(name.clone()));
+                continue;
+            }
+            let declared = self.lw.types.declared_type(&d.node.specifiers, Some(&init.node.declarator), init.span)?;
+            let (ty, _) = declared.without_atomic();
+            let key = format!("{}::{name}", self.name);
+            self.lw.declare_thread_local(&key, ty, init.node.initializer.as_ref(), init.span)?;
+            self.bind(&name, Binding::Global(key));
         }
         Ok(())
     }

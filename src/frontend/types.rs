@@ -307,13 +307,6 @@ pub fn thread_local_specifier(specs: &[Node<DeclarationSpecifier>]) -> Option<Sp
     })
 }
 
-/// What a refusal of a thread-local variable inside a function says and
-/// suggests.
-pub const THREAD_LOCAL: (&str, &str) = (
-    "a thread-local variable inside a function (`static _Thread_local`, `static __thread`)",
-    "declare it at file scope, where thread-local variables are supported",
-);
-
 /// Whether declaration specifiers contain `typedef`.
 pub fn is_typedef(specs: &[Node<DeclarationSpecifier>]) -> bool {
     has_storage(specs, |s| matches!(s, StorageClassSpecifier::Typedef))
