@@ -433,9 +433,9 @@ fn refused_at(cases: &[(&str, &str, (u32, u32))]) {
 fn refused_struct_values_and_strings_are_located() {
     let cases: &[(&str, &str, (u32, u32))] = &[
         (
-            "struct s { int a; };\nint f(struct s v) { return v.a; }\nint main(void) {\n  struct s x, y; int c = 1;\n  return f(c ? x : y);\n}\n",
-            "a conditional expression (`?:`) of struct type",
-            (5, 12),
+            "struct s { int a; };\nstruct t { int a; };\nint f(struct s v) { return v.a; }\nint main(void) {\n  struct s x; struct t y; int c = 1;\n  return f(c ? x : y);\n}\n",
+            "a struct of another type than the other operand's",
+            (6, 20),
         ),
         (
             "struct s { int a; };\nstruct t { int a; };\nint f(struct s v) { return v.a; }\nint main(void) {\n  struct t y;\n  return f(y);\n}\n",

@@ -526,3 +526,21 @@ fn a_goto_back_to_its_label_loops_as_c_does() {
     let retried = mutant(&fixture("goto_loops.c"), "attempts[1] <= 3", "attempts[1] <= 2", directory.path());
     expect_within(&retried, &["--sc", "--unwind", "4"], Verdict::Unsafe);
 }
+
+#[test]
+fn struct_values_of_conditional_comma_and_assignment_expressions() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "struct_expressions.c",
+        &["--tso"],
+        &[
+            ("chosen.a == 5 && chosen.b == 6", "chosen.a == 1 && chosen.b == 6"),
+            ("chosen.a == 1 && chosen.b == 2", "chosen.a == 5 && chosen.b == 2"),
+            ("copied.a == 5 && other.b == 6", "copied.a == 5 && other.b == 4"),
+            ("== 11 && flag == 2", "== 11 && flag == 1"),
+            ("shared_pair) == 11", "shared_pair) == 7"),
+        ],
+    );
+}

@@ -1180,23 +1180,53 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     _ => self.lw.error(e.span, "a struct is needed here", "this call does not return a struct"),
                 }
             }
-            Expression::Conditional(_) => self.lw.refuse(
-                e.span,
-                "a conditional expression (`?:`) of struct type",
-                Some("choose with an if statement and copy the struct in each branch"),
-            ),
-            Expression::Comma(_) => self.lw.refuse(
-                e.span,
-                "a comma expression of struct type",
-                Some("evaluate the other operands in statements of their own"),
-            ),
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => self.lw.refuse(
-                e.span,
-                "the value of a struct assignment",
-                Some("assign the struct in a statement of its own and use its target"),
-            ),
+            Expression::Conditional(c) => {
+                let condition = self.rvalue(&c.node.condition)?.expr;
+                let ty = self.type_of(&c.node.then_expression)?;
+                let copy = self.private_struct(&ty, e.span)?;
+                let (then_branch, ()) = self.in_block(|f| f.copy_struct_value(&copy, &c.node.then_expression))?;
+                let (else_branch, ()) = self.in_block(|f| f.copy_struct_value(&copy, &c.node.else_expression))?;
+                self.emit(StmtKind::If { condition, then_branch, else_branch });
+                Ok(copy)
+            }
+            Expression::Comma(items) => {
+                let Some((last, others)) = items.split_last() else {
+                    return self.lw.error(e.span, "an empty comma expression", "here");
+                };
+                for item in others {
+                    self.rvalue(item)?;
+                }
+                self.struct_object(last)
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+                // the value is the source's, copied once: reading a shared
+                // target back could see another thread's store
+                let ty = self.type_of(&b.node.lhs)?;
+                let copy = self.private_struct(&ty, e.span)?;
+                self.copy_struct_value(&copy, &b.node.rhs)?;
+                let target = self.modifiable_lvalue(&b.node.lhs)?;
+                self.copy_struct(&target, &copy, e.span)?;
+                Ok(copy)
+            }
             _ => self.lvalue(e),
         }
+    }
+
+    /// A fresh private struct of type `ty`, for a struct value.
+    fn private_struct(&mut self, ty: &CType, span: Span) -> LResult<LVal> {
+        if !matches!(ty, CType::Struct(_)) {
+            return self.lw.error(span, "a struct is needed here", "not a struct");
+        }
+        Ok(LVal::Private(Place::Local(self.temp(ty)), ty.clone()))
+    }
+
+    /// Copies the struct value of `e` into `target`, of the same type.
+    fn copy_struct_value(&mut self, target: &LVal, e: &'a Node<Expression>) -> LResult<()> {
+        let source = self.struct_object(e)?;
+        if source.ty() != target.ty() {
+            return self.lw.error(e.span, "a struct of another type than the other operand's", "another struct type");
+        }
+        self.copy_struct(target, &source, e.span)
     }
 
     /// The value of the struct expression `e` as a function argument or
