@@ -544,3 +544,19 @@ fn struct_values_of_conditional_comma_and_assignment_expressions() {
         ],
     );
 }
+
+#[test]
+fn a_compound_literal_whose_address_is_taken_is_shared() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "compound_literal_addresses.c",
+        &["--tso"],
+        &[
+            ("j->output == 42", "j->output == 21"),
+            ("numbers[2] == 3", "numbers[2] == 2"),
+            ("*one == 7", "*one == 6"),
+        ],
+    );
+}

@@ -112,6 +112,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let (location, _) = self.lw.string_object(literal)?;
                 Ok(Val { expr: self.lw.pointer_to(Expr::Const(location)), ty: CType::Pointer(Box::new(CType::CHAR)) })
             }
+            // an array literal used as a value decays to its first element
+            Expression::CompoundLiteral(literal) if self.lw.types.type_name(&literal.node.type_name).is_ok_and(|ty| matches!(ty, CType::Array(..))) => {
+                let (address, ty) = self.shared_compound_literal(&literal.node, e.span)?;
+                let element = ty.target().cloned().unwrap_or(CType::INT);
+                Ok(Val { expr: address, ty: CType::Pointer(Box::new(element)) })
+            }
             Expression::Member(_) | Expression::CompoundLiteral(_) => {
                 let lv = self.lvalue(e)?;
                 self.load(lv, e.span)
@@ -585,6 +591,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 {
                     return Ok(function);
                 }
+                if let Expression::CompoundLiteral(literal) = &u.operand.node {
+                    let (address, ty) = self.shared_compound_literal(&literal.node, e.span)?;
+                    return Ok(Val { expr: address, ty: CType::Pointer(Box::new(ty)) });
+                }
                 match self.lvalue(&u.operand)? {
                     LVal::Shared { ty: CType::BitField(_), .. } | LVal::Private(_, CType::BitField(_)) => {
                         self.lw.error(e.span, "cannot take the address of a bit-field", "a bit-field")
@@ -691,6 +701,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let object = LVal::Private(Place::Local(self.new_local(&name, ty.clone(), false)), ty);
         self.fill_list(&object, &literal.initializer_list, span)?;
         Ok(object)
+    }
+
+    /// `&(T){ ... }`, and `(T[]){ ... }` used as a pointer: a compound
+    /// literal whose address is taken lives in shared memory, as an
+    /// address-taken local does. Its address and type.
+    fn shared_compound_literal(&mut self, literal: &'a ast::CompoundLiteral, span: Span) -> LResult<(Expr, CType)> {
+        self.resolve_typeof_in_type_name(&literal.type_name)?;
+        let (ty, _) = self.lw.types.type_name(&literal.type_name)?.without_atomic();
+        let ty = match ty {
+            CType::Array(element, 0) => CType::Array(element, literal.initializer_list.len() as u64),
+            ty => ty,
+        };
+        let name = format!("__literal{}", self.locals.len());
+        let id = self.new_local(&name, ty.clone(), true);
+        let object = LVal::Shared { address: Expr::ObjectAddress(id), ty: ty.clone(), atomic: false };
+        self.fill_list(&object, &literal.initializer_list, span)?;
+        Ok((self.lw.pointer_to(Expr::ObjectAddress(id)), ty))
     }
 
     fn cast(&mut self, c: &'a ast::CastExpression, span: Span) -> LResult<Val> {
