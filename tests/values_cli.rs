@@ -560,3 +560,18 @@ fn a_compound_literal_whose_address_is_taken_is_shared() {
         ],
     );
 }
+
+#[test]
+fn memcpy_through_a_void_pointer_copies_the_other_sides_objects() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "void_pointer_copies.c",
+        &["--tso"],
+        &[
+            ("out.key == 1 && out.value == 10", "out.key == 1 && out.value == 1"),
+            ("slots[0].value == 0", "slots[0].value == 10"),
+        ],
+    );
+}

@@ -967,7 +967,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return self.lw.refuse(byte.span, "memset with a byte that is not a constant", Some("store the values one by one"));
         };
         let bytes = self.memory_size(size)?;
-        for object in self.memory_objects(destination, bytes)? {
+        for object in self.memory_objects(destination, bytes, None)? {
             self.fill_bytes(&object, (byte & 0xff) as u8, span)?;
         }
         Ok(Val::void())
@@ -983,8 +983,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return self.lw.error(span, "memcpy and memmove take 3 arguments", "wrong number of arguments");
         };
         let bytes = self.memory_size(size)?;
-        let targets = self.memory_objects(destination, bytes)?;
-        let mut origins = self.memory_objects(source, bytes)?;
+        // a `void *` side holds objects of the other side's type
+        let (targets, mut origins) = if self.points_to_void(destination)? && !self.points_to_void(source)? {
+            let origins = self.memory_objects(source, bytes, None)?;
+            let kind = origins.first().map(|origin| origin.ty().clone());
+            (self.memory_objects(destination, bytes, kind.as_ref())?, origins)
+        } else {
+            let targets = self.memory_objects(destination, bytes, None)?;
+            let kind = targets.first().map(|target| target.ty().clone());
+            let origins = self.memory_objects(source, bytes, kind.as_ref())?;
+            (targets, origins)
+        };
         if targets.first().map(LVal::ty) != origins.first().map(LVal::ty) {
             return self.lw.refuse(
                 span,
@@ -1008,6 +1017,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         Ok(Val::void())
     }
 
+    /// Whether the memory-function argument `argument` is a `void *` (with
+    /// its casts), so that the objects it covers have no type of their own.
+    fn points_to_void(&mut self, argument: &'a Node<Expression>) -> LResult<bool> {
+        let inner = uncast(argument);
+        if matches!(&inner.node, Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address) {
+            return Ok(false);
+        }
+        Ok(matches!(self.type_of(inner)?, CType::Pointer(target) if matches!(*target, CType::Void)))
+    }
+
     /// The size argument of `memset`/`memcpy`: a constant number of bytes.
     fn memory_size(&mut self, size: &'a Node<Expression>) -> LResult<u64> {
         match self.rvalue(size)?.expr {
@@ -1026,7 +1045,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// `bytes / sizeof(T)` objects from there on. Private objects stay
     /// private, within their array. A part of a scalar or a struct is
     /// refused.
-    fn memory_objects(&mut self, argument: &'a Node<Expression>, bytes: u64) -> LResult<Vec<LVal>> {
+    fn memory_objects(&mut self, argument: &'a Node<Expression>, bytes: u64, void_holds: Option<&CType>) -> LResult<Vec<LVal>> {
         let inner = uncast(argument);
         // the first object, and how many objects from there on its private
         // array holds (shared memory is one sequence of scalars)
@@ -1039,7 +1058,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             _ if matches!(self.type_of(inner)?, CType::Array(..)) => (self.lvalue(inner)?, 1),
             _ => {
                 let pointer = self.rvalue(inner)?;
-                let Some(ty) = pointer.ty.target().filter(|ty| !matches!(ty, CType::Void)).cloned() else {
+                let pointee = match pointer.ty.target() {
+                    Some(CType::Void) => void_holds,
+                    other => other,
+                };
+                let Some(ty) = pointee.cloned() else {
                     return self.lw.refuse(
                         argument.span,
                         "a pointer without a pointee type here",
