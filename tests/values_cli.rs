@@ -575,3 +575,18 @@ fn memcpy_through_a_void_pointer_copies_the_other_sides_objects() {
         ],
     );
 }
+
+#[test]
+fn rand_gives_any_number_from_zero_to_rand_max() {
+    if !require_cbmc() {
+        return;
+    }
+    let program = fixture("random_numbers.c");
+    let (code, stdout, stderr) = verify(&program, &["--sc", "--format", "json", "--timeout", "120"]);
+    assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
+    assert_eq!(report["property"]["source"], "assert(r % 10 != 7);", "the bounds hold, one value is possible: {stdout}");
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let bounded = mutant(&program, "assert(r % 10 != 7);", "assert(r <= 2147483647);", directory.path());
+    expect(&bounded, "--sc", Verdict::Safe);
+}

@@ -307,6 +307,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         match name {
             "pthread_create" => self.thread_create(arguments, span),
+            // any number glibc's generators may give: 0 to RAND_MAX; the
+            // seed is the generator's own business
+            "rand" | "random" | "rand_r" => {
+                for argument in arguments {
+                    self.rvalue(argument)?;
+                }
+                let temp = self.temp(&CType::INT);
+                self.emit(StmtKind::Assign(Place::Local(temp), Expr::Nondet(Ty::INT)));
+                let value = Expr::Load(Place::Local(temp));
+                self.emit(StmtKind::Assume(binary(BinaryOp::Ge, value.clone(), Expr::Const(0))));
+                Ok(Val { expr: value, ty: CType::INT })
+            }
+            "srand" | "srandom" => {
+                for argument in arguments {
+                    self.rvalue(argument)?;
+                }
+                Ok(Val::void())
+            }
             // A thread's handle is its slot (`pthread_create` stores it).
             "pthread_self" => Ok(Val { expr: Expr::CurrentThread, ty: CType::ThreadHandle }),
             "pthread_equal" => {
