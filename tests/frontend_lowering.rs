@@ -1363,3 +1363,15 @@ fn a_goto_back_to_a_label_of_its_block_is_a_loop() {
     assert!(d.message.contains("a `break` or `continue` between the label `L` and a `goto L` back to it"), "{}", d.message);
     assert_eq!((d.line, d.column), (8, 5));
 }
+
+#[test]
+fn main_gets_the_arguments_of_a_run_without_any() {
+    let p = ok("int main(int argc, char **argv) {\n  return argc > 1 ? argv[1][0] : 0;\n}\n");
+    let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
+    assert!(names.contains(&"argv[0]") && names.contains(&"argv[1]") && names.contains(&"program_name[0]"), "{names:?}");
+    assert_eq!(p.locations[location(&p, "argv[0]") as usize].initial, location(&p, "program_name[0]"));
+    assert_eq!(p.locations[location(&p, "argv[1]") as usize].initial, 0);
+    // unused arguments cost nothing
+    let p = ok("int main(int argc, char **argv) {\n  return 0;\n}\n");
+    assert_eq!(p.locations.len(), 1, "only NULL: {:?}", p.locations);
+}

@@ -590,3 +590,15 @@ fn rand_gives_any_number_from_zero_to_rand_max() {
     let bounded = mutant(&program, "assert(r % 10 != 7);", "assert(r <= 2147483647);", directory.path());
     expect(&bounded, "--sc", Verdict::Safe);
 }
+
+#[test]
+fn main_runs_without_arguments() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "main_arguments.c",
+        &["--sc"],
+        &[("assert(threads == 2);", "assert(threads == 3);"), ("argc == 1 &&", "argc == 2 &&"), ("argv[0][0] != 0", "argv[0][0] == 0")],
+    );
+}

@@ -3,7 +3,7 @@
 //! recursion).
 
 use super::builtins::is_builtin;
-use super::lower::{Binding, FnLowerer, LResult, Lowerer};
+use super::lower::{Binding, FnLowerer, LResult, Lowerer, binary};
 use super::scan::AddressUse;
 use super::source_map::SourceMap;
 use super::types::{self, CType};
@@ -346,6 +346,26 @@ fn lower_function<'a>(
     ));
     let address_use = AddressUse::of(&definition.node.statement);
     let ir_return = lw.types.ir_type(&return_type);
+    // `main(argc, argv, envp)` is run without arguments: argc 1, argv
+    // { "program", NULL }, envp an empty list (made only when main uses
+    // them)
+    let parameter_names: Vec<String> = types::function_declarator(&declarator.node)
+        .map(|fd| fd.node.parameters.iter())
+        .into_iter()
+        .flatten()
+        .map(|p| p.node.declarator.as_ref().and_then(|d| types::declarator_name(&d.node)).map(|n| n.node.name.clone()).unwrap_or_default())
+        .collect();
+    let used = |k: usize| parameter_names.get(k).is_some_and(|name| super::scan::mentions(name, &definition.node.statement));
+    let main_arguments = match name == "main" && (used(0) || used(1) || used(2)) {
+        true if used(1) || used(2) => {
+            let argv = lw.program_arguments(declarator.span)?;
+            let argv = lw.pointer_to(Expr::Const(argv));
+            let end = binary(BinaryOp::Add, argv.clone(), Expr::Const(lw.program.address_unit()));
+            vec![Expr::Const(1), argv, end]
+        }
+        true => vec![Expr::Const(1)],
+        false => Vec::new(),
+    };
     let mut f = FnLowerer::new(lw, name.clone(), address_use, return_type, origin);
     let mut params = Vec::new();
     let mut declared = types::function_declarator(&declarator.node)
@@ -361,6 +381,9 @@ fn lower_function<'a>(
             .unwrap_or_else(|| format!("__param{k}"));
         if f.address_use.address_taken(&parameter_name, ty) && !ty.is_thread_data() {
             let private = f.new_local(&format!("{parameter_name}__arg"), ty.clone(), false);
+            if let Some(value) = main_arguments.get(k) {
+                f.emit(StmtKind::Assign(Place::Local(private), value.clone()));
+            }
             let shared = f.new_local(&parameter_name, ty.clone(), true);
             let span = parameter.map_or(declarator.span, |p| p.span);
             f.store_parameter(shared, private, ty, span)?;
@@ -368,6 +391,9 @@ fn lower_function<'a>(
             params.push(private);
         } else {
             let local = f.new_local(&parameter_name, ty.clone(), false);
+            if let Some(value) = main_arguments.get(k) {
+                f.emit(StmtKind::Assign(Place::Local(local), value.clone()));
+            }
             f.bind(&parameter_name, Binding::Local(local));
             params.push(local);
         }

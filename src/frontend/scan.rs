@@ -252,3 +252,22 @@ impl<'ast> Visit<'ast> for Jumps<'_> {
         visit::visit_statement(self, statement, span);
     }
 }
+
+/// Whether the identifier `name` occurs in `body`.
+pub fn mentions(name: &str, body: &Node<Statement>) -> bool {
+    let mut scan = Mentions { name, found: false };
+    scan.visit_statement(&body.node, &body.span);
+    scan.found
+}
+
+struct Mentions<'n> {
+    name: &'n str,
+    found: bool,
+}
+
+impl<'ast> Visit<'ast> for Mentions<'_> {
+    fn visit_identifier(&mut self, identifier: &'ast Identifier, span: &'ast Span) {
+        self.found |= identifier.name == self.name;
+        visit::visit_identifier(self, identifier, span);
+    }
+}

@@ -191,6 +191,32 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+impl Lowerer<'_> {
+    /// The `argv` of a run without arguments: a global array of two `char
+    /// *`, the program's name (`"program"`) and `NULL`; its first location.
+    pub fn program_arguments(&mut self, span: lang_c::span::Span) -> LResult<i64> {
+        let name: Vec<i64> = b"program".iter().map(|&byte| i64::from(byte)).chain(std::iter::once(0)).collect();
+        let name_base = self.named_global_array("program_name", CType::CHAR, &name, span)?;
+        let pointer = CType::Pointer(Box::new(CType::CHAR));
+        let first = name_base * self.program.address_unit();
+        self.named_global_array("argv", pointer, &[first, 0], span)
+    }
+
+    /// A global array of `values` of type `element`, named `name` in
+    /// reports (a name the program cannot use); its first location.
+    fn named_global_array(&mut self, name: &str, element: CType, values: &[i64], span: lang_c::span::Span) -> LResult<i64> {
+        let key = format!("main::{name}");
+        let base = self.program.locations.len();
+        self.declare_global(&key, CType::Array(Box::new(element), values.len() as u64), None, false, span)?;
+        for (location, value) in self.program.locations[base..].iter_mut().zip(values) {
+            location.initial = *value;
+            location.name = location.name.replacen(&key, name, 1);
+            location.object = name.to_string();
+        }
+        Ok(base as i64)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::literal_bytes;
