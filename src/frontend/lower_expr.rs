@@ -691,22 +691,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A compound literal, `(struct node){ .value = 1 }`: a private object
     /// of its type, filled from its list where it is evaluated.
     fn compound_literal(&mut self, literal: &'a ast::CompoundLiteral, span: Span) -> LResult<LVal> {
-        self.resolve_typeof_in_type_name(&literal.type_name)?;
-        let (ty, _) = self.lw.types.type_name(&literal.type_name)?.without_atomic();
-        let ty = match ty {
-            CType::Array(element, 0) => CType::Array(element, literal.initializer_list.len() as u64),
-            ty => ty,
-        };
-        let name = format!("__literal{}", self.locals.len());
-        let object = LVal::Private(Place::Local(self.new_local(&name, ty.clone(), false)), ty);
-        self.fill_list(&object, &literal.initializer_list, span)?;
-        Ok(object)
+        self.literal_object(literal, false, span)
     }
 
     /// `&(T){ ... }`, and `(T[]){ ... }` used as a pointer: a compound
     /// literal whose address is taken lives in shared memory, as an
     /// address-taken local does. Its address and type.
     fn shared_compound_literal(&mut self, literal: &'a ast::CompoundLiteral, span: Span) -> LResult<(Expr, CType)> {
+        match self.literal_object(literal, true, span)? {
+            LVal::Shared { address, ty, .. } => Ok((self.lw.pointer_to(address), ty)),
+            LVal::Private(..) => self.lw.error(span, "a compound literal in shared memory", "here"),
+        }
+    }
+
+    /// The object of a compound literal, private or `shared`, filled from
+    /// its list.
+    fn literal_object(&mut self, literal: &'a ast::CompoundLiteral, shared: bool, span: Span) -> LResult<LVal> {
         self.resolve_typeof_in_type_name(&literal.type_name)?;
         let (ty, _) = self.lw.types.type_name(&literal.type_name)?.without_atomic();
         let ty = match ty {
@@ -714,10 +714,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             ty => ty,
         };
         let name = format!("__literal{}", self.locals.len());
-        let id = self.new_local(&name, ty.clone(), true);
-        let object = LVal::Shared { address: Expr::ObjectAddress(id), ty: ty.clone(), atomic: false };
+        let local = self.new_local(&name, ty.clone(), shared);
+        let object = match shared {
+            true => LVal::Shared { address: Expr::ObjectAddress(local), ty, atomic: false },
+            false => LVal::Private(Place::Local(local), ty),
+        };
         self.fill_list(&object, &literal.initializer_list, span)?;
-        Ok((self.lw.pointer_to(Expr::ObjectAddress(id)), ty))
+        Ok(object)
     }
 
     fn cast(&mut self, c: &'a ast::CastExpression, span: Span) -> LResult<Val> {
