@@ -506,6 +506,8 @@ fn a_union_of_a_pointer_and_its_bits_is_one_scalar_under_two_names() {
             ("clean->value == 7", "clean->value == 8"),
             ("copy.ptr == &n", "copy.ptr != &n"),
             ("assert(head.bits & 1);", "assert(!(head.bits & 1));"),
+            ("tagged = { .bits = 1 }", "tagged = { .bits = 3 }"),
+            ("plain.bits | 2", "plain.bits | 4"),
         ],
     );
 }

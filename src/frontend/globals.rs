@@ -303,20 +303,24 @@ impl<'a> Lowerer<'a> {
                 let members = self.types.members(*id, init.span)?;
                 let mut index = 0usize;
                 for item in items {
+                    // a union of scalars' other member: the first member's
+                    // location, holding a value of the member's own type
+                    let mut alias_type = None;
                     if let Some(designator) = item.node.designation.first() {
                         match &designator.node {
-                            Designator::Member(name) => {
-                                match members.iter().position(|m| *m == name.node.name) {
-                                    Some(i) => index = i,
-                                    None => {
-                                        return self.error(
-                                            name.span,
-                                            format!("no field `{}`", name.node.name),
-                                            "unknown field",
-                                        );
-                                    }
+                            Designator::Member(name) => match self.types.designated_member(*id, &name.node.name) {
+                                Some((i, alias)) => {
+                                    index = i;
+                                    alias_type = alias;
                                 }
-                            }
+                                None => {
+                                    return self.error(
+                                        name.span,
+                                        format!("no field `{}`", name.node.name),
+                                        "unknown field",
+                                    );
+                                }
+                            },
                             _ => return self.refuse(designator.span, "this designator", None),
                         }
                     }
@@ -333,7 +337,8 @@ impl<'a> Lowerer<'a> {
                             self.initialise_bit_field(&bits, &item.node.initializer, values, unit)?;
                         }
                         None => {
-                            let field_ty = fields.iter().find(|(f, _)| f == member).map(|(_, t)| t.clone()).unwrap_or(CType::INT);
+                            let own_type = fields.iter().find(|(f, _)| f == member).map(|(_, t)| t.clone());
+                            let field_ty = alias_type.or(own_type).unwrap_or(CType::INT);
                             let at = offset + field_offset(member);
                             self.initialise(&field_ty, &item.node.initializer, values, at)?;
                         }

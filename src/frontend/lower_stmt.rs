@@ -562,24 +562,27 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let mut index = 0usize;
                 let mut mentioned = HashSet::new();
                 for item in items {
+                    // a union of scalars' other member names its first
+                    let mut alias = None;
                     if let Some(designator) = item.node.designation.first() {
                         match &designator.node {
-                            Designator::Member(m) => {
-                                match members.iter().position(|f| *f == m.node.name) {
-                                    Some(i) => index = i,
-                                    None => {
-                                        return self.lw.error(
-                                            m.span,
-                                            format!("no field `{}`", m.node.name),
-                                            "unknown field",
-                                        );
-                                    }
+                            Designator::Member(m) => match self.lw.types.designated_member(id, &m.node.name) {
+                                Some((i, alias_type)) => {
+                                    index = i;
+                                    alias = alias_type.map(|_| m.node.name.clone());
                                 }
-                            }
+                                None => {
+                                    return self.lw.error(
+                                        m.span,
+                                        format!("no field `{}`", m.node.name),
+                                        "unknown field",
+                                    );
+                                }
+                            },
                             _ => return self.lw.refuse(designator.span, "this designator", None),
                         }
                     }
-                    let Some(field) = members.get(index) else {
+                    let Some(field) = alias.as_ref().or(members.get(index)) else {
                         break;
                     };
                     let member = self.member(target, id, field, span)?;

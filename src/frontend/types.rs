@@ -733,6 +733,19 @@ impl<'a> TypeEnv<'a> {
         self.structs.get(id)?.aliases.get(name).cloned()
     }
 
+    /// The member a designator `.name` of a braced initialiser of struct
+    /// `id` names: its position in [`StructInfo::members`], or for a union
+    /// of scalars' other member, the first member's position and the
+    /// member's own type (its value is stored as that member's). `None`
+    /// for no such member.
+    pub fn designated_member(&self, id: StructId, name: &str) -> Option<(usize, Option<CType>)> {
+        let info = self.structs.get(id)?;
+        match info.members.iter().position(|m| m == name) {
+            Some(position) => Some((position, None)),
+            None => info.aliases.get(name).map(|ty| (0, Some(ty.clone()))),
+        }
+    }
+
     /// The bit-field member `name` of struct `id`, if it is one.
     pub fn bit_field_member(&self, id: StructId, name: &str) -> Option<BitField> {
         self.structs.get(id)?.bit_fields.get(name).cloned()
