@@ -604,3 +604,26 @@ fn main_runs_without_arguments() {
         &[("assert(threads == 2);", "assert(threads == 3);"), ("argc == 1 &&", "argc == 2 &&"), ("argv[0][0] != 0", "argv[0][0] == 0")],
     );
 }
+
+#[test]
+fn alignment_specifiers_and_attributes_lay_out_structs_as_gcc_does() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "aligned_layout.c",
+        &["--pso", "--unwind", "3"],
+        &[
+            ("sizeof(struct ring) == 192", "sizeof(struct ring) == 128"),
+            ("closed) == 136", "closed) == 132"),
+            ("sizeof(struct slot) == 32", "sizeof(struct slot) == 4"),
+            ("sizeof(struct wire) == 5", "sizeof(struct wire) == 8"),
+            ("sizeof(line_t) == 16", "sizeof(line_t) == 2"),
+        ],
+    );
+    // the padded ring needs its atomic tail under PSO, not under TSO
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let plain_tail = mutant(&fixture("aligned_layout.c"), "alignas(64) _Atomic unsigned tail;", "alignas(64) unsigned tail;", directory.path());
+    expect_within(&plain_tail, &["--pso", "--unwind", "3"], Verdict::Unsafe);
+    expect_within(&plain_tail, &["--tso", "--unwind", "3"], Verdict::Safe);
+}

@@ -69,6 +69,227 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
             String::from_utf8_lossy(&output.stderr).into_owned(),
         ));
     }
-    String::from_utf8(output.stdout)
-        .map_err(|_| failure("the preprocessed text is not UTF-8".into()))
+    let text = String::from_utf8(output.stdout).map_err(|_| failure("the preprocessed text is not UTF-8".into()))?;
+    Ok(struct_attributes_after_bodies(&alignment_specifiers_as_attributes(&text)))
+}
+
+/// The preprocessed `text` with each C11 alignment specifier spelt as the
+/// GNU attribute, which the parser knows everywhere (it knows `_Alignas`
+/// in declarations, but not before a struct member): `_Alignas(64)` is
+/// `__attribute__((__aligned__(64)))`, and `_Alignas(long)`, whose operand
+/// is a type, `__attribute__((__aligned__(_Alignof(long))))`. Lines keep
+/// their breaks, so locations stay right.
+fn alignment_specifiers_as_attributes(text: &str) -> String {
+    const SPECIFIER: &str = "_Alignas";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(SPECIFIER) {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let after = &from[SPECIFIER.len()..];
+        let starts_word = !before.ends_with(|c: char| c.is_alphanumeric() || c == '_');
+        // the preprocessor may put line markers before the `(` (`alignas`
+        // is a macro of a system header)
+        let between = &after[..after.len() - skip_space_and_markers(after).len()];
+        let operand = after[between.len()..].strip_prefix('(').and_then(balanced_operand);
+        match operand.filter(|_| starts_word && !inside_literal(&out)) {
+            Some((operand, remaining)) => {
+                let alignment = if names_a_type(operand) { format!("_Alignof({operand})") } else { operand.to_string() };
+                out.push_str(&format!("__attribute__((__aligned__{between}({alignment})))"));
+                rest = remaining;
+            }
+            None => {
+                out.push_str(SPECIFIER);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The preprocessed `text` with each GNU attribute between `struct` (or
+/// `union`) and the tag moved after the struct's body, where the parser
+/// reads it (`struct __attribute__((aligned(64))) s { ... };` is `struct s
+/// { ... } __attribute__((aligned(64)));`). Before a struct without a body
+/// the attribute says nothing (gcc ignores it) and is left out. Lines keep
+/// their breaks.
+fn struct_attributes_after_bodies(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = next_struct_keyword(rest) {
+        let keyword_end = at + if rest[at..].starts_with("struct") { 6 } else { 5 };
+        out.push_str(&rest[..keyword_end]);
+        rest = &rest[keyword_end..];
+        if inside_literal(&out) {
+            continue;
+        }
+        let mut attributes = String::new();
+        let mut kept = String::new();
+        loop {
+            let after_space = skip_space_and_markers(rest);
+            let Some((attribute, remaining)) = leading_attribute(after_space) else { break };
+            kept.push_str(&rest[..rest.len() - after_space.len()]);
+            kept.push_str(&" ".repeat(attribute.len()));
+            attributes.push(' ');
+            attributes.push_str(attribute);
+            rest = remaining;
+        }
+        out.push_str(&kept);
+        if attributes.is_empty() {
+            continue;
+        }
+        // the tag, then the body, if the struct has one
+        let after_tag = skip_space_and_markers(rest).trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+        let after_tag = skip_space_and_markers(after_tag);
+        let body_end = after_tag.strip_prefix('{').and_then(closing_brace).map(|end| rest.len() - after_tag.len() + 1 + end + 1);
+        if let Some(body_end) = body_end {
+            out.push_str(&rest[..body_end]);
+            out.push_str(&attributes);
+            rest = &rest[body_end..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the next word `struct` or `union` begins in `text`.
+fn next_struct_keyword(text: &str) -> Option<usize> {
+    let word_character = |c: char| c.is_alphanumeric() || c == '_';
+    let mut from = 0;
+    while from < text.len() {
+        let at = from + text[from..].find(|c: char| c == 's' || c == 'u')?;
+        let keyword = ["struct", "union"].into_iter().find(|k| text[at..].starts_with(k));
+        if let Some(keyword) = keyword {
+            let before = text[..at].chars().next_back().is_some_and(word_character);
+            let after = text[at + keyword.len()..].chars().next().is_some_and(word_character);
+            if !before && !after {
+                return Some(at);
+            }
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// A GNU attribute at the start of `text` (`__attribute__((packed))`, its
+/// parentheses balanced) and the text after it.
+fn leading_attribute(text: &str) -> Option<(&str, &str)> {
+    let after_name = text.strip_prefix("__attribute__").or_else(|| text.strip_prefix("__attribute"))?;
+    let arguments = after_name.trim_start();
+    let (_, after) = balanced_operand(arguments.strip_prefix('(')?)?;
+    let length = text.len() - after.len();
+    Some((&text[..length], after))
+}
+
+/// The offset in `text` of the `}` that closes a brace already consumed.
+fn closing_brace(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return Some(at),
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `text` after its leading white space and line markers (`# 5 "a.c"`).
+fn skip_space_and_markers(mut text: &str) -> &str {
+    loop {
+        let trimmed = text.trim_start();
+        let at_line_start = trimmed.len() == text.len() || text[..text.len() - trimmed.len()].contains('\n');
+        match trimmed.strip_prefix('#') {
+            Some(marker) if at_line_start => text = marker.split_once('\n').map_or("", |(_, next)| next),
+            _ => return trimmed,
+        }
+    }
+}
+
+/// The text of a parenthesised operand whose `(` is already consumed, up to
+/// its `)`, and the text after that; `None` if the parentheses do not close.
+fn balanced_operand(text: &str) -> Option<(&str, &str)> {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some((&text[..at], &text[at + 1..])),
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether an alignment operand names a type rather than a constant: it
+/// begins with a letter or `_` (constants of macros are expanded by now;
+/// an enumeration constant as an alignment is the rare exception).
+fn names_a_type(operand: &str) -> bool {
+    operand.trim_start().starts_with(|c: char| c.is_alphabetic() || c == '_')
+}
+
+/// Whether the end of `text`'s last line lies inside a string or
+/// character literal.
+fn inside_literal(text: &str) -> bool {
+    let line = text.rsplit('\n').next().unwrap_or("");
+    let mut quote = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            _ => {}
+        }
+    }
+    quote.is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::alignment_specifiers_as_attributes as spelt;
+
+    #[test]
+    fn alignment_specifiers_become_aligned_attributes() {
+        assert_eq!(spelt("struct s { _Alignas(64) int a; };"), "struct s { __attribute__((__aligned__(64))) int a; };");
+        assert_eq!(
+            spelt("_Alignas (long) char c; _Alignas(struct node) char d;"),
+            "__attribute__((__aligned__ (_Alignof(long)))) char c; __attribute__((__aligned__(_Alignof(struct node)))) char d;"
+        );
+        assert_eq!(spelt("_Alignas((8 * 8)) int a;"), "__attribute__((__aligned__((8 * 8)))) int a;");
+        // `alignas(long)` through <stdalign.h>: line markers before the `(`
+        assert_eq!(
+            spelt("{ _Alignas\n# 5 \"a.c\"\n   (long) char c; }"),
+            "{ __attribute__((__aligned__\n# 5 \"a.c\"\n   (_Alignof(long)))) char c; }"
+        );
+    }
+
+    #[test]
+    fn attributes_before_a_struct_tag_follow_its_body() {
+        use super::struct_attributes_after_bodies as moved;
+        assert_eq!(
+            moved("struct __attribute__((aligned(32))) b { int x; } v;"),
+            "struct                              b { int x; } __attribute__((aligned(32))) v;"
+        );
+        assert_eq!(
+            moved("typedef union __attribute__((packed)) { struct { char c; } s; int i; } u;"),
+            "typedef union                         { struct { char c; } s; int i; } __attribute__((packed)) u;"
+        );
+        // no body: gcc ignores the attribute
+        assert_eq!(moved("struct __attribute__((packed)) s *p;"), "struct                         s *p;");
+        for text in ["struct s { int x; };", "destruct __attribute__((x)) a", "char *s = \"struct __attribute__((x)) s {}\";"] {
+            assert_eq!(moved(text), text);
+        }
+    }
+
+    #[test]
+    fn other_text_is_left_alone() {
+        for text in ["my_Alignas(4)", "puts(\"_Alignas(4)\");", "_Alignas", "_Alignas(4", "int x;\nint y;"] {
+            assert_eq!(spelt(text), text);
+        }
+        assert_eq!(spelt("a\n_Alignas(8) int b;\nc").lines().count(), 3);
+    }
 }

@@ -144,6 +144,24 @@ pub struct StructInfo {
     /// lists them: the fields, or with bit-fields, those and the bit-field
     /// members instead of their storage units.
     pub members: Vec<String>,
+    /// The alignments in bytes that members ask for (`_Alignas(64)`,
+    /// `__attribute__((aligned(64)))`) above their types' own, by name.
+    pub member_alignments: HashMap<String, u64>,
+    /// The alignment in bytes the struct's attributes ask for
+    /// (`struct s { ... } __attribute__((aligned(64)))`), 1 if none.
+    pub asked_alignment: u64,
+    /// `__attribute__((packed))`: no padding between members, which are
+    /// aligned only as they ask.
+    pub packed: bool,
+}
+
+/// What GNU attributes say of a member's or a struct's layout.
+#[derive(Default)]
+struct LayoutAttributes {
+    /// The alignment in bytes asked for, if any.
+    alignment: Option<u64>,
+    /// `packed`.
+    packed: bool,
 }
 
 /// Where a bit-field member lies: bits `offset .. offset + width` of the
@@ -254,6 +272,8 @@ enum Spec<'a> {
     /// `_Atomic` as a qualifier.
     Atomic,
     Qualifier,
+    /// GNU attributes (`__attribute__((aligned(64)))`).
+    Attributes(&'a [Node<Extension>]),
     Other,
 }
 
@@ -264,6 +284,7 @@ fn decl_specs(specs: &[Node<DeclarationSpecifier>]) -> Vec<Spec<'_>> {
             DeclarationSpecifier::TypeSpecifier(t) => Spec::Type(t),
             DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic => Spec::Atomic,
             DeclarationSpecifier::TypeQualifier(_) => Spec::Qualifier,
+            DeclarationSpecifier::Extension(extensions) => Spec::Attributes(extensions),
             _ => Spec::Other,
         })
         .collect()
@@ -276,7 +297,7 @@ fn qual_specs(specs: &[Node<SpecifierQualifier>]) -> Vec<Spec<'_>> {
             SpecifierQualifier::TypeSpecifier(t) => Spec::Type(t),
             SpecifierQualifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic => Spec::Atomic,
             SpecifierQualifier::TypeQualifier(_) => Spec::Qualifier,
-            SpecifierQualifier::Extension(_) => Spec::Other,
+            SpecifierQualifier::Extension(extensions) => Spec::Attributes(extensions),
         })
         .collect()
 }
@@ -470,9 +491,17 @@ impl<'a> TypeEnv<'a> {
         let mut base: Option<CType> = None;
         let (mut short, mut char, mut complex) = (false, false, false);
         let mut atomic = false;
+        // the struct this list defines, which attributes after it describe
+        let mut defined = None;
         for spec in specs {
-            if let Spec::Atomic = spec {
-                atomic = true;
+            match spec {
+                Spec::Atomic => atomic = true,
+                Spec::Attributes(extensions) => {
+                    if let Some(id) = defined {
+                        self.describe_struct(id, extensions)?;
+                    }
+                }
+                _ => {}
             }
             let Spec::Type(t) = spec else { continue };
             match &t.node {
@@ -492,7 +521,13 @@ impl<'a> TypeEnv<'a> {
                     atomic = true;
                     base = Some(self.type_name(name)?.without_atomic().0);
                 }
-                TypeSpecifier::Struct(s) => base = Some(self.struct_type(s)?),
+                TypeSpecifier::Struct(s) => {
+                    let ty = self.struct_type(s)?;
+                    if let (CType::Struct(id), Some(_)) = (&ty, &s.node.declarations) {
+                        defined = Some(*id);
+                    }
+                    base = Some(ty);
+                }
                 TypeSpecifier::Enum(e) => {
                     self.add_enum(&e.node);
                     base = Some(CType::INT);
@@ -659,6 +694,14 @@ impl<'a> TypeEnv<'a> {
                     if atomic {
                         self.structs[id].atomic_fields.insert(name.clone());
                     }
+                    let extensions = field.node.specifiers.iter().filter_map(|s| match &s.node {
+                        SpecifierQualifier::Extension(extensions) => Some(extensions),
+                        _ => None,
+                    });
+                    let asked = extensions.flatten().chain(&declarator.node.extensions);
+                    if let Some(alignment) = self.attributes(asked)?.alignment {
+                        self.structs[id].member_alignments.insert(name.clone(), alignment);
+                    }
                     members.push(name.clone());
                     fields.push((name, ty));
                 }
@@ -709,6 +752,50 @@ impl<'a> TypeEnv<'a> {
         }
         bits.place(name.clone(), width, ty, fields);
         Ok(name)
+    }
+
+    /// Applies the attributes after a struct's definition
+    /// (`struct s { ... } __attribute__((aligned(64), packed))`) to it.
+    fn describe_struct(&mut self, id: StructId, extensions: &'a [Node<Extension>]) -> TResult<()> {
+        let layout = self.attributes(extensions.iter())?;
+        let info = &mut self.structs[id];
+        info.asked_alignment = info.asked_alignment.max(layout.alignment.unwrap_or(1));
+        info.packed |= layout.packed;
+        Ok(())
+    }
+
+    /// What the attributes `extensions` say of a layout: the alignment in
+    /// bytes they ask for (`aligned(N)`, or `aligned` alone: 16, gcc's
+    /// largest on x86_64), and whether `packed`. `_Alignas(N)` arrives as
+    /// `aligned(N)` (the preprocessor spells it so).
+    fn attributes(&mut self, extensions: impl Iterator<Item = &'a Node<Extension>>) -> TResult<LayoutAttributes> {
+        let mut layout = LayoutAttributes::default();
+        for extension in extensions {
+            let Extension::Attribute(attribute) = &extension.node else {
+                continue;
+            };
+            match attribute.name.node.trim_matches('_') {
+                "packed" => {
+                    layout.packed = true;
+                    continue;
+                }
+                "aligned" => {}
+                _ => continue,
+            }
+            let alignment = match attribute.arguments.first() {
+                None => Some(16),
+                Some(argument) => self.const_eval(argument).and_then(|n| u64::try_from(n).ok()),
+            };
+            let Some(alignment) = alignment.filter(|n| n.is_power_of_two()) else {
+                return self.refuse(
+                    extension.span,
+                    "an alignment that is not a constant power of two",
+                    Some("give `_Alignas` or `aligned` a constant such as 64"),
+                );
+            };
+            layout.alignment = layout.alignment.max(Some(alignment));
+        }
+        Ok(layout)
     }
 
     /// The named members of struct `id` in declaration order
@@ -762,6 +849,9 @@ impl<'a> TypeEnv<'a> {
             bit_fields: HashMap::new(),
             aliases: HashMap::new(),
             members: Vec::new(),
+            member_alignments: HashMap::new(),
+            asked_alignment: 1,
+            packed: false,
         });
         if let Some(tag) = tag {
             self.tags.insert(tag, id);
@@ -833,8 +923,8 @@ impl<'a> TypeEnv<'a> {
         let info = &self.structs[id];
         let mut end = 0u64;
         let mut extents = Vec::new();
-        for (_, ty) in info.fields.iter().flatten() {
-            let start = if info.is_union { 0 } else { end.next_multiple_of(self.alignment(ty)) };
+        for (name, ty) in info.fields.iter().flatten() {
+            let start = if info.is_union { 0 } else { end.next_multiple_of(self.member_alignment(id, name, ty)) };
             end = start.saturating_add(self.byte_size(ty));
             extents.push((start, end));
         }
@@ -902,13 +992,24 @@ impl<'a> TypeEnv<'a> {
         match ty {
             CType::Array(t, _) | CType::Atomic(t) => self.alignment(t),
             CType::Struct(id) => match &self.structs[*id].fields {
-                Some(fields) => fields.iter().map(|(_, t)| self.alignment(t)).max().unwrap_or(1),
+                Some(fields) => {
+                    let members = fields.iter().map(|(name, t)| self.member_alignment(*id, name, t));
+                    members.max().unwrap_or(1).max(self.structs[*id].asked_alignment)
+                }
                 None => 1,
             },
             CType::Mutex => 8,
             CType::Opaque(name) => opaque_byte_size(name).min(8),
             other => self.byte_size(other).clamp(1, 16),
         }
+    }
+
+    /// The alignment of the member `name` of type `ty` of struct `id`: its
+    /// type's, or more if the member asks for more.
+    fn member_alignment(&self, id: StructId, name: &str, ty: &CType) -> u64 {
+        let info = &self.structs[id];
+        let asked = info.member_alignments.get(name).copied().unwrap_or(1);
+        if info.packed { asked } else { self.alignment(ty).max(asked) }
     }
 
     /// Size in scalars (one location per scalar): the layout of memory
