@@ -721,3 +721,45 @@ fn an_else_branch_opening_with_a_switch_point_has_it_before_the_if_when_the_then
     assert_eq!(else_branch.get(1), Some(&SeqStmt::Guard(2)));
     assert_eq!(thread.body[at + 1], SeqStmt::ResumeCheck(3), "the then branch skips switch point 2");
 }
+
+/// `atomic_begin; if (*) { [end_inside: atomic_end; goto out] } else {}; x = 1;
+/// atomic_end; out: x = 2`, sequentialised; `end_inside: false` ends the
+/// section in the then branch only and falls through.
+fn atomic_section_with_an_early_exit(end_inside: bool) -> Result<SeqThread, Box<lazysma::diagnostics::Diagnostic>> {
+    let mut b = Builder::new();
+    let x = b.global("x", 0);
+    let main = b.reserve("main");
+    let mut then_branch = vec![b.st(StmtKind::AtomicEnd)];
+    if end_inside {
+        then_branch.push(b.st(StmtKind::Goto(0)));
+    }
+    let body = vec![
+        b.st(StmtKind::AtomicBegin),
+        b.st(StmtKind::If { condition: Expr::Nondet(Ty::Bool), then_branch, else_branch: vec![] }),
+        b.st(StmtKind::Write { address: x.clone(), value: c(1) }),
+        b.st(StmtKind::AtomicEnd),
+        b.st(StmtKind::Label(0, "out".into())),
+        b.st(StmtKind::Write { address: x, value: c(2) }),
+    ];
+    b.define(main, 0, &[], int(), body);
+    b.set_main(main);
+    let mut seq = sequentialise(&b.program, &options(2, 1))?;
+    Ok(seq.threads.remove(0))
+}
+
+#[test]
+fn a_path_that_leaves_an_atomic_section_early_leaves_the_others_inside() {
+    // the write after the if is inside the section on the one path that
+    // reaches it: no switch point before it (there was one when the
+    // then branch's end closed the section for the rest of the walk)
+    let thread = atomic_section_with_an_early_exit(true).expect("sequentialises");
+    let mut flat = Vec::new();
+    flatten(&thread.body, &mut flat);
+    let writes: Vec<usize> = flat.iter().enumerate().filter(|(_, s)| matches!(s, SeqStmt::Write { .. })).map(|(k, _)| k).collect();
+    assert_eq!(writes.len(), 2, "{flat:?}");
+    assert!(!matches!(flat[writes[0] - 1], SeqStmt::Guard(_)), "no switch point inside the section: {flat:?}");
+    assert!(matches!(flat[writes[1] - 1], SeqStmt::Guard(_)), "a switch point after it: {flat:?}");
+    // a section closed on one path only is refused where the paths meet
+    let error = atomic_section_with_an_early_exit(false).expect_err("paths disagree");
+    assert!(error.message.contains("open on some paths"), "{}", error.message);
+}

@@ -627,3 +627,23 @@ fn alignment_specifiers_and_attributes_lay_out_structs_as_gcc_does() {
     expect_within(&plain_tail, &["--pso", "--unwind", "3"], Verdict::Unsafe);
     expect_within(&plain_tail, &["--tso", "--unwind", "3"], Verdict::Safe);
 }
+
+#[test]
+fn an_atomic_section_left_early_stays_atomic_on_the_other_paths() {
+    if !require_cbmc() {
+        return;
+    }
+    // SV-COMP's qw2004 shape: before, the statements after the early exit
+    // were outside the section, and CBMC's counterexample failed the
+    // native check (exit 4)
+    let program = fixture("atomic_section_exits.c");
+    expect(&program, "--sc", Verdict::Safe);
+    expect_within(&program, &["--tso", "--fence-atomic-sections"], Verdict::Safe);
+    let directory = tempfile::tempdir().expect("temporary directory");
+    // a thread that returns inside its section lets the others run after it
+    let finished = mutant(&program, "assert(done == 1);", "assert(done == 0);", directory.path());
+    expect(&finished, "--sc", Verdict::Unsafe);
+    // without the section the observer sees a half-done update
+    let unguarded = mutant(&program, "int set_both(void) {\n    __VERIFIER_atomic_begin();", "int set_both(void) {\n    __VERIFIER_atomic_begin(); __VERIFIER_atomic_end();", directory.path());
+    expect(&unguarded, "--sc", Verdict::Unsafe);
+}

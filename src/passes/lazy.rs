@@ -12,7 +12,7 @@ use crate::ir::{
     StmtKind, StructDef, Ty, PER_THREAD_VALUE, per_thread_array,
 };
 use crate::options::TranslateOptions;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Largest array whose elements get nondeterministic initial values one by one.
 const MAX_NONDET_ELEMENTS: u64 = 256;
@@ -120,7 +120,15 @@ struct Sequentialiser<'a> {
     slot: usize,
     /// Number of the next visible statement.
     next: u32,
+    /// How many `__VERIFIER_atomic_begin`s are open here: every path to a
+    /// statement has the same depth (checked), so a visible statement is
+    /// inside a section or outside on all of them.
     atomic_depth: u32,
+    /// Whether control can reach the statement being walked by falling
+    /// through from the one before (not after a `goto` or `return`).
+    falls_through: bool,
+    /// The atomic depth at the gotos to each label seen so far.
+    depth_at_jumps: HashMap<LabelId, u32>,
     created: std::vec::IntoIter<usize>,
     end: LabelId,
     defined: HashSet<LabelId>,
@@ -155,6 +163,8 @@ fn sequentialise_thread(
         slot: thread.slot,
         next: 1,
         atomic_depth: 0,
+        falls_through: true,
+        depth_at_jumps: HashMap::new(),
         created: thread.created.clone().into_iter(),
         end: labels.fresh(),
         defined: HashSet::new(),
@@ -201,6 +211,7 @@ fn sequentialise_thread(
         }
         _ => s.block(&thread.body, &mut body)?,
     }
+    s.end_atomic_section(thread.origin, &mut body);
     s.check_jumps()?;
     if s.jumps.iter().any(|(label, _)| *label == s.end) {
         body.push(SeqStmt::Label(s.end));
@@ -271,6 +282,54 @@ impl Sequentialiser<'_> {
         if self.atomic_depth == 0 {
             out.push(SeqStmt::Guard(self.next));
             self.next += 1;
+        }
+    }
+
+    /// Where the path that ended at `other` (its atomic depth, and whether
+    /// it arrives) meets the one being walked: the depth of the paths that
+    /// arrive, which must agree (a section that ends on some paths only
+    /// cannot be told apart statically, and is refused).
+    fn meet(&mut self, other: (u32, bool), origin: OriginId) -> Result<(), Box<Diagnostic>> {
+        match (self.falls_through, other) {
+            (true, (depth, true)) if depth != self.atomic_depth => Err(self.sections_disagree(origin)),
+            (false, (depth, arrives)) => {
+                (self.atomic_depth, self.falls_through) = (depth, arrives);
+                Ok(())
+            }
+            (true, _) => Ok(()),
+        }
+    }
+
+    /// A `goto label` at `origin`: its path's depth, which the other gotos
+    /// to `label` must share; what follows it is not reached by falling
+    /// through.
+    fn jump_depth(&mut self, label: LabelId, origin: OriginId) -> Result<(), Box<Diagnostic>> {
+        if self.falls_through {
+            let earlier = *self.depth_at_jumps.entry(label).or_insert(self.atomic_depth);
+            if earlier != self.atomic_depth {
+                return Err(self.sections_disagree(origin));
+            }
+        }
+        self.falls_through = false;
+        Ok(())
+    }
+
+    fn sections_disagree(&self, origin: OriginId) -> Box<Diagnostic> {
+        diagnostic_at(
+            self.context.program,
+            origin,
+            "an atomic section that is open on some paths to here and closed on others".into(),
+            "paths with different `__VERIFIER_atomic_begin`/`_end` meet here".into(),
+            Some("end each `__VERIFIER_atomic_begin` section on every path before the paths meet".into()),
+        )
+    }
+
+    /// A thread that ends inside an atomic section (a `return` between
+    /// `__VERIFIER_atomic_begin` and `_end`) ends the section too.
+    fn end_atomic_section(&mut self, origin: OriginId, out: &mut Vec<SeqStmt>) {
+        if self.atomic_depth > 0 && self.falls_through {
+            self.atomic_depth = 0;
+            out.push(SeqStmt::AtomicEnd { stmt: origin });
         }
     }
 
@@ -413,6 +472,9 @@ impl Sequentialiser<'_> {
                 });
             }
             StmtKind::Assume(condition) | StmtKind::LoopBound(condition) => {
+                if *condition == Expr::Const(0) {
+                    self.falls_through = false;
+                }
                 out.push(SeqStmt::Assume(condition.clone()))
             }
             StmtKind::If {
@@ -420,8 +482,13 @@ impl Sequentialiser<'_> {
                 then_branch,
                 else_branch,
             } => {
+                // both branches start at the depth here; where they meet,
+                // those that arrive must agree
+                let (depth, falls_through) = (self.atomic_depth, self.falls_through);
                 let mut then_out = Vec::new();
                 self.block(then_branch, &mut then_out)?;
+                let then_end = (self.atomic_depth, self.falls_through);
+                (self.atomic_depth, self.falls_through) = (depth, falls_through);
                 let then_visible = contains_guard(&then_out);
                 hoist_opening_guard(&mut then_out, out);
                 let then_switches = contains_guard(&then_out);
@@ -435,6 +502,7 @@ impl Sequentialiser<'_> {
                 if !then_visible {
                     hoist_opening_guard(&mut else_out, out);
                 }
+                self.meet(then_end, origin)?;
                 let switches = then_switches || contains_guard(&else_out);
                 out.push(SeqStmt::If {
                     condition: condition.clone(),
@@ -459,6 +527,7 @@ impl Sequentialiser<'_> {
                     ));
                 }
                 self.jumps.push((*label, origin));
+                self.jump_depth(*label, origin)?;
                 out.push(SeqStmt::Goto(*label));
             }
             StmtKind::Label(label, name) => {
@@ -466,12 +535,18 @@ impl Sequentialiser<'_> {
                 if !self.defined.insert(*label) {
                     return Err(self.unsupported(origin, "label defined twice", "duplicate label"));
                 }
+                if let Some(&depth) = self.depth_at_jumps.get(label) {
+                    self.meet((depth, true), origin)?;
+                }
+                self.falls_through = true;
                 out.push(SeqStmt::Label(*label));
                 self.join(out);
             }
             StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
                 self.note_result(kind, out);
+                self.end_atomic_section(origin, out);
                 self.jumps.push((self.end, origin));
+                self.falls_through = false;
                 out.push(SeqStmt::Goto(self.end));
             }
             StmtKind::ThreadCreate {
