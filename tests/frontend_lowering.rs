@@ -1375,3 +1375,17 @@ fn main_gets_the_arguments_of_a_run_without_any() {
     let p = ok("int main(int argc, char **argv) {\n  return 0;\n}\n");
     assert_eq!(p.locations.len(), 1, "only NULL: {:?}", p.locations);
 }
+
+#[test]
+fn a_function_the_program_defines_is_called_even_with_a_builtins_name() {
+    // SV-COMP's workstealqueue defines its own compare-and-swap: `&expected`
+    // of a local is an ordinary address then, not a builtin's private
+    // argument (it was refused), and the call runs the program's body
+    let p = ok("_Bool atomic_compare_exchange_strong(long *o, long *e, long d) { if (*o == *e) { *o = d; return 1; } *e = *o; return 0; }\nlong v = 5;\nint main(void) { long expected = 0; atomic_compare_exchange_strong(&v, &expected, 0); return expected; }\n");
+    let calls = flat(&function(&p, "main").body);
+    assert!(calls.iter().any(|k| matches!(k, StmtKind::Call { .. })), "{calls:?}");
+    assert!(!calls.iter().any(|k| matches!(k, StmtKind::Rmw { .. })), "{calls:?}");
+    let p = ok("void *memset(void *s, int c, unsigned long n) { char *b = s; while (n--) *b++ = c; return s; }\nint main(void) { char local[4]; memset(local, 1, 4); return local[2]; }\n");
+    let calls = flat(&function(&p, "main").body);
+    assert!(calls.iter().any(|k| matches!(k, StmtKind::Call { .. })), "{calls:?}");
+}

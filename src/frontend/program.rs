@@ -344,7 +344,8 @@ fn lower_function<'a>(
         definition.span.start,
         declarator.span.end,
     ));
-    let address_use = AddressUse::of(&definition.node.statement);
+    let program_functions = lw.functions.keys().cloned().collect();
+    let address_use = AddressUse::of(&definition.node.statement, program_functions);
     let ir_return = lw.types.ir_type(&return_type);
     // `main(argc, argv, envp)` is run without arguments: argc 1, argv
     // { "program", NULL }, envp an empty list (made only when main uses

@@ -21,6 +21,9 @@ pub struct AddressUse {
     exempt: HashSet<usize>,
     /// Offsets of identifiers that are indexed or measured.
     not_value: HashSet<usize>,
+    /// The functions the program defines: a call of one is a call of its
+    /// body, even if a builtin has its name (no exemptions then).
+    program_functions: HashSet<String>,
 }
 
 /// Builtins whose pointer argument at this index may point to private data.
@@ -71,9 +74,10 @@ fn lvalue_root(e: &Expression) -> Option<(&str, bool)> {
 }
 
 impl AddressUse {
-    /// Scans a function body.
-    pub fn of(body: &Node<Statement>) -> AddressUse {
-        let mut scan = AddressUse::default();
+    /// Scans a function body; `program_functions` are the functions the
+    /// program defines.
+    pub fn of(body: &Node<Statement>, program_functions: HashSet<String>) -> AddressUse {
+        let mut scan = AddressUse { program_functions, ..AddressUse::default() };
         scan.visit_statement(&body.node, &body.span);
         scan
     }
@@ -89,13 +93,17 @@ impl AddressUse {
 
 impl<'ast> Visit<'ast> for AddressUse {
     fn visit_call_expression(&mut self, call: &'ast CallExpression, span: &'ast Span) {
-        if let Expression::Identifier(id) = &call.callee.node
+        let builtin = match &call.callee.node {
+            Expression::Identifier(id) if !self.program_functions.contains(&id.node.name) => Some(id),
+            _ => None,
+        };
+        if let Some(id) = builtin
             && let Some(index) = private_pointer_argument(&id.node.name)
             && let Some(argument) = call.arguments.get(index)
         {
             self.exempt.insert(argument.span.start);
         }
-        if let Expression::Identifier(id) = &call.callee.node {
+        if let Some(id) = builtin {
             for index in private_object_arguments(&id.node.name) {
                 let Some(argument) = call.arguments.get(*index) else { continue };
                 let object = uncast(argument);
