@@ -567,3 +567,25 @@ fn no_div_by_zero_check_leaves_the_division_check_out() {
     assert!(translate(&[]).contains("division by zero"));
     assert!(!translate(&["--no-div-by-zero-check"]).contains("division by zero"));
 }
+
+#[test]
+fn a_loop_to_a_nondeterministic_bound_assumed_past_the_unwinding_is_a_warning() {
+    // SV-COMP's nondet programs: `assume(n >= 5)` before `for (i < n)`
+    // let no execution past the loop at --unwind 2, and the assertion
+    // after it was checked by nobody, without a word
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let source = "#include <pthread.h>\n#include <assert.h>\nunsigned __VERIFIER_nondet_uint(void);\nvoid __VERIFIER_assume(int);\n\
+void *worker(void *arg) {\n  return 0;\n}\n\
+int main(void) {\n  pthread_t t[10];\n  unsigned n = __VERIFIER_nondet_uint();\n  __VERIFIER_assume(n >= 5 && n <= 10);\n\
+  for (unsigned i = 0; i < n; i++)\n    pthread_create(&t[i], 0, worker, 0);\n  assert(0);\n  return 0;\n}\n";
+    let file = write_file(directory.path(), "nondet.c", source);
+    let output = directory.path().join("seq.c");
+    translate_at_unwind(&file, &output, "2").stderr(
+        predicate::str::contains("warning: no execution gets past this loop within its unwinding bound of 2")
+            .and(predicate::str::contains("nondet.c:12:1"))
+            .and(predicate::str::contains("nothing from line 14 (`assert(0);`) on is checked")),
+    );
+    // a bound the assumption lets a path through: no warning
+    let reachable = write_file(directory.path(), "reachable.c", &source.replace("n >= 5", "n >= 2"));
+    translate_at_unwind(&reachable, &output, "2").stderr(predicate::str::is_empty());
+}

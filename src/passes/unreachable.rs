@@ -1,8 +1,9 @@
 //! Removes the code of an unrolled function that no execution reaches: what
 //! follows an assumption that always fails, a jump or a thread exit, up to
 //! the next label. Constant propagation over the thread's private integer
-//! locals finds the assumptions that always fail, above all the loop bounds
-//! of counted loops that `--unwind` cuts short; counting the allocations on
+//! locals, with the least values that assumptions and branches give the
+//! others (`assume(n >= 5)`), finds the assumptions that always fail, above
+//! all the loop bounds of counted loops that `--unwind` cuts short; counting the allocations on
 //! every path finds the ones the heap bounds (`--nmalloc`, `--heap-block`)
 //! always cut off. A bound that cuts every path to code that matters (a
 //! visible statement or an assertion), or to the end of a thread that is
@@ -183,6 +184,9 @@ struct Flow {
     reachable: bool,
     /// Private integer locals with a known value.
     constants: HashMap<LocalId, i64>,
+    /// Private integer locals of unknown value with a known least value
+    /// (in `0..`), from the conditions that hold on every path to here.
+    at_least: HashMap<LocalId, i64>,
     /// Allocations every path to here has made.
     allocations: u32,
     /// Where the flow is unreachable because a bound always cuts: where.
@@ -208,10 +212,157 @@ impl Flow {
             (true, true) => {
                 let constants =
                     self.constants.into_iter().filter(|(local, value)| other.constants.get(local) == Some(value)).collect();
+                let at_least = self
+                    .at_least
+                    .into_iter()
+                    .filter_map(|(local, least)| Some((local, least.min(*other.at_least.get(&local)?))))
+                    .collect();
                 let allocations = self.allocations.min(other.allocations);
-                Flow { reachable: true, constants, allocations, cut_by: None }
+                Flow { reachable: true, constants, at_least, allocations, cut_by: None }
             }
         }
+    }
+
+    /// Forgets what is known of the local that `place` is part of.
+    fn forget(&mut self, place: &Place) {
+        if let Some(local) = root_local(place) {
+            self.constants.remove(&local);
+            self.at_least.remove(&local);
+        }
+    }
+
+    /// Whether `condition` holds on every path here (`Some(true)`), on
+    /// none (`Some(false)`), or is not known.
+    fn decides(&self, condition: &Expr) -> Option<bool> {
+        if let Some(v) = value(condition, &self.constants) {
+            return Some(v != 0);
+        }
+        match condition {
+            Expr::Unary(UnaryOp::Not, operand) => self.decides(operand).map(|holds| !holds),
+            Expr::Cast(Ty::Bool, operand) => self.decides(operand),
+            Expr::Binary(BinaryOp::LogicalAnd, left, right) => match (self.decides(left), self.decides(right)) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
+            },
+            Expr::Binary(BinaryOp::LogicalOr, left, right) => match (self.decides(left), self.decides(right)) {
+                (Some(true), _) | (_, Some(true)) => Some(true),
+                (Some(false), Some(false)) => Some(false),
+                _ => None,
+            },
+            Expr::Binary(op, left, right) => {
+                let (local, op, bound, _) = self.local_against_value(*op, left, right)?;
+                let least = *self.at_least.get(&local)?;
+                // `local >= least > 0`: the same number in any type it is
+                // compared in
+                match op {
+                    BinaryOp::Gt | BinaryOp::Ne if least > bound => Some(true),
+                    BinaryOp::Ge if least >= bound => Some(true),
+                    BinaryOp::Lt if least >= bound => Some(false),
+                    BinaryOp::Le | BinaryOp::Eq if least > bound => Some(false),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Learns what `condition` holding (`holds`) or not says of the least
+    /// value of a private integer local (`assume(n >= 5)`, the else branch
+    /// of `if (n < 5)`), where `locals` says it is one.
+    fn learn(&mut self, condition: &Expr, holds: bool, locals: &[Local]) {
+        match condition {
+            Expr::Unary(UnaryOp::Not, operand) => self.learn(operand, !holds, locals),
+            Expr::Cast(Ty::Bool, operand) => self.learn(operand, holds, locals),
+            Expr::Binary(BinaryOp::LogicalAnd, left, right) if holds => {
+                self.learn(left, true, locals);
+                self.learn(right, true, locals);
+            }
+            Expr::Binary(BinaryOp::LogicalOr, left, right) if !holds => {
+                self.learn(left, false, locals);
+                self.learn(right, false, locals);
+            }
+            Expr::Binary(op, left, right) => {
+                let Some((local, op, bound, other)) = self.local_against_value(*op, left, right) else { return };
+                let op = if holds { op } else { negated(op) };
+                let least = match op {
+                    BinaryOp::Ge => bound,
+                    BinaryOp::Gt => bound + 1,
+                    _ => return,
+                };
+                if locals.get(local).is_some_and(|declared| compared_as_its_own_type(declared, other)) {
+                    let known = self.at_least.entry(local).or_insert(least);
+                    *known = (*known).max(least);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `left op right` as `local op' value`, where one side is a local of
+    /// unknown value and the other's (`other`) value is known.
+    fn local_against_value<'e>(&self, op: BinaryOp, left: &'e Expr, right: &'e Expr) -> Option<(LocalId, BinaryOp, i64, &'e Expr)> {
+        let unknown = |e: &Expr| match e {
+            Expr::Load(Place::Local(local)) if !self.constants.contains_key(local) => Some(*local),
+            _ => None,
+        };
+        match (unknown(left), unknown(right)) {
+            (Some(local), None) => Some((local, op, value(right, &self.constants)?, right)),
+            (None, Some(local)) => Some((local, mirrored(op)?, value(left, &self.constants)?, left)),
+            _ => None,
+        }
+    }
+}
+
+/// `a op b` as `b op' a`, for a comparison.
+fn mirrored(op: BinaryOp) -> Option<BinaryOp> {
+    Some(match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Ge => BinaryOp::Le,
+        BinaryOp::Eq | BinaryOp::Ne => op,
+        _ => return None,
+    })
+}
+
+/// The comparison that holds where `op` fails.
+fn negated(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Ge,
+        BinaryOp::Ge => BinaryOp::Lt,
+        BinaryOp::Gt => BinaryOp::Le,
+        BinaryOp::Le => BinaryOp::Gt,
+        BinaryOp::Eq => BinaryOp::Ne,
+        BinaryOp::Ne => BinaryOp::Eq,
+        other => other,
+    }
+}
+
+/// Whether comparing `local`, a private integer, with `other` compares
+/// the local's own value: always for an unsigned local; for a signed one,
+/// when `other` is a literal of a signed type (`n >= 5`, not `n >= 5u`,
+/// which `-1` passes as a large unsigned number).
+fn compared_as_its_own_type(local: &Local, other: &Expr) -> bool {
+    let signed_literal = match other {
+        Expr::Const(_) => true,
+        Expr::Cast(Ty::Int { signed: true, bits }, operand) => *bits >= 32 && matches!(**operand, Expr::Const(_)),
+        _ => false,
+    };
+    match local.ty {
+        _ if local.shared => false,
+        Ty::Bool | Ty::Int { signed: false, .. } => true,
+        Ty::Int { signed: true, .. } => signed_literal,
+        _ => false,
+    }
+}
+
+/// The local that `place` is part of, if it is one.
+fn root_local(place: &Place) -> Option<LocalId> {
+    match place {
+        Place::Local(local) => Some(*local),
+        Place::PlainGlobal(_) => None,
+        Place::Index(base, _) | Place::Field(base, _) => root_local(base),
     }
 }
 
@@ -247,10 +398,15 @@ impl Pass<'_> {
         let Stmt { kind, origin } = stmt;
         let kind = match kind {
             StmtKind::If { condition, then_branch, else_branch } => {
-                let (taken_then, taken_else) = match value(&condition, &flow.constants) {
-                    Some(0) => (Flow::unreachable(None), flow.clone()),
-                    Some(_) => (flow.clone(), Flow::unreachable(None)),
-                    None => (flow.clone(), flow.clone()),
+                let (taken_then, taken_else) = match flow.decides(&condition) {
+                    Some(false) => (Flow::unreachable(None), flow.clone()),
+                    Some(true) => (flow.clone(), Flow::unreachable(None)),
+                    None => {
+                        let (mut taken_then, mut taken_else) = (flow.clone(), flow.clone());
+                        taken_then.learn(&condition, true, self.locals);
+                        taken_else.learn(&condition, false, self.locals);
+                        (taken_then, taken_else)
+                    }
                 };
                 let (then_branch, after_then) = self.block(then_branch, taken_then);
                 let (else_branch, after_else) = self.block(else_branch, taken_else);
@@ -258,19 +414,20 @@ impl Pass<'_> {
                 StmtKind::If { condition, then_branch, else_branch }
             }
             StmtKind::Assume(condition) => {
-                if value(&condition, &flow.constants) == Some(0) {
-                    flow = Flow::unreachable(None);
+                match flow.decides(&condition) {
+                    Some(false) => flow = Flow::unreachable(None),
+                    _ => flow.learn(&condition, true, self.locals),
                 }
                 StmtKind::Assume(condition)
             }
             StmtKind::LoopBound(condition) => {
-                if value(&condition, &flow.constants) == Some(0) {
+                if flow.decides(&condition) == Some(false) {
                     flow = Flow::unreachable(Some(Cut::LoopBound(origin)));
                 }
                 StmtKind::LoopBound(condition)
             }
             StmtKind::Malloc { target, size, zeroed } => {
-                forget(&target, &mut flow.constants);
+                flow.forget(&target);
                 match self.allocation_cut(origin, &size, &flow) {
                     Some(cut) => flow = Flow::unreachable(Some(cut)),
                     None => flow.allocations += 1,
@@ -287,17 +444,21 @@ impl Pass<'_> {
                 kind
             }
             StmtKind::Assign(place, expr) => {
+                if let Some(local) = root_local(&place) {
+                    flow.at_least.remove(&local);
+                }
                 self.assign(&place, &expr, &mut flow.constants);
                 StmtKind::Assign(place, expr)
             }
             StmtKind::Loop { .. } => {
                 // not unrolled: what its body changes is unknown
                 flow.constants.clear();
+                flow.at_least.clear();
                 kind
             }
             kind => {
                 if let Some(target) = written_place(&kind) {
-                    forget(target, &mut flow.constants);
+                    flow.forget(target);
                 }
                 kind
             }
@@ -345,7 +506,9 @@ impl Pass<'_> {
     /// and representable; anything else written is forgotten.
     fn assign(&self, place: &Place, expr: &Expr, constants: &mut HashMap<LocalId, i64>) {
         let Place::Local(local) = place else {
-            forget(place, constants);
+            if let Some(local) = root_local(place) {
+                constants.remove(&local);
+            }
             return;
         };
         let stored = value(expr, constants).and_then(|v| self.locals.get(*local).and_then(|l| stored_value(l, v)));
@@ -383,17 +546,6 @@ fn written_place(kind: &StmtKind) -> Option<&Place> {
         StmtKind::Rmw { target, .. } | StmtKind::Call { target, .. } => target.as_ref(),
         StmtKind::ThreadCreate { handle, .. } => Some(handle),
         _ => None,
-    }
-}
-
-/// Forgets the value of the local that `place` is part of.
-fn forget(place: &Place, constants: &mut HashMap<LocalId, i64>) {
-    match place {
-        Place::Local(local) => {
-            constants.remove(local);
-        }
-        Place::PlainGlobal(_) => {}
-        Place::Index(base, _) | Place::Field(base, _) => forget(base, constants),
     }
 }
 
@@ -518,7 +670,12 @@ mod tests {
 
     /// `i = 0; if (i < n) { i = i + 1; if (i < n) { i = i + 1; bound !(i < n) } }`
     fn counted_loop(n: i64, origin: OriginId) -> Vec<Stmt> {
-        let condition = || bin(BinaryOp::Lt, load(0), Expr::Const(n));
+        counted_loop_to(Expr::Const(n), origin)
+    }
+
+    /// [`counted_loop`] up to the value of `bound`.
+    fn counted_loop_to(bound: Expr, origin: OriginId) -> Vec<Stmt> {
+        let condition = || bin(BinaryOp::Lt, load(0), bound.clone());
         let step = || st(StmtKind::Assign(Place::Local(0), bin(BinaryOp::Add, load(0), Expr::Const(1))), 2);
         let inner = vec![
             step(),
@@ -625,6 +782,84 @@ mod tests {
         body.push(write(9));
         let mut f = function(vec![Local { name: "u".into(), ty: Ty::Int { bits: 32, signed: false }, shared: false }], body);
         assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
+    }
+
+    /// `n = nondet; <learning>; counted loop to n; write`, with `i` and an
+    /// `n` of type `n_type`.
+    fn loop_to_an_assumed_bound(learning: Vec<Stmt>, n_type: Ty) -> (Reachability, Function) {
+        let mut body = vec![st(StmtKind::Assign(Place::Local(1), Expr::Nondet(n_type.clone())), 1)];
+        body.extend(learning);
+        body.extend(counted_loop_to(load(1), 7));
+        body.push(write(9));
+        let mut f = function(vec![int("i"), Local { name: "n".into(), ty: n_type, shared: false }], body);
+        (remove_unreachable(&mut f, &Bounds::default()), f)
+    }
+
+    #[test]
+    fn a_loop_to_a_bound_assumed_past_the_unwinding_cuts_what_follows() {
+        let n_at_least = |op: BinaryOp, k: i64| st(StmtKind::Assume(bin(op, load(1), Expr::Const(k))), 3);
+        let cut = vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }];
+        // assume(n >= 5 && n <= 10), assume(n > 2), assume(3 <= n)
+        let both = st(
+            StmtKind::Assume(bin(
+                BinaryOp::LogicalAnd,
+                bin(BinaryOp::Ge, load(1), Expr::Const(5)),
+                bin(BinaryOp::Le, load(1), Expr::Const(10)),
+            )),
+            3,
+        );
+        let mirrored = st(StmtKind::Assume(bin(BinaryOp::Le, Expr::Const(3), load(1))), 3);
+        for learning in [vec![both], vec![n_at_least(BinaryOp::Gt, 2)], vec![mirrored]] {
+            assert_eq!(loop_to_an_assumed_bound(learning.clone(), Ty::INT).0.cuts, cut, "{learning:?}");
+        }
+        // the else branch of `if (n < 3) return`
+        let early_return = st(
+            StmtKind::If {
+                condition: bin(BinaryOp::Lt, load(1), Expr::Const(3)),
+                then_branch: vec![st(StmtKind::Return(None), 4)],
+                else_branch: vec![],
+            },
+            3,
+        );
+        assert_eq!(loop_to_an_assumed_bound(vec![early_return], Ty::INT).0.cuts, cut);
+        // an unsigned n: any comparison gives its least value
+        let unsigned = Ty::Int { bits: 32, signed: false };
+        let against_unsigned = st(StmtKind::Assume(bin(BinaryOp::Ge, load(1), Expr::Cast(unsigned.clone(), Box::new(Expr::Const(5))))), 3);
+        assert_eq!(loop_to_an_assumed_bound(vec![against_unsigned.clone()], unsigned).0.cuts, cut);
+    }
+
+    #[test]
+    fn a_bound_that_lets_a_path_through_or_a_wrapping_comparison_cuts_nothing() {
+        let assume = |condition: Expr| st(StmtKind::Assume(condition), 3);
+        let unsigned = Ty::Int { bits: 32, signed: false };
+        let cases = [
+            // n >= 2 lets n == 2 leave the loop within 2 iterations
+            (vec![assume(bin(BinaryOp::Ge, load(1), Expr::Const(2)))], Ty::INT),
+            // a signed n compared as unsigned: -1 passes `n >= 5u`
+            (vec![assume(bin(BinaryOp::Ge, load(1), Expr::Cast(unsigned, Box::new(Expr::Const(5)))))], Ty::INT),
+            // n >= 5 || n == 0
+            (
+                vec![assume(bin(
+                    BinaryOp::LogicalOr,
+                    bin(BinaryOp::Ge, load(1), Expr::Const(5)),
+                    bin(BinaryOp::Eq, load(1), Expr::Const(0)),
+                ))],
+                Ty::INT,
+            ),
+            // n is read again after the assumption
+            (
+                vec![
+                    assume(bin(BinaryOp::Ge, load(1), Expr::Const(5))),
+                    st(StmtKind::Read { target: Place::Local(1), address: Expr::Const(1) }, 4),
+                ],
+                Ty::INT,
+            ),
+        ];
+        for (learning, n_type) in cases {
+            let (found, f) = loop_to_an_assumed_bound(learning.clone(), n_type);
+            assert_eq!(found, Reachability::default(), "{learning:?}");
+            assert!(f.body.iter().any(|s| s.origin == 9), "the write stays: {learning:?}");
+        }
     }
 
     #[test]
