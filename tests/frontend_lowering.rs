@@ -1389,3 +1389,21 @@ fn a_function_the_program_defines_is_called_even_with_a_builtins_name() {
     let calls = flat(&function(&p, "main").body);
     assert!(calls.iter().any(|k| matches!(k, StmtKind::Call { .. })), "{calls:?}");
 }
+
+#[test]
+fn a_variadic_function_that_reads_its_arguments_is_refused_where_it_reads() {
+    refused_at(&[
+        (
+            "int first(int n, ...) {\n  __builtin_va_list a;\n  __builtin_va_start(a, n);\n  return __builtin_va_arg(a, int);\n}\nint main(void) { return first(1, 2); }\n",
+            "variadic arguments (`va_arg`)",
+            (4, 10),
+        ),
+        // too many arguments for a function without `...`
+        ("int f(int a) { return a; }\nint main(void) { return f(1, 2); }\n", "takes 1 argument(s) but is called with 2", (2, 25)),
+    ]);
+    // one that only hands them on is lowered, its extra arguments' effects kept
+    let p = ok("void note(const char *f, ...) {}\nint x;\nint main(void) { int k = 0; note(\"%d\", k++, x); return k; }\n");
+    let main = flat(&function(&p, "main").body);
+    assert!(main.iter().any(|k| matches!(k, StmtKind::Call { arguments, .. } if arguments.len() == 1)), "{main:?}");
+    assert!(!main.iter().any(|k| matches!(k, StmtKind::Read { .. })), "x, without effects, is not read: {main:?}");
+}

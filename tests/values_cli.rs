@@ -647,3 +647,19 @@ fn an_atomic_section_left_early_stays_atomic_on_the_other_paths() {
     let unguarded = mutant(&program, "int set_both(void) {\n    __VERIFIER_atomic_begin();", "int set_both(void) {\n    __VERIFIER_atomic_begin(); __VERIFIER_atomic_end();", directory.path());
     expect(&unguarded, "--sc", Verdict::Unsafe);
 }
+
+#[test]
+fn variadic_functions_that_do_not_read_their_extra_arguments_run() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "variadic_functions.c",
+        &["--pso"],
+        &[
+            ("first_of(3, k++, k++) == 3 && k == 2", "first_of(3, k++, k++) == 3 && k == 1"),
+            ("counter == 1 && logged == 2", "counter == 1 && logged == 1"),
+            ("counter == 1 && logged", "counter == 0 && logged"),
+        ],
+    );
+}

@@ -38,6 +38,16 @@ const PTHREAD_MUTEX_NORMAL: i64 = 0;
 const IGNORED: &[&str] = &[
     "printf",
     "fprintf",
+    "vprintf",
+    "vfprintf",
+    "vdprintf",
+    "syslog",
+    "vsyslog",
+    // a variadic function's own list: its body cannot read the arguments
+    // (`va_arg` is refused), so starting and ending the list does nothing
+    "__builtin_va_start",
+    "__builtin_va_end",
+    "__builtin_va_copy",
     "puts",
     "putchar",
     "fputs",
@@ -514,13 +524,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             .get(&function)
             .cloned()
             .unwrap_or((Vec::new(), CType::INT));
-        if parameter_types.len() != arguments.len() {
+        let variadic = self.lw.variadic.contains(&function);
+        let (arguments, extra) = arguments.split_at(arguments.len().min(parameter_types.len()));
+        if parameter_types.len() != arguments.len() || (!extra.is_empty() && !variadic) {
             return self.lw.error(
                 span,
                 format!(
                     "`{name}` takes {} argument(s) but is called with {}",
                     parameter_types.len(),
-                    arguments.len()
+                    arguments.len() + extra.len()
                 ),
                 "wrong number of arguments",
             );
@@ -544,6 +556,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 *earlier = self.protect(e, &CType::LONG, mark);
             }
             values.push(converted);
+        }
+        // the arguments past a variadic function's parameters: their
+        // effects, in order after the others (the body cannot read them)
+        for argument in extra.iter().filter(|argument| has_side_effects(argument)) {
+            let mark = self.mark();
+            self.rvalue(argument)?;
+            for earlier in values.iter_mut() {
+                let e = std::mem::replace(earlier, Expr::Const(0));
+                *earlier = self.protect(e, &CType::LONG, mark);
+            }
         }
         let target = match return_type {
             CType::Void => None,

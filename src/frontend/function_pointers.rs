@@ -126,14 +126,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     /// The function `name` if the program uses it as a value and it takes
-    /// `arity` arguments and returns a value or not as `return_type` does.
+    /// `arity` arguments (or fewer and `...`) and returns a value or not as
+    /// `return_type` does.
     fn fitting(&self, name: &str, arity: usize, return_type: &CType) -> Option<FunctionId> {
         if !self.lw.function_values.contains(name) {
             return None;
         }
         let &function = self.lw.functions.get(name)?;
         let (parameters, returns) = self.lw.signatures.get(&function)?;
-        let fits = parameters.len() == arity && (*returns == CType::Void) == (*return_type == CType::Void);
+        let takes = parameters.len() == arity || (self.lw.variadic.contains(&function) && parameters.len() < arity);
+        let fits = takes && (*returns == CType::Void) == (*return_type == CType::Void);
         fits.then_some(function)
     }
 

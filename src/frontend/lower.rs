@@ -25,6 +25,10 @@ pub struct Lowerer<'a> {
     pub prototypes: HashMap<String, CType>,
     /// Parameter and return types of user functions.
     pub signatures: HashMap<FunctionId, (Vec<CType>, CType)>,
+    /// The user functions whose parameter list ends in `...`: a call's
+    /// arguments past the parameters are evaluated and dropped (the body
+    /// cannot read them: `va_arg` is refused).
+    pub variadic: HashSet<FunctionId>,
     origin_cache: HashMap<(usize, usize), OriginId>,
     /// Largest constant heap block seen, in scalars.
     pub heap_block: Option<u64>,
@@ -140,6 +144,7 @@ impl<'a> Lowerer<'a> {
             functions: HashMap::new(),
             prototypes: HashMap::new(),
             signatures: HashMap::new(),
+            variadic: HashSet::new(),
             origin_cache: HashMap::new(),
             heap_block: None,
             heap_unknown: false,

@@ -154,9 +154,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Some(bytes) => Ok(Val { expr: Expr::Const(bytes as i64), ty: CType::SIZE }),
                 None => self.lw.refuse(e.span, "`offsetof` with an index that is not a constant", None),
             },
-            Expression::VaArg(_) => self
-                .lw
-                .refuse(e.span, "variadic arguments (`va_arg`)", None),
+            Expression::VaArg(_) => self.lw.refuse(
+                e.span,
+                "variadic arguments (`va_arg`)",
+                Some("a function may take `...` and hand its list to a vprintf-like call, but not read the arguments"),
+            ),
         }
     }
 

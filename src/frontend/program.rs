@@ -104,7 +104,10 @@ fn lower_unit_with(
         }
     }
     for (id, definition) in definitions.iter().enumerate() {
-        let signature = signature(&mut lw, definition)?;
+        let (signature, variadic) = signature(&mut lw, definition)?;
+        if variadic {
+            lw.variadic.insert(id);
+        }
         if let Some(name) = types::declarator_name(&definition.node.declarator.node) {
             lw.prototypes
                 .insert(name.node.name.clone(), signature.1.clone());
@@ -249,7 +252,7 @@ fn named_constant<'a>(
 fn signature<'a>(
     lw: &mut Lowerer<'a>,
     definition: &'a Node<FunctionDefinition>,
-) -> LResult<(Vec<CType>, CType)> {
+) -> LResult<((Vec<CType>, CType), bool)> {
     let declarator = &definition.node.declarator;
     let name = types::declarator_name(&declarator.node)
         .map(|n| n.node.name.clone())
@@ -278,13 +281,6 @@ fn signature<'a>(
             "here",
         );
     };
-    if variadic {
-        return lw.refuse(
-            declarator.span,
-            format!("the variadic function `{name}`"),
-            Some("give the function a fixed parameter list"),
-        );
-    }
     if matches!(*ret, CType::Float(_)) {
         return lw.refuse(
             declarator.span,
@@ -323,7 +319,7 @@ fn signature<'a>(
             parameters.push(ty);
         }
     }
-    Ok((parameters, ret.without_atomic().0))
+    Ok(((parameters, ret.without_atomic().0), variadic))
 }
 
 fn lower_function<'a>(

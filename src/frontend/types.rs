@@ -613,9 +613,10 @@ impl<'a> TypeEnv<'a> {
             "pthread_once_t" => return Ok(CType::INT),
             // a key's number (see `FnLowerer::thread_specific`)
             "pthread_key_t" => return Ok(CType::UINT),
-            "va_list" | "__builtin_va_list" | "__gnuc_va_list" => {
-                return self.refuse(name.span, "variadic arguments (`va_list`)", None);
-            }
+            // a variadic function's argument list, which only the ignored
+            // `va_start`, `va_end` and `vprintf`-like calls use (`va_arg`
+            // is refused)
+            "va_list" | "__builtin_va_list" | "__gnuc_va_list" => return Ok(CType::Opaque(id.to_string())),
             "jmp_buf" | "sigjmp_buf" => return self.refuse(name.span, "setjmp/longjmp", None),
             _ => {}
         }
@@ -1276,6 +1277,7 @@ fn opaque_byte_size(name: &str) -> u64 {
         "pthread_cond_t" => 48,
         "pthread_rwlockattr_t" => 8,
         "FILE" => 216,
+        "va_list" | "__builtin_va_list" | "__gnuc_va_list" => 24,
         // pthread_mutexattr_t, pthread_condattr_t, pthread_barrierattr_t
         _ => 4,
     }
