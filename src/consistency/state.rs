@@ -488,9 +488,9 @@ impl State {
             Kind::Unlock { mutex } => {
                 self.is_drained(thread) && self.holder[mutex] == thread as u32
             }
-            Kind::LockBusy { mutex } => {
-                self.is_drained(thread) && self.holder[mutex] != FREE && self.holder[mutex] != thread as u32
-            }
+            // held by any thread, the trying one too (a normal mutex's
+            // try-lock by its holder fails with EBUSY)
+            Kind::LockBusy { mutex } => self.is_drained(thread) && self.holder[mutex] != FREE,
         }
     }
 

@@ -10,8 +10,8 @@ use std::collections::HashSet;
 /// write (RMW, SC write) or take a mutex, so executing them is a choice.
 fn is_branching(instance: &Instance, node: Node) -> bool {
     match instance.nodes[node].kind {
-        // A failed try-lock runs only while another thread holds the
-        // mutex, and an unlock ends that window: whether it ran is not
+        // A failed try-lock runs only while a thread (its own too) holds
+        // the mutex, and an unlock ends that window: whether it ran is not
         // fixed by the writes in memory, so both are choices.
         Kind::Rmw { .. } | Kind::Lock { .. } | Kind::AtomicBegin | Kind::LockBusy { .. } => true,
         Kind::Unlock { .. } => instance.busy_locks,

@@ -127,7 +127,8 @@ pub enum SeqStmt {
         stmt: OriginId,
     },
     /// `target = ` 1 if the mutex at `address` was free and is now taken,
-    /// 0 if another thread holds it (`pthread_mutex_trylock`); drains first.
+    /// 0 if a thread, this one too, holds it (`pthread_mutex_trylock`);
+    /// drains first.
     TryLock {
         target: Place,
         address: Expr,

@@ -872,6 +872,22 @@ impl Renderer<'_> {
         }
     }
 
+    /// Whether the thread of the failed try-lock `event` holds its mutex
+    /// itself: its last lock or unlock of the mutex before it is a lock.
+    fn holds_mutex(&self, event: EventId) -> bool {
+        let info = &self.decoded.events[event];
+        let EventKind::LockBusy { mutex } = &info.kind else { return false };
+        let before = self.decoded.issue_order.iter().take_while(|&&e| e != event);
+        let own = before.filter_map(|&e| Some(&self.decoded.events[e]).filter(|earlier| earlier.slot == info.slot));
+        own.filter_map(|earlier| match &earlier.kind {
+            EventKind::Lock { mutex: m } if m == mutex => Some(true),
+            EventKind::Unlock { mutex: m } if m == mutex => Some(false),
+            _ => None,
+        })
+        .last()
+        .unwrap_or(false)
+    }
+
     /// How many of `buffer`'s stores are program stores.
     fn program_stores(&self, buffer: &[EventId]) -> usize {
         buffer.iter().filter(|&&w| !self.decoded.events[w].kind.is_synthetic()).count()
@@ -928,7 +944,8 @@ impl Renderer<'_> {
             EventKind::Lock { mutex } => (drains(&format!("lock {mutex}")), StepKind::Lock, None),
             EventKind::Unlock { mutex } => (drains(&format!("unlock {mutex}")), StepKind::Unlock, None),
             EventKind::LockBusy { mutex } => {
-                (drains(&format!("try-lock {mutex} fails: another thread holds it")), StepKind::LockBusy, None)
+                let holder = if self.holds_mutex(event) { "its own thread" } else { "another thread" };
+                (drains(&format!("try-lock {mutex} fails: {holder} holds it")), StepKind::LockBusy, None)
             }
             EventKind::Joined { joined } => {
                 let joins = format!("joins {} (finished)", self.thread_name(*joined));
