@@ -663,3 +663,26 @@ fn variadic_functions_that_do_not_read_their_extra_arguments_run() {
         ],
     );
 }
+
+#[test]
+fn c11_threads_are_the_pthreads_objects_they_wrap() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "c11_threads.c",
+        &["--sc", "--unwind", "3"],
+        &[
+            ("result == 10", "result == 1"),
+            ("total == 3 && initialised == 1", "total == 3 && initialised == 2"),
+            ("mine == 0);", "mine == 2);"),
+            ("assert(mtx_trylock(&lock) == thrd_busy);", "assert(mtx_trylock(&lock) == thrd_success);"),
+        ],
+    );
+    expect(&fixture("c11_threads.c"), "--tso", Verdict::Safe);
+    // without the mutex the two increments of `total` can lose one
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let unlocked = mutant(&fixture("c11_threads.c"), "    mtx_lock(&lock);\n    total += step;", "    total += step;", directory.path());
+    let unlocked = mutant(&unlocked, "    cnd_signal(&ready_changed);\n    mtx_unlock(&lock);", "    cnd_signal(&ready_changed);", directory.path());
+    expect_within(&unlocked, &["--sc", "--unwind", "3"], Verdict::Unsafe);
+}

@@ -6,6 +6,7 @@
 
 use super::lower::{FnLowerer, LResult, binary};
 use super::scan::uncast;
+use super::c11_threads;
 use super::sync_objects;
 use super::thread_specific;
 use super::lower_expr::{LVal, Val};
@@ -285,6 +286,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         {
             return self.user_call(function, name, arguments, span);
         }
+        let name = c11_threads::pthread_equivalent(name).unwrap_or(name);
+        if let Some(result) = self.c11_thread_call(name, arguments, span) {
+            return result;
+        }
         let argument = |k: usize| -> LResult<&'a Node<Expression>> {
             arguments.get(k).ok_or_else(|| {
                 Box::new(self.lw.source.diagnostic(
@@ -341,21 +346,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let (first, second) = (self.rvalue(argument(0)?)?, self.rvalue(argument(1)?)?);
                 Ok(Val { expr: binary(BinaryOp::Eq, first.expr, second.expr), ty: CType::INT })
             }
-            "pthread_join" => {
-                let handle = self.rvalue(argument(0)?)?;
-                let result = arguments.get(1).filter(|result| self.lw.types.const_eval(uncast(result)) != Some(0));
-                let Some(result) = result else {
-                    self.emit(StmtKind::ThreadJoin { handle: handle.expr });
-                    return Ok(Val::int(0));
-                };
-                // Both arguments are evaluated before the call.
-                let handle = self.save(handle.expr, &handle.ty);
-                let pointer = self.rvalue(result)?;
-                let pointer = Val { expr: self.save(pointer.expr, &pointer.ty), ty: pointer.ty };
-                self.emit(StmtKind::ThreadJoin { handle: handle.clone() });
-                self.collect_thread_result(handle, pointer, result.span)?;
-                Ok(Val::int(0))
-            }
+            "pthread_join" => self.join(argument(0)?, arguments.get(1), false),
             "pthread_exit" => {
                 let value = match arguments.first() {
                     Some(a) => Some(self.rvalue(a)?.expr),
@@ -590,22 +581,45 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// joining thread stores the thread's return value at `*result` (an
     /// ordinary store of its own; the value itself passes through the
     /// thread library, not through shared memory).
-    fn collect_thread_result(&mut self, handle: Expr, pointer: Val, span: Span) -> LResult<()> {
-        let Some(target) = pointer.ty.target().filter(|t| matches!(t, CType::Pointer(_))).cloned() else {
+    /// `pthread_join(handle, result)`, or with `c11` `thrd_join`, whose
+    /// thread returns an `int`: waits for the thread, then stores its
+    /// result where `result` points unless it is `NULL`.
+    pub fn join(&mut self, handle: &'a Node<Expression>, result: Option<&'a Node<Expression>>, c11: bool) -> LResult<Val> {
+        let handle = self.rvalue(handle)?;
+        let result = result.filter(|result| self.lw.types.const_eval(uncast(result)) != Some(0));
+        let Some(result) = result else {
+            self.emit(StmtKind::ThreadJoin { handle: handle.expr });
+            return Ok(Val::int(0));
+        };
+        // Both arguments are evaluated before the call.
+        let handle = self.save(handle.expr, &handle.ty);
+        let pointer = self.rvalue(result)?;
+        let pointer = Val { expr: self.save(pointer.expr, &pointer.ty), ty: pointer.ty };
+        self.emit(StmtKind::ThreadJoin { handle: handle.clone() });
+        self.collect_thread_result(handle, pointer, result.span, c11)?;
+        Ok(Val::int(0))
+    }
+
+    /// Stores the result of the joined thread `handle` where `pointer`
+    /// points: a `void *`, or with `c11` an `int`.
+    fn collect_thread_result(&mut self, handle: Expr, pointer: Val, span: Span, c11: bool) -> LResult<()> {
+        let result_type = if c11 { CType::INT } else { CType::Pointer(Box::new(CType::Void)) };
+        let fits = |target: &CType| if c11 { target.is_scalar() && !target.is_pointer() } else { target.is_pointer() };
+        let Some(target) = pointer.ty.target().filter(|target| fits(target)).cloned() else {
+            let (call, wanted) = if c11 { ("thrd_join", "an `int *`") } else { ("pthread_join", "a `void **`") };
             return Err(Box::new(self.lw.source.diagnostic(
                 span.start,
                 span.end,
-                "pthread_join's second argument is not a `void **`",
+                format!("{call}'s second argument is not {wanted}"),
                 "where the thread's return value goes",
-                Some("pass the address of a `void *` variable, or NULL".into()),
+                Some(format!("pass the address of {} variable, or NULL", if c11 { "an `int`" } else { "a `void *`" })),
             )));
         };
         let results = self.lw.thread_results();
-        let void_pointer = CType::Pointer(Box::new(CType::Void));
         let stored = Place::plain_element(results, handle);
         let value = Val {
-            expr: Expr::Cast(self.lw.types.ir_type(&void_pointer), Box::new(Expr::Load(stored))),
-            ty: void_pointer,
+            expr: Expr::Cast(self.lw.types.ir_type(&result_type), Box::new(Expr::Load(stored))),
+            ty: result_type,
         };
         let destination = LVal::Shared { address: self.lw.location_of(pointer.expr), ty: target, atomic: false };
         self.store(&destination, value, span)
@@ -634,13 +648,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 "wrong number of arguments",
             );
         }
-        let handle = match &uncast(&arguments[0]).node {
+        self.create_thread(&arguments[0], &arguments[2], &arguments[3])
+    }
+
+    /// A thread creation: `handle` (`&t`) gets the new thread's handle;
+    /// the thread runs `routine` on `argument`.
+    pub fn create_thread(
+        &mut self,
+        handle_pointer: &'a Node<Expression>,
+        routine: &'a Node<Expression>,
+        argument: &'a Node<Expression>,
+    ) -> LResult<Val> {
+        let handle = match &uncast(handle_pointer).node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 self.lvalue(&u.node.operand)?
             }
             _ => {
                 return self.lw.refuse(
-                    arguments[0].span,
+                    handle_pointer.span,
                     "a thread handle that is not `&variable`",
                     Some("pass the address of a pthread_t variable"),
                 );
@@ -656,25 +681,25 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             _ => {
                 return self.lw.refuse(
-                    arguments[0].span,
+                    handle_pointer.span,
                     "a thread handle that is not a `pthread_t` variable",
                     None,
                 );
             }
         };
-        match self.named_function(&arguments[2]) {
+        match self.named_function(routine) {
             Some((function, _)) => {
-                let argument = self.rvalue(&arguments[3])?;
+                let argument = self.rvalue(argument)?;
                 self.emit(StmtKind::ThreadCreate { handle: handle.clone(), function, argument: argument.expr });
             }
-            None => self.create_through_pointer(&arguments[2], &arguments[3], &handle)?,
+            None => self.create_through_pointer(routine, argument, &handle)?,
         }
         if let Some(shared) = shared_handle {
             let created = Val {
                 expr: Expr::Load(handle),
                 ty: CType::ThreadHandle,
             };
-            self.store(&shared, created, arguments[0].span)?;
+            self.store(&shared, created, handle_pointer.span)?;
         }
         Ok(Val::int(0))
     }

@@ -18,6 +18,7 @@ mod bit_fields;
 mod function_pointers;
 mod sync_objects;
 mod thread_specific;
+mod c11_threads;
 mod types;
 
 use crate::diagnostics::Diagnostic;

@@ -35,7 +35,7 @@ pub fn private_pointer_argument(function: &str) -> Option<usize> {
         | "atomic_compare_exchange_weak_explicit"
         | "__atomic_compare_exchange_n"
         | "__atomic_compare_exchange" => Some(1),
-        "pthread_create" | "pthread_join" => Some(0),
+        "pthread_create" | "pthread_join" | "thrd_create" => Some(0),
         _ => None,
     }
 }
@@ -179,7 +179,7 @@ impl<'ast> Visit<'ast> for ValueNames {
         self.named_only.insert(call.callee.span.start);
         let routine = match &call.callee.node {
             Expression::Identifier(id) if id.node.name == "pthread_create" => Some(2),
-            Expression::Identifier(id) if id.node.name == "pthread_once" => Some(1),
+            Expression::Identifier(id) if matches!(id.node.name.as_str(), "pthread_once" | "thrd_create" | "call_once") => Some(1),
             _ => None,
         };
         if let Some(argument) = routine.and_then(|index| call.arguments.get(index)) {
