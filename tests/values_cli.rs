@@ -677,6 +677,7 @@ fn c11_threads_are_the_pthreads_objects_they_wrap() {
             ("total == 3 && initialised == 1", "total == 3 && initialised == 2"),
             ("mine == 0);", "mine == 2);"),
             ("assert(mtx_trylock(&lock) == thrd_busy);", "assert(mtx_trylock(&lock) == thrd_success);"),
+            ("mtx_timedlock(&lock, &past) == thrd_success", "mtx_timedlock(&lock, &past) == thrd_timedout"),
         ],
     );
     expect(&fixture("c11_threads.c"), "--tso", Verdict::Safe);
@@ -685,4 +686,19 @@ fn c11_threads_are_the_pthreads_objects_they_wrap() {
     let unlocked = mutant(&fixture("c11_threads.c"), "    mtx_lock(&lock);\n    total += step;", "    total += step;", directory.path());
     let unlocked = mutant(&unlocked, "    cnd_signal(&ready_changed);\n    mtx_unlock(&lock);", "    cnd_signal(&ready_changed);", directory.path());
     expect_within(&unlocked, &["--sc", "--unwind", "3"], Verdict::Unsafe);
+}
+
+#[test]
+fn a_timed_lock_takes_a_free_mutex_and_may_time_out_on_a_held_one() {
+    if !require_cbmc() {
+        return;
+    }
+    // safe: main's timed lock of the free mutex never times out
+    let program = fixture("timed_lock.c");
+    expect(&program, "--sc", Verdict::Safe);
+    expect(&program, "--pso", Verdict::Safe);
+    let directory = tempfile::tempdir().expect("temporary directory");
+    // the contender may give up while main holds the mutex
+    let always_locks = mutant(&program, "assert(result == 0 || result == ETIMEDOUT);", "assert(result == 0);", directory.path());
+    expect(&always_locks, "--sc", Verdict::Unsafe);
 }

@@ -435,6 +435,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 .lw
                 .refuse(span, "setjmp/longjmp", Some("restructure the control flow")),
             "pthread_mutex_trylock" | "pthread_spin_trylock" => self.try_lock(argument(0)?),
+            "pthread_mutex_timedlock" => self.timed_lock(argument(0)?),
             "pthread_cond_wait" | "pthread_cond_timedwait" => self.condition_wait(name, argument(1)?),
             _ if sync_objects::is_read_write_lock_call(name) => self.read_write_lock(name, arguments, span),
             "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" => self.barrier(name, arguments, span),

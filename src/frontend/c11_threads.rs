@@ -62,7 +62,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "mtx_init" => self.c11_mutex_init(&arguments[0], &arguments[1]),
             "mtx_trylock" => self.try_lock(&arguments[0]).map(|taken| c11_result(taken, THRD_BUSY)),
             "cnd_timedwait" => self.condition_wait("pthread_cond_timedwait", &arguments[1]).map(|waited| c11_result(waited, THRD_TIMEDOUT)),
-            "mtx_timedlock" => self.lw.refuse(span, "`mtx_timedlock`", Some("use mtx_lock or mtx_trylock")),
+            "mtx_timedlock" => self.timed_lock(&arguments[0]).map(|locked| c11_result(locked, THRD_TIMEDOUT)),
             // any time may pass: the schedules cover it
             _ => Ok(Val::int(0)),
         })

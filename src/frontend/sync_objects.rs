@@ -63,6 +63,33 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         Ok(int(choose(taken, Expr::Const(0), Expr::Const(EBUSY))))
     }
 
+    /// `pthread_mutex_timedlock(mutex, deadline)`: takes the mutex, or,
+    /// when another thread holds it, may give up at the deadline (any time:
+    /// lazysma's clocks are arbitrary) with `ETIMEDOUT`. A free mutex is
+    /// always taken (POSIX: no timeout when it can be locked at once): the
+    /// lock either waits for the mutex, or tries it once and times out if
+    /// it is held.
+    pub fn timed_lock(&mut self, mutex: &'a Node<Expression>) -> LResult<Val> {
+        let mutex = self.rvalue(mutex)?;
+        let mutex = self.save(mutex.expr, &mutex.ty);
+        let mutex = self.lw.location_of(mutex);
+        let result = self.temp(&CType::INT);
+        let (waits, ()) = self.in_block(|f| {
+            f.emit(StmtKind::MutexLock(mutex.clone()));
+            f.emit(StmtKind::Assign(Place::Local(result), Expr::Const(0)));
+            Ok(())
+        })?;
+        let (tries, ()) = self.in_block(|f| {
+            let taken = f.temp(&CType::INT);
+            f.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: mutex.clone() });
+            let taken = binary(BinaryOp::Ne, Expr::Load(Place::Local(taken)), Expr::Const(0));
+            f.emit(StmtKind::Assign(Place::Local(result), choose(taken, Expr::Const(0), Expr::Const(ETIMEDOUT))));
+            Ok(())
+        })?;
+        self.emit(StmtKind::If { condition: Expr::Nondet(Ty::Bool), then_branch: waits, else_branch: tries });
+        Ok(int(Expr::Load(Place::Local(result))))
+    }
+
     /// `pthread_cond_wait(cond, mutex)`: POSIX allows a wait to return at
     /// any time without a signal (a spurious wakeup), so releasing the mutex
     /// and taking it again is a wait: other threads may run in between, and
