@@ -543,10 +543,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     self.convert(value, ty, argument.span)?
                 }
             };
-            for earlier in values.iter_mut() {
-                let e = std::mem::replace(earlier, Expr::Const(0));
-                *earlier = self.protect(e, &CType::LONG, mark);
-            }
+            self.protect_earlier(&mut values, mark);
             values.push(converted);
         }
         // the arguments past a variadic function's parameters: their
@@ -554,10 +551,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         for argument in extra.iter().filter(|argument| has_side_effects(argument)) {
             let mark = self.mark();
             self.rvalue(argument)?;
-            for earlier in values.iter_mut() {
-                let e = std::mem::replace(earlier, Expr::Const(0));
-                *earlier = self.protect(e, &CType::LONG, mark);
-            }
+            self.protect_earlier(&mut values, mark);
         }
         let target = match return_type {
             CType::Void => None,
@@ -599,6 +593,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.emit(StmtKind::ThreadJoin { handle: handle.clone() });
         self.collect_thread_result(handle, pointer, result.span, c11)?;
         Ok(Val::int(0))
+    }
+
+    /// Keeps the argument values computed before `mark` from the effects of
+    /// the statements emitted since (a later argument's `x++`).
+    fn protect_earlier(&mut self, values: &mut [Expr], mark: usize) {
+        for earlier in values.iter_mut() {
+            let e = std::mem::replace(earlier, Expr::Const(0));
+            *earlier = self.protect(e, &CType::LONG, mark);
+        }
     }
 
     /// Stores the result of the joined thread `handle` where `pointer`

@@ -88,7 +88,7 @@ fn alignment_specifiers_as_attributes(text: &str) -> String {
         let (before, from) = rest.split_at(at);
         out.push_str(before);
         let after = &from[SPECIFIER.len()..];
-        let starts_word = !before.ends_with(|c: char| c.is_alphanumeric() || c == '_');
+        let starts_word = !before.ends_with(is_word_character);
         // the preprocessor may put line markers before the `(` (`alignas`
         // is a macro of a system header)
         let between = &after[..after.len() - skip_space_and_markers(after).len()];
@@ -141,9 +141,9 @@ fn struct_attributes_after_bodies(text: &str) -> String {
             continue;
         }
         // the tag, then the body, if the struct has one
-        let after_tag = skip_space_and_markers(rest).trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+        let after_tag = skip_space_and_markers(rest).trim_start_matches(is_word_character);
         let after_tag = skip_space_and_markers(after_tag);
-        let body_end = after_tag.strip_prefix('{').and_then(closing_brace).map(|end| rest.len() - after_tag.len() + 1 + end + 1);
+        let body_end = after_tag.strip_prefix('{').and_then(|body| closing(body, '{', '}')).map(|end| rest.len() - after_tag.len() + 1 + end + 1);
         if let Some(body_end) = body_end {
             out.push_str(&rest[..body_end]);
             out.push_str(&attributes);
@@ -156,14 +156,13 @@ fn struct_attributes_after_bodies(text: &str) -> String {
 
 /// Where the next word `struct` or `union` begins in `text`.
 fn next_struct_keyword(text: &str) -> Option<usize> {
-    let word_character = |c: char| c.is_alphanumeric() || c == '_';
     let mut from = 0;
     while from < text.len() {
         let at = from + text[from..].find(|c: char| c == 's' || c == 'u')?;
         let keyword = ["struct", "union"].into_iter().find(|k| text[at..].starts_with(k));
         if let Some(keyword) = keyword {
-            let before = text[..at].chars().next_back().is_some_and(word_character);
-            let after = text[at + keyword.len()..].chars().next().is_some_and(word_character);
+            let before = text[..at].chars().next_back().is_some_and(is_word_character);
+            let after = text[at + keyword.len()..].chars().next().is_some_and(is_word_character);
             if !before && !after {
                 return Some(at);
             }
@@ -183,15 +182,23 @@ fn leading_attribute(text: &str) -> Option<(&str, &str)> {
     Some((&text[..length], after))
 }
 
-/// The offset in `text` of the `}` that closes a brace already consumed.
-fn closing_brace(text: &str) -> Option<usize> {
+/// Whether `c` may be part of a C identifier or keyword.
+fn is_word_character(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The offset in `text` of the `close` that closes an `open` already
+/// consumed (`)` of `(`, `}` of `{`), nested pairs skipped.
+fn closing(text: &str, open: char, close: char) -> Option<usize> {
     let mut depth = 0usize;
     for (at, c) in text.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => return Some(at),
-            '}' => depth -= 1,
-            _ => {}
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            if depth == 0 {
+                return Some(at);
+            }
+            depth -= 1;
         }
     }
     None
@@ -212,16 +219,7 @@ fn skip_space_and_markers(mut text: &str) -> &str {
 /// The text of a parenthesised operand whose `(` is already consumed, up to
 /// its `)`, and the text after that; `None` if the parentheses do not close.
 fn balanced_operand(text: &str) -> Option<(&str, &str)> {
-    let mut depth = 0usize;
-    for (at, c) in text.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' if depth == 0 => return Some((&text[..at], &text[at + 1..])),
-            ')' => depth -= 1,
-            _ => {}
-        }
-    }
-    None
+    closing(text, '(', ')').map(|at| (&text[..at], &text[at + 1..]))
 }
 
 /// Whether an alignment operand names a type rather than a constant: it

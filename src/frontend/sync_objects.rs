@@ -57,10 +57,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// otherwise finds it held (`EBUSY`).
     pub fn try_lock(&mut self, mutex: &'a Node<Expression>) -> LResult<Val> {
         let mutex = self.rvalue(mutex)?;
-        let taken = self.temp(&CType::INT);
-        self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: self.lw.location_of(mutex.expr) });
-        let taken = binary(BinaryOp::Ne, Expr::Load(Place::Local(taken)), Expr::Const(0));
+        let taken = self.try_to_take(self.lw.location_of(mutex.expr));
         Ok(int(choose(taken, Expr::Const(0), Expr::Const(EBUSY))))
+    }
+
+    /// Emits the try-lock of the mutex at `location`; whether it took it.
+    fn try_to_take(&mut self, location: Expr) -> Expr {
+        let taken = self.temp(&CType::INT);
+        self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: location });
+        binary(BinaryOp::Ne, Expr::Load(Place::Local(taken)), Expr::Const(0))
     }
 
     /// `pthread_mutex_timedlock(mutex, deadline)`: takes the mutex, or,
@@ -80,9 +85,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Ok(())
         })?;
         let (tries, ()) = self.in_block(|f| {
-            let taken = f.temp(&CType::INT);
-            f.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: mutex.clone() });
-            let taken = binary(BinaryOp::Ne, Expr::Load(Place::Local(taken)), Expr::Const(0));
+            let taken = f.try_to_take(mutex.clone());
             f.emit(StmtKind::Assign(Place::Local(result), choose(taken, Expr::Const(0), Expr::Const(ETIMEDOUT))));
             Ok(())
         })?;

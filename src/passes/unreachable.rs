@@ -253,7 +253,7 @@ impl Flow {
             Expr::Binary(op, left, right) => {
                 let (local, op, bound, _) = self.local_against_value(*op, left, right)?;
                 let least = *self.at_least.get(&local)?;
-                // `local >= least > 0`: the same number in any type it is
+                // `local >= least >= 0`: the same number in any type it is
                 // compared in
                 match op {
                     BinaryOp::Gt | BinaryOp::Ne if least > bound => Some(true),
@@ -444,10 +444,7 @@ impl Pass<'_> {
                 kind
             }
             StmtKind::Assign(place, expr) => {
-                if let Some(local) = root_local(&place) {
-                    flow.at_least.remove(&local);
-                }
-                self.assign(&place, &expr, &mut flow.constants);
+                self.assign(&place, &expr, &mut flow);
                 StmtKind::Assign(place, expr)
             }
             StmtKind::Loop { .. } => {
@@ -504,18 +501,17 @@ impl Pass<'_> {
 
     /// `place = expr`: a private integer local takes the value, when known
     /// and representable; anything else written is forgotten.
-    fn assign(&self, place: &Place, expr: &Expr, constants: &mut HashMap<LocalId, i64>) {
-        let Place::Local(local) = place else {
-            if let Some(local) = root_local(place) {
-                constants.remove(&local);
-            }
-            return;
+    fn assign(&self, place: &Place, expr: &Expr, flow: &mut Flow) {
+        let stored = match place {
+            Place::Local(local) => value(expr, &flow.constants)
+                .and_then(|v| stored_value(self.locals.get(*local)?, v))
+                .map(|v| (*local, v)),
+            _ => None,
         };
-        let stored = value(expr, constants).and_then(|v| self.locals.get(*local).and_then(|l| stored_value(l, v)));
-        match stored {
-            Some(v) => constants.insert(*local, v),
-            None => constants.remove(local),
-        };
+        flow.forget(place);
+        if let Some((local, v)) = stored {
+            flow.constants.insert(local, v);
+        }
     }
 }
 
