@@ -702,3 +702,31 @@ fn a_timed_lock_takes_a_free_mutex_and_may_time_out_on_a_held_one() {
     let always_locks = mutant(&program, "assert(result == 0 || result == ETIMEDOUT);", "assert(result == 0);", directory.path());
     expect(&always_locks, "--sc", Verdict::Unsafe);
 }
+
+#[test]
+fn padding_that_no_expression_names_is_left_out_but_keeps_its_bytes() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "padding_members.c",
+        &["--pso"],
+        &[
+            ("sizeof(struct mailbox) == 136", "sizeof(struct mailbox) == 16"),
+            ("offsetof(struct mailbox, tail) == 64", "offsetof(struct mailbox, tail) == 4"),
+            ("copy.slots[1] == 6", "copy.slots[1] == 9"),
+            ("message.payload == 0", "message.payload == 5"),
+            ("counters.reserved[3] == 7", "counters.reserved[3] == 0"),
+        ],
+    );
+    // the mailbox still needs its release store under PSO
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let relaxed = mutant(
+        &fixture("padding_members.c"),
+        "tail + 1, memory_order_release",
+        "tail + 1, memory_order_relaxed",
+        directory.path(),
+    );
+    expect(&relaxed, "--pso", Verdict::Unsafe);
+    expect(&relaxed, "--tso", Verdict::Safe);
+}

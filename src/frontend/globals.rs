@@ -327,6 +327,10 @@ impl<'a> Lowerer<'a> {
                     let Some(member) = members.get(index) else {
                         break;
                     };
+                    if self.types.is_padding(*id, member) {
+                        index += 1;
+                        continue;
+                    }
                     let field_offset = |field: &str| -> usize {
                         let position = fields.iter().position(|(f, _)| f == field).unwrap_or(fields.len());
                         fields[..position].iter().map(|(_, t)| self.types.size(t)).sum::<u64>() as usize

@@ -585,13 +585,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     let Some(field) = alias.as_ref().or(members.get(index)) else {
                         break;
                     };
-                    let member = self.member(target, id, field, span)?;
-                    self.fill(&member, &item.node.initializer)?;
+                    if !self.lw.types.is_padding(id, field) {
+                        let member = self.member(target, id, field, span)?;
+                        self.fill(&member, &item.node.initializer)?;
+                    }
                     mentioned.insert(index);
                     index += 1;
                 }
                 for (index, field) in members.iter().enumerate() {
-                    if !mentioned.contains(&index) {
+                    if !mentioned.contains(&index) && !self.lw.types.is_padding(id, field) {
                         let member = self.member(target, id, field, span)?;
                         self.zero(&member, span)?;
                     }

@@ -72,6 +72,7 @@ fn lower_unit_with(
     lw.types.thread_array_bound = u64::from(bounds.deepest_unwind()) + 1;
     lw.value_bits = bounds.bitwidth;
     lw.function_values = super::scan::names_used_as_values(unit);
+    lw.types.named_members = Some(super::scan::member_names(unit));
     // a declaration of the program may begin with a system header's
     // macro (`bool g;` is `_Bool g;` from stdbool.h): it is the header's
     // only if it ends there too
@@ -139,6 +140,7 @@ fn lower_unit_with(
     program.functions = functions;
     program.main = main;
     program.structs = lw.types.ir_structs();
+    program.padding = lw.types.padding_members();
     let constant = lw.heap_block.map(|n| n.min(u32::MAX as u64) as u32);
     program.heap_block_size = match (heap_block, constant, lw.heap_unknown) {
         (Some(n), _, _) => n,

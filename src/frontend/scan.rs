@@ -279,3 +279,45 @@ impl<'ast> Visit<'ast> for Mentions<'_> {
         visit::visit_identifier(self, identifier, span);
     }
 }
+
+/// The names that some expression of the unit uses as a struct member:
+/// `x.m`, `p->m`, a designator `.m = ...` and `offsetof(T, m.n)`. A member
+/// whose name is not among them is never read nor written by name, which
+/// is what lets [`TypeEnv`](super::types::TypeEnv) leave padding such as
+/// `char pad[56]` out of shared memory.
+pub fn member_names(unit: &TranslationUnit) -> HashSet<String> {
+    let mut scan = MemberNames::default();
+    scan.visit_translation_unit(unit);
+    scan.names
+}
+
+#[derive(Default)]
+struct MemberNames {
+    names: HashSet<String>,
+}
+
+impl<'ast> Visit<'ast> for MemberNames {
+    fn visit_member_expression(&mut self, member: &'ast MemberExpression, span: &'ast Span) {
+        self.names.insert(member.identifier.node.name.clone());
+        visit::visit_member_expression(self, member, span);
+    }
+
+    fn visit_designator(&mut self, designator: &'ast Designator, span: &'ast Span) {
+        if let Designator::Member(name) = designator {
+            self.names.insert(name.node.name.clone());
+        }
+        visit::visit_designator(self, designator, span);
+    }
+
+    fn visit_offset_designator(&mut self, designator: &'ast OffsetDesignator, span: &'ast Span) {
+        self.names.insert(designator.base.node.name.clone());
+        visit::visit_offset_designator(self, designator, span);
+    }
+
+    fn visit_offset_member(&mut self, member: &'ast OffsetMember, span: &'ast Span) {
+        if let OffsetMember::Member(name) | OffsetMember::IndirectMember(name) = member {
+            self.names.insert(name.node.name.clone());
+        }
+        visit::visit_offset_member(self, member, span);
+    }
+}

@@ -130,8 +130,20 @@ impl CType {
 pub struct StructInfo {
     pub name: String,
     pub is_union: bool,
-    /// `None` until the definition is seen.
+    /// The fields that shared memory holds, in order; `None` until the
+    /// definition is seen. Those are the declared fields
+    /// ([`Self::declared`]) without the [`Self::padding`].
     pub fields: Option<Vec<(String, CType)>>,
+    /// Every field as declared, which C's layout in bytes (`sizeof`,
+    /// `offsetof`, `_Alignof`) counts.
+    pub declared: Vec<(String, CType)>,
+    /// The members of integers or arrays of integers that no expression of
+    /// the program names (`char pad[56]` that keeps a cache line to one
+    /// field). Nothing reads their values, so shared memory leaves them
+    /// out: a location of each of their scalars would only make every
+    /// access at a computed address choose among more locations. A braced
+    /// initialiser's value for one is dropped; `sizeof` still counts them.
+    pub padding: Vec<String>,
     /// The fields declared `_Atomic` (their types in `fields` without it).
     pub atomic_fields: HashSet<String>,
     /// The bit-field members by name: `fields` holds their storage units.
@@ -234,6 +246,16 @@ impl BitFieldRuns {
 /// A typedef as written: its specifiers and declarator.
 type TypedefSource<'a> = (&'a [Node<DeclarationSpecifier>], &'a Node<Declarator>);
 
+/// Whether `ty` is an integer or an array of integers: data that can be
+/// padding ([`StructInfo::padding`]).
+fn is_integer_data(ty: &CType) -> bool {
+    match ty {
+        CType::Int { .. } => true,
+        CType::Array(element, _) => is_integer_data(element),
+        _ => false,
+    }
+}
+
 /// What an offset counts: C's bytes, or the scalars (locations) that
 /// memory is made of here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -262,6 +284,12 @@ pub struct TypeEnv<'a> {
     /// functions, by the specifier's span: the function's lowering knows
     /// its names and computes them before it resolves the type.
     pub typeof_expressions: HashMap<(usize, usize), CType>,
+    /// The names some expression uses as a member ([`member_names`]), or
+    /// `None` to model every member. A struct's integer members outside
+    /// it are padding: see [`StructInfo::padding`].
+    ///
+    /// [`member_names`]: super::scan::member_names
+    pub named_members: Option<HashSet<String>>,
 }
 
 pub type TResult<T> = Result<T, Box<Diagnostic>>;
@@ -384,6 +412,7 @@ impl<'a> TypeEnv<'a> {
             thread_array_bound: DEFAULT_THREAD_ARRAY_BOUND,
             system_structs: HashMap::new(),
             typeof_expressions: HashMap::new(),
+            named_members: None,
         }
     }
 
@@ -716,10 +745,34 @@ impl<'a> TypeEnv<'a> {
                 fields.truncate(1);
                 members.truncate(1);
             }
+            self.structs[id].padding = self.padding(id, &fields, &members);
+            let padding = &self.structs[id].padding;
+            let modelled = fields.iter().filter(|(name, _)| !padding.contains(name)).cloned().collect();
             self.structs[id].members = members;
-            self.structs[id].fields = Some(fields);
+            self.structs[id].declared = fields;
+            self.structs[id].fields = Some(modelled);
         }
         Ok(CType::Struct(id))
+    }
+
+    /// The padding members of struct `id` ([`StructInfo::padding`]) among
+    /// its declared `fields`, of which `members` are named: integers or
+    /// arrays of integers that no expression names. The first field is
+    /// never padding: a pointer to the struct, converted, points to it
+    /// (C11 6.7.2.1), so it may be reached without its name.
+    fn padding(&self, id: StructId, fields: &[(String, CType)], members: &[String]) -> Vec<String> {
+        let Some(named) = &self.named_members else { return Vec::new() };
+        let info = &self.structs[id];
+        if info.is_union {
+            return Vec::new();
+        }
+        let is_padding = |(name, ty): &&(String, CType)| {
+            members.contains(name)
+                && !info.bit_fields.contains_key(name)
+                && !named.contains(name)
+                && is_integer_data(ty)
+        };
+        fields.iter().skip(1).filter(is_padding).map(|(name, _)| name.clone()).collect()
     }
 
     /// A bit-field declarator `d` of type `base` and width `width`: its bits
@@ -834,6 +887,19 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
+    /// Whether the member `name` of struct `id` is padding, which shared
+    /// memory leaves out ([`StructInfo::padding`]).
+    pub fn is_padding(&self, id: StructId, name: &str) -> bool {
+        self.structs.get(id).is_some_and(|info| info.padding.iter().any(|member| member == name))
+    }
+
+    /// Every struct's padding members ([`StructInfo::padding`]) as
+    /// `tag.member`.
+    pub fn padding_members(&self) -> Vec<String> {
+        let members = self.structs.iter().flat_map(|info| info.padding.iter().map(move |member| format!("{}.{member}", info.name)));
+        members.collect()
+    }
+
     /// The bit-field member `name` of struct `id`, if it is one.
     pub fn bit_field_member(&self, id: StructId, name: &str) -> Option<BitField> {
         self.structs.get(id)?.bit_fields.get(name).cloned()
@@ -846,6 +912,8 @@ impl<'a> TypeEnv<'a> {
             name,
             is_union,
             fields: None,
+            declared: Vec::new(),
+            padding: Vec::new(),
             atomic_fields: HashSet::new(),
             bit_fields: HashMap::new(),
             aliases: HashMap::new(),
@@ -924,7 +992,7 @@ impl<'a> TypeEnv<'a> {
         let info = &self.structs[id];
         let mut end = 0u64;
         let mut extents = Vec::new();
-        for (name, ty) in info.fields.iter().flatten() {
+        for (name, ty) in &info.declared {
             let start = if info.is_union { 0 } else { end.next_multiple_of(self.member_alignment(id, name, ty)) };
             end = start.saturating_add(self.byte_size(ty));
             extents.push((start, end));
@@ -981,9 +1049,10 @@ impl<'a> TypeEnv<'a> {
         if unit == Unit::Scalars {
             return self.field(*id, &name.node.name, name.span);
         }
-        let fields = self.fields(*id, name.span)?;
-        match fields.iter().position(|(field, _)| *field == name.node.name) {
-            Some(index) => Ok((self.field_extents(*id)[index].0, fields[index].1.clone())),
+        self.fields(*id, name.span)?;
+        let declared = &self.structs[*id].declared;
+        match declared.iter().position(|(field, _)| *field == name.node.name) {
+            Some(index) => Ok((self.field_extents(*id)[index].0, declared[index].1.clone())),
             None => Err(self.unknown_field(*id, &name.node.name, name.span)),
         }
     }
@@ -993,7 +1062,8 @@ impl<'a> TypeEnv<'a> {
         match ty {
             CType::Array(t, _) | CType::Atomic(t) => self.alignment(t),
             CType::Struct(id) => match &self.structs[*id].fields {
-                Some(fields) => {
+                Some(_) => {
+                    let fields = &self.structs[*id].declared;
                     let members = fields.iter().map(|(name, t)| self.member_alignment(*id, name, t));
                     members.max().unwrap_or(1).max(self.structs[*id].asked_alignment)
                 }

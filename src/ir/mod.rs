@@ -70,6 +70,11 @@ pub struct Program {
     /// takes addresses apart. Otherwise a pointer value is the location id
     /// itself. Accesses ([`StmtKind::Read`], ...) always take location ids.
     pub byte_addresses: bool,
+    /// The struct members that shared memory leaves out (`stack.pad`):
+    /// integers or arrays of integers that no expression names, padding
+    /// whose values nothing reads. `sizeof` and `offsetof` still count
+    /// their bytes.
+    pub padding: Vec<String>,
 }
 
 impl Program {

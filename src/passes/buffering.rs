@@ -965,6 +965,7 @@ mod tests {
             heap_blocks: 0,
             heap_block_size: 0,
             objects,
+            padding: Vec::new(),
         }
     }
 

@@ -358,6 +358,7 @@ fn allocate_memory(
         heap_blocks,
         heap_block_size,
         objects,
+        padding: program.padding.clone(),
     };
     (memory, names)
 }

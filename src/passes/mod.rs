@@ -214,6 +214,9 @@ pub struct MemoryLayout {
     /// Static objects (global variables, address-taken locals) as ranges of
     /// consecutive location ids, `(first, scalars)`, in id order.
     pub objects: Vec<(u32, u32)>,
+    /// The struct members that shared memory leaves out, as padding that
+    /// no expression names ([`Program::padding`](crate::ir::Program)).
+    pub padding: Vec<String>,
 }
 
 impl MemoryLayout {
