@@ -730,3 +730,35 @@ fn padding_that_no_expression_names_is_left_out_but_keeps_its_bytes() {
     expect(&relaxed, "--pso", Verdict::Unsafe);
     expect(&relaxed, "--tso", Verdict::Safe);
 }
+
+#[test]
+fn bit_counting_and_byte_swapping_builtins_compute_as_gcc_does() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "bit_builtins.c",
+        &["--pso"],
+        &[
+            ("__builtin_popcount(word) == 4", "__builtin_popcount(word) == 5"),
+            ("__builtin_parity(word | 1) == 1", "__builtin_parity(word | 1) == 0"),
+            ("__builtin_clzll(wide) == 23", "__builtin_clzll(wide) == 24"),
+            ("ffs(8) == 4", "ffs(8) == 3"),
+            ("__builtin_ffsll(wide) == 41", "__builtin_ffsll(wide) == 40"),
+            ("__builtin_ctzll(wide) == 40", "__builtin_ctzll(wide) == 8"),
+            ("== 0x44332211u", "== 0x11223344u"),
+            ("== 0x0807060504030201ull", "== 0x0102030405060708ull"),
+            ("!__builtin_constant_p(word)", "__builtin_constant_p(word)"),
+            ("atomic_load(&free_slots)) == 2", "atomic_load(&free_slots)) == 3"),
+        ],
+    );
+    // a plain store instead of the CAS lets both threads claim one slot
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let racy = mutant(
+        &fixture("bit_builtins.c"),
+        "if (atomic_compare_exchange_weak(&free_slots, &seen, seen & ~(1u << slot))) {",
+        "atomic_store(&free_slots, seen & ~(1u << slot)); {",
+        directory.path(),
+    );
+    expect(&racy, "--sc", Verdict::Unsafe);
+}

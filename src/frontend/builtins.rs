@@ -6,6 +6,7 @@
 
 use super::lower::{FnLowerer, LResult, binary};
 use super::scan::uncast;
+use super::bit_builtins;
 use super::c11_threads;
 use super::sync_objects;
 use super::thread_specific;
@@ -71,6 +72,9 @@ const IGNORED: &[&str] = &[
     "atomic_signal_fence",
     "__atomic_signal_fence",
     "__builtin_expect_no_effect",
+    // hints to the processor, no effect on memory
+    "__builtin_prefetch",
+    "__builtin_ia32_pause",
     "pthread_detach",
 ];
 
@@ -431,6 +435,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val::void())
             }
             "__builtin_expect" => self.rvalue(argument(0)?),
+            _ if bit_builtins::is_bit_builtin(name) => self.bit_builtin_call(name, arguments, span),
+            // a hint: the pointer itself
+            "__builtin_assume_aligned" => self.rvalue(argument(0)?),
+            // whether gcc folds the operand to a constant: constant
+            // expressions here, nothing else (gcc without optimisation)
+            "__builtin_constant_p" => {
+                let operand = argument(0)?;
+                Ok(Val::int(i64::from(self.lw.types.const_eval(operand).is_some())))
+            }
             "setjmp" | "longjmp" | "_setjmp" | "__sigsetjmp" | "siglongjmp" | "sigsetjmp" => self
                 .lw
                 .refuse(span, "setjmp/longjmp", Some("restructure the control flow")),

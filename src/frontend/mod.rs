@@ -15,6 +15,7 @@ mod source_map;
 mod strings;
 mod type_of;
 mod bit_fields;
+mod bit_builtins;
 mod function_pointers;
 mod sync_objects;
 mod thread_specific;
