@@ -2415,3 +2415,35 @@ fn a_try_lock_of_a_mutex_its_own_thread_holds_fails_and_is_confirmed() {
         assert!(stdout.contains("try-lock m fails: its own thread holds it"), "{sma:?}: {stdout}");
     }
 }
+
+#[test]
+fn a_join_after_more_allocations_than_the_heap_blocks_is_a_warning() {
+    if !require_cbmc() {
+        return;
+    }
+    // main allocates one node and each of two threads one more: after the
+    // second join every execution has made 3 allocations, past the default
+    // --nmalloc 2, so the assertion after it is never reached
+    let directory = tempfile::tempdir().unwrap();
+    let program = program(
+        &directory,
+        "joined_heap.c",
+        "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nstruct node { int value; struct node *next; };\n\
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nstruct node *top;\nvoid *push(void *arg) {\n  struct node *n = malloc(sizeof(struct node));\n\
+  n->value = 1;\n  pthread_mutex_lock(&m);\n  n->next = top;\n  top = n;\n  pthread_mutex_unlock(&m);\n  return 0;\n}\n\
+int main(void) {\n  pthread_t a, b;\n  top = malloc(sizeof(struct node));\n  top->next = 0;\n  pthread_create(&a, 0, push, 0);\n\
+  pthread_create(&b, 0, push, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(top->next->next->next != 0);\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&program, &["--tso", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let report = json(&stdout);
+    let warning = only_warning(&report, &stdout);
+    assert_eq!(warning["message"], "no execution gets past this join within --nmalloc 2");
+    assert_eq!(warning["line"], 23);
+    assert!(warning["help"].as_str().is_some_and(|help| help.contains("at least 3")), "{stdout}");
+    let (code, stdout, _) = verify(&program, &["--tso", "--nmalloc", "3", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["property"]["line"], 24);
+    assert_eq!(report["warnings"], Value::Array(Vec::new()));
+}

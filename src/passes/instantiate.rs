@@ -72,11 +72,10 @@ pub fn instantiate(
         warnings: program.warnings.clone(),
         own_depths: super::own_loop_depths(program, &options.bounds)?,
     };
+    flat.flatten_all(program, options, labels)?;
     let mut threads = vec![new_instance(
         program,
-        options,
-        labels,
-        &mut flat,
+        &flat,
         program.main,
         0,
         None,
@@ -103,9 +102,7 @@ pub fn instantiate(
             let slot = threads.len();
             threads.push(new_instance(
                 program,
-                options,
-                labels,
-                &mut flat,
+                &flat,
                 function,
                 instance,
                 Some(next),
@@ -144,24 +141,52 @@ struct FlatFunctions {
     own_depths: BTreeMap<OriginId, u32>,
 }
 
+impl FlatFunctions {
+    /// Inlines and unrolls `main` and every start function that a thread
+    /// may create, then rids each of its unreachable code: the functions a
+    /// thread creates before the thread's own, so that a join counts the
+    /// allocations of the function joined ([`unreachable::AllocationsAtEnd`];
+    /// a function that creates its own creator finds nothing counted yet,
+    /// which cuts nothing). The warnings keep the order of creation.
+    fn flatten_all(&mut self, program: &Program, options: &TranslateOptions, labels: &mut LabelGen) -> Result<(), Box<Diagnostic>> {
+        let mut order = vec![program.main];
+        let mut unrolled = HashMap::new();
+        let mut next = 0;
+        while let Some(&function) = order.get(next) {
+            let mut f = inline::inline_function(program, function, labels)?;
+            let unrolling = unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions, own: &self.own_depths };
+            f.body = unroll::unroll_block(&f.body, unrolling, labels);
+            for (created, _) in creation_sites(&f.body) {
+                if !order.contains(&created) {
+                    order.push(created);
+                }
+            }
+            unrolled.insert(function, f);
+            next += 1;
+        }
+        let mut at_end = unreachable::AllocationsAtEnd::new();
+        let mut warnings = HashMap::new();
+        for &function in order.iter().rev() {
+            let Some(mut f) = unrolled.remove(&function) else { continue };
+            let found = unreachable::remove_unreachable(&mut f, &options.bounds, &at_end);
+            at_end.insert(function, found.allocations_at_end);
+            warnings.insert(function, unreachable::warnings(program, options, function, &found));
+            self.functions.insert(function, f);
+        }
+        for function in &order {
+            self.warnings.extend(warnings.remove(function).unwrap_or_default());
+        }
+        Ok(())
+    }
+}
+
 fn new_instance(
     program: &Program,
-    options: &TranslateOptions,
-    labels: &mut LabelGen,
-    flat: &mut FlatFunctions,
+    flat: &FlatFunctions,
     function: FunctionId,
     instance: u32,
     parent: Option<usize>,
 ) -> Result<ThreadInstance, Box<Diagnostic>> {
-    if let std::collections::hash_map::Entry::Vacant(e) = flat.functions.entry(function) {
-        let mut f = inline::inline_function(program, function, labels)?;
-        let unrolling =
-            unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions, own: &flat.own_depths };
-        f.body = unroll::unroll_block(&f.body, unrolling, labels);
-        let found = unreachable::remove_unreachable(&mut f, &options.bounds);
-        flat.warnings.extend(unreachable::warnings(program, options, function, &found));
-        e.insert(f);
-    }
     let Some(f) = flat.functions.get(&function) else {
         return Err(diagnostic_at(
             program,

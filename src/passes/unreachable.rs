@@ -17,7 +17,7 @@ use super::walk::for_each_stmt;
 use super::{diagnostic_at, loop_depth};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
-    BinaryOp, Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Place, Program, PropertyKind, Stmt, StmtKind, Ty,
+    BinaryOp, Block, Expr, Function, FunctionId, LabelId, Local, LocalId, OriginId, Place, Program, PropertyKind, Stmt, StmtKind, Ty,
     UnaryOp,
 };
 use crate::options::{Bounds, TranslateOptions};
@@ -35,12 +35,19 @@ pub enum Cut {
     /// The allocation at this origin asks for more scalars than a heap
     /// block holds (`--heap-block`).
     HeapBlockSize { origin: OriginId, scalars: i64 },
+    /// After the `pthread_join` at this origin, every path has seen more
+    /// allocations than `--nmalloc` lets happen: `allocations`, this
+    /// thread's and those of the threads it joined, which ended.
+    HeapBlocksJoined { origin: OriginId, allocations: u32 },
 }
 
 impl Cut {
     pub fn origin(self) -> OriginId {
         match self {
-            Cut::LoopBound(origin) | Cut::HeapBlocks(origin) | Cut::HeapBlockSize { origin, .. } => origin,
+            Cut::LoopBound(origin)
+            | Cut::HeapBlocks(origin)
+            | Cut::HeapBlockSize { origin, .. }
+            | Cut::HeapBlocksJoined { origin, .. } => origin,
         }
     }
 }
@@ -62,18 +69,39 @@ pub struct Reachability {
     /// its end, a `return` or a thread exit), if one does: a thread running
     /// it never ends, so a `pthread_join` on it never returns.
     pub end_cut_by: Option<Cut>,
+    /// The allocations that every path to the function's end makes, its
+    /// own and those of the threads it joins (0 when it never ends).
+    pub allocations_at_end: u32,
 }
 
+/// The allocations every execution of a thread function makes before it
+/// ends ([`Reachability::allocations_at_end`]), by function: a thread that
+/// joins one has seen them all.
+pub type AllocationsAtEnd = HashMap<FunctionId, u32>;
+
 /// Removes the unreachable code of `function` (loops already unrolled)
-/// under `bounds`.
-pub fn remove_unreachable(function: &mut Function, bounds: &Bounds) -> Reachability {
-    let mut pass = Pass { locals: &function.locals, bounds, cuts: Vec::new(), ends: false };
+/// under `bounds`; a join of a thread that runs a function of `joined`
+/// counts that function's allocations.
+pub fn remove_unreachable(function: &mut Function, bounds: &Bounds, joined: &AllocationsAtEnd) -> Reachability {
+    let mut pass = Pass {
+        locals: &function.locals,
+        bounds,
+        joined,
+        jumps: jumps_to_labels(&function.body),
+        arrivals: HashMap::new(),
+        cuts: Vec::new(),
+        ends: false,
+        allocations_at_end: None,
+    };
     let body = std::mem::take(&mut function.body);
     let (body, after) = pass.block(body, Flow::entry());
     let end_cut_by = if pass.ends || after.reachable { None } else { after.cut_by };
+    if after.reachable {
+        pass.ended_with(after.allocations);
+    }
     let cuts = pass.cuts;
     function.body = body;
-    Reachability { cuts, end_cut_by }
+    Reachability { cuts, end_cut_by, allocations_at_end: pass.allocations_at_end.unwrap_or(0) }
 }
 
 /// The warnings for what removing the unreachable code of `function` found:
@@ -150,6 +178,14 @@ fn bound_cut_warning(
                 format!("raise --nmalloc to the number of allocations an execution makes (at least {})", blocks + 1),
             )
         }
+        Cut::HeapBlocksJoined { allocations, .. } => {
+            let blocks = options.bounds.nmalloc;
+            (
+                format!("no execution gets past this join within --nmalloc {blocks}"),
+                format!("every path has seen {allocations} allocations here, in this thread and the threads it joined"),
+                format!("raise --nmalloc to the number of allocations an execution makes (at least {allocations})"),
+            )
+        }
         Cut::HeapBlockSize { scalars, .. } => {
             let block = options.bounds.heap_block.unwrap_or_default();
             (
@@ -187,8 +223,12 @@ struct Flow {
     /// Private integer locals of unknown value with a known least value
     /// (in `0..`), from the conditions that hold on every path to here.
     at_least: HashMap<LocalId, i64>,
-    /// Allocations every path to here has made.
+    /// Allocations every path to here has made, in this thread and in the
+    /// threads it joined.
     allocations: u32,
+    /// The threads this one created and has not joined yet, by the place
+    /// that holds their handle (indices known), with their functions.
+    running: Vec<(Place, FunctionId)>,
     /// Where the flow is unreachable because a bound always cuts: where.
     cut_by: Option<Cut>,
 }
@@ -218,7 +258,8 @@ impl Flow {
                     .filter_map(|(local, least)| Some((local, least.min(*other.at_least.get(&local)?))))
                     .collect();
                 let allocations = self.allocations.min(other.allocations);
-                Flow { reachable: true, constants, at_least, allocations, cut_by: None }
+                let running = self.running.into_iter().filter(|thread| other.running.contains(thread)).collect();
+                Flow { reachable: true, constants, at_least, allocations, running, cut_by: None }
             }
         }
     }
@@ -228,7 +269,19 @@ impl Flow {
         if let Some(local) = root_local(place) {
             self.constants.remove(&local);
             self.at_least.remove(&local);
+            self.running.retain(|(handle, _)| root_local(handle) != Some(local));
         }
+    }
+
+    /// `place` with the indices the known locals give, if they give all.
+    fn resolved(&self, place: &Place) -> Option<Place> {
+        Some(match place {
+            Place::Local(_) | Place::PlainGlobal(_) => place.clone(),
+            Place::Index(base, index) => {
+                Place::Index(Box::new(self.resolved(base)?), Box::new(Expr::Const(value(index, &self.constants)?)))
+            }
+            Place::Field(base, field) => Place::Field(Box::new(self.resolved(base)?), field.clone()),
+        })
     }
 
     /// Whether `condition` holds on every path here (`Some(true)`), on
@@ -370,19 +423,80 @@ struct Pass<'a> {
     locals: &'a [Local],
     /// The heap bounds (`nmalloc`, a given `heap_block`) cut allocations off.
     bounds: &'a Bounds,
+    /// The allocations of the thread functions this one may join.
+    joined: &'a AllocationsAtEnd,
     cuts: Vec<BoundCut>,
     /// Whether some execution reaches a `return` or a thread exit.
     ends: bool,
+    /// The least allocations on the paths to an end seen so far.
+    allocations_at_end: Option<u32>,
+    /// How many `goto`s of the function jump to each label.
+    jumps: HashMap<LabelId, usize>,
+    /// The flows of the `goto`s seen so far to each label, joined, and
+    /// how many they are.
+    arrivals: HashMap<LabelId, (Flow, usize)>,
+}
+
+/// How many `goto`s of `body` jump to each label.
+fn jumps_to_labels(body: &Block) -> HashMap<LabelId, usize> {
+    let mut jumps = HashMap::new();
+    for_each_stmt(body, &mut |kind| {
+        if let StmtKind::Goto(label) = kind {
+            *jumps.entry(*label).or_insert(0) += 1;
+        }
+    });
+    jumps
 }
 
 impl Pass<'_> {
+    /// A path ends the function with `allocations` made.
+    fn ended_with(&mut self, allocations: u32) {
+        self.allocations_at_end = Some(self.allocations_at_end.map_or(allocations, |least| least.min(allocations)));
+    }
+
+    /// `pthread_join` of the thread whose handle `handle` holds: a thread
+    /// this one created there has ended, with its allocations made. More
+    /// than the heap has cut off every such execution.
+    fn join(&self, handle: &Expr, origin: OriginId, flow: &mut Flow) {
+        let Expr::Load(place) = handle else { return };
+        let Some(place) = flow.resolved(place) else { return };
+        let Some(position) = flow.running.iter().position(|(running, _)| *running == place) else { return };
+        let (_, function) = flow.running.remove(position);
+        flow.allocations = flow.allocations.saturating_add(self.joined.get(&function).copied().unwrap_or(0));
+        if flow.allocations > self.bounds.nmalloc {
+            let allocations = flow.allocations;
+            *flow = Flow::unreachable(Some(Cut::HeapBlocksJoined { origin, allocations }));
+        }
+    }
+
+    /// A `goto label` with `flow` (unreachable for one that no execution
+    /// reaches).
+    fn jump(&mut self, label: LabelId, flow: Flow) {
+        let arrived = match self.arrivals.remove(&label) {
+            Some((arrived, count)) => (arrived.join(flow), count + 1),
+            None => (flow, 1),
+        };
+        self.arrivals.insert(label, arrived);
+    }
+
+    /// The flow at `label` after the flow `falling` through to it: with
+    /// those of its `goto`s when all of them came before it, else (a jump
+    /// back, or one the pass did not see) nothing known.
+    fn arrive(&mut self, label: LabelId, falling: Flow) -> Flow {
+        let expected = self.jumps.get(&label).copied().unwrap_or(0);
+        match self.arrivals.remove(&label) {
+            None if expected == 0 => falling,
+            Some((arrived, count)) if count == expected => falling.join(arrived),
+            _ => Flow::entry(),
+        }
+    }
+
     /// `block` without its unreachable statements, and the flow after it.
     fn block(&mut self, block: Block, mut flow: Flow) -> (Block, Flow) {
         let mut out = Vec::with_capacity(block.len());
         for stmt in block {
-            if matches!(stmt.kind, StmtKind::Label(..)) {
-                // a jump may arrive here
-                flow = Flow::entry();
+            if let StmtKind::Label(label, _) = stmt.kind {
+                flow = self.arrive(label, flow);
                 out.push(stmt);
             } else if flow.reachable {
                 flow = self.statement(stmt, flow, &mut out);
@@ -436,10 +550,26 @@ impl Pass<'_> {
             }
             StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
                 self.ends = true;
+                self.ended_with(flow.allocations);
                 flow = Flow::unreachable(None);
                 kind
             }
-            StmtKind::Goto(_) | StmtKind::Break | StmtKind::Continue => {
+            StmtKind::ThreadCreate { handle, function, argument } => {
+                flow.forget(&handle);
+                if let Some(place) = flow.resolved(&handle) {
+                    flow.running.push((place, function));
+                }
+                StmtKind::ThreadCreate { handle, function, argument }
+            }
+            StmtKind::ThreadJoin { handle } => {
+                self.join(&handle, origin, &mut flow);
+                StmtKind::ThreadJoin { handle }
+            }
+            StmtKind::Goto(label) => {
+                self.jump(label, std::mem::replace(&mut flow, Flow::unreachable(None)));
+                kind
+            }
+            StmtKind::Break | StmtKind::Continue => {
                 flow = Flow::unreachable(None);
                 kind
             }
@@ -478,6 +608,9 @@ impl Pass<'_> {
     /// A statement the flow does not reach: removed, unless it holds a
     /// label that a jump may reach.
     fn unreachable_statement(&mut self, stmt: Stmt, flow: Flow, out: &mut Block) -> Flow {
+        if let StmtKind::Goto(label) = stmt.kind {
+            self.jump(label, Flow::unreachable(None));
+        }
         if let Some(cut) = flow.cut_by
             && matters(&stmt.kind)
             && !self.cuts.iter().any(|found| found.cut == cut)
@@ -690,7 +823,7 @@ mod tests {
         body.push(write(9));
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
-        let found = remove_unreachable(&mut f, &Bounds::default());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }]);
         assert_eq!(found.end_cut_by, Some(Cut::LoopBound(7)), "the function never ends");
         assert_eq!(f.body.len(), 2, "both writes are removed");
@@ -701,7 +834,7 @@ mod tests {
         let mut body = counted_loop(2, 7);
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default());
         assert_eq!(f.body, body);
     }
 
@@ -714,24 +847,90 @@ mod tests {
         // --nmalloc 2 (the default): the third allocation on every path cuts
         let body = vec![malloc(1, 1), malloc(1, 2), malloc(1, 3), write(9)];
         let mut f = function(vec![int("p")], body);
-        let found = remove_unreachable(&mut f, &Bounds::default());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(3), first_unreached: 9 }]);
         assert_eq!(f.body.len(), 3);
         // allocations in one branch only do not count on every path
         let branch = st(StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch: vec![malloc(1, 1)], else_branch: vec![] }, 4);
         let body = vec![branch, malloc(1, 2), malloc(1, 3), write(9)];
         let mut f = function(vec![int("p")], body.clone());
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        assert_eq!(found, Reachability { allocations_at_end: 2, ..Reachability::default() });
         assert_eq!(f.body, body);
+    }
+
+    fn goto(label: LabelId, origin: OriginId) -> Stmt {
+        st(StmtKind::Goto(label), origin)
+    }
+
+    fn maybe(then_branch: Block, origin: OriginId) -> Stmt {
+        st(StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch, else_branch: vec![] }, origin)
+    }
+
+    #[test]
+    fn a_label_that_its_jumps_reach_forward_keeps_what_every_path_did() {
+        // an inlined call that returns early or late: both paths allocated
+        // twice when they meet at the label, so the third allocation cuts
+        let body = vec![
+            malloc(1, 1),
+            malloc(1, 2),
+            maybe(vec![goto(5, 3)], 3),
+            write(4),
+            st(StmtKind::Label(5, "returned".into()), 5),
+            malloc(1, 6),
+            write(9),
+        ];
+        let mut f = function(vec![int("p")], body);
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(6), first_unreached: 9 }]);
+        // a jump back to the label: nothing is known there
+        let body = vec![
+            malloc(1, 1),
+            malloc(1, 2),
+            st(StmtKind::Label(5, "again".into()), 5),
+            malloc(1, 6),
+            write(9),
+            maybe(vec![goto(5, 3)], 3),
+        ];
+        let mut f = function(vec![int("p")], body.clone());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        assert_eq!(found.cuts, vec![]);
+        assert_eq!(f.body, body);
+    }
+
+    #[test]
+    fn a_join_counts_the_allocations_of_the_thread_it_waits_for() {
+        // p = malloc; create t running function 1; join t: function 1
+        // allocates 2 blocks before it ends, so 3 in all, past --nmalloc 2
+        let create = st(StmtKind::ThreadCreate { handle: Place::Local(1), function: 1, argument: Expr::Const(0) }, 2);
+        let join = st(StmtKind::ThreadJoin { handle: load(1) }, 3);
+        let body = vec![malloc(1, 1), create.clone(), join.clone(), write(9)];
+        let locals = vec![int("p"), Local { name: "t".into(), ty: Ty::ThreadHandle, shared: false }];
+        let mut f = function(locals.clone(), body.clone());
+        let joined = AllocationsAtEnd::from([(1, 2)]);
+        let found = remove_unreachable(&mut f, &Bounds::default(), &joined);
+        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocksJoined { origin: 3, allocations: 3 }, first_unreached: 9 }]);
+        // with one allocation in the thread, or more heap, it is reached
+        let mut f = function(locals.clone(), body.clone());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::from([(1, 1)]));
+        assert_eq!((found.cuts, found.allocations_at_end), (vec![], 2));
+        let mut f = function(locals.clone(), body.clone());
+        let more = Bounds { nmalloc: 3, ..Bounds::default() };
+        assert_eq!(remove_unreachable(&mut f, &more, &joined).cuts, vec![]);
+        // a handle written between creation and join names another thread
+        let overwritten = st(StmtKind::Assign(Place::Local(1), Expr::Const(0)), 4);
+        let mut f = function(locals, vec![malloc(1, 1), create, overwritten, join, write(9)]);
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &joined).cuts, vec![]);
     }
 
     #[test]
     fn an_allocation_larger_than_a_given_heap_block_cuts_what_follows() {
         let body = vec![malloc(9, 1), write(9)];
         let mut f = function(vec![int("p")], body.clone());
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default(), "no --heap-block: it fits");
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        assert_eq!(found, Reachability { allocations_at_end: 1, ..Reachability::default() }, "no --heap-block: it fits");
         let small = Bounds { heap_block: Some(8), ..Bounds::default() };
-        let found = remove_unreachable(&mut f, &small);
+        let found = remove_unreachable(&mut f, &small, &AllocationsAtEnd::new());
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlockSize { origin: 1, scalars: 9 }, first_unreached: 9 }]);
     }
 
@@ -744,22 +943,23 @@ mod tests {
         )];
         body.extend(counted_loop(128, 7));
         let mut f = function(vec![int("i")], body);
-        let found = remove_unreachable(&mut f, &Bounds::default());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
         assert_eq!(found.end_cut_by, None);
         assert_eq!(found.cuts, vec![], "nothing that matters follows the loop");
     }
 
     #[test]
     fn a_label_after_the_cut_is_reachable_by_a_jump() {
-        let mut body = counted_loop(128, 7);
+        let mut body = vec![maybe(vec![goto(3, 6)], 6)];
+        body.extend(counted_loop(128, 7));
         body.push(write(9));
         body.push(st(StmtKind::Label(3, "loop_exit".into()), 7));
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
-        let found = remove_unreachable(&mut f, &Bounds::default());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }]);
         assert_eq!(found.end_cut_by, None, "a jump reaches the end");
-        let kinds: Vec<_> = f.body.iter().skip(2).map(|s| s.origin).collect();
+        let kinds: Vec<_> = f.body.iter().skip(3).map(|s| s.origin).collect();
         assert_eq!(kinds, vec![7, 10], "the label and what follows it stay");
     }
 
@@ -770,14 +970,14 @@ mod tests {
         body.insert(1, st(StmtKind::Read { target: Place::Local(0), address: Expr::Const(1) }, 1));
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default());
         assert_eq!(f.body, body);
         // an unsigned counter that starts at 0 - 1 wraps: not modelled
         let mut body = counted_loop(128, 7);
         body[0] = st(StmtKind::Assign(Place::Local(0), bin(BinaryOp::Sub, Expr::Const(0), Expr::Const(1))), 1);
         body.push(write(9));
         let mut f = function(vec![Local { name: "u".into(), ty: Ty::Int { bits: 32, signed: false }, shared: false }], body);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default());
     }
 
     /// `n = nondet; <learning>; counted loop to n; write`, with `i` and an
@@ -788,7 +988,7 @@ mod tests {
         body.extend(counted_loop_to(load(1), 7));
         body.push(write(9));
         let mut f = function(vec![int("i"), Local { name: "n".into(), ty: n_type, shared: false }], body);
-        (remove_unreachable(&mut f, &Bounds::default()), f)
+        (remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), f)
     }
 
     #[test]
@@ -863,7 +1063,7 @@ mod tests {
         let mut body = vec![st(StmtKind::Assume(Expr::Const(0)), 1)];
         body.push(write(9));
         let mut f = function(vec![], body);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default(), "an assumption is no loop bound");
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default(), "an assumption is no loop bound");
         assert_eq!(f.body.len(), 1);
     }
 
@@ -876,7 +1076,7 @@ mod tests {
             write(9),
         ];
         let mut f = function(vec![int("i")], body);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default()), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default());
         assert_eq!(f.body.len(), 2);
     }
 
