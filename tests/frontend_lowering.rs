@@ -1432,3 +1432,14 @@ fn a_first_member_or_a_named_one_is_no_padding() {
     assert!(p.padding.is_empty(), "{:?}", p.padding);
     assert_eq!(location(&p, "a.used"), 6);
 }
+
+#[test]
+fn strerror_gives_a_message_and_evaluates_its_argument() {
+    // error paths print strerror(rc); its argument is still evaluated
+    let p = ok("#include <stdio.h>\n#include <string.h>\nint e;\nint main(void) {\n  const char *m = strerror(e++);\n  fprintf(stderr, \"%s\\n\", strerror(2));\n  return m[0];\n}\n");
+    let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
+    assert!(names.contains(&"string#0[5]"), "one message string, \"error\" and its zero: {names:?}");
+    let main = function(&p, "main");
+    let e = location(&p, "e");
+    assert_eq!(visible(&main.body)[..2], accesses(&[("R", e), ("W", e)])[..], "e++ happens");
+}

@@ -484,6 +484,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             // any time at all: a timed wait may time out whatever it is
             "clock_gettime" => self.havoc_outputs(arguments, 1),
+            // one message for every error number, a string of its own
+            "strerror" => {
+                self.rvalue(argument(0)?)?;
+                let (base, _) = self.lw.library_string("error", span)?;
+                Ok(Val { expr: self.lw.pointer_to(Expr::Const(base)), ty: CType::Pointer(Box::new(CType::CHAR)) })
+            }
             "realloc" => self
                 .lw
                 .refuse(span, "`realloc`", Some("use malloc and copy")),

@@ -172,17 +172,31 @@ impl<'a> Lowerer<'a> {
             Ok(bytes) => bytes.len() as u64 + 1,
             Err(what) => return self.refuse(literal.span, what, Some("write the characters into a `char` array")),
         };
-        let ty = CType::Array(Box::new(character.clone()), length);
         let values = self.string_values(literal, &character, length)?;
+        self.string_of_values(values, literal.span)
+    }
+
+    /// The object of a string that a library function returns
+    /// (`strerror`'s message): as [`Self::string_object`] of its literal.
+    pub fn library_string(&mut self, text: &str, span: lang_c::span::Span) -> LResult<(i64, CType)> {
+        let values = text.bytes().map(i64::from).chain(std::iter::once(0)).collect();
+        self.string_of_values(values, span)
+    }
+
+    /// The string object of the characters `values` (a zero last), shared
+    /// by every string of these characters.
+    fn string_of_values(&mut self, values: Vec<i64>, span: lang_c::span::Span) -> LResult<(i64, CType)> {
+        let character = CType::CHAR;
+        let ty = CType::Array(Box::new(character.clone()), values.len() as u64);
         if let Some(&base) = self.string_objects.get(&values) {
             return Ok((i64::from(base), ty));
         }
         if let Some(&wide) = values.iter().find(|&&v| !super::globals::fits_shared_memory(v, &character, self.value_bits)) {
-            return self.value_too_wide(wide, literal.span);
+            return self.value_too_wide(wide, span);
         }
         let name = format!("string#{}", self.string_objects.len());
         let base = self.program.locations.len() as u32;
-        self.declare_global(&name, ty.clone(), None, false, literal.span)?;
+        self.declare_global(&name, ty.clone(), None, false, span)?;
         for (location, value) in self.program.locations[base as usize..].iter_mut().zip(&values) {
             location.initial = *value;
         }
