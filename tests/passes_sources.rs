@@ -521,3 +521,47 @@ int main(void) {{
         }
     }
 }
+
+#[test]
+fn a_constant_thread_argument_makes_the_threads_accesses_constant_locations() {
+    // Each worker gets its own slot, `&slots[i]` with `i` known in the
+    // unrolled loop: the worker's accesses through its argument and main's
+    // through `slots[i]` go to constant locations (slots[0] is 1 and 2,
+    // slots[1] is 3 and 4), with no dispatch over the array.
+    let program = |second: &str| {
+        format!(
+            r#"#include <pthread.h>
+#include <assert.h>
+struct slot {{ pthread_mutex_t lock; int value; }};
+struct slot slots[2];
+void *worker(void *arg) {{
+  struct slot *s = arg;
+  pthread_mutex_lock(&s->lock);
+  s->value += 1;
+  pthread_mutex_unlock(&s->lock);
+  return 0;
+}}
+int main(void) {{
+  pthread_t t[2];
+  pthread_create(&t[0], 0, worker, &slots[0]);
+  for (int i = 1; i < 2; i++) pthread_create(&t[i], 0, worker, {second});
+  for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+  for (int i = 0; i < 2; i++) assert(slots[i].value == 1);
+  return 0;
+}}
+"#
+        )
+    };
+    let options = TranslateOptions { sma: SmaImplementation::Etso, ..TranslateOptions::default() };
+    let (_dir, text) = translate_text_with("slots.c", &program("&slots[i]"), &options);
+    assert!(!text.contains("lazy_address"), "{text}");
+    for call in ["sma_lock(1, 1, ", "sma_lock(3, 2, ", "sma_unlock(3, 2, "] {
+        assert!(text.contains(call), "{call}:\n{text}");
+    }
+    assert!(text.contains("t1_arg_0 = ((unsigned int)1);"), "{text}");
+    expect_verdict(&text, true, "each worker increments its own slot");
+    // both workers on the first slot: the second slot stays 0
+    let (_dir, text) = translate_text_with("slots.c", &program("&slots[i - 1]"), &options);
+    assert!(text.contains("sma_lock(1, 2, "), "{text}");
+    expect_verdict(&text, false, "both workers increment slots[0]");
+}

@@ -820,17 +820,24 @@ impl Counter<'_> {
 
 /// `address` with the known constants substituted, when that makes a
 /// constant or an address the printer dispatches over one object out of one
-/// that is neither.
+/// that is neither. An address dispatched over one object (`workers[i]`
+/// with `i` known) becomes a constant only inside that object, whose
+/// bounds check would otherwise be lost.
 fn folded_address(memory: &MemoryLayout, state: &State, address: &Expr) -> Option<Expr> {
-    let known = |address: &Expr| matches!(address, Expr::Const(_)) || memory.dispatch_object(address).is_some();
-    if known(address) || state.constants.is_empty() {
+    if matches!(address, Expr::Const(_)) || state.constants.is_empty() {
         return None;
     }
-    let folded = match evaluate(address, &state.constants) {
+    let location = evaluate(address, &state.constants);
+    if let Some((first, scalars)) = memory.dispatch_object(address) {
+        let inside = |location: &i64| (i64::from(first)..i64::from(first) + i64::from(scalars)).contains(location);
+        return location.filter(inside).map(Expr::Const);
+    }
+    let folded = match location {
         Some(location) => Expr::Const(location),
         None => substitute_constants(address, &state.constants),
     };
-    known(&folded).then_some(folded)
+    let known = matches!(folded, Expr::Const(_)) || memory.dispatch_object(&folded).is_some();
+    known.then_some(folded)
 }
 
 /// The address a shared-memory access goes to, if `stmt` is one.
@@ -893,7 +900,7 @@ pub fn fold_constant_addresses(program: &mut SequentialProgram) {
 /// constants, known locals, `+ - * >>` and in-range casts of constants, and
 /// `e ^ e` and `e - e` of one deterministic `e` (the address dependencies of
 /// litmus tests).
-fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Option<i64> {
+pub(super) fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Option<i64> {
     match expr {
         Expr::Const(value) => Some(*value),
         Expr::Load(Place::Local(local)) => constants.get(local).copied(),

@@ -10,6 +10,7 @@ pub mod inline;
 pub mod instantiate;
 pub mod lazy;
 pub mod sufficient;
+pub mod thread_arguments;
 pub mod unreachable;
 pub mod unroll;
 pub mod value_types;
@@ -382,6 +383,7 @@ pub fn sequentialise(
     let mut labels = walk::LabelGen::for_program(program);
     let instances = instantiate::instantiate(program, options, &mut labels)?;
     let mut sequential = lazy::sequentialise_threads(program, instances, options, &mut labels)?;
+    thread_arguments::propagate_thread_arguments(&mut sequential);
     buffering::fold_constant_addresses(&mut sequential);
     buffering::mark_main_alone(&mut sequential);
     if options.sma.is_timestamped() {
