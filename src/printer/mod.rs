@@ -141,7 +141,7 @@ fn print_header_comment(out: &mut String, program: &SequentialProgram, options: 
         program.memory.location_count()
     );
     if !program.memory.padding.is_empty() {
-        let _ = writeln!(out, " * padding that no expression names, left out of shared memory: {}", program.memory.padding.join(", "));
+        let _ = writeln!(out, " * members that no expression names (padding), left out of shared memory: {}", program.memory.padding.join(", "));
     }
     if program.map.value_types.byte_addresses {
         out.push_str(" * addresses: bytes (a pointer to location l is 8 * l; accesses go to p >> 3)\n");
