@@ -215,6 +215,16 @@ pub enum Place {
 }
 
 impl Place {
+    /// The private local this place is part of, if it is one (`a` of
+    /// `a[i].f`).
+    pub fn root_local(&self) -> Option<LocalId> {
+        match self {
+            Place::Local(local) => Some(*local),
+            Place::Index(base, _) | Place::Field(base, _) => base.root_local(),
+            Place::PlainGlobal(_) => None,
+        }
+    }
+
     /// Element `index` of the plain global array `array` (one element per
     /// thread slot: `thread_arg`, the threads' results, thread-locals).
     pub fn plain_element(array: PlainGlobalId, index: Expr) -> Place {

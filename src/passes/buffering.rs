@@ -377,7 +377,7 @@ impl State {
                         self.constants.insert(*local, base);
                     }
                     _ => {
-                        if let Some(local) = root_local(target) {
+                        if let Some(local) = target.root_local() {
                             self.constants.remove(&local);
                         }
                     }
@@ -398,7 +398,7 @@ impl State {
                 target: Some(target),
                 ..
             } => {
-                if let Some(local) = root_local(target) {
+                if let Some(local) = target.root_local() {
                     self.constants.remove(&local);
                 }
             }
@@ -940,15 +940,6 @@ fn deterministic(expr: &Expr) -> bool {
     }
 }
 
-/// The private local a place belongs to, if any.
-fn root_local(place: &Place) -> Option<LocalId> {
-    match place {
-        Place::Local(local) => Some(*local),
-        Place::Index(inner, _) | Place::Field(inner, _) => root_local(inner),
-        Place::PlainGlobal(_) => None,
-    }
-}
-
 fn merge(a: Option<State>, b: Option<State>) -> Option<State> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.join(&b)),
@@ -1170,8 +1161,11 @@ mod tests {
             BTreeMap::from([(1, Expr::Const(3)), (2, plus(Expr::Const(1), local(1)))]),
             "a constant location, and one dispatched over the array; an unknown pointer stays"
         );
-        // an address the printer already dispatches is left alone
-        assert!(folded(&[base.clone(), write_to_array()]).is_empty());
+        // an address the printer dispatches over the array (1..=3) becomes
+        // its location inside it, and stays dispatched (bounds-checked)
+        // outside it
+        assert_eq!(folded(&[base.clone(), write_to_array()]), BTreeMap::from([(1, Expr::Const(2))]));
+        assert!(folded(&[SeqStmt::Assign(Place::Local(0), Expr::Const(3)), write_to_array()]).is_empty());
         // a local assigned on one branch only is not known
         let body = [branch(vec![base], vec![]), write_at(plus(local(0), Expr::Const(2)))];
         assert!(folded(&body).is_empty());

@@ -11,6 +11,7 @@
 //! [`buffering::fold_constant_addresses`]: super::buffering::fold_constant_addresses
 
 use super::buffering::evaluate;
+use super::walk;
 use super::{SeqStmt, SequentialProgram};
 use crate::ir::{Expr, LocalId, Place};
 use std::collections::BTreeMap;
@@ -101,20 +102,13 @@ fn assign(constants: &mut BTreeMap<LocalId, i64>, place: &Place, value: Option<i
             constants.insert(*local, value);
         }
         _ => {
-            if let Some(local) = root_local(place) {
+            if let Some(local) = place.root_local() {
                 constants.remove(&local);
             }
         }
     }
 }
 
-fn root_local(place: &Place) -> Option<LocalId> {
-    match place {
-        Place::Local(local) => Some(*local),
-        Place::Index(base, _) | Place::Field(base, _) => root_local(base),
-        Place::PlainGlobal(_) => None,
-    }
-}
 
 /// Replaces the reads of known argument elements in the values of `body`'s
 /// assignments (where a thread copies its argument into its parameter).
@@ -132,24 +126,14 @@ fn substitute(body: &mut [SeqStmt], thread_arg: usize, known: &BTreeMap<i64, i64
 }
 
 fn substitute_expr(expr: &mut Expr, thread_arg: usize, known: &BTreeMap<i64, i64>) {
-    match expr {
-        Expr::Load(place) => {
-            if let Some(value) = argument_slot(place, thread_arg).and_then(|slot| known.get(&slot)) {
-                *expr = Expr::Const(*value);
-            }
+    let mut constant = |e: &mut Expr| {
+        if let Expr::Load(place) = e
+            && let Some(value) = argument_slot(place, thread_arg).and_then(|slot| known.get(&slot))
+        {
+            *e = Expr::Const(*value);
         }
-        Expr::Unary(_, inner) | Expr::Cast(_, inner) => substitute_expr(inner, thread_arg, known),
-        Expr::Binary(_, left, right) => {
-            substitute_expr(left, thread_arg, known);
-            substitute_expr(right, thread_arg, known);
-        }
-        Expr::Conditional(condition, then_value, else_value) => {
-            substitute_expr(condition, thread_arg, known);
-            substitute_expr(then_value, thread_arg, known);
-            substitute_expr(else_value, thread_arg, known);
-        }
-        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
-    }
+    };
+    walk::expr_mut(expr, &mut constant, &mut |_| {});
 }
 
 #[cfg(test)]

@@ -266,10 +266,10 @@ impl Flow {
 
     /// Forgets what is known of the local that `place` is part of.
     fn forget(&mut self, place: &Place) {
-        if let Some(local) = root_local(place) {
+        if let Some(local) = place.root_local() {
             self.constants.remove(&local);
             self.at_least.remove(&local);
-            self.running.retain(|(handle, _)| root_local(handle) != Some(local));
+            self.running.retain(|(handle, _)| handle.root_local() != Some(local));
         }
     }
 
@@ -407,15 +407,6 @@ fn compared_as_its_own_type(local: &Local, other: &Expr) -> bool {
         Ty::Bool | Ty::Int { signed: false, .. } => true,
         Ty::Int { signed: true, .. } => signed_literal,
         _ => false,
-    }
-}
-
-/// The local that `place` is part of, if it is one.
-fn root_local(place: &Place) -> Option<LocalId> {
-    match place {
-        Place::Local(local) => Some(*local),
-        Place::PlainGlobal(_) => None,
-        Place::Index(base, _) | Place::Field(base, _) => root_local(base),
     }
 }
 

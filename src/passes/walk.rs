@@ -229,7 +229,9 @@ pub fn visit_operands(
     }
 }
 
-fn expr_mut(e: &mut Expr, fe: &mut impl FnMut(&mut Expr), fp: &mut impl FnMut(&mut Place)) {
+/// Calls `fe` on `e` and every expression inside it (before their own
+/// insides, so that `fe` may replace one), and `fp` on every place.
+pub fn expr_mut(e: &mut Expr, fe: &mut impl FnMut(&mut Expr), fp: &mut impl FnMut(&mut Place)) {
     fe(e);
     match e {
         Expr::Load(place) => place_mut(place, fe, fp),
