@@ -2447,3 +2447,33 @@ int main(void) {\n  pthread_t a, b;\n  top = malloc(sizeof(struct node));\n  top
     assert_eq!(report["property"]["line"], 24);
     assert_eq!(report["warnings"], Value::Array(Vec::new()));
 }
+
+#[test]
+fn a_thread_created_after_its_creators_allocations_starts_with_them() {
+    if !require_cbmc() {
+        return;
+    }
+    // main allocates 2 blocks before it creates the worker, whose own
+    // allocation is the third: past the default --nmalloc 2, the worker's
+    // assertion is never reached, and the warning says so at its malloc
+    let directory = tempfile::tempdir().unwrap();
+    let program = program(
+        &directory,
+        "prefilled_heap.c",
+        "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nint *a, *b, *c;\nvoid *worker(void *arg) {\n\
+  c = malloc(sizeof(int));\n  *c = 3;\n  assert(*c == 4);\n  return 0;\n}\nint main(void) {\n  pthread_t t;\n\
+  a = malloc(sizeof(int));\n  b = malloc(sizeof(int));\n  pthread_create(&t, 0, worker, 0);\n  pthread_join(t, 0);\n  return 0;\n}\n",
+    );
+    let (code, stdout, _) = verify(&program, &["--tso", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let report = json(&stdout);
+    let warning = only_warning(&report, &stdout);
+    assert_eq!(warning["message"], "no execution gets past this allocation within --nmalloc 2");
+    assert_eq!(warning["line"], 6);
+    assert!(warning["help"].as_str().is_some_and(|help| help.contains("at least 3")), "{stdout}");
+    let (code, stdout, _) = verify(&program, &["--tso", "--nmalloc", "3", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["property"]["line"], 8);
+    assert_eq!(report["warnings"], Value::Array(Vec::new()));
+}

@@ -143,11 +143,14 @@ struct FlatFunctions {
 
 impl FlatFunctions {
     /// Inlines and unrolls `main` and every start function that a thread
-    /// may create, then rids each of its unreachable code: the functions a
-    /// thread creates before the thread's own, so that a join counts the
-    /// allocations of the function joined ([`unreachable::AllocationsAtEnd`];
-    /// a function that creates its own creator finds nothing counted yet,
-    /// which cuts nothing). The warnings keep the order of creation.
+    /// may create, then rids each of its unreachable code. The heap counts
+    /// cross threads both ways: a join counts the allocations of the
+    /// function joined ([`unreachable::AllocationsAtEnd`], found from the
+    /// created functions up), and a thread starts with the allocations
+    /// every path to its creations made (found from `main` down, once all
+    /// of a function's creators are done; a function that creates its own
+    /// creator finds nothing counted, which cuts nothing). The warnings
+    /// keep the order of creation.
     fn flatten_all(&mut self, program: &Program, options: &TranslateOptions, labels: &mut LabelGen) -> Result<(), Box<Diagnostic>> {
         let mut order = vec![program.main];
         let mut unrolled = HashMap::new();
@@ -164,20 +167,44 @@ impl FlatFunctions {
             unrolled.insert(function, f);
             next += 1;
         }
+        // what each function allocates before it ends, the threads it
+        // joins included: the functions a thread creates first
         let mut at_end = unreachable::AllocationsAtEnd::new();
-        let mut warnings = HashMap::new();
-        for &function in order.iter().rev() {
-            let Some(mut f) = unrolled.remove(&function) else { continue };
-            let found = unreachable::remove_unreachable(&mut f, &options.bounds, &at_end);
-            at_end.insert(function, found.allocations_at_end);
-            warnings.insert(function, unreachable::warnings(program, options, function, &found));
-            self.functions.insert(function, f);
+        for function in order.iter().rev() {
+            if let Some(f) = unrolled.get(function) {
+                let found = unreachable::remove_unreachable(&mut f.clone(), &options.bounds, &at_end, 0);
+                at_end.insert(*function, found.allocations_at_end);
+            }
         }
-        for function in &order {
-            self.warnings.extend(warnings.remove(function).unwrap_or_default());
+        // then each function with the allocations its creators made before
+        // every creation of it, known once all its creators are done
+        let creators = creators(&order, &unrolled);
+        let mut at_creation: HashMap<FunctionId, u32> = HashMap::new();
+        for &function in &order {
+            let Some(mut f) = unrolled.remove(&function) else { continue };
+            let creators_done = creators.get(&function).is_none_or(|all| all.iter().all(|creator| self.functions.contains_key(creator)));
+            let started_after = if creators_done { at_creation.get(&function).copied().unwrap_or(0) } else { 0 };
+            let found = unreachable::remove_unreachable(&mut f, &options.bounds, &at_end, started_after);
+            for (created, allocations) in &found.allocations_at_creation {
+                let least = at_creation.entry(*created).or_insert(*allocations);
+                *least = (*least).min(*allocations);
+            }
+            self.warnings.extend(unreachable::warnings(program, options, function, &found));
+            self.functions.insert(function, f);
         }
         Ok(())
     }
+}
+
+/// The functions whose bodies create a thread of each function of `order`.
+fn creators(order: &[FunctionId], bodies: &HashMap<FunctionId, Function>) -> HashMap<FunctionId, Vec<FunctionId>> {
+    let mut creators: HashMap<FunctionId, Vec<FunctionId>> = HashMap::new();
+    for function in order {
+        for (created, _) in bodies.get(function).map(|f| creation_sites(&f.body)).unwrap_or_default() {
+            creators.entry(created).or_default().push(*function);
+        }
+    }
+    creators
 }
 
 fn new_instance(

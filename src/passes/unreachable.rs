@@ -21,7 +21,7 @@ use crate::ir::{
     UnaryOp,
 };
 use crate::options::{Bounds, TranslateOptions};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A statement at which a bound cuts off every execution that reaches it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +72,10 @@ pub struct Reachability {
     /// The allocations that every path to the function's end makes, its
     /// own and those of the threads it joins (0 when it never ends).
     pub allocations_at_end: u32,
+    /// For each start function the function creates a thread of, the
+    /// allocations every path to each of its creations has seen, the
+    /// function's start count included: the thread starts with them made.
+    pub allocations_at_creation: BTreeMap<FunctionId, u32>,
 }
 
 /// The allocations every execution of a thread function makes before it
@@ -81,12 +85,15 @@ pub type AllocationsAtEnd = HashMap<FunctionId, u32>;
 
 /// Removes the unreachable code of `function` (loops already unrolled)
 /// under `bounds`; a join of a thread that runs a function of `joined`
-/// counts that function's allocations.
-pub fn remove_unreachable(function: &mut Function, bounds: &Bounds, joined: &AllocationsAtEnd) -> Reachability {
+/// counts that function's allocations, and the function starts with
+/// `started_after` allocations made (by its creators).
+pub fn remove_unreachable(function: &mut Function, bounds: &Bounds, joined: &AllocationsAtEnd, started_after: u32) -> Reachability {
     let mut pass = Pass {
         locals: &function.locals,
         bounds,
         joined,
+        started_after,
+        allocations_at_creation: BTreeMap::new(),
         jumps: jumps_to_labels(&function.body),
         arrivals: HashMap::new(),
         cuts: Vec::new(),
@@ -94,14 +101,15 @@ pub fn remove_unreachable(function: &mut Function, bounds: &Bounds, joined: &All
         allocations_at_end: None,
     };
     let body = std::mem::take(&mut function.body);
-    let (body, after) = pass.block(body, Flow::entry());
+    let (body, after) = pass.block(body, pass.nothing_known());
     let end_cut_by = if pass.ends || after.reachable { None } else { after.cut_by };
     if after.reachable {
         pass.ended_with(after.allocations);
     }
     let cuts = pass.cuts;
     function.body = body;
-    Reachability { cuts, end_cut_by, allocations_at_end: pass.allocations_at_end.unwrap_or(0) }
+    let allocations_at_end = pass.allocations_at_end.unwrap_or(0);
+    Reachability { cuts, end_cut_by, allocations_at_end, allocations_at_creation: pass.allocations_at_creation }
 }
 
 /// The warnings for what removing the unreachable code of `function` found:
@@ -174,7 +182,10 @@ fn bound_cut_warning(
             let blocks = options.bounds.nmalloc;
             (
                 format!("no execution gets past this allocation within --nmalloc {blocks}"),
-                format!("every path allocates {blocks} heap block{} before it", if blocks == 1 { "" } else { "s" }),
+                format!(
+                    "every path to it has taken {blocks} heap block{}, in this thread, the threads it joined or its creators before it started",
+                    if blocks == 1 { "" } else { "s" }
+                ),
                 format!("raise --nmalloc to the number of allocations an execution makes (at least {})", blocks + 1),
             )
         }
@@ -182,7 +193,7 @@ fn bound_cut_warning(
             let blocks = options.bounds.nmalloc;
             (
                 format!("no execution gets past this join within --nmalloc {blocks}"),
-                format!("every path has seen {allocations} allocations here, in this thread and the threads it joined"),
+                format!("every path to it has taken {allocations} heap blocks, in this thread, the threads it joined or its creators before it started"),
                 format!("raise --nmalloc to the number of allocations an execution makes (at least {allocations})"),
             )
         }
@@ -416,6 +427,10 @@ struct Pass<'a> {
     bounds: &'a Bounds,
     /// The allocations of the thread functions this one may join.
     joined: &'a AllocationsAtEnd,
+    /// The allocations made before the function starts.
+    started_after: u32,
+    /// [`Reachability::allocations_at_creation`] so far.
+    allocations_at_creation: BTreeMap<FunctionId, u32>,
     cuts: Vec<BoundCut>,
     /// Whether some execution reaches a `return` or a thread exit.
     ends: bool,
@@ -440,9 +455,17 @@ fn jumps_to_labels(body: &Block) -> HashMap<LabelId, usize> {
 }
 
 impl Pass<'_> {
-    /// A path ends the function with `allocations` made.
+    /// A path ends the function with `allocations` made, its creators'
+    /// before it started too.
     fn ended_with(&mut self, allocations: u32) {
-        self.allocations_at_end = Some(self.allocations_at_end.map_or(allocations, |least| least.min(allocations)));
+        let own = allocations.saturating_sub(self.started_after);
+        self.allocations_at_end = Some(self.allocations_at_end.map_or(own, |least| least.min(own)));
+    }
+
+    /// The flow where nothing is known (the start, a label a jump back
+    /// reaches): reachable, with the allocations made before the start.
+    fn nothing_known(&self) -> Flow {
+        Flow { allocations: self.started_after, ..Flow::entry() }
     }
 
     /// `pthread_join` of the thread whose handle `handle` holds: a thread
@@ -478,7 +501,7 @@ impl Pass<'_> {
         match self.arrivals.remove(&label) {
             None if expected == 0 => falling,
             Some((arrived, count)) if count == expected => falling.join(arrived),
-            _ => Flow::entry(),
+            _ => self.nothing_known(),
         }
     }
 
@@ -546,6 +569,8 @@ impl Pass<'_> {
                 kind
             }
             StmtKind::ThreadCreate { handle, function, argument } => {
+                let least = self.allocations_at_creation.entry(function).or_insert(flow.allocations);
+                *least = (*least).min(flow.allocations);
                 flow.forget(&handle);
                 if let Some(place) = flow.resolved(&handle) {
                     flow.running.push((place, function));
@@ -617,7 +642,7 @@ impl Pass<'_> {
             }
             StmtKind::Loop { .. } if holds_label(std::slice::from_ref(&stmt)) => {
                 out.push(stmt);
-                Flow::entry()
+                self.nothing_known()
             }
             _ => flow,
         }
@@ -814,7 +839,7 @@ mod tests {
         body.push(write(9));
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }]);
         assert_eq!(found.end_cut_by, Some(Cut::LoopBound(7)), "the function never ends");
         assert_eq!(f.body.len(), 2, "both writes are removed");
@@ -825,7 +850,7 @@ mod tests {
         let mut body = counted_loop(2, 7);
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default());
         assert_eq!(f.body, body);
     }
 
@@ -838,14 +863,14 @@ mod tests {
         // --nmalloc 2 (the default): the third allocation on every path cuts
         let body = vec![malloc(1, 1), malloc(1, 2), malloc(1, 3), write(9)];
         let mut f = function(vec![int("p")], body);
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(3), first_unreached: 9 }]);
         assert_eq!(f.body.len(), 3);
         // allocations in one branch only do not count on every path
         let branch = st(StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch: vec![malloc(1, 1)], else_branch: vec![] }, 4);
         let body = vec![branch, malloc(1, 2), malloc(1, 3), write(9)];
         let mut f = function(vec![int("p")], body.clone());
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
         assert_eq!(found, Reachability { allocations_at_end: 2, ..Reachability::default() });
         assert_eq!(f.body, body);
     }
@@ -872,7 +897,7 @@ mod tests {
             write(9),
         ];
         let mut f = function(vec![int("p")], body);
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(6), first_unreached: 9 }]);
         // a jump back to the label: nothing is known there
         let body = vec![
@@ -884,7 +909,7 @@ mod tests {
             maybe(vec![goto(5, 3)], 3),
         ];
         let mut f = function(vec![int("p")], body.clone());
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
         assert_eq!(found.cuts, vec![]);
         assert_eq!(f.body, body);
     }
@@ -899,29 +924,59 @@ mod tests {
         let locals = vec![int("p"), Local { name: "t".into(), ty: Ty::ThreadHandle, shared: false }];
         let mut f = function(locals.clone(), body.clone());
         let joined = AllocationsAtEnd::from([(1, 2)]);
-        let found = remove_unreachable(&mut f, &Bounds::default(), &joined);
+        let found = remove_unreachable(&mut f, &Bounds::default(), &joined, 0);
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocksJoined { origin: 3, allocations: 3 }, first_unreached: 9 }]);
         // with one allocation in the thread, or more heap, it is reached
         let mut f = function(locals.clone(), body.clone());
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::from([(1, 1)]));
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::from([(1, 1)]), 0);
         assert_eq!((found.cuts, found.allocations_at_end), (vec![], 2));
         let mut f = function(locals.clone(), body.clone());
         let more = Bounds { nmalloc: 3, ..Bounds::default() };
-        assert_eq!(remove_unreachable(&mut f, &more, &joined).cuts, vec![]);
+        assert_eq!(remove_unreachable(&mut f, &more, &joined, 0).cuts, vec![]);
         // a handle written between creation and join names another thread
         let overwritten = st(StmtKind::Assign(Place::Local(1), Expr::Const(0)), 4);
         let mut f = function(locals, vec![malloc(1, 1), create, overwritten, join, write(9)]);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &joined).cuts, vec![]);
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &joined, 0).cuts, vec![]);
+    }
+
+    #[test]
+    fn a_thread_starts_with_the_allocations_its_creators_made() {
+        // malloc; create function 1; malloc: the creation has seen the
+        // start count and one allocation, the end both allocations
+        let create = st(StmtKind::ThreadCreate { handle: Place::Local(1), function: 1, argument: Expr::Const(0) }, 2);
+        let locals = vec![int("p"), Local { name: "t".into(), ty: Ty::ThreadHandle, shared: false }];
+        let body = vec![malloc(1, 1), create, malloc(1, 3), write(9)];
+        let mut f = function(locals.clone(), body.clone());
+        let more = Bounds { nmalloc: 4, ..Bounds::default() };
+        let found = remove_unreachable(&mut f, &more, &AllocationsAtEnd::new(), 1);
+        assert_eq!(found.allocations_at_creation, BTreeMap::from([(1, 2)]), "the start count and the first allocation");
+        assert_eq!(found.allocations_at_end, 2, "its own allocations only: a join adds them to the joiner's");
+        assert_eq!(found.cuts, vec![]);
+        // started after one allocation, the second of its own is the third
+        let mut f = function(locals.clone(), body.clone());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 1);
+        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(3), first_unreached: 9 }]);
+        // a label that a jump back reaches still knows the start count
+        let body = vec![
+            st(StmtKind::Label(5, "again".into()), 1),
+            malloc(1, 2),
+            malloc(1, 3),
+            write(9),
+            maybe(vec![goto(5, 4)], 4),
+        ];
+        let mut f = function(vec![int("p")], body);
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 1);
+        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(3), first_unreached: 9 }]);
     }
 
     #[test]
     fn an_allocation_larger_than_a_given_heap_block_cuts_what_follows() {
         let body = vec![malloc(9, 1), write(9)];
         let mut f = function(vec![int("p")], body.clone());
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
         assert_eq!(found, Reachability { allocations_at_end: 1, ..Reachability::default() }, "no --heap-block: it fits");
         let small = Bounds { heap_block: Some(8), ..Bounds::default() };
-        let found = remove_unreachable(&mut f, &small, &AllocationsAtEnd::new());
+        let found = remove_unreachable(&mut f, &small, &AllocationsAtEnd::new(), 0);
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlockSize { origin: 1, scalars: 9 }, first_unreached: 9 }]);
     }
 
@@ -934,7 +989,7 @@ mod tests {
         )];
         body.extend(counted_loop(128, 7));
         let mut f = function(vec![int("i")], body);
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
         assert_eq!(found.end_cut_by, None);
         assert_eq!(found.cuts, vec![], "nothing that matters follows the loop");
     }
@@ -947,7 +1002,7 @@ mod tests {
         body.push(st(StmtKind::Label(3, "loop_exit".into()), 7));
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new());
+        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }]);
         assert_eq!(found.end_cut_by, None, "a jump reaches the end");
         let kinds: Vec<_> = f.body.iter().skip(3).map(|s| s.origin).collect();
@@ -961,14 +1016,14 @@ mod tests {
         body.insert(1, st(StmtKind::Read { target: Place::Local(0), address: Expr::Const(1) }, 1));
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default());
         assert_eq!(f.body, body);
         // an unsigned counter that starts at 0 - 1 wraps: not modelled
         let mut body = counted_loop(128, 7);
         body[0] = st(StmtKind::Assign(Place::Local(0), bin(BinaryOp::Sub, Expr::Const(0), Expr::Const(1))), 1);
         body.push(write(9));
         let mut f = function(vec![Local { name: "u".into(), ty: Ty::Int { bits: 32, signed: false }, shared: false }], body);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default());
     }
 
     /// `n = nondet; <learning>; counted loop to n; write`, with `i` and an
@@ -979,7 +1034,7 @@ mod tests {
         body.extend(counted_loop_to(load(1), 7));
         body.push(write(9));
         let mut f = function(vec![int("i"), Local { name: "n".into(), ty: n_type, shared: false }], body);
-        (remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), f)
+        (remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), f)
     }
 
     #[test]
@@ -1054,7 +1109,7 @@ mod tests {
         let mut body = vec![st(StmtKind::Assume(Expr::Const(0)), 1)];
         body.push(write(9));
         let mut f = function(vec![], body);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default(), "an assumption is no loop bound");
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default(), "an assumption is no loop bound");
         assert_eq!(f.body.len(), 1);
     }
 
@@ -1067,7 +1122,7 @@ mod tests {
             write(9),
         ];
         let mut f = function(vec![int("i")], body);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new()), Reachability::default());
+        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default());
         assert_eq!(f.body.len(), 2);
     }
 
