@@ -94,9 +94,9 @@ struct TranslationArgs {
     /// Bit width of the integers stored in shared memory.
     #[arg(long, default_value_t = Bounds::default().bitwidth, value_parser = clap::value_parser!(u32).range(2..=64))]
     bitwidth: u32,
-    /// Heap blocks available to malloc/calloc.
-    #[arg(long, default_value_t = Bounds::default().nmalloc)]
-    nmalloc: u32,
+    /// Heap blocks available to malloc/calloc; `auto`: as many as this program can take [default: 2]
+    #[arg(long, value_name = "M|auto", value_parser = bound_parser(0))]
+    nmalloc: Option<BoundArg>,
     /// Scalars per heap block (default: the largest constant-size allocation, at least 8 if a size is only known at run time).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=65536))]
     heap_block: Option<u32>,
@@ -148,7 +148,10 @@ impl TranslationArgs {
                 qsize: bound_number(self.qsize, DEFAULT_QSIZE_LIMIT),
                 maxclock: bound_number(self.maxclock, DEFAULT_MAXCLOCK_LIMIT),
                 bitwidth: self.bitwidth,
-                nmalloc: self.nmalloc,
+                nmalloc: match self.nmalloc {
+                    Some(BoundArg::Number(number)) => number,
+                    Some(BoundArg::Auto) | None => Bounds::default().nmalloc,
+                },
                 heap_block: self.heap_block,
                 unwindset: self.unwindset()?,
             },
@@ -156,7 +159,11 @@ impl TranslationArgs {
             defines: self.define.clone(),
             fence_atomic_sections: self.fence_atomic_sections,
             unwinding_assertions: self.unwinding_assertions,
-            auto_bounds: AutoBounds { qsize: bound_choice(self.qsize), maxclock: bound_choice(self.maxclock) },
+            auto_bounds: AutoBounds {
+                qsize: bound_choice(self.qsize),
+                maxclock: bound_choice(self.maxclock),
+                nmalloc: if self.nmalloc == Some(BoundArg::Auto) { BoundChoice::Sufficient } else { BoundChoice::Given },
+            },
             addresses: match self.addresses {
                 AddressChoice::Auto => AddressForm::Auto,
                 AddressChoice::Bytes => AddressForm::Bytes,
@@ -210,8 +217,9 @@ fn bound_choice(argument: Option<BoundArg>) -> BoundChoice {
     }
 }
 
-/// `--qsize` or `--maxclock`: a number, or `auto` for the value that cuts
-/// off no execution of the program (found by the translator).
+/// `--qsize`, `--maxclock` or `--nmalloc`: a number, or `auto` for the
+/// value that cuts off no execution of the program (found by the
+/// translator).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum BoundArg {
     Number(u32),

@@ -265,8 +265,9 @@ pub struct TranslateOptions {
     /// Assert that every loop exits after `--unwind` copies (CBMC's
     /// unwinding assertions); off by default: the executions are cut off.
     pub unwinding_assertions: bool,
-    /// `--qsize auto`, `--maxclock auto`: which of `bounds` the translator
-    /// replaces by the value that cuts off no execution of the program.
+    /// `--qsize auto`, `--maxclock auto`, `--nmalloc auto`: which of
+    /// `bounds` the translator replaces by the value that cuts off no
+    /// execution of the program.
     pub auto_bounds: AutoBounds,
     /// `--addresses`: how pointer values number memory.
     pub addresses: AddressForm,
@@ -289,11 +290,12 @@ pub enum AddressForm {
 }
 
 /// How the translator chooses `--qsize` and `--maxclock`
-/// (`passes::sufficient`).
+/// (`passes::sufficient`) and `--nmalloc` (`passes::heap_needs`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct AutoBounds {
     pub qsize: BoundChoice,
     pub maxclock: BoundChoice,
+    pub nmalloc: BoundChoice,
 }
 
 /// How the translator chooses a bound.
@@ -312,7 +314,8 @@ pub enum BoundChoice {
 }
 
 impl AutoBounds {
-    pub const SUFFICIENT: AutoBounds = AutoBounds { qsize: BoundChoice::Sufficient, maxclock: BoundChoice::Sufficient };
+    pub const SUFFICIENT: AutoBounds =
+        AutoBounds { qsize: BoundChoice::Sufficient, maxclock: BoundChoice::Sufficient, nmalloc: BoundChoice::Sufficient };
 }
 
 impl Default for TranslateOptions {

@@ -4,6 +4,7 @@ use crate::diagnostics::Diagnostic;
 use crate::frontend::{self, FrontendError};
 use crate::ir::Program;
 use crate::options::{BoundChoice, Bounds, SmaImplementation, TranslateOptions};
+use crate::passes::heap_needs::HeapNeeds;
 use crate::passes::sufficient::SufficientBounds;
 use crate::passes::{self, TranslationMap};
 use std::path::Path;
@@ -19,6 +20,9 @@ pub struct Translation {
     /// The `--qsize` and `--maxclock` that cut off no execution of this
     /// program (none under SC, or when its stores cannot be counted).
     pub sufficient: Option<SufficientBounds>,
+    /// The heap blocks the threads can take (none when a jump goes
+    /// backward), with whether that is all the heap any execution needs.
+    pub heap_needs: Option<HeapNeeds>,
     /// Warnings about the program (code no execution within the bounds
     /// reaches), to show beside the result.
     pub warnings: Vec<Diagnostic>,
@@ -34,9 +38,9 @@ pub enum TranslateError {
     #[error("{}", .0.message)]
     Unsupported(Box<Diagnostic>),
     #[error(
-        "--{0} auto: the stores of this program cannot be counted (a jump goes backward), so no {0} is known to cut off nothing; give a number instead"
+        "--{bound} auto: the {counted} of this program cannot be counted (a jump goes backward), so no {bound} is known to cut off nothing; give a number instead"
     )]
-    NoSufficientBound(&'static str),
+    NoSufficientBound { bound: &'static str, counted: &'static str },
 }
 
 impl TranslateError {
@@ -67,7 +71,8 @@ pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation,
 pub fn translate_loaded(program: &Program, options: &TranslateOptions) -> Result<Translation, TranslateError> {
     let sequential = passes::sequentialise(program, options).map_err(TranslateError::Unsupported)?;
     let sufficient = sequential.sufficient;
-    let options = &with_auto_bounds(options, sufficient)?;
+    let heap_needs = sequential.memory.heap_needs;
+    let options = &with_auto_bounds(options, sufficient, heap_needs)?;
     let c_source = crate::printer::print(&sequential, options);
     let bounds = sequential.bounds(options);
     Ok(Translation {
@@ -75,34 +80,48 @@ pub fn translate_loaded(program: &Program, options: &TranslateOptions) -> Result
         map: sequential.map,
         bounds,
         sufficient,
+        heap_needs,
         warnings: sequential.warnings,
         cuts_wide_values: program.cuts_wide_values,
     })
 }
 
 /// `options` with the bounds asked for as `auto` set to the sufficient
-/// ones. Under SC, which has neither bound, `auto` keeps the default.
-fn with_auto_bounds(options: &TranslateOptions, sufficient: Option<SufficientBounds>) -> Result<TranslateOptions, TranslateError> {
+/// ones. Under SC, which has no buffers and no clock, `auto` keeps the
+/// default `--qsize` and `--maxclock`.
+fn with_auto_bounds(
+    options: &TranslateOptions,
+    sufficient: Option<SufficientBounds>,
+    heap_needs: Option<HeapNeeds>,
+) -> Result<TranslateOptions, TranslateError> {
     let mut resolved = options.clone();
     let auto = options.auto_bounds;
+    let blocks = heap_needs.map(|needs| Some(needs.blocks));
+    resolved.bounds.nmalloc = choose_bound(auto.nmalloc, options.bounds.nmalloc, blocks, ("nmalloc", "allocations"))?;
     if options.sma == SmaImplementation::Sc {
         return Ok(resolved);
     }
     let qsize = sufficient.map(|sufficient| Some(sufficient.qsize));
-    resolved.bounds.qsize = choose_bound(auto.qsize, options.bounds.qsize, qsize, "qsize")?;
+    resolved.bounds.qsize = choose_bound(auto.qsize, options.bounds.qsize, qsize, ("qsize", "stores"))?;
     let maxclock = sufficient.map(|sufficient| sufficient.maxclock);
-    resolved.bounds.maxclock = choose_bound(auto.maxclock, options.bounds.maxclock, maxclock, "maxclock")?;
+    resolved.bounds.maxclock = choose_bound(auto.maxclock, options.bounds.maxclock, maxclock, ("maxclock", "stores"))?;
     Ok(resolved)
 }
 
 /// The value of a bound chosen by `choice`, given the number `given` and
-/// the program's sufficient value (`None` when its stores cannot be
-/// counted, `Some(None)` when the SMA has no such bound, as the reference
-/// SMAs have no clock).
-fn choose_bound(choice: BoundChoice, given: u32, sufficient: Option<Option<u32>>, name: &'static str) -> Result<u32, TranslateError> {
+/// the program's sufficient value (`None` when what the bound counts
+/// cannot be counted, `Some(None)` when the SMA has no such bound, as the
+/// reference SMAs have no clock); the error names the bound and what it
+/// counts.
+fn choose_bound(
+    choice: BoundChoice,
+    given: u32,
+    sufficient: Option<Option<u32>>,
+    (bound, counted): (&'static str, &'static str),
+) -> Result<u32, TranslateError> {
     Ok(match (choice, sufficient) {
         (BoundChoice::Given, _) | (_, Some(None)) => given,
-        (BoundChoice::Sufficient, None) => return Err(TranslateError::NoSufficientBound(name)),
+        (BoundChoice::Sufficient, None) => return Err(TranslateError::NoSufficientBound { bound, counted }),
         (BoundChoice::Sufficient, Some(Some(value))) => value,
         (BoundChoice::SufficientAtMost, None) => given,
         (BoundChoice::SufficientAtMost, Some(Some(value))) => value.min(given),

@@ -593,10 +593,12 @@ fn heap_program(expected: i64) -> Builder {
 #[test]
 fn heap_blocks_are_shared_through_the_thread_argument() {
     let (seq, text) = translate(&heap_program(5).program, &options(2, 1));
+    // one allocation: one block of the two --nmalloc allows is all it can take
     assert_eq!(
         seq.map.locations.last().map(String::as_str),
-        Some("heap#1[1]")
+        Some("heap#0[1]")
     );
+    assert_eq!((seq.memory.heap_blocks, seq.memory.heap_needs.map(|needs| needs.blocks)), (1, Some(1)));
     expect_verdict(&text, true, "the thread reads the heap block main filled");
     let (_, text) = translate(&heap_program(6).program, &options(2, 1));
     expect_verdict(&text, false, "the value is 5, not 6");

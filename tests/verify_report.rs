@@ -2477,3 +2477,62 @@ fn a_thread_created_after_its_creators_allocations_starts_with_them() {
     assert_eq!(report["property"]["line"], 8);
     assert_eq!(report["warnings"], Value::Array(Vec::new()));
 }
+
+/// Two workers that allocate two blocks each and publish one: four
+/// allocations in all, none of them cut off statically at --nmalloc 2 in
+/// a worker, but the second worker's are after main's first join.
+const TWO_BLOCKS_EACH: &str = "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nint *slot[2];\n\
+void *worker(void *arg) {\n  int *p = malloc(sizeof(int));\n  int *q = malloc(sizeof(int));\n  *p = 1;\n  *q = 2;\n  slot[(long)arg] = p;\n  return 0;\n}\n\
+int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, worker, (void *)0);\n  pthread_create(&b, 0, worker, (void *)1);\n\
+  pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(PROPERTY);\n  return 0;\n}\n";
+
+#[test]
+fn nmalloc_auto_gives_every_allocation_a_block_and_the_safe_report_drops_the_heap() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let file = program(&directory, "two_blocks_each.c", TWO_BLOCKS_EACH);
+    // --nmalloc 2: the second join is past the heap, and the report says
+    // how to get enough
+    let (code, stdout, _) = verify(&file, &["--sc", "-D", "PROPERTY=slot[0] != slot[1]", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let report = json(&stdout);
+    let warning = only_warning(&report, &stdout);
+    assert_eq!(warning["message"], "no execution gets past this join within --nmalloc 2");
+    assert!(warning["help"].as_str().is_some_and(|help| help.contains("--nmalloc auto")), "{stdout}");
+    assert!(report["sufficient_nmalloc"].is_null(), "a heap bound cut code: {stdout}");
+    // auto: four blocks, nothing cut, and heap leaves the safe note
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&file, &[model, "-D", "PROPERTY=slot[0] != slot[1]", "--nmalloc", "auto", "--color", "never"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        assert!(stdout.contains("nmalloc 4, heap block 1"), "{model}: {stdout}");
+        assert!(!stdout.contains("more heap"), "{model}: {stdout}");
+        assert!(stdout.contains("nmalloc 4)") || stdout.contains("nmalloc 4;"), "{model}: {stdout}");
+        assert!(!stderr.contains("warning"), "{model}: {stderr}");
+    }
+    // the property after both joins is checked: a false one fails
+    let (code, stdout, _) = verify(&file, &["--tso", "-D", "PROPERTY=slot[0] == slot[1]", "--nmalloc", "auto", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!(report["bounds"]["nmalloc"], 4, "{stdout}");
+    assert_eq!(report["sufficient_nmalloc"], 4, "{stdout}");
+    assert_eq!(report["property"]["line"], 19, "{stdout}");
+    // more blocks than the threads can take: the SMA gets four, and the
+    // report keeps the number asked for
+    let (code, stdout, _) = verify(&file, &["--sc", "-D", "PROPERTY=slot[0] != slot[1]", "--nmalloc", "9", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let report = json(&stdout);
+    assert_eq!((report["bounds"]["nmalloc"].as_u64(), report["sufficient_nmalloc"].as_u64()), (Some(9), Some(4)), "{stdout}");
+    let translated = directory.path().join("seq.c");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_lazysma"))
+        .args(["translate", file.to_str().expect("utf-8 path"), "--tso", "-D", "PROPERTY=1", "--nmalloc", "9", "-o"])
+        .arg(&translated)
+        .output()
+        .expect("lazysma runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = std::fs::read_to_string(&translated).expect("the translation");
+    assert!(text.contains("#define SMA_HEAP_BLOCKS 4\n"), "{text}");
+    assert!(text.contains(" * no execution needs more than 4 heap blocks (a larger --nmalloc cuts off nothing more)\n"), "{text}");
+    assert!(text.contains(" * so the SMA below has 4 heap blocks: the same executions, a smaller formula\n"), "{text}");
+}

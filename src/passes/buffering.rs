@@ -964,6 +964,7 @@ mod tests {
             heap_block_size: 0,
             objects,
             padding: Vec::new(),
+            heap_needs: None,
         }
     }
 

@@ -6,13 +6,14 @@
 
 use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
 use super::value_types::{ValueKind, ValueTypes, ValueTypesBuilder};
+use super::heap_needs::{self, HeapNeeds};
 use super::unreachable;
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, unroll};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
     Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
 };
-use crate::options::TranslateOptions;
+use crate::options::{BoundChoice, Bounds, TranslateOptions};
 use std::collections::{BTreeMap, HashMap};
 
 /// Most thread slots a program may need (main included).
@@ -71,6 +72,7 @@ pub fn instantiate(
         functions: HashMap::new(),
         warnings: program.warnings.clone(),
         own_depths: super::own_loop_depths(program, &options.bounds)?,
+        heap_cut: false,
     };
     flat.flatten_all(program, options, labels)?;
     let mut threads = vec![new_instance(
@@ -113,7 +115,8 @@ pub fn instantiate(
         threads[next].created = created;
         next += 1;
     }
-    let (memory, locations) = allocate_memory(program, options, &mut threads);
+    let needs = heap_needs::heap_needs(threads.iter().map(|t| &t.body), program.heap_block_size.max(1), flat.heap_cut);
+    let (memory, locations) = allocate_memory(program, options, &mut threads, needs);
     let mut types = ValueTypesBuilder::new(&program.structs);
     let (location_names, kinds) = locations
         .into_iter()
@@ -139,6 +142,8 @@ struct FlatFunctions {
     warnings: Vec<Diagnostic>,
     /// The loops `--unwindset` unrolls to their own depth, by origin.
     own_depths: BTreeMap<OriginId, u32>,
+    /// Whether a heap bound cut code off ([`unreachable::Reachability::heap_cut`]).
+    heap_cut: bool,
 }
 
 impl FlatFunctions {
@@ -150,8 +155,10 @@ impl FlatFunctions {
     /// every path to its creations made (found from `main` down, once all
     /// of a function's creators are done; a function that creates its own
     /// creator finds nothing counted, which cuts nothing). The warnings
-    /// keep the order of creation.
+    /// keep the order of creation. Under `--nmalloc auto` no heap bound
+    /// cuts: the heap gets as many blocks as the threads can take.
     fn flatten_all(&mut self, program: &Program, options: &TranslateOptions, labels: &mut LabelGen) -> Result<(), Box<Diagnostic>> {
+        let bounds = &cutting_bounds(options);
         let mut order = vec![program.main];
         let mut unrolled = HashMap::new();
         let mut next = 0;
@@ -172,7 +179,7 @@ impl FlatFunctions {
         let mut at_end = unreachable::AllocationsAtEnd::new();
         for function in order.iter().rev() {
             if let Some(f) = unrolled.get(function) {
-                let found = unreachable::remove_unreachable(&mut f.clone(), &options.bounds, &at_end, 0);
+                let found = unreachable::remove_unreachable(&mut f.clone(), bounds, &at_end, 0);
                 at_end.insert(*function, found.allocations_at_end);
             }
         }
@@ -184,7 +191,8 @@ impl FlatFunctions {
             let Some(mut f) = unrolled.remove(&function) else { continue };
             let creators_done = creators.get(&function).is_none_or(|all| all.iter().all(|creator| self.functions.contains_key(creator)));
             let started_after = if creators_done { at_creation.get(&function).copied().unwrap_or(0) } else { 0 };
-            let found = unreachable::remove_unreachable(&mut f, &options.bounds, &at_end, started_after);
+            let found = unreachable::remove_unreachable(&mut f, bounds, &at_end, started_after);
+            self.heap_cut |= found.heap_cut;
             for (created, allocations) in &found.allocations_at_creation {
                 let least = at_creation.entry(*created).or_insert(*allocations);
                 *least = (*least).min(*allocations);
@@ -193,6 +201,15 @@ impl FlatFunctions {
             self.functions.insert(function, f);
         }
         Ok(())
+    }
+}
+
+/// The bounds that cut code off: the options' own, with no heap block
+/// count under `--nmalloc auto`.
+fn cutting_bounds(options: &TranslateOptions) -> Bounds {
+    match options.auto_bounds.nmalloc {
+        BoundChoice::Sufficient => Bounds { nmalloc: u32::MAX, ..options.bounds.clone() },
+        BoundChoice::Given | BoundChoice::SufficientAtMost => options.bounds.clone(),
     }
 }
 
@@ -346,6 +363,7 @@ fn allocate_memory(
     program: &Program,
     options: &TranslateOptions,
     threads: &mut [ThreadInstance],
+    heap_needs: Option<HeapNeeds>,
 ) -> (MemoryLayout, Vec<(String, Option<Ty>)>) {
     let mut names: Vec<(String, Option<Ty>)> =
         program.locations.iter().map(|l| (l.name.clone(), Some(l.ty.clone()))).collect();
@@ -397,7 +415,7 @@ fn allocate_memory(
         });
         found
     });
-    let heap_blocks = if allocates { options.bounds.nmalloc } else { 0 };
+    let heap_blocks = if allocates { heap_blocks(options, heap_needs) } else { 0 };
     let heap_block_size = program.heap_block_size.max(1);
     for k in 0..heap_blocks {
         for j in 0..heap_block_size {
@@ -411,8 +429,22 @@ fn allocate_memory(
         heap_block_size,
         objects,
         padding: program.padding.clone(),
+        heap_needs,
     };
     (memory, names)
+}
+
+/// The heap blocks of a program that allocates: as many as its threads can
+/// take under `--nmalloc auto`, else `--nmalloc`, or fewer when the threads
+/// cannot take that many (blocks are handed out in order, so the executions
+/// are the same). With `auto` and no count, translation fails later
+/// ([`crate::translate`]), so the number given stands in.
+fn heap_blocks(options: &TranslateOptions, needs: Option<HeapNeeds>) -> u32 {
+    match (options.auto_bounds.nmalloc, needs) {
+        (BoundChoice::Sufficient, Some(needs)) => needs.blocks,
+        (_, Some(needs)) => options.bounds.nmalloc.min(needs.blocks),
+        (_, None) => options.bounds.nmalloc,
+    }
 }
 
 /// The global objects as runs of consecutive locations of the same object

@@ -6,6 +6,7 @@
 
 pub mod buffering;
 pub mod definite;
+pub mod heap_needs;
 pub mod inline;
 pub mod instantiate;
 pub mod lazy;
@@ -218,6 +219,8 @@ pub struct MemoryLayout {
     /// The struct members that shared memory leaves out, as padding that
     /// no expression names ([`Program::padding`](crate::ir::Program)).
     pub padding: Vec<String>,
+    /// What the threads can allocate (none when a jump goes backward).
+    pub heap_needs: Option<heap_needs::HeapNeeds>,
 }
 
 impl MemoryLayout {

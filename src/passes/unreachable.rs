@@ -76,6 +76,9 @@ pub struct Reachability {
     /// allocations every path to each of its creations has seen, the
     /// function's start count included: the thread starts with them made.
     pub allocations_at_creation: BTreeMap<FunctionId, u32>,
+    /// Whether a heap bound cut off every execution at some allocation or
+    /// join (with code that matters after it or not).
+    pub heap_cut: bool,
 }
 
 /// The allocations every execution of a thread function makes before it
@@ -94,6 +97,7 @@ pub fn remove_unreachable(function: &mut Function, bounds: &Bounds, joined: &All
         joined,
         started_after,
         allocations_at_creation: BTreeMap::new(),
+        heap_cut: false,
         jumps: jumps_to_labels(&function.body),
         arrivals: HashMap::new(),
         cuts: Vec::new(),
@@ -109,7 +113,7 @@ pub fn remove_unreachable(function: &mut Function, bounds: &Bounds, joined: &All
     let cuts = pass.cuts;
     function.body = body;
     let allocations_at_end = pass.allocations_at_end.unwrap_or(0);
-    Reachability { cuts, end_cut_by, allocations_at_end, allocations_at_creation: pass.allocations_at_creation }
+    Reachability { cuts, end_cut_by, allocations_at_end, allocations_at_creation: pass.allocations_at_creation, heap_cut: pass.heap_cut }
 }
 
 /// The warnings for what removing the unreachable code of `function` found:
@@ -186,7 +190,7 @@ fn bound_cut_warning(
                     "every path to it has taken {blocks} heap block{}, in this thread, the threads it joined or its creators before it started",
                     if blocks == 1 { "" } else { "s" }
                 ),
-                format!("raise --nmalloc to the number of allocations an execution makes (at least {})", blocks + 1),
+                format!("raise --nmalloc to the number of allocations an execution makes (at least {}), or give --nmalloc auto for as many as the threads can take", blocks + 1),
             )
         }
         Cut::HeapBlocksJoined { allocations, .. } => {
@@ -194,7 +198,7 @@ fn bound_cut_warning(
             (
                 format!("no execution gets past this join within --nmalloc {blocks}"),
                 format!("every path to it has taken {allocations} heap blocks, in this thread, the threads it joined or its creators before it started"),
-                format!("raise --nmalloc to the number of allocations an execution makes (at least {allocations})"),
+                format!("raise --nmalloc to the number of allocations an execution makes (at least {allocations}), or give --nmalloc auto for as many as the threads can take"),
             )
         }
         Cut::HeapBlockSize { scalars, .. } => {
@@ -431,6 +435,8 @@ struct Pass<'a> {
     started_after: u32,
     /// [`Reachability::allocations_at_creation`] so far.
     allocations_at_creation: BTreeMap<FunctionId, u32>,
+    /// [`Reachability::heap_cut`] so far.
+    heap_cut: bool,
     cuts: Vec<BoundCut>,
     /// Whether some execution reaches a `return` or a thread exit.
     ends: bool,
@@ -471,7 +477,7 @@ impl Pass<'_> {
     /// `pthread_join` of the thread whose handle `handle` holds: a thread
     /// this one created there has ended, with its allocations made. More
     /// than the heap has cut off every such execution.
-    fn join(&self, handle: &Expr, origin: OriginId, flow: &mut Flow) {
+    fn join(&mut self, handle: &Expr, origin: OriginId, flow: &mut Flow) {
         let Expr::Load(place) = handle else { return };
         let Some(place) = flow.resolved(place) else { return };
         let Some(position) = flow.running.iter().position(|(running, _)| *running == place) else { return };
@@ -479,6 +485,7 @@ impl Pass<'_> {
         flow.allocations = flow.allocations.saturating_add(self.joined.get(&function).copied().unwrap_or(0));
         if flow.allocations > self.bounds.nmalloc {
             let allocations = flow.allocations;
+            self.heap_cut = true;
             *flow = Flow::unreachable(Some(Cut::HeapBlocksJoined { origin, allocations }));
         }
     }
@@ -557,7 +564,10 @@ impl Pass<'_> {
             StmtKind::Malloc { target, size, zeroed } => {
                 flow.forget(&target);
                 match self.allocation_cut(origin, &size, &flow) {
-                    Some(cut) => flow = Flow::unreachable(Some(cut)),
+                    Some(cut) => {
+                        self.heap_cut = true;
+                        flow = Flow::unreachable(Some(cut));
+                    }
                     None => flow.allocations += 1,
                 }
                 StmtKind::Malloc { target, size, zeroed }
@@ -865,6 +875,7 @@ mod tests {
         let mut f = function(vec![int("p")], body);
         let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
         assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(3), first_unreached: 9 }]);
+        assert!(found.heap_cut);
         assert_eq!(f.body.len(), 3);
         // allocations in one branch only do not count on every path
         let branch = st(StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch: vec![malloc(1, 1)], else_branch: vec![] }, 4);

@@ -110,6 +110,25 @@ fn built_options(program: &SequentialProgram, options: &TranslateOptions) -> Tra
     built
 }
 
+/// What the header says about the heap of a program that allocates: the
+/// blocks no execution needs more of, and fewer blocks than `--nmalloc`
+/// asked for when the threads cannot take more.
+fn heap_lines(memory: &crate::passes::MemoryLayout, asked: u32) -> Vec<String> {
+    let (Some(needs), Some(_)) = (memory.heap_needs, memory.heap_block()) else { return Vec::new() };
+    let blocks = |count: u32| format!("{count} heap block{}", if count == 1 { "" } else { "s" });
+    let mut lines = Vec::new();
+    let fewer = format!("so the SMA below has {}: the same executions, a smaller formula", blocks(memory.heap_blocks));
+    if let Some(sufficient) = needs.sufficient_nmalloc() {
+        lines.push(format!("no execution needs more than {} (a larger --nmalloc cuts off nothing more)", blocks(sufficient)));
+        if memory.heap_blocks < asked {
+            lines.push(fewer);
+        }
+    } else if memory.heap_blocks < asked {
+        lines.push(format!("the threads take at most {}, {fewer}", blocks(needs.blocks)));
+    }
+    lines
+}
+
 fn print_header_comment(out: &mut String, program: &SequentialProgram, options: &TranslateOptions, built: &TranslateOptions) {
     let _ = writeln!(
         out,
@@ -133,6 +152,9 @@ fn print_header_comment(out: &mut String, program: &SequentialProgram, options: 
             let clock = if options.sma.is_reference() { String::new() } else { format!(", maxclock {}", used.maxclock) };
             let _ = writeln!(out, " * so the SMA below is built with qsize {}{clock}: the same executions, a smaller formula", used.qsize);
         }
+    }
+    for line in heap_lines(&program.memory, options.bounds.nmalloc) {
+        let _ = writeln!(out, " * {line}");
     }
     let _ = writeln!(
         out,

@@ -255,10 +255,11 @@ fn unreached_places(report: &VerifyReport) -> String {
 }
 
 /// What a safe verdict does not rule out: the executions that the bounds
-/// which apply to this run cut off (not the buffer space or the memory
-/// clock when they are enough for every execution of the program).
+/// which apply to this run cut off (not the buffer space, the memory clock
+/// or the heap when they are enough for every execution of the program).
 fn safe_note(report: &VerifyReport) -> String {
     let (qsize_enough, clock_enough) = report.sufficient_bounds.map_or((false, false), |sufficient| sufficient.covered_by(&report.bounds));
+    let heap_enough = report.sufficient_nmalloc.is_some_and(|nmalloc| report.bounds.nmalloc >= nmalloc);
     let mut needs = vec!["more rounds"];
     if !report.unwinding_assertions {
         needs.push("loop iterations");
@@ -269,7 +270,7 @@ fn safe_note(report: &VerifyReport) -> String {
     if report.sma.is_timestamped() && !clock_enough {
         needs.push("a later memory clock");
     }
-    if report.bounds.heap_block.is_some() {
+    if report.bounds.heap_block.is_some() && !heap_enough {
         needs.push("more heap");
     }
     let wider = format!("values wider than {} bits", report.bounds.bitwidth);
@@ -281,27 +282,43 @@ fn safe_note(report: &VerifyReport) -> String {
         _ => needs.join(""),
     };
     let loops = if report.unwinding_assertions { "every loop exits within --unwind; " } else { "" };
-    let sufficient = sufficient_note(report, qsize_enough, clock_enough).map(|note| format!("; {note}")).unwrap_or_default();
+    let sufficient = sufficient_note(report, [qsize_enough, clock_enough, heap_enough]).map(|note| format!("; {note}")).unwrap_or_default();
     format!("({loops}bugs that need {listed} are not ruled out{sufficient})")
 }
 
-/// The buffer space and memory clock that no execution of the program
-/// needs more of, and how to get them when the run had less.
-fn sufficient_note(report: &VerifyReport, qsize_enough: bool, clock_enough: bool) -> Option<String> {
-    let sufficient = report.sufficient_bounds?;
+/// The buffer space, memory clock and heap blocks that no execution of the
+/// program needs more of, and how to get those the run had less of
+/// (`enough`: whether it had enough buffer space, clock and heap).
+fn sufficient_note(report: &VerifyReport, enough: [bool; 3]) -> Option<String> {
+    let [qsize_enough, clock_enough, heap_enough] = enough;
+    let mut values = Vec::new();
     let mut auto = Vec::new();
-    if !qsize_enough {
-        auto.push("--qsize auto");
+    if let Some(sufficient) = report.sufficient_bounds {
+        values.push(sufficient.describe());
+        if !qsize_enough {
+            auto.push("--qsize auto");
+        }
+        if !clock_enough {
+            auto.push("--maxclock auto");
+        }
     }
-    if !clock_enough {
-        auto.push("--maxclock auto");
+    if report.bounds.heap_block.is_some()
+        && let Some(nmalloc) = report.sufficient_nmalloc
+    {
+        values.push(format!("nmalloc {nmalloc}"));
+        if !heap_enough {
+            auto.push("--nmalloc auto");
+        }
+    }
+    if values.is_empty() {
+        return None;
     }
     let sets = match auto.len() {
         0 => String::new(),
         1 => format!("; {} sets it", auto[0]),
         _ => format!("; {} set them", auto.join(" ")),
     };
-    Some(format!("no execution of this program needs more than {}{sets}", sufficient.describe()))
+    Some(format!("no execution of this program needs more than {}{sets}", values.join(", ")))
 }
 
 /// The cells of the row that marks where the property fails: the failing
@@ -442,6 +459,7 @@ mod tests {
             bounds,
             unwinding_assertions,
             sufficient_bounds: None,
+            sufficient_nmalloc: None,
             cuts_wide_values: false,
             cbmc: None,
             found_under_sc: false,
@@ -499,6 +517,24 @@ mod tests {
             safe_note(&with(SmaImplementation::TsoReference, 3, None)),
             "(bugs that need more rounds, loop iterations or buffer space are not ruled out; no execution of this program needs more than qsize 3; --qsize auto sets it)"
         );
+    }
+
+    #[test]
+    fn the_safe_note_drops_more_heap_when_the_heap_blocks_are_enough() {
+        let allocating = crate::options::Bounds { nmalloc: 3, heap_block: Some(1), ..crate::options::Bounds::default() };
+        let with = |sma, sufficient_nmalloc| VerifyReport { sufficient_nmalloc, ..safe_report(sma, allocating.clone(), false) };
+        assert_eq!(
+            safe_note(&with(SmaImplementation::Sc, Some(3))),
+            "(bugs that need more rounds or loop iterations are not ruled out; no execution of this program needs more than nmalloc 3)"
+        );
+        assert_eq!(
+            safe_note(&with(SmaImplementation::Sc, Some(4))),
+            "(bugs that need more rounds, loop iterations or more heap are not ruled out; no execution of this program needs more than nmalloc 4; --nmalloc auto sets it)"
+        );
+        assert_eq!(safe_note(&with(SmaImplementation::Sc, None)), "(bugs that need more rounds, loop iterations or more heap are not ruled out)");
+        // a program that allocates nothing has no heap to speak of
+        let nothing = VerifyReport { sufficient_nmalloc: Some(0), ..safe_report(SmaImplementation::Sc, crate::options::Bounds::default(), false) };
+        assert_eq!(safe_note(&nothing), "(bugs that need more rounds or loop iterations are not ruled out)");
     }
 
     #[test]

@@ -519,6 +519,11 @@ pub struct VerifyReport {
     /// The `--qsize` and `--maxclock` that cut off no execution of the
     /// program (`null` under SC or when its stores cannot be counted).
     pub sufficient_bounds: Option<crate::passes::sufficient::SufficientBounds>,
+    /// The `--nmalloc` that cuts off no execution and with which none needs
+    /// more heap (0 when the program allocates nothing; `null` when its
+    /// allocations cannot be counted, a heap bound cut code off, or an
+    /// allocation's size may not fit a heap block).
+    pub sufficient_nmalloc: Option<u32>,
     /// Whether executions that store a 64-bit value shared memory of
     /// `--bitwidth` 32 or less cannot hold were cut off.
     pub cuts_wide_values: bool,

@@ -82,6 +82,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         bounds: request.options.bounds.clone(),
         unwinding_assertions: request.options.unwinding_assertions,
         sufficient_bounds: None,
+        sufficient_nmalloc: None,
         cuts_wide_values: false,
         cbmc: None,
         found_under_sc: false,
@@ -136,6 +137,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     };
     report.bounds = translation.bounds.clone();
     report.sufficient_bounds = translation.sufficient;
+    report.sufficient_nmalloc = translation.heap_needs.and_then(|needs| needs.sufficient_nmalloc());
     report.cuts_wide_values = translation.cuts_wide_values;
     report.warnings = translation.warnings.iter().map(WarningReport::from).collect();
     if !request.json {

@@ -49,7 +49,9 @@ pub struct ScProgram {
 /// that fails: the TSO/PSO run then goes on alone (its own translation
 /// succeeded, so its verdict stands).
 pub fn prepare(program: &Program, options: &TranslateOptions, file: PathBuf) -> Option<ScProgram> {
-    let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds: AutoBounds::default(), ..options.clone() };
+    // the heap as the TSO/PSO run has it: `--nmalloc auto` stays
+    let auto_bounds = AutoBounds { nmalloc: options.auto_bounds.nmalloc, ..AutoBounds::default() };
+    let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds, ..options.clone() };
     let translation = crate::translate::translate_loaded(program, &options).ok()?;
     crate::output::write_atomically(&file, translation.c_source.as_bytes()).ok()?;
     Some(ScProgram { file, map: translation.map, c_source: translation.c_source })
