@@ -762,3 +762,48 @@ fn bit_counting_and_byte_swapping_builtins_compute_as_gcc_does() {
     );
     expect(&racy, "--sc", Verdict::Unsafe);
 }
+
+#[test]
+fn read_modify_writes_of_64_bit_objects_work_in_32_bit_shared_memory() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "wide_read_modify_writes.c",
+        &["--tso", "--unwind", "3"],
+        &[
+            ("total == 30 && cas_counter == 30", "total == 30 && cas_counter == 40"),
+            ("next_ticket == 2 && now_serving == 2", "next_ticket == 2 && now_serving == 3"),
+            ("== 0xF0 && bits == 0xFF", "== 0xF0 && bits == 0xF0"),
+            ("== 0x3C && __sync_xor", "== 0x3D && __sync_xor"),
+            ("== 0xC3 && bits == 7", "== 0xC3 && bits == 8"),
+            ("atomic_load(&c11) == 2", "atomic_load(&c11) == 3"),
+            ("atomic_load(&c11) == -2", "atomic_load(&c11) == -1"),
+            ("below_zero == (unsigned long)-2", "below_zero == (unsigned long)-3"),
+            ("__sync_add_and_fetch(&below_zero, 3) == 1", "__sync_add_and_fetch(&below_zero, 3) == 2"),
+            ("&expected, -1) && cas_counter == -1", "&expected, -1) && cas_counter == 30"),
+            ("&& expected == -1);", "&& expected == 30);"),
+        ],
+    );
+    // a plain store instead of the CAS loses an update
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let racy = mutant(
+        &fixture("wide_read_modify_writes.c"),
+        "while (!__sync_bool_compare_and_swap(&cas_counter, seen, seen + amount))",
+        "cas_counter = seen + amount; if (0)",
+        directory.path(),
+    );
+    expect(&racy, "--sc", Verdict::Unsafe);
+    // a new value no int holds is cut off at --bitwidth 32, never wrapped
+    // around to INT_MIN; at --bitwidth 64 it is stored
+    let past_int = directory.path().join("past_int.c");
+    std::fs::write(
+        &past_int,
+        "#include <assert.h>\nlong big = 2147483647;\nint main(void) {\n  long old = __sync_fetch_and_add(&big, 1);\n  assert(old == 2147483647 && big > 0 && big == 2147483647);\n  return 0;\n}\n",
+    )
+    .expect("write the program");
+    let (code, stdout, _) = verify(&past_int, &["--sc", "--color", "never"]);
+    assert_eq!(code, Verdict::Safe.exit_code(), "{stdout}");
+    assert!(stdout.contains("values wider than 32 bits are not ruled out"), "{stdout}");
+    expect_within(&past_int, &["--sc", "--bitwidth", "64"], Verdict::Unsafe);
+}

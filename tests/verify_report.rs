@@ -1314,18 +1314,26 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
     assert!(!stdout.contains("values wider than"), "{stdout}");
     let (code, stdout, _) = verify(&fails, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 10, "{stdout}");
-    // A 64-bit RMW would compute its result at the width of shared memory:
-    // refused below 64 bits, exact at 64.
+    // A 64-bit RMW computes its result in the object's type: below 64 bits
+    // one that no int holds is cut off like a store of it (the SMA would
+    // have computed it as an int), exact at 64; one that fits is stored.
     let rmw = program(
         &directory,
         "long_rmw.c",
         &LONG_VALUES.replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 1L << 33);").replace("PROPERTY;", ""),
     );
-    let (code, _, stderr) = verify(&rmw, &["--tso"]);
-    assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("`__sync_fetch_and_add` on a 64-bit object needs --bitwidth 64"), "{stderr}");
+    let (code, stdout, stderr) = verify(&rmw, &["--tso"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("values wider than 32 bits are not ruled out"), "{stdout}");
     let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 0, "{stdout}");
+    let small_rmw = program(
+        &directory,
+        "long_small_rmw.c",
+        &LONG_VALUES.replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 5L);").replace("PROPERTY;", "assert(x == 0);"),
+    );
+    let (code, stdout, _) = verify(&small_rmw, &["--tso"]);
+    assert_eq!(code, 10, "{stdout}");
     // Up to --bitwidth 32 memory takes an int: a 64-bit initial value no
     // int holds would be truncated, so it is refused (it was read as 0).
     let initial = program(&directory, "long_initial.c", &LONG_VALUES.replace("long x;", "long x = 1L << 40;").replace("PROPERTY;", ""));

@@ -822,11 +822,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 | Atomic::CompareExchangePointer { .. }
                 | Atomic::CompareAndSwap { .. }
         );
-        if read_modify_write {
-            self.refuse_wide_read_modify_write(&ty, span, &format!("`{name}`"))?;
-        }
         let address = self.lw.location_of(pointer.expr);
         match kind {
+            Atomic::Fetch { binary: operator, returns_new, .. } if read_modify_write && self.wider_than_shared_memory(&ty) => {
+                // the SMA would compute the new value as an int: compute it
+                // in the object's type and write it by compare-and-swap
+                let operand = self.rvalue(&arguments[1])?.expr;
+                let operand = self.save(operand, &ty);
+                let (old, new) = self.atomic_update(address, &ty, span, |_, old| {
+                    Ok(Val { expr: Expr::Binary(operator, Box::new(old.expr), Box::new(operand)), ty: old.ty })
+                })?;
+                Ok(if returns_new { new } else { old })
+            }
             Atomic::Fetch {
                 op,
                 binary: operator,
@@ -863,6 +870,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     Atomic::Exchange { generic: true } => self.pointee(&arguments[1])?.expr,
                     _ => self.rvalue(&arguments[1])?.expr,
                 };
+                let value = self.cut_off_unless_shared_memory_holds(value, &ty);
                 let old = self.temp(&ty);
                 self.emit(StmtKind::Rmw {
                     target: Some(Place::Local(old)),
@@ -957,26 +965,31 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
-    /// Up to --bitwidth 32 the SMA computes an RMW's new value as an `int`
-    /// (sma_wide_t), where a 64-bit result would wrap around: `what` on a
-    /// 64-bit object is refused.
-    pub fn refuse_wide_read_modify_write(&self, ty: &CType, span: Span, what: &str) -> LResult<()> {
-        match ty {
-            CType::Int { bits, .. } if *bits > 32 && self.lw.value_bits <= 32 => Err(Box::new(self.lw.source.diagnostic(
-                span.start,
-                span.end,
-                format!("{what} on a 64-bit object needs --bitwidth 64"),
-                "a 64-bit read-modify-write",
-                Some("give --bitwidth 64 (shared memory holds an int by default)".to_string()),
-            ))),
-            _ => Ok(()),
+    /// Whether an object of type `ty` holds values that shared memory does
+    /// not: a 64-bit object up to `--bitwidth 32`, where shared memory holds
+    /// an `int` and the SMA computes an RMW's new value as one (sma_wide_t).
+    fn wider_than_shared_memory(&self, ty: &CType) -> bool {
+        matches!(ty, CType::Int { bits, .. } if *bits > 32 && self.lw.value_bits <= 32)
+    }
+
+    /// `value`, an operand an RMW of an object of type `ty` writes or
+    /// compares: on an object wider than shared memory, saved and cut off
+    /// unless shared memory holds it, as a store of it is.
+    fn cut_off_unless_shared_memory_holds(&mut self, value: Expr, ty: &CType) -> Expr {
+        if !self.wider_than_shared_memory(ty) {
+            return value;
         }
+        let value = self.save(value, ty);
+        self.cut_off_wider_than_shared_memory(&value, ty);
+        value
     }
 
     /// Emits a compare-and-swap at `address`: `expected` (saved first, so
     /// that it is evaluated once) against the old value, `desired` (lowered
     /// after it) written on a match. Returns the old value and the saved
-    /// expected value.
+    /// expected value. On a 64-bit object up to `--bitwidth 32`, an
+    /// expected or desired value that no `int` holds cuts the execution
+    /// off, as a store of it does (the SMA compares and writes `int`s).
     fn compare_exchange(
         &mut self,
         address: Expr,
@@ -989,6 +1002,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Desired::Value(value) => self.rvalue(value)?.expr,
             Desired::Pointee(pointer) => self.pointee(pointer)?.expr,
         };
+        let expected = self.cut_off_unless_shared_memory_holds(expected, ty);
+        let desired = self.cut_off_unless_shared_memory_holds(desired, ty);
         let old = self.temp(ty);
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(old)),

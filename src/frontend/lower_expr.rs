@@ -281,7 +281,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// of going on with another value (a bound hides bugs, never invents
     /// them). The value goes through `int` and back unchanged, or it is
     /// assumed away.
-    fn cut_off_wider_than_shared_memory(&mut self, value: &Expr, ty: &CType) {
+    pub(super) fn cut_off_wider_than_shared_memory(&mut self, value: &Expr, ty: &CType) {
         if let CType::Int { bits, .. } = ty
             && *bits > 32
             && self.lw.value_bits <= 32
@@ -1127,7 +1127,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// It is a compare-and-swap that must find the value guessed before it
     /// (an execution that guessed wrong is cut off), writing `update` of
     /// the guess, computed as C computes it. Returns the old and the new
-    /// value.
+    /// value. On a 64-bit object in shared memory of `--bitwidth` 32 or
+    /// less, a new value that no `int` holds cuts the execution off, as a
+    /// store of it does; a guess that no `int` holds finds no memory value
+    /// like it (the assumption compares in the object's type).
     pub fn atomic_update(
         &mut self,
         address: Expr,
@@ -1135,13 +1138,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         span: Span,
         update: impl FnOnce(&mut Self, Val) -> LResult<Val>,
     ) -> LResult<(Val, Val)> {
-        self.refuse_wide_read_modify_write(ty, span, "an atomic update")?;
         let guess = self.temp(ty);
         self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(self.lw.types.ir_type(ty))));
         let old = Val { expr: Expr::Load(Place::Local(guess)), ty: ty.clone() };
         let new = update(self, old.clone())?;
         let new = self.convert(new, ty, span)?;
         let new = self.save(new, ty);
+        self.cut_off_wider_than_shared_memory(&new, ty);
         let found = self.temp(ty);
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(found)),
