@@ -48,8 +48,8 @@
 //!
 //! Loads gain from the same facts. Where no other thread can have a store to
 //! a location pending (it accesses the location only under a mutex this
-//! thread holds now, or not at all while this one runs, or no other thread
-//! runs), every store in the location's list has reached memory except this
+//! thread holds now, or stores to it not at all while this one runs, or no
+//! other thread runs: a producer's own index in a ring buffer), every store in the location's list has reached memory except this
 //! thread's own, which come last: so the load's value is the newest write of
 //! the list, whatever the clock ([`mark_uncontended_accesses`]). Only the
 //! timestamped SMAs use this: the reference SMAs keep the plain count, so the
@@ -203,6 +203,18 @@ impl ThreadStores {
     pub fn may_hold(&self, location: u32) -> bool {
         self.unbounded || self.at(location) > 0
     }
+
+    /// The locations the thread may write, by a store, an RMW, a lock or an
+    /// unlock (every location when a store's address is not known to stay
+    /// in one object, or the count is unbounded).
+    fn writes(&self) -> Accesses {
+        if self.unbounded || self.anywhere > 0 {
+            return Accesses::everything();
+        }
+        let mut writes = self.atomic_writes.clone();
+        writes.locations.extend(self.per_location.iter().filter(|(_, most)| **most > 0).map(|(location, _)| *location));
+        writes
+    }
 }
 
 /// The store buffers of one thread.
@@ -264,6 +276,12 @@ fn observed_by_others(first: &[ThreadStores], index: usize) -> Accesses {
     others(first, index, |observed: &mut Accesses, stores| observed.union(&stores.accesses))
 }
 
+/// The locations the threads other than `index` may write while they run
+/// beside others.
+fn written_by_others(first: &[ThreadStores], index: usize) -> Accesses {
+    others(first, index, |written: &mut Accesses, stores| written.union(&stores.writes()))
+}
+
 /// The mutexes the threads other than `index` hold at their accesses while
 /// they run beside others.
 fn guarded_by_others(first: &[ThreadStores], index: usize) -> LockGuards {
@@ -296,9 +314,10 @@ pub fn mark_uncontended_accesses(program: &mut SequentialProgram) {
     first.iter().for_each(|stores| unheld.union(&stores.unheld_unlocks));
     for (index, thread) in program.threads.iter_mut().enumerate() {
         let observed = observed_by_others(&first, index);
+        let written = written_by_others(&first, index);
         let mut guards = guarded_by_others(&first, index);
         guards.distrust(&unheld);
-        let context = Context { guards: Some(&guards), ..facts.context(index, &shared, &observed) };
+        let context = Context { guards: Some(&guards), written_by_others: Some(&written), ..facts.context(index, &shared, &observed) };
         let counter = walk(&thread.body, thread.slot == 0, &program.memory, context);
         let mut visit = 0;
         mark(&mut thread.body, &Marks::UnobservedStores(&counter.unobserved), &mut visit);
@@ -425,6 +444,8 @@ struct Context<'a> {
     /// The mutexes they hold at those accesses, when stores under a mutex
     /// may count as unobserved (the timestamped SMAs' marks only).
     guards: Option<&'a LockGuards>,
+    /// The locations they write while this one runs (with the guards).
+    written_by_others: Option<&'a Accesses>,
     /// Whether threads other than `main` create threads.
     nested_creation: bool,
     /// Whether this thread is the only one that allocates heap memory.
@@ -435,7 +456,7 @@ impl<'a> Context<'a> {
     /// The context of a thread that knows only these sets of the others:
     /// no guards, no nested creation, not the only allocating thread.
     fn new(shared: &'a BTreeSet<u32>, observed: &'a Accesses) -> Context<'a> {
-        Context { shared, observed, guards: None, nested_creation: false, allocates_alone: false }
+        Context { shared, observed, guards: None, written_by_others: None, nested_creation: false, allocates_alone: false }
     }
 }
 
@@ -746,11 +767,15 @@ impl Counter<'_> {
     /// Whether no other thread can have a store to the location(s) a read
     /// of `address` denotes pending at `state` (with the others' guards
     /// only): no other thread runs, or each location is accessed by the
-    /// others only under a mutex this thread holds, or not at all.
+    /// others only under a mutex this thread holds, or written by none of
+    /// them while this one runs.
     fn reads_newest(&self, state: &State, address: &Expr) -> bool {
+        let unwritten = |location: u32| self.context.written_by_others.is_some_and(|written| !written.contains(location));
         self.context.guards.is_some()
             && (!self.beside_others(state)
-                || self.locations(state, address).is_some_and(|mut range| range.all(|location| self.guarded(state, location))))
+                || self
+                    .locations(state, address)
+                    .is_some_and(|mut range| range.all(|location| self.guarded(state, location) || unwritten(location))))
     }
 
     /// Whether the other threads access `location` only under a mutex held
@@ -1129,6 +1154,26 @@ mod tests {
         let memory = layout();
         let plain = walk(&body, false, &memory, Context::new(&shared, &observed));
         assert!(plain.newest.is_empty());
+    }
+
+    #[test]
+    fn a_load_of_a_location_no_other_thread_writes_reads_the_newest_write() {
+        // the others read 4 bare, store to 5 and lock 6
+        let others = stores(&[read_at(4), write(5), lock(6), unlock(6)], false);
+        let written = others.writes();
+        assert_eq!(written, Accesses { locations: BTreeSet::from([5, 6]), anywhere: false });
+        let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+        let memory = layout();
+        let context = Context { guards: Some(&others.guards), written_by_others: Some(&written), ..Context::new(&shared, &observed) };
+        // its own store to 4 comes last in 4's list: the load reads it
+        let body = [write(4), read_at(4), read_at(5), read_at(6)];
+        assert_eq!(walk(&body, false, &memory, context).newest, BTreeSet::from([1]));
+        // without what the others write, a bare read by them is an access
+        let context = Context { guards: Some(&others.guards), ..Context::new(&shared, &observed) };
+        assert!(walk(&body, false, &memory, context).newest.is_empty());
+        // a store of theirs through an unknown address may write anything
+        let anywhere = SeqStmt::Write { address: Expr::Load(Place::Local(0)), value: Expr::Const(1), stmt: 0, unobserved: false };
+        assert_eq!(stores(&[anywhere], false).writes(), Accesses::everything());
     }
 
     #[test]
