@@ -301,6 +301,13 @@ enum Format {
     Json,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum VerifyFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum ColorChoice {
     Auto,
@@ -318,9 +325,9 @@ struct VerifyArgs {
     /// Stop CBMC after this many seconds (exit code 3).
     #[arg(long, value_name = "S", value_parser = parse_timeout)]
     timeout: Option<u64>,
-    /// Report format.
+    /// Report format: `sarif` is a SARIF 2.1.0 log for code scanning in CI.
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: VerifyFormat,
     /// Skip the native consistency check of the counterexample.
     #[arg(long)]
     no_check: bool,
@@ -471,7 +478,7 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
 fn run_verify(arguments: &VerifyArgs) -> u8 {
     let options = match arguments.translation.options() {
         Ok(options) => options,
-        Err(message) if matches!(arguments.format, Format::Json) => return lazysma::verify::report_option_error(&message),
+        Err(message) if arguments.format == VerifyFormat::Json => return lazysma::verify::report_option_error(&message),
         Err(message) => {
             eprintln!("error: {message}");
             return exit::BAD_INPUT;
@@ -482,7 +489,11 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         options,
         cbmc: arguments.cbmc.clone(),
         timeout: arguments.timeout.map(std::time::Duration::from_secs),
-        json: matches!(arguments.format, Format::Json),
+        format: match arguments.format {
+            VerifyFormat::Text => lazysma::verify::ReportFormat::Text,
+            VerifyFormat::Json => lazysma::verify::ReportFormat::Json,
+            VerifyFormat::Sarif => lazysma::verify::ReportFormat::Sarif,
+        },
         native_check: !arguments.no_check,
         sat_solver: Some(arguments.sat_solver.clone()),
         keep: arguments.keep.clone(),

@@ -2544,3 +2544,62 @@ fn nmalloc_auto_gives_every_allocation_a_block_and_the_safe_report_drops_the_hea
     assert!(text.contains(" * no execution needs more than 4 heap blocks (a larger --nmalloc cuts off nothing more)\n"), "{text}");
     assert!(text.contains(" * so the SMA below has 4 heap blocks: the same executions, a smaller formula\n"), "{text}");
 }
+
+#[test]
+fn the_sarif_log_carries_the_violation_its_witness_and_its_fence() {
+    if !require_cbmc() {
+        return;
+    }
+    let file = example("store_buffering.c");
+    let (code, stdout, _) = verify(&file, &["--tso", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    let report = json(&stdout);
+    let (code, stdout, stderr) = verify(&file, &["--tso", "--format", "sarif"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    assert!(stderr.is_empty(), "a document alone: {stderr}");
+    let log = json(&stdout);
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "lazysma");
+    assert_eq!(run["invocations"][0]["exitCode"], 10);
+    assert_eq!(run["invocations"][0]["executionSuccessful"], true);
+    assert_eq!(run["properties"]["verdict"], "violation");
+    let results = run["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1, "{stdout}");
+    let result = &results[0];
+    assert_eq!((result["ruleId"].as_str(), result["level"].as_str()), (Some("assertion"), Some("error")));
+    assert_eq!(run["tool"]["driver"]["rules"][0]["id"], "assertion");
+    let region = &result["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(region["startLine"], report["property"]["line"], "{stdout}");
+    let uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().expect("a uri");
+    assert!(uri.starts_with("file:///") && uri.ends_with("/examples/store_buffering.c"), "{uri}");
+    // the witness, step by step, in the interleaving's order
+    let steps = report["witness"]["steps"].as_array().expect("witness steps");
+    let flow = result["codeFlows"][0]["threadFlows"][0]["locations"].as_array().expect("a thread flow");
+    assert_eq!(flow.len(), steps.len());
+    for (location, step) in flow.iter().zip(steps) {
+        assert_eq!(location["executionOrder"], step["step"]);
+        assert_eq!(location["location"]["physicalLocation"]["region"]["startLine"], step["line"]);
+        let text = location["location"]["message"]["text"].as_str().expect("a message");
+        assert_eq!(text, format!("{}: {}", step["thread"]["name"].as_str().expect("name"), step["effect"].as_str().expect("effect")));
+    }
+    // the fences of the diagnosis as fixes, each placed once
+    let fences = report["diagnosis"]["fences"].as_array().expect("fences");
+    let fixes = result["fixes"].as_array().expect("fixes");
+    assert!(!fixes.is_empty() && fixes.len() <= fences.len(), "{stdout}");
+    let replacement = &fixes[0]["artifactChanges"][0]["replacements"][0];
+    assert_eq!(replacement["insertedContent"]["text"], " __sync_synchronize();");
+    assert_eq!(replacement["deletedRegion"]["startLine"], fences[0]["after_line"]);
+    assert_eq!(replacement["deletedRegion"]["startColumn"].as_u64(), fences[0]["after_column"].as_u64().map(|column| column + 1));
+    assert!(result["message"]["text"].as_str().is_some_and(|text| text.starts_with("Violation under TSO: the assertion does not hold")));
+    // bad input: a failed invocation that says where
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let bad = program(&directory, "bad.c", "int main(void) {\n  int x = ;\n}\n");
+    let (code, stdout, _) = verify(&bad, &["--format", "sarif"]);
+    assert_eq!(code, 1, "{stdout}");
+    let log = json(&stdout);
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    assert_eq!(invocation["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["region"]["startLine"], 2);
+    assert_eq!(log["runs"][0]["results"], Value::Array(Vec::new()));
+}

@@ -6,12 +6,14 @@
 //! (records -> execution with synthetic create/join events) -> native check
 //! and [`diagnosis`] (SC or the reordering the bug needs, fences that forbid
 //! it) -> [`report`] (rows against the source, fences placed at the
-//! [`statements`] of the source) -> [`render_text`] / [`render_json`].
+//! [`statements`] of the source) -> [`render_text`] / [`render_json`] /
+//! [`render_sarif`].
 
 pub mod diagnosis;
 pub mod execution;
 pub mod records;
 pub mod render_json;
+pub mod render_sarif;
 pub mod render_text;
 pub mod report;
 pub mod statements;

@@ -18,7 +18,7 @@ use crate::trace::report::{
     CbmcReport, CheckReport, DiagnosticReport, Invocation, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport,
     WarningReport,
 };
-use crate::trace::{render_json, render_text};
+use crate::trace::{render_json, render_sarif, render_text};
 use crate::translate::TranslateError;
 use std::io::{IsTerminal, Write};
 use sc_run::{ScProgram, ScRun};
@@ -34,7 +34,7 @@ pub struct VerifyRequest {
     pub options: TranslateOptions,
     pub cbmc: Option<PathBuf>,
     pub timeout: Option<Duration>,
-    pub json: bool,
+    pub format: ReportFormat,
     pub native_check: bool,
     /// `--sat-solver`: `auto` when `None` (see `SatSolver::choose`).
     pub sat_solver: Option<String>,
@@ -42,6 +42,25 @@ pub struct VerifyRequest {
     pub color: bool,
     /// Run the program under SC beside a TSO/PSO run (see [`sc_run`]).
     pub sc_run: bool,
+}
+
+/// How `verify` prints its report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// For people: the witness table, the diagnosis, warnings on stderr.
+    Text,
+    /// One JSON document (the shape is in the README).
+    Json,
+    /// A SARIF 2.1.0 log, for code scanning in CI.
+    Sarif,
+}
+
+impl ReportFormat {
+    /// Whether the report is one document on stdout for a program to read:
+    /// nothing else is printed.
+    pub fn is_document(self) -> bool {
+        self != ReportFormat::Text
+    }
 }
 
 /// Runs the whole verify pipeline, prints the report and returns the exit
@@ -140,7 +159,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     report.sufficient_nmalloc = translation.heap_needs.and_then(|needs| needs.sufficient_nmalloc());
     report.cuts_wide_values = translation.cuts_wide_values;
     report.warnings = translation.warnings.iter().map(WarningReport::from).collect();
-    if !request.json {
+    if !request.format.is_document() {
         // before CBMC runs, which may take long
         for warning in &translation.warnings {
             eprint!("{}", warning.render(request.color));
@@ -237,7 +256,7 @@ fn run_cbmc(request: &VerifyRequest, program: &Path, sc_program: Option<&ScProgr
     let hold = (portfolio && sc_program.is_some() && sc_run::too_few_processors()).then(|| Arc::new(Hold::default()));
     let sc_run = sc_program.map(|sc_program| ScRun::start(&cbmc, sc_program, request.timeout, &stop_model, hold.clone()));
     let options = RunOptions { timeout: request.timeout, sat_solver, cancel: vec![stop_model], hold, ..RunOptions::default() };
-    let show_progress = !request.json && std::io::stderr().is_terminal();
+    let show_progress = !request.format.is_document() && std::io::stderr().is_terminal();
     let mut model_progress = |progress: Progress| show_cbmc_progress("cbmc", &progress);
     let callback: Option<&mut dyn FnMut(Progress)> = if show_progress { Some(&mut model_progress) } else { None };
     let run = cbmc.run(program, &options, callback);
@@ -453,8 +472,10 @@ fn unlock_not_held(records: &[Record], map: &TranslationMap) -> Option<String> {
 /// Prints the report: JSON on stdout, or text (stdout for results, stderr
 /// for errors). Fails only when stdout cannot be written.
 fn emit(request: &VerifyRequest, report: &VerifyReport, details: Option<&str>) -> std::io::Result<()> {
-    if request.json {
-        return crate::output::print(&render_json::render(report));
+    match request.format {
+        ReportFormat::Json => return crate::output::print(&render_json::render(report)),
+        ReportFormat::Sarif => return crate::output::print(&render_sarif::render(report)),
+        ReportFormat::Text => {}
     }
     match report.verdict {
         Verdict::Safe | Verdict::Violation | Verdict::UncheckedViolation | Verdict::UnwindingBound => {
@@ -501,7 +522,7 @@ pub fn report_option_error(message: &str) -> u8 {
         options: TranslateOptions::default(),
         cbmc: None,
         timeout: None,
-        json: true,
+        format: ReportFormat::Json,
         native_check: true,
         sat_solver: None,
         keep: None,

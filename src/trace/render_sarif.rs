@@ -1,0 +1,235 @@
+//! Renders a [`VerifyReport`] as a SARIF 2.1.0 log, the format CI code
+//! scanning reads: a confirmed violation is an error result at the failing
+//! property with the witness as its code flow and the fences as fixes, the
+//! translator's warnings are warning results, and a run that could not
+//! decide (bad input, CBMC failure, time limit) is a failed invocation.
+
+use super::report::{FenceAdvice, PropertyKind, StepReport, Verdict, VerifyReport, WarningReport};
+use serde_json::{Value, json};
+
+/// The rule of the translator's warnings (code no execution within the
+/// bounds reaches).
+const UNREACHED_RULE: &str = "unreached-code";
+
+/// The SARIF log, pretty-printed, with a final newline.
+pub fn render(report: &VerifyReport) -> String {
+    let mut text = serde_json::to_string_pretty(&log(report)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The log of one run of lazysma.
+fn log(report: &VerifyReport) -> Value {
+    let mut results: Vec<Value> = report.property.iter().filter_map(|_| violation(report)).collect();
+    results.extend(report.warnings.iter().map(unreached));
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "lazysma",
+                "version": report.lazysma.version,
+                "rules": rules(report),
+            }},
+            "invocations": [invocation(report)],
+            "results": results,
+            "properties": {
+                "verdict": report.verdict.name(),
+                "model": report.model,
+                "sma": report.sma.name(),
+                "bounds": report.bounds.describe(),
+            },
+        }],
+    })
+}
+
+/// The rules the results name: the kind of the failing property and the
+/// warnings' rule.
+fn rules(report: &VerifyReport) -> Vec<Value> {
+    let mut rules = Vec::new();
+    if let Some(property) = &report.property {
+        rules.push(json!({
+            "id": rule_id(property.kind),
+            "shortDescription": { "text": property.kind.failure() },
+        }));
+    }
+    if !report.warnings.is_empty() {
+        rules.push(json!({
+            "id": UNREACHED_RULE,
+            "shortDescription": { "text": "code that no execution within the bounds reaches, which no verdict covers" },
+        }));
+    }
+    rules
+}
+
+/// The rule of a property kind: its name in the JSON report
+/// (`assertion`, `null-dereference`, ...).
+fn rule_id(kind: PropertyKind) -> String {
+    serde_json::to_value(kind).ok().and_then(|value| value.as_str().map(str::to_string)).unwrap_or_else(|| "property".into())
+}
+
+/// How the run went: successful when it decided (safe or a violation),
+/// with the reason when it did not.
+fn invocation(report: &VerifyReport) -> Value {
+    let decided = matches!(report.verdict, Verdict::Safe | Verdict::Violation | Verdict::UncheckedViolation | Verdict::UnwindingBound);
+    let mut invocation = json!({
+        "executionSuccessful": decided,
+        "exitCode": report.exit_code,
+        "commandLine": report.lazysma.command_line(),
+    });
+    if !decided {
+        let message = report.message.clone().unwrap_or_else(|| report.verdict.name().to_string());
+        let mut notification = json!({ "level": "error", "message": { "text": message } });
+        if let Some(diagnostic) = &report.diagnostic {
+            notification["locations"] = json!([location(&diagnostic.file, diagnostic.line, diagnostic.column)]);
+        }
+        invocation["toolExecutionNotifications"] = json!([notification]);
+    }
+    invocation
+}
+
+/// The result of a failing property: where it fails, what it is, the
+/// witness and the fences that forbid it.
+fn violation(report: &VerifyReport) -> Option<Value> {
+    let property = report.property.as_ref()?;
+    let model = report.model.to_uppercase();
+    let mut text = match report.verdict {
+        Verdict::UnwindingBound => format!("Unwinding bound reached under {model}: a loop can run more than --unwind allows"),
+        Verdict::Violation | Verdict::UncheckedViolation => format!("Violation under {model}: {}", property.kind.failure()),
+        _ => return None,
+    };
+    if let Some(statement) = &property.statement {
+        text.push_str(&format!(" (`{statement}`)"));
+    }
+    if report.found_under_sc {
+        text.push_str("; found by the run under SC: it needs no weak memory");
+    }
+    if let Some(diagnosis) = &report.diagnosis {
+        text.push_str(&format!(". Diagnosis: {}", diagnosis.summary));
+        for fence in distinct_fences(report) {
+            text.push_str(&format!("; fix: insert `{}` after line {}", fence.insert, fence.after_line));
+        }
+    }
+    let level = if report.verdict == Verdict::UnwindingBound { "warning" } else { "error" };
+    let mut result = json!({
+        "ruleId": rule_id(property.kind),
+        "level": level,
+        "message": { "text": text },
+        "locations": [location(property.file.as_deref().unwrap_or(&report.file), property.line.unwrap_or(0), 0)],
+        "properties": { "property": property.id, "checkedNatively": report.check.performed },
+    });
+    if let Some(witness) = &report.witness {
+        result["codeFlows"] = json!([{ "threadFlows": [{ "locations": witness.steps.iter().map(step).collect::<Vec<_>>() }] }]);
+    }
+    let fixes: Vec<Value> = distinct_fences(report).into_iter().filter_map(fix).collect();
+    if !fixes.is_empty() {
+        result["fixes"] = Value::Array(fixes);
+    }
+    Some(result)
+}
+
+/// The fences of the diagnosis, each place once: threads that run the same
+/// code need the same fence in the text.
+fn distinct_fences(report: &VerifyReport) -> Vec<&FenceAdvice> {
+    let mut fences: Vec<&FenceAdvice> = Vec::new();
+    for fence in report.diagnosis.iter().flat_map(|diagnosis| diagnosis.fences.iter()) {
+        let same = |other: &&FenceAdvice| {
+            (&other.file, other.after_line, other.after_column, other.insert) == (&fence.file, fence.after_line, fence.after_column, fence.insert)
+        };
+        if !fences.iter().any(same) {
+            fences.push(fence);
+        }
+    }
+    fences
+}
+
+/// One step of the witness, in the order of the interleaving.
+fn step(step: &StepReport) -> Value {
+    let mut location = location(step.file.as_deref().unwrap_or(""), step.line.unwrap_or(0), step.column.unwrap_or(0));
+    location["message"] = json!({ "text": format!("{}: {}", step.thread.name, step.effect) });
+    json!({
+        "location": location,
+        "executionOrder": step.step,
+        "importance": if step.after_failure { "unimportant" } else { "essential" },
+    })
+}
+
+/// A fence as a SARIF fix: the statement inserted right after the one it
+/// follows (none when lazysma cannot place it in the text).
+fn fix(fence: &FenceAdvice) -> Option<Value> {
+    let column = fence.after_column?;
+    Some(json!({
+        "description": { "text": format!("insert a {} fence", fence.kind) },
+        "artifactChanges": [{
+            "artifactLocation": { "uri": uri(&fence.file) },
+            "replacements": [{
+                "deletedRegion": { "startLine": fence.after_line, "startColumn": column + 1, "endColumn": column + 1 },
+                "insertedContent": { "text": format!(" {}", fence.insert) },
+            }],
+        }],
+    }))
+}
+
+/// A translator warning as a warning result.
+fn unreached(warning: &WarningReport) -> Value {
+    let text = match &warning.help {
+        Some(help) => format!("{}; {help}", warning.message),
+        None => warning.message.clone(),
+    };
+    json!({
+        "ruleId": UNREACHED_RULE,
+        "level": "warning",
+        "message": { "text": text },
+        "locations": [location(&warning.file, warning.line, warning.column)],
+    })
+}
+
+/// A physical location; a line or column of 0 (unknown) is left out.
+fn location(file: &str, line: u32, column: u32) -> Value {
+    let mut region = json!({});
+    if line > 0 {
+        region["startLine"] = json!(line);
+        if column > 0 {
+            region["startColumn"] = json!(column);
+        }
+    }
+    let mut physical = json!({ "artifactLocation": { "uri": uri(file) } });
+    if line > 0 {
+        physical["region"] = region;
+    }
+    json!({ "physicalLocation": physical })
+}
+
+/// A file path as a URI: relative paths as relative references, absolute
+/// ones as `file://` URIs; `/` between the segments, every byte outside
+/// the unreserved characters percent-encoded.
+fn uri(path: &str) -> String {
+    let mut encoded = if path.starts_with('/') { String::from("file://") } else { String::new() };
+    for byte in path.replace('\\', "/").bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => encoded.push(byte as char),
+            _ => encoded.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    encoded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_become_uri_references() {
+        assert_eq!(uri("examples/store buffering.c"), "examples/store%20buffering.c");
+        assert_eq!(uri("a\\b#1.c"), "a/b%231.c");
+        assert_eq!(uri("dir/ü.c"), "dir/%C3%BC.c");
+        assert_eq!(uri("/src/p.c"), "file:///src/p.c");
+    }
+
+    #[test]
+    fn an_unknown_line_leaves_the_region_out() {
+        assert_eq!(location("p.c", 0, 0), json!({ "physicalLocation": { "artifactLocation": { "uri": "p.c" } } }));
+        assert_eq!(location("p.c", 7, 3)["physicalLocation"]["region"], json!({ "startLine": 7, "startColumn": 3 }));
+        assert_eq!(location("p.c", 7, 0)["physicalLocation"]["region"], json!({ "startLine": 7 }));
+    }
+}
