@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lazysma::exit;
 use lazysma::options::{AddressForm, AutoBounds, BoundChoice, Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
+use lazysma::verify::ReportFormat;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -308,6 +309,14 @@ enum VerifyFormat {
     Sarif,
 }
 
+fn report_format(format: VerifyFormat) -> ReportFormat {
+    match format {
+        VerifyFormat::Text => ReportFormat::Text,
+        VerifyFormat::Json => ReportFormat::Json,
+        VerifyFormat::Sarif => ReportFormat::Sarif,
+    }
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum ColorChoice {
     Auto,
@@ -375,16 +384,19 @@ fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::f
     arguments
 }
 
-/// Whether the arguments ask `verify` for a JSON report (`--format json`
-/// or `--format=json` before any `--`): then even an option error is
-/// reported as one JSON document.
-fn asks_for_json_report(arguments: &[std::ffi::OsString]) -> bool {
+/// The document format the arguments ask `verify` for (`--format json` or
+/// `--format=sarif` before any `--`), if any: then even an option error is
+/// reported as one document of it.
+fn asks_for_document_report(arguments: &[std::ffi::OsString]) -> Option<ReportFormat> {
     if arguments.get(1).is_none_or(|command| command != "verify") {
-        return false;
+        return None;
     }
     let options: Vec<&std::ffi::OsString> = arguments.iter().skip(2).take_while(|argument| *argument != "--").collect();
-    options.iter().any(|argument| *argument == "--format=json")
-        || options.windows(2).any(|pair| pair[0] == "--format" && pair[1] == "json")
+    let asks = |name: &str| {
+        options.iter().any(|argument| **argument == *format!("--format={name}"))
+            || options.windows(2).any(|pair| pair[0] == "--format" && pair[1] == name)
+    };
+    [("json", ReportFormat::Json), ("sarif", ReportFormat::Sarif)].into_iter().find(|(name, _)| asks(name)).map(|(_, format)| format)
 }
 
 /// The stack of the thread that does the work: the parser, the passes and
@@ -408,10 +420,10 @@ fn run() -> u8 {
     let arguments = with_default_subcommand(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(arguments.iter().cloned()) {
         Ok(cli) => cli,
-        Err(error) if error.use_stderr() && asks_for_json_report(&arguments) => {
+        Err(error) if error.use_stderr() && let Some(format) = asks_for_document_report(&arguments) => {
             let message = error.render().to_string();
             let message = message.trim().trim_start_matches("error: ");
-            return lazysma::verify::report_option_error(message);
+            return lazysma::verify::report_option_error(message, format);
         }
         Err(error) => {
             let _ = error.print();
@@ -478,7 +490,9 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
 fn run_verify(arguments: &VerifyArgs) -> u8 {
     let options = match arguments.translation.options() {
         Ok(options) => options,
-        Err(message) if arguments.format == VerifyFormat::Json => return lazysma::verify::report_option_error(&message),
+        Err(message) if arguments.format != VerifyFormat::Text => {
+            return lazysma::verify::report_option_error(&message, report_format(arguments.format));
+        }
         Err(message) => {
             eprintln!("error: {message}");
             return exit::BAD_INPUT;
@@ -489,11 +503,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         options,
         cbmc: arguments.cbmc.clone(),
         timeout: arguments.timeout.map(std::time::Duration::from_secs),
-        format: match arguments.format {
-            VerifyFormat::Text => lazysma::verify::ReportFormat::Text,
-            VerifyFormat::Json => lazysma::verify::ReportFormat::Json,
-            VerifyFormat::Sarif => lazysma::verify::ReportFormat::Sarif,
-        },
+        format: report_format(arguments.format),
         native_check: !arguments.no_check,
         sat_solver: Some(arguments.sat_solver.clone()),
         keep: arguments.keep.clone(),

@@ -1629,6 +1629,17 @@ fn an_option_error_is_one_json_document_too() {
         assert_eq!(report["diagnostic"], Value::Null, "{arguments:?}");
         assert_eq!(report["warnings"], Value::Array(Vec::new()), "{arguments:?}");
     }
+    // and one SARIF log, a failed invocation with the message
+    for arguments in [&["--bogus", "--format", "sarif"][..], &["--format=sarif", "--unwindset", "5:1", "--unwindset", "5:2"]] {
+        let (code, stdout, stderr) = verify(&example("store_buffering.c"), arguments);
+        assert_eq!(code, 1, "{arguments:?}: {stdout}{stderr}");
+        assert!(stderr.is_empty(), "{arguments:?}: {stderr}");
+        let run = &json(&stdout)["runs"][0];
+        assert_eq!(run["invocations"][0]["executionSuccessful"], false, "{stdout}");
+        assert_eq!(run["properties"], serde_json::json!({ "verdict": "bad-input" }), "{stdout}");
+        let message = run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"].as_str();
+        assert!(message.is_some_and(|message| message.contains("--bogus") || message.contains("two depths")), "{stdout}");
+    }
     // text mode keeps clap's message on stderr
     let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--bogus"]);
     assert_eq!(code, 1);

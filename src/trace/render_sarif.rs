@@ -19,7 +19,7 @@ pub fn render(report: &VerifyReport) -> String {
 }
 
 /// The log of one run of lazysma.
-fn log(report: &VerifyReport) -> Value {
+pub fn log(report: &VerifyReport) -> Value {
     let mut results: Vec<Value> = report.property.iter().filter_map(|_| violation(report)).collect();
     results.extend(report.warnings.iter().map(unreached));
     json!({

@@ -511,12 +511,12 @@ pub fn render_translate_error(error: &TranslateError, color: bool) -> String {
     }
 }
 
-/// Prints the JSON report of an option error (`--format json` with an
-/// unknown option or a bad value): a `bad-input` document like that of
+/// Prints the report of an option error (`--format json` or `sarif` with
+/// an unknown option or a bad value): a `bad-input` document like that of
 /// every other outcome, with `null` for what was not parsed (`file`,
-/// `model`, `sma`, `bounds`, `unwinding_assertions`, `check.model`).
-/// Returns the exit code.
-pub fn report_option_error(message: &str) -> u8 {
+/// `model`, `sma`, `bounds`, `unwinding_assertions`, `check.model`; in
+/// SARIF no run properties but the verdict). Returns the exit code.
+pub fn report_option_error(message: &str, format: ReportFormat) -> u8 {
     let request = VerifyRequest {
         file: PathBuf::new(),
         options: TranslateOptions::default(),
@@ -531,11 +531,21 @@ pub fn report_option_error(message: &str) -> u8 {
     };
     let mut report = empty_report(&request);
     fail(&mut report, Verdict::BadInput, exit::BAD_INPUT, message.to_string());
-    let mut document = serde_json::to_value(&report).unwrap_or_else(|_| serde_json::json!({}));
-    for unknown in ["file", "model", "sma", "bounds", "unwinding_assertions"] {
-        document[unknown] = serde_json::Value::Null;
-    }
-    document["check"]["model"] = serde_json::Value::Null;
+    let document = match format {
+        ReportFormat::Sarif => {
+            let mut log = render_sarif::log(&report);
+            log["runs"][0]["properties"] = serde_json::json!({ "verdict": report.verdict.name() });
+            log
+        }
+        ReportFormat::Json | ReportFormat::Text => {
+            let mut document = serde_json::to_value(&report).unwrap_or_else(|_| serde_json::json!({}));
+            for unknown in ["file", "model", "sma", "bounds", "unwinding_assertions"] {
+                document[unknown] = serde_json::Value::Null;
+            }
+            document["check"]["model"] = serde_json::Value::Null;
+            document
+        }
+    };
     let text = serde_json::to_string_pretty(&document).unwrap_or_default();
     match crate::output::print(&format!("{text}\n")) {
         Ok(()) => report.exit_code,
