@@ -807,3 +807,51 @@ fn read_modify_writes_of_64_bit_objects_work_in_32_bit_shared_memory() {
     assert!(stdout.contains("values wider than 32 bits are not ruled out"), "{stdout}");
     expect_within(&past_int, &["--sc", "--bitwidth", "64"], Verdict::Unsafe);
 }
+
+#[test]
+fn anonymous_struct_members_are_the_enclosing_structs_members() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "anonymous_members.c",
+        &["--pso"],
+        &[
+            ("offsetof(struct slot, a) == 8", "offsetof(struct slot, a) == 1"),
+            ("offsetof(struct slot, after) == 32", "offsetof(struct slot, after) == 25"),
+            ("offsetof(struct slot, flag) == 40", "offsetof(struct slot, flag) == 36"),
+            ("sizeof(struct slot) == 48", "sizeof(struct slot) == 40"),
+            ("shared.b == 5 &&", "shared.b == 6 &&"),
+            ("copy.count == 5", "copy.count == 4"),
+            ("copy.c == 'x'", "copy.c == 'y'"),
+            ("shared.ready == 0", "shared.ready == 1"),
+        ],
+    );
+    // a relaxed flag lets PSO reorder the writer's stores, not TSO
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let relaxed = mutant(
+        &fixture("anonymous_members.c"),
+        "atomic_store_explicit(&s->flag, 1, memory_order_release);",
+        "atomic_store_explicit(&s->flag, 1, memory_order_relaxed);",
+        directory.path(),
+    );
+    expect(&relaxed, "--pso", Verdict::Unsafe);
+    expect(&relaxed, "--tso", Verdict::Safe);
+    // an anonymous union is refused where it is declared, not dropped
+    let union = directory.path().join("anonymous_union.c");
+    std::fs::write(&union, "struct word {\n  union { int i; char c[4]; };\n};\nstruct word w;\nint main(void) { return w.i; }\n")
+        .expect("write the program");
+    let (code, _, stderr) = verify(&union, &["--sc"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("an anonymous union member") && stderr.contains(":2:"), "{stderr}");
+    // a positional initialiser would reach the anonymous struct's members
+    // through braces lazysma does not group: refused, global or local
+    for declaration in ["struct slot g = { 1, { 2, 3, 4 }, 9 };\nint main(void) {", "int main(void) {\n  struct slot g = { 1, { 2, 3, 4 }, 9 };"] {
+        let positional = directory.path().join("positional.c");
+        let text = format!("struct slot {{ char tag; struct {{ char a; long b; char c; }}; int after; }};\n{declaration}\n  return g.after;\n}}\n");
+        std::fs::write(&positional, text).expect("write the program");
+        let (code, _, stderr) = verify(&positional, &["--sc"]);
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stderr.contains("a positional initialiser of an anonymous struct's member"), "{stderr}");
+    }
+}

@@ -156,6 +156,9 @@ pub struct StructInfo {
     /// lists them: the fields, or with bit-fields, those and the bit-field
     /// members instead of their storage units.
     pub members: Vec<String>,
+    /// The members that anonymous struct members gave it
+    /// ([`TypeEnv::splice_anonymous_member`]).
+    pub anonymous_members: HashSet<String>,
     /// The alignments in bytes that members ask for (`_Alignas(64)`,
     /// `__attribute__((aligned(64)))`) above their types' own, by name.
     pub member_alignments: HashMap<String, u64>,
@@ -241,6 +244,14 @@ impl BitFieldRuns {
             })
             .collect()
     }
+}
+
+/// What the anonymous struct members of a struct being defined bring
+/// besides their fields: their bit-fields, and their tail padding.
+#[derive(Default)]
+struct Spliced {
+    bit_fields: HashMap<String, BitField>,
+    tails: Vec<String>,
 }
 
 /// A typedef as written: its specifiers and declarator.
@@ -701,11 +712,20 @@ impl<'a> TypeEnv<'a> {
             let mut fields = Vec::new();
             let mut members = Vec::new();
             let mut bits = BitFieldRuns::default();
+            let mut spliced = Spliced::default();
             for declaration in declarations {
                 let StructDeclaration::Field(field) = &declaration.node else {
                     continue;
                 };
                 let base = self.base_type(&qual_specs(&field.node.specifiers), field.span)?;
+                if field.node.declarators.is_empty()
+                    && let CType::Struct(inner) = base
+                    && self.is_untagged(inner)
+                {
+                    bits.close(&mut fields);
+                    self.splice_anonymous_member(id, inner, field.span, &mut fields, &mut members, &mut spliced)?;
+                    continue;
+                }
                 for d in &field.node.declarators {
                     if let Some(width) = &d.node.bit_width {
                         if let Some(name) = self.bit_field(&base, d, width, &mut fields, &mut bits)? {
@@ -737,7 +757,9 @@ impl<'a> TypeEnv<'a> {
                 }
             }
             bits.close(&mut fields);
-            self.structs[id].bit_fields = bits.finish(&fields);
+            let mut bit_fields = bits.finish(&fields);
+            bit_fields.extend(spliced.bit_fields);
+            self.structs[id].bit_fields = bit_fields;
             if is_union && let Some(aliases) = self.scalar_union(&fields) {
                 // one scalar under several names
                 self.structs[id].is_union = false;
@@ -746,6 +768,9 @@ impl<'a> TypeEnv<'a> {
                 members.truncate(1);
             }
             self.structs[id].padding = self.padding(id, &fields, &members);
+            if self.named_members.is_some() {
+                self.structs[id].padding.extend(spliced.tails);
+            }
             let padding = &self.structs[id].padding;
             let modelled = fields.iter().filter(|(name, _)| !padding.contains(name)).cloned().collect();
             self.structs[id].members = members;
@@ -753,6 +778,61 @@ impl<'a> TypeEnv<'a> {
             self.structs[id].fields = Some(modelled);
         }
         Ok(CType::Struct(id))
+    }
+
+    /// Whether the member `name` of struct `id` came from an anonymous
+    /// struct member: a positional initialiser cannot reach it, as its
+    /// braces would group the anonymous struct's members.
+    pub fn is_anonymous_member(&self, id: StructId, name: &str) -> bool {
+        self.structs.get(id).is_some_and(|info| info.anonymous_members.contains(name))
+    }
+
+    /// Whether struct `id` was defined without a tag.
+    fn is_untagged(&self, id: StructId) -> bool {
+        !self.tags.values().any(|&tagged| tagged == id)
+    }
+
+    /// An anonymous struct member (C11: `struct { int a; int b; };` inside
+    /// a struct) of struct `outer`: its members become `outer`'s, at the
+    /// bytes gcc gives them. Its first member is aligned as the anonymous
+    /// struct is, and its tail padding becomes a member no expression names
+    /// (padding, left out of shared memory). An anonymous union is refused.
+    fn splice_anonymous_member(
+        &mut self,
+        outer: StructId,
+        inner: StructId,
+        span: lang_c::span::Span,
+        fields: &mut Vec<(String, CType)>,
+        members: &mut Vec<String>,
+        spliced: &mut Spliced,
+    ) -> TResult<()> {
+        let info = &self.structs[inner];
+        if info.is_union || !info.aliases.is_empty() {
+            return self.refuse(span, "an anonymous union member", Some("name it (`union { ... } u;`) and reach its members as `s.u.member`"));
+        }
+        let declared = info.declared.clone();
+        let Some((first, _)) = declared.first() else { return Ok(()) };
+        let first = first.clone();
+        let inner_members = info.members.clone();
+        let anonymous: Vec<String> = inner_members.iter().chain(info.anonymous_members.iter()).cloned().collect();
+        let (atomic, alignments, bit_fields) = (info.atomic_fields.clone(), info.member_alignments.clone(), info.bit_fields.clone());
+        let end = self.field_extents(inner).iter().map(|(_, end)| *end).max().unwrap_or(0);
+        let (alignment, size) = (self.alignment(&CType::Struct(inner)), self.byte_size(&CType::Struct(inner)));
+        let outer_info = &mut self.structs[outer];
+        outer_info.atomic_fields.extend(atomic);
+        outer_info.member_alignments.extend(alignments);
+        outer_info.anonymous_members.extend(anonymous);
+        let first_alignment = outer_info.member_alignments.entry(first).or_insert(1);
+        *first_alignment = (*first_alignment).max(alignment);
+        fields.extend(declared);
+        members.extend(inner_members);
+        spliced.bit_fields.extend(bit_fields);
+        if size > end {
+            let tail = format!("{{tail of __anon{inner}}}");
+            fields.push((tail.clone(), CType::Array(Box::new(CType::CHAR), size - end)));
+            spliced.tails.push(tail);
+        }
+        Ok(())
     }
 
     /// The padding members of struct `id` ([`StructInfo::padding`]) among
@@ -918,6 +998,7 @@ impl<'a> TypeEnv<'a> {
             bit_fields: HashMap::new(),
             aliases: HashMap::new(),
             members: Vec::new(),
+            anonymous_members: HashSet::new(),
             member_alignments: HashMap::new(),
             asked_alignment: 1,
             packed: false,
