@@ -327,9 +327,7 @@ impl<'a> Lowerer<'a> {
                     let Some(member) = members.get(index) else {
                         break;
                     };
-                    if item.node.designation.is_empty() && self.types.is_anonymous_member(*id, member) {
-                        return self.refuse(item.span, "a positional initialiser of an anonymous struct's member", Some("name the members it sets (`.b = 3`)"));
-                    }
+                    self.refuse_positional_anonymous_member(*id, member, item)?;
                     if self.types.is_padding(*id, member) {
                         index += 1;
                         continue;

@@ -9,6 +9,8 @@ use super::types::{CType, TypeEnv};
 use crate::diagnostics::Diagnostic;
 use crate::ir::*;
 use lang_c::span::Span;
+use lang_c::ast::InitializerListItem;
+use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 
 pub type LResult<T> = Result<T, Box<Diagnostic>>;
@@ -172,6 +174,17 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A diagnostic refusing `what` at `span`.
+    /// Refuses an item of a braced initialiser of struct `id` that, with
+    /// no designator, lands on `member`, a member of an anonymous struct:
+    /// C groups such members by the item's braces, which lazysma does not
+    /// follow ([`TypeEnv::is_anonymous_member`]).
+    pub fn refuse_positional_anonymous_member(&self, id: StructId, member: &str, item: &Node<InitializerListItem>) -> LResult<()> {
+        if item.node.designation.is_empty() && self.types.is_anonymous_member(id, member) {
+            return self.refuse(item.span, "a positional initialiser of an anonymous struct's member", Some("name the members it sets (`.b = 3`)"));
+        }
+        Ok(())
+    }
+
     pub fn refuse<T>(&self, span: Span, what: impl Into<String>, help: Option<&str>) -> LResult<T> {
         let what = what.into();
         Err(Box::new(self.source.diagnostic(

@@ -585,9 +585,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     let Some(field) = alias.as_ref().or(members.get(index)) else {
                         break;
                     };
-                    if item.node.designation.is_empty() && self.lw.types.is_anonymous_member(id, field) {
-                        return self.lw.refuse(item.span, "a positional initialiser of an anonymous struct's member", Some("name the members it sets (`.b = 3`)"));
-                    }
+                    self.lw.refuse_positional_anonymous_member(id, field, item)?;
                     if !self.lw.types.is_padding(id, field) {
                         let member = self.member(target, id, field, span)?;
                         self.fill(&member, &item.node.initializer)?;

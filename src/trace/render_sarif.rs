@@ -20,7 +20,7 @@ pub fn render(report: &VerifyReport) -> String {
 
 /// The log of one run of lazysma.
 pub fn log(report: &VerifyReport) -> Value {
-    let mut results: Vec<Value> = report.property.iter().filter_map(|_| violation(report)).collect();
+    let mut results: Vec<Value> = violation(report).into_iter().collect();
     results.extend(report.warnings.iter().map(unreached));
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

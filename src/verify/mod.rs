@@ -522,7 +522,7 @@ pub fn report_option_error(message: &str, format: ReportFormat) -> u8 {
         options: TranslateOptions::default(),
         cbmc: None,
         timeout: None,
-        format: ReportFormat::Json,
+        format,
         native_check: true,
         sat_solver: None,
         keep: None,
