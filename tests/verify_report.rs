@@ -2614,3 +2614,44 @@ fn the_sarif_log_carries_the_violation_its_witness_and_its_fence() {
     assert_eq!(invocation["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["region"]["startLine"], 2);
     assert_eq!(log["runs"][0]["results"], Value::Array(Vec::new()));
 }
+
+/// Two threads push a node each, filled in before `PUBLISH` links it; a
+/// third reads the top node's value.
+const PUBLISHED_NODES: &str = "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\n\
+struct node { int value; struct node *next; };\nstruct node *top;\n\
+void *push(void *arg) {\n  struct node *n = malloc(sizeof *n);\n  n->value = 1;\n  n->next = 0;\n  PUBLISH;\n  return 0;\n}\n\
+void *peek(void *arg) {\n  struct node *p = top;\n  if (p) assert(p->value == 1);\n  return 0;\n}\n\
+int main(void) {\n  pthread_t a, b, c;\n  pthread_create(&a, 0, push, 0);\n  pthread_create(&b, 0, push, 0);\n\
+  pthread_create(&c, 0, peek, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  pthread_join(c, 0);\n  return 0;\n}\n";
+
+#[test]
+fn a_node_filled_in_before_it_is_published_is_private_until_then() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().unwrap();
+    let cases = [
+        // a plain store: the node's stores may reach memory after it under PSO
+        ("top = n", [0, 0, 10]),
+        ("__atomic_store_n(&top, n, __ATOMIC_RELEASE)", [0, 0, 0]),
+        ("__sync_bool_compare_and_swap(&top, 0, n)", [0, 0, 0]),
+    ];
+    for (index, (publish, codes)) in cases.iter().enumerate() {
+        let path = program(&directory, &format!("nodes{index}.c"), &PUBLISHED_NODES.replace("PUBLISH", publish));
+        for (model, code) in ["--sc", "--tso", "--pso"].iter().zip(codes) {
+            let (actual, stdout, stderr) = verify(&path, &[model, "--nmalloc", "auto"]);
+            assert_eq!(actual, *code, "{publish} {model}: {stdout}{stderr}");
+        }
+        // the stores that fill the node in take the least timestamp where
+        // the node is private until it is published
+        for (model, private) in [("--tso", true), ("--pso", index > 0)] {
+            let output = directory.path().join(format!("nodes{index}{model}.c"));
+            let done = support::lazysma().arg(&path).arg(model).arg("-o").arg(&output).output().unwrap();
+            assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+            let text = std::fs::read_to_string(&output).unwrap();
+            let filled = text.lines().filter(|line| line.contains("/* 8: n->value = 1; */") || line.contains("/* 9: n->next = 0; */"));
+            let unobserved: Vec<bool> = filled.map(|line| line.trim_start().starts_with("sma_write_unobserved(")).collect();
+            assert_eq!(unobserved, vec![private; 4], "{publish} {model}:\n{text}");
+        }
+    }
+}

@@ -51,10 +51,16 @@
 //! thread holds now, or stores to it not at all while this one runs, or no
 //! other thread runs: a producer's own index in a ring buffer), every store in the location's list has reached memory except this
 //! thread's own, which come last: so the load's value is the newest write of
-//! the list, whatever the clock ([`mark_uncontended_accesses`]). Only the
-//! timestamped SMAs use this: the reference SMAs keep the plain count, so the
-//! differential checks the argument.
+//! the list, whatever the clock ([`mark_uncontended_accesses`]). An RMW, a
+//! lock or an unlock writes memory at once, after draining, so it is no
+//! such store. And a heap block its thread has allocated and not yet
+//! published is private: its accesses are unobserved stores and newest
+//! loads, and no access the others see
+//! ([`private_blocks`](super::private_blocks)). Only the timestamped SMAs
+//! use this: the reference SMAs keep the plain count, so the differential
+//! checks the argument.
 
+use super::private_blocks::{PrivateBlocks, Site};
 use super::{nested_creation, sole_allocator, MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
@@ -188,6 +194,9 @@ pub struct ThreadStores {
     /// The locations its RMWs, locks and unlocks may write: each such write
     /// takes a list node of its own while other threads' stores are pending.
     pub atomic_writes: Accesses,
+    /// The locations it may store to while other threads run, by a store
+    /// that other threads may find pending (not one to a private block).
+    pub buffered_writes: Accesses,
     /// The mutexes it may unlock without holding them (on some path).
     pub unheld_unlocks: Accesses,
 }
@@ -204,16 +213,16 @@ impl ThreadStores {
         self.unbounded || self.at(location) > 0
     }
 
-    /// The locations the thread may write, by a store, an RMW, a lock or an
-    /// unlock (every location when a store's address is not known to stay
-    /// in one object, or the count is unbounded).
+    /// The locations where the thread may have a store pending while other
+    /// threads run (every location when a store's address is not known to
+    /// stay in one object, or the count is unbounded). An RMW, a lock or an
+    /// unlock writes memory at once, after draining: it leaves nothing
+    /// pending.
     fn writes(&self) -> Accesses {
-        if self.unbounded || self.anywhere > 0 {
+        if self.unbounded {
             return Accesses::everything();
         }
-        let mut writes = self.atomic_writes.clone();
-        writes.locations.extend(self.per_location.iter().filter(|(_, most)| **most > 0).map(|(location, _)| *location));
-        writes
+        self.buffered_writes.clone()
     }
 }
 
@@ -237,7 +246,7 @@ pub struct ThreadBuffers {
 pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
     let memory = &program.memory;
     let facts = ProgramFacts::of(program);
-    let first = first_count(program);
+    let first = first_count(program, None);
     let shared = shared_locations(&first, memory.location_count());
     program
         .threads
@@ -257,14 +266,15 @@ pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
 }
 
 /// The count of every thread while others run, knowing nothing of the
-/// others: what each thread accesses beside them.
-fn first_count(program: &SequentialProgram) -> Vec<ThreadStores> {
+/// others: what each thread accesses beside them (its private blocks left
+/// out, when they are followed in the order `private_blocks`).
+fn first_count(program: &SequentialProgram, private_blocks: Option<StoreOrder>) -> Vec<ThreadStores> {
     let (shared, nothing) = (BTreeSet::new(), Accesses::default());
     let facts = ProgramFacts::of(program);
     let threads = program.threads.iter().enumerate();
     threads
         .map(|(index, thread)| {
-            let context = facts.context(index, &shared, &nothing);
+            let context = Context { private_blocks, ..facts.context(index, &shared, &nothing) };
             walk(&thread.body, thread.slot == 0, &program.memory, context).result
         })
         .collect()
@@ -305,9 +315,13 @@ fn others<T: Default>(first: &[ThreadStores], index: usize, add: impl Fn(&mut T,
 /// object none of whose locations the others access, unless under a mutex
 /// they hold too), and the stores of main while no other thread runs: their
 /// thread's own loads see them as before. Loads of locations no other
-/// thread can have a store to pending: they read the newest write.
-pub fn mark_uncontended_accesses(program: &mut SequentialProgram) {
-    let first = first_count(program);
+/// thread can have a store to pending: they read the newest write. The
+/// accesses to a heap block its thread has not published are both
+/// ([`private_blocks`](super::private_blocks)); `order` is how the model
+/// lets stores reach memory.
+pub fn mark_uncontended_accesses(program: &mut SequentialProgram, order: StoreOrder) {
+    let private_blocks = Some(order);
+    let first = first_count(program, private_blocks);
     let facts = ProgramFacts::of(program);
     let shared = BTreeSet::new();
     let mut unheld = Accesses::default();
@@ -317,7 +331,12 @@ pub fn mark_uncontended_accesses(program: &mut SequentialProgram) {
         let written = written_by_others(&first, index);
         let mut guards = guarded_by_others(&first, index);
         guards.distrust(&unheld);
-        let context = Context { guards: Some(&guards), written_by_others: Some(&written), ..facts.context(index, &shared, &observed) };
+        let context = Context {
+            guards: Some(&guards),
+            written_by_others: Some(&written),
+            private_blocks,
+            ..facts.context(index, &shared, &observed)
+        };
         let counter = walk(&thread.body, thread.slot == 0, &program.memory, context);
         let mut visit = 0;
         mark(&mut thread.body, &Marks::UnobservedStores(&counter.unobserved), &mut visit);
@@ -362,6 +381,9 @@ struct State {
     running: BTreeSet<usize>,
     /// Mutexes (by location) this thread holds on every path.
     held: BTreeSet<u32>,
+    /// The heap blocks this thread allocated and has not published
+    /// (followed only where [`Context::private_blocks`] asks).
+    private: PrivateBlocks,
 }
 
 impl State {
@@ -380,6 +402,7 @@ impl State {
         self.allocations = self.allocations.filter(|blocks| other.allocations == Some(*blocks));
         self.running.extend(other.running.iter().copied());
         narrow(&mut self.held, &other.held);
+        self.private.join(&other.private);
         self
     }
 
@@ -450,13 +473,36 @@ struct Context<'a> {
     nested_creation: bool,
     /// Whether this thread is the only one that allocates heap memory.
     allocates_alone: bool,
+    /// How the thread's stores reach memory, when its accesses to heap
+    /// blocks it has not published count as private (the timestamped SMAs'
+    /// marks only): None, every block is an ordinary one.
+    private_blocks: Option<StoreOrder>,
+}
+
+/// How a thread's stores reach memory, which decides when its private
+/// stores to a block are in memory before the block's address is
+/// ([`private_blocks`](super::private_blocks)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreOrder {
+    /// TSO: in program order.
+    ProgramOrder,
+    /// PSO: in program order per location, and across a store-store fence.
+    PerLocation,
 }
 
 impl<'a> Context<'a> {
     /// The context of a thread that knows only these sets of the others:
     /// no guards, no nested creation, not the only allocating thread.
     fn new(shared: &'a BTreeSet<u32>, observed: &'a Accesses) -> Context<'a> {
-        Context { shared, observed, guards: None, written_by_others: None, nested_creation: false, allocates_alone: false }
+        Context {
+            shared,
+            observed,
+            guards: None,
+            written_by_others: None,
+            nested_creation: false,
+            allocates_alone: false,
+            private_blocks: None,
+        }
     }
 }
 
@@ -508,6 +554,12 @@ struct Counter<'a> {
     /// hold constants are substituted, with that address; `None` unless
     /// asked for ([`fold_constant_addresses`]), as no count needs it.
     folded: Option<BTreeMap<usize, Expr>>,
+    /// Allocations counted as ordinary blocks from the start: those that
+    /// escaped with unordered stores in an earlier walk.
+    ordinary_sites: BTreeSet<Site>,
+    /// Allocations that escape with private stores not ordered before the
+    /// escape (PSO only).
+    unordered_escapes: BTreeSet<Site>,
 }
 
 /// Runs the count over one thread body; `main`: no other thread runs until
@@ -518,6 +570,26 @@ fn walk<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Con
 
 /// [`walk`], also collecting the folded addresses when `fold`.
 fn walk_folding<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Context<'a>, fold: bool) -> Counter<'a> {
+    let counter = walk_once(body, main, memory, context, fold, BTreeSet::new());
+    if counter.unordered_escapes.is_empty() {
+        return counter;
+    }
+    // a block published before its stores are ordered is an ordinary one
+    // all along: its earlier accesses must count too
+    let ordinary = counter.unordered_escapes;
+    walk_once(body, main, memory, context, fold, ordinary)
+}
+
+/// One walk of [`walk_folding`], with the allocations at `ordinary_sites`
+/// counted as ordinary blocks.
+fn walk_once<'a>(
+    body: &[SeqStmt],
+    main: bool,
+    memory: &'a MemoryLayout,
+    context: Context<'a>,
+    fold: bool,
+    ordinary_sites: BTreeSet<Site>,
+) -> Counter<'a> {
     let mut counter = Counter {
         memory,
         context,
@@ -530,13 +602,17 @@ fn walk_folding<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, cont
         unobserved: BTreeSet::new(),
         newest: BTreeSet::new(),
         folded: fold.then(BTreeMap::new),
+        ordinary_sites,
+        unordered_escapes: BTreeSet::new(),
     };
     let start = State {
         concurrent: !main,
         allocations: context.allocates_alone.then_some(0),
         ..State::default()
     };
-    counter.block(body, Some(start));
+    if let Some(mut end) = counter.block(body, Some(start)) {
+        counter.note_unordered_escapes(&mut end);
+    }
     counter
 }
 
@@ -623,6 +699,7 @@ impl Counter<'_> {
     fn stmt(&mut self, stmt: &SeqStmt, state: Option<State>) -> Option<State> {
         let index = self.visit;
         self.visit += 1;
+        let private = state.as_ref().and_then(|state| self.private_block(state, stmt));
         if let Some(state) = &state {
             if let Some(folded) = &mut self.folded
                 && let Some(address) = access_address(stmt).and_then(|address| folded_address(self.memory, state, address))
@@ -633,15 +710,19 @@ impl Counter<'_> {
                 self.alone.insert(index);
             }
             if let SeqStmt::Read { address, .. } = stmt
-                && self.reads_newest(state, address)
+                && (private.is_some() || self.reads_newest(state, address))
             {
                 self.newest.insert(index);
             }
             if let Some(address) = access_address(stmt)
                 && self.beside_others(state)
+                && private.is_none()
             {
                 let locations = self.locations(state, address);
                 self.result.guards.note(locations.clone(), &state.held);
+                if matches!(stmt, SeqStmt::Write { .. }) {
+                    self.result.buffered_writes.add(locations.clone());
+                }
                 self.result.accesses.add(locations);
             }
             if let SeqStmt::Rmw { address, .. }
@@ -655,6 +736,7 @@ impl Counter<'_> {
         }
         let state = state.map(|mut state| {
             state.track_assignment(stmt, self.memory);
+            self.track_private_blocks(stmt, &mut state, index, private);
             state
         });
         match stmt {
@@ -689,7 +771,7 @@ impl Counter<'_> {
                     self.result.guessed = self.result.guessed.max(state.guessed);
                 }
                 let alone = !self.beside_others(&state);
-                if !self.store(&mut state, address) || alone {
+                if !self.store(&mut state, address) || alone || private.is_some() {
                     self.unobserved.insert(index);
                 }
                 state
@@ -754,6 +836,71 @@ impl Counter<'_> {
             | SeqStmt::Free { .. }
             | SeqStmt::Assert { .. }
             | SeqStmt::Assume(_) => state,
+        }
+    }
+
+    /// The private block the access `stmt` stays inside, if it is an access
+    /// and private blocks are followed.
+    fn private_block(&self, state: &State, stmt: &SeqStmt) -> Option<Site> {
+        self.context.private_blocks?;
+        state.private.block_of(access_address(stmt)?, self.memory.heap_block_size)
+    }
+
+    /// Follows the private blocks across `stmt` (at pre-order `index`;
+    /// `private`: the private block it accesses), noting the blocks that
+    /// escape with unordered stores where the order of stores matters.
+    /// After [`State::track_assignment`], which knows a new block's first
+    /// location.
+    fn track_private_blocks(&mut self, stmt: &SeqStmt, state: &mut State, index: usize, private: Option<Site>) {
+        if self.context.private_blocks.is_none() {
+            return;
+        }
+        let blocks = &mut state.private;
+        match stmt {
+            SeqStmt::Malloc { target, .. } => {
+                if self.ordinary_sites.contains(&index) {
+                    blocks.forget(target);
+                } else {
+                    let first = target.root_local().and_then(|local| state.constants.get(&local).copied());
+                    blocks.allocate(target, index, first);
+                }
+            }
+            SeqStmt::Assign(target, value) => blocks.assign(target, value),
+            SeqStmt::Read { target, .. } => blocks.forget(target),
+            SeqStmt::Write { value, .. } => {
+                blocks.escape(value);
+                if let Some(site) = private {
+                    blocks.store(site);
+                }
+            }
+            // drains first, then publishes what it writes
+            SeqStmt::Rmw { target, operand, expected, .. } => {
+                blocks.order_stores();
+                blocks.escape(operand);
+                blocks.escape(expected);
+                if let Some(target) = target {
+                    blocks.forget(target);
+                }
+            }
+            SeqStmt::TryLock { target, .. } => {
+                blocks.order_stores();
+                blocks.forget(target);
+            }
+            SeqStmt::Fence { .. } | SeqStmt::Lock { .. } | SeqStmt::Unlock { .. } | SeqStmt::Create { .. } => {
+                blocks.order_stores();
+            }
+            _ => {}
+        }
+        self.note_unordered_escapes(state);
+    }
+
+    /// Takes the blocks that escaped with unordered stores on the paths to
+    /// `state`: where the order of stores matters, they are ordinary blocks
+    /// from their allocation on (the next walk).
+    fn note_unordered_escapes(&mut self, state: &mut State) {
+        let escaped = state.private.take_unordered_escapes();
+        if self.context.private_blocks == Some(StoreOrder::PerLocation) {
+            self.unordered_escapes.extend(escaped);
         }
     }
 
@@ -1156,18 +1303,30 @@ mod tests {
         assert!(plain.newest.is_empty());
     }
 
+    fn compare_and_swap_at(location: i64) -> SeqStmt {
+        SeqStmt::Rmw {
+            target: None,
+            address: Expr::Const(location),
+            op: crate::passes::RmwCode::Cas,
+            operand: Expr::Const(1),
+            expected: Expr::Const(0),
+            stmt: 0,
+        }
+    }
+
     #[test]
     fn a_load_of_a_location_no_other_thread_writes_reads_the_newest_write() {
-        // the others read 4 bare, store to 5 and lock 6
-        let others = stores(&[read_at(4), write(5), lock(6), unlock(6)], false);
+        // the others read 4 bare, store to 5, lock 6 and compare-and-swap 7:
+        // only the store can be pending (the others write memory at once)
+        let others = stores(&[read_at(4), write(5), lock(6), unlock(6), compare_and_swap_at(7)], false);
         let written = others.writes();
-        assert_eq!(written, Accesses { locations: BTreeSet::from([5, 6]), anywhere: false });
+        assert_eq!(written, Accesses { locations: BTreeSet::from([5]), anywhere: false });
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
         let memory = layout();
         let context = Context { guards: Some(&others.guards), written_by_others: Some(&written), ..Context::new(&shared, &observed) };
         // its own store to 4 comes last in 4's list: the load reads it
-        let body = [write(4), read_at(4), read_at(5), read_at(6)];
-        assert_eq!(walk(&body, false, &memory, context).newest, BTreeSet::from([1]));
+        let body = [write(4), read_at(4), read_at(5), read_at(6), read_at(7)];
+        assert_eq!(walk(&body, false, &memory, context).newest, BTreeSet::from([1, 3, 4]));
         // without what the others write, a bare read by them is an access
         let context = Context { guards: Some(&others.guards), ..Context::new(&shared, &observed) };
         assert!(walk(&body, false, &memory, context).newest.is_empty());
@@ -1251,6 +1410,87 @@ mod tests {
         // the same count on both branches is
         let body = [branch(vec![malloc(0)], vec![malloc(2)]), malloc(1), write_at(local(1))];
         assert_eq!(folded(&body, true), BTreeMap::from([(4, Expr::Const(14))]));
+    }
+
+    /// What a thread beside others marks and leaves to the others when its
+    /// unpublished heap blocks are private, stores reaching memory in
+    /// `order`: (unobserved stores, newest reads, what it may have pending,
+    /// what it accesses).
+    fn private_walk(body: &[SeqStmt], order: StoreOrder) -> (BTreeSet<usize>, BTreeSet<usize>, Accesses, Accesses) {
+        let memory = MemoryLayout { heap_blocks: 2, heap_block_size: 2, ..layout() };
+        // the others access and write everything, holding no mutex
+        let guards = LockGuards { per_location: BTreeMap::new(), anywhere: Some(BTreeSet::new()) };
+        let (shared, observed, written) = (BTreeSet::new(), Accesses::everything(), Accesses::everything());
+        let context = Context {
+            guards: Some(&guards),
+            written_by_others: Some(&written),
+            private_blocks: Some(order),
+            ..Context::new(&shared, &observed)
+        };
+        let counter = walk(body, false, &memory, context);
+        (counter.unobserved, counter.newest, counter.result.writes(), counter.result.accesses)
+    }
+
+    #[test]
+    fn a_block_the_thread_has_not_published_is_private() {
+        let local = |id: usize| Expr::Load(Place::Local(id));
+        let field = |id: usize, offset: i64| Expr::Binary(BinaryOp::Add, Box::new(local(id)), Box::new(Expr::Const(offset)));
+        let store = |address: Expr, value: Expr| SeqStmt::Write { address, value, stmt: 0, unobserved: false };
+        let load = |address: Expr| SeqStmt::Read { target: Place::Local(5), address, stmt: 0, alone: false, newest: false };
+        let malloc = SeqStmt::Malloc { target: Place::Local(0), size: Expr::Const(2), zeroed: false, stmt: 0 };
+        let link = SeqStmt::Rmw {
+            target: None,
+            address: Expr::Const(4),
+            op: crate::passes::RmwCode::Cas,
+            operand: local(0),
+            expected: Expr::Const(0),
+            stmt: 0,
+        };
+        // `n = malloc(..); n->value = 1; n->next = 0; v = n->value;
+        // CAS(&top, 0, n); n->value = 2; v = n->value;`
+        let body = [
+            malloc.clone(),
+            store(local(0), Expr::Const(1)),
+            store(field(0, 1), Expr::Const(0)),
+            load(local(0)),
+            link.clone(),
+            store(local(0), Expr::Const(2)),
+            load(local(0)),
+        ];
+        for order in [StoreOrder::ProgramOrder, StoreOrder::PerLocation] {
+            let (unobserved, newest, writes, accesses) = private_walk(&body, order);
+            assert_eq!(unobserved, BTreeSet::from([1, 2]), "the stores before the compare-and-swap publishes n");
+            assert_eq!(newest, BTreeSet::from([3]));
+            assert!(writes.anywhere, "the store after it may be pending anywhere");
+            assert!(accesses.anywhere && accesses.locations.contains(&4));
+        }
+        // published by a plain store: in order under TSO; under PSO its
+        // stores may reach memory after it, so the block is an ordinary one
+        let publish = store(Expr::Const(4), local(0));
+        let body = [malloc.clone(), store(local(0), Expr::Const(1)), load(local(0)), publish.clone()];
+        let (unobserved, newest, writes, _) = private_walk(&body, StoreOrder::ProgramOrder);
+        assert_eq!((unobserved, newest), (BTreeSet::from([1]), BTreeSet::from([2])));
+        assert_eq!(writes.locations, BTreeSet::from([4]));
+        assert!(!writes.anywhere);
+        let (unobserved, newest, writes, _) = private_walk(&body, StoreOrder::PerLocation);
+        assert!(unobserved.is_empty() && newest.is_empty());
+        assert!(writes.anywhere);
+        // a store-store fence between them orders them under PSO too
+        let fence = SeqStmt::Fence { kind: FenceKind::StoreStore, stmt: 0 };
+        let body = [malloc.clone(), store(local(0), Expr::Const(1)), fence, publish.clone()];
+        assert_eq!(private_walk(&body, StoreOrder::PerLocation).0, BTreeSet::from([1]));
+        // lost on one path (another value on the other), then published
+        let body = [
+            malloc.clone(),
+            store(local(0), Expr::Const(1)),
+            branch(vec![SeqStmt::Assign(Place::Local(0), Expr::Const(0))], vec![]),
+            publish,
+        ];
+        assert!(private_walk(&body, StoreOrder::PerLocation).0.is_empty());
+        // an address through an unknown index may leave the block
+        let body = [malloc, store(Expr::Binary(BinaryOp::Add, Box::new(local(0)), Box::new(local(7))), Expr::Const(1))];
+        let (unobserved, _, writes, _) = private_walk(&body, StoreOrder::ProgramOrder);
+        assert!(unobserved.is_empty() && writes.anywhere);
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod heap_needs;
 pub mod inline;
 pub mod instantiate;
 pub mod lazy;
+pub mod private_blocks;
 pub mod sufficient;
 pub mod thread_arguments;
 pub mod unreachable;
@@ -21,7 +22,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
     BinaryOp, Expr, StmtKind, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef, Ty,
 };
-use crate::options::{Bounds, LoopLine, TranslateOptions};
+use crate::options::{Bounds, LoopLine, MemoryModel, TranslateOptions};
 use std::collections::BTreeMap;
 
 /// One thread of the sequential program.
@@ -390,7 +391,11 @@ pub fn sequentialise(
     buffering::fold_constant_addresses(&mut sequential);
     buffering::mark_main_alone(&mut sequential);
     if options.sma.is_timestamped() {
-        buffering::mark_uncontended_accesses(&mut sequential);
+        let order = match options.sma.model() {
+            MemoryModel::Pso => buffering::StoreOrder::PerLocation,
+            _ => buffering::StoreOrder::ProgramOrder,
+        };
+        buffering::mark_uncontended_accesses(&mut sequential, order);
     }
     sequential.sufficient = sufficient::sufficient_bounds(&sequential, options.sma);
     Ok(sequential)
