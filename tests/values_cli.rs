@@ -855,3 +855,32 @@ fn anonymous_struct_members_are_the_enclosing_structs_members() {
         assert!(stderr.contains("a positional initialiser of an anonymous struct's member"), "{stderr}");
     }
 }
+
+#[test]
+fn braced_initialisers_leave_out_braces_and_designate_members_of_members_as_c_does() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "braced_initialisers.c",
+        &["--tso"],
+        &[
+            ("assert(seen == 7 + 3 + 0 + 9)", "assert(seen == 7 + 3 + 7 + 9)"),
+            ("grid[0][1] == 2 && grid[0][2] == 0", "grid[0][1] == 2 && grid[0][2] == 2"),
+            ("flat[1][0] == 3 && flat[1][1] == 0", "flat[1][0] == 0 && flat[1][1] == 3"),
+            ("lines[0].tag == 5 && lines[1].from.x == 6", "lines[0].tag == 5 && lines[1].from.x == 0"),
+            ("lines[1].to.x == 0 && lines[1].tag == 8", "lines[1].to.x == 0 && lines[1].tag == 0"),
+            ("board.cells[1][2] == 0 && board.corner.x == 6", "board.cells[1][2] == 6 && board.corner.x == 0"),
+            ("sparse[4] == 40 && sparse[5] == 50", "sparse[4] == 40 && sparse[5] == 0"),
+            ("later.x == 3", "later.x == 1"),
+            ("local_grid[1][2] == 7 && local_grid[1][0] == 0", "local_grid[1][2] == 7 && local_grid[1][0] == 7"),
+            ("local_lines[1].tag == 8", "local_lines[1].tag == 0"),
+            ("copied.to.y == 0 && copied.tag == 14", "copied.to.y == 14 && copied.tag == 0"),
+            ("local_zeros[1].y == 0", "local_zeros[1].y == 1"),
+            ("shared_cells[1] == 5", "shared_cells[1] == 4"),
+            ("sizeof sized == 4 * sizeof(int)", "sizeof sized == 1 * sizeof(int)"),
+            ("sizeof rows == 4 * sizeof(int)", "sizeof rows == 6 * sizeof(int)"),
+            ("sizeof points == 3 * sizeof(struct point)", "sizeof points == 2 * sizeof(struct point)"),
+        ],
+    );
+}

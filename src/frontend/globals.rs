@@ -2,7 +2,9 @@
 //! struct fields consecutive), constant initialisers, and the plain
 //! (non-shared) globals such as thread handles.
 
+use super::initialisers::{Filled, Part};
 use super::lower::{LResult, Lowerer};
+use std::collections::BTreeMap;
 use super::bit_fields::low_bits;
 use super::types::{BitField, CType};
 use crate::ir::{Location, PlainGlobal};
@@ -148,7 +150,7 @@ impl<'a> Lowerer<'a> {
                 .insert(name.to_string(), Global::Plain { id, ty });
             return Ok(());
         }
-        let ty = super::strings::completed_array(ty, init);
+        let ty = self.completed_array(ty, init, &|_| false)?;
         let base = self.program.locations.len() as u32;
         let mut locations = Vec::new();
         self.flatten(name.to_string(), name, &ty, span, &mut locations)?;
@@ -278,85 +280,79 @@ impl<'a> Lowerer<'a> {
                 Some(item) => self.initialise(ty, &item.node.initializer, values, offset),
                 None => Ok(()),
             },
-            (Initializer::List(items), CType::Array(element, _)) => {
-                let stride = self.types.size(element) as usize;
-                let mut index = 0usize;
-                for item in items {
-                    if let Some(designator) = item.node.designation.first() {
-                        match &designator.node {
-                            Designator::Index(e) => index = self.static_value(e)? as usize,
-                            _ => return self.refuse(designator.span, "this designator", None),
-                        }
-                    }
-                    self.initialise(
-                        element,
-                        &item.node.initializer,
-                        values,
-                        offset + index * stride,
-                    )?;
-                    index += 1;
-                }
-                Ok(())
-            }
-            (Initializer::List(items), CType::Struct(id)) => {
-                let fields = self.types.fields(*id, init.span)?.to_vec();
-                let members = self.types.members(*id, init.span)?;
-                let mut index = 0usize;
-                for item in items {
-                    // a union of scalars' other member: the first member's
-                    // location, holding a value of the member's own type
-                    let mut alias_type = None;
-                    if let Some(designator) = item.node.designation.first() {
-                        match &designator.node {
-                            Designator::Member(name) => match self.types.designated_member(*id, &name.node.name) {
-                                Some((i, alias)) => {
-                                    index = i;
-                                    alias_type = alias;
-                                }
-                                None => {
-                                    return self.error(
-                                        name.span,
-                                        format!("no field `{}`", name.node.name),
-                                        "unknown field",
-                                    );
-                                }
-                            },
-                            _ => return self.refuse(designator.span, "this designator", None),
-                        }
-                    }
-                    let Some(member) = members.get(index) else {
-                        break;
-                    };
-                    self.refuse_positional_anonymous_member(*id, member, item)?;
-                    if self.types.is_padding(*id, member) {
-                        index += 1;
-                        continue;
-                    }
-                    let field_offset = |field: &str| -> usize {
-                        let position = fields.iter().position(|(f, _)| f == field).unwrap_or(fields.len());
-                        fields[..position].iter().map(|(_, t)| self.types.size(t)).sum::<u64>() as usize
-                    };
-                    match self.types.bit_field_member(*id, member) {
-                        Some(bits) => {
-                            let unit = offset + field_offset(&bits.unit);
-                            self.initialise_bit_field(&bits, &item.node.initializer, values, unit)?;
-                        }
-                        None => {
-                            let own_type = fields.iter().find(|(f, _)| f == member).map(|(_, t)| t.clone());
-                            let field_ty = alias_type.or(own_type).unwrap_or(CType::INT);
-                            let at = offset + field_offset(member);
-                            self.initialise(&field_ty, &item.node.initializer, values, at)?;
-                        }
-                    }
-                    index += 1;
-                }
-                Ok(())
+            (Initializer::List(items), CType::Array(..) | CType::Struct(_)) => {
+                let parts = self.braced_initialiser(ty, items, &|_| false)?;
+                self.initialise_parts(ty, &parts, values, offset, init.span)
             }
             _ => self.refuse(
                 init.span,
                 "this initialiser",
                 Some("initialise the object with constants"),
             ),
+        }
+    }
+
+    /// The initial values of the subobjects of an array or a struct that a
+    /// braced initialiser gives values to ([`Lowerer::braced_initialiser`]),
+    /// at `offset` in `values`.
+    fn initialise_parts(
+        &mut self,
+        ty: &CType,
+        parts: &BTreeMap<u64, Part<'a>>,
+        values: &mut [i64],
+        offset: usize,
+        span: Span,
+    ) -> LResult<()> {
+        match ty {
+            CType::Array(element, _) => {
+                let stride = self.types.size(element) as usize;
+                for (index, part) in parts {
+                    self.initialise_filled(element, &part.filled, values, offset + *index as usize * stride, span)?;
+                }
+                Ok(())
+            }
+            CType::Struct(id) => {
+                let fields = self.types.fields(*id, span)?.to_vec();
+                let members = self.types.members(*id, span)?;
+                for (position, part) in parts {
+                    let Some(member) = members.get(*position as usize) else {
+                        continue;
+                    };
+                    if self.types.is_padding(*id, member) {
+                        continue;
+                    }
+                    let field_offset = |field: &str| -> usize {
+                        let position = fields.iter().position(|(f, _)| f == field).unwrap_or(fields.len());
+                        fields[..position].iter().map(|(_, t)| self.types.size(t)).sum::<u64>() as usize
+                    };
+                    match (self.types.bit_field_member(*id, member), &part.filled) {
+                        (Some(bits), Filled::Value(init)) => {
+                            let unit = offset + field_offset(&bits.unit);
+                            self.initialise_bit_field(&bits, init, values, unit)?;
+                        }
+                        _ => {
+                            // a union of scalars' other member: the first
+                            // member's location, holding a value of the
+                            // member's own type
+                            let alias_type = part.alias.as_ref().and_then(|alias| self.types.alias_member(*id, alias));
+                            let own_type = fields.iter().find(|(f, _)| f == member).map(|(_, t)| t.clone());
+                            let field_ty = alias_type.or(own_type).unwrap_or(CType::INT);
+                            let at = offset + field_offset(member);
+                            self.initialise_filled(&field_ty, &part.filled, values, at, span)?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            _ => self.refuse(span, "this initialiser", Some("initialise the object with constants")),
+        }
+    }
+
+    /// The initial values `filled` gives an object of type `ty` at `offset`.
+    fn initialise_filled(&mut self, ty: &CType, filled: &Filled<'a>, values: &mut [i64], offset: usize, span: Span) -> LResult<()> {
+        match filled {
+            Filled::Value(init) => self.initialise(ty, init, values, offset),
+            Filled::Parts(parts) => self.initialise_parts(ty, parts, values, offset, span),
         }
     }
 

@@ -2,13 +2,14 @@
 //! flow to `If`/`Loop`, `switch` to conditional gotos, forward `goto` only,
 //! and local objects (private, or shared when their address is taken).
 
+use super::initialisers::{Filled, Part};
 use super::lower::{Binding, BreakTarget, FnLowerer, LResult};
 use super::lower_expr::{LVal, Val};
 use super::types::{self, CType};
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Lowers one statement into the current block.
@@ -454,7 +455,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             _ => {}
         }
-        let ty = super::strings::completed_array(ty, init.node.initializer.as_ref());
+        let mut struct_values = HashSet::new();
+        if let Some(Node { node: Initializer::List(items), .. }) = init.node.initializer.as_ref() {
+            self.struct_values(items, &mut struct_values);
+        }
+        let whole = |expression: &'a Node<Expression>| struct_values.contains(&std::ptr::from_ref(expression));
+        let ty = self.lw.completed_array(ty, init.node.initializer.as_ref(), &whole)?;
         let is_array = matches!(ty, CType::Array(..));
         let shared = !ty.is_thread_data()
             && (self.address_use.address_taken(name, &ty)
@@ -518,90 +524,85 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// compound literal's: `(struct node){ .value = 1 }`), with zero for
     /// the elements and fields that the list does not mention.
     pub fn fill_list(&mut self, target: &LVal, items: &'a [Node<InitializerListItem>], span: Span) -> LResult<()> {
-        match target.ty().clone() {
-            ty if ty.is_scalar() => match items.first() {
+        let ty = target.ty().clone();
+        if ty.is_scalar() {
+            return match items.first() {
                 Some(item) => self.fill(target, &item.node.initializer),
                 None => self.store(target, Val::int(0), span),
-            },
-            CType::Array(_, n) => {
-                let mut index = 0u64;
-                let mut mentioned = HashSet::new();
-                for item in items {
-                    if let Some(designator) = item.node.designation.first() {
-                        match &designator.node {
-                            Designator::Index(e) => match self.lw.types.const_eval(e) {
-                                Some(i) if i >= 0 => index = i as u64,
-                                _ => {
-                                    return self.lw.refuse(
-                                        designator.span,
-                                        "this designator",
-                                        None,
-                                    );
-                                }
-                            },
-                            _ => return self.lw.refuse(designator.span, "this designator", None),
-                        }
+            };
+        }
+        if !matches!(ty, CType::Array(..) | CType::Struct(_)) {
+            return self.lw.refuse(span, "this initialiser", None);
+        }
+        // the expressions that initialise a struct subobject whole
+        let mut struct_values = HashSet::new();
+        self.struct_values(items, &mut struct_values);
+        let whole = |expression: &'a Node<Expression>| struct_values.contains(&std::ptr::from_ref(expression));
+        let parts = self.lw.braced_initialiser(&ty, items, &whole)?;
+        self.fill_parts(target, &parts, span)
+    }
+
+    /// Adds the expressions among `items` (nested lists included) whose
+    /// type is a struct.
+    fn struct_values(&mut self, items: &'a [Node<InitializerListItem>], values: &mut HashSet<*const Node<Expression>>) {
+        for item in items {
+            match &item.node.initializer.node {
+                Initializer::Expression(e) => {
+                    if matches!(self.type_of(e), Ok(CType::Struct(_))) {
+                        values.insert(std::ptr::from_ref(&**e));
                     }
-                    if index >= n {
-                        break;
-                    }
-                    let element = self.element(target, index);
-                    self.fill(&element, &item.node.initializer)?;
-                    mentioned.insert(index);
-                    index += 1;
                 }
-                for index in (0..n).filter(|index| !mentioned.contains(index)) {
+                Initializer::List(inner) => self.struct_values(inner, values),
+            }
+        }
+    }
+
+    /// Stores what a braced initialiser gives the subobjects of the array
+    /// or struct `target` ([`Lowerer::braced_initialiser`]), and zero into
+    /// the others.
+    fn fill_parts(&mut self, target: &LVal, parts: &BTreeMap<u64, Part<'a>>, span: Span) -> LResult<()> {
+        match target.ty().clone() {
+            CType::Array(_, n) => {
+                for index in 0..n {
                     let element = self.element(target, index);
-                    self.zero(&element, span)?;
+                    match parts.get(&index) {
+                        Some(part) => self.fill_filled(&element, &part.filled, span)?,
+                        None => self.zero(&element, span)?,
+                    }
                 }
                 Ok(())
             }
             CType::Struct(id) => {
                 // bit-field members one by one, each stored into its unit
                 let members = self.lw.types.members(id, span)?;
-                let mut index = 0usize;
-                let mut mentioned = HashSet::new();
-                for item in items {
-                    // a union of scalars' other member names its first
-                    let mut alias = None;
-                    if let Some(designator) = item.node.designation.first() {
-                        match &designator.node {
-                            Designator::Member(m) => match self.lw.types.designated_member(id, &m.node.name) {
-                                Some((i, alias_type)) => {
-                                    index = i;
-                                    alias = alias_type.map(|_| m.node.name.clone());
-                                }
-                                None => {
-                                    return self.lw.error(
-                                        m.span,
-                                        format!("no field `{}`", m.node.name),
-                                        "unknown field",
-                                    );
-                                }
-                            },
-                            _ => return self.lw.refuse(designator.span, "this designator", None),
+                for (position, field) in members.iter().enumerate() {
+                    if self.lw.types.is_padding(id, field) {
+                        continue;
+                    }
+                    match parts.get(&(position as u64)) {
+                        Some(part) => {
+                            // a union of scalars' other member names its first
+                            let field = part.alias.as_ref().unwrap_or(field);
+                            let member = self.member(target, id, field, span)?;
+                            self.fill_filled(&member, &part.filled, span)?;
                         }
-                    }
-                    let Some(field) = alias.as_ref().or(members.get(index)) else {
-                        break;
-                    };
-                    self.lw.refuse_positional_anonymous_member(id, field, item)?;
-                    if !self.lw.types.is_padding(id, field) {
-                        let member = self.member(target, id, field, span)?;
-                        self.fill(&member, &item.node.initializer)?;
-                    }
-                    mentioned.insert(index);
-                    index += 1;
-                }
-                for (index, field) in members.iter().enumerate() {
-                    if !mentioned.contains(&index) && !self.lw.types.is_padding(id, field) {
-                        let member = self.member(target, id, field, span)?;
-                        self.zero(&member, span)?;
+                        None => {
+                            let member = self.member(target, id, field, span)?;
+                            self.zero(&member, span)?;
+                        }
                     }
                 }
                 Ok(())
             }
             _ => self.lw.refuse(span, "this initialiser", None),
+        }
+    }
+
+    /// Stores what `filled` gives the object `target`.
+    fn fill_filled(&mut self, target: &LVal, filled: &Filled<'a>, span: Span) -> LResult<()> {
+        match filled {
+            Filled::Value(init) => self.fill(target, init),
+            Filled::Parts(parts) => self.fill_parts(target, parts, span),
         }
     }
 

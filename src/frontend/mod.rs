@@ -5,6 +5,7 @@
 
 mod builtins;
 mod globals;
+mod initialisers;
 mod lower;
 mod lower_expr;
 mod lower_stmt;

@@ -40,8 +40,9 @@ pub fn is_character(ty: &CType) -> bool {
     matches!(ty, CType::Int { bits: 8, .. })
 }
 
-/// An array type declared without a length (`int a[] = {1, 2, 3}`,
-/// `char s[] = "hi"`) with the length its initialiser gives it.
+/// A character array type declared without a length (`char s[] = "hi"`)
+/// with the length its string gives it (a braced list's:
+/// [`Lowerer::completed_array`](super::lower::Lowerer::completed_array)).
 pub fn completed_array(ty: CType, init: Option<&Node<Initializer>>) -> CType {
     let CType::Array(element, 0) = &ty else {
         return ty;
@@ -55,10 +56,7 @@ pub fn completed_array(ty: CType, init: Option<&Node<Initializer>>) -> CType {
     {
         return CType::Array(element.clone(), bytes.len() as u64 + 1);
     }
-    match &init.node {
-        Initializer::List(items) => CType::Array(element.clone(), items.len() as u64),
-        Initializer::Expression(_) => ty,
-    }
+    ty
 }
 
 /// The bytes of a string literal (its pieces concatenated, escape sequences

@@ -967,6 +967,15 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
+    /// The type of the member `name` of struct `id` as declared (padding,
+    /// which shared memory leaves out, included); `None` for a bit-field
+    /// member or no such member.
+    pub fn declared_member_type(&self, id: StructId, name: &str) -> Option<CType> {
+        let info = self.structs.get(id)?;
+        let in_fields = info.fields.iter().flatten().find(|(field, _)| field == name);
+        in_fields.or_else(|| info.declared.iter().find(|(field, _)| field == name)).map(|(_, ty)| ty.clone())
+    }
+
     /// Whether the member `name` of struct `id` is padding, which shared
     /// memory leaves out ([`StructInfo::padding`]).
     pub fn is_padding(&self, id: StructId, name: &str) -> bool {

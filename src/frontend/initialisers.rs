@@ -1,0 +1,248 @@
+//! C's rules for braced initialisers (C11 6.7.9): brace elision (`int m[2][2]
+//! = { 1, 2, 3, 4 }`, `struct point ps[2] = { 0 }`) and designator lists
+//! (`[1][2] = 7`, `.inner.y = 4`), read into one tree of the subobjects an
+//! initialiser gives values to, which the static (`globals.rs`) and the
+//! local (`lower_stmt.rs`) initialisers then store.
+
+use super::lower::{LResult, Lowerer};
+use super::strings::array_string_initialiser;
+use super::types::{CType, StructId};
+use lang_c::ast::{Designator, Expression, Initializer, InitializerListItem};
+use lang_c::span::{Node, Span};
+use std::collections::BTreeMap;
+
+/// What an initialiser gives one subobject.
+#[derive(Debug)]
+pub enum Filled<'a> {
+    /// The whole subobject, from one initialiser of the program: a scalar's
+    /// value (braced or not), a struct value, a character array's string,
+    /// a mutex's initialiser.
+    Value(&'a Node<Initializer>),
+    /// An array's or struct's subobjects by position (the element's index,
+    /// or the member's position among the struct's members); those it does
+    /// not list are zero.
+    Parts(BTreeMap<u64, Part<'a>>),
+}
+
+/// One subobject of a [`Filled::Parts`].
+#[derive(Debug)]
+pub struct Part<'a> {
+    /// The member of a union of scalars a designator named in place of its
+    /// first (whose position the part has).
+    pub alias: Option<String>,
+    pub filled: Filled<'a>,
+}
+
+/// One level of the current object: an aggregate and the position in it.
+struct Level {
+    ty: CType,
+    position: u64,
+}
+
+impl<'a> Lowerer<'a> {
+    /// Reads the braced list `items` of an object of aggregate type `ty`
+    /// (an array or a struct). `whole(expression)` says whether an
+    /// expression that meets a struct subobject is a struct value, which
+    /// initialises it whole rather than its first member.
+    pub fn braced_initialiser(
+        &mut self,
+        ty: &CType,
+        items: &'a [Node<InitializerListItem>],
+        whole: &dyn Fn(&'a Node<Expression>) -> bool,
+    ) -> LResult<BTreeMap<u64, Part<'a>>> {
+        let mut parts = BTreeMap::new();
+        let mut current = vec![Level { ty: ty.clone(), position: 0 }];
+        for item in items {
+            let mut alias = None;
+            if item.node.designation.is_empty() {
+                if !self.next_subobject(&mut current) {
+                    // excess initialisers, which gcc ignores with a warning
+                    break;
+                }
+            } else {
+                current.truncate(1);
+                alias = self.designate(&mut current, &item.node.designation)?;
+            }
+            let initializer = &*item.node.initializer;
+            loop {
+                let level = current.last().expect("the current object has its outermost level");
+                let sub = self.subobject_type(&level.ty, level.position, item)?;
+                if let Some(positional) = self.positional_member(&level.ty, level.position)
+                    && alias.is_none()
+                    && item.node.designation.is_empty()
+                {
+                    self.refuse_positional_anonymous_member(positional.0, &positional.1, item)?;
+                }
+                let elided = matches!(&initializer.node, Initializer::Expression(e) if is_aggregate(&sub)
+                    && array_string_initialiser(element_of(&sub), initializer).is_none()
+                    && !(matches!(sub, CType::Struct(_)) && whole(e)));
+                if !elided {
+                    let filled = match (&initializer.node, is_aggregate(&sub)) {
+                        (Initializer::List(inner), true) if array_string_initialiser(element_of(&sub), initializer).is_none() => {
+                            Filled::Parts(self.braced_initialiser(&sub, inner, whole)?)
+                        }
+                        _ => Filled::Value(initializer),
+                    };
+                    let path: Vec<u64> = current.iter().map(|level| level.position).collect();
+                    insert(&mut parts, &path, alias.take(), filled);
+                    break;
+                }
+                // an expression for an aggregate without braces: it and the
+                // items after it fill the aggregate's members in order
+                current.push(Level { ty: sub, position: 0 });
+            }
+            if let Some(level) = current.last_mut() {
+                level.position += 1;
+            }
+        }
+        Ok(parts)
+    }
+
+    /// An array type declared without a length (`int a[] = { 1, 2, 3 }`,
+    /// `int m[][2] = { 1, 2, 3 }`, `char s[] = "hi"`) with the length its
+    /// initialiser gives it: one past the last element a braced list
+    /// initialises.
+    pub fn completed_array(
+        &mut self,
+        ty: CType,
+        init: Option<&'a Node<Initializer>>,
+        whole: &dyn Fn(&'a Node<Expression>) -> bool,
+    ) -> LResult<CType> {
+        let ty = super::strings::completed_array(ty, init);
+        let (CType::Array(element, 0), Some(Node { node: Initializer::List(items), .. })) = (&ty, init) else {
+            return Ok(ty);
+        };
+        let parts = self.braced_initialiser(&ty, items, whole)?;
+        let length = parts.keys().next_back().map_or(0, |last| last + 1);
+        Ok(CType::Array(element.clone(), length))
+    }
+
+    /// Moves the current object past its filled levels to the next
+    /// subobject a positional initialiser fills; false when the outermost
+    /// aggregate is full.
+    fn next_subobject(&self, current: &mut Vec<Level>) -> bool {
+        loop {
+            let Some(level) = current.last() else { return false };
+            if self.length(&level.ty).is_none_or(|length| level.position < length) {
+                return true;
+            }
+            if current.len() == 1 {
+                return false;
+            }
+            current.pop();
+            if let Some(parent) = current.last_mut() {
+                parent.position += 1;
+            }
+        }
+    }
+
+    /// Follows a designator list from the outermost aggregate, leaving the
+    /// current object at the subobject it names. Returns the alias a final
+    /// member designator names (a union of scalars' other member).
+    fn designate(&mut self, current: &mut Vec<Level>, designation: &'a [Node<Designator>]) -> LResult<Option<String>> {
+        let mut alias = None;
+        for (index, designator) in designation.iter().enumerate() {
+            if index > 0 {
+                let level = current.last().expect("the current object has its outermost level");
+                let sub = self.subobject_type_at(&level.ty, level.position);
+                match sub {
+                    Some(sub) if is_aggregate(&sub) && alias.is_none() => current.push(Level { ty: sub, position: 0 }),
+                    _ => return self.error(designator.span, "this designator names a part of a scalar", "no such subobject"),
+                }
+            }
+            let level = current.last_mut().expect("the current object has its outermost level");
+            match (&designator.node, &level.ty) {
+                (Designator::Index(e), CType::Array(_, length)) => match self.types.const_eval(e) {
+                    Some(position) if position >= 0 && (*length == 0 || (position as u64) < *length) => {
+                        level.position = position as u64;
+                    }
+                    Some(_) => return self.error(e.span, "array index in initialiser exceeds the array's bounds", "this index"),
+                    None => return self.refuse(designator.span, "this designator", Some("index with a constant")),
+                },
+                (Designator::Member(name), CType::Struct(id)) => match self.types.designated_member(*id, &name.node.name) {
+                    Some((position, alias_type)) => {
+                        level.position = position as u64;
+                        alias = alias_type.map(|_| name.node.name.clone());
+                    }
+                    None => return self.error(name.span, format!("no field `{}`", name.node.name), "unknown field"),
+                },
+                _ => return self.refuse(designator.span, "this designator", None),
+            }
+        }
+        Ok(alias)
+    }
+
+    /// The number of subobjects of an aggregate (None: an array without a
+    /// length, which its initialiser completes).
+    fn length(&self, ty: &CType) -> Option<u64> {
+        match ty {
+            CType::Array(_, 0) => None,
+            CType::Array(_, length) => Some(*length),
+            CType::Struct(id) => Some(self.types.members(*id, Span::none()).map_or(0, |members| members.len() as u64)),
+            _ => Some(0),
+        }
+    }
+
+    /// The type of the subobject at `position` of aggregate `ty`, or an
+    /// error at `item`.
+    fn subobject_type(&self, ty: &CType, position: u64, item: &Node<InitializerListItem>) -> LResult<CType> {
+        match self.subobject_type_at(ty, position) {
+            Some(sub) => Ok(sub),
+            None => self.error(item.span, "this initialiser has no subobject to initialise", "here"),
+        }
+    }
+
+    fn subobject_type_at(&self, ty: &CType, position: u64) -> Option<CType> {
+        match ty {
+            CType::Array(element, _) => Some((**element).clone()),
+            CType::Struct(id) => {
+                let members = self.types.members(*id, Span::none()).ok()?;
+                let member = members.get(usize::try_from(position).ok()?)?;
+                if self.types.bit_field_member(*id, member).is_some() {
+                    return Some(CType::INT);
+                }
+                self.types.declared_member_type(*id, member)
+            }
+            _ => None,
+        }
+    }
+
+    /// The struct and member at `position` of `ty`, if `ty` is a struct.
+    fn positional_member(&self, ty: &CType, position: u64) -> Option<(StructId, String)> {
+        let CType::Struct(id) = ty else { return None };
+        let members = self.types.members(*id, Span::none()).ok()?;
+        members.get(usize::try_from(position).ok()?).map(|member| (*id, member.clone()))
+    }
+}
+
+/// Whether `ty` is an array or a struct: an aggregate whose braces an
+/// initialiser may leave out.
+fn is_aggregate(ty: &CType) -> bool {
+    matches!(ty, CType::Array(..) | CType::Struct(_))
+}
+
+/// The element type of an array type (the type itself otherwise).
+fn element_of(ty: &CType) -> &CType {
+    match ty {
+        CType::Array(element, _) => element,
+        other => other,
+    }
+}
+
+/// Sets the subobject at `path` of `parts` to `filled`: a braced list or a
+/// value replaces what earlier initialisers gave it; a deeper path adds to
+/// the parts of the subobjects on its way.
+fn insert<'a>(parts: &mut BTreeMap<u64, Part<'a>>, path: &[u64], alias: Option<String>, filled: Filled<'a>) {
+    let Some((first, rest)) = path.split_first() else { return };
+    if rest.is_empty() {
+        parts.insert(*first, Part { alias, filled });
+        return;
+    }
+    let part = parts.entry(*first).or_insert_with(|| Part { alias: None, filled: Filled::Parts(BTreeMap::new()) });
+    if !matches!(part.filled, Filled::Parts(_)) {
+        part.filled = Filled::Parts(BTreeMap::new());
+    }
+    if let Filled::Parts(inner) = &mut part.filled {
+        insert(inner, rest, alias, filled);
+    }
+}
