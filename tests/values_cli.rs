@@ -881,6 +881,9 @@ fn braced_initialisers_leave_out_braces_and_designate_members_of_members_as_c_do
             ("sizeof sized == 4 * sizeof(int)", "sizeof sized == 1 * sizeof(int)"),
             ("sizeof rows == 4 * sizeof(int)", "sizeof rows == 6 * sizeof(int)"),
             ("sizeof points == 3 * sizeof(struct point)", "sizeof points == 2 * sizeof(struct point)"),
+            ("ranged[3] == 9 && ranged[4] == 4", "ranged[3] == 9 && ranged[4] == 9"),
+            ("ranged_points[1].y == 2", "ranged_points[1].y == 0"),
+            ("local_ranged[2] == 3", "local_ranged[2] == 0"),
         ],
     );
 }

@@ -12,7 +12,7 @@ use lang_c::span::{Node, Span};
 use std::collections::BTreeMap;
 
 /// What an initialiser gives one subobject.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Filled<'a> {
     /// The whole subobject, from one initialiser of the program: a scalar's
     /// value (braced or not), a struct value, a character array's string,
@@ -25,7 +25,7 @@ pub enum Filled<'a> {
 }
 
 /// One subobject of a [`Filled::Parts`].
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Part<'a> {
     /// The member of a union of scalars a designator named in place of its
     /// first (whose position the part has).
@@ -54,6 +54,7 @@ impl<'a> Lowerer<'a> {
         let mut current = vec![Level { ty: ty.clone(), position: 0 }];
         for item in items {
             let mut alias = None;
+            let mut ranges = Vec::new();
             if item.node.designation.is_empty() {
                 if !self.next_subobject(&mut current) {
                     // excess initialisers, which gcc ignores with a warning
@@ -61,7 +62,7 @@ impl<'a> Lowerer<'a> {
                 }
             } else {
                 current.truncate(1);
-                alias = self.designate(&mut current, &item.node.designation)?;
+                alias = self.designate(&mut current, &item.node.designation, &mut ranges)?;
             }
             let initializer = &*item.node.initializer;
             loop {
@@ -84,7 +85,13 @@ impl<'a> Lowerer<'a> {
                         _ => Filled::Value(initializer),
                     };
                     let path: Vec<u64> = current.iter().map(|level| level.position).collect();
-                    insert(&mut parts, &path, alias.take(), filled);
+                    for path in range_paths(path, &ranges) {
+                        insert(&mut parts, &path, alias.clone(), filled.clone());
+                    }
+                    // after a range, the next value goes after its last element
+                    for (depth, last) in &ranges {
+                        current[*depth].position = *last;
+                    }
                     break;
                 }
                 // an expression for an aggregate without braces: it and the
@@ -137,9 +144,16 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Follows a designator list from the outermost aggregate, leaving the
-    /// current object at the subobject it names. Returns the alias a final
-    /// member designator names (a union of scalars' other member).
-    fn designate(&mut self, current: &mut Vec<Level>, designation: &'a [Node<Designator>]) -> LResult<Option<String>> {
+    /// current object at the subobject it names (the first of a GNU range
+    /// `[first ... last]`, whose level and last element it adds to
+    /// `ranges`). Returns the alias a final member designator names (a
+    /// union of scalars' other member).
+    fn designate(
+        &mut self,
+        current: &mut Vec<Level>,
+        designation: &'a [Node<Designator>],
+        ranges: &mut Vec<(usize, u64)>,
+    ) -> LResult<Option<String>> {
         let mut alias = None;
         for (index, designator) in designation.iter().enumerate() {
             if index > 0 {
@@ -159,6 +173,20 @@ impl<'a> Lowerer<'a> {
                     Some(_) => return self.error(e.span, "array index in initialiser exceeds the array's bounds", "this index"),
                     None => return self.refuse(designator.span, "this designator", Some("index with a constant")),
                 },
+                (Designator::Range(range), CType::Array(_, length)) => {
+                    let in_bounds = |index: i64| index >= 0 && (*length == 0 || (index as u64) < *length);
+                    let (from, to) = (&range.node.from, &range.node.to);
+                    match (self.types.const_eval(from), self.types.const_eval(to)) {
+                        (Some(first), Some(last)) if in_bounds(first) && in_bounds(last) && first <= last => {
+                            level.position = first as u64;
+                            ranges.push((current.len() - 1, last as u64));
+                        }
+                        (Some(_), Some(_)) => {
+                            return self.error(designator.span, "this range is empty or exceeds the array's bounds", "this range");
+                        }
+                        _ => return self.refuse(designator.span, "this designator", Some("bound the range with constants")),
+                    }
+                }
                 (Designator::Member(name), CType::Struct(id)) => match self.types.designated_member(*id, &name.node.name) {
                     Some((position, alias_type)) => {
                         level.position = position as u64;
@@ -213,6 +241,25 @@ impl<'a> Lowerer<'a> {
         let members = self.types.members(*id, Span::none()).ok()?;
         members.get(usize::try_from(position).ok()?).map(|member| (*id, member.clone()))
     }
+}
+
+/// Every path `path` stands for when the levels in `ranges` run from their
+/// position in `path` to their last element.
+fn range_paths(path: Vec<u64>, ranges: &[(usize, u64)]) -> Vec<Vec<u64>> {
+    let mut paths = vec![path];
+    for (depth, last) in ranges {
+        paths = paths
+            .into_iter()
+            .flat_map(|path| {
+                (path[*depth]..=*last).map(move |position| {
+                    let mut each = path.clone();
+                    each[*depth] = position;
+                    each
+                })
+            })
+            .collect();
+    }
+    paths
 }
 
 /// Whether `ty` is an array or a struct: an aggregate whose braces an
