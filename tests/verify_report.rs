@@ -1383,6 +1383,32 @@ fn a_bit_width_between_32_and_64_narrows_64_bit_values_without_wrapping_them() {
 /// through the heap handles waits for every worker.
 const HEAP_HANDLES: &str = "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nconst int N = 2;\nint *cells;\nint next = -1;\nvoid *worker(void *arg) { cells[next] = 1; cells[N] = 1; return 0; }\nint main(void) {\n  pthread_t *t = malloc(sizeof(pthread_t) * N);\n  cells = calloc(N + 1, sizeof(int));\n  for (int i = 0; i < N; i++) { next++; pthread_create(&t[i], 0, worker, 0); }\n  for (int i = 0; i < N; i++) pthread_join(t[i], 0);\n  assert(cells[N] == 1);\n  PROPERTY;\n  return 0;\n}\n";
 
+/// A pool whose worker handles are members of a global struct: each
+/// worker adds its argument to the total under the pool's mutex.
+const STRUCT_HANDLES: &str = "#include <pthread.h>\n#include <assert.h>\n\
+struct pool { pthread_mutex_t lock; int total; pthread_t workers[2]; pthread_t reaper; };\n\
+struct pool pool = { .lock = PTHREAD_MUTEX_INITIALIZER };\n\
+void *work(void *arg) {\n  pthread_mutex_lock(&pool.lock);\n  pool.total += (int)(long)arg;\n  pthread_mutex_unlock(&pool.lock);\n  return 0;\n}\n\
+int main(void) {\n  for (long i = 0; i < 2; i++) pthread_create(&pool.workers[i], 0, work, (void *)(i + 1));\n\
+  pthread_create(&pool.reaper, 0, work, (void *)4);\n  JOIN;\n  assert(pool.total == 7);\n  return 0;\n}\n";
+
+#[test]
+fn thread_handles_in_a_global_struct_create_and_join() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let all = "for (int i = 0; i < 2; i++) pthread_join(pool.workers[i], 0);\n  pthread_join(pool.reaper, 0)";
+    let joined = program(&directory, "joined.c", &STRUCT_HANDLES.replace("JOIN", all));
+    let early = program(&directory, "early.c", &STRUCT_HANDLES.replace("JOIN", "pthread_join(pool.workers[0], 0)"));
+    for model in ["--sc", "--pso"] {
+        let (code, stdout, _) = verify(&joined, &[model, "--unwind", "3", "--format", "json"]);
+        assert_eq!(code, 0, "every worker is joined through its handle in the struct ({model}): {stdout}");
+        let (code, stdout, _) = verify(&early, &[model, "--unwind", "3", "--format", "json"]);
+        assert_eq!(code, 10, "two workers may not have run ({model}): {stdout}");
+    }
+}
+
 #[test]
 fn thread_handles_in_heap_memory_create_and_join() {
     if !require_cbmc() {

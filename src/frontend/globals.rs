@@ -204,11 +204,6 @@ impl<'a> Lowerer<'a> {
                 Some("use integers"),
             ),
             CType::Function(..) => self.refuse(span, "a function-typed object", None),
-            CType::ThreadHandle => self.refuse(
-                span,
-                format!("a `pthread_t` inside a shared object (`{path}`)"),
-                Some("declare thread handles as separate variables or arrays"),
-            ),
             _ => {
                 out.push(Location {
                     name: path,
