@@ -455,10 +455,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             _ => {}
         }
-        let mut struct_values = HashSet::new();
-        if let Some(Node { node: Initializer::List(items), .. }) = init.node.initializer.as_ref() {
-            self.struct_values(items, &mut struct_values);
-        }
+        let items = match init.node.initializer.as_ref() {
+            Some(Node { node: Initializer::List(items), .. }) => &items[..],
+            _ => &[],
+        };
+        let struct_values = self.struct_values(items);
         let whole = |expression: &'a Node<Expression>| struct_values.contains(&std::ptr::from_ref(expression));
         let ty = self.lw.completed_array(ty, init.node.initializer.as_ref(), &whole)?;
         let is_array = matches!(ty, CType::Array(..));
@@ -535,16 +536,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return self.lw.refuse(span, "this initialiser", None);
         }
         // the expressions that initialise a struct subobject whole
-        let mut struct_values = HashSet::new();
-        self.struct_values(items, &mut struct_values);
+        let struct_values = self.struct_values(items);
         let whole = |expression: &'a Node<Expression>| struct_values.contains(&std::ptr::from_ref(expression));
         let parts = self.lw.braced_initialiser(&ty, items, &whole)?;
         self.fill_parts(target, &parts, span)
     }
 
-    /// Adds the expressions among `items` (nested lists included) whose
-    /// type is a struct.
-    fn struct_values(&mut self, items: &'a [Node<InitializerListItem>], values: &mut HashSet<*const Node<Expression>>) {
+    /// The expressions among `items` (nested lists included) whose type is
+    /// a struct: they initialise a struct subobject whole
+    /// ([`Lowerer::braced_initialiser`](super::lower::Lowerer)).
+    fn struct_values(&mut self, items: &'a [Node<InitializerListItem>]) -> HashSet<*const Node<Expression>> {
+        let mut values = HashSet::new();
         for item in items {
             match &item.node.initializer.node {
                 Initializer::Expression(e) => {
@@ -552,9 +554,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         values.insert(std::ptr::from_ref(&**e));
                     }
                 }
-                Initializer::List(inner) => self.struct_values(inner, values),
+                Initializer::List(inner) => values.extend(self.struct_values(inner)),
             }
         }
+        values
     }
 
     /// Stores what a braced initialiser gives the subobjects of the array
