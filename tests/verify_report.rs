@@ -1406,6 +1406,11 @@ fn thread_handles_in_a_global_struct_create_and_join() {
         assert_eq!(code, 0, "every worker is joined through its handle in the struct ({model}): {stdout}");
         let (code, stdout, _) = verify(&early, &[model, "--unwind", "3", "--format", "json"]);
         assert_eq!(code, 10, "two workers may not have run ({model}): {stdout}");
+        // the witness names the thread a handle holds
+        let report = json(&stdout);
+        let steps = report["witness"]["steps"].as_array().expect("witness steps");
+        let effects: Vec<&str> = steps.iter().filter_map(|step| step["effect"].as_str()).collect();
+        assert!(effects.iter().any(|effect| effect.starts_with("pool.reaper := thread work#2")), "{model}: {effects:?}");
     }
 }
 

@@ -4,6 +4,7 @@
 //! branches, and turns shared accesses into SMA calls.
 
 use super::instantiate::{Instances, ThreadInstance};
+use super::value_types::ValueTypes;
 use super::walk::LabelGen;
 use super::{RmwCode, SeqStmt, SeqThread, SequentialProgram, TranslationMap, diagnostic_at};
 use crate::diagnostics::Diagnostic;
@@ -56,11 +57,12 @@ pub fn sequentialise_threads(
         .iter()
         .map(|t| sequentialise_thread(&context, t, labels))
         .collect::<Result<Vec<_>, _>>()?;
+    let thread_names = slots.iter().enumerate().map(|(slot, thread)| thread.name(slot)).collect();
     Ok(SequentialProgram {
         map: TranslationMap {
             threads: slots,
             locations: instances.location_names,
-            value_types: instances.value_types,
+            value_types: ValueTypes { thread_names, ..instances.value_types },
             origins: program.origins.clone(),
         },
         threads,

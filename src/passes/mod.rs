@@ -34,6 +34,14 @@ pub struct ThreadSlot {
     pub instance: u32,
 }
 
+impl ThreadSlot {
+    /// The thread's name in reports: `main` for slot 0, else
+    /// `function#instance`.
+    pub fn name(&self, slot: usize) -> String {
+        if slot == 0 { self.function.clone() } else { format!("{}#{}", self.function, self.instance) }
+    }
+}
+
 /// What verify mode needs to map a CBMC trace back to the source.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TranslationMap {

@@ -26,6 +26,8 @@ pub enum ValueKind {
     Pointer { pointee: Option<ShapeId> },
     /// A pointer to a function: the function's number.
     Function,
+    /// A thread handle (`pthread_t`): the thread's slot.
+    Thread,
 }
 
 /// The value kinds of a translation.
@@ -48,6 +50,9 @@ pub struct ValueTypes {
     pub byte_addresses: bool,
     /// The functions by number less one ([`crate::ir::Ty::FunctionPointer`]).
     pub function_names: Vec<String>,
+    /// The threads by slot, as reports name them
+    /// ([`crate::passes::ThreadSlot::name`]).
+    pub thread_names: Vec<String>,
 }
 
 /// Where a pointer value points: the location, and the low bits of a byte
@@ -132,6 +137,7 @@ impl<'a> ValueTypesBuilder<'a> {
             Ty::Int { bits, signed: false } => ValueKind::Unsigned { bits: *bits },
             Ty::Pointer(target) => ValueKind::Pointer { pointee: self.shape(target) },
             Ty::FunctionPointer => ValueKind::Function,
+            Ty::ThreadHandle => ValueKind::Thread,
             _ => ValueKind::Signed,
         }
     }
@@ -166,6 +172,7 @@ impl<'a> ValueTypesBuilder<'a> {
             heap_block_size,
             byte_addresses,
             function_names: Vec::new(),
+            thread_names: Vec::new(),
         }
     }
 }

@@ -137,6 +137,10 @@ pub struct ValueDisplay {
     function_pointers: std::collections::HashSet<String>,
     /// The functions by number less one.
     function_names: Vec<String>,
+    /// The locations that hold thread handles, by name.
+    thread_handles: std::collections::HashSet<String>,
+    /// The threads by slot.
+    thread_names: Vec<String>,
 }
 
 impl ValueDisplay {
@@ -152,18 +156,18 @@ impl ValueDisplay {
                 _ => None,
             })
             .collect();
-        let function_pointers = names
-            .iter()
-            .zip(kinds)
-            .filter(|(_, kind)| **kind == ValueKind::Function)
-            .map(|(name, _)| name.clone())
-            .collect();
+        let holding = |wanted: ValueKind| -> std::collections::HashSet<String> {
+            names.iter().zip(kinds).filter(|(_, kind)| **kind == wanted).map(|(name, _)| name.clone()).collect()
+        };
+        let (function_pointers, thread_handles) = (holding(ValueKind::Function), holding(ValueKind::Thread));
         ValueDisplay {
             names: names.to_vec(),
             pointers,
             byte_addresses: types.byte_addresses,
             function_pointers,
             function_names: types.function_names.clone(),
+            thread_handles,
+            thread_names: types.thread_names.clone(),
         }
     }
 
@@ -181,6 +185,10 @@ impl ValueDisplay {
     pub fn show(&self, location: &str, value: i128) -> String {
         if self.function_pointers.contains(location) {
             return self.function(value);
+        }
+        if self.thread_handles.contains(location) {
+            let name = usize::try_from(value).ok().and_then(|slot| self.thread_names.get(slot));
+            return name.map_or_else(|| value.to_string(), |name| format!("thread {name}"));
         }
         let Some(first_scalar) = self.pointers.get(location) else {
             return value.to_string();

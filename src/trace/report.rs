@@ -266,8 +266,7 @@ impl ThreadReport {
     pub fn new(map: &TranslationMap, slot: usize) -> ThreadReport {
         match map.threads.get(slot) {
             Some(thread) => {
-                let name = if slot == 0 { thread.function.clone() } else { format!("{}#{}", thread.function, thread.instance) };
-                ThreadReport { slot, function: thread.function.clone(), instance: thread.instance, name }
+                ThreadReport { slot, function: thread.function.clone(), instance: thread.instance, name: thread.name(slot) }
             }
             None => ThreadReport { slot, function: String::new(), instance: 0, name: format!("thread {slot}") },
         }
