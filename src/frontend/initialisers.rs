@@ -68,20 +68,17 @@ impl<'a> Lowerer<'a> {
             loop {
                 let level = current.last().expect("the current object has its outermost level");
                 let sub = self.subobject_type(&level.ty, level.position, item)?;
-                if let Some(positional) = self.positional_member(&level.ty, level.position)
-                    && alias.is_none()
-                    && item.node.designation.is_empty()
-                {
-                    self.refuse_positional_anonymous_member(positional.0, &positional.1, item)?;
+                if let Some((id, member)) = self.positional_member(&level.ty, level.position) {
+                    self.refuse_positional_anonymous_member(id, &member, item)?;
                 }
-                let elided = matches!(&initializer.node, Initializer::Expression(e) if is_aggregate(&sub)
-                    && array_string_initialiser(element_of(&sub), initializer).is_none()
+                // an aggregate whose members the initialiser gives one by
+                // one (not a character array's string)
+                let by_members = is_aggregate(&sub) && array_string_initialiser(element_of(&sub), initializer).is_none();
+                let elided = matches!(&initializer.node, Initializer::Expression(e) if by_members
                     && !(matches!(sub, CType::Struct(_)) && whole(e)));
                 if !elided {
-                    let filled = match (&initializer.node, is_aggregate(&sub)) {
-                        (Initializer::List(inner), true) if array_string_initialiser(element_of(&sub), initializer).is_none() => {
-                            Filled::Parts(self.braced_initialiser(&sub, inner, whole)?)
-                        }
+                    let filled = match &initializer.node {
+                        Initializer::List(inner) if by_members => Filled::Parts(self.braced_initialiser(&sub, inner, whole)?),
                         _ => Filled::Value(initializer),
                     };
                     let path: Vec<u64> = current.iter().map(|level| level.position).collect();

@@ -455,8 +455,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             _ => {}
         }
-        let items = match init.node.initializer.as_ref() {
-            Some(Node { node: Initializer::List(items), .. }) => &items[..],
+        // only an array without a length needs its list read here
+        let items = match (&ty, init.node.initializer.as_ref()) {
+            (CType::Array(_, 0), Some(Node { node: Initializer::List(items), .. })) => &items[..],
             _ => &[],
         };
         let struct_values = self.struct_values(items);
@@ -549,6 +550,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let mut values = HashSet::new();
         for item in items {
             match &item.node.initializer.node {
+                // a literal, `sizeof` or a cast is never a struct: no need
+                // to lower it once more to find its type (a string literal
+                // would leave its characters in shared memory)
+                Initializer::Expression(e) if !may_be_struct(e) => {}
                 Initializer::Expression(e) => {
                     if matches!(self.type_of(e), Ok(CType::Struct(_))) {
                         values.insert(std::ptr::from_ref(&**e));
@@ -690,5 +695,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 )
             }
         }
+    }
+}
+
+/// Whether the value of `e` may be a struct, by its form: not a literal,
+/// `sizeof`, `_Alignof` or a cast, nor an operator other than `*`.
+fn may_be_struct(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::Constant(_)
+        | Expression::StringLiteral(_)
+        | Expression::SizeOfTy(_)
+        | Expression::SizeOfVal(_)
+        | Expression::AlignOf(_)
+        | Expression::Cast(_) => false,
+        Expression::UnaryOperator(unary) => matches!(unary.node.operator.node, UnaryOperator::Indirection),
+        _ => true,
     }
 }
