@@ -1444,3 +1444,21 @@ fn strerror_gives_a_message_and_evaluates_its_argument() {
     let e = location(&p, "e");
     assert_eq!(visible(&main.body)[..2], accesses(&[("R", e), ("W", e)])[..], "e++ happens");
 }
+
+#[test]
+fn excess_initialisers_are_ignored_with_a_warning_at_the_first() {
+    // globals and locals, an array without a length read twice for it
+    let p = ok("int a[2] = { 1, 2, 3, 4 };\nstruct pair { int x, y; } s = { 1, 2, 3 };\nint main(void) {\n  int b[1] = { 5, 6 };\n  int c[] = { 7, 8 };\n  return a[1] + s.y + b[0] + c[1];\n}\n");
+    let warnings: Vec<(String, u32, u32)> = p.warnings.iter().map(|w| (w.message.clone(), w.line, w.column)).collect();
+    assert_eq!(
+        warnings,
+        [
+            ("excess elements in array initialiser".to_string(), 1, 20),
+            ("excess elements in struct initialiser".to_string(), 2, 39),
+            ("excess elements in array initialiser".to_string(), 4, 19),
+        ],
+        "{:?}",
+        p.warnings
+    );
+    assert!(p.warnings.iter().all(|w| w.severity == lazysma::diagnostics::Severity::Warning));
+}

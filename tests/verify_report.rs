@@ -1145,6 +1145,117 @@ fn a_use_of_freed_memory_is_a_violation_at_its_statement() {
     }
 }
 
+/// A pointer loaded from memory and indexed by a value loaded too: it may
+/// point anywhere in `a`, and with `-D K=2` it leaves `a` for `secret`,
+/// whose address the program never takes.
+const POINTER_PAST_ITS_OBJECT: &str = "#include <pthread.h>
+int a[2];
+int secret;
+int *p = a;
+int k = K;
+void *t(void *x) {
+  int *q = p;
+  q[k] = 1;
+  return 0;
+}
+int main(void) {
+  pthread_t th;
+  pthread_create(&th, 0, t, 0);
+  pthread_join(th, 0);
+  return 0;
+}
+";
+
+#[test]
+fn an_access_through_a_pointer_outside_every_object_it_may_point_into_is_a_violation() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "past.c", POINTER_PAST_ITS_OBJECT);
+    for model in ["--sc", "--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "K=1"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "K=2", "--format", "json"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        assert_eq!(failed_property(&stdout), ("pointer-outside-object".to_string(), 8), "{model}: {stdout}");
+        let (_, text, _) = verify(&path, &[model, "-D", "K=2", "--color", "never"]);
+        assert!(text.contains("pointer outside its object"), "{model}: {text}");
+    }
+}
+
+#[test]
+fn an_index_back_from_one_past_the_end_of_an_array_stays_in_the_array() {
+    if !require_cbmc() {
+        return;
+    }
+    // `a + 3` is where `b` starts: the reads go to `a` all the same, and
+    // past its start (`-D START=0`) they leave it
+    let text = "#include <assert.h>\nint a[3] = {1, 2, 3};\nint b[2];\nint main(void) {\n  int s = 0;\n  for (int i = 1; i <= 3; i++)\n    s += *(a + 3 - i - START);\n  assert(s == 6);\n  return 0;\n}\n";
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "backwards.c", text);
+    let (code, stdout, stderr) = verify(&path, &["--sc", "--unwind", "4", "-D", "START=0"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout, stderr) = verify(&path, &["--sc", "--unwind", "4", "-D", "START=1", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    assert_eq!(failed_property(&stdout), ("array-index-out-of-bounds".to_string(), 7), "{stdout}");
+}
+
+/// Store buffering and message passing through a heap node that both
+/// threads reach by a pointer loaded from memory: what the points-to facts
+/// know of those accesses must not hide the reorderings.
+const NODE_THROUGH_A_POINTER: &str = "#include <pthread.h>
+#include <stdlib.h>
+#include <assert.h>
+struct node { int x, y; };
+struct node *shared;
+int r1 = -1, r2 = -1;
+void *left(void *arg) {
+  struct node *n = shared;
+  n->x = 1;
+  FENCE;
+  r1 = n->y;
+  return 0;
+}
+void *right(void *arg) {
+  struct node *n = shared;
+  n->y = 1;
+  FENCE;
+  r2 = n->x;
+  return 0;
+}
+int main(void) {
+  struct node *n = malloc(sizeof *n);
+  n->x = 0;
+  n->y = 0;
+  shared = n;
+  pthread_t a, b;
+  pthread_create(&a, 0, left, 0);
+  pthread_create(&b, 0, right, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(r1 == 1 || r2 == 1);
+  return 0;
+}
+";
+
+#[test]
+fn store_buffering_through_a_heap_node_is_found_under_tso_and_pso() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "node_sb.c", NODE_THROUGH_A_POINTER);
+    let (code, stdout, stderr) = verify(&path, &["--sc", "-D", "FENCE=(void)0"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    for model in ["--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "FENCE=(void)0"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        let (code, stdout, stderr) = verify(&path, &[model, "-D", "FENCE=__sync_synchronize()"]);
+        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
+    }
+}
+
 #[test]
 fn a_use_of_freed_memory_at_an_address_the_translator_knows_is_a_violation() {
     if !require_cbmc() {

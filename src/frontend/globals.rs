@@ -389,10 +389,15 @@ impl<'a> Lowerer<'a> {
             return Ok(number);
         }
         if let Expression::StringLiteral(literal) = &super::scan::uncast(e).node {
-            return self.string_object(literal).map(|(address, _)| address * self.program.address_unit());
+            let (address, _) = self.string_object(literal)?;
+            self.note_address_taken(&crate::ir::Expr::Const(address));
+            return Ok(address * self.program.address_unit());
         }
         match self.static_address(e) {
-            Some(address) => Ok(address * self.program.address_unit()),
+            Some(address) => {
+                self.note_address_taken(&crate::ir::Expr::Const(address));
+                Ok(address * self.program.address_unit())
+            }
             None => self.refuse(
                 e.span,
                 "a non-constant initialiser of a global",

@@ -57,7 +57,7 @@ impl<'a> Lowerer<'a> {
             let mut ranges = Vec::new();
             if item.node.designation.is_empty() {
                 if !self.next_subobject(&mut current) {
-                    // excess initialisers, which gcc ignores with a warning
+                    self.warn_excess_initialisers(ty, item);
                     break;
                 }
             } else {
@@ -100,6 +100,24 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(parts)
+    }
+
+    /// Warns that `item` and the items after it in a braced list for an
+    /// object of type `ty` have no subobject left: ignored, as gcc does.
+    fn warn_excess_initialisers(&mut self, ty: &CType, item: &Node<InitializerListItem>) {
+        let what = if matches!(ty, CType::Array(..)) { "array" } else { "struct" };
+        let mut warning = self.source.diagnostic(
+            item.span.start,
+            item.span.end,
+            format!("excess elements in {what} initialiser"),
+            "no element is left for this value",
+            Some("the values past the object's last element are ignored, as gcc does; remove them".to_string()),
+        );
+        warning.severity = crate::diagnostics::Severity::Warning;
+        // a list is read again for an array's length
+        if !self.program.warnings.contains(&warning) {
+            self.program.warnings.push(warning);
+        }
     }
 
     /// An array type declared without a length (`int a[] = { 1, 2, 3 }`,

@@ -60,9 +60,65 @@ pub struct Lowerer<'a> {
 }
 
 impl<'a> Lowerer<'a> {
-    /// The pointer value of the shared scalar at `location`.
-    pub fn pointer_to(&self, location: Expr) -> Expr {
+    /// The pointer value of the shared scalar at `location`: an address the
+    /// program now holds as a value, so its object is one a pointer may
+    /// point into ([`Program::address_taken`]).
+    pub fn pointer_to(&mut self, location: Expr) -> Expr {
+        self.note_address_taken(&location);
         binary(BinaryOp::Mul, location, Expr::Const(self.program.address_unit()))
+    }
+
+    /// Notes the static location an address `location` of an object starts
+    /// from (`&a[i]`: the first of `a`); every constant in it when it has no
+    /// such start. An address computed from a pointer value or a local's
+    /// object address adds nothing: its object is noted already.
+    pub fn note_address_taken(&mut self, location: &Expr) {
+        fn start(location: &Expr) -> Option<i64> {
+            match location {
+                Expr::Const(c) => Some(*c),
+                Expr::Binary(BinaryOp::Add | BinaryOp::Sub, base, _) | Expr::Cast(_, base) => start(base),
+                _ => None,
+            }
+        }
+        fn constants(expr: &Expr, found: &mut Vec<i64>) {
+            match expr {
+                Expr::Const(c) => found.push(*c),
+                Expr::Unary(_, a) | Expr::Cast(_, a) => constants(a, found),
+                Expr::Binary(_, a, b) => {
+                    constants(a, found);
+                    constants(b, found);
+                }
+                Expr::Conditional(c, a, b) => [c, a, b].into_iter().for_each(|e| constants(e, found)),
+                Expr::Load(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
+            }
+        }
+        let mut found = Vec::new();
+        match start(location) {
+            Some(first) => found.push(first),
+            None => constants(location, &mut found),
+        }
+        let locations = found.into_iter().filter_map(|location| u32::try_from(location).ok()).filter(|&l| l > 0);
+        self.program.address_taken.extend(locations);
+    }
+
+    /// `pointer op offset` (`op` adds or subtracts). A constant address
+    /// moved by a constant to another object, or one past the last (`a +
+    /// 3` for `int a[3]`), stays a sum: folded, it would name the next
+    /// object, which an index taken from it later (`*(a + 3 - i)`) must not
+    /// be dispatched over.
+    pub fn pointer_step(&self, op: BinaryOp, pointer: Expr, offset: Expr) -> Expr {
+        if let (Expr::Const(from), Expr::Const(by)) = (&pointer, &offset) {
+            let unit = self.program.address_unit();
+            let to = if op == BinaryOp::Sub { from.wrapping_sub(*by) } else { from.wrapping_add(*by) };
+            let object = |value: i64| {
+                let location = usize::try_from(value.div_euclid(unit)).ok()?;
+                self.program.locations.get(location).map(|location| location.object.as_str())
+            };
+            if object(*from).is_some() && object(*from) != object(to) {
+                return Expr::Binary(op, Box::new(pointer), Box::new(offset));
+            }
+        }
+        binary(op, pointer, offset)
     }
 
     /// The location of the shared scalar a pointer value points to: its

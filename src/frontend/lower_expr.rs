@@ -811,7 +811,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Some("step from a pointer to the struct or to its member"),
             );
         }
-        let step = self.lw.pointer_to(Expr::Const(scalars as i64));
+        let step = Expr::Const(scalars as i64 * self.lw.program.address_unit());
         Ok(Some(binary(op, pointer.expr, step)))
     }
 
@@ -921,20 +921,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 match (lhs.ty.is_pointer(), rhs.ty.is_pointer()) {
                     (true, false) => {
                         let k = stride(self, &lhs.ty);
-                        let expr = binary(
-                            op,
-                            lhs.expr,
-                            binary(BinaryOp::Mul, rhs.expr, Expr::Const(k)),
-                        );
+                        let expr = self.lw.pointer_step(op, lhs.expr, binary(BinaryOp::Mul, rhs.expr, Expr::Const(k)));
                         return Ok(Val { expr, ty: lhs.ty });
                     }
                     (false, true) if !sub => {
                         let k = stride(self, &rhs.ty);
-                        let expr = binary(
-                            op,
-                            rhs.expr,
-                            binary(BinaryOp::Mul, lhs.expr, Expr::Const(k)),
-                        );
+                        let expr = self.lw.pointer_step(op, rhs.expr, binary(BinaryOp::Mul, lhs.expr, Expr::Const(k)));
                         return Ok(Val { expr, ty: rhs.ty });
                     }
                     (true, true) if sub => {

@@ -210,6 +210,7 @@ impl Lowerer<'_> {
         let name: Vec<i64> = b"program".iter().map(|&byte| i64::from(byte)).chain(std::iter::once(0)).collect();
         let name_base = self.named_global_array("program_name", CType::CHAR, &name, span)?;
         let pointer = CType::Pointer(Box::new(CType::CHAR));
+        self.note_address_taken(&crate::ir::Expr::Const(name_base));
         let first = name_base * self.program.address_unit();
         self.named_global_array("argv", pointer, &[first, 0], span)
     }

@@ -18,6 +18,7 @@
 //!   static locations ([`StmtKind::Malloc`]).
 //! - [`Expr`] is pure: no side effects, no shared access, no calls.
 
+use std::collections::BTreeSet;
 
 /// Index into [`Function::locals`].
 pub type LocalId = usize;
@@ -75,6 +76,12 @@ pub struct Program {
     /// whose values nothing reads. `sizeof` and `offsetof` still count
     /// their bytes.
     pub padding: Vec<String>,
+    /// Static locations whose address the program holds as a value (`&x`,
+    /// an array that decays, a string literal, a global's initialiser
+    /// `&a[2]`): the objects holding them, or ending just before them (an
+    /// address one past the end), are the static objects a pointer may
+    /// point into. Address-taken locals are such objects as well.
+    pub address_taken: BTreeSet<u32>,
 }
 
 impl Program {
@@ -318,6 +325,11 @@ pub const ARRAY_INDEX_OUT_OF_BOUNDS: &str = "array index out of bounds";
 /// The words after `file:line: ` of the property that an access through a
 /// null pointer fails.
 pub const NULL_DEREFERENCE: &str = "dereference of a null pointer";
+
+/// The words after `file:line: ` of the property that an access through a
+/// pointer that has left every object it may point into fails (pointer
+/// arithmetic past its object, an integer made a pointer).
+pub const POINTER_OUTSIDE_OBJECT: &str = "pointer outside its object";
 
 /// The words after `file:line: ` of the property that an access to a heap
 /// block after its `free` fails.

@@ -60,11 +60,11 @@
 //! use this: the reference SMAs keep the plain count, so the differential
 //! checks the argument.
 
+use super::points_to::PointsTo;
 use super::private_blocks::{PrivateBlocks, Site};
 use super::{nested_creation, sole_allocator, MemoryLayout, SeqStmt, SequentialProgram};
 use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Range;
 
 /// Shared locations a thread loads, stores, updates or locks while other
 /// threads run.
@@ -86,7 +86,7 @@ impl Accesses {
         self.anywhere || self.locations.contains(&location)
     }
 
-    fn add(&mut self, locations: Option<Range<u32>>) {
+    fn add(&mut self, locations: Option<Vec<u32>>) {
         match locations {
             Some(range) => self.locations.extend(range),
             None => self.anywhere = true,
@@ -113,7 +113,7 @@ pub struct LockGuards {
 
 impl LockGuards {
     /// Notes an access to `locations` (None: any) while `held` are held.
-    fn note(&mut self, locations: Option<Range<u32>>, held: &BTreeSet<u32>) {
+    fn note(&mut self, locations: Option<Vec<u32>>, held: &BTreeSet<u32>) {
         match locations {
             Some(range) => {
                 for location in range {
@@ -126,7 +126,7 @@ impl LockGuards {
 
     fn union(&mut self, other: &LockGuards) {
         for (location, held) in &other.per_location {
-            self.note(Some(*location..location + 1), held);
+            self.note(Some(vec![*location]), held);
         }
         if let Some(held) = &other.anywhere {
             self.note(None, held);
@@ -267,14 +267,16 @@ pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
 
 /// The count of every thread while others run, knowing nothing of the
 /// others: what each thread accesses beside them (its private blocks left
-/// out, when they are followed in the order `private_blocks`).
+/// out, when they are followed in the order `private_blocks`; through a
+/// pointer only where it may point, then).
 fn first_count(program: &SequentialProgram, private_blocks: Option<StoreOrder>) -> Vec<ThreadStores> {
     let (shared, nothing) = (BTreeSet::new(), Accesses::default());
     let facts = ProgramFacts::of(program);
+    let points_to = private_blocks.and(program.points_to.as_ref());
     let threads = program.threads.iter().enumerate();
     threads
         .map(|(index, thread)| {
-            let context = Context { private_blocks, ..facts.context(index, &shared, &nothing) };
+            let context = Context { private_blocks, points_to, slot: thread.slot, ..facts.context(index, &shared, &nothing) };
             walk(&thread.body, thread.slot == 0, &program.memory, context).result
         })
         .collect()
@@ -326,6 +328,7 @@ pub fn mark_uncontended_accesses(program: &mut SequentialProgram, order: StoreOr
     let shared = BTreeSet::new();
     let mut unheld = Accesses::default();
     first.iter().for_each(|stores| unheld.union(&stores.unheld_unlocks));
+    let points_to = program.points_to.as_ref();
     for (index, thread) in program.threads.iter_mut().enumerate() {
         let observed = observed_by_others(&first, index);
         let written = written_by_others(&first, index);
@@ -335,6 +338,8 @@ pub fn mark_uncontended_accesses(program: &mut SequentialProgram, order: StoreOr
             guards: Some(&guards),
             written_by_others: Some(&written),
             private_blocks,
+            points_to,
+            slot: thread.slot,
             ..facts.context(index, &shared, &observed)
         };
         let counter = walk(&thread.body, thread.slot == 0, &program.memory, context);
@@ -477,6 +482,12 @@ struct Context<'a> {
     /// blocks it has not published count as private (the timestamped SMAs'
     /// marks only): None, every block is an ordinary one.
     private_blocks: Option<StoreOrder>,
+    /// Where pointers may point, when an access through one counts for
+    /// those locations only (the timestamped SMAs' marks only, like the
+    /// private blocks): None, it may access any location.
+    points_to: Option<&'a PointsTo>,
+    /// The slot of the thread counted.
+    slot: usize,
 }
 
 /// How a thread's stores reach memory, which decides when its private
@@ -502,6 +513,8 @@ impl<'a> Context<'a> {
             nested_creation: false,
             allocates_alone: false,
             private_blocks: None,
+            points_to: None,
+            slot: 0,
         }
     }
 }
@@ -796,8 +809,8 @@ impl Counter<'_> {
             SeqStmt::Lock { address, .. } => state.map(|mut state| {
                 state.drain();
                 // a mutex known by its one location is held from here on
-                if let Some(mutex) = self.locations(&state, address).filter(|range| range.len() == 1) {
-                    state.held.insert(mutex.start);
+                if let Some(&[mutex]) = self.locations(&state, address).as_deref() {
+                    state.held.insert(mutex);
                 }
                 state
             }),
@@ -805,11 +818,11 @@ impl Counter<'_> {
                 state.drain();
                 let locations = self.locations(&state, address);
                 let held = &state.held;
-                if locations.clone().is_none_or(|mut range| range.any(|mutex| !held.contains(&mutex))) {
+                if locations.as_ref().is_none_or(|mutexes| mutexes.iter().any(|mutex| !held.contains(mutex))) {
                     self.result.unheld_unlocks.add(locations.clone());
                 }
                 match locations {
-                    Some(range) => state.held.retain(|mutex| !range.contains(mutex)),
+                    Some(mutexes) => state.held.retain(|mutex| !mutexes.contains(mutex)),
                     None => state.held.clear(),
                 }
                 state
@@ -922,7 +935,7 @@ impl Counter<'_> {
             && (!self.beside_others(state)
                 || self
                     .locations(state, address)
-                    .is_some_and(|mut range| range.all(|location| self.guarded(state, location) || unwritten(location))))
+                    .is_some_and(|locations| locations.into_iter().all(|location| self.guarded(state, location) || unwritten(location))))
     }
 
     /// Whether the other threads access `location` only under a mutex held
@@ -932,15 +945,16 @@ impl Counter<'_> {
     }
 
     /// The locations `address` may denote at `state`: a constant location,
-    /// the object a computed address is dispatched over, or (None) any.
-    fn locations(&self, state: &State, address: &Expr) -> Option<Range<u32>> {
-        match evaluate(address, &state.constants) {
-            Some(location) => u32::try_from(location).ok().map(|l| l..l.saturating_add(1)),
-            None => self
-                .memory
-                .dispatch_object(address)
-                .map(|(first, scalars)| first..first.saturating_add(scalars)),
+    /// the object a computed address is dispatched over, the locations a
+    /// pointer may point to (with the points-to facts), or (None) any.
+    fn locations(&self, state: &State, address: &Expr) -> Option<Vec<u32>> {
+        if let Some(location) = evaluate(address, &state.constants) {
+            return u32::try_from(location).ok().map(|location| vec![location]);
         }
+        if let Some((first, scalars)) = self.memory.dispatch_object(address) {
+            return Some((first..first.saturating_add(scalars)).collect());
+        }
+        self.context.points_to.and_then(|facts| facts.locations(self.context.slot, address))
     }
 
     /// A store enters the buffer at `state`: at a constant location, at one
@@ -1135,6 +1149,7 @@ mod tests {
             heap_blocks: 0,
             heap_block_size: 0,
             objects,
+            pointees: BTreeSet::new(),
             padding: Vec::new(),
             heap_needs: None,
         }

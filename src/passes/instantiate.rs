@@ -14,7 +14,7 @@ use crate::ir::{
     Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
 };
 use crate::options::{BoundChoice, Bounds, TranslateOptions};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Most thread slots a program may need (main included).
 pub const MAX_THREADS: usize = 64;
@@ -373,6 +373,7 @@ fn allocate_memory(
     let mut initial_values: Vec<i64> = program.locations.iter().map(|l| l.initial).collect();
     initial_values.resize(names.len(), 0);
     let mut objects = global_objects(program);
+    let mut pointees = pointee_globals(program, &objects);
     for thread in threads.iter_mut() {
         let mut addresses: HashMap<LocalId, i64> = HashMap::new();
         for (id, local) in thread.locals.iter().enumerate() {
@@ -391,6 +392,7 @@ fn allocate_memory(
             }
             addresses.insert(id, names.len() as i64);
             objects.push((names.len() as u32, scalars.len() as u32));
+            pointees.insert(names.len() as u32);
             initial_values.extend(scalars.iter().map(|_| 0));
             names.extend(scalars.into_iter().map(|(name, ty)| (name, Some(ty))));
         }
@@ -428,6 +430,7 @@ fn allocate_memory(
         heap_blocks,
         heap_block_size,
         objects,
+        pointees,
         padding: program.padding.clone(),
         heap_needs,
     };
@@ -461,6 +464,19 @@ fn global_objects(program: &Program) -> Vec<(u32, u32)> {
         previous = Some(location.object.as_str());
     }
     objects
+}
+
+/// The global objects a pointer may point into, by their first location:
+/// those holding a location whose address the program takes, or ending
+/// just before it (an address one past the end).
+fn pointee_globals(program: &Program, objects: &[(u32, u32)]) -> BTreeSet<u32> {
+    let object_of = |location: u32| {
+        let at = objects.partition_point(|(first, _)| *first <= location);
+        let (first, scalars) = *objects.get(at.checked_sub(1)?)?;
+        (location < first.saturating_add(scalars)).then_some(first)
+    };
+    let taken = program.address_taken.iter();
+    taken.flat_map(|&location| [object_of(location), location.checked_sub(1).and_then(object_of)]).flatten().collect()
 }
 
 /// Whether `block` still holds an object address (all must be resolved).

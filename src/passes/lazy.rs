@@ -70,6 +70,7 @@ pub fn sequentialise_threads(
         structs: program.structs.clone(),
         thread_arg,
         memory: instances.memory,
+        points_to: None,
         rounds: options.bounds.rounds,
         warnings: instances.warnings,
         sufficient: None,

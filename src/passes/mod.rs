@@ -10,6 +10,7 @@ pub mod heap_needs;
 pub mod inline;
 pub mod instantiate;
 pub mod lazy;
+pub mod points_to;
 pub mod private_blocks;
 pub mod sufficient;
 pub mod thread_arguments;
@@ -23,7 +24,7 @@ use crate::ir::{
     BinaryOp, Expr, StmtKind, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef, Ty,
 };
 use crate::options::{Bounds, LoopLine, MemoryModel, TranslateOptions};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One thread of the sequential program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,6 +226,11 @@ pub struct MemoryLayout {
     /// Static objects (global variables, address-taken locals) as ranges of
     /// consecutive location ids, `(first, scalars)`, in id order.
     pub objects: Vec<(u32, u32)>,
+    /// The static objects a pointer may point into, by their first
+    /// location: those whose address the program takes
+    /// ([`Program::address_taken`](crate::ir::Program)), and every
+    /// address-taken local ([`points_to`]).
+    pub pointees: BTreeSet<u32>,
     /// The struct members that shared memory leaves out, as padding that
     /// no expression names ([`Program::padding`](crate::ir::Program)).
     pub padding: Vec<String>,
@@ -304,6 +310,10 @@ pub struct SequentialProgram {
     /// The plain global array holding each slot's `pthread_create` argument.
     pub thread_arg: usize,
     pub memory: MemoryLayout,
+    /// Where the pointers the program computes may point
+    /// ([`points_to::points_to`]), once [`sequentialise`] has rewritten
+    /// the addresses; None before.
+    pub points_to: Option<points_to::PointsTo>,
     pub rounds: u32,
     /// What the user must know though the translation succeeded.
     pub warnings: Vec<Diagnostic>,
@@ -397,6 +407,7 @@ pub fn sequentialise(
     let mut sequential = lazy::sequentialise_threads(program, instances, options, &mut labels)?;
     thread_arguments::propagate_thread_arguments(&mut sequential);
     buffering::fold_constant_addresses(&mut sequential);
+    sequential.points_to = Some(points_to::points_to(&sequential));
     buffering::mark_main_alone(&mut sequential);
     if options.sma.is_timestamped() {
         let order = match options.sma.model() {

@@ -508,6 +508,9 @@ impl ThreadPrinter<'_> {
             // its object's bounds)
             None if !matches!(address, crate::ir::Expr::Const(_)) => {
                 self.violation_if(indent, &format!("({location}) == 0"), stmt, crate::ir::NULL_DEREFERENCE);
+                if let Some(outside) = self.outside_pointees(address, &location) {
+                    self.violation_if(indent, &outside, stmt, crate::ir::POINTER_OUTSIDE_OBJECT);
+                }
                 if self.frees {
                     self.violation_if(indent, &format!("sma_freed({location})"), stmt, crate::ir::USE_AFTER_FREE);
                 }
@@ -523,6 +526,28 @@ impl ThreadPrinter<'_> {
             }
         };
         self.line(indent, &text);
+    }
+
+    /// The condition under which the access at `address` (printed
+    /// `location`) leaves every location its pointer may point to (the
+    /// points-to facts the marks rely on); None when it may point anywhere.
+    fn outside_pointees(&self, address: &crate::ir::Expr, location: &str) -> Option<String> {
+        let facts = self.program.points_to.as_ref()?;
+        let pointees = facts.locations(self.thread.slot, address)?;
+        if pointees.len() as u32 + 1 >= self.program.memory.location_count() {
+            return None;
+        }
+        let inside: Vec<String> = runs(&pointees)
+            .into_iter()
+            .map(|(first, last)| match first == last {
+                true => format!("({location}) == {first}"),
+                false => format!("(({location}) >= {first} && ({location}) <= {last})"),
+            })
+            .collect();
+        Some(match inside.is_empty() {
+            true => "1".to_string(),
+            false => format!("!({})", inside.join(" || ")),
+        })
     }
 
     /// `if (condition) { assert(0, "file:line: what: statement"); assume(0); }`:
@@ -953,6 +978,19 @@ fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
 /// [`COMMENT_CHARACTERS`] characters (a statement's every access carries
 /// the comment, so a long statement with many made the file quadratic in
 /// its length), and no `*/` to end the comment early.
+/// The runs of consecutive locations in the ordered `locations`, as
+/// `(first, last)`.
+fn runs(locations: &[u32]) -> Vec<(u32, u32)> {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for &location in locations {
+        match runs.last_mut() {
+            Some((_, last)) if last.checked_add(1) == Some(location) => *last = location,
+            _ => runs.push((location, location)),
+        }
+    }
+    runs
+}
+
 fn comment_text(text: &str) -> String {
     let shown = match text.char_indices().nth(COMMENT_CHARACTERS) {
         Some((end, _)) => format!("{} ...", &text[..end]),

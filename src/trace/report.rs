@@ -98,6 +98,8 @@ pub enum PropertyKind {
     ArrayIndexOutOfBounds,
     /// An access through a null pointer.
     NullDereference,
+    /// An access through a pointer outside every object it may point into.
+    PointerOutsideObject,
     /// An access to a heap block after its `free`.
     UseAfterFree,
     /// A second `free` of a heap block.
@@ -123,6 +125,7 @@ impl PropertyKind {
             PropertyKind::Assertion => "the assertion does not hold",
             PropertyKind::ArrayIndexOutOfBounds => "array index out of bounds",
             PropertyKind::NullDereference => "a null pointer is dereferenced",
+            PropertyKind::PointerOutsideObject => "a pointer outside its object is dereferenced",
             PropertyKind::UseAfterFree => "freed memory is used",
             PropertyKind::DoubleFree => "a heap block is freed twice",
             PropertyKind::InvalidFree => "a pointer malloc did not return is freed",
@@ -182,6 +185,7 @@ fn classify(text: &str) -> (PropertyKind, Option<String>) {
         (crate::ir::DIVISION_BY_ZERO, PropertyKind::DivisionByZero),
         (crate::ir::INVALID_FUNCTION_POINTER, PropertyKind::InvalidFunctionPointer),
         (crate::ir::NULL_DEREFERENCE, PropertyKind::NullDereference),
+        (crate::ir::POINTER_OUTSIDE_OBJECT, PropertyKind::PointerOutsideObject),
         (crate::ir::USE_AFTER_FREE, PropertyKind::UseAfterFree),
         (crate::ir::DOUBLE_FREE, PropertyKind::DoubleFree),
         (crate::ir::INVALID_FREE, PropertyKind::InvalidFree),
