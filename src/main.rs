@@ -119,6 +119,9 @@ struct TranslationArgs {
     /// Do not check divisions by zero (as CBMC without --div-by-zero-check).
     #[arg(long)]
     no_div_by_zero_check: bool,
+    /// Report an access through a pointer outside every object it may point into (default: such executions are cut off, as CBMC without --pointer-check).
+    #[arg(long)]
+    pointer_check: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -171,6 +174,7 @@ impl TranslationArgs {
                 AddressChoice::Locations => AddressForm::Locations,
             },
             division_checks: !self.no_div_by_zero_check,
+            pointer_checks: self.pointer_check,
         })
     }
 

@@ -274,6 +274,10 @@ pub struct TranslateOptions {
     /// Whether a `/` or `%` by zero is a violation (on unless
     /// `--no-div-by-zero-check`).
     pub division_checks: bool,
+    /// Whether an access through a pointer outside every object it may
+    /// point into is a violation (`--pointer-check`); otherwise such an
+    /// execution is cut off.
+    pub pointer_checks: bool,
 }
 
 /// How pointer values number memory ([`crate::ir::Program::byte_addresses`]).
@@ -330,6 +334,7 @@ impl Default for TranslateOptions {
             auto_bounds: AutoBounds::default(),
             addresses: AddressForm::default(),
             division_checks: true,
+            pointer_checks: false,
         }
     }
 }

@@ -303,7 +303,7 @@ int main(void) {
 }
 "#;
     for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
-        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+        let options = TranslateOptions { sma, pointer_checks: true, ..TranslateOptions::default() };
         let (_dir, text) = translate_text_with("points_to.c", source, &options);
         assert!(call_of(&text, "head = j->next;").contains("sma_read_newest("), "{sma:?}\n{text}");
         // under PSO, `head = j` may reach memory before `j->input = 2`,
@@ -315,10 +315,16 @@ int main(void) {
         // every pointer stays inside what it may point to, or the access fails
         let counter = text.lines().find(|line| line.contains("pointer outside its object: *where = 1;"));
         assert!(counter.is_some_and(|line| line.contains("if (!((")), "{text}");
+        // without --pointer-check, such an execution is cut off
+        let (_dir, text) = translate_text_with("points_to.c", source, &TranslateOptions { pointer_checks: false, ..options });
+        assert!(!text.contains("pointer outside its object"), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        let store = lines.iter().rposition(|line| line.contains(": *where = 1; */")).expect("the store through `where`");
+        assert!(lines[..store].iter().rev().take(3).any(|line| line.trim_start().starts_with("__CPROVER_assume((")), "{text}");
     }
     // the reference SMAs keep the plain count, but check the pointers too
     for sma in [SmaImplementation::Sc, SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
-        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+        let options = TranslateOptions { sma, pointer_checks: true, ..TranslateOptions::default() };
         let (_dir, text) = translate_text_with("points_to.c", source, &options);
         assert!(!text.contains("sma_read_newest("), "{sma:?}");
         assert!(text.contains("pointer outside its object: *where = 1;"), "{sma:?}");

@@ -56,9 +56,11 @@
 //! such store. And a heap block its thread has allocated and not yet
 //! published is private: its accesses are unobserved stores and newest
 //! loads, and no access the others see
-//! ([`private_blocks`](super::private_blocks)). Only the timestamped SMAs
-//! use this: the reference SMAs keep the plain count, so the differential
-//! checks the argument.
+//! ([`private_blocks`](super::private_blocks)). An access through a
+//! pointer counts for the locations the pointer may point to, not for
+//! every location ([`points_to`](super::points_to)). Only the timestamped
+//! SMAs use this: the reference SMAs keep the plain count, so the
+//! differential checks the argument.
 
 use super::points_to::PointsTo;
 use super::private_blocks::{PrivateBlocks, Site};

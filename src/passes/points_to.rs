@@ -186,6 +186,7 @@ impl PointsTo {
         changed
     }
 
+    /// Follows `stmt` once; whether anything was added.
     fn stmt(&mut self, slot: usize, stmt: &SeqStmt) -> bool {
         let unit = self.unit();
         match stmt {

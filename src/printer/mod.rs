@@ -35,7 +35,7 @@ pub fn print_with_sma(
     let pc_bits = pc_bits(program);
     let mut threads = String::new();
     for thread in &program.threads {
-        print_thread(&mut threads, program, &names, thread, &mut nondet, options.sma);
+        print_thread(&mut threads, program, &names, thread, &mut nondet, options);
     }
     let built = built_options(program, options);
     let mut out = String::new();
@@ -361,7 +361,7 @@ fn print_thread(
     names: &Names,
     thread: &SeqThread,
     nondet: &mut BTreeSet<(String, String)>,
-    sma: SmaImplementation,
+    options: &TranslateOptions,
 ) {
     let t = thread.slot;
     let _ = writeln!(
@@ -402,8 +402,9 @@ fn print_thread(
         } else {
             u32::MAX
         },
-        sma,
+        sma: options.sma,
         frees: program.threads.iter().any(|thread| crate::passes::frees(&thread.body)),
+        pointer_checks: options.pointer_checks,
     };
     printer.block(&thread.body, 1);
     let _ = writeln!(printer.out, "t{t}_L{}: ;\n}}", thread.lines);
@@ -426,6 +427,9 @@ struct ThreadPrinter<'a> {
     /// Some thread frees heap memory: an access through a pointer checks
     /// that its block was not freed.
     frees: bool,
+    /// An access through a pointer outside every location it may point to
+    /// is a violation (`--pointer-check`); otherwise it is cut off.
+    pointer_checks: bool,
 }
 
 impl ThreadPrinter<'_> {
@@ -508,8 +512,11 @@ impl ThreadPrinter<'_> {
             // its object's bounds)
             None if !matches!(address, crate::ir::Expr::Const(_)) => {
                 self.violation_if(indent, &format!("({location}) == 0"), stmt, crate::ir::NULL_DEREFERENCE);
-                if let Some(outside) = self.outside_pointees(address, &location) {
-                    self.violation_if(indent, &outside, stmt, crate::ir::POINTER_OUTSIDE_OBJECT);
+                if let Some(inside) = self.inside_pointees(address, &location) {
+                    match self.pointer_checks {
+                        true => self.violation_if(indent, &format!("!({inside})"), stmt, crate::ir::POINTER_OUTSIDE_OBJECT),
+                        false => self.line(indent, &format!("__CPROVER_assume({inside});")),
+                    }
                 }
                 if self.frees {
                     self.violation_if(indent, &format!("sma_freed({location})"), stmt, crate::ir::USE_AFTER_FREE);
@@ -529,9 +536,9 @@ impl ThreadPrinter<'_> {
     }
 
     /// The condition under which the access at `address` (printed
-    /// `location`) leaves every location its pointer may point to (the
+    /// `location`) stays among the locations its pointer may point to (the
     /// points-to facts the marks rely on); None when it may point anywhere.
-    fn outside_pointees(&self, address: &crate::ir::Expr, location: &str) -> Option<String> {
+    fn inside_pointees(&self, address: &crate::ir::Expr, location: &str) -> Option<String> {
         let facts = self.program.points_to.as_ref()?;
         let pointees = facts.locations(self.thread.slot, address)?;
         if pointees.len() as u32 + 1 >= self.program.memory.location_count() {
@@ -545,8 +552,8 @@ impl ThreadPrinter<'_> {
             })
             .collect();
         Some(match inside.is_empty() {
-            true => "1".to_string(),
-            false => format!("!({})", inside.join(" || ")),
+            true => "0".to_string(),
+            false => inside.join(" || "),
         })
     }
 
