@@ -8,7 +8,7 @@ use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
 use super::value_types::{ValueKind, ValueTypes, ValueTypesBuilder};
 use super::heap_needs::{self, HeapNeeds};
 use super::unreachable;
-use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, unroll};
+use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, object_holding, unroll};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
     Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, StructDef, Ty,
@@ -470,11 +470,7 @@ fn global_objects(program: &Program) -> Vec<(u32, u32)> {
 /// those holding a location whose address the program takes, or ending
 /// just before it (an address one past the end).
 fn pointee_globals(program: &Program, objects: &[(u32, u32)]) -> BTreeSet<u32> {
-    let object_of = |location: u32| {
-        let at = objects.partition_point(|(first, _)| *first <= location);
-        let (first, scalars) = *objects.get(at.checked_sub(1)?)?;
-        (location < first.saturating_add(scalars)).then_some(first)
-    };
+    let object_of = |location: u32| object_holding(objects, location).map(|(first, _)| first);
     let taken = program.address_taken.iter();
     taken.flat_map(|&location| [object_of(location), location.checked_sub(1).and_then(object_of)]).flatten().collect()
 }

@@ -274,11 +274,16 @@ impl MemoryLayout {
 
     /// The static object holding location `id`, as `(first, scalars)`.
     pub fn object_of(&self, id: i64) -> Option<(u32, u32)> {
-        let id = u32::try_from(id).ok()?;
-        let at = self.objects.partition_point(|(first, _)| *first <= id);
-        let (first, scalars) = *self.objects.get(at.checked_sub(1)?)?;
-        (id < first.saturating_add(scalars)).then_some((first, scalars))
+        object_holding(&self.objects, u32::try_from(id).ok()?)
     }
+}
+
+/// The object of `objects` (`(first, scalars)`, in id order) holding
+/// `location`.
+fn object_holding(objects: &[(u32, u32)], location: u32) -> Option<(u32, u32)> {
+    let at = objects.partition_point(|(first, _)| *first <= location);
+    let (first, scalars) = *objects.get(at.checked_sub(1)?)?;
+    (location < first.saturating_add(scalars)).then_some((first, scalars))
 }
 
 /// Largest object, in scalars, whose accesses at computed addresses are

@@ -81,6 +81,15 @@ impl Pointees {
         self.absorb(other);
         self
     }
+
+    /// The union of what `f` makes of each pointee (`anything` stays).
+    fn map(self, f: impl Fn(Pointee) -> Pointees) -> Pointees {
+        let mut mapped = Pointees { set: BTreeSet::new(), anything: self.anything };
+        for pointee in self.set {
+            mapped.absorb(&f(pointee));
+        }
+        mapped
+    }
 }
 
 /// A private variable: a local of one thread, or a plain global.
@@ -332,29 +341,20 @@ impl PointsTo {
         }
         let (offset, size) = (offset / unit, i64::from(self.memory.heap_block_size));
         let moved = |from: u32| i64::from(from).checked_add(offset).and_then(|to| u32::try_from(to).ok());
-        let Pointees { set, anything } = pointees;
-        let mut shifted = Pointees { set: BTreeSet::new(), anything };
-        for pointee in set {
-            let pointee = match pointee {
-                // a location past every other one is no address: the
-                // pointer may be anywhere in its object (the locations
-                // stay finitely many, so the iteration ends)
-                Pointee::Location(location) => match moved(location).filter(|&to| to > 0 && to <= self.memory.location_count()) {
-                    Some(location) => Pointee::Location(location),
-                    None => {
-                        shifted.absorb(&self.blurred(Pointees::one(pointee)));
-                        continue;
-                    }
-                },
-                Pointee::HeapScalar(k) => match moved(k).filter(|&k| i64::from(k) < size) {
-                    Some(k) => Pointee::HeapScalar(k),
-                    None => Pointee::Heap,
-                },
-                other => other,
-            };
-            shifted.absorb(&Pointees::one(pointee));
-        }
-        shifted
+        pointees.map(|pointee| match pointee {
+            // a location past every other one is no address: the pointer
+            // may be anywhere in its object (the locations stay finitely
+            // many, so the iteration ends)
+            Pointee::Location(location) => match moved(location).filter(|&to| to > 0 && to <= self.memory.location_count()) {
+                Some(location) => Pointees::one(Pointee::Location(location)),
+                None => self.blurred(Pointees::one(pointee)),
+            },
+            Pointee::HeapScalar(k) => match moved(k).filter(|&k| i64::from(k) < size) {
+                Some(k) => Pointees::one(Pointee::HeapScalar(k)),
+                None => Pointees::one(Pointee::Heap),
+            },
+            other => Pointees::one(other),
+        })
     }
 
     /// `pointees` after an offset the analysis does not know: an exact
@@ -362,40 +362,29 @@ impl PointsTo {
     /// the end of), a heap scalar any heap location.
     fn blurred(&self, pointees: Pointees) -> Pointees {
         let layout = &self.memory;
-        let Pointees { set, anything } = pointees;
-        let mut blurred = Pointees { set: BTreeSet::new(), anything };
-        for pointee in set {
-            match pointee {
-                Pointee::Location(location) if location >= layout.heap_base => blurred.set.insert(Pointee::Heap),
-                Pointee::Location(location) => {
-                    let objects = [Some(location), location.checked_sub(1)].into_iter().flatten();
-                    let firsts = objects.filter_map(|location| layout.object_of(i64::from(location))).map(|(first, _)| first);
-                    blurred.set.extend(firsts.map(Pointee::Object));
-                    false
-                }
-                Pointee::HeapScalar(_) | Pointee::Heap => blurred.set.insert(Pointee::Heap),
-                object @ Pointee::Object(_) => blurred.set.insert(object),
-            };
-        }
-        blurred.absorb(&Pointees::default());
-        blurred
+        pointees.map(|pointee| match pointee {
+            Pointee::Location(location) if location < layout.heap_base => {
+                let objects = [Some(location), location.checked_sub(1)].into_iter().flatten();
+                let firsts = objects.filter_map(|location| layout.object_of(i64::from(location))).map(|(first, _)| first);
+                Pointees { set: firsts.map(Pointee::Object).collect(), anything: false }
+            }
+            Pointee::Location(_) | Pointee::HeapScalar(_) | Pointee::Heap => Pointees::one(Pointee::Heap),
+            object @ Pointee::Object(_) => Pointees::one(object),
+        })
     }
 
     /// `pointees` with each exact static location widened to its object
     /// (not to the one it may be one past the end of).
     fn within_objects(&self, pointees: Pointees) -> Pointees {
         let layout = &self.memory;
-        let widen = |pointee| match pointee {
+        pointees.map(|pointee| match pointee {
             Pointee::Location(location) if location < layout.heap_base => {
-                layout.object_of(i64::from(location)).map(|(first, _)| Pointee::Object(first))
+                let object = layout.object_of(i64::from(location)).map(|(first, _)| Pointee::Object(first));
+                Pointees { set: object.into_iter().collect(), anything: false }
             }
-            Pointee::Object(first) => Some(Pointee::Object(first)),
-            Pointee::Location(_) | Pointee::HeapScalar(_) | Pointee::Heap => Some(Pointee::Heap),
-        };
-        let Pointees { set, anything } = pointees;
-        let mut widened = Pointees { set: BTreeSet::new(), anything };
-        widened.absorb(&Pointees { set: set.into_iter().filter_map(widen).collect(), anything: false });
-        widened
+            Pointee::Location(_) | Pointee::HeapScalar(_) | Pointee::Heap => Pointees::one(Pointee::Heap),
+            object @ Pointee::Object(_) => Pointees::one(object),
+        })
     }
 
     /// The pointees of the constant `c` as an address (`unit` times a

@@ -981,10 +981,6 @@ fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
     out.push_str("  return 0;\n}\n");
 }
 
-/// A statement's source text as a comment shows it: at most
-/// [`COMMENT_CHARACTERS`] characters (a statement's every access carries
-/// the comment, so a long statement with many made the file quadratic in
-/// its length), and no `*/` to end the comment early.
 /// The runs of consecutive locations in the ordered `locations`, as
 /// `(first, last)`.
 fn runs(locations: &[u32]) -> Vec<(u32, u32)> {
@@ -998,6 +994,10 @@ fn runs(locations: &[u32]) -> Vec<(u32, u32)> {
     runs
 }
 
+/// A statement's source text as a comment shows it: at most
+/// [`COMMENT_CHARACTERS`] characters (a statement's every access carries
+/// the comment, so a long statement with many made the file quadratic in
+/// its length), and no `*/` to end the comment early.
 fn comment_text(text: &str) -> String {
     let shown = match text.char_indices().nth(COMMENT_CHARACTERS) {
         Some((end, _)) => format!("{} ...", &text[..end]),
