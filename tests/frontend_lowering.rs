@@ -645,8 +645,8 @@ fn unsupported_constructs_name_themselves() {
             6,
         ),
         (
-            "double d;\nint main(void) { return 0; }\n",
-            "floating point",
+            "long double d;\nint main(void) { return 0; }\n",
+            "a `long double` or complex type",
             1,
         ),
         (
@@ -1461,4 +1461,81 @@ fn excess_initialisers_are_ignored_with_a_warning_at_the_first() {
         p.warnings
     );
     assert!(p.warnings.iter().all(|w| w.severity == lazysma::diagnostics::Severity::Warning));
+}
+
+/// `source` lowered with shared memory of `bits` bits.
+fn lower_at_bitwidth(source: &str, bits: u32) -> Result<Program, FrontendError> {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("prog.c");
+    std::fs::write(&path, source).expect("write program");
+    let mut options = TranslateOptions::default();
+    options.bounds.bitwidth = bits;
+    frontend::load(&path, &options)
+}
+
+#[test]
+fn floating_objects_in_shared_memory_start_as_the_bits_of_their_constants() {
+    // converted to the object's type, as C converts: 0.1 rounds to a
+    // float once, from the double; -1.0 / 4 is computed in double
+    let source = "float f = 1.5f;\nfloat g = 0.1;\ndouble d = -1.0 / 4;\ndouble n = 3;\nstruct s { int id; float w; } s = { 1, 0.25f };\nint main(void) { return 0; }\n";
+    let p = match lower_at_bitwidth(source, 64) {
+        Ok(p) => p,
+        Err(FrontendError::Source(d)) => panic!("{}:{}: {}", d.line, d.column, d.message),
+        Err(e) => panic!("{e}"),
+    };
+    let initial = |name: &str| p.locations[location(&p, name) as usize].initial;
+    assert_eq!(initial("f"), 0x3fc0_0000);
+    assert_eq!(initial("g"), i64::from((0.1f64 as f32).to_bits() as i32));
+    assert_eq!(initial("d"), (-0.25f64).to_bits() as i64);
+    assert_eq!(initial("n"), 3.0f64.to_bits() as i64);
+    assert_eq!(initial("s.w"), i64::from(0.25f32.to_bits() as i32));
+    assert_eq!(p.locations[location(&p, "d") as usize].ty, Ty::Float { bits: 64 });
+}
+
+#[test]
+fn a_double_in_shared_memory_needs_a_bit_width_of_64() {
+    let source = "int x;\ndouble total;\nint main(void) { return 0; }\n";
+    let Err(FrontendError::Source(d)) = lower_at_bitwidth(source, 32) else { panic!("a double at --bitwidth 32 lowered") };
+    assert_eq!(d.message, "a `double` in shared memory needs --bitwidth 64 or more (it is 32)");
+    assert_eq!((d.line, d.column), (2, 8));
+    assert!(d.help.as_deref().is_some_and(|help| help.contains("--bitwidth 64")), "{:?}", d.help);
+    // a float needs 32, a private double nothing
+    assert!(lower_at_bitwidth("float f;\nint main(void) { double d = 2; return (int)d; }\n", 32).is_ok());
+    let Err(FrontendError::Source(d)) = lower_at_bitwidth("float f;\nint main(void) { return 0; }\n", 16) else { panic!("a float at --bitwidth 16 lowered") };
+    assert!(d.message.starts_with("a `float` in shared memory needs --bitwidth 32"), "{}", d.message);
+}
+
+#[test]
+fn floating_values_enter_and_leave_shared_memory_as_their_bits() {
+    // the store writes the bits of the float, the load reads bits back
+    let p = ok("float f;\nint main(void) { f = 2.5f; float g = f; return g > 1; }\n");
+    let main = function(&p, "main");
+    let stores: Vec<&Expr> = flat(&main.body)
+        .into_iter()
+        .filter_map(|s| match s {
+            StmtKind::Write { value, .. } => Some(value),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(stores.len(), 1);
+    let Expr::Reinterpret(to, value) = stores[0] else { panic!("{:?}", stores[0]) };
+    assert_eq!(*to, Ty::Int { bits: 32, signed: true });
+    assert!(matches!(&**value, Expr::FloatConst(FloatLiteral { bits: 32, spelling }) if spelling == "2.5"), "{value:?}");
+}
+
+#[test]
+fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics() {
+    let cases: &[(&str, &str, u32)] = &[
+        ("float f;\nint main(void) {\n  return __atomic_fetch_add(&f, 1, 5);\n}\n", "an atomic read-modify-write of a floating value is not supported", 3),
+        ("int main(void) {\n  double d = 2;\n  return d % 2;\n}\n", "this operator on a floating value", 3),
+        ("int x;\nfloat f = x;\nint main(void) { return 0; }\n", "a floating initial value other than a constant is not supported", 2),
+        ("int main(void) {\n  long double d = 1;\n  return 0;\n}\n", "a `long double` or complex type is not supported", 2),
+        ("int main(void) {\n  return 1.0L > 0;\n}\n", "`long double`, imaginary or TS 18661 floating constant", 2),
+        ("int x;\nint main(void) {\n  int *p = &x;\n  double d = 1;\n  return p + d != 0;\n}\n", "floating", 5),
+    ];
+    for (source, needle, line) in cases {
+        let d = diagnostic(source);
+        assert!(d.message.contains(needle), "{source}: {}", d.message);
+        assert_eq!(d.line, *line, "{source}: {}", d.message);
+    }
 }

@@ -887,3 +887,32 @@ fn braced_initialisers_leave_out_braces_and_designate_members_of_members_as_c_do
         ],
     );
 }
+
+#[test]
+fn floating_values_are_computed_as_c_computes_them() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "floating_point.c",
+        &["--tso", "--bitwidth", "64", "--unwind", "5"],
+        &[
+            ("samples[0].total == 4.0", "samples[0].total == 2.0"),
+            ("scale != 0.1 &&", "scale == 0.1 &&"),
+            ("third * 3 == 1.0", "third * 3 != 1.0"),
+            ("assert(ratio == 3.5)", "assert(ratio == 3.0)"),
+            ("narrow == 16777216.0f", "narrow == 16777217.0"),
+            ("wide == 16777217.0", "wide == 16777216.0"),
+            ("(int)-2.75 == -2", "(int)-2.75 == -3"),
+            ("(unsigned char)200.9 == 200", "(unsigned char)200.9 == 201"),
+            ("big == 1000000000000000LL", "big == 999999999999999LL"),
+            ("assert(nonzero == 1)", "assert(nonzero == 0)"),
+            ("assert(f == 5.5f)", "assert(f == 6.5f)"),
+            ("assert(steps == 4)", "assert(steps == 5)"),
+            ("nan != nan &&", "nan == nan &&"),
+            ("1 / minus_zero < 0", "1 / minus_zero > 0"),
+            ("cells[1] == 1.0", "cells[1] == 1.25"),
+            ("scaled(10) == 10 * 0.1f", "scaled(3) == 3 * 0.1"),
+        ],
+    );
+}

@@ -2804,3 +2804,113 @@ fn a_node_filled_in_before_it_is_published_is_private_until_then() {
         }
     }
 }
+
+/// Floating values in shared memory: a mutex-protected `double` sum in a
+/// struct beside a `float` array, a `double` on the heap, conversions both
+/// ways and a NaN. The sum is 1.5 under every model; `EXPECTED` is what
+/// main asserts.
+const FLOATING_ACCUMULATOR: &str = "#include <pthread.h>
+#include <assert.h>
+#include <stdlib.h>
+struct account { pthread_mutex_t m; double sum; float w[2]; };
+struct account a = { PTHREAD_MUTEX_INITIALIZER, 0.0, { 0.5f, 0.25f } };
+double *scratch;
+static double half(double v) { return v / 2; }
+void *worker(void *arg) {
+  int i = *(int *)arg;
+  pthread_mutex_lock(&a.m);
+  a.sum += half(a.w[i]) * 4;
+  a.w[i]++;
+  pthread_mutex_unlock(&a.m);
+  *scratch = i;
+  return 0;
+}
+int main(void) {
+  pthread_t t[2];
+  int ids[2] = { 0, 1 };
+  scratch = malloc(sizeof(double));
+  *scratch = -0.0;
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, &ids[i]);
+  for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+  float f = -a.w[0];
+  double zero = 0.0, nan = zero / zero;
+  assert(f == -1.5f && (int)(a.w[1] * 3) == 3 && nan != nan);
+  assert(*scratch == 0 || *scratch == 1);
+  assert(a.sum == EXPECTED);
+  return 0;
+}
+";
+
+#[test]
+fn floating_values_in_shared_memory_keep_their_values_under_every_model() {
+    let Some(reports) = safe_then_violation_under_every_model(
+        "floating.c",
+        FLOATING_ACCUMULATOR,
+        &["--bitwidth", "64", "-D", "EXPECTED=1.5"],
+        &["--bitwidth", "64", "-D", "EXPECTED=1.25"],
+    ) else {
+        return;
+    };
+    for report in reports {
+        // the witness shows the numbers, not their bits
+        assert!(report.contains("reads a.sum = 1.5 from memory"), "{report}");
+        assert!(report.contains("a.w[1] := 1.25"), "{report}");
+    }
+}
+
+/// Store buffering on a `float` and a `double`; with `FENCE` defined each
+/// thread fences between its store and its load.
+const FLOATING_STORE_BUFFERING: &str = "#include <pthread.h>
+#include <assert.h>
+#ifdef FENCE
+#define BETWEEN() __sync_synchronize()
+#else
+#define BETWEEN() (void)0
+#endif
+float x;
+double y;
+float r1;
+double r2;
+void *left(void *arg) { x = 1.5f; BETWEEN(); r1 = (float)y; return 0; }
+void *right(void *arg) { y = 2.5; BETWEEN(); r2 = x; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, left, 0);
+  pthread_create(&b, 0, right, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(r1 == 2.5f || r2 == 1.5);
+  return 0;
+}
+";
+
+#[test]
+fn floating_store_buffering_is_found_under_tso_and_pso_and_checked_natively() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "floating_sb.c", FLOATING_STORE_BUFFERING);
+    let (code, stdout, stderr) = verify(&path, &["--sc", "--bitwidth", "64"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    for model in ["--tso", "--pso"] {
+        let (code, stdout, stderr) = verify(&path, &[model, "--bitwidth", "64", "--format", "json"]);
+        assert_eq!(code, 10, "{model}: {stdout}{stderr}");
+        let report = json(&stdout);
+        assert_eq!(report["verdict"], "violation", "{stdout}");
+        assert_eq!(report["check"]["realisable"], true, "{stdout}");
+        let steps = report["witness"]["steps"].as_array().expect("witness steps");
+        let value_of = |kind: &str, location: &str| {
+            steps.iter().find(|s| s["kind"] == kind && s["location"] == location).map(|s| s["value"].clone())
+        };
+        // JSON carries the numbers as C prints them, the stores' and the loads'
+        assert_eq!(value_of("store-buffered", "x"), Some(Value::from("1.5")), "{stdout}");
+        assert_eq!(value_of("load-from-memory", "y"), Some(Value::from("0.0")), "{stdout}");
+        let (code, stdout, stderr) = verify(&path, &[model, "--bitwidth", "64", "-D", "FENCE"]);
+        assert_eq!(code, 0, "{model} fenced: {stdout}{stderr}");
+    }
+    for sma in ["tso_ref", "pso_ref"] {
+        let (code, stdout, stderr) = verify(&path, &["--sma", sma, "--bitwidth", "64"]);
+        assert_eq!(code, 10, "{sma}: {stdout}{stderr}");
+    }
+}

@@ -240,6 +240,9 @@ fn nondet_type(suffix: &str) -> Option<CType> {
             signed: false,
         },
         "loff_t" => CType::LONG,
+        // any value of the type, NaNs and infinities included
+        "float" => CType::Float(4),
+        "double" => CType::Float(8),
         _ => return None,
     })
 }
@@ -627,7 +630,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// points: a `void *`, or with `c11` an `int`.
     fn collect_thread_result(&mut self, handle: Expr, pointer: Val, span: Span, c11: bool) -> LResult<()> {
         let result_type = if c11 { CType::INT } else { CType::Pointer(Box::new(CType::Void)) };
-        let fits = |target: &CType| if c11 { target.is_scalar() && !target.is_pointer() } else { target.is_pointer() };
+        let fits = |target: &CType| {
+            if c11 { target.is_scalar() && !target.is_pointer() && target.float_bits().is_none() } else { target.is_pointer() }
+        };
         let Some(target) = pointer.ty.target().filter(|target| fits(target)).cloned() else {
             let (call, wanted) = if c11 { ("thrd_join", "an `int *`") } else { ("pthread_join", "a `void **`") };
             return Err(Box::new(self.lw.source.diagnostic(
@@ -822,6 +827,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 | Atomic::CompareExchangePointer { .. }
                 | Atomic::CompareAndSwap { .. }
         );
+        if matches!(ty, CType::Float(_)) {
+            if read_modify_write {
+                return self.lw.refuse(
+                    span,
+                    "an atomic read-modify-write of a floating value",
+                    Some("update it under a mutex, or keep its bits in an integer"),
+                );
+            }
+            self.lw.shared_float_fits(&ty, span)?;
+        }
         let address = self.lw.location_of(pointer.expr);
         match kind {
             Atomic::Fetch { binary: operator, returns_new, .. } if read_modify_write && self.wider_than_shared_memory(&ty) => {

@@ -34,6 +34,9 @@ impl<'a> Lowerer<'a> {
         init: Option<&'a Node<Initializer>>,
         span: Span,
     ) -> LResult<()> {
+        if matches!(ty, CType::Float(_)) {
+            return self.refuse(span, "a thread-local floating variable", Some("make it a local of the thread function"));
+        }
         let initial = match init.map(|init| &init.node) {
             None => None,
             Some(Initializer::Expression(e)) if ty.is_scalar() => Some(self.static_value(e)?),
@@ -198,13 +201,9 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
-            CType::Float(_) => self.refuse(
-                span,
-                format!("floating point in shared memory (`{path}`)"),
-                Some("use integers"),
-            ),
             CType::Function(..) => self.refuse(span, "a function-typed object", None),
             _ => {
+                self.shared_float_fits(ty, span)?;
                 out.push(Location {
                     name: path,
                     object: object.to_string(),
@@ -261,6 +260,13 @@ impl<'a> Lowerer<'a> {
             // A mutex starts free; a condition variable or attribute has no
             // value here (`PTHREAD_MUTEX_INITIALIZER`, `PTHREAD_COND_INITIALIZER`).
             (_, CType::Mutex | CType::Opaque(_)) => Ok(()),
+            (Initializer::Expression(e), CType::Float(_)) => {
+                let v = self.floating_static_value(e, ty)?;
+                if let Some(slot) = values.get_mut(offset) {
+                    *slot = v;
+                }
+                Ok(())
+            }
             (Initializer::Expression(e), _) if ty.is_scalar() => {
                 let v = self.static_value(e)?;
                 if !fits_shared_memory(v, ty, self.value_bits) {
@@ -370,6 +376,22 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The initial value of a floating scalar of shared memory, as memory
+    /// holds it: the bits of the constant converted to the scalar's type.
+    fn floating_static_value(&mut self, e: &'a Node<Expression>, ty: &CType) -> LResult<i64> {
+        let value = super::floating::constant_value(&mut self.types, e)
+            .zip(ty.float_bits())
+            .map(|(value, bits)| value.to_bits_of(bits).stored());
+        match value {
+            Some(bits) => Ok(bits),
+            None => self.refuse(
+                e.span,
+                "a floating initial value other than a constant",
+                Some("give a constant (`1.5`, `-2`, `1.0 / 3`) and compute other values in main"),
+            ),
+        }
     }
 
     /// The value of a constant expression, including addresses of globals.

@@ -89,7 +89,13 @@ impl<'a> Lowerer<'a> {
                     constants(b, found);
                 }
                 Expr::Conditional(c, a, b) => [c, a, b].into_iter().for_each(|e| constants(e, found)),
-                Expr::Load(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
+                // a floating value's bits are no address
+                Expr::Load(_)
+                | Expr::ObjectAddress(_)
+                | Expr::Nondet(_)
+                | Expr::CurrentThread
+                | Expr::FloatConst(_)
+                | Expr::Reinterpret(..) => {}
             }
         }
         let mut found = Vec::new();
@@ -229,7 +235,6 @@ impl<'a> Lowerer<'a> {
         id
     }
 
-    /// A diagnostic refusing `what` at `span`.
     /// Refuses an item of a braced initialiser of struct `id` that, with
     /// no designator, lands on `member`, a member of an anonymous struct:
     /// C groups such members by the item's braces, which lazysma does not
@@ -241,6 +246,7 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// A diagnostic refusing `what` at `span`.
     pub fn refuse<T>(&self, span: Span, what: impl Into<String>, help: Option<&str>) -> LResult<T> {
         let what = what.into();
         Err(Box::new(self.source.diagnostic(
@@ -249,6 +255,39 @@ impl<'a> Lowerer<'a> {
             format!("{what} is not supported"),
             what,
             help.map(str::to_string),
+        )))
+    }
+
+    /// Refuses a floating type that lazysma does not model: `float` and
+    /// `double` are, `long double` and the complex types are not.
+    pub fn supported_float(&self, ty: &CType, span: Span) -> LResult<()> {
+        match ty {
+            CType::Float(_) if ty.float_bits().is_none() => {
+                self.refuse(span, "a `long double` or complex type", Some("use `double`"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses a floating scalar of shared memory that `--bitwidth` cannot
+    /// hold: memory holds a floating value as the integer of its bits, so
+    /// a `double` needs `--bitwidth 64` and a `float` at least 32 (a
+    /// narrower memory would cut off nearly every store of one).
+    pub fn shared_float_fits(&self, ty: &CType, span: Span) -> LResult<()> {
+        self.supported_float(ty, span)?;
+        let Some(bits) = ty.float_bits() else { return Ok(()) };
+        if u32::from(bits) <= self.value_bits {
+            return Ok(());
+        }
+        let name = if bits == 64 { "`double`" } else { "`float`" };
+        Err(Box::new(self.source.diagnostic(
+            span.start,
+            span.end,
+            format!("a {name} in shared memory needs --bitwidth {bits} or more (it is {})", self.value_bits),
+            format!("this {name} is in shared memory"),
+            Some(format!(
+                "shared memory holds a floating value as the integer of its bits; give --bitwidth {bits}"
+            )),
         )))
     }
 
@@ -387,7 +426,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             CType::Void
             | CType::Array(..)
             | CType::Function(..)
-            | CType::Float(_)
             | CType::Opaque(_) => CType::INT,
             other => other.clone(),
         };
@@ -428,10 +466,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Whether an expression's value cannot change when later statements run.
     pub fn is_stable(&self, e: &Expr) -> bool {
         match e {
-            Expr::Const(_) | Expr::ObjectAddress(_) | Expr::CurrentThread => true,
+            Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::CurrentThread => true,
             Expr::Nondet(_) => false,
             Expr::Load(place) => self.place_is_stable(place),
-            Expr::Unary(_, a) | Expr::Cast(_, a) => self.is_stable(a),
+            Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => self.is_stable(a),
             Expr::Binary(_, a, b) => self.is_stable(a) && self.is_stable(b),
             Expr::Conditional(a, b, c) => {
                 self.is_stable(a) && self.is_stable(b) && self.is_stable(c)
@@ -539,9 +577,9 @@ fn reads_plain_global(e: &Expr) -> bool {
         }
     }
     match e {
-        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => false,
+        Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => false,
         Expr::Load(p) => place(p),
-        Expr::Unary(_, a) | Expr::Cast(_, a) => reads_plain_global(a),
+        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => reads_plain_global(a),
         Expr::Binary(_, a, b) => reads_plain_global(a) || reads_plain_global(b),
         Expr::Conditional(a, b, c) => {
             reads_plain_global(a) || reads_plain_global(b) || reads_plain_global(c)

@@ -164,7 +164,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     fn constant(&mut self, c: &ast::Constant, span: Span) -> LResult<Val> {
         match c {
-            ast::Constant::Float(_) => self.lw.refuse(span, "floating point", Some("use integers")),
+            ast::Constant::Float(float) => match super::floating::literal(float) {
+                Some(literal) => {
+                    let ty = CType::Float(literal.bits / 8);
+                    Ok(Val { expr: Expr::FloatConst(literal), ty })
+                }
+                None => self.lw.refuse(
+                    span,
+                    "a `long double`, imaginary or TS 18661 floating constant",
+                    Some("use a `float` (suffix `f`) or `double` constant"),
+                ),
+            },
             ast::Constant::Integer(i) => {
                 let Some(v) = constant_value(c) else {
                     return self.lw.error(span, "integer constant too large", "here");
@@ -224,29 +234,27 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     "using a shared struct as a value",
                     Some("access its fields one by one"),
                 ),
-                CType::Float(_) => self.lw.refuse(
-                    span,
-                    "floating point in shared memory",
-                    Some("use integers"),
-                ),
                 CType::Function(..) | CType::Void => self.lw.refuse(span, "this access", None),
-                ty => Ok(self.read_shared(address, ty)),
+                ty => {
+                    self.lw.shared_float_fits(&ty, span)?;
+                    Ok(self.read_shared(address, ty))
+                }
             },
         }
     }
 
     /// Reads the shared scalar at `address` into a fresh temporary (its own
-    /// `Read`) and gives the temporary as the value.
+    /// `Read`) and gives the temporary as the value. A floating value is
+    /// read as the integer of its bits ([`floating_bits`]).
     pub fn read_shared(&mut self, address: Expr, ty: CType) -> Val {
-        let temp = self.temp(&ty);
+        let stored = floating_bits(&ty).unwrap_or_else(|| ty.clone());
+        let temp = self.temp(&stored);
         self.emit(StmtKind::Read {
             target: Place::Local(temp),
             address,
         });
-        Val {
-            expr: Expr::Load(Place::Local(temp)),
-            ty,
-        }
+        let expr = self.from_memory(Expr::Load(Place::Local(temp)), &ty);
+        Val { expr, ty }
     }
 
     /// Stores `value` into an lvalue (a `Write` for shared memory; a store
@@ -256,6 +264,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return self.store_bit_field(lv.clone(), &bits.clone(), value, span);
         }
         let converted = self.convert(value, lv.ty(), span)?;
+        if let LVal::Shared { ty, .. } = lv {
+            self.lw.shared_float_fits(ty, span)?;
+        }
         match lv {
             LVal::Private(place, _) => self.emit(StmtKind::Assign(place.clone(), converted)),
             LVal::Shared {
@@ -270,6 +281,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// as shared memory of the `--bitwidth` holds it: every store of a typed
     /// program value goes through here.
     pub fn write_shared(&mut self, address: Expr, value: Expr, ty: &CType) {
+        // a floating value goes to memory as the integer of its bits
+        let value = self.to_memory(value, ty);
+        let stored = floating_bits(ty).unwrap_or_else(|| ty.clone());
+        let ty = &stored;
         self.cut_off_wider_than_shared_memory(&value, ty);
         let value = self.as_stored(value, ty);
         self.emit(StmtKind::Write { address, value });
@@ -315,8 +330,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return Ok(self.as_bit_field(converted, bits));
         }
         match (to, &value.ty) {
-            (CType::Float(_), _) | (_, CType::Float(_)) => {
-                self.lw.refuse(span, "floating point", Some("use integers"))
+            (CType::Float(_), CType::Float(_) | CType::Int { .. } | CType::Bool)
+            | (CType::Int { .. }, CType::Float(_)) => Ok(self.numeric_conversion(value, to)),
+            (CType::Float(_), _) | (CType::Pointer(_) | CType::ThreadHandle | CType::Atomic(_), CType::Float(_)) => {
+                self.lw.error(span, "converting between a floating value and a non-number", "not a number")
             }
             (CType::Struct(_), _) | (CType::Array(..), _) => self.lw.refuse(
                 span,
@@ -339,6 +356,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             _ => Ok(value.expr),
         }
+    }
+
+    /// `value` converted to the number type `to` where one of the two is
+    /// floating: as C converts (a `double` to an integer rounds toward
+    /// zero), in the printed C.
+    fn numeric_conversion(&mut self, value: Val, to: &CType) -> Expr {
+        if &value.ty == to {
+            return value.expr;
+        }
+        Expr::Cast(self.lw.types.ir_type(to), Box::new(value.expr))
     }
 
     /// Lowers `e` as an object designator.
@@ -737,7 +764,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match (&to, &v.ty) {
             (CType::Void, _) => Ok(Val::void()),
             (CType::Float(_), _) | (_, CType::Float(_)) => {
-                self.lw.refuse(span, "floating point", Some("use integers"))
+                self.lw.supported_float(&to, span)?;
+                let expr = self.convert(v, &to, span)?;
+                Ok(Val { expr, ty: to })
             }
             (CType::Pointer(target), CType::Pointer(source)) => {
                 let sizes = (self.lw.types.byte_size(source), self.lw.types.byte_size(target));
@@ -911,7 +940,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     ) -> LResult<Val> {
         use BinaryOperator as B;
         if matches!(lhs.ty, CType::Float(_)) || matches!(rhs.ty, CType::Float(_)) {
-            return self.lw.refuse(span, "floating point", Some("use integers"));
+            return self.floating_arithmetic(op, lhs, rhs, span);
         }
         let stride = |s: &Self, ty: &CType| s.pointer_stride(ty);
         let (ir_op, ty) = match op {
@@ -1003,6 +1032,41 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         Ok(Val {
             expr: Expr::Binary(ir_op, Box::new(lhs), Box::new(rhs)),
             ty,
+        })
+    }
+
+    /// `lhs op rhs` where an operand is floating: both are converted to
+    /// the wider floating type (C's usual arithmetic conversions) and
+    /// computed as C computes them. A division by zero gives an infinity
+    /// or a NaN (IEEE 754, C's Annex F), no violation.
+    fn floating_arithmetic(&mut self, op: &BinaryOperator, lhs: Val, rhs: Val, span: Span) -> LResult<Val> {
+        use BinaryOperator as B;
+        let (ir_op, result) = match op {
+            B::Plus => (BinaryOp::Add, None),
+            B::Minus => (BinaryOp::Sub, None),
+            B::Multiply => (BinaryOp::Mul, None),
+            B::Divide => (BinaryOp::Div, None),
+            B::Less => (BinaryOp::Lt, Some(CType::INT)),
+            B::Greater => (BinaryOp::Gt, Some(CType::INT)),
+            B::LessOrEqual => (BinaryOp::Le, Some(CType::INT)),
+            B::GreaterOrEqual => (BinaryOp::Ge, Some(CType::INT)),
+            B::Equals => (BinaryOp::Eq, Some(CType::INT)),
+            B::NotEquals => (BinaryOp::Ne, Some(CType::INT)),
+            B::LogicalAnd | B::LogicalOr => {
+                let ir_op = if matches!(op, B::LogicalAnd) { BinaryOp::LogicalAnd } else { BinaryOp::LogicalOr };
+                return Ok(Val { expr: binary(ir_op, lhs.expr, rhs.expr), ty: CType::INT });
+            }
+            _ => return self.lw.error(span, "this operator on a floating value", "needs integer operands"),
+        };
+        let common = common(&lhs.ty, &rhs.ty);
+        if !matches!(common, CType::Float(_)) {
+            return self.lw.error(span, "arithmetic between a pointer and a floating value", "not a number");
+        }
+        let lhs = self.convert(lhs, &common, span)?;
+        let rhs = self.convert(rhs, &common, span)?;
+        Ok(Val {
+            expr: Expr::Binary(ir_op, Box::new(lhs), Box::new(rhs)),
+            ty: result.unwrap_or(common),
         })
     }
 
@@ -1130,21 +1194,43 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         span: Span,
         update: impl FnOnce(&mut Self, Val) -> LResult<Val>,
     ) -> LResult<(Val, Val)> {
-        let guess = self.temp(ty);
-        self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(self.lw.types.ir_type(ty))));
-        let old = Val { expr: Expr::Load(Place::Local(guess)), ty: ty.clone() };
+        self.lw.shared_float_fits(ty, span)?;
+        // memory's type: a floating value's bits are guessed and swapped
+        let stored = floating_bits(ty).unwrap_or_else(|| ty.clone());
+        let guess = self.temp(&stored);
+        self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(self.lw.types.ir_type(&stored))));
+        let guessed = Expr::Load(Place::Local(guess));
+        let old = Val { expr: self.from_memory(guessed.clone(), ty), ty: ty.clone() };
         let new = update(self, old.clone())?;
         let new = self.convert(new, ty, span)?;
         let new = self.save(new, ty);
-        self.cut_off_wider_than_shared_memory(&new, ty);
-        let found = self.temp(ty);
+        let desired = self.to_memory(new.clone(), ty);
+        self.cut_off_wider_than_shared_memory(&desired, &stored);
+        let found = self.temp(&stored);
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(found)),
             address,
-            op: RmwOp::CompareExchange { expected: old.expr.clone(), desired: new.clone() },
+            op: RmwOp::CompareExchange { expected: guessed.clone(), desired },
         });
-        self.emit(StmtKind::Assume(binary(BinaryOp::Eq, Expr::Load(Place::Local(found)), old.expr.clone())));
+        self.emit(StmtKind::Assume(binary(BinaryOp::Eq, Expr::Load(Place::Local(found)), guessed)));
         Ok((old, Val { expr: new, ty: ty.clone() }))
+    }
+
+    /// A value of type `ty` as shared memory holds it: a floating value as
+    /// the integer of its bits, any other as itself.
+    fn to_memory(&self, value: Expr, ty: &CType) -> Expr {
+        match floating_bits(ty) {
+            Some(bits) => Expr::Reinterpret(self.lw.types.ir_type(&bits), Box::new(value)),
+            None => value,
+        }
+    }
+
+    /// The value of type `ty` whose memory form is `stored` ([`Self::to_memory`]).
+    fn from_memory(&self, stored: Expr, ty: &CType) -> Expr {
+        match floating_bits(ty) {
+            Some(_) => Expr::Reinterpret(self.lw.types.ir_type(ty), Box::new(stored)),
+            None => stored,
+        }
     }
 
     /// The value of `x = e` is reused by the enclosing expression; when `x` is
@@ -1509,9 +1595,17 @@ fn widen_constant(expr: Expr, ty: &CType, lowerer: &FnLowerer) -> Expr {
     }
 }
 
-/// Integer promotion.
+/// The integer type of a floating type's bits (`int` for a `float`,
+/// `long long` for a `double`), in which shared memory holds its values;
+/// `None` for every other type.
+pub fn floating_bits(ty: &CType) -> Option<CType> {
+    ty.float_bits().map(|bits| CType::Int { bits, signed: true })
+}
+
+/// Integer promotion (a floating type stays itself).
 pub fn promote(ty: &CType) -> CType {
     match ty {
+        CType::Float(bytes) => CType::Float(*bytes),
         CType::Int { bits, signed } if *bits >= 32 => CType::Int {
             bits: *bits,
             signed: *signed,
@@ -1521,9 +1615,14 @@ pub fn promote(ty: &CType) -> CType {
     }
 }
 
-/// The usual arithmetic conversions (for integers).
+/// The usual arithmetic conversions: the wider floating type where an
+/// operand is floating, else the integers' common type.
 pub fn common(a: &CType, b: &CType) -> CType {
     match (promote(a), promote(b)) {
+        (CType::Float(x), CType::Float(y)) => CType::Float(x.max(y)),
+        (CType::Float(x), CType::Int { .. } | CType::Bool) | (CType::Int { .. } | CType::Bool, CType::Float(x)) => {
+            CType::Float(x)
+        }
         (CType::Int { bits: x, signed: s }, CType::Int { bits: y, signed: t }) => {
             if x == y {
                 CType::Int {

@@ -445,16 +445,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         atomic: bool,
     ) -> LResult<()> {
         let span = init.span;
-        match &ty {
-            CType::Float(_) => {
-                return self.lw.refuse(
-                    span,
-                    format!("floating point (`{name}`)"),
-                    Some("use integers"),
-                );
-            }
-            _ => {}
-        }
+        self.lw.supported_float(&ty, span)?;
         // only an array without a length needs its list read here
         let items = match (&ty, init.node.initializer.as_ref()) {
             (CType::Array(_, 0), Some(Node { node: Initializer::List(items), .. })) => &items[..],

@@ -4,6 +4,7 @@
 //! with a [`Diagnostic`].
 
 mod builtins;
+mod floating;
 mod globals;
 mod initialisers;
 mod lower;

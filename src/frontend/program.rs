@@ -283,13 +283,7 @@ fn signature<'a>(
             "here",
         );
     };
-    if matches!(*ret, CType::Float(_)) {
-        return lw.refuse(
-            declarator.span,
-            format!("the floating-point return type of `{name}`"),
-            Some("return an integer, a pointer or a struct"),
-        );
-    }
+    lw.supported_float(&ret, declarator.span)?;
     let mut parameters = Vec::new();
     if let Some(function) = types::function_declarator(&declarator.node) {
         for parameter in &function.node.parameters {
@@ -309,14 +303,10 @@ fn signature<'a>(
                 CType::Array(element, _) => CType::Pointer(element),
                 // a parameter of function type is a pointer to the function
                 function @ CType::Function(..) => CType::Pointer(Box::new(function)),
-                CType::Float(_) => {
-                    return lw.refuse(
-                        parameter.span,
-                        "a floating-point parameter",
-                        Some("use integers"),
-                    );
+                ty => {
+                    lw.supported_float(&ty, parameter.span)?;
+                    ty
                 }
-                ty => ty,
             };
             parameters.push(ty);
         }

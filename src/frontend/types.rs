@@ -69,6 +69,17 @@ impl CType {
         signed: true,
     };
 
+    /// The bits of a `float` (32) or a `double` (64); `None` for the
+    /// floating types lazysma does not model (`long double`, complex
+    /// types, other TS 18661 formats) and for every other type.
+    pub fn float_bits(&self) -> Option<u8> {
+        match self {
+            CType::Float(4) => Some(32),
+            CType::Float(8) => Some(64),
+            _ => None,
+        }
+    }
+
     pub fn is_pointer(&self) -> bool {
         matches!(self, CType::Pointer(_))
     }
@@ -82,6 +93,7 @@ impl CType {
                 | CType::Pointer(_)
                 | CType::Mutex
                 | CType::ThreadHandle
+                | CType::Float(_)
         )
     }
 
@@ -1240,7 +1252,8 @@ impl<'a> TypeEnv<'a> {
             CType::Array(t, n) => Ty::Array(Box::new(self.ir_type(t)), *n),
             CType::Struct(id) => Ty::Struct(*id),
             CType::ThreadHandle => Ty::ThreadHandle,
-            CType::Mutex | CType::Opaque(_) | CType::Function(..) | CType::Float(_) => Ty::INT,
+            CType::Float(bytes) => Ty::Float { bits: bytes.saturating_mul(8).min(64) },
+            CType::Mutex | CType::Opaque(_) | CType::Function(..) => Ty::INT,
         }
     }
 

@@ -162,6 +162,9 @@ pub enum Ty {
     /// A pointer to a function: the function's number (its index in
     /// [`Program::functions`] plus one; 0 is `NULL`).
     FunctionPointer,
+    /// `float` (32 bits) or `double` (64 bits). Shared memory holds such a
+    /// value as the integer of its bits ([`Expr::Reinterpret`]).
+    Float { bits: u8 },
 }
 
 impl Ty {
@@ -242,6 +245,8 @@ impl Place {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Expr {
     Const(i64),
+    /// A floating constant as the program spells it.
+    FloatConst(FloatLiteral),
     /// The value stored in a private place.
     Load(Place),
     /// Location id of the first scalar of a shared (address-taken) local.
@@ -250,11 +255,25 @@ pub enum Expr {
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Conditional(Box<Expr>, Box<Expr>, Box<Expr>),
     Cast(Ty, Box<Expr>),
+    /// The bits of a value read as a value of another type of the same
+    /// size (a `float` as an `int` and back): how a floating value enters
+    /// and leaves shared memory. `Cast` converts the value instead.
+    Reinterpret(Ty, Box<Expr>),
     /// `__VERIFIER_nondet_*()`: any value of the type.
     Nondet(Ty),
     /// `pthread_self()`: the handle of the running thread, its slot. The
     /// lazy pass replaces it by the slot of each thread copy.
     CurrentThread,
+}
+
+/// A floating constant: its digits as C spells them (decimal, or
+/// hexadecimal with its `0x`), and whether it is a `float` (32 bits) or a
+/// `double` (64 bits). The printer writes the spelling back, so that the C
+/// compiler rounds it exactly as it would have in the program.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FloatLiteral {
+    pub bits: u8,
+    pub spelling: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1049,6 +1049,7 @@ fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr
         Expr::Load(Place::Local(local)) => constants.get(local).map_or_else(|| expr.clone(), |value| Expr::Const(*value)),
         Expr::Unary(op, inner) => Expr::Unary(*op, substitute(inner)),
         Expr::Cast(ty, inner) => Expr::Cast(ty.clone(), substitute(inner)),
+        Expr::Reinterpret(ty, inner) => Expr::Reinterpret(ty.clone(), substitute(inner)),
         Expr::Binary(op, left, right) => {
             let substituted = Expr::Binary(*op, substitute(left), substitute(right));
             // a known byte address's location is the base of an address
@@ -1061,7 +1062,12 @@ fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr
         Expr::Conditional(condition, then_value, else_value) => {
             Expr::Conditional(substitute(condition), substitute(then_value), substitute(else_value))
         }
-        Expr::Const(_) | Expr::Load(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => expr.clone(),
+        Expr::Const(_)
+        | Expr::FloatConst(_)
+        | Expr::Load(_)
+        | Expr::ObjectAddress(_)
+        | Expr::Nondet(_)
+        | Expr::CurrentThread => expr.clone(),
     }
 }
 
@@ -1119,8 +1125,8 @@ pub(super) fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Optio
 fn deterministic(expr: &Expr) -> bool {
     match expr {
         Expr::Nondet(_) => false,
-        Expr::Const(_) | Expr::Load(_) | Expr::ObjectAddress(_) | Expr::CurrentThread => true,
-        Expr::Unary(_, inner) | Expr::Cast(_, inner) => deterministic(inner),
+        Expr::Const(_) | Expr::FloatConst(_) | Expr::Load(_) | Expr::ObjectAddress(_) | Expr::CurrentThread => true,
+        Expr::Unary(_, inner) | Expr::Cast(_, inner) | Expr::Reinterpret(_, inner) => deterministic(inner),
         Expr::Binary(_, left, right) => deterministic(left) && deterministic(right),
         Expr::Conditional(condition, then_value, else_value) => {
             deterministic(condition) && deterministic(then_value) && deterministic(else_value)

@@ -41,7 +41,7 @@ impl Analysis {
     fn uses(&mut self, e: &Expr, state: &Assigned) {
         match e {
             Expr::Load(place) => self.place_uses(place, state, true),
-            Expr::Unary(_, a) | Expr::Cast(_, a) => self.uses(a, state),
+            Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => self.uses(a, state),
             Expr::Binary(_, a, b) => {
                 self.uses(a, state);
                 self.uses(b, state);
@@ -51,7 +51,7 @@ impl Analysis {
                 self.uses(a, state);
                 self.uses(b, state);
             }
-            Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
+            Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
         }
     }
 

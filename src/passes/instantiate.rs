@@ -327,7 +327,7 @@ fn check_bounded(
 pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
     match ty {
         Ty::Void => 0,
-        Ty::Bool | Ty::Int { .. } | Ty::Pointer(_) | Ty::ThreadHandle | Ty::FunctionPointer => 1,
+        Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pointer(_) | Ty::ThreadHandle | Ty::FunctionPointer => 1,
         Ty::Array(element, n) => scalar_count(element, structs).saturating_mul(*n),
         Ty::Struct(id) => structs
             .get(*id)

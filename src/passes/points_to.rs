@@ -299,7 +299,12 @@ impl PointsTo {
             Expr::Const(c) => self.constant(*c, unit),
             Expr::Load(place) => self.variables.get(&variable(slot, place)).cloned().unwrap_or_default(),
             Expr::ObjectAddress(_) => Pointees::anything(),
-            Expr::Unary(UnaryOp::Not, _) | Expr::Nondet(_) | Expr::CurrentThread => Pointees::default(),
+            // a floating value, or its bits, points nowhere
+            Expr::Unary(UnaryOp::Not, _)
+            | Expr::Nondet(_)
+            | Expr::CurrentThread
+            | Expr::FloatConst(_)
+            | Expr::Reinterpret(..) => Pointees::default(),
             Expr::Unary(_, a) => self.blurred(self.value(slot, a, unit)),
             Expr::Cast(_, a) => self.value(slot, a, unit),
             Expr::Conditional(_, a, b) => self.value(slot, a, unit).union(&self.value(slot, b, unit)),

@@ -202,7 +202,7 @@ impl PrivateBlocks {
             )
             | Expr::Unary(UnaryOp::Not, _) => {}
             Expr::Load(place) => self.carried_by_place(place, sites),
-            Expr::Unary(_, inner) | Expr::Cast(_, inner) => self.carried(inner, sites),
+            Expr::Unary(_, inner) | Expr::Cast(_, inner) | Expr::Reinterpret(_, inner) => self.carried(inner, sites),
             Expr::Binary(_, left, right) => {
                 self.carried(left, sites);
                 self.carried(right, sites);
@@ -212,7 +212,7 @@ impl PrivateBlocks {
                 self.carried(then_value, sites);
                 self.carried(else_value, sites);
             }
-            Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
+            Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
         }
     }
 

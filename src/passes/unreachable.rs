@@ -734,7 +734,12 @@ fn value(expr: &Expr, constants: &HashMap<LocalId, i64>) -> Option<i64> {
                 _ => return None,
             }
         }
-        Expr::Load(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => return None,
+        Expr::Load(_)
+        | Expr::ObjectAddress(_)
+        | Expr::Nondet(_)
+        | Expr::CurrentThread
+        | Expr::FloatConst(_)
+        | Expr::Reinterpret(..) => return None,
     };
     (0..=LIMIT).contains(&v).then_some(v)
 }

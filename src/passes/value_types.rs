@@ -28,6 +28,9 @@ pub enum ValueKind {
     Function,
     /// A thread handle (`pthread_t`): the thread's slot.
     Thread,
+    /// A `float` (32) or `double` (64): memory holds the integer of its
+    /// bits.
+    Float { bits: u8 },
 }
 
 /// The value kinds of a translation.
@@ -138,6 +141,7 @@ impl<'a> ValueTypesBuilder<'a> {
             Ty::Pointer(target) => ValueKind::Pointer { pointee: self.shape(target) },
             Ty::FunctionPointer => ValueKind::Function,
             Ty::ThreadHandle => ValueKind::Thread,
+            Ty::Float { bits } => ValueKind::Float { bits: *bits },
             _ => ValueKind::Signed,
         }
     }

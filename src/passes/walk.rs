@@ -235,7 +235,7 @@ pub fn expr_mut(e: &mut Expr, fe: &mut impl FnMut(&mut Expr), fp: &mut impl FnMu
     fe(e);
     match e {
         Expr::Load(place) => place_mut(place, fe, fp),
-        Expr::Unary(_, a) | Expr::Cast(_, a) => expr_mut(a, fe, fp),
+        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => expr_mut(a, fe, fp),
         Expr::Binary(_, a, b) => {
             expr_mut(a, fe, fp);
             expr_mut(b, fe, fp);
@@ -245,7 +245,7 @@ pub fn expr_mut(e: &mut Expr, fe: &mut impl FnMut(&mut Expr), fp: &mut impl FnMu
             expr_mut(b, fe, fp);
             expr_mut(c, fe, fp);
         }
-        Expr::Const(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
+        Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
     }
 }
 

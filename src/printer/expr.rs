@@ -1,7 +1,7 @@
 //! C text of types, declarations, places and expressions, and the naming
 //! scheme of the printed program (unique, readable, deterministic).
 
-use crate::ir::{BinaryOp, Expr, Place, Ty, UnaryOp};
+use crate::ir::{BinaryOp, Expr, FloatLiteral, Place, Ty, UnaryOp};
 use crate::passes::{SeqThread, SequentialProgram};
 use std::collections::BTreeSet;
 
@@ -94,6 +94,8 @@ fn scalar_type(ty: &Ty) -> &'static str {
         } if *bits <= 32 => "unsigned int",
         Ty::Int { signed: true, .. } => "long long",
         Ty::Int { signed: false, .. } => "unsigned long long",
+        Ty::Float { bits } if *bits <= 32 => "float",
+        Ty::Float { .. } => "double",
         Ty::Pointer(_) | Ty::ThreadHandle | Ty::FunctionPointer => "unsigned int",
         Ty::Array(..) | Ty::Struct(_) => "int",
     }
@@ -138,6 +140,26 @@ pub fn constant(value: i64) -> String {
     } else {
         format!("{value}LL")
     }
+}
+
+/// A C floating constant: the program's spelling, `f` for a `float`.
+fn float_constant(literal: &FloatLiteral) -> String {
+    let suffix = if literal.bits <= 32 { "f" } else { "" };
+    format!("{}{suffix}", literal.spelling)
+}
+
+/// The bits of `value` read as a value of type `to`: a floating type and
+/// the signed integer type of its width, either way round, through a
+/// union (a compound literal, so that the expression stays one).
+fn reinterpret(to: &Ty, value: &str) -> String {
+    let (integer, floating) = match to {
+        Ty::Float { bits } if *bits <= 32 => ("int", "float"),
+        Ty::Float { .. } => ("long long", "double"),
+        Ty::Int { bits, .. } if *bits <= 32 => ("int", "float"),
+        _ => ("long long", "double"),
+    };
+    let (from, to) = if matches!(to, Ty::Float { .. }) { (integer, floating) } else { (floating, integer) };
+    format!("((union {{ {from} from; {to} to; }}){{ .from = {value} }}).to")
 }
 
 /// A C string literal of `text`.
@@ -199,6 +221,7 @@ pub fn expression(
 ) -> String {
     match e {
         Expr::Const(v) => constant(*v),
+        Expr::FloatConst(literal) => float_constant(literal),
         Expr::Load(p) => place(p, names, thread, nondet),
         // Resolved by instantiation; an unresolved address is the null location.
         Expr::ObjectAddress(_) => "0".into(),
@@ -230,6 +253,7 @@ pub fn expression(
                 expression(a, names, thread, nondet)
             ),
         },
+        Expr::Reinterpret(to, a) => reinterpret(to, &expression(a, names, thread, nondet)),
         Expr::Nondet(ty) => {
             let (function, c_type) = nondet_function(ty);
             nondet.insert((function.clone(), c_type));

@@ -122,8 +122,9 @@ pub struct Freed {
 }
 
 /// Shows the values of locations as their C types read them: pointers as
-/// the locations they point to (`&x`, `&heap#0[1]`, `NULL`), the rest as
-/// integers (already unsigned where the type is).
+/// the locations they point to (`&x`, `&heap#0[1]`, `NULL`), floating
+/// values as numbers (`1.5`) rather than their bits, the rest as integers
+/// (already unsigned where the type is).
 #[derive(Debug, Clone, Default)]
 pub struct ValueDisplay {
     /// Index = location id.
@@ -141,6 +142,8 @@ pub struct ValueDisplay {
     thread_handles: std::collections::HashSet<String>,
     /// The threads by slot.
     thread_names: Vec<String>,
+    /// The locations that hold floating values, by name: their bits.
+    floats: HashMap<String, u8>,
 }
 
 impl ValueDisplay {
@@ -160,6 +163,14 @@ impl ValueDisplay {
             names.iter().zip(kinds).filter(|(_, kind)| **kind == wanted).map(|(name, _)| name.clone()).collect()
         };
         let (function_pointers, thread_handles) = (holding(ValueKind::Function), holding(ValueKind::Thread));
+        let floats = names
+            .iter()
+            .zip(kinds)
+            .filter_map(|(name, kind)| match kind {
+                ValueKind::Float { bits } => Some((name.clone(), *bits)),
+                _ => None,
+            })
+            .collect();
         ValueDisplay {
             names: names.to_vec(),
             pointers,
@@ -168,6 +179,7 @@ impl ValueDisplay {
             function_names: types.function_names.clone(),
             thread_handles,
             thread_names: types.thread_names.clone(),
+            floats,
         }
     }
 
@@ -181,10 +193,23 @@ impl ValueDisplay {
         name.map_or_else(|| value.to_string(), |name| format!("&{name}"))
     }
 
+    /// `value` of `location` as a number for machines (JSON's `value`):
+    /// a floating value as its shortest exact decimal, any other as the
+    /// integer memory holds (a pointer's location id).
+    pub fn number(&self, location: &str, value: i128) -> String {
+        match self.floats.get(location) {
+            Some(bits) => floating_value(value, *bits),
+            None => value.to_string(),
+        }
+    }
+
     /// `value` of `location`, as the report shows it.
     pub fn show(&self, location: &str, value: i128) -> String {
         if self.function_pointers.contains(location) {
             return self.function(value);
+        }
+        if let Some(bits) = self.floats.get(location) {
+            return floating_value(value, *bits);
         }
         if self.thread_handles.contains(location) {
             let name = usize::try_from(value).ok().and_then(|slot| self.thread_names.get(slot));
@@ -208,6 +233,16 @@ impl ValueDisplay {
                 }
             }
         }
+    }
+}
+
+/// The floating value of `bits` bits whose bits memory holds as `stored`
+/// (a `float`'s as a signed 32-bit integer), as C would print it with
+/// enough digits to give it back.
+fn floating_value(stored: i128, bits: u8) -> String {
+    match bits {
+        32 => format!("{:?}", f32::from_bits(stored as i32 as u32)),
+        _ => format!("{:?}", f64::from_bits(stored as i64 as u64)),
     }
 }
 

@@ -850,11 +850,16 @@ impl Renderer<'_> {
         self.decoded.values.show(location, value)
     }
 
+    /// A value of `location` as the JSON report gives it.
+    fn number(&self, location: &str, value: i128) -> Option<String> {
+        Some(self.decoded.values.number(location, value))
+    }
+
     fn flush_effect(&self, event: EventId) -> (String, StepKind, Option<String>) {
         match &self.decoded.events[event].kind {
             EventKind::Write { location, value } => {
                 let shown = self.shown(location, *value);
-                (format!("{location} = {shown} reaches memory"), StepKind::StoreToMemory, Some(value.to_string()))
+                (format!("{location} = {shown} reaches memory"), StepKind::StoreToMemory, self.number(location, *value))
             }
             other => (format!("{other:?} reaches memory"), StepKind::StoreToMemory, None),
         }
@@ -871,7 +876,7 @@ impl Renderer<'_> {
                 } else {
                     (format!("{location} := {shown} (buffered)"), StepKind::StoreBuffered)
                 };
-                Some(self.row(event, (effect, kind, Some(value.to_string()))))
+                Some(self.row(event, (effect, kind, self.number(location, *value))))
             }
             EventKind::Spawn { child } => {
                 Some(self.row(event, (format!("starts {}", self.thread_name(*child)), StepKind::Create, None)))
@@ -912,9 +917,9 @@ impl Renderer<'_> {
                 let initial = if from.is_none() { " (initial value)" } else { "" };
                 let shown = self.shown(location, *value);
                 if own_buffer {
-                    (format!("reads {location} = {shown} from own buffer"), StepKind::LoadFromBuffer, Some(value.to_string()))
+                    (format!("reads {location} = {shown} from own buffer"), StepKind::LoadFromBuffer, self.number(location, *value))
                 } else {
-                    (format!("reads {location} = {shown}{initial} from memory"), StepKind::LoadFromMemory, Some(value.to_string()))
+                    (format!("reads {location} = {shown}{initial} from memory"), StepKind::LoadFromMemory, self.number(location, *value))
                 }
             }
             EventKind::Fence => {
@@ -943,11 +948,11 @@ impl Renderer<'_> {
             EventKind::Rmw { location, old, new, .. } => {
                 let old = old.map_or_else(|| "its initial value".to_string(), |v| self.shown(location, v));
                 let shown = self.shown(location, *new);
-                (drains(&format!("atomic {location}: reads {old}, writes {shown}")), StepKind::Rmw, Some(new.to_string()))
+                (drains(&format!("atomic {location}: reads {old}, writes {shown}")), StepKind::Rmw, self.number(location, *new))
             }
             EventKind::CasRead { location, value, .. } => {
                 let shown = self.shown(location, *value);
-                (format!("compare-and-swap on {location} fails: reads {shown}"), StepKind::CasFailed, Some(value.to_string()))
+                (format!("compare-and-swap on {location} fails: reads {shown}"), StepKind::CasFailed, self.number(location, *value))
             }
             EventKind::Lock { mutex } => (drains(&format!("lock {mutex}")), StepKind::Lock, None),
             EventKind::Unlock { mutex } => (drains(&format!("unlock {mutex}")), StepKind::Unlock, None),
