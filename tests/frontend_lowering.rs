@@ -1531,6 +1531,9 @@ fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics(
         ("int x;\nfloat f = x;\nint main(void) { return 0; }\n", "a floating initial value other than a constant is not supported", 2),
         ("int main(void) {\n  long double d = 1;\n  return 0;\n}\n", "a `long double` or complex type is not supported", 2),
         ("int main(void) {\n  return 1.0L > 0;\n}\n", "`long double`, imaginary or TS 18661 floating constant", 2),
+        ("int main(void) {\n  float f = 1;\n  return ~f;\n}\n", "a floating value as the operand of `~`", 3),
+        ("int main(void) {\n  double d = 2;\n  switch (d) { default: break; }\n  return 0;\n}\n", "a floating value as a `switch` value", 3),
+        ("int a[4];\nint main(void) {\n  double d = 3;\n  return a[d];\n}\n", "a floating value as an array index", 4),
         ("int x;\nint main(void) {\n  int *p = &x;\n  double d = 1;\n  return p + d != 0;\n}\n", "floating", 5),
     ];
     for (source, needle, line) in cases {

@@ -552,7 +552,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         match base_lv {
             Some(LVal::Private(place, CType::Array(element, _))) => {
-                let i = self.rvalue(index)?;
+                let i = self.integer_rvalue(index, "an array index")?;
                 Ok(LVal::Private(
                     Place::Index(Box::new(place), Box::new(i.expr)),
                     *element,
@@ -564,7 +564,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 atomic,
             }) => {
                 let mark = self.mark();
-                let i = self.rvalue(index)?;
+                let i = self.integer_rvalue(index, "an array index")?;
                 let address = self.protect(address, &CType::LONG, mark);
                 let stride = self.lw.types.size(&element) as i64;
                 let offset = binary(BinaryOp::Mul, i.expr, Expr::Const(stride));
@@ -580,7 +580,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     None => self.rvalue(base)?,
                 };
                 let mark = self.mark();
-                let i = self.rvalue(index)?;
+                let i = self.integer_rvalue(index, "an array index")?;
                 let address = self.protect(pointer.expr, &pointer.ty, mark);
                 let address = self.lw.location_of(address);
                 let Some(element) = pointer.ty.target().cloned() else {
@@ -606,6 +606,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 })
             }
         }
+    }
+
+    /// Lowers `e`, which C requires to be of integer type where it stands
+    /// (`what`: an array index, a `switch` value, `~`'s operand): a
+    /// floating value there is an error, as in C.
+    pub fn integer_rvalue(&mut self, e: &'a Node<Expression>, what: &str) -> LResult<Val> {
+        let value = self.rvalue(e)?;
+        if matches!(value.ty, CType::Float(_)) {
+            return self.lw.error(e.span, format!("a floating value as {what}"), "C requires an integer here");
+        }
+        Ok(value)
     }
 
     fn unary(
@@ -644,7 +655,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             UnaryOperator::Plus => self.rvalue(&u.operand),
             UnaryOperator::Minus | UnaryOperator::Complement | UnaryOperator::Negate => {
-                let v = self.rvalue(&u.operand)?;
+                let v = match u.operator.node {
+                    UnaryOperator::Complement => self.integer_rvalue(&u.operand, "the operand of `~`")?,
+                    _ => self.rvalue(&u.operand)?,
+                };
                 let (op, ty) = match u.operator.node {
                     UnaryOperator::Minus => (UnaryOp::Neg, promote(&v.ty)),
                     UnaryOperator::Complement => (UnaryOp::BitNot, promote(&v.ty)),

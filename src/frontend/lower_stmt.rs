@@ -316,7 +316,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     fn switch(&mut self, sw: &'a SwitchStatement, span: Span) -> LResult<()> {
-        let value = self.rvalue(&sw.expression)?;
+        let value = self.integer_rvalue(&sw.expression, "a `switch` value")?;
         let value = self.save(value.expr, &value.ty);
         let end = self.fresh_label();
         self.cases.push(Vec::new());
