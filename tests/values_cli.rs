@@ -916,3 +916,27 @@ fn floating_values_are_computed_as_c_computes_them() {
         ],
     );
 }
+
+#[test]
+fn atomic_floating_objects_swap_their_bits() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "floating_atomics.c",
+        &["--tso", "--bitwidth", "64", "--unwind", "3"],
+        &[
+            ("assert(sum == 1.75)", "assert(sum == 1.5)"),
+            ("assert(before == 1.0f", "assert(before == 2.0f"),
+            ("0, 5, 5) && plain == 3.5)", "0, 5, 5) && plain == 0.0)"),
+            ("&& want == 3.5)", "&& want == 0.0)"),
+            ("assert(got == 3.5", "assert(got == 4.5"),
+            // compared by value, -0.0 would match 0.0 and the swap succeed
+            ("assert(!__atomic_compare_exchange(&plain, &expected_zero", "assert(__atomic_compare_exchange(&plain, &expected_zero"),
+        ],
+    );
+    // a load and a store instead of the compare-and-swap loop lose an update
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let racy = mutant(&fixture("floating_atomics.c"), "#ifdef RACY", "#if 1", directory.path());
+    expect_within(&racy, &["--tso", "--bitwidth", "64", "--unwind", "3"], Verdict::Unsafe);
+}

@@ -10,7 +10,7 @@ use super::bit_builtins;
 use super::c11_threads;
 use super::sync_objects;
 use super::thread_specific;
-use super::lower_expr::{LVal, Val};
+use super::lower_expr::{floating_bits, LVal, Val};
 use super::types::{CType, truncate};
 use crate::ir::*;
 use lang_c::ast::*;
@@ -139,6 +139,14 @@ enum Atomic {
         order_argument: Option<usize>,
     },
     LockRelease,
+}
+
+/// What a compare-and-swap gives its caller: the value it found in the
+/// object's type, and whether it swapped (for a floating object, whether
+/// the bits were equal, as C11 compares representations).
+struct CompareExchange {
+    old: Expr,
+    succeeded: Expr,
 }
 
 /// The desired value of a compare-and-swap argument: the argument's value,
@@ -828,12 +836,25 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 | Atomic::CompareAndSwap { .. }
         );
         if matches!(ty, CType::Float(_)) {
-            if read_modify_write {
-                return self.lw.refuse(
+            // C11 compares and swaps an object's representation: a
+            // floating exchange or compare-and-swap works on the bits
+            if matches!(kind, Atomic::Fetch { .. } | Atomic::FetchNand { .. }) {
+                return self.lw.error(
                     span,
-                    "an atomic read-modify-write of a floating value",
-                    Some("update it under a mutex, or keep its bits in an integer"),
+                    format!("`{name}` of a floating value"),
+                    "C's fetch-and-op takes integers and pointers",
                 );
+            }
+            // as gcc: its `__sync_*` and `__atomic_*_n` builtins take
+            // integers and pointers only, the generic ones any type
+            if read_modify_write && (name.starts_with("__sync_") || name.ends_with("_n")) {
+                return Err(Box::new(self.lw.source.diagnostic(
+                    span.start,
+                    span.end,
+                    format!("`{name}` of a floating value"),
+                    "gcc's builtin takes integers and pointers".to_string(),
+                    Some("use C11's atomic_exchange or atomic_compare_exchange_* on an `_Atomic` object".to_string()),
+                )));
             }
             self.lw.shared_float_fits(&ty, span)?;
         }
@@ -882,17 +903,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Atomic::Exchange { .. } | Atomic::FlagTestAndSet => {
                 let value = match kind {
                     Atomic::FlagTestAndSet => Expr::Const(1),
-                    Atomic::Exchange { generic: true } => self.pointee(&arguments[1])?.expr,
-                    _ => self.rvalue(&arguments[1])?.expr,
+                    Atomic::Exchange { generic: true } => {
+                        let value = self.pointee(&arguments[1])?;
+                        self.floating_operand(value, &ty, span)?
+                    }
+                    _ => {
+                        let value = self.rvalue(&arguments[1])?;
+                        self.floating_operand(value, &ty, span)?
+                    }
                 };
                 let value = self.cut_off_unless_shared_memory_holds(value, &ty);
-                let old = self.temp(&ty);
+                let old = self.temp(&floating_bits(&ty).unwrap_or_else(|| ty.clone()));
                 self.emit(StmtKind::Rmw {
                     target: Some(Place::Local(old)),
                     address,
                     op: RmwOp::Exchange(value),
                 });
-                let old = Val { expr: Expr::Load(Place::Local(old)), ty };
+                let old = Val { expr: self.from_memory(Expr::Load(Place::Local(old)), &ty), ty };
                 if let Atomic::Exchange { generic: true } = kind {
                     let result = self.pointer_argument(&arguments[2])?;
                     self.store(&result, old, span)?;
@@ -901,28 +928,21 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(old)
             }
             Atomic::CompareAndSwap { returns_old } => {
-                let expected = self.rvalue(&arguments[1])?.expr;
-                let (old, expected) =
-                    self.compare_exchange(address, expected, Desired::Value(&arguments[2]), &ty)?;
+                let expected = self.rvalue(&arguments[1])?;
+                let swap = self.compare_exchange(address, expected, Desired::Value(&arguments[2]), &ty, span)?;
                 if returns_old {
-                    Ok(Val { expr: old, ty })
+                    Ok(Val { expr: swap.old, ty })
                 } else {
-                    Ok(Val {
-                        expr: Expr::Binary(BinaryOp::Eq, Box::new(old), Box::new(expected)),
-                        ty: CType::Bool,
-                    })
+                    Ok(Val { expr: swap.succeeded, ty: CType::Bool })
                 }
             }
             Atomic::CompareExchangePointer { generic } => {
                 let expected_object = self.pointer_argument(&arguments[1])?;
-                let expected = self.load(expected_object.clone(), arguments[1].span)?.expr;
+                let expected = self.load(expected_object.clone(), arguments[1].span)?;
                 let desired = if generic { Desired::Pointee(&arguments[2]) } else { Desired::Value(&arguments[2]) };
-                let (old, expected) = self.compare_exchange(address, expected, desired, &ty)?;
+                let CompareExchange { old, succeeded } = self.compare_exchange(address, expected, desired, &ty, span)?;
                 let success = self.temp(&CType::Bool);
-                self.emit(StmtKind::Assign(
-                    Place::Local(success),
-                    Expr::Binary(BinaryOp::Eq, Box::new(old.clone()), Box::new(expected)),
-                ));
+                self.emit(StmtKind::Assign(Place::Local(success), succeeded));
                 let (write_back, _) = self.in_block(|f| {
                     f.store(
                         &expected_object,
@@ -1008,18 +1028,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     fn compare_exchange(
         &mut self,
         address: Expr,
-        expected: Expr,
+        expected: Val,
         desired: Desired<'a>,
         ty: &CType,
-    ) -> LResult<(Expr, Expr)> {
-        let expected = self.save(expected, ty);
+        span: Span,
+    ) -> LResult<CompareExchange> {
+        // memory's type: a floating object's bits are compared and swapped
+        let stored = floating_bits(ty).unwrap_or_else(|| ty.clone());
+        let expected = self.floating_operand(expected, ty, span)?;
+        let expected = self.save(expected, &stored);
         let desired = match desired {
-            Desired::Value(value) => self.rvalue(value)?.expr,
-            Desired::Pointee(pointer) => self.pointee(pointer)?.expr,
+            Desired::Value(value) => self.rvalue(value)?,
+            Desired::Pointee(pointer) => self.pointee(pointer)?,
         };
+        let desired = self.floating_operand(desired, ty, span)?;
         let expected = self.cut_off_unless_shared_memory_holds(expected, ty);
         let desired = self.cut_off_unless_shared_memory_holds(desired, ty);
-        let old = self.temp(ty);
+        let old = self.temp(&stored);
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(old)),
             address,
@@ -1028,7 +1053,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 desired,
             },
         });
-        Ok((Expr::Load(Place::Local(old)), expected))
+        let old = Expr::Load(Place::Local(old));
+        Ok(CompareExchange {
+            succeeded: Expr::Binary(BinaryOp::Eq, Box::new(old.clone()), Box::new(expected)),
+            old: self.from_memory(old, ty),
+        })
+    }
+
+    /// An operand that an exchange or compare-and-swap of an object of
+    /// type `ty` writes or compares: for a floating object the bits of the
+    /// value converted to its type, any other operand as it is.
+    fn floating_operand(&mut self, value: Val, ty: &CType, span: Span) -> LResult<Expr> {
+        if floating_bits(ty).is_none() {
+            return Ok(value.expr);
+        }
+        let converted = self.convert(value, ty, span)?;
+        Ok(self.to_memory(converted, ty))
     }
 
     /// `strcpy(dst, "literal")`: one write per character and the terminator.

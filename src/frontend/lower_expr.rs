@@ -1232,7 +1232,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// A value of type `ty` as shared memory holds it: a floating value as
     /// the integer of its bits, any other as itself.
-    fn to_memory(&self, value: Expr, ty: &CType) -> Expr {
+    pub(super) fn to_memory(&self, value: Expr, ty: &CType) -> Expr {
         match floating_bits(ty) {
             Some(bits) => Expr::Reinterpret(self.lw.types.ir_type(&bits), Box::new(value)),
             None => value,
@@ -1240,7 +1240,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     /// The value of type `ty` whose memory form is `stored` ([`Self::to_memory`]).
-    fn from_memory(&self, stored: Expr, ty: &CType) -> Expr {
+    pub(super) fn from_memory(&self, stored: Expr, ty: &CType) -> Expr {
         match floating_bits(ty) {
             Some(_) => Expr::Reinterpret(self.lw.types.ir_type(ty), Box::new(stored)),
             None => stored,
