@@ -1527,7 +1527,7 @@ fn floating_values_enter_and_leave_shared_memory_as_their_bits() {
 fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics() {
     let cases: &[(&str, &str, u32)] = &[
         ("float f;\nint main(void) {\n  return __atomic_fetch_add(&f, 1, 5);\n}\n", "`__atomic_fetch_add` of a floating value", 3),
-        ("double d;\nint main(void) {\n  return __sync_bool_compare_and_swap(&d, 0, 1);\n}\n", "`__sync_bool_compare_and_swap` of a floating value", 3),
+        ("float d;\nint main(void) {\n  return __sync_bool_compare_and_swap(&d, 0, 1);\n}\n", "`__sync_bool_compare_and_swap` of a floating value", 3),
         ("int main(void) {\n  double d = 2;\n  return d % 2;\n}\n", "this operator on a floating value", 3),
         ("int x;\nfloat f = x;\nint main(void) { return 0; }\n", "a floating initial value other than a constant is not supported", 2),
         ("int main(void) {\n  long double d = 1;\n  return 0;\n}\n", "a `long double` or complex type is not supported", 2),
