@@ -1535,6 +1535,9 @@ fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics(
         ("int main(void) {\n  float f = 1;\n  return ~f;\n}\n", "a floating value as the operand of `~`", 3),
         ("int main(void) {\n  double d = 2;\n  switch (d) { default: break; }\n  return 0;\n}\n", "a floating value as a `switch` value", 3),
         ("int a[4];\nint main(void) {\n  double d = 3;\n  return a[d];\n}\n", "a floating value as an array index", 4),
+        ("#include <math.h>\nint main(void) {\n  return isnan(1);\n}\n", "`__builtin_isnan` of a value that is not a `float` or `double`", 3),
+        ("#include <math.h>\nint main(void) {\n  double d = nan(\"7\");\n  return d > 0;\n}\n", "`nan` with a NaN payload is not supported", 3),
+        ("#include <math.h>\nint main(void) {\n  return fabs(1, 2) > 0;\n}\n", "`fabs` takes 1 argument", 3),
         ("int x;\nint main(void) {\n  int *p = &x;\n  double d = 1;\n  return p + d != 0;\n}\n", "floating", 5),
     ];
     for (source, needle, line) in cases {

@@ -48,7 +48,7 @@ fn holds_natively(program: &Path, directory: &Path) -> bool {
         .args(["-w", "-O0", "-o"])
         .arg(&binary)
         .arg(program)
-        .arg("-lpthread")
+        .args(["-lpthread", "-lm"])
         .status()
         .expect("gcc runs");
     assert!(compiled.success(), "gcc compiles {}", program.display());
@@ -939,4 +939,30 @@ fn atomic_floating_objects_swap_their_bits() {
     let directory = tempfile::tempdir().expect("temporary directory");
     let racy = mutant(&fixture("floating_atomics.c"), "#ifdef RACY", "#if 1", directory.path());
     expect_within(&racy, &["--tso", "--bitwidth", "64", "--unwind", "3"], Verdict::Unsafe);
+}
+
+#[test]
+fn math_functions_on_bits_agree_with_the_c_library() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "math_functions.c",
+        &["--tso", "--bitwidth", "64"],
+        &[
+            // fmax and fminf in a thread, on a NaN and an infinity in shared memory
+            ("assert(level == 2.5", "assert(level != 2.5"),
+            ("cap == -3.0f", "cap == -4.0f"),
+            ("isnan(d) && !isnan(1.0)", "isnan(d) && isnan(1.0)"),
+            ("isfinite(-2.0f)", "!isfinite(-2.0f)"),
+            ("!isinf(1e308)", "isinf(1e308)"),
+            ("isinf(-HUGE_VALF) == -1", "isinf(-HUGE_VALF) == 1"),
+            ("signbit(-zero));", "!signbit(-zero));"),
+            ("!signbit(fabs(-zero))", "signbit(fabs(-zero))"),
+            ("copysign(3.0, -0.0) == -3.0", "copysign(3.0, -0.0) == 3.0"),
+            ("fmin(d, 1.0) == 1.0", "fmin(d, 1.0) != 1.0"),
+            ("nan(\"\") != nan(\"\")", "nan(\"\") == nan(\"\")"),
+            ("1 / zero > 0", "1 / zero < 0"),
+        ],
+    );
 }

@@ -7,6 +7,7 @@
 use super::lower::{FnLowerer, LResult, binary};
 use super::scan::uncast;
 use super::bit_builtins;
+use super::math_builtins;
 use super::c11_threads;
 use super::sync_objects;
 use super::thread_specific;
@@ -447,6 +448,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             "__builtin_expect" => self.rvalue(argument(0)?),
             _ if bit_builtins::is_bit_builtin(name) => self.bit_builtin_call(name, arguments, span),
+            _ if math_builtins::is_math_builtin(name) => self.math_builtin_call(name, arguments, span),
             // a hint: the pointer itself
             "__builtin_assume_aligned" => self.rvalue(argument(0)?),
             // whether gcc folds the operand to a constant: constant

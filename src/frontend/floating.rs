@@ -127,7 +127,26 @@ pub fn constant_value<'a>(types: &mut TypeEnv<'a>, e: &'a Node<Expression>) -> O
             let (left, right) = (constant_value(types, &b.node.lhs)?, constant_value(types, &b.node.rhs)?);
             binary(&b.node.operator.node, left, right)
         }
+        Expression::Call(call) => builtin_constant(&call.node),
         _ => types.const_eval(e).map(|v| FloatValue::Double(v as f64)),
+    }
+}
+
+/// The value of a call of the builtins behind `<math.h>`'s `INFINITY`,
+/// `HUGE_VAL` and `NAN` (`__builtin_inff()`, `__builtin_nanf("")`), which
+/// gcc folds to constants; `None` for every other call.
+fn builtin_constant(call: &ast::CallExpression) -> Option<FloatValue> {
+    let Expression::Identifier(name) = &call.callee.node else { return None };
+    let empty_string = |arguments: &[Node<Expression>]| match arguments {
+        [argument] => matches!(&argument.node, Expression::StringLiteral(l) if l.node.iter().all(|part| part == "\"\"")),
+        _ => false,
+    };
+    match (name.node.name.as_str(), call.arguments.is_empty()) {
+        ("__builtin_inf" | "__builtin_huge_val", true) => Some(FloatValue::Double(f64::INFINITY)),
+        ("__builtin_inff" | "__builtin_huge_valf", true) => Some(FloatValue::Single(f32::INFINITY)),
+        ("__builtin_nan", false) if empty_string(&call.arguments) => Some(FloatValue::Double(f64::NAN)),
+        ("__builtin_nanf", false) if empty_string(&call.arguments) => Some(FloatValue::Single(f32::NAN)),
+        _ => None,
     }
 }
 

@@ -18,6 +18,7 @@ mod strings;
 mod type_of;
 mod bit_fields;
 mod bit_builtins;
+mod math_builtins;
 mod function_pointers;
 mod sync_objects;
 mod thread_specific;

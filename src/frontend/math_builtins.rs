@@ -1,0 +1,258 @@
+//! The floating-point functions of `<math.h>` that are exact operations on
+//! a value's bits: the classification macros (`isnan`, `isinf`,
+//! `isfinite`, `signbit`, which glibc spells as gcc's `__builtin_` forms),
+//! `fabs`, `copysign`, `fmin`, `fmax`, and the constants `INFINITY`,
+//! `HUGE_VAL` and `NAN`. Each is an expression over the bits of its
+//! operands, which private temporaries hold.
+
+use super::lower::{FnLowerer, LResult, binary};
+use super::lower_expr::{floating_bits, Val};
+use super::types::CType;
+use crate::ir::*;
+use lang_c::ast::{Constant, Expression};
+use lang_c::span::{Node, Span};
+
+/// What a math builtin computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MathOperation {
+    /// Whether the operand is a NaN.
+    IsNan,
+    /// Whether the operand is an infinity.
+    IsInfinite,
+    /// -1 for minus infinity, 1 for plus infinity, 0 otherwise.
+    InfinitySign,
+    /// Whether the operand is neither an infinity nor a NaN.
+    IsFinite,
+    /// Whether the operand's sign bit is set (-0.0 and negative NaNs too).
+    SignBit,
+    /// The operand without its sign bit.
+    Absolute,
+    /// The first operand with the second's sign bit.
+    CopySign,
+    /// The smaller operand; the other where one is a NaN.
+    Minimum,
+    /// The larger operand; the other where one is a NaN.
+    Maximum,
+    /// Plus infinity (`INFINITY`, `HUGE_VAL`).
+    Infinity,
+    /// The default quiet NaN (`NAN`, `nan("")`).
+    QuietNan,
+}
+
+/// A math builtin: its operation and the floating type it computes in
+/// (`None` for the type-generic classification builtins, which take
+/// their operand's type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MathBuiltin {
+    operation: MathOperation,
+    bits: Option<u8>,
+}
+
+/// The math builtin that the function `name` is, if any: libc's names
+/// (`fabs`, `fabsf`, ...) and gcc's `__builtin_` forms.
+fn math_builtin(name: &str) -> Option<MathBuiltin> {
+    use MathOperation::*;
+    let generic = |operation| Some(MathBuiltin { operation, bits: None });
+    match name {
+        "__builtin_isnan" => return generic(IsNan),
+        "__builtin_isinf" => return generic(IsInfinite),
+        "__builtin_isinf_sign" => return generic(InfinitySign),
+        "__builtin_isfinite" => return generic(IsFinite),
+        "__builtin_signbit" | "__builtin_signbitf" => return generic(SignBit),
+        _ => {}
+    }
+    let stem = name.strip_prefix("__builtin_").unwrap_or(name);
+    let (stem, bits) = match stem.strip_suffix('f') {
+        Some(stem) if stem != "in" => (stem, 32),
+        _ => (stem, 64),
+    };
+    let operation = match stem {
+        "fabs" => Absolute,
+        "copysign" => CopySign,
+        "fmin" => Minimum,
+        "fmax" => Maximum,
+        "inf" | "huge_val" if name.starts_with("__builtin_") => Infinity,
+        "nan" => QuietNan,
+        _ => return None,
+    };
+    Some(MathBuiltin { operation, bits: Some(bits) })
+}
+
+/// Whether `name` is a math builtin ([`math_builtin`]).
+pub fn is_math_builtin(name: &str) -> bool {
+    math_builtin(name).is_some()
+}
+
+/// The constants of a floating type of `bits` bits, as the signed integer
+/// of its bits: the sign bit, the other bits, the exponent of an infinity
+/// (every exponent bit set), the default quiet NaN.
+struct FloatingBits {
+    sign: i64,
+    magnitude: i64,
+    infinity: i64,
+    quiet_nan: i64,
+}
+
+impl FloatingBits {
+    fn of(bits: u8) -> FloatingBits {
+        match bits {
+            32 => FloatingBits {
+                sign: i64::from(i32::MIN),
+                magnitude: i64::from(i32::MAX),
+                infinity: i64::from(f32::INFINITY.to_bits()),
+                quiet_nan: i64::from(f32::NAN.to_bits()),
+            },
+            _ => FloatingBits {
+                sign: i64::MIN,
+                magnitude: i64::MAX,
+                infinity: f64::INFINITY.to_bits() as i64,
+                quiet_nan: f64::NAN.to_bits() as i64,
+            },
+        }
+    }
+}
+
+/// The result of `operation` over `operands`, private values of the
+/// floating type `ty` of `bits` bits.
+fn result(operation: MathOperation, operands: &[Expr], ty: &Ty, bits: u8) -> Expr {
+    use MathOperation::*;
+    let constants = FloatingBits::of(bits);
+    let integer = Ty::Int { bits, signed: true };
+    let bits_of = |x: &Expr| Expr::Reinterpret(integer.clone(), Box::new(x.clone()));
+    let magnitude = |x: &Expr| binary(BinaryOp::BitAnd, bits_of(x), Expr::Const(constants.magnitude));
+    let floating = |bits: Expr| Expr::Reinterpret(ty.clone(), Box::new(bits));
+    let choose = |condition: Expr, then: Expr, otherwise: Expr| {
+        Expr::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise))
+    };
+    let is_nan = |x: &Expr| binary(BinaryOp::Gt, magnitude(x), Expr::Const(constants.infinity));
+    let operand = |k: usize| operands.get(k).cloned().unwrap_or(Expr::Const(0));
+    let (x, y) = (operand(0), operand(1));
+    match operation {
+        IsNan => is_nan(&x),
+        IsInfinite => binary(BinaryOp::Eq, magnitude(&x), Expr::Const(constants.infinity)),
+        InfinitySign => {
+            let signed = choose(binary(BinaryOp::Lt, bits_of(&x), Expr::Const(0)), Expr::Const(-1), Expr::Const(1));
+            choose(binary(BinaryOp::Eq, magnitude(&x), Expr::Const(constants.infinity)), signed, Expr::Const(0))
+        }
+        IsFinite => binary(BinaryOp::Lt, magnitude(&x), Expr::Const(constants.infinity)),
+        SignBit => binary(BinaryOp::Lt, bits_of(&x), Expr::Const(0)),
+        Absolute => floating(magnitude(&x)),
+        CopySign => {
+            let sign = binary(BinaryOp::BitAnd, bits_of(&y), Expr::Const(constants.sign));
+            floating(binary(BinaryOp::BitOr, magnitude(&x), sign))
+        }
+        Minimum | Maximum => {
+            let order = if operation == Minimum { BinaryOp::Lt } else { BinaryOp::Gt };
+            let ordered = choose(binary(order, x.clone(), y.clone()), x.clone(), y.clone());
+            choose(is_nan(&x), y.clone(), choose(is_nan(&y), x, ordered))
+        }
+        Infinity => floating(Expr::Const(constants.infinity)),
+        QuietNan => floating(Expr::Const(constants.quiet_nan)),
+    }
+}
+
+impl MathBuiltin {
+    /// How many value operands the builtin takes (`nan`'s string aside).
+    fn operands(&self) -> usize {
+        match self.operation {
+            MathOperation::CopySign | MathOperation::Minimum | MathOperation::Maximum => 2,
+            MathOperation::Infinity | MathOperation::QuietNan => 0,
+            _ => 1,
+        }
+    }
+
+    /// Whether the result is the floating type itself (else an `int`).
+    fn gives_floating(&self) -> bool {
+        use MathOperation::*;
+        matches!(self.operation, Absolute | CopySign | Minimum | Maximum | Infinity | QuietNan)
+    }
+}
+
+impl<'l, 'a> FnLowerer<'l, 'a> {
+    /// The call of the math builtin `name` ([`is_math_builtin`]) on
+    /// `arguments`.
+    pub fn math_builtin_call(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let Some(builtin) = math_builtin(name) else {
+            return self.lw.error(span, format!("`{name}` is no math builtin"), "here");
+        };
+        if builtin.operation == MathOperation::QuietNan {
+            self.default_nan_argument(name, arguments, span)?;
+        } else if arguments.len() != builtin.operands() {
+            let wanted = builtin.operands();
+            return self.lw.error(span, format!("`{name}` takes {wanted} argument{}", if wanted == 1 { "" } else { "s" }), "wrong number of arguments");
+        }
+        let mut values = Vec::new();
+        let value_arguments = if builtin.operation == MathOperation::QuietNan { &[][..] } else { arguments };
+        for argument in value_arguments {
+            values.push((self.rvalue(argument)?, argument.span));
+        }
+        let ty = match builtin.bits {
+            Some(bits) => CType::Float(bits / 8),
+            None => match values.first() {
+                Some((value, _)) if value.ty.float_bits().is_some() => value.ty.clone(),
+                _ => {
+                    return self.lw.error(span, format!("`{name}` of a value that is not a `float` or `double`"), "needs a floating operand");
+                }
+            },
+        };
+        let (Some(bits), Some(stored)) = (ty.float_bits(), floating_bits(&ty)) else {
+            return self.lw.refuse(span, "a `long double` or complex type", Some("use `double`"));
+        };
+        debug_assert!(matches!(stored, CType::Int { .. }));
+        // each operand once, in a temporary: the result reads it more than once
+        let mut operands = Vec::new();
+        for (value, operand_span) in values {
+            let converted = self.convert(value, &ty, operand_span)?;
+            let temp = self.temp(&ty);
+            self.emit(StmtKind::Assign(Place::Local(temp), converted));
+            operands.push(Expr::Load(Place::Local(temp)));
+        }
+        let ir_type = self.lw.types.ir_type(&ty);
+        let expr = result(builtin.operation, &operands, &ir_type, bits);
+        Ok(Val { expr, ty: if builtin.gives_floating() { ty } else { CType::INT } })
+    }
+
+    /// `nan`'s argument: the empty string, which asks for the default quiet
+    /// NaN; another payload is refused (its bits are the library's choice).
+    fn default_nan_argument(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<()> {
+        let [argument] = arguments else {
+            return self.lw.error(span, format!("`{name}` takes 1 argument"), "wrong number of arguments");
+        };
+        match &super::scan::uncast(argument).node {
+            Expression::StringLiteral(literal) if literal.node.iter().all(|part| part == "\"\"") => Ok(()),
+            Expression::Constant(constant) if matches!(constant.node, Constant::Integer(_)) => {
+                self.lw.refuse(argument.span, format!("`{name}` of a number"), Some("give the empty string, `\"\"`"))
+            }
+            _ => self.lw.refuse(argument.span, format!("`{name}` with a NaN payload"), Some("give the empty string, `\"\"`, for the default quiet NaN")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_these_names_are_math_builtins() {
+        for name in ["fabs", "fabsf", "__builtin_fabs", "copysignf", "fmin", "__builtin_fmaxf", "__builtin_isnan", "__builtin_isinf_sign", "__builtin_inff", "__builtin_huge_val", "__builtin_nanf", "nan"] {
+            assert!(is_math_builtin(name), "{name}");
+        }
+        for name in ["sqrt", "floor", "fabsl", "inf", "huge_val", "__builtin_nanl", "isnan", "fmod", "__builtin_inf_sign"] {
+            assert!(!is_math_builtin(name), "{name}");
+        }
+        assert_eq!(math_builtin("fabsf"), Some(MathBuiltin { operation: MathOperation::Absolute, bits: Some(32) }));
+        assert_eq!(math_builtin("__builtin_inf"), Some(MathBuiltin { operation: MathOperation::Infinity, bits: Some(64) }));
+    }
+
+    #[test]
+    fn the_bit_constants_are_ieee_754s() {
+        let single = FloatingBits::of(32);
+        assert_eq!(single.infinity, 0x7f80_0000);
+        assert_eq!(single.magnitude, 0x7fff_ffff);
+        assert_eq!(single.sign as i32 as u32, 0x8000_0000);
+        assert!(f32::from_bits(single.quiet_nan as u32).is_nan());
+        let double = FloatingBits::of(64);
+        assert_eq!(double.infinity as u64, 0x7ff0_0000_0000_0000);
+        assert!(f64::from_bits(double.quiet_nan as u64).is_nan());
+    }
+}
