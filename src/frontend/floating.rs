@@ -137,10 +137,7 @@ pub fn constant_value<'a>(types: &mut TypeEnv<'a>, e: &'a Node<Expression>) -> O
 /// gcc folds to constants; `None` for every other call.
 fn builtin_constant(call: &ast::CallExpression) -> Option<FloatValue> {
     let Expression::Identifier(name) = &call.callee.node else { return None };
-    let empty_string = |arguments: &[Node<Expression>]| match arguments {
-        [argument] => matches!(&argument.node, Expression::StringLiteral(l) if l.node.iter().all(|part| part == "\"\"")),
-        _ => false,
-    };
+    let empty_string = |arguments: &[Node<Expression>]| matches!(arguments, [argument] if is_empty_string(argument));
     match (name.node.name.as_str(), call.arguments.is_empty()) {
         ("__builtin_inf" | "__builtin_huge_val", true) => Some(FloatValue::Double(f64::INFINITY)),
         ("__builtin_inff" | "__builtin_huge_valf", true) => Some(FloatValue::Single(f32::INFINITY)),
@@ -148,6 +145,12 @@ fn builtin_constant(call: &ast::CallExpression) -> Option<FloatValue> {
         ("__builtin_nanf", false) if empty_string(&call.arguments) => Some(FloatValue::Single(f32::NAN)),
         _ => None,
     }
+}
+
+/// Whether `e` is the string literal `""`: `nan`'s argument that asks
+/// for the default quiet NaN.
+pub fn is_empty_string(e: &Node<Expression>) -> bool {
+    matches!(&super::scan::uncast(e).node, Expression::StringLiteral(l) if l.node.iter().all(|part| part == "\"\""))
 }
 
 /// `left op right` in the type C computes it in: `float` when both are,

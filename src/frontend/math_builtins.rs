@@ -9,7 +9,7 @@ use super::lower::{FnLowerer, LResult, binary};
 use super::lower_expr::{floating_bits, Val};
 use super::types::CType;
 use crate::ir::*;
-use lang_c::ast::{Constant, Expression};
+use lang_c::ast::Expression;
 use lang_c::span::{Node, Span};
 
 /// What a math builtin computes.
@@ -218,13 +218,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let [argument] = arguments else {
             return self.lw.error(span, format!("`{name}` takes 1 argument"), "wrong number of arguments");
         };
-        match &super::scan::uncast(argument).node {
-            Expression::StringLiteral(literal) if literal.node.iter().all(|part| part == "\"\"") => Ok(()),
-            Expression::Constant(constant) if matches!(constant.node, Constant::Integer(_)) => {
-                self.lw.refuse(argument.span, format!("`{name}` of a number"), Some("give the empty string, `\"\"`"))
-            }
-            _ => self.lw.refuse(argument.span, format!("`{name}` with a NaN payload"), Some("give the empty string, `\"\"`, for the default quiet NaN")),
+        if super::floating::is_empty_string(argument) {
+            return Ok(());
         }
+        self.lw.refuse(argument.span, format!("`{name}` with a NaN payload"), Some("give the empty string, `\"\"`, for the default quiet NaN"))
     }
 }
 
