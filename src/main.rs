@@ -92,9 +92,9 @@ struct TranslationArgs {
     /// Largest value of the global clock (timestamps); `auto`: as large as this program can need [default: as large as this program can need, at most 8]
     #[arg(long, value_name = "K|auto", value_parser = bound_parser(Bounds::LEAST_MAXCLOCK))]
     maxclock: Option<BoundArg>,
-    /// Bit width of the integers stored in shared memory.
-    #[arg(long, default_value_t = Bounds::default().bitwidth, value_parser = clap::value_parser!(u32).range(2..=64))]
-    bitwidth: u32,
+    /// Bit width of the values stored in shared memory [default: 32, or 64 where a `double` is in shared memory]
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(u32).range(2..=64))]
+    bitwidth: Option<u32>,
     /// Heap blocks available to malloc/calloc; `auto`: as many as this program can take [default: 2]
     #[arg(long, value_name = "M|auto", value_parser = bound_parser(0))]
     nmalloc: Option<BoundArg>,
@@ -151,7 +151,7 @@ impl TranslationArgs {
                 unwind: self.unwind,
                 qsize: bound_number(self.qsize, DEFAULT_QSIZE_LIMIT),
                 maxclock: bound_number(self.maxclock, DEFAULT_MAXCLOCK_LIMIT),
-                bitwidth: self.bitwidth,
+                bitwidth: self.bitwidth.unwrap_or(Bounds::default().bitwidth),
                 nmalloc: match self.nmalloc {
                     Some(BoundArg::Number(number)) => number,
                     Some(BoundArg::Auto) | None => Bounds::default().nmalloc,
@@ -167,6 +167,7 @@ impl TranslationArgs {
                 qsize: bound_choice(self.qsize),
                 maxclock: bound_choice(self.maxclock),
                 nmalloc: if self.nmalloc == Some(BoundArg::Auto) { BoundChoice::Sufficient } else { BoundChoice::Given },
+                bitwidth: if self.bitwidth.is_some() { BoundChoice::Given } else { BoundChoice::Sufficient },
             },
             addresses: match self.addresses {
                 AddressChoice::Auto => AddressForm::Auto,

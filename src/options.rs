@@ -300,6 +300,11 @@ pub struct AutoBounds {
     pub qsize: BoundChoice,
     pub maxclock: BoundChoice,
     pub nmalloc: BoundChoice,
+    /// `Given`: shared memory is [`Bounds::bitwidth`] wide, and a
+    /// floating object it cannot hold is bad input; otherwise (the command
+    /// line without `--bitwidth`) it is as wide as the program's floating
+    /// objects need: 64 bits where a `double` is in shared memory.
+    pub bitwidth: BoundChoice,
 }
 
 /// How the translator chooses a bound.
@@ -319,7 +324,12 @@ pub enum BoundChoice {
 
 impl AutoBounds {
     pub const SUFFICIENT: AutoBounds =
-        AutoBounds { qsize: BoundChoice::Sufficient, maxclock: BoundChoice::Sufficient, nmalloc: BoundChoice::Sufficient };
+        AutoBounds {
+            qsize: BoundChoice::Sufficient,
+            maxclock: BoundChoice::Sufficient,
+            nmalloc: BoundChoice::Sufficient,
+            bitwidth: BoundChoice::Sufficient,
+        };
 }
 
 impl Default for TranslateOptions {

@@ -69,6 +69,7 @@ pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation,
 /// program serves every SMA, as the frontend reads only the preprocessor
 /// options and the bounds.
 pub fn translate_loaded(program: &Program, options: &TranslateOptions) -> Result<Translation, TranslateError> {
+    let options = &with_lowered_width(program, options);
     let sequential = passes::sequentialise(program, options).map_err(TranslateError::Unsupported)?;
     let sufficient = sequential.sufficient;
     let heap_needs = sequential.memory.heap_needs;
@@ -106,6 +107,14 @@ fn with_auto_bounds(
     let maxclock = sufficient.map(|sufficient| sufficient.maxclock);
     resolved.bounds.maxclock = choose_bound(auto.maxclock, options.bounds.maxclock, maxclock, ("maxclock", "stores"))?;
     Ok(resolved)
+}
+
+/// `options` with shared memory as wide as the frontend lowered `program`
+/// for: `--bitwidth`, or wider for a floating object where the option was
+/// not given.
+fn with_lowered_width(program: &Program, options: &TranslateOptions) -> TranslateOptions {
+    let bitwidth = options.bounds.bitwidth.max(program.value_bits);
+    TranslateOptions { bounds: Bounds { bitwidth, ..options.bounds.clone() }, ..options.clone() }
 }
 
 /// The value of a bound chosen by `choice`, given the number `given` and

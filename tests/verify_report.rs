@@ -2894,10 +2894,12 @@ fn floating_store_buffering_is_found_under_tso_and_pso_and_checked_natively() {
     let (code, stdout, stderr) = verify(&path, &["--sc", "--bitwidth", "64"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     for model in ["--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&path, &[model, "--bitwidth", "64", "--format", "json"]);
+        // without --bitwidth, shared memory is as wide as the double needs
+        let (code, stdout, stderr) = verify(&path, &[model, "--format", "json"]);
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
         let report = json(&stdout);
         assert_eq!(report["verdict"], "violation", "{stdout}");
+        assert_eq!(report["bounds"]["bitwidth"], 64, "{stdout}");
         assert_eq!(report["check"]["realisable"], true, "{stdout}");
         let steps = report["witness"]["steps"].as_array().expect("witness steps");
         let value_of = |kind: &str, location: &str| {
@@ -2908,6 +2910,11 @@ fn floating_store_buffering_is_found_under_tso_and_pso_and_checked_natively() {
         assert_eq!(value_of("load-from-memory", "y"), Some(Value::from("0.0")), "{stdout}");
         let (code, stdout, stderr) = verify(&path, &[model, "--bitwidth", "64", "-D", "FENCE"]);
         assert_eq!(code, 0, "{model} fenced: {stdout}{stderr}");
+        // a width given too narrow for the double is bad input at its declaration
+        let (code, stdout, stderr) = verify(&path, &[model, "--bitwidth", "32", "--color", "never"]);
+        assert_eq!(code, 1, "{model} at 32 bits: {stdout}{stderr}");
+        assert!(stderr.contains("a `double` in shared memory needs --bitwidth 64 or more (it is 32)"), "{stderr}");
+        assert!(stderr.contains("floating_sb.c:9:8"), "{stderr}");
     }
     for sma in ["tso_ref", "pso_ref"] {
         let (code, stdout, stderr) = verify(&path, &["--sma", sma, "--bitwidth", "64"]);

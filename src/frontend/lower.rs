@@ -40,6 +40,12 @@ pub struct Lowerer<'a> {
     pub call_sites: HashMap<(String, FunctionId), Span>,
     /// The bit width of a value in shared memory (`--bitwidth`).
     pub value_bits: u32,
+    /// Whether a floating object of shared memory wider than
+    /// [`Self::value_bits`] asks for wider memory
+    /// ([`Self::floating_bits_needed`]) instead of being bad input.
+    pub widen_for_floating: bool,
+    /// The widest floating object of shared memory seen so far, in bits.
+    pub floating_bits_needed: std::cell::Cell<u32>,
     /// The thread-local `errno`, once the program or a failing call uses it.
     errno: Option<PlainGlobalId>,
     /// The objects of the string literals used as values (`char *p =
@@ -214,6 +220,8 @@ impl<'a> Lowerer<'a> {
             heap_unknown: false,
             call_sites: HashMap::new(),
             value_bits: 32,
+            widen_for_floating: false,
+            floating_bits_needed: std::cell::Cell::new(0),
             errno: None,
             string_objects: HashMap::new(),
             address_taken_apart_at: None,
@@ -276,7 +284,9 @@ impl<'a> Lowerer<'a> {
     pub fn shared_float_fits(&self, ty: &CType, span: Span) -> LResult<()> {
         self.supported_float(ty, span)?;
         let Some(bits) = ty.float_bits() else { return Ok(()) };
-        if u32::from(bits) <= self.value_bits {
+        let bits_needed = u32::from(bits);
+        self.floating_bits_needed.set(self.floating_bits_needed.get().max(bits_needed));
+        if bits_needed <= self.value_bits || self.widen_for_floating {
             return Ok(());
         }
         let name = if bits == 64 { "`double`" } else { "`float`" };
@@ -286,7 +296,7 @@ impl<'a> Lowerer<'a> {
             format!("a {name} in shared memory needs --bitwidth {bits} or more (it is {})", self.value_bits),
             format!("this {name} is in shared memory"),
             Some(format!(
-                "shared memory holds a floating value as the integer of its bits; give --bitwidth {bits}"
+                "shared memory holds a floating value as the integer of its bits; give --bitwidth {bits}, or leave --bitwidth out (then it is as wide as the floating objects need)"
             )),
         )))
     }

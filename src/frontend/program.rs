@@ -8,7 +8,7 @@ use super::scan::AddressUse;
 use super::source_map::SourceMap;
 use super::types::{self, CType};
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::options::{AddressForm, TranslateOptions};
+use crate::options::{AddressForm, BoundChoice, TranslateOptions};
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -23,22 +23,58 @@ pub fn lower_unit(
     unit: &TranslationUnit,
     options: &TranslateOptions,
 ) -> Result<Program, Box<Diagnostic>> {
+    let given = options.bounds.bitwidth;
+    let (program, floating_bits_needed) = lower_unit_at(map, unit, options, given)?;
+    // without --bitwidth, memory as wide as the floating objects need
+    if options.auto_bounds.bitwidth != BoundChoice::Given && floating_bits_needed > given {
+        return Ok(lower_unit_at(map, unit, options, floating_bits_needed)?.0);
+    }
+    Ok(program)
+}
+
+/// Lowers the unit for shared memory of `value_bits` bits, with byte
+/// addresses where the options ask for them; also gives the bits of the
+/// widest floating object of shared memory.
+fn lower_unit_at(
+    map: &SourceMap,
+    unit: &TranslationUnit,
+    options: &TranslateOptions,
+    value_bits: u32,
+) -> Result<(Program, u32), Box<Diagnostic>> {
+    let lowering = Lowering { byte_addresses: false, value_bits };
     let byte_addresses = match options.addresses {
         AddressForm::Bytes => true,
         AddressForm::Locations => false,
         AddressForm::Auto => {
-            let (program, taken_apart_at) = lower_unit_with(map, unit, options, false)?;
-            if taken_apart_at.is_none() {
-                return Ok(program);
+            let lowered = lower_unit_with(map, unit, options, lowering)?;
+            if lowered.taken_apart_at.is_none() {
+                return Ok((lowered.program, lowered.floating_bits_needed));
             }
             true
         }
     };
-    let (mut program, taken_apart_at) = lower_unit_with(map, unit, options, byte_addresses)?;
-    if let (false, Some(span)) = (byte_addresses, taken_apart_at) {
-        program.warnings.push(location_numbers_warning(map, span));
+    let mut lowered = lower_unit_with(map, unit, options, Lowering { byte_addresses, ..lowering })?;
+    if let (false, Some(span)) = (byte_addresses, lowered.taken_apart_at) {
+        lowered.program.warnings.push(location_numbers_warning(map, span));
     }
-    Ok(program)
+    Ok((lowered.program, lowered.floating_bits_needed))
+}
+
+/// How a unit is lowered: pointers as byte addresses or location numbers
+/// ([`Program::byte_addresses`]), and the width of shared memory's values.
+#[derive(Debug, Clone, Copy)]
+struct Lowering {
+    byte_addresses: bool,
+    value_bits: u32,
+}
+
+/// A lowered unit, with what may ask for lowering it again: where it
+/// first takes an address apart, and its widest floating object of
+/// shared memory, in bits.
+struct Lowered {
+    program: Program,
+    taken_apart_at: Option<lang_c::span::Span>,
+    floating_bits_needed: u32,
 }
 
 /// The warning for a program that takes an address apart at `span` but
@@ -55,22 +91,24 @@ fn location_numbers_warning(map: &SourceMap, span: lang_c::span::Span) -> Diagno
     warning
 }
 
-/// Lowers the unit with byte addresses ([`Program::byte_addresses`]) or
-/// without; also says where the program first takes an address apart.
+/// Lowers the unit as `lowering` says; also says where the program first
+/// takes an address apart and how wide its floating objects are.
 fn lower_unit_with(
     map: &SourceMap,
     unit: &TranslationUnit,
     options: &TranslateOptions,
-    byte_addresses: bool,
-) -> Result<(Program, Option<lang_c::span::Span>), Box<Diagnostic>> {
+    Lowering { byte_addresses, value_bits }: Lowering,
+) -> Result<Lowered, Box<Diagnostic>> {
     let bounds = &options.bounds;
     let heap_block = bounds.heap_block;
     let mut lw = Lowerer::new(map);
     lw.program.byte_addresses = byte_addresses;
+    lw.program.value_bits = value_bits;
     lw.division_checks = options.division_checks;
     // the loop bound sizes variable-length arrays of thread handles
     lw.types.thread_array_bound = u64::from(bounds.deepest_unwind()) + 1;
-    lw.value_bits = bounds.bitwidth;
+    lw.value_bits = value_bits;
+    lw.widen_for_floating = options.auto_bounds.bitwidth != BoundChoice::Given;
     lw.function_values = super::scan::names_used_as_values(unit);
     lw.types.named_members = Some(super::scan::member_names(unit));
     // a declaration of the program may begin with a system header's
@@ -148,7 +186,7 @@ fn lower_unit_with(
         (None, Some(n), true) => n.max(DEFAULT_HEAP_BLOCK),
         (None, None, _) => DEFAULT_HEAP_BLOCK,
     };
-    Ok((program, lw.address_taken_apart_at))
+    Ok(Lowered { program, taken_apart_at: lw.address_taken_apart_at, floating_bits_needed: lw.floating_bits_needed.get() })
 }
 
 /// A top-level declaration: typedefs, struct and enum definitions,

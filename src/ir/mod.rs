@@ -71,6 +71,10 @@ pub struct Program {
     /// takes addresses apart. Otherwise a pointer value is the location id
     /// itself. Accesses ([`StmtKind::Read`], ...) always take location ids.
     pub byte_addresses: bool,
+    /// The width of shared memory's values the program was lowered for:
+    /// `--bitwidth`, or wider where the option was not given and a
+    /// floating object of shared memory needs more (64 for a `double`).
+    pub value_bits: u32,
     /// The struct members that shared memory leaves out (`stack.pad`):
     /// integers or arrays of integers that no expression names, padding
     /// whose values nothing reads. `sizeof` and `offsetof` still count
