@@ -2921,3 +2921,46 @@ fn floating_store_buffering_is_found_under_tso_and_pso_and_checked_natively() {
         assert_eq!(code, 10, "{sma}: {stdout}{stderr}");
     }
 }
+
+/// Conversions between 64-bit integers and floating values through shared
+/// memory; the 64-bit initial value comes before the first `double`.
+const WIDE_CONVERSIONS: &str = "#include <assert.h>
+#include <stdint.h>
+#include <pthread.h>
+long long big = 9007199254740993LL;
+double as_double;
+uint64_t u64;
+unsigned u = 4000000000u;
+float uf;
+void *t(void *arg) { as_double = big; u64 = (uint64_t)1e19; uf = u; return 0; }
+int main(void) {
+  pthread_t th;
+  pthread_create(&th, 0, t, 0);
+  pthread_join(th, 0);
+  assert(as_double == 9007199254740992.0);
+  assert(u64 == 10000000000000000000ULL);
+  assert(uf == 4000000000.0f);
+  long long back = as_double;
+  assert(back == EXPECTED);
+  return 0;
+}
+";
+
+#[test]
+fn without_a_bit_width_shared_memory_holds_a_double_and_the_64_bit_values_before_it() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "wide_conversions.c", WIDE_CONVERSIONS);
+    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "EXPECTED=9007199254740992LL", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(json(&stdout)["bounds"]["bitwidth"], 64, "{stdout}");
+    // 2^53 + 1 rounds to 2^53 in a double
+    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "EXPECTED=9007199254740993LL"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    // a width given is kept: the initial value does not fit it
+    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "EXPECTED=0", "--bitwidth", "32", "--color", "never"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stderr.contains("the initial value 9007199254740993 does not fit in shared memory of --bitwidth 32"), "{stderr}");
+}

@@ -24,13 +24,25 @@ pub fn lower_unit(
     options: &TranslateOptions,
 ) -> Result<Program, Box<Diagnostic>> {
     let given = options.bounds.bitwidth;
-    let (program, floating_bits_needed) = lower_unit_at(map, unit, options, given)?;
-    // without --bitwidth, memory as wide as the floating objects need
-    if options.auto_bounds.bitwidth != BoundChoice::Given && floating_bits_needed > given {
-        return Ok(lower_unit_at(map, unit, options, floating_bits_needed)?.0);
+    let lowered = lower_unit_at(map, unit, options, given);
+    if options.auto_bounds.bitwidth == BoundChoice::Given || given >= WIDEST_FLOATING {
+        return lowered.map(|(program, _)| program);
     }
-    Ok(program)
+    // without --bitwidth, memory as wide as the floating objects need;
+    // a failure at the given width may come before the first of them (a
+    // 64-bit initial value before a `double`)
+    match lowered {
+        Ok((program, needed)) if needed <= given => Ok(program),
+        Ok(_) => Ok(lower_unit_at(map, unit, options, WIDEST_FLOATING)?.0),
+        Err(error) => match lower_unit_at(map, unit, options, WIDEST_FLOATING) {
+            Ok((program, needed)) if needed > given => Ok(program),
+            _ => Err(error),
+        },
+    }
 }
+
+/// The bits of the widest floating type lazysma models (`double`).
+const WIDEST_FLOATING: u32 = 64;
 
 /// Lowers the unit for shared memory of `value_bits` bits, with byte
 /// addresses where the options ask for them; also gives the bits of the
