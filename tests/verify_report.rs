@@ -2964,3 +2964,42 @@ fn without_a_bit_width_shared_memory_holds_a_double_and_the_64_bit_values_before
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(stderr.contains("the initial value 9007199254740993 does not fit in shared memory of --bitwidth 32"), "{stderr}");
 }
+
+/// Heap blocks typed by the pointer their allocation is converted to:
+/// `priv` is main's private pointer, so no pointer in shared memory types
+/// its block; `s`'s block is typed by its cast.
+const TYPED_ALLOCATIONS: &str = "#include <pthread.h>
+#include <assert.h>
+#include <stdlib.h>
+struct sample { int id; float w; };
+double *cells;
+struct sample *s;
+void *t(void *arg) { cells[1] = 2.5; s->w = 0.75f; return 0; }
+int main(void) {
+  cells = malloc(2 * sizeof(double));
+  s = (struct sample *)malloc(sizeof(struct sample));
+  double *priv = malloc(sizeof *priv);
+  *priv = -1.25;
+  cells[0] = 0.5;
+  s->id = 7;
+  pthread_t th;
+  pthread_create(&th, 0, t, 0);
+  pthread_join(th, 0);
+  assert(cells[0] + cells[1] + *priv + s->w == 0);
+  return 0;
+}
+";
+
+#[test]
+fn the_witness_shows_heap_values_in_the_type_their_allocation_is_converted_to() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let path = program(&directory, "typed_allocations.c", TYPED_ALLOCATIONS);
+    let (code, stdout, stderr) = verify(&path, &["--sc", "--nmalloc", "3", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    for effect in ["heap#2[0] := -1.25", "reads heap#2[0] = -1.25 from memory", "heap#1[0] := 7", "reads heap#1[1] = 0.75", "reads heap#0[1] = 2.5"] {
+        assert!(stdout.contains(effect), "{effect}: {stdout}");
+    }
+}

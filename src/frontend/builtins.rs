@@ -1381,10 +1381,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             size,
             zeroed,
         });
-        Ok(Val {
-            expr: self.lw.pointer_to(Expr::Load(Place::Local(temp))),
-            ty: CType::Pointer(Box::new(CType::Void)),
-        })
+        let pointer = self.lw.pointer_to(Expr::Load(Place::Local(temp)));
+        self.latest_allocation = Some((pointer.clone(), self.origin));
+        Ok(Val { expr: pointer, ty: CType::Pointer(Box::new(CType::Void)) })
     }
 
     /// The size of an allocation (`malloc(n)`, `calloc(n, s)`).

@@ -361,6 +361,10 @@ pub struct FnLowerer<'l, 'a> {
     /// Whether the expression being lowered is the size of an allocation,
     /// where `sizeof` counts scalars (memory's unit here) instead of bytes.
     pub in_allocation_size: bool,
+    /// The pointer the latest allocation gave (`malloc`'s `void *`) and
+    /// its statement: converted to `T *`, it types its block for reports
+    /// ([`Program::allocation_types`]).
+    pub latest_allocation: Option<(Expr, OriginId)>,
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
@@ -391,6 +395,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return_type,
             address_integers: HashSet::new(),
             in_allocation_size: false,
+            latest_allocation: None,
         }
     }
 

@@ -325,6 +325,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Converts a value to the type it is stored as.
     pub fn convert(&mut self, value: Val, to: &CType, span: Span) -> LResult<Expr> {
+        self.note_allocation_type(&value, to);
         if let CType::BitField(bits) = to {
             let converted = self.convert(value, &bits.ty, span)?;
             return Ok(self.as_bit_field(converted, bits));
@@ -355,6 +356,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 }
             }
             _ => Ok(value.expr),
+        }
+    }
+
+    /// Notes the type that the latest allocation's `void *` is converted
+    /// to (`double *h = malloc(...)`, `(struct node *)malloc(...)`): its
+    /// block holds values of that type, as reports show them. The first
+    /// conversion of an allocating statement counts.
+    fn note_allocation_type(&mut self, value: &Val, to: &CType) {
+        let (CType::Pointer(source), CType::Pointer(target)) = (&value.ty, to) else { return };
+        if !matches!(**source, CType::Void) || matches!(**target, CType::Void) {
+            return;
+        }
+        match &self.latest_allocation {
+            Some((pointer, origin)) if *pointer == value.expr => {
+                let (origin, ty) = (*origin, self.lw.types.ir_type(target));
+                self.lw.program.allocation_types.entry(origin).or_insert(ty);
+            }
+            _ => {}
         }
     }
 
@@ -783,6 +802,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val { expr, ty: to })
             }
             (CType::Pointer(target), CType::Pointer(source)) => {
+                self.note_allocation_type(&v, &to);
                 let sizes = (self.lw.types.byte_size(source), self.lw.types.byte_size(target));
                 if target.is_scalar() && source.is_scalar() && sizes.0 != sizes.1 {
                     return self.lw.refuse(

@@ -75,6 +75,10 @@ pub struct Program {
     /// `--bitwidth`, or wider where the option was not given and a
     /// floating object of shared memory needs more (64 for a `double`).
     pub value_bits: u32,
+    /// The type each allocation's pointer is converted to, by the
+    /// statement that allocates (`double *h = malloc(...)`: `double`):
+    /// reports show the values of its block as an array of that type.
+    pub allocation_types: std::collections::HashMap<OriginId, Ty>,
     /// The struct members that shared memory leaves out (`stack.pad`):
     /// integers or arrays of integers that no expression names, padding
     /// whose values nothing reads. `sizeof` and `offsetof` still count

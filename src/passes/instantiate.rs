@@ -122,8 +122,11 @@ pub fn instantiate(
         .into_iter()
         .map(|(name, ty)| (name, ty.map_or(ValueKind::Untyped, |ty| types.kind(&ty))))
         .unzip();
+    let allocation_shapes =
+        program.allocation_types.iter().filter_map(|(&statement, ty)| Some((statement, types.shape(ty)?))).collect();
     let value_types = ValueTypes {
         function_names: program.functions.iter().map(|function| function.name.clone()).collect(),
+        allocation_shapes,
         ..types.finish(kinds, u64::from(memory.heap_base), u64::from(memory.heap_block_size), program.byte_addresses)
     };
     Ok(Instances {

@@ -56,6 +56,9 @@ pub struct ValueTypes {
     /// The threads by slot, as reports name them
     /// ([`crate::passes::ThreadSlot::name`]).
     pub thread_names: Vec<String>,
+    /// The shape of the values of the blocks each allocating statement
+    /// takes, by its statement id ([`crate::ir::Program::allocation_types`]).
+    pub allocation_shapes: HashMap<usize, ShapeId>,
 }
 
 /// Where a pointer value points: the location, and the low bits of a byte
@@ -84,6 +87,20 @@ impl ValueTypes {
                     continue;
                 };
                 changed |= self.type_block(&mut kinds, value, shape);
+            }
+        }
+        kinds
+    }
+
+    /// [`Self::with_heap_typed`], then the cells still untyped of each block
+    /// allocated, `(first location, allocating statement)`, as an array of
+    /// the type the program converts the allocation's pointer to.
+    pub fn with_heap_and_allocations_typed(&self, accesses: &[(u64, i128)], allocations: &[(u64, usize)]) -> Vec<ValueKind> {
+        let mut kinds = self.with_heap_typed(accesses);
+        let unit = if self.byte_addresses { crate::ir::BYTE_ADDRESS_UNIT as i128 } else { 1 };
+        for &(base, statement) in allocations {
+            if let Some(&shape) = self.allocation_shapes.get(&statement) {
+                self.type_block(&mut kinds, i128::from(base) * unit, shape);
             }
         }
         kinds
@@ -148,7 +165,7 @@ impl<'a> ValueTypesBuilder<'a> {
 
     /// The shape of an object of type `ty` (`None` for `void`). A struct
     /// that points to itself gets its id before its fields are looked at.
-    fn shape(&mut self, ty: &Ty) -> Option<ShapeId> {
+    pub fn shape(&mut self, ty: &Ty) -> Option<ShapeId> {
         if *ty == Ty::Void {
             return None;
         }
@@ -177,6 +194,7 @@ impl<'a> ValueTypesBuilder<'a> {
             byte_addresses,
             function_names: Vec::new(),
             thread_names: Vec::new(),
+            allocation_shapes: HashMap::new(),
         }
     }
 }
@@ -205,6 +223,25 @@ mod tests {
         let types = builder.finish(vec![top], 1, 4, false);
         assert_eq!(types.shapes, vec![vec![ValueKind::Unsigned { bits: 32 }, ValueKind::Pointer { pointee: Some(0) }]]);
         assert_eq!(types.first_scalars, [".value"]);
+    }
+
+    #[test]
+    fn an_allocation_converted_to_a_typed_pointer_types_the_cells_no_pointer_typed() {
+        let structs = [node()];
+        let mut builder = ValueTypesBuilder::new(&structs);
+        let top = builder.kind(&Ty::Pointer(Box::new(Ty::Struct(0))));
+        let double = builder.shape(&Ty::Float { bits: 64 }).expect("a shape");
+        let untyped = ValueKind::Untyped;
+        // location 0: top; heap blocks of 2 at 1..3 and 3..5
+        let mut types = builder.finish(vec![top, untyped, untyped, untyped, untyped], 1, 2, false);
+        // statement 7 allocated block 1 as doubles, statement 8 block 0
+        types.allocation_shapes = HashMap::from([(7, double), (8, double)]);
+        // top points to block 0: its pointer types it, not the allocation
+        let kinds = types.with_heap_and_allocations_typed(&[(0, 1)], &[(1, 8), (3, 7)]);
+        let float = ValueKind::Float { bits: 64 };
+        assert_eq!(kinds[1..], [ValueKind::Unsigned { bits: 32 }, ValueKind::Pointer { pointee: Some(0) }, float, float]);
+        // an allocation whose pointer the program never converts stays untyped
+        assert_eq!(types.with_heap_and_allocations_typed(&[], &[(3, 9)])[3..], [untyped, untyped]);
     }
 
     #[test]

@@ -325,7 +325,12 @@ pub fn build_typed(
         .filter(|record| matches!(record.kind, RecordKind::Write | RecordKind::Read | RecordKind::Rmw))
         .map(|record| (record.loc, record.value))
         .collect();
-    let kinds = types.with_heap_typed(&accesses);
+    let allocations: Vec<(u64, usize)> = records
+        .iter()
+        .filter(|record| record.kind == RecordKind::Malloc)
+        .filter_map(|record| Some((record.loc, usize::try_from(record.stmt).ok()?)))
+        .collect();
+    let kinds = types.with_heap_and_allocations_typed(&accesses, &allocations);
     let mut builder = Builder {
         locations,
         kinds,
