@@ -156,7 +156,7 @@ fn auto_bounds_take_the_sufficient_values_and_name_them_in_the_output() {
     assert!(translation.c_source.contains(" * no execution needs more than qsize 4, maxclock 4 "));
 
     // only the bound asked for changes
-    let options = TranslateOptions { auto_bounds: AutoBounds { qsize: BoundChoice::Given, maxclock: BoundChoice::Sufficient, nmalloc: BoundChoice::Given }, ..options };
+    let options = TranslateOptions { auto_bounds: AutoBounds { qsize: BoundChoice::Given, maxclock: BoundChoice::Sufficient, nmalloc: BoundChoice::Given, bitwidth: BoundChoice::Given }, ..options };
     let translation = translated(THREE_PENDING, &options);
     assert_eq!((translation.bounds.qsize, translation.bounds.maxclock), (2, 4));
 
