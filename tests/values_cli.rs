@@ -966,3 +966,25 @@ fn math_functions_on_bits_agree_with_the_c_library() {
         ],
     );
 }
+
+#[test]
+fn unions_that_pun_a_floating_value_read_its_bits() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "floating_unions.c",
+        &["--tso"],
+        &[
+            ("shared_word.bits == 0x3f800000u", "shared_word.bits == 1"),
+            ("shared_tagged.value.f > 3.14f", "shared_tagged.value.f > 3.15f"),
+            // a private copy of the first member would convert -2.0 to an integer
+            ("assert(local.bits == 0xc0000000u)", "assert(local.bits == (uint32_t)-2)"),
+            ("assert(bits_of(local) == 0xc0000000u)", "assert(bits_of(local) == 0)"),
+            ("assert(negated(local) == 2.0f)", "assert(negated(local) == -2.0f)"),
+            ("assert(w.bits == INT64_MIN)", "assert(w.bits == 0)"),
+            ("assert(w.d > 1e308)", "assert(w.d < 1e308)"),
+            ("copy.value.bits == 0x3f000000u", "copy.value.bits == 0"),
+        ],
+    );
+}

@@ -488,10 +488,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             // a member of a union of scalars: its first member's scalar
             let first = self.lw.types.fields(id, span)?.first().map(|(name, _)| name.clone()).unwrap_or_default();
             let first = self.member(base, id, &first, span)?;
-            return Ok(match first {
-                LVal::Private(place, _) => LVal::Private(place, ty),
-                LVal::Shared { address, atomic, .. } => LVal::Shared { address, ty, atomic },
-            });
+            return match first {
+                // a private copy holds the first member's value, not its bits
+                LVal::Private(_, first) if first.float_bits().is_some() != ty.float_bits().is_some() => self.lw.refuse(
+                    span,
+                    "a union that puns a floating value, held in private data here (a result, a compound literal or a thread-local)",
+                    Some("copy the union into a local variable or a global first"),
+                ),
+                LVal::Private(place, _) => Ok(LVal::Private(place, ty)),
+                LVal::Shared { address, atomic, .. } => Ok(LVal::Shared { address, ty, atomic }),
+            };
         }
         let (offset, field_ty) = self.lw.types.field(id, field, span)?;
         let atomic_field = self.lw.types.field_is_atomic(id, field);

@@ -455,10 +455,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let whole = |expression: &'a Node<Expression>| struct_values.contains(&std::ptr::from_ref(expression));
         let ty = self.lw.completed_array(ty, init.node.initializer.as_ref(), &whole)?;
         let is_array = matches!(ty, CType::Array(..));
+        // a union punning a floating value lives in shared memory, which
+        // reads one member's bits as the other
         let shared = !ty.is_thread_data()
             && (self.address_use.address_taken(name, &ty)
                 || (is_array && self.address_use.used_as_value.contains(name))
-                || atomic);
+                || atomic
+                || self.lw.types.puns_floating(&ty));
         let id = self.new_local(name, ty.clone(), shared);
         if atomic {
             self.atomic_locals.insert(id);

@@ -418,7 +418,8 @@ fn lower_function<'a>(
             .and_then(|d| types::declarator_name(&d.node))
             .map(|n| n.node.name.clone())
             .unwrap_or_else(|| format!("__param{k}"));
-        if f.address_use.address_taken(&parameter_name, ty) && !ty.is_thread_data() {
+        let shared = f.address_use.address_taken(&parameter_name, ty) || f.lw.types.puns_floating(ty);
+        if shared && !ty.is_thread_data() {
             let private = f.new_local(&format!("{parameter_name}__arg"), ty.clone(), false);
             if let Some(value) = main_arguments.get(k) {
                 f.emit(StmtKind::Assign(Place::Local(private), value.clone()));

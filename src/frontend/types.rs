@@ -960,6 +960,23 @@ impl<'a> TypeEnv<'a> {
         scalars.then(|| fields[1..].iter().cloned().collect())
     }
 
+    /// Whether an object of type `ty` holds a union of scalars whose
+    /// members are a floating and an integer type (`union { uint32_t
+    /// bits; float f; }`): reading one member reads the other's bits,
+    /// which shared memory does (it holds every value as its bits) and a
+    /// private variable of the first member's type does not.
+    pub fn puns_floating(&self, ty: &CType) -> bool {
+        match ty {
+            CType::Array(element, _) => self.puns_floating(element),
+            CType::Struct(id) => self.structs.get(*id).is_some_and(|info| {
+                let first = info.fields.iter().flatten().next().map(|(_, first)| first.float_bits().is_some());
+                let mixed = first.is_some_and(|first| info.aliases.values().any(|alias| alias.float_bits().is_some() != first));
+                mixed || info.fields.iter().flatten().any(|(_, field)| self.puns_floating(field))
+            }),
+            _ => false,
+        }
+    }
+
     /// The type of the member `name` of a union of scalars that is not its
     /// first, if it is one: the first member seen as this type.
     pub fn alias_member(&self, id: StructId, name: &str) -> Option<CType> {
