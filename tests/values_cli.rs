@@ -985,6 +985,10 @@ fn unions_that_pun_a_floating_value_read_its_bits() {
             ("assert(w.bits == INT64_MIN)", "assert(w.bits == 0)"),
             ("assert(w.d > 1e308)", "assert(w.d < 1e308)"),
             ("copy.value.bits == 0x3f000000u", "copy.value.bits == 0"),
+            // memcpy copies bits, not the converted value
+            ("assert(raw == 0xc0000000u)", "assert(raw == (uint32_t)-2)"),
+            ("assert(d == 1.0)", "assert(d == (double)0x3ff0000000000000LL)"),
+            ("assert(shared_word.f == -2.0f)", "assert(shared_word.f == 3221225472.0f)"),
         ],
     );
 }

@@ -1155,6 +1155,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             (targets, origins)
         };
         if targets.first().map(LVal::ty) != origins.first().map(LVal::ty) {
+            if self.copy_floating_bits(&targets, &origins, span)? {
+                return Ok(Val::void());
+            }
             return self.lw.refuse(
                 span,
                 "copying memory between objects of different types",
@@ -1175,6 +1178,28 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             self.copy_struct(target, origin, span)?;
         }
         Ok(Val::void())
+    }
+
+    /// `memcpy` between a floating scalar and an integer one of its size,
+    /// either way (`memcpy(&bits, &f, sizeof f)`): each source's bits
+    /// become the target's value. Whether the objects are such pairs (and
+    /// the copy was made).
+    fn copy_floating_bits(&mut self, targets: &[LVal], origins: &[LVal], span: Span) -> LResult<bool> {
+        let punned = |target: &CType, origin: &CType| {
+            let numbers = [target, origin].iter().all(|ty| ty.is_scalar() && !ty.is_pointer() && !matches!(ty, CType::Atomic(_)));
+            let one_floating = target.float_bits().is_some() != origin.float_bits().is_some();
+            numbers && one_floating && self.lw.types.byte_size(target) == self.lw.types.byte_size(origin)
+        };
+        if targets.len() != origins.len() || !targets.iter().zip(origins).all(|(target, origin)| punned(target.ty(), origin.ty())) {
+            return Ok(false);
+        }
+        for (target, origin) in targets.iter().zip(origins) {
+            let value = self.load(origin.clone(), span)?;
+            let ty = target.ty().clone();
+            let bits = Expr::Reinterpret(self.lw.types.ir_type(&ty), Box::new(value.expr));
+            self.store(target, Val { expr: bits, ty }, span)?;
+        }
+        Ok(true)
     }
 
     /// Whether the memory-function argument `argument` is a `void *` (with
