@@ -1538,6 +1538,7 @@ fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics(
         ("#include <math.h>\nint main(void) {\n  return isnan(1);\n}\n", "`__builtin_isnan` of a value that is not a `float` or `double`", 3),
         ("#include <math.h>\nint main(void) {\n  double d = nan(\"7\");\n  return d > 0;\n}\n", "`nan` with a NaN payload is not supported", 3),
         ("#include <math.h>\nint main(void) {\n  return fabs(1, 2) > 0;\n}\n", "`fabs` takes 1 argument", 3),
+        ("#include <math.h>\nint main(void) {\n  return fmod(1.0) > 0;\n}\n", "`fmod` takes 2 arguments", 3),
         ("union word { unsigned bits; float f; };\nint main(void) {\n  return ((union word){ .f = 2.0f }).bits != 0;\n}\n", "a union that puns a floating value, held in private data here", 3),
         ("int x;\nint main(void) {\n  int *p = &x;\n  double d = 1;\n  return p + d != 0;\n}\n", "floating", 5),
     ];

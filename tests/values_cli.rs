@@ -992,3 +992,27 @@ fn unions_that_pun_a_floating_value_read_its_bits() {
         ],
     );
 }
+
+#[test]
+fn math_library_functions_that_cbmc_defines_are_called_in_the_printed_program() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "math_library.c",
+        &["--tso"],
+        &[
+            // floor in a thread on a value read from shared memory
+            ("assert(rounded == 2.5)", "assert(rounded == 3.0)"),
+            ("sqrt(2.25) == 1.5", "sqrt(2.25) == 1.25"),
+            ("assert(isnan(sqrt(-1.0)))", "assert(!isnan(sqrt(-1.0)))"),
+            ("floor(-2.5) == -3.0", "floor(-2.5) == -2.0"),
+            ("round(-2.5) == -3.0", "round(-2.5) == -2.0"),
+            // rint rounds a tie to even
+            ("rint(2.5) == 2.0", "rint(2.5) == 3.0"),
+            ("remainder(7.5, 2.0) == -0.5", "remainder(7.5, 2.0) == 1.5"),
+            ("fdim(5.0, 3.0) == 2.0", "fdim(5.0, 3.0) == 0.0"),
+            ("fmodf(5.0f, 3) == 2.0f", "fmodf(5.0f, 3) == 1.0f"),
+        ],
+    );
+}

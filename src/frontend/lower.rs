@@ -101,7 +101,8 @@ impl<'a> Lowerer<'a> {
                 | Expr::Nondet(_)
                 | Expr::CurrentThread
                 | Expr::FloatConst(_)
-                | Expr::Reinterpret(..) => {}
+                | Expr::Reinterpret(..)
+                | Expr::LibraryCall(..) => {}
             }
         }
         let mut found = Vec::new();
@@ -489,6 +490,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expr::Conditional(a, b, c) => {
                 self.is_stable(a) && self.is_stable(b) && self.is_stable(c)
             }
+            Expr::LibraryCall(_, arguments) => arguments.iter().all(|argument| self.is_stable(argument)),
         }
     }
 
@@ -599,6 +601,7 @@ fn reads_plain_global(e: &Expr) -> bool {
         Expr::Conditional(a, b, c) => {
             reads_plain_global(a) || reads_plain_global(b) || reads_plain_global(c)
         }
+        Expr::LibraryCall(_, arguments) => arguments.iter().any(reads_plain_global),
     }
 }
 

@@ -1,9 +1,11 @@
-//! The floating-point functions of `<math.h>` that are exact operations on
-//! a value's bits: the classification macros (`isnan`, `isinf`,
-//! `isfinite`, `signbit`, which glibc spells as gcc's `__builtin_` forms),
-//! `fabs`, `copysign`, `fmin`, `fmax`, and the constants `INFINITY`,
-//! `HUGE_VAL` and `NAN`. Each is an expression over the bits of its
-//! operands, which private temporaries hold.
+//! The floating-point functions of `<math.h>`. Those that are exact
+//! operations on a value's bits, the classification macros (`isnan`,
+//! `isinf`, `isfinite`, `signbit`, which glibc spells as gcc's `__builtin_`
+//! forms), `fabs`, `copysign`, `fmin`, `fmax`, and the constants
+//! `INFINITY`, `HUGE_VAL` and `NAN`, are expressions over the bits of their
+//! operands, which private temporaries hold. Those that CBMC's own library
+//! defines exactly (`sqrt`, `floor`, `fmod`, ...) are called in the printed
+//! program.
 
 use super::lower::{FnLowerer, LResult, binary};
 use super::lower_expr::{floating_bits, Val};
@@ -78,9 +80,37 @@ fn math_builtin(name: &str) -> Option<MathBuiltin> {
     Some(MathBuiltin { operation, bits: Some(bits) })
 }
 
-/// Whether `name` is a math builtin ([`math_builtin`]).
+/// The functions of C's math library whose bodies CBMC's own library
+/// gives exactly (rounding as IEEE 754 does, in the default rounding
+/// mode), by their `double` and `float` names, with how many operands
+/// they take. (CBMC's `sin` and `cos` are approximations, and `pow`,
+/// `exp` and `log` have no body: those stay undefined.)
+const LIBRARY_FUNCTIONS: [(&str, &str, u8); 10] = [
+    ("sqrt", "sqrtf", 1),
+    ("floor", "floorf", 1),
+    ("ceil", "ceilf", 1),
+    ("trunc", "truncf", 1),
+    ("round", "roundf", 1),
+    ("nearbyint", "nearbyintf", 1),
+    ("rint", "rintf", 1),
+    ("fmod", "fmodf", 2),
+    ("remainder", "remainderf", 2),
+    ("fdim", "fdimf", 2),
+];
+
+/// The library function that `name` is, if any ([`LIBRARY_FUNCTIONS`]).
+fn library_function(name: &str) -> Option<LibraryFunction> {
+    LIBRARY_FUNCTIONS.iter().find_map(|&(double, float, arity)| match name {
+        _ if name == double => Some(LibraryFunction { name: double, bits: 64, arity }),
+        _ if name == float => Some(LibraryFunction { name: float, bits: 32, arity }),
+        _ => None,
+    })
+}
+
+/// Whether `name` is a math builtin ([`math_builtin`]) or a library
+/// function CBMC defines ([`LIBRARY_FUNCTIONS`]).
 pub fn is_math_builtin(name: &str) -> bool {
-    math_builtin(name).is_some()
+    math_builtin(name).is_some() || library_function(name).is_some()
 }
 
 /// The constants of a floating type of `bits` bits, as the signed integer
@@ -172,6 +202,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// The call of the math builtin `name` ([`is_math_builtin`]) on
     /// `arguments`.
     pub fn math_builtin_call(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        if let Some(function) = library_function(name) {
+            return self.library_call(function, arguments, span);
+        }
         let Some(builtin) = math_builtin(name) else {
             return self.lw.error(span, format!("`{name}` is no math builtin"), "here");
         };
@@ -210,6 +243,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let ir_type = self.lw.types.ir_type(&ty);
         let expr = result(builtin.operation, &operands, &ir_type, bits);
         Ok(Val { expr, ty: if builtin.gives_floating() { ty } else { CType::INT } })
+    }
+
+    /// The call of a library function that CBMC's library defines: its
+    /// operands converted to its floating type, called in the printed
+    /// program.
+    fn library_call(&mut self, function: LibraryFunction, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+        let wanted = usize::from(function.arity);
+        if arguments.len() != wanted {
+            let plural = if wanted == 1 { "" } else { "s" };
+            return self.lw.error(span, format!("`{}` takes {wanted} argument{plural}", function.name), "wrong number of arguments");
+        }
+        let ty = CType::Float(function.bits / 8);
+        let mut operands = Vec::new();
+        for argument in arguments {
+            let value = self.rvalue(argument)?;
+            operands.push(self.convert(value, &ty, argument.span)?);
+        }
+        Ok(Val { expr: Expr::LibraryCall(function, operands), ty })
     }
 
     /// `nan`'s argument: the empty string, which asks for the default quiet

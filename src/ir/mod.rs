@@ -267,11 +267,24 @@ pub enum Expr {
     /// size (a `float` as an `int` and back): how a floating value enters
     /// and leaves shared memory. `Cast` converts the value instead.
     Reinterpret(Ty, Box<Expr>),
+    /// A function of C's math library that CBMC's own library defines
+    /// exactly (`sqrt`, `floor`, `fmod`), on private values, called in the
+    /// printed program.
+    LibraryCall(LibraryFunction, Vec<Expr>),
     /// `__VERIFIER_nondet_*()`: any value of the type.
     Nondet(Ty),
     /// `pthread_self()`: the handle of the running thread, its slot. The
     /// lazy pass replaces it by the slot of each thread copy.
     CurrentThread,
+}
+
+/// A pure function of `float`s (`bits` 32) or `double`s (64) of C's math
+/// library, which takes `arity` of them and gives one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LibraryFunction {
+    pub name: &'static str,
+    pub bits: u8,
+    pub arity: u8,
 }
 
 /// A floating constant: its digits as C spells them (decimal, or

@@ -1062,6 +1062,9 @@ fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr
         Expr::Conditional(condition, then_value, else_value) => {
             Expr::Conditional(substitute(condition), substitute(then_value), substitute(else_value))
         }
+        Expr::LibraryCall(function, arguments) => {
+            Expr::LibraryCall(*function, arguments.iter().map(|argument| substitute_constants(argument, constants)).collect())
+        }
         Expr::Const(_)
         | Expr::FloatConst(_)
         | Expr::Load(_)
@@ -1131,6 +1134,7 @@ fn deterministic(expr: &Expr) -> bool {
         Expr::Conditional(condition, then_value, else_value) => {
             deterministic(condition) && deterministic(then_value) && deterministic(else_value)
         }
+        Expr::LibraryCall(_, arguments) => arguments.iter().all(deterministic),
     }
 }
 

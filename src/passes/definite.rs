@@ -51,6 +51,7 @@ impl Analysis {
                 self.uses(a, state);
                 self.uses(b, state);
             }
+            Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|argument| self.uses(argument, state)),
             Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
         }
     }

@@ -304,7 +304,8 @@ impl PointsTo {
             | Expr::Nondet(_)
             | Expr::CurrentThread
             | Expr::FloatConst(_)
-            | Expr::Reinterpret(..) => Pointees::default(),
+            | Expr::Reinterpret(..)
+            | Expr::LibraryCall(..) => Pointees::default(),
             Expr::Unary(_, a) => self.blurred(self.value(slot, a, unit)),
             Expr::Cast(_, a) => self.value(slot, a, unit),
             Expr::Conditional(_, a, b) => self.value(slot, a, unit).union(&self.value(slot, b, unit)),

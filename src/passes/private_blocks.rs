@@ -212,6 +212,7 @@ impl PrivateBlocks {
                 self.carried(then_value, sites);
                 self.carried(else_value, sites);
             }
+            Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|argument| self.carried(argument, sites)),
             Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
         }
     }

@@ -739,7 +739,8 @@ fn value(expr: &Expr, constants: &HashMap<LocalId, i64>) -> Option<i64> {
         | Expr::Nondet(_)
         | Expr::CurrentThread
         | Expr::FloatConst(_)
-        | Expr::Reinterpret(..) => return None,
+        | Expr::Reinterpret(..)
+        | Expr::LibraryCall(..) => return None,
     };
     (0..=LIMIT).contains(&v).then_some(v)
 }

@@ -1,7 +1,7 @@
 //! C text of types, declarations, places and expressions, and the naming
 //! scheme of the printed program (unique, readable, deterministic).
 
-use crate::ir::{BinaryOp, Expr, FloatLiteral, Place, Ty, UnaryOp};
+use crate::ir::{BinaryOp, Expr, FloatLiteral, LibraryFunction, Place, Ty, UnaryOp};
 use crate::passes::{SeqThread, SequentialProgram};
 use std::collections::BTreeSet;
 
@@ -178,17 +178,30 @@ pub fn string_literal(text: &str) -> String {
     out
 }
 
+/// The functions that the printed expressions call and the printed
+/// program must declare, each `(name, C return type, C parameter list)`:
+/// CBMC's `nondet_<type>` functions, and the math library functions whose
+/// bodies CBMC's own library gives.
+pub type Declarations = BTreeSet<(String, String, String)>;
+
 /// `nondet_<type>` and its C return type.
 fn nondet_function(ty: &Ty) -> (String, String) {
     let c = scalar_type(ty);
     (format!("nondet_{}", c.replace(' ', "_")), c.to_string())
 }
 
+/// The declaration of a math library function, as [`Declarations`] holds it.
+fn library_declaration(function: &LibraryFunction) -> (String, String, String) {
+    let c = if function.bits <= 32 { "float" } else { "double" };
+    let parameters = vec![c; usize::from(function.arity)].join(", ");
+    (function.name.to_string(), c.to_string(), parameters)
+}
+
 pub fn place(
     p: &Place,
     names: &Names,
     thread: &SeqThread,
-    nondet: &mut BTreeSet<(String, String)>,
+    nondet: &mut Declarations,
 ) -> String {
     match p {
         Place::Local(id) => {
@@ -217,7 +230,7 @@ pub fn expression(
     e: &Expr,
     names: &Names,
     thread: &SeqThread,
-    nondet: &mut BTreeSet<(String, String)>,
+    nondet: &mut Declarations,
 ) -> String {
     match e {
         Expr::Const(v) => constant(*v),
@@ -256,8 +269,13 @@ pub fn expression(
         Expr::Reinterpret(to, a) => reinterpret(to, &expression(a, names, thread, nondet)),
         Expr::Nondet(ty) => {
             let (function, c_type) = nondet_function(ty);
-            nondet.insert((function.clone(), c_type));
+            nondet.insert((function.clone(), c_type, "void".to_string()));
             format!("{function}()")
+        }
+        Expr::LibraryCall(function, arguments) => {
+            nondet.insert(library_declaration(function));
+            let arguments: Vec<String> = arguments.iter().map(|argument| expression(argument, names, thread, nondet)).collect();
+            format!("{}({})", function.name, arguments.join(", "))
         }
         // The lazy pass replaces it; the slot it stands for otherwise.
         Expr::CurrentThread => constant(thread.slot as i64),

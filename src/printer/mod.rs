@@ -9,7 +9,7 @@ mod fresh_lists;
 use crate::ir::{Expr, FenceKind, Origin, OriginId, Place};
 use crate::options::{Bounds, SmaImplementation, TranslateOptions};
 use crate::passes::{SeqStmt, SeqThread, SequentialProgram, creates_threads, nested_creation, write_issuing_statements};
-use expr::Names;
+use expr::{Declarations, Names};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -55,8 +55,8 @@ pub fn print_with_sma(
     );
     let _ = writeln!(out, "typedef unsigned int lazy_pc_t;\n#endif");
     out.push_str("lazy_pc_t nondet_lazy_pc(void);\n");
-    for (function, ty) in &nondet {
-        let _ = writeln!(out, "{ty} {function}(void);");
+    for (function, ty, parameters) in &nondet {
+        let _ = writeln!(out, "{ty} {function}({parameters});");
     }
     out.push_str("static lazy_pc_t lazy_pc[SMA_THREADS];\nstatic lazy_pc_t lazy_cs;\nstatic _Bool lazy_active[SMA_THREADS];\n");
     let lines: Vec<String> = program
@@ -360,7 +360,7 @@ fn print_thread(
     program: &SequentialProgram,
     names: &Names,
     thread: &SeqThread,
-    nondet: &mut BTreeSet<(String, String)>,
+    nondet: &mut Declarations,
     options: &TranslateOptions,
 ) {
     let t = thread.slot;
@@ -415,7 +415,7 @@ struct ThreadPrinter<'a> {
     program: &'a SequentialProgram,
     names: &'a Names,
     thread: &'a SeqThread,
-    nondet: &'a mut BTreeSet<(String, String)>,
+    nondet: &'a mut Declarations,
     /// Main's visible statements `0..main_prefix` run in round 0 only.
     main_prefix: u32,
     /// Main's visible statements from `main_suffix` on run in its final
