@@ -285,9 +285,13 @@ mod tests {
         for name in ["fabs", "fabsf", "__builtin_fabs", "copysignf", "fmin", "__builtin_fmaxf", "__builtin_isnan", "__builtin_isinf_sign", "__builtin_inff", "__builtin_huge_val", "__builtin_nanf", "nan"] {
             assert!(is_math_builtin(name), "{name}");
         }
-        for name in ["sqrt", "floor", "fabsl", "inf", "huge_val", "__builtin_nanl", "isnan", "fmod", "__builtin_inf_sign"] {
+        for name in ["pow", "exp", "sin", "lround", "fabsl", "sqrtl", "inf", "huge_val", "__builtin_nanl", "isnan", "__builtin_inf_sign"] {
             assert!(!is_math_builtin(name), "{name}");
         }
+        // the library functions CBMC defines
+        assert_eq!(library_function("sqrt"), Some(LibraryFunction { name: "sqrt", bits: 64, arity: 1 }));
+        assert_eq!(library_function("fmodf"), Some(LibraryFunction { name: "fmodf", bits: 32, arity: 2 }));
+        assert!(is_math_builtin("floorf") && is_math_builtin("remainder"));
         assert_eq!(math_builtin("fabsf"), Some(MathBuiltin { operation: MathOperation::Absolute, bits: Some(32) }));
         assert_eq!(math_builtin("__builtin_inf"), Some(MathBuiltin { operation: MathOperation::Infinity, bits: Some(64) }));
     }
