@@ -105,6 +105,8 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
     // stores under a mutex that every other access holds (the timestamped
     // SMAs give them the least timestamp; the references buffer them)
     files.push(examples.join("mutex_publish.c"));
+    // doubles in shared memory, moved as their bits by every SMA
+    files.push(examples.join("seqlock.c"));
     files.push(mutex_then_flag());
     let mut programs: Vec<(PathBuf, Vec<String>)> = files.into_iter().map(|file| (file, litmus_bounds())).collect();
     let mut bench_bounds = support::bench_bounds();

@@ -3003,3 +3003,23 @@ fn the_witness_shows_heap_values_in_the_type_their_allocation_is_converted_to() 
         assert!(stdout.contains(effect), "{effect}: {stdout}");
     }
 }
+
+#[test]
+fn the_seqlock_example_gives_the_verdicts_its_comment_promises() {
+    if !require_cbmc() {
+        return;
+    }
+    let seqlock = example("seqlock.c");
+    for (arguments, expected) in [(&["--tso"][..], 0), (&["--pso"][..], 10), (&["--pso", "-D", "FENCED"][..], 0)] {
+        let (code, stdout, stderr) = verify(&seqlock, &[arguments, &["--color", "never"]].concat());
+        assert_eq!(code, expected, "{arguments:?}: {stdout}{stderr}");
+        if expected == 10 {
+            // the torn pair as numbers (one new, one old: which one the
+            // solver picks), and the fence that forbids it
+            assert!(stdout.contains("reads x = ") && stdout.contains("reads y = "), "{stdout}");
+            assert!(["reads x = 3.0", "reads y = 1.5"].iter().any(|new| stdout.contains(new)), "{stdout}");
+            assert!(stdout.contains(" = 0.0 (initial value) from memory"), "{stdout}");
+            assert!(stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` right after `atomic_store_explicit(&sequence, s + 1"), "{stdout}");
+        }
+    }
+}
