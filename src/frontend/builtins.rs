@@ -11,7 +11,7 @@ use super::math_builtins;
 use super::c11_threads;
 use super::sync_objects;
 use super::thread_specific;
-use super::lower_expr::{floating_bits, LVal, Val};
+use super::lower_expr::{floating_bits, memory_type, LVal, Val};
 use super::types::{CType, truncate};
 use crate::ir::*;
 use lang_c::ast::*;
@@ -915,7 +915,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     }
                 };
                 let value = self.cut_off_unless_shared_memory_holds(value, &ty);
-                let old = self.temp(&floating_bits(&ty).unwrap_or_else(|| ty.clone()));
+                let old = self.temp(&memory_type(&ty));
                 self.emit(StmtKind::Rmw {
                     target: Some(Place::Local(old)),
                     address,
@@ -1036,7 +1036,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         span: Span,
     ) -> LResult<CompareExchange> {
         // memory's type: a floating object's bits are compared and swapped
-        let stored = floating_bits(ty).unwrap_or_else(|| ty.clone());
+        let stored = memory_type(ty);
         let expected = self.floating_operand(expected, ty, span)?;
         let expected = self.save(expected, &stored);
         let desired = match desired {

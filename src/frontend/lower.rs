@@ -45,7 +45,7 @@ pub struct Lowerer<'a> {
     /// ([`Self::floating_bits_needed`]) instead of being bad input.
     pub widen_for_floating: bool,
     /// The widest floating object of shared memory seen so far, in bits.
-    pub floating_bits_needed: std::cell::Cell<u32>,
+    pub floating_bits_needed: u32,
     /// The thread-local `errno`, once the program or a failing call uses it.
     errno: Option<PlainGlobalId>,
     /// The objects of the string literals used as values (`char *p =
@@ -222,7 +222,7 @@ impl<'a> Lowerer<'a> {
             call_sites: HashMap::new(),
             value_bits: 32,
             widen_for_floating: false,
-            floating_bits_needed: std::cell::Cell::new(0),
+            floating_bits_needed: 0,
             errno: None,
             string_objects: HashMap::new(),
             address_taken_apart_at: None,
@@ -282,11 +282,11 @@ impl<'a> Lowerer<'a> {
     /// hold: memory holds a floating value as the integer of its bits, so
     /// a `double` needs `--bitwidth 64` and a `float` at least 32 (a
     /// narrower memory would cut off nearly every store of one).
-    pub fn shared_float_fits(&self, ty: &CType, span: Span) -> LResult<()> {
+    pub fn shared_float_fits(&mut self, ty: &CType, span: Span) -> LResult<()> {
         self.supported_float(ty, span)?;
         let Some(bits) = ty.float_bits() else { return Ok(()) };
         let bits_needed = u32::from(bits);
-        self.floating_bits_needed.set(self.floating_bits_needed.get().max(bits_needed));
+        self.floating_bits_needed = self.floating_bits_needed.max(bits_needed);
         if bits_needed <= self.value_bits || self.widen_for_floating {
             return Ok(());
         }

@@ -247,7 +247,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// `Read`) and gives the temporary as the value. A floating value is
     /// read as the integer of its bits ([`floating_bits`]).
     pub fn read_shared(&mut self, address: Expr, ty: CType) -> Val {
-        let stored = floating_bits(&ty).unwrap_or_else(|| ty.clone());
+        let stored = memory_type(&ty);
         let temp = self.temp(&stored);
         self.emit(StmtKind::Read {
             target: Place::Local(temp),
@@ -283,7 +283,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn write_shared(&mut self, address: Expr, value: Expr, ty: &CType) {
         // a floating value goes to memory as the integer of its bits
         let value = self.to_memory(value, ty);
-        let stored = floating_bits(ty).unwrap_or_else(|| ty.clone());
+        let stored = memory_type(ty);
         let ty = &stored;
         self.cut_off_wider_than_shared_memory(&value, ty);
         let value = self.as_stored(value, ty);
@@ -1236,7 +1236,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     ) -> LResult<(Val, Val)> {
         self.lw.shared_float_fits(ty, span)?;
         // memory's type: a floating value's bits are guessed and swapped
-        let stored = floating_bits(ty).unwrap_or_else(|| ty.clone());
+        let stored = memory_type(ty);
         let guess = self.temp(&stored);
         self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(self.lw.types.ir_type(&stored))));
         let guessed = Expr::Load(Place::Local(guess));
@@ -1640,6 +1640,12 @@ fn widen_constant(expr: Expr, ty: &CType, lowerer: &FnLowerer) -> Expr {
 /// `None` for every other type.
 pub fn floating_bits(ty: &CType) -> Option<CType> {
     ty.float_bits().map(|bits| CType::Int { bits, signed: true })
+}
+
+/// The type in which shared memory holds a value of type `ty`: a floating
+/// type's bits ([`floating_bits`]), any other type itself.
+pub fn memory_type(ty: &CType) -> CType {
+    floating_bits(ty).unwrap_or_else(|| ty.clone())
 }
 
 /// Integer promotion (a floating type stays itself).

@@ -8,7 +8,7 @@
 //! program.
 
 use super::lower::{FnLowerer, LResult, binary};
-use super::lower_expr::{floating_bits, Val};
+use super::lower_expr::Val;
 use super::types::CType;
 use crate::ir::*;
 use lang_c::ast::Expression;
@@ -210,9 +210,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         if builtin.operation == MathOperation::QuietNan {
             self.default_nan_argument(name, arguments, span)?;
-        } else if arguments.len() != builtin.operands() {
-            let wanted = builtin.operands();
-            return self.lw.error(span, format!("`{name}` takes {wanted} argument{}", if wanted == 1 { "" } else { "s" }), "wrong number of arguments");
+        } else {
+            self.takes_arguments(name, arguments, builtin.operands(), span)?;
         }
         let mut values = Vec::new();
         let value_arguments = if builtin.operation == MathOperation::QuietNan { &[][..] } else { arguments };
@@ -228,10 +227,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 }
             },
         };
-        let (Some(bits), Some(stored)) = (ty.float_bits(), floating_bits(&ty)) else {
-            return self.lw.refuse(span, "a `long double` or complex type", Some("use `double`"));
-        };
-        debug_assert!(matches!(stored, CType::Int { .. }));
+        // a `float` or a `double` (checked above, or the builtin's own)
+        let bits = ty.float_bits().unwrap_or(64);
         // each operand once, in a temporary: the result reads it more than once
         let mut operands = Vec::new();
         for (value, operand_span) in values {
@@ -249,11 +246,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// operands converted to its floating type, called in the printed
     /// program.
     fn library_call(&mut self, function: LibraryFunction, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
-        let wanted = usize::from(function.arity);
-        if arguments.len() != wanted {
-            let plural = if wanted == 1 { "" } else { "s" };
-            return self.lw.error(span, format!("`{}` takes {wanted} argument{plural}", function.name), "wrong number of arguments");
-        }
+        self.takes_arguments(function.name, arguments, usize::from(function.arity), span)?;
         let ty = CType::Float(function.bits / 8);
         let mut operands = Vec::new();
         for argument in arguments {
@@ -263,12 +256,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         Ok(Val { expr: Expr::LibraryCall(function, operands), ty })
     }
 
+    /// An error unless the call of `name` has `wanted` arguments.
+    fn takes_arguments(&self, name: &str, arguments: &[Node<Expression>], wanted: usize, span: Span) -> LResult<()> {
+        if arguments.len() == wanted {
+            return Ok(());
+        }
+        let plural = if wanted == 1 { "" } else { "s" };
+        self.lw.error(span, format!("`{name}` takes {wanted} argument{plural}"), "wrong number of arguments")
+    }
+
     /// `nan`'s argument: the empty string, which asks for the default quiet
     /// NaN; another payload is refused (its bits are the library's choice).
     fn default_nan_argument(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<()> {
-        let [argument] = arguments else {
-            return self.lw.error(span, format!("`{name}` takes 1 argument"), "wrong number of arguments");
-        };
+        self.takes_arguments(name, arguments, 1, span)?;
+        let argument = &arguments[0];
         if super::floating::is_empty_string(argument) {
             return Ok(());
         }

@@ -198,7 +198,7 @@ fn lower_unit_with(
         (None, Some(n), true) => n.max(DEFAULT_HEAP_BLOCK),
         (None, None, _) => DEFAULT_HEAP_BLOCK,
     };
-    Ok(Lowered { program, taken_apart_at: lw.address_taken_apart_at, floating_bits_needed: lw.floating_bits_needed.get() })
+    Ok(Lowered { program, taken_apart_at: lw.address_taken_apart_at, floating_bits_needed: lw.floating_bits_needed })
 }
 
 /// A top-level declaration: typedefs, struct and enum definitions,
