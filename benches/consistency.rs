@@ -89,8 +89,15 @@ fn redirect_one_read(execution: &Execution, rng: &mut Rng) -> Option<Execution> 
             events
                 .iter()
                 .map(|&e| {
-                    let reads_from = if e == target { rf.clone() } else { rf_spec(execution, e) };
-                    EventSpec::new(execution.event(e).id.clone(), op_spec(execution, e, reads_from))
+                    let reads_from = if e == target {
+                        rf.clone()
+                    } else {
+                        rf_spec(execution, e)
+                    };
+                    EventSpec::new(
+                        execution.event(e).id.clone(),
+                        op_spec(execution, e, reads_from),
+                    )
                 })
                 .collect()
         })

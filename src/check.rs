@@ -13,17 +13,30 @@ pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
     let fail = |kind: &str, message: String, code: u8| fail(json, model, kind, &message, code);
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
-        Err(error) => return fail("bad-input", format!("cannot read {}: {error}", file.display()), exit::BAD_INPUT),
+        Err(error) => {
+            return fail(
+                "bad-input",
+                format!("cannot read {}: {error}", file.display()),
+                exit::BAD_INPUT,
+            );
+        }
     };
     let execution = match json::parse_execution(&text) {
         Ok(execution) => execution,
-        Err(error) => return fail("bad-input", format!("{}: {error}", file.display()), exit::BAD_INPUT),
+        Err(error) => {
+            return fail(
+                "bad-input",
+                format!("{}: {error}", file.display()),
+                exit::BAD_INPUT,
+            );
+        }
     };
     let outcome = consistency::verify(&execution, model);
     if let Ok(witness) = &outcome
         && let Err(error) = consistency::replay(&execution, witness, model)
     {
-        let message = format!("the witness found does not replay ({error}); this is a lazysma defect");
+        let message =
+            format!("the witness found does not replay ({error}); this is a lazysma defect");
         return fail("defect", message, exit::CHECK_FAILED);
     }
     let report = if json {
@@ -48,7 +61,11 @@ pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
 /// `{"model", "error": {"kind", "message"}}` on stdout too, so that a
 /// reader of the JSON always gets JSON; returns `code`.
 fn fail(json: bool, model: Model, kind: &str, message: &str, code: u8) -> u8 {
-    let prefix = if kind == "defect" { "internal error" } else { "error" };
+    let prefix = if kind == "defect" {
+        "internal error"
+    } else {
+        "error"
+    };
     eprintln!("{prefix}: {message}");
     if json {
         let report = serde_json::json!({ "model": model.name(), "error": { "kind": kind, "message": message } });
@@ -156,6 +173,9 @@ fn effect(execution: &Execution, witness: &Witness, at: usize, step: Step) -> St
         (Op::AtomicEnd, _) => "atomic section ends".to_string(),
         (Op::Lock { mutex }, _) => format!("acquires {}", execution.mutexes()[*mutex]),
         (Op::Unlock { mutex }, _) => format!("releases {}", execution.mutexes()[*mutex]),
-        (Op::LockBusy { mutex }, _) => format!("finds {} held by another thread (try-lock fails)", execution.mutexes()[*mutex]),
+        (Op::LockBusy { mutex }, _) => format!(
+            "finds {} held by another thread (try-lock fails)",
+            execution.mutexes()[*mutex]
+        ),
     }
 }

@@ -49,23 +49,32 @@ impl Diagnostic {
         let mut report = report.with_message(&self.message);
         match byte_range(&source, self.line, self.column, self.length) {
             Some(range) => {
-                report = report.with_labels(vec![Label::primary((), range).with_message(&self.label)]);
+                report =
+                    report.with_labels(vec![Label::primary((), range).with_message(&self.label)]);
             }
             None => {
-                report = report.with_notes(vec![format!("in {}:{}:{}", name, self.line, self.column)]);
+                report =
+                    report.with_notes(vec![format!("in {}:{}:{}", name, self.line, self.column)]);
             }
         }
         if let Some(help) = &self.help {
             report = report.with_notes(vec![format!("help: {help}")]);
         }
-        let mut buffer = if color { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
+        let mut buffer = if color {
+            termcolor::Buffer::ansi()
+        } else {
+            termcolor::Buffer::no_color()
+        };
         let config = term::Config::default();
         if term::emit_to_write_style(&mut buffer, &config, &file, &report).is_err() {
             let severity = match self.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            return format!("{severity}: {} ({}:{}:{})\n", self.message, name, self.line, self.column);
+            return format!(
+                "{severity}: {} ({}:{}:{})\n",
+                self.message, name, self.line, self.column
+            );
         }
         String::from_utf8_lossy(buffer.as_slice()).into_owned()
     }
@@ -81,7 +90,11 @@ fn byte_range(source: &str, line: u32, column: u32, length: u32) -> Option<std::
         if index + 1 == line as usize {
             let trimmed = text.trim_end_matches(['\n', '\r']);
             let start_char = column.saturating_sub(1) as usize;
-            let start = trimmed.char_indices().nth(start_char).map(|(i, _)| i).unwrap_or(trimmed.len());
+            let start = trimmed
+                .char_indices()
+                .nth(start_char)
+                .map(|(i, _)| i)
+                .unwrap_or(trimmed.len());
             let end = trimmed[start..]
                 .char_indices()
                 .nth(length.max(1) as usize)

@@ -33,7 +33,9 @@ pub fn install() {
         // them.
         unsafe {
             let mut previous: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(signal, std::ptr::null(), &mut previous) != 0 || previous.sa_sigaction == libc::SIG_IGN {
+            if libc::sigaction(signal, std::ptr::null(), &mut previous) != 0
+                || previous.sa_sigaction == libc::SIG_IGN
+            {
                 continue;
             }
             let mut action: libc::sigaction = std::mem::zeroed();

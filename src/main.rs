@@ -2,7 +2,10 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lazysma::exit;
-use lazysma::options::{AddressForm, AutoBounds, BoundChoice, Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
+use lazysma::options::{
+    AddressForm, AutoBounds, BoundChoice, Bounds, LoopLine, MemoryModel, SmaImplementation,
+    TranslateOptions,
+};
 use lazysma::verify::ReportFormat;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -13,10 +16,12 @@ use std::process::ExitCode;
 /// by lazy sequentialisation for the CBMC bounded model checker.
 #[derive(Debug, Parser)]
 #[command(name = "lazysma", version, about, long_about = None)]
-#[command(after_help = "Without a subcommand, `lazysma FILE ...` means `lazysma translate FILE ...`.\n\n\
+#[command(
+    after_help = "Without a subcommand, `lazysma FILE ...` means `lazysma translate FILE ...`.\n\n\
 Exit codes: 0 no violation within the bounds (check: realisable), 10 violation found and confirmed \
 or an unwinding assertion failed (check: not realisable), 1 bad input, 2 CBMC missing or failed, 3 time limit reached, \
-4 counterexample failed the native check (a lazysma defect).")]
+4 counterexample failed the native check (a lazysma defect)."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -166,8 +171,16 @@ impl TranslationArgs {
             auto_bounds: AutoBounds {
                 qsize: bound_choice(self.qsize),
                 maxclock: bound_choice(self.maxclock),
-                nmalloc: if self.nmalloc == Some(BoundArg::Auto) { BoundChoice::Sufficient } else { BoundChoice::Given },
-                bitwidth: if self.bitwidth.is_some() { BoundChoice::Given } else { BoundChoice::Sufficient },
+                nmalloc: if self.nmalloc == Some(BoundArg::Auto) {
+                    BoundChoice::Sufficient
+                } else {
+                    BoundChoice::Given
+                },
+                bitwidth: if self.bitwidth.is_some() {
+                    BoundChoice::Given
+                } else {
+                    BoundChoice::Sufficient
+                },
             },
             addresses: match self.addresses {
                 AddressChoice::Auto => AddressForm::Auto,
@@ -232,7 +245,6 @@ enum BoundArg {
     Auto,
 }
 
-
 impl std::fmt::Display for BoundArg {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -243,7 +255,9 @@ impl std::fmt::Display for BoundArg {
 }
 
 /// Parses a [`BoundArg`] of at least `least`.
-fn bound_parser(least: u32) -> impl Fn(&str) -> Result<BoundArg, String> + Clone + Send + Sync + 'static {
+fn bound_parser(
+    least: u32,
+) -> impl Fn(&str) -> Result<BoundArg, String> + Clone + Send + Sync + 'static {
     move |text: &str| {
         if text == "auto" {
             return Ok(BoundArg::Auto);
@@ -396,12 +410,23 @@ fn asks_for_document_report(arguments: &[std::ffi::OsString]) -> Option<ReportFo
     if arguments.get(1).is_none_or(|command| command != "verify") {
         return None;
     }
-    let options: Vec<&std::ffi::OsString> = arguments.iter().skip(2).take_while(|argument| *argument != "--").collect();
+    let options: Vec<&std::ffi::OsString> = arguments
+        .iter()
+        .skip(2)
+        .take_while(|argument| *argument != "--")
+        .collect();
     let asks = |name: &str| {
-        options.iter().any(|argument| **argument == *format!("--format={name}"))
-            || options.windows(2).any(|pair| pair[0] == "--format" && pair[1] == name)
+        options
+            .iter()
+            .any(|argument| **argument == *format!("--format={name}"))
+            || options
+                .windows(2)
+                .any(|pair| pair[0] == "--format" && pair[1] == name)
     };
-    [("json", ReportFormat::Json), ("sarif", ReportFormat::Sarif)].into_iter().find(|(name, _)| asks(name)).map(|(_, format)| format)
+    [("json", ReportFormat::Json), ("sarif", ReportFormat::Sarif)]
+        .into_iter()
+        .find(|(name, _)| asks(name))
+        .map(|(_, format)| format)
 }
 
 /// The stack of the thread that does the work: the parser, the passes and
@@ -411,7 +436,9 @@ fn asks_for_document_report(arguments: &[std::ffi::OsString]) -> Option<ReportFo
 const WORKER_STACK_BYTES: usize = 1 << 30;
 
 fn main() -> ExitCode {
-    let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES).spawn(run);
+    let worker = std::thread::Builder::new()
+        .stack_size(WORKER_STACK_BYTES)
+        .spawn(run);
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(code)) => ExitCode::from(code),
         Ok(Err(panic)) => std::panic::resume_unwind(panic),
@@ -425,14 +452,21 @@ fn run() -> u8 {
     let arguments = with_default_subcommand(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(arguments.iter().cloned()) {
         Ok(cli) => cli,
-        Err(error) if error.use_stderr() && let Some(format) = asks_for_document_report(&arguments) => {
+        Err(error)
+            if error.use_stderr()
+                && let Some(format) = asks_for_document_report(&arguments) =>
+        {
             let message = error.render().to_string();
             let message = message.trim().trim_start_matches("error: ");
             return lazysma::verify::report_option_error(message, format);
         }
         Err(error) => {
             let _ = error.print();
-            return if error.use_stderr() { exit::BAD_INPUT } else { exit::SUCCESS };
+            return if error.use_stderr() {
+                exit::BAD_INPUT
+            } else {
+                exit::SUCCESS
+            };
         }
     };
     match cli.command {
@@ -460,18 +494,34 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
             return exit::BAD_INPUT;
         }
     };
-    let output = arguments.output.as_deref().filter(|path| !lazysma::output::is_standard_output(path));
+    let output = arguments
+        .output
+        .as_deref()
+        .filter(|path| !lazysma::output::is_standard_output(path));
     if let Some(output) = output
         && lazysma::verify::same_file(input, output)
     {
-        eprintln!("error: the output {} is the input file; refusing to overwrite it", output.display());
+        eprintln!(
+            "error: the output {} is the input file; refusing to overwrite it",
+            output.display()
+        );
         return exit::BAD_INPUT;
     }
     let translation = match lazysma::translate::translate(input, &options) {
         Ok(translation) => translation,
         Err(error) => {
-            eprint!("{}", lazysma::verify::render_translate_error(&error, use_color(ColorChoice::Auto, std::io::stderr().is_terminal())));
-            return if error.is_environment_failure() { exit::BACKEND_FAILURE } else { exit::BAD_INPUT };
+            eprint!(
+                "{}",
+                lazysma::verify::render_translate_error(
+                    &error,
+                    use_color(ColorChoice::Auto, std::io::stderr().is_terminal())
+                )
+            );
+            return if error.is_environment_failure() {
+                exit::BACKEND_FAILURE
+            } else {
+                exit::BAD_INPUT
+            };
         }
     };
     let color = use_color(ColorChoice::Auto, std::io::stderr().is_terminal());
@@ -485,7 +535,9 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
     match written {
         Ok(()) => exit::SUCCESS,
         Err(error) => {
-            let target = output.map_or("standard output".to_string(), |path| path.display().to_string());
+            let target = output.map_or("standard output".to_string(), |path| {
+                path.display().to_string()
+            });
             eprintln!("error: cannot write {target}: {error}");
             exit::BACKEND_FAILURE
         }
@@ -525,5 +577,9 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
 }
 
 fn run_check(arguments: &CheckArgs) -> u8 {
-    lazysma::check::run(&arguments.file, arguments.model.model(), matches!(arguments.format, Format::Json))
+    lazysma::check::run(
+        &arguments.file,
+        arguments.model.model(),
+        matches!(arguments.format, Format::Json),
+    )
 }

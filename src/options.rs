@@ -49,7 +49,10 @@ impl SmaImplementation {
 
     /// Whether this is a reference store-buffer model (`tso_ref`, `pso_ref`).
     pub fn is_reference(self) -> bool {
-        matches!(self, SmaImplementation::TsoReference | SmaImplementation::PsoReference)
+        matches!(
+            self,
+            SmaImplementation::TsoReference | SmaImplementation::PsoReference
+        )
     }
 
     /// Whether an access at a computed address inside one object is made
@@ -65,7 +68,10 @@ impl SmaImplementation {
     /// T-CDLLs are per-location state, which a symbolic location would index
     /// in every structure an operation touches.
     pub fn accesses_computed_addresses_in_place(self) -> bool {
-        matches!(self, SmaImplementation::Sc | SmaImplementation::TsoReference)
+        matches!(
+            self,
+            SmaImplementation::Sc | SmaImplementation::TsoReference
+        )
     }
 
     /// Whether this is a timestamped T-CDLL model (`etso`, `epso`).
@@ -202,7 +208,10 @@ impl Bounds {
     /// The depth `--unwindset` gives the loop that starts on `line` of
     /// `file`, if it names that line.
     pub fn own_depth(&self, file: &str, line: u32, in_input: bool) -> Option<u32> {
-        self.unwindset.iter().find(|(loop_line, _)| loop_line.names(file, line, in_input)).map(|(_, &depth)| depth)
+        self.unwindset
+            .iter()
+            .find(|(loop_line, _)| loop_line.names(file, line, in_input))
+            .map(|(_, &depth)| depth)
     }
 
     /// The deepest unrolling of any loop.
@@ -212,8 +221,16 @@ impl Bounds {
 
     /// `unwind 2` or, with loops of their own depth, `unwind 2 (line 71: 129)`.
     pub fn describe_unwind(&self) -> String {
-        let own: Vec<String> = self.unwindset.iter().map(|(line, depth)| format!("{}: {depth}", line.describe())).collect();
-        if own.is_empty() { format!("unwind {}", self.unwind) } else { format!("unwind {} ({})", self.unwind, own.join(", ")) }
+        let own: Vec<String> = self
+            .unwindset
+            .iter()
+            .map(|(line, depth)| format!("{}: {depth}", line.describe()))
+            .collect();
+        if own.is_empty() {
+            format!("unwind {}", self.unwind)
+        } else {
+            format!("unwind {} ({})", self.unwind, own.join(", "))
+        }
     }
 
     /// `rounds 2, unwind 2, ...` as the report and the output file name them;
@@ -323,13 +340,12 @@ pub enum BoundChoice {
 }
 
 impl AutoBounds {
-    pub const SUFFICIENT: AutoBounds =
-        AutoBounds {
-            qsize: BoundChoice::Sufficient,
-            maxclock: BoundChoice::Sufficient,
-            nmalloc: BoundChoice::Sufficient,
-            bitwidth: BoundChoice::Sufficient,
-        };
+    pub const SUFFICIENT: AutoBounds = AutoBounds {
+        qsize: BoundChoice::Sufficient,
+        maxclock: BoundChoice::Sufficient,
+        nmalloc: BoundChoice::Sufficient,
+        bitwidth: BoundChoice::Sufficient,
+    };
 }
 
 impl Default for TranslateOptions {

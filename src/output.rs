@@ -41,7 +41,10 @@ enum Destination {
     Through,
     /// The regular file itself (symbolic links followed), to be replaced
     /// by a rename, with its metadata when it exists.
-    Replace { file: PathBuf, existing: Option<Metadata> },
+    Replace {
+        file: PathBuf,
+        existing: Option<Metadata>,
+    },
 }
 
 /// Writes `contents` to `path` without losing what was there (see the
@@ -76,8 +79,18 @@ fn destination(path: &Path) -> std::io::Result<Destination> {
                     None => target,
                 };
             }
-            Ok(metadata) => return Ok(Destination::Replace { file, existing: Some(metadata) }),
-            Err(error) if error.kind() == ErrorKind::NotFound => return Ok(Destination::Replace { file, existing: None }),
+            Ok(metadata) => {
+                return Ok(Destination::Replace {
+                    file,
+                    existing: Some(metadata),
+                });
+            }
+            Err(error) if error.kind() == ErrorKind::NotFound => {
+                return Ok(Destination::Replace {
+                    file,
+                    existing: None,
+                });
+            }
             Err(error) => return Err(error),
         }
     }
@@ -125,7 +138,9 @@ fn replace(file: &Path, existing: Option<&Metadata>, contents: &[u8]) -> std::io
     temporary.as_file_mut().write_all(contents)?;
     if let Some(existing) = existing {
         keep_owner(temporary.as_file(), existing);
-        temporary.as_file().set_permissions(existing.permissions())?;
+        temporary
+            .as_file()
+            .set_permissions(existing.permissions())?;
     }
     temporary.as_file().sync_all()?;
     temporary.persist(file).map_err(|error| error.error)?;
@@ -157,20 +172,27 @@ mod tests {
         let directory = tempfile::tempdir().expect("temporary directory");
         let new = directory.path().join("new.c");
         let found = destination(&new).expect("a destination");
-        assert!(matches!(&found, Destination::Replace { file, existing: None } if *file == new), "{found:?}");
+        assert!(
+            matches!(&found, Destination::Replace { file, existing: None } if *file == new),
+            "{found:?}"
+        );
         #[cfg(unix)]
         {
             let link = directory.path().join("link.c");
             std::os::unix::fs::symlink("new.c", &link).expect("a link");
             let found = destination(&link).expect("a destination");
-            assert!(matches!(&found, Destination::Replace { file, existing: None } if *file == new), "{found:?}");
+            assert!(
+                matches!(&found, Destination::Replace { file, existing: None } if *file == new),
+                "{found:?}"
+            );
         }
     }
 
     #[test]
     fn an_error_names_no_temporary_file() {
         let directory = tempfile::tempdir().expect("temporary directory");
-        let error = write_atomically(&directory.path().join("missing/out.c"), b"x").expect_err("no such directory");
+        let error = write_atomically(&directory.path().join("missing/out.c"), b"x")
+            .expect_err("no such directory");
         assert_eq!(error.kind(), ErrorKind::NotFound);
         assert!(!error.to_string().contains(".tmp"), "{error}");
     }

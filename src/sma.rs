@@ -12,14 +12,30 @@ pub const COMMON_HEADER: &str = include_str!("../sma/common.h");
 /// store-buffer part `buffers.h`), then the model header itself.
 pub fn header(implementation: SmaImplementation) -> &'static str {
     match implementation {
-        SmaImplementation::Sc => concat!(include_str!("../sma/memory.h"), include_str!("../sma/sc.h")),
-        SmaImplementation::Etso => concat!(include_str!("../sma/tcdll.h"), include_str!("../sma/etso.h")),
-        SmaImplementation::Epso => concat!(include_str!("../sma/tcdll.h"), include_str!("../sma/epso.h")),
+        SmaImplementation::Sc => {
+            concat!(include_str!("../sma/memory.h"), include_str!("../sma/sc.h"))
+        }
+        SmaImplementation::Etso => concat!(
+            include_str!("../sma/tcdll.h"),
+            include_str!("../sma/etso.h")
+        ),
+        SmaImplementation::Epso => concat!(
+            include_str!("../sma/tcdll.h"),
+            include_str!("../sma/epso.h")
+        ),
         SmaImplementation::TsoReference => {
-            concat!(include_str!("../sma/memory.h"), include_str!("../sma/buffers.h"), include_str!("../sma/tso_ref.h"))
+            concat!(
+                include_str!("../sma/memory.h"),
+                include_str!("../sma/buffers.h"),
+                include_str!("../sma/tso_ref.h")
+            )
         }
         SmaImplementation::PsoReference => {
-            concat!(include_str!("../sma/memory.h"), include_str!("../sma/buffers.h"), include_str!("../sma/pso_ref.h"))
+            concat!(
+                include_str!("../sma/memory.h"),
+                include_str!("../sma/buffers.h"),
+                include_str!("../sma/pso_ref.h")
+            )
         }
     }
 }

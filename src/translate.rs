@@ -40,7 +40,10 @@ pub enum TranslateError {
     #[error(
         "--{bound} auto: the {counted} of this program cannot be counted (a jump goes backward), so no {bound} is known to cut off nothing; give a number instead"
     )]
-    NoSufficientBound { bound: &'static str, counted: &'static str },
+    NoSufficientBound {
+        bound: &'static str,
+        counted: &'static str,
+    },
 }
 
 impl TranslateError {
@@ -48,7 +51,8 @@ impl TranslateError {
     /// translator located the problem.
     pub fn diagnostic(&self) -> Option<&Diagnostic> {
         match self {
-            TranslateError::Frontend(FrontendError::Source(diagnostic)) | TranslateError::Unsupported(diagnostic) => Some(diagnostic),
+            TranslateError::Frontend(FrontendError::Source(diagnostic))
+            | TranslateError::Unsupported(diagnostic) => Some(diagnostic),
             _ => None,
         }
     }
@@ -56,7 +60,10 @@ impl TranslateError {
     /// Whether the environment failed (the preprocessor cannot run), not
     /// the input: exit 2 like a missing CBMC, not 1.
     pub fn is_environment_failure(&self) -> bool {
-        matches!(self, TranslateError::Frontend(FrontendError::Environment(_)))
+        matches!(
+            self,
+            TranslateError::Frontend(FrontendError::Environment(_))
+        )
     }
 }
 
@@ -68,9 +75,13 @@ pub fn translate(path: &Path, options: &TranslateOptions) -> Result<Translation,
 /// Translates a program the frontend loaded with `options`: the same
 /// program serves every SMA, as the frontend reads only the preprocessor
 /// options and the bounds.
-pub fn translate_loaded(program: &Program, options: &TranslateOptions) -> Result<Translation, TranslateError> {
+pub fn translate_loaded(
+    program: &Program,
+    options: &TranslateOptions,
+) -> Result<Translation, TranslateError> {
     let options = &with_lowered_width(program, options);
-    let sequential = passes::sequentialise(program, options).map_err(TranslateError::Unsupported)?;
+    let sequential =
+        passes::sequentialise(program, options).map_err(TranslateError::Unsupported)?;
     let sufficient = sequential.sufficient;
     let heap_needs = sequential.memory.heap_needs;
     let options = &with_auto_bounds(options, sufficient, heap_needs)?;
@@ -98,14 +109,25 @@ fn with_auto_bounds(
     let mut resolved = options.clone();
     let auto = options.auto_bounds;
     let blocks = heap_needs.map(|needs| Some(needs.blocks));
-    resolved.bounds.nmalloc = choose_bound(auto.nmalloc, options.bounds.nmalloc, blocks, ("nmalloc", "allocations"))?;
+    resolved.bounds.nmalloc = choose_bound(
+        auto.nmalloc,
+        options.bounds.nmalloc,
+        blocks,
+        ("nmalloc", "allocations"),
+    )?;
     if options.sma == SmaImplementation::Sc {
         return Ok(resolved);
     }
     let qsize = sufficient.map(|sufficient| Some(sufficient.qsize));
-    resolved.bounds.qsize = choose_bound(auto.qsize, options.bounds.qsize, qsize, ("qsize", "stores"))?;
+    resolved.bounds.qsize =
+        choose_bound(auto.qsize, options.bounds.qsize, qsize, ("qsize", "stores"))?;
     let maxclock = sufficient.map(|sufficient| sufficient.maxclock);
-    resolved.bounds.maxclock = choose_bound(auto.maxclock, options.bounds.maxclock, maxclock, ("maxclock", "stores"))?;
+    resolved.bounds.maxclock = choose_bound(
+        auto.maxclock,
+        options.bounds.maxclock,
+        maxclock,
+        ("maxclock", "stores"),
+    )?;
     Ok(resolved)
 }
 
@@ -114,7 +136,13 @@ fn with_auto_bounds(
 /// not given.
 fn with_lowered_width(program: &Program, options: &TranslateOptions) -> TranslateOptions {
     let bitwidth = options.bounds.bitwidth.max(program.value_bits);
-    TranslateOptions { bounds: Bounds { bitwidth, ..options.bounds.clone() }, ..options.clone() }
+    TranslateOptions {
+        bounds: Bounds {
+            bitwidth,
+            ..options.bounds.clone()
+        },
+        ..options.clone()
+    }
 }
 
 /// The value of a bound chosen by `choice`, given the number `given` and
@@ -130,7 +158,9 @@ fn choose_bound(
 ) -> Result<u32, TranslateError> {
     Ok(match (choice, sufficient) {
         (BoundChoice::Given, _) | (_, Some(None)) => given,
-        (BoundChoice::Sufficient, None) => return Err(TranslateError::NoSufficientBound { bound, counted }),
+        (BoundChoice::Sufficient, None) => {
+            return Err(TranslateError::NoSufficientBound { bound, counted });
+        }
         (BoundChoice::Sufficient, Some(Some(value))) => value,
         (BoundChoice::SufficientAtMost, None) => given,
         (BoundChoice::SufficientAtMost, Some(Some(value))) => value.min(given),

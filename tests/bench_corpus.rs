@@ -10,8 +10,10 @@ use support::{Verdict, bench_bounds, parallel_map, require_cbmc, shared_dir, ver
 
 /// Runs of the quick selection that take minutes, with the reason: left to
 /// `LAZYSMA_BENCH_ALL=1` (README: benchmark section).
-const SLOW: &[(&str, &str, &str)] =
-    &[("svcomp/pthread/sigma.c", "--tso", SIGMA), ("svcomp/pthread/sigma.c", "--pso", SIGMA)];
+const SLOW: &[(&str, &str, &str)] = &[
+    ("svcomp/pthread/sigma.c", "--tso", SIGMA),
+    ("svcomp/pthread/sigma.c", "--pso", SIGMA),
+];
 
 const SIGMA: &str = "17 threads store at computed addresses: about 6 minutes per run";
 
@@ -49,18 +51,31 @@ struct Job {
 
 /// Table I bounds by corpus file: `--unwind U --qsize N --rounds R --maxclock K --nmalloc M`.
 fn table_one_bounds() -> HashMap<String, Vec<String>> {
-    let text = std::fs::read_to_string(shared_dir().join("bench/paper_table1.tsv")).expect("Table I is readable");
+    let text = std::fs::read_to_string(shared_dir().join("bench/paper_table1.tsv"))
+        .expect("Table I is readable");
     let mut bounds = HashMap::new();
     for line in text.lines().skip(1) {
         let fields: Vec<&str> = line.split('\t').collect();
         if fields.len() < 16 {
             continue;
         }
-        let (unwind, qsize, nmalloc, rounds, maxclock) = (fields[1], fields[2], fields[4], fields[6], fields[7]);
-        let arguments: Vec<String> = ["--unwind", unwind, "--qsize", qsize, "--rounds", rounds, "--maxclock", maxclock, "--nmalloc", nmalloc.max("1")]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let (unwind, qsize, nmalloc, rounds, maxclock) =
+            (fields[1], fields[2], fields[4], fields[6], fields[7]);
+        let arguments: Vec<String> = [
+            "--unwind",
+            unwind,
+            "--qsize",
+            qsize,
+            "--rounds",
+            rounds,
+            "--maxclock",
+            maxclock,
+            "--nmalloc",
+            nmalloc.max("1"),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         for file in fields[15].split(';') {
             let file = file.trim().split(' ').next().unwrap_or("").to_string();
             if !file.is_empty() {
@@ -72,7 +87,8 @@ fn table_one_bounds() -> HashMap<String, Vec<String>> {
 }
 
 fn jobs() -> Vec<Job> {
-    let manifest = std::fs::read_to_string(shared_dir().join("bench/manifest.tsv")).expect("manifest is readable");
+    let manifest = std::fs::read_to_string(shared_dir().join("bench/manifest.tsv"))
+        .expect("manifest is readable");
     let table = table_one_bounds();
     let overrides = bench_bounds();
     let run_all = std::env::var("LAZYSMA_BENCH_ALL").is_ok_and(|value| value == "1");
@@ -91,14 +107,24 @@ fn jobs() -> Vec<Job> {
             .cloned()
             .unwrap_or_else(|| vec!["--unwind".into(), fields[5].to_string()]);
         for (model, column) in [("--sc", 2), ("--tso", 3), ("--pso", 4)] {
-            if let Some((_, _, reason)) = SLOW.iter().find(|(path, m, _)| *path == fields[0] && *m == model)
+            if let Some((_, _, reason)) = SLOW
+                .iter()
+                .find(|(path, m, _)| *path == fields[0] && *m == model)
                 && !run_all
             {
-                println!("skipped (LAZYSMA_BENCH_ALL=1 runs it): {} {model}: {reason}", fields[0]);
+                println!(
+                    "skipped (LAZYSMA_BENCH_ALL=1 runs it): {} {model}: {reason}",
+                    fields[0]
+                );
                 continue;
             }
             if let Some(expected) = Verdict::parse(fields[column]) {
-                jobs.push(Job { path: fields[0].to_string(), model, expected, bounds: bounds.clone() });
+                jobs.push(Job {
+                    path: fields[0].to_string(),
+                    model,
+                    expected,
+                    bounds: bounds.clone(),
+                });
             }
         }
     }
@@ -107,7 +133,11 @@ fn jobs() -> Vec<Job> {
 
 /// Programs of the quick selection that store pointers in shared memory
 /// and follow them: checked again with byte addresses.
-const POINTER_PROGRAMS: &[&str] = &["svcomp/pthread/stack-2.c", "svcomp/pthread/twostage_3.c", "svcomp/pthread/bigshot_p.c"];
+const POINTER_PROGRAMS: &[&str] = &[
+    "svcomp/pthread/stack-2.c",
+    "svcomp/pthread/twostage_3.c",
+    "svcomp/pthread/bigshot_p.c",
+];
 
 #[test]
 fn bench_programs_get_their_verdicts() {
@@ -115,7 +145,10 @@ fn bench_programs_get_their_verdicts() {
         return;
     }
     let jobs = jobs();
-    assert!(jobs.len() + SLOW.len() >= 3 * QUICK.len(), "the benchmark corpus is beside the repository");
+    assert!(
+        jobs.len() + SLOW.len() >= 3 * QUICK.len(),
+        "the benchmark corpus is beside the repository"
+    );
     expect_verdicts(&jobs, &[]);
 }
 
@@ -126,8 +159,15 @@ fn byte_addresses_keep_the_verdicts_of_pointer_programs() {
     if !require_cbmc() {
         return;
     }
-    let jobs: Vec<Job> = jobs().into_iter().filter(|job| POINTER_PROGRAMS.contains(&job.path.as_str())).collect();
-    assert_eq!(jobs.len(), 3 * POINTER_PROGRAMS.len(), "every pointer program has its verdicts");
+    let jobs: Vec<Job> = jobs()
+        .into_iter()
+        .filter(|job| POINTER_PROGRAMS.contains(&job.path.as_str()))
+        .collect();
+    assert_eq!(
+        jobs.len(),
+        3 * POINTER_PROGRAMS.len(),
+        "every pointer program has its verdicts"
+    );
     expect_verdicts(&jobs, &["--addresses", "bytes"]);
 }
 
@@ -141,11 +181,21 @@ fn expect_verdicts(jobs: &[Job], extra: &[&str]) {
         arguments.extend(extra);
         let (code, _, stderr) = verify(&file, &arguments);
         let tail: String = stderr.lines().rev().take(4).collect::<Vec<_>>().join(" | ");
-        (code != job.expected.exit_code())
-            .then(|| format!("{} {} {:?}: expected {:?}, exit {code} ({tail})", job.path, job.model, job.bounds, job.expected))
+        (code != job.expected.exit_code()).then(|| {
+            format!(
+                "{} {} {:?}: expected {:?}, exit {code} ({tail})",
+                job.path, job.model, job.bounds, job.expected
+            )
+        })
     })
     .into_iter()
     .flatten()
     .collect();
-    assert!(failures.is_empty(), "{} of {} runs disagree:\n{}", failures.len(), jobs.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} runs disagree:\n{}",
+        failures.len(),
+        jobs.len(),
+        failures.join("\n")
+    );
 }

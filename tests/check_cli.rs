@@ -141,7 +141,12 @@ fn malformed_inputs_with_json_output_give_a_json_error_too() {
     let report: Value = serde_json::from_str(stdout.trim()).expect("stdout is JSON");
     assert_eq!(report["model"], "pso");
     assert_eq!(report["error"]["kind"], "bad-input");
-    assert!(report["error"]["message"].as_str().is_some_and(|m| m.contains("invalid JSON")), "{report}");
+    assert!(
+        report["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("invalid JSON")),
+        "{report}"
+    );
     // without --format json, stdout stays empty
     let (code, stdout, _) = check("not json", &[]);
     assert_eq!((code, stdout.as_str()), (1, ""));
@@ -263,7 +268,10 @@ fn an_unwritable_verdict_is_an_environment_failure_not_a_panic() {
         .expect("lazysma runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("cannot write the verdict") && !stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("cannot write the verdict") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -275,16 +283,45 @@ fn a_failed_try_lock_needs_the_mutex_held_by_another_thread() {
     let path = directory.path().join("busy.json");
     std::fs::write(&path, busy).expect("write the execution");
     for model in ["--sc", "--tso", "--pso"] {
-        let output = Command::cargo_bin("lazysma").expect("the lazysma binary").args(["check", path.to_str().expect("a UTF-8 path"), model, "--format", "json"]).output().expect("run lazysma");
-        assert_eq!(output.status.code(), Some(0), "{model}: {}", String::from_utf8_lossy(&output.stdout));
+        let output = Command::cargo_bin("lazysma")
+            .expect("the lazysma binary")
+            .args([
+                "check",
+                path.to_str().expect("a UTF-8 path"),
+                model,
+                "--format",
+                "json",
+            ])
+            .output()
+            .expect("run lazysma");
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{model}: {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
         let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
-        let order: Vec<&str> = report["witness"].as_array().expect("witness").iter().filter_map(|s| s["event"].as_str()).collect();
-        let at = |id: &str| order.iter().position(|e| *e == id).expect("every event in the witness");
+        let order: Vec<&str> = report["witness"]
+            .as_array()
+            .expect("witness")
+            .iter()
+            .filter_map(|s| s["event"].as_str())
+            .collect();
+        let at = |id: &str| {
+            order
+                .iter()
+                .position(|e| *e == id)
+                .expect("every event in the witness")
+        };
         assert!(at("d") < at("b") && at("b") < at("e"), "{model}: {order:?}");
     }
     // Alone, nobody holds the mutex: never realisable.
     let alone = r#"{"threads": [[{"id":"b","op":"lock-busy","mutex":"m"}]]}"#;
     std::fs::write(&path, alone).expect("write the execution");
-    let output = Command::cargo_bin("lazysma").expect("the lazysma binary").args(["check", path.to_str().expect("a UTF-8 path"), "--tso"]).output().expect("run lazysma");
+    let output = Command::cargo_bin("lazysma")
+        .expect("the lazysma binary")
+        .args(["check", path.to_str().expect("a UTF-8 path"), "--tso"])
+        .output()
+        .expect("run lazysma");
     assert_eq!(output.status.code(), Some(10));
 }

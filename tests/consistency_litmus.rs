@@ -126,42 +126,132 @@ fn message_passing() {
 /// can under TSO and PSO, where the first one's store is still buffered.
 #[test]
 fn atomic_sections() {
-    expect("increments", "R x init; W x | R x init; W x", true, true, true);
-    expect("atomic increments", "B; R x init; W x; E | B; R x init; W x; E", false, true, true);
-    expect("atomic increments in order", "B; R x init; W x; E | B; R x c; W x; E", true, true, true);
+    expect(
+        "increments",
+        "R x init; W x | R x init; W x",
+        true,
+        true,
+        true,
+    );
+    expect(
+        "atomic increments",
+        "B; R x init; W x; E | B; R x init; W x; E",
+        false,
+        true,
+        true,
+    );
+    expect(
+        "atomic increments in order",
+        "B; R x init; W x; E | B; R x c; W x; E",
+        true,
+        true,
+        true,
+    );
     // SB inside sections stays a TSO behaviour.
-    expect("SB in sections", "B; W x; R y init; E | B; W y; R x init; E", false, true, true);
+    expect(
+        "SB in sections",
+        "B; W x; R y init; E | B; W y; R x init; E",
+        false,
+        true,
+        true,
+    );
     // A section left open ends with its thread (a thread that returns
     // inside it, as the sequentialised program lets the next thread run
     // then; a trace cut at a violation has nothing after it anyway): the
     // others run before it or after the thread's last event.
     expect("open section", "B; W x | R x b", true, true, true);
     expect("open section last", "B; W x | R x init", true, true, true);
-    expect("open section, not torn", "B; W x; W y | R y c; R x init", false, false, true);
+    expect(
+        "open section, not torn",
+        "B; W x; W y | R y c; R x init",
+        false,
+        false,
+        true,
+    );
     // An end that closes nothing does nothing.
-    expect("stray end", "E; W x; W y | R y c; R x init", false, false, true);
+    expect(
+        "stray end",
+        "E; W x; W y | R y c; R x init",
+        false,
+        false,
+        true,
+    );
     // Interleaving into a section is impossible: the reader sees both or
     // neither of the section's stores under SC.
-    expect("torn read", "B; W x; W y; E | R y c; R x init", false, false, true);
-    expect("torn read of a section", "W x; W y | B; R y b; R x init; E", false, false, true);
+    expect(
+        "torn read",
+        "B; W x; W y; E | R y c; R x init",
+        false,
+        false,
+        true,
+    );
+    expect(
+        "torn read of a section",
+        "W x; W y | B; R y b; R x init; E",
+        false,
+        false,
+        true,
+    );
 }
 
 /// A store-store fence orders a thread's stores under PSO and nothing else:
 /// it forbids MP's store-store reordering but not SB's store-load one.
 #[test]
 fn store_store_fences() {
-    expect("MP+store-fence", "W x; S; W y | R y c; R x init", false, false, false);
-    expect("MP+store-fence allowed", "W x; S; W y | R y c; R x a", true, true, true);
-    expect("SB+store-fences", "W x; S; R y init | W y; S; R x init", false, true, true);
+    expect(
+        "MP+store-fence",
+        "W x; S; W y | R y c; R x init",
+        false,
+        false,
+        false,
+    );
+    expect(
+        "MP+store-fence allowed",
+        "W x; S; W y | R y c; R x a",
+        true,
+        true,
+        true,
+    );
+    expect(
+        "SB+store-fences",
+        "W x; S; R y init | W y; S; R x init",
+        false,
+        true,
+        true,
+    );
     // Only the stores before the fence go first: the two after it may
     // still swap.
-    expect("fence before both", "W x; S; W y; W z | R z d; R y init; R x a", false, false, true);
-    expect("fence between", "W x; W y; S; W z | R z d; R y init", false, false, false);
+    expect(
+        "fence before both",
+        "W x; S; W y; W z | R z d; R y init; R x a",
+        false,
+        false,
+        true,
+    );
+    expect(
+        "fence between",
+        "W x; W y; S; W z | R z d; R y init",
+        false,
+        false,
+        false,
+    );
     // Same-variable order and the fence together.
-    expect("2+2W+store-fences", "W x; S; W y | W y; S; W x | R x f; R y init", false, false, false);
+    expect(
+        "2+2W+store-fences",
+        "W x; S; W y | W y; S; W x | R x f; R y init",
+        false,
+        false,
+        false,
+    );
     // A store fence does not drain: the thread reads its own buffered
     // store while the store is still invisible to others.
-    expect("own buffer across store fence", "W x; S; R x a; R y init | W y; R x init", false, true, true);
+    expect(
+        "own buffer across store fence",
+        "W x; S; R x a; R y init | W y; R x init",
+        false,
+        true,
+        true,
+    );
 }
 
 #[test]
@@ -366,7 +456,11 @@ fn closure_rejects_reads_behind_own_writes() {
             if realisable {
                 assert!(outcome.is_ok(), "{shape} under {model:?}: {outcome:?}");
             } else {
-                assert_eq!(outcome, Err(NotRealizable::Closure), "{shape} under {model:?}");
+                assert_eq!(
+                    outcome,
+                    Err(NotRealizable::Closure),
+                    "{shape} under {model:?}"
+                );
             }
         }
     }

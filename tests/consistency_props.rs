@@ -179,13 +179,19 @@ fn store_fences_forbid_some_runs() {
         let mut writer = vec![Shape::Write(0), Shape::Write(1), Shape::Write(2)];
         writer.insert(1 + rng.below(2), Shape::StoreFence);
         let shapes = vec![writer, vec![Shape::Read(2), Shape::Read(1), Shape::Read(0)]];
-        let Some(execution) = random_run_ignoring_store_fences(&mut rng, &shapes, Model::Pso) else {
+        let Some(execution) = random_run_ignoring_store_fences(&mut rng, &shapes, Model::Pso)
+        else {
             continue;
         };
-        assert!(lazysma::consistency::verify(&without_store_fences(&execution), Model::Pso).is_ok());
+        assert!(
+            lazysma::consistency::verify(&without_store_fences(&execution), Model::Pso).is_ok()
+        );
         if lazysma::consistency::verify(&execution, Model::Pso).is_err() {
             forbidden += 1;
         }
     }
-    assert!(forbidden >= 10, "only {forbidden} runs are forbidden by their store fences");
+    assert!(
+        forbidden >= 10,
+        "only {forbidden} runs are forbidden by their store fences"
+    );
 }

@@ -27,15 +27,25 @@ fn examples() -> Vec<PathBuf> {
 /// Every `stride`-th litmus test plus the examples (every test with
 /// LAZYSMA_LITMUS_ALL=1).
 fn programs(stride: usize) -> Vec<PathBuf> {
-    let stride = if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") { 1 } else { stride };
-    let mut files: Vec<PathBuf> = litmus_tests().into_iter().step_by(stride).map(|test| test.file).collect();
+    let stride = if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
+        1
+    } else {
+        stride
+    };
+    let mut files: Vec<PathBuf> = litmus_tests()
+        .into_iter()
+        .step_by(stride)
+        .map(|test| test.file)
+        .collect();
     files.extend(examples());
     files
 }
 
 /// Runs plain `cbmc FILE` and says whether it reported a violation.
 fn cbmc_finds_violation(file: &Path) -> Option<bool> {
-    let cbmc = std::env::var_os("LAZYSMA_CBMC").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("cbmc"));
+    let cbmc = std::env::var_os("LAZYSMA_CBMC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("cbmc"));
     let output = std::process::Command::new(cbmc).arg(file).output().ok()?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if stdout.contains("VERIFICATION FAILED") {
@@ -78,7 +88,12 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
         arguments.extend(BOUNDS);
         let (code, _, _) = verify(file, &arguments);
         let agree = matches!((plain, code), (Some(true), 10) | (Some(false), 0));
-        (!agree).then(|| format!("{} {model}: cbmc seq.c says {plain:?}, verify exits {code}", file.display()))
+        (!agree).then(|| {
+            format!(
+                "{} {model}: cbmc seq.c says {plain:?}, verify exits {code}",
+                file.display()
+            )
+        })
     })
     .into_iter()
     .flatten()
@@ -94,12 +109,17 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
 /// corpora whole.
 fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
     if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
-        return programs(1).into_iter().map(|file| (file, litmus_bounds())).collect();
+        return programs(1)
+            .into_iter()
+            .map(|file| (file, litmus_bounds()))
+            .collect();
     }
     let litmus = support::shared_dir().join("litmus").join("visible");
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut files: Vec<PathBuf> =
-        ["SB.c", "MP.c", "LB.c", "2+2W.c", "WRC.c"].iter().map(|name| litmus.join(name)).collect();
+    let mut files: Vec<PathBuf> = ["SB.c", "MP.c", "LB.c", "2+2W.c", "WRC.c"]
+        .iter()
+        .map(|name| litmus.join(name))
+        .collect();
     files.push(examples.join("store_buffering.c"));
     files.push(examples.join("message_passing.c"));
     // stores under a mutex that every other access holds (the timestamped
@@ -108,10 +128,18 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
     // doubles in shared memory, moved as their bits by every SMA
     files.push(examples.join("seqlock.c"));
     files.push(mutex_then_flag());
-    let mut programs: Vec<(PathBuf, Vec<String>)> = files.into_iter().map(|file| (file, litmus_bounds())).collect();
+    let mut programs: Vec<(PathBuf, Vec<String>)> = files
+        .into_iter()
+        .map(|file| (file, litmus_bounds()))
+        .collect();
     let mut bench_bounds = support::bench_bounds();
-    for program in ["svcomp/pthread-atomic-classic/dekker.c", "svcomp/pthread-atomic-classic/peterson.c"] {
-        let bounds = bench_bounds.remove(program).expect("bench_bounds.tsv has the classic mutual exclusion");
+    for program in [
+        "svcomp/pthread-atomic-classic/dekker.c",
+        "svcomp/pthread-atomic-classic/peterson.c",
+    ] {
+        let bounds = bench_bounds
+            .remove(program)
+            .expect("bench_bounds.tsv has the classic mutual exclusion");
         programs.push((support::shared_dir().join("bench").join(program), bounds));
     }
     programs
@@ -119,7 +147,10 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
 
 /// A store under a mutex, then stores after the unlock that PSO reorders.
 fn mutex_then_flag() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("fixtures").join("mutex_then_flag.c")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+        .join("mutex_then_flag.c")
 }
 
 #[test]
@@ -137,7 +168,12 @@ fn stores_under_a_mutex_keep_the_verdicts_of_every_model() {
     ];
     for (file, model, expected) in cases {
         let (code, stdout, stderr) = verify(&file, &[model]);
-        assert_eq!(code, expected, "{} {model}:\n{stdout}{stderr}", file.display());
+        assert_eq!(
+            code,
+            expected,
+            "{} {model}:\n{stdout}{stderr}",
+            file.display()
+        );
     }
 }
 
@@ -158,8 +194,12 @@ fn implementations_agree(model: &str, reference: &str) {
         };
         let timestamped = run(if model == "--tso" { "etso" } else { "epso" });
         let direct = run(reference);
-        (timestamped != direct || !matches!(direct, 0 | 10))
-            .then(|| format!("{}: timestamped exits {timestamped}, {reference} exits {direct}", file.display()))
+        (timestamped != direct || !matches!(direct, 0 | 10)).then(|| {
+            format!(
+                "{}: timestamped exits {timestamped}, {reference} exits {direct}",
+                file.display()
+            )
+        })
     })
     .into_iter()
     .flatten()

@@ -78,7 +78,10 @@ fn flat(block: &Block) -> Vec<&StmtKind> {
 /// A compact trace of the visible statements: R(addr) / W(addr) / F / ...
 /// The visible accesses as [`visible`] names them: `R3` reads location 3.
 fn accesses(kinds_and_locations: &[(&str, i64)]) -> Vec<String> {
-    kinds_and_locations.iter().map(|(kind, location)| format!("{kind}{location}")).collect()
+    kinds_and_locations
+        .iter()
+        .map(|(kind, location)| format!("{kind}{location}"))
+        .collect()
 }
 
 fn visible(block: &Block) -> Vec<String> {
@@ -381,23 +384,57 @@ fn assembly_fences_and_instructions_without_a_memory_effect() {
 fn ignored_calls_keep_the_effects_of_their_arguments() {
     // printf does nothing, but x++ and y = 2 in its arguments happen; the
     // plain read of x for printing is not needed
-    let p = ok("#include <stdio.h>\nint x, y;\nint main(void) { printf(\"%d %d %d\\n\", x++, y = 2, x); return 0; }\n");
+    let p = ok(
+        "#include <stdio.h>\nint x, y;\nint main(void) { printf(\"%d %d %d\\n\", x++, y = 2, x); return 0; }\n",
+    );
     assert_eq!(visible(&function(&p, "main").body), ["R1", "W1", "W2"]);
 }
 
 #[test]
 fn structs_copy_between_private_and_shared_memory_scalar_by_scalar() {
-    let p = ok("struct pair { int a; int b[2]; };\nstruct pair g;\nint main(void) { struct pair l = g; l.a = 5; g = l; struct pair m; m = g; return m.b[1]; }\n");
-    let (a, b0, b1) = (location(&p, "g.a"), location(&p, "g.b[0]"), location(&p, "g.b[1]"));
-    let expected = accesses(&[("R", a), ("R", b0), ("R", b1), ("W", a), ("W", b0), ("W", b1), ("R", a), ("R", b0), ("R", b1)]);
+    let p = ok(
+        "struct pair { int a; int b[2]; };\nstruct pair g;\nint main(void) { struct pair l = g; l.a = 5; g = l; struct pair m; m = g; return m.b[1]; }\n",
+    );
+    let (a, b0, b1) = (
+        location(&p, "g.a"),
+        location(&p, "g.b[0]"),
+        location(&p, "g.b[1]"),
+    );
+    let expected = accesses(&[
+        ("R", a),
+        ("R", b0),
+        ("R", b1),
+        ("W", a),
+        ("W", b0),
+        ("W", b1),
+        ("R", a),
+        ("R", b0),
+        ("R", b1),
+    ]);
     assert_eq!(visible(&function(&p, "main").body), expected);
 }
 
 #[test]
 fn struct_arguments_and_results_copy_shared_memory_scalar_by_scalar() {
-    let p = ok("struct pair { int a; int b[2]; };\nstruct pair g;\nint first(struct pair p) { p.a = 1; return p.a + p.b[0]; }\nstruct pair same(struct pair p) { return p; }\nint main(void) { g = same(g); return first(g); }\n");
-    let (a, b0, b1) = (location(&p, "g.a"), location(&p, "g.b[0]"), location(&p, "g.b[1]"));
-    let expected = accesses(&[("R", a), ("R", b0), ("R", b1), ("W", a), ("W", b0), ("W", b1), ("R", a), ("R", b0), ("R", b1)]);
+    let p = ok(
+        "struct pair { int a; int b[2]; };\nstruct pair g;\nint first(struct pair p) { p.a = 1; return p.a + p.b[0]; }\nstruct pair same(struct pair p) { return p; }\nint main(void) { g = same(g); return first(g); }\n",
+    );
+    let (a, b0, b1) = (
+        location(&p, "g.a"),
+        location(&p, "g.b[0]"),
+        location(&p, "g.b[1]"),
+    );
+    let expected = accesses(&[
+        ("R", a),
+        ("R", b0),
+        ("R", b1),
+        ("W", a),
+        ("W", b0),
+        ("W", b1),
+        ("R", a),
+        ("R", b0),
+        ("R", b1),
+    ]);
     assert_eq!(visible(&function(&p, "main").body), expected);
     // the callees work on private copies
     assert!(visible(&function(&p, "first").body).is_empty());
@@ -406,16 +443,33 @@ fn struct_arguments_and_results_copy_shared_memory_scalar_by_scalar() {
 
 #[test]
 fn char_arrays_take_their_string_and_its_length() {
-    let p = ok("char word[] = \"hi\";\nchar name[4] = \"\\xff\";\nint main(void) { return word[0]; }\n");
+    let p = ok(
+        "char word[] = \"hi\";\nchar name[4] = \"\\xff\";\nint main(void) { return word[0]; }\n",
+    );
     let initial = |name: &str| p.locations[location(&p, name) as usize].initial;
-    assert_eq!([initial("word[0]"), initial("word[1]"), initial("word[2]")], [104, 105, 0]);
+    assert_eq!(
+        [initial("word[0]"), initial("word[1]"), initial("word[2]")],
+        [104, 105, 0]
+    );
     assert!(p.locations.iter().all(|l| l.name != "word[3]"));
     // a plain char is signed
-    assert_eq!([initial("name[0]"), initial("name[1]"), initial("name[3]")], [-1, 0, 0]);
+    assert_eq!(
+        [initial("name[0]"), initial("name[1]"), initial("name[3]")],
+        [-1, 0, 0]
+    );
     // a braced string initialises the first string of an array of strings
-    let p = ok("char one[1][4] = { \"abc\" };\nchar two[][3] = { \"x\" };\nint main(void) { char l[1][4] = { \"ab\" }; return l[0][1] + one[0][2] + two[0][0]; }\n");
+    let p = ok(
+        "char one[1][4] = { \"abc\" };\nchar two[][3] = { \"x\" };\nint main(void) { char l[1][4] = { \"ab\" }; return l[0][1] + one[0][2] + two[0][0]; }\n",
+    );
     let initial = |name: &str| p.locations[location(&p, name) as usize].initial;
-    assert_eq!([initial("one[0][2]"), initial("one[0][3]"), initial("two[0][0]")], [99, 0, 120]);
+    assert_eq!(
+        [
+            initial("one[0][2]"),
+            initial("one[0][3]"),
+            initial("two[0][0]")
+        ],
+        [99, 0, 120]
+    );
     assert!(p.locations.iter().all(|l| l.name != "two[1][0]"));
 }
 
@@ -425,7 +479,12 @@ fn refused_at(cases: &[(&str, &str, (u32, u32))]) {
     for (source, needle, (line, column)) in cases {
         let d = diagnostic(source);
         assert!(d.message.contains(needle), "{source}: {}", d.message);
-        assert_eq!((d.line, d.column), (*line, *column), "{source}: {}", d.message);
+        assert_eq!(
+            (d.line, d.column),
+            (*line, *column),
+            "{source}: {}",
+            d.message
+        );
     }
 }
 
@@ -442,8 +501,16 @@ fn refused_struct_values_and_strings_are_located() {
             "a struct of another type",
             (6, 12),
         ),
-        ("int main(void) {\n  char s[2] = \"abc\";\n  return s[0];\n}\n", "the string needs 3 characters but the array holds 2", (2, 15)),
-        ("char s[4] = L\"ab\";\nint main(void) { return s[0]; }\n", "a wide string literal", (1, 13)),
+        (
+            "int main(void) {\n  char s[2] = \"abc\";\n  return s[0];\n}\n",
+            "the string needs 3 characters but the array holds 2",
+            (2, 15),
+        ),
+        (
+            "char s[4] = L\"ab\";\nint main(void) { return s[0]; }\n",
+            "a wide string literal",
+            (1, 13),
+        ),
         (
             "struct s { int a; };\nstruct s make(void) { struct s v = { 1 }; return v; }\nint main(void) {\n  make().a += 3;\n  return 0;\n}\n",
             "a member of a function's result is not an lvalue",
@@ -712,18 +779,35 @@ fn atomic_objects_get_seq_cst_stores() {
     // seq_cst, x86 mapping: a store-store fence (release, for PSO), the
     // store, a full fence; loads are plain
     let p = ok("_Atomic int a;\nint b;\nint main(void) { a = 1; b = 2; int r = a; return r; }\n");
-    assert_eq!(visible(&function(&p, "main").body), ["FSS", "W1", "F", "W2", "R1"]);
+    assert_eq!(
+        visible(&function(&p, "main").body),
+        ["FSS", "W1", "F", "W2", "R1"]
+    );
 }
 
 #[test]
 fn atomic_fields_pointer_targets_and_typedefs_are_atomic_too() {
-    let p = ok("struct s { _Atomic int a; int b; };\nstruct s g;\n_Atomic int x;\ntypedef _Atomic int aint;\naint y;\n_Atomic(int) z[2];\nint main(void) { _Atomic int *p = &x; *p = 1; g.a = 2; g.b = 3; y = 4; z[1] = 5; p[0] = 6; return 0; }\n");
-    let (a, b, y, z1) = (location(&p, "g.a"), location(&p, "g.b"), location(&p, "y"), location(&p, "z[1]"));
+    let p = ok(
+        "struct s { _Atomic int a; int b; };\nstruct s g;\n_Atomic int x;\ntypedef _Atomic int aint;\naint y;\n_Atomic(int) z[2];\nint main(void) { _Atomic int *p = &x; *p = 1; g.a = 2; g.b = 3; y = 4; z[1] = 5; p[0] = 6; return 0; }\n",
+    );
+    let (a, b, y, z1) = (
+        location(&p, "g.a"),
+        location(&p, "g.b"),
+        location(&p, "y"),
+        location(&p, "z[1]"),
+    );
     let expected: Vec<String> = ["FSS", "W?", "F"]
         .into_iter()
         .map(String::from)
         .chain(["FSS".into(), format!("W{a}"), "F".into(), format!("W{b}")])
-        .chain(["FSS".into(), format!("W{y}"), "F".into(), "FSS".into(), format!("W{z1}"), "F".into()])
+        .chain([
+            "FSS".into(),
+            format!("W{y}"),
+            "F".into(),
+            "FSS".into(),
+            format!("W{z1}"),
+            "F".into(),
+        ])
         .chain(["FSS", "W?", "F"].map(String::from))
         .collect();
     assert_eq!(visible(&function(&p, "main").body), expected);
@@ -731,27 +815,46 @@ fn atomic_fields_pointer_targets_and_typedefs_are_atomic_too() {
 
 #[test]
 fn updates_of_atomic_objects_are_one_compare_and_swap_each() {
-    let p = ok("struct s { _Atomic unsigned char n; };\nstruct s g;\n_Atomic int x;\nint main(void) { x++; --x; x += 2; g.n *= 3; int r = x--; return r; }\n");
+    let p = ok(
+        "struct s { _Atomic unsigned char n; };\nstruct s g;\n_Atomic int x;\nint main(void) { x++; --x; x += 2; g.n *= 3; int r = x--; return r; }\n",
+    );
     let (x, n) = (location(&p, "x"), location(&p, "g.n"));
     let rmw = |l: i64| format!("RMW{l}");
-    assert_eq!(visible(&function(&p, "main").body), [rmw(x), rmw(x), rmw(x), rmw(n), rmw(x)]);
+    assert_eq!(
+        visible(&function(&p, "main").body),
+        [rmw(x), rmw(x), rmw(x), rmw(n), rmw(x)]
+    );
     let cas = flat(&function(&p, "main").body)
         .into_iter()
-        .filter(|k| matches!(k, StmtKind::Rmw { op: RmwOp::CompareExchange { .. }, .. }))
+        .filter(|k| {
+            matches!(
+                k,
+                StmtKind::Rmw {
+                    op: RmwOp::CompareExchange { .. },
+                    ..
+                }
+            )
+        })
         .count();
     assert_eq!(cas, 5);
 }
 
 #[test]
 fn a_memory_order_the_translator_cannot_evaluate_chooses_its_fences_at_run_time() {
-    let p = ok("#include <stdatomic.h>\natomic_int f;\nvoid put(memory_order order) { atomic_store_explicit(&f, 1, order); atomic_thread_fence(order); }\nint main(void) { put(memory_order_relaxed); return 0; }\n");
+    let p = ok(
+        "#include <stdatomic.h>\natomic_int f;\nvoid put(memory_order order) { atomic_store_explicit(&f, 1, order); atomic_thread_fence(order); }\nint main(void) { put(memory_order_relaxed); return 0; }\n",
+    );
     let body = &function(&p, "put").body;
     // each fence under a test of the order: store-store fence, store, full
     // fence; then the fence's full and store-store fences
     let fences_under_tests: Vec<String> = body
         .iter()
         .filter_map(|s| match &s.kind {
-            StmtKind::If { then_branch, else_branch, .. } if else_branch.is_empty() => Some(visible(then_branch).join(" ")),
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } if else_branch.is_empty() => Some(visible(then_branch).join(" ")),
             StmtKind::Write { .. } => Some("W".into()),
             _ => None,
         })
@@ -908,12 +1011,35 @@ fn const_globals_with_constant_initialisers_are_folded() {
     let p = ok(
         "#include <stdlib.h>\nconst int N = 3;\nconst char WRAP = 300;\nint *a;\nint main(void) { a = malloc(sizeof(int) * N); a[N - 1] = WRAP; return 0; }\n",
     );
-    assert!(p.locations.iter().all(|l| l.name != "N" && l.name != "WRAP"), "named constants are not locations");
-    assert_eq!(p.heap_block_size, 3, "malloc(sizeof(int) * N) has a constant size");
-    let kinds = flat(&function(&p, "main").body);
-    assert!(kinds.iter().any(|k| matches!(k, StmtKind::Malloc { size: Expr::Const(3), .. })), "{kinds:#?}");
     assert!(
-        kinds.iter().any(|k| matches!(k, StmtKind::Write { value: Expr::Const(44), .. })),
+        p.locations
+            .iter()
+            .all(|l| l.name != "N" && l.name != "WRAP"),
+        "named constants are not locations"
+    );
+    assert_eq!(
+        p.heap_block_size, 3,
+        "malloc(sizeof(int) * N) has a constant size"
+    );
+    let kinds = flat(&function(&p, "main").body);
+    assert!(
+        kinds.iter().any(|k| matches!(
+            k,
+            StmtKind::Malloc {
+                size: Expr::Const(3),
+                ..
+            }
+        )),
+        "{kinds:#?}"
+    );
+    assert!(
+        kinds.iter().any(|k| matches!(
+            k,
+            StmtKind::Write {
+                value: Expr::Const(44),
+                ..
+            }
+        )),
         "WRAP is 300 truncated to a char: {kinds:#?}"
     );
 }
@@ -925,21 +1051,37 @@ fn thread_handles_in_heap_memory_are_stored_after_the_creation() {
     );
     let main = function(&p, "main");
     let kinds = flat(&main.body);
-    let create = kinds.iter().position(|k| matches!(k, StmtKind::ThreadCreate { .. })).expect("a creation");
-    let StmtKind::ThreadCreate { handle: Place::Local(temp), .. } = kinds[create] else {
-        panic!("the handle is created in a private temporary: {:?}", kinds[create]);
+    let create = kinds
+        .iter()
+        .position(|k| matches!(k, StmtKind::ThreadCreate { .. }))
+        .expect("a creation");
+    let StmtKind::ThreadCreate {
+        handle: Place::Local(temp),
+        ..
+    } = kinds[create]
+    else {
+        panic!(
+            "the handle is created in a private temporary: {:?}",
+            kinds[create]
+        );
     };
     assert!(
         matches!(kinds[create + 1], StmtKind::Write { value: Expr::Load(Place::Local(t)), .. } if t == temp),
         "the temporary is then written to heap memory: {:?}",
         kinds[create + 1]
     );
-    assert!(kinds[create + 1..].iter().any(|k| matches!(k, StmtKind::ThreadJoin { .. })));
+    assert!(
+        kinds[create + 1..]
+            .iter()
+            .any(|k| matches!(k, StmtKind::ThreadJoin { .. }))
+    );
 }
 
 #[test]
 fn constant_arithmetic_folds_wrapped_to_its_type() {
-    let p = ok("int x;\nunsigned u;\nint main(void) { x = 2147483647 + 1; u = 0u - 1; x = 7 / 2; x = 7 % 0; x = -7 / 2; return 0; }\n");
+    let p = ok(
+        "int x;\nunsigned u;\nint main(void) { x = 2147483647 + 1; u = 0u - 1; x = 7 / 2; x = 7 % 0; x = -7 / 2; return 0; }\n",
+    );
     let writes: Vec<&Expr> = flat(&function(&p, "main").body)
         .into_iter()
         .filter_map(|k| match k {
@@ -947,41 +1089,88 @@ fn constant_arithmetic_folds_wrapped_to_its_type() {
             _ => None,
         })
         .collect();
-    assert_eq!(writes[0], &Expr::Const(-2147483648), "int addition wraps at 32 bits");
-    assert_eq!(writes[1], &Expr::Const(4294967295), "unsigned subtraction wraps");
-    assert_eq!(writes[2], &Expr::Const(3), "division of non-negative constants folds");
-    assert!(matches!(writes[3], Expr::Binary(BinaryOp::Rem, ..)), "a remainder by zero is left to the program: {:?}", writes[3]);
-    assert!(matches!(writes[4], Expr::Binary(BinaryOp::Div, ..)), "a negative operand is left to the program: {:?}", writes[4]);
+    assert_eq!(
+        writes[0],
+        &Expr::Const(-2147483648),
+        "int addition wraps at 32 bits"
+    );
+    assert_eq!(
+        writes[1],
+        &Expr::Const(4294967295),
+        "unsigned subtraction wraps"
+    );
+    assert_eq!(
+        writes[2],
+        &Expr::Const(3),
+        "division of non-negative constants folds"
+    );
+    assert!(
+        matches!(writes[3], Expr::Binary(BinaryOp::Rem, ..)),
+        "a remainder by zero is left to the program: {:?}",
+        writes[3]
+    );
+    assert!(
+        matches!(writes[4], Expr::Binary(BinaryOp::Div, ..)),
+        "a negative operand is left to the program: {:?}",
+        writes[4]
+    );
 }
 
 #[test]
 fn pthread_join_stores_the_thread_result_at_its_pointer_after_the_join() {
-    let p = ok("#include <pthread.h>\nvoid *t(void *a) { return a; }\nint main(void) {\n  pthread_t h;\n  void *r;\n  pthread_create(&h, 0, t, 0);\n  pthread_join(h, &r);\n  return r != 0;\n}\n");
-    let results = p.thread_results.expect("the program collects a thread result");
+    let p = ok(
+        "#include <pthread.h>\nvoid *t(void *a) { return a; }\nint main(void) {\n  pthread_t h;\n  void *r;\n  pthread_create(&h, 0, t, 0);\n  pthread_join(h, &r);\n  return r != 0;\n}\n",
+    );
+    let results = p
+        .thread_results
+        .expect("the program collects a thread result");
     assert_eq!(p.plain_globals[results].name, "thread_result");
     let main = flat(&function(&p, "main").body);
-    let join = main.iter().position(|k| matches!(k, StmtKind::ThreadJoin { .. })).expect("a join");
+    let join = main
+        .iter()
+        .position(|k| matches!(k, StmtKind::ThreadJoin { .. }))
+        .expect("a join");
     // The store of the result comes after the join and reads the array.
-    let store = main.iter().position(|k| matches!(k, StmtKind::Write { .. })).expect("a store of the result");
+    let store = main
+        .iter()
+        .position(|k| matches!(k, StmtKind::Write { .. }))
+        .expect("a store of the result");
     assert!(store > join, "{main:?}");
-    let StmtKind::Write { value, .. } = main[store] else { unreachable!() };
-    assert!(format!("{value:?}").contains(&format!("PlainGlobal({results})")), "{value:?}");
+    let StmtKind::Write { value, .. } = main[store] else {
+        unreachable!()
+    };
+    assert!(
+        format!("{value:?}").contains(&format!("PlainGlobal({results})")),
+        "{value:?}"
+    );
     // Without a result pointer there is no such array.
-    let p = ok("#include <pthread.h>\nvoid *t(void *a) { return a; }\nint main(void) {\n  pthread_t h;\n  pthread_create(&h, 0, t, 0);\n  pthread_join(h, 0);\n  return 0;\n}\n");
+    let p = ok(
+        "#include <pthread.h>\nvoid *t(void *a) { return a; }\nint main(void) {\n  pthread_t h;\n  pthread_create(&h, 0, t, 0);\n  pthread_join(h, 0);\n  return 0;\n}\n",
+    );
     assert_eq!(p.thread_results, None);
 }
 
 #[test]
 fn pthread_join_into_a_non_pointer_is_refused_at_the_argument() {
-    let d = diagnostic("#include <pthread.h>\nvoid *t(void *a) { return a; }\nint main(void) {\n  pthread_t h;\n  int x;\n  pthread_create(&h, 0, t, 0);\n  pthread_join(h, &x);\n  return 0;\n}\n");
-    assert_eq!(d.message, "pthread_join's second argument is not a `void **`");
+    let d = diagnostic(
+        "#include <pthread.h>\nvoid *t(void *a) { return a; }\nint main(void) {\n  pthread_t h;\n  int x;\n  pthread_create(&h, 0, t, 0);\n  pthread_join(h, &x);\n  return 0;\n}\n",
+    );
+    assert_eq!(
+        d.message,
+        "pthread_join's second argument is not a `void **`"
+    );
     assert_eq!((d.line, d.column), (7, 19));
-    assert!(d.help.as_deref().is_some_and(|h| h.contains("void *")), "{d:?}");
+    assert!(
+        d.help.as_deref().is_some_and(|h| h.contains("void *")),
+        "{d:?}"
+    );
 }
 
 #[test]
 fn a_condition_wait_releases_and_retakes_its_mutex_and_a_signal_is_a_fence() {
-    let p = ok("#include <pthread.h>\nstruct q { pthread_mutex_t m; pthread_cond_t c; int n; } q = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };\npthread_cond_t other = PTHREAD_COND_INITIALIZER;\nint main(void) {\n  pthread_cond_t local = PTHREAD_COND_INITIALIZER;\n  pthread_cond_init(&local, 0);\n  pthread_mutex_lock(&q.m);\n  while (q.n == 0)\n    pthread_cond_wait(&q.c, &q.m);\n  pthread_cond_signal(&other);\n  pthread_cond_broadcast(&q.c);\n  pthread_mutex_unlock(&q.m);\n  pthread_cond_destroy(&local);\n  return 0;\n}\n");
+    let p = ok(
+        "#include <pthread.h>\nstruct q { pthread_mutex_t m; pthread_cond_t c; int n; } q = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };\npthread_cond_t other = PTHREAD_COND_INITIALIZER;\nint main(void) {\n  pthread_cond_t local = PTHREAD_COND_INITIALIZER;\n  pthread_cond_init(&local, 0);\n  pthread_mutex_lock(&q.m);\n  while (q.n == 0)\n    pthread_cond_wait(&q.c, &q.m);\n  pthread_cond_signal(&other);\n  pthread_cond_broadcast(&q.c);\n  pthread_mutex_unlock(&q.m);\n  pthread_cond_destroy(&local);\n  return 0;\n}\n",
+    );
     let main = flat(&function(&p, "main").body);
     let mutex = Expr::Const(location(&p, "q.m"));
     let locks: Vec<&StmtKind> = main
@@ -999,14 +1188,22 @@ fn a_condition_wait_releases_and_retakes_its_mutex_and_a_signal_is_a_fence() {
             &StmtKind::MutexUnlock(mutex.clone()),
         ]
     );
-    let fences = main.iter().filter(|k| matches!(k, StmtKind::Fence(FenceKind::Full))).count();
-    assert_eq!(fences, 2, "signal and broadcast synchronise memory: {main:?}");
+    let fences = main
+        .iter()
+        .filter(|k| matches!(k, StmtKind::Fence(FenceKind::Full)))
+        .count();
+    assert_eq!(
+        fences, 2,
+        "signal and broadcast synchronise memory: {main:?}"
+    );
 }
 
 #[test]
 fn a_braced_initialiser_stores_each_scalar_once_and_zero_only_where_unmentioned() {
     // `a` is shared (its address reaches a thread): each store is visible.
-    let p = ok("#include <pthread.h>\nstruct p { int x, y; };\nvoid *t(void *arg) { return arg; }\nint main(void) {\n  int a[4] = {1, [2] = 5};\n  struct p s[2] = {[1] = {.y = 9}};\n  pthread_t h;\n  pthread_create(&h, 0, t, a);\n  pthread_create(&h, 0, t, s);\n  return 0;\n}\n");
+    let p = ok(
+        "#include <pthread.h>\nstruct p { int x, y; };\nvoid *t(void *arg) { return arg; }\nint main(void) {\n  int a[4] = {1, [2] = 5};\n  struct p s[2] = {[1] = {.y = 9}};\n  pthread_t h;\n  pthread_create(&h, 0, t, a);\n  pthread_create(&h, 0, t, s);\n  return 0;\n}\n",
+    );
     let main = flat(&function(&p, "main").body);
     let stored: Vec<String> = main
         .iter()
@@ -1016,18 +1213,32 @@ fn a_braced_initialiser_stores_each_scalar_once_and_zero_only_where_unmentioned(
         })
         .collect();
     assert_eq!(stored.len(), 4 + 4, "one store per scalar: {stored:?}");
-    let constants: Vec<&str> = stored.iter().map(|v| v.trim_start_matches("Const(").trim_end_matches(')')).collect();
+    let constants: Vec<&str> = stored
+        .iter()
+        .map(|v| v.trim_start_matches("Const(").trim_end_matches(')'))
+        .collect();
     // element by element, the unmentioned ones zero: a = { 1, 0, 5, 0 },
     // s[1].y = 9 after three zeros
-    assert_eq!(constants, vec!["1", "0", "5", "0", "0", "0", "0", "9"], "{stored:?}");
+    assert_eq!(
+        constants,
+        vec!["1", "0", "5", "0", "0", "0", "0", "9"],
+        "{stored:?}"
+    );
 }
 
 #[test]
 fn sem_wait_is_a_compare_and_swap_that_must_find_a_positive_count() {
-    let p = ok("#include <semaphore.h>\nsem_t s;\nint main(void) {\n  sem_init(&s, 0, 1);\n  sem_wait(&s);\n  sem_post(&s);\n  return 0;\n}\n");
+    let p = ok(
+        "#include <semaphore.h>\nsem_t s;\nint main(void) {\n  sem_init(&s, 0, 1);\n  sem_wait(&s);\n  sem_post(&s);\n  return 0;\n}\n",
+    );
     let main = flat(&function(&p, "main").body);
     let s = Expr::Const(location(&p, "s"));
-    assert!(main.iter().any(|k| matches!(k, StmtKind::Write { address, value: Expr::Const(1) } if *address == s)), "sem_init stores the count: {main:?}");
+    assert!(
+        main.iter().any(
+            |k| matches!(k, StmtKind::Write { address, value: Expr::Const(1) } if *address == s)
+        ),
+        "sem_init stores the count: {main:?}"
+    );
     let rmws: Vec<&RmwOp> = main
         .iter()
         .filter_map(|k| match k {
@@ -1035,45 +1246,87 @@ fn sem_wait_is_a_compare_and_swap_that_must_find_a_positive_count() {
             _ => None,
         })
         .collect();
-    assert!(matches!(rmws[..], [RmwOp::CompareExchange { .. }, RmwOp::FetchAdd(Expr::Const(1))]), "{rmws:?}");
-    let rmw = main.iter().position(|k| matches!(k, StmtKind::Rmw { .. })).expect("the wait's compare-and-swap");
-    let assumes = main.iter().enumerate().filter(|(_, k)| matches!(k, StmtKind::Assume(_))).map(|(i, _)| i).collect::<Vec<_>>();
-    assert_eq!(assumes.len(), 2, "a positive guess before, the guess found after: {main:?}");
+    assert!(
+        matches!(
+            rmws[..],
+            [
+                RmwOp::CompareExchange { .. },
+                RmwOp::FetchAdd(Expr::Const(1))
+            ]
+        ),
+        "{rmws:?}"
+    );
+    let rmw = main
+        .iter()
+        .position(|k| matches!(k, StmtKind::Rmw { .. }))
+        .expect("the wait's compare-and-swap");
+    let assumes = main
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| matches!(k, StmtKind::Assume(_)))
+        .map(|(i, _)| i)
+        .collect::<Vec<_>>();
+    assert_eq!(
+        assumes.len(),
+        2,
+        "a positive guess before, the guess found after: {main:?}"
+    );
     assert!(assumes[0] < rmw && rmw < assumes[1]);
 }
 
 #[test]
 fn a_try_lock_is_one_visible_statement_whose_result_is_zero_or_ebusy() {
-    let p = ok("#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint main(void) {\n  int r = pthread_mutex_trylock(&m);\n  if (r == 0) pthread_mutex_unlock(&m);\n  return r;\n}\n");
+    let p = ok(
+        "#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint main(void) {\n  int r = pthread_mutex_trylock(&m);\n  if (r == 0) pthread_mutex_unlock(&m);\n  return r;\n}\n",
+    );
     let main = flat(&function(&p, "main").body);
     let m = Expr::Const(location(&p, "m"));
-    let try_locks: Vec<&StmtKind> = main.iter().copied().filter(|k| matches!(k, StmtKind::MutexTryLock { .. })).collect();
+    let try_locks: Vec<&StmtKind> = main
+        .iter()
+        .copied()
+        .filter(|k| matches!(k, StmtKind::MutexTryLock { .. }))
+        .collect();
     assert_eq!(try_locks.len(), 1, "{main:?}");
-    let StmtKind::MutexTryLock { target, mutex } = try_locks[0] else { unreachable!() };
+    let StmtKind::MutexTryLock { target, mutex } = try_locks[0] else {
+        unreachable!()
+    };
     assert_eq!(mutex, &m);
     assert!(try_locks[0].is_visible());
     // r is 0 when the try-lock took the mutex, else EBUSY (16).
     let assigned = main
         .iter()
         .find_map(|k| match k {
-            StmtKind::Assign(_, value) if format!("{value:?}").contains(&format!("{target:?}")) => Some(format!("{value:?}")),
+            StmtKind::Assign(_, value) if format!("{value:?}").contains(&format!("{target:?}")) => {
+                Some(format!("{value:?}"))
+            }
             _ => None,
         })
         .expect("r is assigned from the try-lock's result");
-    assert!(assigned.contains("Const(16)") && assigned.contains("Const(0)"), "{assigned}");
+    assert!(
+        assigned.contains("Const(16)") && assigned.contains("Const(0)"),
+        "{assigned}"
+    );
 }
 
 #[test]
 fn a_spin_lock_is_a_mutex() {
-    let p = ok("#include <pthread.h>\npthread_spinlock_t s;\nint main(void) {\n  pthread_spin_init(&s, PTHREAD_PROCESS_PRIVATE);\n  pthread_spin_lock(&s);\n  pthread_spin_unlock(&s);\n  if (pthread_spin_trylock(&s) == 0) pthread_spin_unlock(&s);\n  pthread_spin_destroy(&s);\n  return 0;\n}\n");
+    let p = ok(
+        "#include <pthread.h>\npthread_spinlock_t s;\nint main(void) {\n  pthread_spin_init(&s, PTHREAD_PROCESS_PRIVATE);\n  pthread_spin_lock(&s);\n  pthread_spin_unlock(&s);\n  if (pthread_spin_trylock(&s) == 0) pthread_spin_unlock(&s);\n  pthread_spin_destroy(&s);\n  return 0;\n}\n",
+    );
     let s = location(&p, "s");
-    assert!(p.locations[s as usize].is_mutex, "a spin lock's location is a mutex");
+    assert!(
+        p.locations[s as usize].is_mutex,
+        "a spin lock's location is a mutex"
+    );
     let kinds: Vec<&str> = flat(&function(&p, "main").body)
         .iter()
         .filter_map(|k| match k {
             StmtKind::MutexLock(Expr::Const(l)) if *l == s => Some("lock"),
             StmtKind::MutexUnlock(Expr::Const(l)) if *l == s => Some("unlock"),
-            StmtKind::MutexTryLock { mutex: Expr::Const(l), .. } if *l == s => Some("trylock"),
+            StmtKind::MutexTryLock {
+                mutex: Expr::Const(l),
+                ..
+            } if *l == s => Some("trylock"),
             _ => None,
         })
         .collect();
@@ -1082,11 +1335,17 @@ fn a_spin_lock_is_a_mutex() {
 
 #[test]
 fn a_synchronisation_call_without_a_pointer_to_its_object_is_refused_at_the_argument() {
-    let d = diagnostic("#include <semaphore.h>\nint main(void) {\n  sem_wait(5);\n  return 0;\n}\n");
+    let d =
+        diagnostic("#include <semaphore.h>\nint main(void) {\n  sem_wait(5);\n  return 0;\n}\n");
     assert_eq!(d.message, "`sem_wait` needs a pointer to its object");
     assert_eq!((d.line, d.column), (3, 12));
-    let d = diagnostic("#include <pthread.h>\nint x;\nint main(void) {\n  pthread_barrier_wait(&x);\n  return 0;\n}\n");
-    assert_eq!(d.message, "`pthread_barrier_wait` needs a pointer to a `pthread_barrier_t`");
+    let d = diagnostic(
+        "#include <pthread.h>\nint x;\nint main(void) {\n  pthread_barrier_wait(&x);\n  return 0;\n}\n",
+    );
+    assert_eq!(
+        d.message,
+        "`pthread_barrier_wait` needs a pointer to a `pthread_barrier_t`"
+    );
     assert!(d.help.is_some());
 }
 
@@ -1099,27 +1358,67 @@ fn a_thread_local_global_is_the_running_threads_element_of_a_per_thread_array() 
         "#include <pthread.h>\n__thread int mine = 3;\nint main(void) { return mine; }\n",
     ] {
         let p = ok(source);
-        assert!(p.locations.iter().all(|l| l.name != "mine"), "not shared memory: {source}");
+        assert!(
+            p.locations.iter().all(|l| l.name != "mine"),
+            "not shared memory: {source}"
+        );
         let &(id, initial) = p.per_thread.first().expect("a per-thread array");
-        assert_eq!((p.plain_globals[id].name.as_str(), initial), ("mine", 3), "{source}");
+        assert_eq!(
+            (p.plain_globals[id].name.as_str(), initial),
+            ("mine", 3),
+            "{source}"
+        );
         let main = format!("{:?}", function(&p, "main").body);
-        assert!(main.contains(&format!("Index(PlainGlobal({id}), CurrentThread)")), "{main}");
+        assert!(
+            main.contains(&format!("Index(PlainGlobal({id}), CurrentThread)")),
+            "{main}"
+        );
     }
     // A definition after an `extern` declaration gives the initial value.
-    let p = ok("extern _Thread_local int mine;\n_Thread_local int mine = 4;\nint main(void) { return mine; }\n");
-    assert_eq!(p.per_thread.iter().map(|&(_, initial)| initial).collect::<Vec<_>>(), [4]);
+    let p = ok(
+        "extern _Thread_local int mine;\n_Thread_local int mine = 4;\nint main(void) { return mine; }\n",
+    );
+    assert_eq!(
+        p.per_thread
+            .iter()
+            .map(|&(_, initial)| initial)
+            .collect::<Vec<_>>(),
+        [4]
+    );
     // inside a function: each thread's own copy too
     let p = ok("int main(void) {\n  static _Thread_local int mine = 2;\n  return mine;\n}\n");
-    assert_eq!(p.per_thread.iter().map(|&(_, initial)| initial).collect::<Vec<_>>(), [2]);
+    assert_eq!(
+        p.per_thread
+            .iter()
+            .map(|&(_, initial)| initial)
+            .collect::<Vec<_>>(),
+        [2]
+    );
     let d = diagnostic("int main(void) {\n  _Thread_local int mine;\n  return mine;\n}\n");
-    assert!(d.message.starts_with("a thread-local variable inside a function must be `static` or `extern`"), "{}", d.message);
+    assert!(
+        d.message
+            .starts_with("a thread-local variable inside a function must be `static` or `extern`"),
+        "{}",
+        d.message
+    );
     assert_eq!(d.line, 2);
     // an array or struct of each thread's own, starting at zero
-    let p = ok("_Thread_local int mine[2] = { 0 };\nint main(void) { mine[1] = 5; return mine[0]; }\n");
+    let p =
+        ok("_Thread_local int mine[2] = { 0 };\nint main(void) { mine[1] = 5; return mine[0]; }\n");
     let &(id, _) = p.per_thread.first().expect("a per-thread array");
-    assert!(matches!(&p.plain_globals[id].ty, Ty::Array(element, _) if **element == Ty::Array(Box::new(Ty::INT), 2)), "{:?}", p.plain_globals[id]);
-    let d = diagnostic("_Thread_local int mine[2] = { 1, 2 };\nint main(void) { return mine[0]; }\n");
-    assert!(d.message.starts_with("a thread-local array or struct initialised to values other than zero"), "{}", d.message);
+    assert!(
+        matches!(&p.plain_globals[id].ty, Ty::Array(element, _) if **element == Ty::Array(Box::new(Ty::INT), 2)),
+        "{:?}",
+        p.plain_globals[id]
+    );
+    let d =
+        diagnostic("_Thread_local int mine[2] = { 1, 2 };\nint main(void) { return mine[0]; }\n");
+    assert!(
+        d.message
+            .starts_with("a thread-local array or struct initialised to values other than zero"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
@@ -1127,11 +1426,17 @@ fn only_normal_mutexes_are_accepted() {
     // A recursive mutex relocked by its holder would block here, hiding
     // what follows: refused rather than checked wrongly.
     let program = |kind: &str| {
-        format!("#include <pthread.h>\npthread_mutex_t m;\nint main(void) {{\n  pthread_mutexattr_t a;\n  pthread_mutexattr_init(&a);\n  pthread_mutexattr_settype(&a, {kind});\n  pthread_mutex_init(&m, &a);\n  return 0;\n}}\n")
+        format!(
+            "#include <pthread.h>\npthread_mutex_t m;\nint main(void) {{\n  pthread_mutexattr_t a;\n  pthread_mutexattr_init(&a);\n  pthread_mutexattr_settype(&a, {kind});\n  pthread_mutex_init(&m, &a);\n  return 0;\n}}\n"
+        )
     };
     for kind in ["PTHREAD_MUTEX_RECURSIVE", "PTHREAD_MUTEX_ERRORCHECK"] {
         let d = diagnostic(&program(kind));
-        assert!(d.message.starts_with("a recursive or error-checking mutex"), "{kind}: {}", d.message);
+        assert!(
+            d.message.starts_with("a recursive or error-checking mutex"),
+            "{kind}: {}",
+            d.message
+        );
         assert_eq!((d.line, d.column), (6, 33), "{kind}");
     }
     for kind in ["PTHREAD_MUTEX_NORMAL", "PTHREAD_MUTEX_DEFAULT"] {
@@ -1141,12 +1446,32 @@ fn only_normal_mutexes_are_accepted() {
 
 #[test]
 fn memset_and_memcpy_touch_every_scalar_and_leave_private_objects_private() {
-    let p = ok("#include <string.h>\nstruct pair { int a; char b[2]; };\nstruct pair g;\nint t[3];\nint main(void) {\n  struct pair l;\n  int m[3];\n  memset(&l, 0, sizeof l);\n  memset(t, -1, 2 * sizeof(int));\n  memcpy(&g, &l, sizeof g);\n  memcpy(m, t, sizeof m);\n  return l.a + l.b[0] + m[0];\n}\n");
+    let p = ok(
+        "#include <string.h>\nstruct pair { int a; char b[2]; };\nstruct pair g;\nint t[3];\nint main(void) {\n  struct pair l;\n  int m[3];\n  memset(&l, 0, sizeof l);\n  memset(t, -1, 2 * sizeof(int));\n  memcpy(&g, &l, sizeof g);\n  memcpy(m, t, sizeof m);\n  return l.a + l.b[0] + m[0];\n}\n",
+    );
     let main = function(&p, "main");
-    assert!(main.locals.iter().all(|l| !l.shared), "l and m stay private: {:?}", main.locals);
+    assert!(
+        main.locals.iter().all(|l| !l.shared),
+        "l and m stay private: {:?}",
+        main.locals
+    );
     let (t0, t1) = (location(&p, "t[0]"), location(&p, "t[1]"));
-    let (ga, gb0, gb1, t2) = (location(&p, "g.a"), location(&p, "g.b[0]"), location(&p, "g.b[1]"), location(&p, "t[2]"));
-    let expected = accesses(&[("W", t0), ("W", t1), ("W", ga), ("W", gb0), ("W", gb1), ("R", t0), ("R", t1), ("R", t2)]);
+    let (ga, gb0, gb1, t2) = (
+        location(&p, "g.a"),
+        location(&p, "g.b[0]"),
+        location(&p, "g.b[1]"),
+        location(&p, "t[2]"),
+    );
+    let expected = accesses(&[
+        ("W", t0),
+        ("W", t1),
+        ("W", ga),
+        ("W", gb0),
+        ("W", gb1),
+        ("R", t0),
+        ("R", t1),
+        ("R", t2),
+    ]);
     assert_eq!(visible(&main.body), expected);
     let stored: Vec<&Expr> = flat(&main.body)
         .into_iter()
@@ -1155,7 +1480,11 @@ fn memset_and_memcpy_touch_every_scalar_and_leave_private_objects_private() {
             _ => None,
         })
         .collect();
-    assert_eq!(stored[..2], [&Expr::Const(-1), &Expr::Const(-1)], "bytes of 0xff make -1");
+    assert_eq!(
+        stored[..2],
+        [&Expr::Const(-1), &Expr::Const(-1)],
+        "bytes of 0xff make -1"
+    );
 }
 
 #[test]
@@ -1166,41 +1495,71 @@ fn refused_memset_and_memcpy_are_located() {
             "a pointer without a pointee type",
             (5, 10),
         ),
-        ("#include <string.h>\nlong g;\nint main(void) {\n  memset(&g, 0, 4);\n  return 0;\n}\n", "4 bytes from an object of 8 bytes", (4, 10)),
+        (
+            "#include <string.h>\nlong g;\nint main(void) {\n  memset(&g, 0, 4);\n  return 0;\n}\n",
+            "4 bytes from an object of 8 bytes",
+            (4, 10),
+        ),
         (
             "#include <string.h>\nint main(void) {\n  int a[3];\n  memset(&a[1], 0, 3 * sizeof(int));\n  return a[0];\n}\n",
             "beyond a private array",
             (4, 10),
         ),
-        ("#include <string.h>\nint g[4];\nint main(int n, char **v) {\n  memset(g, 0, n);\n  return 0;\n}\n", "not a positive constant", (4, 16)),
+        (
+            "#include <string.h>\nint g[4];\nint main(int n, char **v) {\n  memset(g, 0, n);\n  return 0;\n}\n",
+            "not a positive constant",
+            (4, 16),
+        ),
         (
             "#include <string.h>\nint a;\nunsigned b;\nint main(void) {\n  memcpy(&a, &b, sizeof a);\n  return 0;\n}\n",
             "copying memory between objects of different types",
             (5, 3),
         ),
-        ("#include <string.h>\nint *p;\nint main(void) {\n  memset(&p, 1, sizeof p);\n  return 0;\n}\n", "setting the bytes of a pointer to 0x01", (4, 3)),
+        (
+            "#include <string.h>\nint *p;\nint main(void) {\n  memset(&p, 1, sizeof p);\n  return 0;\n}\n",
+            "setting the bytes of a pointer to 0x01",
+            (4, 3),
+        ),
     ];
     refused_at(cases);
 }
 
 #[test]
 fn the_address_of_an_element_shares_an_array_but_not_a_pointer() {
-    let p = ok("#include <stdlib.h>\nint *out;\nint f(int *q) { out = &q[1]; return 0; }\nint main(void) {\n  int *p = malloc(2 * sizeof(int));\n  int a[2];\n  int *e = &p[1];\n  int *g = &a[1];\n  *e = 1; *g = 2;\n  return f(p);\n}\n");
+    let p = ok(
+        "#include <stdlib.h>\nint *out;\nint f(int *q) { out = &q[1]; return 0; }\nint main(void) {\n  int *p = malloc(2 * sizeof(int));\n  int a[2];\n  int *e = &p[1];\n  int *g = &a[1];\n  *e = 1; *g = 2;\n  return f(p);\n}\n",
+    );
     let shared = |function_name: &str, local: &str| {
         let f = function(&p, function_name);
-        f.locals.iter().find(|l| l.name == local).unwrap_or_else(|| panic!("{local} in {:?}", f.locals)).shared
+        f.locals
+            .iter()
+            .find(|l| l.name == local)
+            .unwrap_or_else(|| panic!("{local} in {:?}", f.locals))
+            .shared
     };
-    assert!(!shared("main", "p"), "&p[1] of a pointer is p + 1: p stays private");
+    assert!(
+        !shared("main", "p"),
+        "&p[1] of a pointer is p + 1: p stays private"
+    );
     assert!(!shared("f", "q"), "so does a pointer parameter's");
-    assert!(shared("main", "a"), "&a[1] of an array takes the array's address");
+    assert!(
+        shared("main", "a"),
+        "&a[1] of an array takes the array's address"
+    );
 }
 
 #[test]
 fn an_error_inside_a_macro_expansion_marks_the_whole_line_and_says_so() {
-    let d = diagnostic("#include <stddef.h>\nstruct s { int a; };\n#define BAD(x) (x = offsetof(struct s, b))\nint g;\nint main(void) {\n  BAD(g);\n  return 0;\n}\n");
+    let d = diagnostic(
+        "#include <stddef.h>\nstruct s { int a; };\n#define BAD(x) (x = offsetof(struct s, b))\nint g;\nint main(void) {\n  BAD(g);\n  return 0;\n}\n",
+    );
     assert!(d.message.contains("has no field `b`"), "{}", d.message);
     assert_eq!((d.line, d.column, d.length), (6, 3, "BAD(g);".len() as u32));
-    assert!(d.label.contains("in a macro expansion on this line"), "{}", d.label);
+    assert!(
+        d.label.contains("in a macro expansion on this line"),
+        "{}",
+        d.label
+    );
     // a construct written out in the line keeps its own columns
     let d = diagnostic("struct s { int a; };\nint main(void) {\n  struct s v;\n  return v.b;\n}\n");
     assert!(!d.label.contains("macro"), "{}", d.label);
@@ -1208,19 +1567,42 @@ fn an_error_inside_a_macro_expansion_marks_the_whole_line_and_says_so() {
 
 #[test]
 fn memmove_loads_every_scalar_before_it_stores_any() {
-    let p = ok("#include <string.h>\nint t[3];\nint main(void) {\n  memmove(&t[1], t, 2 * sizeof(int));\n  memcpy(&t[1], t, sizeof(int));\n  return 0;\n}\n");
-    let (t0, t1, t2) = (location(&p, "t[0]"), location(&p, "t[1]"), location(&p, "t[2]"));
-    let expected = accesses(&[("R", t0), ("R", t1), ("W", t1), ("W", t2), ("R", t0), ("W", t1)]);
+    let p = ok(
+        "#include <string.h>\nint t[3];\nint main(void) {\n  memmove(&t[1], t, 2 * sizeof(int));\n  memcpy(&t[1], t, sizeof(int));\n  return 0;\n}\n",
+    );
+    let (t0, t1, t2) = (
+        location(&p, "t[0]"),
+        location(&p, "t[1]"),
+        location(&p, "t[2]"),
+    );
+    let expected = accesses(&[
+        ("R", t0),
+        ("R", t1),
+        ("W", t1),
+        ("W", t2),
+        ("R", t0),
+        ("W", t1),
+    ]);
     assert_eq!(visible(&function(&p, "main").body), expected);
 }
 
 #[test]
 fn a_program_that_takes_addresses_apart_gets_byte_addresses() {
-    let p = ok("#include <stdint.h>\nstruct node { int v; struct node *next; };\nstruct node a;\nstruct node *head = &a;\nint main(void) {\n  uintptr_t raw = (uintptr_t)head;\n  int aligned = (raw & 7) == 0;\n  struct node *marked = (struct node *)((uintptr_t)head | 1);\n  return aligned + (marked != 0) + marked->v;\n}\n");
+    let p = ok(
+        "#include <stdint.h>\nstruct node { int v; struct node *next; };\nstruct node a;\nstruct node *head = &a;\nint main(void) {\n  uintptr_t raw = (uintptr_t)head;\n  int aligned = (raw & 7) == 0;\n  struct node *marked = (struct node *)((uintptr_t)head | 1);\n  return aligned + (marked != 0) + marked->v;\n}\n",
+    );
     assert!(p.byte_addresses, "the bits of an address are tested");
-    assert!(p.warnings.is_empty(), "byte addresses need no warning: {:?}", p.warnings);
+    assert!(
+        p.warnings.is_empty(),
+        "byte addresses need no warning: {:?}",
+        p.warnings
+    );
     let (head, a) = (location(&p, "head"), location(&p, "a.v"));
-    assert_eq!(p.locations[head as usize].initial, 8 * a, "a pointer value is 8 times its location");
+    assert_eq!(
+        p.locations[head as usize].initial,
+        8 * a,
+        "a pointer value is 8 times its location"
+    );
     // `marked->v` reads a.v's location: the tag bit is shifted out
     let reads_through_pointer = flat(&function(&p, "main").body)
         .into_iter()
@@ -1228,19 +1610,28 @@ fn a_program_that_takes_addresses_apart_gets_byte_addresses() {
         .count();
     assert_eq!(reads_through_pointer, 1, "{:?}", function(&p, "main").body);
     // so does one that makes a computed integer an address again
-    let p = ok("#include <stdint.h>\nstruct node { int v; };\nstruct node a;\nuintptr_t word = 0;\nint main(void) {\n  uintptr_t clean = word;\n  return ((struct node *)clean)->v;\n}\n");
+    let p = ok(
+        "#include <stdint.h>\nstruct node { int v; };\nstruct node a;\nuintptr_t word = 0;\nint main(void) {\n  uintptr_t clean = word;\n  return ((struct node *)clean)->v;\n}\n",
+    );
     assert!(p.byte_addresses, "an integer cast to a typed pointer");
-    let p = ok("int main(void) {\n  long bits = 6;\n  int *p = (void *)(bits & ~1L);\n  return p == 0;\n}\n");
+    let p = ok(
+        "int main(void) {\n  long bits = 6;\n  int *p = (void *)(bits & ~1L);\n  return p == 0;\n}\n",
+    );
     assert!(p.byte_addresses, "a bit operation cast to a pointer");
     let p = ok("int x;\nint main(void) {\n  int *none = (int *)0;\n  return none == 0;\n}\n");
     assert!(!p.byte_addresses, "a constant cast to a pointer");
     // an integer carried by a thread's `void *` argument is no address
-    let p = ok("#include <pthread.h>\nint x;\nvoid *t(void *arg) { long id = (long)arg; x = id % 2 + ((long)arg & 1); return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, (void *)5L); return 0; }\n");
+    let p = ok(
+        "#include <pthread.h>\nint x;\nvoid *t(void *arg) { long id = (long)arg; x = id % 2 + ((long)arg & 1); return 0; }\nint main(void) { pthread_t h; pthread_create(&h, 0, t, (void *)5L); return 0; }\n",
+    );
     assert!(!p.byte_addresses, "no address is taken apart");
     // nor is a pointer that is only compared and stored
     let p = ok("int a[2];\nint *p = &a[1];\nint main(void) { return p == &a[1] && *p == 0; }\n");
     assert!(!p.byte_addresses);
-    assert_eq!(p.locations[location(&p, "p") as usize].initial, location(&p, "a[1]"));
+    assert_eq!(
+        p.locations[location(&p, "p") as usize].initial,
+        location(&p, "a[1]")
+    );
 }
 
 #[test]
@@ -1249,13 +1640,33 @@ fn a_division_checks_its_divisor_unless_it_is_a_constant_other_than_zero() {
         let p = ok(source);
         flat(&function(&p, "main").body)
             .into_iter()
-            .filter(|k| matches!(k, StmtKind::Assert { kind: PropertyKind::DivisionByZero, .. }))
+            .filter(|k| {
+                matches!(
+                    k,
+                    StmtKind::Assert {
+                        kind: PropertyKind::DivisionByZero,
+                        ..
+                    }
+                )
+            })
             .count()
     };
-    assert_eq!(checks("int x, y;\nint main(void) { int k = y; x = 10 / k + 10 % k; return 0; }\n"), 2);
-    assert_eq!(checks("int x, y;\nint main(void) { int k = y; x = k / 4 + k % 3; x /= 2; return 0; }\n"), 0);
-    assert_eq!(checks("int x;\nint main(void) { x = 1 / 0; return 0; }\n"), 1);
-    assert_eq!(checks("int x, y;\nint main(void) { int k = y; x /= k; return 0; }\n"), 1);
+    assert_eq!(
+        checks("int x, y;\nint main(void) { int k = y; x = 10 / k + 10 % k; return 0; }\n"),
+        2
+    );
+    assert_eq!(
+        checks("int x, y;\nint main(void) { int k = y; x = k / 4 + k % 3; x /= 2; return 0; }\n"),
+        0
+    );
+    assert_eq!(
+        checks("int x;\nint main(void) { x = 1 / 0; return 0; }\n"),
+        1
+    );
+    assert_eq!(
+        checks("int x, y;\nint main(void) { int k = y; x /= k; return 0; }\n"),
+        1
+    );
     // the divisor's test guards it: the check sits in the branch that divides
     let p = ok("int x, y;\nint main(void) { int k = y; x = k && 10 / k; return 0; }\n");
     let main = &function(&p, "main").body;
@@ -1271,7 +1682,10 @@ fn container_of_steps_back_by_the_members_scalars() {
     let stores: Vec<&Expr> = flat(&function(&p, "main").body)
         .into_iter()
         .filter_map(|k| match k {
-            StmtKind::Write { address: Expr::Const(a), value } if *a == location(&p, "found") => Some(value),
+            StmtKind::Write {
+                address: Expr::Const(a),
+                value,
+            } if *a == location(&p, "found") => Some(value),
             _ => None,
         })
         .collect();
@@ -1298,18 +1712,30 @@ fn container_of_steps_back_by_the_members_scalars() {
 #[test]
 fn a_view_of_a_scalars_bytes_is_refused() {
     refused_at(&[
-        ("int i = 7;\nint main(void) {\n  char *b = (char *)&i;\n  return b[1];\n}\n", "pointers to scalars of different sizes (4 and 1 bytes)", (3, 13)),
-        ("long l;\nint main(void) {\n  int *half = (int *)&l;\n  return *half;\n}\n", "(8 and 4 bytes)", (3, 15)),
+        (
+            "int i = 7;\nint main(void) {\n  char *b = (char *)&i;\n  return b[1];\n}\n",
+            "pointers to scalars of different sizes (4 and 1 bytes)",
+            (3, 13),
+        ),
+        (
+            "long l;\nint main(void) {\n  int *half = (int *)&l;\n  return *half;\n}\n",
+            "(8 and 4 bytes)",
+            (3, 15),
+        ),
     ]);
     // the same size is one scalar seen as another type
-    ok("#include <stdint.h>\nstruct n { struct n *next; };\nstruct n a;\nint main(void) {\n  long *u = (long *)&a.next;\n  uintptr_t *w = (uintptr_t *)&a.next;\n  return (*u != 0) + (*w != 0);\n}\n");
+    ok(
+        "#include <stdint.h>\nstruct n { struct n *next; };\nstruct n a;\nint main(void) {\n  long *u = (long *)&a.next;\n  uintptr_t *w = (uintptr_t *)&a.next;\n  return (*u != 0) + (*w != 0);\n}\n",
+    );
 }
 
 #[test]
 fn a_call_through_a_pointer_chooses_among_the_functions_used_as_values() {
     // `twice` and `other` fit `int (*)(int)`; `unused` is never a value,
     // `pair` takes two arguments
-    let p = ok("int twice(int x) { return 2 * x; }\nint other(int x) { return x; }\nint unused(int x) { return x; }\nint pair(int a, int b) { return a + b; }\nint (*fp)(int) = twice;\nint main(void) {\n  int (*q)(int, int) = pair;\n  fp = other;\n  return fp(3) + q(1, 2);\n}\n");
+    let p = ok(
+        "int twice(int x) { return 2 * x; }\nint other(int x) { return x; }\nint unused(int x) { return x; }\nint pair(int a, int b) { return a + b; }\nint (*fp)(int) = twice;\nint main(void) {\n  int (*q)(int, int) = pair;\n  fp = other;\n  return fp(3) + q(1, 2);\n}\n",
+    );
     let main = function(&p, "main");
     let called: Vec<&str> = flat(&main.body)
         .into_iter()
@@ -1319,51 +1745,103 @@ fn a_call_through_a_pointer_chooses_among_the_functions_used_as_values() {
         })
         .collect();
     assert_eq!(called, ["twice", "other", "pair"], "{:?}", main.body);
-    let invalid = flat(&main.body).into_iter().filter(|k| matches!(k, StmtKind::Assert { kind: PropertyKind::InvalidFunctionPointer, .. })).count();
+    let invalid = flat(&main.body)
+        .into_iter()
+        .filter(|k| {
+            matches!(
+                k,
+                StmtKind::Assert {
+                    kind: PropertyKind::InvalidFunctionPointer,
+                    ..
+                }
+            )
+        })
+        .count();
     assert_eq!(invalid, 2, "one per call through a pointer");
     // a call that may reach its own function is cut off there, and warned
-    let p = ok("int (*fp)(int);\nint f(int x) { return x > 0 ? fp(x - 1) : 0; }\nint main(void) {\n  fp = f;\n  return f(2);\n}\n");
+    let p = ok(
+        "int (*fp)(int);\nint f(int x) { return x > 0 ? fp(x - 1) : 0; }\nint main(void) {\n  fp = f;\n  return f(2);\n}\n",
+    );
     assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
-    assert!(p.warnings[0].message.contains("may reach `f` itself"), "{}", p.warnings[0].message);
+    assert!(
+        p.warnings[0].message.contains("may reach `f` itself"),
+        "{}",
+        p.warnings[0].message
+    );
     // mutual recursion through a pointer is refused as recursion
-    let d = diagnostic("int f(int n);\nint (*fp)(int) = f;\nint g(int n) { return fp(n); }\nint f(int n) { return g(n); }\nint main(void) { return f(1); }\n");
+    let d = diagnostic(
+        "int f(int n);\nint (*fp)(int) = f;\nint g(int n) { return fp(n); }\nint f(int n) { return g(n); }\nint main(void) { return f(1); }\n",
+    );
     assert_eq!(d.message, "recursion is not supported");
 }
 
 #[test]
 fn adjacent_bit_fields_share_one_storage_unit() {
-    let p = ok("struct s { unsigned a : 1; unsigned b : 2; int c; unsigned d : 4; unsigned : 0; unsigned e : 1; };\nstruct s x;\nint main(void) { x.b = 3; return x.a + x.c + x.d + x.e; }\n");
+    let p = ok(
+        "struct s { unsigned a : 1; unsigned b : 2; int c; unsigned d : 4; unsigned : 0; unsigned e : 1; };\nstruct s x;\nint main(void) { x.b = 3; return x.a + x.c + x.d + x.e; }\n",
+    );
     let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(names, ["NULL", "x.{a,b}", "x.c", "x.{d}", "x.{e}"]);
     // storing b reads the unit and writes it back
     let unit = location(&p, "x.{a,b}");
-    assert_eq!(visible(&function(&p, "main").body)[..2], accesses(&[("R", unit), ("W", unit)])[..]);
+    assert_eq!(
+        visible(&function(&p, "main").body)[..2],
+        accesses(&[("R", unit), ("W", unit)])[..]
+    );
     // a static initialiser packs the members into their unit
-    let p = ok("struct s { unsigned a : 1; unsigned b : 2; int c; };\nstruct s x = { 1, 2, 7 };\nint main(void) { return x.a + x.c; }\n");
+    let p = ok(
+        "struct s { unsigned a : 1; unsigned b : 2; int c; };\nstruct s x = { 1, 2, 7 };\nint main(void) { return x.a + x.c; }\n",
+    );
     let initial: Vec<i64> = p.locations.iter().map(|l| l.initial).collect();
     assert_eq!(initial, [0, 1 | 2 << 1, 7]);
-    refused_at(&[("struct s { unsigned a : 40; };\nint main(void) { return 0; }\n", "a bit-field width that is not a constant from 0 to its type's bits", (1, 25))]);
-    let d = diagnostic("struct s { unsigned a : 1; };\nstruct s x;\nint main(void) { unsigned *p = &x.a; return *p; }\n");
-    assert!(d.message.contains("cannot take the address of a bit-field"), "{}", d.message);
+    refused_at(&[(
+        "struct s { unsigned a : 40; };\nint main(void) { return 0; }\n",
+        "a bit-field width that is not a constant from 0 to its type's bits",
+        (1, 25),
+    )]);
+    let d = diagnostic(
+        "struct s { unsigned a : 1; };\nstruct s x;\nint main(void) { unsigned *p = &x.a; return *p; }\n",
+    );
+    assert!(
+        d.message.contains("cannot take the address of a bit-field"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
 fn a_union_of_scalars_of_one_size_is_one_location() {
-    let p = ok("#include <stdint.h>\nunion word { void *p; uintptr_t bits; long l; };\nunion word w;\nint main(void) { w.bits = 8; return w.l == 8 && w.p != 0; }\n");
+    let p = ok(
+        "#include <stdint.h>\nunion word { void *p; uintptr_t bits; long l; };\nunion word w;\nint main(void) { w.bits = 8; return w.l == 8 && w.p != 0; }\n",
+    );
     let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(names, ["NULL", "w.p"]);
-    let d = diagnostic("union mixed { int i; long l; };\nunion mixed m;\nint main(void) { return m.i; }\n");
+    let d = diagnostic(
+        "union mixed { int i; long l; };\nunion mixed m;\nint main(void) { return m.i; }\n",
+    );
     assert!(d.message.contains("the union `mixed`"), "{}", d.message);
 }
 
 #[test]
 fn a_goto_back_to_a_label_of_its_block_is_a_loop() {
-    let p = ok("int x;\nint main(void) {\nretry:\n  x++;\n  if (x < 3)\n    goto retry;\n  return x;\n}\n");
+    let p = ok(
+        "int x;\nint main(void) {\nretry:\n  x++;\n  if (x < 3)\n    goto retry;\n  return x;\n}\n",
+    );
     let main = &function(&p, "main").body;
-    assert!(main.iter().any(|s| matches!(s.kind, StmtKind::Loop { .. })), "{main:?}");
+    assert!(
+        main.iter().any(|s| matches!(s.kind, StmtKind::Loop { .. })),
+        "{main:?}"
+    );
     // a `break` between the label and the goto would leave another construct
-    let d = diagnostic("int x;\nint main(void) {\n  for (;;) {\n  L:\n    x++;\n    if (x < 3)\n      goto L;\n    break;\n  }\n  return x;\n}\n");
-    assert!(d.message.contains("a `break` or `continue` between the label `L` and a `goto L` back to it"), "{}", d.message);
+    let d = diagnostic(
+        "int x;\nint main(void) {\n  for (;;) {\n  L:\n    x++;\n    if (x < 3)\n      goto L;\n    break;\n  }\n  return x;\n}\n",
+    );
+    assert!(
+        d.message
+            .contains("a `break` or `continue` between the label `L` and a `goto L` back to it"),
+        "{}",
+        d.message
+    );
     assert_eq!((d.line, d.column), (8, 5));
 }
 
@@ -1371,8 +1849,16 @@ fn a_goto_back_to_a_label_of_its_block_is_a_loop() {
 fn main_gets_the_arguments_of_a_run_without_any() {
     let p = ok("int main(int argc, char **argv) {\n  return argc > 1 ? argv[1][0] : 0;\n}\n");
     let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
-    assert!(names.contains(&"argv[0]") && names.contains(&"argv[1]") && names.contains(&"program_name[0]"), "{names:?}");
-    assert_eq!(p.locations[location(&p, "argv[0]") as usize].initial, location(&p, "program_name[0]"));
+    assert!(
+        names.contains(&"argv[0]")
+            && names.contains(&"argv[1]")
+            && names.contains(&"program_name[0]"),
+        "{names:?}"
+    );
+    assert_eq!(
+        p.locations[location(&p, "argv[0]") as usize].initial,
+        location(&p, "program_name[0]")
+    );
     assert_eq!(p.locations[location(&p, "argv[1]") as usize].initial, 0);
     // unused arguments cost nothing
     let p = ok("int main(int argc, char **argv) {\n  return 0;\n}\n");
@@ -1384,13 +1870,26 @@ fn a_function_the_program_defines_is_called_even_with_a_builtins_name() {
     // SV-COMP's workstealqueue defines its own compare-and-swap: `&expected`
     // of a local is an ordinary address then, not a builtin's private
     // argument (it was refused), and the call runs the program's body
-    let p = ok("_Bool atomic_compare_exchange_strong(long *o, long *e, long d) { if (*o == *e) { *o = d; return 1; } *e = *o; return 0; }\nlong v = 5;\nint main(void) { long expected = 0; atomic_compare_exchange_strong(&v, &expected, 0); return expected; }\n");
+    let p = ok(
+        "_Bool atomic_compare_exchange_strong(long *o, long *e, long d) { if (*o == *e) { *o = d; return 1; } *e = *o; return 0; }\nlong v = 5;\nint main(void) { long expected = 0; atomic_compare_exchange_strong(&v, &expected, 0); return expected; }\n",
+    );
     let calls = flat(&function(&p, "main").body);
-    assert!(calls.iter().any(|k| matches!(k, StmtKind::Call { .. })), "{calls:?}");
-    assert!(!calls.iter().any(|k| matches!(k, StmtKind::Rmw { .. })), "{calls:?}");
-    let p = ok("void *memset(void *s, int c, unsigned long n) { char *b = s; while (n--) *b++ = c; return s; }\nint main(void) { char local[4]; memset(local, 1, 4); return local[2]; }\n");
+    assert!(
+        calls.iter().any(|k| matches!(k, StmtKind::Call { .. })),
+        "{calls:?}"
+    );
+    assert!(
+        !calls.iter().any(|k| matches!(k, StmtKind::Rmw { .. })),
+        "{calls:?}"
+    );
+    let p = ok(
+        "void *memset(void *s, int c, unsigned long n) { char *b = s; while (n--) *b++ = c; return s; }\nint main(void) { char local[4]; memset(local, 1, 4); return local[2]; }\n",
+    );
     let calls = flat(&function(&p, "main").body);
-    assert!(calls.iter().any(|k| matches!(k, StmtKind::Call { .. })), "{calls:?}");
+    assert!(
+        calls.iter().any(|k| matches!(k, StmtKind::Call { .. })),
+        "{calls:?}"
+    );
 }
 
 #[test]
@@ -1402,13 +1901,26 @@ fn a_variadic_function_that_reads_its_arguments_is_refused_where_it_reads() {
             (4, 10),
         ),
         // too many arguments for a function without `...`
-        ("int f(int a) { return a; }\nint main(void) { return f(1, 2); }\n", "takes 1 argument(s) but is called with 2", (2, 25)),
+        (
+            "int f(int a) { return a; }\nint main(void) { return f(1, 2); }\n",
+            "takes 1 argument(s) but is called with 2",
+            (2, 25),
+        ),
     ]);
     // one that only hands them on is lowered, its extra arguments' effects kept
-    let p = ok("void note(const char *f, ...) {}\nint x;\nint main(void) { int k = 0; note(\"%d\", k++, x); return k; }\n");
+    let p = ok(
+        "void note(const char *f, ...) {}\nint x;\nint main(void) { int k = 0; note(\"%d\", k++, x); return k; }\n",
+    );
     let main = flat(&function(&p, "main").body);
-    assert!(main.iter().any(|k| matches!(k, StmtKind::Call { arguments, .. } if arguments.len() == 1)), "{main:?}");
-    assert!(!main.iter().any(|k| matches!(k, StmtKind::Read { .. })), "x, without effects, is not read: {main:?}");
+    assert!(
+        main.iter()
+            .any(|k| matches!(k, StmtKind::Call { arguments, .. } if arguments.len() == 1)),
+        "{main:?}"
+    );
+    assert!(
+        !main.iter().any(|k| matches!(k, StmtKind::Read { .. })),
+        "x, without effects, is not read: {main:?}"
+    );
 }
 
 #[test]
@@ -1417,9 +1929,23 @@ fn padding_that_no_expression_names_takes_no_location() {
         "struct line { int head; char pad[60]; int tail; int spare[2]; };\nstruct line a = { 1, { 7 }, 2, { 3, 4 } };\nint size = sizeof(struct line);\nint main(void) { a.tail = a.spare[1]; return 0; }\n",
     );
     let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
-    assert_eq!(names, ["NULL", "a.head", "a.tail", "a.spare[0]", "a.spare[1]", "size"]);
+    assert_eq!(
+        names,
+        [
+            "NULL",
+            "a.head",
+            "a.tail",
+            "a.spare[0]",
+            "a.spare[1]",
+            "size"
+        ]
+    );
     let initial: Vec<i64> = p.locations.iter().map(|l| l.initial).collect();
-    assert_eq!(initial, [0, 1, 2, 3, 4, 76], "the padding's initial values are dropped; sizeof counts its bytes");
+    assert_eq!(
+        initial,
+        [0, 1, 2, 3, 4, 76],
+        "the padding's initial values are dropped; sizeof counts its bytes"
+    );
     assert_eq!(p.padding, ["line.pad"]);
 }
 
@@ -1437,19 +1963,34 @@ fn a_first_member_or_a_named_one_is_no_padding() {
 #[test]
 fn strerror_gives_a_message_and_evaluates_its_argument() {
     // error paths print strerror(rc); its argument is still evaluated
-    let p = ok("#include <stdio.h>\n#include <string.h>\nint e;\nint main(void) {\n  const char *m = strerror(e++);\n  fprintf(stderr, \"%s\\n\", strerror(2));\n  return m[0];\n}\n");
+    let p = ok(
+        "#include <stdio.h>\n#include <string.h>\nint e;\nint main(void) {\n  const char *m = strerror(e++);\n  fprintf(stderr, \"%s\\n\", strerror(2));\n  return m[0];\n}\n",
+    );
     let names: Vec<&str> = p.locations.iter().map(|l| l.name.as_str()).collect();
-    assert!(names.contains(&"string#0[5]"), "one message string, \"error\" and its zero: {names:?}");
+    assert!(
+        names.contains(&"string#0[5]"),
+        "one message string, \"error\" and its zero: {names:?}"
+    );
     let main = function(&p, "main");
     let e = location(&p, "e");
-    assert_eq!(visible(&main.body)[..2], accesses(&[("R", e), ("W", e)])[..], "e++ happens");
+    assert_eq!(
+        visible(&main.body)[..2],
+        accesses(&[("R", e), ("W", e)])[..],
+        "e++ happens"
+    );
 }
 
 #[test]
 fn excess_initialisers_are_ignored_with_a_warning_at_the_first() {
     // globals and locals, an array without a length read twice for it
-    let p = ok("int a[2] = { 1, 2, 3, 4 };\nstruct pair { int x, y; } s = { 1, 2, 3 };\nint main(void) {\n  int b[1] = { 5, 6 };\n  int c[] = { 7, 8 };\n  return a[1] + s.y + b[0] + c[1];\n}\n");
-    let warnings: Vec<(String, u32, u32)> = p.warnings.iter().map(|w| (w.message.clone(), w.line, w.column)).collect();
+    let p = ok(
+        "int a[2] = { 1, 2, 3, 4 };\nstruct pair { int x, y; } s = { 1, 2, 3 };\nint main(void) {\n  int b[1] = { 5, 6 };\n  int c[] = { 7, 8 };\n  return a[1] + s.y + b[0] + c[1];\n}\n",
+    );
+    let warnings: Vec<(String, u32, u32)> = p
+        .warnings
+        .iter()
+        .map(|w| (w.message.clone(), w.line, w.column))
+        .collect();
     assert_eq!(
         warnings,
         [
@@ -1460,7 +2001,11 @@ fn excess_initialisers_are_ignored_with_a_warning_at_the_first() {
         "{:?}",
         p.warnings
     );
-    assert!(p.warnings.iter().all(|w| w.severity == lazysma::diagnostics::Severity::Warning));
+    assert!(
+        p.warnings
+            .iter()
+            .all(|w| w.severity == lazysma::diagnostics::Severity::Warning)
+    );
 }
 
 /// `source` lowered with shared memory of `bits` bits.
@@ -1489,20 +2034,49 @@ fn floating_objects_in_shared_memory_start_as_the_bits_of_their_constants() {
     assert_eq!(initial("d"), (-0.25f64).to_bits() as i64);
     assert_eq!(initial("n"), 3.0f64.to_bits() as i64);
     assert_eq!(initial("s.w"), i64::from(0.25f32.to_bits() as i32));
-    assert_eq!(p.locations[location(&p, "d") as usize].ty, Ty::Float { bits: 64 });
+    assert_eq!(
+        p.locations[location(&p, "d") as usize].ty,
+        Ty::Float { bits: 64 }
+    );
 }
 
 #[test]
 fn a_double_in_shared_memory_needs_a_bit_width_of_64() {
     let source = "int x;\ndouble total;\nint main(void) { return 0; }\n";
-    let Err(FrontendError::Source(d)) = lower_at_bitwidth(source, 32) else { panic!("a double at --bitwidth 32 lowered") };
-    assert_eq!(d.message, "a `double` in shared memory needs --bitwidth 64 or more (it is 32)");
+    let Err(FrontendError::Source(d)) = lower_at_bitwidth(source, 32) else {
+        panic!("a double at --bitwidth 32 lowered")
+    };
+    assert_eq!(
+        d.message,
+        "a `double` in shared memory needs --bitwidth 64 or more (it is 32)"
+    );
     assert_eq!((d.line, d.column), (2, 8));
-    assert!(d.help.as_deref().is_some_and(|help| help.contains("--bitwidth 64")), "{:?}", d.help);
+    assert!(
+        d.help
+            .as_deref()
+            .is_some_and(|help| help.contains("--bitwidth 64")),
+        "{:?}",
+        d.help
+    );
     // a float needs 32, a private double nothing
-    assert!(lower_at_bitwidth("float f;\nint main(void) { double d = 2; return (int)d; }\n", 32).is_ok());
-    let Err(FrontendError::Source(d)) = lower_at_bitwidth("float f;\nint main(void) { return 0; }\n", 16) else { panic!("a float at --bitwidth 16 lowered") };
-    assert!(d.message.starts_with("a `float` in shared memory needs --bitwidth 32"), "{}", d.message);
+    assert!(
+        lower_at_bitwidth(
+            "float f;\nint main(void) { double d = 2; return (int)d; }\n",
+            32
+        )
+        .is_ok()
+    );
+    let Err(FrontendError::Source(d)) =
+        lower_at_bitwidth("float f;\nint main(void) { return 0; }\n", 16)
+    else {
+        panic!("a float at --bitwidth 16 lowered")
+    };
+    assert!(
+        d.message
+            .starts_with("a `float` in shared memory needs --bitwidth 32"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
@@ -1518,29 +2092,100 @@ fn floating_values_enter_and_leave_shared_memory_as_their_bits() {
         })
         .collect();
     assert_eq!(stores.len(), 1);
-    let Expr::Reinterpret(to, value) = stores[0] else { panic!("{:?}", stores[0]) };
-    assert_eq!(*to, Ty::Int { bits: 32, signed: true });
-    assert!(matches!(&**value, Expr::FloatConst(FloatLiteral { bits: 32, spelling }) if spelling == "2.5"), "{value:?}");
+    let Expr::Reinterpret(to, value) = stores[0] else {
+        panic!("{:?}", stores[0])
+    };
+    assert_eq!(
+        *to,
+        Ty::Int {
+            bits: 32,
+            signed: true
+        }
+    );
+    assert!(
+        matches!(&**value, Expr::FloatConst(FloatLiteral { bits: 32, spelling }) if spelling == "2.5"),
+        "{value:?}"
+    );
 }
 
 #[test]
 fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics() {
     let cases: &[(&str, &str, u32)] = &[
-        ("float f;\nint main(void) {\n  return __atomic_fetch_add(&f, 1, 5);\n}\n", "`__atomic_fetch_add` of a floating value", 3),
-        ("float d;\nint main(void) {\n  return __sync_bool_compare_and_swap(&d, 0, 1);\n}\n", "`__sync_bool_compare_and_swap` of a floating value", 3),
-        ("int main(void) {\n  double d = 2;\n  return d % 2;\n}\n", "this operator on a floating value", 3),
-        ("int x;\nfloat f = x;\nint main(void) { return 0; }\n", "a floating initial value other than a constant is not supported", 2),
-        ("int main(void) {\n  long double d = 1;\n  return 0;\n}\n", "a `long double` or complex type is not supported", 2),
-        ("int main(void) {\n  return 1.0L > 0;\n}\n", "`long double`, imaginary or TS 18661 floating constant", 2),
-        ("int main(void) {\n  float f = 1;\n  return ~f;\n}\n", "a floating value as the operand of `~`", 3),
-        ("int main(void) {\n  double d = 2;\n  switch (d) { default: break; }\n  return 0;\n}\n", "a floating value as a `switch` value", 3),
-        ("int a[4];\nint main(void) {\n  double d = 3;\n  return a[d];\n}\n", "a floating value as an array index", 4),
-        ("#include <math.h>\nint main(void) {\n  return isnan(1);\n}\n", "`__builtin_isnan` of a value that is not a `float` or `double`", 3),
-        ("#include <math.h>\nint main(void) {\n  double d = nan(\"7\");\n  return d > 0;\n}\n", "`nan` with a NaN payload is not supported", 3),
-        ("#include <math.h>\nint main(void) {\n  return fabs(1, 2) > 0;\n}\n", "`fabs` takes 1 argument", 3),
-        ("#include <math.h>\nint main(void) {\n  return fmod(1.0) > 0;\n}\n", "`fmod` takes 2 arguments", 3),
-        ("union word { unsigned bits; float f; };\nint main(void) {\n  return ((union word){ .f = 2.0f }).bits != 0;\n}\n", "a union that puns a floating value, held in private data here", 3),
-        ("int x;\nint main(void) {\n  int *p = &x;\n  double d = 1;\n  return p + d != 0;\n}\n", "floating", 5),
+        (
+            "float f;\nint main(void) {\n  return __atomic_fetch_add(&f, 1, 5);\n}\n",
+            "`__atomic_fetch_add` of a floating value",
+            3,
+        ),
+        (
+            "float d;\nint main(void) {\n  return __sync_bool_compare_and_swap(&d, 0, 1);\n}\n",
+            "`__sync_bool_compare_and_swap` of a floating value",
+            3,
+        ),
+        (
+            "int main(void) {\n  double d = 2;\n  return d % 2;\n}\n",
+            "this operator on a floating value",
+            3,
+        ),
+        (
+            "int x;\nfloat f = x;\nint main(void) { return 0; }\n",
+            "a floating initial value other than a constant is not supported",
+            2,
+        ),
+        (
+            "int main(void) {\n  long double d = 1;\n  return 0;\n}\n",
+            "a `long double` or complex type is not supported",
+            2,
+        ),
+        (
+            "int main(void) {\n  return 1.0L > 0;\n}\n",
+            "`long double`, imaginary or TS 18661 floating constant",
+            2,
+        ),
+        (
+            "int main(void) {\n  float f = 1;\n  return ~f;\n}\n",
+            "a floating value as the operand of `~`",
+            3,
+        ),
+        (
+            "int main(void) {\n  double d = 2;\n  switch (d) { default: break; }\n  return 0;\n}\n",
+            "a floating value as a `switch` value",
+            3,
+        ),
+        (
+            "int a[4];\nint main(void) {\n  double d = 3;\n  return a[d];\n}\n",
+            "a floating value as an array index",
+            4,
+        ),
+        (
+            "#include <math.h>\nint main(void) {\n  return isnan(1);\n}\n",
+            "`__builtin_isnan` of a value that is not a `float` or `double`",
+            3,
+        ),
+        (
+            "#include <math.h>\nint main(void) {\n  double d = nan(\"7\");\n  return d > 0;\n}\n",
+            "`nan` with a NaN payload is not supported",
+            3,
+        ),
+        (
+            "#include <math.h>\nint main(void) {\n  return fabs(1, 2) > 0;\n}\n",
+            "`fabs` takes 1 argument",
+            3,
+        ),
+        (
+            "#include <math.h>\nint main(void) {\n  return fmod(1.0) > 0;\n}\n",
+            "`fmod` takes 2 arguments",
+            3,
+        ),
+        (
+            "union word { unsigned bits; float f; };\nint main(void) {\n  return ((union word){ .f = 2.0f }).bits != 0;\n}\n",
+            "a union that puns a floating value, held in private data here",
+            3,
+        ),
+        (
+            "int x;\nint main(void) {\n  int *p = &x;\n  double d = 1;\n  return p + d != 0;\n}\n",
+            "floating",
+            5,
+        ),
     ];
     for (source, needle, line) in cases {
         let d = diagnostic(source);

@@ -12,13 +12,24 @@ use support::{LitmusTest, Verdict, litmus_tests, parallel_map, require_cbmc, ver
 /// `scripts/litmus-all.py`): `(test, model, bounds)`, where test and model
 /// `*` give the bounds of every test and later rows those of one test.
 fn bounds_file() -> Vec<(String, String, Vec<String>)> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/litmus_bounds.tsv"))
-        .expect("tests/fixtures/litmus_bounds.tsv is readable");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/litmus_bounds.tsv"
+    ))
+    .expect("tests/fixtures/litmus_bounds.tsv is readable");
     text.lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .filter_map(|line| {
             let mut fields = line.splitn(3, '\t');
-            Some((fields.next()?.to_string(), fields.next()?.to_string(), fields.next()?.split_whitespace().map(str::to_string).collect()))
+            Some((
+                fields.next()?.to_string(),
+                fields.next()?.to_string(),
+                fields
+                    .next()?
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+            ))
         })
         .collect()
 }
@@ -27,18 +38,32 @@ fn bounds_file() -> Vec<(String, String, Vec<String>)> {
 fn bounds(rows: &[(String, String, Vec<String>)], test: &str, model: &str) -> Vec<String> {
     let own = rows.iter().find(|(t, m, _)| t == test && m == model);
     let every = rows.iter().find(|(t, m, _)| t == "*" && m == "*");
-    own.or(every).map(|(_, _, bounds)| bounds.clone()).expect("litmus_bounds.tsv has a `*` row")
+    own.or(every)
+        .map(|(_, _, bounds)| bounds.clone())
+        .expect("litmus_bounds.tsv has a `*` row")
 }
 
 /// The classic shapes always run, and so do the tests with their own bounds
 /// and MOREDETOUR0619, whose PSO violation three rounds reach only because
 /// a thread's stores drain when it is joined, not when it ends.
-const ALWAYS: [&str; 7] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c", "MOREDETOUR0619.c"];
+const ALWAYS: [&str; 7] = [
+    "SB.c",
+    "MP.c",
+    "LB.c",
+    "IRIW.c",
+    "2+2W.c",
+    "WRC.c",
+    "MOREDETOUR0619.c",
+];
 
 /// The tests of [`ALWAYS`], the tests with their own bounds and every `stride`-th test
 /// (a fixed sample spanning the families and verdict classes), or all tests
 /// with LAZYSMA_LITMUS_ALL=1.
-fn sample(tests: &[LitmusTest], stride: usize, rows: &[(String, String, Vec<String>)]) -> Vec<LitmusTest> {
+fn sample(
+    tests: &[LitmusTest],
+    stride: usize,
+    rows: &[(String, String, Vec<String>)],
+) -> Vec<LitmusTest> {
     if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
         return tests.to_vec();
     }
@@ -46,7 +71,9 @@ fn sample(tests: &[LitmusTest], stride: usize, rows: &[(String, String, Vec<Stri
         .iter()
         .enumerate()
         .filter(|(index, test)| {
-            ALWAYS.contains(&test.name.as_str()) || rows.iter().any(|(t, _, _)| *t == test.name) || index % stride == 0
+            ALWAYS.contains(&test.name.as_str())
+                || rows.iter().any(|(t, _, _)| *t == test.name)
+                || index % stride == 0
         })
         .map(|(_, test)| test.clone())
         .collect()
@@ -54,8 +81,16 @@ fn sample(tests: &[LitmusTest], stride: usize, rows: &[(String, String, Vec<Stri
 
 /// Runs `verify --MODEL` on `tests` with the bounds `bounds_of` gives each
 /// and asserts the expected verdicts.
-fn check(model: &str, tests: &[LitmusTest], bounds_of: impl Fn(&LitmusTest) -> Vec<String> + Sync, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
-    assert!(tests.len() >= 10, "the litmus corpus is beside the repository");
+fn check(
+    model: &str,
+    tests: &[LitmusTest],
+    bounds_of: impl Fn(&LitmusTest) -> Vec<String> + Sync,
+    expected: impl Fn(&LitmusTest) -> Verdict + Sync,
+) {
+    assert!(
+        tests.len() >= 10,
+        "the litmus corpus is beside the repository"
+    );
     let flag = format!("--{model}");
     let outcomes = parallel_map(tests, workers(), |test| {
         let test_bounds = bounds_of(test);
@@ -72,8 +107,18 @@ fn check(model: &str, tests: &[LitmusTest], bounds_of: impl Fn(&LitmusTest) -> V
             format!("{name}: expected exit {want}, got {got} ({tail})")
         })
         .collect();
-    println!("litmus --{model}: {} tests, {} disagree", outcomes.len(), failures.len());
-    assert!(failures.is_empty(), "{} of {} litmus tests disagree under {model}:\n{}", failures.len(), outcomes.len(), failures.join("\n"));
+    println!(
+        "litmus --{model}: {} tests, {} disagree",
+        outcomes.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} litmus tests disagree under {model}:\n{}",
+        failures.len(),
+        outcomes.len(),
+        failures.join("\n")
+    );
 }
 
 /// The sample at the bounds of `litmus_bounds.tsv`.
@@ -83,7 +128,12 @@ fn check_model(model: &str, stride: usize, expected: impl Fn(&LitmusTest) -> Ver
     }
     let rows = bounds_file();
     let tests = sample(&litmus_tests(), stride, &rows);
-    check(model, &tests, |test| bounds(&rows, &test.name, model), expected);
+    check(
+        model,
+        &tests,
+        |test| bounds(&rows, &test.name, model),
+        expected,
+    );
 }
 
 /// The tests whose lists need the most nodes and whose clocks the most
@@ -111,10 +161,16 @@ fn check_auto_bounds(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sy
     let chosen: Vec<LitmusTest> = tests
         .iter()
         .enumerate()
-        .filter(|(index, test)| all || ALWAYS.contains(&test.name.as_str()) || LARGEST_NEEDS.contains(&test.name.as_str()) || index % 25 == 0)
+        .filter(|(index, test)| {
+            all || ALWAYS.contains(&test.name.as_str())
+                || LARGEST_NEEDS.contains(&test.name.as_str())
+                || index % 25 == 0
+        })
         .map(|(_, test)| test.clone())
         .collect();
-    let auto = ["--rounds", "3", "--qsize", "auto", "--maxclock", "auto"].map(String::from).to_vec();
+    let auto = ["--rounds", "3", "--qsize", "auto", "--maxclock", "auto"]
+        .map(String::from)
+        .to_vec();
     check(model, &chosen, |_| auto.clone(), expected);
 }
 

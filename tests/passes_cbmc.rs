@@ -598,7 +598,13 @@ fn heap_blocks_are_shared_through_the_thread_argument() {
         seq.map.locations.last().map(String::as_str),
         Some("heap#0[1]")
     );
-    assert_eq!((seq.memory.heap_blocks, seq.memory.heap_needs.map(|needs| needs.blocks)), (1, Some(1)));
+    assert_eq!(
+        (
+            seq.memory.heap_blocks,
+            seq.memory.heap_needs.map(|needs| needs.blocks)
+        ),
+        (1, Some(1))
+    );
     expect_verdict(&text, true, "the thread reads the heap block main filled");
     let (_, text) = translate(&heap_program(6).program, &options(2, 1));
     expect_verdict(&text, false, "the value is 5, not 6");

@@ -123,7 +123,11 @@ fn translate_text(name: &str, source: &str) -> (tempfile::TempDir, String) {
     translate_text_with(name, source, &sc_options())
 }
 
-fn translate_text_with(name: &str, source: &str, options: &TranslateOptions) -> (tempfile::TempDir, String) {
+fn translate_text_with(
+    name: &str,
+    source: &str,
+    options: &TranslateOptions,
+) -> (tempfile::TempDir, String) {
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(e) => panic!("temporary directory: {e}"),
@@ -142,7 +146,10 @@ fn translate_text_with(name: &str, source: &str, options: &TranslateOptions) -> 
 fn computed_index_within_bounds_is_dispatched_and_safe() {
     // Under eTSO each of the four accesses at a computed address compares it
     // with the locations of its object: a[0..4] are locations 1..4, s is 5..8.
-    let options = TranslateOptions { sma: SmaImplementation::Etso, ..TranslateOptions::default() };
+    let options = TranslateOptions {
+        sma: SmaImplementation::Etso,
+        ..TranslateOptions::default()
+    };
     let (_dir, text) = translate_text_with("inbounds.c", &computed_index_program("< 4"), &options);
     assert_eq!(
         text.matches("long long lazy_address =").count(),
@@ -159,15 +166,25 @@ fn computed_index_within_bounds_is_dispatched_and_safe() {
     );
     assert!(!text.contains("lazy_address == 9"), "{text}");
     // an address outside the object fails the property before any access
-    assert!(text.contains("if (lazy_address < 5 || lazy_address >= 9) { __CPROVER_assert(0, "), "{text}");
+    assert!(
+        text.contains("if (lazy_address < 5 || lazy_address >= 9) { __CPROVER_assert(0, "),
+        "{text}"
+    );
     expect_verdict(&text, true, "a[i] with 0 <= i < 4 under eTSO");
     // Under SC, whose memory is one cell per location, the same bounds check
     // is followed by one access at the address itself.
     let (_dir, text) = translate_text("inbounds.c", &computed_index_program("< 4"));
-    assert_eq!(text.matches("long long lazy_address =").count(), 4, "{text}");
+    assert_eq!(
+        text.matches("long long lazy_address =").count(),
+        4,
+        "{text}"
+    );
     assert!(!text.contains("if (lazy_address =="), "{text}");
     assert!(text.contains("sma_write(lazy_address, 7, "), "{text}");
-    assert!(text.contains("if (lazy_address < 5 || lazy_address >= 9) { __CPROVER_assert(0, "), "{text}");
+    assert!(
+        text.contains("if (lazy_address < 5 || lazy_address >= 9) { __CPROVER_assert(0, "),
+        "{text}"
+    );
     expect_verdict(&text, true, "a[i] with 0 <= i < 4 under SC");
 }
 
@@ -256,8 +273,12 @@ int main(void) {
 
 /// The SMA call of the line that `statement` ends the comment of.
 fn call_of(text: &str, statement: &str) -> String {
-    let line = text.lines().find(|line| line.contains(&format!(": {statement} */")));
-    line.unwrap_or_else(|| panic!("no line for `{statement}` in:\n{text}")).trim().to_string()
+    let line = text
+        .lines()
+        .find(|line| line.contains(&format!(": {statement} */")));
+    line.unwrap_or_else(|| panic!("no line for `{statement}` in:\n{text}"))
+        .trim()
+        .to_string()
 }
 
 #[test]
@@ -303,31 +324,78 @@ int main(void) {
 }
 "#;
     for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
-        let options = TranslateOptions { sma, pointer_checks: true, ..TranslateOptions::default() };
+        let options = TranslateOptions {
+            sma,
+            pointer_checks: true,
+            ..TranslateOptions::default()
+        };
         let (_dir, text) = translate_text_with("points_to.c", source, &options);
-        assert!(call_of(&text, "head = j->next;").contains("sma_read_newest("), "{sma:?}\n{text}");
+        assert!(
+            call_of(&text, "head = j->next;").contains("sma_read_newest("),
+            "{sma:?}\n{text}"
+        );
         // under PSO, `head = j` may reach memory before `j->input = 2`,
         // which main makes before it takes the mutex: the block is an
         // ordinary one (the unlock orders them, but the count does not see it)
         let input = call_of(&text, "taken = j->input;");
-        assert_eq!(input.contains("sma_read_newest("), sma == SmaImplementation::Etso, "{sma:?}\n{text}");
-        assert!(call_of(&text, "int seen = x;").contains("sma_read_newest("), "{sma:?}\n{text}");
+        assert_eq!(
+            input.contains("sma_read_newest("),
+            sma == SmaImplementation::Etso,
+            "{sma:?}\n{text}"
+        );
+        assert!(
+            call_of(&text, "int seen = x;").contains("sma_read_newest("),
+            "{sma:?}\n{text}"
+        );
         // every pointer stays inside what it may point to, or the access fails
-        let counter = text.lines().find(|line| line.contains("pointer outside its object: *where = 1;"));
-        assert!(counter.is_some_and(|line| line.contains("if (!((")), "{text}");
+        let counter = text
+            .lines()
+            .find(|line| line.contains("pointer outside its object: *where = 1;"));
+        assert!(
+            counter.is_some_and(|line| line.contains("if (!((")),
+            "{text}"
+        );
         // without --pointer-check, such an execution is cut off
-        let (_dir, text) = translate_text_with("points_to.c", source, &TranslateOptions { pointer_checks: false, ..options });
+        let (_dir, text) = translate_text_with(
+            "points_to.c",
+            source,
+            &TranslateOptions {
+                pointer_checks: false,
+                ..options
+            },
+        );
         assert!(!text.contains("pointer outside its object"), "{text}");
         let lines: Vec<&str> = text.lines().collect();
-        let store = lines.iter().rposition(|line| line.contains(": *where = 1; */")).expect("the store through `where`");
-        assert!(lines[..store].iter().rev().take(3).any(|line| line.trim_start().starts_with("__CPROVER_assume((")), "{text}");
+        let store = lines
+            .iter()
+            .rposition(|line| line.contains(": *where = 1; */"))
+            .expect("the store through `where`");
+        assert!(
+            lines[..store]
+                .iter()
+                .rev()
+                .take(3)
+                .any(|line| line.trim_start().starts_with("__CPROVER_assume((")),
+            "{text}"
+        );
     }
     // the reference SMAs keep the plain count, but check the pointers too
-    for sma in [SmaImplementation::Sc, SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
-        let options = TranslateOptions { sma, pointer_checks: true, ..TranslateOptions::default() };
+    for sma in [
+        SmaImplementation::Sc,
+        SmaImplementation::TsoReference,
+        SmaImplementation::PsoReference,
+    ] {
+        let options = TranslateOptions {
+            sma,
+            pointer_checks: true,
+            ..TranslateOptions::default()
+        };
         let (_dir, text) = translate_text_with("points_to.c", source, &options);
         assert!(!text.contains("sma_read_newest("), "{sma:?}");
-        assert!(text.contains("pointer outside its object: *where = 1;"), "{sma:?}");
+        assert!(
+            text.contains("pointer outside its object: *where = 1;"),
+            "{sma:?}"
+        );
     }
 }
 
@@ -353,18 +421,46 @@ int main(void) {
 }
 "#;
     for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
-        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+        let options = TranslateOptions {
+            sma,
+            ..TranslateOptions::default()
+        };
         let (_dir, text) = translate_text_with("unobserved.c", source, &options);
-        assert!(call_of(&text, "flag = 1;").starts_with("sma_write_unobserved("), "{text}");
-        assert!(call_of(&text, "cell[0] = 1;").starts_with("sma_write_unobserved("), "{text}");
+        assert!(
+            call_of(&text, "flag = 1;").starts_with("sma_write_unobserved("),
+            "{text}"
+        );
+        assert!(
+            call_of(&text, "cell[0] = 1;").starts_with("sma_write_unobserved("),
+            "{text}"
+        );
         assert!(call_of(&text, "x = 1;").starts_with("sma_write("), "{text}");
-        assert!(!call_of(&text, "*p = 2;").contains("sma_write_unobserved("), "{text}");
-        assert!(call_of(&text, "x = 5;").starts_with("sma_write_unobserved("), "{text}");
-        assert!(call_of(&text, "cell[1] = 3;").starts_with("sma_write("), "{text}");
-        assert!(call_of(&text, "x = 7;").starts_with("sma_write_unobserved("), "{text}");
+        assert!(
+            !call_of(&text, "*p = 2;").contains("sma_write_unobserved("),
+            "{text}"
+        );
+        assert!(
+            call_of(&text, "x = 5;").starts_with("sma_write_unobserved("),
+            "{text}"
+        );
+        assert!(
+            call_of(&text, "cell[1] = 3;").starts_with("sma_write("),
+            "{text}"
+        );
+        assert!(
+            call_of(&text, "x = 7;").starts_with("sma_write_unobserved("),
+            "{text}"
+        );
     }
-    for sma in [SmaImplementation::Sc, SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
-        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+    for sma in [
+        SmaImplementation::Sc,
+        SmaImplementation::TsoReference,
+        SmaImplementation::PsoReference,
+    ] {
+        let options = TranslateOptions {
+            sma,
+            ..TranslateOptions::default()
+        };
         let (_dir, text) = translate_text_with("unobserved.c", source, &options);
         assert!(!text.contains("sma_write_unobserved("), "{sma:?}");
     }
@@ -411,12 +507,19 @@ int main(void) {
             .filter(|line| line.contains(&format!(": {statement} */")) && line.contains(access))
             .map(|line| line.trim().to_string())
             .collect();
-        assert_eq!(calls.len(), 2, "one {access} per worker for `{statement}` in:\n{text}");
+        assert_eq!(
+            calls.len(),
+            2,
+            "one {access} per worker for `{statement}` in:\n{text}"
+        );
         calls
     };
     let calls_of = |text: &str, statement: &str| accesses_of(text, statement, "sma_write");
     for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
-        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+        let options = TranslateOptions {
+            sma,
+            ..TranslateOptions::default()
+        };
         let (_dir, text) = translate_text_with("guarded.c", source, &options);
         for call in calls_of(&text, "count = count + 1;") {
             assert!(call.contains("sma_write_unobserved("), "{call}\n{text}");
@@ -425,22 +528,45 @@ int main(void) {
         for call in accesses_of(&text, "count = count + 1;", "= sma_read") {
             assert!(call.contains("= sma_read_newest("), "{call}\n{text}");
         }
-        let seen: Vec<&str> = text.lines().filter(|line| line.contains("int seen = mixed;")).collect();
-        assert!(seen.iter().all(|line| line.contains("= sma_read(")) && !seen.is_empty(), "{seen:?}");
+        let seen: Vec<&str> = text
+            .lines()
+            .filter(|line| line.contains("int seen = mixed;"))
+            .collect();
+        assert!(
+            seen.iter().all(|line| line.contains("= sma_read(")) && !seen.is_empty(),
+            "{seen:?}"
+        );
         // `items[count - 1]` is dispatched over both cells, in each worker
-        let dispatched: Vec<&str> = text.lines().filter(|line| line.contains("(lazy_address ==")).collect();
+        let dispatched: Vec<&str> = text
+            .lines()
+            .filter(|line| line.contains("(lazy_address =="))
+            .collect();
         assert_eq!(dispatched.len(), 4, "{text}");
-        assert!(dispatched.iter().all(|line| line.contains("sma_write_unobserved(")), "{dispatched:?}");
+        assert!(
+            dispatched
+                .iter()
+                .all(|line| line.contains("sma_write_unobserved(")),
+            "{dispatched:?}"
+        );
         for statement in ["mixed = 1;", "loose = 1;", "half = 1;"] {
             for call in calls_of(&text, statement) {
                 assert!(call.starts_with("sma_write("), "{call}");
             }
         }
     }
-    for sma in [SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
-        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+    for sma in [
+        SmaImplementation::TsoReference,
+        SmaImplementation::PsoReference,
+    ] {
+        let options = TranslateOptions {
+            sma,
+            ..TranslateOptions::default()
+        };
         let (_dir, text) = translate_text_with("guarded.c", source, &options);
-        assert!(!text.contains("sma_write_unobserved(") && !text.contains("sma_read_newest("), "{sma:?}");
+        assert!(
+            !text.contains("sma_write_unobserved(") && !text.contains("sma_read_newest("),
+            "{sma:?}"
+        );
     }
 }
 
@@ -459,7 +585,11 @@ fn reference_smas_run_a_dispatched_access_updates_once_before_its_comparisons() 
             }
         };
         let (store_i, store_j) = (store("i"), store("j + 1"));
-        let lock = if fenced { "pthread_mutex_lock(&m[j]); pthread_mutex_unlock(&m[j]);" } else { "" };
+        let lock = if fenced {
+            "pthread_mutex_lock(&m[j]); pthread_mutex_unlock(&m[j]);"
+        } else {
+            ""
+        };
         format!(
             r#"#include <pthread.h>
 #include <assert.h>
@@ -488,8 +618,14 @@ int main(void) {{
 "#
         )
     };
-    for sma in [SmaImplementation::TsoReference, SmaImplementation::PsoReference] {
-        let options = TranslateOptions { sma, ..TranslateOptions::default() };
+    for sma in [
+        SmaImplementation::TsoReference,
+        SmaImplementation::PsoReference,
+    ] {
+        let options = TranslateOptions {
+            sma,
+            ..TranslateOptions::default()
+        };
         for fenced in [false, true] {
             let (_dir, text) = translate_text_with("dispatched.c", &program(fenced), &options);
             if sma == SmaImplementation::TsoReference {
@@ -498,28 +634,54 @@ int main(void) {{
                 assert!(!text.contains("if (lazy_address =="), "{text}");
                 let at_address = text.matches("(lazy_address,").count();
                 assert_eq!(at_address, if fenced { 6 } else { 4 }, "{text}");
-                assert!(!text.contains("sma_settle(0,") && !text.contains("sma_read_alone(lazy_address"), "{text}");
+                assert!(
+                    !text.contains("sma_settle(0,")
+                        && !text.contains("sma_read_alone(lazy_address"),
+                    "{text}"
+                );
                 expect_verdict(&text, fenced, &format!("{sma:?}, fenced: {fenced}"));
                 continue;
             }
             let lines: Vec<&str> = text.lines().collect();
             // every dispatch opens on the line after its updates
-            for (n, line) in lines.iter().enumerate().filter(|(_, l)| l.contains("long long lazy_address =")) {
+            for (n, line) in lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.contains("long long lazy_address ="))
+            {
                 let before = lines[n - 1].trim();
                 let branches: Vec<&str> = lines[n + 2..n + 4].iter().map(|l| l.trim()).collect();
                 if branches.iter().all(|b| b.contains("= sma_read_alone(")) {
-                    assert!(before.starts_with("sma_flush_some("), "{before}\n{line}\n{text}");
-                } else if branches.iter().all(|b| b.contains("sma_rmw_drained(") || b.contains("sma_lock_drained(") || b.contains("sma_unlock_drained(")) {
-                    assert!(before.starts_with("sma_settle("), "{before}\n{line}\n{text}");
+                    assert!(
+                        before.starts_with("sma_flush_some("),
+                        "{before}\n{line}\n{text}"
+                    );
+                } else if branches.iter().all(|b| {
+                    b.contains("sma_rmw_drained(")
+                        || b.contains("sma_lock_drained(")
+                        || b.contains("sma_unlock_drained(")
+                }) {
+                    assert!(
+                        before.starts_with("sma_settle("),
+                        "{before}\n{line}\n{text}"
+                    );
                 } else {
-                    assert!(branches.iter().all(|b| b.contains("sma_write(")), "{sma:?}: {branches:?}\n{text}");
+                    assert!(
+                        branches.iter().all(|b| b.contains("sma_write(")),
+                        "{sma:?}: {branches:?}\n{text}"
+                    );
                 }
             }
             // the four accesses of `a` (and the lock and the unlock)
             let dispatches = text.matches("long long lazy_address =").count();
             assert_eq!(dispatches, if fenced { 6 } else { 4 }, "{text}");
             if fenced {
-                assert!(text.contains("sma_settle(0,") && text.contains("sma_settle(1,") && text.contains("sma_lock_drained("), "{text}");
+                assert!(
+                    text.contains("sma_settle(0,")
+                        && text.contains("sma_settle(1,")
+                        && text.contains("sma_lock_drained("),
+                    "{text}"
+                );
             }
             expect_verdict(&text, fenced, &format!("{sma:?}, fenced: {fenced}"));
         }
@@ -537,7 +699,11 @@ fn heap_pointers_of_the_only_allocating_thread_are_constant_locations() {
     // `also_worker_allocates`, the worker allocates too and the order of the
     // blocks is not known: the same verdicts at computed addresses.
     let program = |also_worker_allocates: bool| {
-        let worker_allocation = if also_worker_allocates { "int *mine = malloc(sizeof(int)); *mine = 1;" } else { "" };
+        let worker_allocation = if also_worker_allocates {
+            "int *mine = malloc(sizeof(int)); *mine = 1;"
+        } else {
+            ""
+        };
         format!(
             r#"#include <pthread.h>
 #include <stdlib.h>
@@ -566,13 +732,18 @@ int main(void) {{
         )
     };
     let store_of = |text: &str, statement: &str| -> String {
-        let line = text.lines().find(|line| line.contains(&format!(": {statement} */")) && line.contains("sma_write"));
+        let line = text
+            .lines()
+            .find(|line| line.contains(&format!(": {statement} */")) && line.contains("sma_write"));
         match line {
             Some(line) => line.trim().to_string(),
             None => panic!("no store for `{statement}` in:\n{text}"),
         }
     };
-    let at_constant = |call: &str| call.split_once('(').is_some_and(|(_, rest)| rest.starts_with(|c: char| c.is_ascii_digit()));
+    let at_constant = |call: &str| {
+        call.split_once('(')
+            .is_some_and(|(_, rest)| rest.starts_with(|c: char| c.is_ascii_digit()))
+    };
     for sma in [
         SmaImplementation::Sc,
         SmaImplementation::Etso,
@@ -582,15 +753,27 @@ int main(void) {{
     ] {
         for also_worker_allocates in [false, true] {
             // three heap blocks: the worker's allocation comes after main's two
-            let mut options = TranslateOptions { sma, ..TranslateOptions::default() };
+            let mut options = TranslateOptions {
+                sma,
+                ..TranslateOptions::default()
+            };
             options.bounds.nmalloc = 3;
-            let (_dir, text) = translate_text_with("heap_message.c", &program(also_worker_allocates), &options);
+            let (_dir, text) =
+                translate_text_with("heap_message.c", &program(also_worker_allocates), &options);
             for statement in ["d[1] = 42;", "pthread_create(&t[0], 0, worker, 0);"] {
                 let call = store_of(&text, statement);
-                assert_eq!(at_constant(&call), !also_worker_allocates, "{sma:?}: {call}\n{text}");
+                assert_eq!(
+                    at_constant(&call),
+                    !also_worker_allocates,
+                    "{sma:?}: {call}\n{text}"
+                );
             }
             let safe = sma.model() != lazysma::options::MemoryModel::Pso;
-            expect_verdict(&text, safe, &format!("{sma:?}, the worker allocates too: {also_worker_allocates}"));
+            expect_verdict(
+                &text,
+                safe,
+                &format!("{sma:?}, the worker allocates too: {also_worker_allocates}"),
+            );
         }
     }
 }
@@ -625,7 +808,10 @@ int main(void) {{
 "#
         )
     };
-    let options = TranslateOptions { sma: SmaImplementation::Etso, ..TranslateOptions::default() };
+    let options = TranslateOptions {
+        sma: SmaImplementation::Etso,
+        ..TranslateOptions::default()
+    };
     let (_dir, text) = translate_text_with("slots.c", &program("&slots[i]"), &options);
     assert!(!text.contains("lazy_address"), "{text}");
     for call in ["sma_lock(1, 1, ", "sma_lock(3, 2, ", "sma_unlock(3, 2, "] {

@@ -4,7 +4,7 @@
 
 use lazysma::options::{AutoBounds, BoundChoice, SmaImplementation, TranslateOptions};
 use lazysma::passes::sufficient::SufficientBounds;
-use lazysma::translate::{translate, Translation};
+use lazysma::translate::{Translation, translate};
 
 /// Store buffering where one thread stores to `x` three times before its
 /// load: the violation needs all three pending at once.
@@ -43,7 +43,14 @@ fn translated(source: &str, options: &TranslateOptions) -> Translation {
 }
 
 fn sufficient(source: &str, sma: SmaImplementation) -> Option<SufficientBounds> {
-    translated(source, &TranslateOptions { sma, ..TranslateOptions::default() }).sufficient
+    translated(
+        source,
+        &TranslateOptions {
+            sma,
+            ..TranslateOptions::default()
+        },
+    )
+    .sufficient
 }
 
 #[test]
@@ -54,7 +61,14 @@ fn the_timestamped_lists_need_a_node_per_pending_store_and_the_clock_a_tick_per_
     // r0 and r1 only main reads, after the joins, so they take the least
     // timestamp, as do main's stores before its first creation.
     for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
-        assert_eq!(sufficient(THREE_PENDING, sma), Some(SufficientBounds { qsize: 4, maxclock: Some(4) }), "{sma:?}");
+        assert_eq!(
+            sufficient(THREE_PENDING, sma),
+            Some(SufficientBounds {
+                qsize: 4,
+                maxclock: Some(4)
+            }),
+            "{sma:?}"
+        );
     }
 }
 
@@ -62,26 +76,62 @@ fn the_timestamped_lists_need_a_node_per_pending_store_and_the_clock_a_tick_per_
 fn the_reference_buffers_need_a_slot_per_pending_store_of_a_thread_or_of_a_location() {
     // TSO: t0 has its three stores to x and its store to r0 in one FIFO;
     // PSO: one buffer per location, x's holds three. No clock.
-    assert_eq!(sufficient(THREE_PENDING, SmaImplementation::TsoReference), Some(SufficientBounds { qsize: 4, maxclock: None }));
-    assert_eq!(sufficient(THREE_PENDING, SmaImplementation::PsoReference), Some(SufficientBounds { qsize: 3, maxclock: None }));
+    assert_eq!(
+        sufficient(THREE_PENDING, SmaImplementation::TsoReference),
+        Some(SufficientBounds {
+            qsize: 4,
+            maxclock: None
+        })
+    );
+    assert_eq!(
+        sufficient(THREE_PENDING, SmaImplementation::PsoReference),
+        Some(SufficientBounds {
+            qsize: 3,
+            maxclock: None
+        })
+    );
     assert_eq!(sufficient(THREE_PENDING, SmaImplementation::Sc), None);
 }
 
 #[test]
 fn an_atomic_write_takes_a_node_while_other_stores_are_pending() {
-    let source = two_threads("int x, y, r;", "x = 1; r = y;", "__sync_fetch_and_add(&x, 1);", "x");
+    let source = two_threads(
+        "int x, y, r;",
+        "x = 1; r = y;",
+        "__sync_fetch_and_add(&x, 1);",
+        "x",
+    );
     let with_rmw = sufficient(&source, SmaImplementation::Etso).expect("counted");
-    assert_eq!(with_rmw.qsize, 3, "x: t0's pending store, the memory value and the RMW's node");
+    assert_eq!(
+        with_rmw.qsize, 3,
+        "x: t0's pending store, the memory value and the RMW's node"
+    );
     let plain = source.replace("__sync_fetch_and_add(&x, 1)", "y = 2");
-    assert_eq!(sufficient(&plain, SmaImplementation::Etso).expect("counted").qsize, 2);
+    assert_eq!(
+        sufficient(&plain, SmaImplementation::Etso)
+            .expect("counted")
+            .qsize,
+        2
+    );
 }
 
 #[test]
 fn a_store_through_an_unknown_pointer_counts_for_every_location() {
     let globals = "int __VERIFIER_nondet_int(void);\nint a, b;\nint *p;";
-    let source = two_threads(globals, "p = __VERIFIER_nondet_int() ? &a : &b; *p = 1; *p = 2;", "a = 1;", "a");
+    let source = two_threads(
+        globals,
+        "p = __VERIFIER_nondet_int() ? &a : &b; *p = 1; *p = 2;",
+        "a = 1;",
+        "a",
+    );
     // a: two stores of t0 that may land anywhere, t1's own, the memory value
-    assert_eq!(sufficient(&source, SmaImplementation::Etso), Some(SufficientBounds { qsize: 4, maxclock: Some(3) }));
+    assert_eq!(
+        sufficient(&source, SmaImplementation::Etso),
+        Some(SufficientBounds {
+            qsize: 4,
+            maxclock: Some(3)
+        })
+    );
 }
 
 #[test]
@@ -104,41 +154,90 @@ int main() {
     };
     // unwind 3: three copies of `x = i` per instance, two instances
     let three = translated(source, &options(3)).sufficient.expect("counted");
-    assert_eq!(three, SufficientBounds { qsize: 7, maxclock: Some(8) });
+    assert_eq!(
+        three,
+        SufficientBounds {
+            qsize: 7,
+            maxclock: Some(8)
+        }
+    );
     // unwind 2: two copies, and no execution gets past the loop to `y = 1`
     let two = translated(source, &options(2)).sufficient.expect("counted");
-    assert_eq!(two, SufficientBounds { qsize: 5, maxclock: Some(4) });
+    assert_eq!(
+        two,
+        SufficientBounds {
+            qsize: 5,
+            maxclock: Some(4)
+        }
+    );
 }
 
 #[test]
 fn bounds_above_the_sufficient_values_build_the_sma_with_the_sufficient_ones() {
     let options = |sma: SmaImplementation, qsize: u32, maxclock: u32| {
-        let mut options = TranslateOptions { sma, ..TranslateOptions::default() };
+        let mut options = TranslateOptions {
+            sma,
+            ..TranslateOptions::default()
+        };
         options.bounds.qsize = qsize;
         options.bounds.maxclock = maxclock;
         options
     };
     // epso: qsize 4, maxclock 4 suffice; the bounds asked for stay the ones reported
     let translation = translated(THREE_PENDING, &options(SmaImplementation::Epso, 9, 12));
-    assert_eq!((translation.bounds.qsize, translation.bounds.maxclock), (9, 12));
-    assert!(translation.c_source.contains("#define SMA_QSIZE 4\n"), "{}", translation.c_source);
+    assert_eq!(
+        (translation.bounds.qsize, translation.bounds.maxclock),
+        (9, 12)
+    );
+    assert!(
+        translation.c_source.contains("#define SMA_QSIZE 4\n"),
+        "{}",
+        translation.c_source
+    );
     assert!(translation.c_source.contains("#define SMA_MAXCLOCK 4\n"));
-    assert!(translation.c_source.contains(" * bounds: rounds 2, unwind 2, qsize 9, maxclock 12,"));
-    assert!(translation.c_source.contains(" * so the SMA below is built with qsize 4, maxclock 4: the same executions"));
+    assert!(
+        translation
+            .c_source
+            .contains(" * bounds: rounds 2, unwind 2, qsize 9, maxclock 12,")
+    );
+    assert!(
+        translation
+            .c_source
+            .contains(" * so the SMA below is built with qsize 4, maxclock 4: the same executions")
+    );
     // only the bound above its sufficient value is lowered
     let translation = translated(THREE_PENDING, &options(SmaImplementation::Epso, 3, 12));
     assert!(translation.c_source.contains("#define SMA_QSIZE 3\n"));
     assert!(translation.c_source.contains("#define SMA_MAXCLOCK 4\n"));
     // bounds within the sufficient values are kept, and nothing is said
     let translation = translated(THREE_PENDING, &options(SmaImplementation::Epso, 3, 2));
-    assert!(translation.c_source.contains("#define SMA_QSIZE 3\n") && translation.c_source.contains("#define SMA_MAXCLOCK 2\n"));
-    assert!(!translation.c_source.contains("so the SMA below is built with"));
+    assert!(
+        translation.c_source.contains("#define SMA_QSIZE 3\n")
+            && translation.c_source.contains("#define SMA_MAXCLOCK 2\n")
+    );
+    assert!(
+        !translation
+            .c_source
+            .contains("so the SMA below is built with")
+    );
     // a reference SMA has no clock: its buffer depth alone is lowered
     let sufficient = sufficient(THREE_PENDING, SmaImplementation::TsoReference).expect("counted");
-    let translation = translated(THREE_PENDING, &options(SmaImplementation::TsoReference, 9, 12));
-    assert!(translation.c_source.contains(&format!("#define SMA_QSIZE {}\n", sufficient.qsize)), "{}", translation.c_source);
+    let translation = translated(
+        THREE_PENDING,
+        &options(SmaImplementation::TsoReference, 9, 12),
+    );
+    assert!(
+        translation
+            .c_source
+            .contains(&format!("#define SMA_QSIZE {}\n", sufficient.qsize)),
+        "{}",
+        translation.c_source
+    );
     assert!(translation.c_source.contains("#define SMA_MAXCLOCK 12\n"));
-    assert!(translation.c_source.contains(&format!(" * so the SMA below is built with qsize {}: the same", sufficient.qsize)));
+    assert!(translation.c_source.contains(&format!(
+        " * so the SMA below is built with qsize {}: the same",
+        sufficient.qsize
+    )));
 }
 
 #[test]
@@ -149,20 +248,57 @@ fn auto_bounds_take_the_sufficient_values_and_name_them_in_the_output() {
         ..TranslateOptions::default()
     };
     let translation = translated(THREE_PENDING, &options);
-    assert_eq!((translation.bounds.qsize, translation.bounds.maxclock), (4, 4));
-    assert!(translation.c_source.contains("#define SMA_QSIZE 4\n"), "{}", translation.c_source);
+    assert_eq!(
+        (translation.bounds.qsize, translation.bounds.maxclock),
+        (4, 4)
+    );
+    assert!(
+        translation.c_source.contains("#define SMA_QSIZE 4\n"),
+        "{}",
+        translation.c_source
+    );
     assert!(translation.c_source.contains("#define SMA_MAXCLOCK 4\n"));
-    assert!(translation.c_source.contains(" * bounds: rounds 2, unwind 2, qsize 4, maxclock 4,"));
-    assert!(translation.c_source.contains(" * no execution needs more than qsize 4, maxclock 4 "));
+    assert!(
+        translation
+            .c_source
+            .contains(" * bounds: rounds 2, unwind 2, qsize 4, maxclock 4,")
+    );
+    assert!(
+        translation
+            .c_source
+            .contains(" * no execution needs more than qsize 4, maxclock 4 ")
+    );
 
     // only the bound asked for changes
-    let options = TranslateOptions { auto_bounds: AutoBounds { qsize: BoundChoice::Given, maxclock: BoundChoice::Sufficient, nmalloc: BoundChoice::Given, bitwidth: BoundChoice::Given }, ..options };
+    let options = TranslateOptions {
+        auto_bounds: AutoBounds {
+            qsize: BoundChoice::Given,
+            maxclock: BoundChoice::Sufficient,
+            nmalloc: BoundChoice::Given,
+            bitwidth: BoundChoice::Given,
+        },
+        ..options
+    };
     let translation = translated(THREE_PENDING, &options);
-    assert_eq!((translation.bounds.qsize, translation.bounds.maxclock), (2, 4));
+    assert_eq!(
+        (translation.bounds.qsize, translation.bounds.maxclock),
+        (2, 4)
+    );
 
     // SC has neither bound: `auto` keeps the defaults
-    let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds: AutoBounds::SUFFICIENT, ..options };
+    let options = TranslateOptions {
+        sma: SmaImplementation::Sc,
+        auto_bounds: AutoBounds::SUFFICIENT,
+        ..options
+    };
     let translation = translated(THREE_PENDING, &options);
-    assert_eq!((translation.bounds.qsize, translation.bounds.maxclock), (2, 3));
-    assert!(!translation.c_source.contains("no execution needs more than"));
+    assert_eq!(
+        (translation.bounds.qsize, translation.bounds.maxclock),
+        (2, 3)
+    );
+    assert!(
+        !translation
+            .c_source
+            .contains("no execution needs more than")
+    );
 }

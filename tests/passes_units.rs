@@ -204,7 +204,11 @@ fn while_loop(b: &mut Builder, test_first: bool) -> Stmt {
 static NO_OWN_DEPTHS: std::collections::BTreeMap<usize, u32> = std::collections::BTreeMap::new();
 
 fn unrolling(unwind: u32, assertions: bool) -> unroll::Unrolling<'static> {
-    unroll::Unrolling { unwind, assertions, own: &NO_OWN_DEPTHS }
+    unroll::Unrolling {
+        unwind,
+        assertions,
+        own: &NO_OWN_DEPTHS,
+    }
 }
 
 #[test]
@@ -213,11 +217,23 @@ fn unwinding_assertions_precede_the_closing_assumption() {
     let l = while_loop(&mut b, true);
     let mut labels = LabelGen::for_program(&b.program);
     let plain = unroll::unroll_block(&vec![l.clone()], unrolling(3, false), &mut labels);
-    let is_unwinding = |k: &StmtKind| matches!(k, StmtKind::Assert { kind: PropertyKind::UnwindingAssertion, .. });
+    let is_unwinding = |k: &StmtKind| {
+        matches!(
+            k,
+            StmtKind::Assert {
+                kind: PropertyKind::UnwindingAssertion,
+                ..
+            }
+        )
+    };
     assert_eq!(count(&plain, is_unwinding), 0);
     let asserted = unroll::unroll_block(&vec![l], unrolling(3, true), &mut labels);
     assert_eq!(count(&asserted, is_unwinding), 1);
-    assert_eq!(count(&asserted, |k| matches!(k, StmtKind::LoopBound(_))), 1, "the assumption stays");
+    assert_eq!(
+        count(&asserted, |k| matches!(k, StmtKind::LoopBound(_))),
+        1,
+        "the assumption stays"
+    );
     let order: Vec<&str> = kinds(&asserted)
         .iter()
         .filter_map(|k| match k {
@@ -234,10 +250,19 @@ fn a_loop_nothing_leaves_is_closed_by_a_plain_assumption_not_a_bound() {
     let mut b = Builder::new();
     let x = b.global("x", 0);
     let forever = |b: &mut Builder, body: Vec<Stmt>| {
-        b.st(StmtKind::Loop { test_first: true, prelude: vec![], condition: c(1), body, latch: vec![] })
+        b.st(StmtKind::Loop {
+            test_first: true,
+            prelude: vec![],
+            condition: c(1),
+            body,
+            latch: vec![],
+        })
     };
     // while (1) x = 0;  no execution leaves it at any depth
-    let write = b.st(StmtKind::Write { address: x.clone(), value: c(0) });
+    let write = b.st(StmtKind::Write {
+        address: x.clone(),
+        value: c(0),
+    });
     let endless = forever(&mut b, vec![write.clone()]);
     let mut labels = LabelGen::for_program(&b.program);
     let out = unroll::unroll_block(&vec![endless], unrolling(2, false), &mut labels);
@@ -433,12 +458,17 @@ fn copies_of_a_loop_no_execution_reaches_create_no_threads() {
     // fifth copies are unreachable (i is 3 there), so two slots are not made
     let b = workers(false);
     let mut labels = LabelGen::for_program(&b.program);
-    let instances = instantiate::instantiate(&b.program, &options(2, 5), &mut labels).expect("instantiates");
+    let instances =
+        instantiate::instantiate(&b.program, &options(2, 5), &mut labels).expect("instantiates");
     assert_eq!(instances.threads.len(), 4, "main and three creations");
-    assert!(instances.warnings.is_empty(), "the loop ends within the bound");
+    assert!(
+        instances.warnings.is_empty(),
+        "the loop ends within the bound"
+    );
     // at --unwind 2 the loop cannot end: two creations, and nothing after the
     // loop matters, so no warning
-    let instances = instantiate::instantiate(&b.program, &options(2, 2), &mut labels).expect("instantiates");
+    let instances =
+        instantiate::instantiate(&b.program, &options(2, 2), &mut labels).expect("instantiates");
     assert_eq!(instances.threads.len(), 3);
     assert!(instances.warnings.is_empty());
 }
@@ -497,7 +527,13 @@ fn guard_numbers(thread: &SeqThread) -> Vec<u32> {
     let mut flat = Vec::new();
     flatten(&thread.body, &mut flat);
     flat.iter()
-        .filter_map(|s| if let SeqStmt::Guard(i) = s { Some(*i) } else { None })
+        .filter_map(|s| {
+            if let SeqStmt::Guard(i) = s {
+                Some(*i)
+            } else {
+                None
+            }
+        })
         .collect()
 }
 
@@ -524,8 +560,15 @@ fn guards_number_visible_statements_and_joins_forbid_skipped_switches() {
     assert_eq!(thread.lines, 8);
     assert_eq!(guard_numbers(&thread), (0..8).collect::<Vec<_>>());
     let (at, then_branch, else_branch) = the_if(&thread);
-    assert_eq!(thread.body[at - 1], SeqStmt::Guard(1), "the branch's opening guard stands before the if");
-    assert!(matches!(then_branch.first(), Some(SeqStmt::Write { .. })), "{then_branch:?}");
+    assert_eq!(
+        thread.body[at - 1],
+        SeqStmt::Guard(1),
+        "the branch's opening guard stands before the if"
+    );
+    assert!(
+        matches!(then_branch.first(), Some(SeqStmt::Write { .. })),
+        "{then_branch:?}"
+    );
     assert_eq!(then_branch.get(1), Some(&SeqStmt::Guard(2)));
     assert_eq!(
         else_branch.first(),
@@ -540,7 +583,11 @@ fn guards_number_visible_statements_and_joins_forbid_skipped_switches() {
     assert_eq!(thread.body[at + 2], SeqStmt::Guard(5));
     let mut flat = Vec::new();
     flatten(&thread.body, &mut flat);
-    assert_eq!(flat.last(), Some(&SeqStmt::Guard(thread.lines - 1)), "the thread ends after its last guard");
+    assert_eq!(
+        flat.last(),
+        Some(&SeqStmt::Guard(thread.lines - 1)),
+        "the thread ends after its last guard"
+    );
 }
 
 #[test]
@@ -551,9 +598,21 @@ fn a_branch_with_one_switch_point_has_it_before_the_if_and_skips_none() {
     assert_eq!(guard_numbers(&thread), (0..7).collect::<Vec<_>>());
     let (at, then_branch, else_branch) = the_if(&thread);
     assert_eq!(thread.body[at - 1], SeqStmt::Guard(1));
-    assert!(!then_branch.iter().any(|s| matches!(s, SeqStmt::Guard(_) | SeqStmt::ResumeCheck(_))));
-    assert_eq!(else_branch.first(), Some(&SeqStmt::Guard(2)), "the else skips no switch point");
-    assert_eq!(thread.body[at + 1], SeqStmt::ResumeCheck(4), "the else's switch points are skipped by the then branch");
+    assert!(
+        !then_branch
+            .iter()
+            .any(|s| matches!(s, SeqStmt::Guard(_) | SeqStmt::ResumeCheck(_)))
+    );
+    assert_eq!(
+        else_branch.first(),
+        Some(&SeqStmt::Guard(2)),
+        "the else skips no switch point"
+    );
+    assert_eq!(
+        thread.body[at + 1],
+        SeqStmt::ResumeCheck(4),
+        "the else's switch points are skipped by the then branch"
+    );
 }
 
 #[test]
@@ -717,17 +776,30 @@ fn an_else_branch_opening_with_a_switch_point_has_it_before_the_if_when_the_then
     let thread = branching_thread(0);
     assert_eq!(guard_numbers(&thread), (0..6).collect::<Vec<_>>());
     let (at, then_branch, else_branch) = the_if(&thread);
-    assert_eq!(thread.body[at - 1], SeqStmt::Guard(1), "the else branch's opening guard stands before the if");
+    assert_eq!(
+        thread.body[at - 1],
+        SeqStmt::Guard(1),
+        "the else branch's opening guard stands before the if"
+    );
     assert!(then_branch.is_empty(), "{then_branch:?}");
-    assert!(matches!(else_branch.first(), Some(SeqStmt::Read { .. })), "{else_branch:?}");
+    assert!(
+        matches!(else_branch.first(), Some(SeqStmt::Read { .. })),
+        "{else_branch:?}"
+    );
     assert_eq!(else_branch.get(1), Some(&SeqStmt::Guard(2)));
-    assert_eq!(thread.body[at + 1], SeqStmt::ResumeCheck(3), "the then branch skips switch point 2");
+    assert_eq!(
+        thread.body[at + 1],
+        SeqStmt::ResumeCheck(3),
+        "the then branch skips switch point 2"
+    );
 }
 
 /// `atomic_begin; if (*) { [end_inside: atomic_end; goto out] } else {}; x = 1;
 /// atomic_end; out: x = 2`, sequentialised; `end_inside: false` ends the
 /// section in the then branch only and falls through.
-fn atomic_section_with_an_early_exit(end_inside: bool) -> Result<SeqThread, Box<lazysma::diagnostics::Diagnostic>> {
+fn atomic_section_with_an_early_exit(
+    end_inside: bool,
+) -> Result<SeqThread, Box<lazysma::diagnostics::Diagnostic>> {
     let mut b = Builder::new();
     let x = b.global("x", 0);
     let main = b.reserve("main");
@@ -737,11 +809,21 @@ fn atomic_section_with_an_early_exit(end_inside: bool) -> Result<SeqThread, Box<
     }
     let body = vec![
         b.st(StmtKind::AtomicBegin),
-        b.st(StmtKind::If { condition: Expr::Nondet(Ty::Bool), then_branch, else_branch: vec![] }),
-        b.st(StmtKind::Write { address: x.clone(), value: c(1) }),
+        b.st(StmtKind::If {
+            condition: Expr::Nondet(Ty::Bool),
+            then_branch,
+            else_branch: vec![],
+        }),
+        b.st(StmtKind::Write {
+            address: x.clone(),
+            value: c(1),
+        }),
         b.st(StmtKind::AtomicEnd),
         b.st(StmtKind::Label(0, "out".into())),
-        b.st(StmtKind::Write { address: x, value: c(2) }),
+        b.st(StmtKind::Write {
+            address: x,
+            value: c(2),
+        }),
     ];
     b.define(main, 0, &[], int(), body);
     b.set_main(main);
@@ -757,11 +839,26 @@ fn a_path_that_leaves_an_atomic_section_early_leaves_the_others_inside() {
     let thread = atomic_section_with_an_early_exit(true).expect("sequentialises");
     let mut flat = Vec::new();
     flatten(&thread.body, &mut flat);
-    let writes: Vec<usize> = flat.iter().enumerate().filter(|(_, s)| matches!(s, SeqStmt::Write { .. })).map(|(k, _)| k).collect();
+    let writes: Vec<usize> = flat
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, SeqStmt::Write { .. }))
+        .map(|(k, _)| k)
+        .collect();
     assert_eq!(writes.len(), 2, "{flat:?}");
-    assert!(!matches!(flat[writes[0] - 1], SeqStmt::Guard(_)), "no switch point inside the section: {flat:?}");
-    assert!(matches!(flat[writes[1] - 1], SeqStmt::Guard(_)), "a switch point after it: {flat:?}");
+    assert!(
+        !matches!(flat[writes[0] - 1], SeqStmt::Guard(_)),
+        "no switch point inside the section: {flat:?}"
+    );
+    assert!(
+        matches!(flat[writes[1] - 1], SeqStmt::Guard(_)),
+        "a switch point after it: {flat:?}"
+    );
     // a section closed on one path only is refused where the paths meet
     let error = atomic_section_with_an_early_exit(false).expect_err("paths disagree");
-    assert!(error.message.contains("open on some paths"), "{}", error.message);
+    assert!(
+        error.message.contains("open on some paths"),
+        "{}",
+        error.message
+    );
 }

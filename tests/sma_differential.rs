@@ -174,7 +174,13 @@ impl Program {
     /// instead of a buffer per location.
     fn single_writers(&self) -> Vec<u32> {
         (1..self.threads())
-            .filter(|&t| self.ops.iter().filter(|op| matches!(op, Op::Write { thread, .. } if *thread == t)).count() == 1)
+            .filter(|&t| {
+                self.ops
+                    .iter()
+                    .filter(|op| matches!(op, Op::Write { thread, .. } if *thread == t))
+                    .count()
+                    == 1
+            })
             .collect()
     }
 
@@ -185,7 +191,9 @@ impl Program {
         let singles = self.single_writers();
         let buffers: Vec<String> = (0..self.threads())
             .filter(|t| !singles.contains(t))
-            .flat_map(|t| (1..self.locations).map(move |v| format!(" F({t}, {v}, {qsize}, {qsize})")))
+            .flat_map(|t| {
+                (1..self.locations).map(move |v| format!(" F({t}, {v}, {qsize}, {qsize})"))
+            })
             .collect();
         let slots: Vec<String> = singles.iter().map(|t| format!(" G({t}, 1)")).collect();
         let tests: Vec<String> = singles.iter().map(|t| format!("(t) == {t}")).collect();
@@ -195,7 +203,11 @@ impl Program {
              #endif\n",
             buffers.concat(),
             slots.concat(),
-            if tests.is_empty() { "0".to_string() } else { tests.join(" || ") },
+            if tests.is_empty() {
+                "0".to_string()
+            } else {
+                tests.join(" || ")
+            },
         )
     }
 
@@ -361,8 +373,7 @@ fn check_program(
     let mut sets = BTreeMap::new();
     for model in Model::ALL {
         let outcomes = reachable_outcomes(cbmc, dir, program, model, &[])?;
-        let verdict_only =
-            reachable_outcomes(cbmc, dir, program, model, &["-DSMA_VERDICT_ONLY"])?;
+        let verdict_only = reachable_outcomes(cbmc, dir, program, model, &["-DSMA_VERDICT_ONLY"])?;
         if verdict_only != outcomes {
             return Err(format!(
                 "{}: {model:?} reaches {outcomes:?} but {verdict_only:?} with SMA_VERDICT_ONLY\n{:?}",
@@ -393,7 +404,8 @@ fn check_program(
         ));
     }
     if !program.single_writers().is_empty() {
-        let singles = reachable_outcomes(cbmc, dir, program, Model::PsoRef, &["-DSMA_REF_SINGLES"])?;
+        let singles =
+            reachable_outcomes(cbmc, dir, program, Model::PsoRef, &["-DSMA_REF_SINGLES"])?;
         if epso != singles {
             return Err(format!(
                 "{name}: epso {epso:?} differs from pso_ref with single slots {singles:?}\n{:?}",
@@ -703,7 +715,13 @@ fn generated_harnesses_compile_with_gcc() -> Result<(), String> {
         for model in Model::ALL {
             support::gcc_syntax_check(&file, &[model.define().to_string()])?;
         }
-        support::gcc_syntax_check(&file, &["-DSMA_MODEL_PSO_REF".to_string(), "-DSMA_REF_SINGLES".to_string()])?;
+        support::gcc_syntax_check(
+            &file,
+            &[
+                "-DSMA_MODEL_PSO_REF".to_string(),
+                "-DSMA_REF_SINGLES".to_string(),
+            ],
+        )?;
     }
     Ok(())
 }

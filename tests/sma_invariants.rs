@@ -251,20 +251,38 @@ fn translated_lists_start_as_sma_init_builds_them() -> Result<(), String> {
     .map_err(|error| error.to_string())?;
     for sma in [SmaImplementation::Etso, SmaImplementation::Epso] {
         for qsize in [2, 3] {
-            let mut options = TranslateOptions { sma, ..TranslateOptions::default() };
+            let mut options = TranslateOptions {
+                sma,
+                ..TranslateOptions::default()
+            };
             options.bounds.qsize = qsize;
-            let translation = lazysma::translate::translate(&program, &options).map_err(|error| error.to_string())?;
+            let translation = lazysma::translate::translate(&program, &options)
+                .map_err(|error| error.to_string())?;
             let with_tables = translation.c_source;
             if !with_tables.contains("#define SMA_FRESH_LISTS\n") {
-                return Err(format!("{sma:?} qsize {qsize}: the translation has no tables of the fresh lists"));
+                return Err(format!(
+                    "{sma:?} qsize {qsize}: the translation has no tables of the fresh lists"
+                ));
             }
             let without_tables = with_tables.replace("#define SMA_FRESH_LISTS\n", "");
-            for (variant, source) in [("tables", with_tables), ("sma_init's loops", without_tables)] {
+            for (variant, source) in [
+                ("tables", with_tables),
+                ("sma_init's loops", without_tables),
+            ] {
                 let file = dir.path().join("check.c");
-                std::fs::write(&file, format!("{source}{FRESH_SHAPE_CHECK}")).map_err(|error| error.to_string())?;
-                let run = support::run_cbmc(&cbmc, &file, &["--function".to_string(), "lists_start_fresh".to_string()])?;
+                std::fs::write(&file, format!("{source}{FRESH_SHAPE_CHECK}"))
+                    .map_err(|error| error.to_string())?;
+                let run = support::run_cbmc(
+                    &cbmc,
+                    &file,
+                    &["--function".to_string(), "lists_start_fresh".to_string()],
+                )?;
                 for property in ["next", "prev", "tstamp", "value"] {
-                    run.expect(property, Status::Success, &format!("{sma:?} qsize {qsize}, {variant}"))?;
+                    run.expect(
+                        property,
+                        Status::Success,
+                        &format!("{sma:?} qsize {qsize}, {variant}"),
+                    )?;
                 }
             }
         }

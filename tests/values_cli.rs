@@ -10,10 +10,12 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{require_cbmc, verify, Verdict};
+use support::{Verdict, require_cbmc, verify};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/values").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/values")
+        .join(name)
 }
 
 /// `lazysma verify` of `program` under `model` exits with `verdict`'s code.
@@ -38,7 +40,10 @@ fn expect_within(program: &Path, arguments: &[&str], verdict: Verdict) {
 
 /// Whether gcc is on the PATH (the native half of the comparison).
 fn have_gcc() -> bool {
-    Command::new("gcc").arg("--version").output().is_ok_and(|o| o.status.success())
+    Command::new("gcc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Compiles `program` with gcc and runs it: whether its assertions held.
@@ -52,13 +57,22 @@ fn holds_natively(program: &Path, directory: &Path) -> bool {
         .status()
         .expect("gcc runs");
     assert!(compiled.success(), "gcc compiles {}", program.display());
-    Command::new(&binary).output().expect("the program runs").status.success()
+    Command::new(&binary)
+        .output()
+        .expect("the program runs")
+        .status
+        .success()
 }
 
 /// `program` with `from` replaced by `to` (which must occur once).
 fn mutant(program: &Path, from: &str, to: &str, directory: &Path) -> PathBuf {
     let text = std::fs::read_to_string(program).expect("the fixture reads");
-    assert_eq!(text.matches(from).count(), 1, "`{from}` occurs once in {}", program.display());
+    assert_eq!(
+        text.matches(from).count(),
+        1,
+        "`{from}` occurs once in {}",
+        program.display()
+    );
     let path = directory.join(program.file_name().expect("a file name"));
     std::fs::write(&path, text.replace(from, to)).expect("the mutant is written");
     path
@@ -76,13 +90,19 @@ fn agrees_with_gcc_within(name: &str, arguments: &[&str], mutants: &[(&str, &str
     let program = fixture(name);
     let directory = tempfile::tempdir().expect("temporary directory");
     if have_gcc() {
-        assert!(holds_natively(&program, directory.path()), "{name} holds natively");
+        assert!(
+            holds_natively(&program, directory.path()),
+            "{name} holds natively"
+        );
     }
     expect_within(&program, arguments, Verdict::Safe);
     for (from, to) in mutants {
         let changed = mutant(&program, from, to, directory.path());
         if have_gcc() {
-            assert!(!holds_natively(&changed, directory.path()), "{name} with `{to}` fails natively");
+            assert!(
+                !holds_natively(&changed, directory.path()),
+                "{name} with `{to}` fails natively"
+            );
         }
         expect_within(&changed, arguments, Verdict::Unsafe);
     }
@@ -100,7 +120,10 @@ fn struct_parameters_and_results_are_copies() {
             ("assert(a.x == 1 && c.x", "assert(a.x == 100 && c.x"),
             ("assert(bx.tags[0] == 3)", "assert(bx.tags[0] == 50)"),
             // an address-taken parameter is a copy too
-            ("assert(peek(a) == 11 && a.x == 1)", "assert(peek(a) == 11 && a.x == 9)"),
+            (
+                "assert(peek(a) == 11 && a.x == 1)",
+                "assert(peek(a) == 11 && a.x == 9)",
+            ),
             // a result stored into a shared struct, nested struct and array included
             ("shared_box.corner.x == 2", "shared_box.corner.x == 1"),
             ("copy.corner.y == 4", "copy.corner.y == 3"),
@@ -112,7 +135,12 @@ fn struct_parameters_and_results_are_copies() {
     // before the join the writer may or may not have run (natively, it
     // depends on the schedule)
     let directory = tempfile::tempdir().expect("temporary directory");
-    let racy = mutant(&fixture("struct_calls.c"), "assert(seen.x == 0 || seen.x == 1)", "assert(seen.x == 0)", directory.path());
+    let racy = mutant(
+        &fixture("struct_calls.c"),
+        "assert(seen.x == 0 || seen.x == 1)",
+        "assert(seen.x == 0)",
+        directory.path(),
+    );
     expect(&racy, "--sc", Verdict::Unsafe);
 }
 
@@ -132,7 +160,10 @@ fn struct_copies_through_pointers_array_elements_and_nested_calls() {
             ("table[2].label[0] == 'a'", "table[2].label[0] == 0"),
             ("table[1].key == 0", "table[1].key == -1"),
             ("chained.range.lo == 4", "chained.range.lo == 5"),
-            ("bump(table[0]).label[1] == 'b'", "bump(table[0]).label[1] == 'a'"),
+            (
+                "bump(table[0]).label[1] == 'b'",
+                "bump(table[0]).label[1] == 'a'",
+            ),
         ],
     );
 }
@@ -162,15 +193,27 @@ fn char_arrays_take_the_characters_of_their_string_then_zeros() {
     let program = fixture("string_arrays.c");
     let directory = tempfile::tempdir().expect("temporary directory");
     let verify_sc = |path: &Path, verdict: Verdict| {
-        let (code, stdout, stderr) = verify(path, &["--sc", unwind[0], unwind[1], "--timeout", "120"]);
-        assert_eq!(code, verdict.exit_code(), "{}: expected {verdict:?}\n{stdout}\n{stderr}", path.display());
+        let (code, stdout, stderr) =
+            verify(path, &["--sc", unwind[0], unwind[1], "--timeout", "120"]);
+        assert_eq!(
+            code,
+            verdict.exit_code(),
+            "{}: expected {verdict:?}\n{stdout}\n{stderr}",
+            path.display()
+        );
     };
     if have_gcc() {
-        assert!(holds_natively(&program, directory.path()), "string_arrays.c holds natively");
+        assert!(
+            holds_natively(&program, directory.path()),
+            "string_arrays.c holds natively"
+        );
     }
     verify_sc(&program, Verdict::Safe);
     let mutants = [
-        ("greeting[3] == 0 && greeting[7] == 0", "greeting[3] == 0 && greeting[7] == 1"),
+        (
+            "greeting[3] == 0 && greeting[7] == 0",
+            "greeting[3] == 0 && greeting[7] == 1",
+        ),
         ("sizeof(word) == 3", "sizeof(word) == 2"),
         ("high[0] == 255", "high[0] == 127"),
         ("tags[1].name[2] == 'e'", "tags[1].name[2] == 0"),
@@ -185,12 +228,20 @@ fn char_arrays_take_the_characters_of_their_string_then_zeros() {
     for (from, to) in mutants {
         let changed = mutant(&program, from, to, directory.path());
         if have_gcc() {
-            assert!(!holds_natively(&changed, directory.path()), "string_arrays.c with `{to}` fails natively");
+            assert!(
+                !holds_natively(&changed, directory.path()),
+                "string_arrays.c with `{to}` fails natively"
+            );
         }
         verify_sc(&changed, Verdict::Unsafe);
     }
     // a thread reads the initial string while main may change it
-    let racy = mutant(&program, "greeting[1] == 'b' || greeting[1] == 'B'", "greeting[1] == 'b'", directory.path());
+    let racy = mutant(
+        &program,
+        "greeting[1] == 'b' || greeting[1] == 'B'",
+        "greeting[1] == 'b'",
+        directory.path(),
+    );
     verify_sc(&racy, Verdict::Unsafe);
 }
 
@@ -214,14 +265,32 @@ fn sizeof_and_offsetof_give_bytes_with_padding_and_allocations_count_elements() 
         "sizes.c",
         &[
             ("sizeof(int) == 4);", "sizeof(int) == 1);"),
-            ("assert(sizeof(struct node) == 16);", "assert(sizeof(struct node) == 12);"),
-            ("assert(sizeof(struct mixed) == 24);", "assert(sizeof(struct mixed) == 11);"),
-            ("assert(sizeof(union word) == 8);", "assert(sizeof(union word) == 4);"),
+            (
+                "assert(sizeof(struct node) == 16);",
+                "assert(sizeof(struct node) == 12);",
+            ),
+            (
+                "assert(sizeof(struct mixed) == 24);",
+                "assert(sizeof(struct mixed) == 11);",
+            ),
+            (
+                "assert(sizeof(union word) == 8);",
+                "assert(sizeof(union word) == 4);",
+            ),
             ("_Alignof(struct mixed) == 8", "_Alignof(struct mixed) == 1"),
-            ("offsetof(struct mixed, small) == 16", "offsetof(struct mixed, small) == 9"),
-            ("offsetof(struct holder, inner[1].count) == 32", "offsetof(struct holder, inner[1].count) == 4"),
+            (
+                "offsetof(struct mixed, small) == 16",
+                "offsetof(struct mixed, small) == 9",
+            ),
+            (
+                "offsetof(struct holder, inner[1].count) == 32",
+                "offsetof(struct holder, inner[1].count) == 4",
+            ),
             ("assert(scratch[3] == 7);", "assert(scratch[3] == 0);"),
-            ("assert(cells[0] == 0 && cells[2] == 9);", "assert(cells[0] == 0 && cells[2] == 0);"),
+            (
+                "assert(cells[0] == 0 && cells[2] == 9);",
+                "assert(cells[0] == 0 && cells[2] == 0);",
+            ),
             ("assert(n == 16);", "assert(n == 2);"),
             ("sizeof(\"abc\") == 4", "sizeof(\"abc\") == 8"),
         ],
@@ -236,15 +305,36 @@ fn memset_memcpy_and_memmove_set_and_copy_every_scalar() {
     agrees_with_gcc(
         "memory_functions.c",
         &[
-            ("local.next == 0 && local.name[2] == 0", "local.next != 0 && local.name[2] == 0"),
+            (
+                "local.next == 0 && local.name[2] == 0",
+                "local.next != 0 && local.name[2] == 0",
+            ),
             ("table[1] == 16843009", "table[1] == 1"),
             ("assert(flags[4] == 0xab);", "assert(flags[4] == 0);"),
-            ("local.total == 70 && local.name[1] == 'x'", "local.total == 0 && local.name[1] == 'x'"),
-            ("table[0] == 1 && table[2] == 3 && table[3] == -1", "table[0] == 1 && table[2] == 3 && table[3] == 4"),
-            ("heap[1].total == 70 && heap[0].total == 0", "heap[1].total == 0 && heap[0].total == 0"),
-            ("table[1] == 1 && table[3] == 3", "table[1] == 2 && table[3] == 3"),
-            ("scratch[1] == 3 && scratch[2] == 3", "scratch[1] == 3 && scratch[2] == 1"),
-            ("assert(scratch[1] == 2 && scratch[2] == 3);", "assert(scratch[1] == 2 && scratch[2] == 4);"),
+            (
+                "local.total == 70 && local.name[1] == 'x'",
+                "local.total == 0 && local.name[1] == 'x'",
+            ),
+            (
+                "table[0] == 1 && table[2] == 3 && table[3] == -1",
+                "table[0] == 1 && table[2] == 3 && table[3] == 4",
+            ),
+            (
+                "heap[1].total == 70 && heap[0].total == 0",
+                "heap[1].total == 0 && heap[0].total == 0",
+            ),
+            (
+                "table[1] == 1 && table[3] == 3",
+                "table[1] == 2 && table[3] == 3",
+            ),
+            (
+                "scratch[1] == 3 && scratch[2] == 3",
+                "scratch[1] == 3 && scratch[2] == 1",
+            ),
+            (
+                "assert(scratch[1] == 2 && scratch[2] == 3);",
+                "assert(scratch[1] == 2 && scratch[2] == 4);",
+            ),
             ("shared_record.next->id == 7", "shared_record.next->id == 0"),
         ],
     );
@@ -260,7 +350,15 @@ fn a_memcpy_into_shared_memory_follows_the_memory_model() {
     expect(&passing, "--sc", Verdict::Safe);
     expect(&passing, "--tso", Verdict::Safe);
     expect(&passing, "--pso", Verdict::Unsafe);
-    expect_within(&passing, &["--pso", "-D", "FENCE=__atomic_thread_fence(__ATOMIC_RELEASE)"], Verdict::Safe);
+    expect_within(
+        &passing,
+        &[
+            "--pso",
+            "-D",
+            "FENCE=__atomic_thread_fence(__ATOMIC_RELEASE)",
+        ],
+        Verdict::Safe,
+    );
 }
 
 #[test]
@@ -273,7 +371,10 @@ fn a_string_literal_used_as_a_value_points_to_its_characters() {
         &["--tso"],
         &[
             ("p[1] == 'i' && p[4] == 0", "p[1] == 'p' && p[4] == 0"),
-            ("p[4] == 0 && greeting[1] == 'i'", "p[4] == 0 && greeting[1] == 0"),
+            (
+                "p[4] == 0 && greeting[1] == 'i'",
+                "p[4] == 0 && greeting[1] == 0",
+            ),
             ("names[0][1] == 'o'", "names[0][1] == 'i'"),
             ("assert(last[0] == 'p');", "assert(last[0] == 'q');"),
         ],
@@ -289,12 +390,27 @@ fn marked_pointers_and_alignment_tests_behave_as_on_hardware() {
         "marked_pointers.c",
         &["--tso"],
         &[
-            ("assert(IS_MARKED(nodes[0].next));", "assert(!IS_MARKED(nodes[0].next));"),
-            ("assert(((uintptr_t)&heap[1] & 7) == 0);", "assert(((uintptr_t)&heap[1] & 7) != 0);"),
-            ("assert(UNMARK(MARK(&heap[1]))->value == 7);", "assert(UNMARK(MARK(&heap[1]))->value == 0);"),
-            ("assert(MARK(&heap[1]) != &heap[1]);", "assert(MARK(&heap[1]) == &heap[1]);"),
+            (
+                "assert(IS_MARKED(nodes[0].next));",
+                "assert(!IS_MARKED(nodes[0].next));",
+            ),
+            (
+                "assert(((uintptr_t)&heap[1] & 7) == 0);",
+                "assert(((uintptr_t)&heap[1] & 7) != 0);",
+            ),
+            (
+                "assert(UNMARK(MARK(&heap[1]))->value == 7);",
+                "assert(UNMARK(MARK(&heap[1]))->value == 0);",
+            ),
+            (
+                "assert(MARK(&heap[1]) != &heap[1]);",
+                "assert(MARK(&heap[1]) == &heap[1]);",
+            ),
             ("assert((raw & 3) == 2);", "assert((raw & 3) == 0);"),
-            ("assert(UNMARK(nodes[0].next)->next->value == 3);", "assert(UNMARK(nodes[0].next)->next->value == 2);"),
+            (
+                "assert(UNMARK(nodes[0].next)->next->value == 3);",
+                "assert(UNMARK(nodes[0].next)->next->value == 2);",
+            ),
             ("assert(elements == -2);", "assert(elements == 2);"),
             ("assert(nodes_apart == -2);", "assert(nodes_apart != -2);"),
         ],
@@ -311,12 +427,32 @@ fn a_marked_pointer_publishes_under_tso_but_not_under_pso_without_a_fence() {
     expect(&passing, "--tso", Verdict::Safe);
     let (code, stdout, stderr) = verify(&passing, &["--pso", "--timeout", "120"]);
     assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
-    assert!(stdout.contains("link = &message | 1"), "the witness shows the marked pointer:\n{stdout}");
-    expect_within(&passing, &["--pso", "-D", "FENCE=__atomic_thread_fence(__ATOMIC_RELEASE)"], Verdict::Safe);
+    assert!(
+        stdout.contains("link = &message | 1"),
+        "the witness shows the marked pointer:\n{stdout}"
+    );
+    expect_within(
+        &passing,
+        &[
+            "--pso",
+            "-D",
+            "FENCE=__atomic_thread_fence(__ATOMIC_RELEASE)",
+        ],
+        Verdict::Safe,
+    );
     // numbered by locations, the mark lands in the address: warned
-    let (_, _, stderr) = verify(&passing, &["--sc", "--addresses", "locations", "--timeout", "120"]);
-    assert!(stderr.contains("warning: an address is taken apart here, but `--addresses locations`"), "{stderr}");
-    assert!(stderr.contains("marked_message_passing.c:22:"), "located at the marking store: {stderr}");
+    let (_, _, stderr) = verify(
+        &passing,
+        &["--sc", "--addresses", "locations", "--timeout", "120"],
+    );
+    assert!(
+        stderr.contains("warning: an address is taken apart here, but `--addresses locations`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("marked_message_passing.c:22:"),
+        "located at the marking store: {stderr}"
+    );
 }
 
 #[test]
@@ -329,7 +465,10 @@ fn an_atomic_word_marked_by_fetch_or_is_followed_after_unmarking() {
         &["--tso", "--bitwidth", "64"],
         &[
             ("assert(next->value == 5);", "assert(next->value == 0);"),
-            ("assert((atomic_load(&cells[0].next) & 1) == 1);", "assert((atomic_load(&cells[0].next) & 1) == 0);"),
+            (
+                "assert((atomic_load(&cells[0].next) & 1) == 1);",
+                "assert((atomic_load(&cells[0].next) & 1) == 0);",
+            ),
             ("- 1) == &cells[1]);", "- 1) == &cells[0]);"),
         ],
     );
@@ -344,8 +483,14 @@ fn container_of_finds_the_struct_around_an_embedded_list_node() {
         "intrusive_list.c",
         &["--pso", "--unwind", "3"],
         &[
-            ("assert(count == 2 && sum == 3);", "assert(count == 2 && sum == 4);"),
-            ("assert(it->value == 10 * it->key);", "assert(it->value == 11 * it->key);"),
+            (
+                "assert(count == 2 && sum == 3);",
+                "assert(count == 2 && sum == 4);",
+            ),
+            (
+                "assert(it->value == 10 * it->key);",
+                "assert(it->value == 11 * it->key);",
+            ),
             ("assert(*value == 20);", "assert(*value == 10);"),
             ("assert(it == same);", "assert(it != same);"),
         ],
@@ -362,21 +507,46 @@ fn calls_through_function_pointers_reach_the_function_pointed_to() {
         &["--tso"],
         &[
             ("assert(counter == 42);", "assert(counter == 21);"),
-            ("assert(apply(chosen, 1) == 2);", "assert(apply(chosen, 1) == 1);"),
+            (
+                "assert(apply(chosen, 1) == 2);",
+                "assert(apply(chosen, 1) == 1);",
+            ),
             ("assert((*chosen)(5) == 6);", "assert((*chosen)(5) == 10);"),
-            ("local != chosen && local == twice", "local == chosen && local == twice"),
+            (
+                "local != chosen && local == twice",
+                "local == chosen && local == twice",
+            ),
             ("assert(chosen(3) == 6);", "assert(chosen(3) == 4);"),
         ],
     );
     // a call through NULL is a violation of its own kind
     let directory = tempfile::tempdir().expect("temporary directory");
-    let null_call = mutant(&fixture("function_pointers.c"), "if (counter == 42)", "if (counter == 41)", directory.path());
-    let (code, stdout, stderr) = verify(&null_call, &["--tso", "--format", "json", "--timeout", "120"]);
+    let null_call = mutant(
+        &fixture("function_pointers.c"),
+        "if (counter == 42)",
+        "if (counter == 41)",
+        directory.path(),
+    );
+    let (code, stdout, stderr) = verify(
+        &null_call,
+        &["--tso", "--format", "json", "--timeout", "120"],
+    );
     assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
-    assert_eq!(report["property"]["kind"], "invalid-function-pointer", "{stdout}");
-    let effects: Vec<&str> = report["witness"]["steps"].as_array().expect("steps").iter().filter_map(|s| s["effect"].as_str()).collect();
-    assert!(effects.contains(&"reads table.get = &twice (initial value) from memory"), "{effects:?}");
+    assert_eq!(
+        report["property"]["kind"], "invalid-function-pointer",
+        "{stdout}"
+    );
+    let effects: Vec<&str> = report["witness"]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter_map(|s| s["effect"].as_str())
+        .collect();
+    assert!(
+        effects.contains(&"reads table.get = &twice (initial value) from memory"),
+        "{effects:?}"
+    );
 }
 
 #[test]
@@ -389,7 +559,10 @@ fn thread_local_arrays_and_structs_are_each_threads_own() {
         &["--tso", "--unwind", "3"],
         &[
             ("assert(total == 10);", "assert(total == 14);"),
-            ("counts[2] == 0 && local_stats.hits == 0", "counts[2] == 2 && local_stats.hits == 0"),
+            (
+                "counts[2] == 0 && local_stats.hits == 0",
+                "counts[2] == 2 && local_stats.hits == 0",
+            ),
         ],
     );
 }
@@ -403,7 +576,10 @@ fn a_thread_runs_the_routine_its_function_pointer_points_to() {
         "thread_routines_by_pointer.c",
         &["--tso"],
         &[
-            ("produced == 10 && consumed == 21", "produced == 10 && consumed == 11"),
+            (
+                "produced == 10 && consumed == 21",
+                "produced == 10 && consumed == 11",
+            ),
             ("{ producer, consumer }", "{ consumer, producer }"),
         ],
     );
@@ -417,7 +593,10 @@ fn a_static_thread_local_of_a_function_is_each_threads_own() {
     agrees_with_gcc_within(
         "function_thread_local.c",
         &["--tso"],
-        &[("assert(next_id() == 10);", "assert(next_id() == 12);"), ("results[1] == 11", "results[1] == 12")],
+        &[
+            ("assert(next_id() == 10);", "assert(next_id() == 12);"),
+            ("results[1] == 11", "results[1] == 12"),
+        ],
     );
 }
 
@@ -430,9 +609,18 @@ fn thread_specific_data_is_each_threads_own() {
         "thread_specific_data.c",
         &["--tso"],
         &[
-            ("seen[0] == 1 && seen[1] == 2", "seen[0] == 1 && seen[1] == 1"),
-            ("assert(pthread_getspecific(buffer_key) == NULL);", "assert(pthread_getspecific(buffer_key) != NULL);"),
-            ("assert(buffer_key != id_key);", "assert(buffer_key == id_key);"),
+            (
+                "seen[0] == 1 && seen[1] == 2",
+                "seen[0] == 1 && seen[1] == 1",
+            ),
+            (
+                "assert(pthread_getspecific(buffer_key) == NULL);",
+                "assert(pthread_getspecific(buffer_key) != NULL);",
+            ),
+            (
+                "assert(buffer_key != id_key);",
+                "assert(buffer_key == id_key);",
+            ),
         ],
     );
 }
@@ -480,7 +668,11 @@ fn bit_fields_of_64_bit_types_use_64_bit_units() {
     agrees_with_gcc_within(
         "wide_bit_fields.c",
         &["--sc", "--bitwidth", "64"],
-        &[("g.neg == -5", "g.neg == 5"), ("g.half == 0)", "g.half == 1)"), ("g.all == ~0UL", "g.all == 0")],
+        &[
+            ("g.neg == -5", "g.neg == 5"),
+            ("g.half == 0)", "g.half == 1)"),
+            ("g.all == ~0UL", "g.all == 0"),
+        ],
     );
 }
 
@@ -489,9 +681,13 @@ fn stores_to_adjacent_bit_fields_can_lose_each_other() {
     if !require_cbmc() {
         return;
     }
-    let (code, stdout, stderr) = verify(&fixture("bit_field_race.c"), &["--sc", "--timeout", "120"]);
+    let (code, stdout, stderr) =
+        verify(&fixture("bit_field_race.c"), &["--sc", "--timeout", "120"]);
     assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
-    assert!(stdout.contains("s.{a,b} := 2"), "the witness names the storage unit:\n{stdout}");
+    assert!(
+        stdout.contains("s.{a,b} := 2"),
+        "the witness names the storage unit:\n{stdout}"
+    );
 }
 
 #[test]
@@ -520,12 +716,20 @@ fn a_goto_back_to_its_label_loops_as_c_does() {
     agrees_with_gcc_within(
         "goto_loops.c",
         &["--tso", "--unwind", "4"],
-        &[("assert(counter == 2);", "assert(counter == 1);"), ("assert(sum == 6);", "assert(sum == 10);")],
+        &[
+            ("assert(counter == 2);", "assert(counter == 1);"),
+            ("assert(sum == 6);", "assert(sum == 10);"),
+        ],
     );
     // a compare-and-swap can fail once, and the loop retries (an
     // interleaving a native run rarely shows)
     let directory = tempfile::tempdir().expect("temporary directory");
-    let retried = mutant(&fixture("goto_loops.c"), "attempts[1] <= 3", "attempts[1] <= 2", directory.path());
+    let retried = mutant(
+        &fixture("goto_loops.c"),
+        "attempts[1] <= 3",
+        "attempts[1] <= 2",
+        directory.path(),
+    );
     expect_within(&retried, &["--sc", "--unwind", "4"], Verdict::Unsafe);
 }
 
@@ -538,9 +742,18 @@ fn struct_values_of_conditional_comma_and_assignment_expressions() {
         "struct_expressions.c",
         &["--tso"],
         &[
-            ("chosen.a == 5 && chosen.b == 6", "chosen.a == 1 && chosen.b == 6"),
-            ("chosen.a == 1 && chosen.b == 2", "chosen.a == 5 && chosen.b == 2"),
-            ("copied.a == 5 && other.b == 6", "copied.a == 5 && other.b == 4"),
+            (
+                "chosen.a == 5 && chosen.b == 6",
+                "chosen.a == 1 && chosen.b == 6",
+            ),
+            (
+                "chosen.a == 1 && chosen.b == 2",
+                "chosen.a == 5 && chosen.b == 2",
+            ),
+            (
+                "copied.a == 5 && other.b == 6",
+                "copied.a == 5 && other.b == 4",
+            ),
             ("== 11 && flag == 2", "== 11 && flag == 1"),
             ("shared_pair) == 11", "shared_pair) == 7"),
         ],
@@ -572,7 +785,10 @@ fn memcpy_through_a_void_pointer_copies_the_other_sides_objects() {
         "void_pointer_copies.c",
         &["--tso"],
         &[
-            ("out.key == 1 && out.value == 10", "out.key == 1 && out.value == 1"),
+            (
+                "out.key == 1 && out.value == 10",
+                "out.key == 1 && out.value == 1",
+            ),
             ("slots[0].value == 0", "slots[0].value == 10"),
         ],
     );
@@ -584,12 +800,21 @@ fn rand_gives_any_number_from_zero_to_rand_max() {
         return;
     }
     let program = fixture("random_numbers.c");
-    let (code, stdout, stderr) = verify(&program, &["--sc", "--format", "json", "--timeout", "120"]);
+    let (code, stdout, stderr) =
+        verify(&program, &["--sc", "--format", "json", "--timeout", "120"]);
     assert_eq!(code, Verdict::Unsafe.exit_code(), "{stdout}\n{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
-    assert_eq!(report["property"]["source"], "assert(r % 10 != 7);", "the bounds hold, one value is possible: {stdout}");
+    assert_eq!(
+        report["property"]["source"], "assert(r % 10 != 7);",
+        "the bounds hold, one value is possible: {stdout}"
+    );
     let directory = tempfile::tempdir().expect("temporary directory");
-    let bounded = mutant(&program, "assert(r % 10 != 7);", "assert(r <= 2147483647);", directory.path());
+    let bounded = mutant(
+        &program,
+        "assert(r % 10 != 7);",
+        "assert(r <= 2147483647);",
+        directory.path(),
+    );
     expect(&bounded, "--sc", Verdict::Safe);
 }
 
@@ -601,7 +826,11 @@ fn main_runs_without_arguments() {
     agrees_with_gcc_within(
         "main_arguments.c",
         &["--sc"],
-        &[("assert(threads == 2);", "assert(threads == 3);"), ("argc == 1 &&", "argc == 2 &&"), ("argv[0][0] != 0", "argv[0][0] == 0")],
+        &[
+            ("assert(threads == 2);", "assert(threads == 3);"),
+            ("argc == 1 &&", "argc == 2 &&"),
+            ("argv[0][0] != 0", "argv[0][0] == 0"),
+        ],
     );
 }
 
@@ -623,7 +852,12 @@ fn alignment_specifiers_and_attributes_lay_out_structs_as_gcc_does() {
     );
     // the padded ring needs its atomic tail under PSO, not under TSO
     let directory = tempfile::tempdir().expect("temporary directory");
-    let plain_tail = mutant(&fixture("aligned_layout.c"), "alignas(64) _Atomic unsigned tail;", "alignas(64) unsigned tail;", directory.path());
+    let plain_tail = mutant(
+        &fixture("aligned_layout.c"),
+        "alignas(64) _Atomic unsigned tail;",
+        "alignas(64) unsigned tail;",
+        directory.path(),
+    );
     expect_within(&plain_tail, &["--pso", "--unwind", "3"], Verdict::Unsafe);
     expect_within(&plain_tail, &["--tso", "--unwind", "3"], Verdict::Safe);
 }
@@ -638,13 +872,27 @@ fn an_atomic_section_left_early_stays_atomic_on_the_other_paths() {
     // native check (exit 4)
     let program = fixture("atomic_section_exits.c");
     expect(&program, "--sc", Verdict::Safe);
-    expect_within(&program, &["--tso", "--fence-atomic-sections"], Verdict::Safe);
+    expect_within(
+        &program,
+        &["--tso", "--fence-atomic-sections"],
+        Verdict::Safe,
+    );
     let directory = tempfile::tempdir().expect("temporary directory");
     // a thread that returns inside its section lets the others run after it
-    let finished = mutant(&program, "assert(done == 1);", "assert(done == 0);", directory.path());
+    let finished = mutant(
+        &program,
+        "assert(done == 1);",
+        "assert(done == 0);",
+        directory.path(),
+    );
     expect(&finished, "--sc", Verdict::Unsafe);
     // without the section the observer sees a half-done update
-    let unguarded = mutant(&program, "int set_both(void) {\n    __VERIFIER_atomic_begin();", "int set_both(void) {\n    __VERIFIER_atomic_begin(); __VERIFIER_atomic_end();", directory.path());
+    let unguarded = mutant(
+        &program,
+        "int set_both(void) {\n    __VERIFIER_atomic_begin();",
+        "int set_both(void) {\n    __VERIFIER_atomic_begin(); __VERIFIER_atomic_end();",
+        directory.path(),
+    );
     expect(&unguarded, "--sc", Verdict::Unsafe);
 }
 
@@ -657,7 +905,10 @@ fn variadic_functions_that_do_not_read_their_extra_arguments_run() {
         "variadic_functions.c",
         &["--pso"],
         &[
-            ("first_of(3, k++, k++) == 3 && k == 2", "first_of(3, k++, k++) == 3 && k == 1"),
+            (
+                "first_of(3, k++, k++) == 3 && k == 2",
+                "first_of(3, k++, k++) == 3 && k == 1",
+            ),
             ("counter == 1 && logged == 2", "counter == 1 && logged == 1"),
             ("counter == 1 && logged", "counter == 0 && logged"),
         ],
@@ -674,17 +925,36 @@ fn c11_threads_are_the_pthreads_objects_they_wrap() {
         &["--sc", "--unwind", "3"],
         &[
             ("result == 10", "result == 1"),
-            ("total == 3 && initialised == 1", "total == 3 && initialised == 2"),
+            (
+                "total == 3 && initialised == 1",
+                "total == 3 && initialised == 2",
+            ),
             ("mine == 0);", "mine == 2);"),
-            ("assert(mtx_trylock(&lock) == thrd_busy);", "assert(mtx_trylock(&lock) == thrd_success);"),
-            ("mtx_timedlock(&lock, &past) == thrd_success", "mtx_timedlock(&lock, &past) == thrd_timedout"),
+            (
+                "assert(mtx_trylock(&lock) == thrd_busy);",
+                "assert(mtx_trylock(&lock) == thrd_success);",
+            ),
+            (
+                "mtx_timedlock(&lock, &past) == thrd_success",
+                "mtx_timedlock(&lock, &past) == thrd_timedout",
+            ),
         ],
     );
     expect(&fixture("c11_threads.c"), "--tso", Verdict::Safe);
     // without the mutex the two increments of `total` can lose one
     let directory = tempfile::tempdir().expect("temporary directory");
-    let unlocked = mutant(&fixture("c11_threads.c"), "    mtx_lock(&lock);\n    total += step;", "    total += step;", directory.path());
-    let unlocked = mutant(&unlocked, "    cnd_signal(&ready_changed);\n    mtx_unlock(&lock);", "    cnd_signal(&ready_changed);", directory.path());
+    let unlocked = mutant(
+        &fixture("c11_threads.c"),
+        "    mtx_lock(&lock);\n    total += step;",
+        "    total += step;",
+        directory.path(),
+    );
+    let unlocked = mutant(
+        &unlocked,
+        "    cnd_signal(&ready_changed);\n    mtx_unlock(&lock);",
+        "    cnd_signal(&ready_changed);",
+        directory.path(),
+    );
     expect_within(&unlocked, &["--sc", "--unwind", "3"], Verdict::Unsafe);
 }
 
@@ -699,7 +969,12 @@ fn a_timed_lock_takes_a_free_mutex_and_may_time_out_on_a_held_one() {
     expect(&program, "--pso", Verdict::Safe);
     let directory = tempfile::tempdir().expect("temporary directory");
     // the contender may give up while main holds the mutex
-    let always_locks = mutant(&program, "assert(result == 0 || result == ETIMEDOUT);", "assert(result == 0);", directory.path());
+    let always_locks = mutant(
+        &program,
+        "assert(result == 0 || result == ETIMEDOUT);",
+        "assert(result == 0);",
+        directory.path(),
+    );
     expect(&always_locks, "--sc", Verdict::Unsafe);
 }
 
@@ -712,8 +987,14 @@ fn padding_that_no_expression_names_is_left_out_but_keeps_its_bytes() {
         "padding_members.c",
         &["--pso"],
         &[
-            ("sizeof(struct mailbox) == 136", "sizeof(struct mailbox) == 16"),
-            ("offsetof(struct mailbox, tail) == 64", "offsetof(struct mailbox, tail) == 4"),
+            (
+                "sizeof(struct mailbox) == 136",
+                "sizeof(struct mailbox) == 16",
+            ),
+            (
+                "offsetof(struct mailbox, tail) == 64",
+                "offsetof(struct mailbox, tail) == 4",
+            ),
             ("copy.slots[1] == 6", "copy.slots[1] == 9"),
             ("message.payload == 0", "message.payload == 5"),
             ("counters.reserved[3] == 7", "counters.reserved[3] == 0"),
@@ -740,8 +1021,14 @@ fn bit_counting_and_byte_swapping_builtins_compute_as_gcc_does() {
         "bit_builtins.c",
         &["--pso"],
         &[
-            ("__builtin_popcount(word) == 4", "__builtin_popcount(word) == 5"),
-            ("__builtin_parity(word | 1) == 1", "__builtin_parity(word | 1) == 0"),
+            (
+                "__builtin_popcount(word) == 4",
+                "__builtin_popcount(word) == 5",
+            ),
+            (
+                "__builtin_parity(word | 1) == 1",
+                "__builtin_parity(word | 1) == 0",
+            ),
             ("__builtin_clzll(wide) == 23", "__builtin_clzll(wide) == 24"),
             ("ffs(8) == 4", "ffs(8) == 3"),
             ("__builtin_ffsll(wide) == 41", "__builtin_ffsll(wide) == 40"),
@@ -749,7 +1036,10 @@ fn bit_counting_and_byte_swapping_builtins_compute_as_gcc_does() {
             ("== 0x44332211u", "== 0x11223344u"),
             ("== 0x0807060504030201ull", "== 0x0102030405060708ull"),
             ("!__builtin_constant_p(word)", "__builtin_constant_p(word)"),
-            ("atomic_load(&free_slots)) == 2", "atomic_load(&free_slots)) == 3"),
+            (
+                "atomic_load(&free_slots)) == 2",
+                "atomic_load(&free_slots)) == 3",
+            ),
         ],
     );
     // a plain store instead of the CAS lets both threads claim one slot
@@ -772,16 +1062,31 @@ fn read_modify_writes_of_64_bit_objects_work_in_32_bit_shared_memory() {
         "wide_read_modify_writes.c",
         &["--tso", "--unwind", "3"],
         &[
-            ("total == 30 && cas_counter == 30", "total == 30 && cas_counter == 40"),
-            ("next_ticket == 2 && now_serving == 2", "next_ticket == 2 && now_serving == 3"),
+            (
+                "total == 30 && cas_counter == 30",
+                "total == 30 && cas_counter == 40",
+            ),
+            (
+                "next_ticket == 2 && now_serving == 2",
+                "next_ticket == 2 && now_serving == 3",
+            ),
             ("== 0xF0 && bits == 0xFF", "== 0xF0 && bits == 0xF0"),
             ("== 0x3C && __sync_xor", "== 0x3D && __sync_xor"),
             ("== 0xC3 && bits == 7", "== 0xC3 && bits == 8"),
             ("atomic_load(&c11) == 2", "atomic_load(&c11) == 3"),
             ("atomic_load(&c11) == -2", "atomic_load(&c11) == -1"),
-            ("below_zero == (unsigned long)-2", "below_zero == (unsigned long)-3"),
-            ("__sync_add_and_fetch(&below_zero, 3) == 1", "__sync_add_and_fetch(&below_zero, 3) == 2"),
-            ("&expected, -1) && cas_counter == -1", "&expected, -1) && cas_counter == 30"),
+            (
+                "below_zero == (unsigned long)-2",
+                "below_zero == (unsigned long)-3",
+            ),
+            (
+                "__sync_add_and_fetch(&below_zero, 3) == 1",
+                "__sync_add_and_fetch(&below_zero, 3) == 2",
+            ),
+            (
+                "&expected, -1) && cas_counter == -1",
+                "&expected, -1) && cas_counter == 30",
+            ),
             ("&& expected == -1);", "&& expected == 30);"),
         ],
     );
@@ -804,7 +1109,10 @@ fn read_modify_writes_of_64_bit_objects_work_in_32_bit_shared_memory() {
     .expect("write the program");
     let (code, stdout, _) = verify(&past_int, &["--sc", "--color", "never"]);
     assert_eq!(code, Verdict::Safe.exit_code(), "{stdout}");
-    assert!(stdout.contains("values wider than 32 bits are not ruled out"), "{stdout}");
+    assert!(
+        stdout.contains("values wider than 32 bits are not ruled out"),
+        "{stdout}"
+    );
     expect_within(&past_int, &["--sc", "--bitwidth", "64"], Verdict::Unsafe);
 }
 
@@ -817,9 +1125,18 @@ fn anonymous_struct_members_are_the_enclosing_structs_members() {
         "anonymous_members.c",
         &["--pso"],
         &[
-            ("offsetof(struct slot, a) == 8", "offsetof(struct slot, a) == 1"),
-            ("offsetof(struct slot, after) == 32", "offsetof(struct slot, after) == 25"),
-            ("offsetof(struct slot, flag) == 40", "offsetof(struct slot, flag) == 36"),
+            (
+                "offsetof(struct slot, a) == 8",
+                "offsetof(struct slot, a) == 1",
+            ),
+            (
+                "offsetof(struct slot, after) == 32",
+                "offsetof(struct slot, after) == 25",
+            ),
+            (
+                "offsetof(struct slot, flag) == 40",
+                "offsetof(struct slot, flag) == 36",
+            ),
             ("sizeof(struct slot) == 48", "sizeof(struct slot) == 40"),
             ("shared.b == 5 &&", "shared.b == 6 &&"),
             ("copy.count == 5", "copy.count == 4"),
@@ -843,16 +1160,27 @@ fn anonymous_struct_members_are_the_enclosing_structs_members() {
         .expect("write the program");
     let (code, _, stderr) = verify(&union, &["--sc"]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("an anonymous union member") && stderr.contains(":2:"), "{stderr}");
+    assert!(
+        stderr.contains("an anonymous union member") && stderr.contains(":2:"),
+        "{stderr}"
+    );
     // a positional initialiser would reach the anonymous struct's members
     // through braces lazysma does not group: refused, global or local
-    for declaration in ["struct slot g = { 1, { 2, 3, 4 }, 9 };\nint main(void) {", "int main(void) {\n  struct slot g = { 1, { 2, 3, 4 }, 9 };"] {
+    for declaration in [
+        "struct slot g = { 1, { 2, 3, 4 }, 9 };\nint main(void) {",
+        "int main(void) {\n  struct slot g = { 1, { 2, 3, 4 }, 9 };",
+    ] {
         let positional = directory.path().join("positional.c");
-        let text = format!("struct slot {{ char tag; struct {{ char a; long b; char c; }}; int after; }};\n{declaration}\n  return g.after;\n}}\n");
+        let text = format!(
+            "struct slot {{ char tag; struct {{ char a; long b; char c; }}; int after; }};\n{declaration}\n  return g.after;\n}}\n"
+        );
         std::fs::write(&positional, text).expect("write the program");
         let (code, _, stderr) = verify(&positional, &["--sc"]);
         assert_eq!(code, 1, "{stderr}");
-        assert!(stderr.contains("a positional initialiser of an anonymous struct's member"), "{stderr}");
+        assert!(
+            stderr.contains("a positional initialiser of an anonymous struct's member"),
+            "{stderr}"
+        );
     }
 }
 
@@ -865,23 +1193,62 @@ fn braced_initialisers_leave_out_braces_and_designate_members_of_members_as_c_do
         "braced_initialisers.c",
         &["--tso"],
         &[
-            ("assert(seen == 7 + 3 + 0 + 9)", "assert(seen == 7 + 3 + 7 + 9)"),
-            ("grid[0][1] == 2 && grid[0][2] == 0", "grid[0][1] == 2 && grid[0][2] == 2"),
-            ("flat[1][0] == 3 && flat[1][1] == 0", "flat[1][0] == 0 && flat[1][1] == 3"),
-            ("lines[0].tag == 5 && lines[1].from.x == 6", "lines[0].tag == 5 && lines[1].from.x == 0"),
-            ("lines[1].to.x == 0 && lines[1].tag == 8", "lines[1].to.x == 0 && lines[1].tag == 0"),
-            ("board.cells[1][2] == 0 && board.corner.x == 6", "board.cells[1][2] == 6 && board.corner.x == 0"),
-            ("sparse[4] == 40 && sparse[5] == 50", "sparse[4] == 40 && sparse[5] == 0"),
+            (
+                "assert(seen == 7 + 3 + 0 + 9)",
+                "assert(seen == 7 + 3 + 7 + 9)",
+            ),
+            (
+                "grid[0][1] == 2 && grid[0][2] == 0",
+                "grid[0][1] == 2 && grid[0][2] == 2",
+            ),
+            (
+                "flat[1][0] == 3 && flat[1][1] == 0",
+                "flat[1][0] == 0 && flat[1][1] == 3",
+            ),
+            (
+                "lines[0].tag == 5 && lines[1].from.x == 6",
+                "lines[0].tag == 5 && lines[1].from.x == 0",
+            ),
+            (
+                "lines[1].to.x == 0 && lines[1].tag == 8",
+                "lines[1].to.x == 0 && lines[1].tag == 0",
+            ),
+            (
+                "board.cells[1][2] == 0 && board.corner.x == 6",
+                "board.cells[1][2] == 6 && board.corner.x == 0",
+            ),
+            (
+                "sparse[4] == 40 && sparse[5] == 50",
+                "sparse[4] == 40 && sparse[5] == 0",
+            ),
             ("later.x == 3", "later.x == 1"),
-            ("local_grid[1][2] == 7 && local_grid[1][0] == 0", "local_grid[1][2] == 7 && local_grid[1][0] == 7"),
+            (
+                "local_grid[1][2] == 7 && local_grid[1][0] == 0",
+                "local_grid[1][2] == 7 && local_grid[1][0] == 7",
+            ),
             ("local_lines[1].tag == 8", "local_lines[1].tag == 0"),
-            ("copied.to.y == 0 && copied.tag == 14", "copied.to.y == 14 && copied.tag == 0"),
+            (
+                "copied.to.y == 0 && copied.tag == 14",
+                "copied.to.y == 14 && copied.tag == 0",
+            ),
             ("local_zeros[1].y == 0", "local_zeros[1].y == 1"),
             ("shared_cells[1] == 5", "shared_cells[1] == 4"),
-            ("sizeof sized == 4 * sizeof(int)", "sizeof sized == 1 * sizeof(int)"),
-            ("sizeof rows == 4 * sizeof(int)", "sizeof rows == 6 * sizeof(int)"),
-            ("sizeof points == 3 * sizeof(struct point)", "sizeof points == 2 * sizeof(struct point)"),
-            ("ranged[3] == 9 && ranged[4] == 4", "ranged[3] == 9 && ranged[4] == 9"),
+            (
+                "sizeof sized == 4 * sizeof(int)",
+                "sizeof sized == 1 * sizeof(int)",
+            ),
+            (
+                "sizeof rows == 4 * sizeof(int)",
+                "sizeof rows == 6 * sizeof(int)",
+            ),
+            (
+                "sizeof points == 3 * sizeof(struct point)",
+                "sizeof points == 2 * sizeof(struct point)",
+            ),
+            (
+                "ranged[3] == 9 && ranged[4] == 4",
+                "ranged[3] == 9 && ranged[4] == 9",
+            ),
             ("ranged_points[1].y == 2", "ranged_points[1].y == 0"),
             ("local_ranged[2] == 3", "local_ranged[2] == 0"),
         ],
@@ -932,13 +1299,25 @@ fn atomic_floating_objects_swap_their_bits() {
             ("&& want == 3.5)", "&& want == 0.0)"),
             ("assert(got == 3.5", "assert(got == 4.5"),
             // compared by value, -0.0 would match 0.0 and the swap succeed
-            ("assert(!__atomic_compare_exchange(&plain, &expected_zero", "assert(__atomic_compare_exchange(&plain, &expected_zero"),
+            (
+                "assert(!__atomic_compare_exchange(&plain, &expected_zero",
+                "assert(__atomic_compare_exchange(&plain, &expected_zero",
+            ),
         ],
     );
     // a load and a store instead of the compare-and-swap loop lose an update
     let directory = tempfile::tempdir().expect("temporary directory");
-    let racy = mutant(&fixture("floating_atomics.c"), "#ifdef RACY", "#if 1", directory.path());
-    expect_within(&racy, &["--tso", "--bitwidth", "64", "--unwind", "3"], Verdict::Unsafe);
+    let racy = mutant(
+        &fixture("floating_atomics.c"),
+        "#ifdef RACY",
+        "#if 1",
+        directory.path(),
+    );
+    expect_within(
+        &racy,
+        &["--tso", "--bitwidth", "64", "--unwind", "3"],
+        Verdict::Unsafe,
+    );
 }
 
 #[test]
@@ -977,18 +1356,36 @@ fn unions_that_pun_a_floating_value_read_its_bits() {
         &["--tso"],
         &[
             ("shared_word.bits == 0x3f800000u", "shared_word.bits == 1"),
-            ("shared_tagged.value.f > 3.14f", "shared_tagged.value.f > 3.15f"),
+            (
+                "shared_tagged.value.f > 3.14f",
+                "shared_tagged.value.f > 3.15f",
+            ),
             // a private copy of the first member would convert -2.0 to an integer
-            ("assert(local.bits == 0xc0000000u)", "assert(local.bits == (uint32_t)-2)"),
-            ("assert(bits_of(local) == 0xc0000000u)", "assert(bits_of(local) == 0)"),
-            ("assert(negated(local) == 2.0f)", "assert(negated(local) == -2.0f)"),
+            (
+                "assert(local.bits == 0xc0000000u)",
+                "assert(local.bits == (uint32_t)-2)",
+            ),
+            (
+                "assert(bits_of(local) == 0xc0000000u)",
+                "assert(bits_of(local) == 0)",
+            ),
+            (
+                "assert(negated(local) == 2.0f)",
+                "assert(negated(local) == -2.0f)",
+            ),
             ("assert(w.bits == INT64_MIN)", "assert(w.bits == 0)"),
             ("assert(w.d > 1e308)", "assert(w.d < 1e308)"),
             ("copy.value.bits == 0x3f000000u", "copy.value.bits == 0"),
             // memcpy copies bits, not the converted value
             ("assert(raw == 0xc0000000u)", "assert(raw == (uint32_t)-2)"),
-            ("assert(d == 1.0)", "assert(d == (double)0x3ff0000000000000LL)"),
-            ("assert(shared_word.f == -2.0f)", "assert(shared_word.f == 3221225472.0f)"),
+            (
+                "assert(d == 1.0)",
+                "assert(d == (double)0x3ff0000000000000LL)",
+            ),
+            (
+                "assert(shared_word.f == -2.0f)",
+                "assert(shared_word.f == 3221225472.0f)",
+            ),
         ],
     );
 }

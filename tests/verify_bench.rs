@@ -9,15 +9,22 @@ mod support;
 use support::{parallel_map, require_cbmc, shared_dir, verify, workers};
 
 /// (program, qsize, maxclock) of Table I; all use unwind 1 and 2 rounds.
-const TABLE_I: [(&str, &str, &str); 4] =
-    [("dekker.c", "2", "2"), ("peterson.c", "3", "2"), ("lamport.c", "2", "2"), ("szymanski.c", "3", "3")];
+const TABLE_I: [(&str, &str, &str); 4] = [
+    ("dekker.c", "2", "2"),
+    ("peterson.c", "3", "2"),
+    ("lamport.c", "2", "2"),
+    ("szymanski.c", "3", "3"),
+];
 
 #[test]
 fn table_i_bugs_are_confirmed_and_explained() {
     if !require_cbmc() {
         return;
     }
-    let directory = shared_dir().join("bench").join("svcomp").join("pthread-atomic-classic");
+    let directory = shared_dir()
+        .join("bench")
+        .join("svcomp")
+        .join("pthread-atomic-classic");
     let mut jobs = Vec::new();
     for model in ["--tso", "--pso"] {
         for (program, qsize, maxclock) in TABLE_I {
@@ -25,8 +32,19 @@ fn table_i_bugs_are_confirmed_and_explained() {
         }
     }
     let outcomes = parallel_map(&jobs, workers(), |(file, model, qsize, maxclock)| {
-        let arguments =
-            [*model, "--unwind", "1", "--rounds", "2", "--qsize", qsize, "--maxclock", maxclock, "--format", "json"];
+        let arguments = [
+            *model,
+            "--unwind",
+            "1",
+            "--rounds",
+            "2",
+            "--qsize",
+            qsize,
+            "--maxclock",
+            maxclock,
+            "--format",
+            "json",
+        ];
         let (code, stdout, stderr) = verify(file, &arguments);
         (format!("{} {model}", file.display()), code, stdout, stderr)
     });
@@ -42,11 +60,23 @@ fn table_i_bugs_are_confirmed_and_explained() {
         };
         let diagnosis = &report["diagnosis"];
         let fences = diagnosis["fences"].as_array().cloned().unwrap_or_default();
-        let delayed = diagnosis["reorderings"].as_array().is_some_and(|reorderings| {
-            reorderings.iter().any(|r| r["explanation"].as_str().is_some_and(|e| e.contains("fence between")))
-        });
-        if report["check"]["realisable"] != true || diagnosis["sc_realisable"] != false || fences.is_empty() || !delayed {
-            failures.push(format!("{name}: not confirmed or not explained: {diagnosis}"));
+        let delayed = diagnosis["reorderings"]
+            .as_array()
+            .is_some_and(|reorderings| {
+                reorderings.iter().any(|r| {
+                    r["explanation"]
+                        .as_str()
+                        .is_some_and(|e| e.contains("fence between"))
+                })
+            });
+        if report["check"]["realisable"] != true
+            || diagnosis["sc_realisable"] != false
+            || fences.is_empty()
+            || !delayed
+        {
+            failures.push(format!(
+                "{name}: not confirmed or not explained: {diagnosis}"
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -17,7 +17,9 @@ use support::{require_cbmc, verify};
 const MAX_ROUNDS: usize = 6;
 
 fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
 }
 
 /// A fence to insert: after this 1-based line and column (the last
@@ -33,11 +35,21 @@ fn insert_fences(text: &str, fences: &[Fence]) -> String {
     fences.dedup();
     for (line, column, statement) in fences.iter().rev() {
         let index = usize::try_from(*line).expect("small line numbers");
-        assert!(index >= 1 && index <= lines.len(), "fence after line {line} is outside the file");
+        assert!(
+            index >= 1 && index <= lines.len(),
+            "fence after line {line} is outside the file"
+        );
         let mut characters: Vec<char> = lines[index - 1].chars().collect();
         let column = usize::try_from(*column).expect("small column numbers");
-        assert!(column >= 1 && column <= characters.len(), "fence after column {column} is outside line {line}");
-        assert_eq!(characters[column - 1], ';', "the fence goes after a statement's `;`");
+        assert!(
+            column >= 1 && column <= characters.len(),
+            "fence after column {column} is outside line {line}"
+        );
+        assert_eq!(
+            characters[column - 1],
+            ';',
+            "the fence goes after a statement's `;`"
+        );
         characters.splice(column..column, format!(" {statement}").chars());
         lines[index - 1] = characters.into_iter().collect();
     }
@@ -59,22 +71,45 @@ fn repair(source: &Path, arguments: &[&str]) -> Vec<Vec<Fence>> {
         if code == 0 {
             return rounds;
         }
-        assert_eq!(code, 10, "verify must confirm the violation: {stderr}\n{stdout}");
+        assert_eq!(
+            code, 10,
+            "verify must confirm the violation: {stderr}\n{stdout}"
+        );
         let report: serde_json::Value = serde_json::from_str(&stdout).expect("JSON report");
         assert_eq!(report["check"]["realisable"], true);
-        assert_eq!(report["diagnosis"]["sc_realisable"], false, "a weak-memory bug: {}", report["diagnosis"]);
-        let fences = report["diagnosis"]["fences"].as_array().expect("fences listed").clone();
-        assert!(!fences.is_empty(), "the report suggests a fence: {}", report["diagnosis"]);
+        assert_eq!(
+            report["diagnosis"]["sc_realisable"], false,
+            "a weak-memory bug: {}",
+            report["diagnosis"]
+        );
+        let fences = report["diagnosis"]["fences"]
+            .as_array()
+            .expect("fences listed")
+            .clone();
+        assert!(
+            !fences.is_empty(),
+            "the report suggests a fence: {}",
+            report["diagnosis"]
+        );
         let mut after = Vec::new();
         for fence in &fences {
             let file = fence["file"].as_str().expect("fence file");
-            assert!(Path::new(file).ends_with(name), "the fence is in the program: {file}");
+            assert!(
+                Path::new(file).ends_with(name),
+                "the fence is in the program: {file}"
+            );
             let after_line = fence["after_line"].as_u64().expect("after_line") as u32;
             let after_column = fence["after_column"].as_u64().expect("after_column") as u32;
             let before_line = fence["before_line"].as_u64().expect("before_line") as u32;
             let before_column = fence["before_column"].as_u64().expect("before_column") as u32;
-            assert!(after_line <= before_line, "the fence goes between the store and the later access");
-            assert!(after_line < before_line || after_column < before_column, "the fence goes before the later access");
+            assert!(
+                after_line <= before_line,
+                "the fence goes between the store and the later access"
+            );
+            assert!(
+                after_line < before_line || after_column < before_column,
+                "the fence goes before the later access"
+            );
             assert_eq!(fence["placement"], "after-statement", "{fence}");
             let insert = fence["insert"].as_str().expect("the statement to insert");
             let expected = match fence["kind"].as_str() {
@@ -102,8 +137,15 @@ fn program(directory: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
 #[test]
 fn inserting_fences_keeps_positions_valid() {
     let text = "a;\nb; c;\nd;\n";
-    let fences = [(2, 2, "f();".to_string()), (1, 2, "g();".to_string()), (2, 5, "h();".to_string())];
-    assert_eq!(insert_fences(text, &fences), "a; g();\nb; f(); c; h();\nd;\n");
+    let fences = [
+        (2, 2, "f();".to_string()),
+        (1, 2, "g();".to_string()),
+        (2, 5, "h();".to_string()),
+    ];
+    assert_eq!(
+        insert_fences(text, &fences),
+        "a; g();\nb; f(); c; h();\nd;\n"
+    );
 }
 
 #[test]
@@ -115,7 +157,10 @@ fn store_buffering_is_repaired_under_tso() {
     // x = 1 (line 16) before r1 = y, and y = 1 (line 22) before r2 = x:
     // store-load reorderings need full fences.
     let full = "__sync_synchronize();".to_string();
-    assert_eq!(rounds.first().cloned().unwrap_or_default(), vec![(16, 8, full.clone()), (22, 8, full)]);
+    assert_eq!(
+        rounds.first().cloned().unwrap_or_default(),
+        vec![(16, 8, full.clone()), (22, 8, full)]
+    );
 }
 
 #[test]
@@ -126,7 +171,14 @@ fn message_passing_is_repaired_under_pso() {
     let rounds = repair(&example("message_passing.c"), &["--pso"]);
     // data = 42 (line 14) must reach memory before ready = 1 (line 15): a
     // store-store fence is enough.
-    assert_eq!(rounds, vec![vec![(14, 12, "__atomic_thread_fence(__ATOMIC_RELEASE);".to_string())]]);
+    assert_eq!(
+        rounds,
+        vec![vec![(
+            14,
+            12,
+            "__atomic_thread_fence(__ATOMIC_RELEASE);".to_string()
+        )]]
+    );
 }
 
 #[test]
@@ -134,9 +186,22 @@ fn dekker_is_repaired_under_tso() {
     if !require_cbmc() {
         return;
     }
-    let bounds = ["--tso", "--unwind", "1", "--rounds", "2", "--qsize", "3", "--maxclock", "4"];
+    let bounds = [
+        "--tso",
+        "--unwind",
+        "1",
+        "--rounds",
+        "2",
+        "--qsize",
+        "3",
+        "--maxclock",
+        "4",
+    ];
     let rounds = repair(&example("dekker.c"), &bounds);
-    assert!(!rounds.is_empty(), "Dekker without fences is broken under TSO");
+    assert!(
+        !rounds.is_empty(),
+        "Dekker without fences is broken under TSO"
+    );
 }
 
 /// Store buffering with each thread on one line: `x = 1; r1 = y;`.
@@ -181,7 +246,14 @@ int main(void) { pthread_t t1, t2;\n  pthread_create(&t1, 0, w, 0); pthread_crea
     let source = program(&directory, "mp_line.c", text);
     let rounds = repair(&source, &["--pso"]);
     // after `data = 1;` (columns 20-28)
-    assert_eq!(rounds, vec![vec![(4, 28, "__atomic_thread_fence(__ATOMIC_RELEASE);".to_string())]]);
+    assert_eq!(
+        rounds,
+        vec![vec![(
+            4,
+            28,
+            "__atomic_thread_fence(__ATOMIC_RELEASE);".to_string()
+        )]]
+    );
 }
 
 #[test]
@@ -218,5 +290,8 @@ int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t1, 0); pthread_cre
     let rounds = repair(&source, &["--pso", "--qsize", "3", "--maxclock", "4"]);
     // the stores overtaking each other need store-store fences, not full ones
     let release = "__atomic_thread_fence(__ATOMIC_RELEASE);".to_string();
-    assert_eq!(rounds, vec![vec![(4, 26, release.clone()), (5, 26, release)]]);
+    assert_eq!(
+        rounds,
+        vec![vec![(4, 26, release.clone()), (5, 26, release)]]
+    );
 }

@@ -61,9 +61,13 @@ fn confirm_all(model: &str, tests: Vec<LitmusTest>) -> Vec<String> {
         }
         let diagnosis = &report["diagnosis"];
         let explained = diagnosis["sc_realisable"] == serde_json::Value::Bool(true)
-            || diagnosis["fences"].as_array().is_some_and(|fences| !fences.is_empty());
+            || diagnosis["fences"]
+                .as_array()
+                .is_some_and(|fences| !fences.is_empty());
         if !explained {
-            failures.push(format!("{name}: neither SC nor a fence in the diagnosis: {diagnosis}"));
+            failures.push(format!(
+                "{name}: neither SC nor a fence in the diagnosis: {diagnosis}"
+            ));
         }
         for fence in diagnosis["fences"].as_array().into_iter().flatten() {
             fence_kinds.push(fence["kind"].as_str().unwrap_or("?").to_string());
@@ -75,8 +79,15 @@ fn confirm_all(model: &str, tests: Vec<LitmusTest>) -> Vec<String> {
         failures.len(),
         hidden.len()
     );
-    assert!(hidden.len() * 2 <= outcomes.len(), "most bugs are found within the bounds: {hidden:?}");
-    assert!(failures.is_empty(), "under {model}:\n{}", failures.join("\n"));
+    assert!(
+        hidden.len() * 2 <= outcomes.len(),
+        "most bugs are found within the bounds: {hidden:?}"
+    );
+    assert!(
+        failures.is_empty(),
+        "under {model}:\n{}",
+        failures.join("\n")
+    );
     fence_kinds
 }
 
@@ -97,15 +108,26 @@ fn pso_counterexamples_pass_the_native_check() {
 #[test]
 fn pso_counterexamples_across_store_fences_pass_the_native_check() {
     let fenced = |test: &LitmusTest| {
-        std::fs::read_to_string(&test.file).is_ok_and(|text| text.contains("lwsync") || text.contains("eieio"))
+        std::fs::read_to_string(&test.file)
+            .is_ok_and(|text| text.contains("lwsync") || text.contains("eieio"))
     };
-    let tests: Vec<LitmusTest> = unsafe_tests(|test| test.pso, 1).into_iter().filter(fenced).collect();
+    let tests: Vec<LitmusTest> = unsafe_tests(|test| test.pso, 1)
+        .into_iter()
+        .filter(fenced)
+        .collect();
     let all = std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1");
-    let tests: Vec<LitmusTest> =
-        tests.into_iter().enumerate().filter(|(index, _)| all || index % 3 == 0).map(|(_, test)| test).collect();
+    let tests: Vec<LitmusTest> = tests
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| all || index % 3 == 0)
+        .map(|(_, test)| test)
+        .collect();
     let kinds = confirm_all("pso", tests);
     if require_cbmc() {
-        assert!(kinds.iter().any(|kind| kind == "store-store"), "a store-store fence is advised somewhere: {kinds:?}");
+        assert!(
+            kinds.iter().any(|kind| kind == "store-store"),
+            "a store-store fence is advised somewhere: {kinds:?}"
+        );
     }
 }
 

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use support::{require_cadical, require_cbmc, verify};
 
 fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
 }
 
 fn json(stdout: &str) -> Value {
@@ -30,7 +32,12 @@ fn program(directory: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
 /// violation with the extra arguments `safe`, a violation with `unsafe_`
 /// (text report, no colours). Returns the violation reports, one per model
 /// (None without CBMC outside CI).
-fn safe_then_violation_under_every_model(name: &str, text: &str, safe: &[&str], unsafe_: &[&str]) -> Option<Vec<String>> {
+fn safe_then_violation_under_every_model(
+    name: &str,
+    text: &str,
+    safe: &[&str],
+    unsafe_: &[&str],
+) -> Option<Vec<String>> {
     if !require_cbmc() {
         return None;
     }
@@ -40,7 +47,8 @@ fn safe_then_violation_under_every_model(name: &str, text: &str, safe: &[&str], 
     for model in ["--sc", "--tso", "--pso"] {
         let (code, stdout, stderr) = verify(&path, &[&[model][..], safe].concat());
         assert_eq!(code, 0, "{name} {model} {safe:?}: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &[&[model, "--color", "never"][..], unsafe_].concat());
+        let (code, stdout, stderr) =
+            verify(&path, &[&[model, "--color", "never"][..], unsafe_].concat());
         assert_eq!(code, 10, "{name} {model} {unsafe_:?}: {stdout}{stderr}");
         reports.push(stdout);
     }
@@ -59,7 +67,9 @@ fn only_warning<'a>(report: &'a Value, stdout: &str) -> &'a Value {
 fn fake_cbmc(directory: &Path, body: &str) -> PathBuf {
     support::cbmc_script(
         directory,
-        &format!("case \"$1\" in\n  --version) echo '5.12 (cbmc-5.12)'; exit 0;;\n  --help) exit 0;;\nesac\n{body}\n"),
+        &format!(
+            "case \"$1\" in\n  --version) echo '5.12 (cbmc-5.12)'; exit 0;;\n  --help) exit 0;;\nesac\n{body}\n"
+        ),
     )
 }
 
@@ -68,31 +78,57 @@ fn json_report_has_the_documented_fields() {
     if !require_cbmc() {
         return;
     }
-    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &["--tso", "--format", "json"],
+    );
     assert_eq!(code, 10);
     let report = json(&stdout);
     assert_eq!(report["verdict"], "violation");
     assert_eq!(report["exit_code"], 10);
     assert_eq!(report["lazysma"]["version"], env!("CARGO_PKG_VERSION"));
     let file = example("store_buffering.c").display().to_string();
-    assert_eq!(report["lazysma"]["arguments"], serde_json::json!(["verify", file, "--tso", "--format", "json"]));
+    assert_eq!(
+        report["lazysma"]["arguments"],
+        serde_json::json!(["verify", file, "--tso", "--format", "json"])
+    );
     assert_eq!(report["model"], "tso");
     assert_eq!(report["sma"], "etso");
     assert_eq!(report["found_under_sc"], false, "store buffering needs TSO");
-    for bound in ["rounds", "unwind", "qsize", "maxclock", "bitwidth", "nmalloc"] {
+    for bound in [
+        "rounds", "unwind", "qsize", "maxclock", "bitwidth", "nmalloc",
+    ] {
         assert!(report["bounds"][bound].is_u64(), "bounds.{bound}");
     }
     assert_eq!(report["bounds"]["rounds"], 2);
-    assert!(report["cbmc"]["version"].as_str().is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit())));
+    assert!(
+        report["cbmc"]["version"]
+            .as_str()
+            .is_some_and(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+    );
     assert!(report["cbmc"]["seconds"].as_f64().is_some_and(|s| s > 0.0));
-    assert!(report["cbmc"].as_object().is_some_and(|cbmc| cbmc.contains_key("sat_solver")), "{}", report["cbmc"]);
+    assert!(
+        report["cbmc"]
+            .as_object()
+            .is_some_and(|cbmc| cbmc.contains_key("sat_solver")),
+        "{}",
+        report["cbmc"]
+    );
     // --sat-solver auto: CaDiCaL beside CBMC's own solver when installed
-    let beside = if which::which("cadical").is_ok() { Value::from("cadical") } else { Value::Null };
+    let beside = if which::which("cadical").is_ok() {
+        Value::from("cadical")
+    } else {
+        Value::Null
+    };
     assert_eq!(report["cbmc"]["sat_solver"], beside);
     // a program this small is decided by CBMC's run before the prover starts
     assert_eq!(report["cbmc"]["decided_by"], "cbmc");
     let property = &report["property"];
-    assert!(property["file"].as_str().is_some_and(|f| f.ends_with("store_buffering.c")));
+    assert!(
+        property["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("store_buffering.c"))
+    );
     assert_eq!(property["line"], 33);
     assert_eq!(property["source"], "assert(r1 == 1 || r2 == 1);");
     assert_eq!(report["check"]["performed"], true);
@@ -106,18 +142,39 @@ fn json_report_has_the_documented_fields() {
         }
         assert!(step["thread"]["name"].is_string() && step["thread"]["slot"].is_u64());
         // a value is a string of decimal digits (exact beyond 2^53), as the README says
-        assert!(step["value"].is_null() || step["value"].as_str().is_some_and(|v| v.parse::<i128>().is_ok()), "{step}");
+        assert!(
+            step["value"].is_null()
+                || step["value"]
+                    .as_str()
+                    .is_some_and(|v| v.parse::<i128>().is_ok()),
+            "{step}"
+        );
     }
     assert!(steps.iter().any(|step| step["value"] == "1"), "{steps:?}");
     let effects: Vec<&str> = steps.iter().filter_map(|s| s["effect"].as_str()).collect();
     assert!(effects.contains(&"x := 1 (buffered)"), "{effects:?}");
-    assert!(effects.contains(&"reads y = 0 (initial value) from memory"), "{effects:?}");
+    assert!(
+        effects.contains(&"reads y = 0 (initial value) from memory"),
+        "{effects:?}"
+    );
     assert!(effects.contains(&"x = 1 reaches memory"), "{effects:?}");
     // Both loads ran while the other thread's store was still buffered.
-    let read_y = effects.iter().position(|e| e.starts_with("reads y = 0")).unwrap();
-    let y_in_memory = effects.iter().position(|e| *e == "y = 1 reaches memory").unwrap();
-    let read_x = effects.iter().position(|e| e.starts_with("reads x = 0")).unwrap();
-    let x_in_memory = effects.iter().position(|e| *e == "x = 1 reaches memory").unwrap();
+    let read_y = effects
+        .iter()
+        .position(|e| e.starts_with("reads y = 0"))
+        .unwrap();
+    let y_in_memory = effects
+        .iter()
+        .position(|e| *e == "y = 1 reaches memory")
+        .unwrap();
+    let read_x = effects
+        .iter()
+        .position(|e| e.starts_with("reads x = 0"))
+        .unwrap();
+    let x_in_memory = effects
+        .iter()
+        .position(|e| *e == "x = 1 reaches memory")
+        .unwrap();
     assert!(read_y < y_in_memory && read_x < x_in_memory);
     let diagnosis = &report["diagnosis"];
     assert_eq!(diagnosis["sc_realisable"], false);
@@ -125,13 +182,32 @@ fn json_report_has_the_documented_fields() {
     let fences = diagnosis["fences"].as_array().expect("fences");
     let mut pairs: Vec<(u64, u64)> = fences
         .iter()
-        .map(|f| (f["after_line"].as_u64().unwrap(), f["before_line"].as_u64().unwrap()))
+        .map(|f| {
+            (
+                f["after_line"].as_u64().unwrap(),
+                f["before_line"].as_u64().unwrap(),
+            )
+        })
         .collect();
     pairs.sort();
     assert_eq!(pairs, vec![(16, 17), (22, 23)]);
-    assert!(fences.iter().all(|f| f["thread"].is_string() && f["file"].is_string()));
-    assert!(fences.iter().all(|f| f["kind"] == "full" && f["insert"] == "__sync_synchronize();"), "{fences:?}");
-    let kinds: Vec<&str> = diagnosis["reorderings"].as_array().unwrap().iter().filter_map(|r| r["kind"].as_str()).collect();
+    assert!(
+        fences
+            .iter()
+            .all(|f| f["thread"].is_string() && f["file"].is_string())
+    );
+    assert!(
+        fences
+            .iter()
+            .all(|f| f["kind"] == "full" && f["insert"] == "__sync_synchronize();"),
+        "{fences:?}"
+    );
+    let kinds: Vec<&str> = diagnosis["reorderings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["kind"].as_str())
+        .collect();
     assert_eq!(kinds, vec!["store-load", "store-load"]);
 }
 
@@ -140,10 +216,17 @@ fn text_report_names_the_delayed_store_and_the_fence() {
     if !require_cbmc() {
         return;
     }
-    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--color", "never"]);
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &["--tso", "--color", "never"],
+    );
     assert_eq!(code, 10);
     assert!(!stdout.contains('\x1b'), "no colours with --color never");
-    let command = format!("lazysma {}: lazysma verify {} --tso --color never", env!("CARGO_PKG_VERSION"), example("store_buffering.c").display());
+    let command = format!(
+        "lazysma {}: lazysma verify {} --tso --color never",
+        env!("CARGO_PKG_VERSION"),
+        example("store_buffering.c").display()
+    );
     assert!(stdout.contains(&command), "{stdout}");
     assert!(stdout.contains("examples/store_buffering.c:33"), "{stdout}");
     assert!(stdout.contains("assert(r1 == 1 || r2 == 1);"), "{stdout}");
@@ -152,15 +235,20 @@ fn text_report_names_the_delayed_store_and_the_fence() {
         "{stdout}"
     );
     let pattern = regex::Regex::new(r"between lines (\d+) and (\d+)").unwrap();
-    let mut pairs: Vec<(u32, u32)> =
-        pattern.captures_iter(&stdout).map(|c| (c[1].parse().unwrap(), c[2].parse().unwrap())).collect();
+    let mut pairs: Vec<(u32, u32)> = pattern
+        .captures_iter(&stdout)
+        .map(|c| (c[1].parse().unwrap(), c[2].parse().unwrap()))
+        .collect();
     pairs.sort();
     pairs.dedup();
     assert_eq!(pairs, vec![(16, 17), (22, 23)]);
     for header in ["step", "thread", "statement", "memory effect"] {
         assert!(stdout.contains(header), "table header {header}");
     }
-    let (_, coloured, _) = verify(&example("store_buffering.c"), &["--tso", "--color", "always"]);
+    let (_, coloured, _) = verify(
+        &example("store_buffering.c"),
+        &["--tso", "--color", "always"],
+    );
     assert!(coloured.contains("\x1b["), "colours with --color always");
 }
 
@@ -169,15 +257,29 @@ fn message_passing_under_pso_names_the_stores_out_of_order() {
     if !require_cbmc() {
         return;
     }
-    let (code, stdout, _) = verify(&example("message_passing.c"), &["--pso", "--color", "never"]);
+    let (code, stdout, _) = verify(
+        &example("message_passing.c"),
+        &["--pso", "--color", "never"],
+    );
     assert_eq!(code, 10, "{stdout}");
-    assert!(stdout.contains("store to ready (line 15) reached memory before the earlier store to data (line 14)"), "{stdout}");
-    assert!(stdout.contains("a store-store fence between lines 14 and 15 forbids this"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "store to ready (line 15) reached memory before the earlier store to data (line 14)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("a store-store fence between lines 14 and 15 forbids this"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` right after `data = 42;` (line 14, columns 3-12 of "),
         "{stdout}"
     );
-    assert!(stdout.contains("in producer#0), before `ready = 1;` (line 15, column 3)"), "{stdout}");
+    assert!(
+        stdout.contains("in producer#0), before `ready = 1;` (line 15, column 3)"),
+        "{stdout}"
+    );
     let (code, _, _) = verify(&example("message_passing.c"), &["--tso"]);
     assert_eq!(code, 0, "TSO keeps the stores in order");
 }
@@ -187,31 +289,67 @@ fn the_witness_marks_where_the_assertion_fails_and_sets_apart_the_steps_after_it
     if !require_cbmc() {
         return;
     }
-    let (code, stdout, _) = verify(&example("message_passing.c"), &["--pso", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &example("message_passing.c"),
+        &["--pso", "--format", "json"],
+    );
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
     let witness = &report["witness"];
     let steps = witness["steps"].as_array().expect("steps");
     // the consumer's load of data is its last step: the assertion fails
     // right after it; data = 42 reaching memory comes after, for the check
-    let fails_after = witness["fails_after_step"].as_u64().expect("fails_after_step") as usize;
+    let fails_after = witness["fails_after_step"]
+        .as_u64()
+        .expect("fails_after_step") as usize;
     let last = &steps[fails_after - 1];
-    assert_eq!(last["effect"], "reads data = 0 (initial value) from memory", "{witness}");
+    assert_eq!(
+        last["effect"], "reads data = 0 (initial value) from memory",
+        "{witness}"
+    );
     assert_eq!(last["after_failure"], false);
-    let after: Vec<&str> = steps[fails_after..].iter().filter_map(|s| s["effect"].as_str()).collect();
+    let after: Vec<&str> = steps[fails_after..]
+        .iter()
+        .filter_map(|s| s["effect"].as_str())
+        .collect();
     assert_eq!(after, vec!["data = 42 reaches memory"], "{witness}");
-    assert!(steps[fails_after..].iter().all(|s| s["after_failure"] == true), "{witness}");
-    assert!(steps[..fails_after].iter().all(|s| s["after_failure"] == false), "{witness}");
+    assert!(
+        steps[fails_after..]
+            .iter()
+            .all(|s| s["after_failure"] == true),
+        "{witness}"
+    );
+    assert!(
+        steps[..fails_after]
+            .iter()
+            .all(|s| s["after_failure"] == false),
+        "{witness}"
+    );
     assert_eq!(report["property"]["kind"], "assertion");
-    let (code, stdout, _) = verify(&example("message_passing.c"), &["--pso", "--color", "never"]);
+    let (code, stdout, _) = verify(
+        &example("message_passing.c"),
+        &["--pso", "--color", "never"],
+    );
     assert_eq!(code, 10, "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
-    let load = lines.iter().position(|l| l.ends_with("reads data = 0 (initial value) from memory")).expect("the load row");
-    assert!(lines[load + 1].trim_start().starts_with("consumer#0"), "{stdout}");
+    let load = lines
+        .iter()
+        .position(|l| l.ends_with("reads data = 0 (initial value) from memory"))
+        .expect("the load row");
+    assert!(
+        lines[load + 1].trim_start().starts_with("consumer#0"),
+        "{stdout}"
+    );
     assert!(lines[load + 1].contains("assert(data == 42);"), "{stdout}");
-    assert!(lines[load + 1].ends_with("FAILS: the assertion does not hold"), "{stdout}");
+    assert!(
+        lines[load + 1].ends_with("FAILS: the assertion does not hold"),
+        "{stdout}"
+    );
     assert!(lines[load + 2].contains("after the failure"), "{stdout}");
-    assert!(lines[load + 3].ends_with("data = 42 reaches memory"), "{stdout}");
+    assert!(
+        lines[load + 3].ends_with("data = 42 reaches memory"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -228,8 +366,19 @@ fn an_index_out_of_bounds_is_named_in_the_text_report() {
     );
     let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
-    assert!(stdout.starts_with("Violation under TSO: array index out of bounds (property thread1_t.assertion.1)\n"), "{stdout}");
-    assert!(stdout.lines().any(|l| l.contains("arr[i + 3] = 1;") && l.ends_with("FAILS: array index out of bounds")), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "Violation under TSO: array index out of bounds (property thread1_t.assertion.1)\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("arr[i + 3] = 1;")
+                && l.ends_with("FAILS: array index out of bounds")),
+        "{stdout}"
+    );
     let (code, stdout, _) = verify(&path, &["--tso", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
@@ -265,7 +414,8 @@ int main(void) {
 ";
 
 #[test]
-fn a_reordering_names_the_store_the_other_thread_sees_and_the_fence_goes_right_before_the_later_store() {
+fn a_reordering_names_the_store_the_other_thread_sees_and_the_fence_goes_right_before_the_later_store()
+ {
     if !require_cbmc() {
         return;
     }
@@ -274,28 +424,64 @@ fn a_reordering_names_the_store_the_other_thread_sees_and_the_fence_goes_right_b
     let (code, stdout, _) = verify(&path, &["--pso", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
-    let reorderings = report["diagnosis"]["reorderings"].as_array().expect("reorderings");
+    let reorderings = report["diagnosis"]["reorderings"]
+        .as_array()
+        .expect("reorderings");
     assert_eq!(reorderings.len(), 1, "{}", report["diagnosis"]);
     // n->val = 42 (line 8) overtaken by head = n (line 10), which the
     // consumer reads; not by n->next = 0 (line 9), which nobody reads.
     assert_eq!(reorderings[0]["kind"], "store-store");
-    assert_eq!(reorderings[0]["store"]["line"], 8, "{}", report["diagnosis"]);
-    assert_eq!(reorderings[0]["later"]["line"], 10, "{}", report["diagnosis"]);
+    assert_eq!(
+        reorderings[0]["store"]["line"], 8,
+        "{}",
+        report["diagnosis"]
+    );
+    assert_eq!(
+        reorderings[0]["later"]["line"], 10,
+        "{}",
+        report["diagnosis"]
+    );
     // the release idiom: the fence right before the publishing store, so
     // that it orders n->next = 0 too
     let fences = report["diagnosis"]["fences"].as_array().expect("fences");
     assert_eq!(fences.len(), 1);
-    assert_eq!((fences[0]["after_line"].as_u64(), fences[0]["before_line"].as_u64()), (Some(9), Some(10)));
-    assert_eq!((fences[0]["after_column"].as_u64(), fences[0]["before_column"].as_u64()), (Some(14), Some(3)));
-    assert_eq!(fences[0]["after_statement"], serde_json::json!({"line": 9, "column": 3, "text": "n->next = 0;"}));
+    assert_eq!(
+        (
+            fences[0]["after_line"].as_u64(),
+            fences[0]["before_line"].as_u64()
+        ),
+        (Some(9), Some(10))
+    );
+    assert_eq!(
+        (
+            fences[0]["after_column"].as_u64(),
+            fences[0]["before_column"].as_u64()
+        ),
+        (Some(14), Some(3))
+    );
+    assert_eq!(
+        fences[0]["after_statement"],
+        serde_json::json!({"line": 9, "column": 3, "text": "n->next = 0;"})
+    );
     assert_eq!(fences[0]["before_statement"]["text"], "head = n;");
     assert_eq!(fences[0]["placement"], "after-statement");
     assert_eq!(fences[0]["kind"], "store-store");
     let (code, stdout, _) = verify(&path, &["--pso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
-    assert!(stdout.contains("store to head (line 10) reached memory before the earlier store to heap#0[0] (line 8)"), "{stdout}");
-    assert!(stdout.contains("right after `n->next = 0;` (line 9, columns 3-14 of "), "{stdout}");
-    assert!(stdout.contains("before `head = n;` (line 10, column 3)"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "store to head (line 10) reached memory before the earlier store to heap#0[0] (line 8)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("right after `n->next = 0;` (line 9, columns 3-14 of "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("before `head = n;` (line 10, column 3)"),
+        "{stdout}"
+    );
 }
 
 /// Store buffering whose stores share lines with other statements: t1's
@@ -339,31 +525,58 @@ fn fences_are_placed_at_statements_not_lines() {
     );
     let (code, stdout, _) = verify(&one_line, &["--tso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
-    assert!(stdout.contains("a fence between `x = 1;` and `r1 = y;` (line 4) forbids this"), "{stdout}");
-    assert!(!stdout.contains("between lines 4 and 4"), "{stdout}");
     assert!(
-        stdout.contains("insert `__sync_synchronize();` right after `x = 1;` (line 4, columns 21-26 of "),
+        stdout.contains("a fence between `x = 1;` and `r1 = y;` (line 4) forbids this"),
         "{stdout}"
     );
-    assert!(stdout.contains("in t1#0), before `r1 = y;` (line 4, column 28)"), "{stdout}");
+    assert!(!stdout.contains("between lines 4 and 4"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "insert `__sync_synchronize();` right after `x = 1;` (line 4, columns 21-26 of "
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("in t1#0), before `r1 = y;` (line 4, column 28)"),
+        "{stdout}"
+    );
     let path = program(&directory, "statements.c", STORES_IN_STATEMENTS);
     let (code, stdout, _) = verify(&path, &["--tso", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
     let fences = report["diagnosis"]["fences"].as_array().expect("fences");
-    let of = |thread: &str| fences.iter().find(|f| f["thread"] == thread).unwrap_or_else(|| panic!("{thread}'s fence: {fences:?}"));
+    let of = |thread: &str| {
+        fences
+            .iter()
+            .find(|f| f["thread"] == thread)
+            .unwrap_or_else(|| panic!("{thread}'s fence: {fences:?}"))
+    };
     let braced = of("t1#0");
     assert_eq!(braced["placement"], "in-braces", "{braced}");
-    assert_eq!((braced["after_line"].as_u64(), braced["after_column"].as_u64()), (Some(6), Some(10)));
+    assert_eq!(
+        (
+            braced["after_line"].as_u64(),
+            braced["after_column"].as_u64()
+        ),
+        (Some(6), Some(10))
+    );
     let split = of("t2#0");
     assert_eq!(split["placement"], "split-statement", "{split}");
     assert!(split["after_column"].is_null(), "{split}");
     assert_eq!(split["after_statement"]["text"], "y = 1, r2 = x;");
     let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
-    assert!(stdout.contains("write `{ x = 1; __sync_synchronize(); }`"), "{stdout}");
+    assert!(
+        stdout.contains("write `{ x = 1; __sync_synchronize(); }`"),
+        "{stdout}"
+    );
     assert!(stdout.contains("`y = 1, r2 = x;` (line 12 of "), "{stdout}");
-    assert!(stdout.contains("makes both accesses: split it and insert `__sync_synchronize();` between them"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "makes both accesses: split it and insert `__sync_synchronize();` between them"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -385,14 +598,32 @@ fn a_store_from_a_macro_among_other_statements_is_placed_by_the_statement_after_
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
     let fences = report["diagnosis"]["fences"].as_array().expect("fences");
-    let fence = fences.iter().find(|f| f["thread"] == "t1#0").expect("t1's fence");
+    let fence = fences
+        .iter()
+        .find(|f| f["thread"] == "t1#0")
+        .expect("t1's fence");
     assert_eq!(fence["placement"], "unlocated", "{fence}");
     assert!(fence["after_column"].is_null(), "{fence}");
-    assert_eq!((fence["before_line"].as_u64(), fence["before_column"].as_u64()), (Some(5), Some(29)), "{fence}");
+    assert_eq!(
+        (
+            fence["before_line"].as_u64(),
+            fence["before_column"].as_u64()
+        ),
+        (Some(5), Some(29)),
+        "{fence}"
+    );
     let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
-    assert!(stdout.contains("a fence after the store and before `r1 = y;` (line 5) forbids this"), "{stdout}");
-    assert!(stdout.contains("lazysma cannot place it more precisely), before `r1 = y;` (line 5, column 29)"), "{stdout}");
+    assert!(
+        stdout.contains("a fence after the store and before `r1 = y;` (line 5) forbids this"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "lazysma cannot place it more precisely), before `r1 = y;` (line 5, column 29)"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -400,7 +631,10 @@ fn no_check_reports_the_recorded_order() {
     if !require_cbmc() {
         return;
     }
-    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--no-check", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &["--tso", "--no-check", "--format", "json"],
+    );
     assert_eq!(code, 10);
     let report = json(&stdout);
     assert_eq!(report["verdict"], "unchecked-violation");
@@ -443,7 +677,10 @@ int main(void) {\n  pthread_t t;\n  int i;\n  for (i = 0; i < 5; i++)\n    table
     let warning = only_warning(&report, &stdout);
     assert_eq!(warning["line"], 12);
     assert_eq!(warning["column"], 3);
-    assert_eq!(warning["message"], "no execution gets past this loop within its unwinding bound of 2");
+    assert_eq!(
+        warning["message"],
+        "no execution gets past this loop within its unwinding bound of 2"
+    );
     let (code, stdout, stderr) = verify(&program, &["--tso"]);
     assert_eq!(code, 0);
     assert!(stdout.contains("warning: no execution gets past init.c:12 within the bounds (see the warnings), so the code after it was not checked"), "{stdout}");
@@ -479,9 +716,17 @@ int main(void) {\n  pthread_t t;\n  struct node *a = malloc(sizeof(struct node))
     assert_eq!(code, 0, "{stdout}");
     let report = json(&stdout);
     let warning = only_warning(&report, &stdout);
-    assert_eq!(warning["message"], "no execution gets past this allocation within --nmalloc 2");
+    assert_eq!(
+        warning["message"],
+        "no execution gets past this allocation within --nmalloc 2"
+    );
     assert_eq!(warning["line"], 15);
-    assert!(warning["help"].as_str().is_some_and(|help| help.contains("at least 3")), "{stdout}");
+    assert!(
+        warning["help"]
+            .as_str()
+            .is_some_and(|help| help.contains("at least 3")),
+        "{stdout}"
+    );
     let (code, stdout, _) = verify(&program, &["--pso", "--nmalloc", "3", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
@@ -506,7 +751,10 @@ fn programs_with_more_shared_scalars_than_one_cbmc_initialiser_list_holds_are_ve
     assert_eq!(code, 10, "{stdout}{stderr}");
     let report = json(&stdout);
     assert_eq!(report["verdict"], "violation");
-    assert_eq!(report["property"]["line"], 7, "the first assertion holds: z starts at 5");
+    assert_eq!(
+        report["property"]["line"], 7,
+        "the first assertion holds: z starts at 5"
+    );
 }
 
 #[test]
@@ -527,12 +775,18 @@ fn the_heap_block_size_is_a_reported_bound() {
     assert_eq!(json(&stdout)["bounds"]["heap_block"], 8);
     let (code, stdout, stderr) = verify(&heap, &["--sc"]);
     assert_eq!(code, 0);
-    assert!(format!("{stdout}{stderr}").contains("heap block 8"), "{stdout}{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains("heap block 8"),
+        "{stdout}{stderr}"
+    );
     let (code, stdout, _) = verify(&heap, &["--sc", "--heap-block", "12", "--format", "json"]);
     assert_eq!(code, 10, "twelve scalars hold the allocation: {stdout}");
     assert_eq!(json(&stdout)["bounds"]["heap_block"], 12);
     let (_, stdout, _) = verify(&example("store_buffering.c"), &["--sc", "--format", "json"]);
-    assert!(json(&stdout)["bounds"]["heap_block"].is_null(), "no heap, no heap block");
+    assert!(
+        json(&stdout)["bounds"]["heap_block"].is_null(),
+        "no heap, no heap block"
+    );
 }
 
 /// A store, an RMW result and a CAS operand that `--bitwidth` cannot hold.
@@ -551,7 +805,10 @@ fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
     for model in ["--sc", "--tso", "--pso"] {
         let (code, stdout, stderr) = verify(&wide, &[model, "--bitwidth", "8"]);
         assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        assert!(stdout.contains("values wider than 8 bits are not ruled out"), "{stdout}");
+        assert!(
+            stdout.contains("values wider than 8 bits are not ruled out"),
+            "{stdout}"
+        );
     }
     for sma in ["tso_ref", "pso_ref"] {
         let (code, stdout, stderr) = verify(&wide, &["--sma", sma, "--bitwidth", "8"]);
@@ -561,20 +818,37 @@ fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
     let (code, stdout, _) = verify(&wide, &["--tso", "--bitwidth", "9"]);
     assert_eq!(code, 0, "{stdout}");
     // A program that fails for real still fails at the narrow width.
-    let failing = program(&directory, "wide_failing.c", &WIDE_VALUES.replace("c == 200", "c == 100"));
+    let failing = program(
+        &directory,
+        "wide_failing.c",
+        &WIDE_VALUES.replace("c == 200", "c == 100"),
+    );
     let (code, stdout, _) = verify(&failing, &["--tso", "--bitwidth", "9"]);
     assert_eq!(code, 10, "{stdout}");
     // Types no wider than the memory keep every value, unsigned ones too
     // (250 in an `unsigned char` goes as its 8 bits and reads back as 250).
     let narrow_types = "#include <pthread.h>\n#include <assert.h>\nunsigned char uc = 250;\nsigned char sc = -5;\nunsigned short us = 65535;\nunsigned u = 4294967295u;\nvoid *t(void *arg) { uc = uc + 10; sc = sc - 1; us = us + 1; u = u + 1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(uc == UC && sc == -6 && us == 0 && u == 0);\n  return 0;\n}\n";
-    let exact = program(&directory, "narrow_types.c", &narrow_types.replace("UC", "4"));
+    let exact = program(
+        &directory,
+        "narrow_types.c",
+        &narrow_types.replace("UC", "4"),
+    );
     let (code, stdout, _) = verify(&exact, &["--tso", "--bitwidth", "8"]);
     assert_eq!(code, 0, "{stdout}");
-    let off_by_one = program(&directory, "narrow_types_failing.c", &narrow_types.replace("UC", "5"));
+    let off_by_one = program(
+        &directory,
+        "narrow_types_failing.c",
+        &narrow_types.replace("UC", "5"),
+    );
     let (code, stdout, _) = verify(&off_by_one, &["--tso", "--bitwidth", "8"]);
     assert_eq!(code, 10, "{stdout}");
     // The witness shows the values in the variables' types.
-    for effect in ["reads uc = 250 (initial value)", "reads us = 65535", "reads u = 4294967295", "sc := -6"] {
+    for effect in [
+        "reads uc = 250 (initial value)",
+        "reads us = 65535",
+        "reads u = 4294967295",
+        "sc := -6",
+    ] {
         assert!(stdout.contains(effect), "{effect}: {stdout}");
     }
     // Atomic stores and address-taken parameters store the same way: both
@@ -587,11 +861,21 @@ fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
     let (code, stdout, _) = verify(&other_stores, &["--tso", "--bitwidth", "8"]);
     assert_eq!(code, 10, "{stdout}");
     // An initial value the width cannot hold is refused before CBMC runs.
-    let initial = program(&directory, "wide_initial.c", "unsigned u = 200;\nint main(void) { return u; }\n");
+    let initial = program(
+        &directory,
+        "wide_initial.c",
+        "unsigned u = 200;\nint main(void) { return u; }\n",
+    );
     let (code, _, stderr) = verify(&initial, &["--bitwidth", "8"]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("the initial value 200 does not fit in shared memory of --bitwidth 8"), "{stderr}");
-    assert!(stderr.contains("wide_initial.c:1:14") && stderr.contains("-128 .. 127"), "{stderr}");
+    assert!(
+        stderr.contains("the initial value 200 does not fit in shared memory of --bitwidth 8"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("wide_initial.c:1:14") && stderr.contains("-128 .. 127"),
+        "{stderr}"
+    );
 }
 
 /// Typedefs of `unsigned char` (`uint8_t`, `atomic_uchar`, a program's own)
@@ -617,7 +901,12 @@ int main(void) {
 
 #[test]
 fn typedefs_of_unsigned_char_stay_unsigned() {
-    safe_then_violation_under_every_model("bytes.c", UNSIGNED_CHAR_TYPEDEFS, &["-D", "EXPECTED=200"], &["-D", "EXPECTED=56"]);
+    safe_then_violation_under_every_model(
+        "bytes.c",
+        UNSIGNED_CHAR_TYPEDEFS,
+        &["-D", "EXPECTED=200"],
+        &["-D", "EXPECTED=56"],
+    );
 }
 
 /// Store buffering through an `_Atomic` struct field and an `_Atomic int *`:
@@ -652,7 +941,11 @@ fn stores_to_atomic_fields_and_through_atomic_pointers_are_seq_cst() {
         let (code, stdout, stderr) = verify(&path, &[model]);
         assert_eq!(code, 0, "{model}: {stdout}{stderr}");
         let (code, stdout, stderr) = verify(&path, &[model, "-D", "_Atomic="]);
-        assert_eq!(code, if model == "--sc" { 0 } else { 10 }, "{model}, plain: {stdout}{stderr}");
+        assert_eq!(
+            code,
+            if model == "--sc" { 0 } else { 10 },
+            "{model}, plain: {stdout}{stderr}"
+        );
     }
 }
 
@@ -891,7 +1184,11 @@ fn a_memory_order_passed_as_a_parameter_is_the_one_the_caller_gave() {
     }
     let directory = tempfile::tempdir().expect("temporary directory");
     let path = program(&directory, "order.c", ORDER_THROUGH_A_PARAMETER);
-    for (order, pso_code) in [("memory_order_release", 0), ("memory_order_seq_cst", 0), ("memory_order_relaxed", 10)] {
+    for (order, pso_code) in [
+        ("memory_order_release", 0),
+        ("memory_order_seq_cst", 0),
+        ("memory_order_relaxed", 10),
+    ] {
         let define = format!("ORDER={order}");
         let (code, stdout, stderr) = verify(&path, &["--tso", "-D", &define]);
         assert_eq!(code, 0, "{order} --tso: {stdout}{stderr}");
@@ -902,7 +1199,9 @@ fn a_memory_order_passed_as_a_parameter_is_the_one_the_caller_gave() {
     let atomic_flag = program(
         &directory,
         "atomic_flag_store.c",
-        &ORDER_THROUGH_A_PARAMETER.replace("atomic_int flag;", "_Atomic int flag;").replace("publish(&flag, ORDER)", "flag = 1"),
+        &ORDER_THROUGH_A_PARAMETER
+            .replace("atomic_int flag;", "_Atomic int flag;")
+            .replace("publish(&flag, ORDER)", "flag = 1"),
     );
     let (code, stdout, stderr) = verify(&atomic_flag, &["--pso"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
@@ -944,7 +1243,12 @@ int main(void) {
 
 #[test]
 fn gcc_generic_atomics_nand_and_test_and_set_compute_what_gcc_documents() {
-    safe_then_violation_under_every_model("generic.c", GENERIC_ATOMICS, &["-D", "OFF=0"], &["-D", "OFF=1"]);
+    safe_then_violation_under_every_model(
+        "generic.c",
+        GENERIC_ATOMICS,
+        &["-D", "OFF=0"],
+        &["-D", "OFF=1"],
+    );
 }
 
 /// Unsigned constants keep C's usual arithmetic conversions (`w - 2u` is
@@ -970,7 +1274,12 @@ int main(void) {
 
 #[test]
 fn unsigned_constants_convert_as_c_does_and_stdbool_declares() {
-    safe_then_violation_under_every_model("unsigned.c", UNSIGNED_CONSTANTS_AND_BOOL, &["-D", "EXPECTED=0"], &["-D", "EXPECTED=1"]);
+    safe_then_violation_under_every_model(
+        "unsigned.c",
+        UNSIGNED_CONSTANTS_AND_BOOL,
+        &["-D", "EXPECTED=0"],
+        &["-D", "EXPECTED=1"],
+    );
 }
 
 /// A timed wait with a deadline from `clock_gettime` in a `struct timespec`
@@ -1010,7 +1319,12 @@ int main(void) {
 
 #[test]
 fn timed_waits_take_a_timespec_deadline_and_failed_waits_set_errno() {
-    safe_then_violation_under_every_model("deadline.c", DEADLINES_AND_ERRNO, &["-D", "EXPECTED=EAGAIN"], &["-D", "EXPECTED=ETIMEDOUT"]);
+    safe_then_violation_under_every_model(
+        "deadline.c",
+        DEADLINES_AND_ERRNO,
+        &["-D", "EXPECTED=EAGAIN"],
+        &["-D", "EXPECTED=ETIMEDOUT"],
+    );
 }
 
 /// A thread writes through a pointer that main sets before (safe) or
@@ -1041,10 +1355,26 @@ fn a_null_pointer_dereference_is_a_violation_at_its_statement() {
     for model in ["--sc", "--tso", "--pso"] {
         let (code, stdout, stderr) = verify(&path, &[model, "-D", "BEFORE=p = &x", "-D", "AFTER="]);
         assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "BEFORE=", "-D", "AFTER=p = &x", "--format", "json"]);
+        let (code, stdout, stderr) = verify(
+            &path,
+            &[
+                model,
+                "-D",
+                "BEFORE=",
+                "-D",
+                "AFTER=p = &x",
+                "--format",
+                "json",
+            ],
+        );
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
         let property = &json(&stdout)["property"];
-        assert!(property["description"].as_str().is_some_and(|d| d.contains("dereference of a null pointer")), "{model}: {stdout}");
+        assert!(
+            property["description"]
+                .as_str()
+                .is_some_and(|d| d.contains("dereference of a null pointer")),
+            "{model}: {stdout}"
+        );
         assert_eq!(property["kind"], "null-dereference", "{model}: {stdout}");
         assert_eq!(property["line"], 5, "{model}: {stdout}");
     }
@@ -1076,16 +1406,28 @@ fn a_division_by_zero_is_a_violation_at_its_statement_unless_guarded() {
     let path = program(&directory, "division.c", DIVISION);
     for model in ["--sc", "--pso"] {
         let (code, stdout, stderr) = verify(&path, &[model, "-D", "UNGUARDED=r = 1"]);
-        assert_eq!(code, 0, "{model}: a guarded division is safe: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "UNGUARDED=r /= local", "--format", "json"]);
+        assert_eq!(
+            code, 0,
+            "{model}: a guarded division is safe: {stdout}{stderr}"
+        );
+        let (code, stdout, stderr) = verify(
+            &path,
+            &[model, "-D", "UNGUARDED=r /= local", "--format", "json"],
+        );
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
         let property = &json(&stdout)["property"];
         assert_eq!(property["kind"], "division-by-zero", "{model}: {stdout}");
         assert_eq!(property["line"], 11, "{model}: {stdout}");
         assert_eq!(property["statement"], "UNGUARDED;", "{model}: {stdout}");
     }
-    let (_, stdout, _) = verify(&path, &["--sc", "-D", "UNGUARDED=r /= local", "--color", "never"]);
-    assert!(stdout.contains("Violation under SC: a division by zero"), "{stdout}");
+    let (_, stdout, _) = verify(
+        &path,
+        &["--sc", "-D", "UNGUARDED=r /= local", "--color", "never"],
+    );
+    assert!(
+        stdout.contains("Violation under SC: a division by zero"),
+        "{stdout}"
+    );
 }
 
 /// A thread pops the only node of a stack and frees it while another
@@ -1115,7 +1457,10 @@ int main(void) {
 /// The kind and line of the property a JSON report says fails.
 fn failed_property(stdout: &str) -> (String, u64) {
     let property = &json(stdout)["property"];
-    (property["kind"].as_str().unwrap_or_default().to_string(), property["line"].as_u64().unwrap_or_default())
+    (
+        property["kind"].as_str().unwrap_or_default().to_string(),
+        property["line"].as_u64().unwrap_or_default(),
+    )
 }
 
 #[test]
@@ -1128,19 +1473,46 @@ fn a_use_of_freed_memory_is_a_violation_at_its_statement() {
     for model in ["--sc", "--tso", "--pso"] {
         // freed after its last use; not freed (free used to do nothing, and a
         // freed node read back its old value)
-        for safe in [["-D", "FREE=free", "-D", "JOIN_FIRST=1"], ["-D", "FREE=keep", "-D", "JOIN_FIRST=0"]] {
+        for safe in [
+            ["-D", "FREE=free", "-D", "JOIN_FIRST=1"],
+            ["-D", "FREE=keep", "-D", "JOIN_FIRST=0"],
+        ] {
             let (code, stdout, stderr) = verify(&path, &[&[model][..], &safe].concat());
             assert_eq!(code, 0, "{model} {safe:?}: {stdout}{stderr}");
         }
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "FREE=free", "-D", "JOIN_FIRST=0", "--format", "json"]);
+        let (code, stdout, stderr) = verify(
+            &path,
+            &[
+                model,
+                "-D",
+                "FREE=free",
+                "-D",
+                "JOIN_FIRST=0",
+                "--format",
+                "json",
+            ],
+        );
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
-        assert_eq!(failed_property(&stdout), ("use-after-free".to_string(), 7), "{model}: {stdout}");
+        assert_eq!(
+            failed_property(&stdout),
+            ("use-after-free".to_string(), 7),
+            "{model}: {stdout}"
+        );
         let report = json(&stdout);
         assert_eq!(report["check"]["realisable"], true, "{model}: {stdout}");
         // the witness says who freed the block, where
-        let frees = report["witness"]["frees"].as_array().expect("frees is an array");
+        let frees = report["witness"]["frees"]
+            .as_array()
+            .expect("frees is an array");
         assert_eq!(frees.len(), 1, "{model}: {stdout}");
-        assert_eq!((frees[0]["thread"]["name"].as_str(), frees[0]["line"].as_u64()), (Some("pop#0"), Some(6)), "{model}: {stdout}");
+        assert_eq!(
+            (
+                frees[0]["thread"]["name"].as_str(),
+                frees[0]["line"].as_u64()
+            ),
+            (Some("pop#0"), Some(6)),
+            "{model}: {stdout}"
+        );
         assert_eq!(frees[0]["location"], "heap#0[0]", "{model}: {stdout}");
     }
 }
@@ -1169,7 +1541,8 @@ int main(void) {
 ";
 
 #[test]
-fn with_pointer_check_an_access_through_a_pointer_outside_every_object_it_may_point_into_is_a_violation() {
+fn with_pointer_check_an_access_through_a_pointer_outside_every_object_it_may_point_into_is_a_violation()
+ {
     if !require_cbmc() {
         return;
     }
@@ -1178,11 +1551,24 @@ fn with_pointer_check_an_access_through_a_pointer_outside_every_object_it_may_po
     for model in ["--sc", "--tso", "--pso"] {
         let (code, stdout, stderr) = verify(&path, &[model, "-D", "K=1", "--pointer-check"]);
         assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "K=2", "--pointer-check", "--format", "json"]);
+        let (code, stdout, stderr) = verify(
+            &path,
+            &[model, "-D", "K=2", "--pointer-check", "--format", "json"],
+        );
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
-        assert_eq!(failed_property(&stdout), ("pointer-outside-object".to_string(), 9), "{model}: {stdout}");
-        let (_, text, _) = verify(&path, &[model, "-D", "K=2", "--pointer-check", "--color", "never"]);
-        assert!(text.contains("pointer outside its object"), "{model}: {text}");
+        assert_eq!(
+            failed_property(&stdout),
+            ("pointer-outside-object".to_string(), 9),
+            "{model}: {stdout}"
+        );
+        let (_, text, _) = verify(
+            &path,
+            &[model, "-D", "K=2", "--pointer-check", "--color", "never"],
+        );
+        assert!(
+            text.contains("pointer outside its object"),
+            "{model}: {text}"
+        );
         // without --pointer-check the execution is cut off there (it does
         // not go on to write `secret`), as CBMC does without its
         // --pointer-check
@@ -1203,9 +1589,16 @@ fn an_index_back_from_one_past_the_end_of_an_array_stays_in_the_array() {
     let path = program(&directory, "backwards.c", text);
     let (code, stdout, stderr) = verify(&path, &["--sc", "--unwind", "4", "-D", "START=0"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    let (code, stdout, stderr) = verify(&path, &["--sc", "--unwind", "4", "-D", "START=1", "--format", "json"]);
+    let (code, stdout, stderr) = verify(
+        &path,
+        &["--sc", "--unwind", "4", "-D", "START=1", "--format", "json"],
+    );
     assert_eq!(code, 10, "{stdout}{stderr}");
-    assert_eq!(failed_property(&stdout), ("array-index-out-of-bounds".to_string(), 7), "{stdout}");
+    assert_eq!(
+        failed_property(&stdout),
+        ("array-index-out-of-bounds".to_string(), 7),
+        "{stdout}"
+    );
 }
 
 /// Store buffering and message passing through a heap node that both
@@ -1276,7 +1669,11 @@ fn a_use_of_freed_memory_at_an_address_the_translator_knows_is_a_violation() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "FREE=free", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}{stderr}");
-    assert_eq!(failed_property(&stdout), ("use-after-free".to_string(), 7), "{stdout}");
+    assert_eq!(
+        failed_property(&stdout),
+        ("use-after-free".to_string(), 7),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -1294,9 +1691,24 @@ fn freeing_twice_or_what_malloc_did_not_return_is_a_violation_at_the_free() {
         ("p + 1", "0", "invalid-free", 6),
         ("&g", "p", "invalid-free", 6),
     ] {
-        let (code, stdout, stderr) = verify(&path, &["--tso", "-D", &format!("FIRST={first}"), "-D", &format!("SECOND={second}"), "--format", "json"]);
+        let (code, stdout, stderr) = verify(
+            &path,
+            &[
+                "--tso",
+                "-D",
+                &format!("FIRST={first}"),
+                "-D",
+                &format!("SECOND={second}"),
+                "--format",
+                "json",
+            ],
+        );
         assert_eq!(code, 10, "{first}, {second}: {stdout}{stderr}");
-        assert_eq!(failed_property(&stdout), (kind.to_string(), line), "{first}, {second}: {stdout}");
+        assert_eq!(
+            failed_property(&stdout),
+            (kind.to_string(), line),
+            "{first}, {second}: {stdout}"
+        );
     }
 }
 
@@ -1317,7 +1729,12 @@ int main(void) {
 #[test]
 fn strcpy_copies_escapes_as_the_destination_holds_them() {
     // escapes were refused, and 0x80 and above stored as unsigned values
-    safe_then_violation_under_every_model("strcpy.c", STRING_COPY, &["-D", "EXPECTED=-56"], &["-D", "EXPECTED=200"]);
+    safe_then_violation_under_every_model(
+        "strcpy.c",
+        STRING_COPY,
+        &["-D", "EXPECTED=-56"],
+        &["-D", "EXPECTED=200"],
+    );
 }
 
 /// A struct copied from shared memory into a private one and back.
@@ -1339,7 +1756,12 @@ int main(void) {
 
 #[test]
 fn structs_copy_between_private_and_shared_memory() {
-    safe_then_violation_under_every_model("copies.c", STRUCT_COPIES, &["-D", "EXPECTED=4"], &["-D", "EXPECTED=3"]);
+    safe_then_violation_under_every_model(
+        "copies.c",
+        STRUCT_COPIES,
+        &["-D", "EXPECTED=4"],
+        &["-D", "EXPECTED=3"],
+    );
 }
 
 /// A thread unlocks a mutex that another thread holds (undefined for a
@@ -1406,7 +1828,12 @@ int main(void) {
 
 #[test]
 fn assignments_character_and_unsigned_constants_have_the_values_c_gives_them() {
-    safe_then_violation_under_every_model("values.c", C_VALUES, &["--bitwidth", "64", "-D", "OFF=0"], &["--bitwidth", "64", "-D", "OFF=1"]);
+    safe_then_violation_under_every_model(
+        "values.c",
+        C_VALUES,
+        &["--bitwidth", "64", "-D", "OFF=0"],
+        &["--bitwidth", "64", "-D", "OFF=1"],
+    );
 }
 
 /// 64-bit shared variables and a 64-bit constant operand.
@@ -1418,14 +1845,25 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
         return;
     }
     let directory = tempfile::tempdir().expect("temporary directory");
-    let holds = program(&directory, "long_holds.c", &LONG_VALUES.replace("PROPERTY;", ""));
-    let fails = program(&directory, "long_fails.c", &LONG_VALUES.replace("PROPERTY;", "assert(x == 0);"));
+    let holds = program(
+        &directory,
+        "long_holds.c",
+        &LONG_VALUES.replace("PROPERTY;", ""),
+    );
+    let fails = program(
+        &directory,
+        "long_fails.c",
+        &LONG_VALUES.replace("PROPERTY;", "assert(x == 0);"),
+    );
     // At the default width 2^33 does not fit: the store is cut off rather
     // than truncated to 0 (which would fail the first assertion).
     let (code, stdout, _) = verify(&holds, &["--tso"]);
     assert_eq!(code, 0, "{stdout}");
     // and the safe report says that wider values were not covered
-    assert!(stdout.contains("values wider than 32 bits are not ruled out"), "{stdout}");
+    assert!(
+        stdout.contains("values wider than 32 bits are not ruled out"),
+        "{stdout}"
+    );
     // At 64 bits the values are exact: `1L << 33` shifts a 64-bit one.
     let (code, stdout, _) = verify(&holds, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 0, "{stdout}");
@@ -1438,26 +1876,44 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
     let rmw = program(
         &directory,
         "long_rmw.c",
-        &LONG_VALUES.replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 1L << 33);").replace("PROPERTY;", ""),
+        &LONG_VALUES
+            .replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 1L << 33);")
+            .replace("PROPERTY;", ""),
     );
     let (code, stdout, stderr) = verify(&rmw, &["--tso"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains("values wider than 32 bits are not ruled out"), "{stdout}");
+    assert!(
+        stdout.contains("values wider than 32 bits are not ruled out"),
+        "{stdout}"
+    );
     let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 0, "{stdout}");
     let small_rmw = program(
         &directory,
         "long_small_rmw.c",
-        &LONG_VALUES.replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 5L);").replace("PROPERTY;", "assert(x == 0);"),
+        &LONG_VALUES
+            .replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 5L);")
+            .replace("PROPERTY;", "assert(x == 0);"),
     );
     let (code, stdout, _) = verify(&small_rmw, &["--tso"]);
     assert_eq!(code, 10, "{stdout}");
     // Up to --bitwidth 32 memory takes an int: a 64-bit initial value no
     // int holds would be truncated, so it is refused (it was read as 0).
-    let initial = program(&directory, "long_initial.c", &LONG_VALUES.replace("long x;", "long x = 1L << 40;").replace("PROPERTY;", ""));
+    let initial = program(
+        &directory,
+        "long_initial.c",
+        &LONG_VALUES
+            .replace("long x;", "long x = 1L << 40;")
+            .replace("PROPERTY;", ""),
+    );
     let (code, _, stderr) = verify(&initial, &["--tso"]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("the initial value 1099511627776 does not fit in shared memory of --bitwidth 32"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "the initial value 1099511627776 does not fit in shared memory of --bitwidth 32"
+        ),
+        "{stderr}"
+    );
     let (code, stdout, _) = verify(&initial, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 0, "{stdout}");
 }
@@ -1472,10 +1928,20 @@ fn a_bit_width_between_32_and_64_narrows_64_bit_values_without_wrapping_them() {
     }
     let directory = tempfile::tempdir().expect("temporary directory");
     let write = |name: &str, store: &str, property: &str| {
-        program(&directory, name, &BETWEEN_32_AND_64.replace("STORE", store).replace("PROPERTY", property))
+        program(
+            &directory,
+            name,
+            &BETWEEN_32_AND_64
+                .replace("STORE", store)
+                .replace("PROPERTY", property),
+        )
     };
     // (2^40 + 5) at 40 bits would wrap to 5: cut off instead, at 41 kept.
-    let wide = write("wide.c", "x = (1L << 40) + 5", "assert(x != 5 && x != (1L << 40) + 5)");
+    let wide = write(
+        "wide.c",
+        "x = (1L << 40) + 5",
+        "assert(x != 5 && x != (1L << 40) + 5)",
+    );
     let (code, stdout, _) = verify(&wide, &["--tso", "--bitwidth", "40"]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("values wider than 40 bits"), "{stdout}");
@@ -1489,7 +1955,11 @@ fn a_bit_width_between_32_and_64_narrows_64_bit_values_without_wrapping_them() {
     let (code, stdout, _) = verify(&increment, &["--pso", "--bitwidth", "34"]);
     assert_eq!(code, 10, "{stdout}");
     // A 64-bit RMW is computed as a long long above 32 bits, then narrowed.
-    let rmw = write("rmw.c", "__sync_fetch_and_add(&y, 1UL)", "assert(y != 4294967296UL)");
+    let rmw = write(
+        "rmw.c",
+        "__sync_fetch_and_add(&y, 1UL)",
+        "assert(y != 4294967296UL)",
+    );
     let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "33"]);
     assert_eq!(code, 0, "{stdout}");
     let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "48"]);
@@ -1518,17 +1988,34 @@ fn thread_handles_in_a_global_struct_create_and_join() {
     let directory = tempfile::tempdir().expect("temporary directory");
     let all = "for (int i = 0; i < 2; i++) pthread_join(pool.workers[i], 0);\n  pthread_join(pool.reaper, 0)";
     let joined = program(&directory, "joined.c", &STRUCT_HANDLES.replace("JOIN", all));
-    let early = program(&directory, "early.c", &STRUCT_HANDLES.replace("JOIN", "pthread_join(pool.workers[0], 0)"));
+    let early = program(
+        &directory,
+        "early.c",
+        &STRUCT_HANDLES.replace("JOIN", "pthread_join(pool.workers[0], 0)"),
+    );
     for model in ["--sc", "--pso"] {
         let (code, stdout, _) = verify(&joined, &[model, "--unwind", "3", "--format", "json"]);
-        assert_eq!(code, 0, "every worker is joined through its handle in the struct ({model}): {stdout}");
+        assert_eq!(
+            code, 0,
+            "every worker is joined through its handle in the struct ({model}): {stdout}"
+        );
         let (code, stdout, _) = verify(&early, &[model, "--unwind", "3", "--format", "json"]);
         assert_eq!(code, 10, "two workers may not have run ({model}): {stdout}");
         // the witness names the thread a handle holds
         let report = json(&stdout);
-        let steps = report["witness"]["steps"].as_array().expect("witness steps");
-        let effects: Vec<&str> = steps.iter().filter_map(|step| step["effect"].as_str()).collect();
-        assert!(effects.iter().any(|effect| effect.starts_with("pool.reaper := thread work#2")), "{model}: {effects:?}");
+        let steps = report["witness"]["steps"]
+            .as_array()
+            .expect("witness steps");
+        let effects: Vec<&str> = steps
+            .iter()
+            .filter_map(|step| step["effect"].as_str())
+            .collect();
+        assert!(
+            effects
+                .iter()
+                .any(|effect| effect.starts_with("pool.reaper := thread work#2")),
+            "{model}: {effects:?}"
+        );
     }
 }
 
@@ -1538,23 +2025,41 @@ fn thread_handles_in_heap_memory_create_and_join() {
         return;
     }
     let directory = tempfile::tempdir().expect("temporary directory");
-    let write = |name: &str, property: &str| program(&directory, name, &HEAP_HANDLES.replace("PROPERTY", property));
+    let write = |name: &str, property: &str| {
+        program(
+            &directory,
+            name,
+            &HEAP_HANDLES.replace("PROPERTY", property),
+        )
+    };
     let joined = write("joined.c", "assert(cells[0] + cells[1] >= 1)");
     let racy = write("racy.c", "assert(cells[0] + cells[1] == N)");
     for model in ["--sc", "--tso"] {
         let (code, stdout, _) = verify(&joined, &[model, "--unwind", "3", "--format", "json"]);
-        assert_eq!(code, 0, "every worker is joined through its heap handle ({model}): {stdout}");
+        assert_eq!(
+            code, 0,
+            "every worker is joined through its heap handle ({model}): {stdout}"
+        );
         let (code, stdout, _) = verify(&racy, &[model, "--unwind", "3", "--format", "json"]);
-        assert_eq!(code, 10, "two workers write the same cell ({model}): {stdout}");
+        assert_eq!(
+            code, 10,
+            "two workers write the same cell ({model}): {stdout}"
+        );
     }
 }
 
 #[test]
 fn missing_cbmc_exits_2_with_the_install_hint() {
-    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--cbmc", "/nonexistent/cbmc"]);
+    let (code, stdout, stderr) = verify(
+        &example("store_buffering.c"),
+        &["--cbmc", "/nonexistent/cbmc"],
+    );
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(stderr.contains("install-cbmc.sh"), "{stderr}");
-    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--cbmc", "/nonexistent/cbmc", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &["--cbmc", "/nonexistent/cbmc", "--format", "json"],
+    );
     assert_eq!(code, 2);
     assert_eq!(json(&stdout)["verdict"], "backend-error");
 }
@@ -1563,11 +2068,17 @@ fn missing_cbmc_exits_2_with_the_install_hint() {
 fn cbmc_failures_exit_2_with_its_stderr() {
     let directory = tempfile::tempdir().unwrap();
     let crashing = fake_cbmc(directory.path(), "echo 'solver exploded' >&2\nexit 6");
-    let (code, _, stderr) = verify(&example("store_buffering.c"), &["--cbmc", crashing.to_str().unwrap()]);
+    let (code, _, stderr) = verify(
+        &example("store_buffering.c"),
+        &["--cbmc", crashing.to_str().unwrap()],
+    );
     assert_eq!(code, 2);
     assert!(stderr.contains("solver exploded"), "{stderr}");
     let garbage = fake_cbmc(directory.path(), "echo '[{\"program\": '\nexit 0");
-    let (code, _, _) = verify(&example("store_buffering.c"), &["--cbmc", garbage.to_str().unwrap()]);
+    let (code, _, _) = verify(
+        &example("store_buffering.c"),
+        &["--cbmc", garbage.to_str().unwrap()],
+    );
     assert_eq!(code, 2);
 }
 
@@ -1576,8 +2087,17 @@ fn the_time_limit_exits_3() {
     let directory = tempfile::tempdir().unwrap();
     let slow = fake_cbmc(directory.path(), "sleep 20");
     let started = std::time::Instant::now();
-    let (code, stdout, _) =
-        verify(&example("store_buffering.c"), &["--cbmc", slow.to_str().unwrap(), "--timeout", "1", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &[
+            "--cbmc",
+            slow.to_str().unwrap(),
+            "--timeout",
+            "1",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 3);
     assert_eq!(json(&stdout)["verdict"], "timeout");
     assert!(started.elapsed() < std::time::Duration::from_secs(15));
@@ -1588,7 +2108,10 @@ fn the_time_limit_exits_3() {
 fn process_ended(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Err(_) => true,
-        Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
     }
 }
 
@@ -1598,7 +2121,10 @@ fn process_ended(pid: &str) -> bool {
 fn cbmc_ends_when_lazysma_is_killed() {
     let directory = tempfile::tempdir().unwrap();
     let pid_file = directory.path().join("cbmc.pid");
-    let slow = fake_cbmc(directory.path(), &format!("echo $$ > '{}'\nexec sleep 60", pid_file.display()));
+    let slow = fake_cbmc(
+        directory.path(),
+        &format!("echo $$ > '{}'\nexec sleep 60", pid_file.display()),
+    );
     let mut child = support::lazysma()
         .arg("verify")
         .arg(example("store_buffering.c"))
@@ -1614,7 +2140,10 @@ fn cbmc_ends_when_lazysma_is_killed() {
         {
             break text.trim().to_string();
         }
-        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the stand-in CBMC never started");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "the stand-in CBMC never started"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     assert!(!process_ended(&pid), "the stand-in CBMC runs");
@@ -1622,7 +2151,10 @@ fn cbmc_ends_when_lazysma_is_killed() {
     child.wait().unwrap();
     let killed = std::time::Instant::now();
     while !process_ended(&pid) {
-        assert!(killed.elapsed() < std::time::Duration::from_secs(10), "CBMC (pid {pid}) outlived lazysma");
+        assert!(
+            killed.elapsed() < std::time::Duration::from_secs(10),
+            "CBMC (pid {pid}) outlived lazysma"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
@@ -1640,7 +2172,10 @@ fn temporary_files_go_and_cbmc_ends_when_lazysma_is_terminated_or_interrupted() 
         let temporary = directory.path().join("tmp");
         std::fs::create_dir(&temporary).unwrap();
         let pid_file = directory.path().join("cbmc.pid");
-        let slow = fake_cbmc(directory.path(), &format!("echo $$ > '{}'\nexec sleep 60", pid_file.display()));
+        let slow = fake_cbmc(
+            directory.path(),
+            &format!("echo $$ > '{}'\nexec sleep 60", pid_file.display()),
+        );
         let mut command = support::lazysma();
         // A caller that ignores SIGINT (a background job of a shell without
         // job control, as CI may start this test) passes that on, and
@@ -1655,7 +2190,13 @@ fn temporary_files_go_and_cbmc_ends_when_lazysma_is_terminated_or_interrupted() 
         let mut child = command
             .arg("verify")
             .arg(example("store_buffering.c"))
-            .args(["--sc", "--sat-solver", "cbmc", "--cbmc", slow.to_str().unwrap()])
+            .args([
+                "--sc",
+                "--sat-solver",
+                "cbmc",
+                "--cbmc",
+                slow.to_str().unwrap(),
+            ])
             .env("TMPDIR", &temporary)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -1668,19 +2209,42 @@ fn temporary_files_go_and_cbmc_ends_when_lazysma_is_terminated_or_interrupted() 
             {
                 break text.trim().to_string();
             }
-            assert!(started.elapsed() < std::time::Duration::from_secs(30), "the stand-in CBMC never started");
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "the stand-in CBMC never started"
+            );
             std::thread::sleep(std::time::Duration::from_millis(20));
         };
-        assert!(std::fs::read_dir(&temporary).unwrap().next().is_some(), "lazysma's temporary directory is there while CBMC runs");
-        let sent = std::process::Command::new("kill").args(["-s", name]).arg(child.id().to_string()).status().unwrap();
+        assert!(
+            std::fs::read_dir(&temporary).unwrap().next().is_some(),
+            "lazysma's temporary directory is there while CBMC runs"
+        );
+        let sent = std::process::Command::new("kill")
+            .args(["-s", name])
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
         assert!(sent.success());
-        let Some(status) = child.wait_timeout(std::time::Duration::from_secs(10)).unwrap() else {
+        let Some(status) = child
+            .wait_timeout(std::time::Duration::from_secs(10))
+            .unwrap()
+        else {
             let _ = child.kill();
             panic!("lazysma did not end on SIG{name}");
         };
-        assert_eq!(status.signal(), Some(number), "lazysma ends by SIG{name}: {status}");
-        assert!(process_ended(&pid), "CBMC (pid {pid}) outlived lazysma's SIG{name}");
-        let left: Vec<_> = std::fs::read_dir(&temporary).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert_eq!(
+            status.signal(),
+            Some(number),
+            "lazysma ends by SIG{name}: {status}"
+        );
+        assert!(
+            process_ended(&pid),
+            "CBMC (pid {pid}) outlived lazysma's SIG{name}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&temporary)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
         assert!(left.is_empty(), "SIG{name} left {left:?} behind");
     }
 }
@@ -1700,7 +2264,10 @@ fn unwinding_assertions_report_the_bound_not_a_bug() {
         "#include <pthread.h>\n#include <assert.h>\nint x;\nvoid *t(void *arg) {\n  int i = 0;\n  while (i < 3) {\n    x = x + 1;\n    i++;\n  }\n  return 0;\n}\nint main(void) {\n  pthread_t a;\n  pthread_create(&a, 0, t, 0);\n  pthread_join(a, 0);\n  assert(x <= 3);\n  return 0;\n}\n",
     )
     .unwrap();
-    let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &program,
+        &["--sc", "--unwinding-assertions", "--format", "json"],
+    );
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
     assert_eq!(report["verdict"], "unwinding-bound");
@@ -1709,18 +2276,57 @@ fn unwinding_assertions_report_the_bound_not_a_bug() {
     assert_eq!(report["check"]["realisable"], true);
     let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions"]);
     assert_eq!(code, 10);
-    assert!(stdout.starts_with("Unwinding bound reached under SC: a loop can run more than --unwind 2 times"), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "Unwinding bound reached under SC: a loop can run more than --unwind 2 times"
+        ),
+        "{stdout}"
+    );
     assert!(stdout.contains("6 | while (i < 3) {"), "{stdout}");
-    let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--no-check", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &program,
+        &[
+            "--sc",
+            "--unwinding-assertions",
+            "--no-check",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 10);
-    assert_eq!(json(&stdout)["verdict"], "unwinding-bound", "without the native check too");
+    assert_eq!(
+        json(&stdout)["verdict"],
+        "unwinding-bound",
+        "without the native check too"
+    );
     // the loop's own depth is the bound it reports
-    let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--unwind", "3", "--unwindset", "6:1"]);
+    let (code, stdout, _) = verify(
+        &program,
+        &[
+            "--sc",
+            "--unwinding-assertions",
+            "--unwind",
+            "3",
+            "--unwindset",
+            "6:1",
+        ],
+    );
     assert_eq!(code, 10);
-    assert!(stdout.starts_with("Unwinding bound reached under SC: a loop can run more than --unwind 1 times"), "{stdout}");
-    let (code, stdout, _) = verify(&program, &["--sc", "--unwinding-assertions", "--unwind", "3"]);
+    assert!(
+        stdout.starts_with(
+            "Unwinding bound reached under SC: a loop can run more than --unwind 1 times"
+        ),
+        "{stdout}"
+    );
+    let (code, stdout, _) = verify(
+        &program,
+        &["--sc", "--unwinding-assertions", "--unwind", "3"],
+    );
     assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains("every loop exits within --unwind"), "{stdout}");
+    assert!(
+        stdout.contains("every loop exits within --unwind"),
+        "{stdout}"
+    );
     let (code, _, _) = verify(&program, &["--sc"]);
     assert_eq!(code, 0);
 }
@@ -1737,20 +2343,45 @@ fn bad_input_exits_1() {
     // the diagnostic as the text report shows it, not only its message
     let diagnostic = &report["diagnostic"];
     assert_eq!(diagnostic["message"], "syntax error", "{stdout}");
-    assert!(diagnostic["file"].as_str().is_some_and(|file| file.ends_with("broken.c")), "{stdout}");
-    assert_eq!((&diagnostic["line"], &diagnostic["column"]), (&Value::from(1), &Value::from(27)), "{stdout}");
+    assert!(
+        diagnostic["file"]
+            .as_str()
+            .is_some_and(|file| file.ends_with("broken.c")),
+        "{stdout}"
+    );
+    assert_eq!(
+        (&diagnostic["line"], &diagnostic["column"]),
+        (&Value::from(1), &Value::from(27)),
+        "{stdout}"
+    );
     assert_eq!(diagnostic["label"], "unexpected `}`", "{stdout}");
-    assert!(diagnostic["help"].as_str().is_some_and(|help| help.starts_with("expected one of")), "{stdout}");
+    assert!(
+        diagnostic["help"]
+            .as_str()
+            .is_some_and(|help| help.starts_with("expected one of")),
+        "{stdout}"
+    );
     // a construct lazysma refuses, and a line of --unwindset without a loop
     let recursive = directory.path().join("recursive.c");
-    std::fs::write(&recursive, "int f(int k) {\n  return k > 0 ? f(k - 1) : 0;\n}\nint main(void) {\n  return f(2);\n}\n").unwrap();
+    std::fs::write(
+        &recursive,
+        "int f(int k) {\n  return k > 0 ? f(k - 1) : 0;\n}\nint main(void) {\n  return f(2);\n}\n",
+    )
+    .unwrap();
     let (code, stdout, _) = verify(&recursive, &["--format", "json"]);
     assert_eq!(code, 1);
     assert_eq!(json(&stdout)["diagnostic"]["line"], 2, "{stdout}");
-    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--unwindset", "4:3", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &["--unwindset", "4:3", "--format", "json"],
+    );
     assert_eq!(code, 1);
     let diagnostic = &json(&stdout)["diagnostic"];
-    assert_eq!((&diagnostic["line"], &diagnostic["column"]), (&Value::from(4), &Value::from(1)), "{stdout}");
+    assert_eq!(
+        (&diagnostic["line"], &diagnostic["column"]),
+        (&Value::from(4), &Value::from(1)),
+        "{stdout}"
+    );
     assert!(diagnostic["help"].is_string(), "{stdout}");
 }
 
@@ -1760,11 +2391,30 @@ fn bad_input_exits_1() {
 #[test]
 fn an_option_error_is_one_json_document_too() {
     let cases: [(&[&str], &str); 5] = [
-        (&["--bogus", "--format", "json"], "unexpected argument '--bogus'"),
+        (
+            &["--bogus", "--format", "json"],
+            "unexpected argument '--bogus'",
+        ),
         (&["--format=json", "--rounds", "0"], "'--rounds <ROUNDS>'"),
-        (&["--timeout", "0", "--format", "json"], "positive number of seconds"),
-        (&["--format", "json", "--sc", "--pso"], "cannot be used with"),
-        (&["--format", "json", "--unwindset", "5:1", "--unwindset", "5:2"], "two depths, 5:1 and 5:2"),
+        (
+            &["--timeout", "0", "--format", "json"],
+            "positive number of seconds",
+        ),
+        (
+            &["--format", "json", "--sc", "--pso"],
+            "cannot be used with",
+        ),
+        (
+            &[
+                "--format",
+                "json",
+                "--unwindset",
+                "5:1",
+                "--unwindset",
+                "5:2",
+            ],
+            "two depths, 5:1 and 5:2",
+        ),
     ];
     for (arguments, expected) in cases {
         let (code, stdout, stderr) = verify(&example("store_buffering.c"), arguments);
@@ -1773,26 +2423,54 @@ fn an_option_error_is_one_json_document_too() {
         let report = json(&stdout);
         assert_eq!(report["verdict"], "bad-input", "{arguments:?}");
         assert_eq!(report["exit_code"], 1, "{arguments:?}");
-        assert!(report["message"].as_str().is_some_and(|message| message.contains(expected)), "{arguments:?}: {stdout}");
+        assert!(
+            report["message"]
+                .as_str()
+                .is_some_and(|message| message.contains(expected)),
+            "{arguments:?}: {stdout}"
+        );
         assert_eq!(report["file"], Value::Null, "{arguments:?}");
         assert_eq!(report["diagnostic"], Value::Null, "{arguments:?}");
-        assert_eq!(report["warnings"], Value::Array(Vec::new()), "{arguments:?}");
+        assert_eq!(
+            report["warnings"],
+            Value::Array(Vec::new()),
+            "{arguments:?}"
+        );
     }
     // and one SARIF log, a failed invocation with the message
-    for arguments in [&["--bogus", "--format", "sarif"][..], &["--format=sarif", "--unwindset", "5:1", "--unwindset", "5:2"]] {
+    for arguments in [
+        &["--bogus", "--format", "sarif"][..],
+        &["--format=sarif", "--unwindset", "5:1", "--unwindset", "5:2"],
+    ] {
         let (code, stdout, stderr) = verify(&example("store_buffering.c"), arguments);
         assert_eq!(code, 1, "{arguments:?}: {stdout}{stderr}");
         assert!(stderr.is_empty(), "{arguments:?}: {stderr}");
         let run = &json(&stdout)["runs"][0];
-        assert_eq!(run["invocations"][0]["executionSuccessful"], false, "{stdout}");
-        assert_eq!(run["properties"], serde_json::json!({ "verdict": "bad-input" }), "{stdout}");
-        let message = run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"].as_str();
-        assert!(message.is_some_and(|message| message.contains("--bogus") || message.contains("two depths")), "{stdout}");
+        assert_eq!(
+            run["invocations"][0]["executionSuccessful"], false,
+            "{stdout}"
+        );
+        assert_eq!(
+            run["properties"],
+            serde_json::json!({ "verdict": "bad-input" }),
+            "{stdout}"
+        );
+        let message =
+            run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"].as_str();
+        assert!(
+            message.is_some_and(
+                |message| message.contains("--bogus") || message.contains("two depths")
+            ),
+            "{stdout}"
+        );
     }
     // text mode keeps clap's message on stderr
     let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--bogus"]);
     assert_eq!(code, 1);
-    assert!(stdout.is_empty() && stderr.contains("unexpected argument '--bogus'"), "{stdout}{stderr}");
+    assert!(
+        stdout.is_empty() && stderr.contains("unexpected argument '--bogus'"),
+        "{stdout}{stderr}"
+    );
 }
 
 /// A TSO counterexample replayed as if CBMC had found it under SC: the SC
@@ -1804,8 +2482,16 @@ fn a_counterexample_failing_the_check_exits_4() {
     }
     let directory = tempfile::tempdir().unwrap();
     let sequential = directory.path().join("sb_tso.c");
-    let (code, _, _) =
-        verify(&example("store_buffering.c"), &["--tso", "--keep", sequential.to_str().unwrap(), "--format", "json"]);
+    let (code, _, _) = verify(
+        &example("store_buffering.c"),
+        &[
+            "--tso",
+            "--keep",
+            sequential.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 10);
     let cbmc = support::cbmc_path().expect("CBMC");
     let recorded = std::process::Command::new(cbmc)
@@ -1815,13 +2501,33 @@ fn a_counterexample_failing_the_check_exits_4() {
         .unwrap();
     let output = directory.path().join("output.json");
     std::fs::write(&output, &recorded.stdout).unwrap();
-    let replay = fake_cbmc(directory.path(), &format!("cat '{}'\nexit 10", output.display()));
-    let (code, _, stderr) = verify(&example("store_buffering.c"), &["--sc", "--cbmc", replay.to_str().unwrap(), "--color", "never"]);
+    let replay = fake_cbmc(
+        directory.path(),
+        &format!("cat '{}'\nexit 10", output.display()),
+    );
+    let (code, _, stderr) = verify(
+        &example("store_buffering.c"),
+        &[
+            "--sc",
+            "--cbmc",
+            replay.to_str().unwrap(),
+            "--color",
+            "never",
+        ],
+    );
     assert_eq!(code, 4, "{stderr}");
     assert!(stderr.contains("INTERNAL ERROR"), "{stderr}");
     assert!(stderr.contains("not a bug in your program"), "{stderr}");
-    let (code, stdout, _) =
-        verify(&example("store_buffering.c"), &["--sc", "--cbmc", replay.to_str().unwrap(), "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &[
+            "--sc",
+            "--cbmc",
+            replay.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 4);
     let report = json(&stdout);
     assert_eq!(report["verdict"], "check-failed");
@@ -1855,11 +2561,27 @@ fn atomic_sections_are_shown_and_rule_out_sc() {
     assert_eq!(code, 10, "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["check"]["realisable"], true);
-    assert_eq!(report["diagnosis"]["sc_realisable"], false, "{}", report["diagnosis"]);
-    let kinds: Vec<&str> =
-        report["witness"]["steps"].as_array().unwrap().iter().filter_map(|s| s["kind"].as_str()).collect();
-    assert_eq!(kinds.iter().filter(|k| **k == "atomic-begin").count(), 2, "{kinds:?}");
-    assert_eq!(kinds.iter().filter(|k| **k == "atomic-end").count(), 2, "{kinds:?}");
+    assert_eq!(
+        report["diagnosis"]["sc_realisable"], false,
+        "{}",
+        report["diagnosis"]
+    );
+    let kinds: Vec<&str> = report["witness"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["kind"].as_str())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "atomic-begin").count(),
+        2,
+        "{kinds:?}"
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "atomic-end").count(),
+        2,
+        "{kinds:?}"
+    );
 }
 
 #[test]
@@ -1867,11 +2589,21 @@ fn an_external_sat_solver_proves_safe_programs_and_keeps_confirmed_counterexampl
     if !require_cbmc() || !require_cadical() {
         return;
     }
-    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--sat-solver", "cadical"]);
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &["--tso", "--sat-solver", "cadical"],
+    );
     assert_eq!(code, 10, "{stdout}");
     // CBMC's run decides it before CaDiCaL starts, and the report says so
-    assert!(stdout.contains("(its own solver decided; cadical beside it)") && stdout.contains("native TSO check: confirmed"), "{stdout}");
-    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--sc", "--sat-solver", "cadical", "--format", "json"]);
+    assert!(
+        stdout.contains("(its own solver decided; cadical beside it)")
+            && stdout.contains("native TSO check: confirmed"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &["--sc", "--sat-solver", "cadical", "--format", "json"],
+    );
     assert_eq!(code, 0, "{stdout}");
     let report = json(&stdout);
     assert_eq!(report["verdict"], "safe");
@@ -1888,7 +2620,10 @@ fn a_solver_that_finds_a_failure_is_reported_when_cbmcs_run_gives_no_counterexam
     let wrapper = support::cbmc_killed_when_tracing(directory.path(), &real);
     let wrapper = wrapper.to_str().expect("a UTF-8 path");
     // CBMC's run dies; CaDiCaL alone proves the program safe under SC ...
-    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--sc", "--cbmc", wrapper, "--format", "json"]);
+    let (code, stdout, stderr) = verify(
+        &example("store_buffering.c"),
+        &["--sc", "--cbmc", wrapper, "--format", "json"],
+    );
     assert_eq!(code, 0, "{stdout}{stderr}");
     let report = json(&stdout);
     assert_eq!(report["verdict"], "safe");
@@ -1896,20 +2631,41 @@ fn a_solver_that_finds_a_failure_is_reported_when_cbmcs_run_gives_no_counterexam
     assert_eq!(report["cbmc"]["decided_by"], "cadical");
     // ... and finds that the assertion can fail under TSO, which the report
     // says beside the failure, without a verdict it cannot check
-    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--tso", "--cbmc", wrapper, "--format", "json"]);
+    let (code, stdout, stderr) = verify(
+        &example("store_buffering.c"),
+        &["--tso", "--cbmc", wrapper, "--format", "json"],
+    );
     assert_eq!(code, 2, "{stdout}{stderr}");
     let report = json(&stdout);
     assert_eq!(report["verdict"], "backend-error");
     assert_eq!(report["cbmc"]["formula_satisfiable"], true);
     assert_eq!(report["cbmc"]["decided_by"], Value::Null, "no verdict");
     let message = report["message"].as_str().expect("a message");
-    assert!(message.contains("cadical found that a property can fail"), "{message}");
-    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--tso", "--cbmc", wrapper]);
+    assert!(
+        message.contains("cadical found that a property can fail"),
+        "{message}"
+    );
+    let (code, stdout, stderr) =
+        verify(&example("store_buffering.c"), &["--tso", "--cbmc", wrapper]);
     assert_eq!(code, 2, "{stdout}");
     let text = format!("{stdout}{stderr}");
-    assert!(text.contains("cadical found that a property can fail"), "{text}");
+    assert!(
+        text.contains("cadical found that a property can fail"),
+        "{text}"
+    );
     // with CBMC's own solver alone nobody knows
-    let (code, stdout, _) = verify(&example("store_buffering.c"), &["--tso", "--cbmc", wrapper, "--sat-solver", "cbmc", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &[
+            "--tso",
+            "--cbmc",
+            wrapper,
+            "--sat-solver",
+            "cbmc",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 2, "{stdout}");
     assert_eq!(json(&stdout)["cbmc"]["formula_satisfiable"], Value::Null);
 }
@@ -1938,13 +2694,35 @@ fn values_are_shown_as_their_c_types_read_them_heap_cells_typed_by_their_pointer
     let steps = report["witness"]["steps"].as_array().expect("steps");
     let effects: Vec<&str> = steps.iter().filter_map(|s| s["effect"].as_str()).collect();
     // the pointer as the location it points to, its value as a location id
-    assert!(effects.contains(&"top := &heap#0[0] (buffered)"), "{effects:?}");
-    let store = steps.iter().find(|s| s["effect"] == "top := &heap#0[0] (buffered)").expect("the store to top");
-    assert!(store["value"].as_str().is_some_and(|v| v.parse::<u64>().is_ok()), "{store}");
+    assert!(
+        effects.contains(&"top := &heap#0[0] (buffered)"),
+        "{effects:?}"
+    );
+    let store = steps
+        .iter()
+        .find(|s| s["effect"] == "top := &heap#0[0] (buffered)")
+        .expect("the store to top");
+    assert!(
+        store["value"]
+            .as_str()
+            .is_some_and(|v| v.parse::<u64>().is_ok()),
+        "{store}"
+    );
     // the heap cells typed by `top`: an unsigned and a null pointer
-    assert!(effects.iter().any(|e| e.starts_with("heap#0[0] := 4000000000")), "{effects:?}");
-    assert!(effects.iter().any(|e| e.starts_with("heap#0[1] := NULL")), "{effects:?}");
-    assert!(effects.contains(&"reads top = &heap#0[0] from memory"), "{effects:?}");
+    assert!(
+        effects
+            .iter()
+            .any(|e| e.starts_with("heap#0[0] := 4000000000")),
+        "{effects:?}"
+    );
+    assert!(
+        effects.iter().any(|e| e.starts_with("heap#0[1] := NULL")),
+        "{effects:?}"
+    );
+    assert!(
+        effects.contains(&"reads top = &heap#0[0] from memory"),
+        "{effects:?}"
+    );
 }
 
 /// Store buffering where one thread's three stores to `x` must all be
@@ -1962,13 +2740,27 @@ fn the_safe_report_names_sufficient_bounds_and_auto_takes_them() {
     let directory = tempfile::tempdir().expect("temporary directory");
     let three = program(&directory, "three.c", THREE_PENDING);
     for model in ["--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&three, &[model, "--qsize", "3", "--maxclock", "6", "--color", "never"]);
+        let (code, stdout, stderr) = verify(
+            &three,
+            &[model, "--qsize", "3", "--maxclock", "6", "--color", "never"],
+        );
         assert_eq!(code, 0, "{model}: {stdout}{stderr}");
         assert!(
             stdout.contains("(bugs that need more rounds, loop iterations or buffer space are not ruled out; no execution of this program needs more than qsize 4, maxclock 4; --qsize auto sets it)"),
             "{model}: {stdout}"
         );
-        let (code, stdout, stderr) = verify(&three, &[model, "--qsize", "auto", "--maxclock", "auto", "--format", "json"]);
+        let (code, stdout, stderr) = verify(
+            &three,
+            &[
+                model,
+                "--qsize",
+                "auto",
+                "--maxclock",
+                "auto",
+                "--format",
+                "json",
+            ],
+        );
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
         let report = json(&stdout);
         assert_eq!(report["bounds"]["qsize"], 4, "{stdout}");
@@ -1978,15 +2770,33 @@ fn the_safe_report_names_sufficient_bounds_and_auto_takes_them() {
         assert_eq!(report["check"]["realisable"], true, "{stdout}");
     }
     // at the sufficient bounds only rounds and loops remain
-    let safe = program(&directory, "fenced.c", &THREE_PENDING.replace("x = 3; r0", "x = 3; __sync_synchronize(); r0"));
-    let (code, stdout, stderr) = verify(&safe, &["--tso", "--qsize", "auto", "--maxclock", "auto", "--color", "never"]);
+    let safe = program(
+        &directory,
+        "fenced.c",
+        &THREE_PENDING.replace("x = 3; r0", "x = 3; __sync_synchronize(); r0"),
+    );
+    let (code, stdout, stderr) = verify(
+        &safe,
+        &[
+            "--tso",
+            "--qsize",
+            "auto",
+            "--maxclock",
+            "auto",
+            "--color",
+            "never",
+        ],
+    );
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
         stdout.contains("(bugs that need more rounds or loop iterations are not ruled out; no execution of this program needs more than qsize 4, maxclock 4)"),
         "{stdout}"
     );
     let (_, stdout, _) = verify(&safe, &["--sc", "--format", "json"]);
-    assert!(json(&stdout)["sufficient_bounds"].is_null(), "SC has no buffers: {stdout}");
+    assert!(
+        json(&stdout)["sufficient_bounds"].is_null(),
+        "SC has no buffers: {stdout}"
+    );
 }
 
 /// A writer's three stores read in turn by another thread: a bug under
@@ -2001,8 +2811,18 @@ int main(void) { pthread_t a, b; pthread_create(&a, 0, writer, 0); pthread_creat
 /// otherwise, and sleeps for a minute on the one it does not run.
 fn cbmc_real_for_one_run(directory: &Path, sc_real: bool) -> PathBuf {
     let real = support::cbmc_path().expect("CBMC");
-    let (sc, other) = if sc_real { ("exec \"$real\" \"$@\"", "exec sleep 60") } else { ("exec sleep 60", "exec \"$real\" \"$@\"") };
-    fake_cbmc(directory, &format!("real='{}'\ncase \"$1\" in\n  *sequential-sc.c) {sc};;\nesac\n{other}", real.display()))
+    let (sc, other) = if sc_real {
+        ("exec \"$real\" \"$@\"", "exec sleep 60")
+    } else {
+        ("exec sleep 60", "exec \"$real\" \"$@\"")
+    };
+    fake_cbmc(
+        directory,
+        &format!(
+            "real='{}'\ncase \"$1\" in\n  *sequential-sc.c) {sc};;\nesac\n{other}",
+            real.display()
+        ),
+    )
 }
 
 #[test]
@@ -2016,30 +2836,83 @@ fn a_violation_under_sc_ends_the_tso_and_pso_runs() {
     let sc_only = cbmc_real_for_one_run(directory.path(), true);
     for model in ["--tso", "--pso"] {
         let started = std::time::Instant::now();
-        let (code, stdout, stderr) = verify(&racy, &[model, "--rounds", "4", "--cbmc", sc_only.to_str().unwrap(), "--format", "json"]);
+        let (code, stdout, stderr) = verify(
+            &racy,
+            &[
+                model,
+                "--rounds",
+                "4",
+                "--cbmc",
+                sc_only.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+        );
         assert_eq!(code, 10, "{model}: {stdout}{stderr}");
-        assert!(started.elapsed() < std::time::Duration::from_secs(40), "{model}: the TSO/PSO run was not stopped");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(40),
+            "{model}: the TSO/PSO run was not stopped"
+        );
         let report = json(&stdout);
         assert_eq!(report["verdict"], "violation", "{stdout}");
         assert_eq!(report["model"], &model[2..], "{stdout}");
         assert_eq!(report["found_under_sc"], true, "{stdout}");
         assert_eq!(report["check"]["model"], "sc", "{stdout}");
         assert_eq!(report["check"]["realisable"], true, "{stdout}");
-        assert_eq!(report["cbmc"]["sat_solver"], Value::Null, "the SC run uses CBMC's own solver: {stdout}");
+        assert_eq!(
+            report["cbmc"]["sat_solver"],
+            Value::Null,
+            "the SC run uses CBMC's own solver: {stdout}"
+        );
         assert_eq!(report["diagnosis"]["sc_realisable"], true, "{stdout}");
         assert_eq!(report["property"]["line"], 5, "{stdout}");
     }
-    let (code, stdout, _) = verify(&racy, &["--tso", "--rounds", "4", "--cbmc", sc_only.to_str().unwrap(), "--color", "never"]);
+    let (code, stdout, _) = verify(
+        &racy,
+        &[
+            "--tso",
+            "--rounds",
+            "4",
+            "--cbmc",
+            sc_only.to_str().unwrap(),
+            "--color",
+            "never",
+        ],
+    );
     assert_eq!(code, 10, "{stdout}");
-    assert!(stdout.contains("Found by the run under SC beside the TSO run: this bug needs no weak memory"), "{stdout}");
-    assert!(stdout.contains("Witness: an interleaving the native SC check confirms"), "{stdout}");
-    assert!(stdout.contains("read_in_turn.c (sc, beside etso), bounds:"), "{stdout}");
-    assert!(stdout.contains("Diagnosis: a violation under sequential consistency, which no fence can prevent"), "{stdout}");
-    assert!(!stdout.contains("is possible under sequential consistency"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "Found by the run under SC beside the TSO run: this bug needs no weak memory"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Witness: an interleaving the native SC check confirms"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("read_in_turn.c (sc, beside etso), bounds:"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "Diagnosis: a violation under sequential consistency, which no fence can prevent"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("is possible under sequential consistency"),
+        "{stdout}"
+    );
     // under --sc too
     let (code, stdout, _) = verify(&racy, &["--sc", "--rounds", "4", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
-    assert!(stdout.contains("Diagnosis: a violation under sequential consistency, which no fence can prevent"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "Diagnosis: a violation under sequential consistency, which no fence can prevent"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -2050,12 +2923,29 @@ fn a_decided_tso_run_ends_the_run_under_sc() {
     let directory = tempfile::tempdir().expect("temporary directory");
     // the run under SC never answers: the TSO run decides alone
     let model_only = cbmc_real_for_one_run(directory.path(), false);
-    let fenced = program(&directory, "fenced.c", &THREE_PENDING.replace("x = 3; r0", "x = 3; __sync_synchronize(); r0"));
+    let fenced = program(
+        &directory,
+        "fenced.c",
+        &THREE_PENDING.replace("x = 3; r0", "x = 3; __sync_synchronize(); r0"),
+    );
     for (file, expected) in [(example("store_buffering.c"), 10), (fenced, 0)] {
         let started = std::time::Instant::now();
-        let (code, stdout, stderr) = verify(&file, &["--tso", "--cbmc", model_only.to_str().unwrap(), "--format", "json"]);
+        let (code, stdout, stderr) = verify(
+            &file,
+            &[
+                "--tso",
+                "--cbmc",
+                model_only.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+        );
         assert_eq!(code, expected, "{}: {stdout}{stderr}", file.display());
-        assert!(started.elapsed() < std::time::Duration::from_secs(40), "{}: the run under SC was not stopped", file.display());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(40),
+            "{}: the run under SC was not stopped",
+            file.display()
+        );
         let report = json(&stdout);
         assert_eq!(report["found_under_sc"], false, "{stdout}");
         assert_eq!(report["check"]["model"], "tso", "{stdout}");
@@ -2099,40 +2989,123 @@ fn keep_keeps_the_program_of_the_run_under_sc_beside_the_model_one() {
     let racy = program(&directory, "read_in_turn.c", READ_IN_TURN);
     let kept = directory.path().join("seq.c");
     let sc_kept = directory.path().join("seq.sc.c");
-    let (code, stdout, stderr) = verify(&racy, &["--tso", "--rounds", "4", "--keep", kept.to_str().unwrap(), "--format", "json"]);
+    let (code, stdout, stderr) = verify(
+        &racy,
+        &[
+            "--tso",
+            "--rounds",
+            "4",
+            "--keep",
+            kept.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 10, "{stdout}{stderr}");
     let report = json(&stdout);
-    assert_eq!(report["kept"]["program"], kept.display().to_string(), "{stdout}");
-    assert_eq!(report["kept"]["sc_program"], sc_kept.display().to_string(), "{stdout}");
+    assert_eq!(
+        report["kept"]["program"],
+        kept.display().to_string(),
+        "{stdout}"
+    );
+    assert_eq!(
+        report["kept"]["sc_program"],
+        sc_kept.display().to_string(),
+        "{stdout}"
+    );
     let cbmc = support::cbmc_path().expect("CBMC");
     for (file, sma) in [(&kept, "etso"), (&sc_kept, "sc")] {
         let text = std::fs::read_to_string(file).expect("kept program");
-        assert!(text.contains(&format!("shared memory abstraction: {sma}\n")), "{}", file.display());
-        let status = std::process::Command::new(&cbmc).arg(file).output().expect("CBMC runs").status;
+        assert!(
+            text.contains(&format!("shared memory abstraction: {sma}\n")),
+            "{}",
+            file.display()
+        );
+        let status = std::process::Command::new(&cbmc)
+            .arg(file)
+            .output()
+            .expect("CBMC runs")
+            .status;
         assert_eq!(status.code(), Some(10), "cbmc {}", file.display());
     }
-    let (code, stdout, _) = verify(&racy, &["--tso", "--color", "never", "--rounds", "4", "--keep", kept.to_str().unwrap()]);
+    let (code, stdout, _) = verify(
+        &racy,
+        &[
+            "--tso",
+            "--color",
+            "never",
+            "--rounds",
+            "4",
+            "--keep",
+            kept.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code, 10);
-    assert!(stdout.contains(&format!("kept: {}; the run under SC's: {}", kept.display(), sc_kept.display())), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "kept: {}; the run under SC's: {}",
+            kept.display(),
+            sc_kept.display()
+        )),
+        "{stdout}"
+    );
 
     let alone = directory.path().join("alone.c");
-    let (code, stdout, _) = verify(&racy, &["--tso", "--rounds", "4", "--no-sc-run", "--keep", alone.to_str().unwrap(), "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &racy,
+        &[
+            "--tso",
+            "--rounds",
+            "4",
+            "--no-sc-run",
+            "--keep",
+            alone.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 10);
     assert_eq!(json(&stdout)["kept"]["sc_program"], Value::Null, "{stdout}");
     assert!(alone.exists() && !directory.path().join("alone.sc.c").exists());
 
     let input = program(&directory, "input.sc.c", READ_IN_TURN);
-    let (code, stdout, _) =
-        verify(&input, &["--tso", "--keep", directory.path().join("input.c").to_str().unwrap(), "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &input,
+        &[
+            "--tso",
+            "--keep",
+            directory.path().join("input.c").to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 1, "{stdout}");
-    assert!(json(&stdout)["message"].as_str().unwrap_or("").contains("is the input file"), "{stdout}");
+    assert!(
+        json(&stdout)["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("is the input file"),
+        "{stdout}"
+    );
     // without the run under SC there is no companion to refuse
     let (code, stdout, _) = verify(
         &input,
-        &["--tso", "--rounds", "4", "--no-sc-run", "--keep", directory.path().join("input.c").to_str().unwrap(), "--format", "json"],
+        &[
+            "--tso",
+            "--rounds",
+            "4",
+            "--no-sc-run",
+            "--keep",
+            directory.path().join("input.c").to_str().unwrap(),
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(code, 10, "{stdout}");
-    assert_eq!(std::fs::read_to_string(&input).expect("input"), READ_IN_TURN);
+    assert_eq!(
+        std::fs::read_to_string(&input).expect("input"),
+        READ_IN_TURN
+    );
 }
 
 /// CBMC checks lazysma's own `.c` file, whatever `--keep` names (CBMC
@@ -2144,14 +3117,39 @@ fn keep_copies_the_programs_to_any_name_and_cbmc_checks_its_own_file() {
     }
     let directory = tempfile::tempdir().expect("temporary directory");
     let kept = directory.path().join("kept.txt");
-    let (code, stdout, stderr) = verify(&example("store_buffering.c"), &["--tso", "--keep", kept.to_str().unwrap(), "--format", "json"]);
+    let (code, stdout, stderr) = verify(
+        &example("store_buffering.c"),
+        &[
+            "--tso",
+            "--keep",
+            kept.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 10, "{stdout}{stderr}");
     let report = json(&stdout);
     let sc_kept = directory.path().join("kept.txt.sc.c");
-    assert_eq!(report["kept"]["program"], kept.display().to_string(), "{stdout}");
-    assert_eq!(report["kept"]["sc_program"], sc_kept.display().to_string(), "{stdout}");
-    assert!(std::fs::read_to_string(&kept).expect("kept").contains("shared memory abstraction: etso\n"));
-    assert!(std::fs::read_to_string(&sc_kept).expect("kept under SC").contains("shared memory abstraction: sc\n"));
+    assert_eq!(
+        report["kept"]["program"],
+        kept.display().to_string(),
+        "{stdout}"
+    );
+    assert_eq!(
+        report["kept"]["sc_program"],
+        sc_kept.display().to_string(),
+        "{stdout}"
+    );
+    assert!(
+        std::fs::read_to_string(&kept)
+            .expect("kept")
+            .contains("shared memory abstraction: etso\n")
+    );
+    assert!(
+        std::fs::read_to_string(&sc_kept)
+            .expect("kept under SC")
+            .contains("shared memory abstraction: sc\n")
+    );
 }
 
 /// `--keep` in a missing directory fails as `translate -o` does: exit 2,
@@ -2160,15 +3158,35 @@ fn keep_copies_the_programs_to_any_name_and_cbmc_checks_its_own_file() {
 fn a_keep_path_that_cannot_be_written_is_an_environment_failure_like_an_output() {
     let directory = tempfile::tempdir().expect("temporary directory");
     let kept = directory.path().join("nodir").join("k.c");
-    let arguments = ["--cbmc", "/nonexistent/cbmc", "--keep", kept.to_str().unwrap()];
+    let arguments = [
+        "--cbmc",
+        "/nonexistent/cbmc",
+        "--keep",
+        kept.to_str().unwrap(),
+    ];
     let (code, stdout, stderr) = verify(&example("store_buffering.c"), &arguments);
     assert_eq!(code, 2, "{stdout}{stderr}");
-    assert_eq!(stderr, format!("error: cannot write {}: No such file or directory (os error 2)\n", kept.display()));
-    let (code, stdout, _) = verify(&example("store_buffering.c"), &[&arguments[..], &["--format", "json"]].concat());
+    assert_eq!(
+        stderr,
+        format!(
+            "error: cannot write {}: No such file or directory (os error 2)\n",
+            kept.display()
+        )
+    );
+    let (code, stdout, _) = verify(
+        &example("store_buffering.c"),
+        &[&arguments[..], &["--format", "json"]].concat(),
+    );
     assert_eq!(code, 2);
     let report = json(&stdout);
     assert_eq!(report["verdict"], "backend-error");
-    assert_eq!(report["message"], format!("cannot write {}: No such file or directory (os error 2)", kept.display()));
+    assert_eq!(
+        report["message"],
+        format!(
+            "cannot write {}: No such file or directory (os error 2)",
+            kept.display()
+        )
+    );
 }
 
 /// Two threads hand back values through `return` and `pthread_exit` (from
@@ -2193,11 +3211,19 @@ int main(void) {
 
 #[test]
 fn pthread_join_collects_what_the_thread_returned_or_passed_to_pthread_exit() {
-    let Some(reports) = safe_then_violation_under_every_model("results.c", THREAD_RESULTS, &["-D", "EXPECTED=4"], &["-D", "EXPECTED=3"]) else {
+    let Some(reports) = safe_then_violation_under_every_model(
+        "results.c",
+        THREAD_RESULTS,
+        &["-D", "EXPECTED=4"],
+        &["-D", "EXPECTED=3"],
+    ) else {
         return;
     };
     for report in reports {
-        assert!(report.contains("pthread_join(b, &rb);"), "the witness shows the join storing the result: {report}");
+        assert!(
+            report.contains("pthread_join(b, &rb);"),
+            "the witness shows the join storing the result: {report}"
+        );
     }
 }
 
@@ -2239,15 +3265,27 @@ fn a_condition_wait_may_wake_spuriously_so_only_a_waiting_loop_is_safe() {
     }
     let directory = tempfile::tempdir().expect("temporary directory");
     let path = program(&directory, "queue.c", CONDITION_QUEUE);
-    for wait in ["WAIT=pthread_cond_wait(&q.filled, &q.lock)", "WAIT=pthread_cond_timedwait(&q.filled, &q.lock, 0)"] {
+    for wait in [
+        "WAIT=pthread_cond_wait(&q.filled, &q.lock)",
+        "WAIT=pthread_cond_timedwait(&q.filled, &q.lock, 0)",
+    ] {
         for model in ["--sc", "--tso", "--pso"] {
-            let (code, stdout, stderr) = verify(&path, &[model, "-D", "WAIT_LOOP=while", "-D", wait, "--unwind", "3"]);
+            let (code, stdout, stderr) = verify(
+                &path,
+                &[model, "-D", "WAIT_LOOP=while", "-D", wait, "--unwind", "3"],
+            );
             assert_eq!(code, 0, "{model} {wait}: {stdout}{stderr}");
         }
         // With `if`, a spurious wakeup lets the consumer take an empty slot.
-        let (code, stdout, stderr) = verify(&path, &["--sc", "-D", "WAIT_LOOP=if", "-D", wait, "--color", "never"]);
+        let (code, stdout, stderr) = verify(
+            &path,
+            &["--sc", "-D", "WAIT_LOOP=if", "-D", wait, "--color", "never"],
+        );
         assert_eq!(code, 10, "{wait}: {stdout}{stderr}");
-        assert!(stdout.contains("unlock q.lock"), "the wait releases the mutex: {stdout}");
+        assert!(
+            stdout.contains("unlock q.lock"),
+            "the wait releases the mutex: {stdout}"
+        );
     }
     // main holds the mutex from before the producer exists: only a wait
     // that releases it lets the producer fill the slot, and main past its
@@ -2292,7 +3330,12 @@ int main(void) {
 #[test]
 fn sem_wait_blocks_until_a_post_which_publishes_the_stores_before_it() {
     // sem_trywait does not wait: main may find the count 0 and go on.
-    let Some(reports) = safe_then_violation_under_every_model("handoff.c", SEMAPHORE_HANDOFF, &["-D", "WAIT=sem_wait"], &["-D", "WAIT=sem_trywait"]) else {
+    let Some(reports) = safe_then_violation_under_every_model(
+        "handoff.c",
+        SEMAPHORE_HANDOFF,
+        &["-D", "WAIT=sem_wait"],
+        &["-D", "WAIT=sem_trywait"],
+    ) else {
         return;
     };
     for report in reports {
@@ -2353,15 +3396,27 @@ fn a_try_lock_takes_a_free_mutex_fails_on_a_held_one_and_drains_the_buffer() {
     let section = program(&directory, "section.c", TRY_LOCK_SECTION);
     let drains = program(&directory, "drains.c", TRY_LOCK_DRAINS);
     let try_lock = "SYNC=if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m)";
-    for sma in [["--sc", "--sma", "sc"], ["--tso", "--sma", "etso"], ["--tso", "--sma", "tso_ref"], ["--pso", "--sma", "epso"], ["--pso", "--sma", "pso_ref"]] {
+    for sma in [
+        ["--sc", "--sma", "sc"],
+        ["--tso", "--sma", "etso"],
+        ["--tso", "--sma", "tso_ref"],
+        ["--pso", "--sma", "epso"],
+        ["--pso", "--sma", "pso_ref"],
+    ] {
         let with = |extra: &[&'static str]| -> Vec<&'static str> { [&sma[..], extra].concat() };
         let (code, stdout, stderr) = verify(&section, &with(&["-D", "BUSY=(void)0"]));
         assert_eq!(code, 0, "{sma:?}: mutual exclusion holds: {stdout}{stderr}");
         // The failing branch is reachable, and the native check confirms
         // that the other worker held the mutex then.
-        let (code, stdout, stderr) = verify(&section, &with(&["-D", "BUSY=assert(0)", "--no-sc-run", "--color", "never"]));
+        let (code, stdout, stderr) = verify(
+            &section,
+            &with(&["-D", "BUSY=assert(0)", "--no-sc-run", "--color", "never"]),
+        );
         assert_eq!(code, 10, "{sma:?}: {stdout}{stderr}");
-        assert!(stdout.contains("try-lock m fails: another thread holds it"), "{sma:?}: {stdout}");
+        assert!(
+            stdout.contains("try-lock m fails: another thread holds it"),
+            "{sma:?}: {stdout}"
+        );
         assert!(stdout.contains("confirm"), "{sma:?}: {stdout}");
         let (code, stdout, stderr) = verify(&drains, &with(&["-D", try_lock]));
         assert_eq!(code, 0, "{sma:?}: the try-lock drains: {stdout}{stderr}");
@@ -2415,18 +3470,29 @@ fn read_write_locks_let_readers_share_and_keep_writers_alone() {
     let directory = tempfile::tempdir().expect("temporary directory");
     let path = program(&directory, "rwlock.c", READ_WRITE_LOCK);
     let case = |first: &str, second: &str, model: &str| {
-        let (first, second) = (format!("FIRST=pthread_rwlock_{first}(&lock)"), format!("SECOND=pthread_rwlock_{second}(&lock)"));
+        let (first, second) = (
+            format!("FIRST=pthread_rwlock_{first}(&lock)"),
+            format!("SECOND=pthread_rwlock_{second}(&lock)"),
+        );
         verify(&path, &[model, "-D", &first, "-D", &second, "--no-sc-run"])
     };
     for model in ["--sc", "--tso", "--pso"] {
         // A writer excludes a reader and a writer, also by a try-lock
         // (which then fails instead); two readers may be inside together.
-        for (first, second) in [("wrlock", "rdlock"), ("wrlock", "wrlock"), ("trywrlock", "tryrdlock"), ("timedwrlock", "wrlock")] {
+        for (first, second) in [
+            ("wrlock", "rdlock"),
+            ("wrlock", "wrlock"),
+            ("trywrlock", "tryrdlock"),
+            ("timedwrlock", "wrlock"),
+        ] {
             let (code, stdout, stderr) = case(first, second, model);
             assert_eq!(code, 0, "{model} {first}/{second}: {stdout}{stderr}");
         }
         let (code, stdout, stderr) = case("rdlock", "tryrdlock", model);
-        assert_eq!(code, 10, "{model}: readers share the lock: {stdout}{stderr}");
+        assert_eq!(
+            code, 10,
+            "{model}: readers share the lock: {stdout}{stderr}"
+        );
     }
 }
 
@@ -2466,13 +3532,33 @@ fn a_barrier_waits_for_its_group_publishes_the_stores_before_it_and_names_one_se
     let path = program(&directory, "barrier.c", BARRIER);
     let wait = "WAIT=pthread_barrier_wait(&barrier)";
     for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", wait, "-D", "SERIAL=1", "--no-sc-run"]);
+        let (code, stdout, stderr) =
+            verify(&path, &[model, "-D", wait, "-D", "SERIAL=1", "--no-sc-run"]);
         assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", wait, "-D", "SERIAL=0", "--no-sc-run"]);
-        assert_eq!(code, 10, "{model}: one thread is the serial one: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &[model, "-D", "WAIT=0", "-D", "SERIAL=0", "--no-sc-run", "--color", "never"]);
+        let (code, stdout, stderr) =
+            verify(&path, &[model, "-D", wait, "-D", "SERIAL=0", "--no-sc-run"]);
+        assert_eq!(
+            code, 10,
+            "{model}: one thread is the serial one: {stdout}{stderr}"
+        );
+        let (code, stdout, stderr) = verify(
+            &path,
+            &[
+                model,
+                "-D",
+                "WAIT=0",
+                "-D",
+                "SERIAL=0",
+                "--no-sc-run",
+                "--color",
+                "never",
+            ],
+        );
         assert_eq!(code, 10, "{model}: without the barrier: {stdout}{stderr}");
-        assert!(stdout.contains("assert(slot[1 - me] == 1);"), "{model}: {stdout}");
+        assert!(
+            stdout.contains("assert(slot[1 - me] == 1);"),
+            "{model}: {stdout}"
+        );
     }
 }
 
@@ -2505,7 +3591,12 @@ int main(void) {
 #[test]
 fn pthread_once_runs_its_routine_once_and_every_caller_sees_it_done() {
     // A flag checked without synchronisation runs it twice, or too late.
-    safe_then_violation_under_every_model("once.c", ONCE, &["-D", "ONCE=pthread_once(&once, init)"], &["-D", "ONCE=if (!initialised) init()"]);
+    safe_then_violation_under_every_model(
+        "once.c",
+        ONCE,
+        &["-D", "ONCE=pthread_once(&once, init)"],
+        &["-D", "ONCE=if (!initialised) init()"],
+    );
 }
 
 /// Each thread records `pthread_self()`; main compares them with the
@@ -2534,7 +3625,12 @@ int main(void) {
 
 #[test]
 fn pthread_self_is_the_handle_pthread_create_gave() {
-    safe_then_violation_under_every_model("self.c", THREAD_SELF, &["-D", "SECOND=t[1]", "--unwind", "3"], &["-D", "SECOND=t[0]", "--unwind", "3"]);
+    safe_then_violation_under_every_model(
+        "self.c",
+        THREAD_SELF,
+        &["-D", "SECOND=t[1]", "--unwind", "3"],
+        &["-D", "SECOND=t[0]", "--unwind", "3"],
+    );
 }
 
 /// A thread-local variable (`__thread`, and `_Thread_local`): each thread
@@ -2564,7 +3660,12 @@ int main(void) {
 
 #[test]
 fn every_thread_has_its_own_copy_of_a_thread_local_variable() {
-    safe_then_violation_under_every_model("tls.c", THREAD_LOCAL, &["-D", "PROPERTY=1"], &["-D", "PROPERTY=mine != 7", "--no-sc-run"]);
+    safe_then_violation_under_every_model(
+        "tls.c",
+        THREAD_LOCAL,
+        &["-D", "PROPERTY=1"],
+        &["-D", "PROPERTY=mine != 7", "--no-sc-run"],
+    );
 }
 
 #[test]
@@ -2577,10 +3678,22 @@ fn a_try_lock_of_a_mutex_its_own_thread_holds_fails_and_is_confirmed() {
     let directory = tempfile::tempdir().expect("temporary directory");
     let source = "#include <assert.h>\n#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint main(void) {\n  pthread_mutex_lock(&m);\n  assert(pthread_mutex_trylock(&m) == 0);\n  return 0;\n}\n";
     let file = program(&directory, "relock.c", source);
-    for sma in [["--sc", "--sma", "sc"], ["--tso", "--sma", "etso"], ["--tso", "--sma", "tso_ref"], ["--pso", "--sma", "epso"], ["--pso", "--sma", "pso_ref"]] {
-        let (code, stdout, stderr) = verify(&file, &[&sma[..], &["--no-sc-run", "--color", "never"]].concat());
+    for sma in [
+        ["--sc", "--sma", "sc"],
+        ["--tso", "--sma", "etso"],
+        ["--tso", "--sma", "tso_ref"],
+        ["--pso", "--sma", "epso"],
+        ["--pso", "--sma", "pso_ref"],
+    ] {
+        let (code, stdout, stderr) = verify(
+            &file,
+            &[&sma[..], &["--no-sc-run", "--color", "never"]].concat(),
+        );
         assert_eq!(code, 10, "{sma:?}: {stdout}{stderr}");
-        assert!(stdout.contains("try-lock m fails: its own thread holds it"), "{sma:?}: {stdout}");
+        assert!(
+            stdout.contains("try-lock m fails: its own thread holds it"),
+            "{sma:?}: {stdout}"
+        );
     }
 }
 
@@ -2606,9 +3719,17 @@ int main(void) {\n  pthread_t a, b;\n  top = malloc(sizeof(struct node));\n  top
     assert_eq!(code, 0, "{stdout}");
     let report = json(&stdout);
     let warning = only_warning(&report, &stdout);
-    assert_eq!(warning["message"], "no execution gets past this join within --nmalloc 2");
+    assert_eq!(
+        warning["message"],
+        "no execution gets past this join within --nmalloc 2"
+    );
     assert_eq!(warning["line"], 23);
-    assert!(warning["help"].as_str().is_some_and(|help| help.contains("at least 3")), "{stdout}");
+    assert!(
+        warning["help"]
+            .as_str()
+            .is_some_and(|help| help.contains("at least 3")),
+        "{stdout}"
+    );
     let (code, stdout, _) = verify(&program, &["--tso", "--nmalloc", "3", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
@@ -2636,9 +3757,17 @@ fn a_thread_created_after_its_creators_allocations_starts_with_them() {
     assert_eq!(code, 0, "{stdout}");
     let report = json(&stdout);
     let warning = only_warning(&report, &stdout);
-    assert_eq!(warning["message"], "no execution gets past this allocation within --nmalloc 2");
+    assert_eq!(
+        warning["message"],
+        "no execution gets past this allocation within --nmalloc 2"
+    );
     assert_eq!(warning["line"], 6);
-    assert!(warning["help"].as_str().is_some_and(|help| help.contains("at least 3")), "{stdout}");
+    assert!(
+        warning["help"]
+            .as_str()
+            .is_some_and(|help| help.contains("at least 3")),
+        "{stdout}"
+    );
     let (code, stdout, _) = verify(&program, &["--tso", "--nmalloc", "3", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
@@ -2663,24 +3792,72 @@ fn nmalloc_auto_gives_every_allocation_a_block_and_the_safe_report_drops_the_hea
     let file = program(&directory, "two_blocks_each.c", TWO_BLOCKS_EACH);
     // --nmalloc 2: the second join is past the heap, and the report says
     // how to get enough
-    let (code, stdout, _) = verify(&file, &["--sc", "-D", "PROPERTY=slot[0] != slot[1]", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &file,
+        &[
+            "--sc",
+            "-D",
+            "PROPERTY=slot[0] != slot[1]",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 0, "{stdout}");
     let report = json(&stdout);
     let warning = only_warning(&report, &stdout);
-    assert_eq!(warning["message"], "no execution gets past this join within --nmalloc 2");
-    assert!(warning["help"].as_str().is_some_and(|help| help.contains("--nmalloc auto")), "{stdout}");
-    assert!(report["sufficient_nmalloc"].is_null(), "a heap bound cut code: {stdout}");
+    assert_eq!(
+        warning["message"],
+        "no execution gets past this join within --nmalloc 2"
+    );
+    assert!(
+        warning["help"]
+            .as_str()
+            .is_some_and(|help| help.contains("--nmalloc auto")),
+        "{stdout}"
+    );
+    assert!(
+        report["sufficient_nmalloc"].is_null(),
+        "a heap bound cut code: {stdout}"
+    );
     // auto: four blocks, nothing cut, and heap leaves the safe note
     for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&file, &[model, "-D", "PROPERTY=slot[0] != slot[1]", "--nmalloc", "auto", "--color", "never"]);
+        let (code, stdout, stderr) = verify(
+            &file,
+            &[
+                model,
+                "-D",
+                "PROPERTY=slot[0] != slot[1]",
+                "--nmalloc",
+                "auto",
+                "--color",
+                "never",
+            ],
+        );
         assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        assert!(stdout.contains("nmalloc 4, heap block 1"), "{model}: {stdout}");
+        assert!(
+            stdout.contains("nmalloc 4, heap block 1"),
+            "{model}: {stdout}"
+        );
         assert!(!stdout.contains("more heap"), "{model}: {stdout}");
-        assert!(stdout.contains("nmalloc 4)") || stdout.contains("nmalloc 4;"), "{model}: {stdout}");
+        assert!(
+            stdout.contains("nmalloc 4)") || stdout.contains("nmalloc 4;"),
+            "{model}: {stdout}"
+        );
         assert!(!stderr.contains("warning"), "{model}: {stderr}");
     }
     // the property after both joins is checked: a false one fails
-    let (code, stdout, _) = verify(&file, &["--tso", "-D", "PROPERTY=slot[0] == slot[1]", "--nmalloc", "auto", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &file,
+        &[
+            "--tso",
+            "-D",
+            "PROPERTY=slot[0] == slot[1]",
+            "--nmalloc",
+            "auto",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 10, "{stdout}");
     let report = json(&stdout);
     assert_eq!(report["bounds"]["nmalloc"], 4, "{stdout}");
@@ -2688,21 +3865,57 @@ fn nmalloc_auto_gives_every_allocation_a_block_and_the_safe_report_drops_the_hea
     assert_eq!(report["property"]["line"], 19, "{stdout}");
     // more blocks than the threads can take: the SMA gets four, and the
     // report keeps the number asked for
-    let (code, stdout, _) = verify(&file, &["--sc", "-D", "PROPERTY=slot[0] != slot[1]", "--nmalloc", "9", "--format", "json"]);
+    let (code, stdout, _) = verify(
+        &file,
+        &[
+            "--sc",
+            "-D",
+            "PROPERTY=slot[0] != slot[1]",
+            "--nmalloc",
+            "9",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 0, "{stdout}");
     let report = json(&stdout);
-    assert_eq!((report["bounds"]["nmalloc"].as_u64(), report["sufficient_nmalloc"].as_u64()), (Some(9), Some(4)), "{stdout}");
+    assert_eq!(
+        (
+            report["bounds"]["nmalloc"].as_u64(),
+            report["sufficient_nmalloc"].as_u64()
+        ),
+        (Some(9), Some(4)),
+        "{stdout}"
+    );
     let translated = directory.path().join("seq.c");
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_lazysma"))
-        .args(["translate", file.to_str().expect("utf-8 path"), "--tso", "-D", "PROPERTY=1", "--nmalloc", "9", "-o"])
+        .args([
+            "translate",
+            file.to_str().expect("utf-8 path"),
+            "--tso",
+            "-D",
+            "PROPERTY=1",
+            "--nmalloc",
+            "9",
+            "-o",
+        ])
         .arg(&translated)
         .output()
         .expect("lazysma runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let text = std::fs::read_to_string(&translated).expect("the translation");
     assert!(text.contains("#define SMA_HEAP_BLOCKS 4\n"), "{text}");
     assert!(text.contains(" * no execution needs more than 4 heap blocks (a larger --nmalloc cuts off nothing more)\n"), "{text}");
-    assert!(text.contains(" * so the SMA below has 4 heap blocks: the same executions, a smaller formula\n"), "{text}");
+    assert!(
+        text.contains(
+            " * so the SMA below has 4 heap blocks: the same executions, a smaller formula\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -2727,31 +3940,68 @@ fn the_sarif_log_carries_the_violation_its_witness_and_its_fence() {
     let results = run["results"].as_array().expect("results");
     assert_eq!(results.len(), 1, "{stdout}");
     let result = &results[0];
-    assert_eq!((result["ruleId"].as_str(), result["level"].as_str()), (Some("assertion"), Some("error")));
+    assert_eq!(
+        (result["ruleId"].as_str(), result["level"].as_str()),
+        (Some("assertion"), Some("error"))
+    );
     assert_eq!(run["tool"]["driver"]["rules"][0]["id"], "assertion");
     let region = &result["locations"][0]["physicalLocation"]["region"];
     assert_eq!(region["startLine"], report["property"]["line"], "{stdout}");
-    let uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().expect("a uri");
-    assert!(uri.starts_with("file:///") && uri.ends_with("/examples/store_buffering.c"), "{uri}");
+    let uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        .as_str()
+        .expect("a uri");
+    assert!(
+        uri.starts_with("file:///") && uri.ends_with("/examples/store_buffering.c"),
+        "{uri}"
+    );
     // the witness, step by step, in the interleaving's order
-    let steps = report["witness"]["steps"].as_array().expect("witness steps");
-    let flow = result["codeFlows"][0]["threadFlows"][0]["locations"].as_array().expect("a thread flow");
+    let steps = report["witness"]["steps"]
+        .as_array()
+        .expect("witness steps");
+    let flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+        .as_array()
+        .expect("a thread flow");
     assert_eq!(flow.len(), steps.len());
     for (location, step) in flow.iter().zip(steps) {
         assert_eq!(location["executionOrder"], step["step"]);
-        assert_eq!(location["location"]["physicalLocation"]["region"]["startLine"], step["line"]);
-        let text = location["location"]["message"]["text"].as_str().expect("a message");
-        assert_eq!(text, format!("{}: {}", step["thread"]["name"].as_str().expect("name"), step["effect"].as_str().expect("effect")));
+        assert_eq!(
+            location["location"]["physicalLocation"]["region"]["startLine"],
+            step["line"]
+        );
+        let text = location["location"]["message"]["text"]
+            .as_str()
+            .expect("a message");
+        assert_eq!(
+            text,
+            format!(
+                "{}: {}",
+                step["thread"]["name"].as_str().expect("name"),
+                step["effect"].as_str().expect("effect")
+            )
+        );
     }
     // the fences of the diagnosis as fixes, each placed once
     let fences = report["diagnosis"]["fences"].as_array().expect("fences");
     let fixes = result["fixes"].as_array().expect("fixes");
     assert!(!fixes.is_empty() && fixes.len() <= fences.len(), "{stdout}");
     let replacement = &fixes[0]["artifactChanges"][0]["replacements"][0];
-    assert_eq!(replacement["insertedContent"]["text"], " __sync_synchronize();");
-    assert_eq!(replacement["deletedRegion"]["startLine"], fences[0]["after_line"]);
-    assert_eq!(replacement["deletedRegion"]["startColumn"].as_u64(), fences[0]["after_column"].as_u64().map(|column| column + 1));
-    assert!(result["message"]["text"].as_str().is_some_and(|text| text.starts_with("Violation under TSO: the assertion does not hold")));
+    assert_eq!(
+        replacement["insertedContent"]["text"],
+        " __sync_synchronize();"
+    );
+    assert_eq!(
+        replacement["deletedRegion"]["startLine"],
+        fences[0]["after_line"]
+    );
+    assert_eq!(
+        replacement["deletedRegion"]["startColumn"].as_u64(),
+        fences[0]["after_column"].as_u64().map(|column| column + 1)
+    );
+    assert!(
+        result["message"]["text"].as_str().is_some_and(
+            |text| text.starts_with("Violation under TSO: the assertion does not hold")
+        )
+    );
     // bad input: a failed invocation that says where
     let directory = tempfile::tempdir().expect("temporary directory");
     let bad = program(&directory, "bad.c", "int main(void) {\n  int x = ;\n}\n");
@@ -2760,7 +4010,10 @@ fn the_sarif_log_carries_the_violation_its_witness_and_its_fence() {
     let log = json(&stdout);
     let invocation = &log["runs"][0]["invocations"][0];
     assert_eq!(invocation["executionSuccessful"], false);
-    assert_eq!(invocation["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["region"]["startLine"], 2);
+    assert_eq!(
+        invocation["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["region"]["startLine"],
+        2
+    );
     assert_eq!(log["runs"][0]["results"], Value::Array(Vec::new()));
 }
 
@@ -2786,7 +4039,11 @@ fn a_node_filled_in_before_it_is_published_is_private_until_then() {
         ("__sync_bool_compare_and_swap(&top, 0, n)", [0, 0, 0]),
     ];
     for (index, (publish, codes)) in cases.iter().enumerate() {
-        let path = program(&directory, &format!("nodes{index}.c"), &PUBLISHED_NODES.replace("PUBLISH", publish));
+        let path = program(
+            &directory,
+            &format!("nodes{index}.c"),
+            &PUBLISHED_NODES.replace("PUBLISH", publish),
+        );
         for (model, code) in ["--sc", "--tso", "--pso"].iter().zip(codes) {
             let (actual, stdout, stderr) = verify(&path, &[model, "--nmalloc", "auto"]);
             assert_eq!(actual, *code, "{publish} {model}: {stdout}{stderr}");
@@ -2795,11 +4052,25 @@ fn a_node_filled_in_before_it_is_published_is_private_until_then() {
         // the node is private until it is published
         for (model, private) in [("--tso", true), ("--pso", index > 0)] {
             let output = directory.path().join(format!("nodes{index}{model}.c"));
-            let done = support::lazysma().arg(&path).arg(model).arg("-o").arg(&output).output().unwrap();
-            assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+            let done = support::lazysma()
+                .arg(&path)
+                .arg(model)
+                .arg("-o")
+                .arg(&output)
+                .output()
+                .unwrap();
+            assert!(
+                done.status.success(),
+                "{}",
+                String::from_utf8_lossy(&done.stderr)
+            );
             let text = std::fs::read_to_string(&output).unwrap();
-            let filled = text.lines().filter(|line| line.contains("/* 8: n->value = 1; */") || line.contains("/* 9: n->next = 0; */"));
-            let unobserved: Vec<bool> = filled.map(|line| line.trim_start().starts_with("sma_write_unobserved(")).collect();
+            let filled = text.lines().filter(|line| {
+                line.contains("/* 8: n->value = 1; */") || line.contains("/* 9: n->next = 0; */")
+            });
+            let unobserved: Vec<bool> = filled
+                .map(|line| line.trim_start().starts_with("sma_write_unobserved("))
+                .collect();
             assert_eq!(unobserved, vec![private; 4], "{publish} {model}:\n{text}");
         }
     }
@@ -2901,19 +4172,36 @@ fn floating_store_buffering_is_found_under_tso_and_pso_and_checked_natively() {
         assert_eq!(report["verdict"], "violation", "{stdout}");
         assert_eq!(report["bounds"]["bitwidth"], 64, "{stdout}");
         assert_eq!(report["check"]["realisable"], true, "{stdout}");
-        let steps = report["witness"]["steps"].as_array().expect("witness steps");
+        let steps = report["witness"]["steps"]
+            .as_array()
+            .expect("witness steps");
         let value_of = |kind: &str, location: &str| {
-            steps.iter().find(|s| s["kind"] == kind && s["location"] == location).map(|s| s["value"].clone())
+            steps
+                .iter()
+                .find(|s| s["kind"] == kind && s["location"] == location)
+                .map(|s| s["value"].clone())
         };
         // JSON carries the numbers as C prints them, the stores' and the loads'
-        assert_eq!(value_of("store-buffered", "x"), Some(Value::from("1.5")), "{stdout}");
-        assert_eq!(value_of("load-from-memory", "y"), Some(Value::from("0.0")), "{stdout}");
+        assert_eq!(
+            value_of("store-buffered", "x"),
+            Some(Value::from("1.5")),
+            "{stdout}"
+        );
+        assert_eq!(
+            value_of("load-from-memory", "y"),
+            Some(Value::from("0.0")),
+            "{stdout}"
+        );
         let (code, stdout, stderr) = verify(&path, &[model, "--bitwidth", "64", "-D", "FENCE"]);
         assert_eq!(code, 0, "{model} fenced: {stdout}{stderr}");
         // a width given too narrow for the double is bad input at its declaration
-        let (code, stdout, stderr) = verify(&path, &[model, "--bitwidth", "32", "--color", "never"]);
+        let (code, stdout, stderr) =
+            verify(&path, &[model, "--bitwidth", "32", "--color", "never"]);
         assert_eq!(code, 1, "{model} at 32 bits: {stdout}{stderr}");
-        assert!(stderr.contains("a `double` in shared memory needs --bitwidth 64 or more (it is 32)"), "{stderr}");
+        assert!(
+            stderr.contains("a `double` in shared memory needs --bitwidth 64 or more (it is 32)"),
+            "{stderr}"
+        );
         assert!(stderr.contains("floating_sb.c:9:8"), "{stderr}");
     }
     for sma in ["tso_ref", "pso_ref"] {
@@ -2953,16 +4241,41 @@ fn without_a_bit_width_shared_memory_holds_a_double_and_the_64_bit_values_before
     }
     let directory = tempfile::tempdir().expect("temporary directory");
     let path = program(&directory, "wide_conversions.c", WIDE_CONVERSIONS);
-    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "EXPECTED=9007199254740992LL", "--format", "json"]);
+    let (code, stdout, stderr) = verify(
+        &path,
+        &[
+            "--tso",
+            "-D",
+            "EXPECTED=9007199254740992LL",
+            "--format",
+            "json",
+        ],
+    );
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(json(&stdout)["bounds"]["bitwidth"], 64, "{stdout}");
     // 2^53 + 1 rounds to 2^53 in a double
     let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "EXPECTED=9007199254740993LL"]);
     assert_eq!(code, 10, "{stdout}{stderr}");
     // a width given is kept: the initial value does not fit it
-    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "EXPECTED=0", "--bitwidth", "32", "--color", "never"]);
+    let (code, stdout, stderr) = verify(
+        &path,
+        &[
+            "--tso",
+            "-D",
+            "EXPECTED=0",
+            "--bitwidth",
+            "32",
+            "--color",
+            "never",
+        ],
+    );
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(stderr.contains("the initial value 9007199254740993 does not fit in shared memory of --bitwidth 32"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "the initial value 9007199254740993 does not fit in shared memory of --bitwidth 32"
+        ),
+        "{stderr}"
+    );
 }
 
 /// Heap blocks typed by the pointer their allocation is converted to:
@@ -2999,7 +4312,13 @@ fn the_witness_shows_heap_values_in_the_type_their_allocation_is_converted_to() 
     let path = program(&directory, "typed_allocations.c", TYPED_ALLOCATIONS);
     let (code, stdout, stderr) = verify(&path, &["--sc", "--nmalloc", "3", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}{stderr}");
-    for effect in ["heap#2[0] := -1.25", "reads heap#2[0] = -1.25 from memory", "heap#1[0] := 7", "reads heap#1[1] = 0.75", "reads heap#0[1] = 2.5"] {
+    for effect in [
+        "heap#2[0] := -1.25",
+        "reads heap#2[0] = -1.25 from memory",
+        "heap#1[0] := 7",
+        "reads heap#1[1] = 0.75",
+        "reads heap#0[1] = 2.5",
+    ] {
         assert!(stdout.contains(effect), "{effect}: {stdout}");
     }
 }
@@ -3010,15 +4329,30 @@ fn the_seqlock_example_gives_the_verdicts_its_comment_promises() {
         return;
     }
     let seqlock = example("seqlock.c");
-    for (arguments, expected) in [(&["--tso"][..], 0), (&["--pso"][..], 10), (&["--pso", "-D", "FENCED"][..], 0)] {
+    for (arguments, expected) in [
+        (&["--tso"][..], 0),
+        (&["--pso"][..], 10),
+        (&["--pso", "-D", "FENCED"][..], 0),
+    ] {
         let (code, stdout, stderr) = verify(&seqlock, &[arguments, &["--color", "never"]].concat());
         assert_eq!(code, expected, "{arguments:?}: {stdout}{stderr}");
         if expected == 10 {
             // the torn pair as numbers (one new, one old: which one the
             // solver picks), and the fence that forbids it
-            assert!(stdout.contains("reads x = ") && stdout.contains("reads y = "), "{stdout}");
-            assert!(["reads x = 3.0", "reads y = 1.5"].iter().any(|new| stdout.contains(new)), "{stdout}");
-            assert!(stdout.contains(" = 0.0 (initial value) from memory"), "{stdout}");
+            assert!(
+                stdout.contains("reads x = ") && stdout.contains("reads y = "),
+                "{stdout}"
+            );
+            assert!(
+                ["reads x = 3.0", "reads y = 1.5"]
+                    .iter()
+                    .any(|new| stdout.contains(new)),
+                "{stdout}"
+            );
+            assert!(
+                stdout.contains(" = 0.0 (initial value) from memory"),
+                "{stdout}"
+            );
             assert!(stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` right after `atomic_store_explicit(&sequence, s + 1"), "{stdout}");
         }
     }

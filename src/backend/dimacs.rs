@@ -111,9 +111,15 @@ impl Cbmc {
                 proof
             })
         };
-        let trace_options = RunOptions { sat_solver: None, hold: None, ..options.cancelled_by(&stop_trace) };
+        let trace_options = RunOptions {
+            sat_solver: None,
+            hold: None,
+            ..options.cancelled_by(&stop_trace)
+        };
         let mut progress = progress;
-        let reborrowed = progress.as_mut().map(|report| &mut **report as &mut dyn FnMut(Progress));
+        let reborrowed = progress
+            .as_mut()
+            .map(|report| &mut **report as &mut dyn FnMut(Progress));
         let traced = self.run_with_trace(file, &trace_options, reborrowed, start);
         let concluded = matches!(&traced, Ok(run) if run.outcome.is_conclusive());
         if concluded {
@@ -125,14 +131,24 @@ impl Cbmc {
         trace_ended.store(true, Ordering::Relaxed);
         if !concluded && let Some(report) = progress {
             // CBMC's run ended without a verdict: the prover goes on alone
-            let latest = || Some(Progress { elapsed: start.elapsed(), phase: Phase::from_code(prover_phase.load(Ordering::Relaxed)) });
+            let latest = || {
+                Some(Progress {
+                    elapsed: start.elapsed(),
+                    phase: Phase::from_code(prover_phase.load(Ordering::Relaxed)),
+                })
+            };
             report_while(|| !prover.is_finished(), latest, report);
         }
-        let proof = prover.join().unwrap_or(Ok((ProverAnswer::Open, Vec::new())));
+        let proof = prover
+            .join()
+            .unwrap_or(Ok((ProverAnswer::Open, Vec::new())));
         match (traced, proof) {
             (Ok(run), proof) if concluded => {
                 let answer = proof.map_or(ProverAnswer::Open, |(answer, _)| answer);
-                Ok(CbmcRun { prover: Some(answer), ..run })
+                Ok(CbmcRun {
+                    prover: Some(answer),
+                    ..run
+                })
             }
             (_, Ok((ProverAnswer::Proved, command_line))) => Ok(CbmcRun {
                 outcome: Outcome::Safe,
@@ -144,7 +160,10 @@ impl Cbmc {
                 prover: Some(ProverAnswer::Proved),
                 decided_by_prover: true,
             }),
-            (Ok(run), Ok((answer, _))) => Ok(CbmcRun { prover: Some(answer), ..run }),
+            (Ok(run), Ok((answer, _))) => Ok(CbmcRun {
+                prover: Some(answer),
+                ..run
+            }),
             (traced, _) => traced,
         }
     }
@@ -152,7 +171,12 @@ impl Cbmc {
     /// Whether the DIMACS solver program `solver` proves every property of
     /// `file` (the prover of the portfolio on its own): `false` when some
     /// property can fail or no proof came within the limits.
-    pub fn prove_with_dimacs_solver(&self, file: &Path, solver: &str, options: &RunOptions) -> Result<bool, BackendError> {
+    pub fn prove_with_dimacs_solver(
+        &self,
+        file: &Path,
+        solver: &str,
+        options: &RunOptions,
+    ) -> Result<bool, BackendError> {
         let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         Ok(self.prove(file, solver, options, Instant::now(), &phase)?.0 == ProverAnswer::Proved)
     }
@@ -170,7 +194,11 @@ impl Cbmc {
     ) -> Result<(ProverAnswer, Vec<OsString>), BackendError> {
         let directory = tempfile::tempdir().map_err(BackendError::TemporaryFiles)?;
         let formula = directory.path().join("formula.cnf");
-        let mut cbmc_args: Vec<OsString> = vec![file.as_os_str().to_owned(), "--dimacs".into(), "--outfile".into()];
+        let mut cbmc_args: Vec<OsString> = vec![
+            file.as_os_str().to_owned(),
+            "--dimacs".into(),
+            "--outfile".into(),
+        ];
         cbmc_args.push(formula.as_os_str().to_owned());
         cbmc_args.extend(self.formula_arguments(options));
         if self.lists_option("--slice-formula") {
@@ -250,7 +278,10 @@ mod tests {
     fn remaining_properties_come_from_cbmcs_status_line() {
         let text = "size of program expression: 37 steps\nGenerated 3 VCC(s), 0 remaining after simplification\n";
         assert_eq!(remaining_properties(text), Some(0));
-        assert_eq!(remaining_properties("Generated 12 VCC(s), 5 remaining after simplification"), Some(5));
+        assert_eq!(
+            remaining_properties("Generated 12 VCC(s), 5 remaining after simplification"),
+            Some(5)
+        );
         let json = r#"    "messageText": "Generated 2 VCC(s), 1 remaining after simplification","#;
         assert_eq!(remaining_properties(json), Some(1));
         assert_eq!(remaining_properties("Solving with DIMACS CNF"), None);

@@ -12,7 +12,11 @@ use std::process::{Command, Stdio};
 pub const CBMC_ENV: &str = "LAZYSMA_CBMC";
 
 /// The oldest CBMC lazysma drives.
-pub const MIN_VERSION: CbmcVersion = CbmcVersion { major: 5, minor: 12, patch: 0 };
+pub const MIN_VERSION: CbmcVersion = CbmcVersion {
+    major: 5,
+    minor: 12,
+    patch: 0,
+};
 
 /// How to get CBMC, for error messages.
 pub const INSTALL_HINT: &str = "install CBMC >= 5.12: `sudo bash scripts/install-cbmc.sh` \
@@ -32,15 +36,25 @@ impl CbmcVersion {
     /// `5.12 (cbmc-5.12)` or `6.6.0 (cbmc-6.6.0)`.
     pub fn parse(text: &str) -> Option<CbmcVersion> {
         let start = text.find(|c: char| c.is_ascii_digit())?;
-        let token: String = text[start..].chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
-        let mut numbers = token.split('.').filter(|s| !s.is_empty()).map(str::parse::<u32>);
+        let token: String = text[start..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let mut numbers = token
+            .split('.')
+            .filter(|s| !s.is_empty())
+            .map(str::parse::<u32>);
         let major = numbers.next()?.ok()?;
         let minor = numbers.next()?.ok()?;
         let patch = match numbers.next() {
             Some(number) => number.ok()?,
             None => 0,
         };
-        Some(CbmcVersion { major, minor, patch })
+        Some(CbmcVersion {
+            major,
+            minor,
+            patch,
+        })
     }
 }
 
@@ -48,7 +62,11 @@ impl CbmcVersion {
     /// The version in the output of `cbmc --version`, which names CBMC
     /// (`5.12 (cbmc-5.12)`); `None` for another program's version banner.
     pub fn parse_cbmc_banner(text: &str) -> Option<CbmcVersion> {
-        if text.to_ascii_lowercase().contains("cbmc") { CbmcVersion::parse(text) } else { None }
+        if text.to_ascii_lowercase().contains("cbmc") {
+            CbmcVersion::parse(text)
+        } else {
+            None
+        }
     }
 }
 
@@ -90,15 +108,30 @@ impl Cbmc {
     /// Detects the version of the CBMC at `path`.
     pub fn at(path: PathBuf, source: CbmcSource) -> Result<Cbmc, BackendError> {
         let version_output = run_quietly(&path, "--version")?;
-        let version_text = version_output.lines().next().unwrap_or("").trim().to_string();
-        let version = CbmcVersion::parse_cbmc_banner(&version_text)
-            .ok_or_else(|| BackendError::VersionUnreadable { path: path.clone(), output: version_text.clone() })?;
+        let version_text = version_output
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        let version = CbmcVersion::parse_cbmc_banner(&version_text).ok_or_else(|| {
+            BackendError::VersionUnreadable {
+                path: path.clone(),
+                output: version_text.clone(),
+            }
+        })?;
         if version < MIN_VERSION {
             return Err(BackendError::VersionTooOld { path, version });
         }
         let help_text = run_quietly(&path, "--help").unwrap_or_default();
         let listed_options = listed_options(&help_text);
-        Ok(Cbmc { path, source, version, version_text, listed_options })
+        Ok(Cbmc {
+            path,
+            source,
+            version,
+            version_text,
+            listed_options,
+        })
     }
 
     /// Whether `cbmc --help` lists `option` (e.g. `--external-sat-solver`).
@@ -137,7 +170,10 @@ fn listed_options(help_text: &str) -> BTreeSet<String> {
         .collect()
 }
 
-fn resolve(explicit: Option<&Path>, env: Option<OsString>) -> Result<(PathBuf, CbmcSource), BackendError> {
+fn resolve(
+    explicit: Option<&Path>,
+    env: Option<OsString>,
+) -> Result<(PathBuf, CbmcSource), BackendError> {
     if let Some(path) = explicit {
         return executable(path, CbmcSource::CommandLine);
     }
@@ -152,10 +188,18 @@ fn resolve(explicit: Option<&Path>, env: Option<OsString>) -> Result<(PathBuf, C
 
 /// A named executable: a path, or a bare name looked up on `PATH`.
 fn executable(path: &Path, source: CbmcSource) -> Result<(PathBuf, CbmcSource), BackendError> {
-    let resolved = if path.components().count() > 1 { which::which(path) } else { which::which(path.as_os_str()) };
+    let resolved = if path.components().count() > 1 {
+        which::which(path)
+    } else {
+        which::which(path.as_os_str())
+    };
     match resolved {
         Ok(found) => Ok((found, source)),
-        Err(_) => Err(BackendError::NotExecutable { path: path.to_path_buf(), origin: source, hint: INSTALL_HINT }),
+        Err(_) => Err(BackendError::NotExecutable {
+            path: path.to_path_buf(),
+            origin: source,
+            hint: INSTALL_HINT,
+        }),
     }
 }
 
@@ -164,7 +208,10 @@ fn run_quietly(path: &Path, flag: &str) -> Result<String, BackendError> {
         .arg(flag)
         .stdin(Stdio::null())
         .output()
-        .map_err(|error| BackendError::Spawn { path: path.to_path_buf(), error })?;
+        .map_err(|error| BackendError::Spawn {
+            path: path.to_path_buf(),
+            error,
+        })?;
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
     if text.trim().is_empty() {
         text = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -178,19 +225,43 @@ mod tests {
 
     #[test]
     fn versions_parse() {
-        assert_eq!(CbmcVersion::parse("5.12 (cbmc-5.12)"), Some(CbmcVersion { major: 5, minor: 12, patch: 0 }));
-        assert_eq!(CbmcVersion::parse("6.6.0 (cbmc-6.6.0-dirty)"), Some(CbmcVersion { major: 6, minor: 6, patch: 0 }));
-        assert_eq!(CbmcVersion::parse("CBMC version 5.95.1"), Some(CbmcVersion { major: 5, minor: 95, patch: 1 }));
+        assert_eq!(
+            CbmcVersion::parse("5.12 (cbmc-5.12)"),
+            Some(CbmcVersion {
+                major: 5,
+                minor: 12,
+                patch: 0
+            })
+        );
+        assert_eq!(
+            CbmcVersion::parse("6.6.0 (cbmc-6.6.0-dirty)"),
+            Some(CbmcVersion {
+                major: 6,
+                minor: 6,
+                patch: 0
+            })
+        );
+        assert_eq!(
+            CbmcVersion::parse("CBMC version 5.95.1"),
+            Some(CbmcVersion {
+                major: 5,
+                minor: 95,
+                patch: 1
+            })
+        );
         assert_eq!(CbmcVersion::parse("cbmc"), None);
         assert_eq!(CbmcVersion::parse("7"), None);
     }
 
     #[test]
     fn options_are_read_from_help_text() {
-        let options =
-            listed_options(" --json-ui   use JSON\n --unwind nr  unwind\n --sat-solver solver, --x|--y\n -I path\n");
-        let expected: BTreeSet<String> =
-            ["--json-ui", "--unwind", "--sat-solver", "--x", "--y"].iter().map(|s| s.to_string()).collect();
+        let options = listed_options(
+            " --json-ui   use JSON\n --unwind nr  unwind\n --sat-solver solver, --x|--y\n -I path\n",
+        );
+        let expected: BTreeSet<String> = ["--json-ui", "--unwind", "--sat-solver", "--x", "--y"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(options, expected);
     }
 
@@ -211,13 +282,26 @@ mod tests {
     #[test]
     fn missing_explicit_path_is_a_typed_error() {
         let error = resolve(Some(Path::new("/nonexistent/dir/cbmc")), None).expect_err("must fail");
-        assert!(matches!(error, BackendError::NotExecutable { origin: CbmcSource::CommandLine, .. }));
+        assert!(matches!(
+            error,
+            BackendError::NotExecutable {
+                origin: CbmcSource::CommandLine,
+                ..
+            }
+        ));
         assert!(error.to_string().contains("install-cbmc.sh"));
     }
 
     #[test]
     fn environment_is_used_when_no_explicit_path() {
-        let error = resolve(None, Some(OsString::from("/nonexistent/cbmc-env"))).expect_err("must fail");
-        assert!(matches!(error, BackendError::NotExecutable { origin: CbmcSource::Environment, .. }));
+        let error =
+            resolve(None, Some(OsString::from("/nonexistent/cbmc-env"))).expect_err("must fail");
+        assert!(matches!(
+            error,
+            BackendError::NotExecutable {
+                origin: CbmcSource::Environment,
+                ..
+            }
+        ));
     }
 }

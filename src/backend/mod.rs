@@ -28,10 +28,14 @@ pub use dimacs::{PROVER_DELAY, ProverAnswer, VERDICT_ONLY_DEFINE};
 pub use locate::{CBMC_ENV, Cbmc, CbmcSource, CbmcVersion, INSTALL_HINT, MIN_VERSION};
 pub use outcome::{ExitInfo, Outcome, decide, exit_code};
 pub use output::{
-    Accessor, CbmcOutput, LhsPath, Message, MessageKind, OutputError, Property, PropertyStatus, SourceLocation,
-    StepKind, Trace, TraceStep, TraceValue, integer_from_data, mentions_out_of_memory, parse_cbmc_output, parse_trace,
+    Accessor, CbmcOutput, LhsPath, Message, MessageKind, OutputError, Property, PropertyStatus,
+    SourceLocation, StepKind, Trace, TraceStep, TraceValue, integer_from_data,
+    mentions_out_of_memory, parse_cbmc_output, parse_trace,
 };
-pub use run::{AUTO_SAT_SOLVER, CbmcRun, Hold, PROGRESS_INTERVAL, Phase, Progress, RunOptions, SatSolver, report_while, tail};
+pub use run::{
+    AUTO_SAT_SOLVER, CbmcRun, Hold, PROGRESS_INTERVAL, Phase, Progress, RunOptions, SatSolver,
+    report_while, tail,
+};
 
 use std::path::PathBuf;
 
@@ -42,19 +46,32 @@ pub enum BackendError {
     #[error("CBMC not found on PATH; {hint}")]
     NotFound { hint: &'static str },
     #[error("CBMC executable `{}` (from {}) not found or not executable; {hint}", path.display(), source_name(*origin))]
-    NotExecutable { path: PathBuf, origin: CbmcSource, hint: &'static str },
+    NotExecutable {
+        path: PathBuf,
+        origin: CbmcSource,
+        hint: &'static str,
+    },
     #[error("could not read the version of `{}` (it printed `{output}`); is it CBMC?", path.display())]
     VersionUnreadable { path: PathBuf, output: String },
     #[error("`{}` is CBMC {version}, lazysma needs >= {MIN_VERSION}; {INSTALL_HINT}", path.display())]
     VersionTooOld { path: PathBuf, version: CbmcVersion },
     #[error("CBMC {version} does not accept {option}")]
-    UnsupportedOption { option: String, version: CbmcVersion },
+    UnsupportedOption {
+        option: String,
+        version: CbmcVersion,
+    },
     #[error("a memory limit needs the `prlimit` program (Debian package util-linux)")]
     MemoryLimitUnavailable,
     #[error("could not start `{}`: {error}", path.display())]
-    Spawn { path: PathBuf, error: std::io::Error },
+    Spawn {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     #[error("lost track of the process `{}`: {error}", path.display())]
-    Wait { path: PathBuf, error: std::io::Error },
+    Wait {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     #[error("cannot create a temporary directory for the solver's formula: {0}")]
     TemporaryFiles(std::io::Error),
 }

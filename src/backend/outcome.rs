@@ -2,7 +2,9 @@
 //! output, with the exit status and stderr only as corroboration: a run that
 //! yields no result for some property is never safe.
 
-use super::output::{CbmcOutput, Property, PropertyStatus, Trace, mentions_out_of_memory, parse_cbmc_output};
+use super::output::{
+    CbmcOutput, Property, PropertyStatus, Trace, mentions_out_of_memory, parse_cbmc_output,
+};
 use std::process::ExitStatus;
 use std::time::Duration;
 
@@ -35,7 +37,11 @@ pub enum Outcome {
     OutOfMemory { message: String },
     /// CBMC failed: bad command line, a C file it rejects, a crash, or
     /// output that cannot be read.
-    ToolError { exit_code: Option<i32>, stderr_tail: String, message: String },
+    ToolError {
+        exit_code: Option<i32>,
+        stderr_tail: String,
+        message: String,
+    },
 }
 
 impl Outcome {
@@ -49,16 +55,23 @@ impl Outcome {
         match self {
             Outcome::Safe => "all properties hold".to_string(),
             Outcome::Violated { property, .. } => {
-                format!("property {} violated: {}", property.id, property.description)
+                format!(
+                    "property {} violated: {}",
+                    property.id, property.description
+                )
             }
             Outcome::Inconclusive { unresolved } => {
                 let ids: Vec<&str> = unresolved.iter().map(|p| p.id.as_str()).collect();
                 format!("inconclusive: no result for {}", ids.join(", "))
             }
-            Outcome::Timeout { limit: Some(limit) } => format!("time limit of {:.1}s reached", limit.as_secs_f64()),
+            Outcome::Timeout { limit: Some(limit) } => {
+                format!("time limit of {:.1}s reached", limit.as_secs_f64())
+            }
             Outcome::Timeout { limit: None } => "time limit reached".to_string(),
             Outcome::OutOfMemory { message } => format!("CBMC ran out of memory: {message}"),
-            Outcome::ToolError { exit_code, message, .. } => match exit_code {
+            Outcome::ToolError {
+                exit_code, message, ..
+            } => match exit_code {
                 Some(code) => format!("CBMC failed (exit code {code}): {message}"),
                 None => format!("CBMC failed: {message}"),
             },
@@ -84,12 +97,20 @@ const SIGKILL: i32 = 9;
 impl ExitInfo {
     pub fn from_status(status: ExitStatus, timed_out: bool) -> ExitInfo {
         use std::os::unix::process::ExitStatusExt;
-        ExitInfo { code: status.code(), signal: status.signal(), timed_out, limit: None }
+        ExitInfo {
+            code: status.code(),
+            signal: status.signal(),
+            timed_out,
+            limit: None,
+        }
     }
 
     /// A normal exit with `code`.
     pub fn exited(code: i32) -> ExitInfo {
-        ExitInfo { code: Some(code), ..ExitInfo::default() }
+        ExitInfo {
+            code: Some(code),
+            ..ExitInfo::default()
+        }
     }
 }
 
@@ -105,7 +126,10 @@ pub fn decide(exit: &ExitInfo, stdout: &str, stderr_tail: &str) -> (Outcome, Opt
             let outcome = decide_from_output(exit, &mut output, stderr_tail);
             (outcome, Some(output))
         }
-        Err(error) => (decide_without_output(exit, stdout, stderr_tail, &error.to_string()), None),
+        Err(error) => (
+            decide_without_output(exit, stdout, stderr_tail, &error.to_string()),
+            None,
+        ),
     }
 }
 
@@ -114,21 +138,31 @@ fn decide_from_output(exit: &ExitInfo, output: &mut CbmcOutput, stderr_tail: &st
     if let Some(property) = output.first_failure().cloned() {
         return match output.first_failure_trace.take() {
             Some(trace) => Outcome::Violated { property, trace },
-            None => tool_error(exit, stderr_tail, format!("property {} failed but CBMC gave no trace", property.id)),
+            None => tool_error(
+                exit,
+                stderr_tail,
+                format!("property {} failed but CBMC gave no trace", property.id),
+            ),
         };
     }
     if output.reports_out_of_memory() || mentions_out_of_memory(stderr_tail) {
-        return Outcome::OutOfMemory { message: error_summary(output).unwrap_or_else(|| "out of memory".into()) };
+        return Outcome::OutOfMemory {
+            message: error_summary(output).unwrap_or_else(|| "out of memory".into()),
+        };
     }
     if exit.signal == Some(SIGKILL) {
         return killed(exit);
     }
     let Some(properties) = &output.properties else {
-        let message = error_summary(output).unwrap_or_else(|| "CBMC printed no verification result".to_string());
+        let message = error_summary(output)
+            .unwrap_or_else(|| "CBMC printed no verification result".to_string());
         return tool_error(exit, stderr_tail, message);
     };
-    let unresolved: Vec<Property> =
-        properties.iter().filter(|p| p.status != PropertyStatus::Success).cloned().collect();
+    let unresolved: Vec<Property> = properties
+        .iter()
+        .filter(|p| p.status != PropertyStatus::Success)
+        .cloned()
+        .collect();
     if !unresolved.is_empty() {
         return Outcome::Inconclusive { unresolved };
     }
@@ -143,9 +177,20 @@ fn decide_from_output(exit: &ExitInfo, output: &mut CbmcOutput, stderr_tail: &st
     Outcome::Safe
 }
 
-fn decide_without_output(exit: &ExitInfo, stdout: &str, stderr_tail: &str, parse_error: &str) -> Outcome {
-    if mentions_out_of_memory(stderr_tail) || salvage_errors(stdout).iter().any(|e| mentions_out_of_memory(e)) {
-        return Outcome::OutOfMemory { message: "CBMC reported running out of memory".to_string() };
+fn decide_without_output(
+    exit: &ExitInfo,
+    stdout: &str,
+    stderr_tail: &str,
+    parse_error: &str,
+) -> Outcome {
+    if mentions_out_of_memory(stderr_tail)
+        || salvage_errors(stdout)
+            .iter()
+            .any(|e| mentions_out_of_memory(e))
+    {
+        return Outcome::OutOfMemory {
+            message: "CBMC reported running out of memory".to_string(),
+        };
     }
     if exit.signal == Some(SIGKILL) {
         return killed(exit);
@@ -160,17 +205,29 @@ fn decide_without_output(exit: &ExitInfo, stdout: &str, stderr_tail: &str, parse
 }
 
 fn killed(exit: &ExitInfo) -> Outcome {
-    Outcome::OutOfMemory { message: format!("{} (most likely by the out-of-memory killer)", describe_exit(exit)) }
+    Outcome::OutOfMemory {
+        message: format!(
+            "{} (most likely by the out-of-memory killer)",
+            describe_exit(exit)
+        ),
+    }
 }
 
 fn tool_error(exit: &ExitInfo, stderr_tail: &str, message: String) -> Outcome {
-    Outcome::ToolError { exit_code: exit.code, stderr_tail: stderr_tail.to_string(), message }
+    Outcome::ToolError {
+        exit_code: exit.code,
+        stderr_tail: stderr_tail.to_string(),
+        message,
+    }
 }
 
 fn describe_exit(exit: &ExitInfo) -> String {
     match (exit.code, exit.signal) {
         (Some(exit_code::USAGE), _) | (Some(exit_code::SYSEXITS_USAGE), _) => {
-            format!("exit code {}: CBMC rejected its command line", exit.code.unwrap_or_default())
+            format!(
+                "exit code {}: CBMC rejected its command line",
+                exit.code.unwrap_or_default()
+            )
         }
         (Some(exit_code::PARSE_ERROR), _) => "exit code 2: parse error".to_string(),
         (Some(exit_code::INTERNAL_ERROR), _) => "exit code 6: CBMC gave up".to_string(),
@@ -200,7 +257,10 @@ fn salvage_errors(stdout: &str) -> Vec<String> {
             if !next.contains("\"messageType\": \"ERROR\"") {
                 return None;
             }
-            let text = line[start..].trim_end().trim_end_matches(',').trim_end_matches('"');
+            let text = line[start..]
+                .trim_end()
+                .trim_end_matches(',')
+                .trim_end_matches('"');
             Some(text.replace("\\\"", "\"").replace("\\\\", "\\"))
         })
         .collect()
@@ -218,7 +278,12 @@ mod tests {
             limit: Some(Duration::from_secs(1)),
             ..ExitInfo::default()
         };
-        assert_eq!(decide(&exit, "", "").0, Outcome::Timeout { limit: Some(Duration::from_secs(1)) });
+        assert_eq!(
+            decide(&exit, "", "").0,
+            Outcome::Timeout {
+                limit: Some(Duration::from_secs(1))
+            }
+        );
     }
 
     #[test]
@@ -226,14 +291,23 @@ mod tests {
         let safe = r#"[{"result": []}, {"cProverStatus": "success"}]"#;
         assert_eq!(decide(&ExitInfo::exited(0), safe, "").0, Outcome::Safe);
         let no_result = r#"[{"messageText": "Parsing a.c", "messageType": "STATUS-MESSAGE"}]"#;
-        assert!(matches!(decide(&ExitInfo::exited(0), no_result, "").0, Outcome::ToolError { .. }));
+        assert!(matches!(
+            decide(&ExitInfo::exited(0), no_result, "").0,
+            Outcome::ToolError { .. }
+        ));
     }
 
     #[test]
     fn success_with_a_nonzero_exit_code_is_not_safe() {
         let text = r#"[{"result": [{"property": "a", "description": "", "status": "SUCCESS"}]},
                        {"cProverStatus": "success"}]"#;
-        assert!(matches!(decide(&ExitInfo::exited(6), text, "").0, Outcome::ToolError { exit_code: Some(6), .. }));
+        assert!(matches!(
+            decide(&ExitInfo::exited(6), text, "").0,
+            Outcome::ToolError {
+                exit_code: Some(6),
+                ..
+            }
+        ));
         assert_eq!(decide(&ExitInfo::exited(0), text, "").0, Outcome::Safe);
     }
 
@@ -254,20 +328,31 @@ mod tests {
     #[test]
     fn failure_without_trace_is_a_tool_error() {
         let text = r#"[{"result": [{"property": "a", "description": "d", "status": "FAILURE"}]}]"#;
-        assert!(matches!(decide(&ExitInfo::exited(10), text, "").0, Outcome::ToolError { .. }));
+        assert!(matches!(
+            decide(&ExitInfo::exited(10), text, "").0,
+            Outcome::ToolError { .. }
+        ));
     }
 
     #[test]
     fn sigkill_without_timeout_is_out_of_memory() {
-        let exit = ExitInfo { signal: Some(SIGKILL), ..ExitInfo::default() };
-        assert!(matches!(decide(&exit, "[\n  {\n", "").0, Outcome::OutOfMemory { .. }));
+        let exit = ExitInfo {
+            signal: Some(SIGKILL),
+            ..ExitInfo::default()
+        };
+        assert!(matches!(
+            decide(&exit, "[\n  {\n", "").0,
+            Outcome::OutOfMemory { .. }
+        ));
     }
 
     #[test]
     fn usage_error_output_yields_the_error_texts() {
         let stdout = "[\n  {\n    \"program\": \"CBMC 5.12\"\n  }\n  * help text *\n,\n  {\n    \"messageText\": \"Unknown option: --bogus\",\n    \"messageType\": \"ERROR\"\n  }\n]\n";
         match decide(&ExitInfo::exited(64), stdout, "").0 {
-            Outcome::ToolError { exit_code, message, .. } => {
+            Outcome::ToolError {
+                exit_code, message, ..
+            } => {
                 assert_eq!(exit_code, Some(64));
                 assert!(message.contains("Unknown option: --bogus"), "{message}");
                 assert!(message.contains("rejected its command line"), "{message}");

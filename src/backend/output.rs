@@ -25,17 +25,24 @@ pub struct CbmcOutput {
 impl CbmcOutput {
     /// The messages of type ERROR.
     pub fn errors(&self) -> impl Iterator<Item = &Message> {
-        self.messages.iter().filter(|m| m.kind == MessageKind::Error)
+        self.messages
+            .iter()
+            .filter(|m| m.kind == MessageKind::Error)
     }
 
     /// The messages of type WARNING.
     pub fn warnings(&self) -> impl Iterator<Item = &Message> {
-        self.messages.iter().filter(|m| m.kind == MessageKind::Warning)
+        self.messages
+            .iter()
+            .filter(|m| m.kind == MessageKind::Warning)
     }
 
     /// The first property with status FAILURE, in CBMC's order.
     pub fn first_failure(&self) -> Option<&Property> {
-        self.properties.as_ref()?.iter().find(|p| p.status == PropertyStatus::Failure)
+        self.properties
+            .as_ref()?
+            .iter()
+            .find(|p| p.status == PropertyStatus::Failure)
     }
 
     /// Whether CBMC reported running out of memory.
@@ -183,7 +190,10 @@ impl Trace {
 
     /// The last value assigned to `lhs` in the trace, if any.
     pub fn last_value_of(&self, lhs: &str) -> Option<&TraceValue> {
-        self.assignments().filter(|s| s.lhs.as_deref() == Some(lhs)).last().and_then(|s| s.value.as_ref())
+        self.assignments()
+            .filter(|s| s.lhs.as_deref() == Some(lhs))
+            .last()
+            .and_then(|s| s.value.as_ref())
     }
 }
 
@@ -294,7 +304,10 @@ impl LhsPath {
                 return None;
             }
         }
-        Some(LhsPath { base: base.to_string(), accessors })
+        Some(LhsPath {
+            base: base.to_string(),
+            accessors,
+        })
     }
 }
 
@@ -302,7 +315,9 @@ impl LhsPath {
 fn is_identifier(text: &str) -> bool {
     !text.is_empty()
         && !text.starts_with(|c: char| c.is_ascii_digit())
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | ':' | '#' | '!'))
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | ':' | '#' | '!'))
 }
 
 /// A value in a trace: a scalar with its text and, for integers, its number;
@@ -366,7 +381,10 @@ fn absorb_entry(output: &mut CbmcOutput, entry: RawEntry<'_>) -> Result<(), Outp
     Ok(())
 }
 
-fn absorb_results(output: &mut CbmcOutput, results: Vec<RawProperty<'_>>) -> Result<(), OutputError> {
+fn absorb_results(
+    output: &mut CbmcOutput,
+    results: Vec<RawProperty<'_>>,
+) -> Result<(), OutputError> {
     let properties = output.properties.get_or_insert_with(Vec::new);
     for raw in results {
         let status = PropertyStatus::from_json(&raw.status);
@@ -377,8 +395,12 @@ fn absorb_results(output: &mut CbmcOutput, results: Vec<RawProperty<'_>>) -> Res
         {
             let trace = parse_trace(raw_trace.get())?;
             if location.is_none() {
-                location =
-                    trace.steps.iter().rev().find(|s| s.kind == StepKind::Failure).and_then(|s| s.location.clone());
+                location = trace
+                    .steps
+                    .iter()
+                    .rev()
+                    .find(|s| s.kind == StepKind::Failure)
+                    .and_then(|s| s.location.clone());
             }
             output.first_failure_trace = Some(trace);
         }
@@ -395,7 +417,9 @@ fn absorb_results(output: &mut CbmcOutput, results: Vec<RawProperty<'_>>) -> Res
 /// Parses one trace (the JSON array of a property's `trace` field).
 pub fn parse_trace(text: &str) -> Result<Trace, OutputError> {
     let raw: Vec<RawStep> = serde_json::from_str(text)?;
-    Ok(Trace { steps: raw.into_iter().map(RawStep::into_step).collect() })
+    Ok(Trace {
+        steps: raw.into_iter().map(RawStep::into_step).collect(),
+    })
 }
 
 /// The number a CBMC value text denotes: decimal integers with C suffixes
@@ -415,7 +439,10 @@ pub fn integer_from_data(text: &str) -> Option<i128> {
     if digits.is_empty() {
         return None;
     }
-    if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         return i128::from_str_radix(hex, 16).ok();
     }
     if let Some(hex) = digits.strip_prefix("-0x") {
@@ -428,7 +455,11 @@ fn char_literal_value(body: &str) -> Option<i128> {
     let mut chars = body.chars();
     let first = chars.next()?;
     if first != '\\' {
-        return if chars.next().is_none() { Some(first as i128) } else { None };
+        return if chars.next().is_none() {
+            Some(first as i128)
+        } else {
+            None
+        };
     }
     let rest: String = chars.collect();
     let simple = match rest.as_str() {
@@ -530,7 +561,11 @@ impl RawStep {
             function: self.function.and_then(|f| f.identifier.or(f.display_name)),
             property: self.property,
             reason: self.reason,
-            io_values: self.values.into_iter().map(RawValueShape::into_value).collect(),
+            io_values: self
+                .values
+                .into_iter()
+                .map(RawValueShape::into_value)
+                .collect(),
             io_id: self.output_id.or(self.input_id),
         }
     }
@@ -570,8 +605,16 @@ impl RawValueShape {
             width: self.width,
             data,
             integer,
-            elements: self.elements.into_iter().map(|e| (e.index, e.value.into_value())).collect(),
-            members: self.members.into_iter().map(|m| (m.name, m.value.into_value())).collect(),
+            elements: self
+                .elements
+                .into_iter()
+                .map(|e| (e.index, e.value.into_value()))
+                .collect(),
+            members: self
+                .members
+                .into_iter()
+                .map(|m| (m.name, m.value.into_value()))
+                .collect(),
         }
     }
 }
@@ -634,8 +677,14 @@ mod tests {
         assert_eq!(integer_from_data("-7"), Some(-7));
         assert_eq!(integer_from_data("4294967295u"), Some(4294967295));
         assert_eq!(integer_from_data("0ul"), Some(0));
-        assert_eq!(integer_from_data("-9223372036854775808l"), Some(-9223372036854775808));
-        assert_eq!(integer_from_data("18446744073709551615ull"), Some(18446744073709551615));
+        assert_eq!(
+            integer_from_data("-9223372036854775808l"),
+            Some(-9223372036854775808)
+        );
+        assert_eq!(
+            integer_from_data("18446744073709551615ull"),
+            Some(18446744073709551615)
+        );
     }
 
     #[test]
@@ -663,10 +712,20 @@ mod tests {
         assert_eq!(path.base, "s");
         assert_eq!(
             path.accessors,
-            vec![Accessor::Field("buf".into()), Accessor::Index(2), Accessor::Field("value".into())]
+            vec![
+                Accessor::Field("buf".into()),
+                Accessor::Index(2),
+                Accessor::Field("value".into())
+            ]
         );
-        assert_eq!(LhsPath::parse("arr[1l]").map(|p| p.accessors), Some(vec![Accessor::Index(1)]));
-        assert_eq!(LhsPath::parse("t.$pad2").map(|p| p.accessors), Some(vec![Accessor::Field("$pad2".into())]));
+        assert_eq!(
+            LhsPath::parse("arr[1l]").map(|p| p.accessors),
+            Some(vec![Accessor::Index(1)])
+        );
+        assert_eq!(
+            LhsPath::parse("t.$pad2").map(|p| p.accessors),
+            Some(vec![Accessor::Field("$pad2".into())])
+        );
         assert_eq!(LhsPath::parse("x").map(|p| p.accessors.len()), Some(0));
         assert_eq!(LhsPath::parse("*p"), None);
         assert_eq!(LhsPath::parse("a[i]"), None);
@@ -678,8 +737,14 @@ mod tests {
     #[test]
     fn empty_and_garbage_output_are_errors() {
         assert!(matches!(parse_cbmc_output("  \n"), Err(OutputError::Empty)));
-        assert!(matches!(parse_cbmc_output("[{\"program\": "), Err(OutputError::Json(_))));
-        assert!(matches!(parse_cbmc_output("Usage error!"), Err(OutputError::Json(_))));
+        assert!(matches!(
+            parse_cbmc_output("[{\"program\": "),
+            Err(OutputError::Json(_))
+        ));
+        assert!(matches!(
+            parse_cbmc_output("Usage error!"),
+            Err(OutputError::Json(_))
+        ));
     }
 
     #[test]

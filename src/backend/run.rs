@@ -198,7 +198,10 @@ impl Phase {
             ("Solving with", Phase::Solving),
             ("Building error trace", Phase::BuildingTrace),
         ];
-        STARTS.iter().find(|(prefix, _)| text.starts_with(prefix)).map(|(_, phase)| *phase)
+        STARTS
+            .iter()
+            .find(|(prefix, _)| text.starts_with(prefix))
+            .map(|(_, phase)| *phase)
     }
 
     pub fn name(self) -> &'static str {
@@ -225,7 +228,11 @@ const WAIT_POLL: Duration = Duration::from_millis(100);
 
 /// Waits while `running` holds (a run going on in another thread), giving
 /// `report` what `latest` knows of it every [`PROGRESS_INTERVAL`].
-pub fn report_while(running: impl Fn() -> bool, latest: impl Fn() -> Option<Progress>, report: &mut dyn FnMut(Progress)) {
+pub fn report_while(
+    running: impl Fn() -> bool,
+    latest: impl Fn() -> Option<Progress>,
+    report: &mut dyn FnMut(Progress),
+) {
     let mut last_report = Instant::now();
     while running() {
         thread::sleep(WAIT_POLL);
@@ -263,7 +270,11 @@ pub struct CbmcRun {
 impl Cbmc {
     /// The arguments for checking `file` with `options` (without the
     /// executable), or an error for an option this CBMC does not accept.
-    pub fn arguments(&self, file: &Path, options: &RunOptions) -> Result<Vec<OsString>, BackendError> {
+    pub fn arguments(
+        &self,
+        file: &Path,
+        options: &RunOptions,
+    ) -> Result<Vec<OsString>, BackendError> {
         let mut args: Vec<OsString> = vec![file.as_os_str().to_owned()];
         args.extend(["--json-ui", "--trace"].map(OsString::from));
         args.extend(self.formula_arguments(options));
@@ -310,7 +321,10 @@ impl Cbmc {
         if self.lists_option(option) {
             Ok(())
         } else {
-            Err(BackendError::UnsupportedOption { option: option.to_string(), version: self.version })
+            Err(BackendError::UnsupportedOption {
+                option: option.to_string(),
+                version: self.version,
+            })
         }
     }
 
@@ -325,7 +339,9 @@ impl Cbmc {
         progress: Option<&mut dyn FnMut(Progress)>,
     ) -> Result<CbmcRun, BackendError> {
         match &options.sat_solver {
-            Some(SatSolver::Dimacs(solver)) => self.run_with_dimacs_solver(file, solver, options, progress),
+            Some(SatSolver::Dimacs(solver)) => {
+                self.run_with_dimacs_solver(file, solver, options, progress)
+            }
             _ => self.run_with_trace(file, options, progress, Instant::now()),
         }
     }
@@ -389,24 +405,35 @@ pub(super) fn run_to_end(
     let mut command = match options.memory_limit {
         None => Command::new(program),
         Some(bytes) => {
-            let prlimit = which::which("prlimit").map_err(|_| BackendError::MemoryLimitUnavailable)?;
+            let prlimit =
+                which::which("prlimit").map_err(|_| BackendError::MemoryLimitUnavailable)?;
             let mut command = Command::new(prlimit);
             command.arg(format!("--as={bytes}")).arg("--").arg(program);
             command
         }
     };
     let temporary = tempfile::tempdir().map_err(BackendError::TemporaryFiles)?;
-    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     command.env("TMPDIR", temporary.path());
     end_with_this_process(&mut command);
     if let Some(dir) = &options.working_dir {
         command.current_dir(dir);
     }
-    let mut child = command.spawn().map_err(|error| BackendError::Spawn { path: program.to_path_buf(), error })?;
+    let mut child = command.spawn().map_err(|error| BackendError::Spawn {
+        path: program.to_path_buf(),
+        error,
+    })?;
     let stdout = spawn_stdout_drain(&mut child, Arc::clone(phase));
     let stderr = spawn_stderr_drain(&mut child);
     let waited = wait_with_limit(&mut child, options, start, phase, progress);
-    let mut exit = waited.map_err(|error| BackendError::Wait { path: program.to_path_buf(), error })?;
+    let mut exit = waited.map_err(|error| BackendError::Wait {
+        path: program.to_path_buf(),
+        error,
+    })?;
     exit.limit = options.timeout;
     let stdout_bytes = stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default();
     let stderr_bytes = stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default();
@@ -456,7 +483,8 @@ fn wait_with_limit(
     mut progress: Option<&mut dyn FnMut(Progress)>,
 ) -> std::io::Result<ExitInfo> {
     let cancelled = || options.is_cancelled();
-    let polled = !options.cancel.is_empty() || options.hold.is_some() || crate::interrupt::is_installed();
+    let polled =
+        !options.cancel.is_empty() || options.hold.is_some() || crate::interrupt::is_installed();
     let mut held = false;
     let mut last_report = Instant::now();
     loop {
@@ -476,7 +504,11 @@ fn wait_with_limit(
         }
         // wake up for the time limit, the next report, the cancel flag and
         // the hold
-        let wake = [remaining, progress.is_some().then_some(PROGRESS_INTERVAL), polled.then_some(CANCEL_POLL)];
+        let wake = [
+            remaining,
+            progress.is_some().then_some(PROGRESS_INTERVAL),
+            polled.then_some(CANCEL_POLL),
+        ];
         let Some(slice) = wake.into_iter().flatten().min() else {
             let status = child.wait()?;
             return Ok(ExitInfo::from_status(status, false));
@@ -490,7 +522,10 @@ fn wait_with_limit(
             && due
         {
             last_report = Instant::now();
-            callback(Progress { elapsed: start.elapsed(), phase: Phase::from_code(phase.load(Ordering::Relaxed)) });
+            callback(Progress {
+                elapsed: start.elapsed(),
+                phase: Phase::from_code(phase.load(Ordering::Relaxed)),
+            });
         }
     }
 }
@@ -593,8 +628,14 @@ mod tests {
     #[test]
     fn phases_follow_cbmc_messages() {
         assert_eq!(Phase::from_message("Parsing seq.c"), Some(Phase::Parsing));
-        assert_eq!(Phase::from_message("Starting Bounded Model Checking"), Some(Phase::SymbolicExecution));
-        assert_eq!(Phase::from_message("Solving with MiniSAT 2.2.1 with simplifier"), Some(Phase::Solving));
+        assert_eq!(
+            Phase::from_message("Starting Bounded Model Checking"),
+            Some(Phase::SymbolicExecution)
+        );
+        assert_eq!(
+            Phase::from_message("Solving with MiniSAT 2.2.1 with simplifier"),
+            Some(Phase::Solving)
+        );
         assert_eq!(Phase::from_message("VERIFICATION FAILED"), None);
     }
 
@@ -603,7 +644,10 @@ mod tests {
         let phase = AtomicU8::new(Phase::Starting as u8);
         note_phase(br#"    "messageText": "Solving with MiniSAT","#, &phase);
         note_phase(br#"    "messageText": "Parsing x.c","#, &phase);
-        assert_eq!(Phase::from_code(phase.load(Ordering::Relaxed)), Phase::Solving);
+        assert_eq!(
+            Phase::from_code(phase.load(Ordering::Relaxed)),
+            Phase::Solving
+        );
     }
 
     /// Runs `sh -c script` with `options`, returning the seconds it took.
@@ -611,9 +655,13 @@ mod tests {
         let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         let args = ["-c".into(), script.into()];
         let start = Instant::now();
-        let finished = run_to_end(Path::new("sh"), &args, options, start, &phase, None).expect("sh runs");
+        let finished =
+            run_to_end(Path::new("sh"), &args, options, start, &phase, None).expect("sh runs");
         assert_eq!(finished.exit.code, Some(0), "the script ends normally");
-        assert!(finished.stdout.contains("done"), "the script runs to its end");
+        assert!(
+            finished.stdout.contains("done"),
+            "the script runs to its end"
+        );
         start.elapsed().as_secs_f64()
     }
 
@@ -624,7 +672,10 @@ mod tests {
         // until the hold is lifted
         let hold = Arc::new(Hold::default());
         hold.request(true);
-        let options = RunOptions { hold: Some(Arc::clone(&hold)), ..RunOptions::default() };
+        let options = RunOptions {
+            hold: Some(Arc::clone(&hold)),
+            ..RunOptions::default()
+        };
         let lifter = {
             let hold = Arc::clone(&hold);
             thread::spawn(move || {
@@ -647,19 +698,38 @@ mod tests {
     fn a_held_process_still_meets_its_time_limit() {
         let hold = Arc::new(Hold::default());
         hold.request(true);
-        let options = RunOptions { hold: Some(hold), timeout: Some(Duration::from_millis(500)), ..RunOptions::default() };
+        let options = RunOptions {
+            hold: Some(hold),
+            timeout: Some(Duration::from_millis(500)),
+            ..RunOptions::default()
+        };
         let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         let args = ["-c".into(), "sleep 0.1; echo done".into()];
-        let finished = run_to_end(Path::new("sh"), &args, &options, Instant::now(), &phase, None).expect("sh runs");
-        assert!(finished.exit.timed_out, "a held process is killed at its time limit: {:?}", finished.exit);
+        let finished = run_to_end(
+            Path::new("sh"),
+            &args,
+            &options,
+            Instant::now(),
+            &phase,
+            None,
+        )
+        .expect("sh runs");
+        assert!(
+            finished.exit.timed_out,
+            "a held process is killed at its time limit: {:?}",
+            finished.exit
+        );
     }
 
     /// Whether a process with this id is still running (a zombie counts
     /// as ended).
     #[cfg(target_os = "linux")]
     fn is_running(pid: &str) -> bool {
-        std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+        })
     }
 
     #[cfg(target_os = "linux")]
@@ -667,15 +737,41 @@ mod tests {
     fn a_killed_run_leaves_neither_processes_nor_temporary_files() {
         // like CBMC, the script starts a child (its preprocessor) and puts
         // a file into $TMPDIR; it is killed at its time limit meanwhile
-        let options = RunOptions { timeout: Some(Duration::from_millis(700)), ..RunOptions::default() };
+        let options = RunOptions {
+            timeout: Some(Duration::from_millis(700)),
+            ..RunOptions::default()
+        };
         let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         let script = "touch \"$TMPDIR/goto-gcc.in\"; sleep 30 & echo \"$TMPDIR $!\"; wait";
         let args = ["-c".into(), script.into()];
-        let finished = run_to_end(Path::new("sh"), &args, &options, Instant::now(), &phase, None).expect("sh runs");
-        assert!(finished.exit.timed_out, "the script is killed at its time limit: {:?}", finished.exit);
-        let (directory, sleeper) = finished.stdout.trim().rsplit_once(' ').expect("the script names its directory and child");
-        assert_ne!(Path::new(directory), std::env::temp_dir(), "the run has a temporary directory of its own");
-        assert!(!Path::new(directory).exists(), "the run's temporary directory {directory} is removed");
+        let finished = run_to_end(
+            Path::new("sh"),
+            &args,
+            &options,
+            Instant::now(),
+            &phase,
+            None,
+        )
+        .expect("sh runs");
+        assert!(
+            finished.exit.timed_out,
+            "the script is killed at its time limit: {:?}",
+            finished.exit
+        );
+        let (directory, sleeper) = finished
+            .stdout
+            .trim()
+            .rsplit_once(' ')
+            .expect("the script names its directory and child");
+        assert_ne!(
+            Path::new(directory),
+            std::env::temp_dir(),
+            "the run has a temporary directory of its own"
+        );
+        assert!(
+            !Path::new(directory).exists(),
+            "the run's temporary directory {directory} is removed"
+        );
         // the kill reaches the child at once; allow the kernel a moment
         let gone = (0..20).any(|_| {
             thread::sleep(Duration::from_millis(50));

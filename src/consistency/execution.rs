@@ -292,7 +292,9 @@ impl Execution {
             for &event in thread {
                 match self.events[event].op {
                     Op::AtomicBegin if open => {
-                        return Err(ExecutionError::NestedAtomic { event: self.events[event].id.clone() });
+                        return Err(ExecutionError::NestedAtomic {
+                            event: self.events[event].id.clone(),
+                        });
                     }
                     Op::AtomicBegin => open = true,
                     Op::AtomicEnd => open = false,
@@ -457,4 +459,3 @@ impl Resolver {
         Ok(Source::Event(offset + i))
     }
 }
-

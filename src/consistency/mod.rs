@@ -128,12 +128,18 @@ const NAIVE_FALLBACK_LIMIT: usize = 200_000;
 /// [`NAIVE_FALLBACK_LIMIT`] lower sets. Beyond it the polynomial answer
 /// stands: in random testing it missed no witness with atomic sections and
 /// very rarely one with store-store fences.
-fn complete_with_naive(instance: &Instance, extended: bool, found: (Option<State>, usize)) -> (Option<State>, usize) {
+fn complete_with_naive(
+    instance: &Instance,
+    extended: bool,
+    found: (Option<State>, usize),
+) -> (Option<State>, usize) {
     match found {
-        (None, explored) if extended => match naive::naive_verify_within(instance, NAIVE_FALLBACK_LIMIT) {
-            Some((state, more)) => (state, explored + more),
-            None => (None, explored + NAIVE_FALLBACK_LIMIT),
-        },
+        (None, explored) if extended => {
+            match naive::naive_verify_within(instance, NAIVE_FALLBACK_LIMIT) {
+                Some((state, more)) => (state, explored + more),
+                None => (None, explored + NAIVE_FALLBACK_LIMIT),
+            }
+        }
         found => found,
     }
 }
@@ -160,9 +166,11 @@ pub fn verify_with(execution: &Execution, model: Model, options: Options) -> Rep
     }
     let (state, explored): (Option<State>, usize) = match (options.algorithm, model) {
         (Algorithm::Naive, _) => naive::naive_verify(&instance),
-        (Algorithm::Verify, Model::Sc | Model::Tso) => {
-            complete_with_naive(&instance, instance.atomic_sections, verify_tso::verify_tso(&instance))
-        }
+        (Algorithm::Verify, Model::Sc | Model::Tso) => complete_with_naive(
+            &instance,
+            instance.atomic_sections,
+            verify_tso::verify_tso(&instance),
+        ),
         (Algorithm::Verify, Model::Pso) => complete_with_naive(
             &instance,
             instance.store_fences || instance.atomic_sections,

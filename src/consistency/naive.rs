@@ -18,7 +18,10 @@ pub(crate) fn naive_verify(instance: &Instance) -> (Option<State>, usize) {
 
 /// [`naive_verify`] that gives up (`None`) after exploring `limit` lower
 /// sets.
-pub(crate) fn naive_verify_within(instance: &Instance, limit: usize) -> Option<(Option<State>, usize)> {
+pub(crate) fn naive_verify_within(
+    instance: &Instance,
+    limit: usize,
+) -> Option<(Option<State>, usize)> {
     let initial = State::initial(instance);
     let mut done: HashSet<Vec<u32>> = HashSet::from([key(&initial)]);
     let mut worklist = vec![initial];

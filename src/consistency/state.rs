@@ -404,7 +404,10 @@ impl State {
     /// Whether the writes of `slot`'s thread before its latest store-store
     /// fence are all in memory.
     pub(crate) fn fenced_writes_flushed(&self, instance: &Instance, slot: usize) -> bool {
-        instance.fenced_writes(slot).iter().all(|&earlier| self.is_flushed(instance, earlier))
+        instance
+            .fenced_writes(slot)
+            .iter()
+            .all(|&earlier| self.is_flushed(instance, earlier))
     }
 
     /// TSO/PSO-executability of the memory phase of a buffered write.
@@ -535,7 +538,9 @@ impl State {
             }
             Kind::LockBusy { .. } => self.branches[thread] += 1,
         }
-        if self.section == thread as u32 && self.pos[thread] as usize == instance.threads[thread].len() {
+        if self.section == thread as u32
+            && self.pos[thread] as usize == instance.threads[thread].len()
+        {
             // a thread that ends inside an atomic section leaves it (as the
             // sequentialised program does: the next thread runs)
             self.section = FREE;

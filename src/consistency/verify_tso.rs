@@ -43,7 +43,12 @@ fn saturate(instance: &Instance, state: &mut State) {
 /// atomic sections the thread events are part of it: a section blocks the
 /// other threads, so the saturated trace also depends on when it began.
 fn key(instance: &Instance, state: &State) -> Vec<u32> {
-    let mut key: Vec<u32> = state.flushed_t.iter().chain(&state.branches).copied().collect();
+    let mut key: Vec<u32> = state
+        .flushed_t
+        .iter()
+        .chain(&state.branches)
+        .copied()
+        .collect();
     if instance.atomic_sections {
         key.extend(&state.pos);
     }

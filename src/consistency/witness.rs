@@ -157,7 +157,10 @@ impl<'a> Machine<'a> {
         if let Some(owner) = self.section
             && owner != thread
         {
-            return Err(format!("`{}` runs while thread {owner} is inside an atomic section", event.id));
+            return Err(format!(
+                "`{}` runs while thread {owner} is inside an atomic section",
+                event.id
+            ));
         }
         let drained = self.buffers[thread].is_empty();
         match (event.op.clone(), step.phase) {
@@ -211,16 +214,28 @@ impl<'a> Machine<'a> {
                 // its own thread may hold it (a normal mutex's try-lock by
                 // its holder fails)
                 if self.holder[mutex].is_none() {
-                    return Err(format!("`{}` finds a mutex busy that no thread holds", event.id));
+                    return Err(format!(
+                        "`{}` finds a mutex busy that no thread holds",
+                        event.id
+                    ));
                 }
             }
-            (Op::Fence | Op::Rmw { .. } | Op::Lock { .. } | Op::Unlock { .. } | Op::LockBusy { .. }, Phase::Execute) => {
+            (
+                Op::Fence
+                | Op::Rmw { .. }
+                | Op::Lock { .. }
+                | Op::Unlock { .. }
+                | Op::LockBusy { .. },
+                Phase::Execute,
+            ) => {
                 return Err(format!("`{}` needs an empty store buffer", event.id));
             }
             (op, phase) => return Err(format!("a {} has no {} phase", op.name(), phase.name())),
         }
         self.pos[thread] += 1;
-        if self.section == Some(thread) && self.pos[thread] == self.execution.threads()[thread].len() {
+        if self.section == Some(thread)
+            && self.pos[thread] == self.execution.threads()[thread].len()
+        {
             // the thread ends inside its atomic section, which ends with it
             self.section = None;
         }

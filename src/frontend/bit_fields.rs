@@ -14,7 +14,13 @@ use lang_c::span::Span;
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// The member `bits` of the struct object `base`: the lvalue of its
     /// storage unit, typed as the bit-field.
-    pub fn bit_field_lvalue(&self, base: &LVal, id: StructId, bits: BitField, span: Span) -> LResult<LVal> {
+    pub fn bit_field_lvalue(
+        &self,
+        base: &LVal,
+        id: StructId,
+        bits: BitField,
+        span: Span,
+    ) -> LResult<LVal> {
         let unit = self.member(base, id, &bits.unit, span)?;
         Ok(with_type(unit, CType::BitField(Box::new(bits))))
     }
@@ -22,21 +28,37 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Reads the bit-field at `unit` (its storage unit's lvalue).
     pub fn load_bit_field(&mut self, unit: LVal, bits: &BitField, span: Span) -> LResult<Val> {
         let word = self.load(with_type(unit, bits.unit_type.clone()), span)?;
-        Ok(Val { expr: self.bits_of(word.expr, bits), ty: bits.ty.clone() })
+        Ok(Val {
+            expr: self.bits_of(word.expr, bits),
+            ty: bits.ty.clone(),
+        })
     }
 
     /// Stores `value` into the bit-field at `unit`: the unit is read, its
     /// other bits kept, and written back.
-    pub fn store_bit_field(&mut self, unit: LVal, bits: &BitField, value: Val, span: Span) -> LResult<()> {
+    pub fn store_bit_field(
+        &mut self,
+        unit: LVal,
+        bits: &BitField,
+        value: Val,
+        span: Span,
+    ) -> LResult<()> {
         let value = self.convert(value, &bits.ty, span)?;
         let unit = with_type(unit, bits.unit_type.clone());
         let word = self.load(unit.clone(), span)?;
         let unit_ty = self.lw.types.ir_type(&bits.unit_type);
         let mask = low_bits(bits.width) << bits.offset;
         let kept = binary(BinaryOp::BitAnd, word.expr, Expr::Const(!mask));
-        let placed = binary(BinaryOp::Shl, Expr::Cast(unit_ty, Box::new(value)), Expr::Const(i64::from(bits.offset)));
+        let placed = binary(
+            BinaryOp::Shl,
+            Expr::Cast(unit_ty, Box::new(value)),
+            Expr::Const(i64::from(bits.offset)),
+        );
         let placed = binary(BinaryOp::BitAnd, placed, Expr::Const(mask));
-        let new = Val { expr: binary(BinaryOp::BitOr, kept, placed), ty: bits.unit_type.clone() };
+        let new = Val {
+            expr: binary(BinaryOp::BitOr, kept, placed),
+            ty: bits.unit_type.clone(),
+        };
         self.store(&unit, new, span)
     }
 
@@ -55,9 +77,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return Expr::Cast(value_ty, Box::new(field));
         }
         // to the top of a signed word, then arithmetically down
-        let up = binary(BinaryOp::Shl, word, Expr::Const(unit_bits - i64::from(bits.offset) - i64::from(bits.width)));
-        let signed_word = Expr::Cast(Ty::Int { bits: unit_bits as u8, signed: true }, Box::new(up));
-        let down = binary(BinaryOp::Shr, signed_word, Expr::Const(unit_bits - i64::from(bits.width)));
+        let up = binary(
+            BinaryOp::Shl,
+            word,
+            Expr::Const(unit_bits - i64::from(bits.offset) - i64::from(bits.width)),
+        );
+        let signed_word = Expr::Cast(
+            Ty::Int {
+                bits: unit_bits as u8,
+                signed: true,
+            },
+            Box::new(up),
+        );
+        let down = binary(
+            BinaryOp::Shr,
+            signed_word,
+            Expr::Const(unit_bits - i64::from(bits.width)),
+        );
         Expr::Cast(value_ty, Box::new(down))
     }
 
@@ -65,7 +101,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// 2-bit unsigned `a`): the value of an assignment to it.
     pub fn as_bit_field(&self, value: Expr, bits: &BitField) -> Expr {
         let unit_ty = self.lw.types.ir_type(&bits.unit_type);
-        let word = binary(BinaryOp::Shl, Expr::Cast(unit_ty, Box::new(value)), Expr::Const(i64::from(bits.offset)));
+        let word = binary(
+            BinaryOp::Shl,
+            Expr::Cast(unit_ty, Box::new(value)),
+            Expr::Const(i64::from(bits.offset)),
+        );
         self.bits_of(word, bits)
     }
 }
@@ -88,6 +128,12 @@ pub fn low_bits(width: u8) -> i64 {
 fn with_type(lvalue: LVal, ty: CType) -> LVal {
     match lvalue {
         LVal::Private(place, _) => LVal::Private(place, ty),
-        LVal::Shared { address, atomic, .. } => LVal::Shared { address, ty, atomic },
+        LVal::Shared {
+            address, atomic, ..
+        } => LVal::Shared {
+            address,
+            ty,
+            atomic,
+        },
     }
 }

@@ -4,14 +4,14 @@
 //! (C11 `atomic_*`, `__sync_*`, `__atomic_*`), heap allocation and inline
 //! assembly fences.
 
-use super::lower::{FnLowerer, LResult, binary};
-use super::scan::uncast;
 use super::bit_builtins;
-use super::math_builtins;
 use super::c11_threads;
+use super::lower::{FnLowerer, LResult, binary};
+use super::lower_expr::{LVal, Val, floating_bits, memory_type};
+use super::math_builtins;
+use super::scan::uncast;
 use super::sync_objects;
 use super::thread_specific;
-use super::lower_expr::{floating_bits, memory_type, LVal, Val};
 use super::types::{CType, truncate};
 use crate::ir::*;
 use lang_c::ast::*;
@@ -186,20 +186,29 @@ fn atomic_builtin(name: &str) -> Option<Atomic> {
     let base = name.trim_end_matches("_explicit");
     for &(prefix, suffix, subject_is_base, returns_new) in &FETCH_SPELLINGS {
         let subject = if subject_is_base { base } else { name };
-        if let Some(op) = subject.strip_prefix(prefix).and_then(|rest| rest.strip_suffix(suffix)) {
+        if let Some(op) = subject
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(suffix))
+        {
             if op == "nand" {
                 return Some(Atomic::FetchNand { returns_new });
             }
             let (op, binary) = fetch_op(op)?;
-            return Some(Atomic::Fetch { op, binary, returns_new });
+            return Some(Atomic::Fetch {
+                op,
+                binary,
+                returns_new,
+            });
         }
     }
     Some(match base {
-        "atomic_exchange" | "__atomic_exchange_n" | "__sync_lock_test_and_set" => Atomic::Exchange { generic: false },
-        "__atomic_exchange" => Atomic::Exchange { generic: true },
-        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" | "__atomic_compare_exchange_n" => {
-            Atomic::CompareExchangePointer { generic: false }
+        "atomic_exchange" | "__atomic_exchange_n" | "__sync_lock_test_and_set" => {
+            Atomic::Exchange { generic: false }
         }
+        "__atomic_exchange" => Atomic::Exchange { generic: true },
+        "atomic_compare_exchange_strong"
+        | "atomic_compare_exchange_weak"
+        | "__atomic_compare_exchange_n" => Atomic::CompareExchangePointer { generic: false },
         "__atomic_compare_exchange" => Atomic::CompareExchangePointer { generic: true },
         "__sync_bool_compare_and_swap" => Atomic::CompareAndSwap { returns_old: false },
         "__sync_val_compare_and_swap" => Atomic::CompareAndSwap { returns_old: true },
@@ -218,7 +227,9 @@ fn atomic_builtin(name: &str) -> Option<Atomic> {
         "atomic_flag_clear" => Atomic::FlagClear {
             order_argument: explicit.then_some(1),
         },
-        "__atomic_clear" => Atomic::FlagClear { order_argument: Some(1) },
+        "__atomic_clear" => Atomic::FlagClear {
+            order_argument: Some(1),
+        },
         "__sync_lock_release" => Atomic::LockRelease,
         _ => return None,
     })
@@ -264,7 +275,10 @@ fn has_side_effects(e: &Node<Expression>) -> bool {
         Expression::UnaryOperator(u) => {
             matches!(
                 u.node.operator.node,
-                UnaryOperator::PreIncrement | UnaryOperator::PreDecrement | UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+                UnaryOperator::PreIncrement
+                    | UnaryOperator::PreDecrement
+                    | UnaryOperator::PostIncrement
+                    | UnaryOperator::PostDecrement
             ) || has_side_effects(&u.node.operand)
         }
         Expression::BinaryOperator(b) => {
@@ -275,7 +289,9 @@ fn has_side_effects(e: &Node<Expression>) -> bool {
                 || has_side_effects(&b.node.rhs)
         }
         Expression::Conditional(c) => {
-            has_side_effects(&c.node.condition) || has_side_effects(&c.node.then_expression) || has_side_effects(&c.node.else_expression)
+            has_side_effects(&c.node.condition)
+                || has_side_effects(&c.node.then_expression)
+                || has_side_effects(&c.node.else_expression)
         }
         Expression::Cast(c) => has_side_effects(&c.node.expression),
         Expression::Comma(items) => items.iter().any(has_side_effects),
@@ -290,7 +306,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let arguments = &call.node.arguments;
         let callee = match &uncast(&call.node.callee).node {
             Expression::Identifier(callee)
-                if self.lookup(&callee.node.name).is_none() && !self.lw.globals.contains_key(&callee.node.name) =>
+                if self.lookup(&callee.node.name).is_none()
+                    && !self.lw.globals.contains_key(&callee.node.name) =>
             {
                 callee
             }
@@ -611,18 +628,30 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// `pthread_join(handle, result)`, or with `c11` `thrd_join`, whose
     /// thread returns an `int`: waits for the thread, then stores its
     /// result where `result` points unless it is `NULL`.
-    pub fn join(&mut self, handle: &'a Node<Expression>, result: Option<&'a Node<Expression>>, c11: bool) -> LResult<Val> {
+    pub fn join(
+        &mut self,
+        handle: &'a Node<Expression>,
+        result: Option<&'a Node<Expression>>,
+        c11: bool,
+    ) -> LResult<Val> {
         let handle = self.rvalue(handle)?;
         let result = result.filter(|result| self.lw.types.const_eval(uncast(result)) != Some(0));
         let Some(result) = result else {
-            self.emit(StmtKind::ThreadJoin { handle: handle.expr });
+            self.emit(StmtKind::ThreadJoin {
+                handle: handle.expr,
+            });
             return Ok(Val::int(0));
         };
         // Both arguments are evaluated before the call.
         let handle = self.save(handle.expr, &handle.ty);
         let pointer = self.rvalue(result)?;
-        let pointer = Val { expr: self.save(pointer.expr, &pointer.ty), ty: pointer.ty };
-        self.emit(StmtKind::ThreadJoin { handle: handle.clone() });
+        let pointer = Val {
+            expr: self.save(pointer.expr, &pointer.ty),
+            ty: pointer.ty,
+        };
+        self.emit(StmtKind::ThreadJoin {
+            handle: handle.clone(),
+        });
         self.collect_thread_result(handle, pointer, result.span, c11)?;
         Ok(Val::int(0))
     }
@@ -638,28 +667,56 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Stores the result of the joined thread `handle` where `pointer`
     /// points: a `void *`, or with `c11` an `int`.
-    fn collect_thread_result(&mut self, handle: Expr, pointer: Val, span: Span, c11: bool) -> LResult<()> {
-        let result_type = if c11 { CType::INT } else { CType::Pointer(Box::new(CType::Void)) };
+    fn collect_thread_result(
+        &mut self,
+        handle: Expr,
+        pointer: Val,
+        span: Span,
+        c11: bool,
+    ) -> LResult<()> {
+        let result_type = if c11 {
+            CType::INT
+        } else {
+            CType::Pointer(Box::new(CType::Void))
+        };
         let fits = |target: &CType| {
-            if c11 { target.is_scalar() && !target.is_pointer() && target.float_bits().is_none() } else { target.is_pointer() }
+            if c11 {
+                target.is_scalar() && !target.is_pointer() && target.float_bits().is_none()
+            } else {
+                target.is_pointer()
+            }
         };
         let Some(target) = pointer.ty.target().filter(|target| fits(target)).cloned() else {
-            let (call, wanted) = if c11 { ("thrd_join", "an `int *`") } else { ("pthread_join", "a `void **`") };
+            let (call, wanted) = if c11 {
+                ("thrd_join", "an `int *`")
+            } else {
+                ("pthread_join", "a `void **`")
+            };
             return Err(Box::new(self.lw.source.diagnostic(
                 span.start,
                 span.end,
                 format!("{call}'s second argument is not {wanted}"),
                 "where the thread's return value goes",
-                Some(format!("pass the address of {} variable, or NULL", if c11 { "an `int`" } else { "a `void *`" })),
+                Some(format!(
+                    "pass the address of {} variable, or NULL",
+                    if c11 { "an `int`" } else { "a `void *`" }
+                )),
             )));
         };
         let results = self.lw.thread_results();
         let stored = Place::plain_element(results, handle);
         let value = Val {
-            expr: Expr::Cast(self.lw.types.ir_type(&result_type), Box::new(Expr::Load(stored))),
+            expr: Expr::Cast(
+                self.lw.types.ir_type(&result_type),
+                Box::new(Expr::Load(stored)),
+            ),
             ty: result_type,
         };
-        let destination = LVal::Shared { address: self.lw.location_of(pointer.expr), ty: target, atomic: false };
+        let destination = LVal::Shared {
+            address: self.lw.location_of(pointer.expr),
+            ty: target,
+            atomic: false,
+        };
         self.store(&destination, value, span)
     }
 
@@ -668,14 +725,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn named_function(&self, argument: &'a Node<Expression>) -> Option<(FunctionId, &'a str)> {
         let named = match &uncast(argument).node {
             Expression::Identifier(id) => id,
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => match &uncast(&u.node.operand).node {
-                Expression::Identifier(id) => id,
-                _ => return None,
-            },
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                match &uncast(&u.node.operand).node {
+                    Expression::Identifier(id) => id,
+                    _ => return None,
+                }
+            }
             _ => return None,
         };
         let name = named.node.name.as_str();
-        self.lw.functions.get(name).map(|&function| (function, name))
+        self.lw
+            .functions
+            .get(name)
+            .map(|&function| (function, name))
     }
 
     fn thread_create(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
@@ -714,9 +776,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         // there like any other write of the creating thread.
         let (handle, shared_handle) = match handle {
             LVal::Private(place, CType::ThreadHandle) => (place, None),
-            shared @ LVal::Shared { ty: CType::ThreadHandle, .. } => {
-                (Place::Local(self.temp(&CType::ThreadHandle)), Some(shared))
-            }
+            shared @ LVal::Shared {
+                ty: CType::ThreadHandle,
+                ..
+            } => (Place::Local(self.temp(&CType::ThreadHandle)), Some(shared)),
             _ => {
                 return self.lw.refuse(
                     handle_pointer.span,
@@ -728,7 +791,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match self.named_function(routine) {
             Some((function, _)) => {
                 let argument = self.rvalue(argument)?;
-                self.emit(StmtKind::ThreadCreate { handle: handle.clone(), function, argument: argument.expr });
+                self.emit(StmtKind::ThreadCreate {
+                    handle: handle.clone(),
+                    function,
+                    argument: argument.expr,
+                });
             }
             None => self.create_through_pointer(routine, argument, &handle)?,
         }
@@ -759,7 +826,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     /// Emits a fence of `kind` where `order` is one of `orders`.
-    fn fence_where_order_is(&mut self, order: &MemoryOrder, orders: &[i64], kind: FenceKind) -> LResult<()> {
+    fn fence_where_order_is(
+        &mut self,
+        order: &MemoryOrder,
+        orders: &[i64],
+        kind: FenceKind,
+    ) -> LResult<()> {
         match order {
             MemoryOrder::Known(order) => {
                 if orders.contains(order) {
@@ -796,7 +868,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A store with a memory order, x86 mapping: release and seq_cst order
     /// the thread's earlier stores before it (a store-store fence, which
     /// matters under PSO only), seq_cst drains the buffers after it.
-    pub fn ordered_store(&mut self, address: Expr, value: Expr, ty: &CType, order: &MemoryOrder) -> LResult<()> {
+    pub fn ordered_store(
+        &mut self,
+        address: Expr,
+        value: Expr,
+        ty: &CType,
+        order: &MemoryOrder,
+    ) -> LResult<()> {
         self.fence_where_order_is(order, &[SEQ_CST, RELEASE, ACQ_REL], FenceKind::StoreStore)?;
         self.write_shared(address, value, ty);
         self.fence_where_order_is(order, &[SEQ_CST], FenceKind::Full)
@@ -814,7 +892,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             | Atomic::FlagTestAndSet
             | Atomic::FlagClear { .. }
             | Atomic::LockRelease => 1,
-            Atomic::CompareExchangePointer { .. } | Atomic::CompareAndSwap { .. } | Atomic::Exchange { generic: true } => 3,
+            Atomic::CompareExchangePointer { .. }
+            | Atomic::CompareAndSwap { .. }
+            | Atomic::Exchange { generic: true } => 3,
             _ => 2,
         };
         if arguments.len() < needed {
@@ -862,13 +942,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         let address = self.lw.location_of(pointer.expr);
         match kind {
-            Atomic::Fetch { binary: operator, returns_new, .. } if read_modify_write && self.wider_than_shared_memory(&ty) => {
+            Atomic::Fetch {
+                binary: operator,
+                returns_new,
+                ..
+            } if read_modify_write && self.wider_than_shared_memory(&ty) => {
                 // the SMA would compute the new value as an int: compute it
                 // in the object's type and write it by compare-and-swap
                 let operand = self.rvalue(&arguments[1])?.expr;
                 let operand = self.save(operand, &ty);
                 let (old, new) = self.atomic_update(address, &ty, span, |_, old| {
-                    Ok(Val { expr: Expr::Binary(operator, Box::new(old.expr), Box::new(operand)), ty: old.ty })
+                    Ok(Val {
+                        expr: Expr::Binary(operator, Box::new(old.expr), Box::new(operand)),
+                        ty: old.ty,
+                    })
                 })?;
                 Ok(if returns_new { new } else { old })
             }
@@ -895,10 +982,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Atomic::FetchNand { returns_new } => {
                 let operand = self.rvalue(&arguments[1])?;
-                let operand = Val { expr: self.save(operand.expr, &operand.ty), ty: operand.ty };
+                let operand = Val {
+                    expr: self.save(operand.expr, &operand.ty),
+                    ty: operand.ty,
+                };
                 let (old, new) = self.atomic_update(address, &ty, span, |f, old| {
                     let both = f.arithmetic(&BinaryOperator::BitwiseAnd, old, operand, span)?;
-                    Ok(Val { expr: Expr::Unary(UnaryOp::BitNot, Box::new(both.expr)), ty: both.ty })
+                    Ok(Val {
+                        expr: Expr::Unary(UnaryOp::BitNot, Box::new(both.expr)),
+                        ty: both.ty,
+                    })
                 })?;
                 Ok(if returns_new { new } else { old })
             }
@@ -921,7 +1014,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     address,
                     op: RmwOp::Exchange(value),
                 });
-                let old = Val { expr: self.from_memory(Expr::Load(Place::Local(old)), &ty), ty };
+                let old = Val {
+                    expr: self.from_memory(Expr::Load(Place::Local(old)), &ty),
+                    ty,
+                };
                 if let Atomic::Exchange { generic: true } = kind {
                     let result = self.pointer_argument(&arguments[2])?;
                     self.store(&result, old, span)?;
@@ -931,18 +1027,32 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Atomic::CompareAndSwap { returns_old } => {
                 let expected = self.rvalue(&arguments[1])?;
-                let swap = self.compare_exchange(address, expected, Desired::Value(&arguments[2]), &ty, span)?;
+                let swap = self.compare_exchange(
+                    address,
+                    expected,
+                    Desired::Value(&arguments[2]),
+                    &ty,
+                    span,
+                )?;
                 if returns_old {
                     Ok(Val { expr: swap.old, ty })
                 } else {
-                    Ok(Val { expr: swap.succeeded, ty: CType::Bool })
+                    Ok(Val {
+                        expr: swap.succeeded,
+                        ty: CType::Bool,
+                    })
                 }
             }
             Atomic::CompareExchangePointer { generic } => {
                 let expected_object = self.pointer_argument(&arguments[1])?;
                 let expected = self.load(expected_object.clone(), arguments[1].span)?;
-                let desired = if generic { Desired::Pointee(&arguments[2]) } else { Desired::Value(&arguments[2]) };
-                let CompareExchange { old, succeeded } = self.compare_exchange(address, expected, desired, &ty, span)?;
+                let desired = if generic {
+                    Desired::Pointee(&arguments[2])
+                } else {
+                    Desired::Value(&arguments[2])
+                };
+                let CompareExchange { old, succeeded } =
+                    self.compare_exchange(address, expected, desired, &ty, span)?;
                 let success = self.temp(&CType::Bool);
                 self.emit(StmtKind::Assign(Place::Local(success), succeeded));
                 let (write_back, _) = self.in_block(|f| {
@@ -1095,12 +1205,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let bytes = match super::strings::literal_bytes(&literal.node) {
             Ok(bytes) => bytes,
-            Err(what) => return self.lw.refuse(source.span, what, Some("copy the characters one by one")),
+            Err(what) => {
+                return self
+                    .lw
+                    .refuse(source.span, what, Some("copy the characters one by one"));
+            }
         };
         let destination = self.rvalue(destination)?;
         // the characters as the destination's elements hold them: a plain
         // char is signed, so "\xc8" is -56 there
-        let signed = !matches!(destination.ty.target(), Some(CType::Int { bits: 8, signed: false }));
+        let signed = !matches!(
+            destination.ty.target(),
+            Some(CType::Int {
+                bits: 8,
+                signed: false
+            })
+        );
         let destination = self.save(destination.expr, &destination.ty);
         let first = self.lw.location_of(destination.clone());
         for (k, byte) in bytes.into_iter().chain(std::iter::once(0)).enumerate() {
@@ -1121,10 +1241,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// store after the other (memset is no atomic operation).
     fn set_memory(&mut self, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
         let [destination, byte, size] = arguments else {
-            return self.lw.error(span, "memset takes 3 arguments", "wrong number of arguments");
+            return self.lw.error(
+                span,
+                "memset takes 3 arguments",
+                "wrong number of arguments",
+            );
         };
         let Some(byte) = self.lw.types.const_eval(uncast(byte)) else {
-            return self.lw.refuse(byte.span, "memset with a byte that is not a constant", Some("store the values one by one"));
+            return self.lw.refuse(
+                byte.span,
+                "memset with a byte that is not a constant",
+                Some("store the values one by one"),
+            );
         };
         let bytes = self.memory_size(size)?;
         for object in self.memory_objects(destination, bytes, None)? {
@@ -1138,22 +1266,35 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// store of each, in order; `memmove` loads all of them before it
     /// stores any, so that the two may overlap. Both must hold objects of
     /// the same type.
-    fn copy_memory(&mut self, arguments: &'a [Node<Expression>], overlapping: bool, span: Span) -> LResult<Val> {
+    fn copy_memory(
+        &mut self,
+        arguments: &'a [Node<Expression>],
+        overlapping: bool,
+        span: Span,
+    ) -> LResult<Val> {
         let [destination, source, size] = arguments else {
-            return self.lw.error(span, "memcpy and memmove take 3 arguments", "wrong number of arguments");
+            return self.lw.error(
+                span,
+                "memcpy and memmove take 3 arguments",
+                "wrong number of arguments",
+            );
         };
         let bytes = self.memory_size(size)?;
         // a `void *` side holds objects of the other side's type
-        let (targets, mut origins) = if self.points_to_void(destination)? && !self.points_to_void(source)? {
-            let origins = self.memory_objects(source, bytes, None)?;
-            let kind = origins.first().map(|origin| origin.ty().clone());
-            (self.memory_objects(destination, bytes, kind.as_ref())?, origins)
-        } else {
-            let targets = self.memory_objects(destination, bytes, None)?;
-            let kind = targets.first().map(|target| target.ty().clone());
-            let origins = self.memory_objects(source, bytes, kind.as_ref())?;
-            (targets, origins)
-        };
+        let (targets, mut origins) =
+            if self.points_to_void(destination)? && !self.points_to_void(source)? {
+                let origins = self.memory_objects(source, bytes, None)?;
+                let kind = origins.first().map(|origin| origin.ty().clone());
+                (
+                    self.memory_objects(destination, bytes, kind.as_ref())?,
+                    origins,
+                )
+            } else {
+                let targets = self.memory_objects(destination, bytes, None)?;
+                let kind = targets.first().map(|target| target.ty().clone());
+                let origins = self.memory_objects(source, bytes, kind.as_ref())?;
+                (targets, origins)
+            };
         if targets.first().map(LVal::ty) != origins.first().map(LVal::ty) {
             if self.copy_floating_bits(&targets, &origins, span)? {
                 return Ok(Val::void());
@@ -1169,7 +1310,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             origins = origins
                 .iter()
                 .map(|origin| {
-                    let copy = LVal::Private(Place::Local(self.temp(origin.ty())), origin.ty().clone());
+                    let copy =
+                        LVal::Private(Place::Local(self.temp(origin.ty())), origin.ty().clone());
                     self.copy_struct(&copy, origin, span).map(|()| copy)
                 })
                 .collect::<LResult<_>>()?;
@@ -1184,13 +1326,27 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// either way (`memcpy(&bits, &f, sizeof f)`): each source's bits
     /// become the target's value. Whether the objects are such pairs (and
     /// the copy was made).
-    fn copy_floating_bits(&mut self, targets: &[LVal], origins: &[LVal], span: Span) -> LResult<bool> {
+    fn copy_floating_bits(
+        &mut self,
+        targets: &[LVal],
+        origins: &[LVal],
+        span: Span,
+    ) -> LResult<bool> {
         let punned = |target: &CType, origin: &CType| {
-            let numbers = [target, origin].iter().all(|ty| ty.is_scalar() && !ty.is_pointer() && !matches!(ty, CType::Atomic(_)));
+            let numbers = [target, origin]
+                .iter()
+                .all(|ty| ty.is_scalar() && !ty.is_pointer() && !matches!(ty, CType::Atomic(_)));
             let one_floating = target.float_bits().is_some() != origin.float_bits().is_some();
-            numbers && one_floating && self.lw.types.byte_size(target) == self.lw.types.byte_size(origin)
+            numbers
+                && one_floating
+                && self.lw.types.byte_size(target) == self.lw.types.byte_size(origin)
         };
-        if targets.len() != origins.len() || !targets.iter().zip(origins).all(|(target, origin)| punned(target.ty(), origin.ty())) {
+        if targets.len() != origins.len()
+            || !targets
+                .iter()
+                .zip(origins)
+                .all(|(target, origin)| punned(target.ty(), origin.ty()))
+        {
             return Ok(false);
         }
         for (target, origin) in targets.iter().zip(origins) {
@@ -1206,7 +1362,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// its casts), so that the objects it covers have no type of their own.
     fn points_to_void(&mut self, argument: &'a Node<Expression>) -> LResult<bool> {
         let inner = uncast(argument);
-        if matches!(&inner.node, Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address) {
+        if matches!(&inner.node, Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address)
+        {
             return Ok(false);
         }
         Ok(matches!(self.type_of(inner)?, CType::Pointer(target) if matches!(*target, CType::Void)))
@@ -1230,7 +1387,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// `bytes / sizeof(T)` objects from there on. Private objects stay
     /// private, within their array. A part of a scalar or a struct is
     /// refused.
-    fn memory_objects(&mut self, argument: &'a Node<Expression>, bytes: u64, void_holds: Option<&CType>) -> LResult<Vec<LVal>> {
+    fn memory_objects(
+        &mut self,
+        argument: &'a Node<Expression>,
+        bytes: u64,
+        void_holds: Option<&CType>,
+    ) -> LResult<Vec<LVal>> {
         let inner = uncast(argument);
         // the first object, and how many objects from there on its private
         // array holds (shared memory is one sequence of scalars)
@@ -1255,7 +1417,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     );
                 };
                 let address = self.lw.location_of(pointer.expr);
-                (LVal::Shared { address, ty, atomic: pointer.ty.target_is_atomic() }, u64::MAX)
+                (
+                    LVal::Shared {
+                        address,
+                        ty,
+                        atomic: pointer.ty.target_is_atomic(),
+                    },
+                    u64::MAX,
+                )
             }
         };
         // an array is its elements, down to elements that are no arrays
@@ -1267,13 +1436,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let each = self.lw.types.byte_size(first.ty()).max(1);
         let count = bytes / each;
         let objects = (bytes % each == 0 && count <= room)
-            .then(|| (0..count).map(|k| self.following(&first, k)).collect::<Option<Vec<LVal>>>())
+            .then(|| {
+                (0..count)
+                    .map(|k| self.following(&first, k))
+                    .collect::<Option<Vec<LVal>>>()
+            })
             .flatten();
         match objects {
             Some(objects) => Ok(objects),
             None => {
-                let what = format!("{bytes} bytes from an object of {each} bytes (a part of a scalar or struct, or beyond a private array)");
-                self.lw.refuse(argument.span, what, Some("give whole objects: `sizeof x`, `n * sizeof(T)`"))
+                let what = format!(
+                    "{bytes} bytes from an object of {each} bytes (a part of a scalar or struct, or beyond a private array)"
+                );
+                self.lw.refuse(
+                    argument.span,
+                    what,
+                    Some("give whole objects: `sizeof x`, `n * sizeof(T)`"),
+                )
             }
         }
     }
@@ -1286,11 +1465,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if let LVal::Shared { .. } = object {
             return Ok(u64::MAX);
         }
-        let Expression::BinaryOperator(index) = &uncast(operand).node else { return Ok(1) };
+        let Expression::BinaryOperator(index) = &uncast(operand).node else {
+            return Ok(1);
+        };
         if index.node.operator.node != BinaryOperator::Index {
             return Ok(1);
         }
-        let (CType::Array(_, length), Some(start)) = (self.type_of(&index.node.lhs)?, self.lw.types.const_eval(&index.node.rhs)) else {
+        let (CType::Array(_, length), Some(start)) = (
+            self.type_of(&index.node.lhs)?,
+            self.lw.types.const_eval(&index.node.rhs),
+        ) else {
             return Ok(1);
         };
         Ok(u64::try_from(start).map_or(1, |start| length.saturating_sub(start)))
@@ -1304,13 +1488,24 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let step = k as i64;
         match object {
             _ if k == 0 => Some(object.clone()),
-            LVal::Shared { address, ty, atomic } => {
+            LVal::Shared {
+                address,
+                ty,
+                atomic,
+            } => {
                 let offset = Expr::Const(step * self.lw.types.size(ty) as i64);
-                Some(LVal::Shared { address: binary(BinaryOp::Add, address.clone(), offset), ty: ty.clone(), atomic: *atomic })
+                Some(LVal::Shared {
+                    address: binary(BinaryOp::Add, address.clone(), offset),
+                    ty: ty.clone(),
+                    atomic: *atomic,
+                })
             }
             LVal::Private(Place::Index(array, index), ty) => {
                 let index = binary(BinaryOp::Add, (**index).clone(), Expr::Const(step));
-                Some(LVal::Private(Place::Index(array.clone(), Box::new(index)), ty.clone()))
+                Some(LVal::Private(
+                    Place::Index(array.clone(), Box::new(index)),
+                    ty.clone(),
+                ))
             }
             LVal::Private(..) => None,
         }
@@ -1343,7 +1538,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     fn havoc(&mut self, object: LVal, span: Span) -> LResult<()> {
         let ty = object.ty().clone();
         if let CType::Struct(id) = ty {
-            let fields: Vec<String> = self.lw.types.fields(id, span)?.iter().map(|(name, _)| name.clone()).collect();
+            let fields: Vec<String> = self
+                .lw
+                .types
+                .fields(id, span)?
+                .iter()
+                .map(|(name, _)| name.clone())
+                .collect();
             for field in fields {
                 let member = self.member(&object, id, &field, span)?;
                 self.havoc(member, span)?;
@@ -1354,8 +1555,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return self.lw.refuse(span, "reading input into an array", None);
         }
         let temp = self.temp(&ty);
-        self.emit(StmtKind::Assign(Place::Local(temp), Expr::Nondet(self.lw.types.ir_type(&ty))));
-        self.store(&object, Val { expr: Expr::Load(Place::Local(temp)), ty }, span)
+        self.emit(StmtKind::Assign(
+            Place::Local(temp),
+            Expr::Nondet(self.lw.types.ir_type(&ty)),
+        ));
+        self.store(
+            &object,
+            Val {
+                expr: Expr::Load(Place::Local(temp)),
+                ty,
+            },
+            span,
+        )
     }
 
     /// The value at the pointer `argument` (GCC's generic atomics pass
@@ -1408,11 +1619,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         });
         let pointer = self.lw.pointer_to(Expr::Load(Place::Local(temp)));
         self.latest_allocation = Some((pointer.clone(), self.origin));
-        Ok(Val { expr: pointer, ty: CType::Pointer(Box::new(CType::Void)) })
+        Ok(Val {
+            expr: pointer,
+            ty: CType::Pointer(Box::new(CType::Void)),
+        })
     }
 
     /// The size of an allocation (`malloc(n)`, `calloc(n, s)`).
-    fn allocation_size(&mut self, zeroed: bool, arguments: &'a [Node<Expression>], span: Span) -> LResult<Expr> {
+    fn allocation_size(
+        &mut self,
+        zeroed: bool,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Expr> {
         match (zeroed, arguments) {
             (false, [n]) => Ok(self.rvalue(n)?.expr),
             (true, [n, s]) => {
@@ -1420,7 +1639,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let s = self.rvalue(s)?.expr;
                 Ok(binary(BinaryOp::Mul, n, s))
             }
-            _ => self.lw.error(span, "wrong number of arguments to an allocation", "here"),
+            _ => self
+                .lw
+                .error(span, "wrong number of arguments to an allocation", "here"),
         }
     }
 
@@ -1436,15 +1657,29 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 !e.outputs.is_empty() || !e.inputs.is_empty(),
             ),
         };
-        let text = template.replace('"', "").replace("%%", "%").replace("\\n", "\n").replace("\\t", " ");
+        let text = template
+            .replace('"', "")
+            .replace("%%", "%")
+            .replace("\\n", "\n")
+            .replace("\\t", " ");
         if has_operands {
-            return self.lw.refuse(span, format!("inline assembly with operands (`{}`)", text.trim()), Some(ASM_HELP));
+            return self.lw.refuse(
+                span,
+                format!("inline assembly with operands (`{}`)", text.trim()),
+                Some(ASM_HELP),
+            );
         }
         for instruction in asm_instructions(&text) {
             match asm_fence(&instruction) {
                 Some(Some(kind)) => self.emit(StmtKind::Fence(kind)),
                 Some(None) => {}
-                None => return self.lw.refuse(span, format!("the inline assembly instruction `{instruction}`"), Some(ASM_HELP)),
+                None => {
+                    return self.lw.refuse(
+                        span,
+                        format!("the inline assembly instruction `{instruction}`"),
+                        Some(ASM_HELP),
+                    );
+                }
             }
         }
         Ok(())
@@ -1459,7 +1694,10 @@ fn asm_instructions(text: &str) -> Vec<String> {
     let mut instructions: Vec<String> = Vec::new();
     let mut prefix = String::new();
     for part in text.split(|c: char| c == ';' || c == '\n') {
-        let words: Vec<String> = part.split_whitespace().map(str::to_ascii_lowercase).collect();
+        let words: Vec<String> = part
+            .split_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
         if words.is_empty() {
             continue;
         }
@@ -1488,7 +1726,10 @@ fn asm_fence(instruction: &str) -> Option<Option<FenceKind>> {
         ["lock", operation, operands @ ..] => {
             let operands: String = operands.concat();
             let no_op = matches!(*operation, "add" | "addl" | "addq" | "or" | "orl" | "orq")
-                && matches!(operands.as_str(), "$0,0(%rsp)" | "$0,(%rsp)" | "$0,0(%esp)" | "$0,(%esp)");
+                && matches!(
+                    operands.as_str(),
+                    "$0,0(%rsp)" | "$0,(%rsp)" | "$0,0(%esp)" | "$0,(%esp)"
+                );
             no_op.then_some(Some(FenceKind::Full))
         }
         _ => None,

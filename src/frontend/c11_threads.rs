@@ -45,7 +45,12 @@ pub fn pthread_equivalent(name: &str) -> Option<&'static str> {
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// The C11 calls whose arguments or results differ from their pthreads
     /// call's; `None` for another name.
-    pub fn c11_thread_call(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> Option<LResult<Val>> {
+    pub fn c11_thread_call(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> Option<LResult<Val>> {
         let needed = match name {
             "thrd_create" => 3,
             "thrd_join" | "mtx_init" => 2,
@@ -54,15 +59,25 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             _ => return None,
         };
         if arguments.len() < needed {
-            return Some(self.lw.error(span, format!("`{name}` needs {needed} argument(s)"), "too few arguments"));
+            return Some(self.lw.error(
+                span,
+                format!("`{name}` needs {needed} argument(s)"),
+                "too few arguments",
+            ));
         }
         Some(match name {
             "thrd_create" => self.create_thread(&arguments[0], &arguments[1], &arguments[2]),
             "thrd_join" => self.join(&arguments[0], Some(&arguments[1]), true),
             "mtx_init" => self.c11_mutex_init(&arguments[0], &arguments[1]),
-            "mtx_trylock" => self.try_lock(&arguments[0]).map(|taken| c11_result(taken, THRD_BUSY)),
-            "cnd_timedwait" => self.condition_wait("pthread_cond_timedwait", &arguments[1]).map(|waited| c11_result(waited, THRD_TIMEDOUT)),
-            "mtx_timedlock" => self.timed_lock(&arguments[0]).map(|locked| c11_result(locked, THRD_TIMEDOUT)),
+            "mtx_trylock" => self
+                .try_lock(&arguments[0])
+                .map(|taken| c11_result(taken, THRD_BUSY)),
+            "cnd_timedwait" => self
+                .condition_wait("pthread_cond_timedwait", &arguments[1])
+                .map(|waited| c11_result(waited, THRD_TIMEDOUT)),
+            "mtx_timedlock" => self
+                .timed_lock(&arguments[0])
+                .map(|locked| c11_result(locked, THRD_TIMEDOUT)),
             // any time may pass: the schedules cover it
             _ => Ok(Val::int(0)),
         })
@@ -70,8 +85,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// `mtx_init(mutex, type)`: a plain or timed mutex starts free; a
     /// recursive one is refused (its holder may lock it again).
-    fn c11_mutex_init(&mut self, mutex: &'a Node<Expression>, kind: &'a Node<Expression>) -> LResult<Val> {
-        if self.lw.types.const_eval(uncast(kind)).is_none_or(|kind| kind & MTX_RECURSIVE != 0) {
+    fn c11_mutex_init(
+        &mut self,
+        mutex: &'a Node<Expression>,
+        kind: &'a Node<Expression>,
+    ) -> LResult<Val> {
+        if self
+            .lw
+            .types
+            .const_eval(uncast(kind))
+            .is_none_or(|kind| kind & MTX_RECURSIVE != 0)
+        {
             return self.lw.refuse(
                 kind.span,
                 "a recursive mutex (or a type that is not a constant)",
@@ -80,7 +104,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         let mutex = self.rvalue(mutex)?;
         let mutex = self.lw.location_of(mutex.expr);
-        self.emit(StmtKind::Write { address: mutex, value: Expr::Const(0) });
+        self.emit(StmtKind::Write {
+            address: mutex,
+            value: Expr::Const(0),
+        });
         Ok(Val::int(0))
     }
 }
@@ -89,5 +116,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 /// `thrd_success`, else `failure`.
 fn c11_result(result: Val, failure: i64) -> Val {
     let failed = binary(BinaryOp::Ne, result.expr, Expr::Const(0));
-    Val { expr: binary(BinaryOp::Mul, failed, Expr::Const(failure)), ty: result.ty }
+    Val {
+        expr: binary(BinaryOp::Mul, failed, Expr::Const(failure)),
+        ty: result.ty,
+    }
 }

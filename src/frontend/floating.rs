@@ -58,7 +58,10 @@ fn literal_bits(float: &ast::Float) -> Option<u8> {
 /// The digits of a literal as C spells them, without a suffix: a
 /// hexadecimal one with its `0x`.
 fn digits(float: &ast::Float) -> String {
-    let number = float.number.trim_start_matches("0x").trim_start_matches("0X");
+    let number = float
+        .number
+        .trim_start_matches("0x")
+        .trim_start_matches("0X");
     match float.base {
         FloatBase::Decimal => number.to_string(),
         FloatBase::Hexadecimal => format!("0x{number}"),
@@ -68,17 +71,25 @@ fn digits(float: &ast::Float) -> String {
 /// The IR constant of a floating literal; `None` for the types lazysma
 /// does not model.
 pub fn literal(float: &ast::Float) -> Option<FloatLiteral> {
-    Some(FloatLiteral { bits: literal_bits(float)?, spelling: digits(float) })
+    Some(FloatLiteral {
+        bits: literal_bits(float)?,
+        spelling: digits(float),
+    })
 }
 
 /// The value of a floating literal, rounded to its type as C rounds it.
 pub fn literal_value(float: &ast::Float) -> Option<FloatValue> {
     let bits = literal_bits(float)?;
-    let number = float.number.trim_start_matches("0x").trim_start_matches("0X");
+    let number = float
+        .number
+        .trim_start_matches("0x")
+        .trim_start_matches("0X");
     match (&float.base, bits) {
         (FloatBase::Decimal, 32) => number.parse::<f32>().ok().map(FloatValue::Single),
         (FloatBase::Decimal, _) => number.parse::<f64>().ok().map(FloatValue::Double),
-        (FloatBase::Hexadecimal, _) => hexadecimal(number).map(|v| FloatValue::Double(v).to_bits_of(bits)),
+        (FloatBase::Hexadecimal, _) => {
+            hexadecimal(number).map(|v| FloatValue::Double(v).to_bits_of(bits))
+        }
     }
 }
 
@@ -124,7 +135,10 @@ pub fn constant_value<'a>(types: &mut TypeEnv<'a>, e: &'a Node<Expression>) -> O
             target.float_bits().map(|bits| value.to_bits_of(bits))
         }
         Expression::BinaryOperator(b) => {
-            let (left, right) = (constant_value(types, &b.node.lhs)?, constant_value(types, &b.node.rhs)?);
+            let (left, right) = (
+                constant_value(types, &b.node.lhs)?,
+                constant_value(types, &b.node.rhs)?,
+            );
             binary(&b.node.operator.node, left, right)
         }
         Expression::Call(call) => builtin_constant(&call.node),
@@ -136,13 +150,19 @@ pub fn constant_value<'a>(types: &mut TypeEnv<'a>, e: &'a Node<Expression>) -> O
 /// `HUGE_VAL` and `NAN` (`__builtin_inff()`, `__builtin_nanf("")`), which
 /// gcc folds to constants; `None` for every other call.
 fn builtin_constant(call: &ast::CallExpression) -> Option<FloatValue> {
-    let Expression::Identifier(name) = &call.callee.node else { return None };
+    let Expression::Identifier(name) = &call.callee.node else {
+        return None;
+    };
     let empty_string = |arguments: &[Node<Expression>]| matches!(arguments, [argument] if is_empty_string(argument));
     match (name.node.name.as_str(), call.arguments.is_empty()) {
         ("__builtin_inf" | "__builtin_huge_val", true) => Some(FloatValue::Double(f64::INFINITY)),
         ("__builtin_inff" | "__builtin_huge_valf", true) => Some(FloatValue::Single(f32::INFINITY)),
-        ("__builtin_nan", false) if empty_string(&call.arguments) => Some(FloatValue::Double(f64::NAN)),
-        ("__builtin_nanf", false) if empty_string(&call.arguments) => Some(FloatValue::Single(f32::NAN)),
+        ("__builtin_nan", false) if empty_string(&call.arguments) => {
+            Some(FloatValue::Double(f64::NAN))
+        }
+        ("__builtin_nanf", false) if empty_string(&call.arguments) => {
+            Some(FloatValue::Single(f32::NAN))
+        }
         _ => None,
     }
 }
@@ -176,7 +196,6 @@ fn binary(op: &ast::BinaryOperator, left: FloatValue, right: FloatValue) -> Opti
     }))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,13 +211,19 @@ mod tests {
     #[test]
     fn a_float_is_stored_as_its_bits_sign_extended() {
         assert_eq!(FloatValue::Single(1.5).stored(), 0x3fc0_0000);
-        assert_eq!(FloatValue::Single(-1.5).stored(), i64::from(0xbfc0_0000u32 as i32));
+        assert_eq!(
+            FloatValue::Single(-1.5).stored(),
+            i64::from(0xbfc0_0000u32 as i32)
+        );
         assert_eq!(FloatValue::Double(1.5).stored(), 0x3ff8_0000_0000_0000);
     }
 
     #[test]
     fn a_double_converted_to_float_rounds_once() {
         // 0.1 as a double, then to float: the float nearest that double
-        assert_eq!(FloatValue::Double(0.1).to_bits_of(32), FloatValue::Single(0.1f64 as f32));
+        assert_eq!(
+            FloatValue::Double(0.1).to_bits_of(32),
+            FloatValue::Single(0.1f64 as f32)
+        );
     }
 }

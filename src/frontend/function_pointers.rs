@@ -17,9 +17,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// points to, among those the program uses as values that take as many
     /// arguments and return a value or not alike. A pointer to none of them
     /// (`NULL`) is a violation.
-    pub fn pointer_call(&mut self, callee: &'a Node<Expression>, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+    pub fn pointer_call(
+        &mut self,
+        callee: &'a Node<Expression>,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
         let callee = match &callee.node {
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => &*u.node.operand,
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                &*u.node.operand
+            }
             _ => callee,
         };
         let pointer = self.rvalue(callee)?;
@@ -49,7 +56,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Ok(())
         })?;
         Ok(match result {
-            Some(result) => Val { expr: Expr::Load(Place::Local(result)), ty: return_type },
+            Some(result) => Val {
+                expr: Expr::Load(Place::Local(result)),
+                ty: return_type,
+            },
             None => Val::void(),
         })
     }
@@ -58,9 +68,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// `routine` is a pointer to a function (`routines[i]`): the creation
     /// of a thread running the function it points to, among those the
     /// program uses as values that take one argument and return a value.
-    pub fn create_through_pointer(&mut self, routine: &'a Node<Expression>, argument: &'a Node<Expression>, handle: &Place) -> LResult<()> {
+    pub fn create_through_pointer(
+        &mut self,
+        routine: &'a Node<Expression>,
+        argument: &'a Node<Expression>,
+        handle: &Place,
+    ) -> LResult<()> {
         let pointer = self.rvalue(routine)?;
-        if !matches!(&pointer.ty, CType::Pointer(target) if matches!(**target, CType::Function(..))) {
+        if !matches!(&pointer.ty, CType::Pointer(target) if matches!(**target, CType::Function(..)))
+        {
             return self.lw.refuse(
                 routine.span,
                 "a thread entry that is not a function defined in the program",
@@ -72,7 +88,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let argument = self.save(argument.expr, &argument.ty);
         let targets = self.pointer_targets(1, &CType::Pointer(Box::new(CType::Void)));
         self.dispatch(&pointer, targets, None, |f, function, _| {
-            f.emit(StmtKind::ThreadCreate { handle: handle.clone(), function, argument: argument.clone() });
+            f.emit(StmtKind::ThreadCreate {
+                handle: handle.clone(),
+                function,
+                argument: argument.clone(),
+            });
             Ok(())
         })
     }
@@ -89,18 +109,35 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     ) -> LResult<()> {
         let origin = self.origin;
         let at = |kind| Stmt { kind, origin };
-        let points_to = |function| binary(BinaryOp::Eq, pointer.clone(), Expr::Const(function_number(function)));
+        let points_to = |function| {
+            binary(
+                BinaryOp::Eq,
+                pointer.clone(),
+                Expr::Const(function_number(function)),
+            )
+        };
         let mut otherwise = vec![
-            at(StmtKind::Assert { condition: Expr::Const(0), kind: PropertyKind::InvalidFunctionPointer }),
+            at(StmtKind::Assert {
+                condition: Expr::Const(0),
+                kind: PropertyKind::InvalidFunctionPointer,
+            }),
             at(StmtKind::Assume(Expr::Const(0))),
         ];
         if let Some(function) = cut_off {
             let end = vec![at(StmtKind::Assume(Expr::Const(0)))];
-            otherwise = vec![at(StmtKind::If { condition: points_to(function), then_branch: end, else_branch: otherwise })];
+            otherwise = vec![at(StmtKind::If {
+                condition: points_to(function),
+                then_branch: end,
+                else_branch: otherwise,
+            })];
         }
         for (function, name) in targets.into_iter().rev() {
             let (chosen, ()) = self.in_block(|f| body(f, function, &name))?;
-            otherwise = vec![at(StmtKind::If { condition: points_to(function), then_branch: chosen, else_branch: otherwise })];
+            otherwise = vec![at(StmtKind::If {
+                condition: points_to(function),
+                then_branch: chosen,
+                else_branch: otherwise,
+            })];
         }
         for stmt in otherwise {
             self.emit(stmt.kind);
@@ -134,7 +171,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         let &function = self.lw.functions.get(name)?;
         let (parameters, returns) = self.lw.signatures.get(&function)?;
-        let takes = parameters.len() == arity || (self.lw.variadic.contains(&function) && parameters.len() < arity);
+        let takes = parameters.len() == arity
+            || (self.lw.variadic.contains(&function) && parameters.len() < arity);
         let fits = takes && (*returns == CType::Void) == (*return_type == CType::Void);
         fits.then_some(function)
     }
@@ -154,6 +192,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     fn not_a_function(&self, span: Span) -> LResult<Val> {
-        self.lw.error(span, "called object is not a function or a pointer to a function", "not a function")
+        self.lw.error(
+            span,
+            "called object is not a function or a pointer to a function",
+            "not a function",
+        )
     }
 }

@@ -2,14 +2,14 @@
 //! struct fields consecutive), constant initialisers, and the plain
 //! (non-shared) globals such as thread handles.
 
+use super::bit_fields::low_bits;
 use super::initialisers::{Filled, Part};
 use super::lower::{LResult, Lowerer};
-use std::collections::BTreeMap;
-use super::bit_fields::low_bits;
 use super::types::{BitField, CType};
 use crate::ir::{Location, PlainGlobal};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
+use std::collections::BTreeMap;
 
 /// What a global name denotes.
 #[derive(Debug, Clone)]
@@ -35,14 +35,20 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> LResult<()> {
         if matches!(ty, CType::Float(_)) {
-            return self.refuse(span, "a thread-local floating variable", Some("make it a local of the thread function"));
+            return self.refuse(
+                span,
+                "a thread-local floating variable",
+                Some("make it a local of the thread function"),
+            );
         }
         let initial = match init.map(|init| &init.node) {
             None => None,
             Some(Initializer::Expression(e)) if ty.is_scalar() => Some(self.static_value(e)?),
             // each thread's copy of an array or struct starts at zero
             Some(Initializer::List(items)) if !ty.is_scalar() && self.all_zero(items) => None,
-            Some(_) if ty.is_scalar() => return self.refuse(span, "a braced initialiser of a thread-local scalar", None),
+            Some(_) if ty.is_scalar() => {
+                return self.refuse(span, "a braced initialiser of a thread-local scalar", None);
+            }
             Some(_) => {
                 return self.refuse(
                     span,
@@ -55,7 +61,11 @@ impl<'a> Lowerer<'a> {
         if let Some(Global::ThreadLocal { id, .. }) = self.globals.get(name) {
             let id = *id;
             if let Some(value) = initial
-                && let Some(entry) = self.program.per_thread.iter_mut().find(|(array, _)| *array == id)
+                && let Some(entry) = self
+                    .program
+                    .per_thread
+                    .iter_mut()
+                    .find(|(array, _)| *array == id)
             {
                 entry.1 = value;
             }
@@ -68,16 +78,24 @@ impl<'a> Lowerer<'a> {
         let ir_ty = self.types.ir_type(&ty);
         let id = self.per_thread_global(name, ir_ty, initial);
         self.types.object_types.insert(name.to_string(), ty.clone());
-        self.globals.insert(name.to_string(), Global::ThreadLocal { id, ty });
+        self.globals
+            .insert(name.to_string(), Global::ThreadLocal { id, ty });
         Ok(())
     }
 
     /// Puts the initial value `init` of the bit-field `bits` into the
     /// initial value of its storage unit, `values[unit]`.
-    fn initialise_bit_field(&mut self, bits: &BitField, init: &'a Node<Initializer>, values: &mut [i64], unit: usize) -> LResult<()> {
+    fn initialise_bit_field(
+        &mut self,
+        bits: &BitField,
+        init: &'a Node<Initializer>,
+        values: &mut [i64],
+        unit: usize,
+    ) -> LResult<()> {
         let expression = match &init.node {
             Initializer::Expression(e) => e,
-            Initializer::List(items) => match items.first().map(|item| &item.node.initializer.node) {
+            Initializer::List(items) => match items.first().map(|item| &item.node.initializer.node)
+            {
                 Some(Initializer::Expression(e)) => e,
                 _ => return self.refuse(init.span, "this initialiser of a bit-field", None),
             },
@@ -160,8 +178,14 @@ impl<'a> Lowerer<'a> {
         // Declared before its initialiser, which may take its own address
         // (`struct node dummy = { 0, &dummy };`, a circular list's head).
         self.types.object_types.insert(name.to_string(), ty.clone());
-        self.globals
-            .insert(name.to_string(), Global::Shared { base, ty: ty.clone(), atomic });
+        self.globals.insert(
+            name.to_string(),
+            Global::Shared {
+                base,
+                ty: ty.clone(),
+                atomic,
+            },
+        );
         // the locations are taken before the initialiser is read, which may
         // declare objects of its own (the strings of `char *s[] = {"a"}`)
         let count = locations.len();
@@ -169,7 +193,10 @@ impl<'a> Lowerer<'a> {
         if let Some(init) = init {
             let values = self.initial_values(&ty, init, count)?;
             let start = base as usize;
-            for (location, v) in self.program.locations[start..start + count].iter_mut().zip(values) {
+            for (location, v) in self.program.locations[start..start + count]
+                .iter_mut()
+                .zip(values)
+            {
                 if !location.is_mutex {
                     location.initial = v;
                 }
@@ -308,7 +335,13 @@ impl<'a> Lowerer<'a> {
             CType::Array(element, _) => {
                 let stride = self.types.size(element) as usize;
                 for (index, part) in parts {
-                    self.initialise_filled(element, &part.filled, values, offset + *index as usize * stride, span)?;
+                    self.initialise_filled(
+                        element,
+                        &part.filled,
+                        values,
+                        offset + *index as usize * stride,
+                        span,
+                    )?;
                 }
                 Ok(())
             }
@@ -323,8 +356,14 @@ impl<'a> Lowerer<'a> {
                         continue;
                     }
                     let field_offset = |field: &str| -> usize {
-                        let position = fields.iter().position(|(f, _)| f == field).unwrap_or(fields.len());
-                        fields[..position].iter().map(|(_, t)| self.types.size(t)).sum::<u64>() as usize
+                        let position = fields
+                            .iter()
+                            .position(|(f, _)| f == field)
+                            .unwrap_or(fields.len());
+                        fields[..position]
+                            .iter()
+                            .map(|(_, t)| self.types.size(t))
+                            .sum::<u64>() as usize
                     };
                     match (self.types.bit_field_member(*id, member), &part.filled) {
                         (Some(bits), Filled::Value(init)) => {
@@ -335,8 +374,14 @@ impl<'a> Lowerer<'a> {
                             // a union of scalars' other member: the first
                             // member's location, holding a value of the
                             // member's own type
-                            let alias_type = part.alias.as_ref().and_then(|alias| self.types.alias_member(*id, alias));
-                            let own_type = fields.iter().find(|(f, _)| f == member).map(|(_, t)| t.clone());
+                            let alias_type = part
+                                .alias
+                                .as_ref()
+                                .and_then(|alias| self.types.alias_member(*id, alias));
+                            let own_type = fields
+                                .iter()
+                                .find(|(f, _)| f == member)
+                                .map(|(_, t)| t.clone());
                             let field_ty = alias_type.or(own_type).unwrap_or(CType::INT);
                             let at = offset + field_offset(member);
                             self.initialise_filled(&field_ty, &part.filled, values, at, span)?;
@@ -345,12 +390,23 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
-            _ => self.refuse(span, "this initialiser", Some("initialise the object with constants")),
+            _ => self.refuse(
+                span,
+                "this initialiser",
+                Some("initialise the object with constants"),
+            ),
         }
     }
 
     /// The initial values `filled` gives an object of type `ty` at `offset`.
-    fn initialise_filled(&mut self, ty: &CType, filled: &Filled<'a>, values: &mut [i64], offset: usize, span: Span) -> LResult<()> {
+    fn initialise_filled(
+        &mut self,
+        ty: &CType,
+        filled: &Filled<'a>,
+        values: &mut [i64],
+        offset: usize,
+        span: Span,
+    ) -> LResult<()> {
         match filled {
             Filled::Value(init) => self.initialise(ty, init, values, offset),
             Filled::Parts(parts) => self.initialise_parts(ty, parts, values, offset, span),
@@ -367,7 +423,11 @@ impl<'a> Lowerer<'a> {
         values: &mut [i64],
         offset: usize,
     ) -> LResult<()> {
-        for (k, v) in self.string_values(literal, element, length)?.into_iter().enumerate() {
+        for (k, v) in self
+            .string_values(literal, element, length)?
+            .into_iter()
+            .enumerate()
+        {
             if !fits_shared_memory(v, element, self.value_bits) {
                 return self.value_too_wide(v, literal.span);
             }
@@ -401,7 +461,9 @@ impl<'a> Lowerer<'a> {
         }
         // a function's number (`struct ops table = { .get = get };`, `&get`)
         let named = match &super::scan::uncast(e).node {
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => &u.node.operand.node,
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                &u.node.operand.node
+            }
             other => other,
         };
         if let Expression::Identifier(id) = named
@@ -475,7 +537,10 @@ impl<'a> Lowerer<'a> {
 /// wider types go as they are.
 pub fn stored_value(value: i64, ty: &CType) -> i64 {
     match ty {
-        CType::Int { bits, signed: false } if *bits < 32 => crate::ir::truncate(value, *bits, true),
+        CType::Int {
+            bits,
+            signed: false,
+        } if *bits < 32 => crate::ir::truncate(value, *bits, true),
         _ => value,
     }
 }
@@ -488,7 +553,11 @@ pub fn stored_value(value: i64, ty: &CType) -> i64 {
 /// (`sma_narrow` in sma/common.h cuts off the stores of other values).
 pub fn fits_shared_memory(value: i64, ty: &CType, bits: u32) -> bool {
     let stored = stored_value(value, ty);
-    let handed = if bits > 32 { stored } else { i64::from(stored as i32) };
+    let handed = if bits > 32 {
+        stored
+    } else {
+        i64::from(stored as i32)
+    };
     let wider_than_int = matches!(ty, CType::Int { bits: type_bits, .. } if *type_bits > 32);
     if wider_than_int && handed != stored {
         return false;
@@ -504,10 +573,22 @@ pub fn fits_shared_memory(value: i64, ty: &CType, bits: u32) -> bool {
 mod tests {
     use super::{CType, fits_shared_memory, stored_value};
 
-    const INT: CType = CType::Int { bits: 32, signed: true };
-    const UNSIGNED: CType = CType::Int { bits: 32, signed: false };
-    const LONG: CType = CType::Int { bits: 64, signed: true };
-    const UNSIGNED_LONG: CType = CType::Int { bits: 64, signed: false };
+    const INT: CType = CType::Int {
+        bits: 32,
+        signed: true,
+    };
+    const UNSIGNED: CType = CType::Int {
+        bits: 32,
+        signed: false,
+    };
+    const LONG: CType = CType::Int {
+        bits: 64,
+        signed: true,
+    };
+    const UNSIGNED_LONG: CType = CType::Int {
+        bits: 64,
+        signed: false,
+    };
 
     #[test]
     fn values_fit_a_bit_width_as_the_program_hands_them_to_memory() {
@@ -515,7 +596,10 @@ mod tests {
         assert!(fits(127, 8) && fits(-128, 8));
         assert!(!fits(128, 8) && !fits(-129, 8) && !fits(200, 8));
         // an unsigned 0xffffffff is -1 as an int, which 8 bits hold
-        assert!(fits_shared_memory(0xffff_ffff, &UNSIGNED, 8) && fits_shared_memory(0xffff_ffff, &UNSIGNED, 32));
+        assert!(
+            fits_shared_memory(0xffff_ffff, &UNSIGNED, 8)
+                && fits_shared_memory(0xffff_ffff, &UNSIGNED, 32)
+        );
         assert!(fits(-1, 1) && !fits(1, 1));
         let fits_long = |value: i64, bits: u32| fits_shared_memory(value, &LONG, bits);
         assert!(fits_long((1 << 39) - 1, 40) && fits_long(-(1 << 39), 40));
@@ -525,20 +609,37 @@ mod tests {
     #[test]
     fn sixty_four_bit_values_must_go_through_int_up_to_bitwidth_32() {
         assert!(!fits_shared_memory(1 << 40, &LONG, 32) && fits_shared_memory(1 << 40, &LONG, 64));
-        assert!(fits_shared_memory(-5, &LONG, 32) && fits_shared_memory(i64::from(i32::MIN), &LONG, 32));
+        assert!(
+            fits_shared_memory(-5, &LONG, 32) && fits_shared_memory(i64::from(i32::MIN), &LONG, 32)
+        );
         // 4294967295 as an int is -1, which reads back as 2^64 - 1
         assert!(!fits_shared_memory(0xffff_ffff, &UNSIGNED_LONG, 32));
         // 2^64 - 1 (held as -1) reads back unchanged
-        assert!(fits_shared_memory(-1, &UNSIGNED_LONG, 32) && !fits_shared_memory(0x7fff_ffff, &UNSIGNED_LONG, 16));
+        assert!(
+            fits_shared_memory(-1, &UNSIGNED_LONG, 32)
+                && !fits_shared_memory(0x7fff_ffff, &UNSIGNED_LONG, 16)
+        );
         assert!(fits_shared_memory(0xffff_ffff, &UNSIGNED_LONG, 33));
     }
 
     #[test]
     fn narrow_unsigned_values_go_to_shared_memory_as_their_signed_bits() {
-        let unsigned_char = CType::Int { bits: 8, signed: false };
+        let unsigned_char = CType::Int {
+            bits: 8,
+            signed: false,
+        };
         assert_eq!(stored_value(250, &unsigned_char), -6);
         assert!(fits_shared_memory(250, &unsigned_char, 8));
         assert_eq!(stored_value(250, &UNSIGNED), 250);
-        assert_eq!(stored_value(-6, &CType::Int { bits: 8, signed: true }), -6);
+        assert_eq!(
+            stored_value(
+                -6,
+                &CType::Int {
+                    bits: 8,
+                    signed: true
+                }
+            ),
+            -6
+        );
     }
 }

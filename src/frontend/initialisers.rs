@@ -51,7 +51,10 @@ impl<'a> Lowerer<'a> {
         whole: &dyn Fn(&'a Node<Expression>) -> bool,
     ) -> LResult<BTreeMap<u64, Part<'a>>> {
         let mut parts = BTreeMap::new();
-        let mut current = vec![Level { ty: ty.clone(), position: 0 }];
+        let mut current = vec![Level {
+            ty: ty.clone(),
+            position: 0,
+        }];
         for item in items {
             let mut alias = None;
             let mut ranges = Vec::new();
@@ -66,19 +69,24 @@ impl<'a> Lowerer<'a> {
             }
             let initializer = &*item.node.initializer;
             loop {
-                let level = current.last().expect("the current object has its outermost level");
+                let level = current
+                    .last()
+                    .expect("the current object has its outermost level");
                 let sub = self.subobject_type(&level.ty, level.position, item)?;
                 if let Some((id, member)) = self.positional_member(&level.ty, level.position) {
                     self.refuse_positional_anonymous_member(id, &member, item)?;
                 }
                 // an aggregate whose members the initialiser gives one by
                 // one (not a character array's string)
-                let by_members = is_aggregate(&sub) && array_string_initialiser(element_of(&sub), initializer).is_none();
+                let by_members = is_aggregate(&sub)
+                    && array_string_initialiser(element_of(&sub), initializer).is_none();
                 let elided = matches!(&initializer.node, Initializer::Expression(e) if by_members
                     && !(matches!(sub, CType::Struct(_)) && whole(e)));
                 if !elided {
                     let filled = match &initializer.node {
-                        Initializer::List(inner) if by_members => Filled::Parts(self.braced_initialiser(&sub, inner, whole)?),
+                        Initializer::List(inner) if by_members => {
+                            Filled::Parts(self.braced_initialiser(&sub, inner, whole)?)
+                        }
                         _ => Filled::Value(initializer),
                     };
                     let path: Vec<u64> = current.iter().map(|level| level.position).collect();
@@ -93,7 +101,10 @@ impl<'a> Lowerer<'a> {
                 }
                 // an expression for an aggregate without braces: it and the
                 // items after it fill the aggregate's members in order
-                current.push(Level { ty: sub, position: 0 });
+                current.push(Level {
+                    ty: sub,
+                    position: 0,
+                });
             }
             if let Some(level) = current.last_mut() {
                 level.position += 1;
@@ -105,13 +116,20 @@ impl<'a> Lowerer<'a> {
     /// Warns that `item` and the items after it in a braced list for an
     /// object of type `ty` have no subobject left: ignored, as gcc does.
     fn warn_excess_initialisers(&mut self, ty: &CType, item: &Node<InitializerListItem>) {
-        let what = if matches!(ty, CType::Array(..)) { "array" } else { "struct" };
+        let what = if matches!(ty, CType::Array(..)) {
+            "array"
+        } else {
+            "struct"
+        };
         let mut warning = self.source.diagnostic(
             item.span.start,
             item.span.end,
             format!("excess elements in {what} initialiser"),
             "no element is left for this value",
-            Some("the values past the object's last element are ignored, as gcc does; remove them".to_string()),
+            Some(
+                "the values past the object's last element are ignored, as gcc does; remove them"
+                    .to_string(),
+            ),
         );
         warning.severity = crate::diagnostics::Severity::Warning;
         // a list is read again for an array's length
@@ -131,7 +149,14 @@ impl<'a> Lowerer<'a> {
         whole: &dyn Fn(&'a Node<Expression>) -> bool,
     ) -> LResult<CType> {
         let ty = super::strings::completed_array(ty, init);
-        let (CType::Array(element, 0), Some(Node { node: Initializer::List(items), .. })) = (&ty, init) else {
+        let (
+            CType::Array(element, 0),
+            Some(Node {
+                node: Initializer::List(items),
+                ..
+            }),
+        ) = (&ty, init)
+        else {
             return Ok(ty);
         };
         let parts = self.braced_initialiser(&ty, items, whole)?;
@@ -144,8 +169,13 @@ impl<'a> Lowerer<'a> {
     /// aggregate is full.
     fn next_subobject(&self, current: &mut Vec<Level>) -> bool {
         loop {
-            let Some(level) = current.last() else { return false };
-            if self.length(&level.ty).is_none_or(|length| level.position < length) {
+            let Some(level) = current.last() else {
+                return false;
+            };
+            if self
+                .length(&level.ty)
+                .is_none_or(|length| level.position < length)
+            {
                 return true;
             }
             if current.len() == 1 {
@@ -172,43 +202,91 @@ impl<'a> Lowerer<'a> {
         let mut alias = None;
         for (index, designator) in designation.iter().enumerate() {
             if index > 0 {
-                let level = current.last().expect("the current object has its outermost level");
+                let level = current
+                    .last()
+                    .expect("the current object has its outermost level");
                 let sub = self.subobject_type_at(&level.ty, level.position);
                 match sub {
-                    Some(sub) if is_aggregate(&sub) && alias.is_none() => current.push(Level { ty: sub, position: 0 }),
-                    _ => return self.error(designator.span, "this designator names a part of a scalar", "no such subobject"),
+                    Some(sub) if is_aggregate(&sub) && alias.is_none() => current.push(Level {
+                        ty: sub,
+                        position: 0,
+                    }),
+                    _ => {
+                        return self.error(
+                            designator.span,
+                            "this designator names a part of a scalar",
+                            "no such subobject",
+                        );
+                    }
                 }
             }
-            let level = current.last_mut().expect("the current object has its outermost level");
+            let level = current
+                .last_mut()
+                .expect("the current object has its outermost level");
             match (&designator.node, &level.ty) {
                 (Designator::Index(e), CType::Array(_, length)) => match self.types.const_eval(e) {
-                    Some(position) if position >= 0 && (*length == 0 || (position as u64) < *length) => {
+                    Some(position)
+                        if position >= 0 && (*length == 0 || (position as u64) < *length) =>
+                    {
                         level.position = position as u64;
                     }
-                    Some(_) => return self.error(e.span, "array index in initialiser exceeds the array's bounds", "this index"),
-                    None => return self.refuse(designator.span, "this designator", Some("index with a constant")),
+                    Some(_) => {
+                        return self.error(
+                            e.span,
+                            "array index in initialiser exceeds the array's bounds",
+                            "this index",
+                        );
+                    }
+                    None => {
+                        return self.refuse(
+                            designator.span,
+                            "this designator",
+                            Some("index with a constant"),
+                        );
+                    }
                 },
                 (Designator::Range(range), CType::Array(_, length)) => {
-                    let in_bounds = |index: i64| index >= 0 && (*length == 0 || (index as u64) < *length);
+                    let in_bounds =
+                        |index: i64| index >= 0 && (*length == 0 || (index as u64) < *length);
                     let (from, to) = (&range.node.from, &range.node.to);
                     match (self.types.const_eval(from), self.types.const_eval(to)) {
-                        (Some(first), Some(last)) if in_bounds(first) && in_bounds(last) && first <= last => {
+                        (Some(first), Some(last))
+                            if in_bounds(first) && in_bounds(last) && first <= last =>
+                        {
                             level.position = first as u64;
                             ranges.push((current.len() - 1, last as u64));
                         }
                         (Some(_), Some(_)) => {
-                            return self.error(designator.span, "this range is empty or exceeds the array's bounds", "this range");
+                            return self.error(
+                                designator.span,
+                                "this range is empty or exceeds the array's bounds",
+                                "this range",
+                            );
                         }
-                        _ => return self.refuse(designator.span, "this designator", Some("bound the range with constants")),
+                        _ => {
+                            return self.refuse(
+                                designator.span,
+                                "this designator",
+                                Some("bound the range with constants"),
+                            );
+                        }
                     }
                 }
-                (Designator::Member(name), CType::Struct(id)) => match self.types.designated_member(*id, &name.node.name) {
-                    Some((position, alias_type)) => {
-                        level.position = position as u64;
-                        alias = alias_type.map(|_| name.node.name.clone());
+                (Designator::Member(name), CType::Struct(id)) => {
+                    match self.types.designated_member(*id, &name.node.name) {
+                        Some((position, alias_type)) => {
+                            level.position = position as u64;
+                            alias = alias_type.map(|_| name.node.name.clone());
+                        }
+                        None => {
+                            return self.error(
+                                name.span,
+                                format!("no field `{}`", name.node.name),
+                                "unknown field",
+                            );
+                        }
                     }
-                    None => return self.error(name.span, format!("no field `{}`", name.node.name), "unknown field"),
-                },
+                }
                 _ => return self.refuse(designator.span, "this designator", None),
             }
         }
@@ -221,17 +299,30 @@ impl<'a> Lowerer<'a> {
         match ty {
             CType::Array(_, 0) => None,
             CType::Array(_, length) => Some(*length),
-            CType::Struct(id) => Some(self.types.members(*id, Span::none()).map_or(0, |members| members.len() as u64)),
+            CType::Struct(id) => Some(
+                self.types
+                    .members(*id, Span::none())
+                    .map_or(0, |members| members.len() as u64),
+            ),
             _ => Some(0),
         }
     }
 
     /// The type of the subobject at `position` of aggregate `ty`, or an
     /// error at `item`.
-    fn subobject_type(&self, ty: &CType, position: u64, item: &Node<InitializerListItem>) -> LResult<CType> {
+    fn subobject_type(
+        &self,
+        ty: &CType,
+        position: u64,
+        item: &Node<InitializerListItem>,
+    ) -> LResult<CType> {
         match self.subobject_type_at(ty, position) {
             Some(sub) => Ok(sub),
-            None => self.error(item.span, "this initialiser has no subobject to initialise", "here"),
+            None => self.error(
+                item.span,
+                "this initialiser has no subobject to initialise",
+                "here",
+            ),
         }
     }
 
@@ -254,7 +345,9 @@ impl<'a> Lowerer<'a> {
     fn positional_member(&self, ty: &CType, position: u64) -> Option<(StructId, String)> {
         let CType::Struct(id) = ty else { return None };
         let members = self.types.members(*id, Span::none()).ok()?;
-        members.get(usize::try_from(position).ok()?).map(|member| (*id, member.clone()))
+        members
+            .get(usize::try_from(position).ok()?)
+            .map(|member| (*id, member.clone()))
     }
 }
 
@@ -294,13 +387,23 @@ fn element_of(ty: &CType) -> &CType {
 /// Sets the subobject at `path` of `parts` to `filled`: a braced list or a
 /// value replaces what earlier initialisers gave it; a deeper path adds to
 /// the parts of the subobjects on its way.
-fn insert<'a>(parts: &mut BTreeMap<u64, Part<'a>>, path: &[u64], alias: Option<String>, filled: Filled<'a>) {
-    let Some((first, rest)) = path.split_first() else { return };
+fn insert<'a>(
+    parts: &mut BTreeMap<u64, Part<'a>>,
+    path: &[u64],
+    alias: Option<String>,
+    filled: Filled<'a>,
+) {
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
     if rest.is_empty() {
         parts.insert(*first, Part { alias, filled });
         return;
     }
-    let part = parts.entry(*first).or_insert_with(|| Part { alias: None, filled: Filled::Parts(BTreeMap::new()) });
+    let part = parts.entry(*first).or_insert_with(|| Part {
+        alias: None,
+        filled: Filled::Parts(BTreeMap::new()),
+    });
     if !matches!(part.filled, Filled::Parts(_)) {
         part.filled = Filled::Parts(BTreeMap::new());
     }

@@ -8,9 +8,9 @@ use super::source_map::SourceMap;
 use super::types::{CType, TypeEnv};
 use crate::diagnostics::Diagnostic;
 use crate::ir::*;
-use lang_c::span::Span;
 use lang_c::ast::InitializerListItem;
 use lang_c::span::Node;
+use lang_c::span::Span;
 use std::collections::{HashMap, HashSet};
 
 pub type LResult<T> = Result<T, Box<Diagnostic>>;
@@ -71,7 +71,11 @@ impl<'a> Lowerer<'a> {
     /// point into ([`Program::address_taken`]).
     pub fn pointer_to(&mut self, location: Expr) -> Expr {
         self.note_address_taken(&location);
-        binary(BinaryOp::Mul, location, Expr::Const(self.program.address_unit()))
+        binary(
+            BinaryOp::Mul,
+            location,
+            Expr::Const(self.program.address_unit()),
+        )
     }
 
     /// Notes the static location an address `location` of an object starts
@@ -82,7 +86,9 @@ impl<'a> Lowerer<'a> {
         fn start(location: &Expr) -> Option<i64> {
             match location {
                 Expr::Const(c) => Some(*c),
-                Expr::Binary(BinaryOp::Add | BinaryOp::Sub, base, _) | Expr::Cast(_, base) => start(base),
+                Expr::Binary(BinaryOp::Add | BinaryOp::Sub, base, _) | Expr::Cast(_, base) => {
+                    start(base)
+                }
                 _ => None,
             }
         }
@@ -94,7 +100,9 @@ impl<'a> Lowerer<'a> {
                     constants(a, found);
                     constants(b, found);
                 }
-                Expr::Conditional(c, a, b) => [c, a, b].into_iter().for_each(|e| constants(e, found)),
+                Expr::Conditional(c, a, b) => {
+                    [c, a, b].into_iter().for_each(|e| constants(e, found))
+                }
                 // a floating value's bits are no address
                 Expr::Load(_)
                 | Expr::ObjectAddress(_)
@@ -110,7 +118,10 @@ impl<'a> Lowerer<'a> {
             Some(first) => found.push(first),
             None => constants(location, &mut found),
         }
-        let locations = found.into_iter().filter_map(|location| u32::try_from(location).ok()).filter(|&l| l > 0);
+        let locations = found
+            .into_iter()
+            .filter_map(|location| u32::try_from(location).ok())
+            .filter(|&l| l > 0);
         self.program.address_taken.extend(locations);
     }
 
@@ -122,10 +133,17 @@ impl<'a> Lowerer<'a> {
     pub fn pointer_step(&self, op: BinaryOp, pointer: Expr, offset: Expr) -> Expr {
         if let (Expr::Const(from), Expr::Const(by)) = (&pointer, &offset) {
             let unit = self.program.address_unit();
-            let to = if op == BinaryOp::Sub { from.wrapping_sub(*by) } else { from.wrapping_add(*by) };
+            let to = if op == BinaryOp::Sub {
+                from.wrapping_sub(*by)
+            } else {
+                from.wrapping_add(*by)
+            };
             let object = |value: i64| {
                 let location = usize::try_from(value.div_euclid(unit)).ok()?;
-                self.program.locations.get(location).map(|location| location.object.as_str())
+                self.program
+                    .locations
+                    .get(location)
+                    .map(|location| location.object.as_str())
             };
             if object(*from).is_some() && object(*from) != object(to) {
                 return Expr::Binary(op, Box::new(pointer), Box::new(offset));
@@ -152,7 +170,11 @@ impl<'a> Lowerer<'a> {
             return binary(*op, self.location_of((**a).clone()), offset);
         }
         let shift = i64::from(unit.trailing_zeros());
-        Expr::Binary(BinaryOp::Shr, Box::new(pointer), Box::new(Expr::Const(shift)))
+        Expr::Binary(
+            BinaryOp::Shr,
+            Box::new(pointer),
+            Box::new(Expr::Const(shift)),
+        )
     }
 
     /// The value of the user function `name` used as a value: its number
@@ -160,8 +182,14 @@ impl<'a> Lowerer<'a> {
     /// return type.
     pub fn function_value(&self, name: &str) -> Option<(i64, CType)> {
         let &function = self.functions.get(name)?;
-        let return_type = self.signatures.get(&function).map_or(CType::INT, |(_, ret)| ret.clone());
-        Some((function_number(function), CType::Pointer(Box::new(CType::Function(Box::new(return_type), false)))))
+        let return_type = self
+            .signatures
+            .get(&function)
+            .map_or(CType::INT, |(_, ret)| ret.clone());
+        Some((
+            function_number(function),
+            CType::Pointer(Box::new(CType::Function(Box::new(return_type), false))),
+        ))
     }
 
     /// The plain global holding the threads' return values
@@ -192,7 +220,10 @@ impl<'a> Lowerer<'a> {
     /// Declares a plain global array with one element of type `element` per
     /// thread slot, each starting at `initial` ([`Program::per_thread`]).
     pub fn per_thread_global(&mut self, name: &str, element: Ty, initial: i64) -> PlainGlobalId {
-        self.program.plain_globals.push(PlainGlobal { name: name.to_string(), ty: Ty::Array(Box::new(element), 0) });
+        self.program.plain_globals.push(PlainGlobal {
+            name: name.to_string(),
+            ty: Ty::Array(Box::new(element), 0),
+        });
         let id = self.program.plain_globals.len() - 1;
         self.program.per_thread.push((id, initial));
         id
@@ -248,9 +279,18 @@ impl<'a> Lowerer<'a> {
     /// no designator, lands on `member`, a member of an anonymous struct:
     /// C groups such members by the item's braces, which lazysma does not
     /// follow ([`TypeEnv::is_anonymous_member`]).
-    pub fn refuse_positional_anonymous_member(&self, id: StructId, member: &str, item: &Node<InitializerListItem>) -> LResult<()> {
+    pub fn refuse_positional_anonymous_member(
+        &self,
+        id: StructId,
+        member: &str,
+        item: &Node<InitializerListItem>,
+    ) -> LResult<()> {
         if item.node.designation.is_empty() && self.types.is_anonymous_member(id, member) {
-            return self.refuse(item.span, "a positional initialiser of an anonymous struct's member", Some("name the members it sets (`.b = 3`)"));
+            return self.refuse(
+                item.span,
+                "a positional initialiser of an anonymous struct's member",
+                Some("name the members it sets (`.b = 3`)"),
+            );
         }
         Ok(())
     }
@@ -271,9 +311,11 @@ impl<'a> Lowerer<'a> {
     /// `double` are, `long double` and the complex types are not.
     pub fn supported_float(&self, ty: &CType, span: Span) -> LResult<()> {
         match ty {
-            CType::Float(_) if ty.float_bits().is_none() => {
-                self.refuse(span, "a `long double` or complex type", Some("use `double`"))
-            }
+            CType::Float(_) if ty.float_bits().is_none() => self.refuse(
+                span,
+                "a `long double` or complex type",
+                Some("use `double`"),
+            ),
             _ => Ok(()),
         }
     }
@@ -284,7 +326,9 @@ impl<'a> Lowerer<'a> {
     /// narrower memory would cut off nearly every store of one).
     pub fn shared_float_fits(&mut self, ty: &CType, span: Span) -> LResult<()> {
         self.supported_float(ty, span)?;
-        let Some(bits) = ty.float_bits() else { return Ok(()) };
+        let Some(bits) = ty.float_bits() else {
+            return Ok(());
+        };
         let bits_needed = u32::from(bits);
         self.floating_bits_needed = self.floating_bits_needed.max(bits_needed);
         if bits_needed <= self.value_bits || self.widen_for_floating {
@@ -439,10 +483,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A fresh temporary, assigned once.
     pub fn temp(&mut self, ty: &CType) -> LocalId {
         let ty = match ty {
-            CType::Void
-            | CType::Array(..)
-            | CType::Function(..)
-            | CType::Opaque(_) => CType::INT,
+            CType::Void | CType::Array(..) | CType::Function(..) | CType::Opaque(_) => CType::INT,
             other => other.clone(),
         };
         let id = self.new_local(&format!("__tmp{}", self.locals.len()), ty, false);
@@ -482,7 +523,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Whether an expression's value cannot change when later statements run.
     pub fn is_stable(&self, e: &Expr) -> bool {
         match e {
-            Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::CurrentThread => true,
+            Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::CurrentThread => {
+                true
+            }
             Expr::Nondet(_) => false,
             Expr::Load(place) => self.place_is_stable(place),
             Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => self.is_stable(a),
@@ -490,7 +533,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expr::Conditional(a, b, c) => {
                 self.is_stable(a) && self.is_stable(b) && self.is_stable(c)
             }
-            Expr::LibraryCall(_, arguments) => arguments.iter().all(|argument| self.is_stable(argument)),
+            Expr::LibraryCall(_, arguments) => {
+                arguments.iter().all(|argument| self.is_stable(argument))
+            }
         }
     }
 
@@ -594,7 +639,11 @@ fn reads_plain_global(e: &Expr) -> bool {
         }
     }
     match e {
-        Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => false,
+        Expr::Const(_)
+        | Expr::FloatConst(_)
+        | Expr::ObjectAddress(_)
+        | Expr::Nondet(_)
+        | Expr::CurrentThread => false,
         Expr::Load(p) => place(p),
         Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => reads_plain_global(a),
         Expr::Binary(_, a, b) => reads_plain_global(a) || reads_plain_global(b),
@@ -622,9 +671,11 @@ fn exact_quotient(e: &Expr, divisor: i64) -> Option<Expr> {
             }
             _ => None,
         },
-        Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => {
-            Some(binary(*op, exact_quotient(a, divisor)?, exact_quotient(b, divisor)?))
-        }
+        Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => Some(binary(
+            *op,
+            exact_quotient(a, divisor)?,
+            exact_quotient(b, divisor)?,
+        )),
         _ => None,
     }
 }

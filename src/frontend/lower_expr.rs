@@ -2,10 +2,10 @@
 //! `Write` into or from a fresh temporary, side effects are split out in
 //! evaluation order, and `&&`, `||`, `?:` keep short-circuit semantics.
 
-use super::globals::Global;
-use super::builtins::MemoryOrder;
-use super::lower::{Binding, FnLowerer, LResult, binary};
 use super::bit_fields::value_type;
+use super::builtins::MemoryOrder;
+use super::globals::Global;
+use super::lower::{Binding, FnLowerer, LResult, binary};
 use super::types::{CType, Unit, constant_value, truncate};
 use crate::ir::*;
 use lang_c::ast::{self, BinaryOperator, Expression, MemberOperator, UnaryOperator};
@@ -57,7 +57,11 @@ impl LVal {
     /// of an `_Atomic` object is not an atomic operation (`atomic_init`).
     pub fn initialised(&self) -> LVal {
         match self {
-            LVal::Shared { address, ty, .. } => LVal::Shared { address: address.clone(), ty: ty.clone(), atomic: false },
+            LVal::Shared { address, ty, .. } => LVal::Shared {
+                address: address.clone(),
+                ty: ty.clone(),
+                atomic: false,
+            },
             private => private.clone(),
         }
     }
@@ -68,8 +72,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// size its scalars ([`FnLowerer::in_allocation_size`]).
     fn size_of(&self, ty: &CType) -> Val {
         let types = &self.lw.types;
-        let size = if self.in_allocation_size { types.size(ty) } else { types.byte_size(ty) };
-        Val { expr: Expr::Const(size as i64), ty: CType::SIZE }
+        let size = if self.in_allocation_size {
+            types.size(ty)
+        } else {
+            types.byte_size(ty)
+        };
+        Val {
+            expr: Expr::Const(size as i64),
+            ty: CType::SIZE,
+        }
     }
 
     /// The user function `name` as a value (`fp = f`, `&f`), unless a
@@ -79,14 +90,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return None;
         }
         let (number, ty) = self.lw.function_value(name)?;
-        Some(Val { expr: Expr::Const(number), ty })
+        Some(Val {
+            expr: Expr::Const(number),
+            ty,
+        })
     }
 
     /// How far apart the pointer values of consecutive objects that
     /// `pointer` (a pointer type) points to are: the pointee's scalars times
     /// the address unit (a `void *` steps by one scalar).
     pub fn pointer_stride(&self, pointer: &CType) -> i64 {
-        let scalars = pointer.target().map_or(1, |target| self.lw.types.size(target) as i64);
+        let scalars = pointer
+            .target()
+            .map_or(1, |target| self.lw.types.size(target) as i64);
         scalars * self.lw.program.address_unit()
     }
 
@@ -167,7 +183,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             ast::Constant::Float(float) => match super::floating::literal(float) {
                 Some(literal) => {
                     let ty = CType::Float(literal.bits / 8);
-                    Ok(Val { expr: Expr::FloatConst(literal), ty })
+                    Ok(Val {
+                        expr: Expr::FloatConst(literal),
+                        ty,
+                    })
                 }
                 None => self.lw.refuse(
                     span,
@@ -270,7 +289,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match lv {
             LVal::Private(place, _) => self.emit(StmtKind::Assign(place.clone(), converted)),
             LVal::Shared {
-                address, atomic: true, ty,
+                address,
+                atomic: true,
+                ty,
             } => self.ordered_store(address.clone(), converted, ty, &MemoryOrder::SEQ_CST)?,
             LVal::Shared { address, ty, .. } => self.write_shared(address.clone(), converted, ty),
         }
@@ -304,8 +325,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         {
             self.lw.program.cuts_wide_values = true;
             let wide = self.lw.types.ir_type(ty);
-            let through_int = Expr::Cast(wide, Box::new(Expr::Cast(Ty::INT, Box::new(value.clone()))));
-            self.emit(StmtKind::Assume(Expr::Binary(BinaryOp::Eq, Box::new(through_int), Box::new(value.clone()))));
+            let through_int =
+                Expr::Cast(wide, Box::new(Expr::Cast(Ty::INT, Box::new(value.clone()))));
+            self.emit(StmtKind::Assume(Expr::Binary(
+                BinaryOp::Eq,
+                Box::new(through_int),
+                Box::new(value.clone()),
+            )));
         }
     }
 
@@ -315,9 +341,21 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// memory is at least as wide as the type.
     fn as_stored(&mut self, value: Expr, ty: &CType) -> Expr {
         match (ty, value) {
-            (CType::Int { bits, signed: false }, value) if *bits < 32 && self.lw.value_bits < 32 => match value {
+            (
+                CType::Int {
+                    bits,
+                    signed: false,
+                },
+                value,
+            ) if *bits < 32 && self.lw.value_bits < 32 => match value {
                 Expr::Const(v) => Expr::Const(super::globals::stored_value(v, ty)),
-                value => Expr::Cast(Ty::Int { bits: *bits, signed: true }, Box::new(value)),
+                value => Expr::Cast(
+                    Ty::Int {
+                        bits: *bits,
+                        signed: true,
+                    },
+                    Box::new(value),
+                ),
             },
             (_, value) => value,
         }
@@ -333,8 +371,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match (to, &value.ty) {
             (CType::Float(_), CType::Float(_) | CType::Int { .. } | CType::Bool)
             | (CType::Int { .. }, CType::Float(_)) => Ok(self.numeric_conversion(value, to)),
-            (CType::Float(_), _) | (CType::Pointer(_) | CType::ThreadHandle | CType::Atomic(_), CType::Float(_)) => {
-                self.lw.error(span, "converting between a floating value and a non-number", "not a number")
+            (CType::Float(_), _)
+            | (CType::Pointer(_) | CType::ThreadHandle | CType::Atomic(_), CType::Float(_)) => {
+                self.lw.error(
+                    span,
+                    "converting between a floating value and a non-number",
+                    "not a number",
+                )
             }
             (CType::Struct(_), _) | (CType::Array(..), _) => self.lw.refuse(
                 span,
@@ -364,7 +407,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// block holds values of that type, as reports show them. The first
     /// conversion of an allocating statement counts.
     fn note_allocation_type(&mut self, value: &Val, to: &CType) {
-        let (CType::Pointer(source), CType::Pointer(target)) = (&value.ty, to) else { return };
+        let (CType::Pointer(source), CType::Pointer(target)) = (&value.ty, to) else {
+            return;
+        };
         if !matches!(**source, CType::Void) || matches!(**target, CType::Void) {
             return;
         }
@@ -422,7 +467,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         .lw
                         .error(e.span, "member access on a non-struct", "not a struct");
                 };
-                self.member(&base, id, &m.node.identifier.node.name, m.node.identifier.span)
+                self.member(
+                    &base,
+                    id,
+                    &m.node.identifier.node.name,
+                    m.node.identifier.span,
+                )
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 self.index(&b.node.lhs, &b.node.rhs, e.span)
@@ -469,7 +519,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             // the array of the string's characters (`sizeof "ab"` is 3)
             Expression::StringLiteral(literal) => {
                 let (address, ty) = self.lw.string_object(literal)?;
-                Ok(LVal::Shared { address: Expr::Const(address), ty, atomic: false })
+                Ok(LVal::Shared {
+                    address: Expr::Const(address),
+                    ty,
+                    atomic: false,
+                })
             }
             _ => self.lw.error(
                 e.span,
@@ -486,7 +540,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         if let Some(ty) = self.lw.types.alias_member(id, field) {
             // a member of a union of scalars: its first member's scalar
-            let first = self.lw.types.fields(id, span)?.first().map(|(name, _)| name.clone()).unwrap_or_default();
+            let first = self
+                .lw
+                .types
+                .fields(id, span)?
+                .first()
+                .map(|(name, _)| name.clone())
+                .unwrap_or_default();
             let first = self.member(base, id, &first, span)?;
             return match first {
                 // a private copy holds the first member's value, not its bits
@@ -502,8 +562,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let (offset, field_ty) = self.lw.types.field(id, field, span)?;
         let atomic_field = self.lw.types.field_is_atomic(id, field);
         Ok(match base {
-            LVal::Private(place, _) => LVal::Private(Place::Field(Box::new(place.clone()), field.to_string()), field_ty),
-            LVal::Shared { address, atomic, .. } => LVal::Shared {
+            LVal::Private(place, _) => LVal::Private(
+                Place::Field(Box::new(place.clone()), field.to_string()),
+                field_ty,
+            ),
+            LVal::Shared {
+                address, atomic, ..
+            } => LVal::Shared {
                 address: binary(BinaryOp::Add, address.clone(), Expr::Const(offset as i64)),
                 ty: field_ty,
                 atomic: *atomic || atomic_field,
@@ -541,9 +606,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Some(Global::Plain { id, ty }) => {
                 Ok(LVal::Private(Place::PlainGlobal(*id), ty.clone()))
             }
-            Some(Global::ThreadLocal { id, ty }) => {
-                Ok(LVal::Private(Place::plain_element(*id, Expr::CurrentThread), ty.clone()))
-            }
+            Some(Global::ThreadLocal { id, ty }) => Ok(LVal::Private(
+                Place::plain_element(*id, Expr::CurrentThread),
+                ty.clone(),
+            )),
             None if self.lw.functions.contains_key(name)
                 || self.lw.prototypes.contains_key(name) =>
             {
@@ -639,7 +705,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn integer_rvalue(&mut self, e: &'a Node<Expression>, what: &str) -> LResult<Val> {
         let value = self.rvalue(e)?;
         if matches!(value.ty, CType::Float(_)) {
-            return self.lw.error(e.span, format!("a floating value as {what}"), "C requires an integer here");
+            return self.lw.error(
+                e.span,
+                format!("a floating value as {what}"),
+                "C requires an integer here",
+            );
         }
         Ok(value)
     }
@@ -658,12 +728,21 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 }
                 if let Expression::CompoundLiteral(literal) = &u.operand.node {
                     let (address, ty) = self.shared_compound_literal(&literal.node, e.span)?;
-                    return Ok(Val { expr: address, ty: CType::Pointer(Box::new(ty)) });
+                    return Ok(Val {
+                        expr: address,
+                        ty: CType::Pointer(Box::new(ty)),
+                    });
                 }
                 match self.lvalue(&u.operand)? {
-                    LVal::Shared { ty: CType::BitField(_), .. } | LVal::Private(_, CType::BitField(_)) => {
-                        self.lw.error(e.span, "cannot take the address of a bit-field", "a bit-field")
+                    LVal::Shared {
+                        ty: CType::BitField(_),
+                        ..
                     }
+                    | LVal::Private(_, CType::BitField(_)) => self.lw.error(
+                        e.span,
+                        "cannot take the address of a bit-field",
+                        "a bit-field",
+                    ),
                     LVal::Shared { address, ty, .. } => Ok(Val {
                         expr: self.lw.pointer_to(address),
                         ty: CType::Pointer(Box::new(ty)),
@@ -681,7 +760,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             UnaryOperator::Plus => self.rvalue(&u.operand),
             UnaryOperator::Minus | UnaryOperator::Complement | UnaryOperator::Negate => {
                 let v = match u.operator.node {
-                    UnaryOperator::Complement => self.integer_rvalue(&u.operand, "the operand of `~`")?,
+                    UnaryOperator::Complement => {
+                        self.integer_rvalue(&u.operand, "the operand of `~`")?
+                    }
                     _ => self.rvalue(&u.operand)?,
                 };
                 let (op, ty) = match u.operator.node {
@@ -715,8 +796,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
                 );
                 let lv = self.modifiable_lvalue(&u.operand)?;
-                if let LVal::Shared { address, ty, atomic: true } = &lv {
-                    let (old, new) = self.atomic_step(address.clone(), ty, op == BinaryOp::Add, e.span)?;
+                if let LVal::Shared {
+                    address,
+                    ty,
+                    atomic: true,
+                } = &lv
+                {
+                    let (old, new) =
+                        self.atomic_step(address.clone(), ty, op == BinaryOp::Add, e.span)?;
                     return Ok(if post { old } else { new });
                 }
                 let old = self.load(lv.clone(), e.span)?;
@@ -733,7 +820,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 // is promoted, the store converts back
                 let new = Val {
                     expr: binary(op, old_expr.clone(), Expr::Const(step)),
-                    ty: if old.ty.is_pointer() { old.ty.clone() } else { promote(&old.ty) },
+                    ty: if old.ty.is_pointer() {
+                        old.ty.clone()
+                    } else {
+                        promote(&old.ty)
+                    },
                 };
                 self.store(&lv, new.clone(), e.span)?;
                 if post {
@@ -747,9 +838,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                             expr: Expr::Load(place),
                             ty,
                         }),
-                        LVal::Private(_, ty) | LVal::Shared { ty, .. } => {
-                            Ok(Val { expr: self.convert(new, &ty, e.span)?, ty: value_type(&ty) })
-                        }
+                        LVal::Private(_, ty) | LVal::Shared { ty, .. } => Ok(Val {
+                            expr: self.convert(new, &ty, e.span)?,
+                            ty: value_type(&ty),
+                        }),
                     }
                 }
             }
@@ -765,26 +857,47 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// `&(T){ ... }`, and `(T[]){ ... }` used as a pointer: a compound
     /// literal whose address is taken lives in shared memory, as an
     /// address-taken local does. Its address and type.
-    fn shared_compound_literal(&mut self, literal: &'a ast::CompoundLiteral, span: Span) -> LResult<(Expr, CType)> {
+    fn shared_compound_literal(
+        &mut self,
+        literal: &'a ast::CompoundLiteral,
+        span: Span,
+    ) -> LResult<(Expr, CType)> {
         match self.literal_object(literal, true, span)? {
             LVal::Shared { address, ty, .. } => Ok((self.lw.pointer_to(address), ty)),
-            LVal::Private(..) => self.lw.error(span, "a compound literal in shared memory", "here"),
+            LVal::Private(..) => self
+                .lw
+                .error(span, "a compound literal in shared memory", "here"),
         }
     }
 
     /// The object of a compound literal, private or `shared`, filled from
     /// its list.
-    fn literal_object(&mut self, literal: &'a ast::CompoundLiteral, shared: bool, span: Span) -> LResult<LVal> {
+    fn literal_object(
+        &mut self,
+        literal: &'a ast::CompoundLiteral,
+        shared: bool,
+        span: Span,
+    ) -> LResult<LVal> {
         self.resolve_typeof_in_type_name(&literal.type_name)?;
-        let (ty, _) = self.lw.types.type_name(&literal.type_name)?.without_atomic();
+        let (ty, _) = self
+            .lw
+            .types
+            .type_name(&literal.type_name)?
+            .without_atomic();
         let ty = match ty {
-            CType::Array(element, 0) => CType::Array(element, literal.initializer_list.len() as u64),
+            CType::Array(element, 0) => {
+                CType::Array(element, literal.initializer_list.len() as u64)
+            }
             ty => ty,
         };
         let name = format!("__literal{}", self.locals.len());
         let local = self.new_local(&name, ty.clone(), shared);
         let object = match shared {
-            true => LVal::Shared { address: Expr::ObjectAddress(local), ty, atomic: false },
+            true => LVal::Shared {
+                address: Expr::ObjectAddress(local),
+                ty,
+                atomic: false,
+            },
             false => LVal::Private(Place::Local(local), ty),
         };
         self.fill_list(&object, &literal.initializer_list, span)?;
@@ -797,7 +910,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if let CType::Pointer(target) = &to
             && let Some(member) = self.member_step(target, &c.expression, span)?
         {
-            return Ok(Val { expr: member, ty: to });
+            return Ok(Val {
+                expr: member,
+                ty: to,
+            });
         }
         let v = self.rvalue(&c.expression)?;
         match (&to, &v.ty) {
@@ -809,7 +925,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             (CType::Pointer(target), CType::Pointer(source)) => {
                 self.note_allocation_type(&v, &to);
-                let sizes = (self.lw.types.byte_size(source), self.lw.types.byte_size(target));
+                let sizes = (
+                    self.lw.types.byte_size(source),
+                    self.lw.types.byte_size(target),
+                );
                 if target.is_scalar() && source.is_scalar() && sizes.0 != sizes.1 {
                     return self.lw.refuse(
                         span,
@@ -833,7 +952,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 if self.integer_made_an_address(target, &v.expr, &c.expression) {
                     self.lw.address_taken_apart_at.get_or_insert(span);
                 }
-                Ok(Val { expr: v.expr, ty: to })
+                Ok(Val {
+                    expr: v.expr,
+                    ty: to,
+                })
             }
             (CType::Int { .. } | CType::Bool, _) => {
                 let expr = self.convert(v, &to, span)?;
@@ -853,14 +975,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// struct `T` at `p`. The byte offset is the member's scalars here, and
     /// the casts through `char *`, `void *` or an integer that C needs for
     /// it cast nothing. `None` when `e` has another form.
-    fn member_step(&mut self, target: &CType, e: &'a Node<Expression>, span: Span) -> LResult<Option<Expr>> {
-        let Expression::BinaryOperator(b) = &super::scan::uncast(e).node else { return Ok(None) };
+    fn member_step(
+        &mut self,
+        target: &CType,
+        e: &'a Node<Expression>,
+        span: Span,
+    ) -> LResult<Option<Expr>> {
+        let Expression::BinaryOperator(b) = &super::scan::uncast(e).node else {
+            return Ok(None);
+        };
         let op = match b.node.operator.node {
             BinaryOperator::Minus => BinaryOp::Sub,
             BinaryOperator::Plus => BinaryOp::Add,
             _ => return Ok(None),
         };
-        let Expression::OffsetOf(offset) = &super::scan::uncast(&b.node.rhs).node else { return Ok(None) };
+        let Expression::OffsetOf(offset) = &super::scan::uncast(&b.node.rhs).node else {
+            return Ok(None);
+        };
         let container = self.lw.types.type_name(&offset.node.type_name)?;
         if op == BinaryOp::Sub && !self.compatible_pointees(target, &container) {
             return self.lw.refuse(
@@ -870,7 +1001,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             );
         }
         let Some(scalars) = self.lw.types.member_offset(offset, Unit::Scalars)? else {
-            return self.lw.refuse(b.node.rhs.span, "`offsetof` with an index that is not a constant", None);
+            return self.lw.refuse(
+                b.node.rhs.span,
+                "`offsetof` with an index that is not a constant",
+                None,
+            );
         };
         let pointer = self.rvalue(super::scan::uncast(&b.node.lhs))?;
         if !pointer.ty.is_pointer() {
@@ -890,7 +1025,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// *)raw`), or the result of a bit operation cast to any pointer
     /// (`(void *)(raw & ~1)`, unmarking a marked pointer). Constants
     /// (`(int *)0`) and integers passed as a `void *` are no addresses.
-    fn integer_made_an_address(&self, target: &CType, lowered: &Expr, value: &'a Node<Expression>) -> bool {
+    fn integer_made_an_address(
+        &self,
+        target: &CType,
+        lowered: &Expr,
+        value: &'a Node<Expression>,
+    ) -> bool {
         let bit_operation = matches!(&super::scan::uncast(value).node,
             Expression::BinaryOperator(b) if matches!(b.node.operator.node,
                 BinaryOperator::BitwiseAnd | BinaryOperator::BitwiseOr | BinaryOperator::BitwiseXor));
@@ -905,7 +1045,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             (CType::Function(..), _) | (_, CType::Function(..)) => false,
             // memory is whole scalars: no view of a scalar's bytes as
             // smaller ones (`(char *)&i`), nor of two as one
-            (x, y) if x.is_scalar() && y.is_scalar() => self.lw.types.byte_size(x) == self.lw.types.byte_size(y),
+            (x, y) if x.is_scalar() && y.is_scalar() => {
+                self.lw.types.byte_size(x) == self.lw.types.byte_size(y)
+            }
             (CType::Struct(x), CType::Struct(y)) => {
                 x == y || self.lw.types.structs[*x].fields == self.lw.types.structs[*y].fields
             }
@@ -932,12 +1074,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             compound if let Some(op) = compound_assignment(&compound) => {
                 self.note_bits_taken_apart(&op, b, e.span);
                 let lv = self.modifiable_lvalue(&b.lhs)?;
-                if let LVal::Shared { address, ty, atomic: true } = lv {
+                if let LVal::Shared {
+                    address,
+                    ty,
+                    atomic: true,
+                } = lv
+                {
                     let mark = self.mark();
                     let rhs = self.rvalue(&b.rhs)?;
-                    let rhs = Val { expr: self.save(rhs.expr, &rhs.ty), ty: rhs.ty };
+                    let rhs = Val {
+                        expr: self.save(rhs.expr, &rhs.ty),
+                        ty: rhs.ty,
+                    };
                     let address = self.protect(address, &CType::LONG, mark);
-                    let (_, new) = self.atomic_update(address, &ty, e.span, |f, old| f.arithmetic(&op, old, rhs, e.span))?;
+                    let (_, new) = self.atomic_update(address, &ty, e.span, |f, old| {
+                        f.arithmetic(&op, old, rhs, e.span)
+                    })?;
                     return Ok(new);
                 }
                 let current = self.load(lv.clone(), e.span)?;
@@ -951,7 +1103,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let new = self.arithmetic(&op, current, rhs, e.span)?;
                 let ty = lv.ty().clone();
                 let new = self.convert(new, &ty, e.span)?;
-                let new = Val { expr: self.save(new, &ty), ty: value_type(&ty) };
+                let new = Val {
+                    expr: self.save(new, &ty),
+                    ty: value_type(&ty),
+                };
                 self.store(&lv, new.clone(), e.span)?;
                 Ok(new)
             }
@@ -990,12 +1145,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 match (lhs.ty.is_pointer(), rhs.ty.is_pointer()) {
                     (true, false) => {
                         let k = stride(self, &lhs.ty);
-                        let expr = self.lw.pointer_step(op, lhs.expr, binary(BinaryOp::Mul, rhs.expr, Expr::Const(k)));
+                        let expr = self.lw.pointer_step(
+                            op,
+                            lhs.expr,
+                            binary(BinaryOp::Mul, rhs.expr, Expr::Const(k)),
+                        );
                         return Ok(Val { expr, ty: lhs.ty });
                     }
                     (false, true) if !sub => {
                         let k = stride(self, &rhs.ty);
-                        let expr = self.lw.pointer_step(op, rhs.expr, binary(BinaryOp::Mul, lhs.expr, Expr::Const(k)));
+                        let expr = self.lw.pointer_step(
+                            op,
+                            rhs.expr,
+                            binary(BinaryOp::Mul, lhs.expr, Expr::Const(k)),
+                        );
                         return Ok(Val { expr, ty: rhs.ty });
                     }
                     (true, true) if sub => {
@@ -1006,7 +1169,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                             Expr::Const(c) => Expr::Const(c),
                             difference => Expr::Cast(Ty::INT, Box::new(difference)),
                         };
-                        let expr = if k == 1 { difference } else { binary(BinaryOp::Div, difference, Expr::Const(k)) };
+                        let expr = if k == 1 {
+                            difference
+                        } else {
+                            binary(BinaryOp::Div, difference, Expr::Const(k))
+                        };
                         return Ok(Val {
                             expr,
                             ty: CType::LONG,
@@ -1058,11 +1225,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expr::Const(_),
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem,
             CType::Int { bits, signed },
-        ) =
-            (&lhs.expr, &rhs.expr, ir_op, &ty)
+        ) = (&lhs.expr, &rhs.expr, ir_op, &ty)
             && let Expr::Const(v) = binary(ir_op, lhs.expr.clone(), rhs.expr.clone())
         {
-            return Ok(Val { expr: Expr::Const(truncate(v, *bits, *signed)), ty });
+            return Ok(Val {
+                expr: Expr::Const(truncate(v, *bits, *signed)),
+                ty,
+            });
         }
         let lhs = widen_constant(lhs.expr, &operand_ty, self);
         let rhs = match ir_op {
@@ -1079,7 +1248,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// the wider floating type (C's usual arithmetic conversions) and
     /// computed as C computes them. A division by zero gives an infinity
     /// or a NaN (IEEE 754, C's Annex F), no violation.
-    fn floating_arithmetic(&mut self, op: &BinaryOperator, lhs: Val, rhs: Val, span: Span) -> LResult<Val> {
+    fn floating_arithmetic(
+        &mut self,
+        op: &BinaryOperator,
+        lhs: Val,
+        rhs: Val,
+        span: Span,
+    ) -> LResult<Val> {
         use BinaryOperator as B;
         let (ir_op, result) = match op {
             B::Plus => (BinaryOp::Add, None),
@@ -1093,14 +1268,31 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             B::Equals => (BinaryOp::Eq, Some(CType::INT)),
             B::NotEquals => (BinaryOp::Ne, Some(CType::INT)),
             B::LogicalAnd | B::LogicalOr => {
-                let ir_op = if matches!(op, B::LogicalAnd) { BinaryOp::LogicalAnd } else { BinaryOp::LogicalOr };
-                return Ok(Val { expr: binary(ir_op, lhs.expr, rhs.expr), ty: CType::INT });
+                let ir_op = if matches!(op, B::LogicalAnd) {
+                    BinaryOp::LogicalAnd
+                } else {
+                    BinaryOp::LogicalOr
+                };
+                return Ok(Val {
+                    expr: binary(ir_op, lhs.expr, rhs.expr),
+                    ty: CType::INT,
+                });
             }
-            _ => return self.lw.error(span, "this operator on a floating value", "needs integer operands"),
+            _ => {
+                return self.lw.error(
+                    span,
+                    "this operator on a floating value",
+                    "needs integer operands",
+                );
+            }
         };
         let common = common(&lhs.ty, &rhs.ty);
         if !matches!(common, CType::Float(_)) {
-            return self.lw.error(span, "arithmetic between a pointer and a floating value", "not a number");
+            return self.lw.error(
+                span,
+                "arithmetic between a pointer and a floating value",
+                "not a number",
+            );
         }
         let lhs = self.convert(lhs, &common, span)?;
         let rhs = self.convert(rhs, &common, span)?;
@@ -1118,7 +1310,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return;
         }
         let condition = binary(BinaryOp::Ne, divisor.clone(), Expr::Const(0));
-        self.emit(StmtKind::Assert { condition, kind: PropertyKind::DivisionByZero });
+        self.emit(StmtKind::Assert {
+            condition,
+            kind: PropertyKind::DivisionByZero,
+        });
     }
 
     /// The object that an assignment, `++` or `--` changes: an lvalue
@@ -1134,7 +1329,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if !std::ptr::eq(root, e) && matches!(root.node, Expression::Call(_)) {
             let message = "a member of a function's result is not an lvalue";
             let help = Some("store the result in a variable and change that".to_string());
-            return Err(Box::new(self.lw.source.diagnostic(e.span.start, e.span.end, message, "cannot be assigned to", help)));
+            return Err(Box::new(self.lw.source.diagnostic(
+                e.span.start,
+                e.span.end,
+                message,
+                "cannot be assigned to",
+                help,
+            )));
         }
         self.lvalue(e)
     }
@@ -1155,7 +1356,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Notes whether `operator` of `b` (at `span`) takes an address apart
     /// ([`Lowerer::address_taken_apart_at`]).
-    fn note_bits_taken_apart(&mut self, operator: &BinaryOperator, b: &'a ast::BinaryOperatorExpression, span: Span) {
+    fn note_bits_taken_apart(
+        &mut self,
+        operator: &BinaryOperator,
+        b: &'a ast::BinaryOperatorExpression,
+        span: Span,
+    ) {
         if self.lw.address_taken_apart_at.is_none()
             && takes_bits_apart(operator)
             && (self.holds_address(&b.lhs) || self.holds_address(&b.rhs))
@@ -1213,9 +1419,21 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// `++` (`increment`) or `--` of the `_Atomic` object at `address`:
     /// returns the old and the new value.
-    pub fn atomic_step(&mut self, address: Expr, ty: &CType, increment: bool, span: Span) -> LResult<(Val, Val)> {
-        let op = if increment { BinaryOperator::Plus } else { BinaryOperator::Minus };
-        self.atomic_update(address, ty, span, |f, old| f.arithmetic(&op, old, Val::int(1), span))
+    pub fn atomic_step(
+        &mut self,
+        address: Expr,
+        ty: &CType,
+        increment: bool,
+        span: Span,
+    ) -> LResult<(Val, Val)> {
+        let op = if increment {
+            BinaryOperator::Plus
+        } else {
+            BinaryOperator::Minus
+        };
+        self.atomic_update(address, ty, span, |f, old| {
+            f.arithmetic(&op, old, Val::int(1), span)
+        })
     }
 
     /// `++`, `--` or a compound assignment of an `_Atomic` object at
@@ -1238,9 +1456,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         // memory's type: a floating value's bits are guessed and swapped
         let stored = memory_type(ty);
         let guess = self.temp(&stored);
-        self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(self.lw.types.ir_type(&stored))));
+        self.emit(StmtKind::Assign(
+            Place::Local(guess),
+            Expr::Nondet(self.lw.types.ir_type(&stored)),
+        ));
         let guessed = Expr::Load(Place::Local(guess));
-        let old = Val { expr: self.from_memory(guessed.clone(), ty), ty: ty.clone() };
+        let old = Val {
+            expr: self.from_memory(guessed.clone(), ty),
+            ty: ty.clone(),
+        };
         let new = update(self, old.clone())?;
         let new = self.convert(new, ty, span)?;
         let new = self.save(new, ty);
@@ -1250,10 +1474,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(found)),
             address,
-            op: RmwOp::CompareExchange { expected: guessed.clone(), desired },
+            op: RmwOp::CompareExchange {
+                expected: guessed.clone(),
+                desired,
+            },
         });
-        self.emit(StmtKind::Assume(binary(BinaryOp::Eq, Expr::Load(Place::Local(found)), guessed)));
-        Ok((old, Val { expr: new, ty: ty.clone() }))
+        self.emit(StmtKind::Assume(binary(
+            BinaryOp::Eq,
+            Expr::Load(Place::Local(found)),
+            guessed,
+        )));
+        Ok((
+            old,
+            Val {
+                expr: new,
+                ty: ty.clone(),
+            },
+        ))
     }
 
     /// A value of type `ty` as shared memory holds it: a floating value as
@@ -1330,16 +1567,26 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let result = self.call(call, e.span)?;
                 match (result.expr, result.ty) {
                     (Expr::Load(place), ty @ CType::Struct(_)) => Ok(LVal::Private(place, ty)),
-                    _ => self.lw.error(e.span, "a struct is needed here", "this call does not return a struct"),
+                    _ => self.lw.error(
+                        e.span,
+                        "a struct is needed here",
+                        "this call does not return a struct",
+                    ),
                 }
             }
             Expression::Conditional(c) => {
                 let condition = self.rvalue(&c.node.condition)?.expr;
                 let ty = self.type_of(&c.node.then_expression)?;
                 let copy = self.private_struct(&ty, e.span)?;
-                let (then_branch, ()) = self.in_block(|f| f.copy_struct_value(&copy, &c.node.then_expression))?;
-                let (else_branch, ()) = self.in_block(|f| f.copy_struct_value(&copy, &c.node.else_expression))?;
-                self.emit(StmtKind::If { condition, then_branch, else_branch });
+                let (then_branch, ()) =
+                    self.in_block(|f| f.copy_struct_value(&copy, &c.node.then_expression))?;
+                let (else_branch, ()) =
+                    self.in_block(|f| f.copy_struct_value(&copy, &c.node.else_expression))?;
+                self.emit(StmtKind::If {
+                    condition,
+                    then_branch,
+                    else_branch,
+                });
                 Ok(copy)
             }
             Expression::Comma(items) => {
@@ -1368,7 +1615,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// A fresh private struct of type `ty`, for a struct value.
     fn private_struct(&mut self, ty: &CType, span: Span) -> LResult<LVal> {
         if !matches!(ty, CType::Struct(_)) {
-            return self.lw.error(span, "a struct is needed here", "not a struct");
+            return self
+                .lw
+                .error(span, "a struct is needed here", "not a struct");
         }
         Ok(LVal::Private(Place::Local(self.temp(ty)), ty.clone()))
     }
@@ -1377,7 +1626,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     fn copy_struct_value(&mut self, target: &LVal, e: &'a Node<Expression>) -> LResult<()> {
         let source = self.struct_object(e)?;
         if source.ty() != target.ty() {
-            return self.lw.error(e.span, "a struct of another type than the other operand's", "another struct type");
+            return self.lw.error(
+                e.span,
+                "a struct of another type than the other operand's",
+                "another struct type",
+            );
         }
         self.copy_struct(target, &source, e.span)
     }
@@ -1386,7 +1639,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// result, of struct type `ty`: a fresh private copy, which later
     /// changes of the original do not reach (C passes and returns structs
     /// by value).
-    pub fn struct_value(&mut self, e: &'a Node<Expression>, ty: &CType, span: Span) -> LResult<Expr> {
+    pub fn struct_value(
+        &mut self,
+        e: &'a Node<Expression>,
+        ty: &CType,
+        span: Span,
+    ) -> LResult<Expr> {
         let source = self.struct_object(e)?;
         if source.ty() != ty {
             return self.lw.error(
@@ -1417,13 +1675,27 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Stores the value of the private parameter `private` into its shared
     /// home `shared` (the parameter's address is taken).
-    pub fn store_parameter(&mut self, shared: LocalId, private: LocalId, ty: &CType, span: Span) -> LResult<()> {
+    pub fn store_parameter(
+        &mut self,
+        shared: LocalId,
+        private: LocalId,
+        ty: &CType,
+        span: Span,
+    ) -> LResult<()> {
         if matches!(ty, CType::Struct(_)) {
-            let target = LVal::Shared { address: Expr::ObjectAddress(shared), ty: ty.clone(), atomic: false };
+            let target = LVal::Shared {
+                address: Expr::ObjectAddress(shared),
+                ty: ty.clone(),
+                atomic: false,
+            };
             let source = LVal::Private(Place::Local(private), ty.clone());
             return self.copy_scalars(&target, &source, span);
         }
-        self.write_shared(Expr::ObjectAddress(shared), Expr::Load(Place::Local(private)), ty);
+        self.write_shared(
+            Expr::ObjectAddress(shared),
+            Expr::Load(Place::Local(private)),
+            ty,
+        );
         Ok(())
     }
 
@@ -1432,9 +1704,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn copy_scalars(&mut self, target: &LVal, source: &LVal, span: Span) -> LResult<()> {
         match target.ty().clone() {
             CType::Struct(id) => {
-                let fields: Vec<String> = self.lw.types.fields(id, span)?.iter().map(|(name, _)| name.clone()).collect();
+                let fields: Vec<String> = self
+                    .lw
+                    .types
+                    .fields(id, span)?
+                    .iter()
+                    .map(|(name, _)| name.clone())
+                    .collect();
                 for field in fields {
-                    let (to, from) = (self.member(target, id, &field, span)?, self.member(source, id, &field, span)?);
+                    let (to, from) = (
+                        self.member(target, id, &field, span)?,
+                        self.member(source, id, &field, span)?,
+                    );
                     self.copy_scalars(&to, &from, span)?;
                 }
                 Ok(())
@@ -1593,7 +1874,11 @@ fn constant_type(constant: &ast::Integer, value: i64) -> CType {
         (false, false, false) => &[(32, true), (32, false), (64, true), (64, false)],
         (false, true, _) => &[(64, true), (64, false)],
     };
-    let (bits, signed) = candidates.iter().copied().find(|&(bits, signed)| fits(bits, signed)).unwrap_or((64, false));
+    let (bits, signed) = candidates
+        .iter()
+        .copied()
+        .find(|&(bits, signed)| fits(bits, signed))
+        .unwrap_or((64, false));
     CType::Int { bits, signed }
 }
 
@@ -1602,7 +1887,10 @@ fn constant_type(constant: &ast::Integer, value: i64) -> CType {
 /// bits, when an operand holds one: [`FnLowerer::holds_address`]).
 pub fn takes_bits_apart(operator: &BinaryOperator) -> bool {
     use BinaryOperator as B;
-    matches!(operator, B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor | B::ShiftLeft | B::ShiftRight | B::Modulo)
+    matches!(
+        operator,
+        B::BitwiseAnd | B::BitwiseOr | B::BitwiseXor | B::ShiftLeft | B::ShiftRight | B::Modulo
+    )
 }
 
 pub fn compound_assignment(operator: &BinaryOperator) -> Option<BinaryOperator> {
@@ -1628,7 +1916,9 @@ pub fn compound_assignment(operator: &BinaryOperator) -> Option<BinaryOperator> 
 /// suffix, so `v - 2u` would be computed signed.
 fn widen_constant(expr: Expr, ty: &CType, lowerer: &FnLowerer) -> Expr {
     match (&expr, ty) {
-        (Expr::Const(v), CType::Int { bits, signed }) if !*signed || (*bits > 32 && i32::try_from(*v).is_ok()) => {
+        (Expr::Const(v), CType::Int { bits, signed })
+            if !*signed || (*bits > 32 && i32::try_from(*v).is_ok()) =>
+        {
             Expr::Cast(lowerer.lw.types.ir_type(ty), Box::new(expr))
         }
         _ => expr,
@@ -1639,7 +1929,8 @@ fn widen_constant(expr: Expr, ty: &CType, lowerer: &FnLowerer) -> Expr {
 /// `long long` for a `double`), in which shared memory holds its values;
 /// `None` for every other type.
 pub fn floating_bits(ty: &CType) -> Option<CType> {
-    ty.float_bits().map(|bits| CType::Int { bits, signed: true })
+    ty.float_bits()
+        .map(|bits| CType::Int { bits, signed: true })
 }
 
 /// The type in which shared memory holds a value of type `ty`: a floating
@@ -1666,9 +1957,8 @@ pub fn promote(ty: &CType) -> CType {
 pub fn common(a: &CType, b: &CType) -> CType {
     match (promote(a), promote(b)) {
         (CType::Float(x), CType::Float(y)) => CType::Float(x.max(y)),
-        (CType::Float(x), CType::Int { .. } | CType::Bool) | (CType::Int { .. } | CType::Bool, CType::Float(x)) => {
-            CType::Float(x)
-        }
+        (CType::Float(x), CType::Int { .. } | CType::Bool)
+        | (CType::Int { .. } | CType::Bool, CType::Float(x)) => CType::Float(x),
         (CType::Int { bits: x, signed: s }, CType::Int { bits: y, signed: t }) => {
             if x == y {
                 CType::Int {

@@ -147,7 +147,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 BinaryOperator::Minus
             };
             let lv = self.lvalue(&u.node.operand)?;
-            if let LVal::Shared { address, ty, atomic: true } = &lv {
+            if let LVal::Shared {
+                address,
+                ty,
+                atomic: true,
+            } = &lv
+            {
                 self.atomic_step(address.clone(), ty, op == BinaryOperator::Plus, e.span)?;
                 return Ok(());
             }
@@ -171,7 +176,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 && let Label::Identifier(name) = &labeled.node.label.node
                 && super::scan::goes_to(&name.node.name, &items[index..])
             {
-                return self.goto_loop(&name.node.name, &labeled.node.statement, &items[index + 1..], statement.span);
+                return self.goto_loop(
+                    &name.node.name,
+                    &labeled.node.statement,
+                    &items[index + 1..],
+                    statement.span,
+                );
             }
             self.lower_block_item(item)?;
         }
@@ -183,7 +193,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// label` inside going on to the next iteration (`retry: ... if
     /// (!cas) goto retry;`), unrolled like any loop. A `break` or
     /// `continue` there that would leave the body is refused.
-    fn goto_loop(&mut self, label: &str, first: &'a Node<Statement>, rest: &'a [Node<BlockItem>], span: Span) -> LResult<()> {
+    fn goto_loop(
+        &mut self,
+        label: &str,
+        first: &'a Node<Statement>,
+        rest: &'a [Node<BlockItem>],
+        span: Span,
+    ) -> LResult<()> {
         if let Some(jump) = super::scan::leaving_jump(first, rest) {
             return self.lw.refuse(
                 jump,
@@ -215,7 +231,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let (body, ()) = body?;
         self.origin = origin;
-        self.emit(StmtKind::Loop { test_first: true, prelude: Vec::new(), condition: Expr::Const(1), body, latch: Vec::new() });
+        self.emit(StmtKind::Loop {
+            test_first: true,
+            prelude: Vec::new(),
+            condition: Expr::Const(1),
+            body,
+            latch: Vec::new(),
+        });
         Ok(())
     }
 
@@ -364,7 +386,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let is_extern = types::has_storage(specs, |s| matches!(s, StorageClassSpecifier::Extern));
         if let Some(span) = types::thread_local_specifier(specs) {
             if !is_static && !is_extern {
-                return self.lw.error(span, "a thread-local variable inside a function must be `static` or `extern`", "here");
+                return self.lw.error(
+                    span,
+                    "a thread-local variable inside a function must be `static` or `extern`",
+                    "here",
+                );
             }
             return self.thread_local_declaration(d, is_static);
         }
@@ -376,7 +402,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 continue;
             };
             let name = name.node.name.clone();
-            let declared = self.lw.types.declared_type(specs, Some(&init.node.declarator), init.span)?;
+            let declared =
+                self.lw
+                    .types
+                    .declared_type(specs, Some(&init.node.declarator), init.span)?;
             let (ty, atomic) = types::atomic_object(specs, declared);
             if let CType::Function(ret, _) = ty {
                 self.lw.prototypes.insert(name, ret.without_atomic().0);
@@ -418,7 +447,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// `static _Thread_local T x;` inside a function (or `extern`): each
     /// thread's own copy, as a file-scope thread-local of the function's
     /// (named `function::x` in the program).
-    fn thread_local_declaration(&mut self, d: &'a Node<Declaration>, is_static: bool) -> LResult<()> {
+    fn thread_local_declaration(
+        &mut self,
+        d: &'a Node<Declaration>,
+        is_static: bool,
+    ) -> LResult<()> {
         for init in &d.node.declarators {
             let Some(name) = types::declarator_name(&init.node.declarator.node) else {
                 continue;
@@ -428,10 +461,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.bind(&name, Binding::Global(name.clone()));
                 continue;
             }
-            let declared = self.lw.types.declared_type(&d.node.specifiers, Some(&init.node.declarator), init.span)?;
+            let declared = self.lw.types.declared_type(
+                &d.node.specifiers,
+                Some(&init.node.declarator),
+                init.span,
+            )?;
             let (ty, _) = declared.without_atomic();
             let key = format!("{}::{name}", self.name);
-            self.lw.declare_thread_local(&key, ty, init.node.initializer.as_ref(), init.span)?;
+            self.lw
+                .declare_thread_local(&key, ty, init.node.initializer.as_ref(), init.span)?;
             self.bind(&name, Binding::Global(key));
         }
         Ok(())
@@ -448,12 +486,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.lw.supported_float(&ty, span)?;
         // only an array without a length needs its list read here
         let items = match (&ty, init.node.initializer.as_ref()) {
-            (CType::Array(_, 0), Some(Node { node: Initializer::List(items), .. })) => &items[..],
+            (
+                CType::Array(_, 0),
+                Some(Node {
+                    node: Initializer::List(items),
+                    ..
+                }),
+            ) => &items[..],
             _ => &[],
         };
         let struct_values = self.struct_values(items);
-        let whole = |expression: &'a Node<Expression>| struct_values.contains(&std::ptr::from_ref(expression));
-        let ty = self.lw.completed_array(ty, init.node.initializer.as_ref(), &whole)?;
+        let whole = |expression: &'a Node<Expression>| {
+            struct_values.contains(&std::ptr::from_ref(expression))
+        };
+        let ty = self
+            .lw
+            .completed_array(ty, init.node.initializer.as_ref(), &whole)?;
         let is_array = matches!(ty, CType::Array(..));
         // a union punning a floating value lives in shared memory, which
         // reads one member's bits as the other
@@ -500,7 +548,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             // A condition variable or attribute has no value here
             // (`PTHREAD_COND_INITIALIZER`).
             (_, CType::Opaque(_)) => Ok(()),
-            (Initializer::Expression(e), ty) if ty.is_scalar() || matches!(ty, CType::Bool | CType::BitField(_)) => {
+            (Initializer::Expression(e), ty)
+                if ty.is_scalar() || matches!(ty, CType::Bool | CType::BitField(_)) =>
+            {
                 let v = self.rvalue(e)?;
                 self.store(&target.initialised(), v, init.span)
             }
@@ -508,7 +558,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             (Initializer::Expression(e), CType::Struct(_)) => {
                 let source = self.struct_object(e)?;
                 if source.ty() != target.ty() {
-                    return self.lw.refuse(init.span, "initialising a struct from one of another type", None);
+                    return self.lw.refuse(
+                        init.span,
+                        "initialising a struct from one of another type",
+                        None,
+                    );
                 }
                 self.copy_struct(&target.initialised(), &source, init.span)
             }
@@ -519,7 +573,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Initialises an object from a braced list (an initialiser's, or a
     /// compound literal's: `(struct node){ .value = 1 }`), with zero for
     /// the elements and fields that the list does not mention.
-    pub fn fill_list(&mut self, target: &LVal, items: &'a [Node<InitializerListItem>], span: Span) -> LResult<()> {
+    pub fn fill_list(
+        &mut self,
+        target: &LVal,
+        items: &'a [Node<InitializerListItem>],
+        span: Span,
+    ) -> LResult<()> {
         let ty = target.ty().clone();
         if ty.is_scalar() {
             return match items.first() {
@@ -532,7 +591,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         // the expressions that initialise a struct subobject whole
         let struct_values = self.struct_values(items);
-        let whole = |expression: &'a Node<Expression>| struct_values.contains(&std::ptr::from_ref(expression));
+        let whole = |expression: &'a Node<Expression>| {
+            struct_values.contains(&std::ptr::from_ref(expression))
+        };
         let parts = self.lw.braced_initialiser(&ty, items, &whole)?;
         self.fill_parts(target, &parts, span)
     }
@@ -540,7 +601,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// The expressions among `items` (nested lists included) whose type is
     /// a struct: they initialise a struct subobject whole
     /// ([`Lowerer::braced_initialiser`](super::lower::Lowerer)).
-    fn struct_values(&mut self, items: &'a [Node<InitializerListItem>]) -> HashSet<*const Node<Expression>> {
+    fn struct_values(
+        &mut self,
+        items: &'a [Node<InitializerListItem>],
+    ) -> HashSet<*const Node<Expression>> {
         let mut values = HashSet::new();
         for item in items {
             match &item.node.initializer.node {
@@ -562,7 +626,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Stores what a braced initialiser gives the subobjects of the array
     /// or struct `target` ([`Lowerer::braced_initialiser`]), and zero into
     /// the others.
-    fn fill_parts(&mut self, target: &LVal, parts: &BTreeMap<u64, Part<'a>>, span: Span) -> LResult<()> {
+    fn fill_parts(
+        &mut self,
+        target: &LVal,
+        parts: &BTreeMap<u64, Part<'a>>,
+        span: Span,
+    ) -> LResult<()> {
         match target.ty().clone() {
             CType::Array(_, n) => {
                 for index in 0..n {
@@ -614,7 +683,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let element_ty = target.ty().target().cloned().unwrap_or(CType::INT);
         for (index, value) in values.into_iter().enumerate() {
             let element = self.element(target, index as u64);
-            let value = Val { expr: Expr::Const(value), ty: element_ty.clone() };
+            let value = Val {
+                expr: Expr::Const(value),
+                ty: element_ty.clone(),
+            };
             self.store(&element.initialised(), value, span)?;
         }
         Ok(())
@@ -672,7 +744,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             _ if byte == 0 => self.store(&target.initialised(), Val::int(0), span),
             CType::Int { bits, signed } => {
                 let repeated = (0..bits / 8).fold(0i64, |value, _| (value << 8) | i64::from(byte));
-                let value = Val { expr: Expr::Const(types::truncate(repeated, bits, signed)), ty: target.ty().clone() };
+                let value = Val {
+                    expr: Expr::Const(types::truncate(repeated, bits, signed)),
+                    ty: target.ty().clone(),
+                };
                 self.store(&target.initialised(), value, span)
             }
             other => {
@@ -702,7 +777,9 @@ fn may_be_struct(e: &Node<Expression>) -> bool {
         | Expression::SizeOfVal(_)
         | Expression::AlignOf(_)
         | Expression::Cast(_) => false,
-        Expression::UnaryOperator(unary) => matches!(unary.node.operator.node, UnaryOperator::Indirection),
+        Expression::UnaryOperator(unary) => {
+            matches!(unary.node.operator.node, UnaryOperator::Indirection)
+        }
         _ => true,
     }
 }

@@ -54,7 +54,12 @@ struct MathBuiltin {
 /// (`fabs`, `fabsf`, ...) and gcc's `__builtin_` forms.
 fn math_builtin(name: &str) -> Option<MathBuiltin> {
     use MathOperation::*;
-    let generic = |operation| Some(MathBuiltin { operation, bits: None });
+    let generic = |operation| {
+        Some(MathBuiltin {
+            operation,
+            bits: None,
+        })
+    };
     match name {
         "__builtin_isnan" => return generic(IsNan),
         "__builtin_isinf" => return generic(IsInfinite),
@@ -77,7 +82,10 @@ fn math_builtin(name: &str) -> Option<MathBuiltin> {
         "nan" => QuietNan,
         _ => return None,
     };
-    Some(MathBuiltin { operation, bits: Some(bits) })
+    Some(MathBuiltin {
+        operation,
+        bits: Some(bits),
+    })
 }
 
 /// The functions of C's math library whose bodies CBMC's own library
@@ -100,11 +108,21 @@ const LIBRARY_FUNCTIONS: [(&str, &str, u8); 10] = [
 
 /// The library function that `name` is, if any ([`LIBRARY_FUNCTIONS`]).
 fn library_function(name: &str) -> Option<LibraryFunction> {
-    LIBRARY_FUNCTIONS.iter().find_map(|&(double, float, arity)| match name {
-        _ if name == double => Some(LibraryFunction { name: double, bits: 64, arity }),
-        _ if name == float => Some(LibraryFunction { name: float, bits: 32, arity }),
-        _ => None,
-    })
+    LIBRARY_FUNCTIONS
+        .iter()
+        .find_map(|&(double, float, arity)| match name {
+            _ if name == double => Some(LibraryFunction {
+                name: double,
+                bits: 64,
+                arity,
+            }),
+            _ if name == float => Some(LibraryFunction {
+                name: float,
+                bits: 32,
+                arity,
+            }),
+            _ => None,
+        })
 }
 
 /// Whether `name` is a math builtin ([`math_builtin`]) or a library
@@ -149,7 +167,13 @@ fn result(operation: MathOperation, operands: &[Expr], ty: &Ty, bits: u8) -> Exp
     let constants = FloatingBits::of(bits);
     let integer = Ty::Int { bits, signed: true };
     let bits_of = |x: &Expr| Expr::Reinterpret(integer.clone(), Box::new(x.clone()));
-    let magnitude = |x: &Expr| binary(BinaryOp::BitAnd, bits_of(x), Expr::Const(constants.magnitude));
+    let magnitude = |x: &Expr| {
+        binary(
+            BinaryOp::BitAnd,
+            bits_of(x),
+            Expr::Const(constants.magnitude),
+        )
+    };
     let floating = |bits: Expr| Expr::Reinterpret(ty.clone(), Box::new(bits));
     let choose = |condition: Expr, then: Expr, otherwise: Expr| {
         Expr::Conditional(Box::new(condition), Box::new(then), Box::new(otherwise))
@@ -161,8 +185,16 @@ fn result(operation: MathOperation, operands: &[Expr], ty: &Ty, bits: u8) -> Exp
         IsNan => is_nan(&x),
         IsInfinite => binary(BinaryOp::Eq, magnitude(&x), Expr::Const(constants.infinity)),
         InfinitySign => {
-            let signed = choose(binary(BinaryOp::Lt, bits_of(&x), Expr::Const(0)), Expr::Const(-1), Expr::Const(1));
-            choose(binary(BinaryOp::Eq, magnitude(&x), Expr::Const(constants.infinity)), signed, Expr::Const(0))
+            let signed = choose(
+                binary(BinaryOp::Lt, bits_of(&x), Expr::Const(0)),
+                Expr::Const(-1),
+                Expr::Const(1),
+            );
+            choose(
+                binary(BinaryOp::Eq, magnitude(&x), Expr::Const(constants.infinity)),
+                signed,
+                Expr::Const(0),
+            )
         }
         IsFinite => binary(BinaryOp::Lt, magnitude(&x), Expr::Const(constants.infinity)),
         SignBit => binary(BinaryOp::Lt, bits_of(&x), Expr::Const(0)),
@@ -172,7 +204,11 @@ fn result(operation: MathOperation, operands: &[Expr], ty: &Ty, bits: u8) -> Exp
             floating(binary(BinaryOp::BitOr, magnitude(&x), sign))
         }
         Minimum | Maximum => {
-            let order = if operation == Minimum { BinaryOp::Lt } else { BinaryOp::Gt };
+            let order = if operation == Minimum {
+                BinaryOp::Lt
+            } else {
+                BinaryOp::Gt
+            };
             let ordered = choose(binary(order, x.clone(), y.clone()), x.clone(), y.clone());
             choose(is_nan(&x), y.clone(), choose(is_nan(&y), x, ordered))
         }
@@ -194,19 +230,29 @@ impl MathBuiltin {
     /// Whether the result is the floating type itself (else an `int`).
     fn gives_floating(&self) -> bool {
         use MathOperation::*;
-        matches!(self.operation, Absolute | CopySign | Minimum | Maximum | Infinity | QuietNan)
+        matches!(
+            self.operation,
+            Absolute | CopySign | Minimum | Maximum | Infinity | QuietNan
+        )
     }
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// The call of the math builtin `name` ([`is_math_builtin`]) on
     /// `arguments`.
-    pub fn math_builtin_call(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+    pub fn math_builtin_call(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
         if let Some(function) = library_function(name) {
             return self.library_call(function, arguments, span);
         }
         let Some(builtin) = math_builtin(name) else {
-            return self.lw.error(span, format!("`{name}` is no math builtin"), "here");
+            return self
+                .lw
+                .error(span, format!("`{name}` is no math builtin"), "here");
         };
         if builtin.operation == MathOperation::QuietNan {
             self.default_nan_argument(name, arguments, span)?;
@@ -214,7 +260,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             self.takes_arguments(name, arguments, builtin.operands(), span)?;
         }
         let mut values = Vec::new();
-        let value_arguments = if builtin.operation == MathOperation::QuietNan { &[][..] } else { arguments };
+        let value_arguments = if builtin.operation == MathOperation::QuietNan {
+            &[][..]
+        } else {
+            arguments
+        };
         for argument in value_arguments {
             values.push((self.rvalue(argument)?, argument.span));
         }
@@ -223,7 +273,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             None => match values.first() {
                 Some((value, _)) if value.ty.float_bits().is_some() => value.ty.clone(),
                 _ => {
-                    return self.lw.error(span, format!("`{name}` of a value that is not a `float` or `double`"), "needs a floating operand");
+                    return self.lw.error(
+                        span,
+                        format!("`{name}` of a value that is not a `float` or `double`"),
+                        "needs a floating operand",
+                    );
                 }
             },
         };
@@ -239,13 +293,25 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         let ir_type = self.lw.types.ir_type(&ty);
         let expr = result(builtin.operation, &operands, &ir_type, bits);
-        Ok(Val { expr, ty: if builtin.gives_floating() { ty } else { CType::INT } })
+        Ok(Val {
+            expr,
+            ty: if builtin.gives_floating() {
+                ty
+            } else {
+                CType::INT
+            },
+        })
     }
 
     /// The call of a library function that CBMC's library defines: its
     /// operands converted to its floating type, called in the printed
     /// program.
-    fn library_call(&mut self, function: LibraryFunction, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+    fn library_call(
+        &mut self,
+        function: LibraryFunction,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
         self.takes_arguments(function.name, arguments, usize::from(function.arity), span)?;
         let ty = CType::Float(function.bits / 8);
         let mut operands = Vec::new();
@@ -253,27 +319,49 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             let value = self.rvalue(argument)?;
             operands.push(self.convert(value, &ty, argument.span)?);
         }
-        Ok(Val { expr: Expr::LibraryCall(function, operands), ty })
+        Ok(Val {
+            expr: Expr::LibraryCall(function, operands),
+            ty,
+        })
     }
 
     /// An error unless the call of `name` has `wanted` arguments.
-    fn takes_arguments(&self, name: &str, arguments: &[Node<Expression>], wanted: usize, span: Span) -> LResult<()> {
+    fn takes_arguments(
+        &self,
+        name: &str,
+        arguments: &[Node<Expression>],
+        wanted: usize,
+        span: Span,
+    ) -> LResult<()> {
         if arguments.len() == wanted {
             return Ok(());
         }
         let plural = if wanted == 1 { "" } else { "s" };
-        self.lw.error(span, format!("`{name}` takes {wanted} argument{plural}"), "wrong number of arguments")
+        self.lw.error(
+            span,
+            format!("`{name}` takes {wanted} argument{plural}"),
+            "wrong number of arguments",
+        )
     }
 
     /// `nan`'s argument: the empty string, which asks for the default quiet
     /// NaN; another payload is refused (its bits are the library's choice).
-    fn default_nan_argument(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<()> {
+    fn default_nan_argument(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<()> {
         self.takes_arguments(name, arguments, 1, span)?;
         let argument = &arguments[0];
         if super::floating::is_empty_string(argument) {
             return Ok(());
         }
-        self.lw.refuse(argument.span, format!("`{name}` with a NaN payload"), Some("give the empty string, `\"\"`, for the default quiet NaN"))
+        self.lw.refuse(
+            argument.span,
+            format!("`{name}` with a NaN payload"),
+            Some("give the empty string, `\"\"`, for the default quiet NaN"),
+        )
     }
 }
 
@@ -283,18 +371,69 @@ mod tests {
 
     #[test]
     fn only_these_names_are_math_builtins() {
-        for name in ["fabs", "fabsf", "__builtin_fabs", "copysignf", "fmin", "__builtin_fmaxf", "__builtin_isnan", "__builtin_isinf_sign", "__builtin_inff", "__builtin_huge_val", "__builtin_nanf", "nan"] {
+        for name in [
+            "fabs",
+            "fabsf",
+            "__builtin_fabs",
+            "copysignf",
+            "fmin",
+            "__builtin_fmaxf",
+            "__builtin_isnan",
+            "__builtin_isinf_sign",
+            "__builtin_inff",
+            "__builtin_huge_val",
+            "__builtin_nanf",
+            "nan",
+        ] {
             assert!(is_math_builtin(name), "{name}");
         }
-        for name in ["pow", "exp", "sin", "lround", "fabsl", "sqrtl", "inf", "huge_val", "__builtin_nanl", "isnan", "__builtin_inf_sign"] {
+        for name in [
+            "pow",
+            "exp",
+            "sin",
+            "lround",
+            "fabsl",
+            "sqrtl",
+            "inf",
+            "huge_val",
+            "__builtin_nanl",
+            "isnan",
+            "__builtin_inf_sign",
+        ] {
             assert!(!is_math_builtin(name), "{name}");
         }
         // the library functions CBMC defines
-        assert_eq!(library_function("sqrt"), Some(LibraryFunction { name: "sqrt", bits: 64, arity: 1 }));
-        assert_eq!(library_function("fmodf"), Some(LibraryFunction { name: "fmodf", bits: 32, arity: 2 }));
+        assert_eq!(
+            library_function("sqrt"),
+            Some(LibraryFunction {
+                name: "sqrt",
+                bits: 64,
+                arity: 1
+            })
+        );
+        assert_eq!(
+            library_function("fmodf"),
+            Some(LibraryFunction {
+                name: "fmodf",
+                bits: 32,
+                arity: 2
+            })
+        );
         assert!(is_math_builtin("floorf") && is_math_builtin("remainder"));
-        assert_eq!(math_builtin("fabsf"), Some(MathBuiltin { operation: MathOperation::Absolute, bits: Some(32) }));
-        assert_eq!(math_builtin("__builtin_inf"), Some(MathBuiltin { operation: MathOperation::Infinity, bits: Some(64) }));
+        assert_eq!(
+            math_builtin("fabsf"),
+            Some(MathBuiltin {
+                operation: MathOperation::Absolute,
+                bits: Some(32)
+            })
+        );
+        assert_eq!(
+            math_builtin("__builtin_inf"),
+            Some(MathBuiltin {
+                operation: MathOperation::Infinity,
+                bits: Some(64)
+            })
+        );
     }
 
     #[test]

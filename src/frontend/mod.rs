@@ -3,26 +3,26 @@
 //! the AST to the [`crate::ir`] program, refusing unsupported constructs
 //! with a [`Diagnostic`].
 
+mod bit_builtins;
+mod bit_fields;
 mod builtins;
+mod c11_threads;
 mod floating;
+mod function_pointers;
 mod globals;
 mod initialisers;
 mod lower;
 mod lower_expr;
 mod lower_stmt;
+mod math_builtins;
 mod preprocess;
 mod program;
 mod scan;
 mod source_map;
 mod strings;
-mod type_of;
-mod bit_fields;
-mod bit_builtins;
-mod math_builtins;
-mod function_pointers;
 mod sync_objects;
 mod thread_specific;
-mod c11_threads;
+mod type_of;
 mod types;
 
 use crate::diagnostics::Diagnostic;

@@ -26,20 +26,29 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
         path: path.to_path_buf(),
         stderr,
     };
-    let unreadable = |source| FrontendError::Unreadable { path: path.to_path_buf(), source };
+    let unreadable = |source| FrontendError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    };
     match std::fs::metadata(path) {
         Err(source) => return Err(unreadable(source)),
         Ok(metadata) if metadata.is_dir() => {
-            return Err(unreadable(std::io::Error::other("it is a directory; give the C file of the program")));
+            return Err(unreadable(std::io::Error::other(
+                "it is a directory; give the C file of the program",
+            )));
         }
         Ok(_) => {}
     }
     let include_dir = tempfile::tempdir().map_err(|e| {
-        FrontendError::Environment(format!("cannot create a temporary directory for the preprocessor: {e}"))
+        FrontendError::Environment(format!(
+            "cannot create a temporary directory for the preprocessor: {e}"
+        ))
     })?;
     for (name, contents) in OWN_HEADERS {
         std::fs::write(include_dir.path().join(name), contents).map_err(|e| {
-            FrontendError::Environment(format!("cannot write the header {name} for the preprocessor: {e}"))
+            FrontendError::Environment(format!(
+                "cannot write the header {name} for the preprocessor: {e}"
+            ))
         })?;
     }
     let mut command = Command::new("gcc");
@@ -70,8 +79,11 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
             String::from_utf8_lossy(&output.stderr).into_owned(),
         ));
     }
-    let text = String::from_utf8(output.stdout).map_err(|_| failure("the preprocessed text is not UTF-8".into()))?;
-    Ok(struct_attributes_after_bodies(&alignment_specifiers_as_attributes(&text)))
+    let text = String::from_utf8(output.stdout)
+        .map_err(|_| failure("the preprocessed text is not UTF-8".into()))?;
+    Ok(struct_attributes_after_bodies(
+        &alignment_specifiers_as_attributes(&text),
+    ))
 }
 
 /// The preprocessed `text` with each C11 alignment specifier spelt as the
@@ -92,11 +104,19 @@ fn alignment_specifiers_as_attributes(text: &str) -> String {
         // the preprocessor may put line markers before the `(` (`alignas`
         // is a macro of a system header)
         let between = &after[..after.len() - skip_space_and_markers(after).len()];
-        let operand = after[between.len()..].strip_prefix('(').and_then(balanced_operand);
+        let operand = after[between.len()..]
+            .strip_prefix('(')
+            .and_then(balanced_operand);
         match operand.filter(|_| starts_word && !inside_literal(&out)) {
             Some((operand, remaining)) => {
-                let alignment = if names_a_type(operand) { format!("_Alignof({operand})") } else { operand.to_string() };
-                out.push_str(&format!("__attribute__((__aligned__{between}({alignment})))"));
+                let alignment = if names_a_type(operand) {
+                    format!("_Alignof({operand})")
+                } else {
+                    operand.to_string()
+                };
+                out.push_str(&format!(
+                    "__attribute__((__aligned__{between}({alignment})))"
+                ));
                 rest = remaining;
             }
             None => {
@@ -119,7 +139,12 @@ fn struct_attributes_after_bodies(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = next_struct_keyword(rest) {
-        let keyword_end = at + if rest[at..].starts_with("struct") { 6 } else { 5 };
+        let keyword_end = at
+            + if rest[at..].starts_with("struct") {
+                6
+            } else {
+                5
+            };
         out.push_str(&rest[..keyword_end]);
         rest = &rest[keyword_end..];
         if inside_literal(&out) {
@@ -129,7 +154,9 @@ fn struct_attributes_after_bodies(text: &str) -> String {
         let mut kept = String::new();
         loop {
             let after_space = skip_space_and_markers(rest);
-            let Some((attribute, remaining)) = leading_attribute(after_space) else { break };
+            let Some((attribute, remaining)) = leading_attribute(after_space) else {
+                break;
+            };
             kept.push_str(&rest[..rest.len() - after_space.len()]);
             kept.push_str(&" ".repeat(attribute.len()));
             attributes.push(' ');
@@ -143,7 +170,10 @@ fn struct_attributes_after_bodies(text: &str) -> String {
         // the tag, then the body, if the struct has one
         let after_tag = skip_space_and_markers(rest).trim_start_matches(is_word_character);
         let after_tag = skip_space_and_markers(after_tag);
-        let body_end = after_tag.strip_prefix('{').and_then(|body| closing(body, '{', '}')).map(|end| rest.len() - after_tag.len() + 1 + end + 1);
+        let body_end = after_tag
+            .strip_prefix('{')
+            .and_then(|body| closing(body, '{', '}'))
+            .map(|end| rest.len() - after_tag.len() + 1 + end + 1);
         if let Some(body_end) = body_end {
             out.push_str(&rest[..body_end]);
             out.push_str(&attributes);
@@ -159,10 +189,18 @@ fn next_struct_keyword(text: &str) -> Option<usize> {
     let mut from = 0;
     while from < text.len() {
         let at = from + text[from..].find(|c: char| c == 's' || c == 'u')?;
-        let keyword = ["struct", "union"].into_iter().find(|k| text[at..].starts_with(k));
+        let keyword = ["struct", "union"]
+            .into_iter()
+            .find(|k| text[at..].starts_with(k));
         if let Some(keyword) = keyword {
-            let before = text[..at].chars().next_back().is_some_and(is_word_character);
-            let after = text[at + keyword.len()..].chars().next().is_some_and(is_word_character);
+            let before = text[..at]
+                .chars()
+                .next_back()
+                .is_some_and(is_word_character);
+            let after = text[at + keyword.len()..]
+                .chars()
+                .next()
+                .is_some_and(is_word_character);
             if !before && !after {
                 return Some(at);
             }
@@ -175,7 +213,9 @@ fn next_struct_keyword(text: &str) -> Option<usize> {
 /// A GNU attribute at the start of `text` (`__attribute__((packed))`, its
 /// parentheses balanced) and the text after it.
 fn leading_attribute(text: &str) -> Option<(&str, &str)> {
-    let after_name = text.strip_prefix("__attribute__").or_else(|| text.strip_prefix("__attribute"))?;
+    let after_name = text
+        .strip_prefix("__attribute__")
+        .or_else(|| text.strip_prefix("__attribute"))?;
     let arguments = after_name.trim_start();
     let (_, after) = balanced_operand(arguments.strip_prefix('(')?)?;
     let length = text.len() - after.len();
@@ -208,9 +248,12 @@ fn closing(text: &str, open: char, close: char) -> Option<usize> {
 fn skip_space_and_markers(mut text: &str) -> &str {
     loop {
         let trimmed = text.trim_start();
-        let at_line_start = trimmed.len() == text.len() || text[..text.len() - trimmed.len()].contains('\n');
+        let at_line_start =
+            trimmed.len() == text.len() || text[..text.len() - trimmed.len()].contains('\n');
         match trimmed.strip_prefix('#') {
-            Some(marker) if at_line_start => text = marker.split_once('\n').map_or("", |(_, next)| next),
+            Some(marker) if at_line_start => {
+                text = marker.split_once('\n').map_or("", |(_, next)| next)
+            }
             _ => return trimmed,
         }
     }
@@ -226,7 +269,9 @@ fn balanced_operand(text: &str) -> Option<(&str, &str)> {
 /// begins with a letter or `_` (constants of macros are expanded by now;
 /// an enumeration constant as an alignment is the rare exception).
 fn names_a_type(operand: &str) -> bool {
-    operand.trim_start().starts_with(|c: char| c.is_alphabetic() || c == '_')
+    operand
+        .trim_start()
+        .starts_with(|c: char| c.is_alphabetic() || c == '_')
 }
 
 /// Whether the end of `text`'s last line lies inside a string or
@@ -253,12 +298,18 @@ mod tests {
 
     #[test]
     fn alignment_specifiers_become_aligned_attributes() {
-        assert_eq!(spelt("struct s { _Alignas(64) int a; };"), "struct s { __attribute__((__aligned__(64))) int a; };");
+        assert_eq!(
+            spelt("struct s { _Alignas(64) int a; };"),
+            "struct s { __attribute__((__aligned__(64))) int a; };"
+        );
         assert_eq!(
             spelt("_Alignas (long) char c; _Alignas(struct node) char d;"),
             "__attribute__((__aligned__ (_Alignof(long)))) char c; __attribute__((__aligned__(_Alignof(struct node)))) char d;"
         );
-        assert_eq!(spelt("_Alignas((8 * 8)) int a;"), "__attribute__((__aligned__((8 * 8)))) int a;");
+        assert_eq!(
+            spelt("_Alignas((8 * 8)) int a;"),
+            "__attribute__((__aligned__((8 * 8)))) int a;"
+        );
         // `alignas(long)` through <stdalign.h>: line markers before the `(`
         assert_eq!(
             spelt("{ _Alignas\n# 5 \"a.c\"\n   (long) char c; }"),
@@ -278,15 +329,28 @@ mod tests {
             "typedef union                         { struct { char c; } s; int i; } __attribute__((packed)) u;"
         );
         // no body: gcc ignores the attribute
-        assert_eq!(moved("struct __attribute__((packed)) s *p;"), "struct                         s *p;");
-        for text in ["struct s { int x; };", "destruct __attribute__((x)) a", "char *s = \"struct __attribute__((x)) s {}\";"] {
+        assert_eq!(
+            moved("struct __attribute__((packed)) s *p;"),
+            "struct                         s *p;"
+        );
+        for text in [
+            "struct s { int x; };",
+            "destruct __attribute__((x)) a",
+            "char *s = \"struct __attribute__((x)) s {}\";",
+        ] {
             assert_eq!(moved(text), text);
         }
     }
 
     #[test]
     fn other_text_is_left_alone() {
-        for text in ["my_Alignas(4)", "puts(\"_Alignas(4)\");", "_Alignas", "_Alignas(4", "int x;\nint y;"] {
+        for text in [
+            "my_Alignas(4)",
+            "puts(\"_Alignas(4)\");",
+            "_Alignas",
+            "_Alignas(4",
+            "int x;\nint y;",
+        ] {
             assert_eq!(spelt(text), text);
         }
         assert_eq!(spelt("a\n_Alignas(8) int b;\nc").lines().count(), 3);

@@ -8,8 +8,8 @@ use super::scan::AddressUse;
 use super::source_map::SourceMap;
 use super::types::{self, CType};
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::options::{AddressForm, BoundChoice, TranslateOptions};
 use crate::ir::*;
+use crate::options::{AddressForm, BoundChoice, TranslateOptions};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::path::PathBuf;
@@ -53,7 +53,10 @@ fn lower_unit_at(
     options: &TranslateOptions,
     value_bits: u32,
 ) -> Result<(Program, u32), Box<Diagnostic>> {
-    let lowering = Lowering { byte_addresses: false, value_bits };
+    let lowering = Lowering {
+        byte_addresses: false,
+        value_bits,
+    };
     let byte_addresses = match options.addresses {
         AddressForm::Bytes => true,
         AddressForm::Locations => false,
@@ -65,9 +68,20 @@ fn lower_unit_at(
             true
         }
     };
-    let mut lowered = lower_unit_with(map, unit, options, Lowering { byte_addresses, ..lowering })?;
+    let mut lowered = lower_unit_with(
+        map,
+        unit,
+        options,
+        Lowering {
+            byte_addresses,
+            ..lowering
+        },
+    )?;
     if let (false, Some(span)) = (byte_addresses, lowered.taken_apart_at) {
-        lowered.program.warnings.push(location_numbers_warning(map, span));
+        lowered
+            .program
+            .warnings
+            .push(location_numbers_warning(map, span));
     }
     Ok((lowered.program, lowered.floating_bits_needed))
 }
@@ -109,7 +123,10 @@ fn lower_unit_with(
     map: &SourceMap,
     unit: &TranslationUnit,
     options: &TranslateOptions,
-    Lowering { byte_addresses, value_bits }: Lowering,
+    Lowering {
+        byte_addresses,
+        value_bits,
+    }: Lowering,
 ) -> Result<Lowered, Box<Diagnostic>> {
     let bounds = &options.bounds;
     let heap_block = bounds.heap_block;
@@ -133,7 +150,9 @@ fn lower_unit_with(
     // after it (`struct ops table = { .get = get };`)
     let mut definitions: Vec<&Node<FunctionDefinition>> = Vec::new();
     for external in &unit.0 {
-        let ExternalDeclaration::FunctionDefinition(f) = &external.node else { continue };
+        let ExternalDeclaration::FunctionDefinition(f) = &external.node else {
+            continue;
+        };
         if system(external) {
             continue;
         }
@@ -144,9 +163,14 @@ fn lower_unit_with(
             continue;
         }
         if lw.functions.contains_key(&name.node.name) {
-            return lw.error(name.span, format!("`{}` is defined twice", name.node.name), "second definition");
+            return lw.error(
+                name.span,
+                format!("`{}` is defined twice", name.node.name),
+                "second definition",
+            );
         }
-        lw.functions.insert(name.node.name.clone(), definitions.len());
+        lw.functions
+            .insert(name.node.name.clone(), definitions.len());
         definitions.push(f);
     }
     for external in &unit.0 {
@@ -198,7 +222,11 @@ fn lower_unit_with(
         (None, Some(n), true) => n.max(DEFAULT_HEAP_BLOCK),
         (None, None, _) => DEFAULT_HEAP_BLOCK,
     };
-    Ok(Lowered { program, taken_apart_at: lw.address_taken_apart_at, floating_bits_needed: lw.floating_bits_needed })
+    Ok(Lowered {
+        program,
+        taken_apart_at: lw.address_taken_apart_at,
+        floating_bits_needed: lw.floating_bits_needed,
+    })
 }
 
 /// A top-level declaration: typedefs, struct and enum definitions,
@@ -252,16 +280,24 @@ fn top_declaration<'a>(
         let Some(name) = types::declarator_name(&init.node.declarator.node) else {
             continue;
         };
-        let declared = lw.types.declared_type(specs, Some(&init.node.declarator), init.span)?;
+        let declared = lw
+            .types
+            .declared_type(specs, Some(&init.node.declarator), init.span)?;
         let (ty, atomic) = types::atomic_object(specs, declared);
         match ty {
             CType::Function(ret, _) => {
-                lw.prototypes.insert(name.node.name.clone(), ret.without_atomic().0);
+                lw.prototypes
+                    .insert(name.node.name.clone(), ret.without_atomic().0);
             }
             ref ty @ (CType::Int { .. } | CType::Bool)
                 if constant
                     && named_constant(lw, &name.node.name, ty, init.node.initializer.as_ref()) => {}
-            ty if thread_local => lw.declare_thread_local(&name.node.name, ty, init.node.initializer.as_ref(), init.span)?,
+            ty if thread_local => lw.declare_thread_local(
+                &name.node.name,
+                ty,
+                init.node.initializer.as_ref(),
+                init.span,
+            )?,
             ty => lw.declare_global(
                 &name.node.name,
                 ty,
@@ -284,7 +320,11 @@ fn named_constant<'a>(
     ty: &CType,
     initializer: Option<&'a Node<Initializer>>,
 ) -> bool {
-    let Some(Node { node: Initializer::Expression(value), .. }) = initializer else {
+    let Some(Node {
+        node: Initializer::Expression(value),
+        ..
+    }) = initializer
+    else {
         return false;
     };
     match lw.types.const_eval(value) {
@@ -392,14 +432,29 @@ fn lower_function<'a>(
         .map(|fd| fd.node.parameters.iter())
         .into_iter()
         .flatten()
-        .map(|p| p.node.declarator.as_ref().and_then(|d| types::declarator_name(&d.node)).map(|n| n.node.name.clone()).unwrap_or_default())
+        .map(|p| {
+            p.node
+                .declarator
+                .as_ref()
+                .and_then(|d| types::declarator_name(&d.node))
+                .map(|n| n.node.name.clone())
+                .unwrap_or_default()
+        })
         .collect();
-    let used = |k: usize| parameter_names.get(k).is_some_and(|name| super::scan::mentions(name, &definition.node.statement));
+    let used = |k: usize| {
+        parameter_names
+            .get(k)
+            .is_some_and(|name| super::scan::mentions(name, &definition.node.statement))
+    };
     let main_arguments = match name == "main" && (used(0) || used(1) || used(2)) {
         true if used(1) || used(2) => {
             let argv = lw.program_arguments(declarator.span)?;
             let argv = lw.pointer_to(Expr::Const(argv));
-            let end = binary(BinaryOp::Add, argv.clone(), Expr::Const(lw.program.address_unit()));
+            let end = binary(
+                BinaryOp::Add,
+                argv.clone(),
+                Expr::Const(lw.program.address_unit()),
+            );
             vec![Expr::Const(1), argv, end]
         }
         true => vec![Expr::Const(1)],
@@ -418,7 +473,8 @@ fn lower_function<'a>(
             .and_then(|d| types::declarator_name(&d.node))
             .map(|n| n.node.name.clone())
             .unwrap_or_else(|| format!("__param{k}"));
-        let shared = f.address_use.address_taken(&parameter_name, ty) || f.lw.types.puns_floating(ty);
+        let shared =
+            f.address_use.address_taken(&parameter_name, ty) || f.lw.types.puns_floating(ty);
         if shared && !ty.is_thread_data() {
             let private = f.new_local(&format!("{parameter_name}__arg"), ty.clone(), false);
             if let Some(value) = main_arguments.get(k) {

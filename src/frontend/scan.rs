@@ -63,8 +63,12 @@ pub fn uncast(e: &Node<Expression>) -> &Node<Expression> {
 fn lvalue_root(e: &Expression) -> Option<(&str, bool)> {
     let (inner, indexed) = match e {
         Expression::Identifier(id) => return Some((&id.node.name, false)),
-        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => (&m.node.expression.node, false),
-        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => (&b.node.lhs.node, true),
+        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+            (&m.node.expression.node, false)
+        }
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            (&b.node.lhs.node, true)
+        }
         _ => return None,
     };
     match inner {
@@ -77,7 +81,10 @@ impl AddressUse {
     /// Scans a function body; `program_functions` are the functions the
     /// program defines.
     pub fn of(body: &Node<Statement>, program_functions: HashSet<String>) -> AddressUse {
-        let mut scan = AddressUse { program_functions, ..AddressUse::default() };
+        let mut scan = AddressUse {
+            program_functions,
+            ..AddressUse::default()
+        };
         scan.visit_statement(&body.node, &body.span);
         scan
     }
@@ -87,14 +94,17 @@ impl AddressUse {
     /// pointer `p`, which is `p + 1`.
     pub fn address_taken(&self, name: &str, ty: &super::types::CType) -> bool {
         self.address_taken.contains(name)
-            || (self.indexed_address.contains(name) && !matches!(ty, super::types::CType::Pointer(_)))
+            || (self.indexed_address.contains(name)
+                && !matches!(ty, super::types::CType::Pointer(_)))
     }
 }
 
 impl<'ast> Visit<'ast> for AddressUse {
     fn visit_call_expression(&mut self, call: &'ast CallExpression, span: &'ast Span) {
         let builtin = match &call.callee.node {
-            Expression::Identifier(id) if !self.program_functions.contains(&id.node.name) => Some(id),
+            Expression::Identifier(id) if !self.program_functions.contains(&id.node.name) => {
+                Some(id)
+            }
             _ => None,
         };
         if let Some(id) = builtin
@@ -105,7 +115,9 @@ impl<'ast> Visit<'ast> for AddressUse {
         }
         if let Some(id) = builtin {
             for index in private_object_arguments(&id.node.name) {
-                let Some(argument) = call.arguments.get(*index) else { continue };
+                let Some(argument) = call.arguments.get(*index) else {
+                    continue;
+                };
                 let object = uncast(argument);
                 match &object.node {
                     Expression::UnaryOperator(_) => self.exempt.insert(object.span.start),
@@ -125,7 +137,11 @@ impl<'ast> Visit<'ast> for AddressUse {
             && !self.exempt.contains(&span.start)
             && let Some((name, indexed)) = lvalue_root(&unary.operand.node)
         {
-            let names = if indexed { &mut self.indexed_address } else { &mut self.address_taken };
+            let names = if indexed {
+                &mut self.indexed_address
+            } else {
+                &mut self.address_taken
+            };
             names.insert(name.to_string());
         }
         visit::visit_unary_operator_expression(self, unary, span);
@@ -179,13 +195,22 @@ impl<'ast> Visit<'ast> for ValueNames {
         self.named_only.insert(call.callee.span.start);
         let routine = match &call.callee.node {
             Expression::Identifier(id) if id.node.name == "pthread_create" => Some(2),
-            Expression::Identifier(id) if matches!(id.node.name.as_str(), "pthread_once" | "thrd_create" | "call_once") => Some(1),
+            Expression::Identifier(id)
+                if matches!(
+                    id.node.name.as_str(),
+                    "pthread_once" | "thrd_create" | "call_once"
+                ) =>
+            {
+                Some(1)
+            }
             _ => None,
         };
         if let Some(argument) = routine.and_then(|index| call.arguments.get(index)) {
             let routine = uncast(argument);
             let routine = match &routine.node {
-                Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => &*u.node.operand,
+                Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                    &*u.node.operand
+                }
                 _ => routine,
             };
             self.named_only.insert(routine.span.start);
@@ -205,7 +230,10 @@ impl<'ast> Visit<'ast> for ValueNames {
 
 /// Whether a `goto label` occurs in `items`, at any depth.
 pub fn goes_to(label: &str, items: &[Node<BlockItem>]) -> bool {
-    let mut scan = Jumps { label, ..Jumps::default() };
+    let mut scan = Jumps {
+        label,
+        ..Jumps::default()
+    };
     for item in items {
         scan.visit_block_item(&item.node, &item.span);
     }

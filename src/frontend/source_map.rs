@@ -222,9 +222,15 @@ impl SourceMap {
         // a construct from a macro's expansion is not in the line's text:
         // the whole line is marked, and the label says why
         let (length, label) = if located {
-            (preprocessed.min(text.chars().count()).max(1) as u32, label.into())
+            (
+                preprocessed.min(text.chars().count()).max(1) as u32,
+                label.into(),
+            )
         } else {
-            (text.chars().count().max(1) as u32, format!("{} (in a macro expansion on this line)", label.into()))
+            (
+                text.chars().count().max(1) as u32,
+                format!("{} (in a macro expansion on this line)", label.into()),
+            )
         };
         Diagnostic {
             message: message.into(),

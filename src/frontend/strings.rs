@@ -17,7 +17,9 @@ pub fn string_initialiser(init: &Node<Initializer>) -> Option<&Node<StringLitera
             _ => None,
         },
         Initializer::List(items) => match items.as_slice() {
-            [item] if item.node.designation.is_empty() => string_initialiser(&item.node.initializer),
+            [item] if item.node.designation.is_empty() => {
+                string_initialiser(&item.node.initializer)
+            }
             _ => None,
         },
     }
@@ -27,7 +29,10 @@ pub fn string_initialiser(init: &Node<Initializer>) -> Option<&Node<StringLitera
 /// when it does: a bare literal initialises any array (one of other
 /// elements is refused), a braced one a character array only (`{"ab"}`
 /// for an array of strings is a list of one string).
-pub fn array_string_initialiser<'i>(element: &CType, init: &'i Node<Initializer>) -> Option<&'i Node<StringLiteral>> {
+pub fn array_string_initialiser<'i>(
+    element: &CType,
+    init: &'i Node<Initializer>,
+) -> Option<&'i Node<StringLiteral>> {
     match &init.node {
         Initializer::List(_) if !is_character(element) => None,
         _ => string_initialiser(init),
@@ -71,7 +76,9 @@ pub fn literal_bytes(literal: &StringLiteral) -> Result<Vec<u8>, String> {
             "" | "u8" => {}
             prefix => return Err(format!("a wide string literal (prefix `{prefix}`)")),
         }
-        let body = piece[quote + 1..].strip_suffix('"').unwrap_or(&piece[quote + 1..]);
+        let body = piece[quote + 1..]
+            .strip_suffix('"')
+            .unwrap_or(&piece[quote + 1..]);
         decode_escapes(body, &mut bytes)?;
     }
     Ok(bytes)
@@ -119,7 +126,11 @@ fn decode_escapes(body: &str, out: &mut Vec<u8>) -> Result<(), String> {
                 u8::try_from(u32::from_str_radix(&digits, 8).unwrap_or(u32::MAX))
                     .map_err(|_| format!("the escape sequence `\\{digits}` in a string literal"))?
             }
-            other => return Err(format!("the escape sequence `\\{other}` in a string literal")),
+            other => {
+                return Err(format!(
+                    "the escape sequence `\\{other}` in a string literal"
+                ));
+            }
         };
         out.push(byte);
     }
@@ -144,17 +155,29 @@ impl<'a> Lowerer<'a> {
         };
         let bytes = match literal_bytes(&literal.node) {
             Ok(bytes) => bytes,
-            Err(what) => return self.refuse(literal.span, what, Some("write the characters as a braced list of constants")),
+            Err(what) => {
+                return self.refuse(
+                    literal.span,
+                    what,
+                    Some("write the characters as a braced list of constants"),
+                );
+            }
         };
         // the terminating zero is dropped when the array has no room for it
         if bytes.len() as u64 > length {
             return self.error(
                 literal.span,
-                format!("the string needs {} characters but the array holds {length}", bytes.len()),
+                format!(
+                    "the string needs {} characters but the array holds {length}",
+                    bytes.len()
+                ),
                 "initialiser-string too long for the array",
             );
         }
-        let mut values: Vec<i64> = bytes.iter().map(|&b| truncate(i64::from(b), 8, *signed)).collect();
+        let mut values: Vec<i64> = bytes
+            .iter()
+            .map(|&b| truncate(i64::from(b), 8, *signed))
+            .collect();
         values.resize(usize::try_from(length).unwrap_or(values.len()), 0);
         Ok(values)
     }
@@ -168,7 +191,13 @@ impl<'a> Lowerer<'a> {
         let character = CType::CHAR;
         let length = match literal_bytes(&literal.node) {
             Ok(bytes) => bytes.len() as u64 + 1,
-            Err(what) => return self.refuse(literal.span, what, Some("write the characters into a `char` array")),
+            Err(what) => {
+                return self.refuse(
+                    literal.span,
+                    what,
+                    Some("write the characters into a `char` array"),
+                );
+            }
         };
         let values = self.string_values(literal, &character, length)?;
         self.string_of_values(values, literal.span)
@@ -176,26 +205,44 @@ impl<'a> Lowerer<'a> {
 
     /// The object of a string that a library function returns
     /// (`strerror`'s message): as [`Self::string_object`] of its literal.
-    pub fn library_string(&mut self, text: &str, span: lang_c::span::Span) -> LResult<(i64, CType)> {
-        let values = text.bytes().map(i64::from).chain(std::iter::once(0)).collect();
+    pub fn library_string(
+        &mut self,
+        text: &str,
+        span: lang_c::span::Span,
+    ) -> LResult<(i64, CType)> {
+        let values = text
+            .bytes()
+            .map(i64::from)
+            .chain(std::iter::once(0))
+            .collect();
         self.string_of_values(values, span)
     }
 
     /// The string object of the characters `values` (a zero last), shared
     /// by every string of these characters.
-    fn string_of_values(&mut self, values: Vec<i64>, span: lang_c::span::Span) -> LResult<(i64, CType)> {
+    fn string_of_values(
+        &mut self,
+        values: Vec<i64>,
+        span: lang_c::span::Span,
+    ) -> LResult<(i64, CType)> {
         let character = CType::CHAR;
         let ty = CType::Array(Box::new(character.clone()), values.len() as u64);
         if let Some(&base) = self.string_objects.get(&values) {
             return Ok((i64::from(base), ty));
         }
-        if let Some(&wide) = values.iter().find(|&&v| !super::globals::fits_shared_memory(v, &character, self.value_bits)) {
+        if let Some(&wide) = values
+            .iter()
+            .find(|&&v| !super::globals::fits_shared_memory(v, &character, self.value_bits))
+        {
             return self.value_too_wide(wide, span);
         }
         let name = format!("string#{}", self.string_objects.len());
         let base = self.program.locations.len() as u32;
         self.declare_global(&name, ty.clone(), None, false, span)?;
-        for (location, value) in self.program.locations[base as usize..].iter_mut().zip(&values) {
+        for (location, value) in self.program.locations[base as usize..]
+            .iter_mut()
+            .zip(&values)
+        {
             location.initial = *value;
         }
         self.string_objects.insert(values, base);
@@ -207,7 +254,11 @@ impl Lowerer<'_> {
     /// The `argv` of a run without arguments: a global array of two `char
     /// *`, the program's name (`"program"`) and `NULL`; its first location.
     pub fn program_arguments(&mut self, span: lang_c::span::Span) -> LResult<i64> {
-        let name: Vec<i64> = b"program".iter().map(|&byte| i64::from(byte)).chain(std::iter::once(0)).collect();
+        let name: Vec<i64> = b"program"
+            .iter()
+            .map(|&byte| i64::from(byte))
+            .chain(std::iter::once(0))
+            .collect();
         let name_base = self.named_global_array("program_name", CType::CHAR, &name, span)?;
         let pointer = CType::Pointer(Box::new(CType::CHAR));
         self.note_address_taken(&crate::ir::Expr::Const(name_base));
@@ -217,10 +268,22 @@ impl Lowerer<'_> {
 
     /// A global array of `values` of type `element`, named `name` in
     /// reports (a name the program cannot use); its first location.
-    fn named_global_array(&mut self, name: &str, element: CType, values: &[i64], span: lang_c::span::Span) -> LResult<i64> {
+    fn named_global_array(
+        &mut self,
+        name: &str,
+        element: CType,
+        values: &[i64],
+        span: lang_c::span::Span,
+    ) -> LResult<i64> {
         let key = format!("main::{name}");
         let base = self.program.locations.len();
-        self.declare_global(&key, CType::Array(Box::new(element), values.len() as u64), None, false, span)?;
+        self.declare_global(
+            &key,
+            CType::Array(Box::new(element), values.len() as u64),
+            None,
+            false,
+            span,
+        )?;
         for (location, value) in self.program.locations[base..].iter_mut().zip(values) {
             location.initial = *value;
             location.name = location.name.replacen(&key, name, 1);

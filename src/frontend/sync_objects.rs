@@ -64,8 +64,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Emits the try-lock of the mutex at `location`; whether it took it.
     fn try_to_take(&mut self, location: Expr) -> Expr {
         let taken = self.temp(&CType::INT);
-        self.emit(StmtKind::MutexTryLock { target: Place::Local(taken), mutex: location });
-        binary(BinaryOp::Ne, Expr::Load(Place::Local(taken)), Expr::Const(0))
+        self.emit(StmtKind::MutexTryLock {
+            target: Place::Local(taken),
+            mutex: location,
+        });
+        binary(
+            BinaryOp::Ne,
+            Expr::Load(Place::Local(taken)),
+            Expr::Const(0),
+        )
     }
 
     /// `pthread_mutex_timedlock(mutex, deadline)`: takes the mutex, or,
@@ -86,10 +93,17 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         })?;
         let (tries, ()) = self.in_block(|f| {
             let taken = f.try_to_take(mutex.clone());
-            f.emit(StmtKind::Assign(Place::Local(result), choose(taken, Expr::Const(0), Expr::Const(ETIMEDOUT))));
+            f.emit(StmtKind::Assign(
+                Place::Local(result),
+                choose(taken, Expr::Const(0), Expr::Const(ETIMEDOUT)),
+            ));
             Ok(())
         })?;
-        self.emit(StmtKind::If { condition: Expr::Nondet(Ty::Bool), then_branch: waits, else_branch: tries });
+        self.emit(StmtKind::If {
+            condition: Expr::Nondet(Ty::Bool),
+            then_branch: waits,
+            else_branch: tries,
+        });
         Ok(int(Expr::Load(Place::Local(result))))
     }
 
@@ -110,9 +124,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             return Ok(Val::int(0));
         }
         let outcome = self.temp(&CType::INT);
-        self.emit(StmtKind::Assign(Place::Local(outcome), Expr::Nondet(Ty::INT)));
-        let timed_out = binary(BinaryOp::Ne, Expr::Load(Place::Local(outcome)), Expr::Const(0));
-        Ok(int(choose(timed_out, Expr::Const(ETIMEDOUT), Expr::Const(0))))
+        self.emit(StmtKind::Assign(
+            Place::Local(outcome),
+            Expr::Nondet(Ty::INT),
+        ));
+        let timed_out = binary(
+            BinaryOp::Ne,
+            Expr::Load(Place::Local(outcome)),
+            Expr::Const(0),
+        );
+        Ok(int(choose(
+            timed_out,
+            Expr::Const(ETIMEDOUT),
+            Expr::Const(0),
+        )))
     }
 
     /// Semaphores: a `sem_t` is its count. `sem_init` stores the count and
@@ -120,36 +145,63 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// positive and waits until it is ([`Self::guessed_exchange`]);
     /// `sem_trywait` and `sem_timedwait` may also find a count of at most 0
     /// and fail (-1).
-    pub fn semaphore(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
-        let address = self.sync_object(name, arguments, span, match name {
-            "sem_init" => 3,
-            "sem_getvalue" => 2,
-            _ => 1,
-        })?;
+    pub fn semaphore(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
+        let address = self.sync_object(
+            name,
+            arguments,
+            span,
+            match name {
+                "sem_init" => 3,
+                "sem_getvalue" => 2,
+                _ => 1,
+            },
+        )?;
         match name {
             "sem_init" => {
                 let count = self.rvalue(&arguments[2])?.expr;
                 self.write_shared(address, count, &CType::INT);
             }
             "sem_destroy" => {}
-            "sem_post" => self.emit(StmtKind::Rmw { target: None, address, op: RmwOp::FetchAdd(Expr::Const(1)) }),
+            "sem_post" => self.emit(StmtKind::Rmw {
+                target: None,
+                address,
+                op: RmwOp::FetchAdd(Expr::Const(1)),
+            }),
             "sem_getvalue" => {
                 let count = self.read_shared(address, CType::INT);
                 let destination = self.pointer_argument(&arguments[1])?;
                 self.store(&destination, count, span)?;
             }
             "sem_wait" => {
-                self.guessed_exchange(address, Some(&|count| positive(count)), &|count| decremented(count));
+                self.guessed_exchange(address, Some(&|count| positive(count)), &|count| {
+                    decremented(count)
+                });
             }
             _ => {
                 let count = self.guessed_exchange(address, None, &|count| {
                     choose(positive(count), decremented(count), count.clone())
                 });
                 // a failure sets errno: EAGAIN (trywait) or ETIMEDOUT
-                let failure = if name == "sem_trywait" { EAGAIN } else { ETIMEDOUT };
+                let failure = if name == "sem_trywait" {
+                    EAGAIN
+                } else {
+                    ETIMEDOUT
+                };
                 let errno = self.lw.errno();
-                self.emit(StmtKind::Assign(errno.clone(), choose(positive(&count), Expr::Load(errno), Expr::Const(failure))));
-                return Ok(int(choose(positive(&count), Expr::Const(0), Expr::Const(-1))));
+                self.emit(StmtKind::Assign(
+                    errno.clone(),
+                    choose(positive(&count), Expr::Load(errno), Expr::Const(failure)),
+                ));
+                return Ok(int(choose(
+                    positive(&count),
+                    Expr::Const(0),
+                    Expr::Const(-1),
+                )));
             }
         }
         Ok(Val::int(0))
@@ -161,13 +213,22 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// unlock releases the writer or one reader; each waits until it can
     /// ([`Self::guessed_exchange`]). The try and timed variants may instead
     /// find the lock held and fail (`EBUSY`, `ETIMEDOUT`) without waiting.
-    pub fn read_write_lock(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+    pub fn read_write_lock(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
         let address = self.sync_object(name, arguments, span, 1)?;
         let operation = name.trim_start_matches("pthread_rwlock_");
         let readable = |lock: &Expr| binary(BinaryOp::Ge, lock.clone(), Expr::Const(0));
         let free = |lock: &Expr| binary(BinaryOp::Eq, lock.clone(), Expr::Const(0));
         let add_reader = |lock: &Expr| binary(BinaryOp::Add, lock.clone(), Expr::Const(1));
-        let failure = if operation.starts_with("timed") { ETIMEDOUT } else { EBUSY };
+        let failure = if operation.starts_with("timed") {
+            ETIMEDOUT
+        } else {
+            EBUSY
+        };
         match operation {
             "init" => self.write_shared(address, Expr::Const(0), &CType::INT),
             "destroy" => {}
@@ -180,16 +241,29 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "unlock" => {
                 let writer = |lock: &Expr| binary(BinaryOp::Eq, lock.clone(), Expr::Const(WRITER));
                 let held = |lock: &Expr| binary(BinaryOp::LogicalOr, writer(lock), positive(lock));
-                let released = |lock: &Expr| choose(writer(lock), Expr::Const(0), decremented(lock));
+                let released =
+                    |lock: &Expr| choose(writer(lock), Expr::Const(0), decremented(lock));
                 self.guessed_exchange(address, Some(&held), &released);
             }
             "tryrdlock" | "timedrdlock" => {
-                let lock = self.guessed_exchange(address, None, &|lock| choose(readable(lock), add_reader(lock), lock.clone()));
-                return Ok(int(choose(readable(&lock), Expr::Const(0), Expr::Const(failure))));
+                let lock = self.guessed_exchange(address, None, &|lock| {
+                    choose(readable(lock), add_reader(lock), lock.clone())
+                });
+                return Ok(int(choose(
+                    readable(&lock),
+                    Expr::Const(0),
+                    Expr::Const(failure),
+                )));
             }
             _ => {
-                let lock = self.guessed_exchange(address, None, &|lock| choose(free(lock), Expr::Const(WRITER), lock.clone()));
-                return Ok(int(choose(free(&lock), Expr::Const(0), Expr::Const(failure))));
+                let lock = self.guessed_exchange(address, None, &|lock| {
+                    choose(free(lock), Expr::Const(WRITER), lock.clone())
+                });
+                return Ok(int(choose(
+                    free(&lock),
+                    Expr::Const(0),
+                    Expr::Const(failure),
+                )));
             }
         }
         Ok(Val::int(0))
@@ -202,7 +276,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// again): one compare-and-swap that must find that many and writes
     /// them back ([`Self::guessed_exchange`]). The last thread of a group
     /// gets `PTHREAD_BARRIER_SERIAL_THREAD`, the others 0.
-    pub fn barrier(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+    pub fn barrier(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
         let needed = if name == "pthread_barrier_init" { 3 } else { 1 };
         let count = self.sync_object(name, arguments, span, needed)?;
         let arrivals = binary(BinaryOp::Add, count.clone(), Expr::Const(1));
@@ -227,7 +306,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let arrived = Expr::Load(Place::Local(arrived));
                 // the end of this arrival's group: the next multiple of n
                 let group = binary(BinaryOp::Div, arrived.clone(), threads.clone());
-                let complete = binary(BinaryOp::Mul, binary(BinaryOp::Add, group, Expr::Const(1)), threads.clone());
+                let complete = binary(
+                    BinaryOp::Mul,
+                    binary(BinaryOp::Add, group, Expr::Const(1)),
+                    threads.clone(),
+                );
                 let complete = self.save(complete, &CType::INT);
                 self.guessed_exchange(
                     arrivals,
@@ -239,7 +322,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     binary(BinaryOp::Rem, arrived, threads.clone()),
                     binary(BinaryOp::Sub, threads, Expr::Const(1)),
                 );
-                Ok(int(choose(last, Expr::Const(BARRIER_SERIAL_THREAD), Expr::Const(0))))
+                Ok(int(choose(
+                    last,
+                    Expr::Const(BARRIER_SERIAL_THREAD),
+                    Expr::Const(0),
+                )))
             }
         }
     }
@@ -261,28 +348,50 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Some("name the function directly"),
             );
         };
-        let is = |value: &Expr, constant: i64| binary(BinaryOp::Eq, value.clone(), Expr::Const(constant));
+        let is = |value: &Expr, constant: i64| {
+            binary(BinaryOp::Eq, value.clone(), Expr::Const(constant))
+        };
         let found = self.guessed_exchange(control.clone(), None, &|found| {
             choose(is(found, UNCLAIMED), Expr::Const(RUNNING), found.clone())
         });
         let (run, ()) = self.in_block(|f| {
             f.user_call(function, name, &[], span)?;
-            f.emit(StmtKind::Rmw { target: None, address: control.clone(), op: RmwOp::Exchange(Expr::Const(DONE)) });
+            f.emit(StmtKind::Rmw {
+                target: None,
+                address: control.clone(),
+                op: RmwOp::Exchange(Expr::Const(DONE)),
+            });
             Ok(())
         })?;
         let (wait, ()) = self.in_block(|f| {
-            f.guessed_exchange(control.clone(), Some(&|found| is(found, DONE)), &|found| found.clone());
+            f.guessed_exchange(control.clone(), Some(&|found| is(found, DONE)), &|found| {
+                found.clone()
+            });
             Ok(())
         })?;
-        self.emit(StmtKind::If { condition: is(&found, UNCLAIMED), then_branch: run, else_branch: wait });
+        self.emit(StmtKind::If {
+            condition: is(&found, UNCLAIMED),
+            then_branch: run,
+            else_branch: wait,
+        });
         Ok(Val::int(0))
     }
 
     /// The address of the synchronisation object a call `name` works on
     /// (its first argument), once `needed` arguments are there.
-    fn sync_object(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span, needed: usize) -> LResult<Expr> {
+    fn sync_object(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+        needed: usize,
+    ) -> LResult<Expr> {
         if arguments.len() < needed {
-            return self.lw.error(span, format!("`{name}` needs at least {needed} argument(s)"), "too few arguments");
+            return self.lw.error(
+                span,
+                format!("`{name}` needs at least {needed} argument(s)"),
+                "too few arguments",
+            );
         }
         let object = self.rvalue(&arguments[0])?;
         let barrier = name.starts_with("pthread_barrier_");
@@ -292,7 +401,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             None => false,
         };
         if !fits {
-            let what = if barrier { "a `pthread_barrier_t`" } else { "its object" };
+            let what = if barrier {
+                "a `pthread_barrier_t`"
+            } else {
+                "its object"
+            };
             return Err(Box::new(self.lw.source.diagnostic(
                 arguments[0].span.start,
                 arguments[0].span.end,
@@ -312,7 +425,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// must find the guessed value (an execution that guessed wrong is cut
     /// off). Where `desired` keeps the value, the step fails without a
     /// change. Returns the guess: the value found.
-    fn guessed_exchange(&mut self, address: Expr, admissible: Option<&dyn Fn(&Expr) -> Expr>, desired: &dyn Fn(&Expr) -> Expr) -> Expr {
+    fn guessed_exchange(
+        &mut self,
+        address: Expr,
+        admissible: Option<&dyn Fn(&Expr) -> Expr>,
+        desired: &dyn Fn(&Expr) -> Expr,
+    ) -> Expr {
         let guess = self.temp(&CType::INT);
         self.emit(StmtKind::Assign(Place::Local(guess), Expr::Nondet(Ty::INT)));
         let guess = Expr::Load(Place::Local(guess));
@@ -323,9 +441,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(found)),
             address,
-            op: RmwOp::CompareExchange { expected: guess.clone(), desired: desired(&guess) },
+            op: RmwOp::CompareExchange {
+                expected: guess.clone(),
+                desired: desired(&guess),
+            },
         });
-        self.emit(StmtKind::Assume(binary(BinaryOp::Eq, Expr::Load(Place::Local(found)), guess.clone())));
+        self.emit(StmtKind::Assume(binary(
+            BinaryOp::Eq,
+            Expr::Load(Place::Local(found)),
+            guess.clone(),
+        )));
         guess
     }
 }
@@ -345,5 +470,8 @@ fn choose(condition: Expr, then: Expr, otherwise: Expr) -> Expr {
 
 /// An `int` value.
 fn int(expr: Expr) -> Val {
-    Val { expr, ty: CType::INT }
+    Val {
+        expr,
+        ty: CType::INT,
+    }
 }

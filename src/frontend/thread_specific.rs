@@ -29,9 +29,16 @@ impl Lowerer<'_> {
         if let Some(tables) = self.key_tables {
             return tables;
         }
-        self.program.plain_globals.push(PlainGlobal { name: "keys_created".into(), ty: Ty::INT });
+        self.program.plain_globals.push(PlainGlobal {
+            name: "keys_created".into(),
+            ty: Ty::INT,
+        });
         let created = self.program.plain_globals.len() - 1;
-        let values = self.per_thread_global("key_values", Ty::Array(Box::new(PER_THREAD_VALUE), MAX_KEYS as u64), 0);
+        let values = self.per_thread_global(
+            "key_values",
+            Ty::Array(Box::new(PER_THREAD_VALUE), MAX_KEYS as u64),
+            0,
+        );
         let tables = KeyTables { created, values };
         self.key_tables = Some(tables);
         tables
@@ -40,13 +47,22 @@ impl Lowerer<'_> {
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// One of the thread-specific data calls `name`.
-    pub fn thread_specific(&mut self, name: &str, arguments: &'a [Node<Expression>], span: Span) -> LResult<Val> {
+    pub fn thread_specific(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
         let needed = match name {
             "pthread_key_create" | "pthread_setspecific" => 2,
             _ => 1,
         };
         if arguments.len() < needed {
-            return self.lw.error(span, format!("`{name}` needs {needed} argument(s)"), "too few arguments");
+            return self.lw.error(
+                span,
+                format!("`{name}` needs {needed} argument(s)"),
+                "too few arguments",
+            );
         }
         let tables = self.lw.key_tables();
         let created = Place::PlainGlobal(tables.created);
@@ -55,9 +71,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 // the destructor is not run at thread exit: values it would
                 // free stay allocated, which hides no violation of the program
                 let key = self.pointer_argument(&arguments[0])?;
-                self.emit(StmtKind::Assume(binary(BinaryOp::Lt, Expr::Load(created.clone()), Expr::Const(MAX_KEYS))));
-                self.store(&key, Val { expr: Expr::Load(created.clone()), ty: CType::UINT }, span)?;
-                self.emit(StmtKind::Assign(created.clone(), binary(BinaryOp::Add, Expr::Load(created), Expr::Const(1))));
+                self.emit(StmtKind::Assume(binary(
+                    BinaryOp::Lt,
+                    Expr::Load(created.clone()),
+                    Expr::Const(MAX_KEYS),
+                )));
+                self.store(
+                    &key,
+                    Val {
+                        expr: Expr::Load(created.clone()),
+                        ty: CType::UINT,
+                    },
+                    span,
+                )?;
+                self.emit(StmtKind::Assign(
+                    created.clone(),
+                    binary(BinaryOp::Add, Expr::Load(created), Expr::Const(1)),
+                ));
                 Ok(Val::int(0))
             }
             "pthread_setspecific" => {
@@ -70,8 +100,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             "pthread_getspecific" => {
                 let slot = self.key_value(&arguments[0], tables)?;
                 let void_pointer = CType::Pointer(Box::new(CType::Void));
-                let expr = Expr::Cast(self.lw.types.ir_type(&void_pointer), Box::new(Expr::Load(slot)));
-                Ok(Val { expr, ty: void_pointer })
+                let expr = Expr::Cast(
+                    self.lw.types.ir_type(&void_pointer),
+                    Box::new(Expr::Load(slot)),
+                );
+                Ok(Val {
+                    expr,
+                    ty: void_pointer,
+                })
             }
             _ => {
                 self.rvalue(&arguments[0])?;
@@ -94,5 +130,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
 /// Whether `name` is a thread-specific data call.
 pub fn is_thread_specific_call(name: &str) -> bool {
-    matches!(name, "pthread_key_create" | "pthread_setspecific" | "pthread_getspecific" | "pthread_key_delete")
+    matches!(
+        name,
+        "pthread_key_create" | "pthread_setspecific" | "pthread_getspecific" | "pthread_key_delete"
+    )
 }

@@ -9,7 +9,10 @@ use lang_c::span::Node;
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// Computes the `typeof` expressions among a declaration's specifiers.
-    pub fn resolve_typeof_in_declaration(&mut self, specs: &'a [Node<DeclarationSpecifier>]) -> LResult<()> {
+    pub fn resolve_typeof_in_declaration(
+        &mut self,
+        specs: &'a [Node<DeclarationSpecifier>],
+    ) -> LResult<()> {
         for spec in specs {
             if let DeclarationSpecifier::TypeSpecifier(specifier) = &spec.node {
                 self.resolve_typeof(specifier)?;
@@ -33,7 +36,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             TypeSpecifier::TypeOf(of) => match &of.node {
                 TypeOf::Expression(expression) => {
                     let ty = self.type_of(expression)?;
-                    self.lw.types.typeof_expressions.insert((of.span.start, of.span.end), ty);
+                    self.lw
+                        .types
+                        .typeof_expressions
+                        .insert((of.span.start, of.span.end), ty);
                     Ok(())
                 }
                 TypeOf::Type(name) => self.resolve_typeof_in_type_name(name),

@@ -53,9 +53,15 @@ pub enum CType {
 
 impl CType {
     /// `char` (signed, as on x86), the element of a string literal.
-    pub const CHAR: CType = CType::Int { bits: 8, signed: true };
+    pub const CHAR: CType = CType::Int {
+        bits: 8,
+        signed: true,
+    };
     /// `size_t`, the type of `sizeof`.
-    pub const SIZE: CType = CType::Int { bits: 64, signed: false };
+    pub const SIZE: CType = CType::Int {
+        bits: 64,
+        signed: false,
+    };
     pub const INT: CType = CType::Int {
         bits: 32,
         signed: true,
@@ -222,16 +228,31 @@ struct BitFieldRuns {
 
 impl BitFieldRuns {
     /// Places a bit-field of `width` bits (a member `name`, or padding).
-    fn place(&mut self, name: Option<String>, width: u32, ty: CType, fields: &mut Vec<(String, CType)>) {
-        let unit_bits = if width > 32 || matches!(ty, CType::Int { bits: 64, .. }) { 64 } else { 32 };
+    fn place(
+        &mut self,
+        name: Option<String>,
+        width: u32,
+        ty: CType,
+        fields: &mut Vec<(String, CType)>,
+    ) {
+        let unit_bits = if width > 32 || matches!(ty, CType::Int { bits: 64, .. }) {
+            64
+        } else {
+            32
+        };
         let fits = matches!(&self.open, Some((_, bits, used, _)) if used + width <= *bits && unit_bits <= *bits);
         if !fits {
             self.close(fields);
-            let unit_type = CType::Int { bits: unit_bits as u8, signed: false };
+            let unit_type = CType::Int {
+                bits: unit_bits as u8,
+                signed: false,
+            };
             fields.push((String::new(), unit_type));
             self.open = Some((fields.len() - 1, unit_bits, 0, Vec::new()));
         }
-        let Some((unit, _, used, names)) = &mut self.open else { return };
+        let Some((unit, _, used, names)) = &mut self.open else {
+            return;
+        };
         if let Some(name) = name {
             self.members.push((name.clone(), *unit, *used, width, ty));
             names.push(name);
@@ -252,7 +273,16 @@ impl BitFieldRuns {
             .into_iter()
             .map(|(name, unit, offset, width, ty)| {
                 let (unit, unit_type) = fields[unit].clone();
-                (name, BitField { unit, unit_type, offset: offset as u8, width: width as u8, ty })
+                (
+                    name,
+                    BitField {
+                        unit,
+                        unit_type,
+                        offset: offset as u8,
+                        width: width as u8,
+                        ty,
+                    },
+                )
             })
             .collect()
     }
@@ -333,7 +363,9 @@ fn decl_specs(specs: &[Node<DeclarationSpecifier>]) -> Vec<Spec<'_>> {
         .iter()
         .map(|s| match &s.node {
             DeclarationSpecifier::TypeSpecifier(t) => Spec::Type(t),
-            DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic => Spec::Atomic,
+            DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic => {
+                Spec::Atomic
+            }
             DeclarationSpecifier::TypeQualifier(_) => Spec::Qualifier,
             DeclarationSpecifier::Extension(extensions) => Spec::Attributes(extensions),
             _ => Spec::Other,
@@ -374,7 +406,9 @@ pub fn function_declarator(declarator: &Declarator) -> Option<&Node<FunctionDecl
 /// is preprocessed into it), if any.
 pub fn thread_local_specifier(specs: &[Node<DeclarationSpecifier>]) -> Option<Span> {
     specs.iter().find_map(|s| match &s.node {
-        DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::ThreadLocal => Some(s.span),
+        DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::ThreadLocal => {
+            Some(s.span)
+        }
         _ => None,
     })
 }
@@ -596,7 +630,9 @@ impl<'a> TypeEnv<'a> {
                 bits: 8,
                 signed: !unsigned,
             },
-            Some(CType::Float(bytes)) if complex => CType::Float(2 * if longs > 0 { 16 } else { bytes }),
+            Some(CType::Float(bytes)) if complex => {
+                CType::Float(2 * if longs > 0 { 16 } else { bytes })
+            }
             Some(CType::Float(_)) if longs > 0 => CType::Float(16),
             Some(other) => other,
             None if short => CType::Int {
@@ -614,7 +650,11 @@ impl<'a> TypeEnv<'a> {
         };
         let _ = span;
         // `_Atomic` structs are atomic objects (`is_atomic`), not a type here
-        Ok(if atomic && ty.is_scalar() { CType::Atomic(Box::new(ty)) } else { ty })
+        Ok(if atomic && ty.is_scalar() {
+            CType::Atomic(Box::new(ty))
+        } else {
+            ty
+        })
     }
 
     /// The type `typeof` names: a type name's, or its expression's, which
@@ -650,7 +690,11 @@ impl<'a> TypeEnv<'a> {
             "sem_t" => return Ok(CType::INT),
             // A condition variable has no state of its own here: a wait may
             // always wake up spuriously (see `pthread_cond_wait`).
-            "pthread_attr_t" | "pthread_mutexattr_t" | "FILE" | "pthread_condattr_t" | "pthread_cond_t" => {
+            "pthread_attr_t"
+            | "pthread_mutexattr_t"
+            | "FILE"
+            | "pthread_condattr_t"
+            | "pthread_cond_t" => {
                 return Ok(CType::Opaque(id.to_string()));
             }
             // A read-write lock is its state, an int of shared memory (see
@@ -668,7 +712,9 @@ impl<'a> TypeEnv<'a> {
             // a variadic function's argument list, which only the ignored
             // `va_start`, `va_end` and `vprintf`-like calls use (`va_arg`
             // is refused)
-            "va_list" | "__builtin_va_list" | "__gnuc_va_list" => return Ok(CType::Opaque(id.to_string())),
+            "va_list" | "__builtin_va_list" | "__gnuc_va_list" => {
+                return Ok(CType::Opaque(id.to_string()));
+            }
             "jmp_buf" | "sigjmp_buf" => return self.refuse(name.span, "setjmp/longjmp", None),
             _ => {}
         }
@@ -702,7 +748,10 @@ impl<'a> TypeEnv<'a> {
         // program's first use
         if s.node.declarations.is_none()
             && let Some(tag) = &tag
-            && self.tags.get(tag).is_none_or(|&id| self.structs[id].fields.is_none())
+            && self
+                .tags
+                .get(tag)
+                .is_none_or(|&id| self.structs[id].fields.is_none())
             && let Some(definition) = self.system_structs.remove(tag)
         {
             return self.struct_type(definition);
@@ -735,12 +784,21 @@ impl<'a> TypeEnv<'a> {
                     && self.is_untagged(inner)
                 {
                     bits.close(&mut fields);
-                    self.splice_anonymous_member(id, inner, field.span, &mut fields, &mut members, &mut spliced)?;
+                    self.splice_anonymous_member(
+                        id,
+                        inner,
+                        field.span,
+                        &mut fields,
+                        &mut members,
+                        &mut spliced,
+                    )?;
                     continue;
                 }
                 for d in &field.node.declarators {
                     if let Some(width) = &d.node.bit_width {
-                        if let Some(name) = self.bit_field(&base, d, width, &mut fields, &mut bits)? {
+                        if let Some(name) =
+                            self.bit_field(&base, d, width, &mut fields, &mut bits)?
+                        {
                             members.push(name);
                         }
                         continue;
@@ -749,7 +807,9 @@ impl<'a> TypeEnv<'a> {
                     let Some(declarator) = &d.node.declarator else {
                         continue;
                     };
-                    let (ty, atomic) = self.apply_declarator(base.clone(), declarator)?.without_atomic();
+                    let (ty, atomic) = self
+                        .apply_declarator(base.clone(), declarator)?
+                        .without_atomic();
                     let name = declarator_name(&declarator.node)
                         .map(|n| n.node.name.clone())
                         .unwrap_or_default();
@@ -762,7 +822,9 @@ impl<'a> TypeEnv<'a> {
                     });
                     let asked = extensions.flatten().chain(&declarator.node.extensions);
                     if let Some(alignment) = self.attributes(asked)?.alignment {
-                        self.structs[id].member_alignments.insert(name.clone(), alignment);
+                        self.structs[id]
+                            .member_alignments
+                            .insert(name.clone(), alignment);
                     }
                     members.push(name.clone());
                     fields.push((name, ty));
@@ -784,7 +846,11 @@ impl<'a> TypeEnv<'a> {
                 self.structs[id].padding.extend(spliced.tails);
             }
             let padding = &self.structs[id].padding;
-            let modelled = fields.iter().filter(|(name, _)| !padding.contains(name)).cloned().collect();
+            let modelled = fields
+                .iter()
+                .filter(|(name, _)| !padding.contains(name))
+                .cloned()
+                .collect();
             self.structs[id].members = members;
             self.structs[id].declared = fields;
             self.structs[id].fields = Some(modelled);
@@ -796,7 +862,9 @@ impl<'a> TypeEnv<'a> {
     /// struct member: a positional initialiser cannot reach it, as its
     /// braces would group the anonymous struct's members.
     pub fn is_anonymous_member(&self, id: StructId, name: &str) -> bool {
-        self.structs.get(id).is_some_and(|info| info.anonymous_members.contains(name))
+        self.structs
+            .get(id)
+            .is_some_and(|info| info.anonymous_members.contains(name))
     }
 
     /// Whether struct `id` was defined without a tag.
@@ -820,16 +888,38 @@ impl<'a> TypeEnv<'a> {
     ) -> TResult<()> {
         let info = &self.structs[inner];
         if info.is_union || !info.aliases.is_empty() {
-            return self.refuse(span, "an anonymous union member", Some("name it (`union { ... } u;`) and reach its members as `s.u.member`"));
+            return self.refuse(
+                span,
+                "an anonymous union member",
+                Some("name it (`union { ... } u;`) and reach its members as `s.u.member`"),
+            );
         }
         let declared = info.declared.clone();
-        let Some((first, _)) = declared.first() else { return Ok(()) };
+        let Some((first, _)) = declared.first() else {
+            return Ok(());
+        };
         let first = first.clone();
         let inner_members = info.members.clone();
-        let anonymous: Vec<String> = inner_members.iter().chain(info.anonymous_members.iter()).cloned().collect();
-        let (atomic, alignments, bit_fields) = (info.atomic_fields.clone(), info.member_alignments.clone(), info.bit_fields.clone());
-        let end = self.field_extents(inner).iter().map(|(_, end)| *end).max().unwrap_or(0);
-        let (alignment, size) = (self.alignment(&CType::Struct(inner)), self.byte_size(&CType::Struct(inner)));
+        let anonymous: Vec<String> = inner_members
+            .iter()
+            .chain(info.anonymous_members.iter())
+            .cloned()
+            .collect();
+        let (atomic, alignments, bit_fields) = (
+            info.atomic_fields.clone(),
+            info.member_alignments.clone(),
+            info.bit_fields.clone(),
+        );
+        let end = self
+            .field_extents(inner)
+            .iter()
+            .map(|(_, end)| *end)
+            .max()
+            .unwrap_or(0);
+        let (alignment, size) = (
+            self.alignment(&CType::Struct(inner)),
+            self.byte_size(&CType::Struct(inner)),
+        );
         let outer_info = &mut self.structs[outer];
         outer_info.atomic_fields.extend(atomic);
         outer_info.member_alignments.extend(alignments);
@@ -841,7 +931,10 @@ impl<'a> TypeEnv<'a> {
         spliced.bit_fields.extend(bit_fields);
         if size > end {
             let tail = format!("{{tail of __anon{inner}}}");
-            fields.push((tail.clone(), CType::Array(Box::new(CType::CHAR), size - end)));
+            fields.push((
+                tail.clone(),
+                CType::Array(Box::new(CType::CHAR), size - end),
+            ));
             spliced.tails.push(tail);
         }
         Ok(())
@@ -853,7 +946,9 @@ impl<'a> TypeEnv<'a> {
     /// never padding: a pointer to the struct, converted, points to it
     /// (C11 6.7.2.1), so it may be reached without its name.
     fn padding(&self, id: StructId, fields: &[(String, CType)], members: &[String]) -> Vec<String> {
-        let Some(named) = &self.named_members else { return Vec::new() };
+        let Some(named) = &self.named_members else {
+            return Vec::new();
+        };
         let info = &self.structs[id];
         if info.is_union {
             return Vec::new();
@@ -864,7 +959,12 @@ impl<'a> TypeEnv<'a> {
                 && !named.contains(name)
                 && is_integer_data(ty)
         };
-        fields.iter().skip(1).filter(is_padding).map(|(name, _)| name.clone()).collect()
+        fields
+            .iter()
+            .skip(1)
+            .filter(is_padding)
+            .map(|(name, _)| name.clone())
+            .collect()
     }
 
     /// A bit-field declarator `d` of type `base` and width `width`: its bits
@@ -879,7 +979,11 @@ impl<'a> TypeEnv<'a> {
         bits: &mut BitFieldRuns,
     ) -> TResult<Option<String>> {
         let ty = match &d.node.declarator {
-            Some(declarator) => self.apply_declarator(base.clone(), declarator)?.without_atomic().0,
+            Some(declarator) => {
+                self.apply_declarator(base.clone(), declarator)?
+                    .without_atomic()
+                    .0
+            }
             None => base.clone(),
         };
         let declared_bits = match &ty {
@@ -887,10 +991,23 @@ impl<'a> TypeEnv<'a> {
             CType::Bool => 1,
             _ => return self.refuse(d.span, "a bit-field of a type other than an integer", None),
         };
-        let Some(width) = self.const_eval(width).and_then(|w| u32::try_from(w).ok()).filter(|w| *w <= declared_bits) else {
-            return self.refuse(width.span, "a bit-field width that is not a constant from 0 to its type's bits", None);
+        let Some(width) = self
+            .const_eval(width)
+            .and_then(|w| u32::try_from(w).ok())
+            .filter(|w| *w <= declared_bits)
+        else {
+            return self.refuse(
+                width.span,
+                "a bit-field width that is not a constant from 0 to its type's bits",
+                None,
+            );
         };
-        let name = d.node.declarator.as_ref().and_then(|declarator| declarator_name(&declarator.node)).map(|n| n.node.name.clone());
+        let name = d
+            .node
+            .declarator
+            .as_ref()
+            .and_then(|declarator| declarator_name(&declarator.node))
+            .map(|n| n.node.name.clone());
         if width == 0 {
             // `int : 0;` ends the storage unit
             bits.close(fields);
@@ -914,7 +1031,10 @@ impl<'a> TypeEnv<'a> {
     /// bytes they ask for (`aligned(N)`, or `aligned` alone: 16, gcc's
     /// largest on x86_64), and whether `packed`. `_Alignas(N)` arrives as
     /// `aligned(N)` (the preprocessor spells it so).
-    fn attributes(&mut self, extensions: impl Iterator<Item = &'a Node<Extension>>) -> TResult<LayoutAttributes> {
+    fn attributes(
+        &mut self,
+        extensions: impl Iterator<Item = &'a Node<Extension>>,
+    ) -> TResult<LayoutAttributes> {
         let mut layout = LayoutAttributes::default();
         for extension in extensions {
             let Extension::Attribute(attribute) = &extension.node else {
@@ -930,7 +1050,9 @@ impl<'a> TypeEnv<'a> {
             }
             let alignment = match attribute.arguments.first() {
                 None => Some(16),
-                Some(argument) => self.const_eval(argument).and_then(|n| u64::try_from(n).ok()),
+                Some(argument) => self
+                    .const_eval(argument)
+                    .and_then(|n| u64::try_from(n).ok()),
             };
             let Some(alignment) = alignment.filter(|n| n.is_power_of_two()) else {
                 return self.refuse(
@@ -956,7 +1078,9 @@ impl<'a> TypeEnv<'a> {
     fn scalar_union(&self, fields: &[(String, CType)]) -> Option<HashMap<String, CType>> {
         let (_, first) = fields.first()?;
         let size = self.byte_size(first);
-        let scalars = fields.iter().all(|(_, ty)| ty.is_scalar() && self.byte_size(ty) == size);
+        let scalars = fields
+            .iter()
+            .all(|(_, ty)| ty.is_scalar() && self.byte_size(ty) == size);
         scalars.then(|| fields[1..].iter().cloned().collect())
     }
 
@@ -969,9 +1093,23 @@ impl<'a> TypeEnv<'a> {
         match ty {
             CType::Array(element, _) => self.puns_floating(element),
             CType::Struct(id) => self.structs.get(*id).is_some_and(|info| {
-                let first = info.fields.iter().flatten().next().map(|(_, first)| first.float_bits().is_some());
-                let mixed = first.is_some_and(|first| info.aliases.values().any(|alias| alias.float_bits().is_some() != first));
-                mixed || info.fields.iter().flatten().any(|(_, field)| self.puns_floating(field))
+                let first = info
+                    .fields
+                    .iter()
+                    .flatten()
+                    .next()
+                    .map(|(_, first)| first.float_bits().is_some());
+                let mixed = first.is_some_and(|first| {
+                    info.aliases
+                        .values()
+                        .any(|alias| alias.float_bits().is_some() != first)
+                });
+                mixed
+                    || info
+                        .fields
+                        .iter()
+                        .flatten()
+                        .any(|(_, field)| self.puns_floating(field))
             }),
             _ => false,
         }
@@ -1001,20 +1139,32 @@ impl<'a> TypeEnv<'a> {
     /// member or no such member.
     pub fn declared_member_type(&self, id: StructId, name: &str) -> Option<CType> {
         let info = self.structs.get(id)?;
-        let in_fields = info.fields.iter().flatten().find(|(field, _)| field == name);
-        in_fields.or_else(|| info.declared.iter().find(|(field, _)| field == name)).map(|(_, ty)| ty.clone())
+        let in_fields = info
+            .fields
+            .iter()
+            .flatten()
+            .find(|(field, _)| field == name);
+        in_fields
+            .or_else(|| info.declared.iter().find(|(field, _)| field == name))
+            .map(|(_, ty)| ty.clone())
     }
 
     /// Whether the member `name` of struct `id` is padding, which shared
     /// memory leaves out ([`StructInfo::padding`]).
     pub fn is_padding(&self, id: StructId, name: &str) -> bool {
-        self.structs.get(id).is_some_and(|info| info.padding.iter().any(|member| member == name))
+        self.structs
+            .get(id)
+            .is_some_and(|info| info.padding.iter().any(|member| member == name))
     }
 
     /// Every struct's padding members ([`StructInfo::padding`]) as
     /// `tag.member`.
     pub fn padding_members(&self) -> Vec<String> {
-        let members = self.structs.iter().flat_map(|info| info.padding.iter().map(move |member| format!("{}.{member}", info.name)));
+        let members = self.structs.iter().flat_map(|info| {
+            info.padding
+                .iter()
+                .map(move |member| format!("{}.{member}", info.name))
+        });
         members.collect()
     }
 
@@ -1099,7 +1249,12 @@ impl<'a> TypeEnv<'a> {
             CType::Mutex => 40,
             CType::Opaque(name) => opaque_byte_size(name),
             CType::Struct(id) => {
-                let end = self.field_extents(*id).into_iter().map(|(_, end)| end).max().unwrap_or(0);
+                let end = self
+                    .field_extents(*id)
+                    .into_iter()
+                    .map(|(_, end)| end)
+                    .max()
+                    .unwrap_or(0);
                 end.next_multiple_of(self.alignment(ty))
             }
         }
@@ -1112,7 +1267,11 @@ impl<'a> TypeEnv<'a> {
         let mut end = 0u64;
         let mut extents = Vec::new();
         for (name, ty) in &info.declared {
-            let start = if info.is_union { 0 } else { end.next_multiple_of(self.member_alignment(id, name, ty)) };
+            let start = if info.is_union {
+                0
+            } else {
+                end.next_multiple_of(self.member_alignment(id, name, ty))
+            };
             end = start.saturating_add(self.byte_size(ty));
             extents.push((start, end));
         }
@@ -1128,7 +1287,11 @@ impl<'a> TypeEnv<'a> {
 
     /// The offset of `offsetof`'s member in its type, in `unit`; `None`
     /// when an index is not a constant.
-    pub fn member_offset(&mut self, offset: &'a Node<OffsetOfExpression>, unit: Unit) -> TResult<Option<u64>> {
+    pub fn member_offset(
+        &mut self,
+        offset: &'a Node<OffsetOfExpression>,
+        unit: Unit,
+    ) -> TResult<Option<u64>> {
         let designator = &offset.node.designator.node;
         let mut ty = self.type_name(&offset.node.type_name)?;
         let (mut total, field_ty) = self.field_offset(&ty, &designator.base, unit)?;
@@ -1142,9 +1305,15 @@ impl<'a> TypeEnv<'a> {
                 }
                 OffsetMember::Index(index) => {
                     let Some(element) = ty.target().cloned() else {
-                        return self.refuse(index.span, "an index in `offsetof` of something other than an array", None);
+                        return self.refuse(
+                            index.span,
+                            "an index in `offsetof` of something other than an array",
+                            None,
+                        );
                     };
-                    let Some(index) = self.const_eval(index) else { return Ok(None) };
+                    let Some(index) = self.const_eval(index) else {
+                        return Ok(None);
+                    };
                     let stride = match unit {
                         Unit::Bytes => self.byte_size(&element),
                         Unit::Scalars => self.size(&element),
@@ -1153,7 +1322,11 @@ impl<'a> TypeEnv<'a> {
                     ty = element;
                 }
                 OffsetMember::IndirectMember(name) => {
-                    return self.refuse(name.span, "`->` in `offsetof`", Some("name the fields with `.`"));
+                    return self.refuse(
+                        name.span,
+                        "`->` in `offsetof`",
+                        Some("name the fields with `.`"),
+                    );
                 }
             }
         }
@@ -1161,16 +1334,28 @@ impl<'a> TypeEnv<'a> {
     }
 
     /// The offset in `unit` and the type of the field `name` of `ty`.
-    fn field_offset(&self, ty: &CType, name: &Node<Identifier>, unit: Unit) -> TResult<(u64, CType)> {
+    fn field_offset(
+        &self,
+        ty: &CType,
+        name: &Node<Identifier>,
+        unit: Unit,
+    ) -> TResult<(u64, CType)> {
         let CType::Struct(id) = ty else {
-            return self.refuse(name.span, "`offsetof` of a field of something other than a struct", None);
+            return self.refuse(
+                name.span,
+                "`offsetof` of a field of something other than a struct",
+                None,
+            );
         };
         if unit == Unit::Scalars {
             return self.field(*id, &name.node.name, name.span);
         }
         self.fields(*id, name.span)?;
         let declared = &self.structs[*id].declared;
-        match declared.iter().position(|(field, _)| *field == name.node.name) {
+        match declared
+            .iter()
+            .position(|(field, _)| *field == name.node.name)
+        {
             Some(index) => Ok((self.field_extents(*id)[index].0, declared[index].1.clone())),
             None => Err(self.unknown_field(*id, &name.node.name, name.span)),
         }
@@ -1183,8 +1368,13 @@ impl<'a> TypeEnv<'a> {
             CType::Struct(id) => match &self.structs[*id].fields {
                 Some(_) => {
                     let fields = &self.structs[*id].declared;
-                    let members = fields.iter().map(|(name, t)| self.member_alignment(*id, name, t));
-                    members.max().unwrap_or(1).max(self.structs[*id].asked_alignment)
+                    let members = fields
+                        .iter()
+                        .map(|(name, t)| self.member_alignment(*id, name, t));
+                    members
+                        .max()
+                        .unwrap_or(1)
+                        .max(self.structs[*id].asked_alignment)
                 }
                 None => 1,
             },
@@ -1199,7 +1389,11 @@ impl<'a> TypeEnv<'a> {
     fn member_alignment(&self, id: StructId, name: &str, ty: &CType) -> u64 {
         let info = &self.structs[id];
         let asked = info.member_alignments.get(name).copied().unwrap_or(1);
-        if info.packed { asked } else { self.alignment(ty).max(asked) }
+        if info.packed {
+            asked
+        } else {
+            self.alignment(ty).max(asked)
+        }
     }
 
     /// Size in scalars (one location per scalar): the layout of memory
@@ -1269,7 +1463,9 @@ impl<'a> TypeEnv<'a> {
             CType::Array(t, n) => Ty::Array(Box::new(self.ir_type(t)), *n),
             CType::Struct(id) => Ty::Struct(*id),
             CType::ThreadHandle => Ty::ThreadHandle,
-            CType::Float(bytes) => Ty::Float { bits: bytes.saturating_mul(8).min(64) },
+            CType::Float(bytes) => Ty::Float {
+                bits: bytes.saturating_mul(8).min(64),
+            },
             CType::Mutex | CType::Opaque(_) | CType::Function(..) => Ty::INT,
         }
     }
@@ -1418,7 +1614,9 @@ fn char_value(s: &str) -> Option<i64> {
         "v" => 11,
         // a character constant is an int of the value of a `char`, which
         // is signed here (x86): '\xff' is -1
-        other if other.starts_with('x') => i64::from(u8::from_str_radix(&other[1..], 16).ok()? as i8),
+        other if other.starts_with('x') => {
+            i64::from(u8::from_str_radix(&other[1..], 16).ok()? as i8)
+        }
         other => i64::from(u8::from_str_radix(other, 8).ok()? as i8),
     })
 }
@@ -1452,7 +1650,9 @@ pub fn binary_value(op: &BinaryOperator, l: i64, r: i64) -> Option<i64> {
 fn float_bytes(float: &lang_c::ast::TS18661FloatType) -> u8 {
     use lang_c::ast::TS18661FloatFormat;
     let bits = match float.format {
-        TS18661FloatFormat::BinaryInterchange | TS18661FloatFormat::DecimalInterchange => float.width,
+        TS18661FloatFormat::BinaryInterchange | TS18661FloatFormat::DecimalInterchange => {
+            float.width
+        }
         // the extended formats are at least one step wider
         TS18661FloatFormat::BinaryExtended | TS18661FloatFormat::DecimalExtended => 2 * float.width,
     };

@@ -95,7 +95,11 @@ pub struct Program {
 impl Program {
     /// The pointer value of location 1 ([`Program::byte_addresses`]).
     pub fn address_unit(&self) -> i64 {
-        if self.byte_addresses { BYTE_ADDRESS_UNIT } else { 1 }
+        if self.byte_addresses {
+            BYTE_ADDRESS_UNIT
+        } else {
+            1
+        }
     }
 }
 
@@ -127,7 +131,10 @@ pub fn per_thread_array(threads: u64) -> Ty {
 
 /// The element type of [`per_thread_array`] and of the threads' return
 /// values.
-pub const PER_THREAD_VALUE: Ty = Ty::Int { bits: 64, signed: true };
+pub const PER_THREAD_VALUE: Ty = Ty::Int {
+    bits: 64,
+    signed: true,
+};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlainGlobal {
@@ -159,7 +166,10 @@ pub struct Origin {
 pub enum Ty {
     Void,
     Bool,
-    Int { bits: u8, signed: bool },
+    Int {
+        bits: u8,
+        signed: bool,
+    },
     /// A pointer into shared memory, represented as a location id. The
     /// pointee type gives the stride of pointer arithmetic.
     Pointer(Box<Ty>),
@@ -172,11 +182,16 @@ pub enum Ty {
     FunctionPointer,
     /// `float` (32 bits) or `double` (64 bits). Shared memory holds such a
     /// value as the integer of its bits ([`Expr::Reinterpret`]).
-    Float { bits: u8 },
+    Float {
+        bits: u8,
+    },
 }
 
 impl Ty {
-    pub const INT: Ty = Ty::Int { bits: 32, signed: true };
+    pub const INT: Ty = Ty::Int {
+        bits: 32,
+        signed: true,
+    };
 }
 
 /// Truncates `v` to an integer type of `bits` bits, as a C conversion does.
@@ -350,7 +365,10 @@ pub enum RmwOp {
     FetchOr(Expr),
     FetchXor(Expr),
     /// Writes `desired` when the old value equals `expected`.
-    CompareExchange { expected: Expr, desired: Expr },
+    CompareExchange {
+        expected: Expr,
+        desired: Expr,
+    },
 }
 
 /// The words that open the text of an unwinding assertion's description
@@ -417,11 +435,21 @@ pub enum StmtKind {
     /// `place = value` on private data.
     Assign(Place, Expr),
     /// Visible: `target = shared[address]`.
-    Read { target: Place, address: Expr },
+    Read {
+        target: Place,
+        address: Expr,
+    },
     /// Visible: `shared[address] = value`.
-    Write { address: Expr, value: Expr },
+    Write {
+        address: Expr,
+        value: Expr,
+    },
     /// Visible: atomic read-modify-write; `target` receives the old value.
-    Rmw { target: Option<Place>, address: Expr, op: RmwOp },
+    Rmw {
+        target: Option<Place>,
+        address: Expr,
+        op: RmwOp,
+    },
     /// Visible.
     Fence(FenceKind),
     /// Visible: waits until the mutex at `address` is free, then takes it.
@@ -431,35 +459,65 @@ pub enum StmtKind {
     /// Visible: `pthread_mutex_trylock`. Drains, then takes the mutex at
     /// `mutex` if it is free (`target` = 1), else finds it held by another
     /// thread (`target` = 0).
-    MutexTryLock { target: Place, mutex: Expr },
+    MutexTryLock {
+        target: Place,
+        mutex: Expr,
+    },
     /// `target = ` fresh heap block of `size` scalars (0 when the heap bound
     /// is exhausted is NOT allowed: the execution is cut off instead).
-    Malloc { target: Place, size: Expr, zeroed: bool },
+    Malloc {
+        target: Place,
+        size: Expr,
+        zeroed: bool,
+    },
     Free(Expr),
-    Assert { condition: Expr, kind: PropertyKind },
+    Assert {
+        condition: Expr,
+        kind: PropertyKind,
+    },
     Assume(Expr),
     /// The assumption that a loop exits after its last unrolled copy
     /// (`--unwind`): executions that need more iterations are cut off here.
     LoopBound(Expr),
-    If { condition: Expr, then_branch: Block, else_branch: Block },
+    If {
+        condition: Expr,
+        then_branch: Block,
+        else_branch: Block,
+    },
     /// Every C loop. `while (c) B` is `{ test_first: true, prelude, condition: c,
     /// body: B, latch: [] }`; `for (;c;s) B` has `latch: s`; `do B while (c)`
     /// has `test_first: false`. `prelude` computes `condition` (it holds the
     /// visible reads the condition needs) and runs before every test.
     /// `continue` goes to the latch; `break` leaves the loop.
-    Loop { test_first: bool, prelude: Block, condition: Expr, body: Block, latch: Block },
+    Loop {
+        test_first: bool,
+        prelude: Block,
+        condition: Expr,
+        body: Block,
+        latch: Block,
+    },
     Break,
     Continue,
     Goto(LabelId),
     Label(LabelId, String),
     Return(Option<Expr>),
     /// A call of a non-thread function (removed by inlining).
-    Call { target: Option<Place>, function: FunctionId, arguments: Vec<Expr> },
+    Call {
+        target: Option<Place>,
+        function: FunctionId,
+        arguments: Vec<Expr>,
+    },
     /// Visible: `pthread_create(&handle, _, function, argument)`. The creator's
     /// stores are drained first.
-    ThreadCreate { handle: Place, function: FunctionId, argument: Expr },
+    ThreadCreate {
+        handle: Place,
+        function: FunctionId,
+        argument: Expr,
+    },
     /// Visible: `pthread_join(handle, _)`.
-    ThreadJoin { handle: Expr },
+    ThreadJoin {
+        handle: Expr,
+    },
     /// `pthread_exit(value)`: ends the current thread.
     ThreadExit(Option<Expr>),
     /// `__VERIFIER_atomic_begin()` / `end()`: no context switch in between.

@@ -64,8 +64,8 @@
 
 use super::points_to::PointsTo;
 use super::private_blocks::{PrivateBlocks, Site};
-use super::{nested_creation, sole_allocator, MemoryLayout, SeqStmt, SequentialProgram};
-use crate::ir::{truncate, BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty};
+use super::{MemoryLayout, SeqStmt, SequentialProgram, nested_creation, sole_allocator};
+use crate::ir::{BinaryOp, Expr, FenceKind, LabelId, LocalId, Place, Ty, truncate};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Shared locations a thread loads, stores, updates or locks while other
@@ -81,7 +81,10 @@ pub struct Accesses {
 impl Accesses {
     /// Every location.
     pub fn everything() -> Self {
-        Accesses { locations: BTreeSet::new(), anywhere: true }
+        Accesses {
+            locations: BTreeSet::new(),
+            anywhere: true,
+        }
     }
 
     pub fn contains(&self, location: u32) -> bool {
@@ -119,7 +122,12 @@ impl LockGuards {
         match locations {
             Some(range) => {
                 for location in range {
-                    narrow(self.per_location.entry(location).or_insert_with(|| held.clone()), held);
+                    narrow(
+                        self.per_location
+                            .entry(location)
+                            .or_insert_with(|| held.clone()),
+                        held,
+                    );
                 }
             }
             None => narrow(self.anywhere.get_or_insert_with(|| held.clone()), held),
@@ -147,7 +155,8 @@ impl LockGuards {
     /// (true when none was noted).
     pub fn protect(&self, location: u32, held: &BTreeSet<u32>) -> bool {
         let guarded = |guards: &BTreeSet<u32>| !guards.is_disjoint(held);
-        self.per_location.get(&location).is_none_or(guarded) && self.anywhere.as_ref().is_none_or(guarded)
+        self.per_location.get(&location).is_none_or(guarded)
+            && self.anywhere.as_ref().is_none_or(guarded)
     }
 }
 
@@ -271,14 +280,22 @@ pub fn store_buffering(program: &SequentialProgram) -> Vec<ThreadBuffers> {
 /// others: what each thread accesses beside them (its private blocks left
 /// out, when they are followed in the order `private_blocks`; through a
 /// pointer only where it may point, then).
-fn first_count(program: &SequentialProgram, private_blocks: Option<StoreOrder>) -> Vec<ThreadStores> {
+fn first_count(
+    program: &SequentialProgram,
+    private_blocks: Option<StoreOrder>,
+) -> Vec<ThreadStores> {
     let (shared, nothing) = (BTreeSet::new(), Accesses::default());
     let facts = ProgramFacts::of(program);
     let points_to = private_blocks.and(program.points_to.as_ref());
     let threads = program.threads.iter().enumerate();
     threads
         .map(|(index, thread)| {
-            let context = Context { private_blocks, points_to, slot: thread.slot, ..facts.context(index, &shared, &nothing) };
+            let context = Context {
+                private_blocks,
+                points_to,
+                slot: thread.slot,
+                ..facts.context(index, &shared, &nothing)
+            };
             walk(&thread.body, thread.slot == 0, &program.memory, context).result
         })
         .collect()
@@ -287,23 +304,33 @@ fn first_count(program: &SequentialProgram, private_blocks: Option<StoreOrder>) 
 /// The locations the threads other than `index` access while they run
 /// beside others.
 fn observed_by_others(first: &[ThreadStores], index: usize) -> Accesses {
-    others(first, index, |observed: &mut Accesses, stores| observed.union(&stores.accesses))
+    others(first, index, |observed: &mut Accesses, stores| {
+        observed.union(&stores.accesses)
+    })
 }
 
 /// The locations the threads other than `index` may write while they run
 /// beside others.
 fn written_by_others(first: &[ThreadStores], index: usize) -> Accesses {
-    others(first, index, |written: &mut Accesses, stores| written.union(&stores.writes()))
+    others(first, index, |written: &mut Accesses, stores| {
+        written.union(&stores.writes())
+    })
 }
 
 /// The mutexes the threads other than `index` hold at their accesses while
 /// they run beside others.
 fn guarded_by_others(first: &[ThreadStores], index: usize) -> LockGuards {
-    others(first, index, |guards: &mut LockGuards, stores| guards.union(&stores.guards))
+    others(first, index, |guards: &mut LockGuards, stores| {
+        guards.union(&stores.guards)
+    })
 }
 
 /// What `add` gathers from the counts of the threads other than `index`.
-fn others<T: Default>(first: &[ThreadStores], index: usize, add: impl Fn(&mut T, &ThreadStores)) -> T {
+fn others<T: Default>(
+    first: &[ThreadStores],
+    index: usize,
+    add: impl Fn(&mut T, &ThreadStores),
+) -> T {
     let mut gathered = T::default();
     for (other, stores) in first.iter().enumerate() {
         if other != index {
@@ -329,7 +356,9 @@ pub fn mark_uncontended_accesses(program: &mut SequentialProgram, order: StoreOr
     let facts = ProgramFacts::of(program);
     let shared = BTreeSet::new();
     let mut unheld = Accesses::default();
-    first.iter().for_each(|stores| unheld.union(&stores.unheld_unlocks));
+    first
+        .iter()
+        .for_each(|stores| unheld.union(&stores.unheld_unlocks));
     let points_to = program.points_to.as_ref();
     for (index, thread) in program.threads.iter_mut().enumerate() {
         let observed = observed_by_others(&first, index);
@@ -346,9 +375,17 @@ pub fn mark_uncontended_accesses(program: &mut SequentialProgram, order: StoreOr
         };
         let counter = walk(&thread.body, thread.slot == 0, &program.memory, context);
         let mut visit = 0;
-        mark(&mut thread.body, &Marks::UnobservedStores(&counter.unobserved), &mut visit);
+        mark(
+            &mut thread.body,
+            &Marks::UnobservedStores(&counter.unobserved),
+            &mut visit,
+        );
         let mut visit = 0;
-        mark(&mut thread.body, &Marks::NewestReads(&counter.newest), &mut visit);
+        mark(
+            &mut thread.body,
+            &Marks::NewestReads(&counter.newest),
+            &mut visit,
+        );
     }
 }
 
@@ -405,8 +442,11 @@ impl State {
         self.through_observed = self.through_observed.max(other.through_observed);
         self.guessed = self.guessed.max(other.guessed);
         self.concurrent |= other.concurrent;
-        self.constants.retain(|local, value| other.constants.get(local) == Some(value));
-        self.allocations = self.allocations.filter(|blocks| other.allocations == Some(*blocks));
+        self.constants
+            .retain(|local, value| other.constants.get(local) == Some(value));
+        self.allocations = self
+            .allocations
+            .filter(|blocks| other.allocations == Some(*blocks));
         self.running.extend(other.running.iter().copied());
         narrow(&mut self.held, &other.held);
         self.private.join(&other.private);
@@ -418,11 +458,14 @@ impl State {
     fn track_assignment(&mut self, stmt: &SeqStmt, memory: &MemoryLayout) {
         match stmt {
             SeqStmt::Malloc { target, .. } => {
-                let block = self.allocations.filter(|blocks| *blocks < memory.heap_blocks);
+                let block = self
+                    .allocations
+                    .filter(|blocks| *blocks < memory.heap_blocks);
                 self.allocations = self.allocations.map(|blocks| blocks.saturating_add(1));
                 match (target, block) {
                     (Place::Local(local), Some(block)) => {
-                        let base = i64::from(memory.heap_base) + i64::from(block) * i64::from(memory.heap_block_size);
+                        let base = i64::from(memory.heap_base)
+                            + i64::from(block) * i64::from(memory.heap_block_size);
                         self.constants.insert(*local, base);
                     }
                     _ => {
@@ -534,12 +577,24 @@ struct ProgramFacts {
 
 impl ProgramFacts {
     fn of(program: &SequentialProgram) -> ProgramFacts {
-        ProgramFacts { nested_creation: nested_creation(program), allocator: sole_allocator(&program.threads) }
+        ProgramFacts {
+            nested_creation: nested_creation(program),
+            allocator: sole_allocator(&program.threads),
+        }
     }
 
     /// The context of thread `index`, without guards.
-    fn context<'a>(self, index: usize, shared: &'a BTreeSet<u32>, observed: &'a Accesses) -> Context<'a> {
-        Context { nested_creation: self.nested_creation, allocates_alone: self.allocator == Some(index), ..Context::new(shared, observed) }
+    fn context<'a>(
+        self,
+        index: usize,
+        shared: &'a BTreeSet<u32>,
+        observed: &'a Accesses,
+    ) -> Context<'a> {
+        Context {
+            nested_creation: self.nested_creation,
+            allocates_alone: self.allocator == Some(index),
+            ..Context::new(shared, observed)
+        }
     }
 }
 
@@ -579,12 +634,23 @@ struct Counter<'a> {
 
 /// Runs the count over one thread body; `main`: no other thread runs until
 /// the first thread creation, nor after every created thread is joined.
-fn walk<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Context<'a>) -> Counter<'a> {
+fn walk<'a>(
+    body: &[SeqStmt],
+    main: bool,
+    memory: &'a MemoryLayout,
+    context: Context<'a>,
+) -> Counter<'a> {
     walk_folding(body, main, memory, context, false)
 }
 
 /// [`walk`], also collecting the folded addresses when `fold`.
-fn walk_folding<'a>(body: &[SeqStmt], main: bool, memory: &'a MemoryLayout, context: Context<'a>, fold: bool) -> Counter<'a> {
+fn walk_folding<'a>(
+    body: &[SeqStmt],
+    main: bool,
+    memory: &'a MemoryLayout,
+    context: Context<'a>,
+    fold: bool,
+) -> Counter<'a> {
     let counter = walk_once(body, main, memory, context, fold, BTreeSet::new());
     if counter.unordered_escapes.is_empty() {
         return counter;
@@ -640,7 +706,12 @@ fn walk_once<'a>(
 pub fn mark_main_alone(program: &mut SequentialProgram) {
     let facts = ProgramFacts::of(program);
     let (shared, observed) = (BTreeSet::new(), Accesses::default());
-    let Some((index, main)) = program.threads.iter_mut().enumerate().find(|(_, thread)| thread.slot == 0) else {
+    let Some((index, main)) = program
+        .threads
+        .iter_mut()
+        .enumerate()
+        .find(|(_, thread)| thread.slot == 0)
+    else {
         return;
     };
     let context = facts.context(index, &shared, &observed);
@@ -669,7 +740,12 @@ fn mark(block: &mut [SeqStmt], marks: &Marks, visit: &mut usize) {
         match (stmt, marks) {
             (SeqStmt::Read { alone: flag, .. }, Marks::Alone(set))
             | (SeqStmt::Read { newest: flag, .. }, Marks::NewestReads(set))
-            | (SeqStmt::Write { unobserved: flag, .. }, Marks::UnobservedStores(set)) => {
+            | (
+                SeqStmt::Write {
+                    unobserved: flag, ..
+                },
+                Marks::UnobservedStores(set),
+            ) => {
                 *flag = set.contains(&index);
             }
             (
@@ -714,10 +790,13 @@ impl Counter<'_> {
     fn stmt(&mut self, stmt: &SeqStmt, state: Option<State>) -> Option<State> {
         let index = self.visit;
         self.visit += 1;
-        let private = state.as_ref().and_then(|state| self.private_block(state, stmt));
+        let private = state
+            .as_ref()
+            .and_then(|state| self.private_block(state, stmt));
         if let Some(state) = &state {
             if let Some(folded) = &mut self.folded
-                && let Some(address) = access_address(stmt).and_then(|address| folded_address(self.memory, state, address))
+                && let Some(address) = access_address(stmt)
+                    .and_then(|address| folded_address(self.memory, state, address))
             {
                 folded.insert(index, address);
             }
@@ -780,7 +859,11 @@ impl Counter<'_> {
                 let after_else = self.block(else_branch, state);
                 merge(after_then, after_else)
             }
-            SeqStmt::Write { address, unobserved, .. } => state.map(|mut state| {
+            SeqStmt::Write {
+                address,
+                unobserved,
+                ..
+            } => state.map(|mut state| {
                 if !*unobserved {
                     state.guessed += 1;
                     self.result.guessed = self.result.guessed.max(state.guessed);
@@ -820,7 +903,10 @@ impl Counter<'_> {
                 state.drain();
                 let locations = self.locations(&state, address);
                 let held = &state.held;
-                if locations.as_ref().is_none_or(|mutexes| mutexes.iter().any(|mutex| !held.contains(mutex))) {
+                if locations
+                    .as_ref()
+                    .is_none_or(|mutexes| mutexes.iter().any(|mutex| !held.contains(mutex)))
+                {
                     self.result.unheld_unlocks.add(locations.clone());
                 }
                 match locations {
@@ -836,7 +922,9 @@ impl Counter<'_> {
                 state
             }),
             SeqStmt::Join { handle, .. } => state.map(|mut state| {
-                if let Some(slot) = evaluate(handle, &state.constants).and_then(|s| usize::try_from(s).ok()) {
+                if let Some(slot) =
+                    evaluate(handle, &state.constants).and_then(|s| usize::try_from(s).ok())
+                {
                     state.running.remove(&slot);
                 }
                 state
@@ -858,7 +946,9 @@ impl Counter<'_> {
     /// and private blocks are followed.
     fn private_block(&self, state: &State, stmt: &SeqStmt) -> Option<Site> {
         self.context.private_blocks?;
-        state.private.block_of(access_address(stmt)?, self.memory.heap_block_size)
+        state
+            .private
+            .block_of(access_address(stmt)?, self.memory.heap_block_size)
     }
 
     /// Follows the private blocks across `stmt` (at pre-order `index`;
@@ -866,7 +956,13 @@ impl Counter<'_> {
     /// escape with unordered stores where the order of stores matters.
     /// After [`State::track_assignment`], which knows a new block's first
     /// location.
-    fn track_private_blocks(&mut self, stmt: &SeqStmt, state: &mut State, index: usize, private: Option<Site>) {
+    fn track_private_blocks(
+        &mut self,
+        stmt: &SeqStmt,
+        state: &mut State,
+        index: usize,
+        private: Option<Site>,
+    ) {
         if self.context.private_blocks.is_none() {
             return;
         }
@@ -876,7 +972,9 @@ impl Counter<'_> {
                 if self.ordinary_sites.contains(&index) {
                     blocks.forget(target);
                 } else {
-                    let first = target.root_local().and_then(|local| state.constants.get(&local).copied());
+                    let first = target
+                        .root_local()
+                        .and_then(|local| state.constants.get(&local).copied());
                     blocks.allocate(target, index, first);
                 }
             }
@@ -889,7 +987,12 @@ impl Counter<'_> {
                 }
             }
             // drains first, then publishes what it writes
-            SeqStmt::Rmw { target, operand, expected, .. } => {
+            SeqStmt::Rmw {
+                target,
+                operand,
+                expected,
+                ..
+            } => {
                 blocks.order_stores();
                 blocks.escape(operand);
                 blocks.escape(expected);
@@ -901,7 +1004,10 @@ impl Counter<'_> {
                 blocks.order_stores();
                 blocks.forget(target);
             }
-            SeqStmt::Fence { .. } | SeqStmt::Lock { .. } | SeqStmt::Unlock { .. } | SeqStmt::Create { .. } => {
+            SeqStmt::Fence { .. }
+            | SeqStmt::Lock { .. }
+            | SeqStmt::Unlock { .. }
+            | SeqStmt::Create { .. } => {
                 blocks.order_stores();
             }
             _ => {}
@@ -923,7 +1029,8 @@ impl Counter<'_> {
     /// first creation, nor after it joined every thread it created (when no
     /// other thread creates threads). Every other thread runs beside main.
     fn beside_others(&self, state: &State) -> bool {
-        state.concurrent && !(self.main && state.running.is_empty() && !self.context.nested_creation)
+        state.concurrent
+            && !(self.main && state.running.is_empty() && !self.context.nested_creation)
     }
 
     /// Whether no other thread can have a store to the location(s) a read
@@ -932,18 +1039,26 @@ impl Counter<'_> {
     /// others only under a mutex this thread holds, or written by none of
     /// them while this one runs.
     fn reads_newest(&self, state: &State, address: &Expr) -> bool {
-        let unwritten = |location: u32| self.context.written_by_others.is_some_and(|written| !written.contains(location));
+        let unwritten = |location: u32| {
+            self.context
+                .written_by_others
+                .is_some_and(|written| !written.contains(location))
+        };
         self.context.guards.is_some()
             && (!self.beside_others(state)
-                || self
-                    .locations(state, address)
-                    .is_some_and(|locations| locations.into_iter().all(|location| self.guarded(state, location) || unwritten(location))))
+                || self.locations(state, address).is_some_and(|locations| {
+                    locations
+                        .into_iter()
+                        .all(|location| self.guarded(state, location) || unwritten(location))
+                }))
     }
 
     /// Whether the other threads access `location` only under a mutex held
     /// at `state`, or not at all (false without their guards).
     fn guarded(&self, state: &State, location: u32) -> bool {
-        self.context.guards.is_some_and(|guards| guards.protect(location, &state.held))
+        self.context
+            .guards
+            .is_some_and(|guards| guards.protect(location, &state.held))
     }
 
     /// The locations `address` may denote at `state`: a constant location,
@@ -956,7 +1071,9 @@ impl Counter<'_> {
         if let Some((first, scalars)) = self.memory.dispatch_object(address) {
             return Some((first..first.saturating_add(scalars)).collect());
         }
-        self.context.points_to.and_then(|facts| facts.locations(self.context.slot, address))
+        self.context
+            .points_to
+            .and_then(|facts| facts.locations(self.context.slot, address))
     }
 
     /// A store enters the buffer at `state`: at a constant location, at one
@@ -972,7 +1089,8 @@ impl Counter<'_> {
                 for location in locations {
                     *state.per_location.entry(location).or_insert(0) += 1;
                     shared |= self.context.shared.contains(&location);
-                    observed |= self.context.observed.contains(location) && !self.guarded(state, location);
+                    observed |=
+                        self.context.observed.contains(location) && !self.guarded(state, location);
                 }
                 (shared, observed)
             }
@@ -1017,7 +1135,9 @@ fn folded_address(memory: &MemoryLayout, state: &State, address: &Expr) -> Optio
     }
     let location = evaluate(address, &state.constants);
     if let Some((first, scalars)) = memory.dispatch_object(address) {
-        let inside = |location: &i64| (i64::from(first)..i64::from(first) + i64::from(scalars)).contains(location);
+        let inside = |location: &i64| {
+            (i64::from(first)..i64::from(first) + i64::from(scalars)).contains(location)
+        };
         return location.filter(inside).map(Expr::Const);
     }
     let folded = match location {
@@ -1046,7 +1166,9 @@ fn access_address(stmt: &SeqStmt) -> Option<&Expr> {
 fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr {
     let substitute = |inner: &Expr| Box::new(substitute_constants(inner, constants));
     match expr {
-        Expr::Load(Place::Local(local)) => constants.get(local).map_or_else(|| expr.clone(), |value| Expr::Const(*value)),
+        Expr::Load(Place::Local(local)) => constants
+            .get(local)
+            .map_or_else(|| expr.clone(), |value| Expr::Const(*value)),
         Expr::Unary(op, inner) => Expr::Unary(*op, substitute(inner)),
         Expr::Cast(ty, inner) => Expr::Cast(ty.clone(), substitute(inner)),
         Expr::Reinterpret(ty, inner) => Expr::Reinterpret(ty.clone(), substitute(inner)),
@@ -1059,12 +1181,18 @@ fn substitute_constants(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Expr
                 _ => substituted,
             }
         }
-        Expr::Conditional(condition, then_value, else_value) => {
-            Expr::Conditional(substitute(condition), substitute(then_value), substitute(else_value))
-        }
-        Expr::LibraryCall(function, arguments) => {
-            Expr::LibraryCall(*function, arguments.iter().map(|argument| substitute_constants(argument, constants)).collect())
-        }
+        Expr::Conditional(condition, then_value, else_value) => Expr::Conditional(
+            substitute(condition),
+            substitute(then_value),
+            substitute(else_value),
+        ),
+        Expr::LibraryCall(function, arguments) => Expr::LibraryCall(
+            *function,
+            arguments
+                .iter()
+                .map(|argument| substitute_constants(argument, constants))
+                .collect(),
+        ),
         Expr::Const(_)
         | Expr::FloatConst(_)
         | Expr::Load(_)
@@ -1087,9 +1215,21 @@ pub fn fold_constant_addresses(program: &mut SequentialProgram) {
     let facts = ProgramFacts::of(program);
     for (index, thread) in program.threads.iter_mut().enumerate() {
         let context = facts.context(index, &shared, &observed);
-        let folded = walk_folding(&thread.body, thread.slot == 0, &program.memory, context, true).folded.unwrap_or_default();
+        let folded = walk_folding(
+            &thread.body,
+            thread.slot == 0,
+            &program.memory,
+            context,
+            true,
+        )
+        .folded
+        .unwrap_or_default();
         let mut visit = 0;
-        mark(&mut thread.body, &Marks::FoldedAddresses(&folded), &mut visit);
+        mark(
+            &mut thread.body,
+            &Marks::FoldedAddresses(&folded),
+            &mut visit,
+        );
     }
 }
 
@@ -1101,7 +1241,11 @@ pub(super) fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Optio
     match expr {
         Expr::Const(value) => Some(*value),
         Expr::Load(Place::Local(local)) => constants.get(local).copied(),
-        Expr::Binary(BinaryOp::BitXor | BinaryOp::Sub, left, right) if left == right && deterministic(left) => Some(0),
+        Expr::Binary(BinaryOp::BitXor | BinaryOp::Sub, left, right)
+            if left == right && deterministic(left) =>
+        {
+            Some(0)
+        }
         Expr::Binary(op, left, right) => {
             let (left, right) = (evaluate(left, constants)?, evaluate(right, constants)?);
             match op {
@@ -1128,8 +1272,14 @@ pub(super) fn evaluate(expr: &Expr, constants: &BTreeMap<LocalId, i64>) -> Optio
 fn deterministic(expr: &Expr) -> bool {
     match expr {
         Expr::Nondet(_) => false,
-        Expr::Const(_) | Expr::FloatConst(_) | Expr::Load(_) | Expr::ObjectAddress(_) | Expr::CurrentThread => true,
-        Expr::Unary(_, inner) | Expr::Cast(_, inner) | Expr::Reinterpret(_, inner) => deterministic(inner),
+        Expr::Const(_)
+        | Expr::FloatConst(_)
+        | Expr::Load(_)
+        | Expr::ObjectAddress(_)
+        | Expr::CurrentThread => true,
+        Expr::Unary(_, inner) | Expr::Cast(_, inner) | Expr::Reinterpret(_, inner) => {
+            deterministic(inner)
+        }
         Expr::Binary(_, left, right) => deterministic(left) && deterministic(right),
         Expr::Conditional(condition, then_value, else_value) => {
             deterministic(condition) && deterministic(then_value) && deterministic(else_value)
@@ -1222,7 +1372,10 @@ mod tests {
 
     #[test]
     fn a_drain_ends_a_run_of_buffered_stores() {
-        let stores = stores(&[write(1), write(2), fence(), write(1), write(1), write(1)], false);
+        let stores = stores(
+            &[write(1), write(2), fence(), write(1), write(1), write(1)],
+            false,
+        );
         assert_eq!(stores.most, 3);
         assert_eq!(stores.at(1), 3);
         assert_eq!(stores.at(2), 1);
@@ -1232,7 +1385,13 @@ mod tests {
 
     #[test]
     fn phases_move_stores_only_up_to_the_newest_observed_one() {
-        let (shared, observed) = (BTreeSet::new(), Accesses { locations: [1].into(), anywhere: false });
+        let (shared, observed) = (
+            BTreeSet::new(),
+            Accesses {
+                locations: [1].into(),
+                anywhere: false,
+            },
+        );
         let context = Context::new(&shared, &observed);
         let count = |body: &[SeqStmt]| walk(body, false, &layout(), context).result;
         // Location 1 is observed: the phases must reach its store, behind
@@ -1250,11 +1409,17 @@ mod tests {
     }
 
     fn lock(location: i64) -> SeqStmt {
-        SeqStmt::Lock { address: Expr::Const(location), stmt: 0 }
+        SeqStmt::Lock {
+            address: Expr::Const(location),
+            stmt: 0,
+        }
     }
 
     fn unlock(location: i64) -> SeqStmt {
-        SeqStmt::Unlock { address: Expr::Const(location), stmt: 0 }
+        SeqStmt::Unlock {
+            address: Expr::Const(location),
+            stmt: 0,
+        }
     }
 
     #[test]
@@ -1275,7 +1440,10 @@ mod tests {
         assert!(!guards.protect(4, &eight), "another mutex protects nothing");
         assert!(!guards.protect(5, &nine), "one bare access is enough");
         assert!(guards.protect(1, &nine), "the array's only access holds 9");
-        assert!(guards.protect(6, &BTreeSet::new()), "nothing accessed, nothing to protect from");
+        assert!(
+            guards.protect(6, &BTreeSet::new()),
+            "nothing accessed, nothing to protect from"
+        );
         // after the branches only 8 or 9 is held: neither on every path
         let body = [lock(9), branch(vec![], vec![unlock(9), lock(8)]), write(4)];
         assert!(!stores(&body, false).guards.protect(4, &nine));
@@ -1290,7 +1458,16 @@ mod tests {
         let other = guards_of(&[lock(9), read_at(4), unlock(9)]);
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
         let unobserved = |body: &[SeqStmt], guards: Option<&LockGuards>| {
-            walk(body, false, &layout(), Context { guards, ..Context::new(&shared, &observed) }).unobserved
+            walk(
+                body,
+                false,
+                &layout(),
+                Context {
+                    guards,
+                    ..Context::new(&shared, &observed)
+                },
+            )
+            .unobserved
         };
         // store 1 (to 4, under 9) is unobserved; store 3 (after the unlock) is not
         let body = [lock(9), write(4), unlock(9), write(4)];
@@ -1302,14 +1479,29 @@ mod tests {
     }
 
     fn read_at(location: i64) -> SeqStmt {
-        SeqStmt::Read { target: Place::Local(1), address: Expr::Const(location), stmt: 0, alone: false, newest: false }
+        SeqStmt::Read {
+            target: Place::Local(1),
+            address: Expr::Const(location),
+            stmt: 0,
+            alone: false,
+            newest: false,
+        }
     }
 
     /// The reads of `body` (a thread beside others) that read the newest
     /// write, given what the other threads hold at their accesses.
     fn newest_reads(body: &[SeqStmt], others: &LockGuards) -> BTreeSet<usize> {
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
-        walk(body, false, &layout(), Context { guards: Some(others), ..Context::new(&shared, &observed) }).newest
+        walk(
+            body,
+            false,
+            &layout(),
+            Context {
+                guards: Some(others),
+                ..Context::new(&shared, &observed)
+            },
+        )
+        .newest
     }
 
     #[test]
@@ -1345,20 +1537,50 @@ mod tests {
     fn a_load_of_a_location_no_other_thread_writes_reads_the_newest_write() {
         // the others read 4 bare, store to 5, lock 6 and compare-and-swap 7:
         // only the store can be pending (the others write memory at once)
-        let others = stores(&[read_at(4), write(5), lock(6), unlock(6), compare_and_swap_at(7)], false);
+        let others = stores(
+            &[
+                read_at(4),
+                write(5),
+                lock(6),
+                unlock(6),
+                compare_and_swap_at(7),
+            ],
+            false,
+        );
         let written = others.writes();
-        assert_eq!(written, Accesses { locations: BTreeSet::from([5]), anywhere: false });
+        assert_eq!(
+            written,
+            Accesses {
+                locations: BTreeSet::from([5]),
+                anywhere: false
+            }
+        );
         let (shared, observed) = (BTreeSet::new(), Accesses::everything());
         let memory = layout();
-        let context = Context { guards: Some(&others.guards), written_by_others: Some(&written), ..Context::new(&shared, &observed) };
+        let context = Context {
+            guards: Some(&others.guards),
+            written_by_others: Some(&written),
+            ..Context::new(&shared, &observed)
+        };
         // its own store to 4 comes last in 4's list: the load reads it
         let body = [write(4), read_at(4), read_at(5), read_at(6), read_at(7)];
-        assert_eq!(walk(&body, false, &memory, context).newest, BTreeSet::from([1, 3, 4]));
+        assert_eq!(
+            walk(&body, false, &memory, context).newest,
+            BTreeSet::from([1, 3, 4])
+        );
         // without what the others write, a bare read by them is an access
-        let context = Context { guards: Some(&others.guards), ..Context::new(&shared, &observed) };
+        let context = Context {
+            guards: Some(&others.guards),
+            ..Context::new(&shared, &observed)
+        };
         assert!(walk(&body, false, &memory, context).newest.is_empty());
         // a store of theirs through an unknown address may write anything
-        let anywhere = SeqStmt::Write { address: Expr::Load(Place::Local(0)), value: Expr::Const(1), stmt: 0, unobserved: false };
+        let anywhere = SeqStmt::Write {
+            address: Expr::Load(Place::Local(0)),
+            value: Expr::Const(1),
+            stmt: 0,
+            unobserved: false,
+        };
         assert_eq!(stores(&[anywhere], false).writes(), Accesses::everything());
     }
 
@@ -1368,26 +1590,45 @@ mod tests {
         assert_eq!(unheld(&[lock(9), unlock(9)]), Accesses::default());
         assert_eq!(unheld(&[unlock(9)]).locations, BTreeSet::from([9]));
         // held on one branch only
-        assert_eq!(unheld(&[branch(vec![lock(9)], vec![]), unlock(9)]).locations, BTreeSet::from([9]));
+        assert_eq!(
+            unheld(&[branch(vec![lock(9)], vec![]), unlock(9)]).locations,
+            BTreeSet::from([9])
+        );
         let mut others = stores(&[lock(9), write(4), unlock(9)], false).guards;
         assert!(others.protect(4, &BTreeSet::from([9])));
         others.distrust(&unheld(&[unlock(9)]));
-        assert!(!others.protect(4, &BTreeSet::from([9])), "a distrusted mutex guards nothing");
+        assert!(
+            !others.protect(4, &BTreeSet::from([9])),
+            "a distrusted mutex guards nothing"
+        );
     }
 
     #[test]
     fn known_pointer_locals_are_folded_into_addresses() {
         let local = |id: usize| Expr::Load(Place::Local(id));
-        let plus = |left: Expr, right: Expr| Expr::Binary(BinaryOp::Add, Box::new(left), Box::new(right));
-        let write_at = |address: Expr| SeqStmt::Write { address, value: Expr::Const(1), stmt: 0, unobserved: false };
+        let plus =
+            |left: Expr, right: Expr| Expr::Binary(BinaryOp::Add, Box::new(left), Box::new(right));
+        let write_at = |address: Expr| SeqStmt::Write {
+            address,
+            value: Expr::Const(1),
+            stmt: 0,
+            unobserved: false,
+        };
         let folded = |body: &[SeqStmt]| {
             let (shared, observed) = (BTreeSet::new(), Accesses::default());
             let context = Context::new(&shared, &observed);
-            walk_folding(body, false, &layout(), context, true).folded.unwrap_or_default()
+            walk_folding(body, false, &layout(), context, true)
+                .folded
+                .unwrap_or_default()
         };
         // local 0 holds the array's base (location 1), local 1 is unknown
         let base = SeqStmt::Assign(Place::Local(0), Expr::Const(1));
-        let body = [base.clone(), write_at(plus(local(0), Expr::Const(2))), write_at(plus(local(0), local(1))), write_at(local(1))];
+        let body = [
+            base.clone(),
+            write_at(plus(local(0), Expr::Const(2))),
+            write_at(plus(local(0), local(1))),
+            write_at(local(1)),
+        ];
         assert_eq!(
             folded(&body),
             BTreeMap::from([(1, Expr::Const(3)), (2, plus(Expr::Const(1), local(1)))]),
@@ -1396,25 +1637,57 @@ mod tests {
         // an address the printer dispatches over the array (1..=3) becomes
         // its location inside it, and stays dispatched (bounds-checked)
         // outside it
-        assert_eq!(folded(&[base.clone(), write_to_array()]), BTreeMap::from([(1, Expr::Const(2))]));
-        assert!(folded(&[SeqStmt::Assign(Place::Local(0), Expr::Const(3)), write_to_array()]).is_empty());
+        assert_eq!(
+            folded(&[base.clone(), write_to_array()]),
+            BTreeMap::from([(1, Expr::Const(2))])
+        );
+        assert!(
+            folded(&[
+                SeqStmt::Assign(Place::Local(0), Expr::Const(3)),
+                write_to_array()
+            ])
+            .is_empty()
+        );
         // a local assigned on one branch only is not known
-        let body = [branch(vec![base], vec![]), write_at(plus(local(0), Expr::Const(2)))];
+        let body = [
+            branch(vec![base], vec![]),
+            write_at(plus(local(0), Expr::Const(2))),
+        ];
         assert!(folded(&body).is_empty());
     }
 
     #[test]
     fn the_sole_allocators_heap_pointers_are_folded_into_addresses() {
         let local = |id: usize| Expr::Load(Place::Local(id));
-        let plus = |left: Expr, right: Expr| Expr::Binary(BinaryOp::Add, Box::new(left), Box::new(right));
-        let write_at = |address: Expr| SeqStmt::Write { address, value: Expr::Const(1), stmt: 0, unobserved: false };
-        let malloc = |local: usize| SeqStmt::Malloc { target: Place::Local(local), size: Expr::Const(4), zeroed: false, stmt: 0 };
+        let plus =
+            |left: Expr, right: Expr| Expr::Binary(BinaryOp::Add, Box::new(left), Box::new(right));
+        let write_at = |address: Expr| SeqStmt::Write {
+            address,
+            value: Expr::Const(1),
+            stmt: 0,
+            unobserved: false,
+        };
+        let malloc = |local: usize| SeqStmt::Malloc {
+            target: Place::Local(local),
+            size: Expr::Const(4),
+            zeroed: false,
+            stmt: 0,
+        };
         // two blocks of 4 scalars from location 10 on
-        let memory = MemoryLayout { heap_blocks: 2, heap_block_size: 4, ..layout() };
+        let memory = MemoryLayout {
+            heap_blocks: 2,
+            heap_block_size: 4,
+            ..layout()
+        };
         let folded = |body: &[SeqStmt], allocates_alone: bool| {
             let (shared, observed) = (BTreeSet::new(), Accesses::default());
-            let context = Context { allocates_alone, ..Context::new(&shared, &observed) };
-            walk_folding(body, true, &memory, context, true).folded.unwrap_or_default()
+            let context = Context {
+                allocates_alone,
+                ..Context::new(&shared, &observed)
+            };
+            walk_folding(body, true, &memory, context, true)
+                .folded
+                .unwrap_or_default()
         };
         // `p = malloc(..); q = malloc(..); q[1] = 1; p[3] = 1; r = malloc(..); r[0] = 1;`
         let body = [
@@ -1430,12 +1703,23 @@ mod tests {
             BTreeMap::from([(2, Expr::Const(15)), (3, Expr::Const(13))]),
             "each allocation takes the next block; the third finds none (no execution gets past it)"
         );
-        assert!(folded(&body, false).is_empty(), "another thread allocates too: the order of the blocks is not known");
+        assert!(
+            folded(&body, false).is_empty(),
+            "another thread allocates too: the order of the blocks is not known"
+        );
         // an allocation on one branch only: the blocks after it are not known
-        let body = [branch(vec![malloc(0)], vec![]), malloc(1), write_at(local(1))];
+        let body = [
+            branch(vec![malloc(0)], vec![]),
+            malloc(1),
+            write_at(local(1)),
+        ];
         assert!(folded(&body, true).is_empty());
         // the same count on both branches is
-        let body = [branch(vec![malloc(0)], vec![malloc(2)]), malloc(1), write_at(local(1))];
+        let body = [
+            branch(vec![malloc(0)], vec![malloc(2)]),
+            malloc(1),
+            write_at(local(1)),
+        ];
         assert_eq!(folded(&body, true), BTreeMap::from([(4, Expr::Const(14))]));
     }
 
@@ -1443,11 +1727,25 @@ mod tests {
     /// unpublished heap blocks are private, stores reaching memory in
     /// `order`: (unobserved stores, newest reads, what it may have pending,
     /// what it accesses).
-    fn private_walk(body: &[SeqStmt], order: StoreOrder) -> (BTreeSet<usize>, BTreeSet<usize>, Accesses, Accesses) {
-        let memory = MemoryLayout { heap_blocks: 2, heap_block_size: 2, ..layout() };
+    fn private_walk(
+        body: &[SeqStmt],
+        order: StoreOrder,
+    ) -> (BTreeSet<usize>, BTreeSet<usize>, Accesses, Accesses) {
+        let memory = MemoryLayout {
+            heap_blocks: 2,
+            heap_block_size: 2,
+            ..layout()
+        };
         // the others access and write everything, holding no mutex
-        let guards = LockGuards { per_location: BTreeMap::new(), anywhere: Some(BTreeSet::new()) };
-        let (shared, observed, written) = (BTreeSet::new(), Accesses::everything(), Accesses::everything());
+        let guards = LockGuards {
+            per_location: BTreeMap::new(),
+            anywhere: Some(BTreeSet::new()),
+        };
+        let (shared, observed, written) = (
+            BTreeSet::new(),
+            Accesses::everything(),
+            Accesses::everything(),
+        );
         let context = Context {
             guards: Some(&guards),
             written_by_others: Some(&written),
@@ -1455,16 +1753,43 @@ mod tests {
             ..Context::new(&shared, &observed)
         };
         let counter = walk(body, false, &memory, context);
-        (counter.unobserved, counter.newest, counter.result.writes(), counter.result.accesses)
+        (
+            counter.unobserved,
+            counter.newest,
+            counter.result.writes(),
+            counter.result.accesses,
+        )
     }
 
     #[test]
     fn a_block_the_thread_has_not_published_is_private() {
         let local = |id: usize| Expr::Load(Place::Local(id));
-        let field = |id: usize, offset: i64| Expr::Binary(BinaryOp::Add, Box::new(local(id)), Box::new(Expr::Const(offset)));
-        let store = |address: Expr, value: Expr| SeqStmt::Write { address, value, stmt: 0, unobserved: false };
-        let load = |address: Expr| SeqStmt::Read { target: Place::Local(5), address, stmt: 0, alone: false, newest: false };
-        let malloc = SeqStmt::Malloc { target: Place::Local(0), size: Expr::Const(2), zeroed: false, stmt: 0 };
+        let field = |id: usize, offset: i64| {
+            Expr::Binary(
+                BinaryOp::Add,
+                Box::new(local(id)),
+                Box::new(Expr::Const(offset)),
+            )
+        };
+        let store = |address: Expr, value: Expr| SeqStmt::Write {
+            address,
+            value,
+            stmt: 0,
+            unobserved: false,
+        };
+        let load = |address: Expr| SeqStmt::Read {
+            target: Place::Local(5),
+            address,
+            stmt: 0,
+            alone: false,
+            newest: false,
+        };
+        let malloc = SeqStmt::Malloc {
+            target: Place::Local(0),
+            size: Expr::Const(2),
+            zeroed: false,
+            stmt: 0,
+        };
         let link = SeqStmt::Rmw {
             target: None,
             address: Expr::Const(4),
@@ -1486,36 +1811,71 @@ mod tests {
         ];
         for order in [StoreOrder::ProgramOrder, StoreOrder::PerLocation] {
             let (unobserved, newest, writes, accesses) = private_walk(&body, order);
-            assert_eq!(unobserved, BTreeSet::from([1, 2]), "the stores before the compare-and-swap publishes n");
+            assert_eq!(
+                unobserved,
+                BTreeSet::from([1, 2]),
+                "the stores before the compare-and-swap publishes n"
+            );
             assert_eq!(newest, BTreeSet::from([3]));
-            assert!(writes.anywhere, "the store after it may be pending anywhere");
+            assert!(
+                writes.anywhere,
+                "the store after it may be pending anywhere"
+            );
             assert!(accesses.anywhere && accesses.locations.contains(&4));
         }
         // published by a plain store: in order under TSO; under PSO its
         // stores may reach memory after it, so the block is an ordinary one
         let publish = store(Expr::Const(4), local(0));
-        let body = [malloc.clone(), store(local(0), Expr::Const(1)), load(local(0)), publish.clone()];
+        let body = [
+            malloc.clone(),
+            store(local(0), Expr::Const(1)),
+            load(local(0)),
+            publish.clone(),
+        ];
         let (unobserved, newest, writes, _) = private_walk(&body, StoreOrder::ProgramOrder);
-        assert_eq!((unobserved, newest), (BTreeSet::from([1]), BTreeSet::from([2])));
+        assert_eq!(
+            (unobserved, newest),
+            (BTreeSet::from([1]), BTreeSet::from([2]))
+        );
         assert_eq!(writes.locations, BTreeSet::from([4]));
         assert!(!writes.anywhere);
         let (unobserved, newest, writes, _) = private_walk(&body, StoreOrder::PerLocation);
         assert!(unobserved.is_empty() && newest.is_empty());
         assert!(writes.anywhere);
         // a store-store fence between them orders them under PSO too
-        let fence = SeqStmt::Fence { kind: FenceKind::StoreStore, stmt: 0 };
-        let body = [malloc.clone(), store(local(0), Expr::Const(1)), fence, publish.clone()];
-        assert_eq!(private_walk(&body, StoreOrder::PerLocation).0, BTreeSet::from([1]));
+        let fence = SeqStmt::Fence {
+            kind: FenceKind::StoreStore,
+            stmt: 0,
+        };
+        let body = [
+            malloc.clone(),
+            store(local(0), Expr::Const(1)),
+            fence,
+            publish.clone(),
+        ];
+        assert_eq!(
+            private_walk(&body, StoreOrder::PerLocation).0,
+            BTreeSet::from([1])
+        );
         // lost on one path (another value on the other), then published
         let body = [
             malloc.clone(),
             store(local(0), Expr::Const(1)),
-            branch(vec![SeqStmt::Assign(Place::Local(0), Expr::Const(0))], vec![]),
+            branch(
+                vec![SeqStmt::Assign(Place::Local(0), Expr::Const(0))],
+                vec![],
+            ),
             publish,
         ];
         assert!(private_walk(&body, StoreOrder::PerLocation).0.is_empty());
         // an address through an unknown index may leave the block
-        let body = [malloc, store(Expr::Binary(BinaryOp::Add, Box::new(local(0)), Box::new(local(7))), Expr::Const(1))];
+        let body = [
+            malloc,
+            store(
+                Expr::Binary(BinaryOp::Add, Box::new(local(0)), Box::new(local(7))),
+                Expr::Const(1),
+            ),
+        ];
         let (unobserved, _, writes, _) = private_walk(&body, StoreOrder::ProgramOrder);
         assert!(unobserved.is_empty() && writes.anywhere);
     }
@@ -1528,7 +1888,12 @@ mod tests {
         assert!(!accesses.anywhere);
         assert!(stores(&[write_through_pointer()], false).accesses.anywhere);
         // Main before its first creation runs alone: nothing to observe.
-        assert!(stores(&[read(4), write(5)], true).accesses.locations.is_empty());
+        assert!(
+            stores(&[read(4), write(5)], true)
+                .accesses
+                .locations
+                .is_empty()
+        );
     }
 
     #[test]
@@ -1578,7 +1943,10 @@ mod tests {
     fn a_store_dispatched_over_an_array_may_reach_each_of_its_locations() {
         let stores = stores(&[write_to_array(), write(2)], false);
         assert_eq!(stores.anywhere, 0);
-        assert_eq!((stores.at(1), stores.at(2), stores.at(3), stores.at(4)), (1, 2, 1, 0));
+        assert_eq!(
+            (stores.at(1), stores.at(2), stores.at(3), stores.at(4)),
+            (1, 2, 1, 0)
+        );
         assert_eq!(stores.most, 2);
     }
 
@@ -1589,8 +1957,14 @@ mod tests {
         let observed = Accesses::everything();
         let context = Context::new(&shared, &observed);
         let stores = walk(&body, false, &layout(), context).result;
-        assert_eq!(stores.shared, 2, "the store to 2 and the one dispatched over 1-3");
-        assert_eq!(stores.ahead_of_shared, 3, "three stores are ahead of the dispatched one");
+        assert_eq!(
+            stores.shared, 2,
+            "the store to 2 and the one dispatched over 1-3"
+        );
+        assert_eq!(
+            stores.ahead_of_shared, 3,
+            "three stores are ahead of the dispatched one"
+        );
         assert_eq!(stores.most, 5);
     }
 
@@ -1609,7 +1983,10 @@ mod tests {
         let set = |value| SeqStmt::Assign(Place::Local(0), value);
         let body = [
             set(Expr::Const(0)),
-            branch(vec![set(Expr::Unary(UnaryOp::Neg, Box::new(Expr::Const(-1))))], vec![]),
+            branch(
+                vec![set(Expr::Unary(UnaryOp::Neg, Box::new(Expr::Const(-1))))],
+                vec![],
+            ),
             write_to_array(),
         ];
         let stores = stores(&body, false);
@@ -1620,7 +1997,10 @@ mod tests {
     fn nondet_values_are_not_equal_to_themselves() {
         let nondet = || Box::new(Expr::Nondet(Ty::INT));
         let body = [
-            SeqStmt::Assign(Place::Local(0), Expr::Binary(BinaryOp::BitXor, nondet(), nondet())),
+            SeqStmt::Assign(
+                Place::Local(0),
+                Expr::Binary(BinaryOp::BitXor, nondet(), nondet()),
+            ),
             write_to_array(),
         ];
         assert_eq!(stores(&body, false).at(3), 1);
@@ -1638,7 +2018,16 @@ mod tests {
 
     fn alone_reads(body: &[SeqStmt], nested_creation: bool) -> BTreeSet<usize> {
         let (shared, observed) = (BTreeSet::new(), Accesses::default());
-        walk(body, true, &layout(), Context { nested_creation, ..Context::new(&shared, &observed) }).alone
+        walk(
+            body,
+            true,
+            &layout(),
+            Context {
+                nested_creation,
+                ..Context::new(&shared, &observed)
+            },
+        )
+        .alone
     }
 
     #[test]
@@ -1656,18 +2045,32 @@ mod tests {
             read(),
         ];
         assert_eq!(alone_reads(&body, false), BTreeSet::from([0, 5]));
-        assert_eq!(alone_reads(&body, true), BTreeSet::from([0]), "a thread may have created others");
+        assert_eq!(
+            alone_reads(&body, true),
+            BTreeSet::from([0]),
+            "a thread may have created others"
+        );
         let mut program_body = body.to_vec();
-        mark(&mut program_body, &Marks::Alone(&BTreeSet::from([0, 5])), &mut 0);
+        mark(
+            &mut program_body,
+            &Marks::Alone(&BTreeSet::from([0, 5])),
+            &mut 0,
+        );
         assert!(matches!(program_body[5], SeqStmt::Read { alone: true, .. }));
-        assert!(matches!(program_body[3], SeqStmt::Read { alone: false, .. }));
+        assert!(matches!(
+            program_body[3],
+            SeqStmt::Read { alone: false, .. }
+        ));
     }
 
     #[test]
     fn a_join_through_an_unknown_handle_leaves_the_thread_running() {
         let body = [
             SeqStmt::Create { slot: 1, stmt: 0 },
-            branch(vec![SeqStmt::Assign(Place::Local(0), Expr::Const(1))], vec![]),
+            branch(
+                vec![SeqStmt::Assign(Place::Local(0), Expr::Const(1))],
+                vec![],
+            ),
             SeqStmt::Join {
                 handle: Expr::Load(Place::Local(0)),
                 stmt: 0,

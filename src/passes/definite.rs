@@ -51,8 +51,14 @@ impl Analysis {
                 self.uses(a, state);
                 self.uses(b, state);
             }
-            Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|argument| self.uses(argument, state)),
-            Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
+            Expr::LibraryCall(_, arguments) => arguments
+                .iter()
+                .for_each(|argument| self.uses(argument, state)),
+            Expr::Const(_)
+            | Expr::FloatConst(_)
+            | Expr::ObjectAddress(_)
+            | Expr::Nondet(_)
+            | Expr::CurrentThread => {}
         }
     }
 
@@ -99,7 +105,9 @@ impl Analysis {
                 self.uses(value, &state);
                 state
             }
-            SeqStmt::TryLock { target, address, .. } => {
+            SeqStmt::TryLock {
+                target, address, ..
+            } => {
                 self.uses(address, &state);
                 self.assign(target, state)
             }

@@ -39,10 +39,22 @@ impl HeapNeeds {
 
 /// The heap needs of threads with these (flattened) bodies, whose heap
 /// blocks hold `block_size` scalars; `None` when a jump goes backward.
-pub fn heap_needs<'a>(bodies: impl IntoIterator<Item = &'a Block>, block_size: u32, cut_by_bound: bool) -> Option<HeapNeeds> {
-    let mut needs = HeapNeeds { blocks: 0, sizes_fit: true, cut_by_bound };
+pub fn heap_needs<'a>(
+    bodies: impl IntoIterator<Item = &'a Block>,
+    block_size: u32,
+    cut_by_bound: bool,
+) -> Option<HeapNeeds> {
+    let mut needs = HeapNeeds {
+        blocks: 0,
+        sizes_fit: true,
+        cut_by_bound,
+    };
     for body in bodies {
-        let mut count = AllocationCount { labels_seen: HashSet::new(), block_size, sizes_fit: true };
+        let mut count = AllocationCount {
+            labels_seen: HashSet::new(),
+            block_size,
+            sizes_fit: true,
+        };
         needs.blocks = needs.blocks.saturating_add(count.most_allocations(body)?);
         needs.sizes_fit &= count.sizes_fit;
     }
@@ -97,27 +109,58 @@ mod tests {
     }
 
     fn malloc(scalars: i64) -> Stmt {
-        st(StmtKind::Malloc { target: Place::Local(0), size: Expr::Const(scalars), zeroed: false })
+        st(StmtKind::Malloc {
+            target: Place::Local(0),
+            size: Expr::Const(scalars),
+            zeroed: false,
+        })
     }
 
     fn branch(then_branch: Block, else_branch: Block) -> Stmt {
-        st(StmtKind::If { condition: Expr::Const(1), then_branch, else_branch })
+        st(StmtKind::If {
+            condition: Expr::Const(1),
+            then_branch,
+            else_branch,
+        })
     }
 
     #[test]
     fn a_path_takes_one_branch_and_the_threads_add_up() {
-        let main = vec![malloc(1), branch(vec![malloc(1), malloc(1)], vec![malloc(1)]), malloc(2)];
+        let main = vec![
+            malloc(1),
+            branch(vec![malloc(1), malloc(1)], vec![malloc(1)]),
+            malloc(2),
+        ];
         let worker = vec![branch(vec![], vec![malloc(1)])];
         let needs = heap_needs([&main, &worker], 2, false);
-        assert_eq!(needs, Some(HeapNeeds { blocks: 5, sizes_fit: true, cut_by_bound: false }));
+        assert_eq!(
+            needs,
+            Some(HeapNeeds {
+                blocks: 5,
+                sizes_fit: true,
+                cut_by_bound: false
+            })
+        );
         assert_eq!(needs.and_then(|needs| needs.sufficient_nmalloc()), Some(5));
     }
 
     #[test]
     fn a_forward_jump_counts_as_falling_through_and_a_backward_one_is_unknown() {
-        let forward = vec![st(StmtKind::Goto(3)), malloc(1), st(StmtKind::Label(3, "out".into())), malloc(1)];
-        assert_eq!(heap_needs([&forward], 1, false).map(|needs| needs.blocks), Some(2));
-        let backward = vec![st(StmtKind::Label(3, "again".into())), malloc(1), branch(vec![st(StmtKind::Goto(3))], vec![])];
+        let forward = vec![
+            st(StmtKind::Goto(3)),
+            malloc(1),
+            st(StmtKind::Label(3, "out".into())),
+            malloc(1),
+        ];
+        assert_eq!(
+            heap_needs([&forward], 1, false).map(|needs| needs.blocks),
+            Some(2)
+        );
+        let backward = vec![
+            st(StmtKind::Label(3, "again".into())),
+            malloc(1),
+            branch(vec![st(StmtKind::Goto(3))], vec![]),
+        ];
         assert_eq!(heap_needs([&backward], 1, false), None);
     }
 
@@ -125,9 +168,19 @@ mod tests {
     fn a_size_past_the_block_or_a_cut_leaves_the_sufficient_bound_unknown() {
         let body = vec![malloc(3)];
         let needs = heap_needs([&body], 2, false).expect("counted");
-        assert_eq!((needs.blocks, needs.sizes_fit, needs.sufficient_nmalloc()), (1, false, None));
-        let unknown_size = vec![st(StmtKind::Malloc { target: Place::Local(0), size: Expr::Load(Place::Local(1)), zeroed: false })];
-        assert_eq!(heap_needs([&unknown_size], 8, false).and_then(|needs| needs.sufficient_nmalloc()), None);
+        assert_eq!(
+            (needs.blocks, needs.sizes_fit, needs.sufficient_nmalloc()),
+            (1, false, None)
+        );
+        let unknown_size = vec![st(StmtKind::Malloc {
+            target: Place::Local(0),
+            size: Expr::Load(Place::Local(1)),
+            zeroed: false,
+        })];
+        assert_eq!(
+            heap_needs([&unknown_size], 8, false).and_then(|needs| needs.sufficient_nmalloc()),
+            None
+        );
         let cut = heap_needs([&vec![malloc(1)]], 1, true).expect("counted");
         assert_eq!((cut.blocks, cut.sufficient_nmalloc()), (1, None));
     }

@@ -4,10 +4,10 @@
 //! Each start function is inlined, unrolled and rid of unreachable code
 //! once, before its creation sites are looked for.
 
-use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
-use super::value_types::{ValueKind, ValueTypes, ValueTypesBuilder};
 use super::heap_needs::{self, HeapNeeds};
 use super::unreachable;
+use super::value_types::{ValueKind, ValueTypes, ValueTypesBuilder};
+use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, object_holding, unroll};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
@@ -75,13 +75,7 @@ pub fn instantiate(
         heap_cut: false,
     };
     flat.flatten_all(program, options, labels)?;
-    let mut threads = vec![new_instance(
-        program,
-        &flat,
-        program.main,
-        0,
-        None,
-    )?];
+    let mut threads = vec![new_instance(program, &flat, program.main, 0, None)?];
     let mut counts: HashMap<FunctionId, u32> = HashMap::from([(program.main, 1)]);
     let mut next = 0;
     while next < threads.len() {
@@ -115,19 +109,35 @@ pub fn instantiate(
         threads[next].created = created;
         next += 1;
     }
-    let needs = heap_needs::heap_needs(threads.iter().map(|t| &t.body), program.heap_block_size.max(1), flat.heap_cut);
+    let needs = heap_needs::heap_needs(
+        threads.iter().map(|t| &t.body),
+        program.heap_block_size.max(1),
+        flat.heap_cut,
+    );
     let (memory, locations) = allocate_memory(program, options, &mut threads, needs);
     let mut types = ValueTypesBuilder::new(&program.structs);
     let (location_names, kinds) = locations
         .into_iter()
         .map(|(name, ty)| (name, ty.map_or(ValueKind::Untyped, |ty| types.kind(&ty))))
         .unzip();
-    let allocation_shapes =
-        program.allocation_types.iter().filter_map(|(&statement, ty)| Some((statement, types.shape(ty)?))).collect();
+    let allocation_shapes = program
+        .allocation_types
+        .iter()
+        .filter_map(|(&statement, ty)| Some((statement, types.shape(ty)?)))
+        .collect();
     let value_types = ValueTypes {
-        function_names: program.functions.iter().map(|function| function.name.clone()).collect(),
+        function_names: program
+            .functions
+            .iter()
+            .map(|function| function.name.clone())
+            .collect(),
         allocation_shapes,
-        ..types.finish(kinds, u64::from(memory.heap_base), u64::from(memory.heap_block_size), program.byte_addresses)
+        ..types.finish(
+            kinds,
+            u64::from(memory.heap_base),
+            u64::from(memory.heap_block_size),
+            program.byte_addresses,
+        )
     };
     Ok(Instances {
         threads,
@@ -160,14 +170,23 @@ impl FlatFunctions {
     /// creator finds nothing counted, which cuts nothing). The warnings
     /// keep the order of creation. Under `--nmalloc auto` no heap bound
     /// cuts: the heap gets as many blocks as the threads can take.
-    fn flatten_all(&mut self, program: &Program, options: &TranslateOptions, labels: &mut LabelGen) -> Result<(), Box<Diagnostic>> {
+    fn flatten_all(
+        &mut self,
+        program: &Program,
+        options: &TranslateOptions,
+        labels: &mut LabelGen,
+    ) -> Result<(), Box<Diagnostic>> {
         let bounds = &cutting_bounds(options);
         let mut order = vec![program.main];
         let mut unrolled = HashMap::new();
         let mut next = 0;
         while let Some(&function) = order.get(next) {
             let mut f = inline::inline_function(program, function, labels)?;
-            let unrolling = unroll::Unrolling { unwind: options.bounds.unwind, assertions: options.unwinding_assertions, own: &self.own_depths };
+            let unrolling = unroll::Unrolling {
+                unwind: options.bounds.unwind,
+                assertions: options.unwinding_assertions,
+                own: &self.own_depths,
+            };
             f.body = unroll::unroll_block(&f.body, unrolling, labels);
             for (created, _) in creation_sites(&f.body) {
                 if !order.contains(&created) {
@@ -191,16 +210,26 @@ impl FlatFunctions {
         let creators = creators(&order, &unrolled);
         let mut at_creation: HashMap<FunctionId, u32> = HashMap::new();
         for &function in &order {
-            let Some(mut f) = unrolled.remove(&function) else { continue };
-            let creators_done = creators.get(&function).is_none_or(|all| all.iter().all(|creator| self.functions.contains_key(creator)));
-            let started_after = if creators_done { at_creation.get(&function).copied().unwrap_or(0) } else { 0 };
+            let Some(mut f) = unrolled.remove(&function) else {
+                continue;
+            };
+            let creators_done = creators.get(&function).is_none_or(|all| {
+                all.iter()
+                    .all(|creator| self.functions.contains_key(creator))
+            });
+            let started_after = if creators_done {
+                at_creation.get(&function).copied().unwrap_or(0)
+            } else {
+                0
+            };
             let found = unreachable::remove_unreachable(&mut f, bounds, &at_end, started_after);
             self.heap_cut |= found.heap_cut;
             for (created, allocations) in &found.allocations_at_creation {
                 let least = at_creation.entry(*created).or_insert(*allocations);
                 *least = (*least).min(*allocations);
             }
-            self.warnings.extend(unreachable::warnings(program, options, function, &found));
+            self.warnings
+                .extend(unreachable::warnings(program, options, function, &found));
             self.functions.insert(function, f);
         }
         Ok(())
@@ -211,16 +240,26 @@ impl FlatFunctions {
 /// count under `--nmalloc auto`.
 fn cutting_bounds(options: &TranslateOptions) -> Bounds {
     match options.auto_bounds.nmalloc {
-        BoundChoice::Sufficient => Bounds { nmalloc: u32::MAX, ..options.bounds.clone() },
+        BoundChoice::Sufficient => Bounds {
+            nmalloc: u32::MAX,
+            ..options.bounds.clone()
+        },
         BoundChoice::Given | BoundChoice::SufficientAtMost => options.bounds.clone(),
     }
 }
 
 /// The functions whose bodies create a thread of each function of `order`.
-fn creators(order: &[FunctionId], bodies: &HashMap<FunctionId, Function>) -> HashMap<FunctionId, Vec<FunctionId>> {
+fn creators(
+    order: &[FunctionId],
+    bodies: &HashMap<FunctionId, Function>,
+) -> HashMap<FunctionId, Vec<FunctionId>> {
     let mut creators: HashMap<FunctionId, Vec<FunctionId>> = HashMap::new();
     for function in order {
-        for (created, _) in bodies.get(function).map(|f| creation_sites(&f.body)).unwrap_or_default() {
+        for (created, _) in bodies
+            .get(function)
+            .map(|f| creation_sites(&f.body))
+            .unwrap_or_default()
+        {
             creators.entry(created).or_default().push(*function);
         }
     }
@@ -330,7 +369,12 @@ fn check_bounded(
 pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
     match ty {
         Ty::Void => 0,
-        Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pointer(_) | Ty::ThreadHandle | Ty::FunctionPointer => 1,
+        Ty::Bool
+        | Ty::Int { .. }
+        | Ty::Float { .. }
+        | Ty::Pointer(_)
+        | Ty::ThreadHandle
+        | Ty::FunctionPointer => 1,
         Ty::Array(element, n) => scalar_count(element, structs).saturating_mul(*n),
         Ty::Struct(id) => structs
             .get(*id)
@@ -341,7 +385,12 @@ pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
 
 /// The scalars of an object `name` of type `ty`, in location order: their
 /// names and C types.
-pub(super) fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<(String, Ty)>) {
+pub(super) fn scalar_locations(
+    name: &str,
+    ty: &Ty,
+    structs: &[StructDef],
+    out: &mut Vec<(String, Ty)>,
+) {
     match ty {
         Ty::Void => {}
         Ty::Array(element, n) => {
@@ -368,8 +417,11 @@ fn allocate_memory(
     threads: &mut [ThreadInstance],
     heap_needs: Option<HeapNeeds>,
 ) -> (MemoryLayout, Vec<(String, Option<Ty>)>) {
-    let mut names: Vec<(String, Option<Ty>)> =
-        program.locations.iter().map(|l| (l.name.clone(), Some(l.ty.clone()))).collect();
+    let mut names: Vec<(String, Option<Ty>)> = program
+        .locations
+        .iter()
+        .map(|l| (l.name.clone(), Some(l.ty.clone())))
+        .collect();
     if names.is_empty() {
         names.push(("null".into(), None));
     }
@@ -420,7 +472,11 @@ fn allocate_memory(
         });
         found
     });
-    let heap_blocks = if allocates { heap_blocks(options, heap_needs) } else { 0 };
+    let heap_blocks = if allocates {
+        heap_blocks(options, heap_needs)
+    } else {
+        0
+    };
     let heap_block_size = program.heap_block_size.max(1);
     for k in 0..heap_blocks {
         for j in 0..heap_block_size {
@@ -475,7 +531,15 @@ fn global_objects(program: &Program) -> Vec<(u32, u32)> {
 fn pointee_globals(program: &Program, objects: &[(u32, u32)]) -> BTreeSet<u32> {
     let object_of = |location: u32| object_holding(objects, location).map(|(first, _)| first);
     let taken = program.address_taken.iter();
-    taken.flat_map(|&location| [object_of(location), location.checked_sub(1).and_then(object_of)]).flatten().collect()
+    taken
+        .flat_map(|&location| {
+            [
+                object_of(location),
+                location.checked_sub(1).and_then(object_of),
+            ]
+        })
+        .flatten()
+        .collect()
 }
 
 /// Whether `block` still holds an object address (all must be resolved).

@@ -9,8 +9,8 @@ use super::walk::LabelGen;
 use super::{RmwCode, SeqStmt, SeqThread, SequentialProgram, TranslationMap, diagnostic_at};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
-    Expr, FenceKind, LabelId, OriginId, Place, PlainGlobal, Program, PropertyKind, RmwOp, Stmt,
-    StmtKind, StructDef, Ty, PER_THREAD_VALUE, per_thread_array,
+    Expr, FenceKind, LabelId, OriginId, PER_THREAD_VALUE, Place, PlainGlobal, Program,
+    PropertyKind, RmwOp, Stmt, StmtKind, StructDef, Ty, per_thread_array,
 };
 use crate::options::TranslateOptions;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -57,12 +57,19 @@ pub fn sequentialise_threads(
         .iter()
         .map(|t| sequentialise_thread(&context, t, labels))
         .collect::<Result<Vec<_>, _>>()?;
-    let thread_names = slots.iter().enumerate().map(|(slot, thread)| thread.name(slot)).collect();
+    let thread_names = slots
+        .iter()
+        .enumerate()
+        .map(|(slot, thread)| thread.name(slot))
+        .collect();
     Ok(SequentialProgram {
         map: TranslationMap {
             threads: slots,
             locations: instances.location_names,
-            value_types: ValueTypes { thread_names, ..instances.value_types },
+            value_types: ValueTypes {
+                thread_names,
+                ..instances.value_types
+            },
             origins: program.origins.clone(),
         },
         threads,
@@ -177,14 +184,25 @@ fn sequentialise_thread(
     let mut body = vec![SeqStmt::Guard(0)];
     // The thread's copies of the thread-local variables start at their
     // initial values (0 needs nothing: the arrays are static).
-    for &(id, initial) in context.program.per_thread.iter().filter(|(_, initial)| *initial != 0) {
-        body.push(SeqStmt::Assign(Place::plain_element(id, Expr::Const(thread.slot as i64)), Expr::Const(initial)));
+    for &(id, initial) in context
+        .program
+        .per_thread
+        .iter()
+        .filter(|(_, initial)| *initial != 0)
+    {
+        body.push(SeqStmt::Assign(
+            Place::plain_element(id, Expr::Const(thread.slot as i64)),
+            Expr::Const(initial),
+        ));
     }
     if thread.slot > 0
         && context.takes_argument.contains(&thread.slot)
         && let Some(&param) = thread.params.first()
     {
-        let argument = Expr::Load(Place::plain_element(context.thread_arg, Expr::Const(thread.slot as i64)));
+        let argument = Expr::Load(Place::plain_element(
+            context.thread_arg,
+            Expr::Const(thread.slot as i64),
+        ));
         let ty = thread
             .locals
             .get(param)
@@ -294,7 +312,9 @@ impl Sequentialiser<'_> {
     /// cannot be told apart statically, and is refused).
     fn meet(&mut self, other: (u32, bool), origin: OriginId) -> Result<(), Box<Diagnostic>> {
         match (self.falls_through, other) {
-            (true, (depth, true)) if depth != self.atomic_depth => Err(self.sections_disagree(origin)),
+            (true, (depth, true)) if depth != self.atomic_depth => {
+                Err(self.sections_disagree(origin))
+            }
             (false, (depth, arrives)) => {
                 (self.atomic_depth, self.falls_through) = (depth, arrives);
                 Ok(())
@@ -308,7 +328,10 @@ impl Sequentialiser<'_> {
     /// through.
     fn jump_depth(&mut self, label: LabelId, origin: OriginId) -> Result<(), Box<Diagnostic>> {
         if self.falls_through {
-            let earlier = *self.depth_at_jumps.entry(label).or_insert(self.atomic_depth);
+            let earlier = *self
+                .depth_at_jumps
+                .entry(label)
+                .or_insert(self.atomic_depth);
             if earlier != self.atomic_depth {
                 return Err(self.sections_disagree(origin));
             }
@@ -323,7 +346,10 @@ impl Sequentialiser<'_> {
             origin,
             "an atomic section that is open on some paths to here and closed on others".into(),
             "paths with different `__VERIFIER_atomic_begin`/`_end` meet here".into(),
-            Some("end each `__VERIFIER_atomic_begin` section on every path before the paths meet".into()),
+            Some(
+                "end each `__VERIFIER_atomic_begin` section on every path before the paths meet"
+                    .into(),
+            ),
         )
     }
 
@@ -363,7 +389,10 @@ impl Sequentialiser<'_> {
             return;
         };
         let place = Place::plain_element(results, Expr::Const(self.slot as i64));
-        out.push(SeqStmt::Assign(place, Expr::Cast(PER_THREAD_VALUE, Box::new(value.clone()))));
+        out.push(SeqStmt::Assign(
+            place,
+            Expr::Cast(PER_THREAD_VALUE, Box::new(value.clone())),
+        ));
     }
 
     fn block(&mut self, block: &[Stmt], out: &mut Vec<SeqStmt>) -> Result<(), Box<Diagnostic>> {
@@ -565,7 +594,8 @@ impl Sequentialiser<'_> {
                 };
                 out.push(SeqStmt::Create { slot, stmt: origin });
                 if self.context.takes_argument.contains(&slot) {
-                    let arg_place = Place::plain_element(self.context.thread_arg, Expr::Const(slot as i64));
+                    let arg_place =
+                        Place::plain_element(self.context.thread_arg, Expr::Const(slot as i64));
                     out.push(SeqStmt::Assign(arg_place, argument.clone()));
                 }
                 out.push(SeqStmt::Assign(handle.clone(), Expr::Const(slot as i64)));
@@ -636,14 +666,22 @@ impl Sequentialiser<'_> {
             PropertyKind::Assertion => ("assertion".to_string(), false),
             PropertyKind::ErrorCall => ("error call".to_string(), false),
             PropertyKind::DivisionByZero => (crate::ir::DIVISION_BY_ZERO.to_string(), true),
-            PropertyKind::InvalidFunctionPointer => (crate::ir::INVALID_FUNCTION_POINTER.to_string(), true),
+            PropertyKind::InvalidFunctionPointer => {
+                (crate::ir::INVALID_FUNCTION_POINTER.to_string(), true)
+            }
             PropertyKind::UnwindingAssertion => {
-                let unwind = super::loop_depth(self.context.program, &self.context.options.bounds, origin);
-                (format!("{} (--unwind {unwind})", crate::ir::UNWINDING_ASSERTION), true)
+                let unwind =
+                    super::loop_depth(self.context.program, &self.context.options.bounds, origin);
+                (
+                    format!("{} (--unwind {unwind})", crate::ir::UNWINDING_ASSERTION),
+                    true,
+                )
             }
         };
         match self.context.program.origins.get(origin) {
-            Some(o) if !o.text.is_empty() && marked => format!("{}:{}: {what}: {}", o.file, o.line, o.text),
+            Some(o) if !o.text.is_empty() && marked => {
+                format!("{}:{}: {what}: {}", o.file, o.line, o.text)
+            }
             Some(o) if !o.text.is_empty() => format!("{}:{}: {}", o.file, o.line, o.text),
             Some(o) => format!("{}:{}: {what}", o.file, o.line),
             None => what,

@@ -21,7 +21,8 @@ pub mod walk;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
-    BinaryOp, Expr, StmtKind, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program, StructDef, Ty,
+    BinaryOp, Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program,
+    StmtKind, StructDef, Ty,
 };
 use crate::options::{Bounds, LoopLine, MemoryModel, TranslateOptions};
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,7 +40,11 @@ impl ThreadSlot {
     /// The thread's name in reports: `main` for slot 0, else
     /// `function#instance`.
     pub fn name(&self, slot: usize) -> String {
-        if slot == 0 { self.function.clone() } else { format!("{}#{}", self.function, self.instance) }
+        if slot == 0 {
+            self.function.clone()
+        } else {
+            format!("{}#{}", self.function, self.instance)
+        }
     }
 }
 
@@ -268,7 +273,9 @@ impl MemoryLayout {
 
     /// Whether `address` is a constant location in the heap.
     pub fn is_heap_location(&self, address: &Expr) -> bool {
-        let heap = i64::from(self.heap_base)..i64::from(self.heap_base) + i64::from(self.heap_blocks) * i64::from(self.heap_block_size);
+        let heap = i64::from(self.heap_base)
+            ..i64::from(self.heap_base)
+                + i64::from(self.heap_blocks) * i64::from(self.heap_block_size);
         matches!(address, Expr::Const(id) if heap.contains(id))
     }
 
@@ -358,7 +365,10 @@ fn allocates(body: &[SeqStmt]) -> bool {
 /// address each of its allocations returns is known on a path that knows
 /// how many it made before.
 pub fn sole_allocator(threads: &[SeqThread]) -> Option<usize> {
-    let mut allocating = threads.iter().enumerate().filter(|(_, thread)| allocates(&thread.body));
+    let mut allocating = threads
+        .iter()
+        .enumerate()
+        .filter(|(_, thread)| allocates(&thread.body));
     match (allocating.next(), allocating.next()) {
         (Some((index, _)), None) => Some(index),
         _ => None,
@@ -377,7 +387,11 @@ fn any_statement(body: &[SeqStmt], found: &dyn Fn(&SeqStmt) -> bool) -> bool {
 /// Whether threads other than `main` (slot 0) create threads (then a join
 /// of every thread main created does not leave main alone).
 pub fn nested_creation(program: &SequentialProgram) -> bool {
-    program.threads.iter().filter(|thread| thread.slot != 0).any(|thread| creates_threads(&thread.body))
+    program
+        .threads
+        .iter()
+        .filter(|thread| thread.slot != 0)
+        .any(|thread| creates_threads(&thread.body))
 }
 
 /// The number of statements of `body` that hand out a write id when they
@@ -428,30 +442,44 @@ pub fn sequentialise(
 /// The file the program was read from: the file of `main`.
 fn input_file(program: &Program) -> Option<&str> {
     let main = program.functions.get(program.main)?;
-    program.origins.get(main.origin).map(|origin| origin.file.as_str())
+    program
+        .origins
+        .get(main.origin)
+        .map(|origin| origin.file.as_str())
 }
 
 /// The file and line on which the statement at `origin` starts, and
 /// whether that file is the input file: what `--unwindset` names.
 fn source_line(program: &Program, origin: OriginId) -> Option<(&str, u32, bool)> {
     let origin = program.origins.get(origin)?;
-    Some((origin.file.as_str(), origin.line, Some(origin.file.as_str()) == input_file(program)))
+    Some((
+        origin.file.as_str(),
+        origin.line,
+        Some(origin.file.as_str()) == input_file(program),
+    ))
 }
 
 /// How often the loop at `origin` is unrolled: its `--unwindset` depth when
 /// it starts on a line the set names, else `--unwind`.
 pub(crate) fn loop_depth(program: &Program, bounds: &Bounds, origin: OriginId) -> u32 {
-    source_line(program, origin).map_or(bounds.unwind, |(file, line, in_input)| bounds.unwind_at(file, line, in_input))
+    source_line(program, origin).map_or(bounds.unwind, |(file, line, in_input)| {
+        bounds.unwind_at(file, line, in_input)
+    })
 }
 
 /// The loops that `--unwindset` gives their own depth, by origin; an error
 /// for a line of the set on which no loop starts.
-pub(crate) fn own_loop_depths(program: &Program, bounds: &Bounds) -> Result<BTreeMap<OriginId, u32>, Box<Diagnostic>> {
+pub(crate) fn own_loop_depths(
+    program: &Program,
+    bounds: &Bounds,
+) -> Result<BTreeMap<OriginId, u32>, Box<Diagnostic>> {
     let mut depths = BTreeMap::new();
     let mut loop_starts: Vec<(&str, u32, bool)> = Vec::new();
     for function in &program.functions {
         walk::for_each_statement(&function.body, &mut |stmt| {
-            if let (StmtKind::Loop { .. }, Some((file, line, in_input))) = (&stmt.kind, source_line(program, stmt.origin)) {
+            if let (StmtKind::Loop { .. }, Some((file, line, in_input))) =
+                (&stmt.kind, source_line(program, stmt.origin))
+            {
                 loop_starts.push((file, line, in_input));
                 if let Some(depth) = bounds.own_depth(file, line, in_input) {
                     depths.insert(stmt.origin, depth);
@@ -459,10 +487,11 @@ pub(crate) fn own_loop_depths(program: &Program, bounds: &Bounds) -> Result<BTre
             }
         });
     }
-    let unmatched = bounds
-        .unwindset
-        .keys()
-        .find(|named| !loop_starts.iter().any(|&(file, line, in_input)| named.names(file, line, in_input)));
+    let unmatched = bounds.unwindset.keys().find(|named| {
+        !loop_starts
+            .iter()
+            .any(|&(file, line, in_input)| named.names(file, line, in_input))
+    });
     match unmatched {
         Some(named) => Err(no_loop_on(program, named, &loop_starts)),
         None => Ok(depths),
@@ -471,7 +500,11 @@ pub(crate) fn own_loop_depths(program: &Program, bounds: &Bounds) -> Result<BTre
 
 /// The error for an `--unwindset` line on which no loop starts, with the
 /// lines of that file on which loops do start.
-fn no_loop_on(program: &Program, named: &LoopLine, loop_starts: &[(&str, u32, bool)]) -> Box<Diagnostic> {
+fn no_loop_on(
+    program: &Program,
+    named: &LoopLine,
+    loop_starts: &[(&str, u32, bool)],
+) -> Box<Diagnostic> {
     let file = match &named.file {
         None => input_file(program).map(str::to_string),
         // the included file as the program knows it, when it knows one
@@ -482,8 +515,11 @@ fn no_loop_on(program: &Program, named: &LoopLine, loop_starts: &[(&str, u32, bo
             .find(|file| named.is_in(file, false))
             .map(str::to_string),
     };
-    let lines: std::collections::BTreeSet<u32> =
-        loop_starts.iter().filter(|&&(file, _, in_input)| named.is_in(file, in_input)).map(|&(_, line, _)| line).collect();
+    let lines: std::collections::BTreeSet<u32> = loop_starts
+        .iter()
+        .filter(|&&(file, _, in_input)| named.is_in(file, in_input))
+        .map(|&(_, line, _)| line)
+        .collect();
     let help = match (&named.file, lines.is_empty()) {
         (Some(name), _) if file.is_none() => format!(
             "no file of the program has a path that ends with {name}; name an included file by its path or its last components, e.g. --unwindset queue.h:12:N"
@@ -492,12 +528,22 @@ fn no_loop_on(program: &Program, named: &LoopLine, loop_starts: &[(&str, u32, bo
         (_, false) => format!(
             "give the line of the loop's keyword; loops start on line{} {}",
             if lines.len() == 1 { "" } else { "s" },
-            lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            lines
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
     Box::new(Diagnostic {
-        message: format!("--unwindset names {}, where no loop starts", named.describe()),
-        file: file.or_else(|| named.file.clone()).unwrap_or_default().into(),
+        message: format!(
+            "--unwindset names {}, where no loop starts",
+            named.describe()
+        ),
+        file: file
+            .or_else(|| named.file.clone())
+            .unwrap_or_default()
+            .into(),
         line: named.line,
         column: 1,
         length: 1,

@@ -29,7 +29,7 @@
 //! thread's statements until nothing changes.
 
 use super::{MemoryLayout, RmwCode, SeqStmt, SeqThread, SequentialProgram};
-use crate::ir::{BinaryOp, Expr, Place, PlainGlobalId, LocalId, UnaryOp};
+use crate::ir::{BinaryOp, Expr, LocalId, Place, PlainGlobalId, UnaryOp};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a pointer value may point into.
@@ -55,11 +55,17 @@ struct Pointees {
 
 impl Pointees {
     fn one(pointee: Pointee) -> Pointees {
-        Pointees { set: BTreeSet::from([pointee]), anything: false }
+        Pointees {
+            set: BTreeSet::from([pointee]),
+            anything: false,
+        }
     }
 
     fn anything() -> Pointees {
-        Pointees { set: BTreeSet::new(), anything: true }
+        Pointees {
+            set: BTreeSet::new(),
+            anything: true,
+        }
     }
 
     fn is_empty(&self) -> bool {
@@ -72,7 +78,8 @@ impl Pointees {
         self.anything |= other.anything;
         self.set.extend(other.set.iter().copied());
         if self.set.contains(&Pointee::Heap) {
-            self.set.retain(|pointee| !matches!(pointee, Pointee::HeapScalar(_)));
+            self.set
+                .retain(|pointee| !matches!(pointee, Pointee::HeapScalar(_)));
         }
         before != (self.set.len(), self.anything)
     }
@@ -84,7 +91,10 @@ impl Pointees {
 
     /// The union of what `f` makes of each pointee (`anything` stays).
     fn map(self, f: impl Fn(Pointee) -> Pointees) -> Pointees {
-        let mut mapped = Pointees { set: BTreeSet::new(), anything: self.anything };
+        let mut mapped = Pointees {
+            set: BTreeSet::new(),
+            anything: self.anything,
+        };
         for pointee in self.set {
             mapped.absorb(&f(pointee));
         }
@@ -124,7 +134,11 @@ pub struct PointsTo {
 
 /// Finds the points-to facts of `program`.
 pub fn points_to(program: &SequentialProgram) -> PointsTo {
-    PointsTo::of(&program.memory, program.map.value_types.byte_addresses, &program.threads)
+    PointsTo::of(
+        &program.memory,
+        program.map.value_types.byte_addresses,
+        &program.threads,
+    )
 }
 
 impl PointsTo {
@@ -142,16 +156,26 @@ impl PointsTo {
         for (location, &initial) in memory.initial_values.iter().enumerate() {
             let pointees = facts.constant(initial, unit);
             if !pointees.is_empty() {
-                facts.cells.entry(Cell::Static(location as u32)).or_default().absorb(&pointees);
+                facts
+                    .cells
+                    .entry(Cell::Static(location as u32))
+                    .or_default()
+                    .absorb(&pointees);
             }
         }
-        while threads.iter().fold(false, |changed, thread| facts.block(thread.slot, &thread.body) | changed) {}
+        while threads.iter().fold(false, |changed, thread| {
+            facts.block(thread.slot, &thread.body) | changed
+        }) {}
         facts
     }
 
     /// The pointer value of location 1.
     fn unit(&self) -> i64 {
-        if self.per_scalar { 1 } else { crate::ir::BYTE_ADDRESS_UNIT }
+        if self.per_scalar {
+            1
+        } else {
+            crate::ir::BYTE_ADDRESS_UNIT
+        }
     }
 
     /// The locations an access of thread `slot` at `address` may reach, in
@@ -172,12 +196,16 @@ impl PointsTo {
                     locations.insert(location);
                 }
                 Pointee::Object(first) => {
-                    let scalars = layout.object_of(i64::from(first)).map_or(0, |(_, scalars)| scalars);
+                    let scalars = layout
+                        .object_of(i64::from(first))
+                        .map_or(0, |(_, scalars)| scalars);
                     locations.extend(first..first + scalars)
                 }
                 Pointee::HeapScalar(k) => {
                     let blocks = 0..layout.heap_blocks;
-                    locations.extend(blocks.map(|block| layout.heap_base + block * layout.heap_block_size + k));
+                    locations.extend(
+                        blocks.map(|block| layout.heap_base + block * layout.heap_block_size + k),
+                    );
                 }
                 Pointee::Heap => locations.extend(layout.heap_base..layout.location_count()),
             }
@@ -203,7 +231,9 @@ impl PointsTo {
                 let pointees = self.value(slot, value, unit);
                 self.assign(slot, place, &pointees)
             }
-            SeqStmt::Read { target, address, .. } => {
+            SeqStmt::Read {
+                target, address, ..
+            } => {
                 let pointees = self.load(slot, address);
                 self.assign(slot, target, &pointees)
             }
@@ -211,7 +241,13 @@ impl PointsTo {
                 let pointees = self.value(slot, value, unit);
                 self.store(slot, address, &pointees)
             }
-            SeqStmt::Rmw { target, address, op, operand, .. } => {
+            SeqStmt::Rmw {
+                target,
+                address,
+                op,
+                operand,
+                ..
+            } => {
                 let old = self.load(slot, address);
                 let new = match (op, operand) {
                     (RmwCode::Exchange | RmwCode::Cas, _) => self.value(slot, operand, unit),
@@ -219,14 +255,24 @@ impl PointsTo {
                     (_, Expr::Const(_)) => self.blurred(old.clone()),
                     _ => self.blurred(old.clone().union(&self.value(slot, operand, unit))),
                 };
-                let assigned = target.as_ref().is_some_and(|target| self.assign(slot, target, &old));
+                let assigned = target
+                    .as_ref()
+                    .is_some_and(|target| self.assign(slot, target, &old));
                 self.store(slot, address, &new) | assigned
             }
             SeqStmt::Malloc { target, .. } => {
-                let block = if self.per_scalar { Pointee::HeapScalar(0) } else { Pointee::Heap };
+                let block = if self.per_scalar {
+                    Pointee::HeapScalar(0)
+                } else {
+                    Pointee::Heap
+                };
                 self.assign(slot, target, &Pointees::one(block))
             }
-            SeqStmt::If { then_branch, else_branch, .. } => self.block(slot, then_branch) | self.block(slot, else_branch),
+            SeqStmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => self.block(slot, then_branch) | self.block(slot, else_branch),
             SeqStmt::Guard(_)
             | SeqStmt::ResumeCheck(_)
             | SeqStmt::Fence { .. }
@@ -250,15 +296,21 @@ impl PointsTo {
         if pointees.is_empty() {
             return false;
         }
-        self.variables.entry(variable(slot, place)).or_default().absorb(pointees)
+        self.variables
+            .entry(variable(slot, place))
+            .or_default()
+            .absorb(pointees)
     }
 
     /// The cells an access at `address` may reach; None: any.
     fn cells(&self, slot: usize, address: &Expr) -> Option<Vec<Cell>> {
         let locations = self.locations(slot, address)?;
         let layout = &self.memory;
-        let cell = |location: u32| match location >= layout.heap_base && layout.heap_block_size > 0 {
-            true if self.per_scalar => Cell::HeapScalar((location - layout.heap_base) % layout.heap_block_size),
+        let cell = |location: u32| match location >= layout.heap_base && layout.heap_block_size > 0
+        {
+            true if self.per_scalar => {
+                Cell::HeapScalar((location - layout.heap_base) % layout.heap_block_size)
+            }
             true => Cell::HeapScalar(0),
             false => Cell::Static(location),
         };
@@ -270,9 +322,12 @@ impl PointsTo {
     fn load(&self, slot: usize, address: &Expr) -> Pointees {
         let mut loaded = self.everywhere.clone();
         match self.cells(slot, address) {
-            Some(cells) => cells.iter().filter_map(|cell| self.cells.get(cell)).for_each(|pointees| {
-                loaded.absorb(pointees);
-            }),
+            Some(cells) => cells
+                .iter()
+                .filter_map(|cell| self.cells.get(cell))
+                .for_each(|pointees| {
+                    loaded.absorb(pointees);
+                }),
             None => self.cells.values().for_each(|pointees| {
                 loaded.absorb(pointees);
             }),
@@ -286,7 +341,9 @@ impl PointsTo {
             return false;
         }
         match self.cells(slot, address) {
-            Some(cells) => cells.into_iter().fold(false, |changed, cell| self.cells.entry(cell).or_default().absorb(pointees) | changed),
+            Some(cells) => cells.into_iter().fold(false, |changed, cell| {
+                self.cells.entry(cell).or_default().absorb(pointees) | changed
+            }),
             None => self.everywhere.absorb(pointees),
         }
     }
@@ -297,7 +354,11 @@ impl PointsTo {
     fn value(&self, slot: usize, expr: &Expr, unit: i64) -> Pointees {
         match expr {
             Expr::Const(c) => self.constant(*c, unit),
-            Expr::Load(place) => self.variables.get(&variable(slot, place)).cloned().unwrap_or_default(),
+            Expr::Load(place) => self
+                .variables
+                .get(&variable(slot, place))
+                .cloned()
+                .unwrap_or_default(),
             Expr::ObjectAddress(_) => Pointees::anything(),
             // a floating value, or its bits, points nowhere
             Expr::Unary(UnaryOp::Not, _)
@@ -308,7 +369,9 @@ impl PointsTo {
             | Expr::LibraryCall(..) => Pointees::default(),
             Expr::Unary(_, a) => self.blurred(self.value(slot, a, unit)),
             Expr::Cast(_, a) => self.value(slot, a, unit),
-            Expr::Conditional(_, a, b) => self.value(slot, a, unit).union(&self.value(slot, b, unit)),
+            Expr::Conditional(_, a, b) => {
+                self.value(slot, a, unit).union(&self.value(slot, b, unit))
+            }
             Expr::Binary(op, a, b) => self.binary(slot, *op, a, b, unit),
         }
     }
@@ -322,7 +385,11 @@ impl PointsTo {
         match (op, a, b) {
             (Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr, _, _) => Pointees::default(),
             (Add | Sub, pointer, Expr::Const(offset)) => {
-                let offset = if op == Sub { offset.wrapping_neg() } else { *offset };
+                let offset = if op == Sub {
+                    offset.wrapping_neg()
+                } else {
+                    *offset
+                };
                 self.shifted(self.value(slot, pointer, unit), offset, unit)
             }
             // an index into the object holding the constant (`&a[i]`):
@@ -331,7 +398,8 @@ impl PointsTo {
                 let indexed = self.within_objects(self.constant(*base, unit));
                 indexed.union(&self.blurred(self.value(slot, index, unit)))
             }
-            (_, operand, Expr::Const(_)) | (Mul | Div | Rem | Shl | Shr | BitAnd | BitOr | BitXor, Expr::Const(_), operand) => {
+            (_, operand, Expr::Const(_))
+            | (Mul | Div | Rem | Shl | Shr | BitAnd | BitOr | BitXor, Expr::Const(_), operand) => {
                 self.blurred(self.value(slot, operand, unit))
             }
             _ => self.blurred(self.value(slot, a, unit).union(&self.value(slot, b, unit))),
@@ -346,15 +414,21 @@ impl PointsTo {
             return self.blurred(pointees);
         }
         let (offset, size) = (offset / unit, i64::from(self.memory.heap_block_size));
-        let moved = |from: u32| i64::from(from).checked_add(offset).and_then(|to| u32::try_from(to).ok());
+        let moved = |from: u32| {
+            i64::from(from)
+                .checked_add(offset)
+                .and_then(|to| u32::try_from(to).ok())
+        };
         pointees.map(|pointee| match pointee {
             // a location past every other one is no address: the pointer
             // may be anywhere in its object (the locations stay finitely
             // many, so the iteration ends)
-            Pointee::Location(location) => match moved(location).filter(|&to| to > 0 && to <= self.memory.location_count()) {
-                Some(location) => Pointees::one(Pointee::Location(location)),
-                None => self.blurred(Pointees::one(pointee)),
-            },
+            Pointee::Location(location) => {
+                match moved(location).filter(|&to| to > 0 && to <= self.memory.location_count()) {
+                    Some(location) => Pointees::one(Pointee::Location(location)),
+                    None => self.blurred(Pointees::one(pointee)),
+                }
+            }
             Pointee::HeapScalar(k) => match moved(k).filter(|&k| i64::from(k) < size) {
                 Some(k) => Pointees::one(Pointee::HeapScalar(k)),
                 None => Pointees::one(Pointee::Heap),
@@ -370,11 +444,20 @@ impl PointsTo {
         let layout = &self.memory;
         pointees.map(|pointee| match pointee {
             Pointee::Location(location) if location < layout.heap_base => {
-                let objects = [Some(location), location.checked_sub(1)].into_iter().flatten();
-                let firsts = objects.filter_map(|location| layout.object_of(i64::from(location))).map(|(first, _)| first);
-                Pointees { set: firsts.map(Pointee::Object).collect(), anything: false }
+                let objects = [Some(location), location.checked_sub(1)]
+                    .into_iter()
+                    .flatten();
+                let firsts = objects
+                    .filter_map(|location| layout.object_of(i64::from(location)))
+                    .map(|(first, _)| first);
+                Pointees {
+                    set: firsts.map(Pointee::Object).collect(),
+                    anything: false,
+                }
             }
-            Pointee::Location(_) | Pointee::HeapScalar(_) | Pointee::Heap => Pointees::one(Pointee::Heap),
+            Pointee::Location(_) | Pointee::HeapScalar(_) | Pointee::Heap => {
+                Pointees::one(Pointee::Heap)
+            }
             object @ Pointee::Object(_) => Pointees::one(object),
         })
     }
@@ -385,10 +468,17 @@ impl PointsTo {
         let layout = &self.memory;
         pointees.map(|pointee| match pointee {
             Pointee::Location(location) if location < layout.heap_base => {
-                let object = layout.object_of(i64::from(location)).map(|(first, _)| Pointee::Object(first));
-                Pointees { set: object.into_iter().collect(), anything: false }
+                let object = layout
+                    .object_of(i64::from(location))
+                    .map(|(first, _)| Pointee::Object(first));
+                Pointees {
+                    set: object.into_iter().collect(),
+                    anything: false,
+                }
             }
-            Pointee::Location(_) | Pointee::HeapScalar(_) | Pointee::Heap => Pointees::one(Pointee::Heap),
+            Pointee::Location(_) | Pointee::HeapScalar(_) | Pointee::Heap => {
+                Pointees::one(Pointee::Heap)
+            }
             object @ Pointee::Object(_) => Pointees::one(object),
         })
     }
@@ -410,7 +500,11 @@ impl PointsTo {
             };
             return Pointees::one(pointee);
         }
-        let taken = |location: u32| layout.object_of(i64::from(location)).is_some_and(|(first, _)| layout.pointees.contains(&first));
+        let taken = |location: u32| {
+            layout
+                .object_of(i64::from(location))
+                .is_some_and(|(first, _)| layout.pointees.contains(&first))
+        };
         match taken(location) || location.checked_sub(1).is_some_and(taken) {
             true if c % unit == 0 => Pointees::one(Pointee::Location(location)),
             true => self.blurred(Pointees::one(Pointee::Location(location))),
@@ -469,11 +563,22 @@ mod tests {
     }
 
     fn read(target: LocalId, address: Expr) -> SeqStmt {
-        SeqStmt::Read { target: Place::Local(target), address, stmt: 0, alone: false, newest: false }
+        SeqStmt::Read {
+            target: Place::Local(target),
+            address,
+            stmt: 0,
+            alone: false,
+            newest: false,
+        }
     }
 
     fn write(address: Expr, value: Expr) -> SeqStmt {
-        SeqStmt::Write { address, value, stmt: 0, unobserved: false }
+        SeqStmt::Write {
+            address,
+            value,
+            stmt: 0,
+            unobserved: false,
+        }
     }
 
     fn analyse(threads: &[SeqThread]) -> PointsTo {
@@ -483,18 +588,38 @@ mod tests {
     #[test]
     fn a_member_loaded_through_a_pointer_from_memory_is_that_member_of_every_block() {
         // main: n = malloc; head = n; a worker: j = head; v = j->next
-        let main = thread(0, vec![
-            SeqStmt::Malloc { target: Place::Local(0), size: Expr::Const(2), zeroed: false, stmt: 0 },
-            write(Expr::Const(4), load(0)),
-        ]);
-        let worker = thread(1, vec![read(0, Expr::Const(4)), read(1, plus(load(0), Expr::Const(1)))]);
+        let main = thread(
+            0,
+            vec![
+                SeqStmt::Malloc {
+                    target: Place::Local(0),
+                    size: Expr::Const(2),
+                    zeroed: false,
+                    stmt: 0,
+                },
+                write(Expr::Const(4), load(0)),
+            ],
+        );
+        let worker = thread(
+            1,
+            vec![
+                read(0, Expr::Const(4)),
+                read(1, plus(load(0), Expr::Const(1))),
+            ],
+        );
         let facts = analyse(&[main, worker]);
-        assert_eq!(facts.locations(1, &plus(load(0), Expr::Const(1))), Some(vec![6, 8]));
+        assert_eq!(
+            facts.locations(1, &plus(load(0), Expr::Const(1))),
+            Some(vec![6, 8])
+        );
         assert_eq!(facts.locations(1, &load(0)), Some(vec![5, 7]));
         // what the member holds was never a pointer: it points nowhere
         assert_eq!(facts.locations(1, &load(1)), Some(Vec::new()));
         // past the block, any heap location
-        assert_eq!(facts.locations(1, &plus(load(0), Expr::Const(2))), Some(vec![5, 6, 7, 8]));
+        assert_eq!(
+            facts.locations(1, &plus(load(0), Expr::Const(2))),
+            Some(vec![5, 6, 7, 8])
+        );
     }
 
     #[test]
@@ -506,7 +631,13 @@ mod tests {
         assert!(facts.constant(0, 1).is_empty());
         // nobody takes the address of 3, nor of 4 + 1 = heap 5 (a heap scalar)
         assert_eq!(facts.constant(6, 1), Pointees::one(Pointee::HeapScalar(1)));
-        let untaken = PointsTo { memory: MemoryLayout { pointees: BTreeSet::from([4]), ..layout() }, ..facts.clone() };
+        let untaken = PointsTo {
+            memory: MemoryLayout {
+                pointees: BTreeSet::from([4]),
+                ..layout()
+            },
+            ..facts.clone()
+        };
         assert!(untaken.constant(2, 1).is_empty());
         // byte addresses: location 2 is 16, and 17 a marked pointer to it
         let bytes = PointsTo::of(&layout(), true, &[]);
@@ -517,37 +648,55 @@ mod tests {
     #[test]
     fn an_unknown_offset_widens_a_location_to_its_object_and_the_one_it_ends() {
         // p = a + 2 (one past its end, where `secret` starts); p - i
-        let worker = thread(1, vec![
-            SeqStmt::Assign(Place::Local(0), plus(Expr::Const(1), Expr::Const(2))),
-            SeqStmt::Assign(Place::Local(1), Expr::Nondet(Ty::INT)),
-        ]);
+        let worker = thread(
+            1,
+            vec![
+                SeqStmt::Assign(Place::Local(0), plus(Expr::Const(1), Expr::Const(2))),
+                SeqStmt::Assign(Place::Local(1), Expr::Nondet(Ty::INT)),
+            ],
+        );
         let facts = analyse(&[worker]);
         let back = Expr::Binary(BinaryOp::Sub, Box::new(load(0)), Box::new(load(1)));
         assert_eq!(facts.locations(1, &back), Some(vec![1, 2, 3]));
         // an index into a constant address stays in its object
-        assert_eq!(facts.locations(1, &plus(Expr::Const(1), load(1))), Some(vec![1, 2]));
-        assert_eq!(facts.locations(1, &plus(load(0), Expr::Const(-1))), Some(vec![2]));
+        assert_eq!(
+            facts.locations(1, &plus(Expr::Const(1), load(1))),
+            Some(vec![1, 2])
+        );
+        assert_eq!(
+            facts.locations(1, &plus(load(0), Expr::Const(-1))),
+            Some(vec![2])
+        );
     }
 
     #[test]
     fn a_pointer_stepped_in_a_loop_stays_among_finitely_many_locations() {
         // p = a; loop: p = p + 1 (the iteration must end)
-        let worker = thread(1, vec![
-            SeqStmt::Assign(Place::Local(0), Expr::Const(1)),
-            SeqStmt::Assign(Place::Local(0), plus(load(0), Expr::Const(1))),
-        ]);
+        let worker = thread(
+            1,
+            vec![
+                SeqStmt::Assign(Place::Local(0), Expr::Const(1)),
+                SeqStmt::Assign(Place::Local(0), plus(load(0), Expr::Const(1))),
+            ],
+        );
         let facts = analyse(&[worker]);
         let reached = facts.locations(1, &load(0)).expect("known locations");
-        assert!(reached.contains(&1) && reached.contains(&2) && reached.contains(&9), "{reached:?}");
+        assert!(
+            reached.contains(&1) && reached.contains(&2) && reached.contains(&9),
+            "{reached:?}"
+        );
     }
 
     #[test]
     fn a_store_through_a_pointer_to_anything_may_be_in_every_cell() {
-        let worker = thread(1, vec![
-            SeqStmt::Assign(Place::Local(0), Expr::ObjectAddress(0)),
-            write(load(0), Expr::Const(4)),
-            read(1, Expr::Const(3)),
-        ]);
+        let worker = thread(
+            1,
+            vec![
+                SeqStmt::Assign(Place::Local(0), Expr::ObjectAddress(0)),
+                write(load(0), Expr::Const(4)),
+                read(1, Expr::Const(3)),
+            ],
+        );
         let facts = analyse(&[worker]);
         assert_eq!(facts.locations(1, &load(0)), None);
         assert_eq!(facts.locations(1, &load(1)), Some(vec![4]));
@@ -557,30 +706,49 @@ mod tests {
     fn values_flow_through_read_modify_writes_and_plain_globals() {
         // exchange(head, a + 1); old = the value before; thread 2 gets the
         // old value through a plain global
-        let main = thread(0, vec![
-            SeqStmt::Rmw {
-                target: Some(Place::Local(0)),
-                address: Expr::Const(4),
-                op: RmwCode::Exchange,
-                operand: Expr::Const(2),
-                expected: Expr::Const(0),
-                stmt: 0,
-            },
-            SeqStmt::Assign(Place::PlainGlobal(0), load(0)),
-        ]);
-        let other = thread(2, vec![SeqStmt::Assign(Place::Local(3), Expr::Load(Place::PlainGlobal(0)))]);
+        let main = thread(
+            0,
+            vec![
+                SeqStmt::Rmw {
+                    target: Some(Place::Local(0)),
+                    address: Expr::Const(4),
+                    op: RmwCode::Exchange,
+                    operand: Expr::Const(2),
+                    expected: Expr::Const(0),
+                    stmt: 0,
+                },
+                SeqStmt::Assign(Place::PlainGlobal(0), load(0)),
+            ],
+        );
+        let other = thread(
+            2,
+            vec![SeqStmt::Assign(
+                Place::Local(3),
+                Expr::Load(Place::PlainGlobal(0)),
+            )],
+        );
         let facts = analyse(&[main, other]);
         assert_eq!(facts.locations(2, &load(3)), Some(vec![2]));
         // a fetch-and-add of a constant moves the pointer by an unknown step
-        let adder = thread(1, vec![SeqStmt::Rmw {
-            target: None,
-            address: Expr::Const(4),
-            op: RmwCode::Add,
-            operand: Expr::Const(1),
-            expected: Expr::Const(0),
-            stmt: 0,
-        }]);
-        let reader = thread(2, vec![SeqStmt::Assign(Place::Local(0), Expr::Const(1)), write(Expr::Const(4), load(0)), read(1, Expr::Const(4))]);
+        let adder = thread(
+            1,
+            vec![SeqStmt::Rmw {
+                target: None,
+                address: Expr::Const(4),
+                op: RmwCode::Add,
+                operand: Expr::Const(1),
+                expected: Expr::Const(0),
+                stmt: 0,
+            }],
+        );
+        let reader = thread(
+            2,
+            vec![
+                SeqStmt::Assign(Place::Local(0), Expr::Const(1)),
+                write(Expr::Const(4), load(0)),
+                read(1, Expr::Const(4)),
+            ],
+        );
         let facts = analyse(&[adder, reader]);
         assert_eq!(facts.locations(2, &load(1)), Some(vec![1, 2]));
     }

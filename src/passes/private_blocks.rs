@@ -73,8 +73,10 @@ impl PrivateBlocks {
         }
         self.unordered.extend(other.unordered.iter().copied());
         self.escaped.extend(other.escaped.iter().copied());
-        self.unordered_escapes.extend(other.unordered_escapes.iter().copied());
-        self.pointers.retain(|local, pointer| other.pointers.get(local) == Some(pointer));
+        self.unordered_escapes
+            .extend(other.unordered_escapes.iter().copied());
+        self.pointers
+            .retain(|local, pointer| other.pointers.get(local) == Some(pointer));
         let escaped = &self.escaped;
         self.sites.retain(|site, _| !escaped.contains(site));
         self.escape_sites(lost);
@@ -98,8 +100,13 @@ impl PrivateBlocks {
     pub fn block_of(&self, address: &Expr, block_size: u32) -> Option<Site> {
         let inside = |offset: i64| (0..i64::from(block_size)).contains(&offset);
         if let Expr::Const(location) = address {
-            let mut known = self.sites.iter().filter_map(|(site, first)| Some((*site, (*first)?)));
-            return known.find(|(_, first)| inside(location - first)).map(|(site, _)| site);
+            let mut known = self
+                .sites
+                .iter()
+                .filter_map(|(site, first)| Some((*site, (*first)?)));
+            return known
+                .find(|(_, first)| inside(location - first))
+                .map(|(site, _)| site);
         }
         let (site, offset) = self.pointer(address)?;
         (inside(offset) && self.sites.contains_key(&site)).then_some(site)
@@ -157,7 +164,8 @@ impl PrivateBlocks {
     /// other path's unordered stores, wherever its address goes next.
     fn escape_sites(&mut self, sites: BTreeSet<Site>) {
         self.sites.retain(|site, _| !sites.contains(site));
-        self.unordered_escapes.extend(sites.iter().filter(|site| self.unordered.contains(site)));
+        self.unordered_escapes
+            .extend(sites.iter().filter(|site| self.unordered.contains(site)));
         self.escaped.extend(sites);
     }
 
@@ -168,16 +176,21 @@ impl PrivateBlocks {
             Expr::Load(Place::Local(local)) => self.pointers.get(local).copied(),
             Expr::Cast(Ty::Pointer(_), inner) => self.pointer(inner),
             Expr::Cast(Ty::Int { bits, .. }, inner) if *bits >= 32 => self.pointer(inner),
-            Expr::Binary(BinaryOp::Add, base, offset) | Expr::Binary(BinaryOp::Add, offset, base)
+            Expr::Binary(BinaryOp::Add, base, offset)
+            | Expr::Binary(BinaryOp::Add, offset, base)
                 if matches!(**offset, Expr::Const(_)) =>
             {
                 let (site, at) = self.pointer(base)?;
-                let Expr::Const(offset) = **offset else { return None };
+                let Expr::Const(offset) = **offset else {
+                    return None;
+                };
                 Some((site, at.checked_add(offset)?))
             }
             Expr::Binary(BinaryOp::Sub, base, offset) => {
                 let (site, at) = self.pointer(base)?;
-                let Expr::Const(offset) = **offset else { return None };
+                let Expr::Const(offset) = **offset else {
+                    return None;
+                };
                 Some((site, at.checked_sub(offset)?))
             }
             _ => None,
@@ -202,7 +215,9 @@ impl PrivateBlocks {
             )
             | Expr::Unary(UnaryOp::Not, _) => {}
             Expr::Load(place) => self.carried_by_place(place, sites),
-            Expr::Unary(_, inner) | Expr::Cast(_, inner) | Expr::Reinterpret(_, inner) => self.carried(inner, sites),
+            Expr::Unary(_, inner) | Expr::Cast(_, inner) | Expr::Reinterpret(_, inner) => {
+                self.carried(inner, sites)
+            }
             Expr::Binary(_, left, right) => {
                 self.carried(left, sites);
                 self.carried(right, sites);
@@ -212,8 +227,14 @@ impl PrivateBlocks {
                 self.carried(then_value, sites);
                 self.carried(else_value, sites);
             }
-            Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|argument| self.carried(argument, sites)),
-            Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
+            Expr::LibraryCall(_, arguments) => arguments
+                .iter()
+                .for_each(|argument| self.carried(argument, sites)),
+            Expr::Const(_)
+            | Expr::FloatConst(_)
+            | Expr::ObjectAddress(_)
+            | Expr::Nondet(_)
+            | Expr::CurrentThread => {}
         }
     }
 
@@ -248,7 +269,11 @@ mod tests {
         blocks.allocate(&Place::Local(0), 7, None);
         assert_eq!(blocks.block_of(&load(0), 2), Some(7));
         assert_eq!(blocks.block_of(&plus(load(0), 1), 2), Some(7));
-        assert_eq!(blocks.block_of(&plus(load(0), 2), 2), None, "past the block");
+        assert_eq!(
+            blocks.block_of(&plus(load(0), 2), 2),
+            None,
+            "past the block"
+        );
         let cast = Expr::Cast(Ty::Pointer(Box::new(Ty::INT)), Box::new(plus(load(0), 1)));
         assert_eq!(blocks.block_of(&cast, 2), Some(7));
         // a copy, give or take a constant, stays private

@@ -21,8 +21,8 @@
 //! SMAs have no clock; their buffers hold the stores one thread has pending
 //! (TSO) or has pending to one location (PSO).
 
-use super::buffering::{self, ThreadBuffers};
 use super::SequentialProgram;
+use super::buffering::{self, ThreadBuffers};
 use crate::options::{Bounds, SmaImplementation};
 
 /// Bounds that cut off nothing (`maxclock` only for the SMAs with a clock).
@@ -43,13 +43,20 @@ impl SufficientBounds {
 
     /// Whether `bounds` cut off nothing that these bounds keep.
     pub fn covered_by(&self, bounds: &Bounds) -> (bool, bool) {
-        (bounds.qsize >= self.qsize, self.maxclock.is_none_or(|maxclock| bounds.maxclock >= maxclock))
+        (
+            bounds.qsize >= self.qsize,
+            self.maxclock
+                .is_none_or(|maxclock| bounds.maxclock >= maxclock),
+        )
     }
 }
 
 /// The sufficient bounds of `program` under `sma`; `None` under SC (no
 /// buffers) and when a backward jump leaves the stores uncounted.
-pub fn sufficient_bounds(program: &SequentialProgram, sma: SmaImplementation) -> Option<SufficientBounds> {
+pub fn sufficient_bounds(
+    program: &SequentialProgram,
+    sma: SmaImplementation,
+) -> Option<SufficientBounds> {
     // what one qsize holds: a location's list, or one thread's buffer
     let qsize_needed: fn(&[ThreadBuffers], u32) -> u32 = match sma {
         SmaImplementation::Sc => return None,
@@ -62,25 +69,43 @@ pub fn sufficient_bounds(program: &SequentialProgram, sma: SmaImplementation) ->
         return None;
     }
     let qsize = qsize_needed(&threads, program.memory.location_count());
-    let guessed = threads.iter().map(|thread| thread.whole.guessed).sum::<u32>();
-    let maxclock = sma.is_timestamped().then_some(guessed.max(Bounds::LEAST_MAXCLOCK));
-    Some(SufficientBounds { qsize: qsize.max(Bounds::LEAST_QSIZE), maxclock })
+    let guessed = threads
+        .iter()
+        .map(|thread| thread.whole.guessed)
+        .sum::<u32>();
+    let maxclock = sma
+        .is_timestamped()
+        .then_some(guessed.max(Bounds::LEAST_MAXCLOCK));
+    Some(SufficientBounds {
+        qsize: qsize.max(Bounds::LEAST_QSIZE),
+        maxclock,
+    })
 }
 
 /// The most nodes a T-CDLL of locations 1..`locations` needs.
 fn most_list_nodes(threads: &[ThreadBuffers], locations: u32) -> u32 {
-    (1..locations).map(|location| list_nodes(threads, location)).max().unwrap_or(0)
+    (1..locations)
+        .map(|location| list_nodes(threads, location))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The most stores one thread can have pending (a TSO buffer).
 fn most_pending_in_a_thread(threads: &[ThreadBuffers], _locations: u32) -> u32 {
-    threads.iter().map(|thread| thread.whole.most).max().unwrap_or(0)
+    threads
+        .iter()
+        .map(|thread| thread.whole.most)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The most stores one thread can have pending to one of locations
 /// 1..`locations` (a PSO buffer).
 fn most_pending_to_a_location(threads: &[ThreadBuffers], locations: u32) -> u32 {
-    (1..locations).flat_map(|location| threads.iter().map(move |thread| thread.whole.at(location))).max().unwrap_or(0)
+    (1..locations)
+        .flat_map(|location| threads.iter().map(move |thread| thread.whole.at(location)))
+        .max()
+        .unwrap_or(0)
 }
 
 /// The nodes `location`'s T-CDLL needs: its memory value, the stores that
@@ -88,8 +113,18 @@ fn most_pending_to_a_location(threads: &[ThreadBuffers], locations: u32) -> u32 
 /// while it runs alone are drained by its first creation, before another
 /// thread can store: they count on their own.
 fn list_nodes(threads: &[ThreadBuffers], location: u32) -> u32 {
-    let beside_others: u32 = threads.iter().map(|thread| thread.concurrent.at(location)).sum();
-    let main_alone = threads.iter().filter(|thread| thread.slot == 0).map(|thread| thread.whole.at(location)).max().unwrap_or(0);
-    let atomic = threads.iter().any(|thread| thread.whole.atomic_writes.contains(location));
+    let beside_others: u32 = threads
+        .iter()
+        .map(|thread| thread.concurrent.at(location))
+        .sum();
+    let main_alone = threads
+        .iter()
+        .filter(|thread| thread.slot == 0)
+        .map(|thread| thread.whole.at(location))
+        .max()
+        .unwrap_or(0);
+    let atomic = threads
+        .iter()
+        .any(|thread| thread.whole.atomic_writes.contains(location));
     1 + beside_others.max(main_alone) + u32::from(atomic)
 }

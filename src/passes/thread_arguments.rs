@@ -19,15 +19,22 @@ use std::collections::BTreeMap;
 /// Replaces each thread's read of its argument by the constant its
 /// creator stores, where the creator's private locals determine it.
 pub fn propagate_thread_arguments(program: &mut SequentialProgram) {
-    let mut stored = Stored { thread_arg: program.thread_arg, values: BTreeMap::new(), spoiled: false };
+    let mut stored = Stored {
+        thread_arg: program.thread_arg,
+        values: BTreeMap::new(),
+        spoiled: false,
+    };
     for thread in &program.threads {
         stored.walk(&thread.body, &mut BTreeMap::new());
     }
     if stored.spoiled {
         return;
     }
-    let known: BTreeMap<i64, i64> =
-        stored.values.into_iter().filter_map(|(slot, value)| Some((slot, value?))).collect();
+    let known: BTreeMap<i64, i64> = stored
+        .values
+        .into_iter()
+        .filter_map(|(slot, value)| Some((slot, value?)))
+        .collect();
     if known.is_empty() {
         return;
     }
@@ -53,16 +60,26 @@ impl Stored {
                 SeqStmt::Assign(place, value) => {
                     if let Some(slot) = argument_slot(place, self.thread_arg) {
                         self.store(slot, evaluate(value, constants));
-                    } else if matches!(place, Place::Index(base, _) if **base == Place::PlainGlobal(self.thread_arg)) {
+                    } else if matches!(place, Place::Index(base, _) if **base == Place::PlainGlobal(self.thread_arg))
+                    {
                         self.spoiled = true;
                     }
                     assign(constants, place, evaluate(value, constants));
                 }
-                SeqStmt::Read { target, .. } | SeqStmt::TryLock { target, .. } | SeqStmt::Malloc { target, .. } => {
+                SeqStmt::Read { target, .. }
+                | SeqStmt::TryLock { target, .. }
+                | SeqStmt::Malloc { target, .. } => {
                     assign(constants, target, None);
                 }
-                SeqStmt::Rmw { target: Some(target), .. } => assign(constants, target, None),
-                SeqStmt::If { then_branch, else_branch, .. } => {
+                SeqStmt::Rmw {
+                    target: Some(target),
+                    ..
+                } => assign(constants, target, None),
+                SeqStmt::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
                     let mut after_else = constants.clone();
                     self.walk(then_branch, constants);
                     self.walk(else_branch, &mut after_else);
@@ -78,7 +95,11 @@ impl Stored {
     /// A store of `value` to the argument of `slot`: known if it is the
     /// only store there.
     fn store(&mut self, slot: i64, value: Option<i64>) {
-        let known = if self.values.contains_key(&slot) { None } else { value };
+        let known = if self.values.contains_key(&slot) {
+            None
+        } else {
+            value
+        };
         self.values.insert(slot, known);
     }
 }
@@ -109,14 +130,17 @@ fn assign(constants: &mut BTreeMap<LocalId, i64>, place: &Place, value: Option<i
     }
 }
 
-
 /// Replaces the reads of known argument elements in the values of `body`'s
 /// assignments (where a thread copies its argument into its parameter).
 fn substitute(body: &mut [SeqStmt], thread_arg: usize, known: &BTreeMap<i64, i64>) {
     for stmt in body {
         match stmt {
             SeqStmt::Assign(_, value) => substitute_expr(value, thread_arg, known),
-            SeqStmt::If { then_branch, else_branch, .. } => {
+            SeqStmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
                 substitute(then_branch, thread_arg, known);
                 substitute(else_branch, thread_arg, known);
             }
@@ -152,27 +176,51 @@ mod tests {
     }
 
     fn known(bodies: &[Vec<SeqStmt>]) -> BTreeMap<i64, Option<i64>> {
-        let mut stored = Stored { thread_arg: ARG, values: BTreeMap::new(), spoiled: false };
+        let mut stored = Stored {
+            thread_arg: ARG,
+            values: BTreeMap::new(),
+            spoiled: false,
+        };
         for body in bodies {
             stored.walk(body, &mut BTreeMap::new());
         }
-        if stored.spoiled { BTreeMap::new() } else { stored.values }
+        if stored.spoiled {
+            BTreeMap::new()
+        } else {
+            stored.values
+        }
     }
 
     #[test]
     fn a_constant_stored_by_the_creator_is_known() {
         // i = 0; arg[1] = 1 + i * 11; if (..) { i = 1; arg[2] = 1 + i * 11 }
-        let address = || Expr::Binary(BinaryOp::Add, Box::new(Expr::Const(1)), Box::new(Expr::Binary(BinaryOp::Mul, Box::new(local(0)), Box::new(Expr::Const(11)))));
+        let address = || {
+            Expr::Binary(
+                BinaryOp::Add,
+                Box::new(Expr::Const(1)),
+                Box::new(Expr::Binary(
+                    BinaryOp::Mul,
+                    Box::new(local(0)),
+                    Box::new(Expr::Const(11)),
+                )),
+            )
+        };
         let body = vec![
             SeqStmt::Assign(Place::Local(0), Expr::Const(0)),
             SeqStmt::Assign(element(1), address()),
             SeqStmt::If {
                 condition: Expr::Nondet(Ty::INT),
-                then_branch: vec![SeqStmt::Assign(Place::Local(0), Expr::Const(1)), SeqStmt::Assign(element(2), address())],
+                then_branch: vec![
+                    SeqStmt::Assign(Place::Local(0), Expr::Const(1)),
+                    SeqStmt::Assign(element(2), address()),
+                ],
                 else_branch: vec![],
             },
         ];
-        assert_eq!(known(&[body]), BTreeMap::from([(1, Some(1)), (2, Some(12))]));
+        assert_eq!(
+            known(&[body]),
+            BTreeMap::from([(1, Some(1)), (2, Some(12))])
+        );
     }
 
     #[test]
@@ -197,14 +245,38 @@ mod tests {
         ];
         assert_eq!(known(&[body]), BTreeMap::from([(1, None), (2, None)]));
         // a store at an index no constant names spoils all of them
-        let body = vec![SeqStmt::Assign(element(1), Expr::Const(5)), SeqStmt::Assign(Place::plain_element(ARG, local(0)), Expr::Const(6))];
+        let body = vec![
+            SeqStmt::Assign(element(1), Expr::Const(5)),
+            SeqStmt::Assign(Place::plain_element(ARG, local(0)), Expr::Const(6)),
+        ];
         assert_eq!(known(&[body]), BTreeMap::new());
     }
 
     #[test]
     fn the_thread_reads_the_constant() {
-        let mut body = vec![SeqStmt::Assign(Place::Local(0), Expr::Cast(Ty::Int { bits: 32, signed: false }, Box::new(Expr::Load(element(2)))))];
+        let mut body = vec![SeqStmt::Assign(
+            Place::Local(0),
+            Expr::Cast(
+                Ty::Int {
+                    bits: 32,
+                    signed: false,
+                },
+                Box::new(Expr::Load(element(2))),
+            ),
+        )];
         substitute(&mut body, ARG, &BTreeMap::from([(2, 12)]));
-        assert_eq!(body, vec![SeqStmt::Assign(Place::Local(0), Expr::Cast(Ty::Int { bits: 32, signed: false }, Box::new(Expr::Const(12))))]);
+        assert_eq!(
+            body,
+            vec![SeqStmt::Assign(
+                Place::Local(0),
+                Expr::Cast(
+                    Ty::Int {
+                        bits: 32,
+                        signed: false
+                    },
+                    Box::new(Expr::Const(12))
+                )
+            )]
+        );
     }
 }

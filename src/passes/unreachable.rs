@@ -17,8 +17,8 @@ use super::walk::for_each_stmt;
 use super::{diagnostic_at, loop_depth};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
-    BinaryOp, Block, Expr, Function, FunctionId, LabelId, Local, LocalId, OriginId, Place, Program, PropertyKind, Stmt, StmtKind, Ty,
-    UnaryOp,
+    BinaryOp, Block, Expr, Function, FunctionId, LabelId, Local, LocalId, OriginId, Place, Program,
+    PropertyKind, Stmt, StmtKind, Ty, UnaryOp,
 };
 use crate::options::{Bounds, TranslateOptions};
 use std::collections::{BTreeMap, HashMap};
@@ -90,7 +90,12 @@ pub type AllocationsAtEnd = HashMap<FunctionId, u32>;
 /// under `bounds`; a join of a thread that runs a function of `joined`
 /// counts that function's allocations, and the function starts with
 /// `started_after` allocations made (by its creators).
-pub fn remove_unreachable(function: &mut Function, bounds: &Bounds, joined: &AllocationsAtEnd, started_after: u32) -> Reachability {
+pub fn remove_unreachable(
+    function: &mut Function,
+    bounds: &Bounds,
+    joined: &AllocationsAtEnd,
+    started_after: u32,
+) -> Reachability {
     let mut pass = Pass {
         locals: &function.locals,
         bounds,
@@ -106,27 +111,50 @@ pub fn remove_unreachable(function: &mut Function, bounds: &Bounds, joined: &All
     };
     let body = std::mem::take(&mut function.body);
     let (body, after) = pass.block(body, pass.nothing_known());
-    let end_cut_by = if pass.ends || after.reachable { None } else { after.cut_by };
+    let end_cut_by = if pass.ends || after.reachable {
+        None
+    } else {
+        after.cut_by
+    };
     if after.reachable {
         pass.ended_with(after.allocations);
     }
     let cuts = pass.cuts;
     function.body = body;
     let allocations_at_end = pass.allocations_at_end.unwrap_or(0);
-    Reachability { cuts, end_cut_by, allocations_at_end, allocations_at_creation: pass.allocations_at_creation, heap_cut: pass.heap_cut }
+    Reachability {
+        cuts,
+        end_cut_by,
+        allocations_at_end,
+        allocations_at_creation: pass.allocations_at_creation,
+        heap_cut: pass.heap_cut,
+    }
 }
 
 /// The warnings for what removing the unreachable code of `function` found:
 /// each loop bound that cuts code that matters, and, when the program joins
 /// threads, the one that keeps a thread function from ending.
-pub fn warnings(program: &Program, options: &TranslateOptions, function: FunctionId, found: &Reachability) -> Vec<Diagnostic> {
-    let never_ends = found.end_cut_by.filter(|_| function != program.main && joins_threads(program));
+pub fn warnings(
+    program: &Program,
+    options: &TranslateOptions,
+    function: FunctionId,
+    found: &Reachability,
+) -> Vec<Diagnostic> {
+    let never_ends = found
+        .end_cut_by
+        .filter(|_| function != program.main && joins_threads(program));
     let mut warnings: Vec<Diagnostic> = found
         .cuts
         .iter()
         .map(|cut| {
             let ends_thread = never_ends == Some(cut.cut);
-            bound_cut_warning(program, options, cut.cut, Some(cut.first_unreached), ends_thread)
+            bound_cut_warning(
+                program,
+                options,
+                cut.cut,
+                Some(cut.first_unreached),
+                ends_thread,
+            )
         })
         .collect();
     if let Some(cut) = never_ends
@@ -144,7 +172,10 @@ fn unwindset_name(program: &Program, origin: OriginId) -> String {
         None => "LINE".to_string(),
         Some((_, line, true)) => line.to_string(),
         Some((file, line, false)) => {
-            let name = std::path::Path::new(file).file_name().and_then(|name| name.to_str()).unwrap_or(file);
+            let name = std::path::Path::new(file)
+                .file_name()
+                .and_then(|name| name.to_str())
+                .unwrap_or(file);
             format!("{name}:{line}")
         }
     }
@@ -161,16 +192,24 @@ fn bound_cut_warning(
     ends_thread: bool,
 ) -> Diagnostic {
     let bound = program.origins.get(cut.origin());
-    let unreached = first_unreached.and_then(|origin| program.origins.get(origin)).map(|first| match bound {
-        Some(bound) if bound.file == first.file => format!("line {} (`{}`)", first.line, first.text),
-        _ => format!("{}:{} (`{}`)", first.file, first.line, first.text),
-    });
+    let unreached = first_unreached
+        .and_then(|origin| program.origins.get(origin))
+        .map(|first| match bound {
+            Some(bound) if bound.file == first.file => {
+                format!("line {} (`{}`)", first.line, first.text)
+            }
+            _ => format!("{}:{} (`{}`)", first.file, first.line, first.text),
+        });
     let lost = match (unreached, ends_thread) {
         (Some(unreached), false) => format!("nothing from {unreached} on is checked"),
         (Some(unreached), true) => {
-            format!("nothing from {unreached} on is checked, and the thread never ends, so nothing after a pthread_join on it is checked either")
+            format!(
+                "nothing from {unreached} on is checked, and the thread never ends, so nothing after a pthread_join on it is checked either"
+            )
         }
-        (None, _) => "the thread never ends, so nothing after a pthread_join on it is checked".to_string(),
+        (None, _) => {
+            "the thread never ends, so nothing after a pthread_join on it is checked".to_string()
+        }
     };
     let (message, label, remedy) = match cut {
         Cut::LoopBound(origin) => {
@@ -179,7 +218,9 @@ fn bound_cut_warning(
             (
                 format!("no execution gets past this loop within its unwinding bound of {unwind}"),
                 format!("every path through it needs more than {unwind} iterations"),
-                format!("unroll this loop as often as it runs: --unwindset {line}:N (N its iterations), or a larger --unwind"),
+                format!(
+                    "unroll this loop as often as it runs: --unwindset {line}:N (N its iterations), or a larger --unwind"
+                ),
             )
         }
         Cut::HeapBlocks(_) => {
@@ -190,27 +231,44 @@ fn bound_cut_warning(
                     "every path to it has taken {blocks} heap block{}, in this thread, the threads it joined or its creators before it started",
                     if blocks == 1 { "" } else { "s" }
                 ),
-                format!("raise --nmalloc to the number of allocations an execution makes (at least {}), or give --nmalloc auto for as many as the threads can take", blocks + 1),
+                format!(
+                    "raise --nmalloc to the number of allocations an execution makes (at least {}), or give --nmalloc auto for as many as the threads can take",
+                    blocks + 1
+                ),
             )
         }
         Cut::HeapBlocksJoined { allocations, .. } => {
             let blocks = options.bounds.nmalloc;
             (
                 format!("no execution gets past this join within --nmalloc {blocks}"),
-                format!("every path to it has taken {allocations} heap blocks, in this thread, the threads it joined or its creators before it started"),
-                format!("raise --nmalloc to the number of allocations an execution makes (at least {allocations}), or give --nmalloc auto for as many as the threads can take"),
+                format!(
+                    "every path to it has taken {allocations} heap blocks, in this thread, the threads it joined or its creators before it started"
+                ),
+                format!(
+                    "raise --nmalloc to the number of allocations an execution makes (at least {allocations}), or give --nmalloc auto for as many as the threads can take"
+                ),
             )
         }
         Cut::HeapBlockSize { scalars, .. } => {
             let block = options.bounds.heap_block.unwrap_or_default();
             (
-                format!("this allocation does not fit a heap block of --heap-block {block} scalars"),
+                format!(
+                    "this allocation does not fit a heap block of --heap-block {block} scalars"
+                ),
                 format!("asks for {scalars} scalars on every path"),
-                format!("raise --heap-block to at least {scalars}, or leave it out (the default fits every allocation of constant size)"),
+                format!(
+                    "raise --heap-block to at least {scalars}, or leave it out (the default fits every allocation of constant size)"
+                ),
             )
         }
     };
-    let mut warning = *diagnostic_at(program, cut.origin(), message, label, Some(format!("{lost}, whatever the verdict; {remedy}")));
+    let mut warning = *diagnostic_at(
+        program,
+        cut.origin(),
+        message,
+        label,
+        Some(format!("{lost}, whatever the verdict; {remedy}")),
+    );
     warning.severity = Severity::Warning;
     warning
 }
@@ -219,7 +277,9 @@ fn bound_cut_warning(
 fn joins_threads(program: &Program) -> bool {
     let mut joins = false;
     for function in &program.functions {
-        for_each_stmt(&function.body, &mut |kind| joins |= matches!(kind, StmtKind::ThreadJoin { .. }));
+        for_each_stmt(&function.body, &mut |kind| {
+            joins |= matches!(kind, StmtKind::ThreadJoin { .. })
+        });
     }
     joins
 }
@@ -251,11 +311,18 @@ struct Flow {
 impl Flow {
     /// At the function's entry and at a label: reachable, nothing known.
     fn entry() -> Flow {
-        Flow { reachable: true, ..Flow::default() }
+        Flow {
+            reachable: true,
+            ..Flow::default()
+        }
     }
 
     fn unreachable(cut_by: Option<Cut>) -> Flow {
-        Flow { reachable: false, cut_by, ..Flow::default() }
+        Flow {
+            reachable: false,
+            cut_by,
+            ..Flow::default()
+        }
     }
 
     /// The flow after two branches.
@@ -265,16 +332,32 @@ impl Flow {
             (false, true) => other,
             (true, false) => self,
             (true, true) => {
-                let constants =
-                    self.constants.into_iter().filter(|(local, value)| other.constants.get(local) == Some(value)).collect();
+                let constants = self
+                    .constants
+                    .into_iter()
+                    .filter(|(local, value)| other.constants.get(local) == Some(value))
+                    .collect();
                 let at_least = self
                     .at_least
                     .into_iter()
-                    .filter_map(|(local, least)| Some((local, least.min(*other.at_least.get(&local)?))))
+                    .filter_map(|(local, least)| {
+                        Some((local, least.min(*other.at_least.get(&local)?)))
+                    })
                     .collect();
                 let allocations = self.allocations.min(other.allocations);
-                let running = self.running.into_iter().filter(|thread| other.running.contains(thread)).collect();
-                Flow { reachable: true, constants, at_least, allocations, running, cut_by: None }
+                let running = self
+                    .running
+                    .into_iter()
+                    .filter(|thread| other.running.contains(thread))
+                    .collect();
+                Flow {
+                    reachable: true,
+                    constants,
+                    at_least,
+                    allocations,
+                    running,
+                    cut_by: None,
+                }
             }
         }
     }
@@ -284,7 +367,8 @@ impl Flow {
         if let Some(local) = place.root_local() {
             self.constants.remove(&local);
             self.at_least.remove(&local);
-            self.running.retain(|(handle, _)| handle.root_local() != Some(local));
+            self.running
+                .retain(|(handle, _)| handle.root_local() != Some(local));
         }
     }
 
@@ -292,10 +376,13 @@ impl Flow {
     fn resolved(&self, place: &Place) -> Option<Place> {
         Some(match place {
             Place::Local(_) | Place::PlainGlobal(_) => place.clone(),
-            Place::Index(base, index) => {
-                Place::Index(Box::new(self.resolved(base)?), Box::new(Expr::Const(value(index, &self.constants)?)))
+            Place::Index(base, index) => Place::Index(
+                Box::new(self.resolved(base)?),
+                Box::new(Expr::Const(value(index, &self.constants)?)),
+            ),
+            Place::Field(base, field) => {
+                Place::Field(Box::new(self.resolved(base)?), field.clone())
             }
-            Place::Field(base, field) => Place::Field(Box::new(self.resolved(base)?), field.clone()),
         })
     }
 
@@ -308,16 +395,20 @@ impl Flow {
         match condition {
             Expr::Unary(UnaryOp::Not, operand) => self.decides(operand).map(|holds| !holds),
             Expr::Cast(Ty::Bool, operand) => self.decides(operand),
-            Expr::Binary(BinaryOp::LogicalAnd, left, right) => match (self.decides(left), self.decides(right)) {
-                (Some(false), _) | (_, Some(false)) => Some(false),
-                (Some(true), Some(true)) => Some(true),
-                _ => None,
-            },
-            Expr::Binary(BinaryOp::LogicalOr, left, right) => match (self.decides(left), self.decides(right)) {
-                (Some(true), _) | (_, Some(true)) => Some(true),
-                (Some(false), Some(false)) => Some(false),
-                _ => None,
-            },
+            Expr::Binary(BinaryOp::LogicalAnd, left, right) => {
+                match (self.decides(left), self.decides(right)) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                }
+            }
+            Expr::Binary(BinaryOp::LogicalOr, left, right) => {
+                match (self.decides(left), self.decides(right)) {
+                    (Some(true), _) | (_, Some(true)) => Some(true),
+                    (Some(false), Some(false)) => Some(false),
+                    _ => None,
+                }
+            }
             Expr::Binary(op, left, right) => {
                 let (local, op, bound, _) = self.local_against_value(*op, left, right)?;
                 let least = *self.at_least.get(&local)?;
@@ -351,14 +442,20 @@ impl Flow {
                 self.learn(right, false, locals);
             }
             Expr::Binary(op, left, right) => {
-                let Some((local, op, bound, other)) = self.local_against_value(*op, left, right) else { return };
+                let Some((local, op, bound, other)) = self.local_against_value(*op, left, right)
+                else {
+                    return;
+                };
                 let op = if holds { op } else { negated(op) };
                 let least = match op {
                     BinaryOp::Ge => bound,
                     BinaryOp::Gt => bound + 1,
                     _ => return,
                 };
-                if locals.get(local).is_some_and(|declared| compared_as_its_own_type(declared, other)) {
+                if locals
+                    .get(local)
+                    .is_some_and(|declared| compared_as_its_own_type(declared, other))
+                {
                     let known = self.at_least.entry(local).or_insert(least);
                     *known = (*known).max(least);
                 }
@@ -369,14 +466,21 @@ impl Flow {
 
     /// `left op right` as `local op' value`, where one side is a local of
     /// unknown value and the other's (`other`) value is known.
-    fn local_against_value<'e>(&self, op: BinaryOp, left: &'e Expr, right: &'e Expr) -> Option<(LocalId, BinaryOp, i64, &'e Expr)> {
+    fn local_against_value<'e>(
+        &self,
+        op: BinaryOp,
+        left: &'e Expr,
+        right: &'e Expr,
+    ) -> Option<(LocalId, BinaryOp, i64, &'e Expr)> {
         let unknown = |e: &Expr| match e {
             Expr::Load(Place::Local(local)) if !self.constants.contains_key(local) => Some(*local),
             _ => None,
         };
         match (unknown(left), unknown(right)) {
             (Some(local), None) => Some((local, op, value(right, &self.constants)?, right)),
-            (None, Some(local)) => Some((local, mirrored(op)?, value(left, &self.constants)?, left)),
+            (None, Some(local)) => {
+                Some((local, mirrored(op)?, value(left, &self.constants)?, left))
+            }
             _ => None,
         }
     }
@@ -414,7 +518,9 @@ fn negated(op: BinaryOp) -> BinaryOp {
 fn compared_as_its_own_type(local: &Local, other: &Expr) -> bool {
     let signed_literal = match other {
         Expr::Const(_) => true,
-        Expr::Cast(Ty::Int { signed: true, bits }, operand) => *bits >= 32 && matches!(**operand, Expr::Const(_)),
+        Expr::Cast(Ty::Int { signed: true, bits }, operand) => {
+            *bits >= 32 && matches!(**operand, Expr::Const(_))
+        }
         _ => false,
     };
     match local.ty {
@@ -471,7 +577,10 @@ impl Pass<'_> {
     /// The flow where nothing is known (the start, a label a jump back
     /// reaches): reachable, with the allocations made before the start.
     fn nothing_known(&self) -> Flow {
-        Flow { allocations: self.started_after, ..Flow::entry() }
+        Flow {
+            allocations: self.started_after,
+            ..Flow::entry()
+        }
     }
 
     /// `pthread_join` of the thread whose handle `handle` holds: a thread
@@ -479,14 +588,27 @@ impl Pass<'_> {
     /// than the heap has cut off every such execution.
     fn join(&mut self, handle: &Expr, origin: OriginId, flow: &mut Flow) {
         let Expr::Load(place) = handle else { return };
-        let Some(place) = flow.resolved(place) else { return };
-        let Some(position) = flow.running.iter().position(|(running, _)| *running == place) else { return };
+        let Some(place) = flow.resolved(place) else {
+            return;
+        };
+        let Some(position) = flow
+            .running
+            .iter()
+            .position(|(running, _)| *running == place)
+        else {
+            return;
+        };
         let (_, function) = flow.running.remove(position);
-        flow.allocations = flow.allocations.saturating_add(self.joined.get(&function).copied().unwrap_or(0));
+        flow.allocations = flow
+            .allocations
+            .saturating_add(self.joined.get(&function).copied().unwrap_or(0));
         if flow.allocations > self.bounds.nmalloc {
             let allocations = flow.allocations;
             self.heap_cut = true;
-            *flow = Flow::unreachable(Some(Cut::HeapBlocksJoined { origin, allocations }));
+            *flow = Flow::unreachable(Some(Cut::HeapBlocksJoined {
+                origin,
+                allocations,
+            }));
         }
     }
 
@@ -532,7 +654,11 @@ impl Pass<'_> {
     fn statement(&mut self, stmt: Stmt, mut flow: Flow, out: &mut Block) -> Flow {
         let Stmt { kind, origin } = stmt;
         let kind = match kind {
-            StmtKind::If { condition, then_branch, else_branch } => {
+            StmtKind::If {
+                condition,
+                then_branch,
+                else_branch,
+            } => {
                 let (taken_then, taken_else) = match flow.decides(&condition) {
                     Some(false) => (Flow::unreachable(None), flow.clone()),
                     Some(true) => (flow.clone(), Flow::unreachable(None)),
@@ -546,7 +672,11 @@ impl Pass<'_> {
                 let (then_branch, after_then) = self.block(then_branch, taken_then);
                 let (else_branch, after_else) = self.block(else_branch, taken_else);
                 flow = after_then.join(after_else);
-                StmtKind::If { condition, then_branch, else_branch }
+                StmtKind::If {
+                    condition,
+                    then_branch,
+                    else_branch,
+                }
             }
             StmtKind::Assume(condition) => {
                 match flow.decides(&condition) {
@@ -561,7 +691,11 @@ impl Pass<'_> {
                 }
                 StmtKind::LoopBound(condition)
             }
-            StmtKind::Malloc { target, size, zeroed } => {
+            StmtKind::Malloc {
+                target,
+                size,
+                zeroed,
+            } => {
                 flow.forget(&target);
                 match self.allocation_cut(origin, &size, &flow) {
                     Some(cut) => {
@@ -570,7 +704,11 @@ impl Pass<'_> {
                     }
                     None => flow.allocations += 1,
                 }
-                StmtKind::Malloc { target, size, zeroed }
+                StmtKind::Malloc {
+                    target,
+                    size,
+                    zeroed,
+                }
             }
             StmtKind::Return(_) | StmtKind::ThreadExit(_) => {
                 self.ends = true;
@@ -578,14 +716,25 @@ impl Pass<'_> {
                 flow = Flow::unreachable(None);
                 kind
             }
-            StmtKind::ThreadCreate { handle, function, argument } => {
-                let least = self.allocations_at_creation.entry(function).or_insert(flow.allocations);
+            StmtKind::ThreadCreate {
+                handle,
+                function,
+                argument,
+            } => {
+                let least = self
+                    .allocations_at_creation
+                    .entry(function)
+                    .or_insert(flow.allocations);
                 *least = (*least).min(flow.allocations);
                 flow.forget(&handle);
                 if let Some(place) = flow.resolved(&handle) {
                     flow.running.push((place, function));
                 }
-                StmtKind::ThreadCreate { handle, function, argument }
+                StmtKind::ThreadCreate {
+                    handle,
+                    function,
+                    argument,
+                }
             }
             StmtKind::ThreadJoin { handle } => {
                 self.join(&handle, origin, &mut flow);
@@ -641,13 +790,27 @@ impl Pass<'_> {
             && matters(&stmt.kind)
             && !self.cuts.iter().any(|found| found.cut == cut)
         {
-            self.cuts.push(BoundCut { cut, first_unreached: stmt.origin });
+            self.cuts.push(BoundCut {
+                cut,
+                first_unreached: stmt.origin,
+            });
         }
         match stmt.kind {
-            StmtKind::If { condition, then_branch, else_branch } if holds_label(&then_branch) || holds_label(&else_branch) => {
+            StmtKind::If {
+                condition,
+                then_branch,
+                else_branch,
+            } if holds_label(&then_branch) || holds_label(&else_branch) => {
                 let (then_branch, after_then) = self.block(then_branch, flow.clone());
                 let (else_branch, after_else) = self.block(else_branch, flow);
-                out.push(Stmt { kind: StmtKind::If { condition, then_branch, else_branch }, origin: stmt.origin });
+                out.push(Stmt {
+                    kind: StmtKind::If {
+                        condition,
+                        then_branch,
+                        else_branch,
+                    },
+                    origin: stmt.origin,
+                });
                 after_then.join(after_else)
             }
             StmtKind::Loop { .. } if holds_label(std::slice::from_ref(&stmt)) => {
@@ -745,12 +908,19 @@ fn value(expr: &Expr, constants: &HashMap<LocalId, i64>) -> Option<i64> {
     (0..=LIMIT).contains(&v).then_some(v)
 }
 
-fn binary(op: BinaryOp, left: &Expr, right: &Expr, constants: &HashMap<LocalId, i64>) -> Option<i64> {
+fn binary(
+    op: BinaryOp,
+    left: &Expr,
+    right: &Expr,
+    constants: &HashMap<LocalId, i64>,
+) -> Option<i64> {
     let (l, r) = (value(left, constants), value(right, constants));
     // one known operand decides these
     match op {
         BinaryOp::LogicalAnd if l == Some(0) || r == Some(0) => return Some(0),
-        BinaryOp::LogicalOr if l.is_some_and(|v| v != 0) || r.is_some_and(|v| v != 0) => return Some(1),
+        BinaryOp::LogicalOr if l.is_some_and(|v| v != 0) || r.is_some_and(|v| v != 0) => {
+            return Some(1);
+        }
         _ => {}
     }
     let (l, r) = (l?, r?);
@@ -783,10 +953,24 @@ fn binary(op: BinaryOp, left: &Expr, right: &Expr, constants: &HashMap<LocalId, 
 fn matters(kind: &StmtKind) -> bool {
     match kind {
         StmtKind::Assert { kind, .. } => *kind != PropertyKind::UnwindingAssertion,
-        StmtKind::If { then_branch, else_branch, .. } => {
-            then_branch.iter().chain(else_branch).any(|stmt| matters(&stmt.kind))
-        }
-        StmtKind::Loop { prelude, body, latch, .. } => prelude.iter().chain(body).chain(latch).any(|stmt| matters(&stmt.kind)),
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => then_branch
+            .iter()
+            .chain(else_branch)
+            .any(|stmt| matters(&stmt.kind)),
+        StmtKind::Loop {
+            prelude,
+            body,
+            latch,
+            ..
+        } => prelude
+            .iter()
+            .chain(body)
+            .chain(latch)
+            .any(|stmt| matters(&stmt.kind)),
         kind => kind.is_visible(),
     }
 }
@@ -795,8 +979,17 @@ fn matters(kind: &StmtKind) -> bool {
 fn holds_label(block: &[Stmt]) -> bool {
     block.iter().any(|stmt| match &stmt.kind {
         StmtKind::Label(..) => true,
-        StmtKind::If { then_branch, else_branch, .. } => holds_label(then_branch) || holds_label(else_branch),
-        StmtKind::Loop { prelude, body, latch, .. } => holds_label(prelude) || holds_label(body) || holds_label(latch),
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => holds_label(then_branch) || holds_label(else_branch),
+        StmtKind::Loop {
+            prelude,
+            body,
+            latch,
+            ..
+        } => holds_label(prelude) || holds_label(body) || holds_label(latch),
         _ => false,
     })
 }
@@ -806,7 +999,11 @@ mod tests {
     use super::*;
 
     fn int(name: &str) -> Local {
-        Local { name: name.into(), ty: Ty::INT, shared: false }
+        Local {
+            name: name.into(),
+            ty: Ty::INT,
+            shared: false,
+        }
     }
 
     fn st(kind: StmtKind, origin: OriginId) -> Stmt {
@@ -822,11 +1019,25 @@ mod tests {
     }
 
     fn write(origin: OriginId) -> Stmt {
-        st(StmtKind::Write { address: Expr::Const(1), value: Expr::Const(0) }, origin)
+        st(
+            StmtKind::Write {
+                address: Expr::Const(1),
+                value: Expr::Const(0),
+            },
+            origin,
+        )
     }
 
     fn function(locals: Vec<Local>, body: Block) -> Function {
-        Function { name: "main".into(), params: vec![], locals, return_type: Ty::INT, body, is_atomic: false, origin: 0 }
+        Function {
+            name: "main".into(),
+            params: vec![],
+            locals,
+            return_type: Ty::INT,
+            body,
+            is_atomic: false,
+            origin: 0,
+        }
     }
 
     /// `i = 0; if (i < n) { i = i + 1; if (i < n) { i = i + 1; bound !(i < n) } }`
@@ -837,15 +1048,40 @@ mod tests {
     /// [`counted_loop`] up to the value of `bound`.
     fn counted_loop_to(bound: Expr, origin: OriginId) -> Vec<Stmt> {
         let condition = || bin(BinaryOp::Lt, load(0), bound.clone());
-        let step = || st(StmtKind::Assign(Place::Local(0), bin(BinaryOp::Add, load(0), Expr::Const(1))), 2);
+        let step = || {
+            st(
+                StmtKind::Assign(Place::Local(0), bin(BinaryOp::Add, load(0), Expr::Const(1))),
+                2,
+            )
+        };
         let inner = vec![
             step(),
-            st(StmtKind::LoopBound(Expr::Unary(UnaryOp::Not, Box::new(condition()))), origin),
+            st(
+                StmtKind::LoopBound(Expr::Unary(UnaryOp::Not, Box::new(condition()))),
+                origin,
+            ),
         ];
-        let outer = vec![step(), st(StmtKind::If { condition: condition(), then_branch: inner, else_branch: vec![] }, origin)];
+        let outer = vec![
+            step(),
+            st(
+                StmtKind::If {
+                    condition: condition(),
+                    then_branch: inner,
+                    else_branch: vec![],
+                },
+                origin,
+            ),
+        ];
         vec![
             st(StmtKind::Assign(Place::Local(0), Expr::Const(0)), 1),
-            st(StmtKind::If { condition: condition(), then_branch: outer, else_branch: vec![] }, origin),
+            st(
+                StmtKind::If {
+                    condition: condition(),
+                    then_branch: outer,
+                    else_branch: vec![],
+                },
+                origin,
+            ),
         ]
     }
 
@@ -856,8 +1092,18 @@ mod tests {
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
         let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
-        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }]);
-        assert_eq!(found.end_cut_by, Some(Cut::LoopBound(7)), "the function never ends");
+        assert_eq!(
+            found.cuts,
+            vec![BoundCut {
+                cut: Cut::LoopBound(7),
+                first_unreached: 9
+            }]
+        );
+        assert_eq!(
+            found.end_cut_by,
+            Some(Cut::LoopBound(7)),
+            "the function never ends"
+        );
         assert_eq!(f.body.len(), 2, "both writes are removed");
     }
 
@@ -866,12 +1112,22 @@ mod tests {
         let mut body = counted_loop(2, 7);
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default());
+        assert_eq!(
+            remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0),
+            Reachability::default()
+        );
         assert_eq!(f.body, body);
     }
 
     fn malloc(scalars: i64, origin: OriginId) -> Stmt {
-        st(StmtKind::Malloc { target: Place::Local(0), size: Expr::Const(scalars), zeroed: false }, origin)
+        st(
+            StmtKind::Malloc {
+                target: Place::Local(0),
+                size: Expr::Const(scalars),
+                zeroed: false,
+            },
+            origin,
+        )
     }
 
     #[test]
@@ -880,15 +1136,34 @@ mod tests {
         let body = vec![malloc(1, 1), malloc(1, 2), malloc(1, 3), write(9)];
         let mut f = function(vec![int("p")], body);
         let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
-        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(3), first_unreached: 9 }]);
+        assert_eq!(
+            found.cuts,
+            vec![BoundCut {
+                cut: Cut::HeapBlocks(3),
+                first_unreached: 9
+            }]
+        );
         assert!(found.heap_cut);
         assert_eq!(f.body.len(), 3);
         // allocations in one branch only do not count on every path
-        let branch = st(StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch: vec![malloc(1, 1)], else_branch: vec![] }, 4);
+        let branch = st(
+            StmtKind::If {
+                condition: Expr::Nondet(Ty::INT),
+                then_branch: vec![malloc(1, 1)],
+                else_branch: vec![],
+            },
+            4,
+        );
         let body = vec![branch, malloc(1, 2), malloc(1, 3), write(9)];
         let mut f = function(vec![int("p")], body.clone());
         let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
-        assert_eq!(found, Reachability { allocations_at_end: 2, ..Reachability::default() });
+        assert_eq!(
+            found,
+            Reachability {
+                allocations_at_end: 2,
+                ..Reachability::default()
+            }
+        );
         assert_eq!(f.body, body);
     }
 
@@ -897,7 +1172,14 @@ mod tests {
     }
 
     fn maybe(then_branch: Block, origin: OriginId) -> Stmt {
-        st(StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch, else_branch: vec![] }, origin)
+        st(
+            StmtKind::If {
+                condition: Expr::Nondet(Ty::INT),
+                then_branch,
+                else_branch: vec![],
+            },
+            origin,
+        )
     }
 
     #[test]
@@ -915,7 +1197,13 @@ mod tests {
         ];
         let mut f = function(vec![int("p")], body);
         let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
-        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(6), first_unreached: 9 }]);
+        assert_eq!(
+            found.cuts,
+            vec![BoundCut {
+                cut: Cut::HeapBlocks(6),
+                first_unreached: 9
+            }]
+        );
         // a jump back to the label: nothing is known there
         let body = vec![
             malloc(1, 1),
@@ -935,44 +1223,111 @@ mod tests {
     fn a_join_counts_the_allocations_of_the_thread_it_waits_for() {
         // p = malloc; create t running function 1; join t: function 1
         // allocates 2 blocks before it ends, so 3 in all, past --nmalloc 2
-        let create = st(StmtKind::ThreadCreate { handle: Place::Local(1), function: 1, argument: Expr::Const(0) }, 2);
+        let create = st(
+            StmtKind::ThreadCreate {
+                handle: Place::Local(1),
+                function: 1,
+                argument: Expr::Const(0),
+            },
+            2,
+        );
         let join = st(StmtKind::ThreadJoin { handle: load(1) }, 3);
         let body = vec![malloc(1, 1), create.clone(), join.clone(), write(9)];
-        let locals = vec![int("p"), Local { name: "t".into(), ty: Ty::ThreadHandle, shared: false }];
+        let locals = vec![
+            int("p"),
+            Local {
+                name: "t".into(),
+                ty: Ty::ThreadHandle,
+                shared: false,
+            },
+        ];
         let mut f = function(locals.clone(), body.clone());
         let joined = AllocationsAtEnd::from([(1, 2)]);
         let found = remove_unreachable(&mut f, &Bounds::default(), &joined, 0);
-        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocksJoined { origin: 3, allocations: 3 }, first_unreached: 9 }]);
+        assert_eq!(
+            found.cuts,
+            vec![BoundCut {
+                cut: Cut::HeapBlocksJoined {
+                    origin: 3,
+                    allocations: 3
+                },
+                first_unreached: 9
+            }]
+        );
         // with one allocation in the thread, or more heap, it is reached
         let mut f = function(locals.clone(), body.clone());
-        let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::from([(1, 1)]), 0);
+        let found = remove_unreachable(
+            &mut f,
+            &Bounds::default(),
+            &AllocationsAtEnd::from([(1, 1)]),
+            0,
+        );
         assert_eq!((found.cuts, found.allocations_at_end), (vec![], 2));
         let mut f = function(locals.clone(), body.clone());
-        let more = Bounds { nmalloc: 3, ..Bounds::default() };
+        let more = Bounds {
+            nmalloc: 3,
+            ..Bounds::default()
+        };
         assert_eq!(remove_unreachable(&mut f, &more, &joined, 0).cuts, vec![]);
         // a handle written between creation and join names another thread
         let overwritten = st(StmtKind::Assign(Place::Local(1), Expr::Const(0)), 4);
-        let mut f = function(locals, vec![malloc(1, 1), create, overwritten, join, write(9)]);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &joined, 0).cuts, vec![]);
+        let mut f = function(
+            locals,
+            vec![malloc(1, 1), create, overwritten, join, write(9)],
+        );
+        assert_eq!(
+            remove_unreachable(&mut f, &Bounds::default(), &joined, 0).cuts,
+            vec![]
+        );
     }
 
     #[test]
     fn a_thread_starts_with_the_allocations_its_creators_made() {
         // malloc; create function 1; malloc: the creation has seen the
         // start count and one allocation, the end both allocations
-        let create = st(StmtKind::ThreadCreate { handle: Place::Local(1), function: 1, argument: Expr::Const(0) }, 2);
-        let locals = vec![int("p"), Local { name: "t".into(), ty: Ty::ThreadHandle, shared: false }];
+        let create = st(
+            StmtKind::ThreadCreate {
+                handle: Place::Local(1),
+                function: 1,
+                argument: Expr::Const(0),
+            },
+            2,
+        );
+        let locals = vec![
+            int("p"),
+            Local {
+                name: "t".into(),
+                ty: Ty::ThreadHandle,
+                shared: false,
+            },
+        ];
         let body = vec![malloc(1, 1), create, malloc(1, 3), write(9)];
         let mut f = function(locals.clone(), body.clone());
-        let more = Bounds { nmalloc: 4, ..Bounds::default() };
+        let more = Bounds {
+            nmalloc: 4,
+            ..Bounds::default()
+        };
         let found = remove_unreachable(&mut f, &more, &AllocationsAtEnd::new(), 1);
-        assert_eq!(found.allocations_at_creation, BTreeMap::from([(1, 2)]), "the start count and the first allocation");
-        assert_eq!(found.allocations_at_end, 2, "its own allocations only: a join adds them to the joiner's");
+        assert_eq!(
+            found.allocations_at_creation,
+            BTreeMap::from([(1, 2)]),
+            "the start count and the first allocation"
+        );
+        assert_eq!(
+            found.allocations_at_end, 2,
+            "its own allocations only: a join adds them to the joiner's"
+        );
         assert_eq!(found.cuts, vec![]);
         // started after one allocation, the second of its own is the third
         let mut f = function(locals.clone(), body.clone());
         let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 1);
-        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(3), first_unreached: 9 }]);
+        assert_eq!(
+            found.cuts,
+            vec![BoundCut {
+                cut: Cut::HeapBlocks(3),
+                first_unreached: 9
+            }]
+        );
         // a label that a jump back reaches still knows the start count
         let body = vec![
             st(StmtKind::Label(5, "again".into()), 1),
@@ -983,7 +1338,13 @@ mod tests {
         ];
         let mut f = function(vec![int("p")], body);
         let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 1);
-        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlocks(3), first_unreached: 9 }]);
+        assert_eq!(
+            found.cuts,
+            vec![BoundCut {
+                cut: Cut::HeapBlocks(3),
+                first_unreached: 9
+            }]
+        );
     }
 
     #[test]
@@ -991,17 +1352,40 @@ mod tests {
         let body = vec![malloc(9, 1), write(9)];
         let mut f = function(vec![int("p")], body.clone());
         let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
-        assert_eq!(found, Reachability { allocations_at_end: 1, ..Reachability::default() }, "no --heap-block: it fits");
-        let small = Bounds { heap_block: Some(8), ..Bounds::default() };
+        assert_eq!(
+            found,
+            Reachability {
+                allocations_at_end: 1,
+                ..Reachability::default()
+            },
+            "no --heap-block: it fits"
+        );
+        let small = Bounds {
+            heap_block: Some(8),
+            ..Bounds::default()
+        };
         let found = remove_unreachable(&mut f, &small, &AllocationsAtEnd::new(), 0);
-        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::HeapBlockSize { origin: 1, scalars: 9 }, first_unreached: 9 }]);
+        assert_eq!(
+            found.cuts,
+            vec![BoundCut {
+                cut: Cut::HeapBlockSize {
+                    origin: 1,
+                    scalars: 9
+                },
+                first_unreached: 9
+            }]
+        );
     }
 
     #[test]
     fn a_function_that_returns_before_the_cut_ends() {
         // if (nondet) return; counted loop that cuts
         let mut body = vec![st(
-            StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch: vec![st(StmtKind::Return(None), 4)], else_branch: vec![] },
+            StmtKind::If {
+                condition: Expr::Nondet(Ty::INT),
+                then_branch: vec![st(StmtKind::Return(None), 4)],
+                else_branch: vec![],
+            },
             3,
         )];
         body.extend(counted_loop(128, 7));
@@ -1020,7 +1404,13 @@ mod tests {
         body.push(write(10));
         let mut f = function(vec![int("i")], body);
         let found = remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0);
-        assert_eq!(found.cuts, vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }]);
+        assert_eq!(
+            found.cuts,
+            vec![BoundCut {
+                cut: Cut::LoopBound(7),
+                first_unreached: 9
+            }]
+        );
         assert_eq!(found.end_cut_by, None, "a jump reaches the end");
         let kinds: Vec<_> = f.body.iter().skip(3).map(|s| s.origin).collect();
         assert_eq!(kinds, vec![7, 10], "the label and what follows it stay");
@@ -1030,34 +1420,85 @@ mod tests {
     fn an_unknown_counter_or_a_value_out_of_range_cuts_nothing() {
         // the counter is read from shared memory
         let mut body = counted_loop(128, 7);
-        body.insert(1, st(StmtKind::Read { target: Place::Local(0), address: Expr::Const(1) }, 1));
+        body.insert(
+            1,
+            st(
+                StmtKind::Read {
+                    target: Place::Local(0),
+                    address: Expr::Const(1),
+                },
+                1,
+            ),
+        );
         body.push(write(9));
         let mut f = function(vec![int("i")], body.clone());
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default());
+        assert_eq!(
+            remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0),
+            Reachability::default()
+        );
         assert_eq!(f.body, body);
         // an unsigned counter that starts at 0 - 1 wraps: not modelled
         let mut body = counted_loop(128, 7);
-        body[0] = st(StmtKind::Assign(Place::Local(0), bin(BinaryOp::Sub, Expr::Const(0), Expr::Const(1))), 1);
+        body[0] = st(
+            StmtKind::Assign(
+                Place::Local(0),
+                bin(BinaryOp::Sub, Expr::Const(0), Expr::Const(1)),
+            ),
+            1,
+        );
         body.push(write(9));
-        let mut f = function(vec![Local { name: "u".into(), ty: Ty::Int { bits: 32, signed: false }, shared: false }], body);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default());
+        let mut f = function(
+            vec![Local {
+                name: "u".into(),
+                ty: Ty::Int {
+                    bits: 32,
+                    signed: false,
+                },
+                shared: false,
+            }],
+            body,
+        );
+        assert_eq!(
+            remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0),
+            Reachability::default()
+        );
     }
 
     /// `n = nondet; <learning>; counted loop to n; write`, with `i` and an
     /// `n` of type `n_type`.
     fn loop_to_an_assumed_bound(learning: Vec<Stmt>, n_type: Ty) -> (Reachability, Function) {
-        let mut body = vec![st(StmtKind::Assign(Place::Local(1), Expr::Nondet(n_type.clone())), 1)];
+        let mut body = vec![st(
+            StmtKind::Assign(Place::Local(1), Expr::Nondet(n_type.clone())),
+            1,
+        )];
         body.extend(learning);
         body.extend(counted_loop_to(load(1), 7));
         body.push(write(9));
-        let mut f = function(vec![int("i"), Local { name: "n".into(), ty: n_type, shared: false }], body);
-        (remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), f)
+        let mut f = function(
+            vec![
+                int("i"),
+                Local {
+                    name: "n".into(),
+                    ty: n_type,
+                    shared: false,
+                },
+            ],
+            body,
+        );
+        (
+            remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0),
+            f,
+        )
     }
 
     #[test]
     fn a_loop_to_a_bound_assumed_past_the_unwinding_cuts_what_follows() {
-        let n_at_least = |op: BinaryOp, k: i64| st(StmtKind::Assume(bin(op, load(1), Expr::Const(k))), 3);
-        let cut = vec![BoundCut { cut: Cut::LoopBound(7), first_unreached: 9 }];
+        let n_at_least =
+            |op: BinaryOp, k: i64| st(StmtKind::Assume(bin(op, load(1), Expr::Const(k))), 3);
+        let cut = vec![BoundCut {
+            cut: Cut::LoopBound(7),
+            first_unreached: 9,
+        }];
         // assume(n >= 5 && n <= 10), assume(n > 2), assume(3 <= n)
         let both = st(
             StmtKind::Assume(bin(
@@ -1067,9 +1508,20 @@ mod tests {
             )),
             3,
         );
-        let mirrored = st(StmtKind::Assume(bin(BinaryOp::Le, Expr::Const(3), load(1))), 3);
-        for learning in [vec![both], vec![n_at_least(BinaryOp::Gt, 2)], vec![mirrored]] {
-            assert_eq!(loop_to_an_assumed_bound(learning.clone(), Ty::INT).0.cuts, cut, "{learning:?}");
+        let mirrored = st(
+            StmtKind::Assume(bin(BinaryOp::Le, Expr::Const(3), load(1))),
+            3,
+        );
+        for learning in [
+            vec![both],
+            vec![n_at_least(BinaryOp::Gt, 2)],
+            vec![mirrored],
+        ] {
+            assert_eq!(
+                loop_to_an_assumed_bound(learning.clone(), Ty::INT).0.cuts,
+                cut,
+                "{learning:?}"
+            );
         }
         // the else branch of `if (n < 3) return`
         let early_return = st(
@@ -1080,22 +1532,53 @@ mod tests {
             },
             3,
         );
-        assert_eq!(loop_to_an_assumed_bound(vec![early_return], Ty::INT).0.cuts, cut);
+        assert_eq!(
+            loop_to_an_assumed_bound(vec![early_return], Ty::INT).0.cuts,
+            cut
+        );
         // an unsigned n: any comparison gives its least value
-        let unsigned = Ty::Int { bits: 32, signed: false };
-        let against_unsigned = st(StmtKind::Assume(bin(BinaryOp::Ge, load(1), Expr::Cast(unsigned.clone(), Box::new(Expr::Const(5))))), 3);
-        assert_eq!(loop_to_an_assumed_bound(vec![against_unsigned.clone()], unsigned).0.cuts, cut);
+        let unsigned = Ty::Int {
+            bits: 32,
+            signed: false,
+        };
+        let against_unsigned = st(
+            StmtKind::Assume(bin(
+                BinaryOp::Ge,
+                load(1),
+                Expr::Cast(unsigned.clone(), Box::new(Expr::Const(5))),
+            )),
+            3,
+        );
+        assert_eq!(
+            loop_to_an_assumed_bound(vec![against_unsigned.clone()], unsigned)
+                .0
+                .cuts,
+            cut
+        );
     }
 
     #[test]
     fn a_bound_that_lets_a_path_through_or_a_wrapping_comparison_cuts_nothing() {
         let assume = |condition: Expr| st(StmtKind::Assume(condition), 3);
-        let unsigned = Ty::Int { bits: 32, signed: false };
+        let unsigned = Ty::Int {
+            bits: 32,
+            signed: false,
+        };
         let cases = [
             // n >= 2 lets n == 2 leave the loop within 2 iterations
-            (vec![assume(bin(BinaryOp::Ge, load(1), Expr::Const(2)))], Ty::INT),
+            (
+                vec![assume(bin(BinaryOp::Ge, load(1), Expr::Const(2)))],
+                Ty::INT,
+            ),
             // a signed n compared as unsigned: -1 passes `n >= 5u`
-            (vec![assume(bin(BinaryOp::Ge, load(1), Expr::Cast(unsigned, Box::new(Expr::Const(5)))))], Ty::INT),
+            (
+                vec![assume(bin(
+                    BinaryOp::Ge,
+                    load(1),
+                    Expr::Cast(unsigned, Box::new(Expr::Const(5))),
+                ))],
+                Ty::INT,
+            ),
             // n >= 5 || n == 0
             (
                 vec![assume(bin(
@@ -1109,7 +1592,13 @@ mod tests {
             (
                 vec![
                     assume(bin(BinaryOp::Ge, load(1), Expr::Const(5))),
-                    st(StmtKind::Read { target: Place::Local(1), address: Expr::Const(1) }, 4),
+                    st(
+                        StmtKind::Read {
+                            target: Place::Local(1),
+                            address: Expr::Const(1),
+                        },
+                        4,
+                    ),
                 ],
                 Ty::INT,
             ),
@@ -1117,7 +1606,10 @@ mod tests {
         for (learning, n_type) in cases {
             let (found, f) = loop_to_an_assumed_bound(learning.clone(), n_type);
             assert_eq!(found, Reachability::default(), "{learning:?}");
-            assert!(f.body.iter().any(|s| s.origin == 9), "the write stays: {learning:?}");
+            assert!(
+                f.body.iter().any(|s| s.origin == 9),
+                "the write stays: {learning:?}"
+            );
         }
     }
 
@@ -1126,7 +1618,11 @@ mod tests {
         let mut body = vec![st(StmtKind::Assume(Expr::Const(0)), 1)];
         body.push(write(9));
         let mut f = function(vec![], body);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default(), "an assumption is no loop bound");
+        assert_eq!(
+            remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0),
+            Reachability::default(),
+            "an assumption is no loop bound"
+        );
         assert_eq!(f.body.len(), 1);
     }
 
@@ -1135,18 +1631,31 @@ mod tests {
         // if (nondet) { counted loop that cuts } ; write
         let branch = counted_loop(128, 7);
         let body = vec![
-            st(StmtKind::If { condition: Expr::Nondet(Ty::INT), then_branch: branch, else_branch: vec![] }, 5),
+            st(
+                StmtKind::If {
+                    condition: Expr::Nondet(Ty::INT),
+                    then_branch: branch,
+                    else_branch: vec![],
+                },
+                5,
+            ),
             write(9),
         ];
         let mut f = function(vec![int("i")], body);
-        assert_eq!(remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0), Reachability::default());
+        assert_eq!(
+            remove_unreachable(&mut f, &Bounds::default(), &AllocationsAtEnd::new(), 0),
+            Reachability::default()
+        );
         assert_eq!(f.body.len(), 2);
     }
 
     /// Random pure expressions over constants and two known locals.
     fn expressions() -> impl proptest::strategy::Strategy<Value = Expr> {
         use proptest::prelude::*;
-        let leaf = prop_oneof![(0i64..300).prop_map(Expr::Const), (0usize..2).prop_map(load)];
+        let leaf = prop_oneof![
+            (0i64..300).prop_map(Expr::Const),
+            (0usize..2).prop_map(load)
+        ];
         leaf.prop_recursive(4, 32, 3, |inner| {
             let binary_ops = prop::sample::select(vec![
                 BinaryOp::Add,
@@ -1171,17 +1680,33 @@ mod tests {
             let unary_ops = prop::sample::select(vec![UnaryOp::Not, UnaryOp::Neg, UnaryOp::BitNot]);
             let casts = prop::sample::select(vec![
                 Ty::Bool,
-                Ty::Int { bits: 8, signed: true },
-                Ty::Int { bits: 8, signed: false },
-                Ty::Int { bits: 16, signed: true },
+                Ty::Int {
+                    bits: 8,
+                    signed: true,
+                },
+                Ty::Int {
+                    bits: 8,
+                    signed: false,
+                },
+                Ty::Int {
+                    bits: 16,
+                    signed: true,
+                },
                 Ty::INT,
-                Ty::Int { bits: 32, signed: false },
+                Ty::Int {
+                    bits: 32,
+                    signed: false,
+                },
             ]);
             prop_oneof![
                 (binary_ops, inner.clone(), inner.clone()).prop_map(|(op, l, r)| bin(op, l, r)),
                 (unary_ops, inner.clone()).prop_map(|(op, e)| Expr::Unary(op, Box::new(e))),
                 (casts, inner.clone()).prop_map(|(ty, e)| Expr::Cast(ty, Box::new(e))),
-                (inner.clone(), inner.clone(), inner).prop_map(|(c, a, b)| Expr::Conditional(Box::new(c), Box::new(a), Box::new(b))),
+                (inner.clone(), inner.clone(), inner).prop_map(|(c, a, b)| Expr::Conditional(
+                    Box::new(c),
+                    Box::new(a),
+                    Box::new(b)
+                )),
             ]
         })
     }
@@ -1191,7 +1716,11 @@ mod tests {
     /// result undefined (division by 0, signed overflow, shifts too wide).
     fn c_value(expr: &Expr, locals: &[i64], signed: bool) -> Option<i64> {
         let wrap = |v: i64| -> Option<i64> {
-            if signed { i32::try_from(v).ok().map(i64::from) } else { Some(i64::from(v as u32)) }
+            if signed {
+                i32::try_from(v).ok().map(i64::from)
+            } else {
+                Some(i64::from(v as u32))
+            }
         };
         Some(match expr {
             Expr::Const(c) => wrap(*c)?,
@@ -1208,7 +1737,11 @@ mod tests {
                 let (l, r) = (c_value(l, locals, signed), c_value(r, locals, signed));
                 match op {
                     BinaryOp::LogicalAnd if l == Some(0) || r == Some(0) => return Some(0),
-                    BinaryOp::LogicalOr if l.is_some_and(|v| v != 0) || r.is_some_and(|v| v != 0) => return Some(1),
+                    BinaryOp::LogicalOr
+                        if l.is_some_and(|v| v != 0) || r.is_some_and(|v| v != 0) =>
+                    {
+                        return Some(1);
+                    }
                     _ => {}
                 }
                 let (l, r) = (l?, r?);
@@ -1219,7 +1752,9 @@ mod tests {
                     BinaryOp::Div | BinaryOp::Rem if r == 0 => return None,
                     BinaryOp::Div => wrap(l / r)?,
                     BinaryOp::Rem => wrap(l % r)?,
-                    BinaryOp::Shl | BinaryOp::Shr if !(0..32).contains(&r) || (signed && l < 0) => return None,
+                    BinaryOp::Shl | BinaryOp::Shr if !(0..32).contains(&r) || (signed && l < 0) => {
+                        return None;
+                    }
                     BinaryOp::Shl => wrap(l << r)?,
                     BinaryOp::Shr => wrap(l >> r)?,
                     BinaryOp::BitAnd => wrap(l & r)?,
@@ -1246,7 +1781,10 @@ mod tests {
                 let v = c_value(e, locals, signed)?;
                 let converted = match ty {
                     Ty::Bool => i64::from(v != 0),
-                    Ty::Int { bits, signed: to_signed } => crate::ir::truncate(v, *bits, *to_signed),
+                    Ty::Int {
+                        bits,
+                        signed: to_signed,
+                    } => crate::ir::truncate(v, *bits, *to_signed),
                     _ => return None,
                 };
                 // back to the expression's type, as the usual conversions do

@@ -69,7 +69,12 @@ struct Exits {
     exit_used: bool,
 }
 
-fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: Unrolling, labels: &mut LabelGen) -> Block {
+fn unroll_loop(
+    shape: &LoopShape,
+    test_first: bool,
+    unwind: Unrolling,
+    labels: &mut LabelGen,
+) -> Block {
     let mut exits = Exits {
         exit: labels.fresh(),
         exit_used: false,
@@ -89,8 +94,15 @@ fn unroll_loop(shape: &LoopShape, test_first: bool, unwind: Unrolling, labels: &
     }
     // a loop that nothing can leave ends no execution at any depth: its
     // closing assumption is no bound (no warning that it cuts)
-    let closing = if never_exits(shape) { StmtKind::Assume(not_condition) } else { StmtKind::LoopBound(not_condition) };
-    tail.push(Stmt { kind: closing, origin });
+    let closing = if never_exits(shape) {
+        StmtKind::Assume(not_condition)
+    } else {
+        StmtKind::LoopBound(not_condition)
+    };
+    tail.push(Stmt {
+        kind: closing,
+        origin,
+    });
     let depth = unwind.copies(origin);
     let copies = if test_first { depth } else { depth.max(1) };
     let mut iterations = Vec::with_capacity(copies as usize);
@@ -133,14 +145,22 @@ fn never_exits(shape: &LoopShape) -> bool {
     let mut leaves = false;
     for block in [shape.prelude, shape.body, shape.latch] {
         for_each_stmt(block, &mut |kind| {
-            leaves |= matches!(kind, StmtKind::Break | StmtKind::Goto(_) | StmtKind::Return(_) | StmtKind::ThreadExit(_))
+            leaves |= matches!(
+                kind,
+                StmtKind::Break | StmtKind::Goto(_) | StmtKind::Return(_) | StmtKind::ThreadExit(_)
+            )
         });
     }
     always && !leaves
 }
 
 /// One copy of `body; continue-label: latch` with fresh labels.
-fn iteration(shape: &LoopShape, unwind: Unrolling, labels: &mut LabelGen, exits: &mut Exits) -> Block {
+fn iteration(
+    shape: &LoopShape,
+    unwind: Unrolling,
+    labels: &mut LabelGen,
+    exits: &mut Exits,
+) -> Block {
     let mut body = shape.body.clone();
     let latch_label = labels.fresh();
     let mut latch_used = false;

@@ -20,17 +20,23 @@ pub enum ValueKind {
     Untyped,
     Signed,
     /// An unsigned integer of this width (memory holds its bits signed).
-    Unsigned { bits: u8 },
+    Unsigned {
+        bits: u8,
+    },
     /// A pointer, that is a location id; `pointee` is the shape of what it
     /// points to (`None` for `void *`).
-    Pointer { pointee: Option<ShapeId> },
+    Pointer {
+        pointee: Option<ShapeId>,
+    },
     /// A pointer to a function: the function's number.
     Function,
     /// A thread handle (`pthread_t`): the thread's slot.
     Thread,
     /// A `float` (32) or `double` (64): memory holds the integer of its
     /// bits.
-    Float { bits: u8 },
+    Float {
+        bits: u8,
+    },
 }
 
 /// The value kinds of a translation.
@@ -66,7 +72,11 @@ pub struct ValueTypes {
 pub fn pointed_location(value: i128, byte_addresses: bool) -> Option<(u64, u8)> {
     let value = u64::try_from(value).ok()?;
     let unit = crate::ir::BYTE_ADDRESS_UNIT as u64;
-    Some(if byte_addresses { (value / unit, (value % unit) as u8) } else { (value, 0) })
+    Some(if byte_addresses {
+        (value / unit, (value % unit) as u8)
+    } else {
+        (value, 0)
+    })
 }
 
 impl ValueTypes {
@@ -83,7 +93,10 @@ impl ValueTypes {
         while changed {
             changed = false;
             for &(location, value) in accesses {
-                let Some(ValueKind::Pointer { pointee: Some(shape) }) = index(location).and_then(|l| kinds.get(l)).copied() else {
+                let Some(ValueKind::Pointer {
+                    pointee: Some(shape),
+                }) = index(location).and_then(|l| kinds.get(l)).copied()
+                else {
                     continue;
                 };
                 changed |= self.type_block(&mut kinds, value, shape);
@@ -95,9 +108,17 @@ impl ValueTypes {
     /// [`Self::with_heap_typed`], then the cells still untyped of each block
     /// allocated, `(first location, allocating statement)`, as an array of
     /// the type the program converts the allocation's pointer to.
-    pub fn with_heap_and_allocations_typed(&self, accesses: &[(u64, i128)], allocations: &[(u64, usize)]) -> Vec<ValueKind> {
+    pub fn with_heap_and_allocations_typed(
+        &self,
+        accesses: &[(u64, i128)],
+        allocations: &[(u64, usize)],
+    ) -> Vec<ValueKind> {
         let mut kinds = self.with_heap_typed(accesses);
-        let unit = if self.byte_addresses { crate::ir::BYTE_ADDRESS_UNIT as i128 } else { 1 };
+        let unit = if self.byte_addresses {
+            crate::ir::BYTE_ADDRESS_UNIT as i128
+        } else {
+            1
+        };
         for &(base, statement) in allocations {
             if let Some(&shape) = self.allocation_shapes.get(&statement) {
                 self.type_block(&mut kinds, i128::from(base) * unit, shape);
@@ -113,7 +134,10 @@ impl ValueTypes {
             Some(scalars) if !scalars.is_empty() => scalars,
             _ => return false,
         };
-        let (Some((target, _)), true) = (pointed_location(target, self.byte_addresses), self.heap_block_size > 0) else {
+        let (Some((target, _)), true) = (
+            pointed_location(target, self.byte_addresses),
+            self.heap_block_size > 0,
+        ) else {
             return false;
         };
         if target < self.heap_base {
@@ -123,9 +147,12 @@ impl ValueTypes {
         let period = scalars.len() as u64;
         let mut changed = false;
         for cell in block_start..block_start + self.heap_block_size {
-            let Some(kind) = index(cell).and_then(|c| kinds.get_mut(c)) else { break };
+            let Some(kind) = index(cell).and_then(|c| kinds.get_mut(c)) else {
+                break;
+            };
             if *kind == ValueKind::Untyped {
-                let offset = (cell - block_start + period - (target - block_start) % period) % period;
+                let offset =
+                    (cell - block_start + period - (target - block_start) % period) % period;
                 *kind = scalars[offset as usize];
                 changed = true;
             }
@@ -148,14 +175,24 @@ pub struct ValueTypesBuilder<'a> {
 
 impl<'a> ValueTypesBuilder<'a> {
     pub fn new(structs: &'a [StructDef]) -> Self {
-        ValueTypesBuilder { structs, shapes: Vec::new(), first_scalars: Vec::new(), shape_of_type: HashMap::new() }
+        ValueTypesBuilder {
+            structs,
+            shapes: Vec::new(),
+            first_scalars: Vec::new(),
+            shape_of_type: HashMap::new(),
+        }
     }
 
     /// The kind of a scalar of type `ty`.
     pub fn kind(&mut self, ty: &Ty) -> ValueKind {
         match ty {
-            Ty::Int { bits, signed: false } => ValueKind::Unsigned { bits: *bits },
-            Ty::Pointer(target) => ValueKind::Pointer { pointee: self.shape(target) },
+            Ty::Int {
+                bits,
+                signed: false,
+            } => ValueKind::Unsigned { bits: *bits },
+            Ty::Pointer(target) => ValueKind::Pointer {
+                pointee: self.shape(target),
+            },
             Ty::FunctionPointer => ValueKind::Function,
             Ty::ThreadHandle => ValueKind::Thread,
             Ty::Float { bits } => ValueKind::Float { bits: *bits },
@@ -178,13 +215,25 @@ impl<'a> ValueTypesBuilder<'a> {
         self.shape_of_type.insert(ty.clone(), id);
         let mut scalars = Vec::new();
         scalar_locations("", ty, self.structs, &mut scalars);
-        self.first_scalars[id] = scalars.first().map(|(name, _)| name.clone()).unwrap_or_default();
-        self.shapes[id] = scalars.iter().map(|(_, scalar)| self.kind(scalar)).collect();
+        self.first_scalars[id] = scalars
+            .first()
+            .map(|(name, _)| name.clone())
+            .unwrap_or_default();
+        self.shapes[id] = scalars
+            .iter()
+            .map(|(_, scalar)| self.kind(scalar))
+            .collect();
         Some(id)
     }
 
     /// The value types of locations of these `kinds`, with the heap layout.
-    pub fn finish(self, locations: Vec<ValueKind>, heap_base: u64, heap_block_size: u64, byte_addresses: bool) -> ValueTypes {
+    pub fn finish(
+        self,
+        locations: Vec<ValueKind>,
+        heap_base: u64,
+        heap_block_size: u64,
+        byte_addresses: bool,
+    ) -> ValueTypes {
         ValueTypes {
             locations,
             shapes: self.shapes,
@@ -208,7 +257,13 @@ mod tests {
         StructDef {
             name: "node".into(),
             fields: vec![
-                ("value".into(), Ty::Int { bits: 32, signed: false }),
+                (
+                    "value".into(),
+                    Ty::Int {
+                        bits: 32,
+                        signed: false,
+                    },
+                ),
                 ("next".into(), Ty::Pointer(Box::new(Ty::Struct(0)))),
             ],
         }
@@ -221,7 +276,13 @@ mod tests {
         let top = builder.kind(&Ty::Pointer(Box::new(Ty::Struct(0))));
         assert_eq!(top, ValueKind::Pointer { pointee: Some(0) });
         let types = builder.finish(vec![top], 1, 4, false);
-        assert_eq!(types.shapes, vec![vec![ValueKind::Unsigned { bits: 32 }, ValueKind::Pointer { pointee: Some(0) }]]);
+        assert_eq!(
+            types.shapes,
+            vec![vec![
+                ValueKind::Unsigned { bits: 32 },
+                ValueKind::Pointer { pointee: Some(0) }
+            ]]
+        );
         assert_eq!(types.first_scalars, [".value"]);
     }
 
@@ -239,9 +300,20 @@ mod tests {
         // top points to block 0: its pointer types it, not the allocation
         let kinds = types.with_heap_and_allocations_typed(&[(0, 1)], &[(1, 8), (3, 7)]);
         let float = ValueKind::Float { bits: 64 };
-        assert_eq!(kinds[1..], [ValueKind::Unsigned { bits: 32 }, ValueKind::Pointer { pointee: Some(0) }, float, float]);
+        assert_eq!(
+            kinds[1..],
+            [
+                ValueKind::Unsigned { bits: 32 },
+                ValueKind::Pointer { pointee: Some(0) },
+                float,
+                float
+            ]
+        );
         // an allocation whose pointer the program never converts stays untyped
-        assert_eq!(types.with_heap_and_allocations_typed(&[], &[(3, 9)])[3..], [untyped, untyped]);
+        assert_eq!(
+            types.with_heap_and_allocations_typed(&[], &[(3, 9)])[3..],
+            [untyped, untyped]
+        );
     }
 
     #[test]
@@ -251,7 +323,14 @@ mod tests {
         let top = builder.kind(&Ty::Pointer(Box::new(Ty::Struct(0))));
         let untyped = ValueKind::Untyped;
         // location 0: top; heap blocks of 4 at 1..5 and 5..9
-        let types = builder.finish(vec![top, untyped, untyped, untyped, untyped, untyped, untyped, untyped, untyped], 1, 4, false);
+        let types = builder.finish(
+            vec![
+                top, untyped, untyped, untyped, untyped, untyped, untyped, untyped, untyped,
+            ],
+            1,
+            4,
+            false,
+        );
         // top -> block 0 (cell 1); block 0's second `next` (cell 4) -> cell 6
         let kinds = types.with_heap_typed(&[(4, 6), (0, 1)]);
         let unsigned = ValueKind::Unsigned { bits: 32 };
@@ -260,9 +339,15 @@ mod tests {
         // cell 6 starts a node: the block is typed around it, aligned at 6
         assert_eq!(&kinds[5..9], &[pointer, unsigned, pointer, unsigned]);
         // a pointer to somewhere else, or a value outside memory, types nothing
-        assert_eq!(types.with_heap_typed(&[(0, 0), (0, -3), (0, 99)]), types.locations);
+        assert_eq!(
+            types.with_heap_typed(&[(0, 0), (0, -3), (0, 99)]),
+            types.locations
+        );
         // byte addresses: 8 per location, a marked pointer's tag ignored
-        let bytes = ValueTypes { byte_addresses: true, ..types.clone() };
+        let bytes = ValueTypes {
+            byte_addresses: true,
+            ..types.clone()
+        };
         assert_eq!(bytes.with_heap_typed(&[(4, 6 * 8 + 1), (0, 8)]), kinds);
     }
 

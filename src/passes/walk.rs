@@ -245,8 +245,14 @@ pub fn expr_mut(e: &mut Expr, fe: &mut impl FnMut(&mut Expr), fp: &mut impl FnMu
             expr_mut(b, fe, fp);
             expr_mut(c, fe, fp);
         }
-        Expr::LibraryCall(_, arguments) => arguments.iter_mut().for_each(|argument| expr_mut(argument, fe, fp)),
-        Expr::Const(_) | Expr::FloatConst(_) | Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
+        Expr::LibraryCall(_, arguments) => arguments
+            .iter_mut()
+            .for_each(|argument| expr_mut(argument, fe, fp)),
+        Expr::Const(_)
+        | Expr::FloatConst(_)
+        | Expr::ObjectAddress(_)
+        | Expr::Nondet(_)
+        | Expr::CurrentThread => {}
     }
 }
 

@@ -3,16 +3,20 @@
 //! flush phase needs, as macros computed from [`store_buffering`].
 
 use crate::options::{SmaImplementation, TranslateOptions};
-use crate::passes::buffering::{store_buffering, ThreadBuffers, ThreadStores};
+use crate::passes::SequentialProgram;
 #[cfg(test)]
 use crate::passes::buffering::Accesses;
-use crate::passes::SequentialProgram;
+use crate::passes::buffering::{ThreadBuffers, ThreadStores, store_buffering};
 use std::fmt::Write as _;
 
 /// Defines `SMA_REF_BUFFERS`, `SMA_REF_FLUSH_ROUNDS` and, without
 /// store-store fences, `SMA_REF_NO_STORE_FENCES` for a reference SMA;
 /// nothing for the others.
-pub fn print_store_buffers(out: &mut String, program: &SequentialProgram, options: &TranslateOptions) {
+pub fn print_store_buffers(
+    out: &mut String,
+    program: &SequentialProgram,
+    options: &TranslateOptions,
+) {
     if !options.sma.is_reference() {
         return;
     }
@@ -57,7 +61,10 @@ fn print_single_buffers(out: &mut String, singles: &[(usize, u32)]) {
     for (thread, concurrent) in singles {
         let _ = write!(out, " G({thread}, {concurrent})");
     }
-    let tests: Vec<String> = singles.iter().map(|(thread, _)| format!("(t) == {thread}")).collect();
+    let tests: Vec<String> = singles
+        .iter()
+        .map(|(thread, _)| format!("(t) == {thread}"))
+        .collect();
     let _ = writeln!(out, "\n#define SMA_REF_SINGLE(t) ({})", tests.join(" || "));
 }
 
@@ -75,9 +82,14 @@ fn held(stores: &ThreadStores, count: u32, qsize: u32) -> u32 {
 /// of different groups touch different locations and commute, so a phase
 /// needs only the passes of its largest group. Each group is a list of
 /// indices into `threads`; `holding[i]` is what thread `i`'s phases move.
-fn groups_meeting_at_locations(threads: &[ThreadBuffers], holding: &[u32], locations: u32) -> Vec<Vec<usize>> {
+fn groups_meeting_at_locations(
+    threads: &[ThreadBuffers],
+    holding: &[u32],
+    locations: u32,
+) -> Vec<Vec<usize>> {
     let storing: Vec<usize> = (0..threads.len()).filter(|&i| holding[i] > 0).collect();
-    let meet = |a: &ThreadStores, b: &ThreadStores| (1..locations).any(|v| a.may_hold(v) && b.may_hold(v));
+    let meet =
+        |a: &ThreadStores, b: &ThreadStores| (1..locations).any(|v| a.may_hold(v) && b.may_hold(v));
     let mut group_of: Vec<usize> = (0..threads.len()).collect();
     for (n, &i) in storing.iter().enumerate() {
         for &j in &storing[..n] {
@@ -146,11 +158,18 @@ fn tso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
 /// The passes one group of threads needs (see [`tso_buffers`]); `holding[i]`
 /// is what thread `i` can hold while others run.
 fn tso_group_passes(threads: &[ThreadBuffers], holding: &[u32], group: &[usize]) -> u32 {
-    let every_flush_its_pass = group.iter().map(|&i| holding[i]).fold(0u32, u32::saturating_add);
+    let every_flush_its_pass = group
+        .iter()
+        .map(|&i| holding[i])
+        .fold(0u32, u32::saturating_add);
     if group.len() < 2 {
         return every_flush_its_pass;
     }
-    let fuller: Vec<u32> = group.iter().map(|&i| holding[i]).filter(|&stores| stores > 1).collect();
+    let fuller: Vec<u32> = group
+        .iter()
+        .map(|&i| holding[i])
+        .filter(|&stores| stores > 1)
+        .collect();
     match fuller[..] {
         [] => return every_flush_its_pass.min(2),
         [fullest] => return every_flush_its_pass.min(fullest.saturating_add(2)),
@@ -159,10 +178,18 @@ fn tso_group_passes(threads: &[ThreadBuffers], holding: &[u32], group: &[usize])
     if group.iter().any(|&i| threads[i].concurrent.unbounded) {
         return every_flush_its_pass;
     }
-    let shared: u32 = group.iter().map(|&i| threads[i].concurrent.shared.min(holding[i])).sum();
+    let shared: u32 = group
+        .iter()
+        .map(|&i| threads[i].concurrent.shared.min(holding[i]))
+        .sum();
     let ahead: Vec<u32> = group
         .iter()
-        .map(|&i| threads[i].concurrent.ahead_of_shared.min(holding[i].saturating_sub(1)))
+        .map(|&i| {
+            threads[i]
+                .concurrent
+                .ahead_of_shared
+                .min(holding[i].saturating_sub(1))
+        })
         .collect();
     let tail = group
         .iter()
@@ -189,7 +216,11 @@ fn tso_group_passes(threads: &[ThreadBuffers], holding: &[u32], group: &[usize])
 /// store may move while others run) instead of a buffer per location: the
 /// passes are the same, as the slot moves at most one store to each
 /// location, as each of its buffers would.
-fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<String>, u32, Vec<(usize, u32)>) {
+fn pso_buffers(
+    threads: &[ThreadBuffers],
+    qsize: u32,
+    locations: u32,
+) -> (Vec<String>, u32, Vec<(usize, u32)>) {
     let mut entries = Vec::new();
     let mut singles = Vec::new();
     let mut per_location = vec![LocationBuffers::default(); locations as usize];
@@ -201,10 +232,16 @@ fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
         for location in 1..locations {
             let whole = held(&thread.whole, thread.whole.at(location), qsize);
             let observable = fences || thread.observed.contains(location);
-            let concurrent =
-                if observable { held(&thread.concurrent, thread.concurrent.at(location), qsize) } else { 0 };
+            let concurrent = if observable {
+                held(&thread.concurrent, thread.concurrent.at(location), qsize)
+            } else {
+                0
+            };
             if whole > 0 {
-                thread_entries.push(format!("{}, {location}, {whole}, {concurrent}", thread.slot));
+                thread_entries.push(format!(
+                    "{}, {location}, {whole}, {concurrent}",
+                    thread.slot
+                ));
             }
             if let Some(buffers) = per_location.get_mut(location as usize) {
                 buffers.add(concurrent);
@@ -226,7 +263,11 @@ fn pso_buffers(threads: &[ThreadBuffers], qsize: u32, locations: u32) -> (Vec<St
     let rounds = if fences {
         all
     } else {
-        per_location.iter().map(LocationBuffers::passes).max().unwrap_or(0)
+        per_location
+            .iter()
+            .map(LocationBuffers::passes)
+            .max()
+            .unwrap_or(0)
     };
     (entries, rounds, singles)
 }
@@ -326,7 +367,10 @@ mod tests {
         let threads = [thread(1, &[(1, 2), (2, 1)]), thread(2, &[(1, 1), (3, 3)])];
         let (entries, rounds, _) = pso_buffers(&threads, 5, 4);
         assert_eq!(rounds, 3, "location 1: 2 + 1; location 3: 3");
-        assert_eq!(entries, vec!["1, 1, 2, 2", "1, 2, 1, 1", "2, 1, 1, 1", "2, 3, 3, 3"]);
+        assert_eq!(
+            entries,
+            vec!["1, 1, 2, 2", "1, 2, 1, 1", "2, 1, 1, 1", "2, 3, 3, 3"]
+        );
     }
 
     #[test]
@@ -343,9 +387,16 @@ mod tests {
     #[test]
     fn pso_passes_reach_the_last_flush_of_a_location_after_the_fullest_buffer() {
         // location 1: buffers of 2, 1 and 1 stores: the fullest and one more
-        let threads = [thread(1, &[(1, 2)]), thread(2, &[(1, 1)]), thread(3, &[(1, 1), (2, 3)])];
+        let threads = [
+            thread(1, &[(1, 2)]),
+            thread(2, &[(1, 1)]),
+            thread(3, &[(1, 1), (2, 3)]),
+        ];
         let (_, rounds, _) = pso_buffers(&threads, 5, 3);
-        assert_eq!(rounds, 3, "location 1: 2 + 1 (not 4); location 2: thread 3 alone, 3");
+        assert_eq!(
+            rounds, 3,
+            "location 1: 2 + 1 (not 4); location 2: thread 3 alone, 3"
+        );
     }
 
     /// Memory (a value per location) and how many stores each FIFO still
@@ -354,8 +405,14 @@ mod tests {
 
     /// Every state a phase reaches by flushing the FIFOs' oldest stores
     /// (location, value) in any order.
-    fn any_order(fifos: &[Vec<(usize, u32)>], locations: usize) -> std::collections::BTreeSet<PhaseState> {
-        let start = (vec![0; locations], fifos.iter().map(Vec::len).collect::<Vec<_>>());
+    fn any_order(
+        fifos: &[Vec<(usize, u32)>],
+        locations: usize,
+    ) -> std::collections::BTreeSet<PhaseState> {
+        let start = (
+            vec![0; locations],
+            fifos.iter().map(Vec::len).collect::<Vec<_>>(),
+        );
         let mut seen = std::collections::BTreeSet::from([start.clone()]);
         let mut work = vec![start];
         while let Some((memory, left)) = work.pop() {
@@ -376,7 +433,11 @@ mod tests {
 
     /// Every state `passes` passes reach, each visiting the FIFOs in order
     /// and maybe flushing the oldest store of each (as `sma_flush_some`).
-    fn in_passes(fifos: &[Vec<(usize, u32)>], locations: usize, passes: u32) -> std::collections::BTreeSet<PhaseState> {
+    fn in_passes(
+        fifos: &[Vec<(usize, u32)>],
+        locations: usize,
+        passes: u32,
+    ) -> std::collections::BTreeSet<PhaseState> {
         let start: PhaseState = (vec![0; locations], fifos.iter().map(Vec::len).collect());
         let mut states = std::collections::BTreeSet::from([start]);
         for _ in 0..passes {
@@ -399,7 +460,10 @@ mod tests {
 
     /// FIFOs of the given lengths whose stores go to `location_of(fifo,
     /// index)`, every store with its own value.
-    fn fifos(lengths: &[usize], location_of: impl Fn(usize, usize) -> usize) -> Vec<Vec<(usize, u32)>> {
+    fn fifos(
+        lengths: &[usize],
+        location_of: impl Fn(usize, usize) -> usize,
+    ) -> Vec<Vec<(usize, u32)>> {
         let mut value = 0;
         let mut fifo = |f: usize, length: usize| {
             (0..length)
@@ -409,7 +473,11 @@ mod tests {
                 })
                 .collect()
         };
-        lengths.iter().enumerate().map(|(f, &length)| fifo(f, length)).collect()
+        lengths
+            .iter()
+            .enumerate()
+            .map(|(f, &length)| fifo(f, length))
+            .collect()
     }
 
     #[test]
@@ -420,7 +488,11 @@ mod tests {
             let choice = [code % 3, code / 3 % 3, code / 9];
             let lengths: Vec<usize> = choice.iter().map(|&c| usize::from(c > 0)).collect();
             let fifos = fifos(&lengths, |f, _| choice[f] - 1);
-            assert_eq!(in_passes(&fifos, 2, 2), any_order(&fifos, 2), "threads storing to {choice:?}");
+            assert_eq!(
+                in_passes(&fifos, 2, 2),
+                any_order(&fifos, 2),
+                "threads storing to {choice:?}"
+            );
         }
     }
 
@@ -432,7 +504,11 @@ mod tests {
             let fifos = fifos(&lengths, |_, _| 0);
             let buffers = lengths.iter().filter(|&&n| n > 0).count();
             let passes = if buffers < 2 { fullest } else { fullest + 1 };
-            assert_eq!(in_passes(&fifos, 1, passes), any_order(&fifos, 1), "buffers of {lengths:?}");
+            assert_eq!(
+                in_passes(&fifos, 1, passes),
+                any_order(&fifos, 1),
+                "buffers of {lengths:?}"
+            );
         }
         // one pass cannot put the first buffer's flush after the second's
         let two = fifos(&[1, 1], |_, _| 0);
@@ -440,7 +516,8 @@ mod tests {
     }
 
     #[test]
-    fn the_fuller_buffer_plus_two_passes_reach_every_phase_outcome_when_the_others_move_one_store() {
+    fn the_fuller_buffer_plus_two_passes_reach_every_phase_outcome_when_the_others_move_one_store()
+    {
         // TSO: one thread moves h stores (to locations 0 and 1), visited
         // first or last in a pass; two others one store or none
         for h in 2..=3usize {
@@ -450,18 +527,29 @@ mod tests {
                     for fuller_first in [true, false] {
                         // each thread's locations, the fuller first or last
                         let fuller: Vec<usize> = (0..h).map(|k| stores >> k & 1).collect();
-                        let mut threads: Vec<Vec<usize>> =
-                            single.iter().map(|&c| if c > 0 { vec![c - 1] } else { Vec::new() }).collect();
+                        let mut threads: Vec<Vec<usize>> = single
+                            .iter()
+                            .map(|&c| if c > 0 { vec![c - 1] } else { Vec::new() })
+                            .collect();
                         threads.insert(if fuller_first { 0 } else { 2 }, fuller);
                         let lengths: Vec<usize> = threads.iter().map(Vec::len).collect();
                         let fifos = fifos(&lengths, |f, k| threads[f][k]);
                         let passes = h as u32 + 2;
-                        assert_eq!(in_passes(&fifos, 2, passes), any_order(&fifos, 2), "{threads:?}");
+                        assert_eq!(
+                            in_passes(&fifos, 2, passes),
+                            any_order(&fifos, 2),
+                            "{threads:?}"
+                        );
                     }
                 }
             }
         }
-        let threads = [thread(0, &[(1, 2)]), thread(1, &[(1, 1)]), thread(2, &[(1, 1)]), thread(3, &[(1, 1)])];
+        let threads = [
+            thread(0, &[(1, 2)]),
+            thread(1, &[(1, 1)]),
+            thread(2, &[(1, 1)]),
+            thread(3, &[(1, 1)]),
+        ];
         assert_eq!(tso_buffers(&threads, 3, 4).1, 4, "2 + 2, not 5");
     }
 
@@ -470,7 +558,11 @@ mod tests {
         // thread 1: x then y; thread 2: y then x; thread 3: x
         let fifos = fifos(&[2, 2, 1], |f, k| [[0, 1], [1, 0], [0, 0]][f][k]);
         assert_ne!(in_passes(&fifos, 2, 2), any_order(&fifos, 2));
-        assert_eq!(in_passes(&fifos, 2, 5), any_order(&fifos, 2), "a pass per store reaches them all");
+        assert_eq!(
+            in_passes(&fifos, 2, 5),
+            any_order(&fifos, 2),
+            "a pass per store reaches them all"
+        );
     }
 
     #[test]
@@ -487,16 +579,29 @@ mod tests {
         // two flags of its own; thread 2 stores only to its own flag.
         let mut writer = thread(1, &[(1, 1), (2, 1), (3, 1)]);
         writer.concurrent.observed_most = 1;
-        writer.observed = Accesses { locations: [1].into(), anywhere: false };
+        writer.observed = Accesses {
+            locations: [1].into(),
+            anywhere: false,
+        };
         let mut reader = thread(2, &[(4, 1)]);
         reader.concurrent.observed_most = 0;
-        reader.observed = Accesses { locations: [1, 2, 3].into(), anywhere: false };
+        reader.observed = Accesses {
+            locations: [1, 2, 3].into(),
+            anywhere: false,
+        };
         let threads = [writer, reader];
         let (entries, rounds) = tso_buffers(&threads, 5, 5);
-        assert_eq!(entries, vec!["1, 3, 1", "2, 1, 0"], "the drains still empty everything");
+        assert_eq!(
+            entries,
+            vec!["1, 3, 1", "2, 1, 0"],
+            "the drains still empty everything"
+        );
         assert_eq!(rounds, 1, "only the store to x moves in a phase");
         let (entries, rounds, _) = pso_buffers(&threads, 5, 5);
-        assert_eq!(entries, vec!["1, 1, 1, 1", "1, 2, 1, 0", "1, 3, 1, 0", "2, 4, 1, 0"]);
+        assert_eq!(
+            entries,
+            vec!["1, 1, 1, 1", "1, 2, 1, 0", "1, 3, 1, 0", "2, 4, 1, 0"]
+        );
         assert_eq!(rounds, 1);
     }
 
@@ -505,24 +610,38 @@ mod tests {
         // Thread 1 holds one store, which may reach locations 1-3 (a store
         // through a pointer); thread 2 two stores to location 1; thread 3
         // one store to location 3 only, which keeps its buffer.
-        let threads = [thread(1, &[(1, 1), (2, 1), (3, 1)]), thread(2, &[(1, 2)]), thread(3, &[(3, 1)])];
+        let threads = [
+            thread(1, &[(1, 1), (2, 1), (3, 1)]),
+            thread(2, &[(1, 2)]),
+            thread(3, &[(3, 1)]),
+        ];
         let mut single = threads[0].clone();
         single.whole.most = 1;
         single.concurrent.most = 1;
-        let (entries, rounds, singles) = pso_buffers(&[single, threads[1].clone(), threads[2].clone()], 5, 4);
+        let (entries, rounds, singles) =
+            pso_buffers(&[single, threads[1].clone(), threads[2].clone()], 5, 4);
         assert_eq!(entries, vec!["2, 1, 2, 2", "3, 3, 1, 1"]);
         assert_eq!(singles, vec![(1, 1)]);
-        assert_eq!(rounds, 3, "location 1: thread 2's 2 stores, then the slot's: as with its buffers");
+        assert_eq!(
+            rounds, 3,
+            "location 1: thread 2's 2 stores, then the slot's: as with its buffers"
+        );
         assert_eq!(pso_buffers(&threads, 5, 4).1, rounds);
         let mut text = String::new();
         print_single_buffers(&mut text, &singles);
-        assert_eq!(text, "#define SMA_REF_SINGLE_BUFFERS(G) G(1, 1)\n#define SMA_REF_SINGLE(t) ((t) == 1)\n");
+        assert_eq!(
+            text,
+            "#define SMA_REF_SINGLE_BUFFERS(G) G(1, 1)\n#define SMA_REF_SINGLE(t) ((t) == 1)\n"
+        );
         // one more store at once, or a loop, and it keeps a buffer per location
         for (most, unbounded) in [(2, false), (1, true)] {
             let mut fuller = threads[0].clone();
             fuller.whole.most = most;
             fuller.whole.unbounded = unbounded;
-            assert!(pso_buffers(&[fuller], 5, 4).2.is_empty(), "most {most}, unbounded {unbounded}");
+            assert!(
+                pso_buffers(&[fuller], 5, 4).2.is_empty(),
+                "most {most}, unbounded {unbounded}"
+            );
         }
     }
 

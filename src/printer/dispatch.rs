@@ -24,7 +24,10 @@ pub fn dispatch_text(
     let end = first.saturating_add(scalars);
     let mut text = bounds_check(address, (first, scalars), out_of_bounds, indent);
     for k in first..end {
-        text.push_str(&format!("{indent}  if ({ADDRESS_TEMPORARY} == {k}) {}\n", call(&k.to_string())));
+        text.push_str(&format!(
+            "{indent}  if ({ADDRESS_TEMPORARY} == {k}) {}\n",
+            call(&k.to_string())
+        ));
     }
     text.push_str(&format!("{indent}}}"));
     text
@@ -35,7 +38,13 @@ pub fn dispatch_text(
 /// (for an SMA whose state at a location is a memory cell indexed by the
 /// location as a value,
 /// [`crate::options::SmaImplementation::accesses_computed_addresses_in_place`]).
-pub fn checked_text(address: &str, object: (u32, u32), call: &str, out_of_bounds: &str, indent: &str) -> String {
+pub fn checked_text(
+    address: &str,
+    object: (u32, u32),
+    call: &str,
+    out_of_bounds: &str,
+    indent: &str,
+) -> String {
     let mut text = bounds_check(address, object, out_of_bounds, indent);
     text.push_str(&format!("{indent}  {call}\n{indent}}}"));
     text
@@ -43,7 +52,12 @@ pub fn checked_text(address: &str, object: (u32, u32), call: &str, out_of_bounds
 
 /// Opens the block that holds the address, and fails the property of an
 /// address outside the object.
-fn bounds_check(address: &str, (first, scalars): (u32, u32), out_of_bounds: &str, indent: &str) -> String {
+fn bounds_check(
+    address: &str,
+    (first, scalars): (u32, u32),
+    out_of_bounds: &str,
+    indent: &str,
+) -> String {
     let end = first.saturating_add(scalars);
     let mut text = format!("{{ long long {ADDRESS_TEMPORARY} = {address};\n");
     text.push_str(&format!(

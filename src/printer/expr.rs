@@ -158,7 +158,11 @@ fn reinterpret(to: &Ty, value: &str) -> String {
         Ty::Int { bits, .. } if *bits <= 32 => ("int", "float"),
         _ => ("long long", "double"),
     };
-    let (from, to) = if matches!(to, Ty::Float { .. }) { (integer, floating) } else { (floating, integer) };
+    let (from, to) = if matches!(to, Ty::Float { .. }) {
+        (integer, floating)
+    } else {
+        (floating, integer)
+    };
     format!("((union {{ {from} from; {to} to; }}){{ .from = {value} }}).to")
 }
 
@@ -192,17 +196,16 @@ fn nondet_function(ty: &Ty) -> (String, String) {
 
 /// The declaration of a math library function, as [`Declarations`] holds it.
 fn library_declaration(function: &LibraryFunction) -> (String, String, String) {
-    let c = if function.bits <= 32 { "float" } else { "double" };
+    let c = if function.bits <= 32 {
+        "float"
+    } else {
+        "double"
+    };
     let parameters = vec![c; usize::from(function.arity)].join(", ");
     (function.name.to_string(), c.to_string(), parameters)
 }
 
-pub fn place(
-    p: &Place,
-    names: &Names,
-    thread: &SeqThread,
-    nondet: &mut Declarations,
-) -> String {
+pub fn place(p: &Place, names: &Names, thread: &SeqThread, nondet: &mut Declarations) -> String {
     match p {
         Place::Local(id) => {
             let name = thread
@@ -274,7 +277,10 @@ pub fn expression(
         }
         Expr::LibraryCall(function, arguments) => {
             nondet.insert(library_declaration(function));
-            let arguments: Vec<String> = arguments.iter().map(|argument| expression(argument, names, thread, nondet)).collect();
+            let arguments: Vec<String> = arguments
+                .iter()
+                .map(|argument| expression(argument, names, thread, nondet))
+                .collect();
             format!("{}({})", function.name, arguments.join(", "))
         }
         // The lazy pass replaces it; the slot it stands for otherwise.

@@ -16,7 +16,11 @@ use std::fmt::Write as _;
 /// `SMA_FRESH_PREV`, `SMA_FRESH_NEXT` for a timestamped SMA with at most
 /// [`CBMC_INITIALISER_LIMIT`] locations (one row each); nothing otherwise:
 /// `sma_init` then builds the lists itself.
-pub fn print_fresh_lists(out: &mut String, program: &SequentialProgram, options: &TranslateOptions) {
+pub fn print_fresh_lists(
+    out: &mut String,
+    program: &SequentialProgram,
+    options: &TranslateOptions,
+) {
     let locations = program.memory.location_count().max(1);
     if !options.sma.is_timestamped() || locations as usize > CBMC_INITIALISER_LIMIT {
         return;
@@ -51,9 +55,18 @@ impl FreshList {
         FreshList {
             tstamp: nodes
                 .clone()
-                .map(|node| if node == sentinel { "SMA_NEVER".to_string() } else { "0".to_string() })
+                .map(|node| {
+                    if node == sentinel {
+                        "SMA_NEVER".to_string()
+                    } else {
+                        "0".to_string()
+                    }
+                })
                 .collect(),
-            prev: nodes.clone().map(|node| predecessor(node).to_string()).collect(),
+            prev: nodes
+                .clone()
+                .map(|node| predecessor(node).to_string())
+                .collect(),
             next: nodes.map(|node| successor(node).to_string()).collect(),
         }
     }
@@ -99,6 +112,9 @@ mod tests {
         print_table(&mut out, "T", &["1".to_string(), "0".to_string()], 10);
         assert_eq!(out.matches("{1, 0},").count(), 10);
         assert!(out.starts_with("#define T {"));
-        assert!(out.lines().all(|line| line.ends_with('\\') || line.ends_with('}')));
+        assert!(
+            out.lines()
+                .all(|line| line.ends_with('\\') || line.ends_with('}'))
+        );
     }
 }

@@ -13,7 +13,8 @@
 
 use super::execution::Decoded;
 use crate::consistency::{
-    delayed_stores, verify, EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Witness,
+    EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Witness,
+    delayed_stores, verify,
 };
 use crate::ir::FenceKind;
 use std::collections::HashSet;
@@ -73,15 +74,27 @@ const MAX_FENCE_CANDIDATES: usize = 48;
 pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis {
     let execution = &decoded.execution;
     if model == Model::Sc || verify(execution, Model::Sc).is_ok() {
-        return Diagnosis { sc_realisable: true, reorderings: Vec::new(), fences_suffice: false };
+        return Diagnosis {
+            sc_realisable: true,
+            reorderings: Vec::new(),
+            fences_suffice: false,
+        };
     }
     let observed = observed_reorderings(decoded, witness, model);
     for placement in [Placement::Statement, Placement::Event] {
         if let Some(reorderings) = fences_that_forbid(decoded, &observed, model, placement) {
-            return Diagnosis { sc_realisable: false, reorderings, fences_suffice: true };
+            return Diagnosis {
+                sc_realisable: false,
+                reorderings,
+                fences_suffice: true,
+            };
         }
     }
-    Diagnosis { sc_realisable: false, reorderings: observed, fences_suffice: false }
+    Diagnosis {
+        sc_realisable: false,
+        reorderings: observed,
+        fences_suffice: false,
+    }
 }
 
 /// A fence after each store of a candidate set: the store, the event the
@@ -92,16 +105,31 @@ type Candidate = (EventId, EventId, FenceKind);
 /// counterexample: one fence when one suffices, else a set from which no
 /// fence can be dropped; store-store fences where they suffice for a
 /// store-store reordering. `None` when no such set was found.
-fn fences_that_forbid(decoded: &Decoded, observed: &[Reordering], model: Model, placement: Placement) -> Option<Vec<Reordering>> {
+fn fences_that_forbid(
+    decoded: &Decoded,
+    observed: &[Reordering],
+    model: Model,
+    placement: Placement,
+) -> Option<Vec<Reordering>> {
     let execution = &decoded.execution;
     // The laters the fence after `store` must come before.
-    let laters = |store: EventId| -> Vec<EventId> { observed.iter().filter(|r| r.store == store).map(|r| r.later).collect() };
+    let laters = |store: EventId| -> Vec<EventId> {
+        observed
+            .iter()
+            .filter(|r| r.store == store)
+            .map(|r| r.later)
+            .collect()
+    };
     let place = |store: EventId| fence_point(decoded, store, &laters(store), placement);
     // One fence alone, the cheaper store-store fences first.
-    let store_store = observed.iter().filter(|r| r.kind == ReorderingKind::StoreStore).map(|r| (r, FenceKind::StoreStore));
+    let store_store = observed
+        .iter()
+        .filter(|r| r.kind == ReorderingKind::StoreStore)
+        .map(|r| (r, FenceKind::StoreStore));
     let full = observed.iter().map(|r| (r, FenceKind::Full));
     for (reordering, fence) in store_store.chain(full) {
-        let Some(after) = fence_point(decoded, reordering.store, &[reordering.later], placement) else {
+        let Some(after) = fence_point(decoded, reordering.store, &[reordering.later], placement)
+        else {
             continue;
         };
         // a store-store fence goes right before the later store where that
@@ -112,21 +140,34 @@ fn fences_that_forbid(decoded: &Decoded, observed: &[Reordering], model: Model, 
             .flatten();
         for point in release.into_iter().chain([after]) {
             if forbids_at(execution, &[(point, fence)], model) {
-                return Some(vec![Reordering { fence, fence_after: point, ..*reordering }]);
+                return Some(vec![Reordering {
+                    fence,
+                    fence_after: point,
+                    ..*reordering
+                }]);
             }
         }
     }
     let mut stores: Vec<EventId> = Vec::new();
-    for store in observed.iter().map(|r| r.store).chain(fenceable_stores(decoded)) {
+    for store in observed
+        .iter()
+        .map(|r| r.store)
+        .chain(fenceable_stores(decoded))
+    {
         if !stores.contains(&store) {
             stores.push(store);
         }
     }
     stores.truncate(MAX_FENCE_CANDIDATES);
-    let all: Vec<Candidate> =
-        stores.iter().filter_map(|&store| Some((store, place(store)?, FenceKind::Full))).collect();
+    let all: Vec<Candidate> = stores
+        .iter()
+        .filter_map(|&store| Some((store, place(store)?, FenceKind::Full)))
+        .collect();
     let fences = |candidates: &[Candidate]| -> Vec<(EventId, FenceKind)> {
-        candidates.iter().map(|&(_, after, fence)| (after, fence)).collect()
+        candidates
+            .iter()
+            .map(|&(_, after, fence)| (after, fence))
+            .collect()
     };
     if !forbids_at(execution, &fences(&all), model) {
         return None;
@@ -134,7 +175,11 @@ fn fences_that_forbid(decoded: &Decoded, observed: &[Reordering], model: Model, 
     // Drop the least preferred fences first while the rest still forbid it.
     let mut kept = all.clone();
     for &(store, _, _) in all.iter().rev() {
-        let without: Vec<Candidate> = kept.iter().copied().filter(|&(s, _, _)| s != store).collect();
+        let without: Vec<Candidate> = kept
+            .iter()
+            .copied()
+            .filter(|&(s, _, _)| s != store)
+            .collect();
         if forbids_at(execution, &fences(&without), model) {
             kept = without;
         }
@@ -143,7 +188,10 @@ fn fences_that_forbid(decoded: &Decoded, observed: &[Reordering], model: Model, 
     // where the others still forbid the rest.
     for index in 0..kept.len() {
         let store = kept[index].0;
-        if !observed.iter().any(|r| r.store == store && r.kind == ReorderingKind::StoreStore) {
+        if !observed
+            .iter()
+            .any(|r| r.store == store && r.kind == ReorderingKind::StoreStore)
+        {
             continue;
         }
         let mut cheaper = kept.clone();
@@ -152,7 +200,11 @@ fn fences_that_forbid(decoded: &Decoded, observed: &[Reordering], model: Model, 
             kept = cheaper;
         }
     }
-    Some(kept.iter().map(|&(store, after, fence)| reordering_of(decoded, observed, store, after, fence)).collect())
+    Some(
+        kept.iter()
+            .map(|&(store, after, fence)| reordering_of(decoded, observed, store, after, fence))
+            .collect(),
+    )
 }
 
 /// The events of `event`'s thread from `event` on that its source
@@ -168,7 +220,10 @@ pub fn rest_of_statement(decoded: &Decoded, event: EventId) -> &[EventId] {
         .iter()
         .take_while(|&&other| {
             statement.is_some()
-                && decoded.events.get(other).is_some_and(|info| info.stmt == statement && !info.kind.is_synthetic())
+                && decoded
+                    .events
+                    .get(other)
+                    .is_some_and(|info| info.stmt == statement && !info.kind.is_synthetic())
         })
         .count();
     &thread[this.index..this.index + same.max(1)]
@@ -183,19 +238,28 @@ fn before_statement(decoded: &Decoded, later: EventId, earliest: EventId) -> Opt
     let this = execution.event(later);
     let thread = &execution.threads()[this.thread];
     let statement = decoded.events.get(later).and_then(|info| info.stmt)?;
-    let first = thread[..this.index]
-        .iter()
-        .rposition(|&other| decoded.events.get(other).is_none_or(|info| info.stmt != Some(statement) || info.kind.is_synthetic()))?;
+    let first = thread[..this.index].iter().rposition(|&other| {
+        decoded
+            .events
+            .get(other)
+            .is_none_or(|info| info.stmt != Some(statement) || info.kind.is_synthetic())
+    })?;
     let point = thread[first];
     let earliest_index = execution.event(earliest).index;
-    (execution.event(point).thread == execution.event(earliest).thread && first > earliest_index).then_some(point)
+    (execution.event(point).thread == execution.event(earliest).thread && first > earliest_index)
+        .then_some(point)
 }
 
 /// The event a fence for `store` goes after: under `Statement`, the last
 /// of [`rest_of_statement`], `None` when one of `laters` is among them
 /// (only a fence inside the statement comes between); under `Event`, the
 /// store.
-fn fence_point(decoded: &Decoded, store: EventId, laters: &[EventId], placement: Placement) -> Option<EventId> {
+fn fence_point(
+    decoded: &Decoded,
+    store: EventId,
+    laters: &[EventId],
+    placement: Placement,
+) -> Option<EventId> {
     match placement {
         Placement::Event => Some(store),
         Placement::Statement => {
@@ -218,15 +282,23 @@ fn fence_point(decoded: &Decoded, store: EventId, laters: &[EventId], placement:
 /// the witness may show it too.
 pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) -> Vec<Reordering> {
     let execution = &decoded.execution;
-    let is_program = |event: EventId| decoded.events.get(event).is_some_and(|info| !info.kind.is_synthetic());
-    let mut candidates: Vec<(ReorderingKind, EventId, EventId)> = delayed_stores(execution, witness)
-        .into_iter()
-        .filter(|delayed| !delayed.same_variable)
-        .map(|delayed| (ReorderingKind::StoreLoad, delayed.store, delayed.load))
-        .collect();
+    let is_program = |event: EventId| {
+        decoded
+            .events
+            .get(event)
+            .is_some_and(|info| !info.kind.is_synthetic())
+    };
+    let mut candidates: Vec<(ReorderingKind, EventId, EventId)> =
+        delayed_stores(execution, witness)
+            .into_iter()
+            .filter(|delayed| !delayed.same_variable)
+            .map(|delayed| (ReorderingKind::StoreLoad, delayed.store, delayed.load))
+            .collect();
     if model == Model::Pso {
         candidates.extend(
-            overtaken_stores(execution, witness).into_iter().map(|(store, later)| (ReorderingKind::StoreStore, store, later)),
+            overtaken_stores(execution, witness)
+                .into_iter()
+                .map(|(store, later)| (ReorderingKind::StoreStore, store, later)),
         );
     }
     candidates.retain(|&(_, store, later)| is_program(store) && is_program(later));
@@ -241,8 +313,15 @@ pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) 
             .map(|&(_, _, l)| l)
             .find(|&l| conflicts_across_threads(execution, l))
             .unwrap_or(later);
-        let fence_after = fence_point(decoded, store, &[relevant], Placement::Statement).unwrap_or(store);
-        found.push(Reordering { kind, store, later: relevant, fence: FenceKind::Full, fence_after });
+        let fence_after =
+            fence_point(decoded, store, &[relevant], Placement::Statement).unwrap_or(store);
+        found.push(Reordering {
+            kind,
+            store,
+            later: relevant,
+            fence: FenceKind::Full,
+            fence_after,
+        });
     }
     found
 }
@@ -256,7 +335,9 @@ fn conflicts_across_threads(execution: &Execution, event: EventId) -> bool {
         return false;
     };
     execution.events().iter().any(|other| {
-        other.thread != this.thread && other.op.var() == Some(var) && (this.op.is_writer() || other.op.is_writer())
+        other.thread != this.thread
+            && other.op.var() == Some(var)
+            && (this.op.is_writer() || other.op.is_writer())
     })
 }
 
@@ -270,7 +351,10 @@ fn overtaken_stores(execution: &Execution, witness: &Witness) -> Vec<(EventId, E
         let event = execution.event(later);
         for &earlier in &execution.threads()[event.thread][..event.index] {
             let op = &execution.event(earlier).op;
-            if matches!(op, Op::Write { .. }) && op.var() != event.op.var() && !in_memory.contains(&earlier) {
+            if matches!(op, Op::Write { .. })
+                && op.var() != event.op.var()
+                && !in_memory.contains(&earlier)
+            {
                 pairs.push((earlier, later));
             }
         }
@@ -298,10 +382,20 @@ fn fenceable_stores(decoded: &Decoded) -> Vec<EventId> {
 /// event `after`) addresses: the observed one (a store-store one for a
 /// store-store fence), else the store and the next load or store of its
 /// thread.
-fn reordering_of(decoded: &Decoded, observed: &[Reordering], store: EventId, after: EventId, fence: FenceKind) -> Reordering {
+fn reordering_of(
+    decoded: &Decoded,
+    observed: &[Reordering],
+    store: EventId,
+    after: EventId,
+    fence: FenceKind,
+) -> Reordering {
     let fits = |r: &&Reordering| fence == FenceKind::Full || r.kind == ReorderingKind::StoreStore;
     if let Some(reordering) = observed.iter().filter(|r| r.store == store).find(fits) {
-        return Reordering { fence, fence_after: after, ..*reordering };
+        return Reordering {
+            fence,
+            fence_after: after,
+            ..*reordering
+        };
     }
     let execution = &decoded.execution;
     let event = execution.event(after);
@@ -312,8 +406,18 @@ fn reordering_of(decoded: &Decoded, observed: &[Reordering], store: EventId, aft
         .find(|&e| decoded.events[e].kind.is_load() || decoded.events[e].kind.is_store())
         .or_else(|| thread.get(event.index + 1).copied())
         .unwrap_or(store);
-    let kind = if decoded.events[next].kind.is_store() { ReorderingKind::StoreStore } else { ReorderingKind::StoreLoad };
-    Reordering { kind, store, later: next, fence, fence_after: after }
+    let kind = if decoded.events[next].kind.is_store() {
+        ReorderingKind::StoreStore
+    } else {
+        ReorderingKind::StoreLoad
+    };
+    Reordering {
+        kind,
+        store,
+        later: next,
+        fence,
+        fence_after: after,
+    }
 }
 
 /// Whether full fences right after each of `stores` make the execution's
@@ -324,7 +428,12 @@ pub fn forbids(execution: &Execution, stores: &[EventId], model: Model) -> bool 
 
 /// Whether fences of kind `fence` right after each of `stores` make the
 /// execution's reads-from map unrealisable under `model`.
-pub fn forbids_with(execution: &Execution, stores: &[EventId], fence: FenceKind, model: Model) -> bool {
+pub fn forbids_with(
+    execution: &Execution,
+    stores: &[EventId],
+    fence: FenceKind,
+    model: Model,
+) -> bool {
     let fences: Vec<(EventId, FenceKind)> = stores.iter().map(|&store| (store, fence)).collect();
     forbids_at(execution, &fences, model)
 }
@@ -340,7 +449,11 @@ fn forbids_at(execution: &Execution, fences: &[(EventId, FenceKind)], model: Mod
 
 /// The execution with a fence event of kind `fence` inserted after each
 /// event of `after`.
-pub fn with_fences_after(execution: &Execution, after: &[EventId], fence: FenceKind) -> Option<Execution> {
+pub fn with_fences_after(
+    execution: &Execution,
+    after: &[EventId],
+    fence: FenceKind,
+) -> Option<Execution> {
     let fences: Vec<(EventId, FenceKind)> = after.iter().map(|&event| (event, fence)).collect();
     with_fences(execution, &fences)
 }
@@ -378,33 +491,69 @@ fn spec_of(execution: &Execution, event: EventId) -> EventSpec {
     };
     let op = match &e.op {
         Op::Write { var: v } => OpSpec::Write { var: var(*v) },
-        Op::Read { var: v, rf: source } => OpSpec::Read { var: var(*v), rf: rf(*source) },
+        Op::Read { var: v, rf: source } => OpSpec::Read {
+            var: var(*v),
+            rf: rf(*source),
+        },
         Op::Fence => OpSpec::Fence,
         Op::StoreFence => OpSpec::StoreFence,
         Op::AtomicBegin => OpSpec::AtomicBegin,
         Op::AtomicEnd => OpSpec::AtomicEnd,
-        Op::Rmw { var: v, rf: source } => OpSpec::Rmw { var: var(*v), rf: rf(*source) },
-        Op::Lock { mutex } => OpSpec::Lock { mutex: execution.mutexes()[*mutex].clone() },
-        Op::Unlock { mutex } => OpSpec::Unlock { mutex: execution.mutexes()[*mutex].clone() },
-        Op::LockBusy { mutex } => OpSpec::LockBusy { mutex: execution.mutexes()[*mutex].clone() },
+        Op::Rmw { var: v, rf: source } => OpSpec::Rmw {
+            var: var(*v),
+            rf: rf(*source),
+        },
+        Op::Lock { mutex } => OpSpec::Lock {
+            mutex: execution.mutexes()[*mutex].clone(),
+        },
+        Op::Unlock { mutex } => OpSpec::Unlock {
+            mutex: execution.mutexes()[*mutex].clone(),
+        },
+        Op::LockBusy { mutex } => OpSpec::LockBusy {
+            mutex: execution.mutexes()[*mutex].clone(),
+        },
     };
-    EventSpec { id: e.id.clone(), op, value: e.value }
+    EventSpec {
+        id: e.id.clone(),
+        op,
+        value: e.value,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::SmaImplementation;
-    use crate::trace::execution::{build, EventKind};
-    use crate::trace::records::{Record, RecordKind};
     use crate::consistency::Step;
+    use crate::options::SmaImplementation;
+    use crate::trace::execution::{EventKind, build};
+    use crate::trace::records::{Record, RecordKind};
 
-    fn record(kind: RecordKind, thread: usize, loc: u64, value: i128, write_id: u64, read_from: u64, stmt: usize) -> Record {
-        Record { kind, thread, loc, value, timestamp: 0, write_id, read_from, stmt }
+    fn record(
+        kind: RecordKind,
+        thread: usize,
+        loc: u64,
+        value: i128,
+        write_id: u64,
+        read_from: u64,
+        stmt: usize,
+    ) -> Record {
+        Record {
+            kind,
+            thread,
+            loc,
+            value,
+            timestamp: 0,
+            write_id,
+            read_from,
+            stmt,
+        }
     }
 
     fn names() -> Vec<String> {
-        ["null", "x", "y", "r1", "r2"].iter().map(|s| s.to_string()).collect()
+        ["null", "x", "y", "r1", "r2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     /// SB: t1: x = 1; r1 = y;  t2: y = 1; r2 = x; both loads read 0.
@@ -437,7 +586,12 @@ mod tests {
     }
 
     fn message_passing() -> Decoded {
-        build(&message_passing_records(), &names(), SmaImplementation::Epso).unwrap()
+        build(
+            &message_passing_records(),
+            &names(),
+            SmaImplementation::Epso,
+        )
+        .unwrap()
     }
 
     fn stmt_of(decoded: &Decoded, event: EventId) -> Option<usize> {
@@ -458,7 +612,12 @@ mod tests {
             .collect();
         pairs.sort();
         assert_eq!(pairs, vec![(Some(10), Some(11)), (Some(20), Some(21))]);
-        assert!(diagnosis.reorderings.iter().all(|r| r.kind == ReorderingKind::StoreLoad));
+        assert!(
+            diagnosis
+                .reorderings
+                .iter()
+                .all(|r| r.kind == ReorderingKind::StoreLoad)
+        );
     }
 
     #[test]
@@ -471,13 +630,27 @@ mod tests {
         assert_eq!(diagnosis.reorderings.len(), 1);
         let reordering = diagnosis.reorderings[0];
         assert_eq!(reordering.kind, ReorderingKind::StoreStore);
-        assert_eq!((stmt_of(&decoded, reordering.store), stmt_of(&decoded, reordering.later)), (Some(10), Some(11)));
-        assert_eq!(reordering.fence, FenceKind::StoreStore, "the cheaper fence suffices");
+        assert_eq!(
+            (
+                stmt_of(&decoded, reordering.store),
+                stmt_of(&decoded, reordering.later)
+            ),
+            (Some(10), Some(11))
+        );
+        assert_eq!(
+            reordering.fence,
+            FenceKind::StoreStore,
+            "the cheaper fence suffices"
+        );
     }
 
     /// The event of `decoded` made by statement `stmt`.
     fn event_of(decoded: &Decoded, stmt: usize) -> EventId {
-        decoded.events.iter().position(|e| e.stmt == Some(stmt)).expect("an event of the statement")
+        decoded
+            .events
+            .iter()
+            .position(|e| e.stmt == Some(stmt))
+            .expect("an event of the statement")
     }
 
     #[test]
@@ -501,7 +674,9 @@ mod tests {
         let mut steps = Vec::new();
         for &event in &decoded.execution.threads()[0] {
             match decoded.execution.event(event).op {
-                Op::Write { .. } => steps.extend([step(event, Phase::Buffer), step(event, Phase::Memory)]),
+                Op::Write { .. } => {
+                    steps.extend([step(event, Phase::Buffer), step(event, Phase::Memory)])
+                }
                 _ => steps.push(step(event, Phase::Execute)),
             }
         }
@@ -519,13 +694,24 @@ mod tests {
             step(x, Phase::Memory),
         ]);
         let witness = Witness { steps };
-        crate::consistency::replay(&decoded.execution, &witness, Model::Pso).expect("the witness replays");
+        crate::consistency::replay(&decoded.execution, &witness, Model::Pso)
+            .expect("the witness replays");
         let observed = observed_reorderings(&decoded, &witness, Model::Pso);
         assert_eq!(observed.len(), 1, "one reordering per store: {observed:?}");
-        assert_eq!((observed[0].store, observed[0].later), (x, y), "not the store to r1, which nobody observes");
+        assert_eq!(
+            (observed[0].store, observed[0].later),
+            (x, y),
+            "not the store to r1, which nobody observes"
+        );
         let diagnosis = diagnose(&decoded, &witness, Model::Pso);
         assert_eq!(diagnosis.reorderings.len(), 1);
-        assert_eq!((diagnosis.reorderings[0].store, diagnosis.reorderings[0].later), (x, y));
+        assert_eq!(
+            (
+                diagnosis.reorderings[0].store,
+                diagnosis.reorderings[0].later
+            ),
+            (x, y)
+        );
         assert_eq!(diagnosis.reorderings[0].fence, FenceKind::StoreStore);
     }
 
@@ -562,10 +748,13 @@ mod tests {
             .map(|r| (stmt_of(&decoded, r.store), r.kind, r.fence))
             .collect();
         fences.sort_by_key(|f| f.0);
-        assert_eq!(fences, vec![
-            (Some(10), ReorderingKind::StoreStore, FenceKind::StoreStore),
-            (Some(20), ReorderingKind::StoreStore, FenceKind::StoreStore),
-        ]);
+        assert_eq!(
+            fences,
+            vec![
+                (Some(10), ReorderingKind::StoreStore, FenceKind::StoreStore),
+                (Some(20), ReorderingKind::StoreStore, FenceKind::StoreStore),
+            ]
+        );
     }
 
     #[test]
@@ -584,15 +773,27 @@ mod tests {
         ];
         let decoded = build(&records, &names(), SmaImplementation::Etso).unwrap();
         let [x, z] = [2, 3].map(|index| {
-            decoded.events.iter().position(|e| e.record == Some(index)).expect("the store of the record")
+            decoded
+                .events
+                .iter()
+                .position(|e| e.record == Some(index))
+                .expect("the store of the record")
         });
         assert_eq!(rest_of_statement(&decoded, x), &[x, z]);
         let witness = verify(&decoded.execution, Model::Tso).unwrap();
         let diagnosis = diagnose(&decoded, &witness, Model::Tso);
         assert!(diagnosis.fences_suffice);
-        let t1 = diagnosis.reorderings.iter().find(|r| stmt_of(&decoded, r.store) == Some(10)).expect("t1's fence");
+        let t1 = diagnosis
+            .reorderings
+            .iter()
+            .find(|r| stmt_of(&decoded, r.store) == Some(10))
+            .expect("t1's fence");
         assert_eq!(t1.fence_after, z, "{:?}", diagnosis.reorderings);
-        let t2 = diagnosis.reorderings.iter().find(|r| stmt_of(&decoded, r.store) == Some(20)).expect("t2's fence");
+        let t2 = diagnosis
+            .reorderings
+            .iter()
+            .find(|r| stmt_of(&decoded, r.store) == Some(20))
+            .expect("t2's fence");
         assert_eq!(t2.fence_after, t2.store);
     }
 
@@ -614,7 +815,14 @@ mod tests {
         let diagnosis = diagnose(&decoded, &witness, Model::Tso);
         assert!(diagnosis.fences_suffice);
         assert_eq!(diagnosis.reorderings.len(), 2);
-        assert!(diagnosis.reorderings.iter().all(|r| r.fence_after == r.store), "{:?}", diagnosis.reorderings);
+        assert!(
+            diagnosis
+                .reorderings
+                .iter()
+                .all(|r| r.fence_after == r.store),
+            "{:?}",
+            diagnosis.reorderings
+        );
     }
 
     #[test]
@@ -624,7 +832,11 @@ mod tests {
         let mut records = message_passing_records();
         records.insert(3, record(RecordKind::StoreFence, 1, 0, 0, 0, 0, 12));
         let decoded = build(&records, &names(), SmaImplementation::Epso).unwrap();
-        let fence = decoded.events.iter().position(|e| e.kind == EventKind::StoreFence).expect("a store fence event");
+        let fence = decoded
+            .events
+            .iter()
+            .position(|e| e.kind == EventKind::StoreFence)
+            .expect("a store fence event");
         assert_eq!(decoded.execution.event(fence).op, Op::StoreFence);
         assert!(verify(&decoded.execution, Model::Pso).is_err());
         // The same records without the fence are realisable.
@@ -634,16 +846,34 @@ mod tests {
     #[test]
     fn store_load_reorderings_need_a_full_fence() {
         let decoded = store_buffering();
-        let stores: Vec<EventId> = decoded.events.iter().enumerate()
+        let stores: Vec<EventId> = decoded
+            .events
+            .iter()
+            .enumerate()
             .filter(|(_, e)| e.stmt == Some(10) || e.stmt == Some(20))
             .map(|(event, _)| event)
             .collect();
         assert_eq!(stores.len(), 2);
-        assert!(!forbids_with(&decoded.execution, &stores, FenceKind::StoreStore, Model::Pso));
-        assert!(forbids_with(&decoded.execution, &stores, FenceKind::Full, Model::Pso));
+        assert!(!forbids_with(
+            &decoded.execution,
+            &stores,
+            FenceKind::StoreStore,
+            Model::Pso
+        ));
+        assert!(forbids_with(
+            &decoded.execution,
+            &stores,
+            FenceKind::Full,
+            Model::Pso
+        ));
         let witness = verify(&decoded.execution, Model::Pso).expect("SB is PSO-realisable");
         let diagnosis = diagnose(&decoded, &witness, Model::Pso);
-        assert!(diagnosis.reorderings.iter().all(|r| r.fence == FenceKind::Full));
+        assert!(
+            diagnosis
+                .reorderings
+                .iter()
+                .all(|r| r.fence == FenceKind::Full)
+        );
     }
 
     #[test]
@@ -666,15 +896,26 @@ mod tests {
     #[test]
     fn fences_are_inserted_after_the_named_events() {
         let decoded = store_buffering();
-        let store = decoded.events.iter().position(|e| e.stmt == Some(10)).unwrap();
+        let store = decoded
+            .events
+            .iter()
+            .position(|e| e.stmt == Some(10))
+            .unwrap();
         let fenced = with_fences_after(&decoded.execution, &[store], FenceKind::Full).unwrap();
         assert_eq!(fenced.events().len(), decoded.execution.events().len() + 1);
         let thread = &fenced.threads()[1];
-        let position = thread.iter().position(|&e| fenced.event(e).id == decoded.execution.event(store).id).unwrap();
+        let position = thread
+            .iter()
+            .position(|&e| fenced.event(e).id == decoded.execution.event(store).id)
+            .unwrap();
         assert_eq!(fenced.event(thread[position + 1]).op, Op::Fence);
         // One fence alone does not forbid SB; both do.
         assert!(!forbids(&decoded.execution, &[store], Model::Tso));
-        let other = decoded.events.iter().position(|e| e.stmt == Some(20)).unwrap();
+        let other = decoded
+            .events
+            .iter()
+            .position(|e| e.stmt == Some(20))
+            .unwrap();
         assert!(forbids(&decoded.execution, &[store, other], Model::Tso));
     }
 }

@@ -4,9 +4,11 @@
 //! synthetic events on fresh variables so that every witness respects them.
 
 use super::records::{Record, RecordKind};
-use crate::consistency::{EventId, EventSpec, Execution, ExecutionError, OpSpec, Phase, RfSpec, Step, Witness};
+use crate::consistency::{
+    EventId, EventSpec, Execution, ExecutionError, OpSpec, Phase, RfSpec, Step, Witness,
+};
 use crate::options::SmaImplementation;
-use crate::passes::value_types::{pointed_location, ValueKind, ValueTypes};
+use crate::passes::value_types::{ValueKind, ValueTypes, pointed_location};
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -14,10 +16,17 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EventKind {
     /// A store of `value` to `location`.
-    Write { location: String, value: i128 },
+    Write {
+        location: String,
+        value: i128,
+    },
     /// A load of `location` that returned `value`; `from` is the event it
     /// reads from (`None`: the initial value).
-    Read { location: String, value: i128, from: Option<EventId> },
+    Read {
+        location: String,
+        value: i128,
+        from: Option<EventId>,
+    },
     /// A fence (`__sync_synchronize()`, an atomic section boundary...).
     Fence,
     /// A store-store fence (`sfence`, `lwsync`, a release fence): under PSO
@@ -31,29 +40,54 @@ pub enum EventKind {
     CreateDrain,
     /// An atomic read-modify-write that wrote `new`; `old` is the value of
     /// the write it read, when known.
-    Rmw { location: String, old: Option<i128>, new: i128, from: Option<EventId> },
+    Rmw {
+        location: String,
+        old: Option<i128>,
+        new: i128,
+        from: Option<EventId>,
+    },
     /// The drain of a compare-and-swap that failed.
     CasDrain,
     /// The read of a compare-and-swap that failed.
-    CasRead { location: String, value: i128, from: Option<EventId> },
-    Lock { mutex: String },
-    Unlock { mutex: String },
+    CasRead {
+        location: String,
+        value: i128,
+        from: Option<EventId>,
+    },
+    Lock {
+        mutex: String,
+    },
+    Unlock {
+        mutex: String,
+    },
     /// A failed try-lock: the mutex is held by another thread.
-    LockBusy { mutex: String },
+    LockBusy {
+        mutex: String,
+    },
     /// Synthetic: the creator starts thread `child` (a write of `spawn#child`).
-    Spawn { child: usize },
+    Spawn {
+        child: usize,
+    },
     /// Synthetic: the first event of a created thread (a read of `spawn#t`).
     Started,
     /// Synthetic: the last events of a joined thread (a write of `done#t`, a fence).
     Done,
     /// Synthetic: the joiner learns that `joined` has finished.
-    Joined { joined: usize },
+    Joined {
+        joined: usize,
+    },
 }
 
 impl EventKind {
     /// Whether the event was added to encode creation or join.
     pub fn is_synthetic(&self) -> bool {
-        matches!(self, EventKind::Spawn { .. } | EventKind::Started | EventKind::Done | EventKind::Joined { .. })
+        matches!(
+            self,
+            EventKind::Spawn { .. }
+                | EventKind::Started
+                | EventKind::Done
+                | EventKind::Joined { .. }
+        )
     }
 
     /// Whether the event is a store that a fence could keep from being
@@ -74,7 +108,9 @@ impl EventKind {
             | EventKind::Read { location, .. }
             | EventKind::Rmw { location, .. }
             | EventKind::CasRead { location, .. } => Some(location),
-            EventKind::Lock { mutex } | EventKind::Unlock { mutex } | EventKind::LockBusy { mutex } => Some(mutex),
+            EventKind::Lock { mutex }
+            | EventKind::Unlock { mutex }
+            | EventKind::LockBusy { mutex } => Some(mutex),
             _ => None,
         }
     }
@@ -153,16 +189,25 @@ impl ValueDisplay {
             .zip(kinds)
             .filter_map(|(name, kind)| match kind {
                 ValueKind::Pointer { pointee } => {
-                    let first = pointee.and_then(|shape| types.first_scalars.get(shape)).cloned().unwrap_or_default();
+                    let first = pointee
+                        .and_then(|shape| types.first_scalars.get(shape))
+                        .cloned()
+                        .unwrap_or_default();
                     Some((name.clone(), first))
                 }
                 _ => None,
             })
             .collect();
         let holding = |wanted: ValueKind| -> std::collections::HashSet<String> {
-            names.iter().zip(kinds).filter(|(_, kind)| **kind == wanted).map(|(name, _)| name.clone()).collect()
+            names
+                .iter()
+                .zip(kinds)
+                .filter(|(_, kind)| **kind == wanted)
+                .map(|(name, _)| name.clone())
+                .collect()
         };
-        let (function_pointers, thread_handles) = (holding(ValueKind::Function), holding(ValueKind::Thread));
+        let (function_pointers, thread_handles) =
+            (holding(ValueKind::Function), holding(ValueKind::Thread));
         let floats = names
             .iter()
             .zip(kinds)
@@ -189,7 +234,9 @@ impl ValueDisplay {
         if value == 0 {
             return "NULL".to_string();
         }
-        let name = usize::try_from(value - 1).ok().and_then(|index| self.function_names.get(index));
+        let name = usize::try_from(value - 1)
+            .ok()
+            .and_then(|index| self.function_names.get(index));
         name.map_or_else(|| value.to_string(), |name| format!("&{name}"))
     }
 
@@ -212,7 +259,9 @@ impl ValueDisplay {
             return floating_value(value, *bits);
         }
         if self.thread_handles.contains(location) {
-            let name = usize::try_from(value).ok().and_then(|slot| self.thread_names.get(slot));
+            let name = usize::try_from(value)
+                .ok()
+                .and_then(|slot| self.thread_names.get(slot));
             return name.map_or_else(|| value.to_string(), |name| format!("thread {name}"));
         }
         let Some(first_scalar) = self.pointers.get(location) else {
@@ -226,7 +275,10 @@ impl ValueDisplay {
             Some((0, _, _)) | None => value.to_string(),
             Some((_, target, tag)) => {
                 // a struct's address is its first scalar's: named by the struct
-                let object = target.strip_suffix(first_scalar.as_str()).filter(|_| !first_scalar.is_empty()).unwrap_or(target);
+                let object = target
+                    .strip_suffix(first_scalar.as_str())
+                    .filter(|_| !first_scalar.is_empty())
+                    .unwrap_or(target);
                 match tag {
                     0 => format!("&{object}"),
                     _ => format!("&{object} | {tag}"),
@@ -253,7 +305,12 @@ pub enum BuildError {
     #[error("record {index}: read from write id {write_id}, which no earlier record issued")]
     UnknownWrite { index: usize, write_id: u64 },
     #[error("record {index}: reads `{location}` from write id {write_id}, a write of `{other}`")]
-    WrongLocation { index: usize, location: String, write_id: u64, other: String },
+    WrongLocation {
+        index: usize,
+        location: String,
+        write_id: u64,
+        other: String,
+    },
     #[error("record {index}: write id {write_id} is issued twice")]
     DuplicateWrite { index: usize, write_id: u64 },
     #[error("record {index}: thread slot {slot} has an event after it was joined")]
@@ -306,7 +363,11 @@ struct Builder<'a> {
 /// Decodes `records` into an execution; `locations` names location ids and
 /// `sma` tells how the records encode when stores reach memory. Values stay
 /// as recorded (signed).
-pub fn build(records: &[Record], locations: &[String], sma: SmaImplementation) -> Result<Decoded, BuildError> {
+pub fn build(
+    records: &[Record],
+    locations: &[String],
+    sma: SmaImplementation,
+) -> Result<Decoded, BuildError> {
     build_typed(records, locations, &ValueTypes::default(), sma)
 }
 
@@ -322,7 +383,12 @@ pub fn build_typed(
 ) -> Result<Decoded, BuildError> {
     let accesses: Vec<(u64, i128)> = records
         .iter()
-        .filter(|record| matches!(record.kind, RecordKind::Write | RecordKind::Read | RecordKind::Rmw))
+        .filter(|record| {
+            matches!(
+                record.kind,
+                RecordKind::Write | RecordKind::Read | RecordKind::Rmw
+            )
+        })
         .map(|record| (record.loc, record.value))
         .collect();
     let allocations: Vec<(u64, usize)> = records
@@ -376,22 +442,48 @@ impl Builder<'_> {
         let place = (slot, self.threads[slot].len());
         self.threads[slot].push((spec, info));
         self.issue.push(place);
-        let phase = if matches!(self.threads[slot][place.1].0.op, OpSpec::Write { .. }) { Phase::Buffer } else { Phase::Execute };
+        let phase = if matches!(self.threads[slot][place.1].0.op, OpSpec::Write { .. }) {
+            Phase::Buffer
+        } else {
+            Phase::Execute
+        };
         self.order.push((slot, place.1, phase));
         place
     }
 
-    fn program_event(&mut self, index: usize, record: &Record, spec: EventSpec, kind: EventKind) -> (usize, usize) {
-        let info = EventInfo { slot: record.thread, stmt: Some(record.stmt), record: Some(index), kind };
+    fn program_event(
+        &mut self,
+        index: usize,
+        record: &Record,
+        spec: EventSpec,
+        kind: EventKind,
+    ) -> (usize, usize) {
+        let info = EventInfo {
+            slot: record.thread,
+            stmt: Some(record.stmt),
+            record: Some(index),
+            kind,
+        };
         self.push(record.thread, spec, info)
     }
 
     /// The event a read of `location` with `read_from` reads, checked.
-    fn source(&self, index: usize, location: &str, read_from: u64) -> Result<(RfSpec, Option<&KnownWrite>), BuildError> {
+    fn source(
+        &self,
+        index: usize,
+        location: &str,
+        read_from: u64,
+    ) -> Result<(RfSpec, Option<&KnownWrite>), BuildError> {
         if read_from == 0 {
             return Ok((RfSpec::Init, None));
         }
-        let write = self.writes.get(&read_from).ok_or(BuildError::UnknownWrite { index, write_id: read_from })?;
+        let write = self
+            .writes
+            .get(&read_from)
+            .ok_or(BuildError::UnknownWrite {
+                index,
+                write_id: read_from,
+            })?;
         if write.location != location || write.mutex {
             return Err(BuildError::WrongLocation {
                 index,
@@ -403,22 +495,41 @@ impl Builder<'_> {
         Ok((RfSpec::Event(write.name.clone()), Some(write)))
     }
 
-    fn remember_write(&mut self, index: usize, record: &Record, location: &str, mutex: bool, event: Option<(usize, usize)>) -> Result<String, BuildError> {
+    fn remember_write(
+        &mut self,
+        index: usize,
+        record: &Record,
+        location: &str,
+        mutex: bool,
+        event: Option<(usize, usize)>,
+    ) -> Result<String, BuildError> {
         let name = format!("w{}", record.write_id);
-        let known = KnownWrite { name: name.clone(), location: location.to_string(), value: record.value, mutex, event };
+        let known = KnownWrite {
+            name: name.clone(),
+            location: location.to_string(),
+            value: record.value,
+            mutex,
+            event,
+        };
         if self.writes.insert(record.write_id, known).is_some() {
-            return Err(BuildError::DuplicateWrite { index, write_id: record.write_id });
+            return Err(BuildError::DuplicateWrite {
+                index,
+                write_id: record.write_id,
+            });
         }
         Ok(name)
     }
 
     /// The record with its value as the location's C type reads it.
     fn in_location_type(&self, record: &Record) -> Record {
-        let kind = usize::try_from(record.loc).ok().and_then(|loc| self.kinds.get(loc));
+        let kind = usize::try_from(record.loc)
+            .ok()
+            .and_then(|loc| self.kinds.get(loc));
         match kind {
-            Some(ValueKind::Unsigned { bits }) if *bits < 128 => {
-                Record { value: record.value & ((1i128 << bits) - 1), ..record.clone() }
-            }
+            Some(ValueKind::Unsigned { bits }) if *bits < 128 => Record {
+                value: record.value & ((1i128 << bits) - 1),
+                ..record.clone()
+            },
             _ => record.clone(),
         }
     }
@@ -427,7 +538,10 @@ impl Builder<'_> {
         let record = &self.in_location_type(record);
         self.ensure_slot(index, record.thread)?;
         if self.joined[record.thread] && !matches!(record.kind, RecordKind::Flush) {
-            return Err(BuildError::AfterJoin { index, slot: record.thread });
+            return Err(BuildError::AfterJoin {
+                index,
+                slot: record.thread,
+            });
         }
         self.flush_expired(record);
         let slot = record.thread;
@@ -436,47 +550,103 @@ impl Builder<'_> {
             RecordKind::Write => {
                 let location = self.location_name(record.loc);
                 let name = format!("w{}", record.write_id);
-                let spec = EventSpec::new(name, OpSpec::Write { var: location.clone() }).with_value(clamp(record.value));
-                let place = self.program_event(index, record, spec, EventKind::Write { location: location.clone(), value: record.value });
+                let spec = EventSpec::new(
+                    name,
+                    OpSpec::Write {
+                        var: location.clone(),
+                    },
+                )
+                .with_value(clamp(record.value));
+                let place = self.program_event(
+                    index,
+                    record,
+                    spec,
+                    EventKind::Write {
+                        location: location.clone(),
+                        value: record.value,
+                    },
+                );
                 self.remember_write(index, record, &location, false, Some(place))?;
                 match self.sma {
                     SmaImplementation::Sc => self.order.push((place.0, place.1, Phase::Memory)),
                     SmaImplementation::Etso | SmaImplementation::Epso => {
-                        self.pending.push((record.timestamp, record.write_id, place.0, place.1))
+                        self.pending
+                            .push((record.timestamp, record.write_id, place.0, place.1))
                     }
                     SmaImplementation::TsoReference | SmaImplementation::PsoReference => {}
                 }
             }
             RecordKind::Flush => {
-                let place = self.writes.get(&record.write_id).and_then(|w| if w.mutex { None } else { w.event });
-                let place = place.ok_or(BuildError::BadFlush { index, write_id: record.write_id })?;
+                let place = self
+                    .writes
+                    .get(&record.write_id)
+                    .and_then(|w| if w.mutex { None } else { w.event });
+                let place = place.ok_or(BuildError::BadFlush {
+                    index,
+                    write_id: record.write_id,
+                })?;
                 self.order.push((place.0, place.1, Phase::Memory));
             }
             RecordKind::Read => {
                 let location = self.location_name(record.loc);
                 let (rf, write) = self.source(index, &location, record.read_from)?;
                 let from = write.and_then(|w| w.event);
-                let spec = EventSpec::new(fresh(self), OpSpec::Read { var: location.clone(), rf }).with_value(clamp(record.value));
-                let kind = EventKind::Read { location, value: record.value, from: None };
+                let spec = EventSpec::new(
+                    fresh(self),
+                    OpSpec::Read {
+                        var: location.clone(),
+                        rf,
+                    },
+                )
+                .with_value(clamp(record.value));
+                let kind = EventKind::Read {
+                    location,
+                    value: record.value,
+                    from: None,
+                };
                 let place = self.program_event(index, record, spec, kind);
                 self.link_source(place, from);
             }
             RecordKind::Fence => {
-                self.program_event(index, record, EventSpec::new(fresh(self), OpSpec::Fence), EventKind::Fence);
+                self.program_event(
+                    index,
+                    record,
+                    EventSpec::new(fresh(self), OpSpec::Fence),
+                    EventKind::Fence,
+                );
             }
             RecordKind::Lock | RecordKind::Unlock => {
                 let mutex = self.location_name(record.loc);
                 let (op, kind) = if record.kind == RecordKind::Lock {
-                    (OpSpec::Lock { mutex: mutex.clone() }, EventKind::Lock { mutex: mutex.clone() })
+                    (
+                        OpSpec::Lock {
+                            mutex: mutex.clone(),
+                        },
+                        EventKind::Lock {
+                            mutex: mutex.clone(),
+                        },
+                    )
                 } else {
-                    (OpSpec::Unlock { mutex: mutex.clone() }, EventKind::Unlock { mutex: mutex.clone() })
+                    (
+                        OpSpec::Unlock {
+                            mutex: mutex.clone(),
+                        },
+                        EventKind::Unlock {
+                            mutex: mutex.clone(),
+                        },
+                    )
                 };
                 self.program_event(index, record, EventSpec::new(fresh(self), op), kind);
                 self.remember_write(index, record, &mutex, true, None)?;
             }
             RecordKind::LockBusy => {
                 let mutex = self.location_name(record.loc);
-                let spec = EventSpec::new(fresh(self), OpSpec::LockBusy { mutex: mutex.clone() });
+                let spec = EventSpec::new(
+                    fresh(self),
+                    OpSpec::LockBusy {
+                        mutex: mutex.clone(),
+                    },
+                );
                 self.program_event(index, record, spec, EventKind::LockBusy { mutex });
             }
             RecordKind::Rmw => self.rmw(index, record)?,
@@ -494,7 +664,11 @@ impl Builder<'_> {
             RecordKind::Malloc => {}
             RecordKind::Free => {
                 let location = self.location_name(record.loc);
-                self.frees.push(Freed { slot, stmt: record.stmt, location });
+                self.frees.push(Freed {
+                    slot,
+                    stmt: record.stmt,
+                    location,
+                });
             }
         }
         Ok(())
@@ -515,17 +689,48 @@ impl Builder<'_> {
         let from = write.and_then(|w| w.event);
         let old = write.map(|w| w.value);
         if record.write_id == 0 {
-            let drain = EventSpec::new(format!("t{slot}.{}", self.threads[slot].len()), OpSpec::Fence);
+            let drain = EventSpec::new(
+                format!("t{slot}.{}", self.threads[slot].len()),
+                OpSpec::Fence,
+            );
             self.program_event(index, record, drain, EventKind::CasDrain);
             let read_name = format!("t{slot}.{}", self.threads[slot].len());
-            let read = EventSpec::new(read_name, OpSpec::Read { var: location.clone(), rf }).with_value(clamp(record.value));
-            let place = self.program_event(index, record, read, EventKind::CasRead { location, value: record.value, from: None });
+            let read = EventSpec::new(
+                read_name,
+                OpSpec::Read {
+                    var: location.clone(),
+                    rf,
+                },
+            )
+            .with_value(clamp(record.value));
+            let place = self.program_event(
+                index,
+                record,
+                read,
+                EventKind::CasRead {
+                    location,
+                    value: record.value,
+                    from: None,
+                },
+            );
             self.link_source(place, from);
             return Ok(());
         }
         let name = format!("w{}", record.write_id);
-        let spec = EventSpec::new(name, OpSpec::Rmw { var: location.clone(), rf }).with_value(clamp(record.value));
-        let kind = EventKind::Rmw { location: location.clone(), old, new: record.value, from: None };
+        let spec = EventSpec::new(
+            name,
+            OpSpec::Rmw {
+                var: location.clone(),
+                rf,
+            },
+        )
+        .with_value(clamp(record.value));
+        let kind = EventKind::Rmw {
+            location: location.clone(),
+            old,
+            new: record.value,
+            from: None,
+        };
         let place = self.program_event(index, record, spec, kind);
         self.link_source(place, from);
         self.remember_write(index, record, &location, false, Some(place))?;
@@ -533,7 +738,10 @@ impl Builder<'_> {
     }
 
     fn create(&mut self, index: usize, record: &Record) -> Result<(), BuildError> {
-        let child = usize::try_from(record.loc).map_err(|_| BuildError::BadSlot { index, slot: usize::MAX })?;
+        let child = usize::try_from(record.loc).map_err(|_| BuildError::BadSlot {
+            index,
+            slot: usize::MAX,
+        })?;
         self.ensure_slot(index, child)?;
         if !self.threads[child].is_empty() || child == record.thread {
             return Err(BuildError::LateCreate { index, slot: child });
@@ -547,37 +755,94 @@ impl Builder<'_> {
             info.kind = EventKind::CreateDrain;
         }
         let variable = format!("spawn#{child}");
-        let write = EventSpec::new(variable.clone(), OpSpec::Write { var: variable.clone() });
-        let creator = EventInfo { slot: record.thread, stmt: Some(record.stmt), record: Some(index), kind: EventKind::Spawn { child } };
+        let write = EventSpec::new(
+            variable.clone(),
+            OpSpec::Write {
+                var: variable.clone(),
+            },
+        );
+        let creator = EventInfo {
+            slot: record.thread,
+            stmt: Some(record.stmt),
+            record: Some(index),
+            kind: EventKind::Spawn { child },
+        };
         let place = self.push(record.thread, write, creator);
         self.order.push((place.0, place.1, Phase::Memory));
-        let read = EventSpec::new(format!("start#{child}"), OpSpec::Read { var: variable.clone(), rf: RfSpec::Event(variable) });
-        let started = EventInfo { slot: child, stmt: None, record: Some(index), kind: EventKind::Started };
+        let read = EventSpec::new(
+            format!("start#{child}"),
+            OpSpec::Read {
+                var: variable.clone(),
+                rf: RfSpec::Event(variable),
+            },
+        );
+        let started = EventInfo {
+            slot: child,
+            stmt: None,
+            record: Some(index),
+            kind: EventKind::Started,
+        };
         self.push(child, read, started);
         Ok(())
     }
 
     fn join(&mut self, index: usize, record: &Record) -> Result<(), BuildError> {
-        let joined = usize::try_from(record.loc).map_err(|_| BuildError::BadSlot { index, slot: usize::MAX })?;
+        let joined = usize::try_from(record.loc).map_err(|_| BuildError::BadSlot {
+            index,
+            slot: usize::MAX,
+        })?;
         self.ensure_slot(index, joined)?;
         let variable = format!("done#{joined}");
         if !self.joined[joined] {
             self.flush_all_of(joined);
-            let info = EventInfo { slot: joined, stmt: None, record: Some(index), kind: EventKind::Done };
+            let info = EventInfo {
+                slot: joined,
+                stmt: None,
+                record: Some(index),
+                kind: EventKind::Done,
+            };
             // The joined thread's end drains its stores before it is seen
             // to be done (a fence first: under PSO the write of `done#`
             // could otherwise overtake them), and `done#` itself reaches
             // memory before the joiner reads it (the fence after).
-            self.push(joined, EventSpec::new(format!("drain#{joined}"), OpSpec::Fence), info.clone());
-            let write = EventSpec::new(variable.clone(), OpSpec::Write { var: variable.clone() });
+            self.push(
+                joined,
+                EventSpec::new(format!("drain#{joined}"), OpSpec::Fence),
+                info.clone(),
+            );
+            let write = EventSpec::new(
+                variable.clone(),
+                OpSpec::Write {
+                    var: variable.clone(),
+                },
+            );
             let place = self.push(joined, write, info.clone());
             self.order.push((place.0, place.1, Phase::Memory));
-            self.push(joined, EventSpec::new(format!("end#{joined}"), OpSpec::Fence), info);
+            self.push(
+                joined,
+                EventSpec::new(format!("end#{joined}"), OpSpec::Fence),
+                info,
+            );
             self.joined[joined] = true;
         }
-        let name = format!("join#{joined}@t{}.{}", record.thread, self.threads[record.thread].len());
-        let read = EventSpec::new(name, OpSpec::Read { var: variable.clone(), rf: RfSpec::Event(variable) });
-        let info = EventInfo { slot: record.thread, stmt: Some(record.stmt), record: Some(index), kind: EventKind::Joined { joined } };
+        let name = format!(
+            "join#{joined}@t{}.{}",
+            record.thread,
+            self.threads[record.thread].len()
+        );
+        let read = EventSpec::new(
+            name,
+            OpSpec::Read {
+                var: variable.clone(),
+                rf: RfSpec::Event(variable),
+            },
+        );
+        let info = EventInfo {
+            slot: record.thread,
+            stmt: Some(record.stmt),
+            record: Some(index),
+            kind: EventKind::Joined { joined },
+        };
         self.push(record.thread, read, info);
         Ok(())
     }
@@ -593,7 +858,8 @@ impl Builder<'_> {
         }
         let clock = record.timestamp;
         self.pending.sort_unstable();
-        let (expired, still): (Vec<_>, Vec<_>) = self.pending.iter().partition(|(ts, ..)| *ts <= clock);
+        let (expired, still): (Vec<_>, Vec<_>) =
+            self.pending.iter().partition(|(ts, ..)| *ts <= clock);
         self.pending = still;
         for (_, _, slot, index) in expired {
             self.order.push((slot, index, Phase::Memory));
@@ -603,7 +869,8 @@ impl Builder<'_> {
     /// A joined thread has drained: its pending writes are in memory.
     fn flush_all_of(&mut self, slot: usize) {
         self.pending.sort_unstable();
-        let (mine, others): (Vec<_>, Vec<_>) = self.pending.iter().partition(|(_, _, s, _)| *s == slot);
+        let (mine, others): (Vec<_>, Vec<_>) =
+            self.pending.iter().partition(|(_, _, s, _)| *s == slot);
         self.pending = others;
         for (_, _, slot, index) in mine {
             self.order.push((slot, index, Phase::Memory));
@@ -631,18 +898,32 @@ impl Builder<'_> {
         for (place, from) in &self.sources {
             let target = id(*from);
             match &mut events[id(*place)].kind {
-                EventKind::Read { from, .. } | EventKind::Rmw { from, .. } | EventKind::CasRead { from, .. } => {
-                    *from = Some(target)
-                }
+                EventKind::Read { from, .. }
+                | EventKind::Rmw { from, .. }
+                | EventKind::CasRead { from, .. } => *from = Some(target),
                 _ => {}
             }
         }
         let execution = Execution::new(specs)?;
         let issue_order = self.issue.iter().map(|&place| id(place)).collect();
-        let steps = self.order.iter().map(|&(slot, index, phase)| Step { event: id((slot, index)), phase }).collect();
+        let steps = self
+            .order
+            .iter()
+            .map(|&(slot, index, phase)| Step {
+                event: id((slot, index)),
+                phase,
+            })
+            .collect();
         let values = ValueDisplay::new(self.locations, &self.kinds, self.types);
         let frees = self.frees;
-        Ok(Decoded { execution, events, issue_order, sma_order: Witness { steps }, values, frees })
+        Ok(Decoded {
+            execution,
+            events,
+            issue_order,
+            sma_order: Witness { steps },
+            values,
+            frees,
+        })
     }
 }
 
@@ -654,14 +935,34 @@ fn clamp(value: i128) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::consistency::{replay, verify, Model, Op, Source};
+    use crate::consistency::{Model, Op, Source, replay, verify};
 
-    fn record(kind: RecordKind, thread: usize, loc: u64, value: i128, timestamp: u64, write_id: u64, read_from: u64) -> Record {
-        Record { kind, thread, loc, value, timestamp, write_id, read_from, stmt: 5 }
+    fn record(
+        kind: RecordKind,
+        thread: usize,
+        loc: u64,
+        value: i128,
+        timestamp: u64,
+        write_id: u64,
+        read_from: u64,
+    ) -> Record {
+        Record {
+            kind,
+            thread,
+            loc,
+            value,
+            timestamp,
+            write_id,
+            read_from,
+            stmt: 5,
+        }
     }
 
     fn names() -> Vec<String> {
-        ["null", "x", "y", "m"].iter().map(|s| s.to_string()).collect()
+        ["null", "x", "y", "m"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     /// MP with a join: main creates t1, t1 writes x then y, main joins t1
@@ -717,9 +1018,23 @@ mod tests {
             matches!(&decoded.events[e].kind, EventKind::Read { location, .. } if location == "y")
         });
         let read_y = read_y.unwrap();
-        let Op::Read { rf: Source::Event(writer), .. } = execution.event(read_y).op else { panic!("reads from a write") };
-        assert_eq!(decoded.events[writer].kind, EventKind::Write { location: "y".into(), value: 1 });
-        assert!(matches!(decoded.events[read_y].kind, EventKind::Read { from: Some(w), value: 1, .. } if w == writer));
+        let Op::Read {
+            rf: Source::Event(writer),
+            ..
+        } = execution.event(read_y).op
+        else {
+            panic!("reads from a write")
+        };
+        assert_eq!(
+            decoded.events[writer].kind,
+            EventKind::Write {
+                location: "y".into(),
+                value: 1
+            }
+        );
+        assert!(
+            matches!(decoded.events[read_y].kind, EventKind::Read { from: Some(w), value: 1, .. } if w == writer)
+        );
     }
 
     #[test]
@@ -732,10 +1047,29 @@ mod tests {
             record(Unlock, 0, 3, 0, 0, 3, 0),
         ];
         let decoded = build(&records, &names(), SmaImplementation::Etso).unwrap();
-        let ops: Vec<&'static str> = decoded.execution.events().iter().map(|e| e.op.name()).collect();
+        let ops: Vec<&'static str> = decoded
+            .execution
+            .events()
+            .iter()
+            .map(|e| e.op.name())
+            .collect();
         assert_eq!(ops, vec!["rmw", "fence", "read", "lock", "unlock"]);
-        assert!(matches!(decoded.events[2].kind, EventKind::CasRead { from: Some(0), value: 7, .. }));
-        assert!(matches!(decoded.events[0].kind, EventKind::Rmw { old: None, new: 7, .. }));
+        assert!(matches!(
+            decoded.events[2].kind,
+            EventKind::CasRead {
+                from: Some(0),
+                value: 7,
+                ..
+            }
+        ));
+        assert!(matches!(
+            decoded.events[0].kind,
+            EventKind::Rmw {
+                old: None,
+                new: 7,
+                ..
+            }
+        ));
         assert!(verify(&decoded.execution, Model::Tso).is_ok());
     }
 
@@ -743,17 +1077,44 @@ mod tests {
     fn malformed_records_are_defects_not_panics() {
         use RecordKind::*;
         let unknown = vec![record(Read, 0, 1, 0, 0, 0, 9)];
-        assert!(matches!(build(&unknown, &names(), SmaImplementation::Sc), Err(BuildError::UnknownWrite { .. })));
-        let wrong = vec![record(Write, 0, 1, 1, 0, 1, 0), record(Read, 0, 2, 1, 0, 0, 1)];
-        assert!(matches!(build(&wrong, &names(), SmaImplementation::Sc), Err(BuildError::WrongLocation { .. })));
-        let twice = vec![record(Write, 0, 1, 1, 0, 1, 0), record(Write, 0, 1, 1, 0, 1, 0)];
-        assert!(matches!(build(&twice, &names(), SmaImplementation::Sc), Err(BuildError::DuplicateWrite { .. })));
+        assert!(matches!(
+            build(&unknown, &names(), SmaImplementation::Sc),
+            Err(BuildError::UnknownWrite { .. })
+        ));
+        let wrong = vec![
+            record(Write, 0, 1, 1, 0, 1, 0),
+            record(Read, 0, 2, 1, 0, 0, 1),
+        ];
+        assert!(matches!(
+            build(&wrong, &names(), SmaImplementation::Sc),
+            Err(BuildError::WrongLocation { .. })
+        ));
+        let twice = vec![
+            record(Write, 0, 1, 1, 0, 1, 0),
+            record(Write, 0, 1, 1, 0, 1, 0),
+        ];
+        assert!(matches!(
+            build(&twice, &names(), SmaImplementation::Sc),
+            Err(BuildError::DuplicateWrite { .. })
+        ));
         let huge = vec![record(Fence, usize::MAX, 0, 0, 0, 0, 0)];
-        assert!(matches!(build(&huge, &names(), SmaImplementation::Sc), Err(BuildError::BadSlot { .. })));
-        let after = vec![record(Join, 0, 1, 0, 0, 0, 0), record(Fence, 1, 0, 0, 0, 0, 0)];
-        assert!(matches!(build(&after, &names(), SmaImplementation::Sc), Err(BuildError::AfterJoin { .. })));
+        assert!(matches!(
+            build(&huge, &names(), SmaImplementation::Sc),
+            Err(BuildError::BadSlot { .. })
+        ));
+        let after = vec![
+            record(Join, 0, 1, 0, 0, 0, 0),
+            record(Fence, 1, 0, 0, 0, 0, 0),
+        ];
+        assert!(matches!(
+            build(&after, &names(), SmaImplementation::Sc),
+            Err(BuildError::AfterJoin { .. })
+        ));
         let flush = vec![record(Flush, 0, 1, 0, 0, 4, 0)];
-        assert!(matches!(build(&flush, &names(), SmaImplementation::TsoReference), Err(BuildError::BadFlush { .. })));
+        assert!(matches!(
+            build(&flush, &names(), SmaImplementation::TsoReference),
+            Err(BuildError::BadFlush { .. })
+        ));
     }
 
     #[test]
@@ -768,15 +1129,23 @@ mod tests {
             record(Fence, 0, 0, 0, 2, 0, 0),
         ];
         let decoded = build(&records, &names(), SmaImplementation::Epso).unwrap();
-        let steps: Vec<(usize, Phase)> = decoded.sma_order.steps.iter().map(|s| (s.event, s.phase)).collect();
-        assert_eq!(steps, vec![
-            (0, Phase::Buffer),
-            (1, Phase::Buffer),
-            (1, Phase::Memory),
-            (2, Phase::Execute),
-            (0, Phase::Memory),
-            (3, Phase::Execute),
-        ]);
+        let steps: Vec<(usize, Phase)> = decoded
+            .sma_order
+            .steps
+            .iter()
+            .map(|s| (s.event, s.phase))
+            .collect();
+        assert_eq!(
+            steps,
+            vec![
+                (0, Phase::Buffer),
+                (1, Phase::Buffer),
+                (1, Phase::Memory),
+                (2, Phase::Execute),
+                (0, Phase::Memory),
+                (3, Phase::Execute),
+            ]
+        );
         assert!(replay(&decoded.execution, &decoded.sma_order, Model::Pso).is_ok());
         assert_eq!(decoded.issue_order, vec![0, 1, 2, 3]);
     }

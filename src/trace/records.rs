@@ -80,9 +80,17 @@ pub enum DecodeError {
     #[error("record {index}: field `{field}` was never assigned")]
     MissingField { index: usize, field: &'static str },
     #[error("record {index}: field `{field}` has the unreadable value `{data}`")]
-    Unreadable { index: usize, field: &'static str, data: String },
+    Unreadable {
+        index: usize,
+        field: &'static str,
+        data: String,
+    },
     #[error("record {index}: field `{field}` has the out-of-range value {value}")]
-    OutOfRange { index: usize, field: &'static str, value: i128 },
+    OutOfRange {
+        index: usize,
+        field: &'static str,
+        value: i128,
+    },
 }
 
 /// The record fields in the order the SMA assigns them, `sma_rec_kind` last.
@@ -116,14 +124,22 @@ enum FieldValue {
 
 /// Decodes every committed record (kind != 0) in trace order. Assignments
 /// to other lvalues are ignored; a kind of 0 is the static initialisation.
-pub fn decode<'a>(assignments: impl IntoIterator<Item = Assignment<'a>>) -> Result<Vec<Record>, DecodeError> {
+pub fn decode<'a>(
+    assignments: impl IntoIterator<Item = Assignment<'a>>,
+) -> Result<Vec<Record>, DecodeError> {
     let mut current: [Option<FieldValue>; 8] = Default::default();
     let mut records = Vec::new();
     for assignment in assignments {
-        let Some(field) = FIELDS.iter().position(|name| *name == base_name(assignment.lhs)) else {
+        let Some(field) = FIELDS
+            .iter()
+            .position(|name| *name == base_name(assignment.lhs))
+        else {
             continue;
         };
-        let value = match assignment.integer.or_else(|| assignment.data.and_then(parse_c_integer)) {
+        let value = match assignment
+            .integer
+            .or_else(|| assignment.data.and_then(parse_c_integer))
+        {
             Some(number) => FieldValue::Number(number),
             None => FieldValue::Unreadable(assignment.data.unwrap_or("").to_string()),
         };
@@ -147,15 +163,24 @@ fn commit(fields: &[Option<FieldValue>; 8], index: usize) -> Result<Option<Recor
     let number = |field: usize| -> Result<i128, DecodeError> {
         match &fields[field] {
             Some(FieldValue::Number(number)) => Ok(*number),
-            Some(FieldValue::Unreadable(data)) => {
-                Err(DecodeError::Unreadable { index, field: FIELDS[field], data: data.clone() })
-            }
-            None => Err(DecodeError::MissingField { index, field: FIELDS[field] }),
+            Some(FieldValue::Unreadable(data)) => Err(DecodeError::Unreadable {
+                index,
+                field: FIELDS[field],
+                data: data.clone(),
+            }),
+            None => Err(DecodeError::MissingField {
+                index,
+                field: FIELDS[field],
+            }),
         }
     };
     let unsigned = |field: usize| -> Result<u64, DecodeError> {
         let value = number(field)?;
-        u64::try_from(value).map_err(|_| DecodeError::OutOfRange { index, field: FIELDS[field], value })
+        u64::try_from(value).map_err(|_| DecodeError::OutOfRange {
+            index,
+            field: FIELDS[field],
+            value,
+        })
     };
     let code = number(KIND)?;
     if code == 0 {
@@ -167,7 +192,11 @@ fn commit(fields: &[Option<FieldValue>; 8], index: usize) -> Result<Option<Recor
         .ok_or(DecodeError::UnknownKind { index, code })?;
     let small = |field: usize| -> Result<usize, DecodeError> {
         let value = unsigned(field)?;
-        usize::try_from(value).map_err(|_| DecodeError::OutOfRange { index, field: FIELDS[field], value: value.into() })
+        usize::try_from(value).map_err(|_| DecodeError::OutOfRange {
+            index,
+            field: FIELDS[field],
+            value: value.into(),
+        })
     };
     Ok(Some(Record {
         kind,
@@ -195,9 +224,14 @@ pub fn parse_c_integer(text: &str) -> Option<i128> {
         None => (false, text),
     };
     let digits = rest.trim_end_matches(['u', 'U', 'l', 'L']);
-    let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    let magnitude = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         Some(hex) => i128::from_str_radix(hex, 16).ok()?,
-        None if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => digits.parse::<i128>().ok()?,
+        None if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            digits.parse::<i128>().ok()?
+        }
         None => return None,
     };
     Some(if negative { -magnitude } else { magnitude })
@@ -208,11 +242,21 @@ mod tests {
     use super::*;
 
     fn text(lhs: &'static str, data: &'static str) -> Assignment<'static> {
-        Assignment { lhs, data: Some(data), integer: None }
+        Assignment {
+            lhs,
+            data: Some(data),
+            integer: None,
+        }
     }
 
     /// The assignments of one `sma_record` call.
-    fn event(kind: &'static str, thread: &'static str, loc: &'static str, value: &'static str, read_from: &'static str) -> Vec<Assignment<'static>> {
+    fn event(
+        kind: &'static str,
+        thread: &'static str,
+        loc: &'static str,
+        value: &'static str,
+        read_from: &'static str,
+    ) -> Vec<Assignment<'static>> {
         vec![
             text("sma_rec_thread", thread),
             text("sma_rec_loc", loc),
@@ -246,7 +290,17 @@ mod tests {
         assert_eq!(records.len(), 1);
         let read = &records[0];
         assert_eq!(read.kind, RecordKind::Read);
-        assert_eq!((read.thread, read.loc, read.value, read.read_from, read.stmt, read.timestamp), (1, 2, -1, 4, 7, 2));
+        assert_eq!(
+            (
+                read.thread,
+                read.loc,
+                read.value,
+                read.read_from,
+                read.stmt,
+                read.timestamp
+            ),
+            (1, 2, -1, 4, 7, 2)
+        );
     }
 
     #[test]
@@ -257,27 +311,46 @@ mod tests {
         assignments.push(text("sma_rec_thread", "1u"));
         assignments.push(text("sma_rec_kind", "6u"));
         let records = decode(assignments).unwrap();
-        assert_eq!(records.iter().map(|r| (r.kind, r.thread)).collect::<Vec<_>>(), vec![
-            (RecordKind::Fence, 2),
-            (RecordKind::Unlock, 1)
-        ]);
+        assert_eq!(
+            records
+                .iter()
+                .map(|r| (r.kind, r.thread))
+                .collect::<Vec<_>>(),
+            vec![(RecordKind::Fence, 2), (RecordKind::Unlock, 1)]
+        );
     }
 
     #[test]
     fn rejects_unknown_kinds_missing_and_bad_fields() {
-        assert!(matches!(decode(event("99u", "0u", "0u", "0", "0u")), Err(DecodeError::UnknownKind { code: 99, .. })));
+        assert!(matches!(
+            decode(event("99u", "0u", "0u", "0", "0u")),
+            Err(DecodeError::UnknownKind { code: 99, .. })
+        ));
         assert!(matches!(
             decode(vec![text("sma_rec_kind", "1u")]),
-            Err(DecodeError::MissingField { field: "sma_rec_thread", .. })
+            Err(DecodeError::MissingField {
+                field: "sma_rec_thread",
+                ..
+            })
         ));
-        assert!(matches!(decode(event("1u", "?", "0u", "0", "0u")), Err(DecodeError::Unreadable { .. })));
-        assert!(matches!(decode(event("1u", "-1", "0u", "0", "0u")), Err(DecodeError::OutOfRange { .. })));
+        assert!(matches!(
+            decode(event("1u", "?", "0u", "0", "0u")),
+            Err(DecodeError::Unreadable { .. })
+        ));
+        assert!(matches!(
+            decode(event("1u", "-1", "0u", "0", "0u")),
+            Err(DecodeError::OutOfRange { .. })
+        ));
     }
 
     #[test]
     fn prefers_the_given_number_and_strips_ssa_suffixes() {
         let mut assignments = event("1u", "0u", "0u", "0", "0u");
-        assignments[2] = Assignment { lhs: "sma_rec_value!0@1", data: Some("ignored"), integer: Some(42) };
+        assignments[2] = Assignment {
+            lhs: "sma_rec_value!0@1",
+            data: Some("ignored"),
+            integer: Some(42),
+        };
         let records = decode(assignments).unwrap();
         assert_eq!(records[0].value, 42);
     }

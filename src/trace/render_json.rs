@@ -12,6 +12,9 @@ pub fn render(report: &VerifyReport) -> String {
             text
         }
         // Serialising plain data cannot fail; keep a valid document anyway.
-        Err(error) => format!("{{\"verdict\": \"backend-error\", \"message\": {:?}}}\n", error.to_string()),
+        Err(error) => format!(
+            "{{\"verdict\": \"backend-error\", \"message\": {:?}}}\n",
+            error.to_string()
+        ),
     }
 }

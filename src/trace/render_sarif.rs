@@ -65,23 +65,36 @@ fn rules(report: &VerifyReport) -> Vec<Value> {
 /// The rule of a property kind: its name in the JSON report
 /// (`assertion`, `null-dereference`, ...).
 fn rule_id(kind: PropertyKind) -> String {
-    serde_json::to_value(kind).ok().and_then(|value| value.as_str().map(str::to_string)).unwrap_or_else(|| "property".into())
+    serde_json::to_value(kind)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_string))
+        .unwrap_or_else(|| "property".into())
 }
 
 /// How the run went: successful when it decided (safe or a violation),
 /// with the reason when it did not.
 fn invocation(report: &VerifyReport) -> Value {
-    let decided = matches!(report.verdict, Verdict::Safe | Verdict::Violation | Verdict::UncheckedViolation | Verdict::UnwindingBound);
+    let decided = matches!(
+        report.verdict,
+        Verdict::Safe | Verdict::Violation | Verdict::UncheckedViolation | Verdict::UnwindingBound
+    );
     let mut invocation = json!({
         "executionSuccessful": decided,
         "exitCode": report.exit_code,
         "commandLine": report.lazysma.command_line(),
     });
     if !decided {
-        let message = report.message.clone().unwrap_or_else(|| report.verdict.name().to_string());
+        let message = report
+            .message
+            .clone()
+            .unwrap_or_else(|| report.verdict.name().to_string());
         let mut notification = json!({ "level": "error", "message": { "text": message } });
         if let Some(diagnostic) = &report.diagnostic {
-            notification["locations"] = json!([location(&diagnostic.file, diagnostic.line, diagnostic.column)]);
+            notification["locations"] = json!([location(
+                &diagnostic.file,
+                diagnostic.line,
+                diagnostic.column
+            )]);
         }
         invocation["toolExecutionNotifications"] = json!([notification]);
     }
@@ -94,8 +107,12 @@ fn violation(report: &VerifyReport) -> Option<Value> {
     let property = report.property.as_ref()?;
     let model = report.model.to_uppercase();
     let mut text = match report.verdict {
-        Verdict::UnwindingBound => format!("Unwinding bound reached under {model}: a loop can run more than --unwind allows"),
-        Verdict::Violation | Verdict::UncheckedViolation => format!("Violation under {model}: {}", property.kind.failure()),
+        Verdict::UnwindingBound => format!(
+            "Unwinding bound reached under {model}: a loop can run more than --unwind allows"
+        ),
+        Verdict::Violation | Verdict::UncheckedViolation => {
+            format!("Violation under {model}: {}", property.kind.failure())
+        }
         _ => return None,
     };
     if let Some(statement) = &property.statement {
@@ -107,10 +124,17 @@ fn violation(report: &VerifyReport) -> Option<Value> {
     if let Some(diagnosis) = &report.diagnosis {
         text.push_str(&format!(". Diagnosis: {}", diagnosis.summary));
         for fence in distinct_fences(report) {
-            text.push_str(&format!("; fix: insert `{}` after line {}", fence.insert, fence.after_line));
+            text.push_str(&format!(
+                "; fix: insert `{}` after line {}",
+                fence.insert, fence.after_line
+            ));
         }
     }
-    let level = if report.verdict == Verdict::UnwindingBound { "warning" } else { "error" };
+    let level = if report.verdict == Verdict::UnwindingBound {
+        "warning"
+    } else {
+        "error"
+    };
     let mut result = json!({
         "ruleId": rule_id(property.kind),
         "level": level,
@@ -121,7 +145,10 @@ fn violation(report: &VerifyReport) -> Option<Value> {
     if let Some(witness) = &report.witness {
         result["codeFlows"] = json!([{ "threadFlows": [{ "locations": witness.steps.iter().map(step).collect::<Vec<_>>() }] }]);
     }
-    let fixes: Vec<Value> = distinct_fences(report).into_iter().filter_map(fix).collect();
+    let fixes: Vec<Value> = distinct_fences(report)
+        .into_iter()
+        .filter_map(fix)
+        .collect();
     if !fixes.is_empty() {
         result["fixes"] = Value::Array(fixes);
     }
@@ -132,9 +159,23 @@ fn violation(report: &VerifyReport) -> Option<Value> {
 /// code need the same fence in the text.
 fn distinct_fences(report: &VerifyReport) -> Vec<&FenceAdvice> {
     let mut fences: Vec<&FenceAdvice> = Vec::new();
-    for fence in report.diagnosis.iter().flat_map(|diagnosis| diagnosis.fences.iter()) {
+    for fence in report
+        .diagnosis
+        .iter()
+        .flat_map(|diagnosis| diagnosis.fences.iter())
+    {
         let same = |other: &&FenceAdvice| {
-            (&other.file, other.after_line, other.after_column, other.insert) == (&fence.file, fence.after_line, fence.after_column, fence.insert)
+            (
+                &other.file,
+                other.after_line,
+                other.after_column,
+                other.insert,
+            ) == (
+                &fence.file,
+                fence.after_line,
+                fence.after_column,
+                fence.insert,
+            )
         };
         if !fences.iter().any(same) {
             fences.push(fence);
@@ -145,7 +186,11 @@ fn distinct_fences(report: &VerifyReport) -> Vec<&FenceAdvice> {
 
 /// One step of the witness, in the order of the interleaving.
 fn step(step: &StepReport) -> Value {
-    let mut location = location(step.file.as_deref().unwrap_or(""), step.line.unwrap_or(0), step.column.unwrap_or(0));
+    let mut location = location(
+        step.file.as_deref().unwrap_or(""),
+        step.line.unwrap_or(0),
+        step.column.unwrap_or(0),
+    );
     location["message"] = json!({ "text": format!("{}: {}", step.thread.name, step.effect) });
     json!({
         "location": location,
@@ -204,10 +249,16 @@ fn location(file: &str, line: u32, column: u32) -> Value {
 /// ones as `file://` URIs; `/` between the segments, every byte outside
 /// the unreserved characters percent-encoded.
 fn uri(path: &str) -> String {
-    let mut encoded = if path.starts_with('/') { String::from("file://") } else { String::new() };
+    let mut encoded = if path.starts_with('/') {
+        String::from("file://")
+    } else {
+        String::new()
+    };
     for byte in path.replace('\\', "/").bytes() {
         match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => encoded.push(byte as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                encoded.push(byte as char)
+            }
             _ => encoded.push_str(&format!("%{byte:02X}")),
         }
     }
@@ -220,7 +271,10 @@ mod tests {
 
     #[test]
     fn paths_become_uri_references() {
-        assert_eq!(uri("examples/store buffering.c"), "examples/store%20buffering.c");
+        assert_eq!(
+            uri("examples/store buffering.c"),
+            "examples/store%20buffering.c"
+        );
         assert_eq!(uri("a\\b#1.c"), "a/b%231.c");
         assert_eq!(uri("dir/ü.c"), "dir/%C3%BC.c");
         assert_eq!(uri("/src/p.c"), "file:///src/p.c");
@@ -228,8 +282,17 @@ mod tests {
 
     #[test]
     fn an_unknown_line_leaves_the_region_out() {
-        assert_eq!(location("p.c", 0, 0), json!({ "physicalLocation": { "artifactLocation": { "uri": "p.c" } } }));
-        assert_eq!(location("p.c", 7, 3)["physicalLocation"]["region"], json!({ "startLine": 7, "startColumn": 3 }));
-        assert_eq!(location("p.c", 7, 0)["physicalLocation"]["region"], json!({ "startLine": 7 }));
+        assert_eq!(
+            location("p.c", 0, 0),
+            json!({ "physicalLocation": { "artifactLocation": { "uri": "p.c" } } })
+        );
+        assert_eq!(
+            location("p.c", 7, 3)["physicalLocation"]["region"],
+            json!({ "startLine": 7, "startColumn": 3 })
+        );
+        assert_eq!(
+            location("p.c", 7, 0)["physicalLocation"]["region"],
+            json!({ "startLine": 7 })
+        );
     }
 }

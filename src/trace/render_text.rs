@@ -2,7 +2,10 @@
 //! assertion with its source line, the witness table, the diagnosis with
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
-use super::report::{FenceAdvice, FreeReport, PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport};
+use super::report::{
+    FenceAdvice, FreeReport, PropertyKind, PropertyReport, StepKind, StepReport, Verdict,
+    VerifyReport,
+};
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
 
@@ -13,7 +16,11 @@ struct Style {
 
 impl Style {
     fn paint(&self, code: &str, text: &str) -> String {
-        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
     }
     fn bold(&self, text: &str) -> String {
         self.paint("1", text)
@@ -48,13 +55,23 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
                 "{} under {model} in the code the bounds reached; the code after {} was not checked (see the {})",
                 style.yellow("No violation"),
                 unreached_places(report),
-                if report.warnings.len() == 1 { "warning" } else { "warnings" }
+                if report.warnings.len() == 1 {
+                    "warning"
+                } else {
+                    "warnings"
+                }
             );
         }
         Verdict::Safe => {
-            let _ = writeln!(out, "{} under {model} within the bounds", style.green("No violation"));
+            let _ = writeln!(
+                out,
+                "{} under {model} within the bounds",
+                style.green("No violation")
+            );
         }
-        Verdict::Violation | Verdict::UncheckedViolation => headline(&mut out, report, &style, &model),
+        Verdict::Violation | Verdict::UncheckedViolation => {
+            headline(&mut out, report, &style, &model)
+        }
         Verdict::UnwindingBound => unwinding_headline(&mut out, report, &style, &model),
         Verdict::CheckFailed => {
             headline(&mut out, report, &style, &model);
@@ -69,17 +86,27 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             );
         }
         Verdict::BadInput | Verdict::BackendError | Verdict::Timeout => {
-            let _ = writeln!(out, "{} {}", style.red("error:"), report.message.as_deref().unwrap_or("verification failed"));
+            let _ = writeln!(
+                out,
+                "{} {}",
+                style.red("error:"),
+                report.message.as_deref().unwrap_or("verification failed")
+            );
             return out;
         }
     }
     if let Some(witness) = &report.witness {
         let title = match witness.source {
-            "native-check" => format!("Witness: an interleaving the native {} check confirms", report.check.model.to_uppercase()),
+            "native-check" => format!(
+                "Witness: an interleaving the native {} check confirms",
+                report.check.model.to_uppercase()
+            ),
             _ => "Counterexample in the order CBMC's trace recorded it (not checked)".to_string(),
         };
         let _ = writeln!(out, "\n{}", style.bold(&title));
-        let failure = witness.fails_after_step.map(|after| (after, failure_cells(report, &witness.steps)));
+        let failure = witness
+            .fails_after_step
+            .map(|after| (after, failure_cells(report, &witness.steps)));
         table(&mut out, &witness.steps, failure, &style);
         frees(&mut out, &witness.frees);
     }
@@ -99,7 +126,10 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
 /// Where to insert a fence, in words.
 fn fence_advice(fence: &FenceAdvice) -> String {
     let before = match &fence.before_statement {
-        Some(before) => format!(", before `{}` (line {}, column {})", before.text, before.line, before.column),
+        Some(before) => format!(
+            ", before `{}` (line {}, column {})",
+            before.text, before.line, before.column
+        ),
         None => format!(", before line {}", fence.before_line),
     };
     let (insert, file, thread) = (fence.insert, &fence.file, &fence.thread);
@@ -117,11 +147,15 @@ fn fence_advice(fence: &FenceAdvice) -> String {
                 format!("lines {}-{}", after.line, fence.after_line)
             };
             let braces = if placement == "in-braces" {
-                format!("; it is the body of an `if`, `else` or loop without braces: write `{{ {statement} {insert} }}`")
+                format!(
+                    "; it is the body of an `if`, `else` or loop without braces: write `{{ {statement} {insert} }}`"
+                )
             } else {
                 String::new()
             };
-            format!("insert `{insert}` right after `{statement}` ({span} of {file}, in {thread}){before}{braces}")
+            format!(
+                "insert `{insert}` right after `{statement}` ({span} of {file}, in {thread}){before}{braces}"
+            )
         }
         _ => format!(
             "insert `{insert}` after the store in `{statement}` (line {} of {file}, in {thread}; lazysma cannot place it \
@@ -132,7 +166,11 @@ fn fence_advice(fence: &FenceAdvice) -> String {
 }
 
 fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str) {
-    let what = if report.verdict == Verdict::UncheckedViolation { "Violation (not checked natively)" } else { "Violation" };
+    let what = if report.verdict == Verdict::UncheckedViolation {
+        "Violation (not checked natively)"
+    } else {
+        "Violation"
+    };
     let Some(property) = &report.property else {
         let _ = writeln!(out, "{} under {model}", style.red(what));
         return;
@@ -142,7 +180,12 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
         PropertyKind::Assertion | PropertyKind::UnwindingAssertion => String::new(),
         kind => format!(": {}", kind.failure()),
     };
-    let _ = writeln!(out, "{} under {model}{failure} (property {})", style.red(what), property.id);
+    let _ = writeln!(
+        out,
+        "{} under {model}{failure} (property {})",
+        style.red(what),
+        property.id
+    );
     if !source_point(out, property, style) {
         let _ = writeln!(out, "  {}", property.description);
     }
@@ -169,7 +212,11 @@ fn source_point(out: &mut String, property: &PropertyReport, style: &Style) -> b
 }
 
 fn unwinding_headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str) {
-    let unwind = match report.property.as_ref().and_then(|p| Some((p.file.as_deref()?, p.line?))) {
+    let unwind = match report
+        .property
+        .as_ref()
+        .and_then(|p| Some((p.file.as_deref()?, p.line?)))
+    {
         Some((file, line)) => report.bounds.unwind_at(file, line, file == report.file),
         None => report.bounds.unwind,
     };
@@ -201,8 +248,14 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
     );
     if let Some(cbmc) = &report.cbmc {
         let check = match (report.check.performed, report.check.realisable) {
-            (true, Some(true)) => format!("; native {} check: confirmed", report.check.model.to_uppercase()),
-            (true, Some(false)) => format!("; native {} check: FAILED", report.check.model.to_uppercase()),
+            (true, Some(true)) => format!(
+                "; native {} check: confirmed",
+                report.check.model.to_uppercase()
+            ),
+            (true, Some(false)) => format!(
+                "; native {} check: FAILED",
+                report.check.model.to_uppercase()
+            ),
             _ => String::new(),
         };
         let solver = match (&cbmc.sat_solver, cbmc.decided_by.as_deref()) {
@@ -210,20 +263,44 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
             (Some(name), Some("cbmc")) => format!(" (its own solver decided; {name} beside it)"),
             (Some(name), _) => format!(" with {name}"),
         };
-        let _ = writeln!(out, "{}", style.dim(&format!("CBMC {}{solver}: {:.1} s{check}", cbmc.version, cbmc.seconds)));
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim(&format!(
+                "CBMC {}{solver}: {:.1} s{check}",
+                cbmc.version, cbmc.seconds
+            ))
+        );
     }
-    let _ = writeln!(out, "{}", style.dim(&format!("lazysma {}: {}", report.lazysma.version, report.lazysma.command_line())));
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim(&format!(
+            "lazysma {}: {}",
+            report.lazysma.version,
+            report.lazysma.command_line()
+        ))
+    );
     if let Some(kept) = &report.kept {
         let sc_program = match &kept.sc_program {
             Some(sc_program) => format!("; the run under SC's: {sc_program}"),
             None => String::new(),
         };
-        let _ = writeln!(out, "{}", style.dim(&format!("kept: {}{sc_program}", kept.program)));
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim(&format!("kept: {}{sc_program}", kept.program))
+        );
     }
     if report.verdict == Verdict::Safe {
         let _ = writeln!(out, "{}", style.dim(&safe_note(report)));
         if !report.warnings.is_empty() {
-            let _ = writeln!(out, "{} {}", style.yellow("warning:"), unreached_note(report));
+            let _ = writeln!(
+                out,
+                "{} {}",
+                style.yellow("warning:"),
+                unreached_note(report)
+            );
         }
     }
 }
@@ -240,7 +317,11 @@ fn checked_by(report: &VerifyReport) -> String {
 /// What a safe verdict does not cover: the code that the translator's
 /// warnings found unreachable within the bounds.
 fn unreached_note(report: &VerifyReport) -> String {
-    let them = if report.warnings.len() == 1 { "it" } else { "them" };
+    let them = if report.warnings.len() == 1 {
+        "it"
+    } else {
+        "them"
+    };
     format!(
         "no execution gets past {} within the bounds (see the warnings), so the code after {them} was not checked",
         unreached_places(report)
@@ -250,7 +331,11 @@ fn unreached_note(report: &VerifyReport) -> String {
 /// `file:line` of each place the translator's warnings say no execution
 /// gets past.
 fn unreached_places(report: &VerifyReport) -> String {
-    let places: Vec<String> = report.warnings.iter().map(|w| format!("{}:{}", short_file(&w.file), w.line)).collect();
+    let places: Vec<String> = report
+        .warnings
+        .iter()
+        .map(|w| format!("{}:{}", short_file(&w.file), w.line))
+        .collect();
     places.join(", ")
 }
 
@@ -258,8 +343,14 @@ fn unreached_places(report: &VerifyReport) -> String {
 /// which apply to this run cut off (not the buffer space, the memory clock
 /// or the heap when they are enough for every execution of the program).
 fn safe_note(report: &VerifyReport) -> String {
-    let (qsize_enough, clock_enough) = report.sufficient_bounds.map_or((false, false), |sufficient| sufficient.covered_by(&report.bounds));
-    let heap_enough = report.sufficient_nmalloc.is_some_and(|nmalloc| report.bounds.nmalloc >= nmalloc);
+    let (qsize_enough, clock_enough) = report
+        .sufficient_bounds
+        .map_or((false, false), |sufficient| {
+            sufficient.covered_by(&report.bounds)
+        });
+    let heap_enough = report
+        .sufficient_nmalloc
+        .is_some_and(|nmalloc| report.bounds.nmalloc >= nmalloc);
     let mut needs = vec!["more rounds"];
     if !report.unwinding_assertions {
         needs.push("loop iterations");
@@ -281,8 +372,14 @@ fn safe_note(report: &VerifyReport) -> String {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => needs.join(""),
     };
-    let loops = if report.unwinding_assertions { "every loop exits within --unwind; " } else { "" };
-    let sufficient = sufficient_note(report, [qsize_enough, clock_enough, heap_enough]).map(|note| format!("; {note}")).unwrap_or_default();
+    let loops = if report.unwinding_assertions {
+        "every loop exits within --unwind; "
+    } else {
+        ""
+    };
+    let sufficient = sufficient_note(report, [qsize_enough, clock_enough, heap_enough])
+        .map(|note| format!("; {note}"))
+        .unwrap_or_default();
     format!("({loops}bugs that need {listed} are not ruled out{sufficient})")
 }
 
@@ -318,7 +415,10 @@ fn sufficient_note(report: &VerifyReport, enough: [bool; 3]) -> Option<String> {
         1 => format!("; {} sets it", auto[0]),
         _ => format!("; {} set them", auto.join(" ")),
     };
-    Some(format!("no execution of this program needs more than {}{sets}", values.join(", ")))
+    Some(format!(
+        "no execution of this program needs more than {}{sets}",
+        values.join(", ")
+    ))
 }
 
 /// The cells of the row that marks where the property fails: the failing
@@ -332,21 +432,37 @@ fn frees(out: &mut String, frees: &[FreeReport]) {
             (Some(file), Some(line), None) => format!(" ({file}:{line})"),
             _ => String::new(),
         };
-        let _ = writeln!(out, "  {} freed the block at {}{at}", free.thread.name, free.location);
+        let _ = writeln!(
+            out,
+            "  {} freed the block at {}{at}",
+            free.thread.name, free.location
+        );
     }
 }
 
 fn failure_cells(report: &VerifyReport, steps: &[StepReport]) -> [String; 5] {
     let property = report.property.as_ref();
     let slot = property.and_then(|p| p.thread_slot());
-    let thread = steps.iter().find(|row| Some(row.thread.slot) == slot).map(|row| row.thread.name.clone()).unwrap_or_default();
+    let thread = steps
+        .iter()
+        .find(|row| Some(row.thread.slot) == slot)
+        .map(|row| row.thread.name.clone())
+        .unwrap_or_default();
     let at = match property.and_then(|p| Some((p.file.as_deref()?, p.line?))) {
         Some((file, line)) => format!("{}:{line}", short_file(file)),
         None => String::new(),
     };
-    let statement = property.and_then(|p| p.statement.clone()).unwrap_or_default();
+    let statement = property
+        .and_then(|p| p.statement.clone())
+        .unwrap_or_default();
     let what = property.map_or("the property fails", |p| p.kind.failure());
-    [String::new(), thread, at, clip(&statement, STATEMENT_WIDTH), format!("FAILS: {what}")]
+    [
+        String::new(),
+        thread,
+        at,
+        clip(&statement, STATEMENT_WIDTH),
+        format!("FAILS: {what}"),
+    ]
 }
 
 /// The widest statement column of the witness table.
@@ -356,7 +472,12 @@ const STATEMENT_WIDTH: usize = 36;
 /// with `failure` (the step after which the property fails, and the cells
 /// of the row that says so), that row after the step, and the steps after
 /// it set apart.
-fn table(out: &mut String, steps: &[StepReport], failure: Option<(usize, [String; 5])>, style: &Style) {
+fn table(
+    out: &mut String,
+    steps: &[StepReport],
+    failure: Option<(usize, [String; 5])>,
+    style: &Style,
+) {
     let header = ["step", "thread", "at", "statement", "memory effect"];
     let cells: Vec<[String; 5]> = steps
         .iter()
@@ -365,7 +486,13 @@ fn table(out: &mut String, steps: &[StepReport], failure: Option<(usize, [String
                 (Some(file), Some(line)) => format!("{}:{line}", short_file(file)),
                 _ => String::new(),
             };
-            [row.step.to_string(), row.thread.name.clone(), at, clip(row.statement.as_deref().unwrap_or(""), STATEMENT_WIDTH), row.effect.clone()]
+            [
+                row.step.to_string(),
+                row.thread.name.clone(),
+                at,
+                clip(row.statement.as_deref().unwrap_or(""), STATEMENT_WIDTH),
+                row.effect.clone(),
+            ]
         })
         .collect();
     let mut widths = header.map(str::len);
@@ -402,7 +529,9 @@ fn table(out: &mut String, steps: &[StepReport], failure: Option<(usize, [String
             StepKind::StoreBuffered => style.yellow(&row[4]),
             StepKind::StoreToMemory => style.green(&row[4]),
             StepKind::LoadFromMemory | StepKind::LoadFromBuffer => style.cyan(&row[4]),
-            StepKind::Fence | StepKind::Lock | StepKind::Unlock | StepKind::Rmw => style.bold(&row[4]),
+            StepKind::Fence | StepKind::Lock | StepKind::Unlock | StepKind::Rmw => {
+                style.bold(&row[4])
+            }
             _ => row[4].clone(),
         };
         let _ = writeln!(out, "{text}{effect}");
@@ -448,9 +577,16 @@ mod tests {
         assert_eq!(short_file("c.c"), "c.c");
     }
 
-    fn safe_report(sma: SmaImplementation, bounds: crate::options::Bounds, unwinding_assertions: bool) -> VerifyReport {
+    fn safe_report(
+        sma: SmaImplementation,
+        bounds: crate::options::Bounds,
+        unwinding_assertions: bool,
+    ) -> VerifyReport {
         VerifyReport {
-            lazysma: super::super::report::Invocation { version: "0.1.0", arguments: Vec::new() },
+            lazysma: super::super::report::Invocation {
+                version: "0.1.0",
+                arguments: Vec::new(),
+            },
             verdict: Verdict::Safe,
             exit_code: 0,
             file: "p.c".into(),
@@ -464,7 +600,12 @@ mod tests {
             cbmc: None,
             found_under_sc: false,
             property: None,
-            check: super::super::report::CheckReport { performed: false, model: "tso", realisable: None, reason: None },
+            check: super::super::report::CheckReport {
+                performed: false,
+                model: "tso",
+                realisable: None,
+                reason: None,
+            },
             witness: None,
             diagnosis: None,
             message: None,
@@ -485,7 +626,11 @@ mod tests {
             safe_note(&safe_report(SmaImplementation::Etso, bounds.clone(), true)),
             "(every loop exits within --unwind; bugs that need more rounds, buffer space or a later memory clock are not ruled out)"
         );
-        let narrow = crate::options::Bounds { bitwidth: 8, heap_block: Some(8), ..bounds };
+        let narrow = crate::options::Bounds {
+            bitwidth: 8,
+            heap_block: Some(8),
+            ..bounds
+        };
         assert_eq!(
             safe_note(&safe_report(SmaImplementation::TsoReference, narrow, false)),
             "(bugs that need more rounds, loop iterations, buffer space, more heap or values wider than 8 bits are not ruled out)"
@@ -521,8 +666,15 @@ mod tests {
 
     #[test]
     fn the_safe_note_drops_more_heap_when_the_heap_blocks_are_enough() {
-        let allocating = crate::options::Bounds { nmalloc: 3, heap_block: Some(1), ..crate::options::Bounds::default() };
-        let with = |sma, sufficient_nmalloc| VerifyReport { sufficient_nmalloc, ..safe_report(sma, allocating.clone(), false) };
+        let allocating = crate::options::Bounds {
+            nmalloc: 3,
+            heap_block: Some(1),
+            ..crate::options::Bounds::default()
+        };
+        let with = |sma, sufficient_nmalloc| VerifyReport {
+            sufficient_nmalloc,
+            ..safe_report(sma, allocating.clone(), false)
+        };
         assert_eq!(
             safe_note(&with(SmaImplementation::Sc, Some(3))),
             "(bugs that need more rounds or loop iterations are not ruled out; no execution of this program needs more than nmalloc 3)"
@@ -531,17 +683,36 @@ mod tests {
             safe_note(&with(SmaImplementation::Sc, Some(4))),
             "(bugs that need more rounds, loop iterations or more heap are not ruled out; no execution of this program needs more than nmalloc 4; --nmalloc auto sets it)"
         );
-        assert_eq!(safe_note(&with(SmaImplementation::Sc, None)), "(bugs that need more rounds, loop iterations or more heap are not ruled out)");
+        assert_eq!(
+            safe_note(&with(SmaImplementation::Sc, None)),
+            "(bugs that need more rounds, loop iterations or more heap are not ruled out)"
+        );
         // a program that allocates nothing has no heap to speak of
-        let nothing = VerifyReport { sufficient_nmalloc: Some(0), ..safe_report(SmaImplementation::Sc, crate::options::Bounds::default(), false) };
-        assert_eq!(safe_note(&nothing), "(bugs that need more rounds or loop iterations are not ruled out)");
+        let nothing = VerifyReport {
+            sufficient_nmalloc: Some(0),
+            ..safe_report(
+                SmaImplementation::Sc,
+                crate::options::Bounds::default(),
+                false,
+            )
+        };
+        assert_eq!(
+            safe_note(&nothing),
+            "(bugs that need more rounds or loop iterations are not ruled out)"
+        );
     }
 
     #[test]
     fn a_safe_verdict_with_unreached_code_says_so_in_its_headline() {
         let bounds = crate::options::Bounds::default();
-        let clean = render(&safe_report(SmaImplementation::Etso, bounds.clone(), false), false);
-        assert!(clean.starts_with("No violation under TSO within the bounds\n"), "{clean}");
+        let clean = render(
+            &safe_report(SmaImplementation::Etso, bounds.clone(), false),
+            false,
+        );
+        assert!(
+            clean.starts_with("No violation under TSO within the bounds\n"),
+            "{clean}"
+        );
         let warning = |line| super::super::report::WarningReport {
             message: "no execution gets past this loop within its unwinding bound of 2".into(),
             file: "dir/init.c".into(),
@@ -549,7 +720,10 @@ mod tests {
             column: 3,
             help: None,
         };
-        let report = VerifyReport { warnings: vec![warning(12)], ..safe_report(SmaImplementation::Etso, bounds.clone(), false) };
+        let report = VerifyReport {
+            warnings: vec![warning(12)],
+            ..safe_report(SmaImplementation::Etso, bounds.clone(), false)
+        };
         let text = render(&report, false);
         assert!(
             text.starts_with(
@@ -558,8 +732,14 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("within the bounds\n"), "{text}");
-        let report = VerifyReport { warnings: vec![warning(12), warning(20)], ..safe_report(SmaImplementation::Etso, bounds, false) };
-        assert!(render(&report, false).contains("the code after init.c:12, init.c:20 was not checked (see the warnings)"));
+        let report = VerifyReport {
+            warnings: vec![warning(12), warning(20)],
+            ..safe_report(SmaImplementation::Etso, bounds, false)
+        };
+        assert!(
+            render(&report, false)
+                .contains("the code after init.c:12, init.c:20 was not checked (see the warnings)")
+        );
     }
 
     #[test]
@@ -567,14 +747,32 @@ mod tests {
         let violation = |description: &str| VerifyReport {
             verdict: Verdict::Violation,
             property: Some(PropertyReport::new("thread1_t.assertion.1", description)),
-            ..safe_report(SmaImplementation::Etso, crate::options::Bounds::default(), false)
+            ..safe_report(
+                SmaImplementation::Etso,
+                crate::options::Bounds::default(),
+                false,
+            )
         };
-        let text = render(&violation("oob.c:5: array index out of bounds: arr[i + 3] = 1;"), false);
-        assert!(text.starts_with("Violation under TSO: array index out of bounds (property thread1_t.assertion.1)\n"), "{text}");
+        let text = render(
+            &violation("oob.c:5: array index out of bounds: arr[i + 3] = 1;"),
+            false,
+        );
+        assert!(
+            text.starts_with(
+                "Violation under TSO: array index out of bounds (property thread1_t.assertion.1)\n"
+            ),
+            "{text}"
+        );
         let text = render(&violation("e.c:9: reach_error();"), false);
-        assert!(text.starts_with("Violation under TSO: the error call is reached (property "), "{text}");
+        assert!(
+            text.starts_with("Violation under TSO: the error call is reached (property "),
+            "{text}"
+        );
         let text = render(&violation("a.c:3: assert(x == 1);"), false);
-        assert!(text.starts_with("Violation under TSO (property thread1_t.assertion.1)\n"), "{text}");
+        assert!(
+            text.starts_with("Violation under TSO (property thread1_t.assertion.1)\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! in plain words), the diagnosis with fence advice, and the check result.
 //! Both renderers (text and JSON) read this one structure.
 
-use super::diagnosis::{rest_of_statement, Diagnosis, Reordering, ReorderingKind};
+use super::diagnosis::{Diagnosis, Reordering, ReorderingKind, rest_of_statement};
 use super::execution::{Decoded, EventKind};
 use super::statements::{self, Statement};
 use crate::consistency::{EventId, Model, Op, Phase, Source, Witness};
@@ -138,7 +138,6 @@ impl PropertyKind {
     }
 }
 
-
 impl PropertyReport {
     /// Maps a property back to the source through its description.
     pub fn new(id: &str, description: &str) -> PropertyReport {
@@ -147,8 +146,17 @@ impl PropertyReport {
             (Some(file), Some(line)) => source_line(file, line).or(text),
             _ => text,
         };
-        let (kind, statement) = classify(split_description(description).map_or(description, |(_, _, rest)| rest));
-        PropertyReport { id: id.to_string(), description: description.to_string(), file, line, source, kind, statement }
+        let (kind, statement) =
+            classify(split_description(description).map_or(description, |(_, _, rest)| rest));
+        PropertyReport {
+            id: id.to_string(),
+            description: description.to_string(),
+            file,
+            line,
+            source,
+            kind,
+            statement,
+        }
     }
 
     /// Whether this is an unwinding assertion of the translator
@@ -179,13 +187,22 @@ fn classify(text: &str) -> (PropertyKind, Option<String>) {
         (!rest.is_empty()).then(|| rest.to_string())
     };
     if let Some(rest) = text.strip_prefix(crate::ir::ARRAY_INDEX_OUT_OF_BOUNDS) {
-        return (PropertyKind::ArrayIndexOutOfBounds, statement(rest.strip_prefix(':').unwrap_or(rest)));
+        return (
+            PropertyKind::ArrayIndexOutOfBounds,
+            statement(rest.strip_prefix(':').unwrap_or(rest)),
+        );
     }
     let located_errors = [
         (crate::ir::DIVISION_BY_ZERO, PropertyKind::DivisionByZero),
-        (crate::ir::INVALID_FUNCTION_POINTER, PropertyKind::InvalidFunctionPointer),
+        (
+            crate::ir::INVALID_FUNCTION_POINTER,
+            PropertyKind::InvalidFunctionPointer,
+        ),
         (crate::ir::NULL_DEREFERENCE, PropertyKind::NullDereference),
-        (crate::ir::POINTER_OUTSIDE_OBJECT, PropertyKind::PointerOutsideObject),
+        (
+            crate::ir::POINTER_OUTSIDE_OBJECT,
+            PropertyKind::PointerOutsideObject,
+        ),
         (crate::ir::USE_AFTER_FREE, PropertyKind::UseAfterFree),
         (crate::ir::DOUBLE_FREE, PropertyKind::DoubleFree),
         (crate::ir::INVALID_FREE, PropertyKind::InvalidFree),
@@ -196,7 +213,10 @@ fn classify(text: &str) -> (PropertyKind, Option<String>) {
         }
     }
     if let Some(rest) = text.strip_prefix(crate::ir::UNLOCK_NOT_HELD) {
-        return (PropertyKind::UnlockNotHeld, statement(rest.strip_prefix(':').unwrap_or(rest)));
+        return (
+            PropertyKind::UnlockNotHeld,
+            statement(rest.strip_prefix(':').unwrap_or(rest)),
+        );
     }
     if let Some(rest) = text.strip_prefix(crate::ir::UNWINDING_ASSERTION) {
         let rest = rest.split_once("):").map_or(rest, |(_, after)| after);
@@ -206,7 +226,9 @@ fn classify(text: &str) -> (PropertyKind, Option<String>) {
         return (PropertyKind::ErrorCall, statement(rest));
     }
     let rest = text.strip_prefix("assertion").unwrap_or(text);
-    let calls_error = ["reach_error", "__VERIFIER_error"].iter().any(|name| rest.contains(name));
+    let calls_error = ["reach_error", "__VERIFIER_error"]
+        .iter()
+        .any(|name| rest.contains(name));
     if calls_error && !rest.contains("assert") {
         return (PropertyKind::ErrorCall, statement(rest));
     }
@@ -225,7 +247,9 @@ fn split_description(description: &str) -> Option<(&str, u32, &str)> {
         if digits == 0 || !rest[digits..].starts_with(':') {
             continue;
         }
-        let Ok(line) = rest[..digits].parse::<u32>() else { continue };
+        let Ok(line) = rest[..digits].parse::<u32>() else {
+            continue;
+        };
         return Some((&description[..colon], line, &rest[digits + 1..]));
     }
     None
@@ -242,7 +266,8 @@ pub fn parse_description(description: &str) -> (Option<String>, Option<u32>, Opt
     for marker in ["assertion ", "error call "] {
         text = text.strip_prefix(marker).unwrap_or(text);
     }
-    let text = (!text.is_empty() && text != "assertion" && text != "error call").then(|| text.to_string());
+    let text =
+        (!text.is_empty() && text != "assertion" && text != "error call").then(|| text.to_string());
     (Some(file.to_string()), Some(line), text)
 }
 
@@ -269,10 +294,18 @@ pub struct ThreadReport {
 impl ThreadReport {
     pub fn new(map: &TranslationMap, slot: usize) -> ThreadReport {
         match map.threads.get(slot) {
-            Some(thread) => {
-                ThreadReport { slot, function: thread.function.clone(), instance: thread.instance, name: thread.name(slot) }
-            }
-            None => ThreadReport { slot, function: String::new(), instance: 0, name: format!("thread {slot}") },
+            Some(thread) => ThreadReport {
+                slot,
+                function: thread.function.clone(),
+                instance: thread.instance,
+                name: thread.name(slot),
+            },
+            None => ThreadReport {
+                slot,
+                function: String::new(),
+                instance: 0,
+                name: format!("thread {slot}"),
+            },
         }
     }
 }
@@ -399,7 +432,11 @@ pub struct StatementPoint {
 
 impl From<&Origin> for StatementPoint {
     fn from(origin: &Origin) -> Self {
-        StatementPoint { line: origin.line, column: origin.column, text: origin.text.clone() }
+        StatementPoint {
+            line: origin.line,
+            column: origin.column,
+            text: origin.text.clone(),
+        }
     }
 }
 
@@ -483,7 +520,10 @@ impl Invocation {
     pub fn current() -> Invocation {
         Invocation {
             version: env!("CARGO_PKG_VERSION"),
-            arguments: std::env::args_os().skip(1).map(|argument| argument.to_string_lossy().into_owned()).collect(),
+            arguments: std::env::args_os()
+                .skip(1)
+                .map(|argument| argument.to_string_lossy().into_owned())
+                .collect(),
         }
     }
 
@@ -621,13 +661,24 @@ pub struct Renderer<'a> {
 
 /// The file, line, column and statement text of an origin, as the reports
 /// carry them (each `None` without one).
-fn origin_fields(origin: Option<&Origin>) -> (Option<String>, Option<u32>, Option<u32>, Option<String>) {
-    (origin.map(|o| o.file.clone()), origin.map(|o| o.line), origin.map(|o| o.column), origin.map(|o| o.text.clone()))
+fn origin_fields(
+    origin: Option<&Origin>,
+) -> (Option<String>, Option<u32>, Option<u32>, Option<String>) {
+    (
+        origin.map(|o| o.file.clone()),
+        origin.map(|o| o.line),
+        origin.map(|o| o.column),
+        origin.map(|o| o.text.clone()),
+    )
 }
 
 impl Renderer<'_> {
     fn origin(&self, event: EventId) -> Option<&Origin> {
-        self.decoded.events.get(event)?.stmt.and_then(|stmt| self.map.origins.get(stmt))
+        self.decoded
+            .events
+            .get(event)?
+            .stmt
+            .and_then(|stmt| self.map.origins.get(stmt))
     }
 
     /// The source point of an event.
@@ -638,7 +689,11 @@ impl Renderer<'_> {
             line,
             column,
             statement,
-            location: self.decoded.events.get(event).and_then(|e| e.kind.location().map(str::to_string)),
+            location: self
+                .decoded
+                .events
+                .get(event)
+                .and_then(|e| e.kind.location().map(str::to_string)),
         }
     }
 
@@ -650,7 +705,10 @@ impl Renderer<'_> {
         let execution = &self.decoded.execution;
         let event = execution.event(after);
         let following = &execution.threads()[event.thread][event.index + 1..];
-        let up_to_later = following.iter().position(|&e| e == later).map_or(following, |i| &following[..=i]);
+        let up_to_later = following
+            .iter()
+            .position(|&e| e == later)
+            .map_or(following, |i| &following[..=i]);
         let statement = self.decoded.events.get(after).and_then(|info| info.stmt);
         let splits = rest_of_statement(self.decoded, after).len() > 1;
         up_to_later
@@ -676,20 +734,46 @@ impl Renderer<'_> {
     }
 
     /// Where the fence of `reordering` goes in the source.
-    fn fence_advice(&self, reordering: &Reordering, thread: &str, (kind, insert): (&'static str, &'static str)) -> Option<FenceAdvice> {
+    fn fence_advice(
+        &self,
+        reordering: &Reordering,
+        thread: &str,
+        (kind, insert): (&'static str, &'static str),
+    ) -> Option<FenceAdvice> {
         let after = reordering.fence_after;
         let origin = self.origin(after)?;
         let before = self.fence_before(after, reordering.later);
         let before_origin = self.origin(before);
         let splits = rest_of_statement(self.decoded, after).len() > 1;
-        let statement = if splits { None } else { self.statement_of(after) };
+        let statement = if splits {
+            None
+        } else {
+            self.statement_of(after)
+        };
         let (after_line, after_column, after_statement, placement) = match &statement {
             Some(found) => {
-                let placement = if found.unbraced_body { "in-braces" } else { "after-statement" };
-                let point = StatementPoint { line: found.line, column: found.column, text: found.text.clone() };
+                let placement = if found.unbraced_body {
+                    "in-braces"
+                } else {
+                    "after-statement"
+                };
+                let point = StatementPoint {
+                    line: found.line,
+                    column: found.column,
+                    text: found.text.clone(),
+                };
                 (found.end_line, Some(found.end_column), point, placement)
             }
-            None => (origin.line, None, StatementPoint::from(origin), if splits { "split-statement" } else { "unlocated" }),
+            None => (
+                origin.line,
+                None,
+                StatementPoint::from(origin),
+                if splits {
+                    "split-statement"
+                } else {
+                    "unlocated"
+                },
+            ),
         };
         Some(FenceAdvice {
             file: origin.file.clone(),
@@ -716,7 +800,8 @@ impl Renderer<'_> {
             .frees
             .iter()
             .map(|freed| {
-                let (file, line, column, statement) = origin_fields(self.map.origins.get(freed.stmt));
+                let (file, line, column, statement) =
+                    origin_fields(self.map.origins.get(freed.stmt));
                 FreeReport {
                     thread: ThreadReport::new(self.map, freed.slot),
                     location: freed.location.clone(),
@@ -736,22 +821,35 @@ impl Renderer<'_> {
     /// The witness in report form, `source` telling where its order comes
     /// from, with the step after which the property fails in thread slot
     /// `failing` (when known).
-    pub fn witness(&self, witness: &Witness, source: &'static str, failing: Option<usize>) -> WitnessReport {
+    pub fn witness(
+        &self,
+        witness: &Witness,
+        source: &'static str,
+        failing: Option<usize>,
+    ) -> WitnessReport {
         // The failing thread's last step: its last memory access, after
         // which the property reads nothing the other threads can change,
         // so that it fails right there. The steps after it (other threads,
         // stores reaching memory) complete the execution the check needs.
         let fails_at = failing.map(|slot| {
-            witness
-                .steps
-                .iter()
-                .rposition(|step| {
-                    step.phase != Phase::Memory && self.decoded.events.get(step.event).is_some_and(|info| info.slot == slot)
-                })
+            witness.steps.iter().rposition(|step| {
+                step.phase != Phase::Memory
+                    && self
+                        .decoded
+                        .events
+                        .get(step.event)
+                        .is_some_and(|info| info.slot == slot)
+            })
         });
         let rows = self.steps_failing(witness, fails_at.flatten());
-        let fails_after_step = fails_at.map(|_| rows.iter().filter(|row| !row.after_failure).count());
-        WitnessReport { source, steps: rows, fails_after_step, frees: self.frees() }
+        let fails_after_step =
+            fails_at.map(|_| rows.iter().filter(|row| !row.after_failure).count());
+        WitnessReport {
+            source,
+            steps: rows,
+            fails_after_step,
+            frees: self.frees(),
+        }
     }
 
     /// The rows of a witness; synthetic events and drains of empty
@@ -778,7 +876,9 @@ impl Renderer<'_> {
             let step = steps[i];
             let index = i;
             i += 1;
-            let Some(info) = self.decoded.events.get(step.event) else { continue };
+            let Some(info) = self.decoded.events.get(step.event) else {
+                continue;
+            };
             let slot = info.slot;
             let buffer = buffers.entry(slot).or_default();
             if step.phase == Phase::Memory {
@@ -796,11 +896,16 @@ impl Renderer<'_> {
                 EventKind::Joined { joined } => joined,
                 _ => slot,
             };
-            let drained = recent_flushes.iter().filter(|&&flushed| flushed == drainer).count();
+            let drained = recent_flushes
+                .iter()
+                .filter(|&&flushed| flushed == drainer)
+                .count();
             recent_flushes.clear();
             // (not when the store is issued before the failure and reaches
             // memory after it)
-            let flushed_at_once = steps.get(i).is_some_and(|next| next.event == step.event && next.phase == Phase::Memory)
+            let flushed_at_once = steps
+                .get(i)
+                .is_some_and(|next| next.event == step.event && next.phase == Phase::Memory)
                 && after_failure(i) == after_failure(index);
             let row = if step.phase == Phase::Buffer {
                 if flushed_at_once {
@@ -811,11 +916,21 @@ impl Renderer<'_> {
                 self.store_row(step.event, flushed_at_once)
             } else {
                 let own_buffer = match execution.event(step.event).op {
-                    Op::Read { rf: Source::Event(w), .. } => buffer.contains(&w),
+                    Op::Read {
+                        rf: Source::Event(w),
+                        ..
+                    } => buffer.contains(&w),
                     _ => false,
                 };
                 let buffered = self.program_stores(buffer);
-                self.execute_row(step.event, Buffers { drained, buffered, own_buffer })
+                self.execute_row(
+                    step.event,
+                    Buffers {
+                        drained,
+                        buffered,
+                        own_buffer,
+                    },
+                )
             };
             rows.extend(row.map(|mut row| {
                 row.after_failure = after_failure(index);
@@ -828,7 +943,11 @@ impl Renderer<'_> {
         rows
     }
 
-    fn row(&self, event: EventId, (effect, kind, value): (String, StepKind, Option<String>)) -> StepReport {
+    fn row(
+        &self,
+        event: EventId,
+        (effect, kind, value): (String, StepKind, Option<String>),
+    ) -> StepReport {
         let (file, line, column, statement) = origin_fields(self.origin(event));
         StepReport {
             step: 0,
@@ -839,7 +958,10 @@ impl Renderer<'_> {
             statement,
             effect,
             kind,
-            location: self.decoded.events[event].kind.location().map(str::to_string),
+            location: self.decoded.events[event]
+                .kind
+                .location()
+                .map(str::to_string),
             value,
             after_failure: false,
         }
@@ -859,9 +981,17 @@ impl Renderer<'_> {
         match &self.decoded.events[event].kind {
             EventKind::Write { location, value } => {
                 let shown = self.shown(location, *value);
-                (format!("{location} = {shown} reaches memory"), StepKind::StoreToMemory, self.number(location, *value))
+                (
+                    format!("{location} = {shown} reaches memory"),
+                    StepKind::StoreToMemory,
+                    self.number(location, *value),
+                )
             }
-            other => (format!("{other:?} reaches memory"), StepKind::StoreToMemory, None),
+            other => (
+                format!("{other:?} reaches memory"),
+                StepKind::StoreToMemory,
+                None,
+            ),
         }
     }
 
@@ -872,15 +1002,26 @@ impl Renderer<'_> {
                 let (effect, kind) = if self.atomic_writes {
                     (format!("{location} := {shown}"), StepKind::Store)
                 } else if at_once {
-                    (format!("{location} := {shown} (reaches memory right away)"), StepKind::Store)
+                    (
+                        format!("{location} := {shown} (reaches memory right away)"),
+                        StepKind::Store,
+                    )
                 } else {
-                    (format!("{location} := {shown} (buffered)"), StepKind::StoreBuffered)
+                    (
+                        format!("{location} := {shown} (buffered)"),
+                        StepKind::StoreBuffered,
+                    )
                 };
                 Some(self.row(event, (effect, kind, self.number(location, *value))))
             }
-            EventKind::Spawn { child } => {
-                Some(self.row(event, (format!("starts {}", self.thread_name(*child)), StepKind::Create, None)))
-            }
+            EventKind::Spawn { child } => Some(self.row(
+                event,
+                (
+                    format!("starts {}", self.thread_name(*child)),
+                    StepKind::Create,
+                    None,
+                ),
+            )),
             _ => None,
         }
     }
@@ -889,9 +1030,13 @@ impl Renderer<'_> {
     /// itself: its last lock or unlock of the mutex before it is a lock.
     fn holds_mutex(&self, event: EventId) -> bool {
         let info = &self.decoded.events[event];
-        let EventKind::LockBusy { mutex } = &info.kind else { return false };
+        let EventKind::LockBusy { mutex } = &info.kind else {
+            return false;
+        };
         let before = self.decoded.issue_order.iter().take_while(|&&e| e != event);
-        let own = before.filter_map(|&e| Some(&self.decoded.events[e]).filter(|earlier| earlier.slot == info.slot));
+        let own = before.filter_map(|&e| {
+            Some(&self.decoded.events[e]).filter(|earlier| earlier.slot == info.slot)
+        });
         own.filter_map(|earlier| match &earlier.kind {
             EventKind::Lock { mutex: m } if m == mutex => Some(true),
             EventKind::Unlock { mutex: m } if m == mutex => Some(false),
@@ -903,23 +1048,50 @@ impl Renderer<'_> {
 
     /// How many of `buffer`'s stores are program stores.
     fn program_stores(&self, buffer: &[EventId]) -> usize {
-        buffer.iter().filter(|&&w| !self.decoded.events[w].kind.is_synthetic()).count()
+        buffer
+            .iter()
+            .filter(|&&w| !self.decoded.events[w].kind.is_synthetic())
+            .count()
     }
 
-    fn execute_row(&self, event: EventId, Buffers { drained, buffered, own_buffer }: Buffers) -> Option<StepReport> {
+    fn execute_row(
+        &self,
+        event: EventId,
+        Buffers {
+            drained,
+            buffered,
+            own_buffer,
+        }: Buffers,
+    ) -> Option<StepReport> {
         let drains = |what: &str| match drained {
             0 => what.to_string(),
             1 => format!("{what}, drains 1 store"),
             n => format!("{what}, drains {n} stores"),
         };
         let (effect, kind, value) = match &self.decoded.events[event].kind {
-            EventKind::Read { location, value, from } => {
-                let initial = if from.is_none() { " (initial value)" } else { "" };
+            EventKind::Read {
+                location,
+                value,
+                from,
+            } => {
+                let initial = if from.is_none() {
+                    " (initial value)"
+                } else {
+                    ""
+                };
                 let shown = self.shown(location, *value);
                 if own_buffer {
-                    (format!("reads {location} = {shown} from own buffer"), StepKind::LoadFromBuffer, self.number(location, *value))
+                    (
+                        format!("reads {location} = {shown} from own buffer"),
+                        StepKind::LoadFromBuffer,
+                        self.number(location, *value),
+                    )
                 } else {
-                    (format!("reads {location} = {shown}{initial} from memory"), StepKind::LoadFromMemory, self.number(location, *value))
+                    (
+                        format!("reads {location} = {shown}{initial} from memory"),
+                        StepKind::LoadFromMemory,
+                        self.number(location, *value),
+                    )
                 }
             }
             EventKind::Fence => {
@@ -933,32 +1105,70 @@ impl Renderer<'_> {
             EventKind::StoreFence => {
                 let effect = match buffered {
                     0 => "store-store fence: no store buffered".to_string(),
-                    1 => "store-store fence: the buffered store reaches memory before later ones".to_string(),
-                    n => format!("store-store fence: the {n} buffered stores reach memory before later ones"),
+                    1 => "store-store fence: the buffered store reaches memory before later ones"
+                        .to_string(),
+                    n => format!(
+                        "store-store fence: the {n} buffered stores reach memory before later ones"
+                    ),
                 };
                 (effect, StepKind::StoreFence, None)
             }
-            EventKind::AtomicBegin => {
-                ("atomic section begins: no other thread runs until it ends".to_string(), StepKind::AtomicBegin, None)
-            }
+            EventKind::AtomicBegin => (
+                "atomic section begins: no other thread runs until it ends".to_string(),
+                StepKind::AtomicBegin,
+                None,
+            ),
             EventKind::AtomicEnd => ("atomic section ends".to_string(), StepKind::AtomicEnd, None),
             EventKind::CreateDrain | EventKind::CasDrain if drained == 0 => return None,
-            EventKind::CreateDrain => (drains("before creating a thread").replacen(", d", ": d", 1), StepKind::Fence, None),
-            EventKind::CasDrain => (drains("before compare-and-swap").replacen(", d", ": d", 1), StepKind::Fence, None),
-            EventKind::Rmw { location, old, new, .. } => {
-                let old = old.map_or_else(|| "its initial value".to_string(), |v| self.shown(location, v));
+            EventKind::CreateDrain => (
+                drains("before creating a thread").replacen(", d", ": d", 1),
+                StepKind::Fence,
+                None,
+            ),
+            EventKind::CasDrain => (
+                drains("before compare-and-swap").replacen(", d", ": d", 1),
+                StepKind::Fence,
+                None,
+            ),
+            EventKind::Rmw {
+                location, old, new, ..
+            } => {
+                let old = old.map_or_else(
+                    || "its initial value".to_string(),
+                    |v| self.shown(location, v),
+                );
                 let shown = self.shown(location, *new);
-                (drains(&format!("atomic {location}: reads {old}, writes {shown}")), StepKind::Rmw, self.number(location, *new))
+                (
+                    drains(&format!("atomic {location}: reads {old}, writes {shown}")),
+                    StepKind::Rmw,
+                    self.number(location, *new),
+                )
             }
-            EventKind::CasRead { location, value, .. } => {
+            EventKind::CasRead {
+                location, value, ..
+            } => {
                 let shown = self.shown(location, *value);
-                (format!("compare-and-swap on {location} fails: reads {shown}"), StepKind::CasFailed, self.number(location, *value))
+                (
+                    format!("compare-and-swap on {location} fails: reads {shown}"),
+                    StepKind::CasFailed,
+                    self.number(location, *value),
+                )
             }
             EventKind::Lock { mutex } => (drains(&format!("lock {mutex}")), StepKind::Lock, None),
-            EventKind::Unlock { mutex } => (drains(&format!("unlock {mutex}")), StepKind::Unlock, None),
+            EventKind::Unlock { mutex } => {
+                (drains(&format!("unlock {mutex}")), StepKind::Unlock, None)
+            }
             EventKind::LockBusy { mutex } => {
-                let holder = if self.holds_mutex(event) { "its own thread" } else { "another thread" };
-                (drains(&format!("try-lock {mutex} fails: {holder} holds it")), StepKind::LockBusy, None)
+                let holder = if self.holds_mutex(event) {
+                    "its own thread"
+                } else {
+                    "another thread"
+                };
+                (
+                    drains(&format!("try-lock {mutex} fails: {holder} holds it")),
+                    StepKind::LockBusy,
+                    None,
+                )
             }
             EventKind::Joined { joined } => {
                 let joins = format!("joins {} (finished)", self.thread_name(*joined));
@@ -969,7 +1179,10 @@ impl Renderer<'_> {
                 };
                 (effect, StepKind::Join, None)
             }
-            EventKind::Write { .. } | EventKind::Spawn { .. } | EventKind::Started | EventKind::Done => return None,
+            EventKind::Write { .. }
+            | EventKind::Spawn { .. }
+            | EventKind::Started
+            | EventKind::Done => return None,
         };
         Some(self.row(event, (effect, kind, value)))
     }
@@ -1000,8 +1213,21 @@ impl Renderer<'_> {
             let (report, fence) = self.reordering(reordering, several && diagnosis.fences_suffice);
             reorderings.push(report);
             let same_place = |a: &FenceAdvice, b: &FenceAdvice| {
-                (&a.file, a.after_line, a.after_column, &a.after_statement.text, a.insert, &a.thread)
-                    == (&b.file, b.after_line, b.after_column, &b.after_statement.text, b.insert, &b.thread)
+                (
+                    &a.file,
+                    a.after_line,
+                    a.after_column,
+                    &a.after_statement.text,
+                    a.insert,
+                    &a.thread,
+                ) == (
+                    &b.file,
+                    b.after_line,
+                    b.after_column,
+                    &b.after_statement.text,
+                    b.insert,
+                    &b.thread,
+                )
             };
             if let Some(fence) = fence
                 && !fences.iter().any(|other| same_place(other, &fence))
@@ -1010,38 +1236,66 @@ impl Renderer<'_> {
             }
         }
         let summary = match (diagnosis.fences_suffice, reorderings.len()) {
-            (_, 0) => format!("impossible under sequential consistency; needs {model} reorderings lazysma could not pin down"),
-            (true, 1) => format!("impossible under sequential consistency; needs this {model} reordering"),
-            (true, n) => format!("impossible under sequential consistency; needs these {n} {model} reorderings, each fence alone is not enough"),
+            (_, 0) => format!(
+                "impossible under sequential consistency; needs {model} reorderings lazysma could not pin down"
+            ),
+            (true, 1) => {
+                format!("impossible under sequential consistency; needs this {model} reordering")
+            }
+            (true, n) => format!(
+                "impossible under sequential consistency; needs these {n} {model} reorderings, each fence alone is not enough"
+            ),
             (false, _) => format!(
                 "impossible under sequential consistency; uses these {model} reorderings (fences after these stores were not shown to suffice)"
             ),
         };
-        DiagnosisReport { sc_realisable: false, summary, reorderings, fences, fences_suffice: diagnosis.fences_suffice }
+        DiagnosisReport {
+            sc_realisable: false,
+            summary,
+            reorderings,
+            fences,
+            fences_suffice: diagnosis.fences_suffice,
+        }
     }
 
-    fn reordering(&self, reordering: &Reordering, together: bool) -> (ReorderingReport, Option<FenceAdvice>) {
+    fn reordering(
+        &self,
+        reordering: &Reordering,
+        together: bool,
+    ) -> (ReorderingReport, Option<FenceAdvice>) {
         let store = self.point(reordering.store);
         let later = self.point(reordering.later);
         let thread = self.thread_of(reordering.store).name;
         let line = |p: &SourcePoint| p.line.map_or_else(|| "?".to_string(), |l| l.to_string());
         let name = |p: &SourcePoint| p.location.clone().unwrap_or_else(|| "memory".to_string());
         let (a, b) = (line(&store), line(&later));
-        let forbids = if together { "forbids this, together with the other fences listed" } else { "forbids this" };
+        let forbids = if together {
+            "forbids this, together with the other fences listed"
+        } else {
+            "forbids this"
+        };
         // The fence's name in the advice, the statement to insert, and its
         // name in the explanation.
         let (fence_kind, insert, a_fence) = match reordering.fence {
             FenceKind::Full => ("full", "__sync_synchronize();", "a fence"),
-            FenceKind::StoreStore => ("store-store", "__atomic_thread_fence(__ATOMIC_RELEASE);", "a store-store fence"),
+            FenceKind::StoreStore => (
+                "store-store",
+                "__atomic_thread_fence(__ATOMIC_RELEASE);",
+                "a store-store fence",
+            ),
         };
         // Where the fence goes: between the lines, or on one line between
         // the statements.
         let between = match (&store.statement, &later.statement) {
             // (a store's statement from a macro is its whole line)
-            (Some(first), Some(second)) if a == b && first != second && first.contains(second.as_str()) => {
+            (Some(first), Some(second))
+                if a == b && first != second && first.contains(second.as_str()) =>
+            {
                 format!("after the store and before `{second}` (line {a})")
             }
-            (Some(first), Some(second)) if a == b && first != second => format!("between `{first}` and `{second}` (line {a})"),
+            (Some(first), Some(second)) if a == b && first != second => {
+                format!("between `{first}` and `{second}` (line {a})")
+            }
             (Some(statement), _) if a == b => format!("inside `{statement}` (line {a})"),
             _ => format!("between lines {a} and {b}"),
         };
@@ -1053,7 +1307,10 @@ impl Renderer<'_> {
                 };
                 (
                     "store-load",
-                    format!("store to {} (line {a}) still buffered when {when}; {a_fence} {between} {forbids}", name(&store)),
+                    format!(
+                        "store to {} (line {a}) still buffered when {when}; {a_fence} {between} {forbids}",
+                        name(&store)
+                    ),
                 )
             }
             ReorderingKind::StoreStore => (
@@ -1067,7 +1324,16 @@ impl Renderer<'_> {
             ),
         };
         let fence = self.fence_advice(reordering, &thread, (fence_kind, insert));
-        (ReorderingReport { kind, thread, store, later, explanation }, fence)
+        (
+            ReorderingReport {
+                kind,
+                thread,
+                store,
+                later,
+                explanation,
+            },
+            fence,
+        )
     }
 }
 
@@ -1077,15 +1343,22 @@ mod tests {
 
     #[test]
     fn descriptions_map_back_to_file_and_line() {
-        let (file, line, text) = parse_description("examples/sb.c:33: assertion r1 == 1 || r2 == 1");
+        let (file, line, text) =
+            parse_description("examples/sb.c:33: assertion r1 == 1 || r2 == 1");
         assert_eq!(file.as_deref(), Some("examples/sb.c"));
         assert_eq!(line, Some(33));
         assert_eq!(text.as_deref(), Some("r1 == 1 || r2 == 1"));
         let (file, line, text) = parse_description("examples/sb.c:33: assert(r1 == 1);");
-        assert_eq!((file.as_deref(), line, text.as_deref()), (Some("examples/sb.c"), Some(33), Some("assert(r1 == 1);")));
+        assert_eq!(
+            (file.as_deref(), line, text.as_deref()),
+            (Some("examples/sb.c"), Some(33), Some("assert(r1 == 1);"))
+        );
         let (file, line, _) = parse_description("C:/x/a.c:7: error call reach_error()");
         assert_eq!((file.as_deref(), line), (Some("C:/x/a.c"), Some(7)));
-        assert_eq!(parse_description("a.c:7: assertion"), (Some("a.c".into()), Some(7), None));
+        assert_eq!(
+            parse_description("a.c:7: assertion"),
+            (Some("a.c".into()), Some(7), None)
+        );
         assert_eq!(parse_description("assertion"), (None, None, None));
         assert_eq!(parse_description("a.c:x: assertion y"), (None, None, None));
         assert_eq!(parse_description(":7: x"), (None, None, None));
@@ -1095,22 +1368,55 @@ mod tests {
     fn properties_know_what_fails_and_in_which_thread() {
         let property = |id: &str, description: &str| PropertyReport::new(id, description);
         let assertion = property("thread0_main.assertion.1", "a.c:3: assert(x == 1);");
-        assert_eq!((assertion.kind, assertion.statement.as_deref()), (PropertyKind::Assertion, Some("assert(x == 1);")));
+        assert_eq!(
+            (assertion.kind, assertion.statement.as_deref()),
+            (PropertyKind::Assertion, Some("assert(x == 1);"))
+        );
         assert_eq!(assertion.thread_slot(), Some(0));
         let old_form = property("thread12_worker_2.assertion.3", "a.c:3: assertion x == 1");
-        assert_eq!((old_form.kind, old_form.statement.as_deref()), (PropertyKind::Assertion, Some("x == 1")));
+        assert_eq!(
+            (old_form.kind, old_form.statement.as_deref()),
+            (PropertyKind::Assertion, Some("x == 1"))
+        );
         assert_eq!(old_form.thread_slot(), Some(12));
-        let bounds = property("thread1_t.assertion.1", "a.c:5: array index out of bounds: arr[i + 3] = 1;");
-        assert_eq!((bounds.kind, bounds.statement.as_deref()), (PropertyKind::ArrayIndexOutOfBounds, Some("arr[i + 3] = 1;")));
-        let null = property("thread1_t.assertion.2", "a.c:6: dereference of a null pointer: *p = 1;");
-        assert_eq!((null.kind, null.statement.as_deref()), (PropertyKind::NullDereference, Some("*p = 1;")));
+        let bounds = property(
+            "thread1_t.assertion.1",
+            "a.c:5: array index out of bounds: arr[i + 3] = 1;",
+        );
+        assert_eq!(
+            (bounds.kind, bounds.statement.as_deref()),
+            (PropertyKind::ArrayIndexOutOfBounds, Some("arr[i + 3] = 1;"))
+        );
+        let null = property(
+            "thread1_t.assertion.2",
+            "a.c:6: dereference of a null pointer: *p = 1;",
+        );
+        assert_eq!(
+            (null.kind, null.statement.as_deref()),
+            (PropertyKind::NullDereference, Some("*p = 1;"))
+        );
         let error = property("thread0_main.assertion.2", "a.c:9: reach_error();");
         assert_eq!(error.kind, PropertyKind::ErrorCall);
-        let unwinding = property("thread0_main.assertion.4", "a.c:6: unwinding assertion (--unwind 2): while (x) {");
-        assert_eq!((unwinding.kind, unwinding.statement.as_deref()), (PropertyKind::UnwindingAssertion, Some("while (x) {")));
+        let unwinding = property(
+            "thread0_main.assertion.4",
+            "a.c:6: unwinding assertion (--unwind 2): while (x) {",
+        );
+        assert_eq!(
+            (unwinding.kind, unwinding.statement.as_deref()),
+            (PropertyKind::UnwindingAssertion, Some("while (x) {"))
+        );
         assert!(unwinding.is_unwinding_assertion() && !bounds.is_unwinding_assertion());
-        for id in ["main.assertion.1", "thread_x.assertion.1", "threadx_main.assertion.1", "thread3main.assertion.1"] {
-            assert_eq!(property(id, "a.c:1: assert(0);").thread_slot(), None, "{id}");
+        for id in [
+            "main.assertion.1",
+            "thread_x.assertion.1",
+            "threadx_main.assertion.1",
+            "thread3main.assertion.1",
+        ] {
+            assert_eq!(
+                property(id, "a.c:1: assert(0);").thread_slot(),
+                None,
+                "{id}"
+            );
         }
     }
 
@@ -1118,9 +1424,14 @@ mod tests {
     fn command_lines_quote_what_a_shell_would_split() {
         let invocation = Invocation {
             version: "1.0",
-            arguments: ["verify", "my file.c", "-D", "S=\"a\"", "--tso", "it's", ""].map(String::from).to_vec(),
+            arguments: ["verify", "my file.c", "-D", "S=\"a\"", "--tso", "it's", ""]
+                .map(String::from)
+                .to_vec(),
         };
-        assert_eq!(invocation.command_line(), "lazysma verify 'my file.c' -D 'S=\"a\"' --tso 'it'\\''s' ''");
+        assert_eq!(
+            invocation.command_line(),
+            "lazysma verify 'my file.c' -D 'S=\"a\"' --tso 'it'\\''s' ''"
+        );
         assert_eq!(Invocation::current().version, env!("CARGO_PKG_VERSION"));
     }
 
@@ -1133,7 +1444,8 @@ mod tests {
         assert_eq!(source_line(file, 2).as_deref(), Some("assert(x == 0);"));
         assert_eq!(source_line(file, 0), None);
         assert_eq!(source_line(file, 9), None);
-        let report = PropertyReport::new("main.assertion.1", &format!("{file}:2: assertion x == 0"));
+        let report =
+            PropertyReport::new("main.assertion.1", &format!("{file}:2: assertion x == 0"));
         assert_eq!(report.source.as_deref(), Some("assert(x == 0);"));
     }
 }
@@ -1141,7 +1453,7 @@ mod tests {
 #[cfg(test)]
 mod render_tests {
     use super::*;
-    use crate::consistency::{verify, Step, Witness};
+    use crate::consistency::{Step, Witness, verify};
     use crate::ir::Origin;
     use crate::options::SmaImplementation;
     use crate::passes::ThreadSlot;
@@ -1149,17 +1461,54 @@ mod render_tests {
     use crate::trace::records::{Record, RecordKind};
 
     fn map() -> TranslationMap {
-        let origin = |line: u32, text: &str| Origin { file: "t.c".into(), line, column: 3, text: text.into() };
+        let origin = |line: u32, text: &str| Origin {
+            file: "t.c".into(),
+            line,
+            column: 3,
+            text: text.into(),
+        };
         TranslationMap {
-            threads: vec![ThreadSlot { function: "main".into(), instance: 0 }, ThreadSlot { function: "worker".into(), instance: 0 }],
+            threads: vec![
+                ThreadSlot {
+                    function: "main".into(),
+                    instance: 0,
+                },
+                ThreadSlot {
+                    function: "worker".into(),
+                    instance: 0,
+                },
+            ],
             locations: ["null", "x", "y"].iter().map(|s| s.to_string()).collect(),
             value_types: Default::default(),
-            origins: vec![origin(1, "pthread_create(...);"), origin(2, "x = 1;"), origin(3, "r = x;"), origin(4, "y = 2;"), origin(5, "__sync_synchronize();")],
+            origins: vec![
+                origin(1, "pthread_create(...);"),
+                origin(2, "x = 1;"),
+                origin(3, "r = x;"),
+                origin(4, "y = 2;"),
+                origin(5, "__sync_synchronize();"),
+            ],
         }
     }
 
-    fn record(kind: RecordKind, thread: usize, loc: u64, value: i128, write_id: u64, read_from: u64, stmt: usize) -> Record {
-        Record { kind, thread, loc, value, timestamp: 0, write_id, read_from, stmt }
+    fn record(
+        kind: RecordKind,
+        thread: usize,
+        loc: u64,
+        value: i128,
+        write_id: u64,
+        read_from: u64,
+        stmt: usize,
+    ) -> Record {
+        Record {
+            kind,
+            thread,
+            loc,
+            value,
+            timestamp: 0,
+            write_id,
+            read_from,
+            stmt,
+        }
     }
 
     #[test]
@@ -1192,32 +1541,67 @@ mod render_tests {
             ],
         };
         let map = map();
-        let renderer = Renderer { decoded: &decoded, map: &map, atomic_writes: false };
+        let renderer = Renderer {
+            decoded: &decoded,
+            map: &map,
+            atomic_writes: false,
+        };
         let rows = renderer.steps(&witness);
         let effects: Vec<&str> = rows.iter().map(|r| r.effect.as_str()).collect();
-        assert_eq!(effects, vec![
-            "starts worker#0",
-            "x := 1 (buffered)",
-            "reads x = 1 from own buffer",
-            "y := 2 (buffered)",
-            "x = 1 reaches memory",
-            "y = 2 reaches memory",
-            "fence: drains 2 stores",
-        ]);
-        assert_eq!(rows.iter().map(|r| r.step).collect::<Vec<_>>(), (1..=7).collect::<Vec<_>>());
+        assert_eq!(
+            effects,
+            vec![
+                "starts worker#0",
+                "x := 1 (buffered)",
+                "reads x = 1 from own buffer",
+                "y := 2 (buffered)",
+                "x = 1 reaches memory",
+                "y = 2 reaches memory",
+                "fence: drains 2 stores",
+            ]
+        );
+        assert_eq!(
+            rows.iter().map(|r| r.step).collect::<Vec<_>>(),
+            (1..=7).collect::<Vec<_>>()
+        );
         assert_eq!(rows[1].thread.name, "worker#0");
         assert_eq!(rows[0].thread.name, "main");
-        assert_eq!((rows[2].line, rows[2].statement.as_deref()), (Some(3), Some("r = x;")));
+        assert_eq!(
+            (rows[2].line, rows[2].statement.as_deref()),
+            (Some(3), Some("r = x;"))
+        );
         assert_eq!(rows[2].kind, StepKind::LoadFromBuffer);
-        let atomic = Renderer { decoded: &decoded, map: &map, atomic_writes: true };
-        let sc_witness = Witness {
-            steps: vec![step(0, Phase::Execute), step(1, Phase::Buffer), step(1, Phase::Memory), step(2, Phase::Execute), step(3, Phase::Buffer), step(3, Phase::Memory)],
+        let atomic = Renderer {
+            decoded: &decoded,
+            map: &map,
+            atomic_writes: true,
         };
-        let effects: Vec<String> = atomic.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
+        let sc_witness = Witness {
+            steps: vec![
+                step(0, Phase::Execute),
+                step(1, Phase::Buffer),
+                step(1, Phase::Memory),
+                step(2, Phase::Execute),
+                step(3, Phase::Buffer),
+                step(3, Phase::Memory),
+            ],
+        };
+        let effects: Vec<String> = atomic
+            .steps(&sc_witness)
+            .into_iter()
+            .map(|r| r.effect)
+            .collect();
         assert_eq!(effects, vec!["starts worker#0", "x := 1"]);
         // under TSO, a store that reaches memory before anything else happens
-        let effects: Vec<String> = renderer.steps(&sc_witness).into_iter().map(|r| r.effect).collect();
-        assert_eq!(effects, vec!["starts worker#0", "x := 1 (reaches memory right away)"]);
+        let effects: Vec<String> = renderer
+            .steps(&sc_witness)
+            .into_iter()
+            .map(|r| r.effect)
+            .collect();
+        assert_eq!(
+            effects,
+            vec!["starts worker#0", "x := 1 (reaches memory right away)"]
+        );
     }
 
     #[test]
@@ -1243,46 +1627,97 @@ mod render_tests {
             ],
         };
         let map = map();
-        let renderer = Renderer { decoded: &decoded, map: &map, atomic_writes: false };
+        let renderer = Renderer {
+            decoded: &decoded,
+            map: &map,
+            atomic_writes: false,
+        };
         let report = renderer.witness(&witness, "native-check", Some(0));
         assert_eq!(report.fails_after_step, Some(1));
-        let marks: Vec<(&str, bool)> = report.steps.iter().map(|r| (r.effect.as_str(), r.after_failure)).collect();
-        assert_eq!(marks, vec![
-            ("starts worker#0", false),
-            ("x := 1 (reaches memory right away)", true),
-            ("reads x = 1 from memory", true),
-        ]);
+        let marks: Vec<(&str, bool)> = report
+            .steps
+            .iter()
+            .map(|r| (r.effect.as_str(), r.after_failure))
+            .collect();
+        assert_eq!(
+            marks,
+            vec![
+                ("starts worker#0", false),
+                ("x := 1 (reaches memory right away)", true),
+                ("reads x = 1 from memory", true),
+            ]
+        );
         // failing in the worker: after its load, the last step
         let report = renderer.witness(&witness, "native-check", Some(1));
         assert_eq!(report.fails_after_step, Some(3));
         assert!(report.steps.iter().all(|r| !r.after_failure));
         // a store issued before the failure that reaches memory after it
         // is two rows
-        let witness = Witness { steps: witness.steps[..4].iter().copied().chain([step(3, Phase::Execute), step(2, Phase::Memory)]).collect() };
+        let witness = Witness {
+            steps: witness.steps[..4]
+                .iter()
+                .copied()
+                .chain([step(3, Phase::Execute), step(2, Phase::Memory)])
+                .collect(),
+        };
         let report = renderer.witness(&witness, "native-check", Some(1));
-        let marks: Vec<(&str, bool)> = report.steps.iter().map(|r| (r.effect.as_str(), r.after_failure)).collect();
-        assert_eq!(marks, vec![
-            ("starts worker#0", false),
-            ("x := 1 (buffered)", false),
-            ("reads x = 1 from own buffer", false),
-            ("x = 1 reaches memory", true),
-        ]);
+        let marks: Vec<(&str, bool)> = report
+            .steps
+            .iter()
+            .map(|r| (r.effect.as_str(), r.after_failure))
+            .collect();
+        assert_eq!(
+            marks,
+            vec![
+                ("starts worker#0", false),
+                ("x := 1 (buffered)", false),
+                ("reads x = 1 from own buffer", false),
+                ("x = 1 reaches memory", true),
+            ]
+        );
         assert_eq!(report.fails_after_step, Some(3));
-        assert_eq!(renderer.witness(&witness, "native-check", None).fails_after_step, None);
+        assert_eq!(
+            renderer
+                .witness(&witness, "native-check", None)
+                .fails_after_step,
+            None
+        );
     }
 
     #[test]
     fn a_violation_under_sc_is_not_said_to_be_possible_under_sc_too() {
         use crate::trace::diagnosis::Diagnosis;
-        let decoded = build(&[record(RecordKind::Create, 0, 1, 0, 0, 0, 0)], &map().locations, SmaImplementation::Sc).unwrap();
+        let decoded = build(
+            &[record(RecordKind::Create, 0, 1, 0, 0, 0, 0)],
+            &map().locations,
+            SmaImplementation::Sc,
+        )
+        .unwrap();
         let map = map();
-        let renderer = Renderer { decoded: &decoded, map: &map, atomic_writes: true };
-        let found = Diagnosis { sc_realisable: true, reorderings: Vec::new(), fences_suffice: false };
+        let renderer = Renderer {
+            decoded: &decoded,
+            map: &map,
+            atomic_writes: true,
+        };
+        let found = Diagnosis {
+            sc_realisable: true,
+            reorderings: Vec::new(),
+            fences_suffice: false,
+        };
         let under_sc = renderer.diagnosis(&found, Model::Sc);
-        assert_eq!(under_sc.summary, "a violation under sequential consistency, which no fence can prevent");
+        assert_eq!(
+            under_sc.summary,
+            "a violation under sequential consistency, which no fence can prevent"
+        );
         assert!(under_sc.sc_realisable && under_sc.fences.is_empty());
         let under_tso = renderer.diagnosis(&found, Model::Tso);
-        assert!(under_tso.summary.starts_with("the same reads-from is possible under sequential consistency"), "{}", under_tso.summary);
+        assert!(
+            under_tso
+                .summary
+                .starts_with("the same reads-from is possible under sequential consistency"),
+            "{}",
+            under_tso.summary
+        );
     }
 
     #[test]
@@ -1303,9 +1738,15 @@ mod render_tests {
             record(AtomicEnd, 2, 0, 0, 0, 0, 0),
         ];
         let decoded = build(&records, &map().locations, SmaImplementation::Etso).unwrap();
-        let sections = decoded.events.iter().filter(|e| matches!(e.kind, EventKind::AtomicBegin | EventKind::AtomicEnd));
+        let sections = decoded
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::AtomicBegin | EventKind::AtomicEnd));
         assert_eq!(sections.count(), 4);
         assert!(verify(&decoded.execution, Model::Tso).is_ok());
-        assert!(verify(&decoded.execution, Model::Sc).is_err(), "the sections keep the increments apart under SC");
+        assert!(
+            verify(&decoded.execution, Model::Sc).is_err(),
+            "the sections keep the increments apart under SC"
+        );
     }
 }

@@ -29,8 +29,10 @@ const MAX_STATEMENT_LINES: usize = 50;
 
 /// Keywords that open statements a fence cannot simply follow: a store in
 /// their condition or a `return` (a fence after it would not run).
-const COMPOUND_KEYWORDS: [&str; 12] =
-    ["if", "else", "for", "while", "do", "switch", "return", "case", "default", "goto", "break", "continue"];
+const COMPOUND_KEYWORDS: [&str; 12] = [
+    "if", "else", "for", "while", "do", "switch", "return", "case", "default", "goto", "break",
+    "continue",
+];
 
 /// The statement `origin` names in `source` (the text of `origin.file`): an
 /// expression statement or a declaration that begins where the origin says
@@ -47,7 +49,10 @@ pub fn locate(source: &str, origin: &Origin) -> Option<Statement> {
     if expected.is_empty() || !first.starts_with(expected) || !code.is_code(line, column) {
         return None;
     }
-    let word: String = first.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let word: String = first
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
     if COMPOUND_KEYWORDS.contains(&word.as_str()) || first.starts_with('{') {
         return None;
     }
@@ -135,15 +140,25 @@ impl Code {
     }
 
     fn is_code(&self, line: usize, column: usize) -> bool {
-        self.code.get(line).and_then(|marks| marks.get(column)).copied().unwrap_or(false)
+        self.code
+            .get(line)
+            .and_then(|marks| marks.get(column))
+            .copied()
+            .unwrap_or(false)
     }
 
     /// The code characters from (`line`, `column`) on, with their positions.
-    fn forward(&self, line: usize, column: usize) -> impl Iterator<Item = (usize, usize, char)> + '_ {
+    fn forward(
+        &self,
+        line: usize,
+        column: usize,
+    ) -> impl Iterator<Item = (usize, usize, char)> + '_ {
         let last = (line + MAX_STATEMENT_LINES).min(self.lines.len());
         (line..last).flat_map(move |l| {
             let from = if l == line { column } else { 0 };
-            (from..self.lines[l].len()).filter(move |&c| self.is_code(l, c)).map(move |c| (l, c, self.lines[l][c]))
+            (from..self.lines[l].len())
+                .filter(move |&c| self.is_code(l, c))
+                .map(move |c| (l, c, self.lines[l][c]))
         })
     }
 
@@ -176,8 +191,16 @@ impl Code {
         for l in line..=end_line {
             let chars = &self.lines[l];
             let from = if l == line { column } else { 0 };
-            let to = if l == end_line { end_column + 1 } else { chars.len() };
-            let part: String = chars.get(from..to.min(chars.len())).unwrap_or_default().iter().collect();
+            let to = if l == end_line {
+                end_column + 1
+            } else {
+                chars.len()
+            };
+            let part: String = chars
+                .get(from..to.min(chars.len()))
+                .unwrap_or_default()
+                .iter()
+                .collect();
             let part = part.trim();
             if !part.is_empty() {
                 parts.push(part.to_string());
@@ -192,7 +215,11 @@ impl Code {
         let mut before = Vec::new();
         let first = line.saturating_sub(MAX_STATEMENT_LINES);
         for l in (first..=line).rev() {
-            let to = if l == line { column } else { self.lines[l].len() };
+            let to = if l == line {
+                column
+            } else {
+                self.lines[l].len()
+            };
             for c in (0..to.min(self.lines[l].len())).rev() {
                 if !self.is_code(l, c) {
                     continue;
@@ -229,14 +256,27 @@ mod tests {
     use super::*;
 
     fn origin(line: u32, column: u32, text: &str) -> Origin {
-        Origin { file: "t.c".into(), line, column, text: text.into() }
+        Origin {
+            file: "t.c".into(),
+            line,
+            column,
+            text: text.into(),
+        }
     }
 
     #[test]
     fn statements_sharing_a_line_end_at_their_own_semicolon() {
         let source = "int x, y, r1;\nvoid *t1(void *a) { x = 1; r1 = y; return 0; }\n";
         let statement = locate(source, &origin(2, 21, "x = 1;")).expect("found");
-        assert_eq!((statement.line, statement.column, statement.end_line, statement.end_column), (2, 21, 2, 26));
+        assert_eq!(
+            (
+                statement.line,
+                statement.column,
+                statement.end_line,
+                statement.end_column
+            ),
+            (2, 21, 2, 26)
+        );
         assert_eq!(statement.text, "x = 1;");
         assert!(!statement.unbraced_body);
         let statement = locate(source, &origin(2, 28, "r1 = y;")).expect("found");
@@ -250,11 +290,18 @@ mod tests {
         let source = "  STORE(x, 1); r = y;\n  r = y; STORE(x, 1);\n  STORE(x, 1);\n";
         assert_eq!(locate(source, &origin(1, 3, "STORE(x, 1); r = y;")), None);
         assert_eq!(locate(source, &origin(2, 3, "r = y; STORE(x, 1);")), None);
-        let alone = locate(source, &origin(3, 3, "STORE(x, 1);")).expect("a macro alone on its line");
+        let alone =
+            locate(source, &origin(3, 3, "STORE(x, 1);")).expect("a macro alone on its line");
         assert_eq!((alone.end_line, alone.end_column), (3, 14));
         // a one-line function's whole line is no statement
         let source = "void *w(void *a) { STORE(x, 1); return 0; }\n";
-        assert_eq!(locate(source, &origin(1, 1, "void *w(void *a) { STORE(x, 1); return 0; }")), None);
+        assert_eq!(
+            locate(
+                source,
+                &origin(1, 1, "void *w(void *a) { STORE(x, 1); return 0; }")
+            ),
+            None
+        );
     }
 
     #[test]
@@ -274,28 +321,43 @@ mod tests {
         let source = "  if (c) x = 1;\n  return x = 2;\n  y = 3;\n";
         assert_eq!(locate(source, &origin(1, 3, "if (c) x = 1;")), None);
         assert_eq!(locate(source, &origin(2, 3, "return x = 2;")), None);
-        assert_eq!(locate(source, &origin(3, 4, "y = 3;")), None, "not at the column");
+        assert_eq!(
+            locate(source, &origin(3, 4, "y = 3;")),
+            None,
+            "not at the column"
+        );
         assert_eq!(locate(source, &origin(9, 1, "y = 3;")), None);
         assert_eq!(locate(source, &origin(0, 1, "y = 3;")), None);
         assert!(locate(source, &origin(3, 3, "y = 3;")).is_some());
         // in a comment
         assert_eq!(locate("/* y = 3; */\n", &origin(1, 4, "y = 3;")), None);
         // a loop condition ends at a parenthesis
-        assert_eq!(locate("  while (x = 1) y = 2;\n", &origin(1, 10, "x = 1")), None);
+        assert_eq!(
+            locate("  while (x = 1) y = 2;\n", &origin(1, 10, "x = 1")),
+            None
+        );
     }
 
     #[test]
     fn bodies_without_braces_are_told() {
         let source = "  if (c) x = 1;\n  else\n    y = 1;\n  do z = 1; while (c);\n  { w = 1; }\n  for (;;)\n    v = 1; // x\n";
-        let body = |line, column, text| locate(source, &origin(line, column, text)).map(|s| s.unbraced_body);
+        let body = |line, column, text| {
+            locate(source, &origin(line, column, text)).map(|s| s.unbraced_body)
+        };
         assert_eq!(body(1, 10, "x = 1;"), Some(true));
         assert_eq!(body(3, 5, "y = 1;"), Some(true));
         assert_eq!(body(4, 6, "z = 1;"), Some(true));
         assert_eq!(body(5, 5, "w = 1;"), Some(false));
         assert_eq!(body(7, 5, "v = 1;"), Some(true));
         let after_a_statement = "  x = 1; /* ) */ y = 1;\n";
-        assert_eq!(locate(after_a_statement, &origin(1, 18, "y = 1;")).map(|s| s.unbraced_body), Some(false));
+        assert_eq!(
+            locate(after_a_statement, &origin(1, 18, "y = 1;")).map(|s| s.unbraced_body),
+            Some(false)
+        );
         let after_an_identifier = "  redo: y = 1;\n";
-        assert_eq!(locate(after_an_identifier, &origin(1, 9, "y = 1;")).map(|s| s.unbraced_body), Some(false));
+        assert_eq!(
+            locate(after_an_identifier, &origin(1, 9, "y = 1;")).map(|s| s.unbraced_body),
+            Some(false)
+        );
     }
 }

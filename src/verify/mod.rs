@@ -4,24 +4,27 @@
 
 pub mod sc_run;
 
-use crate::backend::{BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, Property, ProverAnswer, RunOptions, SatSolver, Trace};
+use crate::backend::{
+    BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, Property, ProverAnswer, RunOptions,
+    SatSolver, Trace,
+};
+use crate::consistency::ExecutionError;
 use crate::consistency::{self, Model};
 use crate::exit;
 use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
 use crate::trace::diagnosis;
-use crate::trace::execution::{self, Decoded};
-use crate::consistency::ExecutionError;
 use crate::trace::execution::BuildError;
+use crate::trace::execution::{self, Decoded};
 use crate::trace::records::{self, Assignment, Record, RecordKind};
 use crate::trace::report::{
-    CbmcReport, CheckReport, DiagnosticReport, Invocation, KeptPrograms, PropertyReport, Renderer, Verdict, VerifyReport,
-    WarningReport,
+    CbmcReport, CheckReport, DiagnosticReport, Invocation, KeptPrograms, PropertyReport, Renderer,
+    Verdict, VerifyReport, WarningReport,
 };
 use crate::trace::{render_json, render_sarif, render_text};
 use crate::translate::TranslateError;
-use std::io::{IsTerminal, Write};
 use sc_run::{ScProgram, ScRun};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -132,33 +135,62 @@ fn fail(report: &mut VerifyReport, verdict: Verdict, code: u8, message: String) 
 /// text for the terminal (a rendered translation diagnostic), if any.
 fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String> {
     let runs_under_sc = request.sc_run && request.options.sma.model() != MemoryModel::Sc;
-    let sc_keep = request.keep.as_deref().filter(|_| runs_under_sc).map(sc_run::companion);
+    let sc_keep = request
+        .keep
+        .as_deref()
+        .filter(|_| runs_under_sc)
+        .map(sc_run::companion);
     for keep in request.keep.iter().chain(&sc_keep) {
         if same_file(&request.file, keep) {
-            let message = format!("the --keep output {} is the input file; refusing to overwrite it", keep.display());
+            let message = format!(
+                "the --keep output {} is the input file; refusing to overwrite it",
+                keep.display()
+            );
             fail(report, Verdict::BadInput, exit::BAD_INPUT, message);
             return None;
         }
     }
-    let loaded = crate::frontend::load(&request.file, &request.options).map_err(TranslateError::from);
-    let translated = loaded.and_then(|program| Ok((crate::translate::translate_loaded(&program, &request.options)?, program)));
+    let loaded =
+        crate::frontend::load(&request.file, &request.options).map_err(TranslateError::from);
+    let translated = loaded.and_then(|program| {
+        Ok((
+            crate::translate::translate_loaded(&program, &request.options)?,
+            program,
+        ))
+    });
     let (translation, program) = match translated {
         Ok(translated) => translated,
         Err(error) if error.is_environment_failure() => {
-            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, error.to_string());
+            fail(
+                report,
+                Verdict::BackendError,
+                exit::BACKEND_FAILURE,
+                error.to_string(),
+            );
             return None;
         }
         Err(error) => {
-            fail(report, Verdict::BadInput, exit::BAD_INPUT, error.to_string());
+            fail(
+                report,
+                Verdict::BadInput,
+                exit::BAD_INPUT,
+                error.to_string(),
+            );
             report.diagnostic = error.diagnostic().map(DiagnosticReport::from);
             return Some(render_translate_error(&error, request.color));
         }
     };
     report.bounds = translation.bounds.clone();
     report.sufficient_bounds = translation.sufficient;
-    report.sufficient_nmalloc = translation.heap_needs.and_then(|needs| needs.sufficient_nmalloc());
+    report.sufficient_nmalloc = translation
+        .heap_needs
+        .and_then(|needs| needs.sufficient_nmalloc());
     report.cuts_wide_values = translation.cuts_wide_values;
-    report.warnings = translation.warnings.iter().map(WarningReport::from).collect();
+    report.warnings = translation
+        .warnings
+        .iter()
+        .map(WarningReport::from)
+        .collect();
     if !request.format.is_document() {
         // before CBMC runs, which may take long
         for warning in &translation.warnings {
@@ -168,47 +200,85 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     let directory = match tempfile::tempdir() {
         Ok(directory) => directory,
         Err(error) => {
-            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, format!("cannot create a temporary directory: {error}"));
+            fail(
+                report,
+                Verdict::BackendError,
+                exit::BACKEND_FAILURE,
+                format!("cannot create a temporary directory: {error}"),
+            );
             return None;
         }
     };
     // CBMC checks lazysma's own file, whatever the --keep name is (CBMC
     // reads only names ending in .c); --keep gets a copy
     let sequential = directory.path().join("sequential.c");
-    if let Err(error) = crate::output::write_atomically(&sequential, translation.c_source.as_bytes()) {
-        let message = format!("cannot write the sequential program to a temporary directory: {error}");
-        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, message);
+    if let Err(error) =
+        crate::output::write_atomically(&sequential, translation.c_source.as_bytes())
+    {
+        let message =
+            format!("cannot write the sequential program to a temporary directory: {error}");
+        fail(
+            report,
+            Verdict::BackendError,
+            exit::BACKEND_FAILURE,
+            message,
+        );
         return None;
     }
     if let Some(keep) = &request.keep
         && let Err(message) = keep_copy(keep, &translation.c_source)
     {
-        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, message);
+        fail(
+            report,
+            Verdict::BackendError,
+            exit::BACKEND_FAILURE,
+            message,
+        );
         return None;
     }
     let sc_file = directory.path().join("sequential-sc.c");
-    let sc_program = runs_under_sc.then(|| sc_run::prepare(&program, &request.options, sc_file)).flatten();
+    let sc_program = runs_under_sc
+        .then(|| sc_run::prepare(&program, &request.options, sc_file))
+        .flatten();
     if let (Some(sc_program), Some(sc_keep)) = (&sc_program, &sc_keep)
         && let Err(message) = keep_copy(sc_keep, &sc_program.c_source)
     {
-        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, message);
+        fail(
+            report,
+            Verdict::BackendError,
+            exit::BACKEND_FAILURE,
+            message,
+        );
         return None;
     }
     report.kept = request.keep.as_ref().map(|keep| KeptPrograms {
         program: keep.display().to_string(),
-        sc_program: sc_keep.as_ref().filter(|_| sc_program.is_some()).map(|sc_keep| sc_keep.display().to_string()),
+        sc_program: sc_keep
+            .as_ref()
+            .filter(|_| sc_program.is_some())
+            .map(|sc_keep| sc_keep.display().to_string()),
     });
     let runs = match run_cbmc(request, &sequential, sc_program.as_ref()) {
         Ok(runs) => runs,
         Err(error) => {
-            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, error.to_string());
+            fail(
+                report,
+                Verdict::BackendError,
+                exit::BACKEND_FAILURE,
+                error.to_string(),
+            );
             return None;
         }
     };
     if crate::interrupt::received() {
         // SIGTERM or SIGINT stopped CBMC: no verdict, and the temporary
         // directory goes now
-        fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, "interrupted".to_string());
+        fail(
+            report,
+            Verdict::BackendError,
+            exit::BACKEND_FAILURE,
+            "interrupted".to_string(),
+        );
         return None;
     }
     match (runs.sc_violation, &sc_program) {
@@ -216,11 +286,27 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             report.cbmc = Some(cbmc_report(&runs.cbmc, &run, None));
             report.found_under_sc = true;
             report.check.model = MemoryModel::Sc.name();
-            conclude(request, report, &run, &sc_program.map, SmaImplementation::Sc);
+            conclude(
+                request,
+                report,
+                &run,
+                &sc_program.map,
+                SmaImplementation::Sc,
+            );
         }
         _ => {
-            report.cbmc = Some(cbmc_report(&runs.cbmc, &runs.model, runs.solver_name.clone()));
-            conclude(request, report, &runs.model, &translation.map, request.options.sma);
+            report.cbmc = Some(cbmc_report(
+                &runs.cbmc,
+                &runs.model,
+                runs.solver_name.clone(),
+            ));
+            conclude(
+                request,
+                report,
+                &runs.model,
+                &translation.map,
+                request.options.sma,
+            );
         }
     }
     None
@@ -229,7 +315,8 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
 /// Writes the copy of a sequential program that `--keep` asked for at
 /// `keep`; the message of a failure, as `translate -o` words it.
 fn keep_copy(keep: &Path, c_source: &str) -> Result<(), String> {
-    crate::output::write_atomically(keep, c_source.as_bytes()).map_err(|error| format!("cannot write {}: {error}", keep.display()))
+    crate::output::write_atomically(keep, c_source.as_bytes())
+        .map_err(|error| format!("cannot write {}: {error}", keep.display()))
 }
 
 /// The CBMC runs of one verification.
@@ -247,36 +334,73 @@ struct Runs {
 /// counterexample under SC stops the first run. On a machine with too few
 /// processors for three runs, the run under SC holds the first run's
 /// prover (see [`crate::backend::Hold`]) while it goes on.
-fn run_cbmc(request: &VerifyRequest, program: &Path, sc_program: Option<&ScProgram>) -> Result<Runs, BackendError> {
+fn run_cbmc(
+    request: &VerifyRequest,
+    program: &Path,
+    sc_program: Option<&ScProgram>,
+) -> Result<Runs, BackendError> {
     let cbmc = Cbmc::locate(request.cbmc.as_deref())?;
     let sat_solver = SatSolver::choose(request.sat_solver.as_deref().unwrap_or("auto"), &cbmc)?;
     let solver_name = sat_solver.as_ref().map(|solver| solver.name().to_string());
     let stop_model = Arc::new(AtomicBool::new(false));
     let portfolio = matches!(sat_solver, Some(SatSolver::Dimacs(_)));
-    let hold = (portfolio && sc_program.is_some() && sc_run::too_few_processors()).then(|| Arc::new(Hold::default()));
-    let sc_run = sc_program.map(|sc_program| ScRun::start(&cbmc, sc_program, request.timeout, &stop_model, hold.clone()));
-    let options = RunOptions { timeout: request.timeout, sat_solver, cancel: vec![stop_model], hold, ..RunOptions::default() };
+    let hold = (portfolio && sc_program.is_some() && sc_run::too_few_processors())
+        .then(|| Arc::new(Hold::default()));
+    let sc_run = sc_program.map(|sc_program| {
+        ScRun::start(
+            &cbmc,
+            sc_program,
+            request.timeout,
+            &stop_model,
+            hold.clone(),
+        )
+    });
+    let options = RunOptions {
+        timeout: request.timeout,
+        sat_solver,
+        cancel: vec![stop_model],
+        hold,
+        ..RunOptions::default()
+    };
     let show_progress = !request.format.is_document() && std::io::stderr().is_terminal();
     let mut model_progress = |progress: Progress| show_cbmc_progress("cbmc", &progress);
-    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress { Some(&mut model_progress) } else { None };
+    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress {
+        Some(&mut model_progress)
+    } else {
+        None
+    };
     let run = cbmc.run(program, &options, callback);
     if show_progress {
         eprint!("\r\x1b[K");
     }
     let model = run?;
     let mut sc_progress = |progress: Progress| show_cbmc_progress("cbmc under SC", &progress);
-    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress { Some(&mut sc_progress) } else { None };
+    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress {
+        Some(&mut sc_progress)
+    } else {
+        None
+    };
     let sc_violation = sc_run.and_then(|sc_run| sc_run.finish(&model, callback));
     if show_progress {
         eprint!("\r\x1b[K");
     }
-    Ok(Runs { cbmc, model, solver_name, sc_violation })
+    Ok(Runs {
+        cbmc,
+        model,
+        solver_name,
+        sc_violation,
+    })
 }
 
 /// Shows a CBMC run's progress on the terminal's last line.
 fn show_cbmc_progress(label: &str, progress: &Progress) {
     let mut stderr = std::io::stderr();
-    let _ = write!(stderr, "\r\x1b[K{label}: {} s ({})", progress.elapsed.as_secs(), progress.phase.name());
+    let _ = write!(
+        stderr,
+        "\r\x1b[K{label}: {} s ({})",
+        progress.elapsed.as_secs(),
+        progress.phase.name()
+    );
     let _ = stderr.flush();
 }
 
@@ -301,13 +425,22 @@ fn cbmc_report(cbmc: &Cbmc, run: &CbmcRun, sat_solver: Option<String>) -> CbmcRe
         exit_code: run.exit_code,
         sat_solver,
         decided_by,
-        formula_satisfiable: run.prover.filter(|_| !cbmc_concluded).and_then(ProverAnswer::formula_satisfiable),
+        formula_satisfiable: run
+            .prover
+            .filter(|_| !cbmc_concluded)
+            .and_then(ProverAnswer::formula_satisfiable),
     }
 }
 
 /// Turns CBMC's outcome on the program translated with `sma` into the
 /// verdict.
-fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, map: &TranslationMap, sma: SmaImplementation) {
+fn conclude(
+    request: &VerifyRequest,
+    report: &mut VerifyReport,
+    run: &CbmcRun,
+    map: &TranslationMap,
+    sma: SmaImplementation,
+) {
     // a run without a verdict: the message, what the solver beside CBMC
     // found, and the end of CBMC's stderr
     let explain = |message: String, tail: &str| {
@@ -316,24 +449,41 @@ fn conclude(request: &VerifyRequest, report: &mut VerifyReport, run: &CbmcRun, m
             Some(note) => format!("{message}\n{note}"),
             None => message,
         };
-        if tail.is_empty() { message } else { format!("{message}\nCBMC's stderr ends with:\n{tail}") }
+        if tail.is_empty() {
+            message
+        } else {
+            format!("{message}\nCBMC's stderr ends with:\n{tail}")
+        }
     };
     match &run.outcome {
         Outcome::Safe => {
             report.verdict = Verdict::Safe;
             report.exit_code = exit::SUCCESS;
         }
-        Outcome::Violated { property, trace } => counterexample(request, report, property, trace, map, sma),
+        Outcome::Violated { property, trace } => {
+            counterexample(request, report, property, trace, map, sma)
+        }
         Outcome::Inconclusive { .. } => {
             let message = format!("{}; this is not reported as safe", run.outcome.summary());
-            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, explain(message, &run.stderr_tail));
+            fail(
+                report,
+                Verdict::BackendError,
+                exit::BACKEND_FAILURE,
+                explain(message, &run.stderr_tail),
+            );
         }
-        Outcome::Timeout { .. } => {
-            fail(report, Verdict::Timeout, exit::TIMEOUT, explain(format!("CBMC stopped: {}", run.outcome.summary()), ""))
-        }
-        Outcome::OutOfMemory { .. } | Outcome::ToolError { .. } => {
-            fail(report, Verdict::BackendError, exit::BACKEND_FAILURE, explain(run.outcome.summary(), &run.stderr_tail))
-        }
+        Outcome::Timeout { .. } => fail(
+            report,
+            Verdict::Timeout,
+            exit::TIMEOUT,
+            explain(format!("CBMC stopped: {}", run.outcome.summary()), ""),
+        ),
+        Outcome::OutOfMemory { .. } | Outcome::ToolError { .. } => fail(
+            report,
+            Verdict::BackendError,
+            exit::BACKEND_FAILURE,
+            explain(run.outcome.summary(), &run.stderr_tail),
+        ),
     }
 }
 
@@ -381,16 +531,35 @@ fn counterexample(
             report.check.reason = Some(reason.clone());
             report.check.realisable = Some(false);
             report.check.performed = request.native_check;
-            fail(report, Verdict::CheckFailed, exit::CHECK_FAILED, format!("the counterexample cannot be decoded: {reason}"));
+            fail(
+                report,
+                Verdict::CheckFailed,
+                exit::CHECK_FAILED,
+                format!("the counterexample cannot be decoded: {reason}"),
+            );
             return;
         }
     };
     let model = consistency_model(sma.model());
-    let renderer = Renderer { decoded: &decoded, map, atomic_writes: model == Model::Sc };
-    let bound_reached = report.property.as_ref().is_some_and(PropertyReport::is_unwinding_assertion);
-    let failing = report.property.as_ref().and_then(PropertyReport::thread_slot);
+    let renderer = Renderer {
+        decoded: &decoded,
+        map,
+        atomic_writes: model == Model::Sc,
+    };
+    let bound_reached = report
+        .property
+        .as_ref()
+        .is_some_and(PropertyReport::is_unwinding_assertion);
+    let failing = report
+        .property
+        .as_ref()
+        .and_then(PropertyReport::thread_slot);
     if !request.native_check {
-        report.verdict = if bound_reached { Verdict::UnwindingBound } else { Verdict::UncheckedViolation };
+        report.verdict = if bound_reached {
+            Verdict::UnwindingBound
+        } else {
+            Verdict::UncheckedViolation
+        };
         report.exit_code = exit::VIOLATION;
         report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
         return;
@@ -398,10 +567,12 @@ fn counterexample(
     report.check.performed = true;
     let checked = consistency::verify(&decoded.execution, model)
         .map_err(|reason| reason.to_string())
-        .and_then(|witness| match consistency::replay(&decoded.execution, &witness, model) {
-            Ok(()) => Ok(witness),
-            Err(error) => Err(format!("the checker's witness does not replay: {error}")),
-        });
+        .and_then(
+            |witness| match consistency::replay(&decoded.execution, &witness, model) {
+                Ok(()) => Ok(witness),
+                Err(error) => Err(format!("the checker's witness does not replay: {error}")),
+            },
+        );
     match checked {
         Ok(witness) => {
             report.check.realisable = Some(true);
@@ -420,7 +591,12 @@ fn counterexample(
             report.check.realisable = Some(false);
             report.check.reason = Some(reason.clone());
             report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
-            fail(report, Verdict::CheckFailed, exit::CHECK_FAILED, format!("the counterexample failed the native check: {reason}"));
+            fail(
+                report,
+                Verdict::CheckFailed,
+                exit::CHECK_FAILED,
+                format!("the counterexample failed the native check: {reason}"),
+            );
         }
     }
 }
@@ -440,19 +616,32 @@ enum DecodeFailure {
 
 /// The execution recorded in a CBMC trace of the program translated with
 /// `sma`.
-fn decode(trace: &Trace, map: &TranslationMap, sma: SmaImplementation) -> Result<Decoded, DecodeFailure> {
+fn decode(
+    trace: &Trace,
+    map: &TranslationMap,
+    sma: SmaImplementation,
+) -> Result<Decoded, DecodeFailure> {
     let assignments = trace.assignments().filter_map(|step| {
         let lhs = step.lhs.as_deref()?;
         let value = step.value.as_ref();
-        Some(Assignment { lhs, data: value.and_then(|v| v.data.as_deref()), integer: value.and_then(|v| v.integer) })
+        Some(Assignment {
+            lhs,
+            data: value.and_then(|v| v.data.as_deref()),
+            integer: value.and_then(|v| v.integer),
+        })
     });
-    let records = records::decode(assignments).map_err(|error| DecodeFailure::Other(error.to_string()))?;
-    execution::build_typed(&records, &map.locations, &map.value_types, sma).map_err(|error| match error {
-        BuildError::Malformed(ExecutionError::UnlockNotHeld { .. }) => match unlock_not_held(&records, map) {
-            Some(description) => DecodeFailure::UnlockNotHeld(description),
-            None => DecodeFailure::Other(error.to_string()),
-        },
-        other => DecodeFailure::Other(other.to_string()),
+    let records =
+        records::decode(assignments).map_err(|error| DecodeFailure::Other(error.to_string()))?;
+    execution::build_typed(&records, &map.locations, &map.value_types, sma).map_err(|error| {
+        match error {
+            BuildError::Malformed(ExecutionError::UnlockNotHeld { .. }) => {
+                match unlock_not_held(&records, map) {
+                    Some(description) => DecodeFailure::UnlockNotHeld(description),
+                    None => DecodeFailure::Other(error.to_string()),
+                }
+            }
+            other => DecodeFailure::Other(other.to_string()),
+        }
     })
 }
 
@@ -466,19 +655,32 @@ fn unlock_not_held(records: &[Record], map: &TranslationMap) -> Option<String> {
         _ => false,
     })?;
     let origin = map.origins.get(record.stmt)?;
-    Some(format!("{}:{}: {}: {}", origin.file, origin.line, crate::ir::UNLOCK_NOT_HELD, origin.text))
+    Some(format!(
+        "{}:{}: {}: {}",
+        origin.file,
+        origin.line,
+        crate::ir::UNLOCK_NOT_HELD,
+        origin.text
+    ))
 }
 
 /// Prints the report: JSON on stdout, or text (stdout for results, stderr
 /// for errors). Fails only when stdout cannot be written.
-fn emit(request: &VerifyRequest, report: &VerifyReport, details: Option<&str>) -> std::io::Result<()> {
+fn emit(
+    request: &VerifyRequest,
+    report: &VerifyReport,
+    details: Option<&str>,
+) -> std::io::Result<()> {
     match request.format {
         ReportFormat::Json => return crate::output::print(&render_json::render(report)),
         ReportFormat::Sarif => return crate::output::print(&render_sarif::render(report)),
         ReportFormat::Text => {}
     }
     match report.verdict {
-        Verdict::Safe | Verdict::Violation | Verdict::UncheckedViolation | Verdict::UnwindingBound => {
+        Verdict::Safe
+        | Verdict::Violation
+        | Verdict::UncheckedViolation
+        | Verdict::UnwindingBound => {
             crate::output::print(&render_text::render(report, request.color))
         }
         Verdict::CheckFailed => {
@@ -530,7 +732,12 @@ pub fn report_option_error(message: &str, format: ReportFormat) -> u8 {
         sc_run: false,
     };
     let mut report = empty_report(&request);
-    fail(&mut report, Verdict::BadInput, exit::BAD_INPUT, message.to_string());
+    fail(
+        &mut report,
+        Verdict::BadInput,
+        exit::BAD_INPUT,
+        message.to_string(),
+    );
     let document = match format {
         ReportFormat::Sarif => {
             let mut log = render_sarif::log(&report);
@@ -538,7 +745,8 @@ pub fn report_option_error(message: &str, format: ReportFormat) -> u8 {
             log
         }
         ReportFormat::Json | ReportFormat::Text => {
-            let mut document = serde_json::to_value(&report).unwrap_or_else(|_| serde_json::json!({}));
+            let mut document =
+                serde_json::to_value(&report).unwrap_or_else(|_| serde_json::json!({}));
             for unknown in ["file", "model", "sma", "bounds", "unwinding_assertions"] {
                 document[unknown] = serde_json::Value::Null;
             }

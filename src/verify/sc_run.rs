@@ -4,7 +4,9 @@
 //! so when a bug needs no weak memory this run usually finds it long
 //! before the TSO/PSO run, and its counterexample ends that run.
 
-use crate::backend::{BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, RunOptions, report_while};
+use crate::backend::{
+    BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, RunOptions, report_while,
+};
 use crate::ir::Program;
 use crate::options::{AutoBounds, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
@@ -50,18 +52,33 @@ pub struct ScProgram {
 /// succeeded, so its verdict stands).
 pub fn prepare(program: &Program, options: &TranslateOptions, file: PathBuf) -> Option<ScProgram> {
     // the heap as the TSO/PSO run has it: `--nmalloc auto` stays
-    let auto_bounds = AutoBounds { nmalloc: options.auto_bounds.nmalloc, ..AutoBounds::default() };
-    let options = TranslateOptions { sma: SmaImplementation::Sc, auto_bounds, ..options.clone() };
+    let auto_bounds = AutoBounds {
+        nmalloc: options.auto_bounds.nmalloc,
+        ..AutoBounds::default()
+    };
+    let options = TranslateOptions {
+        sma: SmaImplementation::Sc,
+        auto_bounds,
+        ..options.clone()
+    };
     let translation = crate::translate::translate_loaded(program, &options).ok()?;
     crate::output::write_atomically(&file, translation.c_source.as_bytes()).ok()?;
-    Some(ScProgram { file, map: translation.map, c_source: translation.c_source })
+    Some(ScProgram {
+        file,
+        map: translation.map,
+        c_source: translation.c_source,
+    })
 }
 
 /// Where `--keep` keeps the program of the run under SC: beside `keep`,
 /// its name ending in `.sc.c` instead of `.c` (`seq.c`: `seq.sc.c`; `seq`:
 /// `seq.sc.c`).
 pub fn companion(keep: &Path) -> PathBuf {
-    let stem = if keep.extension() == Some(OsStr::new("c")) { keep.file_stem() } else { keep.file_name() };
+    let stem = if keep.extension() == Some(OsStr::new("c")) {
+        keep.file_stem()
+    } else {
+        keep.file_name()
+    };
     let mut name = stem.map(OsStr::to_os_string).unwrap_or_default();
     name.push(".sc.c");
     keep.with_file_name(name)
@@ -93,7 +110,12 @@ impl ScRun {
         let started = Instant::now();
         let stop = Arc::new(AtomicBool::new(false));
         let progress = Arc::new(Mutex::new(None));
-        let (cbmc, file, stop_model, stop_self) = (cbmc.clone(), program.file.clone(), Arc::clone(stop_model), Arc::clone(&stop));
+        let (cbmc, file, stop_model, stop_self) = (
+            cbmc.clone(),
+            program.file.clone(),
+            Arc::clone(stop_model),
+            Arc::clone(&stop),
+        );
         let latest = Arc::clone(&progress);
         let handle = thread::spawn(move || {
             while started.elapsed() < SC_RUN_DELAY {
@@ -103,7 +125,11 @@ impl ScRun {
                 thread::sleep(STOP_POLL);
             }
             let timeout = timeout.map(|limit| limit.saturating_sub(started.elapsed()));
-            let options = RunOptions { timeout, cancel: vec![stop_self], ..RunOptions::default() };
+            let options = RunOptions {
+                timeout,
+                cancel: vec![stop_self],
+                ..RunOptions::default()
+            };
             let mut note = |report: Progress| {
                 if let Ok(mut latest) = latest.lock() {
                     *latest = Some(report);
@@ -116,12 +142,22 @@ impl ScRun {
             if let Some(hold) = &hold {
                 hold.request(false);
             }
-            if matches!(&run, Ok(CbmcRun { outcome: Outcome::Violated { .. }, .. })) {
+            if matches!(
+                &run,
+                Ok(CbmcRun {
+                    outcome: Outcome::Violated { .. },
+                    ..
+                })
+            ) {
                 stop_model.store(true, Ordering::Relaxed);
             }
             Some(run)
         });
-        ScRun { handle: Some(handle), stop, progress }
+        ScRun {
+            handle: Some(handle),
+            stop,
+            progress,
+        }
     }
 
     /// The SC run's counterexample, if it found one, once the TSO/PSO run
@@ -129,7 +165,11 @@ impl ScRun {
     /// stopped when `model` decided the program, and awaited when it did
     /// not (a timeout, a crash, or a stop by the SC run's counterexample),
     /// with its progress reported to `report` meanwhile.
-    pub fn finish(mut self, model: &CbmcRun, report: Option<&mut dyn FnMut(Progress)>) -> Option<CbmcRun> {
+    pub fn finish(
+        mut self,
+        model: &CbmcRun,
+        report: Option<&mut dyn FnMut(Progress)>,
+    ) -> Option<CbmcRun> {
         match model.outcome {
             Outcome::Violated { .. } => return None,
             Outcome::Safe => self.stop.store(true, Ordering::Relaxed),
@@ -169,6 +209,9 @@ mod tests {
         use std::ffi::OsStr;
         use std::os::unix::ffi::OsStrExt;
         let keep = Path::new("out").join(OsStr::from_bytes(b"s\xffq.c"));
-        assert_eq!(companion(&keep), Path::new("out").join(OsStr::from_bytes(b"s\xffq.sc.c")));
+        assert_eq!(
+            companion(&keep),
+            Path::new("out").join(OsStr::from_bytes(b"s\xffq.sc.c"))
+        );
     }
 }

@@ -70,10 +70,10 @@ fn may_leave(
     let write = buffer[at];
     let fenced = |older: EventId| {
         let (older, write) = (execution.event(older), execution.event(write));
-        store_fences &&
-        execution.threads()[write.thread][older.index + 1..write.index]
-            .iter()
-            .any(|&e| execution.event(e).op == Op::StoreFence)
+        store_fences
+            && execution.threads()[write.thread][older.index + 1..write.index]
+                .iter()
+                .any(|&e| execution.event(e).op == Op::StoreFence)
     };
     match model {
         Model::Pso => !buffer[..at]
@@ -196,7 +196,9 @@ impl Machine {
                     next.holder[mutex] = None;
                     vec![exec]
                 }
-                Op::LockBusy { mutex } if empty && self.holder[mutex].is_some_and(|holder| holder != thread) => {
+                Op::LockBusy { mutex }
+                    if empty && self.holder[mutex].is_some_and(|holder| holder != thread) =>
+                {
                     vec![exec]
                 }
                 _ => continue,
@@ -357,7 +359,11 @@ pub fn random_shapes(
                 (12, _) => Shape::StoreFence,
                 (13, _) => {
                     in_section = !in_section;
-                    if in_section { Shape::AtomicBegin } else { Shape::AtomicEnd }
+                    if in_section {
+                        Shape::AtomicBegin
+                    } else {
+                        Shape::AtomicEnd
+                    }
                 }
                 (14, None) => Shape::LockBusy(rng.below(2)),
                 (_, None) => {
@@ -375,7 +381,14 @@ pub fn random_shapes(
         }
         // Litmus-like threads (stores, then loads) make weak behaviours common.
         let has_locks = thread.iter().any(|s| {
-            matches!(s, Shape::Lock(_) | Shape::Unlock(_) | Shape::LockBusy(_) | Shape::AtomicBegin | Shape::AtomicEnd)
+            matches!(
+                s,
+                Shape::Lock(_)
+                    | Shape::Unlock(_)
+                    | Shape::LockBusy(_)
+                    | Shape::AtomicBegin
+                    | Shape::AtomicEnd
+            )
         });
         if !has_locks && rng.below(3) != 0 {
             thread.sort_by_key(|shape| match shape {
@@ -514,7 +527,9 @@ fn run_execution(
                     Op::Fence | Op::Rmw { .. } => empty,
                     Op::Lock { mutex } => empty && machine.holder[mutex].is_none(),
                     Op::Unlock { .. } => empty,
-                    Op::LockBusy { mutex } => empty && machine.holder[mutex].is_some_and(|holder| holder != thread),
+                    Op::LockBusy { mutex } => {
+                        empty && machine.holder[mutex].is_some_and(|holder| holder != thread)
+                    }
                 };
                 if ok {
                     moves.push((thread, false));
@@ -584,7 +599,10 @@ fn run_execution(
                         None => RfSpec::Init,
                         Some(w) => RfSpec::Event(placeholder.event(w).id.clone()),
                     };
-                    EventSpec::new(placeholder.event(event).id.clone(), op_spec(&placeholder, event, rf))
+                    EventSpec::new(
+                        placeholder.event(event).id.clone(),
+                        op_spec(&placeholder, event, rf),
+                    )
                 })
                 .collect()
         })

@@ -12,18 +12,28 @@ use std::sync::Mutex;
 /// suffice (`tests/fixtures/bench_bounds.tsv`, shared with
 /// `scripts/bench-vs-cbmc.py`), by path below `../shared/bench/`.
 pub fn bench_bounds() -> std::collections::HashMap<String, Vec<String>> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/bench_bounds.tsv"))
-        .expect("tests/fixtures/bench_bounds.tsv is readable");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/bench_bounds.tsv"
+    ))
+    .expect("tests/fixtures/bench_bounds.tsv is readable");
     text.lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .filter_map(|line| line.split_once('\t'))
-        .map(|(path, bounds)| (path.to_string(), bounds.split_whitespace().map(str::to_string).collect()))
+        .map(|(path, bounds)| {
+            (
+                path.to_string(),
+                bounds.split_whitespace().map(str::to_string).collect(),
+            )
+        })
         .collect()
 }
 
 /// The `shared/` directory beside the repository.
 pub fn shared_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
 }
 
 /// Writes `directory/cbmc`, a POSIX sh script with the body `text`, and
@@ -32,7 +42,8 @@ pub fn cbmc_script(directory: &Path, text: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let script = directory.join("cbmc");
     std::fs::write(&script, format!("#!/bin/sh\n{text}")).expect("write the CBMC script");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("make the script executable");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("make the script executable");
     script
 }
 
@@ -56,7 +67,11 @@ fn cbmc_doing_when_tracing(directory: &Path, real: &Path, action: &str) -> PathB
 /// Writes `directory/cbmc`: the real CBMC `real`, which appends each call's
 /// arguments as one line to `log` first.
 pub fn cbmc_logging_calls(directory: &Path, real: &Path, log: &Path) -> PathBuf {
-    let text = format!("echo \"$*\" >> '{}'\nexec '{}' \"$@\"\n", log.display(), real.display());
+    let text = format!(
+        "echo \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+        log.display(),
+        real.display()
+    );
     cbmc_script(directory, &text)
 }
 
@@ -71,14 +86,19 @@ pub fn cbmc_slow_when_tracing(directory: &Path, real: &Path, seconds: u32) -> Pa
 /// The CBMC that `lazysma verify` finds without `--cbmc`: `$LAZYSMA_CBMC`,
 /// then `cbmc` on the `PATH`.
 pub fn cbmc_path() -> Option<PathBuf> {
-    std::env::var_os("LAZYSMA_CBMC").map(PathBuf::from).or_else(|| which::which("cbmc").ok())
+    std::env::var_os("LAZYSMA_CBMC")
+        .map(PathBuf::from)
+        .or_else(|| which::which("cbmc").ok())
 }
 
 /// Whether CBMC can be run; under CI=true its absence is a test failure.
 pub fn require_cbmc() -> bool {
     match cbmc_path() {
         Some(_) => true,
-        None if std::env::var("CI").map(|value| value == "true").unwrap_or(false) => {
+        None if std::env::var("CI")
+            .map(|value| value == "true")
+            .unwrap_or(false) =>
+        {
             panic!("CBMC is not installed but CI=true: run scripts/install-cbmc.sh")
         }
         None => {
@@ -93,7 +113,11 @@ pub fn require_cbmc() -> bool {
 pub fn require_cadical() -> bool {
     match which::which("cadical") {
         Ok(_) => true,
-        Err(_) if std::env::var("CI").map(|value| value == "true").unwrap_or(false) => {
+        Err(_)
+            if std::env::var("CI")
+                .map(|value| value == "true")
+                .unwrap_or(false) =>
+        {
             panic!("cadical is not installed but CI=true: run scripts/install-cbmc.sh")
         }
         Err(_) => {
@@ -124,7 +148,11 @@ pub fn verify(file: &Path, arguments: &[&str]) -> (i32, String, String) {
 }
 
 /// Runs `job` on every item with `workers` threads; results in input order.
-pub fn parallel_map<T: Sync, R: Send>(items: &[T], workers: usize, job: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    workers: usize,
+    job: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let next = Mutex::new(0usize);
     let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
@@ -146,7 +174,12 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], workers: usize, job: impl Fn(
             });
         }
     });
-    results.into_inner().expect("no worker panicked").into_iter().map(|r| r.expect("every item ran")).collect()
+    results
+        .into_inner()
+        .expect("no worker panicked")
+        .into_iter()
+        .map(|r| r.expect("every item ran"))
+        .collect()
 }
 
 /// Expected verdict of a corpus program under one model.
@@ -187,7 +220,8 @@ pub struct LitmusTest {
 /// All visible litmus tests with their expected verdicts.
 pub fn litmus_tests() -> Vec<LitmusTest> {
     let directory = shared_dir().join("litmus").join("visible");
-    let manifest = std::fs::read_to_string(directory.join("expected.tsv")).expect("litmus manifest is readable");
+    let manifest = std::fs::read_to_string(directory.join("expected.tsv"))
+        .expect("litmus manifest is readable");
     manifest
         .lines()
         .skip(1)
@@ -209,5 +243,8 @@ pub fn litmus_tests() -> Vec<LitmusTest> {
 
 /// Number of CBMC runs to do at once (the machine has few cores).
 pub fn workers() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).min(4)
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .min(4)
 }
