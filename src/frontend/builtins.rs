@@ -1015,7 +1015,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     op: RmwOp::Exchange(value),
                 });
                 let old = Val {
-                    expr: self.from_memory(Expr::Load(Place::Local(old)), &ty),
+                    expr: self.value_from_memory(Expr::Load(Place::Local(old)), &ty),
                     ty,
                 };
                 if let Atomic::Exchange { generic: true } = kind {
@@ -1168,7 +1168,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let old = Expr::Load(Place::Local(old));
         Ok(CompareExchange {
             succeeded: Expr::Binary(BinaryOp::Eq, Box::new(old.clone()), Box::new(expected)),
-            old: self.from_memory(old, ty),
+            old: self.value_from_memory(old, ty),
         })
     }
 
@@ -1435,7 +1435,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         // (a struct without fields has no bytes: no count of them fills any)
         let each = self.lw.types.byte_size(first.ty()).max(1);
         let count = bytes / each;
-        let objects = (bytes % each == 0 && count <= room)
+        let objects = (bytes.is_multiple_of(each) && count <= room)
             .then(|| {
                 (0..count)
                     .map(|k| self.following(&first, k))
@@ -1693,7 +1693,7 @@ const ASM_HELP: &str = "only fences (mfence, sync, lwsync, sfence, `lock; addl $
 fn asm_instructions(text: &str) -> Vec<String> {
     let mut instructions: Vec<String> = Vec::new();
     let mut prefix = String::new();
-    for part in text.split(|c: char| c == ';' || c == '\n') {
+    for part in text.split([';', '\n']) {
         let words: Vec<String> = part
             .split_whitespace()
             .map(str::to_ascii_lowercase)

@@ -272,7 +272,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             target: Place::Local(temp),
             address,
         });
-        let expr = self.from_memory(Expr::Load(Place::Local(temp)), &ty);
+        let expr = self.value_from_memory(Expr::Load(Place::Local(temp)), &ty);
         Val { expr, ty }
     }
 
@@ -1462,7 +1462,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         ));
         let guessed = Expr::Load(Place::Local(guess));
         let old = Val {
-            expr: self.from_memory(guessed.clone(), ty),
+            expr: self.value_from_memory(guessed.clone(), ty),
             ty: ty.clone(),
         };
         let new = update(self, old.clone())?;
@@ -1503,7 +1503,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     /// The value of type `ty` whose memory form is `stored` ([`Self::to_memory`]).
-    pub(super) fn from_memory(&self, stored: Expr, ty: &CType) -> Expr {
+    pub(super) fn value_from_memory(&self, stored: Expr, ty: &CType) -> Expr {
         match floating_bits(ty) {
             Some(_) => Expr::Reinterpret(self.lw.types.ir_type(ty), Box::new(stored)),
             None => stored,

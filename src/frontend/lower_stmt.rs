@@ -759,7 +759,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 };
                 self.lw.refuse(
                     span,
-                    &format!("setting the bytes of a {kind} to {byte:#04x}"),
+                    format!("setting the bytes of a {kind} to {byte:#04x}"),
                     Some("only integers take bytes other than 0 here; store the value you mean"),
                 )
             }

@@ -188,7 +188,7 @@ fn struct_attributes_after_bodies(text: &str) -> String {
 fn next_struct_keyword(text: &str) -> Option<usize> {
     let mut from = 0;
     while from < text.len() {
-        let at = from + text[from..].find(|c: char| c == 's' || c == 'u')?;
+        let at = from + text[from..].find(['s', 'u'])?;
         let keyword = ["struct", "union"]
             .into_iter()
             .find(|k| text[at..].starts_with(k));

@@ -394,7 +394,7 @@ pub fn build_typed(
     let allocations: Vec<(u64, usize)> = records
         .iter()
         .filter(|record| record.kind == RecordKind::Malloc)
-        .filter_map(|record| Some((record.loc, usize::try_from(record.stmt).ok()?)))
+        .map(|record| (record.loc, record.stmt))
         .collect();
     let kinds = types.with_heap_and_allocations_typed(&accesses, &allocations);
     let mut builder = Builder {
