@@ -6,7 +6,7 @@ times, both verdicts and the ratio lazysma / cbmc.
 
 Usage: scripts/bench-vs-cbmc.py [--lazysma PATH] [--cbmc PATH] [--timeout S]
                                 [--models tso,pso] [--markdown] [--sat-solver NAME]
-Reads ../shared/bench/ (manifest.tsv, paper_table1.tsv) beside the repository.
+Reads tests/corpus/bench/ (manifest.tsv, paper_table1.tsv).
 Build lazysma first: cargo build --release.
 """
 

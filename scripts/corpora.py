@@ -1,6 +1,7 @@
-"""What the corpus scripts share: where ../shared/ is, the documented bounds
-of every litmus test and benchmark program (the same files the Rust tests
-read), and one timed run of a command with its verdict."""
+"""What the corpus scripts share: where the corpora are (tests/corpus/),
+the documented bounds of every litmus test and benchmark program (the same
+files the Rust tests read), and one timed run of a command with its
+verdict."""
 
 import csv
 import re
@@ -11,8 +12,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LITMUS = ROOT.parent / "shared" / "litmus" / "visible"
-BENCH = ROOT.parent / "shared" / "bench"
+LITMUS = ROOT / "tests" / "corpus" / "litmus" / "visible"
+BENCH = ROOT / "tests" / "corpus" / "bench"
 DEFAULT_LAZYSMA = str(ROOT / "target" / "release" / "lazysma")
 
 

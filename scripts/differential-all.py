@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The end-to-end differential of the shared memory abstractions (FMCAD 2016
 Theorems 1-2): runs `lazysma verify` on every litmus test of
-../shared/litmus/visible/ and every benchmark program of ../shared/bench/
+tests/corpus/litmus/visible/ and every benchmark program of tests/corpus/bench/
 with the timestamped SMA of a model (etso, epso) and with its reference
 store buffers (tso_ref, pso_ref), at the same documented bounds, and
 compares the two verdicts. The corpus `bench-reduced` runs the benchmark

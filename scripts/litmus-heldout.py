@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Prepares litmus tests that are not in ../shared/litmus/visible/ for
+"""Prepares litmus tests that are not in tests/corpus/litmus/visible/ for
 scripts/litmus-all.py: converts Nidhugg's C litmus tests to plain accesses
-the way the corpus was converted (../shared/litmus/README.md) and gives each
+the way the corpus was converted (tests/corpus/litmus/README.md) and gives each
 its expected SC/TSO/PSO verdicts from CBMC's own `--mm sc|tso|pso` (the
 oracle the corpus README reports in agreement with its explicit-state
 explorer on every test it checked).
@@ -33,7 +33,7 @@ MODELS = ("sc", "tso", "pso")
 
 def convert(text):
     """The plain-access form of one Nidhugg C litmus test (the conversion
-    table of ../shared/litmus/README.md; older versions of the suite used
+    table of tests/corpus/litmus/README.md; older versions of the suite used
     `volatile int`, which becomes `int` as well)."""
     text = re.sub(r"atomic_store_explicit\(\s*&([^,]+?),\s*([^,]+?),\s*memory_order_\w+\s*\)", r"\1 = \2", text)
     text = re.sub(r"atomic_load_explicit\(\s*&([^,]+?),\s*memory_order_\w+\s*\)", r"(\1)", text)

@@ -1,12 +1,12 @@
 //! End to end on the benchmark corpus: every program of
-//! `../shared/bench/manifest.tsv` with a known verdict gets it from
+//! `tests/corpus/bench/manifest.tsv` with a known verdict gets it from
 //! `lazysma verify` under SC, TSO and PSO, with the bounds of the FMCAD 2016
 //! Table I where the paper gives them.
 
 mod support;
 
 use std::collections::HashMap;
-use support::{Verdict, bench_bounds, parallel_map, require_cbmc, shared_dir, verify, workers};
+use support::{Verdict, bench_bounds, corpus_dir, parallel_map, require_cbmc, verify, workers};
 
 /// Runs of the quick selection that take minutes, with the reason: left to
 /// `LAZYSMA_BENCH_ALL=1` (README: benchmark section).
@@ -51,7 +51,7 @@ struct Job {
 
 /// Table I bounds by corpus file: `--unwind U --qsize N --rounds R --maxclock K --nmalloc M`.
 fn table_one_bounds() -> HashMap<String, Vec<String>> {
-    let text = std::fs::read_to_string(shared_dir().join("bench/paper_table1.tsv"))
+    let text = std::fs::read_to_string(corpus_dir().join("bench/paper_table1.tsv"))
         .expect("Table I is readable");
     let mut bounds = HashMap::new();
     for line in text.lines().skip(1) {
@@ -87,7 +87,7 @@ fn table_one_bounds() -> HashMap<String, Vec<String>> {
 }
 
 fn jobs() -> Vec<Job> {
-    let manifest = std::fs::read_to_string(shared_dir().join("bench/manifest.tsv"))
+    let manifest = std::fs::read_to_string(corpus_dir().join("bench/manifest.tsv"))
         .expect("manifest is readable");
     let table = table_one_bounds();
     let overrides = bench_bounds();
@@ -147,7 +147,7 @@ fn bench_programs_get_their_verdicts() {
     let jobs = jobs();
     assert!(
         jobs.len() + SLOW.len() >= 3 * QUICK.len(),
-        "the benchmark corpus is beside the repository"
+        "the benchmark corpus is in tests/corpus/bench/"
     );
     expect_verdicts(&jobs, &[]);
 }
@@ -175,7 +175,7 @@ fn byte_addresses_keep_the_verdicts_of_pointer_programs() {
 /// not the expected one.
 fn expect_verdicts(jobs: &[Job], extra: &[&str]) {
     let failures: Vec<String> = parallel_map(jobs, workers(), |job| {
-        let file = shared_dir().join("bench").join(&job.path);
+        let file = corpus_dir().join("bench").join(&job.path);
         let mut arguments: Vec<&str> = vec![job.model, "--timeout", "600"];
         arguments.extend(job.bounds.iter().map(String::as_str));
         arguments.extend(extra);

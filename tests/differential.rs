@@ -114,7 +114,7 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
             .map(|file| (file, litmus_bounds()))
             .collect();
     }
-    let litmus = support::shared_dir().join("litmus").join("visible");
+    let litmus = support::corpus_dir().join("litmus").join("visible");
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let mut files: Vec<PathBuf> = ["SB.c", "MP.c", "LB.c", "2+2W.c", "WRC.c"]
         .iter()
@@ -140,7 +140,7 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
         let bounds = bench_bounds
             .remove(program)
             .expect("bench_bounds.tsv has the classic mutual exclusion");
-        programs.push((support::shared_dir().join("bench").join(program), bounds));
+        programs.push((support::corpus_dir().join("bench").join(program), bounds));
     }
     programs
 }

@@ -1,5 +1,5 @@
 //! Lowers every visible litmus test and every supported benchmark program of
-//! `../shared` and checks basic well-formedness of the result.
+//! `tests/corpus/` and checks basic well-formedness of the result.
 
 use lazysma::frontend;
 use lazysma::ir::{Program, StmtKind};
@@ -7,8 +7,8 @@ use lazysma::options::TranslateOptions;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }
 
 fn well_formed(program: &Program) {
@@ -75,11 +75,9 @@ fn lower_all(paths: &[PathBuf]) -> Vec<String> {
 
 #[test]
 fn every_visible_litmus_test_lowers() {
-    let dir = shared().join("litmus/visible");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipping: {} not found", dir.display());
-        return;
-    };
+    let dir = corpus().join("litmus/visible");
+    let entries = std::fs::read_dir(&dir)
+        .unwrap_or_else(|error| panic!("{} is readable: {error}", dir.display()));
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
@@ -103,11 +101,9 @@ fn every_visible_litmus_test_lowers() {
 
 #[test]
 fn parsing_and_lowering_a_litmus_test_takes_milliseconds() {
-    let path = shared().join("litmus/visible/2+2W.c");
-    let Ok(text) = frontend::preprocess(&path, &TranslateOptions::default()) else {
-        eprintln!("skipping: {} not found", path.display());
-        return;
-    };
+    let path = corpus().join("litmus/visible/2+2W.c");
+    let text = frontend::preprocess(&path, &TranslateOptions::default())
+        .unwrap_or_else(|error| panic!("{} preprocesses: {error:?}", path.display()));
     let runs = 20;
     let start = Instant::now();
     for _ in 0..runs {
@@ -121,16 +117,14 @@ fn parsing_and_lowering_a_litmus_test_takes_milliseconds() {
 
 #[test]
 fn supported_benchmarks_lower() {
-    let manifest = shared().join("bench/manifest.tsv");
-    let Ok(text) = std::fs::read_to_string(&manifest) else {
-        eprintln!("skipping: {} not found", manifest.display());
-        return;
-    };
+    let manifest = corpus().join("bench/manifest.tsv");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap_or_else(|error| panic!("{} is readable: {error}", manifest.display()));
     let paths: Vec<PathBuf> = text
         .lines()
         .skip(1)
         .filter_map(|l| l.split('\t').next())
-        .map(|p| shared().join("bench").join(p))
+        .map(|p| corpus().join("bench").join(p))
         .collect();
     let failures = lower_all(&paths);
     assert!(

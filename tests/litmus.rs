@@ -1,5 +1,5 @@
 //! End to end on the litmus corpus: `lazysma verify` under SC, TSO and PSO
-//! must give the expected verdict of `../shared/litmus/visible/expected.tsv`.
+//! must give the expected verdict of `tests/corpus/litmus/visible/expected.tsv`.
 //! By default a fixed sample (the classic shapes and every tenth test, which
 //! spans the families and verdict classes) runs; `LAZYSMA_LITMUS_ALL=1` runs
 //! all 400 tests. A smaller sample runs at `--qsize auto --maxclock auto`.
@@ -89,7 +89,7 @@ fn check(
 ) {
     assert!(
         tests.len() >= 10,
-        "the litmus corpus is beside the repository"
+        "the litmus corpus is in tests/corpus/litmus/"
     );
     let flag = format!("--{model}");
     let outcomes = parallel_map(tests, workers(), |test| {

@@ -9,10 +9,10 @@ use lazysma::translate::translate;
 use passes_support::{cbmc_output, expect_verdict, gcc_accepts};
 use std::path::{Path, PathBuf};
 
-fn shared() -> PathBuf {
+fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
+        .join("tests")
+        .join("corpus")
 }
 
 fn sc_options() -> TranslateOptions {
@@ -24,11 +24,7 @@ fn sc_options() -> TranslateOptions {
 
 #[test]
 fn litmus_sample_under_sc() {
-    let dir = shared().join("litmus").join("visible");
-    if !dir.exists() {
-        eprintln!("litmus corpus not found beside the repository");
-        return;
-    }
+    let dir = corpus().join("litmus").join("visible");
     for (file, safe) in [
         ("SB.c", true),
         ("2+2W.c", true),
@@ -49,17 +45,15 @@ fn litmus_sample_under_sc() {
 
 #[test]
 fn every_benchmark_translates_to_c_that_gcc_accepts() {
-    let manifest = shared().join("bench").join("manifest.tsv");
-    let Ok(text) = std::fs::read_to_string(&manifest) else {
-        eprintln!("benchmark corpus not found beside the repository");
-        return;
-    };
+    let manifest = corpus().join("bench").join("manifest.tsv");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap_or_else(|error| panic!("{} is readable: {error}", manifest.display()));
     let mut translated = 0;
     for line in text.lines().skip(1) {
         let Some(path) = line.split('\t').next() else {
             continue;
         };
-        let file = shared().join("bench").join(path);
+        let file = corpus().join("bench").join(path);
         let mut options = TranslateOptions::default();
         options.bounds.unwind = 3;
         let start = std::time::Instant::now();

@@ -6,7 +6,7 @@
 
 mod support;
 
-use support::{parallel_map, require_cbmc, shared_dir, verify, workers};
+use support::{corpus_dir, parallel_map, require_cbmc, verify, workers};
 
 /// (program, qsize, maxclock) of Table I; all use unwind 1 and 2 rounds.
 const TABLE_I: [(&str, &str, &str); 4] = [
@@ -21,7 +21,7 @@ fn table_i_bugs_are_confirmed_and_explained() {
     if !require_cbmc() {
         return;
     }
-    let directory = shared_dir()
+    let directory = corpus_dir()
         .join("bench")
         .join("svcomp")
         .join("pthread-atomic-classic");

@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests: locating the corpora beside the
-//! repository, finding CBMC (a missing CBMC fails under CI=true), running
+//! Helpers shared by the integration tests: locating the corpora in
+//! `tests/corpus/`, finding CBMC (a missing CBMC fails under CI=true), running
 //! the lazysma binary, and running many jobs on a small thread pool.
 
 #![allow(dead_code)]
@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 /// Bounds per benchmark program where Table I does not give them or does not
 /// suffice (`tests/fixtures/bench_bounds.tsv`, shared with
-/// `scripts/bench-vs-cbmc.py`), by path below `../shared/bench/`.
+/// `scripts/bench-vs-cbmc.py`), by path below `tests/corpus/bench/`.
 pub fn bench_bounds() -> std::collections::HashMap<String, Vec<String>> {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -29,11 +29,13 @@ pub fn bench_bounds() -> std::collections::HashMap<String, Vec<String>> {
         .collect()
 }
 
-/// The `shared/` directory beside the repository.
-pub fn shared_dir() -> PathBuf {
+/// The corpora kept in the repository: `tests/corpus/litmus/` (the visible
+/// litmus tests and their expected verdicts) and `tests/corpus/bench/` (the
+/// benchmark programs and their manifest).
+pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
+        .join("tests")
+        .join("corpus")
 }
 
 /// Writes `directory/cbmc`, a POSIX sh script with the body `text`, and
@@ -219,7 +221,7 @@ pub struct LitmusTest {
 
 /// All visible litmus tests with their expected verdicts.
 pub fn litmus_tests() -> Vec<LitmusTest> {
-    let directory = shared_dir().join("litmus").join("visible");
+    let directory = corpus_dir().join("litmus").join("visible");
     let manifest = std::fs::read_to_string(directory.join("expected.tsv"))
         .expect("litmus manifest is readable");
     manifest
