@@ -25,7 +25,7 @@
 
 use super::BackendError;
 use super::locate::Cbmc;
-use super::outcome::Outcome;
+use super::outcome::{Outcome, ProverAnswer};
 use super::run::{CbmcRun, Phase, Progress, RunOptions, command_line, report_while, run_to_end};
 use std::ffi::OsString;
 use std::path::Path;
@@ -54,31 +54,6 @@ pub const PROVER_DELAY: Duration = Duration::from_millis(1000);
 /// How often the prover checks, while it waits to start, whether CBMC's
 /// run has ended.
 const PROVER_DELAY_POLL: Duration = Duration::from_millis(10);
-
-/// What the prover established about the formula.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProverAnswer {
-    /// Unsatisfiable: every property holds.
-    Proved,
-    /// Satisfiable: some property can fail (CBMC's run finds which).
-    Refuted,
-    /// No answer within the limits, or stopped once CBMC's run concluded.
-    Open,
-    /// Never started: CBMC's run concluded within [`PROVER_DELAY`], or the
-    /// portfolio was stopped first.
-    NotStarted,
-}
-
-impl ProverAnswer {
-    /// Whether the formula is satisfiable, when the prover knows.
-    pub fn formula_satisfiable(self) -> Option<bool> {
-        match self {
-            ProverAnswer::Proved => Some(false),
-            ProverAnswer::Refuted => Some(true),
-            ProverAnswer::Open | ProverAnswer::NotStarted => None,
-        }
-    }
-}
 
 impl Cbmc {
     /// Decides `file` with the DIMACS solver program `solver` beside CBMC's

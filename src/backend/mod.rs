@@ -24,9 +24,9 @@ mod outcome;
 mod output;
 mod run;
 
-pub use dimacs::{PROVER_DELAY, ProverAnswer, VERDICT_ONLY_DEFINE};
+pub use dimacs::{PROVER_DELAY, VERDICT_ONLY_DEFINE};
 pub use locate::{CBMC_ENV, Cbmc, CbmcSource, CbmcVersion, INSTALL_HINT, MIN_VERSION};
-pub use outcome::{ExitInfo, Outcome, decide, exit_code};
+pub use outcome::{ExitInfo, Outcome, ProverAnswer, decide, exit_code};
 pub use output::{
     Accessor, CbmcOutput, LhsPath, Message, MessageKind, OutputError, Property, PropertyStatus,
     SourceLocation, StepKind, Trace, TraceStep, TraceValue, integer_from_data,

@@ -361,3 +361,28 @@ mod tests {
         }
     }
 }
+
+/// What the prover established about the formula.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProverAnswer {
+    /// Unsatisfiable: every property holds.
+    Proved,
+    /// Satisfiable: some property can fail (CBMC's run finds which).
+    Refuted,
+    /// No answer within the limits, or stopped once CBMC's run concluded.
+    Open,
+    /// Never started: CBMC's run concluded within [`super::dimacs::PROVER_DELAY`], or the
+    /// portfolio was stopped first.
+    NotStarted,
+}
+
+impl ProverAnswer {
+    /// Whether the formula is satisfiable, when the prover knows.
+    pub fn formula_satisfiable(self) -> Option<bool> {
+        match self {
+            ProverAnswer::Proved => Some(false),
+            ProverAnswer::Refuted => Some(true),
+            ProverAnswer::Open | ProverAnswer::NotStarted => None,
+        }
+    }
+}

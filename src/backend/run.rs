@@ -6,8 +6,8 @@
 //! leaves no file behind in the system's temporary directory.
 
 use super::BackendError;
-use super::dimacs::ProverAnswer;
 use super::locate::Cbmc;
+use super::outcome::ProverAnswer;
 use super::outcome::{ExitInfo, Outcome, decide};
 use super::output::CbmcOutput;
 use std::ffi::OsString;

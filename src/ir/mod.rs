@@ -543,3 +543,42 @@ impl StmtKind {
         )
     }
 }
+
+/// Number of scalars of a value of type `ty`.
+pub fn scalar_count(ty: &Ty, structs: &[StructDef]) -> u64 {
+    match ty {
+        Ty::Void => 0,
+        Ty::Bool
+        | Ty::Int { .. }
+        | Ty::Float { .. }
+        | Ty::Pointer(_)
+        | Ty::ThreadHandle
+        | Ty::FunctionPointer => 1,
+        Ty::Array(element, n) => scalar_count(element, structs).saturating_mul(*n),
+        Ty::Struct(id) => structs
+            .get(*id)
+            .map(|s| s.fields.iter().map(|(_, t)| scalar_count(t, structs)).sum())
+            .unwrap_or(0),
+    }
+}
+
+/// The scalars of an object `name` of type `ty`, in location order: their
+/// names and C types.
+pub fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Vec<(String, Ty)>) {
+    match ty {
+        Ty::Void => {}
+        Ty::Array(element, n) => {
+            for i in 0..*n {
+                scalar_locations(&format!("{name}[{i}]"), element, structs, out);
+            }
+        }
+        Ty::Struct(id) => {
+            if let Some(s) = structs.get(*id) {
+                for (field, t) in &s.fields {
+                    scalar_locations(&format!("{name}.{field}"), t, structs, out);
+                }
+            }
+        }
+        scalar => out.push((name.to_string(), scalar.clone())),
+    }
+}

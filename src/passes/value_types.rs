@@ -4,7 +4,7 @@
 //! blocks that typed pointers point into. Shared memory itself is untyped:
 //! every location holds one integer of the configured bit width.
 
-use super::instantiate::scalar_locations;
+use crate::ir::scalar_locations;
 use crate::ir::{StructDef, Ty};
 use std::collections::HashMap;
 
