@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Summarises the rows of scripts/differential-all.py (for instance
-results/differential.tsv) as the README's table: per corpus and model, the
+results/differential.tsv) as the table of docs/benchmarks.md: per corpus and model, the
 pairs run out of the corpus, how many agree, differ or are open, and the
 open programs. A pair run more than once counts with its last row (the file
 is in run order); a pair its corpus no longer has (a program the reduced

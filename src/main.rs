@@ -379,7 +379,7 @@ struct VerifyArgs {
 
 #[derive(Debug, Args)]
 struct CheckArgs {
-    /// The execution, as JSON (format in the README).
+    /// The execution, as JSON (format in docs/check.md).
     file: PathBuf,
     #[command(flatten)]
     model: ModelArgs,

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use support::{Verdict, bench_bounds, corpus_dir, parallel_map, require_cbmc, verify, workers};
 
 /// Runs of the quick selection that take minutes, with the reason: left to
-/// `LAZYSMA_BENCH_ALL=1` (README: benchmark section).
+/// `LAZYSMA_BENCH_ALL=1` (docs/testing.md: samples and the whole corpora).
 const SLOW: &[(&str, &str, &str)] = &[
     ("svcomp/pthread/sigma.c", "--tso", SIGMA),
     ("svcomp/pthread/sigma.c", "--pso", SIGMA),

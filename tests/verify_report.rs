@@ -141,7 +141,7 @@ fn json_report_has_the_documented_fields() {
             assert!(!step[field].is_null(), "step {index} has {field}: {step}");
         }
         assert!(step["thread"]["name"].is_string() && step["thread"]["slot"].is_u64());
-        // a value is a string of decimal digits (exact beyond 2^53), as the README says
+        // a value is a string of decimal digits (exact beyond 2^53), as docs/reports.md says
         assert!(
             step["value"].is_null()
                 || step["value"]
@@ -2385,7 +2385,7 @@ fn bad_input_exits_1() {
     assert!(diagnostic["help"].is_string(), "{stdout}");
 }
 
-/// README: one JSON document on stdout for every outcome, so also for an
+/// docs/reports.md: one JSON document on stdout for every outcome, so also for an
 /// option error (which clap or the options' own checks find), with `null`
 /// for what was not parsed.
 #[test]

@@ -1,5 +1,5 @@
 //! Renders a [`VerifyReport`] as one JSON document (the shape is documented
-//! in the README: verdict, model, bounds, CBMC, property, check, witness,
+//! in docs/reports.md: verdict, model, bounds, CBMC, property, check, witness,
 //! diagnosis).
 
 use super::report::VerifyReport;
