@@ -1413,3 +1413,49 @@ fn math_library_functions_that_cbmc_defines_are_called_in_the_printed_program() 
         ],
     );
 }
+
+#[test]
+fn empty_structs_and_zero_length_arrays_take_no_room() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "empty_members.c",
+        &["--pso"],
+        &[
+            // container_of from a pointer to an empty member reaches the
+            // members after it, in a thread and in main
+            ("global.shared.b == 2", "global.shared.b == 0"),
+            ("local.shared.a == 1", "local.shared.a == 0"),
+            ("sizeof(struct device) == 0", "sizeof(struct device) == 1"),
+            (
+                "offsetof(struct my_data, shared) == 4",
+                "offsetof(struct my_data, shared) == 8",
+            ),
+            (
+                "(void *)&l.first == (void *)&l.value",
+                "(void *)&l.first != (void *)&l.value",
+            ),
+            // an array of empty structs, an empty struct in a union
+            ("assert(sizeof ds == 4", "assert(sizeof ds == 8"),
+            ("w.tail == 6", "w.tail == 4"),
+            (
+                "offsetof(struct with_union, tail) == 4",
+                "offsetof(struct with_union, tail) == 8",
+            ),
+            // a zero-length array and a flexible array member
+            (
+                "offsetof(struct header, zero) == 4",
+                "offsetof(struct header, zero) == 8",
+            ),
+            (
+                "sizeof(struct message) == 16",
+                "sizeof(struct message) == 20",
+            ),
+            ("m->payload[2] == 22", "m->payload[2] == 20"),
+        ],
+    );
+    let program = fixture("empty_members.c");
+    expect(&program, "--sc", Verdict::Safe);
+    expect(&program, "--tso", Verdict::Safe);
+}

@@ -834,6 +834,9 @@ impl<'a> TypeEnv<'a> {
             let mut bit_fields = bits.finish(&fields);
             bit_fields.extend(spliced.bit_fields);
             self.structs[id].bit_fields = bit_fields;
+            if is_union {
+                self.lead_with_data(&mut fields, &mut members);
+            }
             if is_union && let Some(aliases) = self.scalar_union(&fields) {
                 // one scalar under several names
                 self.structs[id].is_union = false;
@@ -1073,14 +1076,30 @@ impl<'a> TypeEnv<'a> {
         Ok(self.structs[id].members.clone())
     }
 
+    /// Moves a union's first member that takes room (not an empty struct
+    /// nor a zero-length array, which take none in GNU C) to the front of
+    /// its `fields` and `members`: the member whose scalar the others
+    /// alias.
+    fn lead_with_data(&self, fields: &mut [(String, CType)], members: &mut [String]) {
+        let Some(position) = fields.iter().position(|(_, ty)| self.byte_size(ty) > 0) else {
+            return;
+        };
+        fields[..=position].rotate_right(1);
+        let name = &fields[0].0;
+        if let Some(member) = members.iter().position(|member| member == name) {
+            members[..=member].rotate_right(1);
+        }
+    }
+
     /// The members after the first of a union whose members are scalars of
-    /// one size, by name; `None` for another union.
+    /// one size (besides members that take no room), by name; `None` for
+    /// another union.
     fn scalar_union(&self, fields: &[(String, CType)]) -> Option<HashMap<String, CType>> {
         let (_, first) = fields.first()?;
         let size = self.byte_size(first);
-        let scalars = fields
-            .iter()
-            .all(|(_, ty)| ty.is_scalar() && self.byte_size(ty) == size);
+        let scalars = fields.iter().all(|(_, ty)| {
+            (ty.is_scalar() && self.byte_size(ty) == size) || self.byte_size(ty) == 0
+        });
         scalars.then(|| fields[1..].iter().cloned().collect())
     }
 
@@ -1404,9 +1423,9 @@ impl<'a> TypeEnv<'a> {
             CType::Array(t, n) => self.size(t).saturating_mul(*n),
             CType::Struct(id) => match &self.structs[*id].fields {
                 Some(fields) if self.structs[*id].is_union => {
-                    fields.iter().map(|(_, t)| self.size(t)).max().unwrap_or(1)
+                    fields.iter().map(|(_, t)| self.size(t)).max().unwrap_or(0)
                 }
-                Some(fields) => fields.iter().map(|(_, t)| self.size(t)).sum::<u64>().max(1),
+                Some(fields) => fields.iter().map(|(_, t)| self.size(t)).sum::<u64>(),
                 None => 1,
             },
             _ => 1,
