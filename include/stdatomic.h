@@ -1,6 +1,8 @@
-/* lazysma's <stdatomic.h>: atomic types as plain integer typedefs and the
- * generic functions as unprototyped declarations, which lazysma recognises
- * by name (GCC's own header expands them into statement expressions). */
+/* lazysma's <stdatomic.h>: the atomic types as C11 defines them, `_Atomic`
+ * typedefs (a plain read or `=` of an `atomic_int` is a seq_cst access),
+ * and the generic functions as unprototyped declarations, which lazysma
+ * recognises by name (GCC's own header expands them into statement
+ * expressions). `atomic_flag` is reached only through its functions. */
 #ifndef LAZYSMA_STDATOMIC_H
 #define LAZYSMA_STDATOMIC_H
 
@@ -16,24 +18,43 @@ typedef enum memory_order {
   memory_order_seq_cst = 5
 } memory_order;
 
-typedef _Bool atomic_bool;
-typedef char atomic_char;
-typedef signed char atomic_schar;
-typedef unsigned char atomic_uchar;
-typedef short atomic_short;
-typedef unsigned short atomic_ushort;
-typedef int atomic_int;
-typedef unsigned int atomic_uint;
-typedef long atomic_long;
-typedef unsigned long atomic_ulong;
-typedef long long atomic_llong;
-typedef unsigned long long atomic_ullong;
-typedef long atomic_intptr_t;
-typedef unsigned long atomic_uintptr_t;
-typedef unsigned long atomic_size_t;
-typedef long atomic_ptrdiff_t;
-typedef long atomic_intmax_t;
-typedef unsigned long atomic_uintmax_t;
+typedef _Atomic _Bool atomic_bool;
+typedef _Atomic char atomic_char;
+typedef _Atomic signed char atomic_schar;
+typedef _Atomic unsigned char atomic_uchar;
+typedef _Atomic short atomic_short;
+typedef _Atomic unsigned short atomic_ushort;
+typedef _Atomic int atomic_int;
+typedef _Atomic unsigned int atomic_uint;
+typedef _Atomic long atomic_long;
+typedef _Atomic unsigned long atomic_ulong;
+typedef _Atomic long long atomic_llong;
+typedef _Atomic unsigned long long atomic_ullong;
+typedef _Atomic uint_least16_t atomic_char16_t;
+typedef _Atomic uint_least32_t atomic_char32_t;
+typedef _Atomic wchar_t atomic_wchar_t;
+typedef _Atomic int_least8_t atomic_int_least8_t;
+typedef _Atomic uint_least8_t atomic_uint_least8_t;
+typedef _Atomic int_fast8_t atomic_int_fast8_t;
+typedef _Atomic uint_fast8_t atomic_uint_fast8_t;
+typedef _Atomic int_least16_t atomic_int_least16_t;
+typedef _Atomic uint_least16_t atomic_uint_least16_t;
+typedef _Atomic int_fast16_t atomic_int_fast16_t;
+typedef _Atomic uint_fast16_t atomic_uint_fast16_t;
+typedef _Atomic int_least32_t atomic_int_least32_t;
+typedef _Atomic uint_least32_t atomic_uint_least32_t;
+typedef _Atomic int_fast32_t atomic_int_fast32_t;
+typedef _Atomic uint_fast32_t atomic_uint_fast32_t;
+typedef _Atomic int_least64_t atomic_int_least64_t;
+typedef _Atomic uint_least64_t atomic_uint_least64_t;
+typedef _Atomic int_fast64_t atomic_int_fast64_t;
+typedef _Atomic uint_fast64_t atomic_uint_fast64_t;
+typedef _Atomic intptr_t atomic_intptr_t;
+typedef _Atomic uintptr_t atomic_uintptr_t;
+typedef _Atomic size_t atomic_size_t;
+typedef _Atomic ptrdiff_t atomic_ptrdiff_t;
+typedef _Atomic intmax_t atomic_intmax_t;
+typedef _Atomic uintmax_t atomic_uintmax_t;
 typedef int atomic_flag;
 
 #define ATOMIC_VAR_INIT(value) (value)

@@ -863,12 +863,16 @@ fn a_memory_order_the_translator_cannot_evaluate_chooses_its_fences_at_run_time(
 }
 
 #[test]
-fn atomic_int_of_the_own_header_is_a_plain_int() {
-    // Litmus tests and Nidhugg benchmarks use atomic_int for plain accesses.
+fn stdatomic_typedefs_of_the_own_header_are_atomic_types() {
+    // C11 7.17.6: `atomic_int` is `_Atomic int`, and `atomic_uint_fast64_t`
+    // `_Atomic uint_fast64_t`: a plain store to one is seq_cst
     let p = ok(
-        "#include <stdatomic.h>\natomic_int x;\nint main(void) { x = 1; atomic_thread_fence(memory_order_seq_cst); return x; }\n",
+        "#include <stdatomic.h>\natomic_int x;\natomic_uint_fast64_t y;\nint main(void) { x = 1; y = 2; return x; }\n",
     );
-    assert_eq!(visible(&function(&p, "main").body), ["W1", "F", "R1"]);
+    assert_eq!(
+        visible(&function(&p, "main").body),
+        ["FSS", "W1", "F", "FSS", "W2", "F", "R1"]
+    );
 }
 
 #[test]

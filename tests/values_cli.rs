@@ -1459,3 +1459,28 @@ fn empty_structs_and_zero_length_arrays_take_no_room() {
     expect(&program, "--sc", Verdict::Safe);
     expect(&program, "--tso", Verdict::Safe);
 }
+
+#[test]
+fn stdatomic_typedefs_are_atomic_types() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "atomic_typedefs.c",
+        &["--tso"],
+        &[
+            ("sizeof f32 == 8", "sizeof f32 == 4"),
+            ("sizeof l16 == 2", "sizeof l16 == 4"),
+            ("sizeof c32 == 4", "sizeof c32 == 2"),
+            ("l8 < 0", "l8 > 0"),
+        ],
+    );
+    let program = fixture("atomic_typedefs.c");
+    expect(&program, "--pso", Verdict::Safe);
+    // the same store buffering with plain ints loses both stores
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let plain = mutant(&program, "atomic_int x, y;", "int x, y;", directory.path());
+    expect(&plain, "--sc", Verdict::Safe);
+    expect(&plain, "--tso", Verdict::Unsafe);
+    expect(&plain, "--pso", Verdict::Unsafe);
+}
