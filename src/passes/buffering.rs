@@ -1068,7 +1068,7 @@ impl Counter<'_> {
         if let Some(location) = evaluate(address, &state.constants) {
             return u32::try_from(location).ok().map(|location| vec![location]);
         }
-        if let Some((first, scalars)) = self.memory.dispatch_object(address) {
+        if let Some((first, scalars)) = self.memory.indexed_object(address) {
             return Some((first..first.saturating_add(scalars)).collect());
         }
         self.context
@@ -1134,7 +1134,7 @@ fn folded_address(memory: &MemoryLayout, state: &State, address: &Expr) -> Optio
         return None;
     }
     let location = evaluate(address, &state.constants);
-    if let Some((first, scalars)) = memory.dispatch_object(address) {
+    if let Some((first, scalars)) = memory.indexed_object(address) {
         let inside = |location: &i64| {
             (i64::from(first)..i64::from(first) + i64::from(scalars)).contains(location)
         };
@@ -1144,7 +1144,7 @@ fn folded_address(memory: &MemoryLayout, state: &State, address: &Expr) -> Optio
         Some(location) => Expr::Const(location),
         None => substitute_constants(address, &state.constants),
     };
-    let known = matches!(folded, Expr::Const(_)) || memory.dispatch_object(&folded).is_some();
+    let known = matches!(folded, Expr::Const(_)) || memory.indexed_object(&folded).is_some();
     known.then_some(folded)
 }
 

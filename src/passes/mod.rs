@@ -254,12 +254,14 @@ impl MemoryLayout {
         self.heap_base + self.heap_blocks * self.heap_block_size
     }
 
-    /// The object `(first, scalars)` an access at the computed `address` is
-    /// dispatched over (the printer selects one SMA call per location, and
-    /// an address outside the object is an out-of-bounds violation);
-    /// `None` for a constant address, an address whose object is unknown
-    /// (pointers, heap) or an object above [`MAX_DISPATCH_SCALARS`].
-    pub fn dispatch_object(&self, address: &Expr) -> Option<(u32, u32)> {
+    /// The static object `(first, scalars)` an access at the computed
+    /// `address` indexes (`a[e]` is `base + e*stride`), whatever its size:
+    /// the printer checks the address against the object's bounds (an
+    /// address outside it is an out-of-bounds violation) and then selects
+    /// one SMA call per location ([`MemoryLayout::dispatches`]) or calls the
+    /// SMA once at the address. `None` for a constant address or an address
+    /// whose object is unknown (pointers, heap).
+    pub fn indexed_object(&self, address: &Expr) -> Option<(u32, u32)> {
         if matches!(address, Expr::Const(_)) {
             return None;
         }
@@ -267,8 +269,14 @@ impl MemoryLayout {
         if base <= 0 || base >= i64::from(self.heap_base) {
             return None;
         }
-        let (first, scalars) = self.object_of(base)?;
-        (scalars <= MAX_DISPATCH_SCALARS).then_some((first, scalars))
+        self.object_of(base)
+    }
+
+    /// Whether an access into `object` (`(first, scalars)`) at a computed
+    /// address is dispatched over its locations: up to
+    /// [`MAX_DISPATCH_SCALARS`] of them.
+    pub fn dispatches((_, scalars): (u32, u32)) -> bool {
+        scalars <= MAX_DISPATCH_SCALARS
     }
 
     /// Whether `address` is a constant location in the heap.
@@ -294,8 +302,9 @@ fn object_holding(objects: &[(u32, u32)], location: u32) -> Option<(u32, u32)> {
 }
 
 /// Largest object, in scalars, whose accesses at computed addresses are
-/// dispatched over its locations; accesses to larger objects keep the
-/// generic SMA call with a symbolic location.
+/// dispatched over its locations; accesses to larger objects are checked
+/// against the same bounds and keep the generic SMA call with a symbolic
+/// location.
 pub const MAX_DISPATCH_SCALARS: u32 = 64;
 
 /// The constant location that pointer arithmetic `address` starts from:

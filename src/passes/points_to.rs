@@ -184,6 +184,11 @@ impl PointsTo {
         if let Expr::Const(location) = address {
             return Some(u32::try_from(*location).map_or(Vec::new(), |location| vec![location]));
         }
+        // an index into a static object stays in it, whether or not the
+        // program takes its address (out of it is out of bounds)
+        if let Some((first, scalars)) = self.memory.indexed_object(address) {
+            return Some((first..first.saturating_add(scalars)).collect());
+        }
         let pointees = self.value(slot, address, 1);
         if pointees.anything {
             return None;

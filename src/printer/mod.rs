@@ -539,8 +539,10 @@ impl ThreadPrinter<'_> {
     }
 
     /// A shared access `operation(function, location)` at `address`: one
-    /// call when the location is constant or its object unknown, else a
-    /// dispatch over the object's locations. Where the reference SMAs'
+    /// call when the location is constant or its object unknown; at a
+    /// computed address into a static object, a check of the object's
+    /// bounds, then a dispatch over the object's locations (a small object,
+    /// an SMA that needs constant locations) or one call at the address. Where the reference SMAs'
     /// `function` begins with memory updates independent of the location
     /// ([`Self::settling`]), the dispatch runs them once before its
     /// comparisons and each location's branch calls the function without
@@ -555,8 +557,11 @@ impl ThreadPrinter<'_> {
     ) {
         let comment = self.origin_comment(stmt);
         let location = self.e(address);
-        let text = match self.program.memory.dispatch_object(address) {
-            Some(object) if !self.sma.accesses_computed_addresses_in_place() => {
+        let text = match self.program.memory.indexed_object(address) {
+            Some(object)
+                if crate::passes::MemoryLayout::dispatches(object)
+                    && !self.sma.accesses_computed_addresses_in_place() =>
+            {
                 let function = match self.settling(function, stmt) {
                     Some((updates, settled)) => {
                         self.line(indent, &updates);
