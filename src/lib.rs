@@ -5,7 +5,8 @@
 //! frontend (C -> [`ir`]) -> passes (inline, unroll, lazy) -> printer
 //! (sequential C with one [`sma`] header inlined); verify mode: backend (run
 //! CBMC, parse its JSON) -> trace (decode SMA records into an execution) ->
-//! consistency (VerifyTSO / VerifyPSO) -> report.
+//! consistency (VerifyTSO / VerifyPSO) -> report; beside CBMC, the native
+//! engine [`smc`] explores the sequentialised program's executions itself.
 
 pub mod backend;
 pub mod check;
@@ -20,6 +21,7 @@ pub mod output;
 pub mod passes;
 pub mod printer;
 pub mod sma;
+pub mod smc;
 pub mod trace;
 pub mod translate;
 pub mod verify;

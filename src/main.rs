@@ -375,6 +375,27 @@ struct VerifyArgs {
     /// Colours in the report.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    /// The engine: `smc` (the native engine: every interleaving and buffer
+    /// length within the loop bounds, for programs it can model), `cbmc`
+    /// (the sequentialised program), or `auto` (both side by side; the
+    /// first definitive answer wins).
+    #[arg(long, value_enum, default_value = "cbmc")]
+    engine: EngineChoice,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum EngineChoice {
+    Auto,
+    Smc,
+    Cbmc,
+}
+
+fn engine(choice: EngineChoice) -> lazysma::options::Engine {
+    match choice {
+        EngineChoice::Auto => lazysma::options::Engine::Auto,
+        EngineChoice::Smc => lazysma::options::Engine::Smc,
+        EngineChoice::Cbmc => lazysma::options::Engine::Cbmc,
+    }
 }
 
 #[derive(Debug, Args)]
@@ -567,6 +588,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         color: use_color(arguments.color, std::io::stdout().is_terminal()),
         // --sma checks that one implementation alone
         sc_run: !arguments.no_sc_run && arguments.translation.sma.is_none(),
+        engine: engine(arguments.engine),
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal

@@ -23,6 +23,29 @@ impl MemoryModel {
     }
 }
 
+/// Which engine answers `verify` (`--engine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The native engine and CBMC side by side: the first definitive
+    /// answer wins.
+    #[default]
+    Auto,
+    /// The native engine alone (a program it declines is an error).
+    Smc,
+    /// CBMC alone, on the sequentialised program.
+    Cbmc,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Auto => "auto",
+            Engine::Smc => "smc",
+            Engine::Cbmc => "cbmc",
+        }
+    }
+}
+
 /// Which C implementation of the shared memory abstraction is inlined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SmaImplementation {

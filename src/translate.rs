@@ -134,7 +134,10 @@ fn with_auto_bounds(
 /// `options` with shared memory as wide as the frontend lowered `program`
 /// for: `--bitwidth`, or wider for a floating object where the option was
 /// not given.
-fn with_lowered_width(program: &Program, options: &TranslateOptions) -> TranslateOptions {
+pub(crate) fn with_lowered_width(
+    program: &Program,
+    options: &TranslateOptions,
+) -> TranslateOptions {
     let bitwidth = options.bounds.bitwidth.max(program.value_bits);
     TranslateOptions {
         bounds: Bounds {

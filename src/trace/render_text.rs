@@ -597,6 +597,8 @@ mod tests {
             sufficient_bounds: None,
             sufficient_nmalloc: None,
             cuts_wide_values: false,
+            engine: "cbmc",
+            native: None,
             cbmc: None,
             found_under_sc: false,
             property: None,

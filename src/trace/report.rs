@@ -465,6 +465,34 @@ pub struct DiagnosisReport {
     pub fences_suffice: bool,
 }
 
+/// The native engine's run in report form.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NativeReport {
+    /// `safe`, `violation`, `declined` (the reason says what it does not
+    /// model, and where), `stopped` (the other engine answered first),
+    /// `timeout` or `failed`.
+    pub outcome: &'static str,
+    pub reason: Option<String>,
+    pub seconds: f64,
+    /// What its search counted (none when it declined before searching).
+    pub statistics: Option<NativeStatistics>,
+}
+
+/// What the native engine's search counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct NativeStatistics {
+    /// Distinct states of the program (threads, memory, store buffers).
+    pub states: usize,
+    /// Moves between them: thread steps and flushes of buffered stores.
+    pub moves: usize,
+    /// Final states where every thread ended and every store reached memory.
+    pub complete_executions: usize,
+    /// Executions an assumption or loop bound cut off, or that wait forever.
+    pub blocked_executions: usize,
+    /// Visible events the thread steps issued.
+    pub events: usize,
+}
+
 /// The native check in report form.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CheckReport {
@@ -570,6 +598,11 @@ pub struct VerifyReport {
     /// Whether executions that store a 64-bit value shared memory of
     /// `--bitwidth` 32 or less cannot hold were cut off.
     pub cuts_wide_values: bool,
+    /// The engine whose answer this is: `smc` (the native engine) or
+    /// `cbmc`.
+    pub engine: &'static str,
+    /// The native engine's run, when it ran (`--engine auto` or `smc`).
+    pub native: Option<NativeReport>,
     pub cbmc: Option<CbmcReport>,
     /// The violation came from the run under SC beside the TSO/PSO run:
     /// it needs no weak memory, and every SC execution is a TSO and a PSO

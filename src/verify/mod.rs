@@ -2,6 +2,7 @@
 //! with the run under SC beside it), decode and check the counterexample
 //! natively, report.
 
+pub mod native;
 pub mod sc_run;
 
 use crate::backend::{
@@ -11,7 +12,7 @@ use crate::backend::{
 use crate::consistency::ExecutionError;
 use crate::consistency::{self, Model};
 use crate::exit;
-use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
+use crate::options::{Engine, MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
 use crate::trace::diagnosis;
 use crate::trace::execution::BuildError;
@@ -45,6 +46,8 @@ pub struct VerifyRequest {
     pub color: bool,
     /// Run the program under SC beside a TSO/PSO run (see [`sc_run`]).
     pub sc_run: bool,
+    /// `--engine`: the native engine, CBMC, or both side by side.
+    pub engine: Engine,
 }
 
 /// How `verify` prints its report.
@@ -106,6 +109,8 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         sufficient_bounds: None,
         sufficient_nmalloc: None,
         cuts_wide_values: false,
+        engine: "cbmc",
+        native: None,
         cbmc: None,
         found_under_sc: false,
         property: None,
@@ -152,6 +157,15 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     }
     let loaded =
         crate::frontend::load(&request.file, &request.options).map_err(TranslateError::from);
+    // the native engine starts at once, beside the translation and CBMC
+    let mut native = match (&loaded, request.engine) {
+        (Ok(program), Engine::Auto | Engine::Smc) => Some(native::NativeRun::start(
+            program,
+            &request.options,
+            request.timeout,
+        )),
+        _ => None,
+    };
     let translated = loaded.and_then(|program| {
         Ok((
             crate::translate::translate_loaded(&program, &request.options)?,
@@ -258,7 +272,34 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             .filter(|_| sc_program.is_some())
             .map(|sc_keep| sc_keep.display().to_string()),
     });
-    let runs = match run_cbmc(request, &sequential, sc_program.as_ref()) {
+    if request.engine == Engine::Smc || native.as_ref().is_some_and(native::NativeRun::has_answered)
+    {
+        if let Some(run) = native.take() {
+            native_only(request, report, run, &translation.map);
+        }
+        return None;
+    }
+    let native_answered = native.as_ref().map(native::NativeRun::answered);
+    let runs = run_cbmc(request, &sequential, sc_program.as_ref(), native_answered);
+    if let Some(run) = native.take() {
+        // the first definitive answer: the native engine's if it has one
+        // now, else CBMC's if it has one, else whatever the native engine
+        // finds in the time left
+        let definitive = runs.as_ref().is_ok_and(|runs| {
+            matches!(runs.model.outcome, Outcome::Safe | Outcome::Violated { .. })
+        });
+        let (answer, seconds) = if run.has_answered() || !definitive {
+            run.finish()
+        } else {
+            run.stop()
+        };
+        report.native = Some(native::native_report(&answer, seconds));
+        if let Ok(answer) = answer {
+            native::conclude(request, report, answer, &translation.map);
+            return None;
+        }
+    }
+    let runs = match runs {
         Ok(runs) => runs,
         Err(error) => {
             fail(
@@ -312,6 +353,44 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     None
 }
 
+/// Reports the native engine's answer alone (`--engine smc`, or `auto`
+/// when it answered before CBMC would start): a program it declines is
+/// bad input for it.
+fn native_only(
+    request: &VerifyRequest,
+    report: &mut VerifyReport,
+    run: native::NativeRun,
+    map: &TranslationMap,
+) {
+    let (answer, seconds) = run.finish();
+    report.native = Some(native::native_report(&answer, seconds));
+    report.engine = "smc";
+    match answer {
+        Ok(answer) => native::conclude(request, report, answer, map),
+        Err(crate::smc::NoAnswer::Declined(declined)) => fail(
+            report,
+            Verdict::BadInput,
+            exit::BAD_INPUT,
+            format!(
+                "the native engine declines this program: {}; run it with --engine cbmc or auto",
+                declined.reason
+            ),
+        ),
+        Err(crate::smc::NoAnswer::Timeout) => fail(
+            report,
+            Verdict::Timeout,
+            exit::TIMEOUT,
+            "the native engine stopped at the time limit".to_string(),
+        ),
+        Err(other) => fail(
+            report,
+            Verdict::BackendError,
+            exit::BACKEND_FAILURE,
+            format!("the native engine failed: {other}"),
+        ),
+    }
+}
+
 /// Writes the copy of a sequential program that `--keep` asked for at
 /// `keep`; the message of a failure, as `translate -o` words it.
 fn keep_copy(keep: &Path, c_source: &str) -> Result<(), String> {
@@ -338,6 +417,7 @@ fn run_cbmc(
     request: &VerifyRequest,
     program: &Path,
     sc_program: Option<&ScProgram>,
+    native_answered: Option<Arc<AtomicBool>>,
 ) -> Result<Runs, BackendError> {
     let cbmc = Cbmc::locate(request.cbmc.as_deref())?;
     let sat_solver = SatSolver::choose(request.sat_solver.as_deref().unwrap_or("auto"), &cbmc)?;
@@ -355,10 +435,17 @@ fn run_cbmc(
             hold.clone(),
         )
     });
+    let answered_natively = || {
+        native_answered
+            .as_ref()
+            .is_some_and(|answered| answered.load(std::sync::atomic::Ordering::Relaxed))
+    };
     let options = RunOptions {
         timeout: request.timeout,
         sat_solver,
-        cancel: vec![stop_model],
+        cancel: std::iter::once(stop_model)
+            .chain(native_answered.clone())
+            .collect(),
         hold,
         ..RunOptions::default()
     };
@@ -374,6 +461,15 @@ fn run_cbmc(
         eprint!("\r\x1b[K");
     }
     let model = run?;
+    if answered_natively() {
+        // the native engine answered: the run under SC stops as it drops
+        return Ok(Runs {
+            cbmc,
+            model,
+            solver_name,
+            sc_violation: None,
+        });
+    }
     let mut sc_progress = |progress: Progress| show_cbmc_progress("cbmc under SC", &progress);
     let callback: Option<&mut dyn FnMut(Progress)> = if show_progress {
         Some(&mut sc_progress)
@@ -540,9 +636,27 @@ fn counterexample(
             return;
         }
     };
-    let model = consistency_model(sma.model());
+    explain(
+        request,
+        report,
+        &decoded,
+        map,
+        consistency_model(sma.model()),
+    );
+}
+
+/// Checks an execution decoded from a violation's records natively under
+/// `model` and explains it: the witness table, the diagnosis and the fence
+/// advice (a CBMC counterexample's and a native trace's alike).
+fn explain(
+    request: &VerifyRequest,
+    report: &mut VerifyReport,
+    decoded: &Decoded,
+    map: &TranslationMap,
+    model: Model,
+) {
     let renderer = Renderer {
-        decoded: &decoded,
+        decoded,
         map,
         atomic_writes: model == Model::Sc,
     };
@@ -584,7 +698,7 @@ fn counterexample(
                 report.verdict = Verdict::UnwindingBound;
                 return;
             }
-            let found = diagnosis::diagnose(&decoded, &witness, model);
+            let found = diagnosis::diagnose(decoded, &witness, model);
             report.diagnosis = Some(renderer.diagnosis(&found, model));
         }
         Err(reason) => {
@@ -730,6 +844,7 @@ pub fn report_option_error(message: &str, format: ReportFormat) -> u8 {
         keep: None,
         color: false,
         sc_run: false,
+        engine: Engine::Cbmc,
     };
     let mut report = empty_report(&request);
     fail(

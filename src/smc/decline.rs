@@ -1,0 +1,173 @@
+//! What the native engine declines before it runs, with the statement to
+//! blame: data nondeterminism over more than 256 values (it never samples
+//! values), floating-point arithmetic, the heap, and shared memory
+//! narrower or wider than the SMA's `int` or `long long`. Everything else
+//! it cannot model exactly it finds while running, and declines then.
+
+use super::code::{Code, Instr};
+use crate::ir::{Expr, OriginId, Place, Ty};
+use crate::passes::{SeqStmt, SequentialProgram};
+
+/// Why the native engine does not answer for a program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declined {
+    /// What it cannot model, and where (`file:line:column`).
+    pub reason: String,
+}
+
+/// The first construct of the program the engine declines, if any.
+pub fn check(program: &SequentialProgram, codes: &[Code], bitwidth: u32) -> Result<(), Declined> {
+    if bitwidth != 32 && bitwidth != 64 {
+        return Err(Declined {
+            reason: format!(
+                "--bitwidth {bitwidth} narrows shared memory's values, which the native engine does not model (it models 32 and 64 bits)"
+            ),
+        });
+    }
+    for (slot, (thread, code)) in program.threads.iter().zip(codes).enumerate() {
+        if thread.slot != slot {
+            return Err(Declined {
+                reason: format!("thread slot {} is not in its place {slot}", thread.slot),
+            });
+        }
+        for (instr, origin) in code.instrs.iter().zip(&code.origins) {
+            if let Some(what) = instr_declined(instr) {
+                return Err(Declined {
+                    reason: format!("{what} at {}", located(program, *origin)),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `file:line:column` of an origin.
+pub fn located(program: &SequentialProgram, origin: Option<OriginId>) -> String {
+    match origin.and_then(|origin| program.map.origins.get(origin)) {
+        Some(o) => format!("{}:{}:{}", o.file, o.line, o.column),
+        None => "an unknown position".to_string(),
+    }
+}
+
+fn instr_declined(instr: &Instr) -> Option<String> {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    let mut places: Vec<&Place> = Vec::new();
+    match instr {
+        Instr::Jump(_) => {}
+        Instr::BranchUnless { condition, .. } => exprs.push(condition),
+        Instr::Do(stmt) => match stmt {
+            SeqStmt::Malloc { .. } => {
+                return Some(
+                    "heap allocation (malloc), which the native engine does not model".into(),
+                );
+            }
+            SeqStmt::Free { .. } => {
+                return Some("free, which the native engine does not model".into());
+            }
+            SeqStmt::Assign(place, value) => {
+                places.push(place);
+                exprs.push(value);
+            }
+            SeqStmt::Read {
+                target, address, ..
+            } => {
+                places.push(target);
+                exprs.push(address);
+            }
+            SeqStmt::Write { address, value, .. } => exprs.extend([address, value]),
+            SeqStmt::Rmw {
+                target,
+                address,
+                operand,
+                expected,
+                ..
+            } => {
+                places.extend(target);
+                exprs.extend([address, operand, expected]);
+            }
+            SeqStmt::Lock { address, .. } | SeqStmt::Unlock { address, .. } => exprs.push(address),
+            SeqStmt::TryLock {
+                target, address, ..
+            } => {
+                places.push(target);
+                exprs.push(address);
+            }
+            SeqStmt::Assert { condition, .. } | SeqStmt::Assume(condition) => exprs.push(condition),
+            SeqStmt::Join { handle, .. } => exprs.push(handle),
+            _ => {}
+        },
+    }
+    for place in places {
+        collect_place(place, &mut exprs);
+    }
+    let mut found = None;
+    for expr in exprs {
+        visit(expr, &mut |e| {
+            if found.is_none() {
+                found = expr_declined(e);
+            }
+        });
+    }
+    found
+}
+
+fn collect_place<'a>(place: &'a Place, exprs: &mut Vec<&'a Expr>) {
+    match place {
+        Place::Index(base, index) => {
+            exprs.push(index);
+            collect_place(base, exprs);
+        }
+        Place::Field(base, _) => collect_place(base, exprs),
+        Place::Local(_) | Place::PlainGlobal(_) => {}
+    }
+}
+
+fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(expr);
+    match expr {
+        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => visit(a, f),
+        Expr::Binary(_, a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        Expr::Conditional(c, a, b) => {
+            visit(c, f);
+            visit(a, f);
+            visit(b, f);
+        }
+        Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|a| visit(a, f)),
+        Expr::Load(place) => {
+            let mut indices = Vec::new();
+            collect_place(place, &mut indices);
+            indices.into_iter().for_each(|a| visit(a, f));
+        }
+        _ => {}
+    }
+}
+
+fn expr_declined(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Nondet(ty) => nondet_declined(ty),
+        Expr::FloatConst(_) | Expr::Reinterpret(..) | Expr::LibraryCall(..) => {
+            Some("floating-point arithmetic, which the native engine does not model".into())
+        }
+        Expr::Cast(Ty::Float { .. }, _) => {
+            Some("a conversion to a floating type, which the native engine does not model".into())
+        }
+        _ => None,
+    }
+}
+
+/// The reason for a nondeterministic value of `ty`: more than 256 values.
+fn nondet_declined(ty: &Ty) -> Option<String> {
+    match ty {
+        Ty::Bool => None,
+        Ty::Int { bits, .. } if *bits <= 8 => None,
+        Ty::Int { bits, signed } => Some(format!(
+            "a nondeterministic {} of {bits} bits has 2^{bits} values (the native engine explores at most 256)",
+            if *signed { "int" } else { "unsigned int" }
+        )),
+        Ty::Float { .. } => Some("a nondeterministic floating value".into()),
+        _ => Some("a nondeterministic pointer or handle has 2^32 values (the native engine explores at most 256)".into()),
+    }
+}

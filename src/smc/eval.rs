@@ -1,0 +1,335 @@
+//! Evaluation of the pure expressions and private places of one thread,
+//! exactly as the printed C program computes them: each expression has the
+//! C type the printer gives it, operands undergo C's promotions and usual
+//! arithmetic conversions, and results wrap to their type.
+
+use super::value::{CType, Value};
+use crate::ir::{BinaryOp, Expr, Place, PlainGlobal, StructDef, Ty, UnaryOp};
+use crate::passes::SeqThread;
+
+/// Why an evaluation stopped: what the native engine does not model
+/// exactly, which the whole exploration then declines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unmodelled(pub String);
+
+pub type Eval<T> = Result<T, Unmodelled>;
+
+/// Where nondeterministic values come from: the exploration enumerates
+/// them.
+pub trait Choices {
+    /// One value of the `values` values `lo..lo+values` (in order).
+    fn choose(&mut self, lo: i64, values: u32) -> i64;
+}
+
+/// The private state an expression of one thread reads and a private
+/// assignment writes.
+pub struct Private<'a> {
+    pub thread: &'a SeqThread,
+    pub plain_globals: &'a [PlainGlobal],
+    pub structs: &'a [StructDef],
+    pub locals: &'a mut [Value],
+    pub plain: &'a mut [Value],
+}
+
+impl Private<'_> {
+    /// The declared type of a place.
+    pub fn place_type(&self, place: &Place) -> Eval<Ty> {
+        match place {
+            Place::Local(id) => self
+                .thread
+                .locals
+                .get(*id)
+                .map(|local| local.ty.clone())
+                .ok_or_else(|| Unmodelled(format!("unknown local {id}"))),
+            Place::PlainGlobal(id) => self
+                .plain_globals
+                .get(*id)
+                .map(|global| global.ty.clone())
+                .ok_or_else(|| Unmodelled(format!("unknown plain global {id}"))),
+            Place::Index(base, _) => match self.place_type(base)? {
+                Ty::Array(element, _) => Ok(*element),
+                _ => Err(Unmodelled("an index into a non-array".into())),
+            },
+            Place::Field(base, field) => match self.place_type(base)? {
+                Ty::Struct(id) => self
+                    .structs
+                    .get(id)
+                    .and_then(|s| s.fields.iter().find(|(name, _)| name == field))
+                    .map(|(_, ty)| ty.clone())
+                    .ok_or_else(|| Unmodelled(format!("unknown field {field}"))),
+                _ => Err(Unmodelled("a field of a non-struct".into())),
+            },
+        }
+    }
+
+    /// The path of element indices from the root of `place` to it, and
+    /// whether its root is a plain global.
+    fn path(
+        &mut self,
+        place: &Place,
+        choices: &mut dyn Choices,
+    ) -> Eval<(bool, usize, Vec<usize>)> {
+        match place {
+            Place::Local(id) => Ok((false, *id, Vec::new())),
+            Place::PlainGlobal(id) => Ok((true, *id, Vec::new())),
+            Place::Index(base, index) => {
+                let length = match self.place_type(base)? {
+                    Ty::Array(_, length) => length,
+                    _ => return Err(Unmodelled("an index into a non-array".into())),
+                };
+                let (_, index) = self.eval(index, choices)?;
+                let (global, root, mut path) = self.path(base, choices)?;
+                match u64::try_from(index) {
+                    Ok(index) if index < length.max(1) => {
+                        path.push(index as usize);
+                        Ok((global, root, path))
+                    }
+                    _ => Err(Unmodelled(format!(
+                        "index {index} outside a private array of {length} elements"
+                    ))),
+                }
+            }
+            Place::Field(base, field) => {
+                let Ty::Struct(id) = self.place_type(base)? else {
+                    return Err(Unmodelled("a field of a non-struct".into()));
+                };
+                let position = self
+                    .structs
+                    .get(id)
+                    .and_then(|s| s.fields.iter().position(|(name, _)| name == field))
+                    .ok_or_else(|| Unmodelled(format!("unknown field {field}")))?;
+                let (global, root, mut path) = self.path(base, choices)?;
+                path.push(position);
+                Ok((global, root, path))
+            }
+        }
+    }
+
+    fn slot(&mut self, place: &Place, choices: &mut dyn Choices) -> Eval<&mut Value> {
+        let (global, root, path) = self.path(place, choices)?;
+        let mut value = if global {
+            self.plain.get_mut(root)
+        } else {
+            self.locals.get_mut(root)
+        }
+        .ok_or_else(|| Unmodelled("an unknown private object".into()))?;
+        for index in path {
+            value = match value {
+                Value::Aggregate(elements) => elements
+                    .get_mut(index)
+                    .ok_or_else(|| Unmodelled("a private element out of range".into()))?,
+                Value::Scalar(_) => return Err(Unmodelled("an element of a scalar".into())),
+            };
+        }
+        Ok(value)
+    }
+
+    /// The value stored in `place`.
+    pub fn load(&mut self, place: &Place, choices: &mut dyn Choices) -> Eval<Value> {
+        self.slot(place, choices).map(|value| value.clone())
+    }
+
+    /// Assigns the scalar `value` of type `from` to `place`, converted to
+    /// the place's type.
+    pub fn store(&mut self, place: &Place, value: i64, choices: &mut dyn Choices) -> Eval<()> {
+        let ty = self.place_type(place)?;
+        let to =
+            CType::of(&ty).ok_or_else(|| Unmodelled("a scalar assigned to an aggregate".into()))?;
+        *self.slot(place, choices)? = Value::Scalar(to.convert(value));
+        Ok(())
+    }
+
+    /// `place = value` of the program: a scalar, or a whole struct or
+    /// array copied from another place.
+    pub fn assign(&mut self, place: &Place, value: &Expr, choices: &mut dyn Choices) -> Eval<()> {
+        let ty = self.place_type(place)?;
+        if CType::of(&ty).is_some() {
+            let (_, scalar) = self.eval(value, choices)?;
+            return self.store(place, scalar, choices);
+        }
+        let source = match value {
+            Expr::Load(source) => source,
+            Expr::Cast(_, inner) => match inner.as_ref() {
+                Expr::Load(source) => source,
+                _ => return Err(Unmodelled("an aggregate computed by an expression".into())),
+            },
+            _ => return Err(Unmodelled("an aggregate computed by an expression".into())),
+        };
+        let copied = self.load(source, choices)?;
+        *self.slot(place, choices)? = copied;
+        Ok(())
+    }
+
+    /// The C type of `expr` in the printed program.
+    pub fn type_of(&self, expr: &Expr) -> Eval<CType> {
+        match expr {
+            Expr::Const(value) => Ok(if i32::try_from(*value).is_ok() {
+                CType::INT
+            } else {
+                CType {
+                    bits: 64,
+                    signed: true,
+                }
+            }),
+            Expr::Load(place) => CType::of(&self.place_type(place)?).ok_or_else(|| {
+                Unmodelled("an aggregate or floating value in an expression".into())
+            }),
+            Expr::ObjectAddress(_) | Expr::CurrentThread => Ok(CType::INT),
+            Expr::Unary(UnaryOp::Not, _) => Ok(CType::INT),
+            Expr::Unary(_, operand) => Ok(self.type_of(operand)?.promoted()),
+            Expr::Binary(op, a, b) => match op {
+                BinaryOp::Shl | BinaryOp::Shr => Ok(self.type_of(a)?.promoted()),
+                BinaryOp::LogicalAnd
+                | BinaryOp::LogicalOr
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge => Ok(CType::INT),
+                _ => Ok(self.type_of(a)?.common(self.type_of(b)?)),
+            },
+            Expr::Conditional(_, a, b) => Ok(self.type_of(a)?.common(self.type_of(b)?)),
+            Expr::Cast(ty, inner) => match ty {
+                Ty::Array(..) | Ty::Struct(_) | Ty::Void => self.type_of(inner),
+                scalar => CType::of(scalar)
+                    .ok_or_else(|| Unmodelled("a conversion to a floating type".into())),
+            },
+            Expr::Nondet(ty) => {
+                CType::of(ty).ok_or_else(|| Unmodelled("a nondeterministic floating value".into()))
+            }
+            Expr::FloatConst(_) | Expr::Reinterpret(..) | Expr::LibraryCall(..) => {
+                Err(Unmodelled("floating-point arithmetic".into()))
+            }
+        }
+    }
+
+    /// The value of `expr` and its C type.
+    pub fn eval(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<(CType, i64)> {
+        let ty = self.type_of(expr)?;
+        let value = match expr {
+            Expr::Const(value) => *value,
+            Expr::Load(place) => match self.load(place, choices)? {
+                Value::Scalar(value) => value,
+                Value::Aggregate(_) => {
+                    return Err(Unmodelled("an aggregate in an expression".into()));
+                }
+            },
+            Expr::ObjectAddress(_) => 0,
+            Expr::CurrentThread => self.thread.slot as i64,
+            Expr::Unary(op, operand) => {
+                let (from, value) = self.eval(operand, choices)?;
+                match op {
+                    UnaryOp::Not => i64::from(value == 0),
+                    UnaryOp::Neg => ty.convert(from.promoted().convert(value).wrapping_neg()),
+                    UnaryOp::BitNot => ty.convert(!from.promoted().convert(value)),
+                }
+            }
+            Expr::Binary(op, a, b) => self.binary(*op, a, b, ty, choices)?,
+            Expr::Conditional(condition, a, b) => {
+                let (_, condition) = self.eval(condition, choices)?;
+                let chosen = if condition != 0 { a } else { b };
+                let (_, value) = self.eval(chosen, choices)?;
+                ty.convert(value)
+            }
+            Expr::Cast(_, inner) => {
+                let (_, value) = self.eval(inner, choices)?;
+                ty.convert(value)
+            }
+            Expr::Nondet(_) => match ty.bits {
+                1 => choices.choose(0, 2),
+                8 if ty.signed => choices.choose(-128, 256),
+                8 => choices.choose(0, 256),
+                bits => {
+                    return Err(Unmodelled(format!(
+                        "a nondeterministic value of 2^{bits} values"
+                    )));
+                }
+            },
+            Expr::FloatConst(_) | Expr::Reinterpret(..) | Expr::LibraryCall(..) => {
+                return Err(Unmodelled("floating-point arithmetic".into()));
+            }
+        };
+        Ok((ty, value))
+    }
+
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        a: &Expr,
+        b: &Expr,
+        ty: CType,
+        choices: &mut dyn Choices,
+    ) -> Eval<i64> {
+        let (a_type, a) = self.eval(a, choices)?;
+        let (b_type, b) = self.eval(b, choices)?;
+        let truth = |holds: bool| i64::from(holds);
+        match op {
+            BinaryOp::LogicalAnd => return Ok(truth(a != 0 && b != 0)),
+            BinaryOp::LogicalOr => return Ok(truth(a != 0 || b != 0)),
+            BinaryOp::Shl | BinaryOp::Shr => {
+                let a = ty.convert(a);
+                let bits = i64::from(ty.bits);
+                if !(0..bits).contains(&b) || (op == BinaryOp::Shl && ty.signed && a < 0) {
+                    return Err(Unmodelled(format!(
+                        "a shift by {b} of a {}-bit value",
+                        ty.bits
+                    )));
+                }
+                let shift = b as u32;
+                return Ok(match op {
+                    BinaryOp::Shl => ty.convert(a.wrapping_shl(shift)),
+                    _ if ty.is_wide_unsigned() => ((a as u64) >> shift) as i64,
+                    _ => a >> shift,
+                });
+            }
+            _ => {}
+        }
+        // the operands in their common type
+        let common = match op {
+            BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge => a_type.common(b_type),
+            _ => ty,
+        };
+        let (a, b) = (common.convert(a), common.convert(b));
+        let compare = |a: i64, b: i64| {
+            if common.is_wide_unsigned() {
+                (a as u64).cmp(&(b as u64))
+            } else {
+                a.cmp(&b)
+            }
+        };
+        use std::cmp::Ordering::*;
+        Ok(match op {
+            BinaryOp::Add => ty.convert(a.wrapping_add(b)),
+            BinaryOp::Sub => ty.convert(a.wrapping_sub(b)),
+            BinaryOp::Mul => ty.convert(a.wrapping_mul(b)),
+            BinaryOp::Div | BinaryOp::Rem => {
+                if b == 0 {
+                    return Err(Unmodelled("a division by zero".into()));
+                }
+                let value = match (op, common.is_wide_unsigned()) {
+                    (BinaryOp::Div, true) => ((a as u64) / (b as u64)) as i64,
+                    (_, true) => ((a as u64) % (b as u64)) as i64,
+                    (BinaryOp::Div, false) => a.wrapping_div(b),
+                    (_, false) => a.wrapping_rem(b),
+                };
+                ty.convert(value)
+            }
+            BinaryOp::BitAnd => ty.convert(a & b),
+            BinaryOp::BitOr => ty.convert(a | b),
+            BinaryOp::BitXor => ty.convert(a ^ b),
+            BinaryOp::Eq => truth(a == b),
+            BinaryOp::Ne => truth(a != b),
+            BinaryOp::Lt => truth(compare(a, b) == Less),
+            BinaryOp::Le => truth(compare(a, b) != Greater),
+            BinaryOp::Gt => truth(compare(a, b) == Greater),
+            BinaryOp::Ge => truth(compare(a, b) != Less),
+            BinaryOp::LogicalAnd | BinaryOp::LogicalOr | BinaryOp::Shl | BinaryOp::Shr => 0,
+        })
+    }
+}

@@ -1,0 +1,262 @@
+//! The exhaustive search of the native engine: a depth-first exploration of
+//! every move (thread steps, flushes, nondeterministic values) from the
+//! initial state, each state visited once. Since loops are unrolled and
+//! jumps go forward, every execution is finite and the search ends; it
+//! stops at the first violation with the path that reaches it.
+
+use super::eval::Choices;
+use super::machine::{Machine, Move, Outcome, State, Status, Unsupported, Violation};
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// When the search gives up.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    /// The most states it stores.
+    pub max_states: usize,
+    /// Set by another party to stop it (the CBMC run answered first).
+    pub stop: Option<Arc<AtomicBool>>,
+    pub deadline: Option<Instant>,
+}
+
+/// What the search counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Statistics {
+    /// Distinct states reached.
+    pub states: usize,
+    /// Moves taken (edges of the state graph).
+    pub moves: usize,
+    /// Final states in which every thread has finished and every store
+    /// reached memory.
+    pub complete_executions: usize,
+    /// Executions that end otherwise: an assumption or loop bound cuts
+    /// them off, or threads wait forever (a lock, a join).
+    pub blocked_executions: usize,
+    /// Visible events issued (reads, writes, RMWs, fences, mutex
+    /// operations, creations, joins) over all moves.
+    pub events: usize,
+    /// Wall time of the search in milliseconds.
+    pub milliseconds: u64,
+}
+
+/// One step of a path: the move and the nondeterministic values it took.
+pub type PathStep = (Move, Vec<i64>);
+
+/// How a complete search ended.
+#[derive(Debug, Clone)]
+pub enum Found {
+    Safe,
+    Violation {
+        violation: Violation,
+        path: Vec<PathStep>,
+    },
+}
+
+/// Why the search ended without an answer.
+#[derive(Debug, Clone)]
+pub enum Stopped {
+    Unsupported(Unsupported),
+    TooManyStates(usize),
+    Cancelled,
+    Timeout,
+}
+
+/// Enumerates the nondeterministic values of a move, odometer-style.
+#[derive(Debug, Default)]
+pub struct Odometer {
+    pub values: Vec<i64>,
+    domains: Vec<(i64, u32)>,
+    position: usize,
+}
+
+impl Choices for Odometer {
+    fn choose(&mut self, lo: i64, values: u32) -> i64 {
+        let at = self.position;
+        self.position += 1;
+        if at < self.values.len() {
+            self.domains[at] = (lo, values);
+            return self.values[at];
+        }
+        self.values.push(lo);
+        self.domains.push((lo, values));
+        lo
+    }
+}
+
+impl Odometer {
+    /// The values the last run took.
+    fn taken(&self) -> Vec<i64> {
+        self.values[..self.position].to_vec()
+    }
+
+    /// Moves to the next combination; false when all were tried.
+    fn advance(&mut self) -> bool {
+        self.values.truncate(self.position);
+        self.domains.truncate(self.position);
+        self.position = 0;
+        while let (Some(value), Some(&(lo, values))) = (self.values.last_mut(), self.domains.last())
+        {
+            if *value < lo + i64::from(values) - 1 {
+                *value += 1;
+                return true;
+            }
+            self.values.pop();
+            self.domains.pop();
+        }
+        false
+    }
+}
+
+/// Replays given values.
+pub struct Fixed<'a> {
+    pub values: &'a [i64],
+    pub position: usize,
+}
+
+impl Choices for Fixed<'_> {
+    fn choose(&mut self, lo: i64, _values: u32) -> i64 {
+        let value = self.values.get(self.position).copied().unwrap_or(lo);
+        self.position += 1;
+        value
+    }
+}
+
+struct Frame {
+    /// The successors not yet explored.
+    pending: Vec<(PathStep, State)>,
+    /// The step that led here.
+    via: Option<PathStep>,
+}
+
+/// Searches every execution of `machine`.
+pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics), Stopped> {
+    let started = Instant::now();
+    let mut statistics = Statistics::default();
+    let mut visited: HashSet<State> = HashSet::new();
+    let initial = machine.initial(false);
+    visited.insert(initial.clone());
+    statistics.states = 1;
+    let mut stack: Vec<Frame> = Vec::new();
+    let first = successors(machine, &initial, &mut statistics)?;
+    if let Err((violation, step)) = first {
+        return Ok((found(&stack, violation, step), finish(statistics, started)));
+    }
+    if let Ok(pending) = first {
+        stack.push(Frame { pending, via: None });
+    }
+    let mut checks = 0u32;
+    while let Some(frame) = stack.last_mut() {
+        checks = checks.wrapping_add(1);
+        if checks.is_multiple_of(1024) {
+            check_limits(limits)?;
+        }
+        let Some((step, state)) = frame.pending.pop() else {
+            stack.pop();
+            continue;
+        };
+        if !visited.insert(state.clone()) {
+            continue;
+        }
+        statistics.states += 1;
+        if statistics.states > limits.max_states {
+            return Err(Stopped::TooManyStates(limits.max_states));
+        }
+        match successors(machine, &state, &mut statistics)? {
+            Err((violation, last)) => {
+                stack.push(Frame {
+                    pending: Vec::new(),
+                    via: Some(step),
+                });
+                return Ok((found(&stack, violation, last), finish(statistics, started)));
+            }
+            Ok(pending) => stack.push(Frame {
+                pending,
+                via: Some(step),
+            }),
+        }
+    }
+    Ok((Found::Safe, finish(statistics, started)))
+}
+
+fn finish(mut statistics: Statistics, started: Instant) -> Statistics {
+    statistics.milliseconds = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    statistics
+}
+
+fn check_limits(limits: &Limits) -> Result<(), Stopped> {
+    if limits
+        .stop
+        .as_ref()
+        .is_some_and(|stop| stop.load(Ordering::Relaxed))
+    {
+        return Err(Stopped::Cancelled);
+    }
+    if limits
+        .deadline
+        .is_some_and(|deadline| Instant::now() >= deadline)
+    {
+        return Err(Stopped::Timeout);
+    }
+    Ok(())
+}
+
+/// The path of the frames on the stack, then `last`.
+fn found(stack: &[Frame], violation: Violation, last: PathStep) -> Found {
+    let mut path: Vec<PathStep> = stack.iter().filter_map(|frame| frame.via.clone()).collect();
+    path.push(last);
+    Found::Violation { violation, path }
+}
+
+/// The successors of `state` by every move and every nondeterministic
+/// value, or the first violation a move reaches.
+#[allow(clippy::type_complexity)]
+fn successors(
+    machine: &Machine,
+    state: &State,
+    statistics: &mut Statistics,
+) -> Result<Result<Vec<(PathStep, State)>, (Violation, PathStep)>, Stopped> {
+    let mut next = Vec::new();
+    let mut ended = false;
+    for step in machine.moves(state) {
+        let mut odometer = Odometer::default();
+        loop {
+            let outcome = machine
+                .apply(state, step, &mut odometer)
+                .map_err(Stopped::Unsupported)?;
+            let values = odometer.taken();
+            match outcome {
+                Outcome::Next(successor) => {
+                    statistics.moves += 1;
+                    if matches!(step, Move::Run(_)) {
+                        statistics.events += 1;
+                    }
+                    next.push(((step, values), successor));
+                }
+                Outcome::Disabled => {}
+                Outcome::CutOff => ended = true,
+                Outcome::Violated(violation) => return Ok(Err((violation, (step, values)))),
+            }
+            if !odometer.advance() {
+                break;
+            }
+        }
+    }
+    if ended {
+        statistics.blocked_executions += 1;
+    }
+    if next.is_empty() && !ended {
+        let complete = state
+            .threads
+            .iter()
+            .all(|thread| matches!(thread.status, Status::Finished | Status::NotCreated))
+            && state.buffers.iter().all(Vec::is_empty);
+        if complete {
+            statistics.complete_executions += 1;
+        } else {
+            statistics.blocked_executions += 1;
+        }
+    }
+    Ok(Ok(next))
+}

@@ -1,0 +1,671 @@
+//! The operational semantics the native engine explores: the threads of the
+//! sequential program with their private data, shared memory, and store
+//! buffers under SC (none), TSO (one FIFO buffer per thread) and PSO (one
+//! per thread and location, store-store fences ordering them). A thread's
+//! move runs one visible statement and the private statements up to its
+//! next one, as the lazy scheme's contexts do; a flush moves one buffered
+//! store to memory.
+
+use super::code::{Code, Instr};
+use super::eval::{Choices, Private, Unmodelled};
+pub use super::memory::{Buffered, Recording};
+use super::memory::{
+    flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
+};
+use super::value::{CType, Value};
+use crate::consistency::Model;
+use crate::ir::{Expr, FenceKind, OriginId};
+use crate::passes::{RmwCode, SeqStmt, SequentialProgram};
+use crate::trace::records::RecordKind;
+
+/// A thread's life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    NotCreated,
+    /// Created; its private prefix runs at its first move.
+    Created,
+    Running,
+    Finished,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Thread {
+    pub status: Status,
+    pub pc: usize,
+    pub locals: Vec<Value>,
+}
+
+/// A state of the whole program.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    pub threads: Vec<Thread>,
+    pub plain: Vec<Value>,
+    pub memory: Vec<i64>,
+    pub buffers: Vec<Vec<Buffered>>,
+    pub epochs: Vec<u32>,
+    /// The mutexes taken, with the thread holding each, by location.
+    pub held: Vec<(u32, usize)>,
+    /// The thread inside an atomic section, if any.
+    pub atomic: Option<usize>,
+    pub recording: Option<Box<Recording>>,
+}
+
+/// One move from a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// The thread runs its next visible statement and what follows it.
+    Run(usize),
+    /// The store at `index` of the thread's buffer reaches memory.
+    Flush { slot: usize, index: usize },
+}
+
+/// A property the program violates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    pub slot: usize,
+    /// `file:line: what: text`, as the printed program's assertion says.
+    pub description: String,
+    /// The property's kind in CBMC's words (`assertion`,
+    /// `array-bounds`...), for its id.
+    pub kind: &'static str,
+}
+
+/// The result of a move.
+#[derive(Debug, Clone)]
+pub enum Outcome<T = State> {
+    Next(T),
+    /// The move cannot happen here (a fence with stores buffered, a lock
+    /// held, a join of a running thread).
+    Disabled,
+    /// An assumption or loop bound fails: no execution goes on.
+    CutOff,
+    Violated(Violation),
+}
+
+/// The program and the model the machine runs.
+pub struct Machine<'a> {
+    pub program: &'a SequentialProgram,
+    pub codes: Vec<Code>,
+    pub model: Model,
+    /// `int` or `long long`: the type of the values the SMA takes.
+    pub wide: CType,
+    pub locations: u32,
+}
+
+/// A failure to model a move exactly, at the statement nearest to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported {
+    pub what: String,
+    pub origin: Option<OriginId>,
+}
+
+type Step<T> = Result<T, Unsupported>;
+
+impl<'a> Machine<'a> {
+    pub fn new(program: &'a SequentialProgram, model: Model, bitwidth: u32) -> Machine<'a> {
+        Machine {
+            program,
+            codes: program.threads.iter().map(super::code::flatten).collect(),
+            model,
+            wide: CType {
+                bits: if bitwidth > 32 { 64 } else { 32 },
+                signed: true,
+            },
+            locations: program.memory.location_count(),
+        }
+    }
+
+    /// The state before main's first statement.
+    pub fn initial(&self, record: bool) -> State {
+        let structs = &self.program.structs;
+        let threads = self
+            .program
+            .threads
+            .iter()
+            .map(|thread| Thread {
+                status: if thread.slot == 0 {
+                    Status::Created
+                } else {
+                    Status::NotCreated
+                },
+                pc: 0,
+                locals: thread
+                    .locals
+                    .iter()
+                    .map(|local| Value::zero(&local.ty, structs))
+                    .collect(),
+            })
+            .collect::<Vec<_>>();
+        let mut memory: Vec<i64> = self.program.memory.initial_values.clone();
+        memory.resize(self.locations as usize, 0);
+        let count = threads.len();
+        State {
+            threads,
+            plain: self
+                .program
+                .plain_globals
+                .iter()
+                .map(|global| Value::zero(&global.ty, structs))
+                .collect(),
+            recording: record.then(|| {
+                Box::new(Recording {
+                    next_id: 1,
+                    memory_ids: vec![0; memory.len()],
+                    records: Vec::new(),
+                })
+            }),
+            memory,
+            buffers: vec![Vec::new(); count],
+            epochs: vec![0; count],
+            held: Vec::new(),
+            atomic: None,
+        }
+    }
+
+    /// The moves worth trying from `state`.
+    pub fn moves(&self, state: &State) -> Vec<Move> {
+        let mut moves = Vec::new();
+        for (slot, thread) in state.threads.iter().enumerate() {
+            let runnable = matches!(thread.status, Status::Created | Status::Running);
+            if runnable && state.atomic.is_none_or(|owner| owner == slot) {
+                moves.push(Move::Run(slot));
+            }
+        }
+        for (slot, buffer) in state.buffers.iter().enumerate() {
+            for index in flushable(buffer, self.model) {
+                moves.push(Move::Flush { slot, index });
+            }
+        }
+        moves
+    }
+
+    /// Applies `step` to `state`, taking nondeterministic values from
+    /// `choices`.
+    pub fn apply(&self, state: &State, step: Move, choices: &mut dyn Choices) -> Step<Outcome> {
+        let mut next = state.clone();
+        Ok(match self.apply_in_place(&mut next, step, choices)? {
+            Outcome::Next(()) => Outcome::Next(next),
+            other => other.map_state(),
+        })
+    }
+
+    /// [`Machine::apply`] on `state` itself, which the move leaves as far
+    /// as it went (a replay keeps the records up to a violation).
+    pub fn apply_in_place(
+        &self,
+        state: &mut State,
+        step: Move,
+        choices: &mut dyn Choices,
+    ) -> Step<Outcome<()>> {
+        match step {
+            Move::Run(slot) => self.run_thread(state, slot, choices),
+            Move::Flush { slot, index } => {
+                flush(state, slot, index);
+                Ok(Outcome::Next(()))
+            }
+        }
+    }
+
+    fn unsupported(&self, slot: usize, pc: usize, what: String) -> Unsupported {
+        let origin = self
+            .codes
+            .get(slot)
+            .and_then(|code| {
+                code.origins
+                    .get(pc.min(code.origins.len().saturating_sub(1)))
+            })
+            .copied()
+            .flatten();
+        Unsupported { what, origin }
+    }
+
+    fn run_thread(
+        &self,
+        state: &mut State,
+        slot: usize,
+        choices: &mut dyn Choices,
+    ) -> Step<Outcome<()>> {
+        let Some(thread) = state.threads.get(slot) else {
+            return Ok(Outcome::Disabled);
+        };
+        if thread.status == Status::Created {
+            // its private prefix first, up to its first visible statement
+            state.threads[slot].status = Status::Running;
+            match self.run_private(state, slot, choices)? {
+                Outcome::Next(()) => {}
+                other => return Ok(other),
+            }
+            if state.threads[slot].status == Status::Finished {
+                return Ok(Outcome::Next(()));
+            }
+        }
+        match self.visible(state, slot, choices)? {
+            Outcome::Next(()) => state.threads[slot].pc += 1,
+            other => return Ok(other),
+        }
+        self.run_private(state, slot, choices)
+    }
+
+    /// Runs the thread's private statements up to its next visible one or
+    /// its end.
+    fn run_private(
+        &self,
+        state: &mut State,
+        slot: usize,
+        choices: &mut dyn Choices,
+    ) -> Step<Outcome<()>> {
+        let code = &self.codes[slot];
+        loop {
+            let pc = state.threads[slot].pc;
+            if pc == code.instrs.len() {
+                state.threads[slot].status = Status::Finished;
+                if state.atomic == Some(slot) {
+                    state.atomic = None;
+                }
+                return Ok(Outcome::Next(()));
+            }
+            let Some(instr) = code.instrs.get(pc) else {
+                return Err(self.unsupported(slot, pc, "a jump to an unknown label".into()));
+            };
+            if instr.is_visible() {
+                return Ok(Outcome::Next(()));
+            }
+            let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
+            let mut next = pc + 1;
+            match instr {
+                Instr::Jump(target) => next = *target,
+                Instr::BranchUnless { condition, target } => {
+                    if self.eval(state, slot, condition, choices).map_err(fail)? == 0 {
+                        next = *target;
+                    }
+                }
+                Instr::Do(SeqStmt::Assign(place, value)) => {
+                    self.private(state, slot)
+                        .assign(place, value, choices)
+                        .map_err(fail)?;
+                }
+                Instr::Do(SeqStmt::Assert {
+                    condition,
+                    description,
+                }) => {
+                    if self.eval(state, slot, condition, choices).map_err(fail)? == 0 {
+                        return Ok(Outcome::Violated(Violation {
+                            slot,
+                            description: description.clone(),
+                            kind: "assertion",
+                        }));
+                    }
+                }
+                Instr::Do(SeqStmt::Assume(condition)) => {
+                    if self.eval(state, slot, condition, choices).map_err(fail)? == 0 {
+                        return Ok(Outcome::CutOff);
+                    }
+                }
+                Instr::Do(SeqStmt::AtomicBegin { stmt }) => {
+                    if state.atomic.is_none() {
+                        state.atomic = Some(slot);
+                    }
+                    record(state, RecordKind::AtomicBegin, slot, 0, 0, 0, 0, *stmt);
+                }
+                Instr::Do(SeqStmt::AtomicEnd { stmt }) => {
+                    if state.atomic == Some(slot) {
+                        state.atomic = None;
+                    }
+                    record(state, RecordKind::AtomicEnd, slot, 0, 0, 0, 0, *stmt);
+                }
+                Instr::Do(other) => {
+                    return Err(self.unsupported(
+                        slot,
+                        pc,
+                        format!("the statement {}", statement_name(other)),
+                    ));
+                }
+            }
+            state.threads[slot].pc = next;
+        }
+    }
+
+    fn private<'s>(&'s self, state: &'s mut State, slot: usize) -> Private<'s> {
+        Private {
+            thread: &self.program.threads[slot],
+            plain_globals: &self.program.plain_globals,
+            structs: &self.program.structs,
+            locals: &mut state.threads[slot].locals,
+            plain: &mut state.plain,
+        }
+    }
+
+    fn eval(
+        &self,
+        state: &mut State,
+        slot: usize,
+        expr: &Expr,
+        choices: &mut dyn Choices,
+    ) -> Result<i64, Unmodelled> {
+        self.private(state, slot)
+            .eval(expr, choices)
+            .map(|(_, value)| value)
+    }
+
+    /// A value as the SMA takes it (`sma_wide_t`).
+    fn widened(
+        &self,
+        state: &mut State,
+        slot: usize,
+        expr: &Expr,
+        choices: &mut dyn Choices,
+    ) -> Result<i64, Unmodelled> {
+        Ok(self.wide.convert(self.eval(state, slot, expr, choices)?))
+    }
+
+    /// Runs the visible statement at the thread's pc.
+    fn visible(
+        &self,
+        state: &mut State,
+        slot: usize,
+        choices: &mut dyn Choices,
+    ) -> Step<Outcome<()>> {
+        let pc = state.threads[slot].pc;
+        let Some(Instr::Do(stmt)) = self.codes[slot].instrs.get(pc) else {
+            return Err(self.unsupported(slot, pc, "a visible statement expected".into()));
+        };
+        let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
+        let drained = state.buffers[slot].is_empty();
+        match stmt {
+            SeqStmt::Read {
+                target,
+                address,
+                stmt,
+                ..
+            } => {
+                let location = match self.location(state, slot, address, *stmt, choices)? {
+                    Ok(location) => location,
+                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                };
+                let (value, from) = read(state, slot, location);
+                record(
+                    state,
+                    RecordKind::Read,
+                    slot,
+                    location,
+                    value,
+                    0,
+                    from,
+                    *stmt,
+                );
+                self.private(state, slot)
+                    .store(target, value, choices)
+                    .map_err(fail)?;
+            }
+            SeqStmt::Write {
+                address,
+                value,
+                stmt,
+                ..
+            } => {
+                let location = match self.location(state, slot, address, *stmt, choices)? {
+                    Ok(location) => location,
+                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                };
+                let value = self.widened(state, slot, value, choices).map_err(fail)?;
+                write(state, slot, location, value, self.model, *stmt);
+            }
+            SeqStmt::Rmw {
+                target,
+                address,
+                op,
+                operand,
+                expected,
+                stmt,
+            } => {
+                if !drained {
+                    return Ok(Outcome::Disabled);
+                }
+                let location = match self.location(state, slot, address, *stmt, choices)? {
+                    Ok(location) => location,
+                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                };
+                let operand = self.widened(state, slot, operand, choices).map_err(fail)?;
+                let expected = self.widened(state, slot, expected, choices).map_err(fail)?;
+                let old = state.memory[location as usize];
+                let writes = *op != RmwCode::Cas || old == expected;
+                let new = self.wide.convert(match op {
+                    RmwCode::Add => old.wrapping_add(operand),
+                    RmwCode::Sub => old.wrapping_sub(operand),
+                    RmwCode::And => old & operand,
+                    RmwCode::Or => old | operand,
+                    RmwCode::Xor => old ^ operand,
+                    RmwCode::Exchange | RmwCode::Cas => operand,
+                });
+                let from = memory_id(state, location);
+                if writes {
+                    let id = store_in_memory(state, location, new);
+                    record(state, RecordKind::Rmw, slot, location, new, id, from, *stmt);
+                } else {
+                    record(state, RecordKind::Rmw, slot, location, old, 0, from, *stmt);
+                }
+                if let Some(target) = target {
+                    self.private(state, slot)
+                        .store(target, old, choices)
+                        .map_err(fail)?;
+                }
+            }
+            SeqStmt::Fence { kind, stmt } => match kind {
+                FenceKind::Full => {
+                    if !drained {
+                        return Ok(Outcome::Disabled);
+                    }
+                    record(state, RecordKind::Fence, slot, 0, 0, 0, 0, *stmt);
+                }
+                FenceKind::StoreStore => {
+                    state.epochs[slot] += 1;
+                    record(state, RecordKind::StoreFence, slot, 0, 0, 0, 0, *stmt);
+                }
+            },
+            SeqStmt::Lock {
+                address,
+                stmt: origin,
+            }
+            | SeqStmt::Unlock {
+                address,
+                stmt: origin,
+            } => {
+                let stmt = origin;
+                let lock = matches!(self.codes[slot].instrs[pc], Instr::Do(SeqStmt::Lock { .. }));
+                if !drained {
+                    return Ok(Outcome::Disabled);
+                }
+                let location = match self.location(state, slot, address, *stmt, choices)? {
+                    Ok(location) => location,
+                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                };
+                if lock && state.memory[location as usize] != 0 {
+                    return Ok(Outcome::Disabled);
+                }
+                if lock {
+                    state.held.push((location, slot));
+                    state.held.sort_unstable();
+                } else if let Some(at) = state.held.iter().position(|&h| h == (location, slot)) {
+                    state.held.remove(at);
+                } else {
+                    return Err(self.unsupported(
+                        slot,
+                        pc,
+                        "an unlock of a mutex that its thread does not hold".into(),
+                    ));
+                }
+                let value = i64::from(lock);
+                let id = store_in_memory(state, location, value);
+                let kind = if lock {
+                    RecordKind::Lock
+                } else {
+                    RecordKind::Unlock
+                };
+                record(state, kind, slot, location, value, id, 0, *stmt);
+            }
+            SeqStmt::TryLock {
+                target,
+                address,
+                stmt,
+            } => {
+                if !drained {
+                    return Ok(Outcome::Disabled);
+                }
+                let location = match self.location(state, slot, address, *stmt, choices)? {
+                    Ok(location) => location,
+                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                };
+                let taken = state.memory[location as usize] == 0;
+                if taken {
+                    state.held.push((location, slot));
+                    state.held.sort_unstable();
+                    let id = store_in_memory(state, location, 1);
+                    record(state, RecordKind::Lock, slot, location, 1, id, 0, *stmt);
+                } else {
+                    let from = memory_id(state, location);
+                    record(
+                        state,
+                        RecordKind::LockBusy,
+                        slot,
+                        location,
+                        1,
+                        0,
+                        from,
+                        *stmt,
+                    );
+                }
+                self.private(state, slot)
+                    .store(target, i64::from(taken), choices)
+                    .map_err(fail)?;
+            }
+            SeqStmt::Create { slot: child, stmt } => {
+                if !drained {
+                    return Ok(Outcome::Disabled);
+                }
+                match state.threads.get(*child).map(|t| t.status) {
+                    Some(Status::NotCreated) => {}
+                    _ => {
+                        return Err(self.unsupported(
+                            slot,
+                            pc,
+                            format!("a second creation of thread slot {child}"),
+                        ));
+                    }
+                }
+                record(state, RecordKind::Fence, slot, 0, 0, 0, 0, *stmt);
+                record(
+                    state,
+                    RecordKind::Create,
+                    slot,
+                    *child as u32,
+                    0,
+                    0,
+                    0,
+                    *stmt,
+                );
+                state.threads[*child].status = Status::Created;
+            }
+            SeqStmt::Join { handle, stmt } => {
+                let joined = self.eval(state, slot, handle, choices).map_err(fail)?;
+                let joined = CType {
+                    bits: 32,
+                    signed: false,
+                }
+                .convert(joined) as usize;
+                let finished = state
+                    .threads
+                    .get(joined)
+                    .is_some_and(|t| t.status == Status::Finished);
+                if !finished || !state.buffers[joined].is_empty() {
+                    return Ok(Outcome::Disabled);
+                }
+                record(state, RecordKind::Join, slot, joined as u32, 0, 0, 0, *stmt);
+            }
+            other => {
+                return Err(self.unsupported(
+                    slot,
+                    pc,
+                    format!("the statement {}", statement_name(other)),
+                ));
+            }
+        }
+        Ok(Outcome::Next(()))
+    }
+
+    /// The location an access at `address` touches, or the violation the
+    /// printed program reports for it.
+    fn location(
+        &self,
+        state: &mut State,
+        slot: usize,
+        address: &Expr,
+        stmt: OriginId,
+        choices: &mut dyn Choices,
+    ) -> Step<Result<u32, Violation>> {
+        let pc = state.threads[slot].pc;
+        let value = self
+            .eval(state, slot, address, choices)
+            .map_err(|what| self.unsupported(slot, pc, what.0))?;
+        let location = CType {
+            bits: 32,
+            signed: false,
+        }
+        .convert(value);
+        let memory = &self.program.memory;
+        let violation = |what: &str, kind: &'static str| Violation {
+            slot,
+            description: self.describe(stmt, what),
+            kind,
+        };
+        if let Some((first, scalars)) = memory.dispatch_object(address) {
+            let inside =
+                (i64::from(first)..i64::from(first) + i64::from(scalars)).contains(&location);
+            return Ok(if inside {
+                Ok(location as u32)
+            } else {
+                Err(violation(
+                    crate::ir::ARRAY_INDEX_OUT_OF_BOUNDS,
+                    "array-bounds",
+                ))
+            });
+        }
+        if location == 0 && !matches!(address, Expr::Const(_)) {
+            return Ok(Err(violation(
+                crate::ir::NULL_DEREFERENCE,
+                "pointer-dereference",
+            )));
+        }
+        let static_end = i64::from(memory.heap_base);
+        let in_pointee = memory.object_of(location).is_some_and(|(first, _)| {
+            matches!(address, Expr::Const(_)) || memory.pointees.contains(&first)
+        });
+        if location <= 0 || location >= static_end || !in_pointee {
+            return Err(self.unsupported(
+                slot,
+                pc,
+                format!(
+                    "an access to location {location}, outside the objects the program may point to"
+                ),
+            ));
+        }
+        Ok(Ok(location as u32))
+    }
+
+    /// `file:line: what: text` of statement `stmt`, as the printer words it.
+    fn describe(&self, stmt: OriginId, what: &str) -> String {
+        match self.program.map.origins.get(stmt) {
+            Some(o) => format!("{}:{}: {what}: {}", o.file, o.line, o.text),
+            None => what.into(),
+        }
+    }
+}
+
+impl<T> Outcome<T> {
+    fn map_state(self) -> Outcome {
+        match self {
+            Outcome::Next(_) | Outcome::Disabled => Outcome::Disabled,
+            Outcome::CutOff => Outcome::CutOff,
+            Outcome::Violated(violation) => Outcome::Violated(violation),
+        }
+    }
+}

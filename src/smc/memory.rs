@@ -1,0 +1,191 @@
+//! Shared memory and store buffers of the native engine's states: issuing
+//! a store, reading (own buffer first, then memory), flushing, and the
+//! records of a replayed trace (write ids, reads-from) in the SMA's event
+//! format, so that a native trace goes through the same report as a CBMC
+//! counterexample.
+
+use super::machine::State;
+use crate::consistency::Model;
+use crate::ir::OriginId;
+use crate::passes::SeqStmt;
+use crate::trace::records::{Record, RecordKind};
+
+/// A store in a buffer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Buffered {
+    pub location: u32,
+    pub value: i64,
+    /// Under PSO, the number of store-store fences the thread had passed
+    /// when it issued the store.
+    pub epoch: u32,
+    /// The write id, when a trace is recorded (0 while exploring).
+    pub id: u64,
+}
+
+/// What a recorded replay adds to the state: write ids and the records.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Recording {
+    pub next_id: u64,
+    /// The write id each location's memory value came from (0: initial).
+    pub memory_ids: Vec<u64>,
+    pub records: Vec<Record>,
+}
+
+impl std::hash::Hash for Recording {
+    /// Only a replay records, and a replay hashes no state: the write ids
+    /// stand for all.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.next_id.hash(state);
+        self.memory_ids.hash(state);
+    }
+}
+
+/// The indices of the stores of `buffer` that may reach memory next: the
+/// oldest under TSO; under PSO the oldest of each location among those
+/// that no store-store fence orders after an older store.
+pub fn flushable(buffer: &[Buffered], model: Model) -> Vec<usize> {
+    match (model, buffer.first()) {
+        (_, None) | (Model::Sc, _) => Vec::new(),
+        (Model::Tso, Some(_)) => vec![0],
+        (Model::Pso, Some(first)) => {
+            let epoch = first.epoch;
+            let mut seen: Vec<u32> = Vec::new();
+            let mut indices = Vec::new();
+            for (index, store) in buffer.iter().enumerate() {
+                if store.epoch != epoch {
+                    break;
+                }
+                if !seen.contains(&store.location) {
+                    seen.push(store.location);
+                    indices.push(index);
+                }
+            }
+            indices
+        }
+    }
+}
+
+/// The store at `index` of `slot`'s buffer reaches memory.
+pub fn flush(state: &mut State, slot: usize, index: usize) {
+    let store = state.buffers[slot].remove(index);
+    state.memory[store.location as usize] = store.value;
+    if let Some(recording) = state.recording.as_mut() {
+        recording.memory_ids[store.location as usize] = store.id;
+        recording.records.push(Record {
+            kind: RecordKind::Flush,
+            thread: slot,
+            loc: u64::from(store.location),
+            value: i128::from(store.value),
+            timestamp: 0,
+            write_id: store.id,
+            read_from: 0,
+            stmt: 0,
+        });
+    }
+}
+
+/// The value `slot` reads at `location` (its newest buffered store there,
+/// else memory) and the write id it comes from (0 when not recording).
+pub fn read(state: &State, slot: usize, location: u32) -> (i64, u64) {
+    let own = state.buffers[slot]
+        .iter()
+        .rev()
+        .find(|store| store.location == location);
+    match own {
+        Some(store) => (store.value, store.id),
+        None => (state.memory[location as usize], memory_id(state, location)),
+    }
+}
+
+/// The write id of the value memory holds at `location`.
+pub fn memory_id(state: &State, location: u32) -> u64 {
+    state
+        .recording
+        .as_ref()
+        .map_or(0, |recording| recording.memory_ids[location as usize])
+}
+
+/// A fresh write id (0 when not recording).
+fn fresh_id(state: &mut State) -> u64 {
+    match state.recording.as_mut() {
+        Some(recording) => {
+            let id = recording.next_id;
+            recording.next_id += 1;
+            id
+        }
+        None => 0,
+    }
+}
+
+/// Writes `value` straight to memory (an RMW, a lock); returns its write id.
+pub fn store_in_memory(state: &mut State, location: u32, value: i64) -> u64 {
+    let id = fresh_id(state);
+    state.memory[location as usize] = value;
+    if let Some(recording) = state.recording.as_mut() {
+        recording.memory_ids[location as usize] = id;
+    }
+    id
+}
+
+/// `slot` issues a store: into its buffer, or to memory under SC.
+pub fn write(
+    state: &mut State,
+    slot: usize,
+    location: u32,
+    value: i64,
+    model: Model,
+    stmt: OriginId,
+) {
+    let id = fresh_id(state);
+    record(state, RecordKind::Write, slot, location, value, id, 0, stmt);
+    if model == Model::Sc {
+        state.memory[location as usize] = value;
+        if let Some(recording) = state.recording.as_mut() {
+            recording.memory_ids[location as usize] = id;
+        }
+        return;
+    }
+    let epoch = state.epochs[slot];
+    state.buffers[slot].push(Buffered {
+        location,
+        value,
+        epoch,
+        id,
+    });
+}
+
+/// Appends a record when the state records a trace.
+#[allow(clippy::too_many_arguments)]
+pub fn record(
+    state: &mut State,
+    kind: RecordKind,
+    slot: usize,
+    location: u32,
+    value: i64,
+    write_id: u64,
+    read_from: u64,
+    stmt: OriginId,
+) {
+    if let Some(recording) = state.recording.as_mut() {
+        recording.records.push(Record {
+            kind,
+            thread: slot,
+            loc: u64::from(location),
+            value: i128::from(value),
+            timestamp: 0,
+            write_id,
+            read_from,
+            stmt,
+        });
+    }
+}
+
+/// A statement's name in a reason for declining.
+pub fn statement_name(stmt: &SeqStmt) -> &'static str {
+    match stmt {
+        SeqStmt::Malloc { .. } => "malloc",
+        SeqStmt::Free { .. } => "free",
+        SeqStmt::Goto(_) => "goto",
+        _ => "of this kind",
+    }
+}

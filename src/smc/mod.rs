@@ -1,0 +1,136 @@
+//! The native engine of `lazysma verify`: an interpreter of the program as
+//! the passes leave it for the printer (functions inlined, loops unrolled,
+//! one copy per thread creation), and an exhaustive search of its
+//! executions under SC, TSO and PSO with unbounded store buffers. Private
+//! data is computed as the printed C computes it; every visible statement
+//! is a point where another thread may run or a buffered store may reach
+//! memory. A safe answer holds for every interleaving and every buffer
+//! length within the loop bounds; a violation comes with the SMA records
+//! of its trace, which the report decodes and checks like a CBMC
+//! counterexample. What the engine cannot model exactly it declines, with
+//! the statement to blame.
+
+pub mod code;
+pub mod decline;
+pub mod eval;
+pub mod explore;
+pub mod machine;
+pub mod memory;
+pub mod replay;
+pub mod value;
+
+pub use decline::Declined;
+pub use explore::{Limits, Statistics};
+
+use crate::consistency::Model;
+use crate::ir::Program;
+use crate::options::{MemoryModel, TranslateOptions};
+use crate::passes::SequentialProgram;
+use crate::trace::records::Record;
+use explore::{Found, Stopped};
+use machine::{Machine, Violation};
+
+/// The most states a search stores before it gives up.
+pub const MAX_STATES: usize = 2_000_000;
+
+/// A program ready for the native engine.
+pub struct Prepared {
+    pub sequential: SequentialProgram,
+    pub model: Model,
+    pub bitwidth: u32,
+}
+
+/// The native engine's answer.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// No execution within the bounds violates a property.
+    Safe(Statistics),
+    /// An execution violates `violation`; `records` are its SMA records.
+    Violation {
+        violation: Violation,
+        records: Vec<Record>,
+        statistics: Statistics,
+    },
+}
+
+/// Why the native engine gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoAnswer {
+    /// The program uses what the engine does not model (the reason names
+    /// it and its position).
+    Declined(Declined),
+    /// Stopped from outside (the other engine answered).
+    Cancelled,
+    Timeout,
+    /// A defect of the engine: its trace did not replay.
+    Failed(String),
+}
+
+impl std::fmt::Display for NoAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoAnswer::Declined(declined) => write!(f, "{}", declined.reason),
+            NoAnswer::Cancelled => f.write_str("stopped"),
+            NoAnswer::Timeout => f.write_str("the time limit was reached"),
+            NoAnswer::Failed(reason) => f.write_str(reason),
+        }
+    }
+}
+
+/// The consistency model of a memory model.
+fn model_of(model: MemoryModel) -> Model {
+    match model {
+        MemoryModel::Sc => Model::Sc,
+        MemoryModel::Tso => Model::Tso,
+        MemoryModel::Pso => Model::Pso,
+    }
+}
+
+/// Runs the passes for the native engine (as for the printer).
+pub fn prepare(program: &Program, options: &TranslateOptions) -> Result<Prepared, NoAnswer> {
+    let options = crate::translate::with_lowered_width(program, options);
+    let sequential = crate::passes::sequentialise(program, &options).map_err(|diagnostic| {
+        NoAnswer::Declined(Declined {
+            reason: diagnostic.message,
+        })
+    })?;
+    Ok(Prepared {
+        sequential,
+        model: model_of(options.sma.model()),
+        bitwidth: options.bounds.bitwidth,
+    })
+}
+
+/// Searches every execution of a prepared program.
+pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
+    let machine = Machine::new(&prepared.sequential, prepared.model, prepared.bitwidth);
+    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
+        .map_err(NoAnswer::Declined)?;
+    let (found, statistics) =
+        explore::explore(&machine, limits).map_err(|stopped| match stopped {
+            Stopped::Unsupported(unsupported) => NoAnswer::Declined(Declined {
+                reason: format!(
+                    "{} at {}",
+                    unsupported.what,
+                    decline::located(&prepared.sequential, unsupported.origin)
+                ),
+            }),
+            Stopped::TooManyStates(limit) => NoAnswer::Declined(Declined {
+                reason: format!("the program has more than {limit} states"),
+            }),
+            Stopped::Cancelled => NoAnswer::Cancelled,
+            Stopped::Timeout => NoAnswer::Timeout,
+        })?;
+    match found {
+        Found::Safe => Ok(Answer::Safe(statistics)),
+        Found::Violation { violation, path } => {
+            let records = replay::records(&machine, &path)
+                .map_err(|failure| NoAnswer::Failed(failure.to_string()))?;
+            Ok(Answer::Violation {
+                violation,
+                records,
+                statistics,
+            })
+        }
+    }
+}

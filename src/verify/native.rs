@@ -1,0 +1,174 @@
+//! The native engine in `verify`: its run on a thread of its own beside
+//! CBMC (stopped when CBMC answers first, stopping CBMC when it answers
+//! first), and its answer in the report: a safe verdict, or a violation
+//! whose records are decoded, checked and explained like a CBMC
+//! counterexample's.
+
+use super::{VerifyReport, VerifyRequest, consistency_model, explain, fail};
+use crate::exit;
+use crate::ir::Program;
+use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
+use crate::passes::TranslationMap;
+use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
+use crate::trace::execution;
+use crate::trace::report::{NativeReport, NativeStatistics, PropertyReport, Verdict};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// The native engine running on its own thread.
+pub struct NativeRun {
+    handle: JoinHandle<(Result<Answer, NoAnswer>, f64)>,
+    /// Set to stop it.
+    stop: Arc<AtomicBool>,
+    /// Set by it once it has a definitive answer (a cancel flag of CBMC).
+    answered: Arc<AtomicBool>,
+}
+
+impl NativeRun {
+    /// Starts the engine on `program` under `options`, within `timeout`.
+    pub fn start(
+        program: &Program,
+        options: &TranslateOptions,
+        timeout: Option<Duration>,
+    ) -> NativeRun {
+        let stop = Arc::new(AtomicBool::new(false));
+        let answered = Arc::new(AtomicBool::new(false));
+        let (program, options) = (program.clone(), options.clone());
+        let (stop_flag, answered_flag) = (Arc::clone(&stop), Arc::clone(&answered));
+        let handle = thread::spawn(move || {
+            let started = Instant::now();
+            let limits = Limits {
+                max_states: smc::MAX_STATES,
+                stop: Some(stop_flag),
+                deadline: timeout.map(|limit| started + limit),
+            };
+            let answer = smc::prepare(&program, &options)
+                .and_then(|prepared| smc::check(&prepared, &limits));
+            if answer.is_ok() {
+                answered_flag.store(true, Ordering::Relaxed);
+            }
+            (answer, started.elapsed().as_secs_f64())
+        });
+        NativeRun {
+            handle,
+            stop,
+            answered,
+        }
+    }
+
+    /// The flag it sets once it has answered.
+    pub fn answered(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.answered)
+    }
+
+    /// Whether it has answered already.
+    pub fn has_answered(&self) -> bool {
+        self.answered.load(Ordering::Relaxed)
+    }
+
+    /// Its answer, waiting for it.
+    pub fn finish(self) -> (Result<Answer, NoAnswer>, f64) {
+        self.handle.join().unwrap_or_else(|_| {
+            (
+                Err(NoAnswer::Failed("the native engine panicked".into())),
+                0.0,
+            )
+        })
+    }
+
+    /// Stops it and takes what it has.
+    pub fn stop(self) -> (Result<Answer, NoAnswer>, f64) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.finish()
+    }
+}
+
+/// The run's summary for the report.
+pub fn native_report(answer: &Result<Answer, NoAnswer>, seconds: f64) -> NativeReport {
+    let (outcome, reason, statistics) = match answer {
+        Ok(Answer::Safe(statistics)) => ("safe", None, Some(*statistics)),
+        Ok(Answer::Violation { statistics, .. }) => ("violation", None, Some(*statistics)),
+        Err(NoAnswer::Declined(declined)) => ("declined", Some(declined.reason.clone()), None),
+        Err(NoAnswer::Cancelled) => ("stopped", None, None),
+        Err(NoAnswer::Timeout) => ("timeout", None, None),
+        Err(NoAnswer::Failed(reason)) => ("failed", Some(reason.clone()), None),
+    };
+    NativeReport {
+        outcome,
+        reason,
+        seconds: (seconds * 1000.0).round() / 1000.0,
+        statistics: statistics.map(statistics_report),
+    }
+}
+
+fn statistics_report(statistics: Statistics) -> NativeStatistics {
+    NativeStatistics {
+        states: statistics.states,
+        moves: statistics.moves,
+        complete_executions: statistics.complete_executions,
+        blocked_executions: statistics.blocked_executions,
+        events: statistics.events,
+    }
+}
+
+/// The SMA whose record format the native trace follows: SC's, or the
+/// reference store buffers' (flushes recorded as they happen).
+fn record_format(model: MemoryModel) -> SmaImplementation {
+    match model {
+        MemoryModel::Sc => SmaImplementation::Sc,
+        MemoryModel::Tso => SmaImplementation::TsoReference,
+        MemoryModel::Pso => SmaImplementation::PsoReference,
+    }
+}
+
+/// Fills `report` from the native engine's answer.
+pub fn conclude(
+    request: &VerifyRequest,
+    report: &mut VerifyReport,
+    answer: Answer,
+    map: &TranslationMap,
+) {
+    report.engine = "smc";
+    report.check.model = request.options.sma.model().name();
+    match answer {
+        Answer::Safe(_) => {
+            report.verdict = Verdict::Safe;
+            report.exit_code = exit::SUCCESS;
+        }
+        Answer::Violation {
+            violation, records, ..
+        } => {
+            let function = map
+                .threads
+                .get(violation.slot)
+                .map_or("thread", |thread| thread.function.as_str());
+            let id = format!(
+                "thread{}_{function}.{}.native",
+                violation.slot, violation.kind
+            );
+            report.property = Some(PropertyReport::new(&id, &violation.description));
+            let model = request.options.sma.model();
+            match execution::build_typed(
+                &records,
+                &map.locations,
+                &map.value_types,
+                record_format(model),
+            ) {
+                Ok(decoded) => explain(request, report, &decoded, map, consistency_model(model)),
+                Err(error) => {
+                    report.check.performed = true;
+                    report.check.realisable = Some(false);
+                    report.check.reason = Some(error.to_string());
+                    fail(
+                        report,
+                        Verdict::CheckFailed,
+                        exit::CHECK_FAILED,
+                        format!("the native engine's trace cannot be decoded: {error}"),
+                    );
+                }
+            }
+        }
+    }
+}
