@@ -6,6 +6,7 @@
 
 use super::eval::Choices;
 use super::machine::{Machine, Move, Outcome, State, Status, Unsupported, Violation};
+use super::reduction::Footprints;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -135,11 +136,12 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics)
     let started = Instant::now();
     let mut statistics = Statistics::default();
     let mut visited: HashSet<State> = HashSet::new();
+    let footprints = Footprints::new(&machine.codes, &machine.program.memory);
     let initial = machine.initial(false);
     visited.insert(initial.clone());
     statistics.states = 1;
     let mut stack: Vec<Frame> = Vec::new();
-    let first = successors(machine, &initial, &mut statistics)?;
+    let first = successors(machine, &footprints, &initial, &mut statistics)?;
     if let Err((violation, step)) = first {
         return Ok((found(&stack, violation, step), finish(statistics, started)));
     }
@@ -163,7 +165,7 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics)
         if statistics.states > limits.max_states {
             return Err(Stopped::TooManyStates(limits.max_states));
         }
-        match successors(machine, &state, &mut statistics)? {
+        match successors(machine, &footprints, &state, &mut statistics)? {
             Err((violation, last)) => {
                 stack.push(Frame {
                     pending: Vec::new(),
@@ -209,37 +211,89 @@ fn found(stack: &[Frame], violation: Violation, last: PathStep) -> Found {
     Found::Violation { violation, path }
 }
 
+/// The outcomes of one move by every nondeterministic value.
+#[derive(Default)]
+struct Expansion {
+    next: Vec<(PathStep, State)>,
+    /// Some outcome is cut off by an assumption.
+    cut: bool,
+    /// Some outcome cannot happen.
+    disabled: bool,
+}
+
+fn expand(
+    machine: &Machine,
+    state: &State,
+    step: Move,
+    statistics: &mut Statistics,
+) -> Result<Result<Expansion, (Violation, PathStep)>, Stopped> {
+    let mut expansion = Expansion::default();
+    let mut odometer = Odometer::default();
+    loop {
+        let outcome = machine
+            .apply(state, step, &mut odometer)
+            .map_err(Stopped::Unsupported)?;
+        let values = odometer.taken();
+        match outcome {
+            Outcome::Next(successor) => {
+                statistics.moves += 1;
+                if matches!(step, Move::Run(_)) {
+                    statistics.events += 1;
+                }
+                expansion.next.push(((step, values), successor));
+            }
+            Outcome::Disabled => expansion.disabled = true,
+            Outcome::CutOff => expansion.cut = true,
+            Outcome::Violated(violation) => return Ok(Err((violation, (step, values)))),
+        }
+        if !odometer.advance() {
+            return Ok(Ok(expansion));
+        }
+    }
+}
+
 /// The successors of `state` by every move and every nondeterministic
-/// value, or the first violation a move reaches.
+/// value (by one move alone when it is local, see [`Footprints`]), or the
+/// first violation a move reaches.
 #[allow(clippy::type_complexity)]
 fn successors(
     machine: &Machine,
+    footprints: &Footprints,
     state: &State,
     statistics: &mut Statistics,
 ) -> Result<Result<Vec<(PathStep, State)>, (Violation, PathStep)>, Stopped> {
+    for slot in 0..state.threads.len() {
+        if !footprints.is_local(machine, state, slot) {
+            continue;
+        }
+        match expand(machine, state, Move::Run(slot), statistics)? {
+            Err(violation) => return Ok(Err(violation)),
+            Ok(expansion)
+                if !expansion.cut && !expansion.disabled && !expansion.next.is_empty() =>
+            {
+                return Ok(Ok(expansion.next));
+            }
+            Ok(_) => {}
+        }
+    }
+    let moves = machine.moves(state);
+    let local_flush = moves.iter().find(|step| {
+        matches!(step, Move::Flush { slot, index } if footprints.is_local_flush(state, *slot, *index))
+    });
+    if let Some(&flush) = local_flush {
+        match expand(machine, state, flush, statistics)? {
+            Err(violation) => return Ok(Err(violation)),
+            Ok(expansion) => return Ok(Ok(expansion.next)),
+        }
+    }
     let mut next = Vec::new();
     let mut ended = false;
-    for step in machine.moves(state) {
-        let mut odometer = Odometer::default();
-        loop {
-            let outcome = machine
-                .apply(state, step, &mut odometer)
-                .map_err(Stopped::Unsupported)?;
-            let values = odometer.taken();
-            match outcome {
-                Outcome::Next(successor) => {
-                    statistics.moves += 1;
-                    if matches!(step, Move::Run(_)) {
-                        statistics.events += 1;
-                    }
-                    next.push(((step, values), successor));
-                }
-                Outcome::Disabled => {}
-                Outcome::CutOff => ended = true,
-                Outcome::Violated(violation) => return Ok(Err((violation, (step, values)))),
-            }
-            if !odometer.advance() {
-                break;
+    for step in moves {
+        match expand(machine, state, step, statistics)? {
+            Err(violation) => return Ok(Err(violation)),
+            Ok(expansion) => {
+                ended |= expansion.cut;
+                next.extend(expansion.next);
             }
         }
     }

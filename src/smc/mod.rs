@@ -16,6 +16,7 @@ pub mod eval;
 pub mod explore;
 pub mod machine;
 pub mod memory;
+pub mod reduction;
 pub mod replay;
 pub mod value;
 
@@ -31,7 +32,7 @@ use explore::{Found, Stopped};
 use machine::{Machine, Violation};
 
 /// The most states a search stores before it gives up.
-pub const MAX_STATES: usize = 2_000_000;
+pub const MAX_STATES: usize = 200_000;
 
 /// A program ready for the native engine.
 pub struct Prepared {

@@ -158,6 +158,7 @@ pub fn log_under(report: &VerifyReport, root: &SourceRoot) -> Value {
             "results": results,
             "properties": {
                 "verdict": report.verdict.name(),
+                "engine": report.engine,
                 "model": report.model,
                 "sma": report.sma.name(),
                 "bounds": report.bounds.describe(),

@@ -246,6 +246,9 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
             report.bounds.describe()
         ))
     );
+    if let Some(native) = &report.native {
+        let _ = writeln!(out, "{}", style.dim(&native_line(native)));
+    }
     if let Some(cbmc) = &report.cbmc {
         let check = match (report.check.performed, report.check.realisable) {
             (true, Some(true)) => format!(
@@ -307,7 +310,9 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
 
 /// The SMA whose run gave the verdict.
 fn checked_by(report: &VerifyReport) -> String {
-    if report.found_under_sc {
+    if report.engine == "smc" {
+        format!("native engine, {}", report.model)
+    } else if report.found_under_sc {
         format!("sc, beside {}", report.sma.name())
     } else {
         report.sma.name().to_string()
@@ -343,6 +348,9 @@ fn unreached_places(report: &VerifyReport) -> String {
 /// which apply to this run cut off (not the buffer space, the memory clock
 /// or the heap when they are enough for every execution of the program).
 fn safe_note(report: &VerifyReport) -> String {
+    if report.engine == "smc" {
+        return native_safe_note(report);
+    }
     let (qsize_enough, clock_enough) = report
         .sufficient_bounds
         .map_or((false, false), |sufficient| {
@@ -381,6 +389,39 @@ fn safe_note(report: &VerifyReport) -> String {
         .map(|note| format!("; {note}"))
         .unwrap_or_default();
     format!("({loops}bugs that need {listed} are not ruled out{sufficient})")
+}
+
+/// What a safe verdict of the native engine covers: every interleaving and
+/// every store-buffer length, within the loop bounds.
+fn native_safe_note(report: &VerifyReport) -> String {
+    let loops = if report.unwinding_assertions {
+        "every loop exits within --unwind"
+    } else {
+        "bugs that need more loop iterations are not ruled out"
+    };
+    format!(
+        "(the native engine explored every interleaving and every store-buffer length, without round or buffer bounds; {loops})"
+    )
+}
+
+/// The native engine's run in one line: its outcome and what it counted.
+fn native_line(native: &super::report::NativeReport) -> String {
+    let mut line = format!("native engine: {}", native.outcome);
+    if let Some(reason) = &native.reason {
+        line.push_str(&format!(" ({reason})"));
+    }
+    if let Some(statistics) = &native.statistics {
+        line.push_str(&format!(
+            ", {} states, {} moves, {} complete and {} blocked executions, {} events",
+            statistics.states,
+            statistics.moves,
+            statistics.complete_executions,
+            statistics.blocked_executions,
+            statistics.events
+        ));
+    }
+    line.push_str(&format!(": {:.3} s", native.seconds));
+    line
 }
 
 /// The buffer space, memory clock and heap blocks that no execution of the

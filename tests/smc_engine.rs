@@ -1,0 +1,122 @@
+//! `lazysma verify --engine smc`, the native engine, end to end: the
+//! expected verdicts of the litmus corpus under SC, TSO and PSO (a fixed
+//! sample: the classic shapes and every tenth test; `LAZYSMA_SMC_ALL=1`
+//! runs all), of `examples/` (`tests/fixtures/smc_examples.tsv`), the
+//! engine named in the JSON report, and a located reason for a program it
+//! declines. It needs no CBMC.
+
+mod support;
+
+use support::{LitmusTest, Verdict, litmus_tests, parallel_map, verify, workers};
+
+const CLASSIC: [&str; 6] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c"];
+
+fn sample() -> Vec<LitmusTest> {
+    let all = std::env::var("LAZYSMA_SMC_ALL").is_ok_and(|value| value == "1");
+    litmus_tests()
+        .into_iter()
+        .enumerate()
+        .filter(|(index, test)| all || CLASSIC.contains(&test.name.as_str()) || index % 10 == 0)
+        .map(|(_, test)| test)
+        .collect()
+}
+
+/// The JSON report of `verify --engine smc` on `file` under `model`.
+fn native(file: &std::path::Path, model: &str) -> (i32, serde_json::Value) {
+    let flag = format!("--{model}");
+    let (code, stdout, _) = verify(file, &[&flag, "--engine", "smc", "--format", "json"]);
+    let report = serde_json::from_str(&stdout).unwrap_or(serde_json::Value::Null);
+    (code, report)
+}
+
+fn check_litmus(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
+    let tests = sample();
+    assert!(
+        tests.len() >= 40,
+        "the litmus corpus is beside the repository"
+    );
+    let outcomes = parallel_map(&tests, workers(), |test| {
+        let (code, report) = native(&test.file, model);
+        (test.name.clone(), expected(test).exit_code(), code, report)
+    });
+    let failures: Vec<String> = outcomes
+        .iter()
+        .filter(|(_, want, got, report)| want != got || report["engine"] != "smc")
+        .map(|(name, want, got, report)| {
+            format!(
+                "{name}: expected exit {want}, got {got} (engine {}, {})",
+                report["engine"], report["message"]
+            )
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} litmus tests disagree under {model}:\n{}",
+        failures.len(),
+        outcomes.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn litmus_sc() {
+    check_litmus("sc", |test| test.sc);
+}
+
+#[test]
+fn litmus_tso() {
+    check_litmus("tso", |test| test.tso);
+}
+
+#[test]
+fn litmus_pso() {
+    check_litmus("pso", |test| test.pso);
+}
+
+#[test]
+fn examples_get_their_verdicts_or_a_located_reason() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let table = std::fs::read_to_string(root.join("tests/fixtures/smc_examples.tsv"))
+        .expect("tests/fixtures/smc_examples.tsv is readable");
+    let mut checked = 0;
+    for line in table.lines().filter(|line| !line.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let file = root.join("examples").join(fields[0]);
+        for (model, expected) in ["sc", "tso", "pso"].iter().zip(&fields[1..]) {
+            let (code, report) = native(&file, model);
+            let what = format!("{} under {model}", fields[0]);
+            match *expected {
+                "declined" => {
+                    assert_eq!(code, 1, "{what}: {report}");
+                    let message = report["message"].as_str().unwrap_or_default();
+                    assert!(message.contains("declines"), "{what}: {message}");
+                    assert!(
+                        message.contains(fields[0]),
+                        "{what} names no position: {message}"
+                    );
+                    assert_eq!(report["native"]["outcome"], "declined", "{what}");
+                }
+                verdict => {
+                    let want = Verdict::parse(verdict).expect("safe, unsafe or declined");
+                    assert_eq!(code, want.exit_code(), "{what}: {report}");
+                    assert_eq!(report["engine"], "smc", "{what}");
+                    let statistics = &report["native"]["statistics"];
+                    assert!(
+                        statistics["states"].as_u64() > Some(1),
+                        "{what}: {statistics}"
+                    );
+                    if want == Verdict::Unsafe {
+                        assert_eq!(report["check"]["realisable"], true, "{what}");
+                        assert!(
+                            report["witness"]["steps"]
+                                .as_array()
+                                .is_some_and(|s| !s.is_empty())
+                        );
+                    }
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 15, "the examples table lists the examples");
+}
