@@ -135,10 +135,10 @@ struct Frame {
 pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics), Stopped> {
     let started = Instant::now();
     let mut statistics = Statistics::default();
-    let mut visited: HashSet<State> = HashSet::new();
+    let mut visited: HashSet<Fingerprint> = HashSet::new();
     let footprints = Footprints::new(&machine.codes, &machine.program.memory);
     let initial = machine.initial(false);
-    visited.insert(initial.clone());
+    visited.insert(fingerprint(&initial));
     statistics.states = 1;
     let mut stack: Vec<Frame> = Vec::new();
     let first = successors(machine, &footprints, &initial, &mut statistics)?;
@@ -158,7 +158,7 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics)
             stack.pop();
             continue;
         };
-        if !visited.insert(state.clone()) {
+        if !visited.insert(fingerprint(&state)) {
             continue;
         }
         statistics.states += 1;
@@ -180,6 +180,35 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics)
         }
     }
     Ok((Found::Safe, finish(statistics, started)))
+}
+
+/// A state as two independent 64-bit hashes: the visited set keeps these
+/// rather than whole states (a collision, some 2^-100 likely at a million
+/// states, would merge two states).
+type Fingerprint = (u64, u64);
+
+fn fingerprint(state: &State) -> Fingerprint {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let hash = |seed: u64| {
+        let mut hasher = FixedState(seed).build_hasher();
+        seed.hash(&mut hasher);
+        state.hash(&mut hasher);
+        hasher.finish()
+    };
+    (hash(0x9e37_79b9_7f4a_7c15), hash(0xc2b2_ae3d_27d4_eb4f))
+}
+
+/// A fixed-key SipHash, so that the two hashes of a fingerprint differ
+/// only by their seed.
+struct FixedState(u64);
+
+impl std::hash::BuildHasher for FixedState {
+    #[allow(deprecated)]
+    type Hasher = std::hash::SipHasher;
+    #[allow(deprecated)]
+    fn build_hasher(&self) -> Self::Hasher {
+        std::hash::SipHasher::new_with_keys(self.0, !self.0)
+    }
 }
 
 fn finish(mut statistics: Statistics, started: Instant) -> Statistics {
@@ -276,16 +305,11 @@ fn successors(
             Ok(_) => {}
         }
     }
-    let moves = machine.moves(state);
-    let local_flush = moves.iter().find(|step| {
-        matches!(step, Move::Flush { slot, index } if footprints.is_local_flush(state, *slot, *index))
+    let needed = super::reduction::needed_flushes(machine, state);
+    let moves = machine.moves(state).into_iter().filter(|step| match step {
+        Move::Flush { slot, index } => needed.contains(&(*slot, *index)),
+        Move::Run(_) => true,
     });
-    if let Some(&flush) = local_flush {
-        match expand(machine, state, flush, statistics)? {
-            Err(violation) => return Ok(Err(violation)),
-            Ok(expansion) => return Ok(Ok(expansion.next)),
-        }
-    }
     let mut next = Vec::new();
     let mut ended = false;
     for step in moves {
@@ -306,6 +330,12 @@ fn successors(
             .iter()
             .all(|thread| matches!(thread.status, Status::Finished | Status::NotCreated))
             && state.buffers.iter().all(Vec::is_empty);
+        // stores no one reads may stay buffered at the end
+        let complete = complete
+            || state
+                .threads
+                .iter()
+                .all(|thread| matches!(thread.status, Status::Finished | Status::NotCreated));
         if complete {
             statistics.complete_executions += 1;
         } else {

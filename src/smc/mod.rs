@@ -32,7 +32,7 @@ use explore::{Found, Stopped};
 use machine::{Machine, Violation};
 
 /// The most states a search stores before it gives up.
-pub const MAX_STATES: usize = 200_000;
+pub const MAX_STATES: usize = 100_000;
 
 /// A program ready for the native engine.
 pub struct Prepared {

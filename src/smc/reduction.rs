@@ -13,9 +13,9 @@
 //! empty, a store-store fence, a load of a location that no other thread
 //! has buffered or may store to later, and under SC a store to a location
 //! no other thread may access later. The caller also requires that every
-//! outcome of the move goes on (no assumption cuts it off). A flush is
-//! taken alone when no other thread has its location buffered or may
-//! access it later: no one can tell when it happens.
+//! outcome of the move goes on (no assumption cuts it off). Flushes are
+//! tried only where someone can tell when they happen
+//! ([`needed_flushes`]).
 
 use super::code::{Code, Instr};
 use super::machine::{Machine, State, Status};
@@ -209,15 +209,115 @@ impl Footprints {
             _ => false,
         }
     }
+}
 
-    /// Whether the flush of the store at `index` of thread `slot`'s buffer
-    /// may be taken alone: no other thread has its location buffered or
-    /// may access it later, so no one sees when it reaches memory.
-    pub fn is_local_flush(&self, state: &State, slot: usize, index: usize) -> bool {
-        state.buffers[slot]
-            .get(index)
-            .is_some_and(|store| self.untouched_by_others(state, slot, store.location, false))
+/// The locations thread `slot`'s next move reads from memory (a load, an
+/// RMW, a mutex operation); `None` when it may be any (a thread not yet
+/// started, an address not known).
+fn next_observes(machine: &Machine, state: &State, slot: usize) -> Locations {
+    let thread = &state.threads[slot];
+    match thread.status {
+        Status::NotCreated | Status::Finished => return Some(BTreeSet::new()),
+        Status::Created => return None,
+        Status::Running => {}
     }
+    match machine.codes[slot].instrs.get(thread.pc) {
+        Some(Instr::Do(
+            SeqStmt::Read { address, .. }
+            | SeqStmt::Rmw { address, .. }
+            | SeqStmt::Lock { address, .. }
+            | SeqStmt::Unlock { address, .. }
+            | SeqStmt::TryLock { address, .. },
+        )) => locations_of(address, &machine.program.memory),
+        _ => Some(BTreeSet::new()),
+    }
+}
+
+/// Whether thread `slot` waits for its buffers to drain: its next
+/// statement drains them (a fence, an RMW, a mutex operation, a thread
+/// creation), or it has ended and another thread's next statement is a
+/// join (which waits for the joined thread's buffers).
+fn drains(machine: &Machine, state: &State, slot: usize) -> bool {
+    let thread = &state.threads[slot];
+    match thread.status {
+        Status::Finished => (0..state.threads.len()).any(|other| {
+            let thread = &state.threads[other];
+            thread.status == Status::Running
+                && matches!(
+                    machine.codes[other].instrs.get(thread.pc),
+                    Some(Instr::Do(SeqStmt::Join { .. }))
+                )
+        }),
+        Status::Running => matches!(
+            machine.codes[slot].instrs.get(thread.pc),
+            Some(Instr::Do(
+                SeqStmt::Fence {
+                    kind: crate::ir::FenceKind::Full,
+                    ..
+                } | SeqStmt::Rmw { .. }
+                    | SeqStmt::Lock { .. }
+                    | SeqStmt::Unlock { .. }
+                    | SeqStmt::TryLock { .. }
+                    | SeqStmt::Create { .. }
+            ))
+        ),
+        Status::NotCreated | Status::Created => false,
+    }
+}
+
+/// Which flushes the search tries from `state` (lazy flushing): a
+/// buffered store reaches memory in the search only when someone could
+/// tell, that is when another thread's next move reads its location from
+/// memory or another thread has a store to it buffered (the order of the
+/// two stores matters), or when its thread waits for its buffers; and
+/// the stores before it in its buffer with it. Any execution can be
+/// reordered so that each flush comes right before such a move, since a
+/// flush commutes with every move that does not read or store its
+/// location: the searched executions reach every violation. A drain
+/// that no one watches flushes the oldest store first (the order of
+/// stores no one reads in between cannot matter).
+pub fn needed_flushes(machine: &Machine, state: &State) -> Vec<(usize, usize)> {
+    let count = state.threads.len();
+    let observes: Vec<Locations> = (0..count)
+        .map(|slot| next_observes(machine, state, slot))
+        .collect();
+    let mut needed = Vec::new();
+    for slot in 0..count {
+        let buffer = &state.buffers[slot];
+        let flushable = super::memory::flushable(buffer, machine.model);
+        if flushable.is_empty() {
+            continue;
+        }
+        let wanted = |location: u32| {
+            (0..count).filter(|&other| other != slot).any(|other| {
+                observes[other]
+                    .as_ref()
+                    .is_none_or(|set| set.contains(&location))
+                    || state.buffers[other]
+                        .iter()
+                        .any(|store| store.location == location)
+            })
+        };
+        // a drain nobody watches goes in one order: oldest first
+        let drain = drains(machine, state, slot);
+        let wanted_stores: Vec<usize> = (0..buffer.len())
+            .filter(|&k| wanted(buffer[k].location))
+            .collect();
+        for index in flushable {
+            let all = drain && index == 0;
+            let before_wanted = wanted_stores.iter().any(|&k| match machine.model {
+                Model::Pso => {
+                    buffer[index].epoch < buffer[k].epoch
+                        || (buffer[index].location == buffer[k].location && index <= k)
+                }
+                _ => index <= k,
+            });
+            if all || before_wanted {
+                needed.push((slot, index));
+            }
+        }
+    }
+    needed
 }
 
 /// One thread's store and access sets by pc, and whether each visible
