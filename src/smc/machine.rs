@@ -617,7 +617,7 @@ impl<'a> Machine<'a> {
             description: self.describe(stmt, what),
             kind,
         };
-        if let Some((first, scalars)) = memory.dispatch_object(address) {
+        if let Some((first, scalars)) = memory.indexed_object(address) {
             let inside =
                 (i64::from(first)..i64::from(first) + i64::from(scalars)).contains(&location);
             return Ok(if inside {

@@ -42,12 +42,12 @@ pub struct Footprints {
 }
 
 /// The locations an access at `address` may touch: the constant, or the
-/// object a computed address is dispatched over; `None` when unknown.
+/// object a computed address indexes; `None` when unknown.
 fn locations_of(address: &Expr, memory: &MemoryLayout) -> Locations {
     match address {
         Expr::Const(location) => Some(u32::try_from(*location).ok().into_iter().collect()),
         _ => memory
-            .dispatch_object(address)
+            .indexed_object(address)
             .map(|(first, scalars)| (first..first.saturating_add(scalars)).collect()),
     }
 }
