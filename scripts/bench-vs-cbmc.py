@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Times `lazysma verify` end to end against CBMC's own weak-memory
 instrumentation (`cbmc --mm tso|pso`) on the benchmark corpus, in the same
-run on the same machine, and prints one row per program and model with both
-times, both verdicts and the ratio lazysma / cbmc.
+run on the same machine, and prints one row per program and model with the
+times and verdicts of `lazysma verify --engine cbmc`, `--engine smc` (the
+native engine), `--engine auto` (both side by side) and `cbmc --mm`, and the
+ratios of each lazysma engine's time to cbmc's.
 
 Usage: scripts/bench-vs-cbmc.py [--lazysma PATH] [--cbmc PATH] [--timeout S]
                                 [--models tso,pso] [--markdown] [--sat-solver NAME]
-Reads tests/corpus/bench/ (manifest.tsv, paper_table1.tsv).
+                                [--only SUBSTRING] [--examples]
+Reads tests/corpus/bench/ (manifest.tsv, paper_table1.tsv); --examples runs
+examples/ too (expected verdicts from tests/fixtures/smc_examples.tsv).
 Build lazysma first: cargo build --release.
 """
 
@@ -19,6 +23,25 @@ import time
 from pathlib import Path
 
 from corpora import BENCH, DEFAULT_LAZYSMA, bench_bounds, bench_programs, timed, verdict_of
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINES = ("cbmc", "smc", "auto")
+
+
+def example_programs():
+    """Rows for examples/ in the manifest's shape: path (absolute), the
+    verdicts of tests/fixtures/smc_examples.tsv (declined ones as `?`)."""
+    rows = []
+    with open(ROOT / "tests" / "fixtures" / "smc_examples.tsv") as handle:
+        for line in handle:
+            if line.startswith("#") or not line.strip():
+                continue
+            name, *verdicts = line.rstrip("\n").split("\t")
+            row = {"path": str(ROOT / "examples" / name), "min_unwind": "2"}
+            for model, verdict in zip(("sc", "tso", "pso"), verdicts):
+                row[f"{model}_verdict"] = verdict if verdict in ("safe", "unsafe") else "?"
+            rows.append(row)
+    return rows
 
 
 def unwind_of(arguments):
@@ -82,6 +105,7 @@ def main():
     parser.add_argument("--only", default="", help="substring filter on program paths")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--sat-solver", default="", help="passed to lazysma verify (e.g. cadical)")
+    parser.add_argument("--examples", action="store_true", help="run examples/ too")
     options = parser.parse_args()
 
     bounds = bench_bounds()
@@ -90,48 +114,68 @@ def main():
     solver = f", lazysma --sat-solver {options.sat_solver}" if options.sat_solver else ""
     print(f"# {platform.node()} {platform.machine()}, {os.cpu_count()} cores, "
           f"{time.strftime('%Y-%m-%d')}, CBMC {cbmc_version}, timeout {options.timeout} s{solver}", file=sys.stderr)
-    header = ["program", "model", "expected", "lazysma", "lazysma_s", "cbmc_mm", "cbmc_s", "ratio"]
+    header = ["program", "model", "expected"]
+    for engine in ENGINES:
+        header += [engine, f"{engine}_s"]
+    header += ["cbmc_mm", "cbmc_mm_s"] + [f"{engine}/mm" for engine in ENGINES]
     if options.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
     else:
         print("\t".join(header))
-    ratios = []
-    for row in rows:
+    ratios = {engine: [] for engine in ENGINES}
+    times = {engine: [] for engine in ENGINES + ("mm",)}
+    programs = (example_programs() if options.examples else []) + bench_programs()
+    for row in programs:
         path = row["path"]
         if options.only and options.only not in path:
             continue
-        arguments = bounds(row)
+        arguments = bounds(row) if not Path(path).is_absolute() else ["--unwind", "2"]
         for model in options.models.split(","):
             expected = row[f"{model}_verdict"]
             file = str(BENCH / path)
             solver = ["--sat-solver", options.sat_solver] if options.sat_solver else []
-            # the same properties on both sides: CBMC checks divisions by
-            # zero only with --div-by-zero-check
-            lazy_s, lazy_code, _ = timed([options.lazysma, "verify", file, f"--{model}", "--timeout",
-                                          str(options.timeout), "--no-div-by-zero-check"] + arguments + solver,
-                                         options.timeout + 10)
+            cells = [Path(path).name if Path(path).is_absolute() else path, model, expected]
+            seconds = {}
+            for engine in ENGINES:
+                # the same properties on both sides: CBMC checks divisions by
+                # zero only with --div-by-zero-check
+                lazy_s, lazy_code, _ = timed([options.lazysma, "verify", file, f"--{model}", "--engine", engine,
+                                              "--timeout", str(options.timeout), "--no-div-by-zero-check"]
+                                             + arguments + solver, options.timeout + 10)
+                seconds[engine] = lazy_s
+                cells += [verdict_of(lazy_code), f"{lazy_s:.2f}"]
             cbmc_s, cbmc_code, cbmc_out = timed([options.cbmc, file, "--mm", model]
                                                 + cbmc_unwinding(options.cbmc, file, arguments)
                                                 + ["--error-label", "ERROR"], options.timeout)
-            ratio = lazy_s / cbmc_s if cbmc_s > 0 else float("nan")
             cbmc_result = cbmc_verdict(cbmc_code, cbmc_out)
-            if cbmc_result in ("safe", "unsafe"):
-                ratios.append(ratio)
-            # A ratio means something only where CBMC answered or ran out of time.
-            shown = f"{ratio:.2f}" if cbmc_result in ("safe", "unsafe", "TO") else "-"
-            cells = [path, model, expected, verdict_of(lazy_code), f"{lazy_s:.2f}", cbmc_result,
-                     f"{cbmc_s:.2f}", shown]
+            cells += [cbmc_result, f"{cbmc_s:.2f}"]
+            for engine in ENGINES:
+                ratio = seconds[engine] / cbmc_s if cbmc_s > 0 else float("nan")
+                if cbmc_result in ("safe", "unsafe"):
+                    ratios[engine].append(ratio)
+                # A ratio means something only where CBMC answered or ran out of time.
+                cells.append(f"{ratio:.2f}" if cbmc_result in ("safe", "unsafe", "TO") else "-")
+                times[engine].append(seconds[engine])
+            times["mm"].append(cbmc_s)
             if options.markdown:
                 print("| " + " | ".join(cells) + " |", flush=True)
             else:
                 print("\t".join(cells), flush=True)
-    if ratios:
-        product = 1.0
-        for ratio in ratios:
-            product *= ratio
-        print(f"# geometric mean of lazysma/cbmc time where CBMC answered: "
-              f"{product ** (1 / len(ratios)):.2f} over {len(ratios)} runs", file=sys.stderr)
+    for engine in ENGINES:
+        if ratios[engine]:
+            product = 1.0
+            for ratio in ratios[engine]:
+                product *= ratio
+            print(f"# {engine}: geometric mean of lazysma/cbmc --mm time where CBMC answered "
+                  f"{product ** (1 / len(ratios[engine])):.2f} over {len(ratios[engine])} runs; "
+                  f"median {median(times[engine]):.2f} s (cbmc --mm {median(times['mm']):.2f} s)", file=sys.stderr)
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return (ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2) if ordered else float("nan")
 
 
 if __name__ == "__main__":

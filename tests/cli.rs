@@ -806,7 +806,8 @@ fn missing_cbmc_is_a_backend_failure_with_install_advice() {
     lazysma()
         .arg("verify")
         .arg(example("store_buffering.c"))
-        .args(["--cbmc", "/nonexistent/cbmc"])
+        // `auto` needs no CBMC when the native engine answers
+        .args(["--engine", "cbmc", "--cbmc", "/nonexistent/cbmc"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("install-cbmc"));
