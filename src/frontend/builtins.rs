@@ -435,6 +435,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val::void())
             }
             "abort" | "exit" | "_Exit" | "__builtin_unreachable" | "__builtin_trap" => {
+                if name != "__builtin_unreachable" {
+                    self.emit(StmtKind::Assert {
+                        condition: Expr::Const(1),
+                        kind: PropertyKind::ProgramEnd,
+                    });
+                }
                 self.emit(StmtKind::Assume(Expr::Const(0)));
                 Ok(Val::void())
             }

@@ -428,6 +428,10 @@ pub enum PropertyKind {
     /// A call through a function pointer that points to no function the
     /// program defines (`NULL`, or a value that is no function's).
     InvalidFunctionPointer,
+    /// `exit`, `abort`: the program ends here. Never fails; the
+    /// reachability run after a safe verdict counts it as an end of the
+    /// program that an execution reached (`verify::reach`).
+    ProgramEnd,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

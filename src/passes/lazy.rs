@@ -490,12 +490,20 @@ impl Sequentialiser<'_> {
                 address: address.clone(),
                 stmt: origin,
             }),
+            StmtKind::Assert {
+                kind: PropertyKind::ProgramEnd,
+                ..
+            } => out.push(SeqStmt::Assert {
+                condition: Expr::Const(1),
+                description: crate::printer::REACH_END_OF_MAIN.to_string(),
+            }),
             StmtKind::Assert { condition, kind } => {
                 let condition = match kind {
                     PropertyKind::Assertion
                     | PropertyKind::UnwindingAssertion
                     | PropertyKind::DivisionByZero
-                    | PropertyKind::InvalidFunctionPointer => condition.clone(),
+                    | PropertyKind::InvalidFunctionPointer
+                    | PropertyKind::ProgramEnd => condition.clone(),
                     PropertyKind::ErrorCall => Expr::Const(0),
                 };
                 out.push(SeqStmt::Assert {
@@ -665,6 +673,7 @@ impl Sequentialiser<'_> {
         let (what, marked) = match kind {
             PropertyKind::Assertion => ("assertion".to_string(), false),
             PropertyKind::ErrorCall => ("error call".to_string(), false),
+            PropertyKind::ProgramEnd => ("the end of the program".to_string(), false),
             PropertyKind::DivisionByZero => (crate::ir::DIVISION_BY_ZERO.to_string(), true),
             PropertyKind::InvalidFunctionPointer => {
                 (crate::ir::INVALID_FUNCTION_POINTER.to_string(), true)

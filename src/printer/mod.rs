@@ -72,6 +72,7 @@ pub fn print_with_sma(
         "static const lazy_pc_t lazy_lines[SMA_THREADS] = {{ {} }};",
         lines.join(", ")
     );
+    out.push_str(REACH_PROLOGUE);
     out.push_str("\n/* ---- program data ---- */\n");
     print_structs(&mut out, program, &names);
     for (id, global) in program.plain_globals.iter().enumerate() {
@@ -338,6 +339,25 @@ fn print_prologue(out: &mut String, program: &SequentialProgram, options: &Trans
 /// fixed in later versions).
 const CBMC_INITIALISER_LIMIT: usize = 1000;
 
+/// The reachability run (`verify::reach`, with `LAZYSMA_REACH` defined)
+/// follows a run in which every assertion held: they become assumptions,
+/// and only the `(__CPROVER_assert)` properties that mark places remain
+/// (the parentheses keep the macro from applying).
+const REACH_PROLOGUE: &str = "
+#ifdef LAZYSMA_REACH
+#define __CPROVER_assert(condition, description) __CPROVER_assume(condition)
+#endif
+";
+
+/// The property that fails when an execution reaches the end of `main`
+/// (or `exit`, `abort`).
+pub const REACH_END_OF_MAIN: &str = "lazysma reach: the end of main";
+/// The property, followed by the statement, that fails when an execution
+/// reaches an allocation asking for more than a heap block holds.
+pub const REACH_BLOCK_SIZE: &str = "lazysma reach: heap block size at ";
+/// The same when the allocation finds every heap block used.
+pub const REACH_BLOCKS_USED: &str = "lazysma reach: heap blocks at ";
+
 /// The table of initial values `sma_initial_value`, or, beyond
 /// [`CBMC_INITIALISER_LIMIT`] locations, rows of that many and the macro
 /// `SMA_INITIAL_VALUE(v)` that `common.h` reads them with.
@@ -518,6 +538,31 @@ impl ThreadPrinter<'_> {
 
     fn p(&mut self, p: &crate::ir::Place) -> String {
         expr::place(p, self.names, self.thread, self.nondet)
+    }
+
+    /// The reachability run's properties of an allocation of run-time
+    /// `size` at `stmt` (`verify::reach`): whether an execution gets there
+    /// asking for more than a heap block, or with every block used.
+    fn reach_allocation(&mut self, indent: usize, size: &Expr, stmt: OriginId) {
+        let scalars = self.e(size);
+        if scalars.contains("nondet") {
+            // printed twice, it would choose twice
+            return;
+        }
+        let _ = writeln!(self.out, "#ifdef LAZYSMA_REACH");
+        self.line(
+            indent,
+            &format!(
+                "(__CPROVER_assert)(({scalars}) <= SMA_HEAP_BLOCK_SIZE, \"{REACH_BLOCK_SIZE}{stmt}\");"
+            ),
+        );
+        self.line(
+            indent,
+            &format!(
+                "(__CPROVER_assert)(sma_heap_blocks_used < SMA_HEAP_BLOCKS, \"{REACH_BLOCKS_USED}{stmt}\");"
+            ),
+        );
+        let _ = writeln!(self.out, "#endif");
     }
 
     fn origin_comment(&self, stmt: OriginId) -> String {
@@ -838,6 +883,9 @@ impl ThreadPrinter<'_> {
                 zeroed,
                 stmt,
             } => {
+                if !matches!(size, Expr::Const(_)) {
+                    self.reach_allocation(indent, size, *stmt);
+                }
                 let text = format!(
                     "{} = sma_malloc({}, {}, {t}, {stmt});{}",
                     self.p(target),
@@ -870,6 +918,15 @@ impl ThreadPrinter<'_> {
                 );
                 self.line(indent + 1, &text);
                 self.line(indent, "}");
+            }
+            SeqStmt::Assert { description, .. } if description == REACH_END_OF_MAIN => {
+                // `exit`, `abort`: an end of the program
+                let _ = writeln!(self.out, "#ifdef LAZYSMA_REACH");
+                self.line(
+                    indent,
+                    &format!("(__CPROVER_assert)(0, \"{REACH_END_OF_MAIN}\");"),
+                );
+                let _ = writeln!(self.out, "#endif");
             }
             SeqStmt::Assert {
                 condition,
@@ -1113,6 +1170,11 @@ fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
         out.push_str("  /* main runs on after the last round */\n");
         run(out, main, program.rounds);
     }
+    let _ = writeln!(
+        out,
+        "#ifdef LAZYSMA_REACH\n  (__CPROVER_assert)(lazy_pc[0] != lazy_lines[0], \"{}\");\n#endif",
+        REACH_END_OF_MAIN
+    );
     out.push_str("  return 0;\n}\n");
 }
 

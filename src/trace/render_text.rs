@@ -47,7 +47,23 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
     let style = Style { color };
     let mut out = String::new();
     let model = report.model.to_uppercase();
+    let unreached = report
+        .reach
+        .as_ref()
+        .filter(|reach| reach.end_of_main == Some(false));
     match report.verdict {
+        Verdict::Safe if let Some(reach) = unreached => {
+            // vacuous past the cut: say so first
+            let _ = writeln!(
+                out,
+                "{} under {model} in the code the bounds reached, but no execution reaches the end of main within the bounds: {}",
+                style.yellow("No violation"),
+                reach
+                    .reason
+                    .as_deref()
+                    .unwrap_or("the bounds cut every execution off")
+            );
+        }
         Verdict::Safe if !report.warnings.is_empty() => {
             // not a clean bill of health: some code was never reached
             let _ = writeln!(
@@ -655,6 +671,7 @@ mod tests {
             diagnostic: None,
             warnings: Vec::new(),
             kept: None,
+            reach: None,
         }
     }
 

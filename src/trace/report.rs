@@ -622,6 +622,22 @@ pub struct VerifyReport {
     pub warnings: Vec<WarningReport>,
     /// Where `--keep` kept the programs CBMC checked (`null` without it).
     pub kept: Option<KeptPrograms>,
+    /// After a safe verdict, whether any execution within the bounds
+    /// reaches the end of `main` (`null` for other verdicts).
+    pub reach: Option<ReachReport>,
+}
+
+/// The reachability run after a safe verdict (`verify::reach`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReachReport {
+    /// Whether some execution within the bounds reaches the end of `main`:
+    /// `false` makes the safe verdict vacuous past the cut; `null` when the
+    /// run gave no answer.
+    pub end_of_main: Option<bool>,
+    /// The run's wall-clock time.
+    pub seconds: f64,
+    /// Why the end of `main` is not reached, or why the run gave no answer.
+    pub reason: Option<String>,
 }
 
 /// The sequential programs `--keep` kept.

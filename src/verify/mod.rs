@@ -3,6 +3,7 @@
 //! natively, report.
 
 pub mod native;
+mod reach;
 pub mod sc_run;
 
 use crate::backend::{
@@ -126,6 +127,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         diagnostic: None,
         warnings: Vec::new(),
         kept: None,
+        reach: None,
     }
 }
 
@@ -348,6 +350,15 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
                 &translation.map,
                 request.options.sma,
             );
+            if report.verdict == Verdict::Safe && !crate::interrupt::received() {
+                reach::check(
+                    request,
+                    report,
+                    &translation.c_source,
+                    &translation.map,
+                    directory.path(),
+                );
+            }
         }
     }
     None
