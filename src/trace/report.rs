@@ -622,8 +622,10 @@ pub struct VerifyReport {
     pub warnings: Vec<WarningReport>,
     /// Where `--keep` kept the programs CBMC checked (`null` without it).
     pub kept: Option<KeptPrograms>,
-    /// After a safe verdict, whether any execution within the bounds
-    /// reaches the end of `main` (`null` for other verdicts).
+    /// After a safe verdict without the translator's warnings, whether any
+    /// execution within the bounds reaches the end of `main` (`null` for
+    /// other verdicts, and when a warning already names the code a bound
+    /// cut off).
     pub reach: Option<ReachReport>,
 }
 

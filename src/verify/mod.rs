@@ -350,7 +350,11 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
                 &translation.map,
                 request.options.sma,
             );
-            if report.verdict == Verdict::Safe && !crate::interrupt::received() {
+            // the translator's warnings already name the code a bound cut off
+            if report.verdict == Verdict::Safe
+                && report.warnings.is_empty()
+                && !crate::interrupt::received()
+            {
                 reach::check(
                     request,
                     report,
