@@ -769,12 +769,29 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 self.lvalue(&u.node.operand)?
             }
+            // `t + i` is `&t[i]`, `t` an array of handles or a pointer to one
+            Expression::BinaryOperator(b)
+                if b.node.operator.node == BinaryOperator::Plus
+                    && matches!(self.type_of(&b.node.lhs)?, CType::Array(element, _) if *element == CType::ThreadHandle) =>
+            {
+                self.index(&b.node.lhs, &b.node.rhs, handle_pointer.span)?
+            }
+            // a pointer to the handle (`t + i`, `ts + 0`, a parameter, a
+            // struct field's address passed on): the handle it points to
             _ => {
-                return self.lw.refuse(
-                    handle_pointer.span,
-                    "a thread handle that is not `&variable`",
-                    Some("pass the address of a pthread_t variable"),
-                );
+                let pointer = self.rvalue(handle_pointer)?;
+                if pointer.ty.target() != Some(&CType::ThreadHandle) {
+                    return self.lw.refuse(
+                        handle_pointer.span,
+                        "a thread handle that is not a pointer to a `pthread_t`",
+                        Some("pass the address of a pthread_t variable"),
+                    );
+                }
+                LVal::Shared {
+                    address: self.lw.location_of(pointer.expr),
+                    ty: CType::ThreadHandle,
+                    atomic: false,
+                }
             }
         };
         // A handle in shared or heap memory (`pthread_create(&t[i], ...)` with

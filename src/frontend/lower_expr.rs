@@ -485,6 +485,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     // `errno` as glibc's errno.h spells it
                     return Ok(LVal::Private(self.lw.errno(), CType::INT));
                 }
+                // `*(a + i)` is `a[i]`, also for an array of private data
+                if let Expression::BinaryOperator(b) = &u.node.operand.node
+                    && b.node.operator.node == BinaryOperator::Plus
+                    && matches!(self.type_of(&b.node.lhs)?, CType::Array(..))
+                {
+                    return self.index(&b.node.lhs, &b.node.rhs, e.span);
+                }
                 let pointer = self.rvalue(&u.node.operand)?;
                 match pointer.ty.target().cloned() {
                     Some(CType::Function(..)) => {
@@ -625,7 +632,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
     }
 
-    fn index(
+    pub(super) fn index(
         &mut self,
         base: &'a Node<Expression>,
         index: &'a Node<Expression>,
@@ -989,10 +996,26 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             BinaryOperator::Plus => BinaryOp::Add,
             _ => return Ok(None),
         };
-        let Expression::OffsetOf(offset) = &super::scan::uncast(&b.node.rhs).node else {
-            return Ok(None);
+        let (container, scalars) = match &super::scan::uncast(&b.node.rhs).node {
+            Expression::OffsetOf(offset) => {
+                let container = self.lw.types.type_name(&offset.node.type_name)?;
+                let Some(scalars) = self.lw.types.member_offset(offset, Unit::Scalars)? else {
+                    return self.lw.refuse(
+                        b.node.rhs.span,
+                        "`offsetof` with an index that is not a constant",
+                        None,
+                    );
+                };
+                (container, scalars)
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                match self.null_member_offset(&u.node.operand)? {
+                    Some(found) => found,
+                    None => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
         };
-        let container = self.lw.types.type_name(&offset.node.type_name)?;
         if op == BinaryOp::Sub && !self.compatible_pointees(target, &container) {
             return self.lw.refuse(
                 span,
@@ -1000,13 +1023,6 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Some("cast to a pointer to the struct that contains the member"),
             );
         }
-        let Some(scalars) = self.lw.types.member_offset(offset, Unit::Scalars)? else {
-            return self.lw.refuse(
-                b.node.rhs.span,
-                "`offsetof` with an index that is not a constant",
-                None,
-            );
-        };
         let pointer = self.rvalue(super::scan::uncast(&b.node.lhs))?;
         if !pointer.ty.is_pointer() {
             return self.lw.refuse(
@@ -1017,6 +1033,52 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         }
         let step = Expr::Const(scalars as i64 * self.lw.program.address_unit());
         Ok(Some(binary(op, pointer.expr, step)))
+    }
+
+    /// The hand-written `offsetof` of older code, `&((T *)0)->m` (or
+    /// `->m.n`): the struct `T` and the member's offset in scalars; `None`
+    /// for another expression.
+    fn null_member_offset(&mut self, e: &'a Node<Expression>) -> LResult<Option<(CType, u64)>> {
+        let mut members = Vec::new();
+        let mut at = e;
+        let base = loop {
+            match &at.node {
+                Expression::Member(member) => {
+                    members.push(member);
+                    at = &member.node.expression;
+                }
+                Expression::Cast(cast) => break cast,
+                _ => return Ok(None),
+            }
+        };
+        let null = matches!(&super::scan::uncast(&base.node.expression).node,
+            Expression::Constant(c) if matches!(&c.node, ast::Constant::Integer(i) if i.number.trim_start_matches('0').is_empty()));
+        let Some(first) = members.last() else {
+            return Ok(None);
+        };
+        if !null || first.node.operator.node != MemberOperator::Indirect {
+            return Ok(None);
+        }
+        let pointer = self.lw.types.type_name(&base.node.type_name)?;
+        let Some(container) = pointer.target().cloned() else {
+            return Ok(None);
+        };
+        let mut ty = container.clone();
+        let mut total = 0u64;
+        for (step, member) in members.iter().rev().enumerate() {
+            // `->` only on the null pointer, `.` after it
+            if step > 0 && member.node.operator.node == MemberOperator::Indirect {
+                return Ok(None);
+            }
+            let CType::Struct(id) = ty else {
+                return Ok(None);
+            };
+            let name = &member.node.identifier;
+            let (offset, field) = self.lw.types.field(id, &name.node.name, name.span)?;
+            total = total.saturating_add(offset);
+            ty = field;
+        }
+        Ok(Some((container, total)))
     }
 
     /// Whether the cast of the integer `value` (lowered to `lowered`) to a

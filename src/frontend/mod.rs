@@ -7,6 +7,7 @@ mod bit_builtins;
 mod bit_fields;
 mod builtins;
 mod c11_threads;
+mod dollar_names;
 mod floating;
 mod function_pointers;
 mod globals;
@@ -73,6 +74,27 @@ pub fn lower_preprocessed_with(
     text: &str,
     options: &TranslateOptions,
 ) -> Result<Program, Box<Diagnostic>> {
+    let (renamed, dollars) = dollar_names::DollarNames::rename(text);
+    let mut program = lower_renamed(&renamed, options).map_err(|mut diagnostic| {
+        diagnostic.message = dollars.restore(&diagnostic.message);
+        diagnostic.label = dollars.restore(&diagnostic.label);
+        diagnostic.help = diagnostic.help.map(|help| dollars.restore(&help));
+        diagnostic
+    })?;
+    for origin in &mut program.origins {
+        origin.text = dollars.restore(&origin.text);
+    }
+    for location in &mut program.locations {
+        location.name = dollars.restore(&location.name);
+    }
+    for warning in &mut program.warnings {
+        warning.message = dollars.restore(&warning.message);
+    }
+    Ok(program)
+}
+
+/// Parses and lowers preprocessed text whose identifiers have no `$`.
+fn lower_renamed(text: &str, options: &TranslateOptions) -> Result<Program, Box<Diagnostic>> {
     let map = SourceMap::new(text);
     let config = lang_c::driver::Config::with_gcc();
     let parse = match lang_c::driver::parse_preprocessed(&config, text.to_string()) {

@@ -1,5 +1,6 @@
 //! Runs the C preprocessor (`gcc -E`) with lazysma's own headers (embedded
-//! in the binary, written to a temporary directory) first on the include path.
+//! in the binary, written to a temporary directory) on the include path
+//! after the program's `-I` directories and before the system's.
 
 use super::FrontendError;
 use crate::options::TranslateOptions;
@@ -59,12 +60,12 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
         // GNU's thread-local keyword, as C11 spells it.
         .arg("-D__thread=_Thread_local")
         // GNU C's `asm` keyword, which the parser knows as `__asm__` only
-        .arg("-Dasm=__asm__")
-        .arg("-I")
-        .arg(include_dir.path());
+        .arg("-Dasm=__asm__");
+    // the program's own headers first: its `threads.h` replaces the bundled one
     for dir in &options.include_dirs {
         command.arg("-I").arg(dir);
     }
+    command.arg("-I").arg(include_dir.path());
     for define in &options.defines {
         command.arg(format!("-D{define}"));
     }
