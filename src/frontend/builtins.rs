@@ -540,7 +540,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.lw.refuse(
                     span,
                     format!("the compiler builtin `{name}`"),
-                    Some("the C11 atomic_* functions and GCC's __atomic_* and __sync_* builtins are understood, other builtins are not (README, Supported C)"),
+                    Some("the C11 atomic_* functions and GCC's __atomic_* and __sync_* builtins are understood, other builtins are not (docs/supported-c.md)"),
                 )
             }
             _ => {

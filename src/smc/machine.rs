@@ -8,47 +8,15 @@
 
 use super::code::{Code, Instr};
 use super::eval::{Choices, Private, Unmodelled};
-pub use super::memory::{Buffered, Recording};
 use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
+pub use super::state::{Buffered, Recording, State, Status, Thread};
 use super::value::{CType, Value};
 use crate::consistency::Model;
 use crate::ir::{Expr, FenceKind, OriginId};
 use crate::passes::{RmwCode, SeqStmt, SequentialProgram};
 use crate::trace::records::RecordKind;
-
-/// A thread's life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Status {
-    NotCreated,
-    /// Created; its private prefix runs at its first move.
-    Created,
-    Running,
-    Finished,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Thread {
-    pub status: Status,
-    pub pc: usize,
-    pub locals: Vec<Value>,
-}
-
-/// A state of the whole program.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct State {
-    pub threads: Vec<Thread>,
-    pub plain: Vec<Value>,
-    pub memory: Vec<i64>,
-    pub buffers: Vec<Vec<Buffered>>,
-    pub epochs: Vec<u32>,
-    /// The mutexes taken, with the thread holding each, by location.
-    pub held: Vec<(u32, usize)>,
-    /// The thread inside an atomic section, if any.
-    pub atomic: Option<usize>,
-    pub recording: Option<Box<Recording>>,
-}
 
 /// One move from a state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,41 +4,11 @@
 //! format, so that a native trace goes through the same report as a CBMC
 //! counterexample.
 
-use super::machine::State;
+use super::state::{Buffered, State};
 use crate::consistency::Model;
 use crate::ir::OriginId;
 use crate::passes::SeqStmt;
 use crate::trace::records::{Record, RecordKind};
-
-/// A store in a buffer.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Buffered {
-    pub location: u32,
-    pub value: i64,
-    /// Under PSO, the number of store-store fences the thread had passed
-    /// when it issued the store.
-    pub epoch: u32,
-    /// The write id, when a trace is recorded (0 while exploring).
-    pub id: u64,
-}
-
-/// What a recorded replay adds to the state: write ids and the records.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Recording {
-    pub next_id: u64,
-    /// The write id each location's memory value came from (0: initial).
-    pub memory_ids: Vec<u64>,
-    pub records: Vec<Record>,
-}
-
-impl std::hash::Hash for Recording {
-    /// Only a replay records, and a replay hashes no state: the write ids
-    /// stand for all.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.next_id.hash(state);
-        self.memory_ids.hash(state);
-    }
-}
 
 /// The indices of the stores of `buffer` that may reach memory next: the
 /// oldest under TSO; under PSO the oldest of each location among those

@@ -18,6 +18,7 @@ pub mod machine;
 pub mod memory;
 pub mod reduction;
 pub mod replay;
+pub mod state;
 pub mod value;
 
 pub use decline::Declined;

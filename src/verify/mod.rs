@@ -56,7 +56,7 @@ pub struct VerifyRequest {
 pub enum ReportFormat {
     /// For people: the witness table, the diagnosis, warnings on stderr.
     Text,
-    /// One JSON document (the shape is in the README).
+    /// One JSON document (the shape is in docs/reports.md).
     Json,
     /// A SARIF 2.1.0 log, for code scanning in CI.
     Sarif,
