@@ -97,7 +97,7 @@ struct TranslationArgs {
     /// Largest value of the global clock (timestamps); `auto`: as large as this program can need [default: as large as this program can need, at most 8]
     #[arg(long, value_name = "K|auto", value_parser = bound_parser(Bounds::LEAST_MAXCLOCK))]
     maxclock: Option<BoundArg>,
-    /// Bit width of the values stored in shared memory [default: 32, or 64 where a `double` is in shared memory]
+    /// Bit width of the values stored in shared memory [default: 32, or 64 where a `double` or a 64-bit integer is in shared memory]
     #[arg(long, value_name = "B", value_parser = clap::value_parser!(u32).range(2..=64))]
     bitwidth: Option<u32>,
     /// Heap blocks available to malloc/calloc; `auto`: as many as this program can take [default: 2]

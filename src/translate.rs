@@ -26,8 +26,9 @@ pub struct Translation {
     /// Warnings about the program (code no execution within the bounds
     /// reaches), to show beside the result.
     pub warnings: Vec<Diagnostic>,
-    /// Whether executions that store a 64-bit value shared memory cannot
-    /// hold are cut off ([`Program::cuts_wide_values`]).
+    /// Whether executions that store a value shared memory cannot hold are
+    /// cut off: `--bitwidth` is narrower than a scalar of shared memory
+    /// ([`Program::shared_bits`], [`Program::cuts_wide_values`]).
     pub cuts_wide_values: bool,
 }
 
@@ -87,6 +88,7 @@ pub fn translate_loaded(
     let options = &with_auto_bounds(options, sufficient, heap_needs)?;
     let c_source = crate::printer::print(&sequential, options);
     let bounds = sequential.bounds(options);
+    let cuts_wide_values = program.cuts_wide_values || bounds.bitwidth < program.shared_bits;
     Ok(Translation {
         c_source,
         map: sequential.map,
@@ -94,7 +96,7 @@ pub fn translate_loaded(
         sufficient,
         heap_needs,
         warnings: sequential.warnings,
-        cuts_wide_values: program.cuts_wide_values,
+        cuts_wide_values,
     })
 }
 
@@ -132,7 +134,7 @@ fn with_auto_bounds(
 }
 
 /// `options` with shared memory as wide as the frontend lowered `program`
-/// for: `--bitwidth`, or wider for a floating object where the option was
+/// for: `--bitwidth`, or wider for a wide scalar (`double`, `long`) where the option was
 /// not given.
 pub(crate) fn with_lowered_width(
     program: &Program,

@@ -42,10 +42,12 @@ pub struct Lowerer<'a> {
     pub value_bits: u32,
     /// Whether a floating object of shared memory wider than
     /// [`Self::value_bits`] asks for wider memory
-    /// ([`Self::floating_bits_needed`]) instead of being bad input.
+    /// ([`Self::shared_bits_needed`]) instead of being bad input.
     pub widen_for_floating: bool,
-    /// The widest floating object of shared memory seen so far, in bits.
-    pub floating_bits_needed: u32,
+    /// The widest scalar of shared memory seen so far, in bits: a floating
+    /// object, or an integer (a `long`, `size_t`, `uint64_t` or `intptr_t`
+    /// holds 64 bits); without `--bitwidth` memory is made this wide.
+    pub shared_bits_needed: u32,
     /// The thread-local `errno`, once the program or a failing call uses it.
     errno: Option<PlainGlobalId>,
     /// The objects of the string literals used as values (`char *p =
@@ -253,7 +255,7 @@ impl<'a> Lowerer<'a> {
             call_sites: HashMap::new(),
             value_bits: 32,
             widen_for_floating: false,
-            floating_bits_needed: 0,
+            shared_bits_needed: 0,
             errno: None,
             string_objects: HashMap::new(),
             address_taken_apart_at: None,
@@ -320,17 +322,22 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Refuses a floating scalar of shared memory that `--bitwidth` cannot
-    /// hold: memory holds a floating value as the integer of its bits, so
-    /// a `double` needs `--bitwidth 64` and a `float` at least 32 (a
-    /// narrower memory would cut off nearly every store of one).
+    /// Notes the width of a scalar of shared memory, and refuses a
+    /// floating one that `--bitwidth` cannot hold: memory holds a floating
+    /// value as the integer of its bits, so a `double` needs `--bitwidth
+    /// 64` and a `float` at least 32 (a narrower memory would cut off
+    /// nearly every store of one). An integer wider than `--bitwidth` is no
+    /// error: a store of a value memory cannot hold is cut off.
     pub fn shared_float_fits(&mut self, ty: &CType, span: Span) -> LResult<()> {
         self.supported_float(ty, span)?;
+        if let CType::Int { bits, .. } = ty {
+            self.shared_bits_needed = self.shared_bits_needed.max(u32::from(*bits));
+        }
         let Some(bits) = ty.float_bits() else {
             return Ok(());
         };
         let bits_needed = u32::from(bits);
-        self.floating_bits_needed = self.floating_bits_needed.max(bits_needed);
+        self.shared_bits_needed = self.shared_bits_needed.max(bits_needed);
         if bits_needed <= self.value_bits || self.widen_for_floating {
             return Ok(());
         }

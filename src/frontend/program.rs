@@ -25,28 +25,28 @@ pub fn lower_unit(
 ) -> Result<Program, Box<Diagnostic>> {
     let given = options.bounds.bitwidth;
     let lowered = lower_unit_at(map, unit, options, given);
-    if options.auto_bounds.bitwidth == BoundChoice::Given || given >= WIDEST_FLOATING {
+    if options.auto_bounds.bitwidth == BoundChoice::Given || given >= WIDEST_SCALAR {
         return lowered.map(|(program, _)| program);
     }
-    // without --bitwidth, memory as wide as the floating objects need;
-    // a failure at the given width may come before the first of them (a
-    // 64-bit initial value before a `double`)
+    // without --bitwidth, memory as wide as the scalars of shared memory
+    // need (a `double`, a `long`); a failure at the given width may come
+    // before the first of them (a 64-bit initial value before a `double`)
     match lowered {
         Ok((program, needed)) if needed <= given => Ok(program),
-        Ok(_) => Ok(lower_unit_at(map, unit, options, WIDEST_FLOATING)?.0),
-        Err(error) => match lower_unit_at(map, unit, options, WIDEST_FLOATING) {
+        Ok(_) => Ok(lower_unit_at(map, unit, options, WIDEST_SCALAR)?.0),
+        Err(error) => match lower_unit_at(map, unit, options, WIDEST_SCALAR) {
             Ok((program, needed)) if needed > given => Ok(program),
             _ => Err(error),
         },
     }
 }
 
-/// The bits of the widest floating type lazysma models (`double`).
-const WIDEST_FLOATING: u32 = 64;
+/// The bits of the widest scalar type lazysma models (`double`, `long`).
+const WIDEST_SCALAR: u32 = 64;
 
 /// Lowers the unit for shared memory of `value_bits` bits, with byte
 /// addresses where the options ask for them; also gives the bits of the
-/// widest floating object of shared memory.
+/// widest scalar of shared memory.
 fn lower_unit_at(
     map: &SourceMap,
     unit: &TranslationUnit,
@@ -63,7 +63,7 @@ fn lower_unit_at(
         AddressForm::Auto => {
             let lowered = lower_unit_with(map, unit, options, lowering)?;
             if lowered.taken_apart_at.is_none() {
-                return Ok((lowered.program, lowered.floating_bits_needed));
+                return Ok((lowered.program, lowered.shared_bits_needed));
             }
             true
         }
@@ -83,7 +83,7 @@ fn lower_unit_at(
             .warnings
             .push(location_numbers_warning(map, span));
     }
-    Ok((lowered.program, lowered.floating_bits_needed))
+    Ok((lowered.program, lowered.shared_bits_needed))
 }
 
 /// How a unit is lowered: pointers as byte addresses or location numbers
@@ -95,12 +95,12 @@ struct Lowering {
 }
 
 /// A lowered unit, with what may ask for lowering it again: where it
-/// first takes an address apart, and its widest floating object of
-/// shared memory, in bits.
+/// first takes an address apart, and its widest scalar of shared memory,
+/// in bits.
 struct Lowered {
     program: Program,
     taken_apart_at: Option<lang_c::span::Span>,
-    floating_bits_needed: u32,
+    shared_bits_needed: u32,
 }
 
 /// The warning for a program that takes an address apart at `span` but
@@ -118,7 +118,7 @@ fn location_numbers_warning(map: &SourceMap, span: lang_c::span::Span) -> Diagno
 }
 
 /// Lowers the unit as `lowering` says; also says where the program first
-/// takes an address apart and how wide its floating objects are.
+/// takes an address apart and how wide its scalars of shared memory are.
 fn lower_unit_with(
     map: &SourceMap,
     unit: &TranslationUnit,
@@ -215,6 +215,7 @@ fn lower_unit_with(
     program.main = main;
     program.structs = lw.types.ir_structs();
     program.padding = lw.types.padding_members();
+    program.shared_bits = lw.shared_bits_needed;
     let constant = lw.heap_block.map(|n| n.min(u32::MAX as u64) as u32);
     program.heap_block_size = match (heap_block, constant, lw.heap_unknown) {
         (Some(n), _, _) => n,
@@ -225,7 +226,7 @@ fn lower_unit_with(
     Ok(Lowered {
         program,
         taken_apart_at: lw.address_taken_apart_at,
-        floating_bits_needed: lw.floating_bits_needed,
+        shared_bits_needed: lw.shared_bits_needed,
     })
 }
 

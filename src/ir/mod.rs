@@ -63,6 +63,10 @@ pub struct Program {
     /// Whether some store of a 64-bit value may find shared memory of
     /// `--bitwidth` 32 or less too narrow: such executions are cut off.
     pub cuts_wide_values: bool,
+    /// The widest scalar of shared memory, in bits (64 for a `double` or a
+    /// `long`): a `--bitwidth` below it cuts off executions that store
+    /// values it cannot hold.
+    pub shared_bits: u32,
     /// The frontend's warnings: constructs it translates with a caveat.
     pub warnings: Vec<crate::diagnostics::Diagnostic>,
     /// Whether pointer values are byte addresses: location `l` is pointed
@@ -73,7 +77,7 @@ pub struct Program {
     pub byte_addresses: bool,
     /// The width of shared memory's values the program was lowered for:
     /// `--bitwidth`, or wider where the option was not given and a
-    /// floating object of shared memory needs more (64 for a `double`).
+    /// scalar of shared memory needs more (64 for a `double` or a `long`).
     pub value_bits: u32,
     /// The type each allocation's pointer is converted to, by the
     /// statement that allocates (`double *h = malloc(...)`: `double`):

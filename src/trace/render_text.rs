@@ -68,21 +68,23 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             // not a clean bill of health: some code was never reached
             let _ = writeln!(
                 out,
-                "{} under {model} in the code the bounds reached; the code after {} was not checked (see the {})",
+                "{} under {model} in the code the bounds reached; the code after {} was not checked (see the {}){}",
                 style.yellow("No violation"),
                 unreached_places(report),
                 if report.warnings.len() == 1 {
                     "warning"
                 } else {
                     "warnings"
-                }
+                },
+                cut_off_clause(report)
             );
         }
         Verdict::Safe => {
             let _ = writeln!(
                 out,
-                "{} under {model} within the bounds",
-                style.green("No violation")
+                "{} under {model} within the bounds{}",
+                style.green("No violation"),
+                cut_off_clause(report)
             );
         }
         Verdict::Violation | Verdict::UncheckedViolation => {
@@ -347,6 +349,14 @@ fn unreached_note(report: &VerifyReport) -> String {
         "no execution gets past {} within the bounds (see the warnings), so the code after {them} was not checked",
         unreached_places(report)
     )
+}
+
+/// The headline's clause for executions `--bitwidth` cut off, if any.
+fn cut_off_clause(report: &VerifyReport) -> String {
+    report
+        .values_cut_off()
+        .map(|cut| format!("; {cut}"))
+        .unwrap_or_default()
 }
 
 /// `file:line` of each place the translator's warnings say no execution

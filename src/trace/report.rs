@@ -595,8 +595,10 @@ pub struct VerifyReport {
     /// allocations cannot be counted, a heap bound cut code off, or an
     /// allocation's size may not fit a heap block).
     pub sufficient_nmalloc: Option<u32>,
-    /// Whether executions that store a 64-bit value shared memory of
-    /// `--bitwidth` 32 or less cannot hold were cut off.
+    /// Whether executions that store a value shared memory cannot hold
+    /// were cut off: `--bitwidth` is narrower than a scalar of shared
+    /// memory (without the option memory is as wide as they are). A safe
+    /// report's `message` then says so, as its text headline does.
     pub cuts_wide_values: bool,
     /// The engine whose answer this is: `smc` (the native engine) or
     /// `cbmc`.
@@ -640,6 +642,19 @@ pub struct ReachReport {
     pub seconds: f64,
     /// Why the end of `main` is not reached, or why the run gave no answer.
     pub reason: Option<String>,
+}
+
+impl VerifyReport {
+    /// What a safe verdict's headline adds when `--bitwidth` cut off
+    /// executions ([`VerifyReport::cuts_wide_values`]); None otherwise.
+    pub fn values_cut_off(&self) -> Option<String> {
+        let bits = self.bounds.bitwidth;
+        self.cuts_wide_values.then(|| {
+            format!(
+                "executions that store a value wider than {bits} bits in shared memory were cut off by --bitwidth {bits}"
+            )
+        })
+    }
 }
 
 /// The sequential programs `--keep` kept.

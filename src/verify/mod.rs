@@ -570,6 +570,7 @@ fn conclude(
         Outcome::Safe => {
             report.verdict = Verdict::Safe;
             report.exit_code = exit::SUCCESS;
+            report.message = report.values_cut_off();
         }
         Outcome::Violated { property, trace } => {
             counterexample(request, report, property, trace, map, sma)
