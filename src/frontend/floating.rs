@@ -130,9 +130,11 @@ pub fn constant_value<'a>(types: &mut TypeEnv<'a>, e: &'a Node<Expression>) -> O
             }
         }
         Expression::Cast(c) => {
-            let value = constant_value(types, &c.node.expression)?;
-            let target = types.type_name(&c.node.type_name).ok()?;
-            target.float_bits().map(|bits| value.to_bits_of(bits))
+            let bits = types.type_name(&c.node.type_name).ok()?.float_bits()?;
+            match super::long_double::converted_value(&c.node.expression, bits) {
+                Some(value) => Some(value),
+                None => Some(constant_value(types, &c.node.expression)?.to_bits_of(bits)),
+            }
         }
         Expression::BinaryOperator(b) => {
             let (left, right) = (

@@ -922,6 +922,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 ty: to,
             });
         }
+        // `(double)1.797...e+308L`, as <float.h> spells DBL_MAX
+        if let Some(bits) = to.float_bits()
+            && let Some(literal) = super::long_double::converted_literal(&c.expression, bits)
+        {
+            return Ok(Val {
+                expr: Expr::FloatConst(literal),
+                ty: to,
+            });
+        }
         let v = self.rvalue(&c.expression)?;
         match (&to, &v.ty) {
             (CType::Void, _) => Ok(Val::void()),

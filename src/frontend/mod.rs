@@ -12,6 +12,7 @@ mod floating;
 mod function_pointers;
 mod globals;
 mod initialisers;
+mod long_double;
 mod lower;
 mod lower_expr;
 mod lower_stmt;
