@@ -654,6 +654,9 @@ impl ThreadPrinter<'_> {
                             stmt,
                             crate::ir::POINTER_OUTSIDE_OBJECT,
                         ),
+                        // where the facts know no location at all, no
+                        // execution would get past: none is cut off
+                        false if inside == NO_LOCATION => {}
                         false => self.line(indent, &format!("__CPROVER_assume({inside});")),
                     }
                 }
@@ -701,7 +704,7 @@ impl ThreadPrinter<'_> {
             })
             .collect();
         Some(match inside.is_empty() {
-            true => "0".to_string(),
+            true => NO_LOCATION.to_string(),
             false => inside.join(" || "),
         })
     }
@@ -1177,6 +1180,14 @@ fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
     );
     out.push_str("  return 0;\n}\n");
 }
+
+/// The condition [`ThreadPrinter::inside_pointees`] gives when the points-to
+/// facts know no location an access may reach: with `--pointer-check` the
+/// access is reported as outside its objects; without, no execution is cut
+/// off on that account (an assumption none satisfies would cut off every
+/// execution reaching the access, as the facts' gap for arrays whose
+/// address is never taken once did).
+const NO_LOCATION: &str = "0";
 
 /// The runs of consecutive locations in the ordered `locations`, as
 /// `(first, last)`.
