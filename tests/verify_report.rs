@@ -1855,15 +1855,24 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
         "long_fails.c",
         &LONG_VALUES.replace("PROPERTY;", "assert(x == 0);"),
     );
-    // At the default width 2^33 does not fit: the store is cut off rather
+    // At --bitwidth 32 2^33 does not fit: the store is cut off rather
     // than truncated to 0 (which would fail the first assertion).
-    let (code, stdout, _) = verify(&holds, &["--tso"]);
+    let (code, stdout, _) = verify(&holds, &["--tso", "--bitwidth", "32"]);
     assert_eq!(code, 0, "{stdout}");
-    // and the safe report says that wider values were not covered
+    // and the safe report says that wider values were not covered, in its
+    // headline too
     assert!(
         stdout.contains("values wider than 32 bits are not ruled out"),
         "{stdout}"
     );
+    assert!(
+        stdout.lines().next().is_some_and(|headline| headline
+            .contains("wider than 32 bits in shared memory were cut off by --bitwidth 32")),
+        "{stdout}"
+    );
+    // Without --bitwidth memory is as wide as the 64-bit variables.
+    let (code, stdout, _) = verify(&fails, &["--tso"]);
+    assert_eq!(code, 10, "{stdout}");
     // At 64 bits the values are exact: `1L << 33` shifts a 64-bit one.
     let (code, stdout, _) = verify(&holds, &["--tso", "--bitwidth", "64"]);
     assert_eq!(code, 0, "{stdout}");
@@ -1880,7 +1889,7 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
             .replace("x = 1L << 33;", "__sync_fetch_and_add(&x, 1L << 33);")
             .replace("PROPERTY;", ""),
     );
-    let (code, stdout, stderr) = verify(&rmw, &["--tso"]);
+    let (code, stdout, stderr) = verify(&rmw, &["--tso", "--bitwidth", "32"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
         stdout.contains("values wider than 32 bits are not ruled out"),
@@ -1906,7 +1915,7 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
             .replace("long x;", "long x = 1L << 40;")
             .replace("PROPERTY;", ""),
     );
-    let (code, _, stderr) = verify(&initial, &["--tso"]);
+    let (code, _, stderr) = verify(&initial, &["--tso", "--bitwidth", "32"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains(
@@ -1915,6 +1924,8 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
         "{stderr}"
     );
     let (code, stdout, _) = verify(&initial, &["--tso", "--bitwidth", "64"]);
+    assert_eq!(code, 0, "{stdout}");
+    let (code, stdout, _) = verify(&initial, &["--tso"]);
     assert_eq!(code, 0, "{stdout}");
 }
 
