@@ -109,7 +109,8 @@ def outcome(arguments, seed, include):
         directory = Path(name)
         program = directory / f"csmith_{seed}.c"
         generated = subprocess.run(["csmith", "--seed", str(seed), *CSMITH_OPTIONS,
-                                    "-o", str(program)], capture_output=True, text=True)
+                                    "-o", str(program)], capture_output=True, text=True,
+                                   cwd=directory)
         if generated.returncode != 0:
             return ("gcc failure", "csmith failed")
         checksum = gcc_checksum(program, directory, include)

@@ -167,7 +167,9 @@ fn verdict(program: &Path, include: &Path, model: &str, checksum: u64) -> (Strin
 fn outcome(seed: u64, include: &Path) -> Outcome {
     let directory = tempfile::tempdir().expect("temporary directory");
     let program = directory.path().join(format!("csmith_{seed}.c"));
+    // Csmith writes platform.info where it runs
     let generated = Command::new("csmith")
+        .current_dir(directory.path())
         .arg("--seed")
         .arg(seed.to_string())
         .args(CSMITH_OPTIONS)
