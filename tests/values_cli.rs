@@ -1484,3 +1484,19 @@ fn stdatomic_typedefs_are_atomic_types() {
     expect(&plain, "--tso", Verdict::Unsafe);
     expect(&plain, "--pso", Verdict::Unsafe);
 }
+
+#[test]
+fn integer_literals_take_the_digits_of_their_base() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc(
+        "integer_literals.c",
+        &[
+            ("starts_with_b == 190088886", "starts_with_b == 5539510"),
+            ("lower_b == 2827", "lower_b == 11"),
+            ("local == 11", "local == 0"),
+            ("0x0B0B0B0BU == 185273099U", "0x0B0B0B0BU == 723723U"),
+        ],
+    );
+}

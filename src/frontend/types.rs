@@ -1597,18 +1597,29 @@ pub fn constant_value(c: &Constant) -> Option<i64> {
                 IntegerBase::Hexadecimal => 16,
                 IntegerBase::Binary => 2,
             };
-            let digits = i
-                .number
-                .trim_start_matches("0x")
-                .trim_start_matches("0X")
-                .trim_start_matches("0b")
-                .trim_start_matches("0B");
-            let digits = if digits.is_empty() { "0" } else { digits };
+            let digits = integer_digits(i);
             u64::from_str_radix(digits, radix).ok().map(|v| v as i64)
         }
         Constant::Character(s) => char_value(s),
         Constant::Float(_) => None,
     }
+}
+
+/// The digits of an integer literal without its base prefix. The prefix
+/// goes once and only as its base has it: `0x0B5486B6` keeps the `0B`,
+/// which are hexadecimal digits, not a binary prefix.
+fn integer_digits(i: &Integer) -> &str {
+    let number: &str = &i.number;
+    let prefixes: &[&str] = match i.base {
+        IntegerBase::Hexadecimal => &["0x", "0X"],
+        IntegerBase::Binary => &["0b", "0B"],
+        IntegerBase::Decimal | IntegerBase::Octal => &[],
+    };
+    let digits = prefixes
+        .iter()
+        .find_map(|prefix| number.strip_prefix(prefix))
+        .unwrap_or(number);
+    if digits.is_empty() { "0" } else { digits }
 }
 
 fn char_value(s: &str) -> Option<i64> {
