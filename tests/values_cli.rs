@@ -1500,3 +1500,18 @@ fn integer_literals_take_the_digits_of_their_base() {
         ],
     );
 }
+
+#[test]
+fn a_const_global_whose_address_is_taken_is_an_object() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc(
+        "const_globals.c",
+        &[
+            ("assert(*p < 0);", "assert(*p > 0);"),
+            ("*pointer_to_small == -7", "*pointer_to_small == 7"),
+            ("values[0] == 3", "values[0] == 0"),
+        ],
+    );
+}

@@ -61,6 +61,9 @@ pub struct Lowerer<'a> {
     /// The user functions used as values (`fp = f`, `&f`, `{ .get = f }`):
     /// those a call through a function pointer may reach.
     pub function_values: HashSet<String>,
+    /// The names whose address the unit takes (`&x`): a `const` global
+    /// among them is an object, not a named constant.
+    pub addressed_names: HashSet<String>,
     /// The plain globals of thread-specific data, once a call uses them.
     pub key_tables: Option<super::thread_specific::KeyTables>,
     /// Whether a division checks its divisor ([`crate::options::TranslateOptions::division_checks`]).
@@ -260,6 +263,7 @@ impl<'a> Lowerer<'a> {
             string_objects: HashMap::new(),
             address_taken_apart_at: None,
             function_values: HashSet::new(),
+            addressed_names: HashSet::new(),
             key_tables: None,
             division_checks: true,
         }

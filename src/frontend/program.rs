@@ -139,6 +139,7 @@ fn lower_unit_with(
     lw.value_bits = value_bits;
     lw.widen_for_floating = options.auto_bounds.bitwidth != BoundChoice::Given;
     lw.function_values = super::scan::names_used_as_values(unit);
+    lw.addressed_names = super::scan::names_with_address_taken(unit);
     lw.types.named_members = Some(super::scan::member_names(unit));
     // a declaration of the program may begin with a system header's
     // macro (`bool g;` is `_Bool g;` from stdbool.h): it is the header's
@@ -292,6 +293,7 @@ fn top_declaration<'a>(
             }
             ref ty @ (CType::Int { .. } | CType::Bool)
                 if constant
+                    && !lw.addressed_names.contains(&name.node.name)
                     && named_constant(lw, &name.node.name, ty, init.node.initializer.as_ref()) => {}
             ty if thread_local => lw.declare_thread_local(
                 &name.node.name,

@@ -228,6 +228,35 @@ impl<'ast> Visit<'ast> for ValueNames {
     }
 }
 
+/// The names whose address `&name` the unit takes anywhere (in a function
+/// or in an initialiser): a `const` global among them is an object in
+/// memory, not a named constant.
+pub fn names_with_address_taken(unit: &TranslationUnit) -> HashSet<String> {
+    let mut scan = AddressedNames::default();
+    scan.visit_translation_unit(unit);
+    scan.names
+}
+
+#[derive(Default)]
+struct AddressedNames {
+    names: HashSet<String>,
+}
+
+impl<'ast> Visit<'ast> for AddressedNames {
+    fn visit_unary_operator_expression(
+        &mut self,
+        unary: &'ast UnaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        if unary.operator.node == UnaryOperator::Address
+            && let Some((name, _)) = lvalue_root(&uncast(&unary.operand).node)
+        {
+            self.names.insert(name.to_string());
+        }
+        visit::visit_unary_operator_expression(self, unary, span);
+    }
+}
+
 /// Whether a `goto label` occurs in `items`, at any depth.
 pub fn goes_to(label: &str, items: &[Node<BlockItem>]) -> bool {
     let mut scan = Jumps {
