@@ -56,12 +56,13 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             // vacuous past the cut: say so first
             let _ = writeln!(
                 out,
-                "{} under {model} in the code the bounds reached, but no execution reaches the end of main within the bounds: {}",
+                "{} under {model} in the code the bounds reached, but no execution reaches the end of main within the bounds: {}{}",
                 style.yellow("No violation"),
                 reach
                     .reason
                     .as_deref()
-                    .unwrap_or("the bounds cut every execution off")
+                    .unwrap_or("the bounds cut every execution off"),
+                cut_off_clause(report)
             );
         }
         Verdict::Safe if !report.warnings.is_empty() => {
