@@ -427,18 +427,18 @@ mod tests {
         );
     }
 
-    /// A root at `/repo` seen from `/repo/work` (neither exists, so paths
+    /// A root at `/repo` seen from `/repo/checkout` (neither exists, so paths
     /// are only normalised).
     fn repository() -> SourceRoot {
-        SourceRoot::at(PathBuf::from("/repo"), PathBuf::from("/repo/work"))
+        SourceRoot::at(PathBuf::from("/repo"), PathBuf::from("/repo/checkout"))
     }
 
     #[test]
     fn files_below_the_root_are_named_relative_to_it() {
         let root = repository();
-        let below = json!({ "uri": "work/src/p%20q.c", "uriBaseId": "%SRCROOT%" });
+        let below = json!({ "uri": "checkout/src/p%20q.c", "uriBaseId": "%SRCROOT%" });
         assert_eq!(root.artifact("src/p q.c"), below);
-        assert_eq!(root.artifact("/repo/work/src/p q.c"), below);
+        assert_eq!(root.artifact("/repo/checkout/src/p q.c"), below);
         assert_eq!(
             root.artifact("./../lib/./r.c"),
             json!({ "uri": "lib/r.c", "uriBaseId": "%SRCROOT%" })
