@@ -158,3 +158,18 @@ fn float_h_limits_are_the_doubles_gcc_computes() {
         ],
     );
 }
+
+#[test]
+fn a_refusal_after_a_wide_initial_value_names_the_refused_construct() {
+    let program = fixture("wide_initial_then_refused.c");
+    let (code, stdout, stderr) = verify(&program, &["--sc", "--engine", "cbmc"]);
+    assert_eq!(code, 1, "bad input\n{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("recursion is not supported"),
+        "the refused construct is named\n{stderr}"
+    );
+    assert!(
+        !stderr.contains("does not fit"),
+        "no complaint about the automatic width\n{stderr}"
+    );
+}

@@ -30,14 +30,12 @@ pub fn lower_unit(
     }
     // without --bitwidth, memory as wide as the scalars of shared memory
     // need (a `double`, a `long`); a failure at the given width may come
-    // before the first of them (a 64-bit initial value before a `double`)
+    // before the first of them (a 64-bit initial value before a `double`),
+    // and when the program fails at both widths, the wider failure is the
+    // one that holds (the narrow one may only be about the width)
     match lowered {
         Ok((program, needed)) if needed <= given => Ok(program),
-        Ok(_) => Ok(lower_unit_at(map, unit, options, WIDEST_SCALAR)?.0),
-        Err(error) => match lower_unit_at(map, unit, options, WIDEST_SCALAR) {
-            Ok((program, needed)) if needed > given => Ok(program),
-            _ => Err(error),
-        },
+        Ok(_) | Err(_) => Ok(lower_unit_at(map, unit, options, WIDEST_SCALAR)?.0),
     }
 }
 
