@@ -79,3 +79,19 @@ fn without_its_folder_the_program_gets_the_bundled_header() {
     let (code, stdout, stderr) = verify(&folder().join("own_header.c"), &["--tso"]);
     assert_eq!(code, 1, "{stdout}\n{stderr}");
 }
+
+#[test]
+fn a_union_of_mixed_sizes_is_refused_with_its_reason() {
+    // qspinlock's 16-bit tail inside its 32-bit lock word
+    let (code, stdout, stderr) =
+        verify(&folder().join("anonymous_union_mixed_sizes.c"), &["--tso"]);
+    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("an anonymous union whose members are not scalars of one size"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("anonymous_union_mixed_sizes.c:20:"),
+        "{stderr}"
+    );
+}

@@ -273,7 +273,12 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 (Designator::Member(name), CType::Struct(id)) => {
-                    match self.types.designated_member(*id, &name.node.name) {
+                    let id = *id;
+                    let id = self.enter_anonymous_members(current, id, &name.node.name);
+                    let Some(level) = current.last_mut() else {
+                        continue;
+                    };
+                    match self.types.designated_member(id, &name.node.name) {
                         Some((position, alias_type)) => {
                             level.position = position as u64;
                             alias = alias_type.map(|_| name.node.name.clone());
@@ -291,6 +296,33 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(alias)
+    }
+
+    /// For a designator `.name` of a member of an anonymous union of
+    /// struct `id` (or of an anonymous struct of a union), moves the
+    /// current object to that anonymous member, as C does; the struct
+    /// whose member `name` then is.
+    fn enter_anonymous_members(
+        &self,
+        current: &mut Vec<Level>,
+        id: StructId,
+        name: &str,
+    ) -> StructId {
+        let mut id = id;
+        while let Some((whole, inner)) = self.types.anonymous_path(id, name) {
+            let Some((position, _)) = self.types.designated_member(id, &whole) else {
+                break;
+            };
+            if let Some(level) = current.last_mut() {
+                level.position = position as u64;
+            }
+            current.push(Level {
+                ty: CType::Struct(inner),
+                position: 0,
+            });
+            id = inner;
+        }
+        id
     }
 
     /// The number of subobjects of an aggregate (None: an array without a

@@ -542,6 +542,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// The field `field` of `base`, an object of struct `id`.
     pub fn member(&self, base: &LVal, id: StructId, field: &str, span: Span) -> LResult<LVal> {
+        // a member of an anonymous union: a member of that union
+        if let Some((whole, inner)) = self.lw.types.anonymous_path(id, field) {
+            let whole = self.member(base, id, &whole, span)?;
+            return self.member(&whole, inner, field, span);
+        }
         if let Some(bits) = self.lw.types.bit_field_member(id, field) {
             return self.bit_field_lvalue(base, id, bits, span);
         }

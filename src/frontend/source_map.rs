@@ -41,43 +41,30 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
-    /// Indexes `text`, the output of `gcc -E`.
+    /// Indexes `text`, the output of `gcc -E`, following gcc's rules for
+    /// line markers ([`LineMarkers`]).
     pub fn new(text: &str) -> SourceMap {
-        let mut files: Vec<String> = Vec::new();
+        let mut markers = LineMarkers {
+            line: 1,
+            ..LineMarkers::default()
+        };
         let mut lines = Vec::new();
-        let mut current_file = 0usize;
-        let mut current_line = 1u32;
-        let mut system = false;
         let mut start = 0usize;
         for raw in text.split_inclusive('\n') {
             let content = raw.trim_end_matches(['\n', '\r']);
-            if let Some((line, file, flags)) = parse_marker(content) {
-                current_file = match files.iter().position(|f| *f == file) {
-                    Some(index) => index,
-                    None => {
-                        files.push(file);
-                        files.len() - 1
-                    }
-                };
-                current_line = line;
-                system = flags.contains(&3);
-                lines.push(LineInfo {
-                    start,
-                    file: current_file,
-                    line: 0,
-                    system: true,
-                });
-            } else {
-                lines.push(LineInfo {
-                    start,
-                    file: current_file,
-                    line: current_line,
-                    system,
-                });
-                current_line = current_line.saturating_add(1);
+            let followed = parse_marker(content).is_some_and(|marker| markers.follow(marker));
+            lines.push(LineInfo {
+                start,
+                file: markers.file,
+                line: if followed { 0 } else { markers.line },
+                system: followed || markers.system,
+            });
+            if !followed {
+                markers.line = markers.line.saturating_add(1);
             }
             start += raw.len();
         }
+        let mut files = markers.files;
         if files.is_empty() {
             files.push(String::new());
         }
@@ -245,6 +232,66 @@ impl SourceMap {
     }
 }
 
+/// Where the lines of preprocessed text come from, as gcc reads its line
+/// markers (`# 12 "a.h" 1 3`): flag 1 enters a file from the current one,
+/// flag 2 returns to the file that entered the current one, a marker
+/// without either renames the current file; flag 3 marks a system header.
+/// A return to a file that did not enter the current one (or with no file
+/// entered) is ignored, as gcc ignores it ("linemarker ignored due to
+/// incorrect nesting"): the lines after it stay in the current file, the
+/// marker's own line counted among them. A return to `""` names the file
+/// returned to.
+#[derive(Default)]
+struct LineMarkers {
+    files: Vec<String>,
+    /// The current file, an index into `files`.
+    file: usize,
+    /// The line number of the next line of the current file.
+    line: u32,
+    system: bool,
+    /// The files that entered the current one, innermost last.
+    entered_from: Vec<usize>,
+}
+
+impl LineMarkers {
+    /// Follows a parsed marker; whether it applied (an incorrectly nested
+    /// return does not).
+    fn follow(&mut self, (line, name, flags): (u32, String, Vec<u32>)) -> bool {
+        let file = if flags.contains(&2) {
+            let Some(&from) = self.entered_from.last() else {
+                return false;
+            };
+            if !name.is_empty() && self.files.get(from) != Some(&name) {
+                return false;
+            }
+            self.entered_from.pop();
+            from
+        } else {
+            let entered_from_a_file = !self.files.is_empty();
+            let file = self.intern(name);
+            if flags.contains(&1) && entered_from_a_file {
+                self.entered_from.push(self.file);
+            }
+            file
+        };
+        self.file = file;
+        self.line = line;
+        self.system = flags.contains(&3);
+        true
+    }
+
+    /// The index of the file `name` in `files`, added if new.
+    fn intern(&mut self, name: String) -> usize {
+        match self.files.iter().position(|f| *f == name) {
+            Some(index) => index,
+            None => {
+                self.files.push(name);
+                self.files.len() - 1
+            }
+        }
+    }
+}
+
 /// Parses `# 12 "file.c" 1 3` into (12, "file.c", [1, 3]).
 fn parse_marker(line: &str) -> Option<(u32, String, Vec<u32>)> {
     let rest = line
@@ -289,6 +336,37 @@ mod tests {
         assert_eq!(map.position(y).line, 1);
         let x = text.find("int x").unwrap_or(0);
         assert_eq!(map.position(x).line, 1);
+    }
+
+    /// Mis-nested markers: where gcc 13 puts each `char` line of this text
+    /// (its warnings at each line, `gcc -Wsystem-headers -c mis.i`).
+    #[test]
+    fn follows_gcc_on_mis_nested_markers() {
+        let text = concat!(
+            "# 1 \"prog.c\"\nint x;\n",
+            "# 1 \"a.h\" 1\nint y;\n",
+            "# 30 \"b.c\" 2\nchar z;\n",
+            "# 40 \"prog.c\" 2\nchar w;\n",
+            "# 50 \"other.c\"\nchar v;\n",
+            "# 7 \"prog.c\" 2\nchar u;\n",
+            "# 3 \"c.h\" 1 3\nchar t;\n",
+            "# 0 \"\" 2\nchar s;\n",
+        );
+        let map = SourceMap::new(text);
+        let at = |needle: &str| {
+            let p = map.position(text.find(needle).unwrap_or(0));
+            (p.file, p.line, p.system)
+        };
+        // a return to a file that did not enter a.h is ignored, and counted
+        assert_eq!(at("char z"), ("a.h".to_string(), 3, false));
+        assert_eq!(at("char w"), ("prog.c".to_string(), 40, false));
+        // a marker without flags renames the file
+        assert_eq!(at("char v"), ("other.c".to_string(), 50, false));
+        // a return with nothing entered is ignored
+        assert_eq!(at("char u"), ("other.c".to_string(), 52, false));
+        assert_eq!(at("char t"), ("c.h".to_string(), 3, true));
+        // a return to "" names the file that entered c.h
+        assert_eq!(at("char s"), ("other.c".to_string(), 0, false));
     }
 
     #[test]

@@ -177,6 +177,11 @@ pub struct StructInfo {
     /// The members that anonymous struct members gave it
     /// ([`TypeEnv::splice_anonymous_member`]).
     pub anonymous_members: HashSet<String>,
+    /// The members reached through an anonymous member kept whole (an
+    /// anonymous union, or an anonymous struct inside a union): each name
+    /// and the anonymous member's field that holds it
+    /// ([`TypeEnv::anonymous_path`]).
+    pub anonymous_paths: HashMap<String, String>,
     /// The alignments in bytes that members ask for (`_Alignas(64)`,
     /// `__attribute__((aligned(64)))`) above their types' own, by name.
     pub member_alignments: HashMap<String, u64>,
@@ -784,6 +789,12 @@ impl<'a> TypeEnv<'a> {
                     && self.is_untagged(inner)
                 {
                     bits.close(&mut fields);
+                    if is_union || self.is_union_like(inner) {
+                        let whole = self.keep_anonymous_member(id, inner);
+                        members.push(whole.clone());
+                        fields.push((whole, base));
+                        continue;
+                    }
                     self.splice_anonymous_member(
                         id,
                         inner,
@@ -875,11 +886,54 @@ impl<'a> TypeEnv<'a> {
         !self.tags.values().any(|&tagged| tagged == id)
     }
 
+    /// Whether struct `id` is a union, or a union of scalars of one size
+    /// (which is its first member under several names).
+    fn is_union_like(&self, id: StructId) -> bool {
+        let info = &self.structs[id];
+        info.is_union || !info.aliases.is_empty()
+    }
+
+    /// An anonymous union member of struct `outer` (C11: `union { int v;
+    /// char c[4]; };`), or an anonymous struct member of a union: kept
+    /// whole, as a member no expression names, whose members `outer`
+    /// reaches through it ([`StructInfo::anonymous_paths`]) with the
+    /// layout gcc gives them. Its name.
+    fn keep_anonymous_member(&mut self, outer: StructId, inner: StructId) -> String {
+        let whole = format!("{{anonymous __anon{inner}}}");
+        let info = &self.structs[inner];
+        let names: Vec<String> = info
+            .members
+            .iter()
+            .chain(info.aliases.keys())
+            .chain(info.anonymous_paths.keys())
+            .chain(info.anonymous_members.iter())
+            .cloned()
+            .collect();
+        let paths = &mut self.structs[outer].anonymous_paths;
+        for name in names {
+            paths.insert(name, whole.clone());
+        }
+        whole
+    }
+
+    /// The anonymous member of struct `id` kept whole that holds its member
+    /// `name`, if any: that member's field name and its struct.
+    pub fn anonymous_path(&self, id: StructId, name: &str) -> Option<(String, StructId)> {
+        let info = self.structs.get(id)?;
+        let whole = info.anonymous_paths.get(name)?;
+        let (_, ty) = info.declared.iter().find(|(field, _)| field == whole)?;
+        match ty {
+            CType::Struct(inner) => Some((whole.clone(), *inner)),
+            _ => None,
+        }
+    }
+
     /// An anonymous struct member (C11: `struct { int a; int b; };` inside
     /// a struct) of struct `outer`: its members become `outer`'s, at the
     /// bytes gcc gives them. Its first member is aligned as the anonymous
     /// struct is, and its tail padding becomes a member no expression names
-    /// (padding, left out of shared memory). An anonymous union is refused.
+    /// (padding, left out of shared memory). Anonymous members kept whole
+    /// inside it ([`Self::keep_anonymous_member`]) stay reachable.
     fn splice_anonymous_member(
         &mut self,
         outer: StructId,
@@ -891,12 +945,9 @@ impl<'a> TypeEnv<'a> {
     ) -> TResult<()> {
         let info = &self.structs[inner];
         if info.is_union || !info.aliases.is_empty() {
-            return self.refuse(
-                span,
-                "an anonymous union member",
-                Some("name it (`union { ... } u;`) and reach its members as `s.u.member`"),
-            );
+            return self.refuse(span, "an anonymous union spliced into a struct", None);
         }
+        let paths = info.anonymous_paths.clone();
         let declared = info.declared.clone();
         let Some((first, _)) = declared.first() else {
             return Ok(());
@@ -927,6 +978,7 @@ impl<'a> TypeEnv<'a> {
         outer_info.atomic_fields.extend(atomic);
         outer_info.member_alignments.extend(alignments);
         outer_info.anonymous_members.extend(anonymous);
+        outer_info.anonymous_paths.extend(paths);
         let first_alignment = outer_info.member_alignments.entry(first).or_insert(1);
         *first_alignment = (*first_alignment).max(alignment);
         fields.extend(declared);
@@ -1206,6 +1258,7 @@ impl<'a> TypeEnv<'a> {
             aliases: HashMap::new(),
             members: Vec::new(),
             anonymous_members: HashSet::new(),
+            anonymous_paths: HashMap::new(),
             member_alignments: HashMap::new(),
             asked_alignment: 1,
             packed: false,
@@ -1236,10 +1289,15 @@ impl<'a> TypeEnv<'a> {
     pub fn fields(&self, id: StructId, span: lang_c::span::Span) -> TResult<&[(String, CType)]> {
         let info = &self.structs[id];
         if info.is_union {
+            let what = if self.is_untagged(id) {
+                "an anonymous union whose members are not scalars of one size".to_string()
+            } else {
+                format!("the union `{}`", info.name)
+            };
             return self.refuse(
                 span,
-                &format!("the union `{}`", info.name),
-                Some("use a struct"),
+                &what,
+                Some("memory here is one location per scalar, and a union's members must be one scalar seen as several types of one size (`union { int v; unsigned u; }`); use a struct"),
             );
         }
         match &info.fields {
@@ -1369,14 +1427,30 @@ impl<'a> TypeEnv<'a> {
         if unit == Unit::Scalars {
             return self.field(*id, &name.node.name, name.span);
         }
-        self.fields(*id, name.span)?;
-        let declared = &self.structs[*id].declared;
-        match declared
-            .iter()
-            .position(|(field, _)| *field == name.node.name)
-        {
-            Some(index) => Ok((self.field_extents(*id)[index].0, declared[index].1.clone())),
-            None => Err(self.unknown_field(*id, &name.node.name, name.span)),
+        self.byte_offset(*id, &name.node.name, name.span)
+    }
+
+    /// The offset in bytes and the type of the member `name` of struct (or
+    /// union) `id`, through the anonymous members that hold it.
+    fn byte_offset(&self, id: StructId, name: &str, span: Span) -> TResult<(u64, CType)> {
+        let info = &self.structs[id];
+        if info.fields.is_none() {
+            self.fields(id, span)?;
+        }
+        let declared = &info.declared;
+        if let Some(index) = declared.iter().position(|(field, _)| field == name) {
+            return Ok((self.field_extents(id)[index].0, declared[index].1.clone()));
+        }
+        if let Some(alias) = self.alias_member(id, name) {
+            return Ok((0, alias));
+        }
+        match self.anonymous_path(id, name) {
+            Some((whole, inner)) => {
+                let (start, _) = self.byte_offset(id, &whole, span)?;
+                let (within, ty) = self.byte_offset(inner, name, span)?;
+                Ok((start + within, ty))
+            }
+            None => Err(self.unknown_field(id, name, span)),
         }
     }
 
@@ -1446,6 +1520,16 @@ impl<'a> TypeEnv<'a> {
                 return Ok((offset, ty.clone()));
             }
             offset += self.size(ty);
+        }
+        // a member of an anonymous member kept whole: a union of scalars'
+        // other member is its first member's scalar
+        if let Some((whole, inner)) = self.anonymous_path(id, name) {
+            let (start, _) = self.field(id, &whole, span)?;
+            let (within, ty) = match self.alias_member(inner, name) {
+                Some(alias) => (0, alias),
+                None => self.field(inner, name, span)?,
+            };
+            return Ok((start + within, ty));
         }
         Err(self.unknown_field(id, name, span))
     }
