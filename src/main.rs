@@ -379,7 +379,7 @@ struct VerifyArgs {
     /// length within the loop bounds, for programs it can model), `cbmc`
     /// (the sequentialised program), or `auto` (both side by side; the
     /// first definitive answer wins).
-    #[arg(long, value_enum, default_value = "cbmc")]
+    #[arg(long, value_enum, default_value = "auto")]
     engine: EngineChoice,
 }
 

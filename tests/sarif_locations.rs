@@ -33,7 +33,7 @@ fn sarif(directory: &Path, file: &Path, arguments: &[&str]) -> (i32, Value) {
         .arg("verify")
         .arg(file)
         .args(arguments)
-        .args(["--format", "sarif"])
+        .args(["--format", "sarif", "--engine", "cbmc"])
         .output()
         .expect("the lazysma binary runs");
     let stdout = String::from_utf8_lossy(&output.stdout);

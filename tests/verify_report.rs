@@ -90,7 +90,9 @@ fn json_report_has_the_documented_fields() {
     let file = example("store_buffering.c").display().to_string();
     assert_eq!(
         report["lazysma"]["arguments"],
-        serde_json::json!(["verify", file, "--tso", "--format", "json"])
+        serde_json::json!([
+            "verify", file, "--tso", "--format", "json", "--engine", "cbmc"
+        ])
     );
     assert_eq!(report["model"], "tso");
     assert_eq!(report["sma"], "etso");
@@ -2139,7 +2141,7 @@ fn cbmc_ends_when_lazysma_is_killed() {
     let mut child = support::lazysma()
         .arg("verify")
         .arg(example("store_buffering.c"))
-        .args(["--cbmc", slow.to_str().unwrap()])
+        .args(["--engine", "cbmc", "--cbmc", slow.to_str().unwrap()])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -2203,6 +2205,8 @@ fn temporary_files_go_and_cbmc_ends_when_lazysma_is_terminated_or_interrupted() 
             .arg(example("store_buffering.c"))
             .args([
                 "--sc",
+                "--engine",
+                "cbmc",
                 "--sat-solver",
                 "cbmc",
                 "--cbmc",

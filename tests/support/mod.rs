@@ -135,11 +135,23 @@ pub fn lazysma() -> Command {
 }
 
 /// Runs `lazysma verify FILE ARGS...` and returns (exit code, stdout, stderr).
+///
+/// The tests that call this check the translation and the CBMC path, so
+/// the run uses `--engine cbmc` unless `arguments` name an engine (with
+/// the default `auto`, the native engine would often answer first and
+/// the CBMC path would go untested). The native engine and `auto` have
+/// tests of their own that name them.
 pub fn verify(file: &Path, arguments: &[&str]) -> (i32, String, String) {
+    let engine: &[&str] = if arguments.contains(&"--engine") {
+        &[]
+    } else {
+        &["--engine", "cbmc"]
+    };
     let output = lazysma()
         .arg("verify")
         .arg(file)
         .args(arguments)
+        .args(engine)
         .output()
         .expect("the lazysma binary runs");
     (

@@ -1,0 +1,233 @@
+//! The two engines of `lazysma verify` agree: on a sample of the corpora
+//! (`examples/`, the classic litmus shapes and every fortieth visible
+//! litmus test, the mutual-exclusion programs of the benchmark corpus),
+//! under SC, TSO and PSO, `--engine smc` and `--engine cbmc` give the same
+//! verdict wherever the native engine does not decline the program, and
+//! each names itself in the JSON report. `LAZYSMA_ENGINES_ALL=1` runs every
+//! visible litmus test and every program of the benchmark manifest.
+
+mod support;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use support::{
+    bench_bounds, corpus_dir, litmus_tests, parallel_map, require_cbmc, verify, workers,
+};
+
+const CLASSIC: [&str; 6] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c"];
+
+/// The mutual-exclusion programs of the benchmark corpus, at the loop
+/// depth of Table I (their bugs need one iteration).
+const MUTUAL_EXCLUSION: [&str; 8] = [
+    "svcomp/pthread-atomic/dekker.c",
+    "svcomp/pthread-atomic/peterson.c",
+    "svcomp/pthread-atomic/lamport.c",
+    "svcomp/pthread-atomic/szymanski.c",
+    "svcomp/pthread-atomic-classic/dekker.c",
+    "svcomp/pthread-atomic-classic/peterson.c",
+    "svcomp/pthread-atomic-classic/lamport.c",
+    "svcomp/pthread-atomic-classic/szymanski.c",
+];
+
+const MODELS: [&str; 3] = ["sc", "tso", "pso"];
+
+fn everything() -> bool {
+    std::env::var("LAZYSMA_ENGINES_ALL").is_ok_and(|value| value == "1")
+}
+
+/// One program with the bounds both engines get.
+#[derive(Debug, Clone)]
+struct Program {
+    file: PathBuf,
+    bounds: Vec<String>,
+}
+
+fn examples() -> Vec<Program> {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&directory)
+        .expect("examples/ is readable")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|extension| extension == "c"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|file| Program {
+            file,
+            bounds: Vec::new(),
+        })
+        .collect()
+}
+
+/// The bounds of every litmus test (the `*` row of
+/// `tests/fixtures/litmus_bounds.tsv`): CBMC's default buffer bound hides
+/// a bug of `MOREDETOUR0604`, which the native engine, without one, finds.
+fn litmus_bounds() -> Vec<String> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/litmus_bounds.tsv"
+    ))
+    .expect("tests/fixtures/litmus_bounds.tsv is readable");
+    text.lines()
+        .find_map(|line| line.strip_prefix("*\t*\t"))
+        .expect("the bounds of every litmus test")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+fn litmus_sample() -> Vec<Program> {
+    let bounds = litmus_bounds();
+    litmus_tests()
+        .into_iter()
+        .enumerate()
+        .filter(|(index, test)| {
+            everything() || CLASSIC.contains(&test.name.as_str()) || index % 40 == 0
+        })
+        .map(|(_, test)| Program {
+            file: test.file,
+            bounds: bounds.clone(),
+        })
+        .collect()
+}
+
+/// The benchmark programs of the sample, or of the whole manifest, with
+/// their bounds from `tests/fixtures/bench_bounds.tsv` (else one loop
+/// iteration, as Table I gives the mutual-exclusion programs).
+fn bench_sample() -> Vec<Program> {
+    let bounds = bench_bounds();
+    let directory = corpus_dir().join("bench");
+    let paths: Vec<String> = if everything() {
+        let manifest = std::fs::read_to_string(directory.join("manifest.tsv"))
+            .expect("the benchmark manifest is readable");
+        manifest
+            .lines()
+            .skip(1)
+            .filter_map(|line| line.split('\t').next())
+            .map(str::to_string)
+            .collect()
+    } else {
+        MUTUAL_EXCLUSION
+            .iter()
+            .map(|path| path.to_string())
+            .collect()
+    };
+    paths
+        .into_iter()
+        .map(|path| Program {
+            file: directory.join(&path),
+            bounds: bounds
+                .get(&path)
+                .cloned()
+                .unwrap_or_else(|| vec!["--unwind".to_string(), "1".to_string()]),
+        })
+        .collect()
+}
+
+/// What one engine said about one program under one model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Answer {
+    Safe,
+    Violation,
+    /// No verdict (the native engine declined, or a time limit): the exit
+    /// code and the message.
+    None(i32, String),
+}
+
+fn answer(file: &Path, model: &str, bounds: &[String], engine: &str) -> Answer {
+    let flag = format!("--{model}");
+    let mut arguments = vec![
+        flag.as_str(),
+        "--engine",
+        engine,
+        "--format",
+        "json",
+        "--timeout",
+        "300",
+    ];
+    arguments.extend(bounds.iter().map(String::as_str));
+    let (code, stdout, stderr) = verify(file, &arguments);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    let named = report["engine"] == engine;
+    match code {
+        0 | 10 => assert!(
+            named,
+            "{} --{model}: the report names the engine {engine}\n{stdout}\n{stderr}",
+            file.display()
+        ),
+        _ => {}
+    }
+    match code {
+        0 => Answer::Safe,
+        10 => Answer::Violation,
+        _ => Answer::None(
+            code,
+            report["message"].as_str().unwrap_or(&stderr).to_string(),
+        ),
+    }
+}
+
+/// Runs both engines on every program under every model; fails on any
+/// disagreement, and when CBMC gives no verdict.
+fn agree(programs: &[Program]) {
+    let jobs: Vec<(&Program, &str)> = programs
+        .iter()
+        .flat_map(|program| MODELS.iter().map(move |model| (program, *model)))
+        .collect();
+    let outcomes = parallel_map(&jobs, workers(), |(program, model)| {
+        let native = answer(&program.file, model, &program.bounds, "smc");
+        let cbmc = answer(&program.file, model, &program.bounds, "cbmc");
+        (program.file.clone(), *model, native, cbmc)
+    });
+    let mut failures = Vec::new();
+    let mut declined = 0;
+    for (file, model, native, cbmc) in &outcomes {
+        let name = file.display();
+        match (native, cbmc) {
+            (_, Answer::None(code, message)) => failures.push(format!(
+                "{name} --{model}: CBMC gave exit {code}: {message}"
+            )),
+            (Answer::None(1, _), _) => declined += 1,
+            (Answer::None(code, message), _) => failures.push(format!(
+                "{name} --{model}: the native engine gave exit {code}: {message}"
+            )),
+            (native, cbmc) if native != cbmc => failures.push(format!(
+                "{name} --{model}: the native engine says {native:?}, CBMC {cbmc:?}"
+            )),
+            _ => {}
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} runs disagree:\n{}",
+        failures.len(),
+        outcomes.len(),
+        failures.join("\n")
+    );
+    assert!(
+        declined * 4 <= outcomes.len(),
+        "the native engine declined {declined} of {} runs",
+        outcomes.len()
+    );
+}
+
+#[test]
+fn the_engines_agree_on_the_examples() {
+    if require_cbmc() {
+        agree(&examples());
+    }
+}
+
+#[test]
+fn the_engines_agree_on_litmus_tests() {
+    if require_cbmc() {
+        agree(&litmus_sample());
+    }
+}
+
+#[test]
+fn the_engines_agree_on_benchmark_programs() {
+    if require_cbmc() {
+        agree(&bench_sample());
+    }
+}
