@@ -15,7 +15,8 @@ that a "safe" verdict covers whole executions; a program whose loops need
 more counts as "unwinding bound", not as agreement.
 
 Usage: scripts/csmith-differential.py [--seeds FIRST-LAST] [--jobs N]
-          [--timeout S] [--models sc,tso] [--unwind N] [--lazysma PATH]
+          [--timeout S] [--models sc,tso] [--unwind N] [--engine cbmc|smc|auto]
+          [--lazysma PATH]
           [--keep DIR] [--stop-after S] [--verbose]
 Prints the counts: programs, agree, disagree, vacuous mutants, refused by
 reason, unwinding bound, timeouts (and gcc failures, not counted as
@@ -87,7 +88,8 @@ def verify(arguments, program, model, checksum, include):
     """The JSON report of one `lazysma verify` run (a verdict and message)."""
     command = [
         arguments.lazysma, "verify", f"--{model}", "-I", str(HARNESS), "-I", include,
-        f"-DEXPECTED_CHECKSUM={checksum:#x}", *LAZYSMA_OPTIONS, "--unwind", str(arguments.unwind),
+        f"-DEXPECTED_CHECKSUM={checksum:#x}", *LAZYSMA_OPTIONS, "--engine", arguments.engine,
+        "--unwind", str(arguments.unwind),
         "--unwinding-assertions", "--timeout", str(arguments.timeout), "--format", "json",
         str(program),
     ]
@@ -170,6 +172,9 @@ def main():
                         help="loop unrolling depth, asserted (default 8)")
     parser.add_argument("--stop-after", type=int,
                         help="seconds after which no new seed starts; counts the seeds done")
+    parser.add_argument("--engine", choices=["cbmc", "smc", "auto"], default="cbmc",
+                        help="verify's engine (default cbmc: the translation and CBMC; "
+                             "smc: the native engine's semantics)")
     parser.add_argument("--lazysma", default=DEFAULT_LAZYSMA)
     parser.add_argument("--keep", help="directory for the programs that do not agree")
     parser.add_argument("--verbose", action="store_true", help="one line per seed")
