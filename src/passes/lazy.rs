@@ -81,6 +81,7 @@ pub fn sequentialise_threads(
         rounds: options.bounds.rounds,
         warnings: instances.warnings,
         sufficient: None,
+        store_buffers: None,
     })
 }
 

@@ -24,7 +24,7 @@ use crate::ir::{
     BinaryOp, Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program,
     StmtKind, StructDef, Ty,
 };
-use crate::options::{Bounds, LoopLine, MemoryModel, TranslateOptions};
+use crate::options::{Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One thread of the sequential program.
@@ -341,6 +341,11 @@ pub struct SequentialProgram {
     /// The `--qsize` and `--maxclock` that cut off no execution
     /// ([`sufficient::sufficient_bounds`]).
     pub sufficient: Option<sufficient::SufficientBounds>,
+    /// What each thread can have in its store buffers
+    /// ([`buffering::store_buffering`]), counted once [`sequentialise`]
+    /// has marked the accesses: the sufficient bounds and the reference
+    /// SMAs' flush phases both come from it. None under SC (no buffers).
+    pub store_buffers: Option<Vec<buffering::ThreadBuffers>>,
 }
 
 impl SequentialProgram {
@@ -444,7 +449,12 @@ pub fn sequentialise(
         };
         buffering::mark_uncontended_accesses(&mut sequential, order);
     }
-    sequential.sufficient = sufficient::sufficient_bounds(&sequential, options.sma);
+    if options.sma != SmaImplementation::Sc {
+        sequential.store_buffers = Some(buffering::store_buffering(&sequential));
+    }
+    sequential.sufficient = sequential.store_buffers.as_deref().and_then(|threads| {
+        sufficient::sufficient_bounds(threads, sequential.memory.location_count(), options.sma)
+    });
     Ok(sequential)
 }
 

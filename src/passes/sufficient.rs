@@ -1,6 +1,6 @@
 //! A `--qsize` and a `--maxclock` that cut off no execution of a sequential
 //! program, from the stores each thread can have buffered at once and issue
-//! in all ([`buffering::store_buffering`]): at these bounds (or above) the
+//! in all ([`store_buffering`](super::buffering::store_buffering)): at these bounds (or above) the
 //! shared memory abstraction hides nothing, and a safe verdict holds for
 //! every number of pending stores and every memory clock. They are upper
 //! bounds, not always the least that would do.
@@ -21,8 +21,7 @@
 //! SMAs have no clock; their buffers hold the stores one thread has pending
 //! (TSO) or has pending to one location (PSO).
 
-use super::SequentialProgram;
-use super::buffering::{self, ThreadBuffers};
+use super::buffering::ThreadBuffers;
 use crate::options::{Bounds, SmaImplementation};
 
 /// Bounds that cut off nothing (`maxclock` only for the SMAs with a clock).
@@ -51,10 +50,13 @@ impl SufficientBounds {
     }
 }
 
-/// The sufficient bounds of `program` under `sma`; `None` under SC (no
-/// buffers) and when a backward jump leaves the stores uncounted.
+/// The sufficient bounds under `sma` of a program whose threads' store
+/// buffers are `threads` and that has `locations` locations (the null one
+/// included); `None` under SC (no buffers) and when a backward jump leaves
+/// the stores uncounted.
 pub fn sufficient_bounds(
-    program: &SequentialProgram,
+    threads: &[ThreadBuffers],
+    locations: u32,
     sma: SmaImplementation,
 ) -> Option<SufficientBounds> {
     // what one qsize holds: a location's list, or one thread's buffer
@@ -64,11 +66,10 @@ pub fn sufficient_bounds(
         SmaImplementation::TsoReference => most_pending_in_a_thread,
         SmaImplementation::PsoReference => most_pending_to_a_location,
     };
-    let threads = buffering::store_buffering(program);
     if threads.iter().any(|thread| thread.whole.unbounded) {
         return None;
     }
-    let qsize = qsize_needed(&threads, program.memory.location_count());
+    let qsize = qsize_needed(threads, locations);
     let guessed = threads
         .iter()
         .map(|thread| thread.whole.guessed)

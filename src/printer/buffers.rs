@@ -1,12 +1,13 @@
 //! The store-buffer lists of the reference SMAs (`tso_ref.h`, `pso_ref.h`):
 //! which buffers can hold stores, how many, and how many flush passes a
-//! flush phase needs, as macros computed from [`store_buffering`].
+//! flush phase needs, as macros computed from the passes' count
+//! ([`SequentialProgram::store_buffers`]).
 
 use crate::options::{SmaImplementation, TranslateOptions};
 use crate::passes::SequentialProgram;
 #[cfg(test)]
 use crate::passes::buffering::Accesses;
-use crate::passes::buffering::{ThreadBuffers, ThreadStores, store_buffering};
+use crate::passes::buffering::{ThreadBuffers, ThreadStores};
 use std::fmt::Write as _;
 
 /// Defines `SMA_REF_BUFFERS`, `SMA_REF_FLUSH_ROUNDS` and, without
@@ -21,12 +22,16 @@ pub fn print_store_buffers(
         return;
     }
     let qsize = options.bounds.qsize;
-    let threads = store_buffering(program);
+    // counted by the passes (always there for a program they made under a
+    // reference SMA); without it the header's defaults flush every buffer
+    let Some(threads) = program.store_buffers.as_deref() else {
+        return;
+    };
     let locations = program.memory.location_count();
     let (entries, rounds, singles) = if options.sma == SmaImplementation::PsoReference {
-        pso_buffers(&threads, qsize, locations)
+        pso_buffers(threads, qsize, locations)
     } else {
-        let (entries, rounds) = tso_buffers(&threads, qsize, locations);
+        let (entries, rounds) = tso_buffers(threads, qsize, locations);
         (entries, rounds, Vec::new())
     };
     out.push_str(
