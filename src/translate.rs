@@ -86,12 +86,15 @@ pub fn translate_loaded(
     let sufficient = sequential.sufficient;
     let heap_needs = sequential.memory.heap_needs;
     let options = &with_auto_bounds(options, sufficient, heap_needs)?;
-    let c_source = crate::printer::print(&sequential, options);
+    let printed = crate::printer::print_with_properties(&sequential, options);
     let bounds = sequential.bounds(options);
     let cuts_wide_values = program.cuts_wide_values || bounds.bitwidth < program.shared_bits;
     Ok(Translation {
-        c_source,
-        map: sequential.map,
+        c_source: printed.c_source,
+        map: TranslationMap {
+            properties: printed.properties,
+            ..sequential.map
+        },
         bounds,
         sufficient,
         heap_needs,

@@ -71,6 +71,7 @@ pub fn sequentialise_threads(
                 ..instances.value_types
             },
             origins: program.origins.clone(),
+            properties: Default::default(),
         },
         threads,
         plain_globals,
@@ -146,6 +147,8 @@ struct Sequentialiser<'a> {
     label_names: BTreeMap<LabelId, String>,
     /// Gotos seen, with their origin, to check they jump forward to a label.
     jumps: Vec<(LabelId, OriginId)>,
+    /// [`SeqThread::assertions`] so far.
+    assertions: BTreeMap<String, (PropertyKind, OriginId)>,
 }
 
 /// Sequentialises one thread copy.
@@ -181,6 +184,7 @@ fn sequentialise_thread(
         defined: HashSet::new(),
         label_names: BTreeMap::new(),
         jumps: Vec::new(),
+        assertions: BTreeMap::new(),
     };
     let mut body = vec![SeqStmt::Guard(0)];
     // The thread's copies of the thread-local variables start at their
@@ -267,6 +271,7 @@ fn sequentialise_thread(
         body,
         lines: s.next + 1,
         label_names: s.label_names,
+        assertions: s.assertions,
     })
 }
 
@@ -507,9 +512,13 @@ impl Sequentialiser<'_> {
                     | PropertyKind::ProgramEnd => condition.clone(),
                     PropertyKind::ErrorCall => Expr::Const(0),
                 };
+                let description = self.describe(origin, *kind);
+                self.assertions
+                    .entry(description.clone())
+                    .or_insert((*kind, origin));
                 out.push(SeqStmt::Assert {
                     condition,
-                    description: self.describe(origin, *kind),
+                    description,
                 });
             }
             StmtKind::Assume(condition) | StmtKind::LoopBound(condition) => {

@@ -12,6 +12,7 @@ pub mod instantiate;
 pub mod lazy;
 pub mod points_to;
 pub mod private_blocks;
+pub mod properties;
 pub mod sufficient;
 pub mod thread_arguments;
 pub mod unreachable;
@@ -60,6 +61,9 @@ pub struct TranslationMap {
     pub value_types: value_types::ValueTypes,
     /// Index = statement id recorded by the SMA.
     pub origins: Vec<Origin>,
+    /// Every property of the printed program by CBMC's id for it, with
+    /// its kind, statement and thread (filled by the printer).
+    pub properties: properties::PropertyTable,
 }
 
 /// The read-modify-write codes of the SMA API (`SMA_RMW_*`).
@@ -218,6 +222,10 @@ pub struct SeqThread {
     pub lines: u32,
     /// Source names of the labels of `body` (for readable output).
     pub label_names: BTreeMap<LabelId, String>,
+    /// The kind of property and the statement of each
+    /// [`SeqStmt::Assert`] of `body`, by its description (the first
+    /// statement where two have the same).
+    pub assertions: BTreeMap<String, (crate::ir::PropertyKind, OriginId)>,
 }
 
 /// Layout of SMA memory: static locations, then the heap region.

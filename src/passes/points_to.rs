@@ -556,6 +556,7 @@ mod tests {
             body,
             lines: 0,
             label_names: BTreeMap::new(),
+            assertions: BTreeMap::new(),
         }
     }
 

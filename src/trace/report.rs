@@ -1553,6 +1553,7 @@ mod render_tests {
                 origin(4, "y = 2;"),
                 origin(5, "__sync_synchronize();"),
             ],
+            properties: Default::default(),
         }
     }
 
