@@ -119,9 +119,16 @@ fn examples_get_their_verdicts_or_a_located_reason() {
                     assert_eq!(report["engine"], "smc", "{what}");
                     let statistics = &report["native"]["statistics"];
                     assert!(
-                        statistics["states"].as_u64() > Some(1),
+                        statistics["events"].as_u64() > Some(1),
                         "{what}: {statistics}"
                     );
+                    let classes = statistics["reads_from_classes"].as_u64();
+                    let searched = match statistics["search"].as_str() {
+                        Some("rf-smc") => classes >= Some(1),
+                        Some("explicit") => statistics["states"].as_u64() > Some(1),
+                        _ => false,
+                    };
+                    assert!(searched, "{what}: {statistics}");
                     if want == Verdict::Unsafe {
                         assert_eq!(report["check"]["realisable"], true, "{what}");
                         assert!(

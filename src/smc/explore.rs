@@ -25,7 +25,16 @@ pub struct Limits {
 /// What the search counted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Statistics {
-    /// Distinct states reached.
+    /// The search that answered: `rf-smc` (reads-from stateless model
+    /// checking) or `explicit` (the explicit-state search).
+    pub search: &'static str,
+    /// Why RF-SMC left the program to the explicit search, if it did.
+    pub fallback: Option<&'static str>,
+    /// Reads-from classes RF-SMC explored (one execution each).
+    pub reads_from_classes: usize,
+    /// Schedules RF-SMC submitted to the consistency check.
+    pub witness_checks: usize,
+    /// Distinct states reached (explicit search).
     pub states: usize,
     /// Moves taken (edges of the state graph).
     pub moves: usize,
@@ -134,7 +143,10 @@ struct Frame {
 /// Searches every execution of `machine`.
 pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics), Stopped> {
     let started = Instant::now();
-    let mut statistics = Statistics::default();
+    let mut statistics = Statistics {
+        search: "explicit",
+        ..Statistics::default()
+    };
     let mut visited: HashSet<Fingerprint> = HashSet::new();
     let footprints = Footprints::new(&machine.codes, &machine.program.memory);
     let initial = machine.initial(false);

@@ -174,6 +174,36 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// The mutex a thread waits for when its next move is a lock (its
+    /// private prefix run first if it has not started), on a copy of
+    /// `state`.
+    pub fn pending_lock(
+        &self,
+        state: &State,
+        slot: usize,
+        choices: &mut dyn Choices,
+    ) -> Option<u32> {
+        let mut state = state.clone();
+        if state.threads.get(slot)?.status == Status::Created {
+            state.threads[slot].status = Status::Running;
+            if !matches!(
+                self.run_private(&mut state, slot, choices),
+                Ok(Outcome::Next(()))
+            ) {
+                return None;
+            }
+        }
+        let pc = state.threads[slot].pc;
+        let Some(Instr::Do(SeqStmt::Lock { address, stmt })) = self.codes[slot].instrs.get(pc)
+        else {
+            return None;
+        };
+        match self.location(&mut state, slot, address, *stmt, choices) {
+            Ok(Ok(location)) => Some(location),
+            _ => None,
+        }
+    }
+
     fn unsupported(&self, slot: usize, pc: usize, what: String) -> Unsupported {
         let origin = self
             .codes

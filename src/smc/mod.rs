@@ -16,8 +16,13 @@ pub mod eval;
 pub mod explore;
 pub mod machine;
 pub mod memory;
+pub mod mutation;
 pub mod reduction;
 pub mod replay;
+pub mod rf_event;
+pub mod rf_explore;
+pub mod rf_oracle;
+pub mod rf_run;
 pub mod state;
 pub mod value;
 
@@ -31,6 +36,8 @@ use crate::passes::SequentialProgram;
 use crate::trace::records::Record;
 use explore::{Found, Stopped};
 use machine::{Machine, Violation};
+use rf_explore::{RfFound, RfStopped};
+use rf_run::Abort;
 
 /// The most states a search stores before it gives up.
 pub const MAX_STATES: usize = 100_000;
@@ -103,30 +110,135 @@ pub fn prepare(program: &Program, options: &TranslateOptions) -> Result<Prepared
     })
 }
 
-/// Searches every execution of a prepared program.
+/// Searches every execution of a prepared program: by RF-SMC, or by the
+/// explicit-state search where RF-SMC does not handle the program yet
+/// (the statistics say which search answered, and why).
 pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
     let machine = Machine::new(&prepared.sequential, prepared.model, prepared.bitwidth);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(NoAnswer::Declined)?;
+    match reads_from(prepared, &machine, limits) {
+        Ok(answer) => Ok(answer),
+        Err(RfNoAnswer::Fallback(why, _)) => {
+            let mut answer = explicit(prepared, &machine, limits)?;
+            match &mut answer {
+                Answer::Safe(statistics) | Answer::Violation { statistics, .. } => {
+                    statistics.fallback = Some(why);
+                }
+            }
+            Ok(answer)
+        }
+        Err(RfNoAnswer::Other(no_answer)) => Err(no_answer),
+    }
+}
+
+/// Why RF-SMC alone gave no answer.
+#[derive(Debug, Clone)]
+pub enum RfNoAnswer {
+    /// What RF-SMC does not handle yet, with the details.
+    Fallback(&'static str, String),
+    Other(NoAnswer),
+}
+
+/// The stack of RF-SMC's recursion (one frame per nested schedule).
+const RF_STACK: usize = 256 << 20;
+
+/// Runs RF-SMC alone on a prepared program.
+pub fn check_reads_from(prepared: &Prepared, limits: &Limits) -> Result<Answer, RfNoAnswer> {
+    let machine = Machine::new(&prepared.sequential, prepared.model, prepared.bitwidth);
+    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
+        .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
+    reads_from(prepared, &machine, limits)
+}
+
+fn reads_from(
+    prepared: &Prepared,
+    machine: &Machine,
+    limits: &Limits,
+) -> Result<Answer, RfNoAnswer> {
+    let explored = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(RF_STACK)
+            .spawn_scoped(scope, || rf_explore::explore(machine, limits))
+            .map(|handle| handle.join())
+    });
+    let explored = match explored {
+        Ok(Ok(explored)) => explored,
+        Ok(Err(_)) => {
+            return Err(RfNoAnswer::Other(NoAnswer::Failed(
+                "the native engine panicked".into(),
+            )));
+        }
+        Err(error) => {
+            return Err(RfNoAnswer::Fallback(
+                "no thread for RF-SMC",
+                error.to_string(),
+            ));
+        }
+    };
+    let (found, statistics) = explored.map_err(|stopped| match stopped {
+        RfStopped::Abort(Abort::Fallback(why, detail)) => RfNoAnswer::Fallback(why, detail),
+        RfStopped::Abort(Abort::Unsupported(unsupported)) => {
+            RfNoAnswer::Other(unsupported_reason(prepared, unsupported))
+        }
+        RfStopped::Stopped(Stopped::TooManyStates(limit)) => {
+            RfNoAnswer::Other(NoAnswer::Declined(Declined {
+                reason: format!("the program has more than {limit} reads-from classes"),
+            }))
+        }
+        RfStopped::Stopped(stopped) => RfNoAnswer::Other(stopped_answer(prepared, stopped)),
+    })?;
+    match found {
+        RfFound::Safe => Ok(Answer::Safe(statistics)),
+        RfFound::Violation { violation, path } => {
+            let records = replay::records(machine, &path)
+                .map_err(|failure| RfNoAnswer::Other(NoAnswer::Failed(failure.to_string())))?;
+            Ok(Answer::Violation {
+                violation,
+                records,
+                statistics,
+            })
+        }
+    }
+}
+
+fn unsupported_reason(prepared: &Prepared, unsupported: machine::Unsupported) -> NoAnswer {
+    NoAnswer::Declined(Declined {
+        reason: format!(
+            "{} at {}",
+            unsupported.what,
+            decline::located(&prepared.sequential, unsupported.origin)
+        ),
+    })
+}
+
+fn stopped_answer(prepared: &Prepared, stopped: Stopped) -> NoAnswer {
+    match stopped {
+        Stopped::Unsupported(unsupported) => unsupported_reason(prepared, unsupported),
+        Stopped::TooManyStates(limit) => NoAnswer::Declined(Declined {
+            reason: format!("the program has more than {limit} states"),
+        }),
+        Stopped::Cancelled => NoAnswer::Cancelled,
+        Stopped::Timeout => NoAnswer::Timeout,
+    }
+}
+
+/// Runs the explicit-state search alone on a prepared program.
+pub fn check_explicit(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
+    let machine = Machine::new(&prepared.sequential, prepared.model, prepared.bitwidth);
+    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
+        .map_err(NoAnswer::Declined)?;
+    explicit(prepared, &machine, limits)
+}
+
+/// The explicit-state search.
+fn explicit(prepared: &Prepared, machine: &Machine, limits: &Limits) -> Result<Answer, NoAnswer> {
     let (found, statistics) =
-        explore::explore(&machine, limits).map_err(|stopped| match stopped {
-            Stopped::Unsupported(unsupported) => NoAnswer::Declined(Declined {
-                reason: format!(
-                    "{} at {}",
-                    unsupported.what,
-                    decline::located(&prepared.sequential, unsupported.origin)
-                ),
-            }),
-            Stopped::TooManyStates(limit) => NoAnswer::Declined(Declined {
-                reason: format!("the program has more than {limit} states"),
-            }),
-            Stopped::Cancelled => NoAnswer::Cancelled,
-            Stopped::Timeout => NoAnswer::Timeout,
-        })?;
+        explore::explore(machine, limits).map_err(|stopped| stopped_answer(prepared, stopped))?;
     match found {
         Found::Safe => Ok(Answer::Safe(statistics)),
         Found::Violation { violation, path } => {
-            let records = replay::records(&machine, &path)
+            let records = replay::records(machine, &path)
                 .map_err(|failure| NoAnswer::Failed(failure.to_string()))?;
             Ok(Answer::Violation {
                 violation,

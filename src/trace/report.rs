@@ -481,6 +481,13 @@ pub struct NativeReport {
 /// What the native engine's search counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct NativeStatistics {
+    /// The search that answered: `rf-smc` (reads-from stateless model
+    /// checking) or `explicit` (the explicit-state search).
+    pub search: &'static str,
+    /// Why RF-SMC left the program to the explicit search, if it did.
+    pub fallback: Option<&'static str>,
+    /// Reads-from classes RF-SMC explored (one execution each).
+    pub reads_from_classes: usize,
     /// Distinct states of the program (threads, memory, store buffers).
     pub states: usize,
     /// Moves between them: thread steps and flushes of buffered stores.

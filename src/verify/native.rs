@@ -105,6 +105,9 @@ pub fn native_report(answer: &Result<Answer, NoAnswer>, seconds: f64) -> NativeR
 
 fn statistics_report(statistics: Statistics) -> NativeStatistics {
     NativeStatistics {
+        search: statistics.search,
+        fallback: statistics.fallback,
+        reads_from_classes: statistics.reads_from_classes,
         states: statistics.states,
         moves: statistics.moves,
         complete_executions: statistics.complete_executions,

@@ -438,13 +438,24 @@ fn native_line(native: &super::report::NativeReport) -> String {
         line.push_str(&format!(" ({reason})"));
     }
     if let Some(statistics) = &native.statistics {
+        line.push_str(&format!(", {} search", statistics.search));
+        if let Some(why) = statistics.fallback {
+            line.push_str(&format!(" (RF-SMC does not handle {why} yet)"));
+        }
+        if statistics.search == "rf-smc" {
+            line.push_str(&format!(
+                ", {} reads-from classes",
+                statistics.reads_from_classes
+            ));
+        } else {
+            line.push_str(&format!(
+                ", {} states, {} moves",
+                statistics.states, statistics.moves
+            ));
+        }
         line.push_str(&format!(
-            ", {} states, {} moves, {} complete and {} blocked executions, {} events",
-            statistics.states,
-            statistics.moves,
-            statistics.complete_executions,
-            statistics.blocked_executions,
-            statistics.events
+            ", {} complete and {} blocked executions, {} events",
+            statistics.complete_executions, statistics.blocked_executions, statistics.events
         ));
     }
     line.push_str(&format!(": {:.3} s", native.seconds));

@@ -1,0 +1,233 @@
+//! The events of reads-from stateless model checking (RF-SMC): one per
+//! thread move of the native machine (its visible statement, with the
+//! private statements after it), named by thread and position, with the
+//! write each read takes its value from. A move that an assumption or a
+//! loop bound cuts off keeps only its read (the value decided the cut);
+//! a lock that finds its mutex held when nothing else can run is a
+//! blocked attempt that reads the holder's lock.
+
+use crate::trace::records::{Record, RecordKind};
+
+/// An event's name: its thread and its position among the thread's events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key {
+    pub thread: usize,
+    pub index: usize,
+}
+
+/// Where a read takes its value from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// The location's initial value.
+    Init,
+    /// The write part of an event.
+    Event(Key),
+}
+
+/// What an event does to shared memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// Private statements only (a thread's last move without a visible
+    /// statement).
+    Internal,
+    Read {
+        location: u32,
+    },
+    Write {
+        location: u32,
+    },
+    /// A read-modify-write; `writes` is false for a CAS that failed.
+    Rmw {
+        location: u32,
+        writes: bool,
+    },
+    Fence,
+    StoreFence,
+    /// A lock taken (reads the mutex free and sets it, Remark 1).
+    Lock {
+        location: u32,
+    },
+    /// A lock attempt that finds the mutex held: its thread waits for ever.
+    BlockedLock {
+        location: u32,
+    },
+    Unlock {
+        location: u32,
+    },
+    TryLock {
+        location: u32,
+        taken: bool,
+    },
+    Create {
+        child: usize,
+    },
+    Join {
+        child: usize,
+    },
+}
+
+impl Access {
+    /// The location the event reads, if its value can come from more than
+    /// one write (the reads RF-SMC mutates).
+    pub fn read_location(self) -> Option<u32> {
+        match self {
+            Access::Read { location }
+            | Access::Rmw { location, .. }
+            | Access::Lock { location }
+            | Access::BlockedLock { location }
+            | Access::TryLock { location, .. } => Some(location),
+            _ => None,
+        }
+    }
+
+    /// The location the event writes to memory, if it writes.
+    pub fn write_location(self) -> Option<u32> {
+        match self {
+            Access::Write { location }
+            | Access::Rmw {
+                location,
+                writes: true,
+            }
+            | Access::Lock { location }
+            | Access::Unlock { location }
+            | Access::TryLock {
+                location,
+                taken: true,
+            } => Some(location),
+            _ => None,
+        }
+    }
+
+    /// Whether the event is atomic on its location (reads memory and
+    /// writes it in one step, or would if its read allowed it).
+    pub fn is_atomic(self) -> bool {
+        matches!(
+            self,
+            Access::Rmw { .. }
+                | Access::Lock { .. }
+                | Access::BlockedLock { .. }
+                | Access::TryLock { .. }
+        )
+    }
+}
+
+/// One event of a trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub key: Key,
+    pub access: Access,
+    /// The write read (reads, RMWs, locks, unlocks, joins).
+    pub source: Option<Source>,
+    /// The value read, if the event reads.
+    pub read_value: Option<i64>,
+    /// The value written, if the event writes.
+    pub written: Option<i64>,
+    /// An assumption or loop bound cut the move off: only its read counts
+    /// and its thread stops.
+    pub blocked: bool,
+    /// The thread ends with this move.
+    pub finishes: bool,
+}
+
+impl Event {
+    /// Whether RF-SMC may change the write this event reads from.
+    pub fn is_mutable_read(&self) -> bool {
+        self.access.read_location().is_some() && self.source.is_some()
+    }
+
+    /// Whether the event stores to `location` (its write part exists).
+    pub fn writes_to(&self, location: u32) -> bool {
+        !self.blocked && self.access.write_location() == Some(location)
+    }
+}
+
+/// The visible part of a move, read off its records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Visible {
+    pub access: Access,
+    /// The write id read (0: the initial value), for reads and RMWs.
+    pub read_from: Option<u64>,
+    /// The write id of the store, if the move stores.
+    pub write_id: Option<u64>,
+    pub read_value: Option<i64>,
+    pub written: Option<i64>,
+    /// The move opened or closed an atomic section.
+    pub atomic: bool,
+}
+
+/// The visible part of a move from the records it appended.
+pub fn visible(records: &[Record]) -> Visible {
+    let mut seen = Visible {
+        access: Access::Internal,
+        read_from: None,
+        write_id: None,
+        read_value: None,
+        written: None,
+        atomic: false,
+    };
+    for record in records {
+        let location = u32::try_from(record.loc).unwrap_or(u32::MAX);
+        let value = i64::try_from(record.value).unwrap_or(0);
+        match record.kind {
+            RecordKind::Read => {
+                seen.access = Access::Read { location };
+                seen.read_from = Some(record.read_from);
+                seen.read_value = Some(value);
+            }
+            RecordKind::Write => {
+                seen.access = Access::Write { location };
+                seen.write_id = Some(record.write_id);
+                seen.written = Some(value);
+            }
+            RecordKind::Rmw => {
+                let writes = record.write_id != 0;
+                seen.access = Access::Rmw { location, writes };
+                seen.read_from = Some(record.read_from);
+                if writes {
+                    seen.write_id = Some(record.write_id);
+                    seen.written = Some(value);
+                } else {
+                    seen.read_value = Some(value);
+                }
+            }
+            RecordKind::Fence => {
+                if seen.access == Access::Internal {
+                    seen.access = Access::Fence;
+                }
+            }
+            RecordKind::StoreFence => seen.access = Access::StoreFence,
+            RecordKind::Lock => {
+                seen.access = Access::Lock { location };
+                seen.write_id = Some(record.write_id);
+                seen.written = Some(value);
+                seen.read_value = Some(0);
+            }
+            RecordKind::Unlock => {
+                seen.access = Access::Unlock { location };
+                seen.write_id = Some(record.write_id);
+                seen.written = Some(value);
+            }
+            RecordKind::LockBusy => {
+                seen.access = Access::TryLock {
+                    location,
+                    taken: false,
+                };
+                seen.read_from = Some(record.read_from);
+                seen.read_value = Some(value);
+            }
+            RecordKind::Create => {
+                seen.access = Access::Create {
+                    child: location as usize,
+                }
+            }
+            RecordKind::Join => {
+                seen.access = Access::Join {
+                    child: location as usize,
+                }
+            }
+            RecordKind::AtomicBegin | RecordKind::AtomicEnd => seen.atomic = true,
+            RecordKind::Flush | RecordKind::Malloc | RecordKind::Free => {}
+        }
+    }
+    seen
+}

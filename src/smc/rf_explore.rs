@@ -1,0 +1,422 @@
+//! Reads-from stateless model checking, RF-SMC (Bui et al., OOPSLA 2021,
+//! sec. 5, Algorithm 3 with Remark 1), over the native machine: each call
+//! replays a witness of its schedule, extends it maximally, proposes the
+//! mutations of its unmarked reads, keeps those the consistency check
+//! realises (and that no sibling proposed before) in the schedule set of
+//! the mutated read's prefix, and explores the sets of its extension's
+//! reads, last read first. Each reads-from class of the program's
+//! executions is explored once; a violation comes back with its machine
+//! path.
+
+use super::explore::{Limits, PathStep, Statistics, Stopped};
+use super::machine::{Machine, State, Violation};
+use super::mutation::{Mutation, Trace};
+use super::rf_event::{Event, Key, Source};
+use super::rf_oracle::{Verdict, witness};
+use super::rf_run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Why RF-SMC ended without an answer.
+#[derive(Debug, Clone)]
+pub enum RfStopped {
+    Abort(Abort),
+    Stopped(Stopped),
+}
+
+impl From<Abort> for RfStopped {
+    fn from(abort: Abort) -> Self {
+        RfStopped::Abort(abort)
+    }
+}
+
+/// What RF-SMC found.
+#[derive(Debug, Clone)]
+pub enum RfFound {
+    Safe,
+    Violation {
+        violation: Violation,
+        path: Vec<PathStep>,
+    },
+}
+
+/// A schedule (τ', RF', σ', mrk') of Algorithm 3.
+struct Schedule {
+    /// τ' with each read's source: RF'.
+    events: Vec<Event>,
+    /// The schedule set of each event's prefix, by key.
+    sets: HashMap<Key, usize>,
+    marked: HashSet<Key>,
+    /// σ' as machine steps.
+    witness: Vec<WStep>,
+}
+
+/// The schedules proposed for one prefix.
+#[derive(Default)]
+struct ScheduleSet {
+    pending: Vec<Schedule>,
+    /// Every (τ', RF') proposed, realisable or not.
+    seen: HashSet<Vec<(Key, Option<Source>)>>,
+    closed: bool,
+}
+
+struct Explorer<'m, 'a> {
+    machine: &'m Machine<'a>,
+    limits: &'m Limits,
+    threads: usize,
+    initial: Vec<i64>,
+    sets: Vec<ScheduleSet>,
+    statistics: Statistics,
+}
+
+type Call = Result<Option<RfFound>, RfStopped>;
+
+fn diverged(what: String) -> RfStopped {
+    RfStopped::Abort(Abort::Fallback(
+        INTERNAL,
+        format!("the replay diverged: {what}"),
+    ))
+}
+
+/// Runs RF-SMC on `machine`.
+pub fn explore(machine: &Machine, limits: &Limits) -> Result<(RfFound, Statistics), RfStopped> {
+    let started = Instant::now();
+    let initial_state = machine.initial(false);
+    let mut explorer = Explorer {
+        machine,
+        limits,
+        threads: initial_state.threads.len(),
+        initial: initial_state.memory,
+        sets: Vec::new(),
+        statistics: Statistics {
+            search: "rf-smc",
+            ..Statistics::default()
+        },
+    };
+    let root = Schedule {
+        events: Vec::new(),
+        sets: HashMap::new(),
+        marked: HashSet::new(),
+        witness: Vec::new(),
+    };
+    let found = explorer.call(root)?.unwrap_or(RfFound::Safe);
+    let mut statistics = explorer.statistics;
+    statistics.milliseconds = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    Ok((found, statistics))
+}
+
+impl Explorer<'_, '_> {
+    fn check_limits(&self) -> Result<(), RfStopped> {
+        let stopped = |why| Err(RfStopped::Stopped(why));
+        if self.statistics.reads_from_classes > self.limits.max_states {
+            return stopped(Stopped::TooManyStates(self.limits.max_states));
+        }
+        if let Some(stop) = &self.limits.stop
+            && stop.load(Ordering::Relaxed)
+        {
+            return stopped(Stopped::Cancelled);
+        }
+        if self
+            .limits
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            return stopped(Stopped::Timeout);
+        }
+        Ok(())
+    }
+
+    /// Replays the witness of `schedule`, checking each event against it.
+    fn replay(&self, runner: &mut Runner, schedule: &Schedule) -> Call {
+        let expected: HashMap<Key, &Event> = schedule.events.iter().map(|e| (e.key, e)).collect();
+        for step in &schedule.witness {
+            match *step {
+                WStep::Run(key) => {
+                    if runner.next[key.thread] != key.index {
+                        return Err(diverged(format!("{key:?} out of program order")));
+                    }
+                    match runner.run_move(key.thread)? {
+                        Ran::Event(event) => {
+                            let same = expected.get(&key).is_some_and(|wanted| {
+                                wanted.access == event.access
+                                    && wanted.source == event.source
+                                    && wanted.blocked == event.blocked
+                            });
+                            if !same {
+                                return Err(diverged(format!(
+                                    "{event:?} instead of {:?}",
+                                    expected.get(&key)
+                                )));
+                            }
+                        }
+                        Ran::Violated(violation) => {
+                            return Ok(Some(RfFound::Violation {
+                                violation,
+                                path: std::mem::take(&mut runner.path),
+                            }));
+                        }
+                        Ran::Stopped | Ran::Disabled => {
+                            return Err(diverged(format!("{key:?} did not happen")));
+                        }
+                    }
+                }
+                WStep::Flush(key) => runner.flush_event(key)?,
+                WStep::Blocked(key) => {
+                    let wanted = expected.get(&key).copied();
+                    let location = wanted.and_then(|e| e.access.read_location());
+                    let Some(location) = location else {
+                        return Err(diverged(format!("{key:?} is no lock")));
+                    };
+                    let event = runner.block_on_lock(key.thread, location)?;
+                    if Some(event.source) != wanted.map(|e| e.source) {
+                        return Err(diverged(format!("{key:?} reads another lock")));
+                    }
+                }
+            }
+        }
+        if runner.events.len() != schedule.events.len() {
+            return Err(diverged("the witness misses events".into()));
+        }
+        Ok(None)
+    }
+
+    /// One call of Algorithm 3.
+    fn call(&mut self, schedule: Schedule) -> Call {
+        self.check_limits()?;
+        self.statistics.reads_from_classes += 1;
+        let mut runner = Runner::new(self.machine);
+        if let Some(found) = self.replay(&mut runner, &schedule)? {
+            return Ok(Some(found));
+        }
+        let start = runner.events.len();
+        let violation = runner.extend()?;
+        self.statistics.events += runner.events.len();
+        self.statistics.moves += runner.moves;
+        if let Some(violation) = violation {
+            return Ok(Some(RfFound::Violation {
+                violation,
+                path: runner.path,
+            }));
+        }
+        if runner.blocked() || runner.stopped.iter().any(|&stopped| stopped) {
+            self.statistics.blocked_executions += 1;
+        } else {
+            self.statistics.complete_executions += 1;
+        }
+        // τ̃ = τ ∘ the extension's events
+        let mut events = schedule.events;
+        events.extend(runner.events.drain(start..));
+        let trace = Trace::new(events, start);
+        let mut sets = schedule.sets;
+        for event in &trace.events[start..] {
+            if event.is_mutable_read() {
+                sets.insert(event.key, self.sets.len());
+                self.sets.push(ScheduleSet::default());
+            }
+        }
+        let context = Context {
+            trace: &trace,
+            sets: &sets,
+            marked: &schedule.marked,
+            snapshots: &runner.snapshots,
+        };
+        for at in 0..trace.events.len() {
+            let read = &trace.events[at];
+            if !read.is_mutable_read() || schedule.marked.contains(&read.key) {
+                continue;
+            }
+            for mutation in trace.mutations(at) {
+                if let Some(found) = self.propose(&context, mutation)? {
+                    return Ok(Some(found));
+                }
+            }
+        }
+        for at in (start..trace.events.len()).rev() {
+            let Some(&set) = sets.get(&trace.events[at].key) else {
+                continue;
+            };
+            while let Some(next) = self.sets[set].pending.pop() {
+                if let Some(found) = self.call(next)? {
+                    return Ok(Some(found));
+                }
+            }
+            self.sets[set] = ScheduleSet {
+                closed: true,
+                ..ScheduleSet::default()
+            };
+        }
+        Ok(None)
+    }
+
+    /// The value a source gives at `location`.
+    fn value(&self, trace: &Trace, source: Source, location: u32) -> Option<i64> {
+        match source {
+            Source::Init => self.initial.get(location as usize).copied(),
+            Source::Event(key) => trace.events[*trace.position.get(&key)?].written,
+        }
+    }
+
+    /// The event at `at` simulated with its read from `source`.
+    fn simulated(
+        &self,
+        context: &Context,
+        at: usize,
+        source: Source,
+        value: i64,
+    ) -> Result<Simulated, RfStopped> {
+        let event = &context.trace.events[at];
+        let Some(snapshot) = context.snapshots.get(&event.key) else {
+            return Err(RfStopped::Abort(Abort::Fallback(
+                INTERNAL,
+                format!("no state before {:?}", event.key),
+            )));
+        };
+        Ok(simulate(
+            self.machine,
+            snapshot,
+            event,
+            source,
+            value,
+            self.machine.model,
+        )?)
+    }
+
+    /// Lines 12-21 for one mutation: builds the schedule, checks it is new
+    /// and realisable, and files it.
+    fn propose(&mut self, context: &Context, mutation: Mutation) -> Call {
+        let trace = context.trace;
+        let read = &trace.events[mutation.read];
+        let Some(location) = read.access.read_location() else {
+            return Ok(None);
+        };
+        let mut ignored = vec![mutation.read];
+        let mut changed: Vec<(usize, Event)> = Vec::new();
+        let mut violates = false;
+        let target = match mutation.reversed {
+            Some(other) => {
+                // Remark 1: `other` reads `read`'s old source and writes
+                ignored.push(other);
+                let Some(old) = read.source else {
+                    return Ok(None);
+                };
+                let Some(value) = self.value(trace, old, location) else {
+                    return Ok(None);
+                };
+                match self.simulated(context, other, old, value)? {
+                    Simulated::Event(event) if event.writes_to(location) => {
+                        changed.push((other, event))
+                    }
+                    _ => return Ok(None),
+                }
+                Some(trace.events[other].key)
+            }
+            None => match mutation.source {
+                Source::Event(key) => Some(key),
+                Source::Init => None,
+            },
+        };
+        let value = match mutation.reversed {
+            Some(_) => changed.first().and_then(|(_, event)| event.written),
+            None => self.value(trace, mutation.source, location),
+        };
+        let Some(value) = value else {
+            return Ok(None);
+        };
+        match self.simulated(context, mutation.read, mutation.source, value)? {
+            Simulated::Event(event) => changed.push((mutation.read, event)),
+            Simulated::Violated => {
+                // encoded by its read alone: the move stops at the violation
+                violates = true;
+                let mut event = read.clone();
+                event.source = Some(mutation.source);
+                event.blocked = true;
+                event.written = None;
+                changed.push((mutation.read, event));
+            }
+        }
+        let after = match target {
+            Some(target) => trace.causes_after(target, mutation.read, &ignored),
+            None => Vec::new(),
+        };
+        // the mutated events' own later events would follow another path
+        let stale = |at: &usize| {
+            let key = trace.events[*at].key;
+            changed.iter().any(|(position, _)| {
+                let changed = trace.events[*position].key;
+                changed.thread == key.thread && changed.index < key.index
+            })
+        };
+        if after.iter().any(stale) {
+            return Ok(None);
+        }
+        let positions: Vec<usize> = (0..=mutation.read).chain(after.iter().copied()).collect();
+        let events: Vec<Event> = positions
+            .iter()
+            .map(|&at| {
+                changed
+                    .iter()
+                    .find(|(position, _)| *position == at)
+                    .map_or_else(|| trace.events[at].clone(), |(_, event)| event.clone())
+            })
+            .collect();
+        let Some(&set) = context.sets.get(&read.key) else {
+            return Err(diverged(format!("{:?} has no schedule set", read.key)));
+        };
+        let signature: Vec<(Key, Option<Source>)> = events
+            .iter()
+            .map(|event| (event.key, event.source))
+            .collect();
+        if self.sets[set].closed {
+            return Err(diverged(format!(
+                "the schedule set of {:?} is closed",
+                read.key
+            )));
+        }
+        if !self.sets[set].insert_seen(signature) {
+            return Ok(None);
+        }
+        self.statistics.witness_checks += 1;
+        let steps = match witness(&events, self.threads, self.machine.model) {
+            Ok(Verdict::Realisable(steps)) => steps,
+            Ok(Verdict::Unrealisable) => return Ok(None),
+            Err(reason) => return Err(RfStopped::Abort(Abort::Fallback(INTERNAL, reason))),
+        };
+        let mut marked: HashSet<Key> = events
+            .iter()
+            .map(|event| event.key)
+            .filter(|key| context.marked.contains(key))
+            .collect();
+        marked.extend(after.iter().map(|&at| trace.events[at].key));
+        let sets = events
+            .iter()
+            .filter_map(|event| context.sets.get(&event.key).map(|&set| (event.key, set)))
+            .collect();
+        let schedule = Schedule {
+            events,
+            sets,
+            marked,
+            witness: steps,
+        };
+        if violates {
+            // the violation is realisable: report it at once
+            return self.call(schedule);
+        }
+        self.sets[set].pending.push(schedule);
+        Ok(None)
+    }
+}
+
+impl ScheduleSet {
+    fn insert_seen(&mut self, signature: Vec<(Key, Option<Source>)>) -> bool {
+        self.seen.insert(signature)
+    }
+}
+
+/// What the proposals of one call read.
+struct Context<'c> {
+    trace: &'c Trace,
+    sets: &'c HashMap<Key, usize>,
+    marked: &'c HashSet<Key>,
+    snapshots: &'c HashMap<Key, State>,
+}

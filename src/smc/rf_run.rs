@@ -1,0 +1,454 @@
+//! Runs the native machine for RF-SMC: replays a witness trace of a
+//! schedule (thread moves and flushes in the order the consistency check
+//! found), extends it maximally (the lowest thread that can move runs,
+//! its stores reach memory at once), and reads each move off as an
+//! [`Event`] with the write it read from. A move's outcome under another
+//! read value is simulated from the state before it.
+
+use super::eval::Choices;
+use super::explore::PathStep;
+use super::machine::{Machine, Move, Outcome, State, Status, Unsupported, Violation};
+use super::memory::flush;
+use super::rf_event::{Access, Event, Key, Source, Visible, visible};
+use crate::consistency::Model;
+use std::collections::HashMap;
+
+/// Why RF-SMC stops without an answer.
+#[derive(Debug, Clone)]
+pub enum Abort {
+    /// The program uses what the machine does not model.
+    Unsupported(Unsupported),
+    /// What RF-SMC does not handle (yet), and the details: the explicit
+    /// search answers.
+    Fallback(&'static str, String),
+}
+
+/// The fallback reason of what should not happen (a defect of RF-SMC).
+pub const INTERNAL: &str = "an internal inconsistency of RF-SMC";
+
+/// One step of a witness in machine terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WStep {
+    /// The event's thread moves.
+    Run(Key),
+    /// The event's buffered store reaches memory.
+    Flush(Key),
+    /// The event is a lock attempt that finds its mutex held.
+    Blocked(Key),
+}
+
+/// What a move did.
+#[derive(Debug, Clone)]
+pub enum Ran {
+    Event(Event),
+    /// Cut off before anything it read: its thread stops.
+    Stopped,
+    /// It cannot happen now (a held mutex, a running joined thread).
+    Disabled,
+    Violated(Violation),
+}
+
+/// Refuses every nondeterministic value: RF-SMC leaves programs that take
+/// one to the explicit search.
+#[derive(Default)]
+struct NoChoices {
+    chose: bool,
+}
+
+impl Choices for NoChoices {
+    fn choose(&mut self, lo: i64, _values: u32) -> i64 {
+        self.chose = true;
+        lo
+    }
+}
+
+/// A run of the machine, recording events.
+pub struct Runner<'m, 'a> {
+    machine: &'m Machine<'a>,
+    pub state: State,
+    /// The event of each write id.
+    writers: HashMap<u64, Key>,
+    /// The write id of each storing event.
+    write_ids: HashMap<Key, u64>,
+    /// Each thread's next event index.
+    pub next: Vec<usize>,
+    /// Threads that will not move again (cut off, blocked on a lock).
+    pub stopped: Vec<bool>,
+    last: Vec<Option<Key>>,
+    /// The machine path, for the replay that records a violation.
+    pub path: Vec<PathStep>,
+    /// The events in the order they happened.
+    pub events: Vec<Event>,
+    /// The state before each reading event, to simulate other values.
+    pub snapshots: HashMap<Key, State>,
+    pub moves: usize,
+}
+
+impl<'m, 'a> Runner<'m, 'a> {
+    pub fn new(machine: &'m Machine<'a>) -> Self {
+        let state = machine.initial(true);
+        let threads = state.threads.len();
+        Runner {
+            machine,
+            state,
+            writers: HashMap::new(),
+            write_ids: HashMap::new(),
+            next: vec![0; threads],
+            stopped: vec![false; threads],
+            last: vec![None; threads],
+            path: Vec::new(),
+            events: Vec::new(),
+            snapshots: HashMap::new(),
+            moves: 0,
+        }
+    }
+
+    fn source(&self, id: u64) -> Result<Source, Abort> {
+        if id == 0 {
+            return Ok(Source::Init);
+        }
+        self.writers
+            .get(&id)
+            .map(|&key| Source::Event(key))
+            .ok_or_else(|| Abort::Fallback(INTERNAL, format!("write id {id} of no event")))
+    }
+
+    fn alive(&self, slot: usize) -> bool {
+        !self.stopped[slot]
+            && matches!(
+                self.state.threads[slot].status,
+                Status::Created | Status::Running
+            )
+    }
+
+    /// Runs `slot`'s next move.
+    pub fn run_move(&mut self, slot: usize) -> Result<Ran, Abort> {
+        let before = self.state.clone();
+        let (outcome, seen) = run_on(self.machine, &mut self.state, slot)?;
+        let key = Key {
+            thread: slot,
+            index: self.next[slot],
+        };
+        match outcome {
+            Outcome::Disabled => {
+                self.state = before;
+                Ok(Ran::Disabled)
+            }
+            Outcome::Violated(violation) => {
+                self.path.push((Move::Run(slot), Vec::new()));
+                Ok(Ran::Violated(violation))
+            }
+            Outcome::CutOff => {
+                self.state = before;
+                self.stopped[slot] = true;
+                if !reads(seen.access) {
+                    return Ok(Ran::Stopped);
+                }
+                let mut event = self.event(key, &seen, &self.state)?;
+                event.blocked = true;
+                event.written = None;
+                self.commit(event.clone(), Some(self.state.clone()));
+                Ok(Ran::Event(event))
+            }
+            Outcome::Next(()) => {
+                self.check_plain(&before, slot)?;
+                self.moves += 1;
+                self.path.push((Move::Run(slot), Vec::new()));
+                let mut event = self.event(key, &seen, &before)?;
+                event.finishes = self.state.threads[slot].status == Status::Finished;
+                if let Some(id) = seen.write_id {
+                    self.writers.insert(id, key);
+                    self.write_ids.insert(key, id);
+                }
+                let snapshot = event.is_mutable_read().then_some(before);
+                self.commit(event.clone(), snapshot);
+                Ok(Ran::Event(event))
+            }
+        }
+    }
+
+    fn commit(&mut self, event: Event, snapshot: Option<State>) {
+        let key = event.key;
+        self.next[key.thread] += 1;
+        self.last[key.thread] = Some(key);
+        if let Some(snapshot) = snapshot {
+            self.snapshots.insert(key, snapshot);
+        }
+        self.events.push(event);
+    }
+
+    /// The event of a move, its sources taken in `before` where the
+    /// records do not name them (locks read memory).
+    fn event(&self, key: Key, seen: &Visible, before: &State) -> Result<Event, Abort> {
+        let memory_source = |location: u32| {
+            let id = before
+                .recording
+                .as_ref()
+                .and_then(|recording| recording.memory_ids.get(location as usize))
+                .copied()
+                .unwrap_or(0);
+            self.source(id)
+        };
+        let source = match seen.access {
+            Access::Lock { location } | Access::Unlock { location } => {
+                Some(memory_source(location)?)
+            }
+            Access::Join { child } => self.last[child].map(Source::Event),
+            _ => seen.read_from.map(|id| self.source(id)).transpose()?,
+        };
+        Ok(Event {
+            key,
+            access: seen.access,
+            source,
+            read_value: seen.read_value,
+            written: seen.written,
+            blocked: false,
+            finishes: false,
+        })
+    }
+
+    /// Plain globals are private data that threads share through creation
+    /// and joins; a change that another running thread might read races,
+    /// and RF-SMC, which sees only shared memory, leaves it to the explicit
+    /// search.
+    fn check_plain(&self, before: &State, slot: usize) -> Result<(), Abort> {
+        let others = (0..self.state.threads.len()).any(|t| t != slot && self.alive(t));
+        if !others || before.plain == self.state.plain {
+            return Ok(());
+        }
+        let thread_arg = self.machine.program.thread_arg;
+        for (global, (old, new)) in before.plain.iter().zip(&self.state.plain).enumerate() {
+            if old == new {
+                continue;
+            }
+            let allowed = match (old, new) {
+                (super::value::Value::Aggregate(old), super::value::Value::Aggregate(new)) => old
+                    .iter()
+                    .zip(new)
+                    .enumerate()
+                    .filter(|(_, (a, b))| a != b)
+                    .all(|(element, _)| {
+                        element == slot
+                            || (global == thread_arg
+                                && self
+                                    .state
+                                    .threads
+                                    .get(element)
+                                    .is_some_and(|t| t.status == Status::NotCreated))
+                    }),
+                _ => false,
+            };
+            if !allowed {
+                return Err(Abort::Fallback(
+                    "a plain global shared by running threads",
+                    format!("plain global {global}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves every buffered store of `slot` to memory, oldest first.
+    pub fn flush_all(&mut self, slot: usize) {
+        while !self.state.buffers[slot].is_empty() {
+            flush(&mut self.state, slot, 0);
+            self.path.push((Move::Flush { slot, index: 0 }, Vec::new()));
+            self.moves += 1;
+        }
+        if let Some(recording) = self.state.recording.as_mut() {
+            recording.records.clear();
+        }
+    }
+
+    /// Moves the buffered store of event `key` to memory.
+    pub fn flush_event(&mut self, key: Key) -> Result<(), Abort> {
+        let id = self.write_ids.get(&key).copied();
+        let index = self.state.buffers[key.thread]
+            .iter()
+            .position(|store| Some(store.id) == id);
+        let Some(index) = index else {
+            return Err(Abort::Fallback(
+                INTERNAL,
+                format!("no buffered store of {key:?}"),
+            ));
+        };
+        flush(&mut self.state, key.thread, index);
+        if let Some(recording) = self.state.recording.as_mut() {
+            recording.records.clear();
+        }
+        self.path.push((
+            Move::Flush {
+                slot: key.thread,
+                index,
+            },
+            Vec::new(),
+        ));
+        self.moves += 1;
+        Ok(())
+    }
+
+    /// Records that `slot`'s lock of `location` finds the mutex held: the
+    /// thread waits for ever.
+    pub fn block_on_lock(&mut self, slot: usize, location: u32) -> Result<Event, Abort> {
+        let id = self
+            .state
+            .recording
+            .as_ref()
+            .and_then(|recording| recording.memory_ids.get(location as usize))
+            .copied()
+            .unwrap_or(0);
+        let event = Event {
+            key: Key {
+                thread: slot,
+                index: self.next[slot],
+            },
+            access: Access::BlockedLock { location },
+            source: Some(self.source(id)?),
+            read_value: self.state.memory.get(location as usize).copied(),
+            written: None,
+            blocked: false,
+            finishes: false,
+        };
+        self.stopped[slot] = true;
+        self.commit(event.clone(), Some(self.state.clone()));
+        Ok(event)
+    }
+
+    /// Extends the run maximally: the lowest thread that can move runs and
+    /// its stores reach memory at once; threads left waiting on a held
+    /// mutex become blocked attempts. Returns a violation if one occurs.
+    pub fn extend(&mut self) -> Result<Option<Violation>, Abort> {
+        let threads = self.state.threads.len();
+        'moves: loop {
+            for slot in 0..threads {
+                if !self.alive(slot) {
+                    continue;
+                }
+                match self.run_move(slot)? {
+                    Ran::Disabled => continue,
+                    Ran::Violated(violation) => return Ok(Some(violation)),
+                    Ran::Event(_) | Ran::Stopped => {
+                        self.flush_all(slot);
+                        continue 'moves;
+                    }
+                }
+            }
+            break;
+        }
+        for slot in 0..threads {
+            if !self.alive(slot) {
+                continue;
+            }
+            let mut choices = NoChoices::default();
+            if let Some(location) = self.machine.pending_lock(&self.state, slot, &mut choices) {
+                self.block_on_lock(slot, location)?;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether every thread that started has finished.
+    pub fn blocked(&self) -> bool {
+        self.state
+            .threads
+            .iter()
+            .any(|thread| matches!(thread.status, Status::Created | Status::Running))
+    }
+}
+
+/// Whether a move's visible statement reads shared memory.
+fn reads(access: Access) -> bool {
+    access.read_location().is_some() || matches!(access, Access::Join { .. })
+}
+
+/// Runs `slot`'s move on `state`, with its records.
+fn run_on(
+    machine: &Machine,
+    state: &mut State,
+    slot: usize,
+) -> Result<(Outcome<()>, Visible), Abort> {
+    let mut choices = NoChoices::default();
+    let outcome = machine
+        .apply_in_place(state, Move::Run(slot), &mut choices)
+        .map_err(Abort::Unsupported)?;
+    if choices.chose {
+        return Err(Abort::Fallback("a nondeterministic value", String::new()));
+    }
+    let records = state
+        .recording
+        .as_mut()
+        .map(|recording| std::mem::take(&mut recording.records))
+        .unwrap_or_default();
+    let seen = visible(&records);
+    if seen.atomic {
+        return Err(Abort::Fallback("an atomic section", String::new()));
+    }
+    Ok((outcome, seen))
+}
+
+/// The outcome of an event's move had it read `value` from `source`.
+#[derive(Debug, Clone)]
+pub enum Simulated {
+    Event(Event),
+    Violated,
+}
+
+/// Simulates `event`'s move from `snapshot` (the state before it), with
+/// its read taking `value` from `source`.
+pub fn simulate(
+    machine: &Machine,
+    snapshot: &State,
+    event: &Event,
+    source: Source,
+    value: i64,
+    model: Model,
+) -> Result<Simulated, Abort> {
+    let Some(location) = event.access.read_location() else {
+        return Err(Abort::Fallback(
+            INTERNAL,
+            "a simulated event that reads nothing".into(),
+        ));
+    };
+    let slot = event.key.thread;
+    let mut state = snapshot.clone();
+    if event.access.is_atomic() || model == Model::Sc {
+        state.buffers[slot].clear();
+    } else {
+        state.buffers[slot].retain(|store| store.location != location);
+    }
+    if let Some(cell) = state.memory.get_mut(location as usize) {
+        *cell = value;
+    }
+    let (outcome, seen) = run_on(machine, &mut state, slot)?;
+    let mut simulated = Event {
+        key: event.key,
+        access: seen.access,
+        source: Some(source),
+        read_value: Some(value),
+        written: seen.written,
+        blocked: false,
+        finishes: false,
+    };
+    match outcome {
+        Outcome::Violated(_) => return Ok(Simulated::Violated),
+        Outcome::Disabled => {
+            // a lock that finds the mutex held
+            simulated.access = Access::BlockedLock { location };
+            simulated.written = None;
+        }
+        Outcome::CutOff => {
+            simulated.blocked = true;
+            simulated.written = None;
+        }
+        Outcome::Next(()) => {
+            simulated.finishes = state.threads[slot].status == Status::Finished;
+        }
+    }
+    if simulated.access.read_location() != Some(location) {
+        return Err(Abort::Fallback(
+            INTERNAL,
+            format!("the simulated move of {:?} reads elsewhere", event.key),
+        ));
+    }
+    Ok(Simulated::Event(simulated))
+}
