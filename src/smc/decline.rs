@@ -66,7 +66,11 @@ fn instr_declined(instr: &Instr) -> Option<String> {
             }
             SeqStmt::Assign(place, value) => {
                 places.push(place);
-                exprs.push(value);
+                // a nondeterministic scalar assigned whole is left unknown
+                // and declined only where an execution reads it
+                if !matches!(value, Expr::Nondet(_)) {
+                    exprs.push(value);
+                }
             }
             SeqStmt::Read {
                 target, address, ..

@@ -118,7 +118,9 @@ impl Private<'_> {
                 Value::Aggregate(elements) => elements
                     .get_mut(index)
                     .ok_or_else(|| Unmodelled("a private element out of range".into()))?,
-                Value::Scalar(_) => return Err(Unmodelled("an element of a scalar".into())),
+                Value::Scalar(_) | Value::Unknown { .. } => {
+                    return Err(Unmodelled("an element of a scalar".into()));
+                }
             };
         }
         Ok(value)
@@ -144,6 +146,17 @@ impl Private<'_> {
     pub fn assign(&mut self, place: &Place, value: &Expr, choices: &mut dyn Choices) -> Eval<()> {
         let ty = self.place_type(place)?;
         if CType::of(&ty).is_some() {
+            if let Expr::Nondet(nondet) = value
+                && let Some(bits) = CType::of(nondet)
+                    .map(|from| from.bits)
+                    .filter(|bits| *bits > 8)
+            {
+                // left unknown until read: most such values are
+                // overwritten first (locals the printed program declares
+                // without an initial value)
+                *self.slot(place, choices)? = Value::Unknown { bits };
+                return Ok(());
+            }
             let (_, scalar) = self.eval(value, choices)?;
             return self.store(place, scalar, choices);
         }
@@ -214,6 +227,11 @@ impl Private<'_> {
                 Value::Aggregate(_) => {
                     return Err(Unmodelled("an aggregate in an expression".into()));
                 }
+                Value::Unknown { bits } => {
+                    return Err(Unmodelled(format!(
+                        "a nondeterministic value of {bits} bits is read (it has 2^{bits} values; the native engine explores at most 256)"
+                    )));
+                }
             },
             Expr::ObjectAddress(_) => 0,
             Expr::CurrentThread => self.thread.slot as i64,
@@ -262,11 +280,20 @@ impl Private<'_> {
         choices: &mut dyn Choices,
     ) -> Eval<i64> {
         let (a_type, a) = self.eval(a, choices)?;
+        // `&&` and `||` evaluate their right operand only when the left
+        // one does not decide, as C does (a guarded shift or division)
+        let decided = match op {
+            BinaryOp::LogicalAnd => (a == 0).then_some(0),
+            BinaryOp::LogicalOr => (a != 0).then_some(1),
+            _ => None,
+        };
+        if let Some(value) = decided {
+            return Ok(value);
+        }
         let (b_type, b) = self.eval(b, choices)?;
         let truth = |holds: bool| i64::from(holds);
         match op {
-            BinaryOp::LogicalAnd => return Ok(truth(a != 0 && b != 0)),
-            BinaryOp::LogicalOr => return Ok(truth(a != 0 || b != 0)),
+            BinaryOp::LogicalAnd | BinaryOp::LogicalOr => return Ok(truth(b != 0)),
             BinaryOp::Shl | BinaryOp::Shr => {
                 let a = ty.convert(a);
                 let bits = i64::from(ty.bits);

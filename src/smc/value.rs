@@ -10,6 +10,14 @@ use crate::ir::{StructDef, Ty};
 pub enum Value {
     Scalar(i64),
     Aggregate(Vec<Value>),
+    /// A scalar given a nondeterministic value of more than 256 values (an
+    /// uninitialised local, a `__VERIFIER_nondet_int()` result): the
+    /// engine does not enumerate it, so an execution that reads it stops
+    /// the search (the program is declined there); one that overwrites it
+    /// first behaves alike for every value it could have had.
+    Unknown {
+        bits: u8,
+    },
 }
 
 impl Value {

@@ -1,0 +1,74 @@
+//! The native engine's private data, on the fixtures of
+//! `tests/fixtures/smc/` with their expected answers beside them
+//! (`expected.tsv`): locals without an initial value are unknown until
+//! read, `&&` and `||` short-circuit, and a nondeterministic value of more
+//! than 256 values that an execution reads declines the program with its
+//! position. It needs no CBMC.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use support::verify;
+
+fn directory() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/smc")
+}
+
+/// One row of `expected.tsv`: a file, its answer under SC, TSO and PSO,
+/// and for a declined program the text its reason must hold.
+struct Expected {
+    file: String,
+    answers: [String; 3],
+    declined_at: String,
+}
+
+fn expectations() -> Vec<Expected> {
+    let text = std::fs::read_to_string(directory().join("expected.tsv"))
+        .expect("tests/fixtures/smc/expected.tsv is readable");
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), 5, "five columns: {line}");
+            Expected {
+                file: fields[0].to_string(),
+                answers: [fields[1], fields[2], fields[3]].map(str::to_string),
+                declined_at: fields[4].to_string(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_native_engine_gives_each_fixture_its_expected_answer() {
+    let rows = expectations();
+    assert!(rows.len() >= 3, "the fixtures are listed");
+    for row in rows {
+        let file = directory().join(&row.file);
+        for (model, answer) in ["sc", "tso", "pso"].iter().zip(&row.answers) {
+            let flag = format!("--{model}");
+            let (code, stdout, stderr) =
+                verify(&file, &[&flag, "--engine", "smc", "--format", "json"]);
+            let report: serde_json::Value =
+                serde_json::from_str(&stdout).unwrap_or(serde_json::Value::Null);
+            let context = format!("{} {flag}: {stdout}\n{stderr}", row.file);
+            match answer.as_str() {
+                "safe" | "unsafe" => {
+                    let want = if answer == "safe" { 0 } else { 10 };
+                    assert_eq!(code, want, "{context}");
+                    assert_eq!(report["engine"], "smc", "{context}");
+                }
+                "declined" => {
+                    assert_eq!(code, 1, "{context}");
+                    let message = report["message"].as_str().unwrap_or_default();
+                    assert!(
+                        message.contains("declines") && message.contains(&row.declined_at),
+                        "the reason names {}: {context}",
+                        row.declined_at
+                    );
+                }
+                other => panic!("unknown answer {other} in expected.tsv"),
+            }
+        }
+    }
+}
