@@ -5,8 +5,8 @@
 //! private temporary holds.
 
 use super::lower::{FnLowerer, LResult, binary};
-use super::lower_expr::Val;
 use super::types::CType;
+use super::values::Val;
 use crate::ir::*;
 use lang_c::ast::Expression;
 use lang_c::span::{Node, Span};

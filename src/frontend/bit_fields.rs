@@ -6,8 +6,8 @@
 //! stores.
 
 use super::lower::{FnLowerer, LResult, binary};
-use super::lower_expr::{LVal, Val};
 use super::types::{BitField, CType};
+use super::values::{LVal, Val};
 use crate::ir::*;
 use lang_c::span::Span;
 

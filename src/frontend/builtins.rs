@@ -6,33 +6,16 @@
 
 use super::bit_builtins;
 use super::c11_threads;
-use super::lower::{FnLowerer, LResult, binary};
-use super::lower_expr::{LVal, Val, floating_bits, memory_type};
+use super::lower::{ACQ_REL, FnLowerer, LResult, MemoryOrder, RELEASE, SEQ_CST, binary};
 use super::math_builtins;
 use super::scan::uncast;
 use super::sync_objects;
 use super::thread_specific;
 use super::types::{CType, truncate};
+use super::values::{LVal, Val, floating_bits, memory_type};
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-
-/// C11 `memory_order_seq_cst` (also GCC's `__ATOMIC_SEQ_CST`).
-const SEQ_CST: i64 = 5;
-const RELEASE: i64 = 3;
-const ACQ_REL: i64 = 4;
-
-/// The memory order of an atomic operation.
-pub enum MemoryOrder {
-    /// A constant the translator evaluated.
-    Known(i64),
-    /// A value the program computes, saved where the operation begins.
-    Computed(Expr),
-}
-
-impl MemoryOrder {
-    pub const SEQ_CST: MemoryOrder = MemoryOrder::Known(SEQ_CST);
-}
 
 /// `PTHREAD_MUTEX_NORMAL` (= `PTHREAD_MUTEX_DEFAULT`) of glibc.
 const PTHREAD_MUTEX_NORMAL: i64 = 0;

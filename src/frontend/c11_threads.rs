@@ -4,8 +4,8 @@
 //! makes the C11 types the pthreads ones.
 
 use super::lower::{FnLowerer, LResult, binary};
-use super::lower_expr::Val;
 use super::scan::uncast;
+use super::values::Val;
 use crate::ir::*;
 use lang_c::ast::Expression;
 use lang_c::span::{Node, Span};

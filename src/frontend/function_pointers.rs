@@ -5,8 +5,8 @@
 //! choice an ordinary call.
 
 use super::lower::{FnLowerer, LResult, binary, function_number};
-use super::lower_expr::Val;
 use super::types::CType;
+use super::values::Val;
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};

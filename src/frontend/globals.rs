@@ -4,24 +4,13 @@
 
 use super::bit_fields::low_bits;
 use super::initialisers::{Filled, Part};
-use super::lower::{LResult, Lowerer};
+use super::lower::{Global, LResult, Lowerer};
 use super::types::{BitField, CType};
+use super::values::fits_shared_memory;
 use crate::ir::{Location, PlainGlobal};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::BTreeMap;
-
-/// What a global name denotes.
-#[derive(Debug, Clone)]
-pub enum Global {
-    /// Shared memory starting at location `base`.
-    Shared { base: u32, ty: CType, atomic: bool },
-    /// A plain variable of the sequential program (`pthread_t`).
-    Plain { id: usize, ty: CType },
-    /// A thread-local variable: element `pthread_self()` of a plain array
-    /// with one element per thread ([`crate::ir::Program::per_thread`]).
-    ThreadLocal { id: usize, ty: CType },
-}
 
 impl<'a> Lowerer<'a> {
     /// Declares a thread-local global scalar (`_Thread_local`, `__thread`):
@@ -529,44 +518,6 @@ impl<'a> Lowerer<'a> {
             _ => None,
         }
     }
-}
-
-/// The value a scalar of type `ty` hands to shared memory: an unsigned
-/// type narrower than `int` goes as the signed type of its width (250 as
-/// an `unsigned char` is -6), which reads back as the same unsigned value;
-/// wider types go as they are.
-pub fn stored_value(value: i64, ty: &CType) -> i64 {
-    match ty {
-        CType::Int {
-            bits,
-            signed: false,
-        } if *bits < 32 => crate::ir::truncate(value, *bits, true),
-        _ => value,
-    }
-}
-
-/// Whether the initial value `value` of a scalar of type `ty` reads back
-/// unchanged from shared memory `bits` wide (the SMA's `sma_value_t`). The
-/// program hands memory an `int` up to `--bitwidth 32`, so a value of a
-/// 64-bit type must go through `int` unchanged, and a `long long` above;
-/// below 64 bits memory holds -2^(bits-1) .. 2^(bits-1)-1 of that
-/// (`sma_narrow` in sma/common.h cuts off the stores of other values).
-pub fn fits_shared_memory(value: i64, ty: &CType, bits: u32) -> bool {
-    let stored = stored_value(value, ty);
-    let handed = if bits > 32 {
-        stored
-    } else {
-        i64::from(stored as i32)
-    };
-    let wider_than_int = matches!(ty, CType::Int { bits: type_bits, .. } if *type_bits > 32);
-    if wider_than_int && handed != stored {
-        return false;
-    }
-    if bits == 32 || bits == 0 || bits >= 64 {
-        return true;
-    }
-    let limit = 1i64 << (bits - 1);
-    (-limit..limit).contains(&handed)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! `double` is exact and the one to `float` rounds once. Whether it is is
 //! decided exactly, with the literal's decimal digits as a big integer.
 
-use super::floating::FloatValue;
+use super::float_value::FloatValue;
 use crate::ir::FloatLiteral;
 use lang_c::ast::{Constant, Expression, FloatBase, FloatFormat, UnaryOperator};
 use lang_c::span::Node;

@@ -2,7 +2,6 @@
 //! and the per-function state (scopes, temporaries, the block being built)
 //! shared by the expression, statement and builtin lowering modules.
 
-use super::globals::Global;
 use super::scan::AddressUse;
 use super::source_map::SourceMap;
 use super::types::{CType, TypeEnv};
@@ -65,7 +64,7 @@ pub struct Lowerer<'a> {
     /// among them is an object, not a named constant.
     pub addressed_names: HashSet<String>,
     /// The plain globals of thread-specific data, once a call uses them.
-    pub key_tables: Option<super::thread_specific::KeyTables>,
+    pub key_tables: Option<KeyTables>,
     /// Whether a division checks its divisor ([`crate::options::TranslateOptions::division_checks`]).
     pub division_checks: bool,
 }
@@ -717,4 +716,44 @@ pub fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
         return b;
     }
     Expr::Binary(op, Box::new(a), Box::new(b))
+}
+
+/// What a global name denotes.
+#[derive(Debug, Clone)]
+pub enum Global {
+    /// Shared memory starting at location `base`.
+    Shared { base: u32, ty: CType, atomic: bool },
+    /// A plain variable of the sequential program (`pthread_t`).
+    Plain { id: usize, ty: CType },
+    /// A thread-local variable: element `pthread_self()` of a plain array
+    /// with one element per thread ([`crate::ir::Program::per_thread`]).
+    ThreadLocal { id: usize, ty: CType },
+}
+
+/// The plain globals of thread-specific data, declared at their first use.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyTables {
+    /// How many keys were created (the next key's number).
+    pub(super) created: PlainGlobalId,
+    /// Per thread slot, the value of each key ([`Program::per_thread`]).
+    pub(super) values: PlainGlobalId,
+}
+
+/// C11 `memory_order_seq_cst` (also GCC's `__ATOMIC_SEQ_CST`).
+pub(super) const SEQ_CST: i64 = 5;
+
+pub(super) const RELEASE: i64 = 3;
+
+pub(super) const ACQ_REL: i64 = 4;
+
+/// The memory order of an atomic operation.
+pub enum MemoryOrder {
+    /// A constant the translator evaluated.
+    Known(i64),
+    /// A value the program computes, saved where the operation begins.
+    Computed(Expr),
+}
+
+impl MemoryOrder {
+    pub const SEQ_CST: MemoryOrder = MemoryOrder::Known(SEQ_CST);
 }

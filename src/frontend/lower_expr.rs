@@ -3,69 +3,12 @@
 //! evaluation order, and `&&`, `||`, `?:` keep short-circuit semantics.
 
 use super::bit_fields::value_type;
-use super::builtins::MemoryOrder;
-use super::globals::Global;
-use super::lower::{Binding, FnLowerer, LResult, binary};
+use super::lower::{Binding, FnLowerer, Global, LResult, MemoryOrder, binary};
 use super::types::{CType, Unit, constant_value, truncate};
+use super::values::{LVal, Val, common, floating_bits, memory_type, promote};
 use crate::ir::*;
 use lang_c::ast::{self, BinaryOperator, Expression, MemberOperator, UnaryOperator};
 use lang_c::span::{Node, Span};
-
-/// A pure value and its C type.
-#[derive(Debug, Clone)]
-pub struct Val {
-    pub expr: Expr,
-    pub ty: CType,
-}
-
-impl Val {
-    pub fn int(v: i64) -> Val {
-        Val {
-            expr: Expr::Const(v),
-            ty: CType::INT,
-        }
-    }
-    pub fn void() -> Val {
-        Val {
-            expr: Expr::Const(0),
-            ty: CType::Void,
-        }
-    }
-}
-
-/// An object designated by an lvalue.
-#[derive(Debug, Clone)]
-pub enum LVal {
-    /// Thread-private storage.
-    Private(Place, CType),
-    /// Shared memory at a location id; `atomic` for `_Atomic` objects.
-    Shared {
-        address: Expr,
-        ty: CType,
-        atomic: bool,
-    },
-}
-
-impl LVal {
-    pub fn ty(&self) -> &CType {
-        match self {
-            LVal::Private(_, ty) | LVal::Shared { ty, .. } => ty,
-        }
-    }
-
-    /// The object as its initialiser stores into it: C11's initialisation
-    /// of an `_Atomic` object is not an atomic operation (`atomic_init`).
-    pub fn initialised(&self) -> LVal {
-        match self {
-            LVal::Shared { address, ty, .. } => LVal::Shared {
-                address: address.clone(),
-                ty: ty.clone(),
-                atomic: false,
-            },
-            private => private.clone(),
-        }
-    }
-}
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
     /// `sizeof` of a value of type `ty`: its bytes, or in an allocation's
@@ -348,7 +291,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 },
                 value,
             ) if *bits < 32 && self.lw.value_bits < 32 => match value {
-                Expr::Const(v) => Expr::Const(super::globals::stored_value(v, ty)),
+                Expr::Const(v) => Expr::Const(super::values::stored_value(v, ty)),
                 value => Expr::Cast(
                     Ty::Int {
                         bits: *bits,
@@ -1998,55 +1941,5 @@ fn widen_constant(expr: Expr, ty: &CType, lowerer: &FnLowerer) -> Expr {
             Expr::Cast(lowerer.lw.types.ir_type(ty), Box::new(expr))
         }
         _ => expr,
-    }
-}
-
-/// The integer type of a floating type's bits (`int` for a `float`,
-/// `long long` for a `double`), in which shared memory holds its values;
-/// `None` for every other type.
-pub fn floating_bits(ty: &CType) -> Option<CType> {
-    ty.float_bits()
-        .map(|bits| CType::Int { bits, signed: true })
-}
-
-/// The type in which shared memory holds a value of type `ty`: a floating
-/// type's bits ([`floating_bits`]), any other type itself.
-pub fn memory_type(ty: &CType) -> CType {
-    floating_bits(ty).unwrap_or_else(|| ty.clone())
-}
-
-/// Integer promotion (a floating type stays itself).
-pub fn promote(ty: &CType) -> CType {
-    match ty {
-        CType::Float(bytes) => CType::Float(*bytes),
-        CType::Int { bits, signed } if *bits >= 32 => CType::Int {
-            bits: *bits,
-            signed: *signed,
-        },
-        CType::Pointer(_) => CType::LONG,
-        _ => CType::INT,
-    }
-}
-
-/// The usual arithmetic conversions: the wider floating type where an
-/// operand is floating, else the integers' common type.
-pub fn common(a: &CType, b: &CType) -> CType {
-    match (promote(a), promote(b)) {
-        (CType::Float(x), CType::Float(y)) => CType::Float(x.max(y)),
-        (CType::Float(x), CType::Int { .. } | CType::Bool)
-        | (CType::Int { .. } | CType::Bool, CType::Float(x)) => CType::Float(x),
-        (CType::Int { bits: x, signed: s }, CType::Int { bits: y, signed: t }) => {
-            if x == y {
-                CType::Int {
-                    bits: x,
-                    signed: s && t,
-                }
-            } else if x > y {
-                CType::Int { bits: x, signed: s }
-            } else {
-                CType::Int { bits: y, signed: t }
-            }
-        }
-        _ => CType::INT,
     }
 }

@@ -4,8 +4,8 @@
 
 use super::initialisers::{Filled, Part};
 use super::lower::{Binding, BreakTarget, FnLowerer, LResult};
-use super::lower_expr::{LVal, Val};
 use super::types::{self, CType};
+use super::values::{LVal, Val};
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -157,7 +157,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 return Ok(());
             }
             let old = self.load(lv.clone(), e.span)?;
-            let one = super::lower_expr::Val::int(1);
+            let one = super::values::Val::int(1);
             let new = self.arithmetic(&op, old, one, e.span)?;
             return self.store(&lv, new, e.span);
         }
@@ -424,7 +424,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     atomic,
                     init.span,
                 )?;
-                if let Some(super::globals::Global::Shared { base, ty, .. }) =
+                if let Some(super::lower::Global::Shared { base, ty, .. }) =
                     self.lw.globals.get(&key).cloned()
                 {
                     let size = self.lw.types.size(&ty) as usize;

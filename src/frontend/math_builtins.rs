@@ -8,8 +8,8 @@
 //! program.
 
 use super::lower::{FnLowerer, LResult, binary};
-use super::lower_expr::Val;
 use super::types::CType;
+use super::values::Val;
 use crate::ir::*;
 use lang_c::ast::Expression;
 use lang_c::span::{Node, Span};

@@ -8,6 +8,7 @@ mod bit_fields;
 mod builtins;
 mod c11_threads;
 mod dollar_names;
+mod float_value;
 mod floating;
 mod function_pointers;
 mod globals;
@@ -26,6 +27,7 @@ mod sync_objects;
 mod thread_specific;
 mod type_of;
 mod types;
+mod values;
 
 use crate::diagnostics::Diagnostic;
 use crate::ir::Program;

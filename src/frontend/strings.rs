@@ -232,7 +232,7 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(&wide) = values
             .iter()
-            .find(|&&v| !super::globals::fits_shared_memory(v, &character, self.value_bits))
+            .find(|&&v| !super::values::fits_shared_memory(v, &character, self.value_bits))
         {
             return self.value_too_wide(wide, span);
         }

@@ -7,8 +7,8 @@
 //! POSIX has these calls synchronise memory).
 
 use super::lower::{FnLowerer, LResult, binary};
-use super::lower_expr::Val;
 use super::types::CType;
+use super::values::Val;
 use crate::ir::*;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};

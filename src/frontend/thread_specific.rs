@@ -4,9 +4,9 @@
 //! starting at `NULL` (plain globals of the sequential program: the values
 //! pass through the thread library, not through shared memory).
 
-use super::lower::{FnLowerer, LResult, Lowerer, binary};
-use super::lower_expr::Val;
+use super::lower::{FnLowerer, KeyTables, LResult, Lowerer, binary};
 use super::types::CType;
+use super::values::Val;
 use crate::ir::*;
 use lang_c::ast::Expression;
 use lang_c::span::{Node, Span};
@@ -14,15 +14,6 @@ use lang_c::span::{Node, Span};
 /// The most keys a program may create: an execution that creates more is
 /// cut off.
 pub const MAX_KEYS: i64 = 8;
-
-/// The plain globals of thread-specific data, declared at their first use.
-#[derive(Debug, Clone, Copy)]
-pub struct KeyTables {
-    /// How many keys were created (the next key's number).
-    created: PlainGlobalId,
-    /// Per thread slot, the value of each key ([`Program::per_thread`]).
-    values: PlainGlobalId,
-}
 
 impl Lowerer<'_> {
     fn key_tables(&mut self) -> KeyTables {
