@@ -1,6 +1,9 @@
-//! The lowering context: program-wide tables (globals, functions, origins)
-//! and the per-function state (scopes, temporaries, the block being built)
-//! shared by the expression, statement and builtin lowering modules.
+//! The core of the lowering: program-wide tables (globals, functions,
+//! origins) and the per-function state (scopes, temporaries, the block
+//! being built) that the expression, statement and builtin lowering files
+//! extend, with the small types they share (a global's binding, the
+//! thread-specific tables, memory orders). It imports none of the files
+//! that extend it.
 
 use super::scan::AddressUse;
 use super::source_map::SourceMap;

@@ -3,27 +3,40 @@
 //! the AST to the [`crate::ir`] program, refusing unsupported constructs
 //! with a [`Diagnostic`].
 
+mod arithmetic;
+mod assembly;
+mod assignment;
+mod atomics;
 mod bit_builtins;
 mod bit_fields;
 mod builtins;
 mod c11_threads;
+mod constants;
 mod dollar_names;
 mod float_value;
 mod floating;
 mod function_pointers;
 mod globals;
 mod initialisers;
+mod layout;
 mod long_double;
 mod lower;
 mod lower_expr;
 mod lower_stmt;
+mod lvalues;
 mod math_builtins;
+mod memory_access;
+mod memory_functions;
+mod pointer_casts;
 mod preprocess;
 mod program;
 mod scan;
 mod source_map;
 mod strings;
+mod struct_types;
+mod struct_values;
 mod sync_objects;
+mod thread_calls;
 mod thread_specific;
 mod type_of;
 mod types;

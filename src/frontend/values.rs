@@ -12,6 +12,7 @@ pub struct Val {
     pub expr: Expr,
     pub ty: CType,
 }
+
 impl Val {
     pub fn int(v: i64) -> Val {
         Val {
@@ -39,6 +40,7 @@ pub enum LVal {
         atomic: bool,
     },
 }
+
 impl LVal {
     pub fn ty(&self) -> &CType {
         match self {
@@ -146,4 +148,79 @@ pub fn fits_shared_memory(value: i64, ty: &CType, bits: u32) -> bool {
     }
     let limit = 1i64 << (bits - 1);
     (-limit..limit).contains(&handed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CType, fits_shared_memory, stored_value};
+
+    const INT: CType = CType::Int {
+        bits: 32,
+        signed: true,
+    };
+    const UNSIGNED: CType = CType::Int {
+        bits: 32,
+        signed: false,
+    };
+    const LONG: CType = CType::Int {
+        bits: 64,
+        signed: true,
+    };
+    const UNSIGNED_LONG: CType = CType::Int {
+        bits: 64,
+        signed: false,
+    };
+
+    #[test]
+    fn values_fit_a_bit_width_as_the_program_hands_them_to_memory() {
+        let fits = |value: i64, bits: u32| fits_shared_memory(value, &INT, bits);
+        assert!(fits(127, 8) && fits(-128, 8));
+        assert!(!fits(128, 8) && !fits(-129, 8) && !fits(200, 8));
+        // an unsigned 0xffffffff is -1 as an int, which 8 bits hold
+        assert!(
+            fits_shared_memory(0xffff_ffff, &UNSIGNED, 8)
+                && fits_shared_memory(0xffff_ffff, &UNSIGNED, 32)
+        );
+        assert!(fits(-1, 1) && !fits(1, 1));
+        let fits_long = |value: i64, bits: u32| fits_shared_memory(value, &LONG, bits);
+        assert!(fits_long((1 << 39) - 1, 40) && fits_long(-(1 << 39), 40));
+        assert!(!fits_long(1 << 39, 40) && !fits_long(1 << 40, 40) && fits_long(i64::MIN, 64));
+    }
+
+    #[test]
+    fn sixty_four_bit_values_must_go_through_int_up_to_bitwidth_32() {
+        assert!(!fits_shared_memory(1 << 40, &LONG, 32) && fits_shared_memory(1 << 40, &LONG, 64));
+        assert!(
+            fits_shared_memory(-5, &LONG, 32) && fits_shared_memory(i64::from(i32::MIN), &LONG, 32)
+        );
+        // 4294967295 as an int is -1, which reads back as 2^64 - 1
+        assert!(!fits_shared_memory(0xffff_ffff, &UNSIGNED_LONG, 32));
+        // 2^64 - 1 (held as -1) reads back unchanged
+        assert!(
+            fits_shared_memory(-1, &UNSIGNED_LONG, 32)
+                && !fits_shared_memory(0x7fff_ffff, &UNSIGNED_LONG, 16)
+        );
+        assert!(fits_shared_memory(0xffff_ffff, &UNSIGNED_LONG, 33));
+    }
+
+    #[test]
+    fn narrow_unsigned_values_go_to_shared_memory_as_their_signed_bits() {
+        let unsigned_char = CType::Int {
+            bits: 8,
+            signed: false,
+        };
+        assert_eq!(stored_value(250, &unsigned_char), -6);
+        assert!(fits_shared_memory(250, &unsigned_char, 8));
+        assert_eq!(stored_value(250, &UNSIGNED), 250);
+        assert_eq!(
+            stored_value(
+                -6,
+                &CType::Int {
+                    bits: 8,
+                    signed: true
+                }
+            ),
+            -6
+        );
+    }
 }
