@@ -1156,14 +1156,16 @@ fn anonymous_struct_members_are_the_enclosing_structs_members() {
     );
     expect(&relaxed, "--pso", Verdict::Unsafe);
     expect(&relaxed, "--tso", Verdict::Safe);
-    // an anonymous union is refused where it is declared, not dropped
+    // an anonymous union of members of different sizes is refused where
+    // an object of it is declared, not dropped
     let union = directory.path().join("anonymous_union.c");
     std::fs::write(&union, "struct word {\n  union { int i; char c[4]; };\n};\nstruct word w;\nint main(void) { return w.i; }\n")
         .expect("write the program");
     let (code, _, stderr) = verify(&union, &["--sc"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
-        stderr.contains("an anonymous union member") && stderr.contains(":2:"),
+        stderr.contains("an anonymous union whose members are not scalars of one size")
+            && stderr.contains(":4:"),
         "{stderr}"
     );
     // a positional initialiser would reach the anonymous struct's members

@@ -12,6 +12,7 @@ const OWN_HEADERS: &[(&str, &str)] = &[
     ("stdatomic.h", include_str!("../../include/stdatomic.h")),
     ("assert.h", include_str!("../../include/assert.h")),
     ("threads.h", include_str!("../../include/threads.h")),
+    ("genmc.h", include_str!("../../include/genmc.h")),
     ("x86intrin.h", X86_INTRINSICS),
     ("immintrin.h", X86_INTRINSICS),
     ("emmintrin.h", X86_INTRINSICS),
