@@ -20,7 +20,14 @@ pub struct Limits {
     /// Set by another party to stop it (the CBMC run answered first).
     pub stop: Option<Arc<AtomicBool>>,
     pub deadline: Option<Instant>,
+    /// Also check robustness (`lazysma robust`): an execution whose
+    /// reads-from no SC execution has is a violation of kind
+    /// [`NOT_ROBUST`]. Only the reads-from search checks it.
+    pub robustness: bool,
 }
+
+/// The kind of the violation a non-robust execution is.
+pub const NOT_ROBUST: &str = "robustness";
 
 /// What the search counted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]

@@ -27,7 +27,7 @@ pub mod state;
 pub mod value;
 
 pub use decline::Declined;
-pub use explore::{Limits, Statistics};
+pub use explore::{Limits, NOT_ROBUST, Statistics};
 
 use crate::consistency::Model;
 use crate::ir::Program;
@@ -119,6 +119,13 @@ pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
         .map_err(NoAnswer::Declined)?;
     match reads_from(prepared, &machine, limits) {
         Ok(answer) => Ok(answer),
+        Err(RfNoAnswer::Fallback(why, _)) if limits.robustness => {
+            Err(NoAnswer::Declined(Declined {
+                reason: format!(
+                    "robustness is checked by the reads-from search, which does not handle {why} yet"
+                ),
+            }))
+        }
         Err(RfNoAnswer::Fallback(why, _)) => {
             let mut answer = explicit(prepared, &machine, limits)?;
             match &mut answer {

@@ -8,12 +8,13 @@
 //! executions is explored once; a violation comes back with its machine
 //! path.
 
-use super::explore::{Limits, PathStep, Statistics, Stopped};
+use super::explore::{Limits, NOT_ROBUST, PathStep, Statistics, Stopped};
 use super::machine::{Machine, State, Violation};
 use super::mutation::{Mutation, Trace};
 use super::rf_event::{Event, Key, Source};
 use super::rf_oracle::{Verdict, witness};
 use super::rf_run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
+use crate::consistency::Model;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -30,6 +31,10 @@ impl From<Abort> for RfStopped {
         RfStopped::Abort(abort)
     }
 }
+
+/// The description of a non-robust execution's violation.
+pub const NOT_ROBUST_DESCRIPTION: &str =
+    "the reads-from of this execution is one no sequentially consistent execution has";
 
 /// What RF-SMC found.
 #[derive(Debug, Clone)]
@@ -208,6 +213,11 @@ impl Explorer<'_, '_> {
         let mut events = schedule.events;
         events.extend(runner.events.drain(start..));
         let trace = Trace::new(events, start);
+        if self.limits.robustness
+            && let Some(found) = self.not_robust(&trace.events, &runner.path)?
+        {
+            return Ok(Some(found));
+        }
         let mut sets = schedule.sets;
         for event in &trace.events[start..] {
             if event.is_mutable_read() {
@@ -247,6 +257,24 @@ impl Explorer<'_, '_> {
             };
         }
         Ok(None)
+    }
+
+    /// The execution of `events` (reached by `path`) as a violation when
+    /// no SC execution has its reads-from (the program is not robust).
+    fn not_robust(&mut self, events: &[Event], path: &[PathStep]) -> Call {
+        self.statistics.witness_checks += 1;
+        match witness(events, self.threads, Model::Sc) {
+            Ok(Verdict::Realisable(_)) => Ok(None),
+            Ok(Verdict::Unrealisable) => Ok(Some(RfFound::Violation {
+                violation: Violation {
+                    slot: events.last().map_or(0, |event| event.key.thread),
+                    description: NOT_ROBUST_DESCRIPTION.to_string(),
+                    kind: NOT_ROBUST,
+                },
+                path: path.to_vec(),
+            })),
+            Err(reason) => Err(RfStopped::Abort(Abort::Fallback(INTERNAL, reason))),
+        }
     }
 
     /// The value a source gives at `location`.

@@ -43,6 +43,7 @@ impl NativeRun {
                 max_states: smc::MAX_STATES,
                 stop: Some(stop_flag),
                 deadline: timeout.map(|limit| started + limit),
+                robustness: false,
             };
             let answer = smc::prepare(&program, &options)
                 .and_then(|prepared| smc::check(&prepared, &limits));

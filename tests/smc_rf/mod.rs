@@ -34,6 +34,7 @@ pub fn limits() -> Limits {
         max_states: smc::MAX_STATES,
         stop: None,
         deadline: None,
+        robustness: false,
     }
 }
 
