@@ -10,18 +10,16 @@ use crate::backend::{
     BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, Property, ProverAnswer, RunOptions,
     SatSolver, Trace,
 };
-use crate::consistency::ExecutionError;
-use crate::consistency::{self, Model};
+use crate::consistency::Model;
 use crate::exit;
 use crate::options::{Engine, MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
-use crate::trace::diagnosis;
-use crate::trace::execution::BuildError;
-use crate::trace::execution::{self, Decoded};
-use crate::trace::records::{self, Assignment, Record, RecordKind};
+use crate::trace::execution::Decoded;
+use crate::trace::explain::{self, Counterexample, Evidence};
+use crate::trace::records::Assignment;
 use crate::trace::report::{
-    CbmcReport, CheckReport, DiagnosticReport, Invocation, KeptPrograms, PropertyReport, Renderer,
-    Verdict, VerifyReport, WarningReport,
+    CbmcReport, CheckReport, DiagnosticReport, Invocation, KeptPrograms, PropertyReport, Verdict,
+    VerifyReport, WarningReport,
 };
 use crate::trace::{render_json, render_sarif, render_text};
 use crate::translate::TranslateError;
@@ -131,11 +129,17 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
     }
 }
 
-/// Sets the verdict, exit code and message of a report that ends in error.
+/// Ends a report in error: its verdict, the verdict's exit code and
+/// `message`.
+fn stop(report: &mut VerifyReport, verdict: Verdict, message: String) {
+    report.conclude_with(verdict, message);
+}
+
+/// [`stop`], for the native engine's report, which passes the exit code
+/// too: it must be the verdict's ([`Verdict::exit_code`] decides it).
 fn fail(report: &mut VerifyReport, verdict: Verdict, code: u8, message: String) {
-    report.verdict = verdict;
-    report.exit_code = code;
-    report.message = Some(message);
+    debug_assert_eq!(code, verdict.exit_code());
+    report.conclude_with(verdict, message);
 }
 
 /// Runs translation, CBMC and the check, filling `report`. Returns extra
@@ -153,7 +157,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
                 "the --keep output {} is the input file; refusing to overwrite it",
                 keep.display()
             );
-            fail(report, Verdict::BadInput, exit::BAD_INPUT, message);
+            stop(report, Verdict::BadInput, message);
             return None;
         }
     }
@@ -177,21 +181,11 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     let (translation, program) = match translated {
         Ok(translated) => translated,
         Err(error) if error.is_environment_failure() => {
-            fail(
-                report,
-                Verdict::BackendError,
-                exit::BACKEND_FAILURE,
-                error.to_string(),
-            );
+            stop(report, Verdict::BackendError, error.to_string());
             return None;
         }
         Err(error) => {
-            fail(
-                report,
-                Verdict::BadInput,
-                exit::BAD_INPUT,
-                error.to_string(),
-            );
+            stop(report, Verdict::BadInput, error.to_string());
             report.diagnostic = error.diagnostic().map(DiagnosticReport::from);
             return Some(render_translate_error(&error, request.color));
         }
@@ -216,10 +210,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     let directory = match tempfile::tempdir() {
         Ok(directory) => directory,
         Err(error) => {
-            fail(
+            stop(
                 report,
                 Verdict::BackendError,
-                exit::BACKEND_FAILURE,
                 format!("cannot create a temporary directory: {error}"),
             );
             return None;
@@ -233,23 +226,13 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     {
         let message =
             format!("cannot write the sequential program to a temporary directory: {error}");
-        fail(
-            report,
-            Verdict::BackendError,
-            exit::BACKEND_FAILURE,
-            message,
-        );
+        stop(report, Verdict::BackendError, message);
         return None;
     }
     if let Some(keep) = &request.keep
         && let Err(message) = keep_copy(keep, &translation.c_source)
     {
-        fail(
-            report,
-            Verdict::BackendError,
-            exit::BACKEND_FAILURE,
-            message,
-        );
+        stop(report, Verdict::BackendError, message);
         return None;
     }
     let sc_file = directory.path().join("sequential-sc.c");
@@ -259,12 +242,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     if let (Some(sc_program), Some(sc_keep)) = (&sc_program, &sc_keep)
         && let Err(message) = keep_copy(sc_keep, &sc_program.c_source)
     {
-        fail(
-            report,
-            Verdict::BackendError,
-            exit::BACKEND_FAILURE,
-            message,
-        );
+        stop(report, Verdict::BackendError, message);
         return None;
     }
     report.kept = request.keep.as_ref().map(|keep| KeptPrograms {
@@ -304,24 +282,14 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     let runs = match runs {
         Ok(runs) => runs,
         Err(error) => {
-            fail(
-                report,
-                Verdict::BackendError,
-                exit::BACKEND_FAILURE,
-                error.to_string(),
-            );
+            stop(report, Verdict::BackendError, error.to_string());
             return None;
         }
     };
     if crate::interrupt::received() {
         // SIGTERM or SIGINT stopped CBMC: no verdict, and the temporary
         // directory goes now
-        fail(
-            report,
-            Verdict::BackendError,
-            exit::BACKEND_FAILURE,
-            "interrupted".to_string(),
-        );
+        stop(report, Verdict::BackendError, "interrupted".to_string());
         return None;
     }
     match (runs.sc_violation, &sc_program) {
@@ -382,25 +350,22 @@ fn native_only(
     report.engine = "smc";
     match answer {
         Ok(answer) => native::conclude(request, report, answer, map),
-        Err(crate::smc::NoAnswer::Declined(declined)) => fail(
+        Err(crate::smc::NoAnswer::Declined(declined)) => stop(
             report,
             Verdict::BadInput,
-            exit::BAD_INPUT,
             format!(
                 "the native engine declines this program: {}; run it with --engine cbmc or auto",
                 declined.reason
             ),
         ),
-        Err(crate::smc::NoAnswer::Timeout) => fail(
+        Err(crate::smc::NoAnswer::Timeout) => stop(
             report,
             Verdict::Timeout,
-            exit::TIMEOUT,
             "the native engine stopped at the time limit".to_string(),
         ),
-        Err(other) => fail(
+        Err(other) => stop(
             report,
             Verdict::BackendError,
-            exit::BACKEND_FAILURE,
             format!("the native engine failed: {other}"),
         ),
     }
@@ -568,8 +533,7 @@ fn conclude(
     };
     match &run.outcome {
         Outcome::Safe => {
-            report.verdict = Verdict::Safe;
-            report.exit_code = exit::SUCCESS;
+            report.conclude(Verdict::Safe);
             report.message = report.values_cut_off();
         }
         Outcome::Violated { property, trace } => {
@@ -577,23 +541,20 @@ fn conclude(
         }
         Outcome::Inconclusive { .. } => {
             let message = format!("{}; this is not reported as safe", run.outcome.summary());
-            fail(
+            stop(
                 report,
                 Verdict::BackendError,
-                exit::BACKEND_FAILURE,
                 explain(message, &run.stderr_tail),
             );
         }
-        Outcome::Timeout { .. } => fail(
+        Outcome::Timeout { .. } => stop(
             report,
             Verdict::Timeout,
-            exit::TIMEOUT,
             explain(format!("CBMC stopped: {}", run.outcome.summary()), ""),
         ),
-        Outcome::OutOfMemory { .. } | Outcome::ToolError { .. } => fail(
+        Outcome::OutOfMemory { .. } | Outcome::ToolError { .. } => stop(
             report,
             Verdict::BackendError,
-            exit::BACKEND_FAILURE,
             explain(run.outcome.summary(), &run.stderr_tail),
         ),
     }
@@ -615,7 +576,7 @@ fn refuted_without_counterexample(report: &VerifyReport) -> Option<String> {
 }
 
 /// Decodes, checks and explains a counterexample of the program
-/// translated with `sma`, under that SMA's model.
+/// translated with `sma`, under that SMA's model ([`explain::explain`]).
 fn counterexample(
     request: &VerifyRequest,
     report: &mut VerifyReport,
@@ -624,46 +585,32 @@ fn counterexample(
     map: &TranslationMap,
     sma: SmaImplementation,
 ) {
-    report.property = Some(PropertyReport::new(&property.id, &property.description));
-    let decoded = match decode(trace, map, sma) {
-        Ok(decoded) => decoded,
-        Err(DecodeFailure::UnlockNotHeld(description)) => {
-            // the program's bug, which no execution can show: the property
-            // CBMC reported may well need it
-            report.property = Some(PropertyReport::new(UNLOCK_NOT_HELD_ID, &description));
-            report.verdict = Verdict::Violation;
-            report.exit_code = exit::VIOLATION;
-            report.message = Some(
-                "a thread unlocks a mutex that it does not hold, which POSIX leaves undefined for a normal mutex: no execution of the memory model goes on from there, so the native check has no witness"
-                    .into(),
-            );
-            return;
-        }
-        Err(DecodeFailure::Other(reason)) => {
-            report.check.reason = Some(reason.clone());
-            report.check.realisable = Some(false);
-            report.check.performed = request.native_check;
-            fail(
-                report,
-                Verdict::CheckFailed,
-                exit::CHECK_FAILED,
-                format!("the counterexample cannot be decoded: {reason}"),
-            );
-            return;
-        }
+    let assignments = trace
+        .assignments()
+        .filter_map(|step| {
+            let lhs = step.lhs.as_deref()?;
+            let value = step.value.as_ref();
+            Some(Assignment {
+                lhs,
+                data: value.and_then(|v| v.data.as_deref()),
+                integer: value.and_then(|v| v.integer),
+            })
+        })
+        .collect();
+    let counterexample = Counterexample {
+        id: &property.id,
+        description: &property.description,
+        evidence: Evidence::Assignments(assignments),
+        sma,
+        model: consistency_model(sma.model()),
+        native_check: request.native_check,
     };
-    explain(
-        request,
-        report,
-        &decoded,
-        map,
-        consistency_model(sma.model()),
-    );
+    explain::explain(report, map, counterexample);
 }
 
-/// Checks an execution decoded from a violation's records natively under
-/// `model` and explains it: the witness table, the diagnosis and the fence
-/// advice (a CBMC counterexample's and a native trace's alike).
+/// Checks an execution the native engine recorded natively under `model`
+/// and explains it ([`explain::check_and_explain`]), its property placed
+/// by the translation's property table.
 fn explain(
     request: &VerifyRequest,
     report: &mut VerifyReport,
@@ -671,127 +618,10 @@ fn explain(
     map: &TranslationMap,
     model: Model,
 ) {
-    let renderer = Renderer {
-        decoded,
-        map,
-        atomic_writes: model == Model::Sc,
-    };
-    let bound_reached = report
-        .property
-        .as_ref()
-        .is_some_and(PropertyReport::is_unwinding_assertion);
-    let failing = report
-        .property
-        .as_ref()
-        .and_then(PropertyReport::thread_slot);
-    if !request.native_check {
-        report.verdict = if bound_reached {
-            Verdict::UnwindingBound
-        } else {
-            Verdict::UncheckedViolation
-        };
-        report.exit_code = exit::VIOLATION;
-        report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
-        return;
+    if let Some(property) = report.property.take() {
+        report.property = Some(PropertyReport::of(map, &property.id, &property.description));
     }
-    report.check.performed = true;
-    let checked = consistency::verify(&decoded.execution, model)
-        .map_err(|reason| reason.to_string())
-        .and_then(
-            |witness| match consistency::replay(&decoded.execution, &witness, model) {
-                Ok(()) => Ok(witness),
-                Err(error) => Err(format!("the checker's witness does not replay: {error}")),
-            },
-        );
-    match checked {
-        Ok(witness) => {
-            report.check.realisable = Some(true);
-            report.verdict = Verdict::Violation;
-            report.exit_code = exit::VIOLATION;
-            report.witness = Some(renderer.witness(&witness, "native-check", failing));
-            if bound_reached {
-                // CBMC's convention: a failed unwinding assertion fails the run.
-                report.verdict = Verdict::UnwindingBound;
-                return;
-            }
-            let found = diagnosis::diagnose(decoded, &witness, model);
-            report.diagnosis = Some(renderer.diagnosis(&found, model));
-        }
-        Err(reason) => {
-            report.check.realisable = Some(false);
-            report.check.reason = Some(reason.clone());
-            report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
-            fail(
-                report,
-                Verdict::CheckFailed,
-                exit::CHECK_FAILED,
-                format!("the counterexample failed the native check: {reason}"),
-            );
-        }
-    }
-}
-
-/// The id of the property "a thread unlocks a mutex it does not hold",
-/// which the native check finds (CBMC has no such property).
-const UNLOCK_NOT_HELD_ID: &str = "unlock-not-held";
-
-/// Why a CBMC trace gives no execution.
-enum DecodeFailure {
-    /// A thread unlocks a mutex it does not hold (the description of that
-    /// property, `file:line: ...` of the unlock).
-    UnlockNotHeld(String),
-    /// The records are not an execution: a defect of the translation.
-    Other(String),
-}
-
-/// The execution recorded in a CBMC trace of the program translated with
-/// `sma`.
-fn decode(
-    trace: &Trace,
-    map: &TranslationMap,
-    sma: SmaImplementation,
-) -> Result<Decoded, DecodeFailure> {
-    let assignments = trace.assignments().filter_map(|step| {
-        let lhs = step.lhs.as_deref()?;
-        let value = step.value.as_ref();
-        Some(Assignment {
-            lhs,
-            data: value.and_then(|v| v.data.as_deref()),
-            integer: value.and_then(|v| v.integer),
-        })
-    });
-    let records =
-        records::decode(assignments).map_err(|error| DecodeFailure::Other(error.to_string()))?;
-    execution::build_typed(&records, &map.locations, &map.value_types, sma).map_err(|error| {
-        match error {
-            BuildError::Malformed(ExecutionError::UnlockNotHeld { .. }) => {
-                match unlock_not_held(&records, map) {
-                    Some(description) => DecodeFailure::UnlockNotHeld(description),
-                    None => DecodeFailure::Other(error.to_string()),
-                }
-            }
-            other => DecodeFailure::Other(other.to_string()),
-        }
-    })
-}
-
-/// The description (`file:line: ...`) of the first unlock in the records
-/// of a mutex that its thread does not hold.
-fn unlock_not_held(records: &[Record], map: &TranslationMap) -> Option<String> {
-    let mut held: std::collections::HashSet<(usize, u64)> = std::collections::HashSet::new();
-    let record = records.iter().find(|record| match record.kind {
-        RecordKind::Lock => !held.insert((record.thread, record.loc)),
-        RecordKind::Unlock => !held.remove(&(record.thread, record.loc)),
-        _ => false,
-    })?;
-    let origin = map.origins.get(record.stmt)?;
-    Some(format!(
-        "{}:{}: {}: {}",
-        origin.file,
-        origin.line,
-        crate::ir::UNLOCK_NOT_HELD,
-        origin.text
-    ))
+    explain::check_and_explain(report, decoded, map, model, request.native_check);
 }
 
 /// Prints the report: JSON on stdout, or text (stdout for results, stderr

@@ -180,9 +180,12 @@ fn a_safe_verdict_with_unreached_code_says_so_in_its_headline() {
 
 #[test]
 fn the_headline_says_what_fails_unless_it_is_an_assertion() {
-    let violation = |description: &str| VerifyReport {
+    let violation = |kind: PropertyKind, description: &str| VerifyReport {
         verdict: Verdict::Violation,
-        property: Some(PropertyReport::new("thread1_t.assertion.1", description)),
+        property: Some(PropertyReport {
+            kind,
+            ..PropertyReport::new("thread1_t.assertion.1", description)
+        }),
         ..safe_report(
             SmaImplementation::Etso,
             crate::options::Bounds::default(),
@@ -190,7 +193,10 @@ fn the_headline_says_what_fails_unless_it_is_an_assertion() {
         )
     };
     let text = render(
-        &violation("oob.c:5: array index out of bounds: arr[i + 3] = 1;"),
+        &violation(
+            PropertyKind::ArrayIndexOutOfBounds,
+            "oob.c:5: array index out of bounds: arr[i + 3] = 1;",
+        ),
         false,
     );
     assert!(
@@ -199,12 +205,18 @@ fn the_headline_says_what_fails_unless_it_is_an_assertion() {
         ),
         "{text}"
     );
-    let text = render(&violation("e.c:9: reach_error();"), false);
+    let text = render(
+        &violation(PropertyKind::ErrorCall, "e.c:9: reach_error();"),
+        false,
+    );
     assert!(
         text.starts_with("Violation under TSO: the error call is reached (property "),
         "{text}"
     );
-    let text = render(&violation("a.c:3: assert(x == 1);"), false);
+    let text = render(
+        &violation(PropertyKind::Assertion, "a.c:3: assert(x == 1);"),
+        false,
+    );
     assert!(
         text.starts_with("Violation under TSO (property thread1_t.assertion.1)\n"),
         "{text}"
