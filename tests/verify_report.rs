@@ -28,33 +28,6 @@ fn program(directory: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// Writes `text` as `name` and checks it under SC, TSO and PSO: no
-/// violation with the extra arguments `safe`, a violation with `unsafe_`
-/// (text report, no colours). Returns the violation reports, one per model
-/// (None without CBMC outside CI).
-fn safe_then_violation_under_every_model(
-    name: &str,
-    text: &str,
-    safe: &[&str],
-    unsafe_: &[&str],
-) -> Option<Vec<String>> {
-    if !require_cbmc() {
-        return None;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, name, text);
-    let mut reports = Vec::new();
-    for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&path, &[&[model][..], safe].concat());
-        assert_eq!(code, 0, "{name} {model} {safe:?}: {stdout}{stderr}");
-        let (code, stdout, stderr) =
-            verify(&path, &[&[model, "--color", "never"][..], unsafe_].concat());
-        assert_eq!(code, 10, "{name} {model} {unsafe_:?}: {stdout}{stderr}");
-        reports.push(stdout);
-    }
-    Some(reports)
-}
-
 /// The one warning of a JSON report (`stdout` shows the report otherwise).
 fn only_warning<'a>(report: &'a Value, stdout: &str) -> &'a Value {
     let warnings = report["warnings"].as_array().expect("warnings is an array");
@@ -2217,72 +2190,6 @@ fn a_keep_path_that_cannot_be_written_is_an_environment_failure_like_an_output()
     );
 }
 
-/// Two threads publish a slot each, meet at a barrier (`WAIT`), and read
-/// the other's slot; main counts the serial threads.
-const BARRIER: &str = "#include <assert.h>
-#include <pthread.h>
-pthread_barrier_t barrier;
-int slot[2], serial;
-void *worker(void *arg) {
-  int me = *(int *)arg;
-  slot[me] = 1;
-  if (WAIT == PTHREAD_BARRIER_SERIAL_THREAD) serial++;
-  assert(slot[1 - me] == 1);
-  return 0;
-}
-int ids[2] = {0, 1};
-int main(void) {
-  pthread_t a, b;
-  pthread_barrier_init(&barrier, 0, 2);
-  pthread_create(&a, 0, worker, &ids[0]);
-  pthread_create(&b, 0, worker, &ids[1]);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  assert(serial == SERIAL);
-  pthread_barrier_destroy(&barrier);
-  return 0;
-}
-";
-
-#[test]
-fn a_barrier_waits_for_its_group_publishes_the_stores_before_it_and_names_one_serial_thread() {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "barrier.c", BARRIER);
-    let wait = "WAIT=pthread_barrier_wait(&barrier)";
-    for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) =
-            verify(&path, &[model, "-D", wait, "-D", "SERIAL=1", "--no-sc-run"]);
-        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        let (code, stdout, stderr) =
-            verify(&path, &[model, "-D", wait, "-D", "SERIAL=0", "--no-sc-run"]);
-        assert_eq!(
-            code, 10,
-            "{model}: one thread is the serial one: {stdout}{stderr}"
-        );
-        let (code, stdout, stderr) = verify(
-            &path,
-            &[
-                model,
-                "-D",
-                "WAIT=0",
-                "-D",
-                "SERIAL=0",
-                "--no-sc-run",
-                "--color",
-                "never",
-            ],
-        );
-        assert_eq!(code, 10, "{model}: without the barrier: {stdout}{stderr}");
-        assert!(
-            stdout.contains("assert(slot[1 - me] == 1);"),
-            "{model}: {stdout}"
-        );
-    }
-}
-
 #[test]
 fn a_try_lock_of_a_mutex_its_own_thread_holds_fails_and_is_confirmed() {
     if !require_cbmc() {
@@ -2688,59 +2595,6 @@ fn a_node_filled_in_before_it_is_published_is_private_until_then() {
     }
 }
 
-/// Floating values in shared memory: a mutex-protected `double` sum in a
-/// struct beside a `float` array, a `double` on the heap, conversions both
-/// ways and a NaN. The sum is 1.5 under every model; `EXPECTED` is what
-/// main asserts.
-const FLOATING_ACCUMULATOR: &str = "#include <pthread.h>
-#include <assert.h>
-#include <stdlib.h>
-struct account { pthread_mutex_t m; double sum; float w[2]; };
-struct account a = { PTHREAD_MUTEX_INITIALIZER, 0.0, { 0.5f, 0.25f } };
-double *scratch;
-static double half(double v) { return v / 2; }
-void *worker(void *arg) {
-  int i = *(int *)arg;
-  pthread_mutex_lock(&a.m);
-  a.sum += half(a.w[i]) * 4;
-  a.w[i]++;
-  pthread_mutex_unlock(&a.m);
-  *scratch = i;
-  return 0;
-}
-int main(void) {
-  pthread_t t[2];
-  int ids[2] = { 0, 1 };
-  scratch = malloc(sizeof(double));
-  *scratch = -0.0;
-  for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, &ids[i]);
-  for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
-  float f = -a.w[0];
-  double zero = 0.0, nan = zero / zero;
-  assert(f == -1.5f && (int)(a.w[1] * 3) == 3 && nan != nan);
-  assert(*scratch == 0 || *scratch == 1);
-  assert(a.sum == EXPECTED);
-  return 0;
-}
-";
-
-#[test]
-fn floating_values_in_shared_memory_keep_their_values_under_every_model() {
-    let Some(reports) = safe_then_violation_under_every_model(
-        "floating.c",
-        FLOATING_ACCUMULATOR,
-        &["--bitwidth", "64", "-D", "EXPECTED=1.5"],
-        &["--bitwidth", "64", "-D", "EXPECTED=1.25"],
-    ) else {
-        return;
-    };
-    for report in reports {
-        // the witness shows the numbers, not their bits
-        assert!(report.contains("reads a.sum = 1.5 from memory"), "{report}");
-        assert!(report.contains("a.w[1] := 1.25"), "{report}");
-    }
-}
-
 /// Store buffering on a `float` and a `double`; with `FENCE` defined each
 /// thread fences between its store and its load.
 const FLOATING_STORE_BUFFERING: &str = "#include <pthread.h>
@@ -2888,51 +2742,6 @@ fn without_a_bit_width_shared_memory_holds_a_double_and_the_64_bit_values_before
         ),
         "{stderr}"
     );
-}
-
-/// Heap blocks typed by the pointer their allocation is converted to:
-/// `priv` is main's private pointer, so no pointer in shared memory types
-/// its block; `s`'s block is typed by its cast.
-const TYPED_ALLOCATIONS: &str = "#include <pthread.h>
-#include <assert.h>
-#include <stdlib.h>
-struct sample { int id; float w; };
-double *cells;
-struct sample *s;
-void *t(void *arg) { cells[1] = 2.5; s->w = 0.75f; return 0; }
-int main(void) {
-  cells = malloc(2 * sizeof(double));
-  s = (struct sample *)malloc(sizeof(struct sample));
-  double *priv = malloc(sizeof *priv);
-  *priv = -1.25;
-  cells[0] = 0.5;
-  s->id = 7;
-  pthread_t th;
-  pthread_create(&th, 0, t, 0);
-  pthread_join(th, 0);
-  assert(cells[0] + cells[1] + *priv + s->w == 0);
-  return 0;
-}
-";
-
-#[test]
-fn the_witness_shows_heap_values_in_the_type_their_allocation_is_converted_to() {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "typed_allocations.c", TYPED_ALLOCATIONS);
-    let (code, stdout, stderr) = verify(&path, &["--sc", "--nmalloc", "3", "--color", "never"]);
-    assert_eq!(code, 10, "{stdout}{stderr}");
-    for effect in [
-        "heap#2[0] := -1.25",
-        "reads heap#2[0] = -1.25 from memory",
-        "heap#1[0] := 7",
-        "reads heap#1[1] = 0.75",
-        "reads heap#0[1] = 2.5",
-    ] {
-        assert!(stdout.contains(effect), "{effect}: {stdout}");
-    }
 }
 
 #[test]
