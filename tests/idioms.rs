@@ -95,3 +95,14 @@ fn a_union_of_mixed_sizes_is_refused_with_its_reason() {
         "{stderr}"
     );
 }
+
+#[test]
+fn linux_read_once_is_refused_where_its_size_is_a_parameter() {
+    let (code, stdout, stderr) = verify(&folder().join("read_once_size.c"), &["--tso"]);
+    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("a size that is not a positive constant here")
+            && stderr.contains("read_once_size.c:30:"),
+        "{stderr}"
+    );
+}
