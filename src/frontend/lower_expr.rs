@@ -114,10 +114,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Expression::Statement(s) => self.statement_expression(s),
             Expression::GenericSelection(_) => self.lw.refuse(e.span, "`_Generic`", None),
-            Expression::OffsetOf(offset) => match self.lw.types.offset_of(offset)? {
-                Some(bytes) => Ok(Val { expr: Expr::Const(bytes as i64), ty: CType::SIZE }),
-                None => self.lw.refuse(e.span, "`offsetof` with an index that is not a constant", None),
-            },
+            Expression::OffsetOf(offset) => {
+                // `offsetof(typeof(*p), m)` of the kernel's `container_of`
+                self.resolve_typeof_in_type_name(&offset.node.type_name)?;
+                match self.lw.types.offset_of(offset)? {
+                    Some(bytes) => Ok(Val { expr: Expr::Const(bytes as i64), ty: CType::SIZE }),
+                    None => self.lw.refuse(e.span, "`offsetof` with an index that is not a constant", None),
+                }
+            }
             Expression::VaArg(_) => self.lw.refuse(
                 e.span,
                 "variadic arguments (`va_arg`)",

@@ -107,6 +107,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let (container, scalars) = match &super::scan::uncast(&b.node.rhs).node {
             Expression::OffsetOf(offset) => {
+                self.resolve_typeof_in_type_name(&offset.node.type_name)?;
                 let container = self.lw.types.type_name(&offset.node.type_name)?;
                 let Some(scalars) = self.lw.types.member_offset(offset, Unit::Scalars)? else {
                     return self.lw.refuse(
