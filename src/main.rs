@@ -35,6 +35,9 @@ enum Command {
     Verify(VerifyArgs),
     /// Decide whether an execution (JSON) is realisable under SC, TSO or PSO.
     Check(CheckArgs),
+    /// Decide whether TSO or PSO lets the program's reads observe what no
+    /// SC execution can (the native engine; assertions are not checked).
+    Robust(RobustArgs),
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -399,6 +402,21 @@ fn engine(choice: EngineChoice) -> lazysma::options::Engine {
 }
 
 #[derive(Debug, Args)]
+struct RobustArgs {
+    #[command(flatten)]
+    translation: TranslationArgs,
+    /// Stop the search after this many seconds (exit code 3).
+    #[arg(long, value_name = "S", value_parser = parse_timeout)]
+    timeout: Option<u64>,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: VerifyFormat,
+    /// Colours in the report.
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+}
+
+#[derive(Debug, Args)]
 struct CheckArgs {
     /// The execution, as JSON (format in docs/check.md).
     file: PathBuf,
@@ -409,7 +427,7 @@ struct CheckArgs {
     format: Format,
 }
 
-const SUBCOMMANDS: [&str; 4] = ["translate", "verify", "check", "help"];
+const SUBCOMMANDS: [&str; 5] = ["translate", "verify", "check", "robust", "help"];
 
 /// `lazysma FILE ...` is `lazysma translate FILE ...`.
 fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
@@ -494,6 +512,7 @@ fn run() -> u8 {
         Command::Translate(arguments) => run_translate(&arguments),
         Command::Verify(arguments) => run_verify(&arguments),
         Command::Check(arguments) => run_check(&arguments),
+        Command::Robust(arguments) => run_robust(&arguments),
     }
 }
 
@@ -589,9 +608,41 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         // --sma checks that one implementation alone
         sc_run: !arguments.no_sc_run && arguments.translation.sma.is_none(),
         engine: engine(arguments.engine),
+        robustness: false,
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
+    lazysma::interrupt::install();
+    let code = lazysma::verify::run(&request);
+    lazysma::interrupt::finish();
+    code
+}
+
+fn run_robust(arguments: &RobustArgs) -> u8 {
+    let options = match arguments.translation.options() {
+        Ok(options) => options,
+        Err(message) if arguments.format != VerifyFormat::Text => {
+            return lazysma::verify::report_option_error(&message, report_format(arguments.format));
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::BAD_INPUT;
+        }
+    };
+    let request = lazysma::verify::VerifyRequest {
+        file: arguments.translation.file.clone(),
+        options,
+        cbmc: None,
+        timeout: arguments.timeout.map(std::time::Duration::from_secs),
+        format: report_format(arguments.format),
+        native_check: true,
+        sat_solver: None,
+        keep: None,
+        color: use_color(arguments.color, std::io::stdout().is_terminal()),
+        sc_run: false,
+        engine: lazysma::options::Engine::Smc,
+        robustness: true,
+    };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);
     lazysma::interrupt::finish();

@@ -38,6 +38,9 @@ pub enum PropertyKind {
     ErrorCall,
     /// `--unwinding-assertions`: a loop runs longer than `--unwind`.
     UnwindingAssertion,
+    /// `lazysma robust`: an execution's reads-from is one no SC execution
+    /// has (found by the native engine; no assertion of the program).
+    NotRobust,
 }
 
 impl PropertyKind {
@@ -56,6 +59,9 @@ impl PropertyKind {
             PropertyKind::InvalidFunctionPointer => "a call through a pointer to no function",
             PropertyKind::ErrorCall => "the error call is reached",
             PropertyKind::UnwindingAssertion => "the loop runs longer than --unwind allows",
+            PropertyKind::NotRobust => {
+                "the program's reads observe what no sequentially consistent execution can"
+            }
         }
     }
 

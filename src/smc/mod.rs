@@ -32,7 +32,7 @@ pub use explore::{Limits, NOT_ROBUST, Statistics};
 use crate::consistency::Model;
 use crate::ir::Program;
 use crate::options::{MemoryModel, TranslateOptions};
-use crate::passes::SequentialProgram;
+use crate::passes::{SeqStmt, SequentialProgram};
 use crate::trace::records::Record;
 use explore::{Found, Stopped};
 use machine::{Machine, Violation};
@@ -114,7 +114,14 @@ pub fn prepare(program: &Program, options: &TranslateOptions) -> Result<Prepared
 /// explicit-state search where RF-SMC does not handle the program yet
 /// (the statistics say which search answered, and why).
 pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
-    let machine = Machine::new(&prepared.sequential, prepared.model, prepared.bitwidth);
+    let without_assertions;
+    let program = if limits.robustness {
+        without_assertions = assertions_dropped(&prepared.sequential);
+        &without_assertions
+    } else {
+        &prepared.sequential
+    };
+    let machine = Machine::new(program, prepared.model, prepared.bitwidth);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(NoAnswer::Declined)?;
     match reads_from(prepared, &machine, limits) {
@@ -136,6 +143,33 @@ pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
             Ok(answer)
         }
         Err(RfNoAnswer::Other(no_answer)) => Err(no_answer),
+    }
+}
+
+/// The program without its assertions: a robustness check asks what the
+/// program's reads can observe, not whether its assertions hold (`verify`
+/// checks those). A check that guards a memory access (an index out of
+/// bounds) keeps its assumption, which cuts the execution off there.
+fn assertions_dropped(program: &SequentialProgram) -> SequentialProgram {
+    let mut program = program.clone();
+    for thread in &mut program.threads {
+        drop_assertions(&mut thread.body);
+    }
+    program
+}
+
+fn drop_assertions(body: &mut Vec<SeqStmt>) {
+    body.retain(|stmt| !matches!(stmt, SeqStmt::Assert { .. }));
+    for stmt in body {
+        if let SeqStmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } = stmt
+        {
+            drop_assertions(then_branch);
+            drop_assertions(else_branch);
+        }
     }
 }
 
@@ -198,7 +232,12 @@ fn reads_from(
     match found {
         RfFound::Safe => Ok(Answer::Safe(statistics)),
         RfFound::Violation { violation, path } => {
-            let records = replay::records(machine, &path)
+            let records = if violation.kind == NOT_ROBUST {
+                replay::execution_records(machine, &path)
+            } else {
+                replay::records(machine, &path)
+            };
+            let records = records
                 .map_err(|failure| RfNoAnswer::Other(NoAnswer::Failed(failure.to_string())))?;
             Ok(Answer::Violation {
                 violation,

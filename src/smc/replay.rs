@@ -16,6 +16,23 @@ pub struct ReplayFailure {
 
 /// The records of the trace `path`, whose last move violates a property.
 pub fn records(machine: &Machine, path: &[PathStep]) -> Result<Vec<Record>, ReplayFailure> {
+    replay(machine, path, true)
+}
+
+/// The records of the execution `path`, which ends without violating a
+/// property (a non-robust execution): its last move may also be cut off.
+pub fn execution_records(
+    machine: &Machine,
+    path: &[PathStep],
+) -> Result<Vec<Record>, ReplayFailure> {
+    replay(machine, path, false)
+}
+
+fn replay(
+    machine: &Machine,
+    path: &[PathStep],
+    violating: bool,
+) -> Result<Vec<Record>, ReplayFailure> {
     let mut state = machine.initial(true);
     for (index, (step, values)) in path.iter().enumerate() {
         let mut choices = Fixed {
@@ -31,10 +48,14 @@ pub fn records(machine: &Machine, path: &[PathStep]) -> Result<Vec<Record>, Repl
             .map_err(|unsupported| fail(unsupported.what))?;
         let last = index + 1 == path.len();
         match (outcome, last) {
-            (Outcome::Next(()), false) | (Outcome::Violated(_), true) => {}
+            (Outcome::Next(()), false) => {}
+            (Outcome::Violated(_), true) if violating => {}
+            (Outcome::Next(()) | Outcome::CutOff, true) if !violating => {}
             (Outcome::Next(()), true) => return Err(fail("the last move violates nothing".into())),
-            (Outcome::Violated(_), false) => {
-                return Err(fail("a move before the last violates a property".into()));
+            (Outcome::Violated(_), _) => {
+                return Err(fail(
+                    "a move violates a property the path does not end with".into(),
+                ));
             }
             (Outcome::Disabled | Outcome::CutOff, _) => {
                 return Err(fail("a move of the path cannot happen".into()));

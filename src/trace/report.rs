@@ -11,6 +11,16 @@ use crate::ir::Origin;
 use crate::passes::TranslationMap;
 use serde::Serialize;
 
+/// What a run checks: the program's assertions (`verify`), or its
+/// robustness (`robust`: every execution's reads-from is one an SC
+/// execution has).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Goal {
+    Assertions,
+    Robustness,
+}
+
 /// The verdict of `lazysma verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -384,6 +394,9 @@ fn shell_word(word: &str) -> String {
 pub struct VerifyReport {
     /// The version and arguments that produced it.
     pub lazysma: Invocation,
+    /// What was checked: `assertions` (`verify`) or `robustness`
+    /// (`robust`, where a violation is a non-robust execution).
+    pub goal: Goal,
     pub verdict: Verdict,
     pub exit_code: u8,
     pub file: String,

@@ -18,8 +18,8 @@ use crate::trace::execution::Decoded;
 use crate::trace::explain::{self, Counterexample, Evidence};
 use crate::trace::records::Assignment;
 use crate::trace::report::{
-    CbmcReport, CheckReport, DiagnosticReport, Invocation, KeptPrograms, PropertyReport, Verdict,
-    VerifyReport, WarningReport,
+    CbmcReport, CheckReport, DiagnosticReport, Goal, Invocation, KeptPrograms, PropertyReport,
+    Verdict, VerifyReport, WarningReport,
 };
 use crate::trace::{render_json, render_sarif, render_text};
 use crate::translate::TranslateError;
@@ -47,6 +47,9 @@ pub struct VerifyRequest {
     pub sc_run: bool,
     /// `--engine`: the native engine, CBMC, or both side by side.
     pub engine: Engine,
+    /// `lazysma robust`: the native engine checks that every reads-from
+    /// class is one SC gives, instead of the assertions.
+    pub robustness: bool,
 }
 
 /// How `verify` prints its report.
@@ -98,6 +101,11 @@ pub fn consistency_model(model: MemoryModel) -> Model {
 fn empty_report(request: &VerifyRequest) -> VerifyReport {
     VerifyReport {
         lazysma: Invocation::current(),
+        goal: if request.robustness {
+            Goal::Robustness
+        } else {
+            Goal::Assertions
+        },
         verdict: Verdict::BackendError,
         exit_code: exit::BACKEND_FAILURE,
         file: request.file.display().to_string(),
@@ -169,6 +177,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             program,
             &request.options,
             request.timeout,
+            request.robustness,
         )),
         _ => None,
     };
@@ -619,7 +628,12 @@ fn explain(
     model: Model,
 ) {
     if let Some(property) = report.property.take() {
-        report.property = Some(PropertyReport::of(map, &property.id, &property.description));
+        let mut placed = PropertyReport::of(map, &property.id, &property.description);
+        // a non-robust execution violates no property of the table
+        if property.kind == crate::passes::properties::PropertyKind::NotRobust {
+            placed.kind = property.kind;
+        }
+        report.property = Some(placed);
     }
     explain::check_and_explain(report, decoded, map, model, request.native_check);
 }
@@ -691,6 +705,7 @@ pub fn report_option_error(message: &str, format: ReportFormat) -> u8 {
         color: false,
         sc_run: false,
         engine: Engine::Cbmc,
+        robustness: false,
     };
     let mut report = empty_report(&request);
     fail(

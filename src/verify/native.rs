@@ -9,6 +9,7 @@ use crate::exit;
 use crate::ir::Program;
 use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
+use crate::passes::properties::PropertyKind;
 use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
 use crate::trace::execution;
 use crate::trace::report::{NativeReport, NativeStatistics, PropertyReport, Verdict};
@@ -27,11 +28,13 @@ pub struct NativeRun {
 }
 
 impl NativeRun {
-    /// Starts the engine on `program` under `options`, within `timeout`.
+    /// Starts the engine on `program` under `options`, within `timeout`;
+    /// with `robustness`, it checks robustness instead of the assertions.
     pub fn start(
         program: &Program,
         options: &TranslateOptions,
         timeout: Option<Duration>,
+        robustness: bool,
     ) -> NativeRun {
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
@@ -43,7 +46,7 @@ impl NativeRun {
                 max_states: smc::MAX_STATES,
                 stop: Some(stop_flag),
                 deadline: timeout.map(|limit| started + limit),
-                robustness: false,
+                robustness,
             };
             let answer = smc::prepare(&program, &options)
                 .and_then(|prepared| smc::check(&prepared, &limits));
@@ -152,7 +155,11 @@ pub fn conclude(
                 "thread{}_{function}.{}.native",
                 violation.slot, violation.kind
             );
-            report.property = Some(PropertyReport::new(&id, &violation.description));
+            let mut property = PropertyReport::new(&id, &violation.description);
+            if violation.kind == smc::NOT_ROBUST {
+                property.kind = PropertyKind::NotRobust;
+            }
+            report.property = Some(property);
             let model = request.options.sma.model();
             match execution::build_typed(
                 &records,

@@ -3,7 +3,7 @@
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
 use super::report::{
-    FenceAdvice, FreeReport, PropertyKind, PropertyReport, StepKind, StepReport, Verdict,
+    FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport, StepKind, StepReport, Verdict,
     VerifyReport,
 };
 use crate::options::SmaImplementation;
@@ -52,6 +52,20 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
         .as_ref()
         .filter(|reach| reach.end_of_main == Some(false));
     match report.verdict {
+        Verdict::Safe if report.goal == Goal::Robustness => {
+            let _ = writeln!(
+                out,
+                "{} under {model} within the loop bounds: every execution's reads-from is one a sequentially consistent execution has",
+                style.green("Robust")
+            );
+        }
+        Verdict::Violation if report.goal == Goal::Robustness => {
+            let _ = writeln!(
+                out,
+                "{} under {model}: in this execution the reads observe what no sequentially consistent execution can",
+                style.red("Not robust")
+            );
+        }
         Verdict::Safe if let Some(reach) = unreached => {
             // vacuous past the cut: say so first
             let _ = writeln!(

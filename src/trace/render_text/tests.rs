@@ -16,6 +16,7 @@ fn safe_report(
     unwinding_assertions: bool,
 ) -> VerifyReport {
     VerifyReport {
+        goal: super::super::report::Goal::Assertions,
         lazysma: super::super::report::Invocation {
             version: "0.1.0",
             arguments: Vec::new(),
