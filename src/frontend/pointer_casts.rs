@@ -172,6 +172,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         if !null || first.node.operator.node != MemberOperator::Indirect {
             return Ok(None);
         }
+        self.resolve_typeof_in_type_name(&base.node.type_name)?;
         let pointer = self.lw.types.type_name(&base.node.type_name)?;
         let Some(container) = pointer.target().cloned() else {
             return Ok(None);
