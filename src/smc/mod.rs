@@ -192,15 +192,42 @@ pub fn check_reads_from(prepared: &Prepared, limits: &Limits) -> Result<Answer, 
     reads_from(prepared, &machine, limits)
 }
 
+/// Runs RF-SMC alone and gives the final memory (by location) of each
+/// complete execution it explored, one per reads-from class, with its
+/// answer: a test's view of what the search covers.
+pub fn final_memories(
+    prepared: &Prepared,
+    limits: &Limits,
+) -> Result<(Answer, Vec<Vec<i64>>), RfNoAnswer> {
+    let machine = Machine::new(&prepared.sequential, prepared.model, prepared.bitwidth);
+    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
+        .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
+    let mut finals = Vec::new();
+    let answer = run_reads_from(prepared, &machine, limits, Some(&mut finals))?;
+    Ok((answer, finals))
+}
+
 fn reads_from(
     prepared: &Prepared,
     machine: &Machine,
     limits: &Limits,
 ) -> Result<Answer, RfNoAnswer> {
+    run_reads_from(prepared, machine, limits, None)
+}
+
+fn run_reads_from(
+    prepared: &Prepared,
+    machine: &Machine,
+    limits: &Limits,
+    finals: Option<&mut Vec<Vec<i64>>>,
+) -> Result<Answer, RfNoAnswer> {
+    let collect = finals.is_some();
     let explored = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(RF_STACK)
-            .spawn_scoped(scope, || rf_explore::explore(machine, limits))
+            .spawn_scoped(scope, || {
+                rf_explore::explore_collecting(machine, limits, collect)
+            })
             .map(|handle| handle.join())
     });
     let explored = match explored {
@@ -217,7 +244,7 @@ fn reads_from(
             ));
         }
     };
-    let (found, statistics) = explored.map_err(|stopped| match stopped {
+    let (found, statistics, collected) = explored.map_err(|stopped| match stopped {
         RfStopped::Abort(Abort::Fallback(why, detail)) => RfNoAnswer::Fallback(why, detail),
         RfStopped::Abort(Abort::Unsupported(unsupported)) => {
             RfNoAnswer::Other(unsupported_reason(prepared, unsupported))
@@ -229,6 +256,9 @@ fn reads_from(
         }
         RfStopped::Stopped(stopped) => RfNoAnswer::Other(stopped_answer(prepared, stopped)),
     })?;
+    if let Some(finals) = finals {
+        *finals = collected;
+    }
     match found {
         RfFound::Safe => Ok(Answer::Safe(statistics)),
         RfFound::Violation { violation, path } => {

@@ -18,6 +18,10 @@ pub struct Trace {
     pub position: HashMap<Key, usize>,
     /// The creation event of each created thread.
     pub creators: HashMap<usize, Key>,
+    /// The events whose reads the call's schedule mutated: their write
+    /// parts (an RMW's, a lock's) are new in this call, as the write of an
+    /// RMW split into a read and a write would be in the extension.
+    pub mutated: Vec<Key>,
 }
 
 /// One proposed mutation of read `read` (a position in τ̃).
@@ -33,7 +37,7 @@ pub struct Mutation {
 }
 
 impl Trace {
-    pub fn new(events: Vec<Event>, start: usize) -> Trace {
+    pub fn new(events: Vec<Event>, start: usize, mutated: Vec<Key>) -> Trace {
         let position = events
             .iter()
             .enumerate()
@@ -51,6 +55,7 @@ impl Trace {
             start,
             position,
             creators,
+            mutated,
         }
     }
 
@@ -70,11 +75,12 @@ impl Trace {
                 reversed: None,
             });
         }
-        let writers = if fresh { 0 } else { self.start };
-        for (position, write) in self.events.iter().enumerate().skip(writers) {
+        for (position, write) in self.events.iter().enumerate() {
+            let new = fresh || position >= self.start || self.mutated.contains(&write.key);
             let later_own =
                 write.key.thread == read.key.thread && write.key.index >= read.key.index;
-            if later_own
+            if !new
+                || later_own
                 || !write.writes_to(location)
                 || read.source == Some(Source::Event(write.key))
             {

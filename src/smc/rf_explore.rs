@@ -55,14 +55,20 @@ struct Schedule {
     marked: HashSet<Key>,
     /// σ' as machine steps.
     witness: Vec<WStep>,
+    /// The events whose reads were mutated (two for a reversal).
+    mutated: Vec<Key>,
 }
+
+/// A schedule up to the order of τ'.
+type Signature = (Vec<(Key, Option<Source>)>, Vec<Key>);
 
 /// The schedules proposed for one prefix.
 #[derive(Default)]
 struct ScheduleSet {
     pending: Vec<Schedule>,
-    /// Every (τ', RF') proposed, realisable or not.
-    seen: HashSet<Vec<(Key, Option<Source>)>>,
+    /// Every (τ', RF') proposed, realisable or not, as sorted events with
+    /// their sources, and the marked reads.
+    seen: HashSet<Signature>,
     closed: bool,
 }
 
@@ -73,6 +79,8 @@ struct Explorer<'m, 'a> {
     initial: Vec<i64>,
     sets: Vec<ScheduleSet>,
     statistics: Statistics,
+    /// The final memory of each complete execution, when collected.
+    finals: Option<Vec<Vec<i64>>>,
 }
 
 type Call = Result<Option<RfFound>, RfStopped>;
@@ -86,6 +94,16 @@ fn diverged(what: String) -> RfStopped {
 
 /// Runs RF-SMC on `machine`.
 pub fn explore(machine: &Machine, limits: &Limits) -> Result<(RfFound, Statistics), RfStopped> {
+    explore_collecting(machine, limits, false).map(|(found, statistics, _)| (found, statistics))
+}
+
+/// [`explore`], also giving the final memory of each complete execution
+/// it explored when `collect` is set (for tests).
+pub fn explore_collecting(
+    machine: &Machine,
+    limits: &Limits,
+    collect: bool,
+) -> Result<(RfFound, Statistics, Vec<Vec<i64>>), RfStopped> {
     let started = Instant::now();
     let initial_state = machine.initial(false);
     let mut explorer = Explorer {
@@ -98,17 +116,19 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(RfFound, Statistic
             search: "rf-smc",
             ..Statistics::default()
         },
+        finals: collect.then(Vec::new),
     };
     let root = Schedule {
         events: Vec::new(),
         sets: HashMap::new(),
         marked: HashSet::new(),
         witness: Vec::new(),
+        mutated: Vec::new(),
     };
     let found = explorer.call(root)?.unwrap_or(RfFound::Safe);
     let mut statistics = explorer.statistics;
     statistics.milliseconds = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-    Ok((found, statistics))
+    Ok((found, statistics, explorer.finals.unwrap_or_default()))
 }
 
 impl Explorer<'_, '_> {
@@ -208,11 +228,14 @@ impl Explorer<'_, '_> {
             self.statistics.blocked_executions += 1;
         } else {
             self.statistics.complete_executions += 1;
+            if let Some(finals) = self.finals.as_mut() {
+                finals.push(runner.state.memory.clone());
+            }
         }
         // τ̃ = τ ∘ the extension's events
         let mut events = schedule.events;
         events.extend(runner.events.drain(start..));
-        let trace = Trace::new(events, start);
+        let trace = Trace::new(events, start, schedule.mutated);
         if self.limits.robustness
             && let Some(found) = self.not_robust(&trace.events, &runner.path)?
         {
@@ -388,20 +411,35 @@ impl Explorer<'_, '_> {
                     .map_or_else(|| trace.events[at].clone(), |(_, event)| event.clone())
             })
             .collect();
+        if !sources_write(&events) {
+            // a mutated event no longer writes what another reads from it
+            return Ok(None);
+        }
         let Some(&set) = context.sets.get(&read.key) else {
             return Err(diverged(format!("{:?} has no schedule set", read.key)));
         };
-        let signature: Vec<(Key, Option<Source>)> = events
+        let mut marked: HashSet<Key> = events
+            .iter()
+            .map(|event| event.key)
+            .filter(|key| context.marked.contains(key))
+            .collect();
+        marked.extend(after.iter().map(|&at| trace.events[at].key));
+        // (τ', RF') as a set with its marks: schedules that differ only
+        // in the order of τ' lead to the same classes
+        let mut signature: Vec<(Key, Option<Source>)> = events
             .iter()
             .map(|event| (event.key, event.source))
             .collect();
+        signature.sort_by_key(|(key, _)| *key);
+        let mut marks: Vec<Key> = marked.iter().copied().collect();
+        marks.sort();
         if self.sets[set].closed {
             return Err(diverged(format!(
                 "the schedule set of {:?} is closed",
                 read.key
             )));
         }
-        if !self.sets[set].insert_seen(signature) {
+        if !self.sets[set].seen.insert((signature, marks)) {
             return Ok(None);
         }
         self.statistics.witness_checks += 1;
@@ -410,12 +448,6 @@ impl Explorer<'_, '_> {
             Ok(Verdict::Unrealisable) => return Ok(None),
             Err(reason) => return Err(RfStopped::Abort(Abort::Fallback(INTERNAL, reason))),
         };
-        let mut marked: HashSet<Key> = events
-            .iter()
-            .map(|event| event.key)
-            .filter(|key| context.marked.contains(key))
-            .collect();
-        marked.extend(after.iter().map(|&at| trace.events[at].key));
         let sets = events
             .iter()
             .filter_map(|event| context.sets.get(&event.key).map(|&set| (event.key, set)))
@@ -425,6 +457,7 @@ impl Explorer<'_, '_> {
             sets,
             marked,
             witness: steps,
+            mutated: changed.iter().map(|(_, event)| event.key).collect(),
         };
         if violates {
             // the violation is realisable: report it at once
@@ -435,10 +468,21 @@ impl Explorer<'_, '_> {
     }
 }
 
-impl ScheduleSet {
-    fn insert_seen(&mut self, signature: Vec<(Key, Option<Source>)>) -> bool {
-        self.seen.insert(signature)
-    }
+/// Whether every read of `events` reads from an event among them that
+/// writes its location (a join, from a thread's last event).
+fn sources_write(events: &[Event]) -> bool {
+    let by_key: HashMap<Key, &Event> = events.iter().map(|event| (event.key, event)).collect();
+    events.iter().all(|event| match event.source {
+        Some(Source::Event(key)) => {
+            by_key
+                .get(&key)
+                .is_some_and(|source| match event.access.read_location() {
+                    Some(location) => source.writes_to(location),
+                    None => true,
+                })
+        }
+        _ => true,
+    })
 }
 
 /// What the proposals of one call read.

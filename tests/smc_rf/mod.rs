@@ -54,3 +54,6 @@ pub fn reads_from(prepared: &smc::Prepared) -> Result<Answer, String> {
         RfNoAnswer::Other(other) => other.to_string(),
     })
 }
+
+pub mod brute;
+pub mod program;
