@@ -13,6 +13,7 @@ pub mod check;
 pub mod consistency;
 pub mod diagnostics;
 pub mod exit;
+pub mod fences;
 pub mod frontend;
 pub mod interrupt;
 pub mod ir;

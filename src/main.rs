@@ -38,6 +38,9 @@ enum Command {
     /// Decide whether TSO or PSO lets the program's reads observe what no
     /// SC execution can (the native engine; assertions are not checked).
     Robust(RobustArgs),
+    /// Find the fewest fences that make the program robust under TSO or
+    /// PSO (or its assertions hold), and print the patch.
+    Fences(FencesArgs),
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -416,6 +419,32 @@ struct RobustArgs {
     color: ColorChoice,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GoalChoice {
+    /// Every reads-from class is one SC gives (`lazysma robust`).
+    Robust,
+    /// The assertions hold within the bounds (`lazysma verify`).
+    Assertions,
+}
+
+#[derive(Debug, Args)]
+struct FencesArgs {
+    #[command(flatten)]
+    translation: TranslationArgs,
+    /// What the fences must achieve.
+    #[arg(long, value_enum, default_value = "robust")]
+    goal: GoalChoice,
+    /// Print the patch as a unified diff (the default without -o).
+    #[arg(long)]
+    diff: bool,
+    /// Write the patched program here (never over the input).
+    #[arg(short = 'o', long = "output", value_name = "PATCHED")]
+    output: Option<PathBuf>,
+    /// Stop each check after this many seconds (exit code 3).
+    #[arg(long, value_name = "S", value_parser = parse_timeout)]
+    timeout: Option<u64>,
+}
+
 #[derive(Debug, Args)]
 struct CheckArgs {
     /// The execution, as JSON (format in docs/check.md).
@@ -427,7 +456,7 @@ struct CheckArgs {
     format: Format,
 }
 
-const SUBCOMMANDS: [&str; 5] = ["translate", "verify", "check", "robust", "help"];
+const SUBCOMMANDS: [&str; 6] = ["translate", "verify", "check", "robust", "fences", "help"];
 
 /// `lazysma FILE ...` is `lazysma translate FILE ...`.
 fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
@@ -513,6 +542,7 @@ fn run() -> u8 {
         Command::Verify(arguments) => run_verify(&arguments),
         Command::Check(arguments) => run_check(&arguments),
         Command::Robust(arguments) => run_robust(&arguments),
+        Command::Fences(arguments) => run_fences(&arguments),
     }
 }
 
@@ -647,6 +677,69 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
     let code = lazysma::verify::run(&request);
     lazysma::interrupt::finish();
     code
+}
+
+fn run_fences(arguments: &FencesArgs) -> u8 {
+    let options = match arguments.translation.options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::BAD_INPUT;
+        }
+    };
+    let file = &arguments.translation.file;
+    if let Some(output) = &arguments.output
+        && lazysma::verify::same_file(file, output)
+    {
+        eprintln!(
+            "error: the output {} is the input file; refusing to overwrite it",
+            output.display()
+        );
+        return exit::BAD_INPUT;
+    }
+    let request = lazysma::fences::FencesRequest {
+        file: file.clone(),
+        model: options.sma.model(),
+        options,
+        goal: match arguments.goal {
+            GoalChoice::Robust => lazysma::fences::FenceGoal::Robustness,
+            GoalChoice::Assertions => lazysma::fences::FenceGoal::Assertions,
+        },
+        timeout: arguments.timeout.map(std::time::Duration::from_secs),
+    };
+    lazysma::interrupt::install();
+    let found = lazysma::fences::find(&request);
+    lazysma::interrupt::finish();
+    let fenced = match found {
+        Ok(fenced) => fenced,
+        Err(lazysma::fences::FencesError::Failed { message, exit_code }) => {
+            eprintln!("error: {message}");
+            return exit_code;
+        }
+        Err(lazysma::fences::FencesError::Unfenceable(reason)) => {
+            eprintln!("error: no fences make the program pass: {reason}");
+            return exit::VIOLATION;
+        }
+    };
+    eprint!("{}", lazysma::fences::summary(&request, &fenced));
+    let name = file.display().to_string();
+    if let Some(output) = &arguments.output
+        && let Err(error) = lazysma::output::write_atomically(output, fenced.patched.as_bytes())
+    {
+        eprintln!("error: cannot write {}: {error}", output.display());
+        return exit::BACKEND_FAILURE;
+    }
+    if (arguments.diff || arguments.output.is_none())
+        && let Err(error) = lazysma::output::print(&lazysma::fences::patch::unified_diff(
+            &name,
+            &fenced.original,
+            &fenced.patched,
+        ))
+    {
+        eprintln!("error: cannot write the diff to standard output: {error}");
+        return exit::BACKEND_FAILURE;
+    }
+    exit::SUCCESS
 }
 
 fn run_check(arguments: &CheckArgs) -> u8 {

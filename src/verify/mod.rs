@@ -71,11 +71,18 @@ impl ReportFormat {
     }
 }
 
+/// Runs the whole verify pipeline without printing: the report, and the
+/// rendered translation diagnostic for the terminal, if any.
+pub fn check(request: &VerifyRequest) -> (VerifyReport, Option<String>) {
+    let mut report = empty_report(request);
+    let details = pipeline(request, &mut report);
+    (report, details)
+}
+
 /// Runs the whole verify pipeline, prints the report and returns the exit
 /// code.
 pub fn run(request: &VerifyRequest) -> u8 {
-    let mut report = empty_report(request);
-    let details = pipeline(request, &mut report);
+    let (report, details) = check(request);
     if crate::interrupt::received() {
         // the caller stopped lazysma: it wants no report
         return report.exit_code;
