@@ -114,7 +114,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
             Goal::Assertions
         },
         verdict: Verdict::BackendError,
-        exit_code: exit::BACKEND_FAILURE,
+        exit_code: Verdict::BackendError.exit_code(),
         file: request.file.display().to_string(),
         model: request.options.sma.model().name(),
         sma: request.options.sma,
@@ -715,12 +715,7 @@ pub fn report_option_error(message: &str, format: ReportFormat) -> u8 {
         robustness: false,
     };
     let mut report = empty_report(&request);
-    fail(
-        &mut report,
-        Verdict::BadInput,
-        exit::BAD_INPUT,
-        message.to_string(),
-    );
+    stop(&mut report, Verdict::BadInput, message.to_string());
     let document = match format {
         ReportFormat::Sarif => {
             let mut log = render_sarif::log(&report);
