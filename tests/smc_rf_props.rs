@@ -3,7 +3,7 @@
 
 mod smc_rf;
 
-use lazysma::smc::{self, Answer, Statistics};
+use lazysma::smc::{self, Answer, RfNoAnswer, Statistics};
 use proptest::prelude::*;
 use smc_rf::program::Program;
 use smc_rf::{brute, limits, prepare, program, reads_from, verdict};
@@ -51,15 +51,20 @@ fn cases() -> u32 {
 
 /// Runs `program` through lazysma's frontend, passes and RF-SMC under
 /// `model`: the final observed values of each explored complete
-/// execution, and the statistics.
-fn rf_smc(program: &Program, model: &str) -> (HashSet<Vec<i64>>, Statistics) {
+/// execution, and the statistics; `None` when RF-SMC leaves the program to
+/// the explicit search (atomic operations of three threads on one
+/// location).
+fn rf_smc(program: &Program, model: &str) -> Option<(HashSet<Vec<i64>>, Statistics)> {
     let directory = std::env::temp_dir().join(format!("lazysma-rf-props-{}", std::process::id()));
     std::fs::create_dir_all(&directory).expect("a temporary directory");
     let path = directory.join(format!("{model}.c"));
     std::fs::write(&path, program.c_text()).expect("the program is written");
     let prepared = prepare(&path, model, 2);
-    let (answer, finals) = smc::final_memories(&prepared, &limits())
-        .unwrap_or_else(|_| panic!("RF-SMC answers on\n{}", program.c_text()));
+    let (answer, finals) = match smc::final_memories(&prepared, &limits()) {
+        Ok(found) => found,
+        Err(RfNoAnswer::Fallback(..)) => return None,
+        Err(_) => panic!("RF-SMC answers on\n{}", program.c_text()),
+    };
     let Answer::Safe(statistics) = answer else {
         panic!(
             "a program without assertions is safe:\n{}",
@@ -81,7 +86,7 @@ fn rf_smc(program: &Program, model: &str) -> (HashSet<Vec<i64>>, Statistics) {
         .iter()
         .map(|memory| observed.iter().map(|&l| memory[l]).collect())
         .collect();
-    (finals, statistics)
+    Some((finals, statistics))
 }
 
 proptest! {
@@ -99,7 +104,9 @@ proptest! {
     fn rf_smc_explores_each_reads_from_class_once(program in program::program()) {
         for model in ["sc", "tso", "pso"] {
             let expected = brute::explore(&program, model);
-            let (finals, statistics) = rf_smc(&program, model);
+            let Some((finals, statistics)) = rf_smc(&program, model) else {
+                continue;
+            };
             prop_assert_eq!(statistics.search, "rf-smc");
             prop_assert_eq!(
                 &finals,
