@@ -471,11 +471,14 @@ fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::f
     arguments
 }
 
-/// The document format the arguments ask `verify` for (`--format json` or
+/// The document format the arguments ask `verify` or `robust` for (`--format json` or
 /// `--format=sarif` before any `--`), if any: then even an option error is
 /// reported as one document of it.
 fn asks_for_document_report(arguments: &[std::ffi::OsString]) -> Option<ReportFormat> {
-    if arguments.get(1).is_none_or(|command| command != "verify") {
+    if arguments
+        .get(1)
+        .is_none_or(|command| command != "verify" && command != "robust")
+    {
         return None;
     }
     let options: Vec<&std::ffi::OsString> = arguments
@@ -614,16 +617,27 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
     }
 }
 
-fn run_verify(arguments: &VerifyArgs) -> u8 {
-    let options = match arguments.translation.options() {
-        Ok(options) => options,
-        Err(message) if arguments.format != VerifyFormat::Text => {
-            return lazysma::verify::report_option_error(&message, report_format(arguments.format));
-        }
-        Err(message) => {
+/// The translation options of a reporting command, or the exit code of
+/// the option error it reported (as one document of `format` when it asks
+/// for one).
+fn report_options(
+    translation: &TranslationArgs,
+    format: VerifyFormat,
+) -> Result<TranslateOptions, u8> {
+    translation.options().map_err(|message| {
+        if format == VerifyFormat::Text {
             eprintln!("error: {message}");
-            return exit::BAD_INPUT;
+            exit::BAD_INPUT
+        } else {
+            lazysma::verify::report_option_error(&message, report_format(format))
         }
+    })
+}
+
+fn run_verify(arguments: &VerifyArgs) -> u8 {
+    let options = match report_options(&arguments.translation, arguments.format) {
+        Ok(options) => options,
+        Err(code) => return code,
     };
     let request = lazysma::verify::VerifyRequest {
         file: arguments.translation.file.clone(),
@@ -649,15 +663,9 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
 }
 
 fn run_robust(arguments: &RobustArgs) -> u8 {
-    let options = match arguments.translation.options() {
+    let options = match report_options(&arguments.translation, arguments.format) {
         Ok(options) => options,
-        Err(message) if arguments.format != VerifyFormat::Text => {
-            return lazysma::verify::report_option_error(&message, report_format(arguments.format));
-        }
-        Err(message) => {
-            eprintln!("error: {message}");
-            return exit::BAD_INPUT;
-        }
+        Err(code) => return code,
     };
     let request = lazysma::verify::VerifyRequest {
         file: arguments.translation.file.clone(),
