@@ -10,26 +10,12 @@
 mod support;
 
 use std::path::{Path, PathBuf};
+use support::run;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/robust")
         .join(name)
-}
-
-/// `lazysma COMMAND FILE ARGUMENTS...`: exit code, stdout, stderr.
-fn run(command: &str, file: &Path, arguments: &[&str]) -> (i32, String, String) {
-    let output = support::lazysma()
-        .arg(command)
-        .arg(file)
-        .args(arguments)
-        .output()
-        .expect("the lazysma binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 /// The lines of `patched` that differ from `original` (same line count:

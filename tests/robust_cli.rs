@@ -14,17 +14,11 @@ use support::{corpus_dir, litmus_tests, parallel_map, workers};
 
 /// `lazysma robust FILE --MODEL ARGUMENTS...`: exit code and stdout.
 fn robust(file: &Path, model: &str, arguments: &[&str]) -> (i32, String) {
-    let output = support::lazysma()
-        .arg("robust")
-        .arg(file)
-        .arg(format!("--{model}"))
-        .args(arguments)
-        .output()
-        .expect("the lazysma binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-    )
+    let flag = format!("--{model}");
+    let mut all = vec![flag.as_str()];
+    all.extend(arguments);
+    let (code, stdout, _) = support::run("robust", file, &all);
+    (code, stdout)
 }
 
 fn fixture_directory() -> PathBuf {

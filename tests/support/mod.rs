@@ -147,11 +147,18 @@ pub fn verify(file: &Path, arguments: &[&str]) -> (i32, String, String) {
     } else {
         &["--engine", "cbmc"]
     };
+    let mut all = arguments.to_vec();
+    all.extend(engine);
+    run("verify", file, &all)
+}
+
+/// Runs `lazysma COMMAND FILE ARGS...` and returns (exit code, stdout,
+/// stderr).
+pub fn run(command: &str, file: &Path, arguments: &[&str]) -> (i32, String, String) {
     let output = lazysma()
-        .arg("verify")
+        .arg(command)
         .arg(file)
         .args(arguments)
-        .args(engine)
         .output()
         .expect("the lazysma binary runs");
     (
