@@ -20,8 +20,15 @@ fn cases() -> u32 {
         .unwrap_or(24)
 }
 
-/// The native engine's robustness verdict on `program` under `model`.
-fn robust_natively(program: &Program, model: &str) -> bool {
+/// The reason the engine gives when RF-SMC leaves a program to the
+/// explicit search, which does not check robustness: a documented gap.
+const THREE_THREAD_ATOMICS: &str =
+    "atomic operations (RMWs, locks) of three threads on one location";
+
+/// The native engine's robustness verdict on `program` under `model`;
+/// `None` when it declines for the documented gap of RF-SMC (atomic
+/// operations of three threads on one location), and only then.
+fn robust_natively(program: &Program, model: &str) -> Option<bool> {
     let directory =
         std::env::temp_dir().join(format!("lazysma-robust-props-{}", std::process::id()));
     std::fs::create_dir_all(&directory).expect("a temporary directory");
@@ -33,11 +40,12 @@ fn robust_natively(program: &Program, model: &str) -> bool {
         ..limits()
     };
     match smc::check(&prepared, &limits) {
-        Ok(Answer::Safe(_)) => true,
+        Ok(Answer::Safe(_)) => Some(true),
         Ok(Answer::Violation { violation, .. }) => {
             assert_eq!(violation.kind, smc::NOT_ROBUST, "{}", program.c_text());
-            false
+            Some(false)
         }
+        Err(no_answer) if no_answer.to_string().contains(THREE_THREAD_ATOMICS) => None,
         Err(no_answer) => panic!(
             "no robustness verdict ({no_answer}) on\n{}",
             program.c_text()
@@ -58,8 +66,11 @@ proptest! {
         for model in ["tso", "pso"] {
             let weak = brute::explore(&program, model).reads_from;
             let robust = weak.is_subset(&sequential);
+            let Some(natively) = robust_natively(&program, model) else {
+                continue;
+            };
             prop_assert_eq!(
-                robust_natively(&program, model),
+                natively,
                 robust,
                 "robustness under {} of\n{}",
                 model,
