@@ -84,6 +84,52 @@ fn a_non_robust_report_shows_the_delay_and_its_fence() {
     assert_eq!(report["engine"], "smc");
     assert_eq!(report["property"]["kind"], "not-robust");
     assert_eq!(report["check"]["realisable"], true, "the witness is TSO's");
+    let cycle: Vec<(String, String, bool)> = report["diagnosis"]["cycle"]
+        .as_array()
+        .expect("the happens-before cycle")
+        .iter()
+        .map(|step| {
+            let line = step["point"]["line"].as_u64().unwrap_or(0);
+            let relaxed = step["relaxed"].as_bool().unwrap_or(false);
+            (format!("line {line}"), step["then"].to_string(), relaxed)
+        })
+        .collect();
+    let lines: Vec<&str> = cycle.iter().map(|(line, ..)| line.as_str()).collect();
+    assert_eq!(cycle.len(), 4, "store, load, store, load: {cycle:?}");
+    let relaxed = cycle
+        .iter()
+        .filter(|(_, then, relaxed)| *relaxed && then == "\"program-order\"");
+    assert_eq!(
+        relaxed.count(),
+        2,
+        "one delayed store per thread: {cycle:?}"
+    );
+    let from_reads = cycle.iter().filter(|(_, then, _)| then == "\"from-read\"");
+    assert_eq!(from_reads.count(), 2, "{cycle:?}");
+    for line in ["line 9", "line 10", "line 15", "line 16"] {
+        assert!(lines.contains(&line), "{line} in {lines:?}");
+    }
+}
+
+#[test]
+fn a_non_robust_report_shows_the_happens_before_cycle_in_source_terms() {
+    let file = fixture_directory().join("message_passing.c");
+    let (code, stdout) = robust(&file, "pso", &[]);
+    assert_eq!(code, 10, "{stdout}");
+    let cycle: Vec<&str> = stdout
+        .lines()
+        .skip_while(|line| !line.contains("happens-before cycle"))
+        .skip(1)
+        .take_while(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(cycle.len(), 4, "{stdout}");
+    assert!(cycle[3].ends_with("back to 1"), "{stdout}");
+    let relaxed: Vec<&&str> = cycle
+        .iter()
+        .filter(|line| line.contains("program order, which PSO relaxes"))
+        .collect();
+    assert_eq!(relaxed.len(), 1, "the store-store reordering\n{stdout}");
+    assert!(relaxed[0].contains("stores"), "{stdout}");
 }
 
 #[test]

@@ -274,6 +274,10 @@ fn violation(report: &VerifyReport, root: &SourceRoot) -> Option<Value> {
     if let Some(witness) = &report.witness {
         result["codeFlows"] = json!([{ "threadFlows": [{ "locations": witness.steps.iter().map(|witness_step| step(witness_step, root)).collect::<Vec<_>>() }] }]);
     }
+    let cycle = cycle_locations(report, root);
+    if !cycle.is_empty() {
+        result["relatedLocations"] = Value::Array(cycle);
+    }
     let fixes: Vec<Value> = distinct_fences(report)
         .into_iter()
         .filter_map(|fence| fix(fence, root))
@@ -282,6 +286,39 @@ fn violation(report: &VerifyReport, root: &SourceRoot) -> Option<Value> {
         result["fixes"] = Value::Array(fixes);
     }
     Some(result)
+}
+
+/// The accesses of the diagnosis's happens-before cycle, in cycle order,
+/// as related locations.
+fn cycle_locations(report: &VerifyReport, root: &SourceRoot) -> Vec<Value> {
+    let steps = report
+        .diagnosis
+        .iter()
+        .flat_map(|diagnosis| diagnosis.cycle.iter());
+    steps
+        .enumerate()
+        .map(|(at, step)| {
+            let file = step.point.file.as_deref().unwrap_or(&report.file);
+            let mut related = location(
+                root,
+                file,
+                step.point.line.unwrap_or(0),
+                step.point.column.unwrap_or(0),
+            );
+            related["id"] = json!(at + 1);
+            let relaxed = if step.relaxed { ", relaxed" } else { "" };
+            related["message"] = json!({
+                "text": format!(
+                    "happens-before cycle, step {}: {} {}; then {}{relaxed}",
+                    at + 1,
+                    step.thread,
+                    step.access,
+                    step.then
+                )
+            });
+            related
+        })
+        .collect()
 }
 
 /// The fences of the diagnosis, each place once: threads that run the same

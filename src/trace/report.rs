@@ -272,6 +272,25 @@ pub struct DiagnosisReport {
     /// The native check showed that the fences together forbid this
     /// counterexample.
     pub fences_suffice: bool,
+    /// The happens-before cycle no sequentially consistent order has, in
+    /// cycle order (empty when the reads-from is SC's).
+    pub cycle: Vec<CycleStep>,
+}
+
+/// One access of a happens-before cycle and why it comes before the next
+/// (the last step's `then` leads back to the first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CycleStep {
+    pub thread: String,
+    /// What the access does, in plain words (`reads y = 0 (initial value)`).
+    pub access: String,
+    pub point: SourcePoint,
+    /// `program-order`, `reads-from`, `coherence`, `from-read` or
+    /// `mutex-order`.
+    pub then: &'static str,
+    /// A program-order step the memory model relaxes (the store was still
+    /// buffered, or under PSO reached memory late): the weak-memory step.
+    pub relaxed: bool,
 }
 
 /// The native engine's run in report form.

@@ -11,12 +11,15 @@
 //! after the store. Under PSO a store-store reordering is offered the
 //! cheaper store-store fence wherever it suffices.
 
+pub mod cycle;
+
 use super::execution::Decoded;
 use crate::consistency::{
     EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Witness,
     delayed_stores, verify,
 };
 use crate::ir::FenceKind;
+use cycle::{CycleEdge, happens_before_cycle};
 use std::collections::HashSet;
 
 /// How two events of one thread were reordered.
@@ -64,6 +67,9 @@ pub struct Diagnosis {
     /// Whether fences at `reorderings` were shown to forbid the
     /// counterexample by the native check.
     pub fences_suffice: bool,
+    /// The happens-before cycle that SC cannot order (empty when the
+    /// reads-from is SC's, or the execution too large to search).
+    pub cycle: Vec<CycleEdge>,
 }
 
 /// The most fence positions the search tries (each costs one native check
@@ -78,8 +84,10 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis
             sc_realisable: true,
             reorderings: Vec::new(),
             fences_suffice: false,
+            cycle: Vec::new(),
         };
     }
+    let cycle = happens_before_cycle(execution, witness, model);
     let observed = observed_reorderings(decoded, witness, model);
     for placement in [Placement::Statement, Placement::Event] {
         if let Some(reorderings) = fences_that_forbid(decoded, &observed, model, placement) {
@@ -87,6 +95,7 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis
                 sc_realisable: false,
                 reorderings,
                 fences_suffice: true,
+                cycle,
             };
         }
     }
@@ -94,6 +103,7 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis
         sc_realisable: false,
         reorderings: observed,
         fences_suffice: false,
+        cycle,
     }
 }
 

@@ -3,8 +3,8 @@
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
 use super::report::{
-    FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport, StepKind, StepReport, Verdict,
-    VerifyReport,
+    CycleStep, FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport, StepKind, StepReport,
+    Verdict, VerifyReport,
 };
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
@@ -145,6 +145,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
     }
     if let Some(diagnosis) = &report.diagnosis {
         let _ = writeln!(out, "\n{} {}", style.bold("Diagnosis:"), diagnosis.summary);
+        cycle(&mut out, &diagnosis.cycle, &report.model.to_uppercase());
         for reordering in &diagnosis.reorderings {
             let _ = writeln!(out, "  - {}", reordering.explanation);
         }
@@ -154,6 +155,52 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
     }
     footer(&mut out, report, &style);
     out
+}
+
+/// The happens-before cycle, one access a line with the relation that
+/// leads to the next.
+fn cycle(out: &mut String, steps: &[CycleStep], model: &str) {
+    if steps.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  happens-before cycle (no sequentially consistent order has it):"
+    );
+    let width = steps
+        .iter()
+        .map(|step| step.thread.len())
+        .max()
+        .unwrap_or(0);
+    let access = steps
+        .iter()
+        .map(|step| step.access.len())
+        .max()
+        .unwrap_or(0);
+    for (at, step) in steps.iter().enumerate() {
+        let line = step
+            .point
+            .line
+            .map_or_else(|| "?".to_string(), |line| line.to_string());
+        let relation = step.then.replace('-', " ");
+        let relaxed = if step.relaxed {
+            format!(", which {model} relaxes")
+        } else {
+            String::new()
+        };
+        let next = if at + 1 == steps.len() {
+            ", back to 1".to_string()
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "    {}. {:width$}  line {line:>4}  {:access$}  -> {relation}{relaxed}{next}",
+            at + 1,
+            step.thread,
+            step.access,
+        );
+    }
 }
 
 /// Where to insert a fence, in words.

@@ -12,6 +12,7 @@ use crate::ir::{FenceKind, Origin};
 use crate::passes::TranslationMap;
 use std::collections::HashMap;
 
+mod cycle;
 #[cfg(test)]
 mod tests;
 
@@ -578,6 +579,7 @@ impl Renderer<'_> {
                 reorderings: Vec::new(),
                 fences: Vec::new(),
                 fences_suffice: false,
+                cycle: Vec::new(),
             };
         }
         let several = diagnosis.reorderings.len() > 1;
@@ -629,6 +631,7 @@ impl Renderer<'_> {
             reorderings,
             fences,
             fences_suffice: diagnosis.fences_suffice,
+            cycle: self.cycle(&diagnosis.cycle),
         }
     }
 

@@ -253,6 +253,7 @@ fn a_violation_under_sc_is_not_said_to_be_possible_under_sc_too() {
         sc_realisable: true,
         reorderings: Vec::new(),
         fences_suffice: false,
+        cycle: Vec::new(),
     };
     let under_sc = renderer.diagnosis(&found, Model::Sc);
     assert_eq!(
