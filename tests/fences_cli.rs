@@ -4,8 +4,9 @@
 //! store-store fence under PSO; the classic Dekker, Peterson and Lamport
 //! programs become robust under TSO; every patched program is robust (and
 //! the example's assertion holds), and removing any single fence of a
-//! result makes the program non-robust again. The output never replaces
-//! the input. It needs no CBMC.
+//! result makes the program non-robust again. With `--goal assertions`
+//! only the fences the assertions need are inserted. The output never
+//! replaces the input. It needs no CBMC.
 
 mod support;
 
@@ -185,4 +186,37 @@ fn the_patch_is_a_diff_and_never_replaces_the_input() {
         std::fs::read_to_string(&file).expect("the fixture reads"),
         before
     );
+}
+
+#[test]
+fn the_assertion_goal_needs_only_the_fences_its_assertion_needs() {
+    let file = fixture("two_store_buffers.c");
+    let robust_directory = tempfile::tempdir().expect("a temporary directory");
+    let (original, for_robustness) = fenced(&file, "tso", &[], robust_directory.path());
+    assert_eq!(
+        changed_lines(&original, &for_robustness).len(),
+        4,
+        "robustness needs a fence after each store\n{for_robustness}"
+    );
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let (_, patched) = fenced(&file, "tso", &["--goal", "assertions"], directory.path());
+    let changed: Vec<String> = changed_lines(&original, &patched)
+        .into_iter()
+        .map(|(_, after)| after)
+        .collect();
+    assert_eq!(
+        changed,
+        vec![
+            "  x = 1; __sync_synchronize();".to_string(),
+            "  y = 1; __sync_synchronize();".to_string()
+        ],
+        "the assertion is about the first pair only"
+    );
+    let patched_file = directory.path().join("two_store_buffers.c");
+    let (code, stdout, _) = run("verify", &patched_file, &["--tso", "--engine", "smc"]);
+    assert_eq!(code, 0, "the patched program is safe\n{stdout}");
+    let (code, _, _) = run("robust", &patched_file, &["--tso"]);
+    assert_eq!(code, 10, "and still not robust");
+    let (code, stdout, _) = run("verify", &file, &["--tso", "--engine", "smc"]);
+    assert_eq!(code, 10, "the original is unsafe\n{stdout}");
 }
