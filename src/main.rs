@@ -472,15 +472,14 @@ fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::f
 }
 
 /// The document format the arguments ask `verify` or `robust` for (`--format json` or
-/// `--format=sarif` before any `--`), if any: then even an option error is
-/// reported as one document of it.
-fn asks_for_document_report(arguments: &[std::ffi::OsString]) -> Option<ReportFormat> {
-    if arguments
-        .get(1)
-        .is_none_or(|command| command != "verify" && command != "robust")
-    {
+/// `--format=sarif` before any `--`), if any, and whether the command is
+/// `robust`: then even an option error is reported as one document of it.
+fn asks_for_document_report(arguments: &[std::ffi::OsString]) -> Option<(ReportFormat, bool)> {
+    let command = arguments.get(1)?;
+    if command != "verify" && command != "robust" {
         return None;
     }
+    let robustness = command == "robust";
     let options: Vec<&std::ffi::OsString> = arguments
         .iter()
         .skip(2)
@@ -497,7 +496,7 @@ fn asks_for_document_report(arguments: &[std::ffi::OsString]) -> Option<ReportFo
     [("json", ReportFormat::Json), ("sarif", ReportFormat::Sarif)]
         .into_iter()
         .find(|(name, _)| asks(name))
-        .map(|(_, format)| format)
+        .map(|(_, format)| (format, robustness))
 }
 
 /// The stack of the thread that does the work: the parser, the passes and
@@ -525,11 +524,11 @@ fn run() -> u8 {
         Ok(cli) => cli,
         Err(error)
             if error.use_stderr()
-                && let Some(format) = asks_for_document_report(&arguments) =>
+                && let Some((format, robustness)) = asks_for_document_report(&arguments) =>
         {
             let message = error.render().to_string();
             let message = message.trim().trim_start_matches("error: ");
-            return lazysma::verify::report_option_error(message, format);
+            return lazysma::verify::report_option_error(message, format, robustness);
         }
         Err(error) => {
             let _ = error.print();
@@ -623,19 +622,20 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
 fn report_options(
     translation: &TranslationArgs,
     format: VerifyFormat,
+    robustness: bool,
 ) -> Result<TranslateOptions, u8> {
     translation.options().map_err(|message| {
         if format == VerifyFormat::Text {
             eprintln!("error: {message}");
             exit::BAD_INPUT
         } else {
-            lazysma::verify::report_option_error(&message, report_format(format))
+            lazysma::verify::report_option_error(&message, report_format(format), robustness)
         }
     })
 }
 
 fn run_verify(arguments: &VerifyArgs) -> u8 {
-    let options = match report_options(&arguments.translation, arguments.format) {
+    let options = match report_options(&arguments.translation, arguments.format, false) {
         Ok(options) => options,
         Err(code) => return code,
     };
@@ -663,7 +663,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
 }
 
 fn run_robust(arguments: &RobustArgs) -> u8 {
-    let options = match report_options(&arguments.translation, arguments.format) {
+    let options = match report_options(&arguments.translation, arguments.format, true) {
         Ok(options) => options,
         Err(code) => return code,
     };

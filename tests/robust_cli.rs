@@ -187,3 +187,17 @@ fn a_litmus_outcome_that_only_weak_memory_allows_makes_its_test_not_robust() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn an_option_error_is_a_robustness_document_when_one_is_asked_for() {
+    let file = fixture_directory().join("store_buffering.c");
+    for bad in [&["--unwind", "many"][..], &["--no-such-option"][..]] {
+        let mut arguments = vec!["--format", "json"];
+        arguments.extend(bad);
+        let (code, stdout) = robust(&file, "tso", &arguments);
+        assert_eq!(code, 1, "{stdout}");
+        let report: Value = serde_json::from_str(&stdout).expect("one JSON document");
+        assert_eq!(report["goal"], "robustness", "{bad:?}");
+        assert_eq!(report["verdict"], "bad-input", "{bad:?}");
+    }
+}

@@ -698,8 +698,9 @@ pub fn render_translate_error(error: &TranslateError, color: bool) -> String {
 /// an unknown option or a bad value): a `bad-input` document like that of
 /// every other outcome, with `null` for what was not parsed (`file`,
 /// `model`, `sma`, `bounds`, `unwinding_assertions`, `check.model`; in
-/// SARIF no run properties but the verdict). Returns the exit code.
-pub fn report_option_error(message: &str, format: ReportFormat) -> u8 {
+/// SARIF no run properties but the verdict); `robustness` for `lazysma
+/// robust`, whose goal the document names. Returns the exit code.
+pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool) -> u8 {
     let request = VerifyRequest {
         file: PathBuf::new(),
         options: TranslateOptions::default(),
@@ -712,7 +713,7 @@ pub fn report_option_error(message: &str, format: ReportFormat) -> u8 {
         color: false,
         sc_run: false,
         engine: Engine::Cbmc,
-        robustness: false,
+        robustness,
     };
     let mut report = empty_report(&request);
     stop(&mut report, Verdict::BadInput, message.to_string());
