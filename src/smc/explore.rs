@@ -160,23 +160,27 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics)
     visited.insert(fingerprint(&initial));
     statistics.states = 1;
     let mut stack: Vec<Frame> = Vec::new();
-    let first = successors(machine, &footprints, &initial, &mut statistics)?;
+    let first = successors(machine, &footprints, &initial, limits, &mut statistics)?;
     if let Err((violation, step)) = first {
         return Ok((found(&stack, violation, step), finish(statistics, started)));
     }
+    // the states waiting on the stack: bounded like the visited ones, so
+    // that a move with many nondeterministic values cannot fill memory
+    let mut waiting = 0usize;
     if let Ok(pending) = first {
+        waiting += pending.len();
         stack.push(Frame { pending, via: None });
     }
-    let mut checks = 0u32;
     while let Some(frame) = stack.last_mut() {
-        checks = checks.wrapping_add(1);
-        if checks.is_multiple_of(1024) {
-            check_limits(limits)?;
+        check_limits(limits)?;
+        if waiting > limits.max_states {
+            return Err(Stopped::TooManyStates(limits.max_states));
         }
         let Some((step, state)) = frame.pending.pop() else {
             stack.pop();
             continue;
         };
+        waiting -= 1;
         if !visited.insert(fingerprint(&state)) {
             continue;
         }
@@ -184,7 +188,7 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics)
         if statistics.states > limits.max_states {
             return Err(Stopped::TooManyStates(limits.max_states));
         }
-        match successors(machine, &footprints, &state, &mut statistics)? {
+        match successors(machine, &footprints, &state, limits, &mut statistics)? {
             Err((violation, last)) => {
                 stack.push(Frame {
                     pending: Vec::new(),
@@ -192,10 +196,13 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics)
                 });
                 return Ok((found(&stack, violation, last), finish(statistics, started)));
             }
-            Ok(pending) => stack.push(Frame {
-                pending,
-                via: Some(step),
-            }),
+            Ok(pending) => {
+                waiting += pending.len();
+                stack.push(Frame {
+                    pending,
+                    via: Some(step),
+                });
+            }
         }
     }
     Ok((Found::Safe, finish(statistics, started)))
@@ -269,15 +276,25 @@ struct Expansion {
     disabled: bool,
 }
 
+/// The outcomes of `step` from `state` by every combination of the
+/// nondeterministic values it reads; stops when they are more than the
+/// search may store, or the search must end.
 fn expand(
     machine: &Machine,
     state: &State,
     step: Move,
+    limits: &Limits,
     statistics: &mut Statistics,
 ) -> Result<Result<Expansion, (Violation, PathStep)>, Stopped> {
     let mut expansion = Expansion::default();
     let mut odometer = Odometer::default();
-    loop {
+    for combination in 1usize.. {
+        if combination.is_multiple_of(256) {
+            check_limits(limits)?;
+            if combination > limits.max_states {
+                return Err(Stopped::TooManyStates(limits.max_states));
+            }
+        }
         let outcome = machine
             .apply(state, step, &mut odometer)
             .map_err(Stopped::Unsupported)?;
@@ -295,9 +312,10 @@ fn expand(
             Outcome::Violated(violation) => return Ok(Err((violation, (step, values)))),
         }
         if !odometer.advance() {
-            return Ok(Ok(expansion));
+            break;
         }
     }
+    Ok(Ok(expansion))
 }
 
 /// The successors of `state` by every move and every nondeterministic
@@ -308,13 +326,14 @@ fn successors(
     machine: &Machine,
     footprints: &Footprints,
     state: &State,
+    limits: &Limits,
     statistics: &mut Statistics,
 ) -> Result<Result<Vec<(PathStep, State)>, (Violation, PathStep)>, Stopped> {
     for slot in 0..state.threads.len() {
         if !footprints.is_local(machine, state, slot) {
             continue;
         }
-        match expand(machine, state, Move::Run(slot), statistics)? {
+        match expand(machine, state, Move::Run(slot), limits, statistics)? {
             Err(violation) => return Ok(Err(violation)),
             Ok(expansion)
                 if !expansion.cut && !expansion.disabled && !expansion.next.is_empty() =>
@@ -332,7 +351,7 @@ fn successors(
     let mut next = Vec::new();
     let mut ended = false;
     for step in moves {
-        match expand(machine, state, step, statistics)? {
+        match expand(machine, state, step, limits, statistics)? {
             Err(violation) => return Ok(Err(violation)),
             Ok(expansion) => {
                 ended |= expansion.cut;
