@@ -1,5 +1,6 @@
 //! `lazysma robust`'s check against brute force: on random small programs
-//! (2 to 4 threads; stores, loads, fences, RMWs, locks), the native
+//! (2 to 4 threads; stores, loads, fences, RMWs, locks; a third of them
+//! with RMWs or critical sections of 3 or 4 threads on one location), the native
 //! engine's robustness verdict under TSO and PSO is robust exactly when
 //! every reads-from map a complete execution has under the model (found
 //! by the brute-force store-buffer explorer of `tests/smc_rf/brute.rs`,
@@ -20,15 +21,8 @@ fn cases() -> u32 {
         .unwrap_or(24)
 }
 
-/// The reason the engine gives when RF-SMC leaves a program to the
-/// explicit search, which does not check robustness: a documented gap.
-const THREE_THREAD_ATOMICS: &str =
-    "atomic operations (RMWs, locks) of three threads on one location";
-
-/// The native engine's robustness verdict on `program` under `model`;
-/// `None` when it declines for the documented gap of RF-SMC (atomic
-/// operations of three threads on one location), and only then.
-fn robust_natively(program: &Program, model: &str) -> Option<bool> {
+/// The native engine's robustness verdict on `program` under `model`.
+fn robust_natively(program: &Program, model: &str) -> bool {
     let directory =
         std::env::temp_dir().join(format!("lazysma-robust-props-{}", std::process::id()));
     std::fs::create_dir_all(&directory).expect("a temporary directory");
@@ -40,12 +34,11 @@ fn robust_natively(program: &Program, model: &str) -> Option<bool> {
         ..limits()
     };
     match smc::check(&prepared, &limits) {
-        Ok(Answer::Safe(_)) => Some(true),
+        Ok(Answer::Safe(_)) => true,
         Ok(Answer::Violation { violation, .. }) => {
             assert_eq!(violation.kind, smc::NOT_ROBUST, "{}", program.c_text());
-            Some(false)
+            false
         }
-        Err(no_answer) if no_answer.to_string().contains(THREE_THREAD_ATOMICS) => None,
         Err(no_answer) => panic!(
             "no robustness verdict ({no_answer}) on\n{}",
             program.c_text()
@@ -66,9 +59,7 @@ proptest! {
         for model in ["tso", "pso"] {
             let weak = brute::explore(&program, model).reads_from;
             let robust = weak.is_subset(&sequential);
-            let Some(natively) = robust_natively(&program, model) else {
-                continue;
-            };
+            let natively = robust_natively(&program, model);
             prop_assert_eq!(
                 natively,
                 robust,

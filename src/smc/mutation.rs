@@ -6,6 +6,17 @@
 //! the events after `r` in the causal past of the new write, where the
 //! causal past follows program order, creations, joins and the
 //! reads-from of every read but the mutated ones.
+//!
+//! The atomic events that write a location form a chain: each write is
+//! read by at most one of them. An atomic `r` that is to read a write `w`
+//! which an earlier atomic event `u` of τ̃ already reads therefore also
+//! *displaces* `u`: `r` moves between `w` and `u`, and `u` reads `r`'s
+//! write. Its schedule is the prefix up to `u` followed by the events
+//! after `u` in the causal past of `r` and `w`, and goes into `u`'s set.
+//! Remark 1's reversal is the case where `u` is `w`'s reader `r` and the
+//! moved event the one that read `r`; with three or more threads the
+//! chain needs the general case (the reversals alone never put a third
+//! thread's RMW before the two that the first run ordered before it).
 
 use super::rf_event::{Event, Key, Source};
 use std::collections::HashMap;
@@ -34,6 +45,11 @@ pub struct Mutation {
     /// `read`'s write and will read `read`'s old source instead; `source`
     /// is then that event's write.
     pub reversed: Option<usize>,
+    /// The atomic event (position, before `read`) that reads `source` and
+    /// writes: each write is read by at most one of them, so it will read
+    /// `read`'s write instead (`read` moves into the chain of atomic
+    /// events between `source` and it).
+    pub displaced: Option<usize>,
 }
 
 impl Trace {
@@ -73,6 +89,7 @@ impl Trace {
                 read: at,
                 source: Source::Init,
                 reversed: None,
+                displaced: None,
             });
         }
         for (position, write) in self.events.iter().enumerate() {
@@ -90,6 +107,7 @@ impl Trace {
                 read: at,
                 source: Source::Event(self.events[position].key),
                 reversed: None,
+                displaced: None,
             });
         }
         if read.access.is_atomic() && read.writes_to(location) {
@@ -102,19 +120,47 @@ impl Trace {
                         read: at,
                         source: Source::Event(other.key),
                         reversed: Some(position),
+                        displaced: None,
                     });
                 }
             }
         }
+        if read.access.is_atomic() {
+            let displacing: Vec<Mutation> = found
+                .iter()
+                .filter(|mutation| mutation.reversed.is_none())
+                .filter_map(|mutation| {
+                    let displaced = self.atomic_reader(mutation.source, location, at)?;
+                    Some(Mutation {
+                        displaced: Some(displaced),
+                        ..*mutation
+                    })
+                })
+                .collect();
+            found.extend(displacing);
+        }
         found
     }
 
+    /// The position before `before` of an atomic event of another thread
+    /// that reads `source` at `location` and writes there.
+    fn atomic_reader(&self, source: Source, location: u32, before: usize) -> Option<usize> {
+        let thread = self.events[before].key.thread;
+        (0..before).find(|&position| {
+            let event = &self.events[position];
+            event.key.thread != thread
+                && event.access.is_atomic()
+                && event.writes_to(location)
+                && event.source == Some(source)
+        })
+    }
+
     /// The positions after `after` in τ̃ of the events in the causal past
-    /// of `target` (itself included), ignoring the reads-from of the
+    /// of `targets` (themselves included), ignoring the reads-from of the
     /// events at `ignored` (Algorithm 3, lines 6-8 and 13).
-    pub fn causes_after(&self, target: Key, after: usize, ignored: &[usize]) -> Vec<usize> {
+    pub fn causes_after(&self, targets: &[Key], after: usize, ignored: &[usize]) -> Vec<usize> {
         let mut seen = vec![false; self.events.len()];
-        let mut stack = vec![target];
+        let mut stack = targets.to_vec();
         while let Some(key) = stack.pop() {
             let Some(&at) = self.position.get(&key) else {
                 continue;

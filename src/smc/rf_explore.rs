@@ -4,9 +4,14 @@
 //! mutations of its unmarked reads, keeps those the consistency check
 //! realises (and that no sibling proposed before) in the schedule set of
 //! the mutated read's prefix, and explores the sets of its extension's
-//! reads, last read first. Each reads-from class of the program's
-//! executions is explored once; a violation comes back with its machine
-//! path.
+//! reads, last read first. Atomic events (RMWs, locks) of any number of
+//! threads on one location are ordered every way: besides Remark 1's
+//! reversal, a mutation that makes an atomic event read a write another
+//! atomic event already reads moves it into that chain (see
+//! `mutation.rs`). Every reads-from class of the program's executions is
+//! explored; the property tests find each explored once, but with such
+//! chains that is checked, not proven (a class explored twice would cost
+//! time, not a verdict). A violation comes back with its machine path.
 
 use super::explore::{Limits, NOT_ROBUST, PathStep, Statistics, Stopped};
 use super::machine::{Machine, State, Violation};
@@ -232,15 +237,18 @@ impl Explorer<'_, '_> {
                 finals.push(runner.state.memory.clone());
             }
         }
-        // τ̃ = τ ∘ the extension's events
-        let mut events = schedule.events;
+        // τ̃ = τ ∘ the extension's events; τ's values as the replay
+        // computed them (a simulation saw only its own event)
+        let replayed: HashMap<Key, &Event> = runner.events[..start]
+            .iter()
+            .map(|event| (event.key, event))
+            .collect();
+        let mut events: Vec<Event> = schedule
+            .events
+            .into_iter()
+            .map(|event| replayed.get(&event.key).map_or(event, |&run| run.clone()))
+            .collect();
         events.extend(runner.events.drain(start..));
-        if atomics_of_three_threads(&events) {
-            return Err(RfStopped::Abort(Abort::Fallback(
-                "atomic operations (RMWs, locks) of three threads on one location",
-                String::new(),
-            )));
-        }
         let trace = Trace::new(events, start, schedule.mutated);
         if self.limits.robustness
             && let Some(found) = self.not_robust(&trace.events, &runner.path)?
@@ -350,8 +358,14 @@ impl Explorer<'_, '_> {
         let mut ignored = vec![mutation.read];
         let mut changed: Vec<(usize, Event)> = Vec::new();
         let mut violates = false;
-        let target = match mutation.reversed {
-            Some(other) => {
+        // the schedule keeps τ̃ up to `prefix` and goes into its read's set
+        let mut prefix = mutation.read;
+        let mut targets: Vec<Key> = match mutation.source {
+            Source::Event(key) => vec![key],
+            Source::Init => Vec::new(),
+        };
+        let value = match (mutation.reversed, mutation.displaced) {
+            (Some(other), _) => {
                 // Remark 1: `other` reads `read`'s old source and writes
                 ignored.push(other);
                 let Some(old) = read.source else {
@@ -366,35 +380,59 @@ impl Explorer<'_, '_> {
                     }
                     _ => return Ok(None),
                 }
-                Some(trace.events[other].key)
+                changed.first().and_then(|(_, event)| event.written)
             }
-            None => match mutation.source {
-                Source::Event(key) => Some(key),
-                Source::Init => None,
-            },
+            (None, Some(displaced)) => {
+                // `read` goes between its new source and the atomic event
+                // that read it, which reads `read`'s write instead
+                if context.marked.contains(&trace.events[displaced].key) {
+                    return Ok(None);
+                }
+                ignored.push(displaced);
+                prefix = displaced;
+                targets.push(read.key);
+                let Some(value) = self.value(trace, mutation.source, location) else {
+                    return Ok(None);
+                };
+                let moved = match self.simulated(context, mutation.read, mutation.source, value)? {
+                    Simulated::Event(event) if event.writes_to(location) => event,
+                    _ => return Ok(None),
+                };
+                let Some(written) = moved.written else {
+                    return Ok(None);
+                };
+                let source = Source::Event(read.key);
+                match self.simulated(context, displaced, source, written)? {
+                    Simulated::Event(event) => changed.push((displaced, event)),
+                    Simulated::Violated => {
+                        violates = true;
+                        changed.push((displaced, stopped_at(&trace.events[displaced], source)));
+                    }
+                }
+                changed.push((mutation.read, moved));
+                None
+            }
+            (None, None) => self.value(trace, mutation.source, location),
         };
-        let value = match mutation.reversed {
-            Some(_) => changed.first().and_then(|(_, event)| event.written),
-            None => self.value(trace, mutation.source, location),
-        };
-        let Some(value) = value else {
-            return Ok(None);
-        };
-        match self.simulated(context, mutation.read, mutation.source, value)? {
-            Simulated::Event(event) => changed.push((mutation.read, event)),
-            Simulated::Violated => {
-                // encoded by its read alone: the move stops at the violation
-                violates = true;
-                let mut event = read.clone();
-                event.source = Some(mutation.source);
-                event.blocked = true;
-                event.written = None;
-                changed.push((mutation.read, event));
+        if mutation.displaced.is_none() {
+            let Some(value) = value else {
+                return Ok(None);
+            };
+            match self.simulated(context, mutation.read, mutation.source, value)? {
+                Simulated::Event(event) => changed.push((mutation.read, event)),
+                Simulated::Violated => {
+                    violates = true;
+                    changed.push((mutation.read, stopped_at(read, mutation.source)));
+                }
             }
         }
-        let after = match target {
-            Some(target) => trace.causes_after(target, mutation.read, &ignored),
-            None => Vec::new(),
+        if let Some(other) = mutation.reversed {
+            targets = vec![trace.events[other].key];
+        }
+        let after = if targets.is_empty() {
+            Vec::new()
+        } else {
+            trace.causes_after(&targets, prefix, &ignored)
         };
         // the mutated events' own later events would follow another path
         let stale = |at: &usize| {
@@ -407,7 +445,7 @@ impl Explorer<'_, '_> {
         if after.iter().any(stale) {
             return Ok(None);
         }
-        let positions: Vec<usize> = (0..=mutation.read).chain(after.iter().copied()).collect();
+        let positions: Vec<usize> = (0..=prefix).chain(after.iter().copied()).collect();
         let events: Vec<Event> = positions
             .iter()
             .map(|&at| {
@@ -421,8 +459,9 @@ impl Explorer<'_, '_> {
             // a mutated event no longer writes what another reads from it
             return Ok(None);
         }
-        let Some(&set) = context.sets.get(&read.key) else {
-            return Err(diverged(format!("{:?} has no schedule set", read.key)));
+        let owner = trace.events[prefix].key;
+        let Some(&set) = context.sets.get(&owner) else {
+            return Err(diverged(format!("{owner:?} has no schedule set")));
         };
         let mut marked: HashSet<Key> = events
             .iter()
@@ -440,10 +479,7 @@ impl Explorer<'_, '_> {
         let mut marks: Vec<Key> = marked.iter().copied().collect();
         marks.sort();
         if self.sets[set].closed {
-            return Err(diverged(format!(
-                "the schedule set of {:?} is closed",
-                read.key
-            )));
+            return Err(diverged(format!("the schedule set of {owner:?} is closed")));
         }
         if !self.sets[set].seen.insert((signature, marks)) {
             return Ok(None);
@@ -474,23 +510,14 @@ impl Explorer<'_, '_> {
     }
 }
 
-/// Whether atomic events (RMWs, locks) of three or more threads access
-/// one location: the reversals of Remark 1 do not reach every order of
-/// three of them (the property tests found a missed class), so the
-/// explicit search answers.
-fn atomics_of_three_threads(events: &[Event]) -> bool {
-    let mut threads: HashMap<u32, HashSet<usize>> = HashMap::new();
-    for event in events {
-        if event.access.is_atomic()
-            && let Some(location) = event.access.read_location()
-        {
-            threads
-                .entry(location)
-                .or_default()
-                .insert(event.key.thread);
-        }
-    }
-    threads.values().any(|threads| threads.len() >= 3)
+/// `event` encoded by its read from `source` alone: its move stops at a
+/// violation.
+fn stopped_at(event: &Event, source: Source) -> Event {
+    let mut event = event.clone();
+    event.source = Some(source);
+    event.blocked = true;
+    event.written = None;
+    event
 }
 
 /// Whether every read of `events` reads from an event among them that

@@ -268,11 +268,51 @@ fn thread(vars: usize, most: usize) -> impl Strategy<Value = Vec<Op>> {
         })
 }
 
-/// Programs of 2 to 4 workers over 2 or 3 variables.
+/// Programs of 2 to 4 workers over 2 or 3 variables; about a third of
+/// them are contended: 3 or 4 workers that each do an atomic operation on
+/// `v0` or take the mutex, where RMW chains and critical sections of
+/// three or more threads must be ordered every way.
 pub fn program() -> impl Strategy<Value = Program> {
+    prop_oneof![2 => mixed(), 1 => contended()]
+}
+
+/// Programs of 2 to 4 workers over 2 or 3 variables, of random operations.
+fn mixed() -> impl Strategy<Value = Program> {
     (2usize..=3, 2usize..=4).prop_flat_map(|(vars, workers)| {
         let most = if workers == 2 { 4 } else { 3 };
         prop::collection::vec(thread(vars, most), workers)
             .prop_map(move |threads| Program { vars, threads })
+    })
+}
+
+/// An atomic operation on `v0`, or a critical section (`None`).
+fn atomic() -> impl Strategy<Value = Option<Op>> {
+    prop_oneof![
+        2 => (1i64..3).prop_map(|add| Some(Op::FetchAdd { var: 0, add })),
+        2 => (0i64..3, 1i64..4)
+            .prop_map(|(expected, new)| Some(Op::Cas { var: 0, expected, new })),
+        1 => Just(None),
+    ]
+}
+
+/// Programs of 3 or 4 workers over 2 variables: in each worker one
+/// atomic operation on `v0` or a critical section, at a random place among
+/// at most 2 (with 4 workers 1) random operations.
+fn contended() -> impl Strategy<Value = Program> {
+    (3usize..=4).prop_flat_map(|workers| {
+        let most = if workers == 3 { 2 } else { 1 };
+        let worker = (thread(2, most), atomic(), 0usize..4).prop_map(|(mut ops, atomic, at)| {
+            ops.retain(|op| !matches!(op, Op::Lock | Op::Unlock));
+            let at = at % (ops.len() + 1);
+            match atomic {
+                Some(op) => ops.insert(at, op),
+                None => {
+                    ops.insert(at, Op::Unlock);
+                    ops.insert(at / 2, Op::Lock);
+                }
+            }
+            ops
+        });
+        prop::collection::vec(worker, workers).prop_map(|threads| Program { vars: 2, threads })
     })
 }
