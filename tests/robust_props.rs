@@ -1,11 +1,12 @@
 //! `lazysma robust`'s check against brute force: on random small programs
 //! (2 to 4 threads; stores, loads, fences, RMWs, locks; a third of them
-//! with RMWs or critical sections of 3 or 4 threads on one location), the native
-//! engine's robustness verdict under TSO and PSO is robust exactly when
-//! every reads-from map a complete execution has under the model (found
-//! by the brute-force store-buffer explorer of `tests/smc_rf/brute.rs`,
-//! independent of lazysma's interpreter) is one a complete SC execution
-//! has. `LAZYSMA_PROPTEST_CASES` raises the number of programs.
+//! with RMWs or critical sections of 3 or 4 threads on one location), the
+//! native engine's robustness verdict under TSO and PSO is robust exactly
+//! when every reads-from map a complete execution has under the model
+//! (found by the brute-force store-buffer explorer of
+//! `tests/smc_rf/brute.rs`, independent of lazysma's interpreter) is one a
+//! complete SC execution has. `LAZYSMA_PROPTEST_CASES` raises the number
+//! of programs.
 
 mod smc_rf;
 
