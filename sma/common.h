@@ -191,15 +191,30 @@ unsigned int sma_heap_blocks_used = 0;
 _Bool sma_heap_allocated[SMA_HEAP_SCALARS];
 #endif
 
-/* Cuts off (never reports) an access to location 0, to an id outside
- * 1..SMA_LOCATIONS-1, or to heap memory that no malloc handed out. */
+/* Whether `loc` is a location an access may use: an id in
+ * 1..SMA_LOCATIONS-1 that is static memory or lies in the requested part of
+ * a heap block malloc handed out. The translator checks it before an
+ * access through a pointer that may leave its objects (a violation with
+ * --pointer-check; without it, a cut-off the report names). */
+_Bool sma_valid_loc(sma_loc_t loc)
+{
+    if (!(loc >= 1 && loc < SMA_LOCATIONS))
+        return 0;
+#if SMA_HEAP_SCALARS > 0
+    if (loc >= SMA_HEAP_BASE && loc < SMA_HEAP_BASE + SMA_HEAP_SCALARS)
+        return sma_heap_allocated[loc - SMA_HEAP_BASE];
+#endif
+    return 1;
+}
+
+/* Cuts off an access to a location that is not sma_valid_loc, which keeps
+ * the SMA's per-location arrays in bounds. The translator checks (or
+ * assumes, in a way the report names) the same condition before every
+ * access that could get here with an invalid location, so this assumption
+ * never cuts off an execution by itself. */
 void sma_check_loc(sma_loc_t loc)
 {
-    __CPROVER_assume(loc >= 1 && loc < SMA_LOCATIONS);
-#if SMA_HEAP_SCALARS > 0
-    __CPROVER_assume(loc < SMA_HEAP_BASE || loc >= SMA_HEAP_BASE + SMA_HEAP_SCALARS
-                     || sma_heap_allocated[loc - SMA_HEAP_BASE]);
-#endif
+    __CPROVER_assume(sma_valid_loc(loc));
 }
 
 /* ---- free ---------------------------------------------------------------- */

@@ -173,3 +173,56 @@ fn a_refusal_after_a_wide_initial_value_names_the_refused_construct() {
         "no complaint about the automatic width\n{stderr}"
     );
 }
+
+#[test]
+fn unsigned_32_bit_values_above_int_max_keep_their_value_at_the_automatic_width() {
+    if !require_cbmc() {
+        return;
+    }
+    let program = fixture("unsigned_32_bit_extremes.c");
+    let directory = tempfile::tempdir().expect("temporary directory");
+    assert_ne!(holds_natively(&program, directory.path()), Some(false));
+    // the translation and CBMC, not only the native engine; the automatic
+    // width stays 32 bits and cuts nothing off, as a given --bitwidth 32
+    let runs: [&[&str]; 4] = [
+        &["--sc", "--engine", "cbmc"],
+        &["--tso", "--engine", "cbmc"],
+        &["--pso", "--engine", "cbmc"],
+        &["--sc", "--engine", "cbmc", "--bitwidth", "32"],
+    ];
+    for arguments in runs {
+        let report = expect(&program, arguments, Verdict::Safe);
+        assert!(report.contains("bitwidth 32"), "{report}");
+        assert!(!report.contains("wider than"), "{report}");
+    }
+    let mutants = [
+        (
+            "assert(copy == 4294967295UL);",
+            "assert(copy != 4294967295UL);",
+        ),
+        ("copy / 2 == 2147483647UL", "copy / 2 == 2147483648UL"),
+        (
+            "table[k] / 2 == 1073741824UL",
+            "table[k] / 2 == 3221225472UL",
+        ),
+        (
+            "assert(table[2] == table[0]);",
+            "assert(table[2] != table[0]);",
+        ),
+        (
+            "(uint32_t)lowest == 2147483648UL",
+            "(uint32_t)lowest == 2147483647UL",
+        ),
+    ];
+    for (from, to) in mutants {
+        let changed = mutant(&program, from, to, directory.path());
+        assert_ne!(
+            holds_natively(&changed, directory.path()),
+            Some(true),
+            "{to}"
+        );
+        for arguments in &runs[..2] {
+            expect(&changed, arguments, Verdict::Unsafe);
+        }
+    }
+}

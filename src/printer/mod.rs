@@ -233,6 +233,11 @@ pub const REACH_END_OF_MAIN: &str = "lazysma reach: the end of main";
 pub const REACH_BLOCK_SIZE: &str = "lazysma reach: heap block size at ";
 /// The same when the allocation finds every heap block used.
 pub const REACH_BLOCKS_USED: &str = "lazysma reach: heap blocks at ";
+/// The property, followed by the statement, that fails when an execution
+/// reaches an access through a pointer outside the objects it may point to
+/// (or past the requested part of a heap block) without `--pointer-check`,
+/// where the execution is cut off.
+pub const REACH_POINTER_CUT: &str = "lazysma reach: pointer cut off at ";
 
 /// The table of initial values `sma_initial_value`, or, beyond
 /// [`CBMC_INITIALISER_LIMIT`] locations, rows of that many and the macro

@@ -3,7 +3,10 @@
 
 use super::driver::{main_prefix, main_suffix};
 use super::expr::{self, Declarations, Names};
-use super::{REACH_BLOCK_SIZE, REACH_BLOCKS_USED, REACH_END_OF_MAIN, comment_text, dispatch};
+use super::{
+    REACH_BLOCK_SIZE, REACH_BLOCKS_USED, REACH_END_OF_MAIN, REACH_POINTER_CUT, comment_text,
+    dispatch,
+};
 use crate::ir::{Expr, FenceKind, Origin, OriginId};
 use crate::options::{SmaImplementation, TranslateOptions};
 use crate::passes::properties::{Property, PropertyKind, PropertyTable};
@@ -230,19 +233,8 @@ impl ThreadPrinter<'_> {
                     stmt,
                     crate::ir::NULL_DEREFERENCE,
                 );
-                if let Some(inside) = self.inside_pointees(address, &location) {
-                    match self.pointer_checks {
-                        true => self.violation_if(
-                            indent,
-                            &format!("!({inside})"),
-                            stmt,
-                            crate::ir::POINTER_OUTSIDE_OBJECT,
-                        ),
-                        // where the facts know no location at all, no
-                        // execution would get past: none is cut off
-                        false if inside == NO_LOCATION => {}
-                        false => self.line(indent, &format!("__CPROVER_assume({inside});")),
-                    }
+                if let Some(valid) = self.valid_access(address, &location) {
+                    self.pointer_cut(indent, &valid, stmt);
                 }
                 if self.frees {
                     self.violation_if(
@@ -257,6 +249,10 @@ impl ThreadPrinter<'_> {
             // a heap location the translator knows (an allocation's result
             // on a path that knows it) may still have been freed
             None => {
+                if self.program.memory.is_heap_location(address) {
+                    // past the part of its block that malloc was asked for?
+                    self.pointer_cut(indent, &format!("sma_valid_loc({location})"), stmt);
+                }
                 if self.frees && self.program.memory.is_heap_location(address) {
                     self.violation_if(
                         indent,
@@ -272,13 +268,28 @@ impl ThreadPrinter<'_> {
     }
 
     /// The condition under which the access at `address` (printed
-    /// `location`) stays among the locations its pointer may point to (the
-    /// points-to facts the marks rely on); None when it may point anywhere.
-    fn inside_pointees(&self, address: &crate::ir::Expr, location: &str) -> Option<String> {
-        let facts = self.program.points_to.as_ref()?;
-        let pointees = facts.locations(self.thread.slot, address)?;
-        if pointees.len() as u32 + 1 >= self.program.memory.location_count() {
-            return None;
+    /// `location`) is one the translation models: among the locations its
+    /// pointer may point to (the points-to facts the marks rely on) and,
+    /// where it may reach the heap or any location, at a valid one
+    /// (`sma_valid_loc`: an id of memory, not past the part of a heap block
+    /// malloc was asked for). None when every location it can reach is valid.
+    fn valid_access(&self, address: &crate::ir::Expr, location: &str) -> Option<String> {
+        let memory = &self.program.memory;
+        let heap = memory.heap_blocks > 0 && memory.heap_block_size > 0;
+        let valid = format!("sma_valid_loc({location})");
+        let pointees = self
+            .program
+            .points_to
+            .as_ref()
+            .and_then(|facts| facts.locations(self.thread.slot, address));
+        let Some(pointees) = pointees else {
+            // no facts: the pointer may hold any id
+            return Some(valid);
+        };
+        if pointees.len() as u32 + 1 >= memory.location_count() {
+            // every location but null (checked before): only the heap's
+            // unrequested parts can be invalid
+            return heap.then_some(valid);
         }
         let inside: Vec<String> = runs(&pointees)
             .into_iter()
@@ -287,10 +298,44 @@ impl ThreadPrinter<'_> {
                 false => format!("(({location}) >= {first} && ({location}) <= {last})"),
             })
             .collect();
-        Some(match inside.is_empty() {
-            true => NO_LOCATION.to_string(),
-            false => inside.join(" || "),
-        })
+        if inside.is_empty() {
+            return Some(NO_LOCATION.to_string());
+        }
+        let inside = inside.join(" || ");
+        Some(
+            match heap && pointees.iter().any(|&l| l >= memory.heap_base) {
+                true => format!("({inside}) && {valid}"),
+                false => inside,
+            },
+        )
+    }
+
+    /// What happens to an access whose pointer fails `valid`
+    /// ([`ThreadPrinter::valid_access`]): with `--pointer-check` a violation
+    /// (a pointer outside its object); without, the execution is cut off
+    /// there, and the reachability run after a safe verdict names the
+    /// access when some execution gets cut off so (a warning of the report).
+    fn pointer_cut(&mut self, indent: usize, valid: &str, stmt: OriginId) {
+        match self.pointer_checks {
+            true => self.violation_if(
+                indent,
+                &format!("!({valid})"),
+                stmt,
+                crate::ir::POINTER_OUTSIDE_OBJECT,
+            ),
+            // where the facts know no location at all, no execution would
+            // get past: none is cut off
+            false if valid == NO_LOCATION => {}
+            false => {
+                let _ = writeln!(self.out, "#ifdef LAZYSMA_REACH");
+                self.line(
+                    indent,
+                    &format!("(__CPROVER_assert)({valid}, \"{REACH_POINTER_CUT}{stmt}\");"),
+                );
+                let _ = writeln!(self.out, "#endif");
+                self.line(indent, &format!("__CPROVER_assume({valid});"));
+            }
+        }
     }
 
     /// `if (condition) { assert(0, "file:line: what: statement"); assume(0); }`:

@@ -10,7 +10,9 @@
 //! run before, become assumptions, and `(__CPROVER_assert)` properties fail
 //! where an execution reaches the end of `main` or an allocation of a
 //! run-time size with a size larger than a heap block or with every block
-//! used. CBMC checks them all in one run (no `--stop-on-fail`): its cost
+//! used, or an access through a pointer outside its objects that is cut
+//! off without `--pointer-check` (named by a warning even when the end of
+//! `main` is reached). CBMC checks them all in one run (no `--stop-on-fail`): its cost
 //! is one more symbolic execution of the program and a few SAT calls,
 //! each satisfiable as soon as one execution gets there, so it is
 //! usually a fraction of the first run.
@@ -19,7 +21,7 @@ use super::VerifyRequest;
 use crate::backend::{Cbmc, Outcome, PropertyStatus, RunOptions};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::passes::TranslationMap;
-use crate::printer::{REACH_BLOCK_SIZE, REACH_BLOCKS_USED, REACH_END_OF_MAIN};
+use crate::printer::{REACH_BLOCK_SIZE, REACH_BLOCKS_USED, REACH_END_OF_MAIN, REACH_POINTER_CUT};
 use crate::trace::report::{ReachReport, VerifyReport, WarningReport};
 use std::path::{Path, PathBuf};
 
@@ -54,11 +56,10 @@ pub fn check(
         .map(|(_, reached)| *reached)
         .collect();
     let end_reached = (!ends.is_empty()).then(|| ends.contains(&true));
+    let show = (!request.format.is_document(), request.color);
+    pointer_cut_offs(show, report, &statuses, map);
     let reason = match end_reached {
-        Some(false) => {
-            let show = (!request.format.is_document(), request.color);
-            Some(unreached_reason(show, report, &statuses, map))
-        }
+        Some(false) => Some(unreached_reason(show, report, &statuses, map)),
         Some(true) => None,
         None => Some("the run did not report the end of main".to_string()),
     };
@@ -67,6 +68,55 @@ pub fn check(
         seconds,
         reason,
     });
+}
+
+/// The accesses where some execution was cut off because its pointer left
+/// the objects it may point to (or the requested part of a heap block)
+/// without `--pointer-check`: warnings of `report` (and on stderr when
+/// `show`), so that a safe verdict does not pass over them in silence.
+fn pointer_cut_offs(
+    (show, color): (bool, bool),
+    report: &mut VerifyReport,
+    statuses: &[(String, bool)],
+    map: &TranslationMap,
+) {
+    let mut seen = std::collections::BTreeSet::new();
+    for (description, reached) in statuses {
+        let Some(stmt) = description.strip_prefix(REACH_POINTER_CUT) else {
+            continue;
+        };
+        let Some(origin) = stmt
+            .parse::<usize>()
+            .ok()
+            .filter(|_| *reached)
+            .and_then(|stmt| map.origins.get(stmt))
+        else {
+            continue;
+        };
+        if !seen.insert((origin.file.clone(), origin.line, origin.column)) {
+            continue;
+        }
+        let warning = Diagnostic {
+            message: "an execution reaches this access with a pointer outside the objects it may \
+                      point to (or past the part of a heap block malloc was asked for) and is cut \
+                      off there; what it does after was not checked"
+                .to_string(),
+            file: PathBuf::from(&origin.file),
+            line: origin.line,
+            column: origin.column,
+            length: u32::try_from(origin.text.len()).unwrap_or(1).max(1),
+            label: "cuts executions off".to_string(),
+            help: Some(
+                "--pointer-check reports such an access as a violation (a pointer outside its object)"
+                    .to_string(),
+            ),
+            severity: Severity::Warning,
+        };
+        report.warnings.push(WarningReport::from(&warning));
+        if show {
+            eprint!("{}", warning.render(color));
+        }
+    }
 }
 
 /// Why no execution reaches the end of `main`: the allocations the run
@@ -138,7 +188,14 @@ fn unreached_reason(
             eprint!("{}", warning.render(color));
         }
     }
-    if reasons.is_empty() {
+    let pointer_cut = statuses
+        .iter()
+        .any(|(description, reached)| *reached && description.starts_with(REACH_POINTER_CUT));
+    if reasons.is_empty() && pointer_cut {
+        "an access through a pointer outside its objects cuts them off (see the warning; \
+         --pointer-check reports it)"
+            .to_string()
+    } else if reasons.is_empty() {
         "the bounds cut every execution off before it (more loop iterations, rounds or heap may be needed: \
          --unwind, --rounds, --nmalloc, --heap-block)"
             .to_string()
