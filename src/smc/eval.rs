@@ -12,6 +12,28 @@ use crate::passes::SeqThread;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unmodelled(pub String);
 
+/// How [`Unmodelled::out_of_bounds`] begins its message.
+const OUT_OF_BOUNDS: &str = "an index outside a private array: ";
+
+impl Unmodelled {
+    /// An index outside a private array: no value to read or write. In an
+    /// execution of the program that is an access out of bounds (the
+    /// machine reports it as a violation); in a move simulated with a
+    /// value the program may never read (RF-SMC tries other sources for a
+    /// read), the execution it belongs to is checked before anything is
+    /// reported.
+    pub fn out_of_bounds(index: i64, length: u64) -> Unmodelled {
+        Unmodelled(format!(
+            "{OUT_OF_BOUNDS}index {index} outside a private array of {length} elements"
+        ))
+    }
+
+    /// Whether this is [`Unmodelled::out_of_bounds`].
+    pub fn is_out_of_bounds(&self) -> bool {
+        self.0.starts_with(OUT_OF_BOUNDS)
+    }
+}
+
 pub type Eval<T> = Result<T, Unmodelled>;
 
 /// Where nondeterministic values come from: the exploration enumerates
@@ -84,9 +106,7 @@ impl Private<'_> {
                         path.push(index as usize);
                         Ok((global, root, path))
                     }
-                    _ => Err(Unmodelled(format!(
-                        "index {index} outside a private array of {length} elements"
-                    ))),
+                    _ => Err(Unmodelled::out_of_bounds(index, length)),
                 }
             }
             Place::Field(base, field) => {

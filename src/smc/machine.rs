@@ -65,6 +65,9 @@ pub struct Machine<'a> {
 pub struct Unsupported {
     pub what: String,
     pub origin: Option<OriginId>,
+    /// An index outside a private array ([`Unmodelled::out_of_bounds`]):
+    /// [`Machine::apply_in_place`] reports it as a violation.
+    pub out_of_bounds: bool,
 }
 
 type Step<T> = Result<T, Unsupported>;
@@ -166,7 +169,23 @@ impl<'a> Machine<'a> {
         choices: &mut dyn Choices,
     ) -> Step<Outcome<()>> {
         match step {
-            Move::Run(slot) => self.run_thread(state, slot, choices),
+            // an index outside a private array is an access out of bounds,
+            // as the printed program's is in CBMC's (undefined) C; the
+            // move stops there, so that RF-SMC's simulation of a read with
+            // another value (which may be no value the program can read)
+            // does not stop the whole search: a violation counts only in
+            // an execution the search finds consistent
+            Move::Run(slot) => match self.run_thread(state, slot, choices) {
+                Err(unsupported) if unsupported.out_of_bounds => Ok(Outcome::Violated(Violation {
+                    slot,
+                    description: match unsupported.origin {
+                        Some(origin) => self.describe(origin, crate::ir::ARRAY_INDEX_OUT_OF_BOUNDS),
+                        None => unsupported.what,
+                    },
+                    kind: "array-bounds",
+                })),
+                other => other,
+            },
             Move::Flush { slot, index } => {
                 flush(state, slot, index);
                 Ok(Outcome::Next(()))
@@ -214,7 +233,12 @@ impl<'a> Machine<'a> {
             })
             .copied()
             .flatten();
-        Unsupported { what, origin }
+        let out_of_bounds = Unmodelled(what.clone()).is_out_of_bounds();
+        Unsupported {
+            what,
+            origin,
+            out_of_bounds,
+        }
     }
 
     fn run_thread(
