@@ -87,7 +87,10 @@ fn a_union_of_mixed_sizes_is_refused_with_its_reason() {
         verify(&folder().join("anonymous_union_mixed_sizes.c"), &["--tso"]);
     assert_eq!(code, 1, "{stdout}\n{stderr}");
     assert!(
-        stderr.contains("an anonymous union whose members are not scalars of one size"),
+        stderr.contains("an anonymous union whose members are not scalars of one size (in `struct qspinlock`, line 11, column 2)")
+            && stderr.contains("overlap in memory as scalars of different sizes")
+            && stderr.contains("`locked_pending`, `tail`: 2-byte scalars")
+            && stderr.contains("use a struct"),
         "{stderr}"
     );
     assert!(
@@ -97,12 +100,71 @@ fn a_union_of_mixed_sizes_is_refused_with_its_reason() {
 }
 
 #[test]
-fn linux_read_once_is_refused_where_its_size_is_a_parameter() {
-    let (code, stdout, stderr) = verify(&folder().join("read_once_size.c"), &["--tso"]);
+fn a_size_parameter_known_only_at_run_time_is_refused_naming_the_call() {
+    let program = folder().join("memcpy_size_parameter.c");
+    let (code, stdout, stderr) = verify(&program, &["--sc", "-D", "RUNTIME_SIZE"]);
     assert_eq!(code, 1, "{stdout}\n{stderr}");
     assert!(
         stderr.contains("a size that is not a positive constant here")
-            && stderr.contains("read_once_size.c:30:"),
+            && stderr.contains("memcpy_size_parameter.c:29:29")
+            && stderr.contains("the call at")
+            && stderr.contains("memcpy_size_parameter.c:59:3"),
         "{stderr}"
     );
+    // with constants at every call the same program is accepted
+    let (code, stdout, stderr) = verify(&program, &["--sc", "--engine", "smc"]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+}
+
+#[test]
+fn linux_read_once_copies_each_object_with_one_access_of_its_width() {
+    // the writer's 16-bit and 32-bit copies, and no default memcpy
+    let (code, stdout, stderr) = verify(
+        &folder().join("read_once_size.c"),
+        &["--pso", "--engine", "smc"],
+    );
+    assert_eq!(code, 10, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("*(volatile __u32 *)p = *(__u32 *)res;")
+            || stdout.contains("*(volatile __u32 *)p = *(__u32 *)re"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("__builtin_memcpy"), "{stdout}");
+}
+
+/// Whether the program `path` (with `defines`, `-D` names) compiled by gcc
+/// runs to its end; `None` without gcc.
+fn runs_under_gcc(path: &Path, defines: &[&str]) -> Option<bool> {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let binary = directory.path().join("program");
+    let mut gcc = std::process::Command::new("gcc");
+    gcc.arg("-O0").arg(path).arg("-o").arg(&binary);
+    for define in defines {
+        gcc.arg(format!("-D{define}"));
+    }
+    let compiled = gcc.output().ok()?;
+    assert!(compiled.status.success(), "gcc compiles {}", path.display());
+    let ran = std::process::Command::new(&binary)
+        .output()
+        .expect("the program runs");
+    Some(ran.status.success())
+}
+
+#[test]
+fn members_that_take_no_room_are_laid_out_as_gcc_lays_them_out() {
+    if !require_cbmc() {
+        return;
+    }
+    // zero-length arrays that raise a struct's alignment, flexible arrays
+    // of structs, empty structs nested and in arrays of structs
+    let program =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/values/zero_size_layout.c");
+    if let Some(ran) = runs_under_gcc(&program, &[]) {
+        assert!(ran, "the layout holds natively");
+        assert_eq!(runs_under_gcc(&program, &["WRONG_LAYOUT"]), Some(false));
+    }
+    let (code, stdout, stderr) = verify(&program, &["--sc", "--unwind", "4"]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let (code, stdout, stderr) = verify(&program, &["--sc", "--unwind", "4", "-D", "WRONG_LAYOUT"]);
+    assert_eq!(code, 10, "{stdout}\n{stderr}");
 }

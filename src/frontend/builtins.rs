@@ -456,6 +456,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             self.rvalue(argument)?;
             self.protect_earlier(&mut values, mark);
         }
+        let function = self.call_target(function, name, &values, span)?;
         let target = match return_type {
             CType::Void => None,
             ref ty => Some(self.temp(ty)),

@@ -13,15 +13,10 @@ impl<'a> TypeEnv<'a> {
     pub fn fields(&self, id: StructId, span: lang_c::span::Span) -> TResult<&[(String, CType)]> {
         let info = &self.structs[id];
         if info.is_union {
-            let what = if self.is_untagged(id) {
-                "an anonymous union whose members are not scalars of one size".to_string()
-            } else {
-                format!("the union `{}`", info.name)
-            };
             return self.refuse(
                 span,
-                &what,
-                Some("memory here is one location per scalar, and a union's members must be one scalar seen as several types of one size (`union { int v; unsigned u; }`); use a struct"),
+                &self.mixed_union(id),
+                Some("memory here is one location per scalar, so a store to a narrower member cannot change part of a wider one, and a union's members must be one scalar seen as several types of one size (`union { int v; unsigned u; }`); keep one member (the whole word, with shifts and masks for its parts) or use a struct. `sizeof` and `offsetof` of the union are accepted"),
             );
         }
         match &info.fields {
@@ -335,5 +330,79 @@ pub(super) fn opaque_byte_size(name: &str) -> u64 {
         "va_list" | "__builtin_va_list" | "__gnuc_va_list" => 24,
         // pthread_mutexattr_t, pthread_condattr_t, pthread_barrierattr_t
         _ => 4,
+    }
+}
+
+impl TypeEnv<'_> {
+    /// What a refusal of union `id` says: which union (its tag, or the
+    /// struct an anonymous one is a member of), where it is defined, and
+    /// the sizes of the scalars its members overlap with.
+    pub(super) fn mixed_union(&self, id: StructId) -> String {
+        let info = &self.structs[id];
+        let which = if self.is_untagged(id) {
+            let outer = self.structs.iter().find(|outer| {
+                outer
+                    .declared
+                    .iter()
+                    .any(|(_, ty)| *ty == CType::Struct(id))
+            });
+            let inside = match outer {
+                Some(outer) if !outer.name.starts_with("__anon") => {
+                    format!("in `struct {}`, ", outer.name)
+                }
+                _ => String::new(),
+            };
+            format!("an anonymous union whose members are not scalars of one size ({inside}")
+        } else {
+            format!("the union `{}` (", info.name)
+        };
+        let at = info
+            .defined_at
+            .map_or("defined above)".to_string(), |offset| {
+                let position = self.source.position(offset);
+                format!("line {}, column {})", position.line, position.column)
+            });
+        let members: Vec<String> = info
+            .declared
+            .iter()
+            .map(|(name, ty)| {
+                let names = match (name.strip_prefix("{anonymous "), ty) {
+                    (Some(_), CType::Struct(inner)) => self.structs[*inner]
+                        .members
+                        .iter()
+                        .map(|member| format!("`{member}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    _ => format!("`{name}`"),
+                };
+                let mut sizes = Vec::new();
+                self.scalar_sizes(ty, &mut sizes);
+                let one = sizes.len() == 1;
+                sizes.sort_unstable();
+                sizes.dedup();
+                let sizes: Vec<String> = sizes.iter().map(u64::to_string).collect();
+                match one {
+                    true => format!("{names}: a {}-byte scalar", sizes.join("")),
+                    false => format!("{names}: {}-byte scalars", sizes.join("- and ")),
+                }
+            })
+            .collect();
+        format!(
+            "{which}{at}: its members overlap in memory as scalars of different sizes ({})",
+            members.join("; ")
+        )
+    }
+
+    /// The sizes in bytes of the scalars an object of type `ty` is made of.
+    fn scalar_sizes(&self, ty: &CType, sizes: &mut Vec<u64>) {
+        match ty {
+            CType::Struct(id) => {
+                for (_, field) in &self.structs[*id].declared {
+                    self.scalar_sizes(field, sizes);
+                }
+            }
+            CType::Array(element, _) => self.scalar_sizes(element, sizes),
+            ty => sizes.push(self.byte_size(ty)),
+        }
     }
 }

@@ -7,6 +7,7 @@
 
 use super::scan::AddressUse;
 use super::source_map::SourceMap;
+use super::specialisations::Specialisations;
 use super::types::{CType, TypeEnv};
 use crate::diagnostics::Diagnostic;
 use crate::ir::*;
@@ -70,6 +71,8 @@ pub struct Lowerer<'a> {
     pub key_tables: Option<KeyTables>,
     /// Whether a division checks its divisor ([`crate::options::TranslateOptions::division_checks`]).
     pub division_checks: bool,
+    /// The functions lowered once per constant size they are called with.
+    pub specialisations: Specialisations,
 }
 
 impl<'a> Lowerer<'a> {
@@ -268,6 +271,7 @@ impl<'a> Lowerer<'a> {
             addressed_names: HashSet::new(),
             key_tables: None,
             division_checks: true,
+            specialisations: Specialisations::default(),
         }
     }
 
@@ -379,6 +383,9 @@ pub enum Binding {
     Local(LocalId),
     /// A `static` or `extern` local naming a global object.
     Global(String),
+    /// A parameter that is this constant of its type in the copy of its
+    /// function being lowered (`specialisations.rs`).
+    Constant(i64, CType),
 }
 
 /// Where a `break` inside the current construct goes.

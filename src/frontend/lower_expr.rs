@@ -8,7 +8,7 @@
 
 use super::bit_fields::value_type;
 use super::constants::constant_value;
-use super::lower::{FnLowerer, LResult, binary};
+use super::lower::{Binding, FnLowerer, LResult, binary};
 use super::types::{CType, truncate};
 use super::values::{LVal, Val, common, floating_bits, promote};
 use crate::ir::*;
@@ -58,6 +58,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn rvalue(&mut self, e: &'a Node<Expression>) -> LResult<Val> {
         match &e.node {
             Expression::Identifier(id) => {
+                if let Some(Binding::Constant(v, ty)) = self.lookup(&id.node.name) {
+                    return Ok(Val { expr: Expr::Const(v), ty });
+                }
                 if let Some(&v) = self.lw.types.enum_constants.get(&id.node.name)
                     && self.lookup(&id.node.name).is_none()
                     && !self.lw.globals.contains_key(&id.node.name)

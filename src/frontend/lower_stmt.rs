@@ -338,6 +338,9 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     fn switch(&mut self, sw: &'a SwitchStatement, span: Span) -> LResult<()> {
+        if self.constant_switch(sw)? {
+            return Ok(());
+        }
         let value = self.integer_rvalue(&sw.expression, "a `switch` value")?;
         let value = self.save(value.expr, &value.ty);
         let end = self.fresh_label();
@@ -509,7 +512,8 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             && (self.address_use.address_taken(name, &ty)
                 || (is_array && self.address_use.used_as_value.contains(name))
                 || atomic
-                || self.lw.types.puns_floating(&ty));
+                || self.lw.types.puns_floating(&ty)
+                || self.lw.types.has_byte_alias(&ty));
         let id = self.new_local(name, ty.clone(), shared);
         if atomic {
             self.atomic_locals.insert(id);

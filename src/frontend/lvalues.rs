@@ -182,6 +182,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 }
             }
             Some(Binding::Global(global)) => self.global(&global, span),
+            Some(Binding::Constant(..)) => self.lw.refuse(
+                span,
+                format!("assigning to or taking the address of `{name}`, a size parameter that is a constant at this call"),
+                Some("copy the parameter into a local variable and change that"),
+            ),
             None => self.global(name, span),
         }
     }

@@ -24,6 +24,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     "a function pointer",
                     Some("only thread entry functions may be named without a call"),
                 ),
+                CType::Void => self.lw.refuse(
+                    span,
+                    "a read of an object without a type (a byte of a union's char array that names a wider scalar)",
+                    Some("read the union's scalar member"),
+                ),
                 ty => Ok(Val {
                     expr: Expr::Load(place),
                     ty,
@@ -67,6 +72,13 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn store(&mut self, lv: &LVal, value: Val, span: Span) -> LResult<()> {
         if let CType::BitField(bits) = lv.ty() {
             return self.store_bit_field(lv.clone(), &bits.clone(), value, span);
+        }
+        if matches!(lv.ty(), CType::Void) {
+            return self.lw.refuse(
+                span,
+                "a store to an object without a type (a byte of a union's char array that names a wider scalar)",
+                Some("store to the union's scalar member"),
+            );
         }
         let converted = self.convert(value, lv.ty(), span)?;
         if let LVal::Shared { ty, .. } = lv {

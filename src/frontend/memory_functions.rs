@@ -202,14 +202,33 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 
     /// The size argument of `memset`/`memcpy`: a constant number of bytes.
+    /// In a function lowered for every value of its size parameter
+    /// (`specialisations.rs`), the help names the call that passes a
+    /// value known only at run time.
     pub(super) fn memory_size(&mut self, size: &'a Node<Expression>) -> LResult<u64> {
         match self.rvalue(size)?.expr {
             Expr::Const(bytes) if bytes > 0 => Ok(bytes as u64),
-            _ => self.lw.refuse(
-                size.span,
-                "a size that is not a positive constant here",
-                Some("give the size as a constant (`sizeof object`, `n * sizeof(T)` with a constant n)"),
-            ),
+            _ => {
+                let help = match self.lw.specialisations.lowering_generic {
+                    Some(Some(call)) => {
+                        let at = self.lw.source.position(call.start);
+                        format!(
+                            "the size is a parameter of `{}`, and the call at {}:{}:{} passes a value known only at run time: pass a constant there (`sizeof x`); each constant gets its own copy of the function, as gcc inlines it",
+                            self.name, at.file, at.line, at.column
+                        )
+                    }
+                    Some(None) => format!(
+                        "the size is a parameter of `{}`, which is used as a function pointer: call it by name with a constant size (`sizeof x`); each constant gets its own copy of the function, as gcc inlines it",
+                        self.name
+                    ),
+                    None => "give the size as a constant (`sizeof object`, `n * sizeof(T)` with a constant n)".to_string(),
+                };
+                self.lw.refuse(
+                    size.span,
+                    "a size that is not a positive constant here",
+                    Some(&help),
+                )
+            }
         }
     }
 

@@ -186,12 +186,10 @@ fn lower_unit_with(
             lw.prototypes
                 .insert(name.node.name.clone(), signature.1.clone());
         }
+        note_size_parameters(&mut lw, id, definition, &signature.0);
         lw.signatures.insert(id, signature);
     }
-    let mut functions = Vec::new();
-    for (id, definition) in definitions.iter().enumerate() {
-        functions.push(lower_function(&mut lw, id, definition)?);
-    }
+    let functions = lower_functions(&mut lw, &definitions)?;
     let Some(&main) = lw.functions.get("main") else {
         return Err(Box::new(Diagnostic {
             message: "the program has no `main` function".into(),
@@ -405,10 +403,100 @@ fn signature<'a>(
     Ok(((parameters, ret.without_atomic().0), variadic))
 }
 
+/// The parameter names of a function definition, in order (`""` for an
+/// unnamed one).
+fn parameter_names(definition: &Node<FunctionDefinition>) -> Vec<String> {
+    types::function_declarator(&definition.node.declarator.node)
+        .map(|fd| fd.node.parameters.iter())
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            p.node
+                .declarator
+                .as_ref()
+                .and_then(|d| types::declarator_name(&d.node))
+                .map(|n| n.node.name.clone())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Notes the integer parameters of function `id` that its body passes as
+/// the size of a memory function (`specialisations.rs`); a function used
+/// as a value is lowered for every value too.
+fn note_size_parameters(
+    lw: &mut Lowerer<'_>,
+    id: FunctionId,
+    definition: &Node<FunctionDefinition>,
+    parameter_types: &[CType],
+) {
+    let names = parameter_names(definition);
+    let sizes: Vec<usize> =
+        super::specialisations::size_parameters(&definition.node.statement, &names)
+            .into_iter()
+            .filter(|&k| matches!(parameter_types.get(k), Some(CType::Int { .. })))
+            .collect();
+    if sizes.is_empty() {
+        return;
+    }
+    lw.specialisations.size_parameters.insert(id, sizes);
+    let name = types::declarator_name(&definition.node.declarator.node)
+        .map(|n| n.node.name.clone())
+        .unwrap_or_default();
+    if lw.function_values.contains(&name) || name == "main" {
+        lw.specialisations.need_generic(id, None);
+    }
+}
+
+/// Lowers every function definition, in order (their ids), then the copies
+/// of the functions with size parameters that calls with constants ask
+/// for (ids after them), and those functions themselves where a call
+/// passes a value known only at run time.
+fn lower_functions<'a>(
+    lw: &mut Lowerer<'a>,
+    definitions: &[&'a Node<FunctionDefinition>],
+) -> LResult<Vec<Function>> {
+    lw.specialisations.next_id = definitions.len();
+    let mut functions = Vec::new();
+    for (id, definition) in definitions.iter().enumerate() {
+        functions.push(match lw.specialisations.size_parameters.contains_key(&id) {
+            // lowered below if a call needs it; no call runs this
+            true => Function {
+                name: types::declarator_name(&definition.node.declarator.node)
+                    .map(|n| n.node.name.clone())
+                    .unwrap_or_default(),
+                params: Vec::new(),
+                locals: Vec::new(),
+                return_type: Ty::Void,
+                body: Vec::new(),
+                is_atomic: false,
+                origin: lw.origin(definition.node.declarator.span),
+            },
+            false => lower_function(lw, id, definition, &[])?,
+        });
+    }
+    loop {
+        if let Some((copy, id, constants)) = lw.specialisations.pending.pop_front() {
+            debug_assert_eq!(copy, functions.len());
+            functions.push(lower_function(lw, id, definitions[id], &constants)?);
+        } else if let Some((id, call)) = lw.specialisations.next_generic() {
+            lw.specialisations.lowering_generic = Some(call);
+            let function = lower_function(lw, id, definitions[id], &[]);
+            lw.specialisations.lowering_generic = None;
+            functions[id] = function?;
+        } else {
+            return Ok(functions);
+        }
+    }
+}
+
+/// Lowers function `id`; with `constants`, its copy in which those
+/// parameters (by position) are those constants.
 fn lower_function<'a>(
     lw: &mut Lowerer<'a>,
     id: FunctionId,
     definition: &'a Node<FunctionDefinition>,
+    constants: &[(usize, i64)],
 ) -> LResult<Function> {
     let declarator = &definition.node.declarator;
     let name = types::declarator_name(&declarator.node)
@@ -429,19 +517,7 @@ fn lower_function<'a>(
     // `main(argc, argv, envp)` is run without arguments: argc 1, argv
     // { "program", NULL }, envp an empty list (made only when main uses
     // them)
-    let parameter_names: Vec<String> = types::function_declarator(&declarator.node)
-        .map(|fd| fd.node.parameters.iter())
-        .into_iter()
-        .flatten()
-        .map(|p| {
-            p.node
-                .declarator
-                .as_ref()
-                .and_then(|d| types::declarator_name(&d.node))
-                .map(|n| n.node.name.clone())
-                .unwrap_or_default()
-        })
-        .collect();
+    let parameter_names = parameter_names(definition);
     let used = |k: usize| {
         parameter_names
             .get(k)
@@ -476,7 +552,11 @@ fn lower_function<'a>(
             .unwrap_or_else(|| format!("__param{k}"));
         let shared =
             f.address_use.address_taken(&parameter_name, ty) || f.lw.types.puns_floating(ty);
-        if shared && !ty.is_thread_data() {
+        if let Some(&(_, value)) = constants.iter().find(|(position, _)| *position == k) {
+            // the argument is passed and unused: the name is the constant
+            params.push(f.new_local(&format!("{parameter_name}__arg"), ty.clone(), false));
+            f.bind(&parameter_name, Binding::Constant(value, ty.clone()));
+        } else if shared && !ty.is_thread_data() {
             let private = f.new_local(&format!("{parameter_name}__arg"), ty.clone(), false);
             if let Some(value) = main_arguments.get(k) {
                 f.emit(StmtKind::Assign(Place::Local(private), value.clone()));
@@ -497,8 +577,18 @@ fn lower_function<'a>(
     }
     f.lower_statement(&definition.node.statement)?;
     let body = f.blocks.pop().unwrap_or_default();
+    let copy: Vec<String> = constants
+        .iter()
+        .map(|(_, v)| match *v < 0 {
+            true => format!("m{}", v.unsigned_abs()),
+            false => v.to_string(),
+        })
+        .collect();
     Ok(Function {
-        name: name.clone(),
+        name: match copy.is_empty() {
+            true => name.clone(),
+            false => format!("{name}__size_{}", copy.join("_")),
+        },
         params,
         locals: f.locals,
         return_type: ir_return,

@@ -149,6 +149,7 @@ impl<'a> TypeEnv<'a> {
         if let Some(declarations) = &s.node.declarations
             && self.structs[id].fields.is_none()
         {
+            self.structs[id].defined_at = Some(s.span.start);
             let mut fields = Vec::new();
             let mut members = Vec::new();
             let mut bits = BitFieldRuns::default();
@@ -528,16 +529,23 @@ impl<'a> TypeEnv<'a> {
 
     /// The members after the first of a union whose members are scalars of
     /// one size (besides members that take no room), by name; `None` for
-    /// another union.
+    /// another union. A `char` array of one element is one too (the
+    /// kernel's `union { typeof(x) __val; char __c[1]; }`): its
+    /// name is the scalar's address, and no byte of it can be accessed
+    /// apart ([`Self::alias_member`]).
     pub(super) fn scalar_union(
         &self,
         fields: &[(String, CType)],
     ) -> Option<HashMap<String, CType>> {
         let (_, first) = fields.first()?;
         let size = self.byte_size(first);
-        let scalars = fields.iter().all(|(_, ty)| {
-            (ty.is_scalar() && self.byte_size(ty) == size) || self.byte_size(ty) == 0
-        });
+        let bytes = |ty: &CType| matches!(ty, CType::Array(element, 1) if matches!(**element, CType::Int { bits: 8, .. }));
+        let scalars = first.is_scalar()
+            && fields.iter().all(|(_, ty)| {
+                (ty.is_scalar() && self.byte_size(ty) == size)
+                    || self.byte_size(ty) == 0
+                    || bytes(ty)
+            });
         scalars.then(|| fields[1..].iter().cloned().collect())
     }
 
@@ -572,10 +580,30 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
+    /// Whether `ty` is a union of scalars with a `char` array member
+    /// ([`Self::scalar_union`]): that member is used as the scalar's
+    /// address, so an object of it lives in shared memory.
+    pub fn has_byte_alias(&self, ty: &CType) -> bool {
+        match ty {
+            CType::Struct(id) => self.structs.get(*id).is_some_and(|info| {
+                info.aliases
+                    .values()
+                    .any(|alias| matches!(alias, CType::Array(..)))
+            }),
+            _ => false,
+        }
+    }
+
     /// The type of the member `name` of a union of scalars that is not its
-    /// first, if it is one: the first member seen as this type.
+    /// first, if it is one: the first member seen as this type. A `char`
+    /// array is seen as an array of `void`: it decays to a `void *` to the
+    /// scalar, and a byte of it is refused where it is read or written, as
+    /// memory here holds the scalar whole.
     pub fn alias_member(&self, id: StructId, name: &str) -> Option<CType> {
-        self.structs.get(id)?.aliases.get(name).cloned()
+        match self.structs.get(id)?.aliases.get(name)? {
+            CType::Array(_, length) => Some(CType::Array(Box::new(CType::Void), *length)),
+            ty => Some(ty.clone()),
+        }
     }
 
     /// The member a designator `.name` of a braced initialiser of struct
@@ -587,7 +615,7 @@ impl<'a> TypeEnv<'a> {
         let info = self.structs.get(id)?;
         match info.members.iter().position(|m| m == name) {
             Some(position) => Some((position, None)),
-            None => info.aliases.get(name).map(|ty| (0, Some(ty.clone()))),
+            None => self.alias_member(id, name).map(|ty| (0, Some(ty))),
         }
     }
 
@@ -648,6 +676,7 @@ impl<'a> TypeEnv<'a> {
             member_alignments: HashMap::new(),
             asked_alignment: 1,
             packed: false,
+            defined_at: None,
         });
         if let Some(tag) = tag {
             self.tags.insert(tag, id);

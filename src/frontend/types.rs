@@ -191,6 +191,9 @@ pub struct StructInfo {
     /// `__attribute__((packed))`: no padding between members, which are
     /// aligned only as they ask.
     pub packed: bool,
+    /// Where its definition starts in the preprocessed text (for a
+    /// refusal that names it).
+    pub defined_at: Option<usize>,
 }
 
 /// Where a bit-field member lies: bits `offset .. offset + width` of the
