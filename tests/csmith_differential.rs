@@ -1,10 +1,12 @@
 //! Differential test against gcc on random programs from Csmith, on a fixed
 //! sample of seeds (scripts/csmith-differential.py runs new seeds at
 //! length; docs/csmith-differential.md has its counts). gcc compiles and
-//! runs each program for its checksum; `lazysma verify --sc` must find the
-//! assertion that the checksum is gcc's safe, with every loop asserted to
-//! exit within the unwinding bound, and its mutant (checksum + 1) violated,
-//! and so must `--tso` on every fourth seed. A program lazysma refuses, a
+//! runs each program for its checksum; `lazysma verify --sc` (the default
+//! `--engine auto`: the native engine beside CBMC, whichever answers
+//! first) must find the assertion that the checksum is gcc's safe, with
+//! every loop asserted to exit within the unwinding bound, and its mutant
+//! (checksum + 1) violated, and so must `--tso --engine cbmc` (the CBMC
+//! path alone) on every fourth seed. A program lazysma refuses, a
 //! loop longer than the bound and a time-out are counted apart; a
 //! disagreement or a vacuous mutant (the mutant verifies too) fails the
 //! test. Under CI=true a missing csmith, gcc or CBMC is a failure.
@@ -19,7 +21,8 @@ use support::{parallel_map, require_cbmc, verify, workers};
 /// The seeds of the sample.
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=200;
 
-/// Every how many seeds the program is verified under TSO too.
+/// Every how many seeds the program is verified under TSO too, by the
+/// CBMC path alone.
 const TSO_EVERY: u64 = 4;
 
 /// Csmith's options: small single-threaded programs (the same as
@@ -138,12 +141,19 @@ fn gcc_checksum(program: &Path, include: &Path, directory: &Path) -> Option<u64>
 }
 
 /// The verdict and message of `lazysma verify` of `program` under `model`
-/// with the assertion that the checksum is `checksum`.
-fn verdict(program: &Path, include: &Path, model: &str, checksum: u64) -> (String, String) {
+/// by `engine` with the assertion that the checksum is `checksum`.
+fn verdict(
+    program: &Path,
+    include: &Path,
+    (model, engine): (&str, &str),
+    checksum: u64,
+) -> (String, String) {
     let expected = format!("-DEXPECTED_CHECKSUM={checksum:#x}");
     let harness = harness();
     let mut arguments = vec![
         model,
+        "--engine",
+        engine,
         "-I",
         harness.to_str().unwrap_or_default(),
         "-I",
@@ -183,12 +193,12 @@ fn outcome(seed: u64, include: &Path) -> Outcome {
     else {
         return Outcome::NoChecksum;
     };
-    let models: &[&str] = match seed.is_multiple_of(TSO_EVERY) {
-        true => &["--sc", "--tso"],
-        false => &["--sc"],
+    let runs: &[(&str, &str)] = match seed.is_multiple_of(TSO_EVERY) {
+        true => &[("--sc", "auto"), ("--tso", "cbmc")],
+        false => &[("--sc", "auto")],
     };
-    for model in models {
-        let (held, message) = verdict(&program, include, model, checksum);
+    for &(model, engine) in runs {
+        let (held, message) = verdict(&program, include, (model, engine), checksum);
         match held.as_str() {
             "safe" => {}
             "bad-input" => return Outcome::Refused(first_line(&message)),
@@ -201,7 +211,8 @@ fn outcome(seed: u64, include: &Path) -> Outcome {
                 ));
             }
         }
-        let (mutated, message) = verdict(&program, include, model, checksum.wrapping_add(1));
+        let (mutated, message) =
+            verdict(&program, include, (model, engine), checksum.wrapping_add(1));
         match mutated.as_str() {
             "violation" => {}
             "safe" => return Outcome::VacuousMutant(format!("seed {seed} {model}")),
