@@ -2,7 +2,7 @@
 //! of which thread at which line, in cycle order, and why each comes
 //! before the next.
 
-use super::Renderer;
+use super::{Renderer, initial_value_note};
 use crate::trace::diagnosis::cycle::{CycleEdge, Relation};
 use crate::trace::execution::EventKind;
 use crate::trace::report::CycleStep;
@@ -38,11 +38,7 @@ impl Renderer<'_> {
                 value,
                 from,
             } => {
-                let initial = if from.is_none() {
-                    " (initial value)"
-                } else {
-                    ""
-                };
+                let initial = initial_value_note(*from);
                 format!(
                     "reads {location} = {}{initial}",
                     self.shown(location, *value)

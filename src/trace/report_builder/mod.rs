@@ -47,6 +47,16 @@ fn origin_fields(
     )
 }
 
+/// What a report adds to a read of the initial value (one that reads
+/// from no event).
+fn initial_value_note(from: Option<EventId>) -> &'static str {
+    if from.is_none() {
+        " (initial value)"
+    } else {
+        ""
+    }
+}
+
 impl Renderer<'_> {
     fn origin(&self, event: EventId) -> Option<&Origin> {
         self.decoded
@@ -449,11 +459,7 @@ impl Renderer<'_> {
                 value,
                 from,
             } => {
-                let initial = if from.is_none() {
-                    " (initial value)"
-                } else {
-                    ""
-                };
+                let initial = initial_value_note(*from);
                 let shown = self.shown(location, *value);
                 if own_buffer {
                     (
