@@ -1,6 +1,6 @@
 //! What the native engine declines before it runs, with the statement to
 //! blame: data nondeterminism over more than 256 values (it never samples
-//! values), floating-point arithmetic, the heap, atomic sections, and shared memory
+//! values), floating-point arithmetic, the heap, and shared memory
 //! narrower or wider than the SMA's `int` or `long long`. Everything else
 //! it cannot model exactly it finds while running, and declines then.
 
@@ -63,15 +63,6 @@ fn instr_declined(instr: &Instr) -> Option<String> {
             }
             SeqStmt::Free { .. } => {
                 return Some("free, which the native engine does not model".into());
-            }
-            // the explicit search answered "safe" for programs whose bug
-            // needs interleaved atomic sections (SV-COMP's fib_bench and
-            // triangular): until its handling of sections is shown right,
-            // the engine leaves them to CBMC
-            SeqStmt::AtomicBegin { .. } => {
-                return Some(
-                    "an atomic section (__VERIFIER_atomic_begin or a __VERIFIER_atomic function), which the native engine does not model yet".into(),
-                );
             }
             SeqStmt::Assign(place, value) => {
                 places.push(place);

@@ -241,6 +241,18 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Whether a running thread stopped after the end of an atomic section
+    /// at a private statement or at its end, rather than at a visible
+    /// statement.
+    fn paused(&self, state: &State, slot: usize) -> bool {
+        let thread = &state.threads[slot];
+        thread.status == Status::Running
+            && !self.codes[slot]
+                .instrs
+                .get(thread.pc)
+                .is_some_and(Instr::is_visible)
+    }
+
     fn run_thread(
         &self,
         state: &mut State,
@@ -250,6 +262,11 @@ impl<'a> Machine<'a> {
         let Some(thread) = state.threads.get(slot) else {
             return Ok(Outcome::Disabled);
         };
+        if self.paused(state, slot) {
+            // after the end of an atomic section: its private code up to
+            // its next visible statement, a move of its own
+            return self.run_private(state, slot, choices);
+        }
         if thread.status == Status::Created {
             // its private prefix first, up to its first visible statement
             state.threads[slot].status = Status::Running;
@@ -257,7 +274,7 @@ impl<'a> Machine<'a> {
                 Outcome::Next(()) => {}
                 other => return Ok(other),
             }
-            if state.threads[slot].status == Status::Finished {
+            if state.threads[slot].status == Status::Finished || self.paused(state, slot) {
                 return Ok(Outcome::Next(()));
             }
         }
@@ -330,10 +347,17 @@ impl<'a> Machine<'a> {
                     record(state, RecordKind::AtomicBegin, slot, 0, 0, 0, 0, *stmt);
                 }
                 Instr::Do(SeqStmt::AtomicEnd { stmt }) => {
-                    if state.atomic == Some(slot) {
+                    let closes = state.atomic == Some(slot);
+                    if closes {
                         state.atomic = None;
                     }
                     record(state, RecordKind::AtomicEnd, slot, 0, 0, 0, 0, *stmt);
+                    if closes {
+                        // the end of a section is a point where another
+                        // thread may run: the move stops after it
+                        state.threads[slot].pc = next;
+                        return Ok(Outcome::Next(()));
+                    }
                 }
                 Instr::Do(other) => {
                     return Err(self.unsupported(
