@@ -244,7 +244,8 @@ fn both_engines_find_the_bug_of_alternating_atomic_sections() {
     }
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/smc/atomic_sections.c");
     for engine in ["smc", "cbmc"] {
-        let (code, stdout, stderr) = verify(&file, &["--sc", "--engine", engine, "--format", "json"]);
+        let (code, stdout, stderr) =
+            verify(&file, &["--sc", "--engine", engine, "--format", "json"]);
         assert_eq!(code, 10, "--engine {engine}:\n{stdout}\n{stderr}");
         let report: Value = serde_json::from_str(&stdout).expect("one JSON document");
         assert_eq!(report["engine"], engine);
