@@ -243,11 +243,16 @@ fn both_engines_find_the_bug_of_alternating_atomic_sections() {
         return;
     }
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/smc/atomic_sections.c");
+    let mut properties = Vec::new();
     for engine in ["smc", "cbmc"] {
         let (code, stdout, stderr) =
             verify(&file, &["--sc", "--engine", engine, "--format", "json"]);
         assert_eq!(code, 10, "--engine {engine}:\n{stdout}\n{stderr}");
         let report: Value = serde_json::from_str(&stdout).expect("one JSON document");
         assert_eq!(report["engine"], engine);
+        properties.push(report["property"]["id"].clone());
     }
+    // the native engine names the property by CBMC's id
+    assert_eq!(properties[0], properties[1]);
+    assert_eq!(properties[0], "thread0_main.assertion.1");
 }

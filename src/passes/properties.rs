@@ -145,10 +145,10 @@ impl PropertyTable {
     /// The property of C function `function` with this exact description:
     /// how an engine that does not number the assertions (the native one)
     /// names a property it found violated.
-    pub fn find(&self, function: &str, description: &str) -> Option<&Property> {
-        self.properties
-            .values()
-            .find(|property| property.function == function && property.description == description)
+    pub fn find(&self, function: &str, description: &str) -> Option<(&String, &Property)> {
+        self.properties.iter().find(|(_, property)| {
+            property.function == function && property.description == description
+        })
     }
 
     /// Every property with its id, in id order.

@@ -48,16 +48,18 @@ impl PropertyReport {
     /// The property CBMC (or the native engine) names `id` with
     /// `description`, as the translation's property table knows it: by its
     /// id, or, for an engine that does not number the assertions, by the
-    /// C function its id names and its exact description. A property the
-    /// table does not hold is reported as an assertion without a place.
+    /// C function its id names and its exact description, and then by the
+    /// table's id (CBMC's). A property the table does not hold is reported
+    /// as an assertion without a place.
     pub fn of(map: &TranslationMap, id: &str, description: &str) -> PropertyReport {
         let function = id.split('.').next().unwrap_or(id);
-        let entry = map
-            .properties
-            .get(id)
-            .or_else(|| map.properties.find(function, description));
+        let entry = map.properties.get(id).map(|entry| (id, entry)).or_else(|| {
+            map.properties
+                .find(function, description)
+                .map(|(id, entry)| (id.as_str(), entry))
+        });
         match entry {
-            Some(entry) => PropertyReport::at(
+            Some((id, entry)) => PropertyReport::at(
                 map,
                 id,
                 description,
