@@ -1,6 +1,6 @@
 //! End to end on the litmus corpus: `lazysma verify` under SC, TSO and PSO
 //! must give the expected verdict of `tests/corpus/litmus/visible/expected.tsv`.
-//! By default a fixed sample (the classic shapes and every tenth test, which
+//! By default a fixed sample (the classic shapes and every twentieth test, which
 //! spans the families and verdict classes) runs; `LAZYSMA_LITMUS_ALL=1` runs
 //! all 400 tests. A smaller sample runs at `--qsize auto --maxclock auto`.
 
@@ -149,7 +149,7 @@ const LARGEST_NEEDS: [&str; 7] = [
 ];
 
 /// At `--qsize auto --maxclock auto` (and three rounds) the classic shapes,
-/// the tests of [`LARGEST_NEEDS`] and every 25th test get their expected
+/// the tests of [`LARGEST_NEEDS`] and every 50th test get their expected
 /// verdicts: the bounds the translator finds sufficient cut off no
 /// violation (`LAZYSMA_LITMUS_ALL=1`: every test).
 fn check_auto_bounds(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
@@ -164,7 +164,7 @@ fn check_auto_bounds(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sy
         .filter(|(index, test)| {
             all || ALWAYS.contains(&test.name.as_str())
                 || LARGEST_NEEDS.contains(&test.name.as_str())
-                || index % 25 == 0
+                || index % 50 == 0
         })
         .map(|(_, test)| test.clone())
         .collect();
@@ -176,17 +176,17 @@ fn check_auto_bounds(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sy
 
 #[test]
 fn litmus_sc() {
-    check_model("sc", 10, |test| test.sc);
+    check_model("sc", 20, |test| test.sc);
 }
 
 #[test]
 fn litmus_tso() {
-    check_model("tso", 10, |test| test.tso);
+    check_model("tso", 20, |test| test.tso);
 }
 
 #[test]
 fn litmus_pso() {
-    check_model("pso", 10, |test| test.pso);
+    check_model("pso", 20, |test| test.pso);
 }
 
 #[test]
