@@ -138,7 +138,7 @@ impl Private<'_> {
                 Value::Aggregate(elements) => elements
                     .get_mut(index)
                     .ok_or_else(|| Unmodelled("a private element out of range".into()))?,
-                Value::Scalar(_) | Value::Unknown { .. } => {
+                Value::Scalar(_) | Value::Unknown { .. } | Value::NonZero { .. } | Value::Moved => {
                     return Err(Unmodelled("an element of a scalar".into()));
                 }
             };
@@ -175,6 +175,15 @@ impl Private<'_> {
                 // overwritten first (locals the printed program declares
                 // without an initial value)
                 *self.slot(place, choices)? = Value::Unknown { bits };
+                return Ok(());
+            }
+            if let Some(source) = self.truth_kept_source(&ty, value)
+                && let moved @ (Value::Unknown { .. } | Value::NonZero { .. }) =
+                    self.load(source, choices)?
+            {
+                // the value moves: tests of the copy decide it
+                *self.slot(source, choices)? = Value::Moved;
+                *self.slot(place, choices)? = moved;
                 return Ok(());
             }
             let (_, scalar) = self.eval(value, choices)?;
@@ -237,6 +246,69 @@ impl Private<'_> {
         }
     }
 
+    /// Whether the condition `expr` holds. A nondeterministic scalar whose
+    /// truth alone the condition tests (`if (x)`, `!x`, `x != 0`, `x == 0`,
+    /// `x && ...`, `if (__VERIFIER_nondet_int())`) takes two values, zero
+    /// and "not zero", however wide it is: a choice, exact as long as the
+    /// program reads nothing of it but its truth (a later read of its
+    /// value declines the program, as a read of an unknown value does).
+    pub fn truth(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<bool> {
+        match expr {
+            Expr::Load(place) => match self.load(place, choices)? {
+                Value::Unknown { bits } => {
+                    let holds = choices.choose(0, 2) != 0;
+                    *self.slot(place, choices)? = if holds {
+                        Value::NonZero { bits }
+                    } else {
+                        Value::Scalar(0)
+                    };
+                    Ok(holds)
+                }
+                Value::NonZero { .. } => Ok(true),
+                _ => Ok(self.eval(expr, choices)?.1 != 0),
+            },
+            Expr::Nondet(_) => Ok(choices.choose(0, 2) != 0),
+            Expr::Cast(ty, inner) if self.keeps_truth(ty, inner) => self.truth(inner, choices),
+            Expr::Unary(UnaryOp::Not, inner) => Ok(!self.truth(inner, choices)?),
+            Expr::Binary(BinaryOp::Ne, a, zero) if matches!(**zero, Expr::Const(0)) => {
+                self.truth(a, choices)
+            }
+            Expr::Binary(BinaryOp::Eq, a, zero) if matches!(**zero, Expr::Const(0)) => {
+                Ok(!self.truth(a, choices)?)
+            }
+            Expr::Binary(BinaryOp::LogicalAnd, a, b) => {
+                Ok(self.truth(a, choices)? && self.truth(b, choices)?)
+            }
+            Expr::Binary(BinaryOp::LogicalOr, a, b) => {
+                Ok(self.truth(a, choices)? || self.truth(b, choices)?)
+            }
+            _ => Ok(self.eval(expr, choices)?.1 != 0),
+        }
+    }
+
+    /// The place `value` loads, when assigning it to a place of type `ty`
+    /// keeps whether it is zero (directly or through such a conversion).
+    fn truth_kept_source<'e>(&self, ty: &Ty, value: &'e Expr) -> Option<&'e Place> {
+        let (source, load) = match value {
+            Expr::Load(source) => (source, value),
+            Expr::Cast(to, inner) if self.keeps_truth(to, inner) => match inner.as_ref() {
+                Expr::Load(source) => (source, inner.as_ref()),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        self.keeps_truth(ty, load).then_some(source)
+    }
+
+    /// Whether converting `inner` to `ty` keeps whether it is zero: a
+    /// conversion to `_Bool` or to a type at least as wide.
+    fn keeps_truth(&self, ty: &Ty, inner: &Expr) -> bool {
+        match (CType::of(ty), self.type_of(inner)) {
+            (Some(to), Ok(from)) => to.bits == 1 || to.bits >= from.bits,
+            _ => false,
+        }
+    }
+
     /// The value of `expr` and its C type.
     pub fn eval(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<(CType, i64)> {
         let ty = self.type_of(expr)?;
@@ -251,6 +323,16 @@ impl Private<'_> {
                     return Err(Unmodelled(format!(
                         "a nondeterministic value of {bits} bits is read (it has 2^{bits} values; the native engine explores at most 256)"
                     )));
+                }
+                Value::NonZero { bits } => {
+                    return Err(Unmodelled(format!(
+                        "a nondeterministic value of {bits} bits that a test found not zero is read (it has 2^{bits} - 1 values; the native engine explores at most 256)"
+                    )));
+                }
+                Value::Moved => {
+                    return Err(Unmodelled(
+                        "a nondeterministic value is read again after it was copied (the native engine follows one copy of it)".into(),
+                    ));
                 }
             },
             Expr::ObjectAddress(_) => 0,

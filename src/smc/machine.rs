@@ -314,7 +314,7 @@ impl<'a> Machine<'a> {
             match instr {
                 Instr::Jump(target) => next = *target,
                 Instr::BranchUnless { condition, target } => {
-                    if self.eval(state, slot, condition, choices).map_err(fail)? == 0 {
+                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
                         next = *target;
                     }
                 }
@@ -327,7 +327,7 @@ impl<'a> Machine<'a> {
                     condition,
                     description,
                 }) => {
-                    if self.eval(state, slot, condition, choices).map_err(fail)? == 0 {
+                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
                         return Ok(Outcome::Violated(Violation {
                             slot,
                             description: description.clone(),
@@ -336,7 +336,7 @@ impl<'a> Machine<'a> {
                     }
                 }
                 Instr::Do(SeqStmt::Assume(condition)) => {
-                    if self.eval(state, slot, condition, choices).map_err(fail)? == 0 {
+                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
                         return Ok(Outcome::CutOff);
                     }
                 }
@@ -379,6 +379,17 @@ impl<'a> Machine<'a> {
             locals: &mut state.threads[slot].locals,
             plain: &mut state.plain,
         }
+    }
+
+    /// Whether the condition `expr` holds ([`Private::truth`]).
+    fn truth(
+        &self,
+        state: &mut State,
+        slot: usize,
+        expr: &Expr,
+        choices: &mut dyn Choices,
+    ) -> Result<bool, Unmodelled> {
+        self.private(state, slot).truth(expr, choices)
     }
 
     fn eval(

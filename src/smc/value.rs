@@ -18,6 +18,16 @@ pub enum Value {
     Unknown {
         bits: u8,
     },
+    /// Such a scalar after a test of its truth found it not zero
+    /// ([`Private::truth`](super::eval::Private::truth)): its other
+    /// `2^bits - 1` values behave alike while only its truth is read.
+    NonZero {
+        bits: u8,
+    },
+    /// A place whose unknown or not-zero value was copied elsewhere (`go =
+    /// __tmp`): the value lives on in the copy only, so that a test of the
+    /// copy cannot disagree with the original. Reading it declines.
+    Moved,
 }
 
 impl Value {
