@@ -286,6 +286,128 @@ impl Private<'_> {
         }
     }
 
+    /// Gives each nondeterministic scalar not read yet whose values the
+    /// assumption `condition` bounds to at most 256 (`x >= 0 && x < 8`,
+    /// `x == 3`: comparisons with constants in a conjunction) one of those
+    /// values, a choice. Exact: every other value fails the assumption,
+    /// which cuts the execution off. Unbounded scalars stay unknown.
+    pub fn bound_unknowns(&mut self, condition: &Expr, choices: &mut dyn Choices) -> Eval<()> {
+        let mut bounds: Vec<(Place, i128, i128)> = Vec::new();
+        self.collect_bounds(condition, &mut bounds)?;
+        for (place, lo, hi) in bounds {
+            let Ok(count) = u32::try_from((hi - lo + 1).max(1)) else {
+                continue;
+            };
+            let (Ok(lo), true) = (i64::try_from(lo), count <= 256) else {
+                continue;
+            };
+            // an empty range: every value fails the assumption
+            let value = choices.choose(lo, count);
+            *self.slot(&place, choices)? = Value::Scalar(value);
+        }
+        Ok(())
+    }
+
+    /// The ranges the conjunction `condition` gives unknown scalars, each
+    /// within its type's values.
+    fn collect_bounds(
+        &mut self,
+        condition: &Expr,
+        bounds: &mut Vec<(Place, i128, i128)>,
+    ) -> Eval<()> {
+        let Expr::Binary(op, a, b) = condition else {
+            return Ok(());
+        };
+        if *op == BinaryOp::LogicalAnd {
+            self.collect_bounds(a, bounds)?;
+            return self.collect_bounds(b, bounds);
+        }
+        let found = match (self.constant(a)?, self.constant(b)?) {
+            (None, Some(constant)) => self
+                .unknown_operand(a)?
+                .map(|(place, operand)| (place, operand, constant, *op)),
+            (Some(constant), None) => self
+                .unknown_operand(b)?
+                .map(|(place, operand)| (place, operand, constant, mirrored(*op))),
+            _ => None,
+        };
+        let Some((place, operand, (constant_type, constant), op)) = found else {
+            return Ok(());
+        };
+        let compared = operand.common(constant_type);
+        let plain = if compared.signed {
+            operand.signed || operand.bits < compared.bits
+        } else {
+            !operand.signed && constant >= 0
+        };
+        if !plain {
+            return Ok(());
+        }
+        let own = CType::of(&self.place_type(&place)?)
+            .ok_or_else(|| Unmodelled("an aggregate in a comparison".into()))?;
+        let index = match bounds.iter().position(|(known, ..)| *known == place) {
+            Some(index) => index,
+            None => {
+                let (lo, hi) = type_range(own);
+                bounds.push((place, lo, hi));
+                bounds.len() - 1
+            }
+        };
+        let c = i128::from(constant);
+        let (_, lo, hi) = &mut bounds[index];
+        match op {
+            BinaryOp::Lt => *hi = (*hi).min(c - 1),
+            BinaryOp::Le => *hi = (*hi).min(c),
+            BinaryOp::Gt => *lo = (*lo).max(c + 1),
+            BinaryOp::Ge => *lo = (*lo).max(c),
+            BinaryOp::Eq => {
+                *lo = (*lo).max(c);
+                *hi = (*hi).min(c);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The type and value of `expr` when it is a constant expression
+    /// (`-3`, `(unsigned int)5`, `(long long)(-7)`).
+    fn constant(&mut self, expr: &Expr) -> Eval<Option<(CType, i64)>> {
+        if !is_constant(expr) {
+            return Ok(None);
+        }
+        self.eval(expr, &mut NoChoice).map(Some)
+    }
+
+    /// The place `expr` loads and the type the comparison sees, when it
+    /// holds an unknown scalar (directly, or converted without changing
+    /// its value).
+    fn unknown_operand(&mut self, expr: &Expr) -> Eval<Option<(Place, CType)>> {
+        let (load, operand) = match expr {
+            Expr::Load(_) => (expr, self.type_of(expr)?),
+            Expr::Cast(_, inner) if matches!(inner.as_ref(), Expr::Load(_)) => {
+                let (to, from) = (self.type_of(expr)?, self.type_of(inner)?);
+                let keeps = (to.bits > from.bits && (to.signed || !from.signed))
+                    || (to.bits == from.bits && to.signed == from.signed);
+                if !keeps {
+                    return Ok(None);
+                }
+                (inner.as_ref(), to)
+            }
+            _ => return Ok(None),
+        };
+        // a place without an index: finding it chooses nothing
+        let Expr::Load(place) = load else {
+            return Ok(None);
+        };
+        if has_index(place) {
+            return Ok(None);
+        }
+        Ok(
+            matches!(self.load(place, &mut NoChoice)?, Value::Unknown { .. })
+                .then(|| (place.clone(), operand)),
+        )
+    }
+
     /// The place `value` loads, when assigning it to a place of type `ty`
     /// keeps whether it is zero (directly or through such a conversion).
     fn truth_kept_source<'e>(&self, ty: &Ty, value: &'e Expr) -> Option<&'e Place> {
@@ -460,5 +582,57 @@ impl Private<'_> {
             BinaryOp::Ge => truth(compare(a, b) != Less),
             BinaryOp::LogicalAnd | BinaryOp::LogicalOr | BinaryOp::Shl | BinaryOp::Shr => 0,
         })
+    }
+}
+
+/// `c op x` as `x op' c`.
+fn mirrored(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Ge => BinaryOp::Le,
+        other => other,
+    }
+}
+
+/// The values of a scalar type.
+fn type_range(ty: CType) -> (i128, i128) {
+    let bits = u32::from(ty.bits);
+    if ty.bits == 1 {
+        (0, 1)
+    } else if ty.signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+/// Whether `expr` is made of integer constants alone.
+fn is_constant(expr: &Expr) -> bool {
+    match expr {
+        Expr::Const(_) => true,
+        Expr::Unary(_, a) | Expr::Cast(_, a) => is_constant(a),
+        Expr::Binary(_, a, b) => is_constant(a) && is_constant(b),
+        _ => false,
+    }
+}
+
+/// Whether the place indexes an array (its index is an expression).
+fn has_index(place: &Place) -> bool {
+    match place {
+        Place::Index(..) => true,
+        Place::Field(base, _) => has_index(base),
+        Place::Local(_) | Place::PlainGlobal(_) => false,
+    }
+}
+
+/// Choices for what makes none: a load of a place without an index, a
+/// constant expression.
+struct NoChoice;
+
+impl Choices for NoChoice {
+    fn choose(&mut self, lo: i64, _values: u32) -> i64 {
+        lo
     }
 }

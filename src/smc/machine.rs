@@ -336,6 +336,9 @@ impl<'a> Machine<'a> {
                     }
                 }
                 Instr::Do(SeqStmt::Assume(condition)) => {
+                    self.private(state, slot)
+                        .bound_unknowns(condition, choices)
+                        .map_err(fail)?;
                     if !self.truth(state, slot, condition, choices).map_err(fail)? {
                         return Ok(Outcome::CutOff);
                     }
