@@ -1954,6 +1954,34 @@ fn padding_that_no_expression_names_takes_no_location() {
 }
 
 #[test]
+fn a_struct_a_member_pointer_may_cross_keeps_its_padding() {
+    // `&a.first` (also in a call), `&c.words[0]` and an array member that
+    // decays (`long *m = e.more;`) let a pointer reach the unnamed members
+    let addressed = [
+        ("long *q = &a.first; q[1] = 5;", "s.second"),
+        ("memcpy(&b.first, &a.first, 16);", "s.second"),
+        ("long *q = &c.words[0]; q[1] = 2;", "w.rest"),
+        ("long *m = e.more; m[0] = 1;", "m.tail"),
+    ];
+    for (statement, member) in addressed {
+        let p = ok(&format!(
+            "#include <string.h>\nstruct s {{ long first; long second; }};\nstruct s a, b;\nstruct w {{ long words[1]; long rest; }};\nstruct w c;\nstruct m {{ long head; long more[1]; long tail; }};\nstruct m e;\nint main(void) {{ {statement} return 0; }}\n"
+        ));
+        assert!(
+            p.padding.iter().all(|pad| pad != member),
+            "{statement}: {member} is kept, not {:?}",
+            p.padding
+        );
+    }
+    // `&q->head` given to atomics only: the padding beside it stays out,
+    // as does a member passed by value
+    let p = ok(
+        "#include <stdatomic.h>\nstruct line { atomic_int head; char pad[60]; int tail; int spare; };\nstruct line l;\nint use(int v) { return v; }\nint main(void) { struct line *q = &l; atomic_fetch_add(&q->head, 1); atomic_store_explicit(&l.head, 0, memory_order_release); return use(l.tail); }\n",
+    );
+    assert_eq!(p.padding, ["line.pad", "line.spare"]);
+}
+
+#[test]
 fn a_first_member_or_a_named_one_is_no_padding() {
     // the first member is where a converted pointer to the struct points;
     // `pad` is named by a designator, `gap` by offsetof, `flags` is a struct

@@ -1013,6 +1013,28 @@ fn padding_that_no_expression_names_is_left_out_but_keeps_its_bytes() {
 }
 
 #[test]
+fn members_a_pointer_reaches_from_a_named_one_are_no_padding() {
+    if !require_cbmc() {
+        return;
+    }
+    agrees_with_gcc_within(
+        "addressed_members.c",
+        &["--sc"],
+        &[
+            ("assert(r[1] == 5);", "assert(r[1] == 6);"),
+            (
+                "w.more[0] == 3 && w.head == 0",
+                "w.more[0] == 0 && w.head == 0",
+            ),
+            (
+                "atomic_load(&shared_line.head) == 1",
+                "atomic_load(&shared_line.head) == 2",
+            ),
+        ],
+    );
+}
+
+#[test]
 fn bit_counting_and_byte_swapping_builtins_compute_as_gcc_does() {
     if !require_cbmc() {
         return;

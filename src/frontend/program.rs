@@ -138,7 +138,7 @@ fn lower_unit_with(
     lw.widen_for_floating = options.auto_bounds.bitwidth != BoundChoice::Given;
     lw.function_values = super::scan::names_used_as_values(unit);
     lw.addressed_names = super::scan::names_with_address_taken(unit);
-    lw.types.named_members = Some(super::scan::member_names(unit));
+    lw.types.member_uses = Some(super::scan::member_uses(unit));
     // a declaration of the program may begin with a system header's
     // macro (`bool g;` is `_Bool g;` from stdbool.h): it is the header's
     // only if it ends there too

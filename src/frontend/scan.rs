@@ -1,7 +1,9 @@
-//! Pre-scan of a function body: which local names have their address taken
+//! Pre-scans of the syntax: which local names have their address taken
 //! (they become shared objects) and which are used as a value rather than
-//! indexed (arrays that decay to a pointer are shared too).
+//! indexed (arrays that decay to a pointer are shared too); how struct
+//! members are named, addressed and used; jumps.
 
+use super::types::MemberUses;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
@@ -337,43 +339,157 @@ impl<'ast> Visit<'ast> for Mentions<'_> {
     }
 }
 
-/// The names that some expression of the unit uses as a struct member:
-/// `x.m`, `p->m`, a designator `.m = ...` and `offsetof(T, m.n)`. A member
-/// whose name is not among them is never read nor written by name, which
-/// is what lets [`TypeEnv`](super::types::TypeEnv) leave padding such as
-/// `char pad[56]` out of shared memory.
-pub fn member_names(unit: &TranslationUnit) -> HashSet<String> {
-    let mut scan = MemberNames::default();
+/// Whether the call of `function` accesses exactly the object its
+/// pointer arguments point to (atomics, locks, condition variables,
+/// semaphores, the kernel's `__read_once_size`): `&q->head` passed to
+/// one reaches nothing beside `head`.
+pub fn accesses_exactly(function: &str) -> bool {
+    const PREFIXES: [&str; 12] = [
+        "atomic_",
+        "__atomic_",
+        "__c11_atomic_",
+        "__sync_",
+        "pthread_",
+        "__VERIFIER_",
+        "mtx_",
+        "cnd_",
+        "sem_",
+        "tss_",
+        "call_once",
+        "__builtin_ia32_",
+    ];
+    PREFIXES.iter().any(|prefix| function.starts_with(prefix))
+        || matches!(
+            function,
+            "__read_once_size" | "__write_once_size" | "_mm_clflush"
+        )
+}
+
+/// How the unit uses struct members ([`MemberUses`]).
+pub fn member_uses(unit: &TranslationUnit) -> MemberUses {
+    let mut scan = MemberScan::default();
     scan.visit_translation_unit(unit);
-    scan.names
+    scan.uses
 }
 
 #[derive(Default)]
-struct MemberNames {
-    names: HashSet<String>,
+struct MemberScan {
+    uses: MemberUses,
+    /// Offsets of `&` operands that an atomic or synchronisation call
+    /// takes as its object.
+    exempt: HashSet<usize>,
+    /// Offsets of member expressions that are indexed, measured or whose
+    /// address is taken.
+    not_value: HashSet<usize>,
+    /// The functions the unit defines: a call of one is no library call.
+    defined: HashSet<String>,
 }
 
-impl<'ast> Visit<'ast> for MemberNames {
-    fn visit_member_expression(&mut self, member: &'ast MemberExpression, span: &'ast Span) {
-        self.names.insert(member.identifier.node.name.clone());
-        visit::visit_member_expression(self, member, span);
+/// The members of the chain of an lvalue such as `p->a.b[2].c`: `c`, `b`,
+/// `a`.
+fn member_chain<'e>(e: &'e Expression, names: &mut Vec<&'e str>) {
+    match e {
+        Expression::Member(m) => {
+            names.push(&m.node.identifier.node.name);
+            member_chain(&m.node.expression.node, names);
+        }
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            member_chain(&b.node.lhs.node, names);
+        }
+        Expression::Cast(c) => member_chain(&c.node.expression.node, names),
+        _ => {}
+    }
+}
+
+impl<'ast> Visit<'ast> for MemberScan {
+    fn visit_translation_unit(&mut self, unit: &'ast TranslationUnit) {
+        for external in &unit.0 {
+            if let ExternalDeclaration::FunctionDefinition(f) = &external.node
+                && let Some(name) = super::types::declarator_name(&f.node.declarator.node)
+            {
+                self.defined.insert(name.node.name.clone());
+            }
+        }
+        visit::visit_translation_unit(self, unit);
+    }
+
+    fn visit_call_expression(&mut self, call: &'ast CallExpression, span: &'ast Span) {
+        if let Expression::Identifier(id) = &call.callee.node
+            && !self.defined.contains(&id.node.name)
+            && accesses_exactly(&id.node.name)
+        {
+            for argument in &call.arguments {
+                let object = uncast(argument);
+                if let Expression::UnaryOperator(u) = &object.node
+                    && u.node.operator.node == UnaryOperator::Address
+                {
+                    self.exempt.insert(object.span.start);
+                }
+            }
+        }
+        visit::visit_call_expression(self, call, span);
+    }
+
+    fn visit_unary_operator_expression(
+        &mut self,
+        unary: &'ast UnaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        if unary.operator.node == UnaryOperator::Address {
+            self.not_value.insert(uncast(&unary.operand).span.start);
+            if !self.exempt.contains(&span.start) {
+                let mut names = Vec::new();
+                member_chain(&unary.operand.node, &mut names);
+                self.uses
+                    .addressed
+                    .extend(names.into_iter().map(str::to_string));
+            }
+        }
+        visit::visit_unary_operator_expression(self, unary, span);
+    }
+
+    fn visit_binary_operator_expression(
+        &mut self,
+        binary: &'ast BinaryOperatorExpression,
+        span: &'ast Span,
+    ) {
+        if binary.operator.node == BinaryOperator::Index {
+            self.not_value.insert(binary.lhs.span.start);
+        }
+        visit::visit_binary_operator_expression(self, binary, span);
+    }
+
+    fn visit_sizeofval(&mut self, sizeof: &'ast SizeOfVal, span: &'ast Span) {
+        self.not_value.insert(sizeof.0.span.start);
+        visit::visit_sizeofval(self, sizeof, span);
+    }
+
+    fn visit_expression(&mut self, expression: &'ast Expression, span: &'ast Span) {
+        if let Expression::Member(member) = expression {
+            let name = &member.node.identifier.node.name;
+            self.uses.named.insert(name.clone());
+            if !self.not_value.contains(&span.start) {
+                self.uses.as_values.insert(name.clone());
+            }
+        }
+        visit::visit_expression(self, expression, span);
     }
 
     fn visit_designator(&mut self, designator: &'ast Designator, span: &'ast Span) {
         if let Designator::Member(name) = designator {
-            self.names.insert(name.node.name.clone());
+            self.uses.named.insert(name.node.name.clone());
         }
         visit::visit_designator(self, designator, span);
     }
 
     fn visit_offset_designator(&mut self, designator: &'ast OffsetDesignator, span: &'ast Span) {
-        self.names.insert(designator.base.node.name.clone());
+        self.uses.named.insert(designator.base.node.name.clone());
         visit::visit_offset_designator(self, designator, span);
     }
 
     fn visit_offset_member(&mut self, member: &'ast OffsetMember, span: &'ast Span) {
         if let OffsetMember::Member(name) | OffsetMember::IndirectMember(name) = member {
-            self.names.insert(name.node.name.clone());
+            self.uses.named.insert(name.node.name.clone());
         }
         visit::visit_offset_member(self, member, span);
     }

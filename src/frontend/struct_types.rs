@@ -231,7 +231,7 @@ impl<'a> TypeEnv<'a> {
                 members.truncate(1);
             }
             self.structs[id].padding = self.padding(id, &fields, &members);
-            if self.named_members.is_some() {
+            if self.member_uses.is_some() && !self.reached_by_pointer(&fields) {
                 self.structs[id].padding.extend(spliced.tails);
             }
             let padding = &self.structs[id].padding;
@@ -374,18 +374,21 @@ impl<'a> TypeEnv<'a> {
     /// its declared `fields`, of which `members` are named: integers or
     /// arrays of integers that no expression names. The first field is
     /// never padding: a pointer to the struct, converted, points to it
-    /// (C11 6.7.2.1), so it may be reached without its name.
+    /// (C11 6.7.2.1), so it may be reached without its name. Nor is any
+    /// field of a struct that a pointer to one of its members may cross
+    /// ([`Self::reached_by_pointer`]).
     pub(super) fn padding(
         &self,
         id: StructId,
         fields: &[(String, CType)],
         members: &[String],
     ) -> Vec<String> {
-        let Some(named) = &self.named_members else {
+        let Some(uses) = &self.member_uses else {
             return Vec::new();
         };
+        let named = &uses.named;
         let info = &self.structs[id];
-        if info.is_union {
+        if info.is_union || self.reached_by_pointer(fields) {
             return Vec::new();
         }
         let is_padding = |(name, ty): &&(String, CType)| {
@@ -400,6 +403,19 @@ impl<'a> TypeEnv<'a> {
             .filter(is_padding)
             .map(|(name, _)| name.clone())
             .collect()
+    }
+
+    /// Whether a pointer the program makes to one of the `fields` of a
+    /// struct may reach the others: `&x.m`, `&p->m[i]` (but as the
+    /// object of an atomic or synchronisation call), or an array member
+    /// that decays (`memcpy(b.words, a.words, sizeof a)`): see
+    /// [`MemberUses::reaches_beyond`](super::scan::MemberUses::reaches_beyond).
+    pub(super) fn reached_by_pointer(&self, fields: &[(String, CType)]) -> bool {
+        self.member_uses.as_ref().is_some_and(|uses| {
+            fields
+                .iter()
+                .any(|(name, ty)| uses.reaches_beyond(name, ty))
+        })
     }
 
     /// A bit-field declarator `d` of type `base` and width `width`: its bits

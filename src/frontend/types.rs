@@ -143,6 +143,37 @@ impl CType {
     }
 }
 
+/// How the unit uses struct members, by name (syntactically: a name
+/// stands for every struct's member of that name).
+#[derive(Debug, Default, Clone)]
+pub struct MemberUses {
+    /// The names that some expression uses as a struct member: `x.m`,
+    /// `p->m`, a designator `.m = ...` and `offsetof(T, m.n)`. A member
+    /// whose name is not among them is never read nor written by name,
+    /// which is what lets [`TypeEnv`] leave padding
+    /// such as `char pad[56]` out of shared memory.
+    pub named: HashSet<String>,
+    /// The members whose address the program takes (`&x.m`, `&p->m`,
+    /// `&x.m[i]`, each member of the chain), except as the object of an
+    /// atomic or synchronisation call (`scan::accesses_exactly`): a pointer to
+    /// one may reach its struct's other members, named or not.
+    pub addressed: HashSet<String>,
+    /// The members used as a value (not as the base of `[]`, nor as an
+    /// operand of `&` or `sizeof`): an array among them decays to a
+    /// pointer that may reach its struct's other members.
+    pub as_values: HashSet<String>,
+}
+
+impl MemberUses {
+    /// Whether a pointer the program makes may reach, from the member
+    /// `name` of type `ty`, its struct's other members: its address is
+    /// taken, or it is an array used as a value.
+    pub fn reaches_beyond(&self, name: &str, ty: &CType) -> bool {
+        self.addressed.contains(name)
+            || (self.as_values.contains(name) && matches!(ty, CType::Array(..)))
+    }
+}
+
 /// A struct (or union, which is refused when used) and its fields.
 #[derive(Debug, Clone)]
 pub struct StructInfo {
@@ -157,7 +188,9 @@ pub struct StructInfo {
     pub declared: Vec<(String, CType)>,
     /// The members of integers or arrays of integers that no expression of
     /// the program names (`char pad[56]` that keeps a cache line to one
-    /// field). Nothing reads their values, so shared memory leaves them
+    /// field), in a struct none of whose members has its address taken
+    /// (but by an atomic or synchronisation call) or, an array, decays to
+    /// a pointer. Nothing reads their values, so shared memory leaves them
     /// out: a location of each of their scalars would only make every
     /// access at a computed address choose among more locations. A braced
     /// initialiser's value for one is dropped; `sizeof` still counts them.
@@ -244,12 +277,12 @@ pub struct TypeEnv<'a> {
     /// functions, by the specifier's span: the function's lowering knows
     /// its names and computes them before it resolves the type.
     pub typeof_expressions: HashMap<(usize, usize), CType>,
-    /// The names some expression uses as a member ([`member_names`]), or
-    /// `None` to model every member. A struct's integer members outside
-    /// it are padding: see [`StructInfo::padding`].
+    /// How the program uses struct members ([`MemberUses`]), or `None`
+    /// to model every member. A struct's integer members no expression
+    /// names are padding, unless a pointer the program makes may reach
+    /// them: see [`StructInfo::padding`].
     ///
-    /// [`member_names`]: super::scan::member_names
-    pub named_members: Option<HashSet<String>>,
+    pub member_uses: Option<MemberUses>,
 }
 
 pub type TResult<T> = Result<T, Box<Diagnostic>>;
@@ -376,7 +409,7 @@ impl<'a> TypeEnv<'a> {
             thread_array_bound: DEFAULT_THREAD_ARRAY_BOUND,
             system_structs: HashMap::new(),
             typeof_expressions: HashMap::new(),
-            named_members: None,
+            member_uses: None,
         }
     }
 
