@@ -167,6 +167,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let desired = self.to_memory(new.clone(), ty);
         self.cut_off_wider_than_shared_memory(&desired, &stored);
         let found = self.temp(&stored);
+        self.note_access_type(ty);
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(found)),
             address,

@@ -305,6 +305,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 let operand = self.rvalue(&arguments[1])?.expr;
                 let operand = self.save(operand, &ty);
                 let old = self.temp(&ty);
+                self.note_access_type(&ty);
                 self.emit(StmtKind::Rmw {
                     target: Some(Place::Local(old)),
                     address,
@@ -347,6 +348,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 };
                 let value = self.cut_off_unless_shared_memory_holds(value, &ty);
                 let old = self.temp(&memory_type(&ty));
+                self.note_access_type(&ty);
                 self.emit(StmtKind::Rmw {
                     target: Some(Place::Local(old)),
                     address,
@@ -495,6 +497,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let expected = self.cut_off_unless_shared_memory_holds(expected, ty);
         let desired = self.cut_off_unless_shared_memory_holds(desired, ty);
         let old = self.temp(&stored);
+        self.note_access_type(ty);
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(old)),
             address,

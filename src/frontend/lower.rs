@@ -61,6 +61,9 @@ pub struct Lowerer<'a> {
     /// lowered with location numbers, such a program is lowered again
     /// with [`Program::byte_addresses`].
     pub address_taken_apart_at: Option<Span>,
+    /// The accesses through pointers and the conversions that make
+    /// pointers (`converted_accesses`).
+    pub converted: super::pointer_accesses::ConvertedAccesses,
     /// The user functions used as values (`fp = f`, `&f`, `{ .get = f }`):
     /// those a call through a function pointer may reach.
     pub function_values: HashSet<String>,
@@ -272,6 +275,7 @@ impl<'a> Lowerer<'a> {
             key_tables: None,
             division_checks: true,
             specialisations: Specialisations::default(),
+            converted: Default::default(),
         }
     }
 
@@ -430,6 +434,8 @@ pub struct FnLowerer<'l, 'a> {
     /// its statement: converted to `T *`, it types its block for reports
     /// ([`Program::allocation_types`]).
     pub latest_allocation: Option<(Expr, OriginId)>,
+    /// The objects designated through pointers (`converted_accesses`).
+    pub pointer_bases: super::pointer_accesses::PointerBases,
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
@@ -461,15 +467,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             address_integers: HashSet::new(),
             in_allocation_size: false,
             latest_allocation: None,
+            pointer_bases: Default::default(),
         }
     }
 
     /// Appends a statement to the block being built.
     pub fn emit(&mut self, kind: StmtKind) {
-        let stmt = Stmt {
-            kind,
-            origin: self.origin,
-        };
+        let origin = self.access_origin(&kind);
+        let stmt = Stmt { kind, origin };
         if let Some(block) = self.blocks.last_mut() {
             block.push(stmt);
         }

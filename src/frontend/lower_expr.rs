@@ -264,6 +264,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         Some("cast it to a typed pointer first"),
                     );
                 }
+                self.note_pointer_base(&address, &pointer.ty, span);
                 let stride = self.lw.types.size(&element) as i64;
                 let offset = binary(BinaryOp::Mul, i.expr, Expr::Const(stride));
                 Ok(LVal::Shared {

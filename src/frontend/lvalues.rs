@@ -30,9 +30,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                                 "not a pointer",
                             );
                         };
+                        let address = self.lw.location_of(pointer.expr);
+                        self.note_pointer_base(&address, &pointer.ty, e.span);
                         (
                             LVal::Shared {
-                                address: self.lw.location_of(pointer.expr),
+                                address,
                                 ty: target.clone(),
                                 atomic: pointer.ty.target_is_atomic(),
                             },
@@ -81,11 +83,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         "dereferencing a pointer without a pointee type",
                         Some("cast it to a typed pointer first"),
                     ),
-                    Some(target) => Ok(LVal::Shared {
-                        address: self.lw.location_of(pointer.expr),
-                        ty: target,
-                        atomic: pointer.ty.target_is_atomic(),
-                    }),
+                    Some(target) => {
+                        let address = self.lw.location_of(pointer.expr);
+                        self.note_pointer_base(&address, &pointer.ty, e.span);
+                        Ok(LVal::Shared {
+                            address,
+                            ty: target,
+                            atomic: pointer.ty.target_is_atomic(),
+                        })
+                    }
                 }
             }
             Expression::Cast(c) => {

@@ -59,6 +59,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     pub fn read_shared(&mut self, address: Expr, ty: CType) -> Val {
         let stored = memory_type(&ty);
         let temp = self.temp(&stored);
+        self.note_access_type(&stored);
         self.emit(StmtKind::Read {
             target: Place::Local(temp),
             address,
@@ -106,6 +107,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let ty = &stored;
         self.cut_off_wider_than_shared_memory(&value, ty);
         let value = self.as_stored(value, ty);
+        self.note_access_type(ty);
         self.emit(StmtKind::Write { address, value });
     }
 
@@ -137,6 +139,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
 
     /// Converts a value to the type it is stored as.
     pub fn convert(&mut self, value: Val, to: &CType, span: Span) -> LResult<Expr> {
+        self.note_conversion(&value, to);
         self.note_allocation_type(&value, to);
         if let CType::BitField(bits) = to {
             let converted = self.convert(value, &bits.ty, span)?;

@@ -40,6 +40,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Ok(Val { expr, ty: to })
             }
             (CType::Pointer(target), CType::Pointer(source)) => {
+                self.note_conversion(&v, &to);
                 self.note_allocation_type(&v, &to);
                 let sizes = (
                     self.lw.types.byte_size(source),
@@ -65,6 +66,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 })
             }
             (CType::Pointer(target), _) => {
+                self.note_conversion(&v, &to);
                 if self.integer_made_an_address(target, &v.expr, &c.expression) {
                     self.lw.address_taken_apart_at.get_or_insert(span);
                 }

@@ -212,6 +212,7 @@ fn lower_unit_with(
     program.main = main;
     program.structs = lw.types.ir_structs();
     program.padding = lw.types.padding_members();
+    std::mem::take(&mut lw.converted).finish(&mut program);
     program.shared_bits = lw.shared_bits_needed;
     let constant = lw.heap_block.map(|n| n.min(u32::MAX as u64) as u32);
     program.heap_block_size = match (heap_block, constant, lw.heap_unknown) {

@@ -94,6 +94,26 @@ pub struct Program {
     /// address one past the end), are the static objects a pointer may
     /// point into. Address-taken locals are such objects as well.
     pub address_taken: BTreeSet<u32>,
+    /// Every access through a pointer the frontend lowered with its scalar
+    /// type known, by the statement id it was given.
+    pub pointer_accesses: Vec<PointerAccess>,
+}
+
+/// An access (`Read`, `Write`, `Rmw`) through a pointer (`*p`, `p[i]`,
+/// `p->m`), which the frontend gives a statement id of its own
+/// (`origin`, at the access's text) so that the passes can find it: they
+/// check it against what the pointer may point to, then give it back
+/// the id of its `statement`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PointerAccess {
+    pub origin: OriginId,
+    pub statement: OriginId,
+    /// The byte size of the scalar the access reads or writes.
+    pub bytes: u32,
+    /// Whether the pointer's type may differ from its pointee's: the
+    /// program converts some other pointer or an integer to a pointer to
+    /// this access's pointee type (`(unsigned char *)p`, `int *q = arg`).
+    pub checked: bool,
 }
 
 impl Program {

@@ -117,6 +117,10 @@ pub fn instantiate(
     );
     let (memory, locations) = allocate_memory(program, options, &mut threads, needs);
     let mut types = ValueTypesBuilder::new(&program.structs);
+    let location_bytes = locations
+        .iter()
+        .map(|(_, ty)| ty.as_ref().map_or(0, super::access_sizes::scalar_bytes))
+        .collect();
     let (location_names, kinds) = locations
         .into_iter()
         .map(|(name, ty)| (name, ty.map_or(ValueKind::Untyped, |ty| types.kind(&ty))))
@@ -133,6 +137,7 @@ pub fn instantiate(
             .map(|function| function.name.clone())
             .collect(),
         allocation_shapes,
+        location_bytes,
         ..types.finish(
             kinds,
             u64::from(memory.heap_base),

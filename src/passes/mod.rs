@@ -4,6 +4,7 @@
 //! scheme (guards at visible statements, context-switch guesses,
 //! round-robin driver).
 
+pub mod access_sizes;
 pub mod buffering;
 pub mod definite;
 pub mod heap_needs;
@@ -447,6 +448,7 @@ pub fn sequentialise(
     let instances = instantiate::instantiate(program, options, &mut labels)?;
     let mut sequential = lazy::sequentialise_threads(program, instances, options, &mut labels)?;
     thread_arguments::propagate_thread_arguments(&mut sequential);
+    access_sizes::check_access_sizes(&mut sequential, program)?;
     buffering::fold_constant_addresses(&mut sequential);
     sequential.points_to = Some(points_to::points_to(&sequential));
     buffering::mark_main_alone(&mut sequential);

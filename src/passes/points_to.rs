@@ -181,41 +181,61 @@ impl PointsTo {
     /// The locations an access of thread `slot` at `address` may reach, in
     /// order; None when it may reach any.
     pub fn locations(&self, slot: usize, address: &Expr) -> Option<Vec<u32>> {
+        let reach = self.reach(slot, address)?;
+        Some(reach.into_keys().collect())
+    }
+
+    /// The locations an access of thread `slot` at `address` may reach,
+    /// each with whether the analysis knows it exactly (`&s.next`, a
+    /// constant offset from one) rather than as any location of its
+    /// object or of the heap; None when it may reach any.
+    pub fn reach(&self, slot: usize, address: &Expr) -> Option<BTreeMap<u32, bool>> {
         if let Expr::Const(location) = address {
-            return Some(u32::try_from(*location).map_or(Vec::new(), |location| vec![location]));
+            return Some(
+                u32::try_from(*location).map_or(BTreeMap::new(), |location| {
+                    BTreeMap::from([(location, true)])
+                }),
+            );
         }
         // an index into a static object stays in it, whether or not the
         // program takes its address (out of it is out of bounds)
         if let Some((first, scalars)) = self.memory.indexed_object(address) {
-            return Some((first..first.saturating_add(scalars)).collect());
+            return Some(
+                (first..first.saturating_add(scalars))
+                    .map(|location| (location, false))
+                    .collect(),
+            );
         }
         let pointees = self.value(slot, address, 1);
         if pointees.anything {
             return None;
         }
         let layout = &self.memory;
-        let mut locations = BTreeSet::new();
+        let mut locations = BTreeMap::new();
+        let mut add = |location: u32, exact: bool| {
+            *locations.entry(location).or_insert(exact) |= exact;
+        };
         for pointee in pointees.set {
             match pointee {
-                Pointee::Location(location) => {
-                    locations.insert(location);
-                }
+                Pointee::Location(location) => add(location, true),
                 Pointee::Object(first) => {
                     let scalars = layout
                         .object_of(i64::from(first))
                         .map_or(0, |(_, scalars)| scalars);
-                    locations.extend(first..first + scalars)
+                    (first..first + scalars).for_each(|location| add(location, false));
                 }
                 Pointee::HeapScalar(k) => {
                     let blocks = 0..layout.heap_blocks;
-                    locations.extend(
-                        blocks.map(|block| layout.heap_base + block * layout.heap_block_size + k),
-                    );
+                    blocks.for_each(|block| {
+                        add(layout.heap_base + block * layout.heap_block_size + k, false)
+                    });
                 }
-                Pointee::Heap => locations.extend(layout.heap_base..layout.location_count()),
+                Pointee::Heap => {
+                    (layout.heap_base..layout.location_count()).for_each(|l| add(l, false))
+                }
             }
         }
-        Some(locations.into_iter().collect())
+        Some(locations)
     }
 
     /// Follows the statements of `body` (thread `slot`) once; whether

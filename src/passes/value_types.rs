@@ -65,6 +65,10 @@ pub struct ValueTypes {
     /// The shape of the values of the blocks each allocating statement
     /// takes, by its statement id ([`crate::ir::Program::allocation_types`]).
     pub allocation_shapes: HashMap<usize, ShapeId>,
+    /// Index = static location id: the byte size of its scalar as C lays
+    /// it out (0 where none is known), which an access through a
+    /// converted pointer must match ([`super::access_sizes`]).
+    pub location_bytes: Vec<u32>,
 }
 
 /// Where a pointer value points: the location, and the low bits of a byte
@@ -244,6 +248,7 @@ impl<'a> ValueTypesBuilder<'a> {
             function_names: Vec::new(),
             thread_names: Vec::new(),
             allocation_shapes: HashMap::new(),
+            location_bytes: Vec::new(),
         }
     }
 }

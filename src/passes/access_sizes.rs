@@ -1,0 +1,218 @@
+//! The check of accesses through converted pointers: memory is made of
+//! whole scalars here (one location, one scalar), so an access must read
+//! or write the whole scalar it reaches. The frontend refuses a cast
+//! between pointers to scalars of different sizes, but a pointer that
+//! passes through `void *` or an integer comes back as any type
+//! (`*(unsigned char *)p = 0xff` with `p` pointing to an `int`). Every
+//! access through a pointer to a type that the program makes by such a
+//! conversion ([`PointerAccess::checked`]) is compared, after the
+//! points-to facts are known, with the byte size of every static
+//! location it may reach; a difference, or an access that may reach any
+//! location, refuses the program at the access. Heap blocks are untyped:
+//! an access of any one size into them is what the block holds.
+//!
+//! The frontend gave each access through a pointer a statement id of its
+//! own; this pass gives it back its statement's, so that nothing after it
+//! sees the difference.
+
+use super::points_to::PointsTo;
+use super::{SeqStmt, SequentialProgram, diagnostic_at};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{BinaryOp, Expr, OriginId, PointerAccess, Program, Ty};
+use std::collections::{BTreeSet, HashMap};
+
+/// The pointer an access at `address` goes through, before the offsets
+/// added to it (`p` of `p + 8`, of `p + i * 4`): the front end puts the
+/// pointer first.
+fn pointer_of(address: &Expr) -> &Expr {
+    match address {
+        Expr::Binary(BinaryOp::Add | BinaryOp::Sub, pointer, _) => pointer_of(pointer),
+        address => address,
+    }
+}
+
+/// The byte size of a scalar of type `ty` as gcc lays it out on x86-64
+/// (0 for no scalar).
+pub fn scalar_bytes(ty: &Ty) -> u32 {
+    match ty {
+        Ty::Bool => 1,
+        Ty::Int { bits, .. } | Ty::Float { bits } => u32::from(*bits).div_ceil(8),
+        Ty::Pointer(_) | Ty::FunctionPointer | Ty::ThreadHandle => 8,
+        Ty::Void | Ty::Array(..) | Ty::Struct(_) => 0,
+    }
+}
+
+/// Checks every access of `sequential` through a converted pointer
+/// ([`PointerAccess::checked`] in `program`) against the sizes of the
+/// locations it may reach, and gives every access noted by the frontend
+/// its statement's id back.
+pub fn check_access_sizes(
+    sequential: &mut SequentialProgram,
+    program: &Program,
+) -> Result<(), Box<Diagnostic>> {
+    if program.pointer_accesses.is_empty() {
+        return Ok(());
+    }
+    let accesses: HashMap<OriginId, &PointerAccess> = program
+        .pointer_accesses
+        .iter()
+        .map(|access| (access.origin, access))
+        .collect();
+    // the facts of the program before constant addresses are folded into
+    // its accesses, which keep the pointer each goes through
+    let facts = program
+        .pointer_accesses
+        .iter()
+        .any(|access| access.checked)
+        .then(|| super::points_to::points_to(sequential));
+    let mut threads = std::mem::take(&mut sequential.threads);
+    let result = threads.iter_mut().try_for_each(|thread| {
+        let slot = thread.slot;
+        check_block(&mut thread.body, &mut |address, stmt| {
+            let Some(access) = accesses.get(stmt) else {
+                return Ok(());
+            };
+            if let (true, Some(facts)) = (access.checked, &facts) {
+                check(sequential, facts, program, slot, address, access)?;
+            }
+            *stmt = access.statement;
+            Ok(())
+        })
+    });
+    sequential.threads = threads;
+    result
+}
+
+/// Calls `f` with the address and statement id of every access of `body`.
+fn check_block(
+    body: &mut [SeqStmt],
+    f: &mut impl FnMut(&Expr, &mut OriginId) -> Result<(), Box<Diagnostic>>,
+) -> Result<(), Box<Diagnostic>> {
+    for stmt in body {
+        match stmt {
+            SeqStmt::Read { address, stmt, .. }
+            | SeqStmt::Write { address, stmt, .. }
+            | SeqStmt::Rmw { address, stmt, .. } => f(address, stmt)?,
+            SeqStmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                check_block(then_branch, f)?;
+                check_block(else_branch, f)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Checks `access`, at `address` in thread `slot`, against the static
+/// locations it may reach.
+fn check(
+    sequential: &SequentialProgram,
+    points_to: &PointsTo,
+    program: &Program,
+    slot: usize,
+    address: &Expr,
+    access: &PointerAccess,
+) -> Result<(), Box<Diagnostic>> {
+    let bytes = access.bytes;
+    let scalar = |n: u32| format!("{n} byte{}", if n == 1 { "" } else { "s" });
+    let refuse = |message: String, label: &str| {
+        Err(diagnostic_at(
+            program,
+            access.origin,
+            message,
+            label.into(),
+            Some(
+                "memory is made of whole scalars here: access an object through a pointer to its own type (convert a `void *` back to the type it was made from), or copy the value".into(),
+            ),
+        ))
+    };
+    let Some(locations) = points_to.reach(slot, address) else {
+        return refuse(
+            format!(
+                "an access of {} through a converted pointer that may point anywhere is not supported",
+                scalar(bytes)
+            ),
+            "this access may reach a scalar of another size",
+        );
+    };
+    let memory = &sequential.memory;
+    // the static objects the pointer points into before its offsets
+    let bases: BTreeSet<u32> = points_to
+        .locations(slot, pointer_of(address))
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|location| memory.object_of(i64::from(location)))
+        .map(|(first, _)| first)
+        .collect();
+    let types = &sequential.map.value_types;
+    let name = |location: u32| {
+        sequential
+            .map
+            .locations
+            .get(location as usize)
+            .map_or("?", String::as_str)
+    };
+    let size_of = |location: u32| {
+        types
+            .location_bytes
+            .get(location as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    let blurred_fits = locations
+        .iter()
+        .any(|(&location, &exact)| !exact && size_of(location) == bytes);
+    let statics = || {
+        locations
+            .iter()
+            .filter(|(location, _)| !(memory.heap_base..memory.location_count()).contains(location))
+    };
+    for (&location, &exact) in statics() {
+        let size = size_of(location);
+        // a location the analysis knows only as part of an object (after
+        // an offset or bit operation it does not follow) is one the access
+        // may reach only if some such location has the access's size: the
+        // analysis cannot tell the scalars of a struct apart there
+        let fits = size == 0 || size == bytes || (!exact && blurred_fits);
+        if !fits {
+            let name = name(location);
+            return refuse(
+                format!(
+                    "an access of {} through a converted pointer to `{name}`, a scalar of {}, is not supported",
+                    scalar(bytes),
+                    scalar(size)
+                ),
+                &format!("this access may reach `{name}`"),
+            );
+        }
+    }
+    for (&location, _) in statics() {
+        let object = memory
+            .object_of(i64::from(location))
+            .map(|(first, _)| first);
+        let outside = match object {
+            None => true,
+            Some(first) => !bases.is_empty() && !bases.contains(&first),
+        };
+        if outside {
+            let object = bases.first().map_or("?", |&first| name(first));
+            return Err(diagnostic_at(
+                program,
+                access.origin,
+                format!(
+                    "an access of {} through a converted pointer outside the object it points into (`{object}`) is not supported",
+                    scalar(bytes)
+                ),
+                "this access may leave the object".into(),
+                Some(
+                    "a pointer converted from another type must stay in the object it points into; the struct members that no expression names are left out of shared memory: name them, or access the object through its own type".into(),
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
