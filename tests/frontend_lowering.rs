@@ -1680,6 +1680,31 @@ fn a_division_checks_its_divisor_unless_it_is_a_constant_other_than_zero() {
 }
 
 #[test]
+fn accesses_through_pointers_are_noted_for_the_size_check() {
+    let p = ok(
+        "int x; long y;\nint main(void) {\n  void *v = &x;\n  int *p = v;\n  long *q = &y;\n  *p = 1;\n  *q = 2;\n  return 0;\n}\n",
+    );
+    // `*p` goes through an `int *` made from a `void *`; `*q` through a
+    // pointer no conversion makes
+    let noted: Vec<(u32, bool, &str)> = p
+        .pointer_accesses
+        .iter()
+        .map(|a| (a.bytes, a.checked, p.origins[a.origin].text.as_str()))
+        .collect();
+    assert_eq!(noted, [(4, true, "*p"), (8, false, "*q")]);
+    // each access has an id of its own, after its statement's, which the
+    // passes give back to it
+    for access in &p.pointer_accesses {
+        assert!(access.origin > access.statement, "{access:?}");
+        let (own, statement) = (&p.origins[access.origin], &p.origins[access.statement]);
+        assert!(
+            statement.text.starts_with(&own.text),
+            "{own:?} {statement:?}"
+        );
+    }
+}
+
+#[test]
 fn container_of_steps_back_by_the_members_scalars() {
     let source = "#include <stddef.h>\nstruct link { struct link *next; };\nstruct item { int key; int pad[2]; struct link node; };\nstruct item items[2];\nstruct item *found;\nint main(void) {\n  struct link *l = &items[1].node;\n  found = (struct item *)((char *)l - offsetof(struct item, node));\n  return 0;\n}\n";
     let p = ok(source);

@@ -5,11 +5,18 @@
 //! passes through `void *` or an integer comes back as any type
 //! (`*(unsigned char *)p = 0xff` with `p` pointing to an `int`). Every
 //! access through a pointer to a type that the program makes by such a
-//! conversion ([`PointerAccess::checked`]) is compared, after the
-//! points-to facts are known, with the byte size of every static
-//! location it may reach; a difference, or an access that may reach any
-//! location, refuses the program at the access. Heap blocks are untyped:
-//! an access of any one size into them is what the block holds.
+//! conversion ([`PointerAccess::checked`]) is compared, with the
+//! points-to facts of the program before constant addresses are folded
+//! (so that each access still names its pointer), with the byte size of
+//! every static location it may reach; a difference, an access that may
+//! reach any location, or one that may leave the object its pointer
+//! points into (onto struct members left out of shared memory as
+//! padding, or past the object) refuses the program at the access.
+//! Where the analysis knows a location only as part of its object (after
+//! an offset or a bit operation it does not follow), it cannot tell the
+//! scalars of a struct apart: such a location differs only if none of
+//! those the access may reach has its size. Heap blocks are untyped: an
+//! access of any one size into them is what the block holds.
 //!
 //! The frontend gave each access through a pointer a statement id of its
 //! own; this pass gives it back its statement's, so that nothing after it
