@@ -279,6 +279,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             self.lw.shared_float_fits(&ty, span)?;
         }
         let address = self.lw.location_of(pointer.expr);
+        self.note_pointer_base(&address, &pointer.ty, arguments[0].span);
         match kind {
             Atomic::Fetch {
                 binary: operator,
@@ -443,6 +444,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             }
             Atomic::LockRelease => {
                 self.emit(StmtKind::Fence(FenceKind::StoreStore));
+                self.note_access_type(&ty);
                 self.emit(StmtKind::Write {
                     address,
                     value: Expr::Const(0),

@@ -267,12 +267,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         Some("pass the object's own pointer (`&x`, an array, a typed pointer), so that its type is known"),
                     );
                 };
+                // a `void *` holding the other side's objects is one
+                // converted to a pointer to them
+                let typed = CType::Pointer(Box::new(ty.clone()));
+                self.note_conversion(&pointer, &typed);
+                let atomic = pointer.ty.target_is_atomic();
                 let address = self.lw.location_of(pointer.expr);
+                self.note_pointer_base(&address, &typed, argument.span);
                 (
                     LVal::Shared {
                         address,
                         ty,
-                        atomic: pointer.ty.target_is_atomic(),
+                        atomic,
                     },
                     u64::MAX,
                 )
