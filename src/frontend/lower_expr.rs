@@ -65,7 +65,16 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     && self.lookup(&id.node.name).is_none()
                     && !self.lw.globals.contains_key(&id.node.name)
                 {
-                    return Ok(Val::int(v));
+                    // a folded `const` global keeps its type
+                    // (`const uint64_t g = UINT64_MAX; l < g` compares
+                    // as unsigned long long)
+                    return Ok(match self.lw.types.constant_types.get(&id.node.name) {
+                        Some(ty) => Val {
+                            expr: Expr::Const(v),
+                            ty: ty.clone(),
+                        },
+                        None => Val::int(v),
+                    });
                 }
                 if let Some(function) = self.function_named(&id.node.name) {
                     return Ok(function);

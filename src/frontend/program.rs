@@ -334,6 +334,7 @@ fn named_constant<'a>(
                 _ => (v != 0) as i64,
             };
             lw.types.enum_constants.insert(name.to_string(), v);
+            lw.types.constant_types.insert(name.to_string(), ty.clone());
             true
         }
         None => false,

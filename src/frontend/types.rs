@@ -265,6 +265,9 @@ pub struct TypeEnv<'a> {
     pub structs: Vec<StructInfo>,
     pub(super) tags: HashMap<String, StructId>,
     pub enum_constants: HashMap<String, i64>,
+    /// The types of the `const` globals folded into named constants
+    /// ([`Self::enum_constants`]; an enumerator is an `int`).
+    pub constant_types: HashMap<String, CType>,
     /// Types of global objects, for `sizeof` in constant expressions.
     pub object_types: HashMap<String, CType>,
     /// Length given to variable-length arrays of thread handles: threads
@@ -405,6 +408,7 @@ impl<'a> TypeEnv<'a> {
             structs: Vec::new(),
             tags: HashMap::new(),
             enum_constants: HashMap::new(),
+            constant_types: HashMap::new(),
             object_types: HashMap::new(),
             thread_array_bound: DEFAULT_THREAD_ARRAY_BOUND,
             system_structs: HashMap::new(),
