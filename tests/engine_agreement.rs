@@ -3,7 +3,8 @@
 //! litmus test, the mutual-exclusion programs of the benchmark corpus),
 //! under SC, TSO and PSO, `--engine smc` and `--engine cbmc` give the same
 //! verdict wherever the native engine does not decline the program, and
-//! each names itself in the JSON report. `LAZYSMA_ENGINES_ALL=1` runs every
+//! each names itself in the JSON report; so do the floating-point
+//! fixtures of the native engine. `LAZYSMA_ENGINES_ALL=1` runs every
 //! visible litmus test and every program of the benchmark manifest.
 
 mod support;
@@ -232,6 +233,37 @@ fn the_engines_agree_on_benchmark_programs() {
     if require_cbmc() {
         agree(&bench_sample());
     }
+}
+
+/// The floating-point fixtures of the native engine that it does not
+/// decline (`tests/fixtures/smc/float_*.c`): float rounding, conversions,
+/// NaNs, a double passed between threads, and the math functions of
+/// CBMC's library, including a result where CBMC's library and IEEE 754
+/// differ (`float_library_sign.c`).
+const FLOATING: [&str; 7] = [
+    "float_rounding.c",
+    "float_rounding_mutant.c",
+    "float_conversions.c",
+    "float_nan.c",
+    "float_message_passing.c",
+    "float_library.c",
+    "float_library_sign.c",
+];
+
+#[test]
+fn the_engines_agree_on_floating_point() {
+    if !require_cbmc() {
+        return;
+    }
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/smc");
+    let programs: Vec<Program> = FLOATING
+        .iter()
+        .map(|name| Program {
+            file: directory.join(name),
+            bounds: Vec::new(),
+        })
+        .collect();
+    agree(&programs);
 }
 
 /// A bug that needs two threads' atomic sections to alternate: the native

@@ -3,7 +3,9 @@
 //! (`expected.tsv`): locals without an initial value are unknown until
 //! read, `&&` and `||` short-circuit, and a nondeterministic value of more
 //! than 256 values that an execution reads declines the program with its
-//! position. It needs no CBMC.
+//! position; `float` and `double` are computed as CBMC computes them
+//! (`float_*.c`; `tests/engine_agreement.rs` runs CBMC on them too). It
+//! needs no CBMC.
 
 mod support;
 

@@ -1,6 +1,6 @@
 //! What the native engine declines before it runs, with the statement to
 //! blame: data nondeterminism over more than 256 values (it never samples
-//! values), floating-point arithmetic, the heap, and shared memory
+//! values), the math functions it does not compute, the heap, and shared memory
 //! narrower or wider than the SMA's `int` or `long long`. Everything else
 //! it cannot model exactly it finds while running, and declines then.
 
@@ -152,12 +152,7 @@ fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
 fn expr_declined(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Nondet(ty) => nondet_declined(ty),
-        Expr::FloatConst(_) | Expr::Reinterpret(..) | Expr::LibraryCall(..) => {
-            Some("floating-point arithmetic, which the native engine does not model".into())
-        }
-        Expr::Cast(Ty::Float { .. }, _) => {
-            Some("a conversion to a floating type, which the native engine does not model".into())
-        }
+        Expr::LibraryCall(function, _) => super::float_library::unmodelled(function),
         _ => None,
     }
 }
@@ -171,7 +166,10 @@ fn nondet_declined(ty: &Ty) -> Option<String> {
             "a nondeterministic {} of {bits} bits has 2^{bits} values (the native engine explores at most 256)",
             if *signed { "int" } else { "unsigned int" }
         )),
-        Ty::Float { .. } => Some("a nondeterministic floating value".into()),
+        Ty::Float { bits } => Some(format!(
+            "a nondeterministic {} has 2^{bits} values (the native engine explores at most 256)",
+            if *bits <= 32 { "float" } else { "double" }
+        )),
         _ => Some("a nondeterministic pointer or handle has 2^32 values (the native engine explores at most 256)".into()),
     }
 }

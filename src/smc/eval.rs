@@ -1,9 +1,11 @@
 //! Evaluation of the pure expressions and private places of one thread,
 //! exactly as the printed C program computes them: each expression has the
 //! C type the printer gives it, operands undergo C's promotions and usual
-//! arithmetic conversions, and results wrap to their type.
+//! arithmetic conversions, and results wrap to their type. Floating
+//! values are computed as CBMC computes them ([`super::float`]).
 
-use super::value::{CType, Value};
+use super::float;
+use super::value::{CType, Num, Value};
 use crate::ir::{BinaryOp, Expr, Place, PlainGlobal, StructDef, Ty, UnaryOp};
 use crate::passes::SeqThread;
 
@@ -35,6 +37,24 @@ impl Unmodelled {
 }
 
 pub type Eval<T> = Result<T, Unmodelled>;
+
+/// A floating value, or why the engine does not compute it.
+fn computed<T>(value: float::Computed<T>) -> Eval<T> {
+    value.map_err(Unmodelled)
+}
+
+/// `value` of type `from` converted to `to`, as C converts it.
+fn cast(from: Num, to: Num, value: i64) -> Eval<i64> {
+    computed(float::convert(from, to, value))
+}
+
+/// Whether a value of type `ty` is not zero.
+fn nonzero(ty: Num, value: i64) -> bool {
+    match ty {
+        Num::Int(_) => value != 0,
+        Num::Float(bits) => float::nonzero(bits, value),
+    }
+}
 
 /// Where nondeterministic values come from: the exploration enumerates
 /// them.
@@ -151,13 +171,25 @@ impl Private<'_> {
         self.slot(place, choices).map(|value| value.clone())
     }
 
+    /// Assigns the integer `value` (a value of shared memory) to `place`,
+    /// converted to the place's type.
+    pub fn store(&mut self, place: &Place, value: i64, choices: &mut dyn Choices) -> Eval<()> {
+        self.store_typed(place, Num::LONG_LONG, value, choices)
+    }
+
     /// Assigns the scalar `value` of type `from` to `place`, converted to
     /// the place's type.
-    pub fn store(&mut self, place: &Place, value: i64, choices: &mut dyn Choices) -> Eval<()> {
+    fn store_typed(
+        &mut self,
+        place: &Place,
+        from: Num,
+        value: i64,
+        choices: &mut dyn Choices,
+    ) -> Eval<()> {
         let ty = self.place_type(place)?;
         let to =
-            CType::of(&ty).ok_or_else(|| Unmodelled("a scalar assigned to an aggregate".into()))?;
-        *self.slot(place, choices)? = Value::Scalar(to.convert(value));
+            Num::of(&ty).ok_or_else(|| Unmodelled("a scalar assigned to an aggregate".into()))?;
+        *self.slot(place, choices)? = Value::Scalar(cast(from, to, value)?);
         Ok(())
     }
 
@@ -165,11 +197,9 @@ impl Private<'_> {
     /// array copied from another place.
     pub fn assign(&mut self, place: &Place, value: &Expr, choices: &mut dyn Choices) -> Eval<()> {
         let ty = self.place_type(place)?;
-        if CType::of(&ty).is_some() {
+        if Num::of(&ty).is_some() {
             if let Expr::Nondet(nondet) = value
-                && let Some(bits) = CType::of(nondet)
-                    .map(|from| from.bits)
-                    .filter(|bits| *bits > 8)
+                && let Some(bits) = Num::of(nondet).map(Num::bits).filter(|bits| *bits > 8)
             {
                 // left unknown until read: most such values are
                 // overwritten first (locals the printed program declares
@@ -186,8 +216,8 @@ impl Private<'_> {
                 *self.slot(place, choices)? = moved;
                 return Ok(());
             }
-            let (_, scalar) = self.eval(value, choices)?;
-            return self.store(place, scalar, choices);
+            let (from, scalar) = self.eval(value, choices)?;
+            return self.store_typed(place, from, scalar, choices);
         }
         let source = match value {
             Expr::Load(source) => source,
@@ -203,21 +233,18 @@ impl Private<'_> {
     }
 
     /// The C type of `expr` in the printed program.
-    pub fn type_of(&self, expr: &Expr) -> Eval<CType> {
+    pub fn type_of(&self, expr: &Expr) -> Eval<Num> {
         match expr {
             Expr::Const(value) => Ok(if i32::try_from(*value).is_ok() {
-                CType::INT
+                Num::INT
             } else {
-                CType {
-                    bits: 64,
-                    signed: true,
-                }
+                Num::LONG_LONG
             }),
-            Expr::Load(place) => CType::of(&self.place_type(place)?).ok_or_else(|| {
-                Unmodelled("an aggregate or floating value in an expression".into())
-            }),
-            Expr::ObjectAddress(_) | Expr::CurrentThread => Ok(CType::INT),
-            Expr::Unary(UnaryOp::Not, _) => Ok(CType::INT),
+            Expr::FloatConst(literal) => Ok(Num::Float(if literal.bits <= 32 { 32 } else { 64 })),
+            Expr::Load(place) => Num::of(&self.place_type(place)?)
+                .ok_or_else(|| Unmodelled("an aggregate value in an expression".into())),
+            Expr::ObjectAddress(_) | Expr::CurrentThread => Ok(Num::INT),
+            Expr::Unary(UnaryOp::Not, _) => Ok(Num::INT),
             Expr::Unary(_, operand) => Ok(self.type_of(operand)?.promoted()),
             Expr::Binary(op, a, b) => match op {
                 BinaryOp::Shl | BinaryOp::Shr => Ok(self.type_of(a)?.promoted()),
@@ -228,20 +255,20 @@ impl Private<'_> {
                 | BinaryOp::Lt
                 | BinaryOp::Le
                 | BinaryOp::Gt
-                | BinaryOp::Ge => Ok(CType::INT),
+                | BinaryOp::Ge => Ok(Num::INT),
                 _ => Ok(self.type_of(a)?.common(self.type_of(b)?)),
             },
             Expr::Conditional(_, a, b) => Ok(self.type_of(a)?.common(self.type_of(b)?)),
             Expr::Cast(ty, inner) => match ty {
                 Ty::Array(..) | Ty::Struct(_) | Ty::Void => self.type_of(inner),
-                scalar => CType::of(scalar)
-                    .ok_or_else(|| Unmodelled("a conversion to a floating type".into())),
+                scalar => Num::of(scalar)
+                    .ok_or_else(|| Unmodelled("a conversion to an unknown type".into())),
             },
-            Expr::Nondet(ty) => {
-                CType::of(ty).ok_or_else(|| Unmodelled("a nondeterministic floating value".into()))
-            }
-            Expr::FloatConst(_) | Expr::Reinterpret(..) | Expr::LibraryCall(..) => {
-                Err(Unmodelled("floating-point arithmetic".into()))
+            Expr::Reinterpret(to, _) => Ok(reinterpreted(to).1),
+            Expr::Nondet(ty) => Num::of(ty)
+                .ok_or_else(|| Unmodelled("a nondeterministic value of no scalar type".into())),
+            Expr::LibraryCall(function, _) => {
+                Ok(Num::Float(if function.bits <= 32 { 32 } else { 64 }))
             }
         }
     }
@@ -255,7 +282,9 @@ impl Private<'_> {
     pub fn truth(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<bool> {
         match expr {
             Expr::Load(place) => match self.load(place, choices)? {
-                Value::Unknown { bits } => {
+                // a floating zero has two values, and its other values
+                // differ in more than truth: only an integer is split
+                Value::Unknown { bits } if matches!(self.type_of(expr)?, Num::Int(_)) => {
                     let holds = choices.choose(0, 2) != 0;
                     *self.slot(place, choices)? = if holds {
                         Value::NonZero { bits }
@@ -265,7 +294,7 @@ impl Private<'_> {
                     Ok(holds)
                 }
                 Value::NonZero { .. } => Ok(true),
-                _ => Ok(self.eval(expr, choices)?.1 != 0),
+                _ => self.eval_truth(expr, choices),
             },
             Expr::Nondet(_) => Ok(choices.choose(0, 2) != 0),
             Expr::Cast(ty, inner) if self.keeps_truth(ty, inner) => self.truth(inner, choices),
@@ -282,8 +311,14 @@ impl Private<'_> {
             Expr::Binary(BinaryOp::LogicalOr, a, b) => {
                 Ok(self.truth(a, choices)? || self.truth(b, choices)?)
             }
-            _ => Ok(self.eval(expr, choices)?.1 != 0),
+            _ => self.eval_truth(expr, choices),
         }
+    }
+
+    /// Whether the value of `expr` is not zero.
+    fn eval_truth(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<bool> {
+        let (ty, value) = self.eval(expr, choices)?;
+        Ok(nonzero(ty, value))
     }
 
     /// Gives each nondeterministic scalar not read yet whose values the
@@ -375,17 +410,31 @@ impl Private<'_> {
         if !is_constant(expr) {
             return Ok(None);
         }
-        self.eval(expr, &mut NoChoice).map(Some)
+        Ok(match self.eval(expr, &mut NoChoice)? {
+            (Num::Int(ty), value) => Some((ty, value)),
+            (Num::Float(_), _) => None,
+        })
     }
 
     /// The place `expr` loads and the type the comparison sees, when it
     /// holds an unknown scalar (directly, or converted without changing
     /// its value).
     fn unknown_operand(&mut self, expr: &Expr) -> Eval<Option<(Place, CType)>> {
+        let integer = |ty: Num| match ty {
+            Num::Int(ty) => Some(ty),
+            Num::Float(_) => None,
+        };
         let (load, operand) = match expr {
-            Expr::Load(_) => (expr, self.type_of(expr)?),
+            Expr::Load(_) => match integer(self.type_of(expr)?) {
+                Some(ty) => (expr, ty),
+                None => return Ok(None),
+            },
             Expr::Cast(_, inner) if matches!(inner.as_ref(), Expr::Load(_)) => {
-                let (to, from) = (self.type_of(expr)?, self.type_of(inner)?);
+                let (Some(to), Some(from)) =
+                    (integer(self.type_of(expr)?), integer(self.type_of(inner)?))
+                else {
+                    return Ok(None);
+                };
                 let keeps = (to.bits > from.bits && (to.signed || !from.signed))
                     || (to.bits == from.bits && to.signed == from.signed);
                 if !keeps {
@@ -426,24 +475,30 @@ impl Private<'_> {
     /// conversion to `_Bool` or to a type at least as wide.
     fn keeps_truth(&self, ty: &Ty, inner: &Expr) -> bool {
         match (CType::of(ty), self.type_of(inner)) {
-            (Some(to), Ok(from)) => to.bits == 1 || to.bits >= from.bits,
+            (Some(to), Ok(Num::Int(from))) => to.bits == 1 || to.bits >= from.bits,
             _ => false,
         }
     }
 
     /// The value of `expr` and its C type.
-    pub fn eval(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<(CType, i64)> {
+    pub fn eval(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<(Num, i64)> {
         let ty = self.type_of(expr)?;
         let value = match expr {
             Expr::Const(value) => *value,
+            Expr::FloatConst(literal) => computed(float::literal(literal))?,
             Expr::Load(place) => match self.load(place, choices)? {
                 Value::Scalar(value) => value,
                 Value::Aggregate(_) => {
                     return Err(Unmodelled("an aggregate in an expression".into()));
                 }
                 Value::Unknown { bits } => {
+                    let what = match ty {
+                        Num::Float(32) => "float".to_string(),
+                        Num::Float(_) => "double".to_string(),
+                        Num::Int(_) => format!("value of {bits} bits"),
+                    };
                     return Err(Unmodelled(format!(
-                        "a nondeterministic value of {bits} bits is read (it has 2^{bits} values; the native engine explores at most 256)"
+                        "a nondeterministic {what} is read (it has 2^{bits} values; the native engine explores at most 256)"
                     )));
                 }
                 Value::NonZero { bits } => {
@@ -461,35 +516,65 @@ impl Private<'_> {
             Expr::CurrentThread => self.thread.slot as i64,
             Expr::Unary(op, operand) => {
                 let (from, value) = self.eval(operand, choices)?;
-                match op {
-                    UnaryOp::Not => i64::from(value == 0),
-                    UnaryOp::Neg => ty.convert(from.promoted().convert(value).wrapping_neg()),
-                    UnaryOp::BitNot => ty.convert(!from.promoted().convert(value)),
+                match (op, ty) {
+                    (UnaryOp::Not, _) => i64::from(!nonzero(from, value)),
+                    (UnaryOp::Neg, Num::Int(int)) => {
+                        int.convert(cast(from, ty, value)?.wrapping_neg())
+                    }
+                    (UnaryOp::Neg, Num::Float(bits)) => {
+                        computed(float::negate(bits, cast(from, ty, value)?))?
+                    }
+                    (UnaryOp::BitNot, Num::Int(int)) => int.convert(!cast(from, ty, value)?),
+                    (UnaryOp::BitNot, Num::Float(_)) => {
+                        return Err(Unmodelled("`~` of a floating value".into()));
+                    }
                 }
             }
             Expr::Binary(op, a, b) => self.binary(*op, a, b, ty, choices)?,
             Expr::Conditional(condition, a, b) => {
-                let (_, condition) = self.eval(condition, choices)?;
-                let chosen = if condition != 0 { a } else { b };
-                let (_, value) = self.eval(chosen, choices)?;
-                ty.convert(value)
+                let chosen = if self.eval_truth(condition, choices)? {
+                    a
+                } else {
+                    b
+                };
+                let (from, value) = self.eval(chosen, choices)?;
+                cast(from, ty, value)?
             }
             Expr::Cast(_, inner) => {
-                let (_, value) = self.eval(inner, choices)?;
-                ty.convert(value)
+                let (from, value) = self.eval(inner, choices)?;
+                cast(from, ty, value)?
             }
-            Expr::Nondet(_) => match ty.bits {
-                1 => choices.choose(0, 2),
-                8 if ty.signed => choices.choose(-128, 256),
-                8 => choices.choose(0, 256),
-                bits => {
+            Expr::Reinterpret(to, inner) => {
+                // the union's member `from` takes the value as C assigns
+                // it; its bits are the other member's, which the engine
+                // holds alike
+                let (from, value) = self.eval(inner, choices)?;
+                cast(from, reinterpreted(to).0, value)?
+            }
+            Expr::Nondet(_) => match ty {
+                Num::Int(int) => match int.bits {
+                    1 => choices.choose(0, 2),
+                    8 if int.signed => choices.choose(-128, 256),
+                    8 => choices.choose(0, 256),
+                    bits => {
+                        return Err(Unmodelled(format!(
+                            "a nondeterministic value of 2^{bits} values"
+                        )));
+                    }
+                },
+                Num::Float(bits) => {
                     return Err(Unmodelled(format!(
-                        "a nondeterministic value of 2^{bits} values"
+                        "a nondeterministic floating value of 2^{bits} values"
                     )));
                 }
             },
-            Expr::FloatConst(_) | Expr::Reinterpret(..) | Expr::LibraryCall(..) => {
-                return Err(Unmodelled("floating-point arithmetic".into()));
+            Expr::LibraryCall(function, arguments) => {
+                let mut values = Vec::with_capacity(arguments.len());
+                for argument in arguments {
+                    let (from, value) = self.eval(argument, choices)?;
+                    values.push(cast(from, ty, value)?);
+                }
+                computed(super::float_library::call(function, &values))?
             }
         };
         Ok((ty, value))
@@ -500,15 +585,15 @@ impl Private<'_> {
         op: BinaryOp,
         a: &Expr,
         b: &Expr,
-        ty: CType,
+        ty: Num,
         choices: &mut dyn Choices,
     ) -> Eval<i64> {
         let (a_type, a) = self.eval(a, choices)?;
         // `&&` and `||` evaluate their right operand only when the left
         // one does not decide, as C does (a guarded shift or division)
         let decided = match op {
-            BinaryOp::LogicalAnd => (a == 0).then_some(0),
-            BinaryOp::LogicalOr => (a != 0).then_some(1),
+            BinaryOp::LogicalAnd => (!nonzero(a_type, a)).then_some(0),
+            BinaryOp::LogicalOr => nonzero(a_type, a).then_some(1),
             _ => None,
         };
         if let Some(value) = decided {
@@ -516,39 +601,46 @@ impl Private<'_> {
         }
         let (b_type, b) = self.eval(b, choices)?;
         let truth = |holds: bool| i64::from(holds);
+        let comparison = matches!(
+            op,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        );
         match op {
-            BinaryOp::LogicalAnd | BinaryOp::LogicalOr => return Ok(truth(b != 0)),
+            BinaryOp::LogicalAnd | BinaryOp::LogicalOr => return Ok(truth(nonzero(b_type, b))),
             BinaryOp::Shl | BinaryOp::Shr => {
-                let a = ty.convert(a);
-                let bits = i64::from(ty.bits);
-                if !(0..bits).contains(&b) || (op == BinaryOp::Shl && ty.signed && a < 0) {
+                let Num::Int(int) = ty else {
+                    return Err(Unmodelled("a shift of a floating value".into()));
+                };
+                let a = cast(a_type, ty, a)?;
+                let bits = i64::from(int.bits);
+                if !(0..bits).contains(&b) || (op == BinaryOp::Shl && int.signed && a < 0) {
                     return Err(Unmodelled(format!(
                         "a shift by {b} of a {}-bit value",
-                        ty.bits
+                        int.bits
                     )));
                 }
                 let shift = b as u32;
                 return Ok(match op {
-                    BinaryOp::Shl => ty.convert(a.wrapping_shl(shift)),
-                    _ if ty.is_wide_unsigned() => ((a as u64) >> shift) as i64,
+                    BinaryOp::Shl => int.convert(a.wrapping_shl(shift)),
+                    _ if int.is_wide_unsigned() => ((a as u64) >> shift) as i64,
                     _ => a >> shift,
                 });
             }
             _ => {}
         }
         // the operands in their common type
-        let common = match op {
-            BinaryOp::Eq
-            | BinaryOp::Ne
-            | BinaryOp::Lt
-            | BinaryOp::Le
-            | BinaryOp::Gt
-            | BinaryOp::Ge => a_type.common(b_type),
-            _ => ty,
+        let common = if comparison {
+            a_type.common(b_type)
+        } else {
+            ty
         };
-        let (a, b) = (common.convert(a), common.convert(b));
+        let (a, b) = (cast(a_type, common, a)?, cast(b_type, common, b)?);
+        let int = match common {
+            Num::Int(int) => int,
+            Num::Float(bits) => return computed(float::binary(op, bits, a, b)),
+        };
         let compare = |a: i64, b: i64| {
-            if common.is_wide_unsigned() {
+            if int.is_wide_unsigned() {
                 (a as u64).cmp(&(b as u64))
             } else {
                 a.cmp(&b)
@@ -556,24 +648,24 @@ impl Private<'_> {
         };
         use std::cmp::Ordering::*;
         Ok(match op {
-            BinaryOp::Add => ty.convert(a.wrapping_add(b)),
-            BinaryOp::Sub => ty.convert(a.wrapping_sub(b)),
-            BinaryOp::Mul => ty.convert(a.wrapping_mul(b)),
+            BinaryOp::Add => int.convert(a.wrapping_add(b)),
+            BinaryOp::Sub => int.convert(a.wrapping_sub(b)),
+            BinaryOp::Mul => int.convert(a.wrapping_mul(b)),
             BinaryOp::Div | BinaryOp::Rem => {
                 if b == 0 {
                     return Err(Unmodelled("a division by zero".into()));
                 }
-                let value = match (op, common.is_wide_unsigned()) {
+                let value = match (op, int.is_wide_unsigned()) {
                     (BinaryOp::Div, true) => ((a as u64) / (b as u64)) as i64,
                     (_, true) => ((a as u64) % (b as u64)) as i64,
                     (BinaryOp::Div, false) => a.wrapping_div(b),
                     (_, false) => a.wrapping_rem(b),
                 };
-                ty.convert(value)
+                int.convert(value)
             }
-            BinaryOp::BitAnd => ty.convert(a & b),
-            BinaryOp::BitOr => ty.convert(a | b),
-            BinaryOp::BitXor => ty.convert(a ^ b),
+            BinaryOp::BitAnd => int.convert(a & b),
+            BinaryOp::BitOr => int.convert(a | b),
+            BinaryOp::BitXor => int.convert(a ^ b),
             BinaryOp::Eq => truth(a == b),
             BinaryOp::Ne => truth(a != b),
             BinaryOp::Lt => truth(compare(a, b) == Less),
@@ -582,6 +674,21 @@ impl Private<'_> {
             BinaryOp::Ge => truth(compare(a, b) != Less),
             BinaryOp::LogicalAnd | BinaryOp::LogicalOr | BinaryOp::Shl | BinaryOp::Shr => 0,
         })
+    }
+}
+
+/// The member types of the union through which the printer reinterprets
+/// a value as type `to` (`union { int from; float to; }`): the member the
+/// value is assigned to, and the member read.
+fn reinterpreted(to: &Ty) -> (Num, Num) {
+    let (integer, floating) = match to {
+        Ty::Float { bits } | Ty::Int { bits, .. } if *bits <= 32 => (Num::INT, Num::Float(32)),
+        _ => (Num::LONG_LONG, Num::Float(64)),
+    };
+    if matches!(to, Ty::Float { .. }) {
+        (integer, floating)
+    } else {
+        (floating, integer)
     }
 }
 

@@ -14,6 +14,8 @@ pub mod code;
 pub mod decline;
 pub mod eval;
 pub mod explore;
+pub mod float;
+pub mod float_library;
 pub mod machine;
 pub mod memory;
 pub mod mutation;

@@ -1,6 +1,8 @@
 //! Private data of the native engine: the values of locals and plain
 //! globals as trees of scalars, their C types as the printed program
-//! declares them, and C's integer conversions.
+//! declares them, and C's integer conversions. A `float` or `double`
+//! scalar holds the bits of its value, as shared memory holds them
+//! (a `float`'s as a sign-extended 32-bit integer); its type says so.
 
 use crate::ir::{StructDef, Ty};
 
@@ -132,6 +134,58 @@ impl CType {
     }
 }
 
+/// The type of a scalar the printed program computes with: an integer
+/// type, or a floating one of 32 (`float`) or 64 (`double`) bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Num {
+    Int(CType),
+    Float(u8),
+}
+
+impl Num {
+    pub const INT: Num = Num::Int(CType::INT);
+    pub const LONG_LONG: Num = Num::Int(CType {
+        bits: 64,
+        signed: true,
+    });
+
+    /// The scalar type the printer declares for `ty`; `None` for an
+    /// aggregate or `void`.
+    pub fn of(ty: &Ty) -> Option<Num> {
+        match ty {
+            Ty::Float { bits } => Some(Num::Float(if *bits <= 32 { 32 } else { 64 })),
+            other => CType::of(other).map(Num::Int),
+        }
+    }
+
+    /// C's integer promotion (a floating type stays as it is).
+    pub fn promoted(self) -> Num {
+        match self {
+            Num::Int(ty) => Num::Int(ty.promoted()),
+            float => float,
+        }
+    }
+
+    /// C's usual arithmetic conversions: the wider floating type if
+    /// either operand has one (`int + float` is a `float`, `float +
+    /// double` a `double`), else the integers' common type.
+    pub fn common(self, other: Num) -> Num {
+        match (self, other) {
+            (Num::Int(a), Num::Int(b)) => Num::Int(a.common(b)),
+            (Num::Float(a), Num::Float(b)) => Num::Float(a.max(b)),
+            (Num::Float(bits), Num::Int(_)) | (Num::Int(_), Num::Float(bits)) => Num::Float(bits),
+        }
+    }
+
+    /// The width of the type's values.
+    pub fn bits(self) -> u8 {
+        match self {
+            Num::Int(ty) => ty.bits,
+            Num::Float(bits) => bits,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +211,17 @@ mod tests {
         assert_eq!(uint.convert(-1), 4_294_967_295);
         assert_eq!(CType::INT.convert(4_294_967_295), -1);
         assert_eq!(CType::BOOL.convert(7), 1);
+    }
+
+    #[test]
+    fn floating_types_win_the_usual_arithmetic_conversions() {
+        let (float, double) = (Num::Float(32), Num::Float(64));
+        assert_eq!(Num::INT.common(float), float);
+        assert_eq!(float.common(Num::LONG_LONG), float);
+        assert_eq!(float.common(double), double);
+        assert_eq!(float.common(float), float);
+        assert_eq!(float.promoted(), float);
+        assert_eq!(Num::of(&Ty::Float { bits: 64 }), Some(double));
+        assert_eq!(Num::of(&Ty::Bool), Some(Num::Int(CType::BOOL)));
     }
 }
