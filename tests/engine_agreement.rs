@@ -4,8 +4,9 @@
 //! under SC, TSO and PSO, `--engine smc` and `--engine cbmc` give the same
 //! verdict wherever the native engine does not decline the program, and
 //! each names itself in the JSON report; so do the floating-point
-//! fixtures of the native engine. `LAZYSMA_ENGINES_ALL=1` runs every
-//! visible litmus test and every program of the benchmark manifest.
+//! fixtures and the heap programs of the native engine.
+//! `LAZYSMA_ENGINES_ALL=1` runs every visible litmus test and every
+//! program of the benchmark manifest.
 
 mod support;
 
@@ -264,6 +265,48 @@ fn the_engines_agree_on_floating_point() {
         })
         .collect();
     agree(&programs);
+}
+
+/// The heap programs of `tests/fixtures/smc/` (`heap_*.c`, with their
+/// answers in `expected.tsv`), at the default bounds, and the one that
+/// runs out of heap blocks also with a third block and with larger blocks
+/// (where the cut-off allocations go on and an assertion fails).
+fn heap_programs() -> Vec<Program> {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/smc");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&directory)
+        .expect("tests/fixtures/smc/ is readable")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| {
+            path.extension().is_some_and(|extension| extension == "c")
+                && path
+                    .file_name()
+                    .is_some_and(|name| name.to_string_lossy().starts_with("heap_"))
+        })
+        .collect();
+    files.sort();
+    let mut programs: Vec<Program> = files
+        .into_iter()
+        .map(|file| Program {
+            file,
+            bounds: Vec::new(),
+        })
+        .collect();
+    for bound in [["--nmalloc", "3"], ["--heap-block", "12"]] {
+        programs.push(Program {
+            file: directory.join("heap_out_of_blocks.c"),
+            bounds: bound.iter().map(|word| word.to_string()).collect(),
+        });
+    }
+    programs
+}
+
+#[test]
+fn the_engines_agree_on_heap_programs() {
+    if require_cbmc() {
+        let programs = heap_programs();
+        assert!(programs.len() >= 8, "the heap fixtures are found");
+        agree(&programs);
+    }
 }
 
 /// A bug that needs two threads' atomic sections to alternate: the native

@@ -4,8 +4,11 @@
 //! read, `&&` and `||` short-circuit, and a nondeterministic value of more
 //! than 256 values that an execution reads declines the program with its
 //! position; `float` and `double` are computed as CBMC computes them
-//! (`float_*.c`; `tests/engine_agreement.rs` runs CBMC on them too). It
-//! needs no CBMC.
+//! (`float_*.c`; `tests/engine_agreement.rs` runs CBMC on them too); the
+//! heap is modelled as the printed program's SMA keeps it (`heap_*.c`:
+//! blocks, `free`, the uninitialised contents of `malloc`, which decline),
+//! and a heap violation's witness is confirmed and names CBMC's property.
+//! It needs no CBMC.
 
 mod support;
 
@@ -72,5 +75,42 @@ fn the_native_engine_gives_each_fixture_its_expected_answer() {
                 other => panic!("unknown answer {other} in expected.tsv"),
             }
         }
+    }
+}
+
+/// A native heap violation goes through the report as a CBMC
+/// counterexample does: the witness is confirmed by the consistency
+/// check, the property has its kind and CBMC's id (not a `.native` one),
+/// and the text report shows the heap block and the `free`.
+#[test]
+fn a_heap_violation_has_a_confirmed_witness_and_cbmcs_property() {
+    let cases = [
+        ("heap_double_free.c", "double-free", "freed the block"),
+        ("heap_invalid_free.c", "invalid-free", "cursor = &heap#0[1]"),
+        ("heap_use_after_free.c", "use-after-free", "freed the block"),
+        ("heap_message_passing.c", "assertion", "&heap#0[0]"),
+    ];
+    for (file, kind, shown) in cases {
+        let path = directory().join(file);
+        let (code, stdout, stderr) =
+            verify(&path, &["--pso", "--engine", "smc", "--format", "json"]);
+        let context = format!("{file}: {stdout}\n{stderr}");
+        assert_eq!(code, 10, "{context}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+        assert_eq!(report["engine"], "smc", "{context}");
+        assert_eq!(report["check"]["realisable"], true, "{context}");
+        assert_eq!(report["property"]["kind"], kind, "{context}");
+        let id = report["property"]["id"].as_str().unwrap_or_default();
+        assert!(
+            id.contains(".assertion.") && !id.ends_with(".native"),
+            "{context}"
+        );
+        assert_eq!(
+            report["native"]["statistics"]["fallback"], "the heap (malloc, free)",
+            "{context}"
+        );
+        let (code, text, stderr) = verify(&path, &["--pso", "--engine", "smc", "--color", "never"]);
+        assert_eq!(code, 10, "{file}: {text}\n{stderr}");
+        assert!(text.contains(shown), "{file} shows `{shown}`: {text}");
     }
 }

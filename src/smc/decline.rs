@@ -1,6 +1,6 @@
 //! What the native engine declines before it runs, with the statement to
 //! blame: data nondeterminism over more than 256 values (it never samples
-//! values), the math functions it does not compute, the heap, and shared memory
+//! values), the math functions it does not compute, and shared memory
 //! narrower or wider than the SMA's `int` or `long long`. Everything else
 //! it cannot model exactly it finds while running, and declines then.
 
@@ -56,14 +56,11 @@ fn instr_declined(instr: &Instr) -> Option<String> {
         Instr::Jump(_) => {}
         Instr::BranchUnless { condition, .. } => exprs.push(condition),
         Instr::Do(stmt) => match stmt {
-            SeqStmt::Malloc { .. } => {
-                return Some(
-                    "heap allocation (malloc), which the native engine does not model".into(),
-                );
+            SeqStmt::Malloc { target, size, .. } => {
+                places.push(target);
+                exprs.push(size);
             }
-            SeqStmt::Free { .. } => {
-                return Some("free, which the native engine does not model".into());
-            }
+            SeqStmt::Free { address, .. } => exprs.push(address),
             SeqStmt::Assign(place, value) => {
                 places.push(place);
                 // a nondeterministic scalar assigned whole is left unknown

@@ -11,7 +11,7 @@ use super::eval::{Choices, Private, Unmodelled};
 use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
-pub use super::state::{Buffered, Recording, State, Status, Thread};
+pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
 use super::value::{CType, Value};
 use crate::consistency::Model;
 use crate::ir::{Expr, FenceKind, OriginId};
@@ -58,6 +58,14 @@ pub struct Machine<'a> {
     /// `int` or `long long`: the type of the values the SMA takes.
     pub wide: CType,
     pub locations: u32,
+    /// An access through a pointer outside its objects is a violation
+    /// (`--pointer-check`), not a cut-off.
+    pub pointer_checks: bool,
+    /// Some thread allocates or frees heap memory.
+    pub uses_heap: bool,
+    /// Some thread frees heap memory (the printer then checks accesses
+    /// through pointers for freed blocks).
+    pub frees: bool,
 }
 
 /// A failure to model a move exactly, at the statement nearest to it.
@@ -72,17 +80,34 @@ pub struct Unsupported {
 
 type Step<T> = Result<T, Unsupported>;
 
+/// The location an access touches, or how the printed program's checks
+/// end the move there (a violation, a cut-off).
+pub type Access = Result<u32, Outcome<()>>;
+
 impl<'a> Machine<'a> {
     pub fn new(program: &'a SequentialProgram, model: Model, bitwidth: u32) -> Machine<'a> {
+        let codes: Vec<Code> = program.threads.iter().map(super::code::flatten).collect();
+        let any = |heap: &dyn Fn(&SeqStmt) -> bool| {
+            codes.iter().any(|code| {
+                code.instrs
+                    .iter()
+                    .any(|instr| matches!(instr, Instr::Do(stmt) if heap(stmt)))
+            })
+        };
+        let frees = any(&|stmt| matches!(stmt, SeqStmt::Free { .. }));
+        let uses_heap = any(&|stmt| matches!(stmt, SeqStmt::Malloc { .. } | SeqStmt::Free { .. }));
         Machine {
             program,
-            codes: program.threads.iter().map(super::code::flatten).collect(),
+            codes,
             model,
             wide: CType {
                 bits: if bitwidth > 32 { 64 } else { 32 },
                 signed: true,
             },
             locations: program.memory.location_count(),
+            pointer_checks: false,
+            uses_heap,
+            frees,
         }
     }
 
@@ -130,6 +155,11 @@ impl<'a> Machine<'a> {
             epochs: vec![0; count],
             held: Vec::new(),
             atomic: None,
+            heap: Heap::new(
+                self.program.memory.heap_base,
+                self.program.memory.heap_blocks,
+                self.program.memory.heap_block_size,
+            ),
         }
     }
 
@@ -223,7 +253,7 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn unsupported(&self, slot: usize, pc: usize, what: String) -> Unsupported {
+    pub(super) fn unsupported(&self, slot: usize, pc: usize, what: String) -> Unsupported {
         let origin = self
             .codes
             .get(slot)
@@ -362,6 +392,21 @@ impl<'a> Machine<'a> {
                         return Ok(Outcome::Next(()));
                     }
                 }
+                Instr::Do(SeqStmt::Malloc {
+                    target,
+                    size,
+                    zeroed,
+                    stmt,
+                }) => match self.malloc(state, slot, target, size, *zeroed, *stmt, choices)? {
+                    Outcome::Next(()) => {}
+                    other => return Ok(other),
+                },
+                Instr::Do(SeqStmt::Free { address, stmt }) => {
+                    match self.free(state, slot, address, *stmt, choices)? {
+                        Outcome::Next(()) => {}
+                        other => return Ok(other),
+                    }
+                }
                 Instr::Do(other) => {
                     return Err(self.unsupported(
                         slot,
@@ -374,7 +419,7 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn private<'s>(&'s self, state: &'s mut State, slot: usize) -> Private<'s> {
+    pub(super) fn private<'s>(&'s self, state: &'s mut State, slot: usize) -> Private<'s> {
         Private {
             thread: &self.program.threads[slot],
             plain_globals: &self.program.plain_globals,
@@ -395,7 +440,7 @@ impl<'a> Machine<'a> {
         self.private(state, slot).truth(expr, choices)
     }
 
-    fn eval(
+    pub(super) fn eval(
         &self,
         state: &mut State,
         slot: usize,
@@ -408,7 +453,7 @@ impl<'a> Machine<'a> {
     }
 
     /// A value as the SMA takes it (`sma_wide_t`).
-    fn widened(
+    pub(super) fn widened(
         &self,
         state: &mut State,
         slot: usize,
@@ -440,8 +485,9 @@ impl<'a> Machine<'a> {
             } => {
                 let location = match self.location(state, slot, address, *stmt, choices)? {
                     Ok(location) => location,
-                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                    Err(outcome) => return Ok(outcome),
                 };
+                self.check_initialised(state, slot, location)?;
                 let (value, from) = read(state, slot, location);
                 record(
                     state,
@@ -465,7 +511,7 @@ impl<'a> Machine<'a> {
             } => {
                 let location = match self.location(state, slot, address, *stmt, choices)? {
                     Ok(location) => location,
-                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                    Err(outcome) => return Ok(outcome),
                 };
                 let value = self.widened(state, slot, value, choices).map_err(fail)?;
                 write(state, slot, location, value, self.model, *stmt);
@@ -483,10 +529,11 @@ impl<'a> Machine<'a> {
                 }
                 let location = match self.location(state, slot, address, *stmt, choices)? {
                     Ok(location) => location,
-                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                    Err(outcome) => return Ok(outcome),
                 };
                 let operand = self.widened(state, slot, operand, choices).map_err(fail)?;
                 let expected = self.widened(state, slot, expected, choices).map_err(fail)?;
+                self.check_initialised(state, slot, location)?;
                 let old = state.memory[location as usize];
                 let writes = *op != RmwCode::Cas || old == expected;
                 let new = self.wide.convert(match op {
@@ -537,8 +584,11 @@ impl<'a> Machine<'a> {
                 }
                 let location = match self.location(state, slot, address, *stmt, choices)? {
                     Ok(location) => location,
-                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                    Err(outcome) => return Ok(outcome),
                 };
+                if lock {
+                    self.check_initialised(state, slot, location)?;
+                }
                 if lock && state.memory[location as usize] != 0 {
                     return Ok(Outcome::Disabled);
                 }
@@ -573,8 +623,9 @@ impl<'a> Machine<'a> {
                 }
                 let location = match self.location(state, slot, address, *stmt, choices)? {
                     Ok(location) => location,
-                    Err(violation) => return Ok(Outcome::Violated(violation)),
+                    Err(outcome) => return Ok(outcome),
                 };
+                self.check_initialised(state, slot, location)?;
                 let taken = state.memory[location as usize] == 0;
                 if taken {
                     state.held.push((location, slot));
@@ -661,7 +712,7 @@ impl<'a> Machine<'a> {
         address: &Expr,
         stmt: OriginId,
         choices: &mut dyn Choices,
-    ) -> Step<Result<u32, Violation>> {
+    ) -> Step<Access> {
         let pc = state.threads[slot].pc;
         let value = self
             .eval(state, slot, address, choices)
@@ -683,19 +734,22 @@ impl<'a> Machine<'a> {
             return Ok(if inside {
                 Ok(location as u32)
             } else {
-                Err(violation(
+                Err(Outcome::Violated(violation(
                     crate::ir::ARRAY_INDEX_OUT_OF_BOUNDS,
                     "array-bounds",
-                ))
+                )))
             });
         }
         if location == 0 && !matches!(address, Expr::Const(_)) {
-            return Ok(Err(violation(
+            return Ok(Err(Outcome::Violated(violation(
                 crate::ir::NULL_DEREFERENCE,
                 "pointer-dereference",
-            )));
+            ))));
         }
         let static_end = i64::from(memory.heap_base);
+        if location >= static_end && memory.heap_blocks > 0 {
+            return self.heap_access(state, slot, address, location, stmt);
+        }
         let in_pointee = memory.object_of(location).is_some_and(|(first, _)| {
             matches!(address, Expr::Const(_)) || memory.pointees.contains(&first)
         });
@@ -712,7 +766,7 @@ impl<'a> Machine<'a> {
     }
 
     /// `file:line: what: text` of statement `stmt`, as the printer words it.
-    fn describe(&self, stmt: OriginId, what: &str) -> String {
+    pub(super) fn describe(&self, stmt: OriginId, what: &str) -> String {
         match self.program.map.origins.get(stmt) {
             Some(o) => format!("{}:{}: {what}: {}", o.file, o.line, o.text),
             None => what.into(),

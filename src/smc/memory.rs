@@ -39,6 +39,7 @@ pub fn flushable(buffer: &[Buffered], model: Model) -> Vec<usize> {
 pub fn flush(state: &mut State, slot: usize, index: usize) {
     let store = state.buffers[slot].remove(index);
     state.memory[store.location as usize] = store.value;
+    state.heap.written(store.location);
     if let Some(recording) = state.recording.as_mut() {
         recording.memory_ids[store.location as usize] = store.id;
         recording.records.push(Record {
@@ -91,6 +92,7 @@ fn fresh_id(state: &mut State) -> u64 {
 pub fn store_in_memory(state: &mut State, location: u32, value: i64) -> u64 {
     let id = fresh_id(state);
     state.memory[location as usize] = value;
+    state.heap.written(location);
     if let Some(recording) = state.recording.as_mut() {
         recording.memory_ids[location as usize] = id;
     }
@@ -110,6 +112,7 @@ pub fn write(
     record(state, RecordKind::Write, slot, location, value, id, 0, stmt);
     if model == Model::Sc {
         state.memory[location as usize] = value;
+        state.heap.written(location);
         if let Some(recording) = state.recording.as_mut() {
             recording.memory_ids[location as usize] = id;
         }

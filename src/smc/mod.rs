@@ -16,6 +16,7 @@ pub mod eval;
 pub mod explore;
 pub mod float;
 pub mod float_library;
+pub mod heap;
 pub mod machine;
 pub mod memory;
 pub mod mutation;
@@ -49,6 +50,9 @@ pub struct Prepared {
     pub sequential: SequentialProgram,
     pub model: Model,
     pub bitwidth: u32,
+    /// `--pointer-check`: an access through a pointer outside its objects
+    /// is a violation, not a cut-off.
+    pub pointer_checks: bool,
 }
 
 /// The native engine's answer.
@@ -109,7 +113,15 @@ pub fn prepare(program: &Program, options: &TranslateOptions) -> Result<Prepared
         sequential,
         model: model_of(options.sma.model()),
         bitwidth: options.bounds.bitwidth,
+        pointer_checks: options.pointer_checks,
     })
+}
+
+/// The machine that runs `program` (the prepared one, or a variant of it).
+fn machine<'a>(prepared: &Prepared, program: &'a SequentialProgram) -> Machine<'a> {
+    let mut machine = Machine::new(program, prepared.model, prepared.bitwidth);
+    machine.pointer_checks = prepared.pointer_checks;
+    machine
 }
 
 /// Searches every execution of a prepared program: by RF-SMC, or by the
@@ -123,7 +135,7 @@ pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
     } else {
         &prepared.sequential
     };
-    let machine = Machine::new(program, prepared.model, prepared.bitwidth);
+    let machine = machine(prepared, program);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(NoAnswer::Declined)?;
     match reads_from(prepared, &machine, limits) {
@@ -188,7 +200,7 @@ const RF_STACK: usize = 256 << 20;
 
 /// Runs RF-SMC alone on a prepared program.
 pub fn check_reads_from(prepared: &Prepared, limits: &Limits) -> Result<Answer, RfNoAnswer> {
-    let machine = Machine::new(&prepared.sequential, prepared.model, prepared.bitwidth);
+    let machine = machine(prepared, &prepared.sequential);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
     reads_from(prepared, &machine, limits)
@@ -201,7 +213,7 @@ pub fn final_memories(
     prepared: &Prepared,
     limits: &Limits,
 ) -> Result<(Answer, Vec<Vec<i64>>), RfNoAnswer> {
-    let machine = Machine::new(&prepared.sequential, prepared.model, prepared.bitwidth);
+    let machine = machine(prepared, &prepared.sequential);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
     let mut finals = Vec::new();
@@ -224,6 +236,12 @@ fn run_reads_from(
     finals: Option<&mut Vec<Vec<i64>>>,
 ) -> Result<Answer, RfNoAnswer> {
     let collect = finals.is_some();
+    if machine.uses_heap {
+        return Err(RfNoAnswer::Fallback(
+            "the heap (malloc, free)",
+            String::new(),
+        ));
+    }
     let explored = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(RF_STACK)
@@ -303,7 +321,7 @@ fn stopped_answer(prepared: &Prepared, stopped: Stopped) -> NoAnswer {
 
 /// Runs the explicit-state search alone on a prepared program.
 pub fn check_explicit(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
-    let machine = Machine::new(&prepared.sequential, prepared.model, prepared.bitwidth);
+    let machine = machine(prepared, &prepared.sequential);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(NoAnswer::Declined)?;
     explicit(prepared, &machine, limits)

@@ -8,7 +8,9 @@
 //! A thread's move is taken alone when it is running, its visible
 //! statement is *local*, and neither it nor the private statements after
 //! it touch plain globals (handles, thread arguments and results, which
-//! other threads' private code shares) or open or close an atomic section.
+//! other threads' private code shares), open or close an atomic section,
+//! or allocate or free heap memory; in a program that does, an access that
+//! may reach the heap is not local either.
 //! Local: a store into its buffer (TSO, PSO), a fence with its buffers
 //! empty, a store-store fence, a load of a location that no other thread
 //! has buffered or may store to later, and under SC a store to a location
@@ -105,7 +107,12 @@ fn instr_shared_private(instr: &Instr) -> bool {
         Instr::Jump(_) => false,
         Instr::BranchUnless { condition, .. } => expr_plain(condition),
         Instr::Do(stmt) => match stmt {
-            SeqStmt::AtomicBegin { .. } | SeqStmt::AtomicEnd { .. } => true,
+            // the allocator's state is shared: which block a malloc gets,
+            // and whether an access finds its block freed
+            SeqStmt::AtomicBegin { .. }
+            | SeqStmt::AtomicEnd { .. }
+            | SeqStmt::Malloc { .. }
+            | SeqStmt::Free { .. } => true,
             SeqStmt::Assign(place, value) => place_plain(place) || expr_plain(value),
             SeqStmt::Read {
                 target, address, ..
@@ -201,6 +208,23 @@ impl Footprints {
                     .all(|&location| self.untouched_by_others(state, slot, location, write))
             })
         };
+        // an access that may reach the heap depends on the allocator: on
+        // another thread's malloc (a block that becomes valid) or free (a
+        // use of freed memory)
+        let heap = machine.uses_heap
+            && match stmt {
+                SeqStmt::Write { address, .. } | SeqStmt::Read { address, .. } => {
+                    locations_of(address, &machine.program.memory).is_none_or(|locations| {
+                        locations
+                            .iter()
+                            .any(|&location| location >= machine.program.memory.heap_base)
+                    })
+                }
+                _ => false,
+            };
+        if heap {
+            return false;
+        }
         match stmt {
             SeqStmt::Write { .. } if machine.model != Model::Sc => true,
             SeqStmt::Write { address, .. } => untouched(address, false),

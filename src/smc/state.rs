@@ -1,8 +1,10 @@
 //! A state of the native engine: the threads with their program counters
 //! and private data, shared memory, the store buffers and the mutexes held,
-//! and, during a replay, the write ids and records of the trace.
+//! the heap's allocator, and, during a replay, the write ids and records
+//! of the trace.
 
 use super::value::Value;
+use crate::ir::OriginId;
 use crate::trace::records::Record;
 
 /// A thread's life.
@@ -34,6 +36,8 @@ pub struct State {
     pub held: Vec<(u32, usize)>,
     /// The thread inside an atomic section, if any.
     pub atomic: Option<usize>,
+    /// The allocator's state and the heap's uninitialised locations.
+    pub heap: Heap,
     pub recording: Option<Box<Recording>>,
 }
 
@@ -64,5 +68,54 @@ impl std::hash::Hash for Recording {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.next_id.hash(state);
         self.memory_ids.hash(state);
+    }
+}
+
+/// The allocator's state and what the heap's locations hold.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Heap {
+    /// The first heap location (`SMA_HEAP_BASE`).
+    pub base: u32,
+    /// Blocks handed out so far (`sma_heap_blocks_used`).
+    pub used: u32,
+    /// Per heap location: in the requested part of an allocated block
+    /// (`sma_heap_allocated`).
+    pub allocated: Vec<bool>,
+    /// Per heap location: memory still holds the nondeterministic value
+    /// its block's `malloc` gave it.
+    pub uninitialised: Vec<bool>,
+    /// Per block: freed (`sma_heap_freed`).
+    pub freed: Vec<bool>,
+    /// Per block handed out: the `malloc` that took it.
+    pub sites: Vec<OriginId>,
+}
+
+impl Heap {
+    /// The empty heap of a layout of `blocks` blocks of `size` locations
+    /// from `base`.
+    pub fn new(base: u32, blocks: u32, size: u32) -> Heap {
+        let scalars = (blocks as usize) * (size as usize);
+        Heap {
+            base,
+            used: 0,
+            allocated: vec![false; scalars],
+            uninitialised: vec![false; scalars],
+            freed: vec![false; blocks as usize],
+            sites: Vec::new(),
+        }
+    }
+
+    /// The heap index of `location`, if it is a heap location.
+    pub fn index(&self, location: i64) -> Option<usize> {
+        let index = usize::try_from(location.checked_sub(i64::from(self.base))?).ok()?;
+        (index < self.allocated.len()).then_some(index)
+    }
+
+    /// Memory at `location` was written: it no longer holds the block's
+    /// initial value.
+    pub fn written(&mut self, location: u32) {
+        if let Some(index) = self.index(i64::from(location)) {
+            self.uninitialised[index] = false;
+        }
     }
 }
