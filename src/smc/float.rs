@@ -252,7 +252,7 @@ fn to_integer(bits: u8, value: i64, to: CType) -> Computed<i64> {
     };
     if !(whole >= lo && whole < hi) {
         return Err(format!(
-            "a conversion of {x} to a {}-bit {} integer, out of its range (undefined in C; CBMC's value depends on how it encodes the conversion)",
+            "a conversion of {x:?} to a {}-bit {} integer, out of its range (undefined in C; CBMC's value depends on how it encodes the conversion)",
             to.bits,
             if to.signed { "signed" } else { "unsigned" }
         ));
