@@ -3,8 +3,9 @@
 //! decline for too many states in at most a tenth of the tests (a fixed
 //! sample: the classic shapes and every tenth test; `LAZYSMA_SMC_ALL=1`
 //! runs all), of `examples/` (`tests/fixtures/smc_examples.tsv`), the
-//! engine named in the JSON report, and a located reason for a program it
-//! declines. It needs no CBMC.
+//! engine named in the JSON report, a located reason for a program it
+//! declines, and the seqlock over doubles, whose witness shows numbers as
+//! the CBMC path's does. It needs no CBMC.
 
 mod support;
 
@@ -143,4 +144,44 @@ fn examples_get_their_verdicts_or_a_located_reason() {
         }
     }
     assert!(checked >= 15, "the examples table lists the examples");
+}
+
+/// The seqlock over doubles, natively: the report of a violation shows
+/// the doubles as numbers, as the CBMC path's does (shared memory holds
+/// their bits), and the fence its comment names makes it safe.
+#[test]
+fn the_native_seqlock_witness_shows_the_doubles() {
+    let seqlock = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/seqlock.c");
+    let (code, stdout, stderr) =
+        verify(&seqlock, &["--pso", "--engine", "smc", "--color", "never"]);
+    assert_eq!(code, 10, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("x := 3.0 (buffered)") && stdout.contains("y := 1.5 (buffered)"),
+        "{stdout}"
+    );
+    assert!(
+        ["reads x = 3.0", "reads y = 1.5"]
+            .iter()
+            .any(|new| stdout.contains(new)),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(" = 0.0 (initial value) from memory"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` right after `atomic_store_explicit(&sequence, s + 1"), "{stdout}");
+    let (code, report) = native(&seqlock, "pso");
+    assert_eq!(code, 10);
+    let values: Vec<&str> = report["witness"]["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|step| step["value"].as_str())
+        .collect();
+    assert!(
+        values.contains(&"3.0") && values.contains(&"1.5"),
+        "{values:?}"
+    );
+    let (code, stdout, stderr) = verify(&seqlock, &["--pso", "-D", "FENCED", "--engine", "smc"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
 }
