@@ -2,7 +2,8 @@
 //! (`sqrt`, `floor`, `round`, ...), computed as the C code of CBMC's own
 //! library computes them, which is not always IEEE 754's function: its
 //! `floor(0.5)` is `-0.0`, its `ceil(-0.5)` and `round(-0.3)` are `+0.0`,
-//! and its `sqrt` picks the root by comparing rounded squares. `fmod` and
+//! its `fdim` of a NaN is `+0.0`, and its `sqrt` picks the root by
+//! comparing rounded squares. `fmod` and
 //! `remainder` compute in `long double` there, which the engine does not
 //! model: it declines them.
 
