@@ -35,7 +35,7 @@ fn robust_natively(program: &Program, model: &str) -> bool {
         ..limits()
     };
     match smc::check(&prepared, &limits) {
-        Ok(Answer::Safe(_)) => true,
+        Ok(Answer::Safe(..)) => true,
         Ok(Answer::Violation { violation, .. }) => {
             assert_eq!(violation.kind, smc::NOT_ROBUST, "{}", program.c_text());
             false

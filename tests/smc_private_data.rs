@@ -114,3 +114,45 @@ fn a_heap_violation_has_a_confirmed_witness_and_cbmcs_property() {
         assert!(text.contains(shown), "{file} shows `{shown}`: {text}");
     }
 }
+
+/// An access past the requested part of a heap block without
+/// `--pointer-check` cuts the execution off, and a safe native verdict
+/// names the access in a warning, as the CBMC path's reachability run
+/// does; with `--pointer-check` it is a violation.
+#[test]
+fn a_heap_pointer_cut_off_is_named_by_a_warning() {
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify/heap_past_request.c");
+    let base = ["--engine", "smc", "--heap-block", "2", "-D", "K=1"];
+    for model in ["--sc", "--tso", "--pso"] {
+        let mut arguments = base.to_vec();
+        arguments.extend([model, "--format", "json"]);
+        let (code, stdout, stderr) = verify(&file, &arguments);
+        let context = format!("{model}: {stdout}\n{stderr}");
+        assert_eq!(code, 0, "{context}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+        assert_eq!(report["engine"], "smc", "{context}");
+        let warnings = report["warnings"].as_array().cloned().unwrap_or_default();
+        assert_eq!(warnings.len(), 1, "{context}");
+        assert_eq!(warnings[0]["line"], 16, "{context}");
+        let mut arguments = base.to_vec();
+        arguments.extend([model, "--color", "never"]);
+        let (code, stdout, stderr) = verify(&file, &arguments);
+        let text = format!("{stdout}{stderr}");
+        assert_eq!(code, 0, "{text}");
+        assert!(text.contains("is cut off there"), "{text}");
+        assert!(
+            text.contains("the code after heap_past_request.c:16 was not checked"),
+            "{text}"
+        );
+        let mut arguments = base.to_vec();
+        arguments.extend([model, "--pointer-check", "--format", "json"]);
+        let (code, stdout, _) = verify(&file, &arguments);
+        assert_eq!(code, 10, "{stdout}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+        assert_eq!(
+            report["property"]["kind"], "pointer-outside-object",
+            "{stdout}"
+        );
+    }
+}

@@ -30,7 +30,7 @@ fn examples_agree_with_the_explicit_search() {
             let rf = reads_from(&prepared).unwrap_or_else(|why| panic!("{name} {model}: {why}"));
             let explicit = smc::check_explicit(&prepared, &limits());
             assert_eq!(
-                Some(matches!(rf, Answer::Safe(_))),
+                Some(matches!(rf, Answer::Safe(..))),
                 verdict(&explicit),
                 "{name} under {model}"
             );
@@ -66,7 +66,7 @@ fn rf_smc(program: &Program, model: &str) -> (HashSet<Vec<i64>>, Statistics) {
         ),
         Err(_) => panic!("RF-SMC answers on\n{}", program.c_text()),
     };
-    let Answer::Safe(statistics) = answer else {
+    let Answer::Safe(statistics, _) = answer else {
         panic!(
             "a program without assertions is safe:\n{}",
             program.c_text()

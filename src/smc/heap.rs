@@ -178,7 +178,12 @@ impl Machine<'_> {
                     "pointer-dereference",
                 ));
             }
-            Some(false) => return Ok(Err(Outcome::CutOff)),
+            Some(false) => {
+                if let Ok(mut cut_offs) = self.pointer_cut_offs.lock() {
+                    cut_offs.insert(stmt);
+                }
+                return Ok(Err(Outcome::CutOff));
+            }
             Some(true) | None => {}
         }
         let heap_checked = !constant || memory.is_heap_location(address);

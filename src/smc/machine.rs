@@ -66,6 +66,11 @@ pub struct Machine<'a> {
     /// Some thread frees heap memory (the printer then checks accesses
     /// through pointers for freed blocks).
     pub frees: bool,
+    /// The accesses where an execution was cut off because its pointer
+    /// left its objects or the requested part of a heap block (without
+    /// `--pointer-check`): the report warns of them, as the CBMC path's
+    /// reachability run does.
+    pub pointer_cut_offs: std::sync::Mutex<std::collections::BTreeSet<OriginId>>,
 }
 
 /// A failure to model a move exactly, at the statement nearest to it.
@@ -108,6 +113,7 @@ impl<'a> Machine<'a> {
             pointer_checks: false,
             uses_heap,
             frees,
+            pointer_cut_offs: Default::default(),
         }
     }
 

@@ -58,8 +58,10 @@ pub struct Prepared {
 /// The native engine's answer.
 #[derive(Debug, Clone)]
 pub enum Answer {
-    /// No execution within the bounds violates a property.
-    Safe(Statistics),
+    /// No execution within the bounds violates a property; some may be
+    /// cut off at the accesses of the second field (a pointer outside its
+    /// objects, without `--pointer-check`).
+    Safe(Statistics, Vec<crate::ir::OriginId>),
     /// An execution violates `violation`; `records` are its SMA records.
     Violation {
         violation: Violation,
@@ -150,7 +152,7 @@ pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
         Err(RfNoAnswer::Fallback(why, _)) => {
             let mut answer = explicit(prepared, &machine, limits)?;
             match &mut answer {
-                Answer::Safe(statistics) | Answer::Violation { statistics, .. } => {
+                Answer::Safe(statistics, _) | Answer::Violation { statistics, .. } => {
                     statistics.fallback = Some(why);
                 }
             }
@@ -280,7 +282,7 @@ fn run_reads_from(
         *finals = collected;
     }
     match found {
-        RfFound::Safe => Ok(Answer::Safe(statistics)),
+        RfFound::Safe => Ok(Answer::Safe(statistics, cut_offs(machine))),
         RfFound::Violation { violation, path } => {
             let records = if violation.kind == NOT_ROBUST {
                 replay::execution_records(machine, &path)
@@ -319,6 +321,16 @@ fn stopped_answer(prepared: &Prepared, stopped: Stopped) -> NoAnswer {
     }
 }
 
+/// The accesses where the search cut an execution off for a pointer
+/// outside its objects.
+fn cut_offs(machine: &Machine) -> Vec<crate::ir::OriginId> {
+    machine
+        .pointer_cut_offs
+        .lock()
+        .map(|cut_offs| cut_offs.iter().copied().collect())
+        .unwrap_or_default()
+}
+
 /// Runs the explicit-state search alone on a prepared program.
 pub fn check_explicit(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
     let machine = machine(prepared, &prepared.sequential);
@@ -332,7 +344,7 @@ fn explicit(prepared: &Prepared, machine: &Machine, limits: &Limits) -> Result<A
     let (found, statistics) =
         explore::explore(machine, limits).map_err(|stopped| stopped_answer(prepared, stopped))?;
     match found {
-        Found::Safe => Ok(Answer::Safe(statistics)),
+        Found::Safe => Ok(Answer::Safe(statistics, cut_offs(machine))),
         Found::Violation { violation, path } => {
             let records = replay::records(machine, &path)
                 .map_err(|failure| NoAnswer::Failed(failure.to_string()))?;

@@ -92,7 +92,7 @@ impl NativeRun {
 /// The run's summary for the report.
 pub fn native_report(answer: &Result<Answer, NoAnswer>, seconds: f64) -> NativeReport {
     let (outcome, reason, statistics) = match answer {
-        Ok(Answer::Safe(statistics)) => ("safe", None, Some(*statistics)),
+        Ok(Answer::Safe(statistics, _)) => ("safe", None, Some(*statistics)),
         Ok(Answer::Violation { statistics, .. }) => ("violation", None, Some(*statistics)),
         Err(NoAnswer::Declined(declined)) => ("declined", Some(declined.reason.clone()), None),
         Err(NoAnswer::Cancelled) => ("stopped", None, None),
@@ -140,9 +140,15 @@ pub fn conclude(
     report.engine = "smc";
     report.check.model = request.options.sma.model().name();
     match answer {
-        Answer::Safe(_) => {
+        Answer::Safe(_, cut_offs) => {
             report.verdict = Verdict::Safe;
             report.exit_code = exit::SUCCESS;
+            // what the CBMC path's reachability run warns of (it runs when
+            // the translator's warnings name no code a bound cut off)
+            if report.warnings.is_empty() {
+                let show = (!request.format.is_document(), request.color);
+                super::reach::warn_pointer_cut_offs(show, report, &cut_offs, map);
+            }
         }
         Answer::Violation {
             violation, records, ..

@@ -80,17 +80,26 @@ fn pointer_cut_offs(
     statuses: &[(String, bool)],
     map: &TranslationMap,
 ) {
+    let stmts: Vec<usize> = statuses
+        .iter()
+        .filter(|(_, reached)| *reached)
+        .filter_map(|(description, _)| description.strip_prefix(REACH_POINTER_CUT))
+        .filter_map(|stmt| stmt.parse::<usize>().ok())
+        .collect();
+    warn_pointer_cut_offs((show, color), report, &stmts, map);
+}
+
+/// The warnings of [`pointer_cut_offs`] for the accesses `stmts` (the
+/// native engine's cut-offs too), one per position.
+pub fn warn_pointer_cut_offs(
+    (show, color): (bool, bool),
+    report: &mut VerifyReport,
+    stmts: &[usize],
+    map: &TranslationMap,
+) {
     let mut seen = std::collections::BTreeSet::new();
-    for (description, reached) in statuses {
-        let Some(stmt) = description.strip_prefix(REACH_POINTER_CUT) else {
-            continue;
-        };
-        let Some(origin) = stmt
-            .parse::<usize>()
-            .ok()
-            .filter(|_| *reached)
-            .and_then(|stmt| map.origins.get(stmt))
-        else {
+    for &stmt in stmts {
+        let Some(origin) = map.origins.get(stmt) else {
             continue;
         };
         if !seen.insert((origin.file.clone(), origin.line, origin.column)) {

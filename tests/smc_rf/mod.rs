@@ -41,7 +41,7 @@ pub fn limits() -> Limits {
 /// A verdict: `Some(true)` safe, `Some(false)` a violation, `None` no answer.
 pub fn verdict(answer: &Result<Answer, NoAnswer>) -> Option<bool> {
     match answer {
-        Ok(Answer::Safe(_)) => Some(true),
+        Ok(Answer::Safe(..)) => Some(true),
         Ok(Answer::Violation { .. }) => Some(false),
         Err(_) => None,
     }
