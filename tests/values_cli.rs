@@ -108,6 +108,24 @@ fn agrees_with_gcc_within(name: &str, arguments: &[&str], mutants: &[(&str, &str
     }
 }
 
+/// The native engine (`--engine smc`, no CBMC) gives `program` the safe
+/// verdict and each mutant a violation, with `arguments`: it computes the
+/// values as the CBMC path does.
+fn native_engine_agrees_within(name: &str, arguments: &[&str], mutants: &[(&str, &str)]) {
+    let program = fixture(name);
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let native: Vec<&str> = arguments
+        .iter()
+        .copied()
+        .chain(["--engine", "smc"])
+        .collect();
+    expect_within(&program, &native, Verdict::Safe);
+    for (from, to) in mutants {
+        let changed = mutant(&program, from, to, directory.path());
+        expect_within(&changed, &native, Verdict::Unsafe);
+    }
+}
+
 #[test]
 fn struct_parameters_and_results_are_copies() {
     if !require_cbmc() {
@@ -1283,54 +1301,52 @@ fn braced_initialisers_leave_out_braces_and_designate_members_of_members_as_c_do
 
 #[test]
 fn floating_values_are_computed_as_c_computes_them() {
+    let arguments: &[&str] = &["--tso", "--bitwidth", "64", "--unwind", "5"];
+    let mutants: &[(&str, &str)] = &[
+        ("samples[0].total == 4.0", "samples[0].total == 2.0"),
+        ("scale != 0.1 &&", "scale == 0.1 &&"),
+        ("third * 3 == 1.0", "third * 3 != 1.0"),
+        ("assert(ratio == 3.5)", "assert(ratio == 3.0)"),
+        ("narrow == 16777216.0f", "narrow == 16777217.0"),
+        ("wide == 16777217.0", "wide == 16777216.0"),
+        ("(int)-2.75 == -2", "(int)-2.75 == -3"),
+        ("(unsigned char)200.9 == 200", "(unsigned char)200.9 == 201"),
+        ("big == 1000000000000000LL", "big == 999999999999999LL"),
+        ("assert(nonzero == 1)", "assert(nonzero == 0)"),
+        ("assert(f == 5.5f)", "assert(f == 6.5f)"),
+        ("assert(steps == 4)", "assert(steps == 5)"),
+        ("nan != nan &&", "nan == nan &&"),
+        ("1 / minus_zero < 0", "1 / minus_zero > 0"),
+        ("cells[1] == 1.0", "cells[1] == 1.25"),
+        ("scaled(10) == 10 * 0.1f", "scaled(3) == 3 * 0.1"),
+    ];
+    native_engine_agrees_within("floating_point.c", arguments, mutants);
     if !require_cbmc() {
         return;
     }
-    agrees_with_gcc_within(
-        "floating_point.c",
-        &["--tso", "--bitwidth", "64", "--unwind", "5"],
-        &[
-            ("samples[0].total == 4.0", "samples[0].total == 2.0"),
-            ("scale != 0.1 &&", "scale == 0.1 &&"),
-            ("third * 3 == 1.0", "third * 3 != 1.0"),
-            ("assert(ratio == 3.5)", "assert(ratio == 3.0)"),
-            ("narrow == 16777216.0f", "narrow == 16777217.0"),
-            ("wide == 16777217.0", "wide == 16777216.0"),
-            ("(int)-2.75 == -2", "(int)-2.75 == -3"),
-            ("(unsigned char)200.9 == 200", "(unsigned char)200.9 == 201"),
-            ("big == 1000000000000000LL", "big == 999999999999999LL"),
-            ("assert(nonzero == 1)", "assert(nonzero == 0)"),
-            ("assert(f == 5.5f)", "assert(f == 6.5f)"),
-            ("assert(steps == 4)", "assert(steps == 5)"),
-            ("nan != nan &&", "nan == nan &&"),
-            ("1 / minus_zero < 0", "1 / minus_zero > 0"),
-            ("cells[1] == 1.0", "cells[1] == 1.25"),
-            ("scaled(10) == 10 * 0.1f", "scaled(3) == 3 * 0.1"),
-        ],
-    );
+    agrees_with_gcc_within("floating_point.c", arguments, mutants);
 }
 
 #[test]
 fn atomic_floating_objects_swap_their_bits() {
+    let arguments: &[&str] = &["--tso", "--bitwidth", "64", "--unwind", "3"];
+    let mutants: &[(&str, &str)] = &[
+        ("assert(sum == 1.75)", "assert(sum == 1.5)"),
+        ("assert(before == 1.0f", "assert(before == 2.0f"),
+        ("0, 5, 5) && plain == 3.5)", "0, 5, 5) && plain == 0.0)"),
+        ("&& want == 3.5)", "&& want == 0.0)"),
+        ("assert(got == 3.5", "assert(got == 4.5"),
+        // compared by value, -0.0 would match 0.0 and the swap succeed
+        (
+            "assert(!__atomic_compare_exchange(&plain, &expected_zero",
+            "assert(__atomic_compare_exchange(&plain, &expected_zero",
+        ),
+    ];
+    native_engine_agrees_within("floating_atomics.c", arguments, mutants);
     if !require_cbmc() {
         return;
     }
-    agrees_with_gcc_within(
-        "floating_atomics.c",
-        &["--tso", "--bitwidth", "64", "--unwind", "3"],
-        &[
-            ("assert(sum == 1.75)", "assert(sum == 1.5)"),
-            ("assert(before == 1.0f", "assert(before == 2.0f"),
-            ("0, 5, 5) && plain == 3.5)", "0, 5, 5) && plain == 0.0)"),
-            ("&& want == 3.5)", "&& want == 0.0)"),
-            ("assert(got == 3.5", "assert(got == 4.5"),
-            // compared by value, -0.0 would match 0.0 and the swap succeed
-            (
-                "assert(!__atomic_compare_exchange(&plain, &expected_zero",
-                "assert(__atomic_compare_exchange(&plain, &expected_zero",
-            ),
-        ],
-    );
+    agrees_with_gcc_within("floating_atomics.c", arguments, mutants);
     // a load and a store instead of the compare-and-swap loop lose an update
     let directory = tempfile::tempdir().expect("temporary directory");
     let racy = mutant(
@@ -1348,72 +1364,70 @@ fn atomic_floating_objects_swap_their_bits() {
 
 #[test]
 fn math_functions_on_bits_agree_with_the_c_library() {
+    let arguments: &[&str] = &["--tso", "--bitwidth", "64"];
+    let mutants: &[(&str, &str)] = &[
+        // fmax and fminf in a thread, on a NaN and an infinity in shared memory
+        ("assert(level == 2.5", "assert(level != 2.5"),
+        ("cap == -3.0f", "cap == -4.0f"),
+        ("isnan(d) && !isnan(1.0)", "isnan(d) && isnan(1.0)"),
+        ("isfinite(-2.0f)", "!isfinite(-2.0f)"),
+        ("!isinf(1e308)", "isinf(1e308)"),
+        ("isinf(-HUGE_VALF) == -1", "isinf(-HUGE_VALF) == 1"),
+        ("signbit(-zero));", "!signbit(-zero));"),
+        ("!signbit(fabs(-zero))", "signbit(fabs(-zero))"),
+        ("copysign(3.0, -0.0) == -3.0", "copysign(3.0, -0.0) == 3.0"),
+        ("fmin(d, 1.0) == 1.0", "fmin(d, 1.0) != 1.0"),
+        ("nan(\"\") != nan(\"\")", "nan(\"\") == nan(\"\")"),
+        ("1 / zero > 0", "1 / zero < 0"),
+    ];
+    native_engine_agrees_within("math_functions.c", arguments, mutants);
     if !require_cbmc() {
         return;
     }
-    agrees_with_gcc_within(
-        "math_functions.c",
-        &["--tso", "--bitwidth", "64"],
-        &[
-            // fmax and fminf in a thread, on a NaN and an infinity in shared memory
-            ("assert(level == 2.5", "assert(level != 2.5"),
-            ("cap == -3.0f", "cap == -4.0f"),
-            ("isnan(d) && !isnan(1.0)", "isnan(d) && isnan(1.0)"),
-            ("isfinite(-2.0f)", "!isfinite(-2.0f)"),
-            ("!isinf(1e308)", "isinf(1e308)"),
-            ("isinf(-HUGE_VALF) == -1", "isinf(-HUGE_VALF) == 1"),
-            ("signbit(-zero));", "!signbit(-zero));"),
-            ("!signbit(fabs(-zero))", "signbit(fabs(-zero))"),
-            ("copysign(3.0, -0.0) == -3.0", "copysign(3.0, -0.0) == 3.0"),
-            ("fmin(d, 1.0) == 1.0", "fmin(d, 1.0) != 1.0"),
-            ("nan(\"\") != nan(\"\")", "nan(\"\") == nan(\"\")"),
-            ("1 / zero > 0", "1 / zero < 0"),
-        ],
-    );
+    agrees_with_gcc_within("math_functions.c", arguments, mutants);
 }
 
 #[test]
 fn unions_that_pun_a_floating_value_read_its_bits() {
+    let arguments: &[&str] = &["--tso"];
+    let mutants: &[(&str, &str)] = &[
+        ("shared_word.bits == 0x3f800000u", "shared_word.bits == 1"),
+        (
+            "shared_tagged.value.f > 3.14f",
+            "shared_tagged.value.f > 3.15f",
+        ),
+        // a private copy of the first member would convert -2.0 to an integer
+        (
+            "assert(local.bits == 0xc0000000u)",
+            "assert(local.bits == (uint32_t)-2)",
+        ),
+        (
+            "assert(bits_of(local) == 0xc0000000u)",
+            "assert(bits_of(local) == 0)",
+        ),
+        (
+            "assert(negated(local) == 2.0f)",
+            "assert(negated(local) == -2.0f)",
+        ),
+        ("assert(w.bits == INT64_MIN)", "assert(w.bits == 0)"),
+        ("assert(w.d > 1e308)", "assert(w.d < 1e308)"),
+        ("copy.value.bits == 0x3f000000u", "copy.value.bits == 0"),
+        // memcpy copies bits, not the converted value
+        ("assert(raw == 0xc0000000u)", "assert(raw == (uint32_t)-2)"),
+        (
+            "assert(d == 1.0)",
+            "assert(d == (double)0x3ff0000000000000LL)",
+        ),
+        (
+            "assert(shared_word.f == -2.0f)",
+            "assert(shared_word.f == 3221225472.0f)",
+        ),
+    ];
+    native_engine_agrees_within("floating_unions.c", arguments, mutants);
     if !require_cbmc() {
         return;
     }
-    agrees_with_gcc_within(
-        "floating_unions.c",
-        &["--tso"],
-        &[
-            ("shared_word.bits == 0x3f800000u", "shared_word.bits == 1"),
-            (
-                "shared_tagged.value.f > 3.14f",
-                "shared_tagged.value.f > 3.15f",
-            ),
-            // a private copy of the first member would convert -2.0 to an integer
-            (
-                "assert(local.bits == 0xc0000000u)",
-                "assert(local.bits == (uint32_t)-2)",
-            ),
-            (
-                "assert(bits_of(local) == 0xc0000000u)",
-                "assert(bits_of(local) == 0)",
-            ),
-            (
-                "assert(negated(local) == 2.0f)",
-                "assert(negated(local) == -2.0f)",
-            ),
-            ("assert(w.bits == INT64_MIN)", "assert(w.bits == 0)"),
-            ("assert(w.d > 1e308)", "assert(w.d < 1e308)"),
-            ("copy.value.bits == 0x3f000000u", "copy.value.bits == 0"),
-            // memcpy copies bits, not the converted value
-            ("assert(raw == 0xc0000000u)", "assert(raw == (uint32_t)-2)"),
-            (
-                "assert(d == 1.0)",
-                "assert(d == (double)0x3ff0000000000000LL)",
-            ),
-            (
-                "assert(shared_word.f == -2.0f)",
-                "assert(shared_word.f == 3221225472.0f)",
-            ),
-        ],
-    );
+    agrees_with_gcc_within("floating_unions.c", arguments, mutants);
 }
 
 #[test]
