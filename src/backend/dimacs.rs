@@ -210,8 +210,9 @@ impl Cbmc {
     }
 }
 
-/// Waits until the prover may start: [`PROVER_DELAY`] after `start`, or
-/// as soon as CBMC's run has ended. `false` when the prover was stopped
+/// Waits until the prover may start: [`PROVER_DELAY`] after `start` once
+/// no search beside CBMC has the processor ([`RunOptions::busy`]), or as
+/// soon as CBMC's run has ended. `false` when the prover was stopped
 /// first (CBMC's run concluded, or the caller stopped the portfolio): it
 /// has nothing left to do.
 fn wait_to_start(start: Instant, options: &RunOptions, trace_ended: &AtomicBool) -> bool {
@@ -219,7 +220,8 @@ fn wait_to_start(start: Instant, options: &RunOptions, trace_ended: &AtomicBool)
         if options.is_cancelled() {
             return false;
         }
-        if trace_ended.load(Ordering::Relaxed) || start.elapsed() >= PROVER_DELAY {
+        let busy = options.busy.as_ref().is_some_and(super::Busy::is_taken);
+        if trace_ended.load(Ordering::Relaxed) || (start.elapsed() >= PROVER_DELAY && !busy) {
             return true;
         }
         thread::sleep(PROVER_DELAY_POLL);

@@ -33,8 +33,8 @@ pub use output::{
     mentions_out_of_memory, parse_cbmc_output, parse_trace,
 };
 pub use run::{
-    AUTO_SAT_SOLVER, CbmcRun, Hold, PROGRESS_INTERVAL, Phase, Progress, RunOptions, SatSolver,
-    report_while, tail,
+    AUTO_SAT_SOLVER, Busy, CbmcRun, Hold, PROGRESS_INTERVAL, Phase, Progress, RunOptions,
+    SatSolver, report_while, tail,
 };
 
 use std::path::PathBuf;

@@ -113,6 +113,38 @@ pub struct RunOptions {
     /// While this is held, the process is stopped (it gives its processor
     /// to another run) and the time limit goes on counting.
     pub hold: Option<Arc<Hold>>,
+    /// While this flag is set, a search outside CBMC (the native engine)
+    /// has a processor: the runs that only help the main one (the prover
+    /// of a portfolio) wait to start, on a machine with too few
+    /// processors for all of them ([`Busy`]).
+    pub busy: Option<Busy>,
+}
+
+/// A processor taken by a search beside CBMC's runs: on a machine with
+/// fewer than [`Busy::PROCESSORS_FOR_ALL`] processors, the runs that only
+/// help CBMC's main run (the run under SC, the prover of a portfolio) do
+/// not start while it is taken. The native engine and CBMC's main run then
+/// have a processor each; whichever answers first is not slowed down by a
+/// third process.
+#[derive(Debug, Clone)]
+pub struct Busy(Arc<AtomicBool>);
+
+impl Busy {
+    /// The native engine, CBMC's main run, the run under SC and the
+    /// prover.
+    pub const PROCESSORS_FOR_ALL: usize = 4;
+
+    /// A flag that the search sets while it runs: `None` on a machine with
+    /// processors enough for every run.
+    pub fn for_this_machine(flag: &Arc<AtomicBool>) -> Option<Busy> {
+        let processors = std::thread::available_parallelism().map_or(1, |count| count.get());
+        (processors < Self::PROCESSORS_FOR_ALL).then(|| Busy(Arc::clone(flag)))
+    }
+
+    /// Whether the search still has its processor.
+    pub fn is_taken(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
 }
 
 /// A run that gives its processor to other runs for a while: it is held
@@ -224,7 +256,7 @@ pub struct Progress {
 }
 
 /// How often a wait for a run in another thread looks whether it ended.
-const WAIT_POLL: Duration = Duration::from_millis(100);
+const WAIT_POLL: Duration = Duration::from_millis(10);
 
 /// Waits while `running` holds (a run going on in another thread), giving
 /// `report` what `latest` knows of it every [`PROGRESS_INTERVAL`].
@@ -470,7 +502,7 @@ fn end_with_this_process(command: &mut Command) {
 fn end_with_this_process(_command: &mut Command) {}
 
 /// How often a cancellable run looks at its cancel flag.
-const CANCEL_POLL: Duration = Duration::from_millis(100);
+const CANCEL_POLL: Duration = Duration::from_millis(10);
 
 /// Waits for the process, calling `progress` every [`PROGRESS_INTERVAL`];
 /// kills it when the time limit passes or the run is cancelled, and stops

@@ -7,7 +7,7 @@ mod reach;
 pub mod sc_run;
 
 use crate::backend::{
-    BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, Property, ProverAnswer, RunOptions,
+    BackendError, Busy, Cbmc, CbmcRun, Hold, Outcome, Progress, Property, ProverAnswer, RunOptions,
     SatSolver, Trace,
 };
 use crate::consistency::Model;
@@ -275,8 +275,11 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         }
         return None;
     }
-    let native_answered = native.as_ref().map(native::NativeRun::answered);
-    let runs = run_cbmc(request, &sequential, sc_program.as_ref(), native_answered);
+    let native_flags = native.as_ref().map(|run| NativeFlags {
+        answered: run.answered(),
+        searching: run.searching(),
+    });
+    let runs = run_cbmc(request, &sequential, sc_program.as_ref(), native_flags);
     if let Some(run) = native.take() {
         // the first definitive answer: the native engine's if it has one
         // now, else CBMC's if it has one, else whatever the native engine
@@ -405,6 +408,16 @@ struct Runs {
     sc_violation: Option<CbmcRun>,
 }
 
+/// The native engine's flags that CBMC's runs look at, when it runs beside
+/// them (`--engine auto`).
+struct NativeFlags {
+    /// Set once it has answered: CBMC's runs stop.
+    answered: Arc<AtomicBool>,
+    /// Set while it runs: the runs that only help CBMC's main run wait
+    /// ([`Busy`]).
+    searching: Arc<AtomicBool>,
+}
+
 /// Runs CBMC on `program`, and on `sc_program` beside it when given: a
 /// counterexample under SC stops the first run. On a machine with too few
 /// processors for three runs, the run under SC holds the first run's
@@ -413,8 +426,12 @@ fn run_cbmc(
     request: &VerifyRequest,
     program: &Path,
     sc_program: Option<&ScProgram>,
-    native_answered: Option<Arc<AtomicBool>>,
+    native: Option<NativeFlags>,
 ) -> Result<Runs, BackendError> {
+    let busy = native
+        .as_ref()
+        .and_then(|flags| Busy::for_this_machine(&flags.searching));
+    let native_answered = native.map(|flags| flags.answered);
     let cbmc = Cbmc::locate(request.cbmc.as_deref())?;
     let sat_solver = SatSolver::choose(request.sat_solver.as_deref().unwrap_or("auto"), &cbmc)?;
     let solver_name = sat_solver.as_ref().map(|solver| solver.name().to_string());
@@ -429,6 +446,7 @@ fn run_cbmc(
             request.timeout,
             &stop_model,
             hold.clone(),
+            busy.clone(),
         )
     });
     let answered_natively = || {
@@ -443,6 +461,7 @@ fn run_cbmc(
             .chain(native_answered.clone())
             .collect(),
         hold,
+        busy,
         ..RunOptions::default()
     };
     let show_progress = !request.format.is_document() && std::io::stderr().is_terminal();

@@ -25,6 +25,8 @@ pub struct NativeRun {
     stop: Arc<AtomicBool>,
     /// Set by it once it has a definitive answer (a cancel flag of CBMC).
     answered: Arc<AtomicBool>,
+    /// Set while it runs (see [`crate::backend::Busy`]).
+    searching: Arc<AtomicBool>,
 }
 
 impl NativeRun {
@@ -38,8 +40,10 @@ impl NativeRun {
     ) -> NativeRun {
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
+        let searching = Arc::new(AtomicBool::new(true));
         let (program, options) = (program.clone(), options.clone());
         let (stop_flag, answered_flag) = (Arc::clone(&stop), Arc::clone(&answered));
+        let searching_flag = Arc::clone(&searching);
         let handle = thread::spawn(move || {
             let started = Instant::now();
             let limits = Limits {
@@ -53,13 +57,20 @@ impl NativeRun {
             if answer.is_ok() {
                 answered_flag.store(true, Ordering::Relaxed);
             }
+            searching_flag.store(false, Ordering::Relaxed);
             (answer, started.elapsed().as_secs_f64())
         });
         NativeRun {
             handle,
             stop,
             answered,
+            searching,
         }
+    }
+
+    /// The flag that is set while it runs.
+    pub fn searching(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.searching)
     }
 
     /// The flag it sets once it has answered.

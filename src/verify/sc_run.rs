@@ -5,7 +5,7 @@
 //! before the TSO/PSO run, and its counterexample ends that run.
 
 use crate::backend::{
-    BackendError, Cbmc, CbmcRun, Hold, Outcome, Progress, RunOptions, report_while,
+    BackendError, Busy, Cbmc, CbmcRun, Hold, Outcome, Progress, RunOptions, report_while,
 };
 use crate::ir::Program;
 use crate::options::{AutoBounds, SmaImplementation, TranslateOptions};
@@ -96,7 +96,8 @@ pub struct ScRun {
 
 impl ScRun {
     /// Starts CBMC (with its own solver alone) on the SC program after
-    /// [`SC_RUN_DELAY`], within the time limit counted from now; a
+    /// [`SC_RUN_DELAY`], and not while `busy` is taken (the native engine
+    /// has the processor), within the time limit counted from now; a
     /// counterexample sets `stop_model`, which ends the TSO/PSO run. While
     /// CBMC runs, it asks `hold` (if given) for the processor of the
     /// TSO/PSO run's prover.
@@ -106,6 +107,7 @@ impl ScRun {
         timeout: Option<Duration>,
         stop_model: &Arc<AtomicBool>,
         hold: Option<Arc<Hold>>,
+        busy: Option<Busy>,
     ) -> ScRun {
         let started = Instant::now();
         let stop = Arc::new(AtomicBool::new(false));
@@ -118,7 +120,9 @@ impl ScRun {
         );
         let latest = Arc::clone(&progress);
         let handle = thread::spawn(move || {
-            while started.elapsed() < SC_RUN_DELAY {
+            let waits =
+                || started.elapsed() < SC_RUN_DELAY || busy.as_ref().is_some_and(Busy::is_taken);
+            while waits() {
                 if stop_self.load(Ordering::Relaxed) || crate::interrupt::received() {
                     return None;
                 }
