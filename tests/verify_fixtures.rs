@@ -245,6 +245,105 @@ fn every_fixture_gives_what_its_desc_expects() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// The fixtures the native engine declines (`native_declines.tsv`): each
+/// case's name and a text its reason must hold.
+fn native_declines() -> Vec<(String, String)> {
+    let path = fixtures().join("native_declines.tsv");
+    let text = std::fs::read_to_string(&path).expect("tests/fixtures/verify/native_declines.tsv");
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let (case, reason) = line
+                .split_once('\t')
+                .unwrap_or_else(|| panic!("native_declines.tsv: `{line}` has no tab"));
+            (case.to_string(), reason.to_string())
+        })
+        .collect()
+}
+
+/// How the native engine's run of a fixture went.
+enum NativeRun {
+    Agrees,
+    /// It declined, with this output (the reason in it).
+    Declined(String),
+    /// Its verdict differs from the `.desc`'s: what it said.
+    Disagrees(String),
+}
+
+/// Runs a fixture's run with `--engine smc`; only runs that expect a
+/// verdict (exit 0 or 10) and name no engine are asked.
+fn native_run(case: &Case, run: &Run) -> Option<NativeRun> {
+    let expected = run.exit.filter(|exit| [0, 10].contains(exit))?;
+    if run.arguments.iter().any(|argument| argument == "--engine") {
+        return None;
+    }
+    let mut arguments: Vec<&str> = run.arguments.iter().map(String::as_str).collect();
+    arguments.extend(["--engine", "smc"]);
+    let (code, stdout, stderr) = verify(&case.program, &arguments);
+    let output = format!("{stdout}{stderr}");
+    Some(match code {
+        code if code == expected => NativeRun::Agrees,
+        1 if output.contains("declines") || output.contains("\"declined\"") => {
+            NativeRun::Declined(output)
+        }
+        code => NativeRun::Disagrees(format!(
+            "{} {}: exit {code}, not {expected}\n{output}",
+            case.program.display(),
+            arguments.join(" ")
+        )),
+    })
+}
+
+#[test]
+fn the_native_engine_gives_every_fixture_its_verdict_or_declines_as_listed() {
+    let declines = native_declines();
+    let cases = cases();
+    let runs: Vec<(&Case, &Run)> = cases
+        .iter()
+        .flat_map(|case| case.runs.iter().map(move |run| (case, run)))
+        .collect();
+    let results = parallel_map(&runs, workers(), |(case, run)| {
+        native_run(case, run).map(|result| (case.program.clone(), result))
+    });
+    let mut wrong = Vec::new();
+    let mut declined_cases = std::collections::BTreeSet::new();
+    let mut agreed = 0;
+    for (program, result) in results.into_iter().flatten() {
+        let stem = program
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        match result {
+            NativeRun::Agrees => agreed += 1,
+            NativeRun::Disagrees(what) => wrong.push(what),
+            NativeRun::Declined(output) => {
+                let listed = declines
+                    .iter()
+                    .find(|(case, _)| *case == stem)
+                    .map(|(_, reason)| reason);
+                match listed {
+                    Some(reason) if output.contains(reason.as_str()) => {
+                        declined_cases.insert(stem);
+                    }
+                    _ => wrong.push(format!(
+                        "{stem}: declined, not as native_declines.tsv lists\n{output}"
+                    )),
+                }
+            }
+        }
+    }
+    for (case, _) in &declines {
+        if !declined_cases.contains(case) {
+            wrong.push(format!(
+                "{case}: listed in native_declines.tsv, but no run declines"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+    assert!(agreed > 100, "only {agreed} runs answered natively");
+}
+
 #[test]
 fn a_desc_names_only_the_keys_the_driver_reads() {
     let runs =

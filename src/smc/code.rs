@@ -3,6 +3,7 @@
 //! positions, and the lazy scheme's guards and resume checks (which only
 //! steer CBMC's context switches) are dropped.
 
+use super::guess::{Guess, resolve_guesses};
 use crate::ir::{Expr, LabelId, OriginId};
 use crate::passes::{SeqStmt, SeqThread};
 use std::collections::HashMap;
@@ -45,6 +46,8 @@ impl Instr {
 pub struct Code {
     pub instrs: Vec<Instr>,
     pub origins: Vec<Option<OriginId>>,
+    /// The guessed compare-and-swaps, by position ([`super::guess`]).
+    pub guesses: HashMap<usize, Guess>,
 }
 
 /// The origin a statement records, if it records one.
@@ -95,7 +98,13 @@ pub fn flatten(thread: &SeqThread) -> Code {
     for origin in origins.iter_mut().take_while(|origin| origin.is_none()) {
         *origin = first;
     }
-    Code { instrs, origins }
+    let mut code = Code {
+        instrs,
+        origins,
+        guesses: HashMap::new(),
+    };
+    resolve_guesses(&mut code, thread);
+    code
 }
 
 enum Pending {

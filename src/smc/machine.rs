@@ -8,13 +8,14 @@
 
 use super::code::{Code, Instr};
 use super::eval::{Choices, Private, Unmodelled};
+use super::guess::Guess;
 use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
 pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
 use super::value::{CType, Value};
 use crate::consistency::Model;
-use crate::ir::{Expr, FenceKind, OriginId};
+use crate::ir::{Expr, FenceKind, OriginId, Place};
 use crate::passes::{RmwCode, SeqStmt, SequentialProgram};
 use crate::trace::records::RecordKind;
 
@@ -537,10 +538,22 @@ impl<'a> Machine<'a> {
                     Ok(location) => location,
                     Err(outcome) => return Ok(outcome),
                 };
-                let operand = self.widened(state, slot, operand, choices).map_err(fail)?;
-                let expected = self.widened(state, slot, expected, choices).map_err(fail)?;
                 self.check_initialised(state, slot, location)?;
                 let old = state.memory[location as usize];
+                if let Some(guess) = self.codes[slot].guesses.get(&pc) {
+                    match self.resolve_guess(state, slot, guess, old, choices)? {
+                        Outcome::Next(()) => {}
+                        Outcome::CutOff => {
+                            // the move keeps its read, which decided the cut
+                            let from = memory_id(state, location);
+                            record(state, RecordKind::Rmw, slot, location, old, 0, from, *stmt);
+                            return Ok(Outcome::CutOff);
+                        }
+                        other => return Ok(other),
+                    }
+                }
+                let operand = self.widened(state, slot, operand, choices).map_err(fail)?;
+                let expected = self.widened(state, slot, expected, choices).map_err(fail)?;
                 let writes = *op != RmwCode::Cas || old == expected;
                 let new = self.wide.convert(match op {
                     RmwCode::Add => old.wrapping_add(operand),
@@ -704,6 +717,40 @@ impl<'a> Machine<'a> {
                     pc,
                     format!("the statement {}", statement_name(other)),
                 ));
+            }
+        }
+        Ok(Outcome::Next(()))
+    }
+
+    /// Gives a guessed compare-and-swap's guess the value `old` it finds
+    /// and runs the private code that computes its new value
+    /// ([`super::guess`]).
+    fn resolve_guess(
+        &self,
+        state: &mut State,
+        slot: usize,
+        guess: &Guess,
+        old: i64,
+        choices: &mut dyn Choices,
+    ) -> Step<Outcome<()>> {
+        let pc = state.threads[slot].pc;
+        let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
+        self.private(state, slot)
+            .store(&Place::Local(guess.local), old, choices)
+            .map_err(fail)?;
+        for instr in &guess.prelude {
+            match instr {
+                Instr::Do(SeqStmt::Assign(place, value)) => {
+                    self.private(state, slot)
+                        .assign(place, value, choices)
+                        .map_err(fail)?;
+                }
+                Instr::Do(SeqStmt::Assume(condition)) => {
+                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
+                        return Ok(Outcome::CutOff);
+                    }
+                }
+                _ => return Err(self.unsupported(slot, pc, "a guess's code branches".into())),
             }
         }
         Ok(Outcome::Next(()))

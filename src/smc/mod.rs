@@ -16,6 +16,7 @@ pub mod eval;
 pub mod explore;
 pub mod float;
 pub mod float_library;
+pub mod guess;
 pub mod heap;
 pub mod machine;
 pub mod memory;
