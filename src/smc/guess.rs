@@ -20,6 +20,9 @@
 //! there in CBMC's run.
 
 use super::code::{Code, Instr};
+use super::eval::{Choices, Unmodelled};
+use super::machine::{Machine, Outcome, Step};
+use super::state::State;
 use crate::ir::{BinaryOp, Expr, LocalId, Place};
 use crate::passes::{RmwCode, SeqStmt, SeqThread};
 use std::collections::HashSet;
@@ -174,5 +177,41 @@ fn place_locals(place: &Place, into: &mut HashSet<LocalId>) {
             place_locals(base, into);
             locals_read(index, into);
         }
+    }
+}
+
+impl Machine<'_> {
+    /// Gives a guessed compare-and-swap's guess the value `old` it finds
+    /// and runs the private code that computes its new value
+    /// ([`super::guess`]).
+    pub(super) fn resolve_guess(
+        &self,
+        state: &mut State,
+        slot: usize,
+        guess: &Guess,
+        old: i64,
+        choices: &mut dyn Choices,
+    ) -> Step<Outcome<()>> {
+        let pc = state.threads[slot].pc;
+        let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
+        self.private(state, slot)
+            .store(&Place::Local(guess.local), old, choices)
+            .map_err(fail)?;
+        for instr in &guess.prelude {
+            match instr {
+                Instr::Do(SeqStmt::Assign(place, value)) => {
+                    self.private(state, slot)
+                        .assign(place, value, choices)
+                        .map_err(fail)?;
+                }
+                Instr::Do(SeqStmt::Assume(condition)) => {
+                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
+                        return Ok(Outcome::CutOff);
+                    }
+                }
+                _ => return Err(self.unsupported(slot, pc, "a guess's code branches".into())),
+            }
+        }
+        Ok(Outcome::Next(()))
     }
 }

@@ -8,14 +8,13 @@
 
 use super::code::{Code, Instr};
 use super::eval::{Choices, Private, Unmodelled};
-use super::guess::Guess;
 use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
 pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
 use super::value::{CType, Value};
 use crate::consistency::Model;
-use crate::ir::{Expr, FenceKind, OriginId, Place};
+use crate::ir::{Expr, FenceKind, OriginId};
 use crate::passes::{RmwCode, SeqStmt, SequentialProgram};
 use crate::trace::records::RecordKind;
 
@@ -84,7 +83,7 @@ pub struct Unsupported {
     pub out_of_bounds: bool,
 }
 
-type Step<T> = Result<T, Unsupported>;
+pub(super) type Step<T> = Result<T, Unsupported>;
 
 /// The location an access touches, or how the printed program's checks
 /// end the move there (a violation, a cut-off).
@@ -437,7 +436,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Whether the condition `expr` holds ([`Private::truth`]).
-    fn truth(
+    pub(super) fn truth(
         &self,
         state: &mut State,
         slot: usize,
@@ -717,40 +716,6 @@ impl<'a> Machine<'a> {
                     pc,
                     format!("the statement {}", statement_name(other)),
                 ));
-            }
-        }
-        Ok(Outcome::Next(()))
-    }
-
-    /// Gives a guessed compare-and-swap's guess the value `old` it finds
-    /// and runs the private code that computes its new value
-    /// ([`super::guess`]).
-    fn resolve_guess(
-        &self,
-        state: &mut State,
-        slot: usize,
-        guess: &Guess,
-        old: i64,
-        choices: &mut dyn Choices,
-    ) -> Step<Outcome<()>> {
-        let pc = state.threads[slot].pc;
-        let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
-        self.private(state, slot)
-            .store(&Place::Local(guess.local), old, choices)
-            .map_err(fail)?;
-        for instr in &guess.prelude {
-            match instr {
-                Instr::Do(SeqStmt::Assign(place, value)) => {
-                    self.private(state, slot)
-                        .assign(place, value, choices)
-                        .map_err(fail)?;
-                }
-                Instr::Do(SeqStmt::Assume(condition)) => {
-                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
-                        return Ok(Outcome::CutOff);
-                    }
-                }
-                _ => return Err(self.unsupported(slot, pc, "a guess's code branches".into())),
             }
         }
         Ok(Outcome::Next(()))
