@@ -9,8 +9,8 @@
 //! statement is *local*, and neither it nor the private statements after
 //! it touch plain globals (handles, thread arguments and results, which
 //! other threads' private code shares), open or close an atomic section,
-//! or allocate or free heap memory; in a program that does, an access that
-//! may reach the heap is not local either.
+//! or allocate or free heap memory; an access that may reach the heap is
+//! not local either while another thread may still allocate or free.
 //! Local: a store into its buffer (TSO, PSO), a fence with its buffers
 //! empty, a store-store fence, a load of a location that no other thread
 //! has buffered or may store to later, and under SC a store to a location
@@ -41,6 +41,9 @@ pub struct Footprints {
     /// together with the private statements up to the next visible one,
     /// touches plain globals or an atomic section.
     shared_private: Vec<Vec<bool>>,
+    /// Per thread, per pc (and one past the end): whether the code from
+    /// there may allocate or free heap memory.
+    allocator: Vec<Vec<bool>>,
 }
 
 /// The locations an access at `address` may touch: the constant, or the
@@ -149,14 +152,31 @@ impl Footprints {
             writes: Vec::new(),
             accesses: Vec::new(),
             shared_private: Vec::new(),
+            allocator: Vec::new(),
         };
         for code in codes {
             let (writes, accesses, shared) = thread_footprints(code, memory);
             footprints.writes.push(writes);
             footprints.accesses.push(accesses);
             footprints.shared_private.push(shared);
+            footprints.allocator.push(allocator_footprint(code));
         }
         footprints
+    }
+
+    /// Whether a thread other than `slot` may still allocate or free.
+    fn others_allocate(&self, state: &State, slot: usize) -> bool {
+        (0..state.threads.len())
+            .filter(|&other| other != slot)
+            .any(|other| {
+                let thread = &state.threads[other];
+                let pc = match thread.status {
+                    Status::Finished => return false,
+                    Status::NotCreated | Status::Created => 0,
+                    Status::Running => thread.pc,
+                };
+                self.allocator[other].get(pc).copied().unwrap_or(true)
+            })
     }
 
     /// The locations thread `slot` in `state` may still store to (`write`)
@@ -212,6 +232,7 @@ impl Footprints {
         // another thread's malloc (a block that becomes valid) or free (a
         // use of freed memory)
         let heap = machine.uses_heap
+            && self.others_allocate(state, slot)
             && match stmt {
                 SeqStmt::Write { address, .. } | SeqStmt::Read { address, .. } => {
                     locations_of(address, &machine.program.memory).is_none_or(|locations| {
@@ -342,6 +363,24 @@ pub fn needed_flushes(machine: &Machine, state: &State) -> Vec<(usize, usize)> {
         }
     }
     needed
+}
+
+/// Whether thread code from each pc (and one past the end) may allocate
+/// or free heap memory; every pc of code that jumps backward may.
+fn allocator_footprint(code: &Code) -> Vec<bool> {
+    let length = code.instrs.len();
+    let mut may = vec![false; length + 1];
+    for pc in (0..length).rev() {
+        may[pc] = match &code.instrs[pc] {
+            Instr::Do(SeqStmt::Malloc { .. } | SeqStmt::Free { .. }) => true,
+            Instr::Do(_) => may[pc + 1],
+            Instr::Jump(target) => *target <= pc || may.get(*target).copied().unwrap_or(true),
+            Instr::BranchUnless { target, .. } => {
+                *target <= pc || may[pc + 1] || may.get(*target).copied().unwrap_or(true)
+            }
+        };
+    }
+    may
 }
 
 /// One thread's store and access sets by pc, and whether each visible
