@@ -184,31 +184,44 @@ fn write_mutated_tree(root: &Path, mutant: &Mutant) -> Result<std::path::PathBuf
     Ok(tests.join(HARNESS))
 }
 
+/// Whether the mutant violates some invariant of the harness.
+fn mutant_is_caught(cbmc: &Path, mutant: &Mutant) -> Result<(), String> {
+    let root = tempfile::tempdir().map_err(|error| error.to_string())?;
+    let harness = write_mutated_tree(root.path(), mutant)?;
+    let run = support::run_cbmc(cbmc, &harness, &[mutant.model.define().to_string()])?;
+    let violates = run
+        .properties
+        .iter()
+        .any(|(description, status)| !is_reachability(description) && *status == Status::Failure);
+    if violates {
+        Ok(())
+    } else {
+        Err(format!(
+            "mutant \"{}\" of {} violates no invariant",
+            mutant.name, mutant.header
+        ))
+    }
+}
+
 #[test]
 fn broken_lists_are_caught() -> Result<(), String> {
     let Some(cbmc) = support::cbmc()? else {
         return Ok(());
     };
-    for mutant in &MUTANTS {
-        let root = tempfile::tempdir().map_err(|error| error.to_string())?;
-        let harness = write_mutated_tree(root.path(), mutant)?;
-        let run = support::run_cbmc(&cbmc, &harness, &[mutant.model.define().to_string()])?;
-        let violated: Vec<&String> = run
-            .properties
+    // two CBMC runs at a time: each takes one processor for long
+    let (first, second) = MUTANTS.split_at(MUTANTS.len() / 2);
+    let check = |mutants: &[Mutant]| -> Result<(), String> {
+        mutants
             .iter()
-            .filter(|(description, status)| {
-                !is_reachability(description) && **status == Status::Failure
-            })
-            .map(|(description, _)| description)
-            .collect();
-        if violated.is_empty() {
-            return Err(format!(
-                "mutant \"{}\" of {} violates no invariant",
-                mutant.name, mutant.header
-            ));
-        }
-    }
-    Ok(())
+            .try_for_each(|mutant| mutant_is_caught(&cbmc, mutant))
+    };
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| check(second));
+        check(first)?;
+        other
+            .join()
+            .map_err(|_| "a mutant's check panicked".to_string())?
+    })
 }
 
 /// Asserts, after `sma_init`, that every location's list has the fresh

@@ -156,3 +156,37 @@ fn a_heap_pointer_cut_off_is_named_by_a_warning() {
         );
     }
 }
+
+/// A native safe verdict for which every execution was cut off says so
+/// (`reach.end_of_main` false), and `auto` does not take it as an answer:
+/// the CBMC path answers, with its reachability run.
+#[test]
+fn a_safe_verdict_that_every_cut_off_ends_says_so() {
+    let file = directory().join("every_execution_cut_off.c");
+    let report = |arguments: &[&str]| {
+        let (code, stdout, stderr) = verify(&file, arguments);
+        assert_eq!(code, 0, "{arguments:?}: {stdout}\n{stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+        report
+    };
+    for model in ["--sc", "--tso"] {
+        let native = report(&[model, "--engine", "smc", "--format", "json"]);
+        assert_eq!(native["engine"], "smc", "{native}");
+        assert_eq!(native["reach"]["end_of_main"], false, "{native}");
+        let reached = report(&[
+            model, "--engine", "smc", "-D", "REACHED", "--format", "json",
+        ]);
+        assert!(reached["reach"].is_null(), "{reached}");
+        let (code, text, _) = verify(&file, &[model, "--engine", "smc", "--color", "never"]);
+        assert_eq!(code, 0, "{text}");
+        assert!(
+            text.contains("no execution reaches the end of main"),
+            "{text}"
+        );
+        if support::require_cbmc() {
+            let auto = report(&[model, "--engine", "auto", "--format", "json"]);
+            assert_eq!(auto["engine"], "cbmc", "{auto}");
+            assert_eq!(auto["reach"]["end_of_main"], false, "{auto}");
+        }
+    }
+}

@@ -293,7 +293,11 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             run.stop()
         };
         report.native = Some(native::native_report(&answer, seconds));
-        if let Ok(answer) = answer {
+        // a safe verdict with every execution cut off yields to CBMC's
+        // definitive answer, which its reachability run explains
+        if let Ok(answer) = answer
+            && (native::is_definitive(&answer) || !definitive)
+        {
             native::conclude(request, report, answer, &translation.map);
             return None;
         }

@@ -12,7 +12,7 @@ use crate::passes::TranslationMap;
 use crate::passes::properties::PropertyKind;
 use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
 use crate::trace::execution;
-use crate::trace::report::{NativeReport, NativeStatistics, PropertyReport, Verdict};
+use crate::trace::report::{NativeReport, NativeStatistics, PropertyReport, ReachReport, Verdict};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
@@ -54,7 +54,7 @@ impl NativeRun {
             };
             let answer = smc::prepare(&program, &options)
                 .and_then(|prepared| smc::check(&prepared, &limits));
-            if answer.is_ok() {
+            if answer.as_ref().is_ok_and(is_definitive) {
                 answered_flag.store(true, Ordering::Relaxed);
             }
             searching_flag.store(false, Ordering::Relaxed);
@@ -100,6 +100,19 @@ impl NativeRun {
     }
 }
 
+/// Whether the native engine's answer decides the program: a violation,
+/// or a safe verdict for which some execution ran to its end (every
+/// thread finished). A safe verdict where a bound, an assumption, an
+/// `exit` or a thread that waits for ever ended every execution may say
+/// nothing of the code after the cut: under `auto` the CBMC path, whose
+/// reachability run tells which bound cut what, answers then.
+pub fn is_definitive(answer: &Answer) -> bool {
+    match answer {
+        Answer::Safe(statistics, _) => statistics.complete_executions > 0,
+        Answer::Violation { .. } => true,
+    }
+}
+
 /// The run's summary for the report.
 pub fn native_report(answer: &Result<Answer, NoAnswer>, seconds: f64) -> NativeReport {
     let (outcome, reason, statistics) = match answer {
@@ -141,6 +154,11 @@ fn record_format(model: MemoryModel) -> SmaImplementation {
     }
 }
 
+/// Why a native safe verdict may be vacuous past a cut ([`is_definitive`]).
+const NO_EXECUTION_ENDS: &str = "the native engine found no execution in which every thread \
+     finishes (a loop bound, an allocation, an assumption, an exit or a thread that waits for \
+     ever ends each one); --engine cbmc names the bound that cuts them off";
+
 /// Fills `report` from the native engine's answer.
 pub fn conclude(
     request: &VerifyRequest,
@@ -151,9 +169,16 @@ pub fn conclude(
     report.engine = "smc";
     report.check.model = request.options.sma.model().name();
     match answer {
-        Answer::Safe(_, cut_offs) => {
+        Answer::Safe(statistics, cut_offs) => {
             report.verdict = Verdict::Safe;
             report.exit_code = exit::SUCCESS;
+            if statistics.complete_executions == 0 {
+                report.reach = Some(ReachReport {
+                    end_of_main: Some(false),
+                    seconds: 0.0,
+                    reason: Some(NO_EXECUTION_ENDS.to_string()),
+                });
+            }
             // what the CBMC path's reachability run warns of (it runs when
             // the translator's warnings name no code a bound cut off)
             if report.warnings.is_empty() {
