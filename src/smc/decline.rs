@@ -123,7 +123,9 @@ fn collect_place<'a>(place: &'a Place, exprs: &mut Vec<&'a Expr>) {
     }
 }
 
-fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+/// Calls `f` on `expr` and every expression inside it, the indices of its
+/// places included.
+pub(super) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(expr);
     match expr {
         Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => visit(a, f),

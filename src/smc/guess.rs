@@ -20,6 +20,7 @@
 //! there in CBMC's run.
 
 use super::code::{Code, Instr};
+use super::decline::visit;
 use super::eval::{Choices, Unmodelled};
 use super::machine::{Machine, Outcome, Step};
 use super::state::State;
@@ -124,59 +125,35 @@ fn jumps_into(code: &Code, first: usize, last: usize) -> bool {
 
 /// Whether `expr` reads only locals and constants, and chooses nothing.
 fn private(expr: &Expr) -> bool {
-    match expr {
-        Expr::Const(_) | Expr::FloatConst(_) => true,
-        Expr::Load(place) => private_place(place),
-        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => private(a),
-        Expr::Binary(_, a, b) => private(a) && private(b),
-        Expr::Conditional(c, a, b) => private(c) && private(a) && private(b),
-        Expr::LibraryCall(_, arguments) => arguments.iter().all(private),
-        Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => false,
-    }
-}
-
-fn private_place(place: &Place) -> bool {
-    match place {
-        Place::Local(_) => true,
-        Place::PlainGlobal(_) => false,
-        Place::Field(base, _) => private_place(base),
-        Place::Index(base, index) => private_place(base) && private(index),
-    }
+    let mut private = true;
+    visit(expr, &mut |e| {
+        private &= match e {
+            Expr::Load(place) => base_local(place).is_some(),
+            Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => false,
+            _ => true,
+        }
+    });
+    private
 }
 
 /// The locals `expr` reads.
 fn locals_read(expr: &Expr, into: &mut HashSet<LocalId>) {
-    match expr {
-        Expr::Load(place) => place_locals(place, into),
+    visit(expr, &mut |e| match e {
+        Expr::Load(place) => into.extend(base_local(place)),
         Expr::ObjectAddress(local) => {
             into.insert(*local);
         }
-        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => locals_read(a, into),
-        Expr::Binary(_, a, b) => {
-            locals_read(a, into);
-            locals_read(b, into);
-        }
-        Expr::Conditional(c, a, b) => {
-            locals_read(c, into);
-            locals_read(a, into);
-            locals_read(b, into);
-        }
-        Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|a| locals_read(a, into)),
-        Expr::Const(_) | Expr::FloatConst(_) | Expr::Nondet(_) | Expr::CurrentThread => {}
-    }
+        _ => {}
+    });
 }
 
-fn place_locals(place: &Place, into: &mut HashSet<LocalId>) {
+/// The local a place lies in (`None`: a plain global). Its indices are
+/// expressions of their own, which [`visit`] visits.
+fn base_local(place: &Place) -> Option<LocalId> {
     match place {
-        Place::Local(local) => {
-            into.insert(*local);
-        }
-        Place::PlainGlobal(_) => {}
-        Place::Field(base, _) => place_locals(base, into),
-        Place::Index(base, index) => {
-            place_locals(base, into);
-            locals_read(index, into);
-        }
+        Place::Local(local) => Some(*local),
+        Place::PlainGlobal(_) => None,
+        Place::Field(base, _) | Place::Index(base, _) => base_local(base),
     }
 }
 
