@@ -4,7 +4,7 @@
 //! narrower or wider than the SMA's `int` or `long long`. Everything else
 //! it cannot model exactly it finds while running, and declines then.
 
-use super::code::{Code, Instr};
+use super::code::{Code, Instr, collect_place, visit};
 use crate::ir::{Expr, OriginId, Place, Ty};
 use crate::passes::{SeqStmt, SequentialProgram};
 
@@ -110,42 +110,6 @@ fn instr_declined(instr: &Instr) -> Option<String> {
         });
     }
     found
-}
-
-fn collect_place<'a>(place: &'a Place, exprs: &mut Vec<&'a Expr>) {
-    match place {
-        Place::Index(base, index) => {
-            exprs.push(index);
-            collect_place(base, exprs);
-        }
-        Place::Field(base, _) => collect_place(base, exprs),
-        Place::Local(_) | Place::PlainGlobal(_) => {}
-    }
-}
-
-/// Calls `f` on `expr` and every expression inside it, the indices of its
-/// places included.
-pub(super) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(expr);
-    match expr {
-        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => visit(a, f),
-        Expr::Binary(_, a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::Conditional(c, a, b) => {
-            visit(c, f);
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|a| visit(a, f)),
-        Expr::Load(place) => {
-            let mut indices = Vec::new();
-            collect_place(place, &mut indices);
-            indices.into_iter().for_each(|a| visit(a, f));
-        }
-        _ => {}
-    }
 }
 
 fn expr_declined(expr: &Expr) -> Option<String> {
