@@ -89,10 +89,13 @@ fn math_builtin(name: &str) -> Option<MathBuiltin> {
 }
 
 /// The functions of C's math library whose bodies CBMC's own library
-/// gives exactly (rounding as IEEE 754 does, in the default rounding
-/// mode), by their `double` and `float` names, with how many operands
-/// they take. (CBMC's `sin` and `cos` are approximations, and `pow`,
-/// `exp` and `log` have no body: those stay undefined.)
+/// gives, by their `double` and `float` names, with how many operands
+/// they take. The printed program calls CBMC's bodies, which are not
+/// always IEEE 754's results (`floor(0.25)` is `-0.0`, `fdim` of a NaN is
+/// `+0.0`, one `sqrt` of a tiny value rounds up; the native engine
+/// follows CBMC: `src/smc/float_library.rs`). (CBMC's `sin` and `cos` are
+/// approximations, and `pow`, `exp` and `log` have no body: those stay
+/// undefined.)
 const LIBRARY_FUNCTIONS: [(&str, &str, u8); 10] = [
     ("sqrt", "sqrtf", 1),
     ("floor", "floorf", 1),
