@@ -34,7 +34,7 @@ pub use output::{
 };
 pub use run::{
     AUTO_SAT_SOLVER, Busy, CbmcRun, Hold, PROGRESS_INTERVAL, Phase, Progress, RunOptions,
-    SatSolver, report_while, tail,
+    SatSolver, processors, report_while, tail,
 };
 
 use std::path::PathBuf;

@@ -137,14 +137,18 @@ impl Busy {
     /// A flag that the search sets while it runs: `None` on a machine with
     /// processors enough for every run.
     pub fn for_this_machine(flag: &Arc<AtomicBool>) -> Option<Busy> {
-        let processors = std::thread::available_parallelism().map_or(1, |count| count.get());
-        (processors < Self::PROCESSORS_FOR_ALL).then(|| Busy(Arc::clone(flag)))
+        (processors() < Self::PROCESSORS_FOR_ALL).then(|| Busy(Arc::clone(flag)))
     }
 
     /// Whether the search still has its processor.
     pub fn is_taken(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
+}
+
+/// The processors this machine gives lazysma (1 when it cannot tell).
+pub fn processors() -> usize {
+    std::thread::available_parallelism().map_or(1, |count| count.get())
 }
 
 /// A run that gives its processor to other runs for a while: it is held

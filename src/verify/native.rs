@@ -168,11 +168,12 @@ pub fn conclude(
 ) {
     report.engine = "smc";
     report.check.model = request.options.sma.model().name();
+    let definitive = is_definitive(&answer);
     match answer {
-        Answer::Safe(statistics, cut_offs) => {
+        Answer::Safe(_, cut_offs) => {
             report.verdict = Verdict::Safe;
             report.exit_code = exit::SUCCESS;
-            if statistics.complete_executions == 0 {
+            if !definitive {
                 report.reach = Some(ReachReport {
                     end_of_main: Some(false),
                     seconds: 0.0,

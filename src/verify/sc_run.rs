@@ -5,7 +5,8 @@
 //! before the TSO/PSO run, and its counterexample ends that run.
 
 use crate::backend::{
-    BackendError, Busy, Cbmc, CbmcRun, Hold, Outcome, Progress, RunOptions, report_while,
+    BackendError, Busy, Cbmc, CbmcRun, Hold, Outcome, Progress, RunOptions, processors,
+    report_while,
 };
 use crate::ir::Program;
 use crate::options::{AutoBounds, SmaImplementation, TranslateOptions};
@@ -35,7 +36,7 @@ pub const PROCESSORS_FOR_THREE_RUNS: usize = 3;
 /// Whether this machine has too few processors for the run under SC
 /// beside both runs of the portfolio.
 pub fn too_few_processors() -> bool {
-    thread::available_parallelism().map_or(true, |count| count.get() < PROCESSORS_FOR_THREE_RUNS)
+    processors() < PROCESSORS_FOR_THREE_RUNS
 }
 
 /// The program translated under SC, with the map that decodes its trace.
