@@ -269,3 +269,20 @@ pub fn workers() -> usize {
         .unwrap_or(2)
         .min(4)
 }
+
+/// The text report of `examples/seqlock.c`'s violation under PSO, from
+/// either engine: the torn pair as numbers (one new, one old: which one
+/// the engine picks), and the fence that forbids it.
+pub fn assert_torn_seqlock_witness(stdout: &str) {
+    assert!(
+        ["reads x = 3.0", "reads y = 1.5"]
+            .iter()
+            .any(|new| stdout.contains(new)),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(" = 0.0 (initial value) from memory"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("insert `__atomic_thread_fence(__ATOMIC_RELEASE);` right after `atomic_store_explicit(&sequence, s + 1"), "{stdout}");
+}
