@@ -1,20 +1,35 @@
 #!/usr/bin/env python3
-"""Lists the import circles between the source files of src/.
+"""Lists the import circles among the files and the folders of src/.
 
 A file imports another when it names it in a `use` path (`crate::a::b`,
-`super::b`, `self::b`) or in a qualified path in its code. The circles are
-the strongly connected components of that graph with more than one file.
-Exit 0 when there is none, 1 otherwise.
+`super::b`, `self::b`) or in a qualified path in its code. Two graphs are
+checked:
+
+- files: a circle is a strongly connected component of the file graph with
+  more than one file;
+- folders: for every folder, its entries (its files and its sub-folders,
+  each sub-folder standing for every file below it) import each other when
+  some file below one imports some file below the other. A folder's own
+  `mod.rs` is not an entry of it: it declares the folder and may name what
+  is inside, and what is inside may name it. A circle among the entries of
+  one folder (say `passes/` and `printer/` of `src/`) is an arrow against
+  the pipeline even when no two files form one.
+
+Usage: import-cycles.py [SRC]      (SRC defaults to the repository's src/)
+       import-cycles.py --self-test
+Exit 0 when there is no circle, 1 otherwise.
 """
 import re
 import sys
+import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent / "src"
+SOURCE = Path(__file__).resolve().parent.parent / "src"
+PATH = re.compile(r"\b((?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 
 
-def module_of(path: Path) -> list[str]:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def module_of(root: Path, path: Path) -> list[str]:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] in ("mod", "lib", "main"):
         parts = parts[:-1]
     return parts
@@ -29,31 +44,33 @@ def file_of(module: list[str], files: dict) -> str | None:
     return None
 
 
-PATH = re.compile(r"\b((?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+)")
+def paths_named(text: str) -> list[str]:
+    """The `crate::`/`super::`/`self::` paths a file's code names, outside
+    comments and its unit tests, with `use a::{b, c::d}` expanded one level."""
+    text = re.sub(r"//[^\n]*", "", text)
+    text = text.split("#[cfg(test)]")[0]
+    for match in re.finditer(r"use\s+([^;]+);", text):
+        body = match.group(1).replace("\n", " ")
+        brace = re.match(r"([\w:]+)::\{(.*)\}\s*$", body)
+        paths = [body]
+        if brace:
+            prefix = brace.group(1)
+            paths = [prefix + "::" + item.strip() for item in brace.group(2).split(",")]
+        for p in paths:
+            text += "\n" + p.strip()
+    return [match.group(1) for match in PATH.finditer(text)]
 
 
-def main() -> int:
+def file_graph(root: Path) -> dict[str, set[str]]:
+    """{file: files it imports}, files named by their path below `root`."""
     files = {}
-    for path in ROOT.rglob("*.rs"):
-        files.setdefault(tuple(module_of(path)), str(path.relative_to(ROOT)))
+    for path in sorted(root.rglob("*.rs")):
+        files.setdefault(tuple(module_of(root, path)), str(path.relative_to(root)))
     edges = {name: set() for name in files.values()}
     for key, name in files.items():
-        text = (ROOT / name).read_text()
-        text = re.sub(r"//[^\n]*", "", text)
-        text = text.split("#[cfg(test)]")[0]
-        # Expand `use a::{b, c::d}` one level deep.
-        for match in re.finditer(r"use\s+([^;]+);", text):
-            body = match.group(1).replace("\n", " ")
-            brace = re.match(r"([\w:]+)::\{(.*)\}\s*$", body)
-            paths = [body]
-            if brace:
-                prefix = brace.group(1)
-                paths = [prefix + "::" + item.strip() for item in brace.group(2).split(",")]
-            for p in paths:
-                text += "\n" + p.strip()
         base = list(key)
-        for match in PATH.finditer(text):
-            segments = match.group(1).split("::")
+        for named in paths_named((root / name).read_text()):
+            segments = named.split("::")
             if segments[0] == "crate":
                 target = segments[1:]
             else:
@@ -67,7 +84,11 @@ def main() -> int:
             other = file_of(target, files)
             if other and other != name:
                 edges[name].add(other)
-    # Tarjan's strongly connected components.
+    return edges
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components with more than one node."""
     index, low, stack, on, out = {}, {}, [], set(), []
     counter = [0]
 
@@ -76,7 +97,7 @@ def main() -> int:
         counter[0] += 1
         stack.append(v)
         on.add(v)
-        for w in edges[v]:
+        for w in sorted(edges[v]):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -97,12 +118,89 @@ def main() -> int:
     for v in sorted(edges):
         if v not in index:
             visit(v)
-    for component in out:
+    return out
+
+
+def entry_of(folder: Path, file: Path) -> str | None:
+    """The entry of `folder` that holds `file` (a file or a sub-folder, with
+    a trailing slash), or None for the folder's own mod.rs/lib.rs/main.rs
+    and for files outside it."""
+    try:
+        parts = file.relative_to(folder).parts
+    except ValueError:
+        return None
+    if len(parts) == 1:
+        return None if parts[0] in ("mod.rs", "lib.rs", "main.rs") else parts[0]
+    return parts[0] + "/"
+
+
+def folder_circles(edges: dict[str, set[str]]) -> list[tuple[str, list[str]]]:
+    """(folder, entries) for every circle among the entries of one folder."""
+    folders = {Path(name).parent for name in edges}
+    out = []
+    for folder in sorted(folders):
+        entries: dict[str, set[str]] = {}
+        for name, targets in edges.items():
+            source = entry_of(folder, Path(name))
+            if source is None:
+                continue
+            entries.setdefault(source, set())
+            for target in targets:
+                other = entry_of(folder, Path(target))
+                if other is not None and other != source:
+                    entries[source].add(other)
+                    entries.setdefault(other, set())
+        for component in circles(entries):
+            out.append((str(folder), component))
+    return out
+
+
+def report(root: Path) -> int:
+    edges = file_graph(root)
+    found = 0
+    for component in circles(edges):
+        found += 1
         print(f"circle of {len(component)} files: " + ", ".join(component))
-    if not out:
-        print("no import circle among the files of src/")
-    return 1 if out else 0
+    for folder, component in folder_circles(edges):
+        found += 1
+        where = "src/" if folder == "." else f"src/{folder}/"
+        print(f"circle among the entries of {where}: " + ", ".join(component))
+    if not found:
+        print("no import circle among the files or folders of src/")
+    return 1 if found else 0
+
+
+def self_test() -> int:
+    """The script must see a circle between two files, and one between two
+    folders whose files form none, and nothing in a tree without one."""
+    cases = {
+        "two files": ({"lib.rs": "mod a; mod b;",
+                       "a.rs": "use crate::b::f;", "b.rs": "use crate::a::g;"}, 1),
+        "two folders": ({"lib.rs": "mod p; mod q;",
+                         "p/mod.rs": "mod one; mod two;", "p/one.rs": "use crate::q::two::X;",
+                         "p/two.rs": "",
+                         "q/mod.rs": "mod one; mod two;", "q/one.rs": "use crate::p::two::Y;",
+                         "q/two.rs": ""}, 1),
+        "a pipeline": ({"lib.rs": "mod p; mod q;",
+                        "p/mod.rs": "pub use self::one::X; mod one;", "p/one.rs": "",
+                        "q/mod.rs": "mod one;", "q/one.rs": "use crate::p::X;"}, 0),
+    }
+    failed = 0
+    for name, (tree, expected) in cases.items():
+        with tempfile.TemporaryDirectory() as directory:
+            root = Path(directory)
+            for path, text in tree.items():
+                (root / path).parent.mkdir(parents=True, exist_ok=True)
+                (root / path).write_text(text)
+            edges = file_graph(root)
+            found = len(circles(edges)) + len(folder_circles(edges))
+        verdict = "ok" if (found > 0) == (expected > 0) else "FAILED"
+        failed += verdict == "FAILED"
+        print(f"self-test {name}: {found} circle(s), {verdict}")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
+    sys.exit(report(Path(sys.argv[1]) if len(sys.argv) > 1 else SOURCE))
