@@ -501,7 +501,7 @@ impl Sequentialiser<'_> {
                 ..
             } => out.push(SeqStmt::Assert {
                 condition: Expr::Const(1),
-                description: crate::printer::REACH_END_OF_MAIN.to_string(),
+                description: super::properties::REACH_END_OF_MAIN.to_string(),
             }),
             StmtKind::Assert { condition, kind } => {
                 let condition = match kind {

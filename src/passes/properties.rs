@@ -10,6 +10,23 @@ use crate::ir::OriginId;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// The descriptions of the reachability properties (`verify::reach`): the
+/// `(__CPROVER_assert)` marks of places that a run with every assertion
+/// holding may reach.
+/// The property that fails when an execution reaches the end of `main`
+/// (or `exit`, `abort`).
+pub const REACH_END_OF_MAIN: &str = "lazysma reach: the end of main";
+/// The property, followed by the statement, that fails when an execution
+/// reaches an allocation asking for more than a heap block holds.
+pub const REACH_BLOCK_SIZE: &str = "lazysma reach: heap block size at ";
+/// The same when the allocation finds every heap block used.
+pub const REACH_BLOCKS_USED: &str = "lazysma reach: heap blocks at ";
+/// The property, followed by the statement, that fails when an execution
+/// reaches an access through a pointer outside the objects it may point to
+/// (or past the requested part of a heap block) without `--pointer-check`,
+/// where the execution is cut off.
+pub const REACH_POINTER_CUT: &str = "lazysma reach: pointer cut off at ";
+
 /// What kind of property fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

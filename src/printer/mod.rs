@@ -225,19 +225,11 @@ const REACH_PROLOGUE: &str = "
 #endif
 ";
 
-/// The property that fails when an execution reaches the end of `main`
-/// (or `exit`, `abort`).
-pub const REACH_END_OF_MAIN: &str = "lazysma reach: the end of main";
-/// The property, followed by the statement, that fails when an execution
-/// reaches an allocation asking for more than a heap block holds.
-pub const REACH_BLOCK_SIZE: &str = "lazysma reach: heap block size at ";
-/// The same when the allocation finds every heap block used.
-pub const REACH_BLOCKS_USED: &str = "lazysma reach: heap blocks at ";
-/// The property, followed by the statement, that fails when an execution
-/// reaches an access through a pointer outside the objects it may point to
-/// (or past the requested part of a heap block) without `--pointer-check`,
-/// where the execution is cut off.
-pub const REACH_POINTER_CUT: &str = "lazysma reach: pointer cut off at ";
+/// The reachability properties are named by the passes, which place the
+/// end of `main`; the printer writes them and `verify::reach` reads them.
+pub use crate::passes::properties::{
+    REACH_BLOCK_SIZE, REACH_BLOCKS_USED, REACH_END_OF_MAIN, REACH_POINTER_CUT,
+};
 
 /// The table of initial values `sma_initial_value`, or, beyond
 /// [`CBMC_INITIALISER_LIMIT`] locations, rows of that many and the macro
