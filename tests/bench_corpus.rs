@@ -91,7 +91,7 @@ fn jobs() -> Vec<Job> {
         .expect("manifest is readable");
     let table = table_one_bounds();
     let overrides = bench_bounds();
-    let run_all = std::env::var("LAZYSMA_BENCH_ALL").is_ok_and(|value| value == "1");
+    let run_all = support::whole_sweep("LAZYSMA_BENCH_ALL");
     let mut jobs = Vec::new();
     for line in manifest.lines().skip(1) {
         let fields: Vec<&str> = line.split('\t').collect();

@@ -114,6 +114,30 @@ fn safe_runs() -> Vec<Run> {
     runs
 }
 
+/// The runs of a tier: every model and SMA of every array size and variant
+/// in the full tier (`LAZYSMA_FULL=1`); in the default tier one of them
+/// per size and variant, a different one from one variant to the next, so
+/// that every model and SMA still meets each size and access kind.
+fn tiered(runs: Vec<Run>) -> Vec<Run> {
+    if support::full_tier() {
+        return runs;
+    }
+    let mut groups: Vec<Vec<Run>> = Vec::new();
+    for run in runs {
+        match groups.last_mut() {
+            Some(group) if group[0].size == run.size && group[0].variant == run.variant => {
+                group.push(run)
+            }
+            _ => groups.push(vec![run]),
+        }
+    }
+    groups
+        .into_iter()
+        .enumerate()
+        .map(|(index, mut group)| group.swap_remove(index % group.len()))
+        .collect()
+}
+
 /// The runs whose exit code is not the expected verdict's, described.
 fn failures(runs: &[Run]) -> Vec<String> {
     let program = fixture();
@@ -140,7 +164,7 @@ fn a_computed_index_into_an_array_of_any_size_reaches_its_element() {
     if !require_cbmc() {
         return;
     }
-    let failed = failures(&unsafe_runs());
+    let failed = failures(&tiered(unsafe_runs()));
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
@@ -149,6 +173,6 @@ fn an_in_bounds_computed_index_raises_no_alarm() {
     if !require_cbmc() {
         return;
     }
-    let failed = failures(&safe_runs());
+    let failed = failures(&tiered(safe_runs()));
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

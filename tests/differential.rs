@@ -27,7 +27,7 @@ fn examples() -> Vec<PathBuf> {
 /// Every `stride`-th litmus test plus the examples (every test with
 /// LAZYSMA_LITMUS_ALL=1).
 fn programs(stride: usize) -> Vec<PathBuf> {
-    let stride = if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
+    let stride = if support::whole_sweep("LAZYSMA_LITMUS_ALL") {
         1
     } else {
         stride
@@ -63,7 +63,7 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
         return;
     }
     let directory = tempfile::tempdir().expect("temporary directory");
-    let files = programs(80);
+    let files = programs(if support::full_tier() { 80 } else { 200 });
     let mut jobs = Vec::new();
     for (index, file) in files.iter().enumerate() {
         for model in ["--sc", "--tso", "--pso"] {
@@ -104,11 +104,13 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
 /// Programs for the reference models, with their bounds: the classic
 /// litmus shapes (WRC with three threads), the two-thread examples, a
 /// mutex-guarded store that PSO reorders with later ones, and the
-/// classic Dekker and Peterson of the benchmark corpus; every litmus test
-/// with LAZYSMA_LITMUS_ALL=1. `scripts/differential-all.py` runs both
+/// classic Dekker and Peterson of the benchmark corpus (at their own
+/// bounds in the full tier, `LAZYSMA_FULL=1`: the reference buffers take
+/// minutes there; at one round in the default tier); every litmus
+/// test with LAZYSMA_LITMUS_ALL=1. `scripts/differential-all.py` runs both
 /// corpora whole.
 fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
-    if std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1") {
+    if support::whole_sweep("LAZYSMA_LITMUS_ALL") {
         return programs(1)
             .into_iter()
             .map(|file| (file, litmus_bounds()))
@@ -137,9 +139,14 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
         "svcomp/pthread-atomic-classic/dekker.c",
         "svcomp/pthread-atomic-classic/peterson.c",
     ] {
-        let bounds = bench_bounds
+        let mut bounds = bench_bounds
             .remove(program)
             .expect("bench_bounds.tsv has the classic mutual exclusion");
+        if !support::full_tier() {
+            let rounds = bounds.iter().position(|bound| bound == "--rounds");
+            let rounds = rounds.expect("bench_bounds.tsv gives the rounds") + 1;
+            bounds[rounds] = "1".to_string();
+        }
         programs.push((support::corpus_dir().join("bench").join(program), bounds));
     }
     programs

@@ -1,7 +1,9 @@
 //! The two engines of `lazysma verify` agree: on a sample of the corpora
 //! (`examples/`, the classic litmus shapes and every fortieth visible
 //! litmus test, the mutual-exclusion programs of the benchmark corpus),
-//! under SC, TSO and PSO, `--engine smc` and `--engine cbmc` give the same
+//! under SC, TSO and PSO (one model per program, in turn, in the default
+//! tier; every model with `LAZYSMA_FULL=1`), `--engine smc` and `--engine
+//! cbmc` give the same
 //! verdict wherever the native engine does not decline the program, and
 //! each names itself in the JSON report; so do the floating-point
 //! fixtures and the heap programs of the native engine.
@@ -34,7 +36,7 @@ const MUTUAL_EXCLUSION: [&str; 8] = [
 const MODELS: [&str; 3] = ["sc", "tso", "pso"];
 
 fn everything() -> bool {
-    std::env::var("LAZYSMA_ENGINES_ALL").is_ok_and(|value| value == "1")
+    support::whole_sweep("LAZYSMA_ENGINES_ALL")
 }
 
 /// One program with the bounds both engines get.
@@ -169,13 +171,30 @@ fn answer(file: &Path, model: &str, bounds: &[String], engine: &str) -> Answer {
     }
 }
 
-/// Runs both engines on every program under every model; fails on any
-/// disagreement, and when CBMC gives no verdict.
-fn agree(programs: &[Program]) {
-    let jobs: Vec<(&Program, &str)> = programs
+/// The models each program runs under: every model in the full tier
+/// (`LAZYSMA_FULL=1`); in the default tier one, a different one from one
+/// program to the next, so that each model still meets the sample
+/// (`tests/litmus.rs` and `tests/smc_engine.rs` run the classic shapes
+/// under every model with each engine).
+fn jobs(programs: &[Program]) -> Vec<(&Program, &'static str)> {
+    let every = support::full_tier() || everything();
+    programs
         .iter()
-        .flat_map(|program| MODELS.iter().map(move |model| (program, *model)))
-        .collect();
+        .enumerate()
+        .flat_map(|(index, program)| {
+            MODELS
+                .iter()
+                .enumerate()
+                .filter(move |(which, _)| every || *which == index % MODELS.len())
+                .map(move |(_, model)| (program, *model))
+        })
+        .collect()
+}
+
+/// Runs both engines on every program under the models of its tier; fails
+/// on any disagreement, and when CBMC gives no verdict.
+fn agree(programs: &[Program]) {
+    let jobs = jobs(programs);
     let outcomes = parallel_map(&jobs, workers(), |(program, model)| {
         let native = answer(&program.file, model, &program.bounds, "smc");
         let cbmc = answer(&program.file, model, &program.bounds, "cbmc");

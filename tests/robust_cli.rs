@@ -144,7 +144,7 @@ fn the_classic_mutual_exclusion_programs_are_not_robust_under_tso() {
 /// A sample of the visible litmus tests (every fifth, or all with
 /// `LAZYSMA_ROBUST_ALL=1`).
 fn litmus_sample() -> Vec<support::LitmusTest> {
-    let all = std::env::var("LAZYSMA_ROBUST_ALL").is_ok_and(|value| value == "1");
+    let all = support::whole_sweep("LAZYSMA_ROBUST_ALL");
     litmus_tests()
         .into_iter()
         .enumerate()

@@ -208,9 +208,17 @@ fn broken_lists_are_caught() -> Result<(), String> {
     let Some(cbmc) = support::cbmc()? else {
         return Ok(());
     };
+    // the default tier checks every other mutant, the full tier
+    // (`LAZYSMA_FULL=1`) every one
+    let mutants: Vec<&Mutant> = MUTANTS
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| support::full_tier() || index % 2 == 0)
+        .map(|(_, mutant)| mutant)
+        .collect();
     // two CBMC runs at a time: each takes one processor for long
-    let (first, second) = MUTANTS.split_at(MUTANTS.len() / 2);
-    let check = |mutants: &[Mutant]| -> Result<(), String> {
+    let (first, second) = mutants.split_at(mutants.len() / 2);
+    let check = |mutants: &[&Mutant]| -> Result<(), String> {
         mutants
             .iter()
             .try_for_each(|mutant| mutant_is_caught(&cbmc, mutant))

@@ -14,7 +14,7 @@ use support::{LitmusTest, Verdict, litmus_tests, parallel_map, verify, workers};
 const CLASSIC: [&str; 6] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c"];
 
 fn sample() -> Vec<LitmusTest> {
-    let all = std::env::var("LAZYSMA_SMC_ALL").is_ok_and(|value| value == "1");
+    let all = support::whole_sweep("LAZYSMA_SMC_ALL");
     litmus_tests()
         .into_iter()
         .enumerate()

@@ -15,7 +15,7 @@ const LITMUS_BOUNDS: [&str; 6] = ["--rounds", "3", "--qsize", "5", "--maxclock",
 /// Unsafe tests under a model: all with `LAZYSMA_LITMUS_ALL=1`, else every
 /// `stride`-th (the corpus takes hours at the full size).
 fn unsafe_tests(model: impl Fn(&LitmusTest) -> Verdict, stride: usize) -> Vec<LitmusTest> {
-    let all = std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1");
+    let all = support::whole_sweep("LAZYSMA_LITMUS_ALL");
     litmus_tests()
         .into_iter()
         .filter(|test| model(test) == Verdict::Unsafe)
@@ -115,7 +115,7 @@ fn pso_counterexamples_across_store_fences_pass_the_native_check() {
         .into_iter()
         .filter(fenced)
         .collect();
-    let all = std::env::var("LAZYSMA_LITMUS_ALL").is_ok_and(|value| value == "1");
+    let all = support::whole_sweep("LAZYSMA_LITMUS_ALL");
     let tests: Vec<LitmusTest> = tests
         .into_iter()
         .enumerate()

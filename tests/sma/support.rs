@@ -8,6 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+#[path = "../support/tier.rs"]
+mod tier;
+#[allow(unused_imports)]
+pub use tier::full_tier;
+
 /// The SMA implementations, as selected by the harnesses' `-DSMA_MODEL_*`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Model {

@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
+mod tier;
+#[allow(unused_imports)]
+pub use tier::{full_tier, whole_sweep};
+
 /// Bounds per benchmark program where Table I does not give them or does not
 /// suffice (`tests/fixtures/bench_bounds.tsv`, shared with
 /// `scripts/bench-vs-cbmc.py`), by path below `tests/corpus/bench/`.
