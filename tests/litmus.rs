@@ -1,5 +1,6 @@
 //! End to end on the litmus corpus: `lazysma verify` under SC, TSO and PSO
-//! must give the expected verdict of `tests/corpus/litmus/visible/expected.tsv`.
+//! must give the expected verdict of the corpus's
+//! `litmus/visible/expected.tsv` (`support::corpus_dir()`).
 //! By default a fixed sample (the classic shapes and every twentieth test, which
 //! spans the families and verdict classes) runs; `LAZYSMA_LITMUS_ALL=1` runs
 //! all 400 tests. A smaller sample runs at `--qsize auto --maxclock auto`.
@@ -87,10 +88,7 @@ fn check(
     bounds_of: impl Fn(&LitmusTest) -> Vec<String> + Sync,
     expected: impl Fn(&LitmusTest) -> Verdict + Sync,
 ) {
-    assert!(
-        tests.len() >= 10,
-        "the litmus corpus is in tests/corpus/litmus/"
-    );
+    assert!(tests.len() >= 10, "the litmus sample has at least 10 tests");
     let flag = format!("--{model}");
     let outcomes = parallel_map(tests, workers(), |test| {
         let test_bounds = bounds_of(test);
