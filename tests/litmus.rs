@@ -4,10 +4,16 @@
 //! By default a fixed sample (the classic shapes and every twentieth test, which
 //! spans the families and verdict classes) runs; `LAZYSMA_LITMUS_ALL=1` runs
 //! all 400 tests. A smaller sample runs at `--qsize auto --maxclock auto`.
+//! The project's own litmus tests, generated from relaxation cycles
+//! (`tests/fixtures/cycles/`), get their oracle's verdicts too: every twentieth
+//! through CBMC here (all with `LAZYSMA_LITMUS_ALL=1`), every one with the
+//! native engine in `smc_engine`.
 
 mod support;
 
-use support::{LitmusTest, Verdict, litmus_tests, parallel_map, require_cbmc, verify, workers};
+use support::{
+    LitmusTest, Verdict, cycle_tests, litmus_tests, parallel_map, require_cbmc, verify, workers,
+};
 
 /// Rows of `tests/fixtures/litmus_bounds.tsv` (shared with
 /// `scripts/litmus-all.py`): `(test, model, bounds)`, where test and model
@@ -185,6 +191,37 @@ fn litmus_tso() {
 #[test]
 fn litmus_pso() {
     check_model("pso", 20, |test| test.pso);
+}
+
+/// Every twentieth generated cycle test (all with `LAZYSMA_LITMUS_ALL=1`) at
+/// the litmus bounds under `model`.
+fn check_cycles(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
+    if !require_cbmc() {
+        return;
+    }
+    let rows = bounds_file();
+    let tests: Vec<LitmusTest> = sample(&cycle_tests(), 20, &[]);
+    check(
+        model,
+        &tests,
+        |test| bounds(&rows, &test.name, model),
+        expected,
+    );
+}
+
+#[test]
+fn generated_cycles_sc() {
+    check_cycles("sc", |test| test.sc);
+}
+
+#[test]
+fn generated_cycles_tso() {
+    check_cycles("tso", |test| test.tso);
+}
+
+#[test]
+fn generated_cycles_pso() {
+    check_cycles("pso", |test| test.pso);
 }
 
 #[test]

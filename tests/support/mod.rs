@@ -278,9 +278,22 @@ pub struct LitmusTest {
 
 /// All visible litmus tests with their expected verdicts.
 pub fn litmus_tests() -> Vec<LitmusTest> {
-    let directory = corpus_dir().join("litmus").join("visible");
-    let manifest = std::fs::read_to_string(directory.join("expected.tsv"))
-        .expect("litmus manifest is readable");
+    litmus_tests_in(&corpus_dir().join("litmus").join("visible"))
+}
+
+/// The project's own litmus tests, generated from relaxation cycles by
+/// `scripts/litmus-cycles.py` with the verdicts of its oracle
+/// (`tests/fixtures/cycles/`); they need no public corpus.
+pub fn cycle_tests() -> Vec<LitmusTest> {
+    litmus_tests_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cycles"))
+}
+
+/// The litmus tests of `directory` with the verdicts of its `expected.tsv`.
+fn litmus_tests_in(directory: &Path) -> Vec<LitmusTest> {
+    let manifest =
+        std::fs::read_to_string(directory.join("expected.tsv")).unwrap_or_else(|error| {
+            panic!("{}/expected.tsv is readable: {error}", directory.display())
+        });
     manifest
         .lines()
         .skip(1)
