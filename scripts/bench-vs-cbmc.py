@@ -9,7 +9,8 @@ ratios of each lazysma engine's time to cbmc's.
 Usage: scripts/bench-vs-cbmc.py [--lazysma PATH] [--cbmc PATH] [--timeout S]
                                 [--models tso,pso] [--markdown] [--sat-solver NAME]
                                 [--only SUBSTRING] [--examples]
-Reads tests/corpus/bench/ (manifest.tsv, paper_table1.tsv); --examples runs
+Reads bench/ (manifest.tsv, paper_table1.tsv) of the public corpora
+($LAZYSMA_CORPUS, else ../shared/); --examples runs
 examples/ too (expected verdicts from tests/fixtures/smc_examples.tsv).
 Build lazysma first: cargo build --release.
 """

@@ -1,19 +1,48 @@
-"""What the corpus scripts share: where the corpora are (tests/corpus/),
-the documented bounds of every litmus test and benchmark program (the same
-files the Rust tests read), and one timed run of a command with its
-verdict."""
+"""What the corpus scripts share: where the public corpora are (the folder
+$LAZYSMA_CORPUS names, relative to the repository root, else ../shared beside
+the repository: the root the Rust tests read too), the documented bounds of
+every litmus test and benchmark program (the same files the Rust tests read),
+and one timed run of a command with its verdict."""
 
 import csv
+import os
 import re
 import resource
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LITMUS = ROOT / "tests" / "corpus" / "litmus" / "visible"
-BENCH = ROOT / "tests" / "corpus" / "bench"
+CORPUS_VARIABLE = "LAZYSMA_CORPUS"
+
+
+def corpus_root():
+    """The folder of the public corpora: $LAZYSMA_CORPUS (relative to the
+    repository root; an empty value counts as unset), else ../shared beside
+    the repository."""
+    folder = os.environ.get(CORPUS_VARIABLE)
+    return ROOT / folder if folder else ROOT.parent / "shared"
+
+
+CORPUS = corpus_root()
+LITMUS = CORPUS / "litmus" / "visible"
+BENCH = CORPUS / "bench"
+CORPUS_MANIFESTS = (LITMUS / "expected.tsv", BENCH / "manifest.tsv")
+
+
+def require_corpus():
+    """Ends the script with the clear message (exit 1) unless the public
+    corpora are where corpus_root() says."""
+    missing = [str(path.relative_to(CORPUS)) for path in CORPUS_MANIFESTS if not path.is_file()]
+    if missing:
+        sys.exit(f"error: the public corpora are not in {CORPUS} (it lacks {' and '.join(missing)}). "
+                 f"Provide them one of two ways: set {CORPUS_VARIABLE} to the folder that holds "
+                 "litmus/visible/ and bench/, or put that folder as `shared` beside the repository "
+                 "(../shared/); see docs/testing.md, \"The corpora\"")
+
+
 DEFAULT_LAZYSMA = str(ROOT / "target" / "release" / "lazysma")
 
 
@@ -40,6 +69,7 @@ def _bench_bounds_file():
 
 def _table_one():
     """Table I bounds by corpus file."""
+    require_corpus()
     bounds = {}
     with open(BENCH / "paper_table1.tsv") as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
@@ -54,6 +84,8 @@ def _table_one():
 
 def litmus_tests(corpus=LITMUS):
     """Rows of a litmus corpus's expected.tsv (file, sc, tso, pso)."""
+    if Path(corpus) == LITMUS:
+        require_corpus()
     with open(Path(corpus) / "expected.tsv") as handle:
         return list(csv.DictReader(handle, delimiter="\t"))
 
@@ -66,6 +98,7 @@ def litmus_bounds():
 
 def bench_programs():
     """Rows of the benchmark manifest (path, *_verdict, min_unwind, ...)."""
+    require_corpus()
     with open(BENCH / "manifest.tsv") as handle:
         return list(csv.DictReader(handle, delimiter="\t"))
 

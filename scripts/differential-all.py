@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The end-to-end differential of the shared memory abstractions (FMCAD 2016
-Theorems 1-2): runs `lazysma verify` on every litmus test of
-tests/corpus/litmus/visible/ and every benchmark program of tests/corpus/bench/
-with the timestamped SMA of a model (etso, epso) and with its reference
+Theorems 1-2): runs `lazysma verify` on every litmus test of litmus/visible/
+and every benchmark program of bench/ of the public corpora ($LAZYSMA_CORPUS,
+else ../shared/) with the timestamped SMA of a model (etso, epso) and with its reference
 store buffers (tso_ref, pso_ref), at the same documented bounds, and
 compares the two verdicts. The corpus `bench-reduced` runs the benchmark
 programs whose reference runs do not fit the limits at their own bounds

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Runs `lazysma verify` on every litmus test of tests/corpus/litmus/visible/
+"""Runs `lazysma verify` on every litmus test of the visible litmus corpus
+(litmus/visible/ of the public corpora: $LAZYSMA_CORPUS, else ../shared/)
 under the chosen memory models and compares each exit code with the expected
 verdict of expected.tsv (0 = safe, 10 = unsafe). Prints one tab-separated row
 per test and model (name, model, expected, got, seconds) and a summary per

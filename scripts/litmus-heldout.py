@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Prepares litmus tests that are not in tests/corpus/litmus/visible/ for
+"""Prepares litmus tests that are not in the visible litmus corpus
+(litmus/visible/ of the public corpora: $LAZYSMA_CORPUS, else ../shared/) for
 scripts/litmus-all.py: converts Nidhugg's C litmus tests to plain accesses
-the way the corpus was converted (tests/corpus/litmus/README.md) and gives each
+the way the corpus was converted (its litmus/README.md) and gives each
 its expected SC/TSO/PSO verdicts from CBMC's own `--mm sc|tso|pso` (the
 oracle the corpus README reports in agreement with its explicit-state
 explorer on every test it checked).
@@ -26,14 +27,14 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from corpora import LITMUS, timed
+from corpora import LITMUS, require_corpus, timed
 
 MODELS = ("sc", "tso", "pso")
 
 
 def convert(text):
     """The plain-access form of one Nidhugg C litmus test (the conversion
-    table of tests/corpus/litmus/README.md; older versions of the suite used
+    table of the corpus's litmus/README.md; older versions of the suite used
     `volatile int`, which becomes `int` as well)."""
     text = re.sub(r"atomic_store_explicit\(\s*&([^,]+?),\s*([^,]+?),\s*memory_order_\w+\s*\)", r"\1 = \2", text)
     text = re.sub(r"atomic_load_explicit\(\s*&([^,]+?),\s*memory_order_\w+\s*\)", r"(\1)", text)
@@ -59,6 +60,7 @@ def main():
     parser.add_argument("--timeout", type=int, default=60)
     options = parser.parse_args()
 
+    require_corpus()
     visible = {path.name for path in LITMUS.glob("*.c")}
     names = sorted(path.name for path in options.nidhugg_c_tests.glob("*.c"))
     if options.only:

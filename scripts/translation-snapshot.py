@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the translation of every visible litmus test
-(tests/corpus/litmus/visible/) and every benchmark program of
-tests/corpus/bench/manifest.tsv under SC, TSO and PSO, with their documented
+"""Writes the translation of every visible litmus test (litmus/visible/ of
+the public corpora: $LAZYSMA_CORPUS, else ../shared/) and every benchmark
+program of their bench/manifest.tsv under SC, TSO and PSO, with their documented
 bounds, into one directory: OUT/litmus/<test>.<model>.c and
 OUT/bench/<path with / as __>.<model>.c. A translation that fails is
 recorded as OUT/.../<name>.<model>.error with its exit code and standard

@@ -1,7 +1,7 @@
-//! End to end on the benchmark corpus: every program of
-//! `tests/corpus/bench/manifest.tsv` with a known verdict gets it from
-//! `lazysma verify` under SC, TSO and PSO, with the bounds of the FMCAD 2016
-//! Table I where the paper gives them.
+//! End to end on the benchmark corpus: every program of the corpus's
+//! `bench/manifest.tsv` (`support::corpus_dir()`) with a known verdict gets
+//! it from `lazysma verify` under SC, TSO and PSO, with the bounds of the
+//! FMCAD 2016 Table I where the paper gives them.
 
 mod support;
 
@@ -147,7 +147,7 @@ fn bench_programs_get_their_verdicts() {
     let jobs = jobs();
     assert!(
         jobs.len() + SLOW.len() >= 3 * QUICK.len(),
-        "the benchmark corpus is in tests/corpus/bench/"
+        "the manifest lists the quick selection"
     );
     expect_verdicts(&jobs, &[]);
 }

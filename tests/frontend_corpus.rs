@@ -1,15 +1,15 @@
 //! Lowers every visible litmus test and every supported benchmark program of
-//! `tests/corpus/` and checks basic well-formedness of the result.
+//! the public corpora (`support::corpus_dir()`) and checks basic
+//! well-formedness of the result.
+
+mod support;
 
 use lazysma::frontend;
 use lazysma::ir::{Program, StmtKind};
 use lazysma::options::TranslateOptions;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
-
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
-}
+use support::corpus_dir as corpus;
 
 fn well_formed(program: &Program) {
     assert_eq!(program.functions[program.main].name, "main");

@@ -2,13 +2,15 @@
 //! replaced, lines dropped) and random inputs give a program or a
 //! diagnostic.
 
+mod support;
+
 use lazysma::frontend;
 use lazysma::options::TranslateOptions;
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn corpus_samples() -> Vec<String> {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let corpus = support::corpus_dir();
     let files: Vec<PathBuf> = [
         "litmus/visible/2+2W.c",
         "litmus/visible/S+PPO064.c",

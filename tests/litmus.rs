@@ -1,13 +1,20 @@
 //! End to end on the litmus corpus: `lazysma verify` under SC, TSO and PSO
-//! must give the expected verdict of `tests/corpus/litmus/visible/expected.tsv`.
+//! must give the expected verdict of the corpus's
+//! `litmus/visible/expected.tsv` (`support::corpus_dir()`).
 //! By default a fixed sample (the classic shapes and every fiftieth test, which
 //! spans the families and verdict classes) runs; `LAZYSMA_LITMUS_ALL=1` or
 //! `LAZYSMA_FULL=1` runs all 400 tests. A smaller sample runs at `--qsize
 //! auto --maxclock auto`.
+//! The project's own litmus tests, generated from relaxation cycles
+//! (`tests/fixtures/cycles/`), get their oracle's verdicts too: every 29th
+//! (ten tests) through CBMC here (all with `LAZYSMA_LITMUS_ALL=1` or
+//! `LAZYSMA_FULL=1`), every one with the native engine in `smc_engine`.
 
 mod support;
 
-use support::{LitmusTest, Verdict, litmus_tests, parallel_map, require_cbmc, verify, workers};
+use support::{
+    LitmusTest, Verdict, cycle_tests, litmus_tests, parallel_map, require_cbmc, verify, workers,
+};
 
 /// Rows of `tests/fixtures/litmus_bounds.tsv` (shared with
 /// `scripts/litmus-all.py`): `(test, model, bounds)`, where test and model
@@ -88,10 +95,7 @@ fn check(
     bounds_of: impl Fn(&LitmusTest) -> Vec<String> + Sync,
     expected: impl Fn(&LitmusTest) -> Verdict + Sync,
 ) {
-    assert!(
-        tests.len() >= 10,
-        "the litmus corpus is in tests/corpus/litmus/"
-    );
+    assert!(tests.len() >= 10, "the litmus sample has at least 10 tests");
     let flag = format!("--{model}");
     let outcomes = parallel_map(tests, workers(), |test| {
         let test_bounds = bounds_of(test);
@@ -190,6 +194,38 @@ fn litmus_tso() {
 #[test]
 fn litmus_pso() {
     check_model("pso", 50, |test| test.pso);
+}
+
+/// Every 29th generated cycle test, ten of them (all with
+/// `LAZYSMA_LITMUS_ALL=1` or `LAZYSMA_FULL=1`), at the litmus bounds under
+/// `model`.
+fn check_cycles(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
+    if !require_cbmc() {
+        return;
+    }
+    let rows = bounds_file();
+    let tests: Vec<LitmusTest> = sample(&cycle_tests(), 29, &[]);
+    check(
+        model,
+        &tests,
+        |test| bounds(&rows, &test.name, model),
+        expected,
+    );
+}
+
+#[test]
+fn generated_cycles_sc() {
+    check_cycles("sc", |test| test.sc);
+}
+
+#[test]
+fn generated_cycles_tso() {
+    check_cycles("tso", |test| test.tso);
+}
+
+#[test]
+fn generated_cycles_pso() {
+    check_cycles("pso", |test| test.pso);
 }
 
 #[test]

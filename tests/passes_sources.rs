@@ -3,17 +3,12 @@
 //! into C that gcc accepts, in milliseconds.
 
 mod passes_support;
+mod support;
 
 use lazysma::options::{SmaImplementation, TranslateOptions};
 use lazysma::translate::translate;
 use passes_support::{cbmc_output, expect_verdict, gcc_accepts};
-use std::path::{Path, PathBuf};
-
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("corpus")
-}
+use support::corpus_dir as corpus;
 
 fn sc_options() -> TranslateOptions {
     TranslateOptions {

@@ -2,6 +2,7 @@
 //! instantiation and the lazy guard numbering, plus printer determinism.
 
 mod passes_support;
+mod support;
 
 use lazysma::ir::*;
 use lazysma::passes::walk::{LabelGen, for_each_stmt};
@@ -727,9 +728,7 @@ fn definite_assignment_finds_locals_read_before_assigned() {
 
 #[test]
 fn main_runs_its_prefix_in_round_zero_and_its_joined_suffix_last() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("corpus")
+    let path = support::corpus_dir()
         .join("litmus")
         .join("visible")
         .join("SB.c");

@@ -2,14 +2,16 @@
 //! expected verdicts of the litmus corpus under SC, TSO and PSO, or a
 //! decline for too many states in at most a tenth of the tests (a fixed
 //! sample: the classic shapes and every tenth test; `LAZYSMA_SMC_ALL=1`
-//! runs all), of `examples/` (`tests/fixtures/smc_examples.tsv`), the
+//! runs all), of every litmus test the project generates from relaxation
+//! cycles (`tests/fixtures/cycles/`, no decline), of `examples/`
+//! (`tests/fixtures/smc_examples.tsv`), the
 //! engine named in the JSON report, a located reason for a program it
 //! declines, and the seqlock over doubles, whose witness shows numbers as
 //! the CBMC path's does. It needs no CBMC.
 
 mod support;
 
-use support::{LitmusTest, Verdict, litmus_tests, parallel_map, verify, workers};
+use support::{LitmusTest, Verdict, cycle_tests, litmus_tests, parallel_map, verify, workers};
 
 const CLASSIC: [&str; 6] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c"];
 
@@ -33,11 +35,19 @@ fn native(file: &std::path::Path, model: &str) -> (i32, serde_json::Value) {
 
 fn check_litmus(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
     let tests = sample();
-    assert!(
-        tests.len() >= 40,
-        "the litmus corpus is beside the repository"
-    );
-    let outcomes = parallel_map(&tests, workers(), |test| {
+    assert!(tests.len() >= 40, "the litmus sample has at least 40 tests");
+    check_natively(model, &tests, expected);
+}
+
+/// Runs the native engine on `tests` under `model`: every answer is the
+/// expected one, and at most a tenth are declined for too many states.
+/// Returns the number declined.
+fn check_natively(
+    model: &str,
+    tests: &[LitmusTest],
+    expected: impl Fn(&LitmusTest) -> Verdict + Sync,
+) -> usize {
+    let outcomes = parallel_map(tests, workers(), |test| {
         let (code, report) = native(&test.file, model);
         (test.name.clone(), expected(test).exit_code(), code, report)
     });
@@ -74,6 +84,35 @@ fn check_litmus(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
         "{declines} of {} litmus tests declined under {model}",
         outcomes.len()
     );
+    declines
+}
+
+/// The project's own litmus tests, generated from relaxation cycles
+/// (`tests/fixtures/cycles/`, `scripts/litmus-cycles.py`): every one gets
+/// the verdict of the generator's oracle, none is declined.
+fn check_cycles(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
+    let tests = cycle_tests();
+    assert!(tests.len() >= 200, "expected.tsv lists the generated tests");
+    let declines = check_natively(model, &tests, expected);
+    assert_eq!(
+        declines, 0,
+        "no generated cycle test is declined under {model}"
+    );
+}
+
+#[test]
+fn generated_cycles_sc() {
+    check_cycles("sc", |test| test.sc);
+}
+
+#[test]
+fn generated_cycles_tso() {
+    check_cycles("tso", |test| test.tso);
+}
+
+#[test]
+fn generated_cycles_pso() {
+    check_cycles("pso", |test| test.pso);
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! Helpers shared by the integration tests: locating the corpora in
-//! `tests/corpus/`, finding CBMC (a missing CBMC fails under CI=true), running
+//! Helpers shared by the integration tests: locating the public corpora
+//! (`corpus_dir()`: `$LAZYSMA_CORPUS`, else `../shared/`), finding CBMC (a missing CBMC fails under CI=true), running
 //! the lazysma binary, and running many jobs on a small thread pool.
 
 #![allow(dead_code)]
@@ -14,7 +14,7 @@ pub use tier::{full_tier, whole_sweep};
 
 /// Bounds per benchmark program where Table I does not give them or does not
 /// suffice (`tests/fixtures/bench_bounds.tsv`, shared with
-/// `scripts/bench-vs-cbmc.py`), by path below `tests/corpus/bench/`.
+/// `scripts/bench-vs-cbmc.py`), by path below the corpus's `bench/`.
 pub fn bench_bounds() -> std::collections::HashMap<String, Vec<String>> {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -33,13 +33,51 @@ pub fn bench_bounds() -> std::collections::HashMap<String, Vec<String>> {
         .collect()
 }
 
-/// The corpora kept in the repository: `tests/corpus/litmus/` (the visible
-/// litmus tests and their expected verdicts) and `tests/corpus/bench/` (the
-/// benchmark programs and their manifest).
+/// The environment variable that names the folder of the public corpora.
+pub const CORPUS_VARIABLE: &str = "LAZYSMA_CORPUS";
+
+/// The files that show a folder holds the public corpora.
+const CORPUS_MANIFESTS: [&str; 2] = ["litmus/visible/expected.tsv", "bench/manifest.tsv"];
+
+/// The public corpora, programs of other projects that are never copied
+/// into the repository: `litmus/visible/` (the visible litmus tests and
+/// their expected verdicts) and `bench/` (the benchmark programs and their
+/// manifest) below the folder `$LAZYSMA_CORPUS` names (relative to the
+/// repository root), else below `shared` beside the repository. The one
+/// place the tests find them: a test that needs them and does not find
+/// them fails here with a message naming both ways to provide them.
 pub fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("corpus")
+    let root = corpus_root();
+    let missing: Vec<&str> = CORPUS_MANIFESTS
+        .into_iter()
+        .filter(|manifest| !root.join(manifest).is_file())
+        .collect();
+    if !missing.is_empty() {
+        panic!("{}", missing_corpus_message(&root, &missing));
+    }
+    root
+}
+
+/// Where the public corpora should be: `$LAZYSMA_CORPUS` (an empty value
+/// counts as unset) or `../shared` beside the repository.
+fn corpus_root() -> PathBuf {
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match std::env::var_os(CORPUS_VARIABLE) {
+        Some(folder) if !folder.is_empty() => repository.join(folder),
+        _ => repository.join("..").join("shared"),
+    }
+}
+
+/// What a test says when the public corpora are not where it looks.
+fn missing_corpus_message(root: &Path, missing: &[&str]) -> String {
+    format!(
+        "the public corpora are not in {} (it lacks {}). Provide them one of two ways: \
+         set {CORPUS_VARIABLE} to the folder that holds litmus/visible/ and bench/, \
+         or put that folder as `shared` beside the repository (../shared/); \
+         see docs/testing.md, \"The corpora\"",
+        root.display(),
+        missing.join(" and ")
+    )
 }
 
 /// Writes `directory/cbmc`, a POSIX sh script with the body `text`, and
@@ -244,9 +282,22 @@ pub struct LitmusTest {
 
 /// All visible litmus tests with their expected verdicts.
 pub fn litmus_tests() -> Vec<LitmusTest> {
-    let directory = corpus_dir().join("litmus").join("visible");
-    let manifest = std::fs::read_to_string(directory.join("expected.tsv"))
-        .expect("litmus manifest is readable");
+    litmus_tests_in(&corpus_dir().join("litmus").join("visible"))
+}
+
+/// The project's own litmus tests, generated from relaxation cycles by
+/// `scripts/litmus-cycles.py` with the verdicts of its oracle
+/// (`tests/fixtures/cycles/`); they need no public corpus.
+pub fn cycle_tests() -> Vec<LitmusTest> {
+    litmus_tests_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cycles"))
+}
+
+/// The litmus tests of `directory` with the verdicts of its `expected.tsv`.
+fn litmus_tests_in(directory: &Path) -> Vec<LitmusTest> {
+    let manifest =
+        std::fs::read_to_string(directory.join("expected.tsv")).unwrap_or_else(|error| {
+            panic!("{}/expected.tsv is readable: {error}", directory.display())
+        });
     manifest
         .lines()
         .skip(1)
