@@ -21,7 +21,10 @@
 //! (keys and array indices separated by dots), and `json-length: PATH = N`
 //! that the array at PATH has N elements. Every run of every case is one
 //! check of this driver; `LAZYSMA_FIXTURES=barrier,once` runs only the
-//! cases whose file names (without `.c`) are listed.
+//! cases whose file names (without `.c`) are listed. A run followed by
+//! `tier: full` is a slow one (CBMC's `THOROUGH`): it runs in the full
+//! tier (`LAZYSMA_FULL=1`) only. The driver prints its slowest runs, so
+//! that a run to move to the full tier is seen at once.
 
 mod support;
 
@@ -40,6 +43,8 @@ struct Run {
     json: Vec<(String, Value)>,
     /// (path, length) of arrays of the JSON report.
     json_lengths: Vec<(String, usize)>,
+    /// `tier: full`: the run is left to the full tier.
+    full_tier_only: bool,
 }
 
 /// One case: its program and its runs.
@@ -84,6 +89,13 @@ fn parse(desc: &str) -> Result<Vec<Run>, String> {
                 run.exit = Some(code);
             }
             "contains" => run.contains.push(value),
+            "tier" if value == "full" => run.full_tier_only = true,
+            "tier" => {
+                return Err(format!(
+                    "line {}: `tier: full` is the only tier",
+                    number + 1
+                ));
+            }
             "not-contains" => run.not_contains.push(value),
             "json" => {
                 let (path, expected) = value
@@ -233,14 +245,35 @@ fn every_fixture_gives_what_its_desc_expects() {
             .is_none_or(|names| names.split(',').any(|name| name.trim() == stem))
     };
     let cases = cases();
+    let full = support::full_tier();
     let runs: Vec<(&Case, &Run)> = cases
         .iter()
         .filter(|case| wanted(case))
         .flat_map(|case| case.runs.iter().map(move |run| (case, run)))
+        .filter(|(_, run)| full || !run.full_tier_only)
         .collect();
-    let failures: Vec<String> = parallel_map(&runs, workers(), |(case, run)| check(case, run))
+    let outcomes = parallel_map(&runs, workers(), |&(case, run)| {
+        let started = std::time::Instant::now();
+        let failure = check(case, run);
+        (started.elapsed(), case, run, failure)
+    });
+    let mut slowest: Vec<_> = outcomes
+        .iter()
+        .map(|(time, case, run, _)| (*time, case, run))
+        .collect();
+    slowest.sort_by(|a, b| b.0.cmp(&a.0));
+    for (time, case, run) in slowest.iter().take(8) {
+        let name = case.program.file_name().unwrap_or_default();
+        let arguments = run.arguments.join(" ");
+        println!(
+            "{:6.1} s  {} {arguments}",
+            time.as_secs_f64(),
+            name.to_string_lossy()
+        );
+    }
+    let failures: Vec<String> = outcomes
         .into_iter()
-        .flatten()
+        .filter_map(|(_, _, _, failure)| failure)
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
