@@ -6,7 +6,8 @@
 //! `lazysma verify --sc` and natively, compiled with gcc: the two agree on
 //! every value the assertions check. The first mutant of a program goes
 //! through CBMC; the others through the native engine, which computes the
-//! same lowering (through CBMC where it declines the program).
+//! same lowering (through CBMC where it declines the program, in the full
+//! tier, `LAZYSMA_FULL=1`).
 
 mod support;
 
@@ -125,7 +126,11 @@ fn expect_unsafe_natively_else_by_cbmc(program: &Path, arguments: &[&str]) {
     native.extend(["--engine", "smc", "--timeout", "120"]);
     let (code, stdout, stderr) = verify(program, &native);
     if code == 1 {
-        expect_within(program, arguments, Verdict::Unsafe);
+        // declined: the CBMC path decides the mutant in the full tier (the
+        // first mutant of the program went through it in every tier)
+        if support::full_tier() {
+            expect_within(program, arguments, Verdict::Unsafe);
+        }
         return;
     }
     assert_eq!(

@@ -1,8 +1,9 @@
 //! The native check confirms every counterexample CBMC finds on the unsafe
 //! litmus programs (never exit 4; exit 0 means the bounds hide the bug),
 //! and every confirmed report names either
-//! SC or a reordering with a fence. Every 12th (TSO) / 24th (PSO) runs by default;
-//! `LAZYSMA_LITMUS_ALL=1` runs every unsafe program under every model.
+//! SC or a reordering with a fence. Every 30th (TSO) / 60th (PSO) runs by default;
+//! `LAZYSMA_LITMUS_ALL=1` or `LAZYSMA_FULL=1` runs every unsafe program under
+//! every model.
 
 mod support;
 
@@ -93,12 +94,12 @@ fn confirm_all(model: &str, tests: Vec<LitmusTest>) -> Vec<String> {
 
 #[test]
 fn tso_counterexamples_pass_the_native_check() {
-    confirm_all("tso", unsafe_tests(|test| test.tso, 12));
+    confirm_all("tso", unsafe_tests(|test| test.tso, 30));
 }
 
 #[test]
 fn pso_counterexamples_pass_the_native_check() {
-    confirm_all("pso", unsafe_tests(|test| test.pso, 24));
+    confirm_all("pso", unsafe_tests(|test| test.pso, 60));
 }
 
 /// The native check models store-store fences (`lwsync`, `eieio`): their
