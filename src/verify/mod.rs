@@ -50,6 +50,10 @@ pub struct VerifyRequest {
     /// `lazysma robust`: the native engine checks that every reads-from
     /// class is one SC gives, instead of the assertions.
     pub robustness: bool,
+    /// The built-in property `deadlock` (on unless `--no-deadlock-check`):
+    /// an execution in which every unfinished thread waits for ever is a
+    /// violation. Only the native engine decides it.
+    pub deadlock_check: bool,
 }
 
 /// How `verify` prints its report.
@@ -185,6 +189,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             &request.options,
             request.timeout,
             request.robustness,
+            request.deadlock_check,
         )),
         _ => None,
     };
@@ -657,12 +662,18 @@ fn explain(
     map: &TranslationMap,
     model: Model,
 ) {
+    use crate::passes::properties::PropertyKind;
     if let Some(property) = report.property.take() {
-        let mut placed = PropertyReport::of(map, &property.id, &property.description);
-        // a non-robust execution violates no property of the table
-        if property.kind == crate::passes::properties::PropertyKind::NotRobust {
-            placed.kind = property.kind;
-        }
+        // a deadlock is placed already, and it and a non-robust execution
+        // violate no property of the table
+        let placed = match property.kind {
+            PropertyKind::Deadlock => property,
+            PropertyKind::NotRobust => PropertyReport {
+                kind: property.kind,
+                ..PropertyReport::of(map, &property.id, &property.description)
+            },
+            _ => PropertyReport::of(map, &property.id, &property.description),
+        };
         report.property = Some(placed);
     }
     explain::check_and_explain(report, decoded, map, model, request.native_check);
@@ -737,6 +748,7 @@ pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool
         sc_run: false,
         engine: Engine::Cbmc,
         robustness,
+        deadlock_check: !robustness,
     };
     let mut report = empty_report(&request);
     stop(&mut report, Verdict::BadInput, message.to_string());

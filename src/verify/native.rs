@@ -37,6 +37,7 @@ impl NativeRun {
         options: &TranslateOptions,
         timeout: Option<Duration>,
         robustness: bool,
+        deadlocks: bool,
     ) -> NativeRun {
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
@@ -51,6 +52,7 @@ impl NativeRun {
                 stop: Some(stop_flag),
                 deadline: timeout.map(|limit| started + limit),
                 robustness,
+                deadlocks,
             };
             let answer = smc::prepare(&program, &options)
                 .and_then(|prepared| smc::check(&prepared, &limits));
@@ -201,6 +203,17 @@ pub fn conclude(
             let mut property = PropertyReport::new(&id, &violation.description);
             if violation.kind == smc::NOT_ROBUST {
                 property.kind = PropertyKind::NotRobust;
+            }
+            if violation.kind == smc::DEADLOCK {
+                // placed where its first waiting thread waits
+                property = PropertyReport::at(
+                    map,
+                    &id,
+                    &violation.description,
+                    PropertyKind::Deadlock,
+                    violation.origin,
+                    Some(violation.slot),
+                );
             }
             report.property = Some(property);
             let model = request.options.sma.model();

@@ -269,12 +269,26 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
     if !source_point(out, property, style) {
         let _ = writeln!(out, "  {}", property.description);
     }
+    if property.kind == PropertyKind::Deadlock {
+        deadlock_waits(out, &property.description);
+    }
     if report.found_under_sc {
         let _ = writeln!(
             out,
             "Found by the run under SC beside the {model} run: this bug needs no weak memory, and {model} allows \
              every execution SC allows."
         );
+    }
+}
+
+/// Where each thread of a deadlock waits, one line each (the native
+/// engine's description: `no thread can move: W; W...`).
+fn deadlock_waits(out: &mut String, description: &str) {
+    let waits = description
+        .split_once(": ")
+        .map_or(description, |(_, waits)| waits);
+    for wait in waits.split("; ") {
+        let _ = writeln!(out, "  {wait}");
     }
 }
 
