@@ -21,6 +21,20 @@ pub enum Goal {
     Robustness,
 }
 
+/// Whether a report covers the built-in property `deadlock`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeadlockCheck {
+    /// The native engine answered: a deadlock within the bounds would be
+    /// the violation.
+    Checked,
+    /// The answer is the CBMC path's, which does not decide deadlocks (the
+    /// native engine gave none).
+    NotChecked,
+    /// `--no-deadlock-check`, and `robust`.
+    Off,
+}
+
 /// The verdict of `lazysma verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -467,6 +481,8 @@ pub struct VerifyReport {
     /// other verdicts, and when a warning already names the code a bound
     /// cut off).
     pub reach: Option<ReachReport>,
+    /// Whether the verdict covers deadlocks (the property `deadlock`).
+    pub deadlock: DeadlockCheck,
 }
 
 /// The reachability run after a safe verdict (`verify::reach`).

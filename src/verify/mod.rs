@@ -18,8 +18,8 @@ use crate::trace::execution::Decoded;
 use crate::trace::explain::{self, Counterexample, Evidence};
 use crate::trace::records::Assignment;
 use crate::trace::report::{
-    CbmcReport, CheckReport, DiagnosticReport, Goal, Invocation, KeptPrograms, PropertyReport,
-    Verdict, VerifyReport, WarningReport,
+    CbmcReport, CheckReport, DeadlockCheck, DiagnosticReport, Goal, Invocation, KeptPrograms,
+    PropertyReport, Verdict, VerifyReport, WarningReport,
 };
 use crate::trace::{render_json, render_sarif, render_text};
 use crate::translate::TranslateError;
@@ -145,6 +145,11 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         warnings: Vec::new(),
         kept: None,
         reach: None,
+        deadlock: if request.deadlock_check {
+            DeadlockCheck::NotChecked
+        } else {
+            DeadlockCheck::Off
+        },
     }
 }
 
@@ -285,6 +290,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         searching: run.searching(),
     });
     let runs = run_cbmc(request, &sequential, sc_program.as_ref(), native_flags);
+    // the native engine searched every execution within the bounds for a
+    // deadlock and found none
+    let mut native_safe = false;
     if let Some(run) = native.take() {
         // the first definitive answer: the native engine's if it has one
         // now, else CBMC's if it has one, else whatever the native engine
@@ -292,12 +300,19 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         let definitive = runs.as_ref().is_ok_and(|runs| {
             matches!(runs.model.outcome, Outcome::Safe | Outcome::Violated { .. })
         });
-        let (answer, seconds) = if run.has_answered() || !definitive {
+        // CBMC's safe verdict says nothing of deadlocks, which only the
+        // native engine decides: its answer is awaited then
+        let cbmc_safe = runs
+            .as_ref()
+            .is_ok_and(|runs| matches!(runs.model.outcome, Outcome::Safe));
+        let awaited = cbmc_safe && request.deadlock_check;
+        let (answer, seconds) = if run.has_answered() || !definitive || awaited {
             run.finish()
         } else {
             run.stop()
         };
         report.native = Some(native::native_report(&answer, seconds));
+        native_safe = matches!(answer, Ok(crate::smc::Answer::Safe(..)));
         // a safe verdict with every execution cut off yields to CBMC's
         // definitive answer, which its reachability run explains
         if let Ok(answer) = answer
@@ -358,6 +373,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
                     &translation.map,
                     directory.path(),
                 );
+            }
+            if report.verdict == Verdict::Safe && native_safe && request.deadlock_check {
+                report.deadlock = DeadlockCheck::Checked;
             }
         }
     }

@@ -12,7 +12,9 @@ use crate::passes::TranslationMap;
 use crate::passes::properties::PropertyKind;
 use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
 use crate::trace::execution;
-use crate::trace::report::{NativeReport, NativeStatistics, PropertyReport, ReachReport, Verdict};
+use crate::trace::report::{
+    DeadlockCheck, NativeReport, NativeStatistics, PropertyReport, ReachReport, Verdict,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
@@ -170,6 +172,9 @@ pub fn conclude(
 ) {
     report.engine = "smc";
     report.check.model = request.options.sma.model().name();
+    if request.deadlock_check {
+        report.deadlock = DeadlockCheck::Checked;
+    }
     let definitive = is_definitive(&answer);
     match answer {
         Answer::Safe(_, cut_offs) => {

@@ -3,8 +3,8 @@
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
 use super::report::{
-    CycleStep, FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport, StepKind, StepReport,
-    Verdict, VerifyReport,
+    CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport,
+    StepKind, StepReport, Verdict, VerifyReport,
 };
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
@@ -391,6 +391,9 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
     }
     if report.verdict == Verdict::Safe {
         let _ = writeln!(out, "{}", style.dim(&safe_note(report)));
+        if report.deadlock == DeadlockCheck::NotChecked && report.goal == Goal::Assertions {
+            let _ = writeln!(out, "{}", style.dim(DEADLOCK_NOT_CHECKED));
+        }
         if !report.warnings.is_empty() {
             let _ = writeln!(
                 out,
@@ -401,6 +404,10 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         }
     }
 }
+
+/// What a safe verdict of the CBMC path does not say.
+const DEADLOCK_NOT_CHECKED: &str = "(deadlocks were not checked: only the native engine decides them, and it did not run \
+     or gave no answer; --engine smc runs it alone and tells why)";
 
 /// The SMA whose run gave the verdict.
 fn checked_by(report: &VerifyReport) -> String {
