@@ -338,6 +338,10 @@ pub struct NativeStatistics {
     pub complete_executions: usize,
     /// Executions an assumption or loop bound cut off, or that wait forever.
     pub blocked_executions: usize,
+    /// Of those, the executions in which every unfinished thread waits for
+    /// ever (a deadlock; with the deadlock check on, the first is the
+    /// violation).
+    pub deadlocked_executions: usize,
     /// Visible events the thread steps issued.
     pub events: usize,
 }
@@ -483,6 +487,9 @@ pub struct VerifyReport {
     pub reach: Option<ReachReport>,
     /// Whether the verdict covers deadlocks (the property `deadlock`).
     pub deadlock: DeadlockCheck,
+    /// Whether the program has a loop (or a `goto`, which may make one):
+    /// without one, no `--unwind` cuts an execution off.
+    pub has_loops: bool,
 }
 
 /// The reachability run after a safe verdict (`verify::reach`).

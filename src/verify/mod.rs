@@ -150,7 +150,21 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         } else {
             DeadlockCheck::Off
         },
+        has_loops: true,
     }
+}
+
+/// Whether some function of `program` has a loop, or a `goto`, which may
+/// jump back.
+fn has_loops(program: &crate::ir::Program) -> bool {
+    use crate::ir::StmtKind;
+    let mut loops = false;
+    for function in &program.functions {
+        crate::passes::walk::for_each_stmt(&function.body, &mut |stmt| {
+            loops |= matches!(stmt, StmtKind::Loop { .. } | StmtKind::Goto(_));
+        });
+    }
+    loops
 }
 
 /// Ends a report in error: its verdict, the verdict's exit code and
@@ -187,6 +201,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     }
     let loaded =
         crate::frontend::load(&request.file, &request.options).map_err(TranslateError::from);
+    if let Ok(program) = &loaded {
+        report.has_loops = has_loops(program);
+    }
     // the native engine starts at once, beside the translation and CBMC
     let mut native = match (&loaded, request.engine) {
         (Ok(program), Engine::Auto | Engine::Smc) => Some(native::NativeRun::start(

@@ -144,6 +144,7 @@ fn statistics_report(statistics: Statistics) -> NativeStatistics {
         moves: statistics.moves,
         complete_executions: statistics.complete_executions,
         blocked_executions: statistics.blocked_executions,
+        deadlocked_executions: statistics.deadlocked_executions,
         events: statistics.events,
     }
 }
@@ -158,10 +159,16 @@ fn record_format(model: MemoryModel) -> SmaImplementation {
     }
 }
 
-/// Why a native safe verdict may be vacuous past a cut ([`is_definitive`]).
-const NO_EXECUTION_ENDS: &str = "the native engine found no execution in which every thread \
-     finishes (a loop bound, an allocation, an assumption, an exit or a thread that waits for \
-     ever ends each one); --engine cbmc names the bound that cuts them off";
+/// Why a native safe verdict may be vacuous past a cut ([`is_definitive`]);
+/// a loop bound is named only where the program has a loop.
+fn no_execution_ends(has_loops: bool) -> String {
+    let loop_bound = if has_loops { "a loop bound, " } else { "" };
+    format!(
+        "the native engine found no execution in which every thread finishes ({loop_bound}an \
+         allocation, an assumption, an exit or a thread that waits for ever ends each one); \
+         --engine cbmc names the bound that cuts them off"
+    )
+}
 
 /// Fills `report` from the native engine's answer.
 pub fn conclude(
@@ -184,7 +191,7 @@ pub fn conclude(
                 report.reach = Some(ReachReport {
                     end_of_main: Some(false),
                     seconds: 0.0,
-                    reason: Some(NO_EXECUTION_ENDS.to_string()),
+                    reason: Some(no_execution_ends(report.has_loops)),
                 });
             }
             // what the CBMC path's reachability run warns of (it runs when

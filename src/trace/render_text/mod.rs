@@ -469,7 +469,7 @@ fn safe_note(report: &VerifyReport) -> String {
         .sufficient_nmalloc
         .is_some_and(|nmalloc| report.bounds.nmalloc >= nmalloc);
     let mut needs = vec!["more rounds"];
-    if !report.unwinding_assertions {
+    if !report.unwinding_assertions && report.has_loops {
         needs.push("loop iterations");
     }
     if report.sma != SmaImplementation::Sc && !qsize_enough {
@@ -503,7 +503,9 @@ fn safe_note(report: &VerifyReport) -> String {
 /// What a safe verdict of the native engine covers: every interleaving and
 /// every store-buffer length, within the loop bounds.
 fn native_safe_note(report: &VerifyReport) -> String {
-    let loops = if report.unwinding_assertions {
+    let loops = if !report.has_loops {
+        "the program has no loop"
+    } else if report.unwinding_assertions {
         "every loop exits within --unwind"
     } else {
         "bugs that need more loop iterations are not ruled out"
@@ -536,8 +538,12 @@ fn native_line(native: &super::report::NativeReport) -> String {
             ));
         }
         line.push_str(&format!(
-            ", {} complete and {} blocked executions, {} events",
-            statistics.complete_executions, statistics.blocked_executions, statistics.events
+            ", {} complete and {} blocked executions ({} deadlocked, {} cut off or stopped), {} events",
+            statistics.complete_executions,
+            statistics.blocked_executions,
+            statistics.deadlocked_executions,
+            statistics.blocked_executions - statistics.deadlocked_executions,
+            statistics.events
         ));
     }
     line.push_str(&format!(": {:.3} s", native.seconds));

@@ -50,6 +50,7 @@ fn safe_report(
         kept: None,
         reach: None,
         deadlock: super::super::report::DeadlockCheck::Checked,
+        has_loops: true,
     }
 }
 
