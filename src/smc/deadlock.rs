@@ -8,7 +8,8 @@
 //! bound of `--unwind`, a pointer outside its objects) does not wait: a
 //! state with such a thread is never a deadlock, so a bound never makes
 //! one. Neither is a state in which a thread may still move, or a buffered
-//! store may still reach memory.
+//! store may still reach memory, nor one after `main` returned, which ends
+//! the process and every thread that waits.
 
 use super::code::Instr;
 use super::eval::Choices;
@@ -60,6 +61,16 @@ impl Machine<'_> {
     /// waiting thread waits, if `state` is one (the module's `//!`).
     pub fn deadlock(&self, state: &State) -> Option<Violation> {
         if state.buffers.iter().any(|buffer| !buffer.is_empty()) || state.atomic.is_some() {
+            return None;
+        }
+        // main's return ends the process, and the threads waiting with it
+        // (a `pthread_exit` of main, which does not, finishes it too: such
+        // a deadlock goes unreported rather than one made up)
+        if state
+            .threads
+            .first()
+            .is_none_or(|main| main.status == Status::Finished)
+        {
             return None;
         }
         let mut waits = Vec::new();
