@@ -138,8 +138,10 @@ impl Machine<'_> {
                     signed: false,
                 }
                 .convert(joined) as usize;
+                // a join of the thread itself fails (EDEADLK) rather than
+                // waits
                 let finished = state.threads.get(child)?.status == Status::Finished;
-                (!finished).then_some(Wait::Join { child, stmt: *stmt })?
+                (!finished && child != slot).then_some(Wait::Join { child, stmt: *stmt })?
             }
             Instr::Do(SeqStmt::Rmw { address, stmt, .. }) => {
                 let guess = self.codes[slot].guesses.get(&pc)?;

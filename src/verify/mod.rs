@@ -167,6 +167,28 @@ fn has_loops(program: &crate::ir::Program) -> bool {
     loops
 }
 
+/// Whether a thread of `program` may wait for ever: it locks a mutex,
+/// assumes something (the waits of semaphores, barriers, read-write
+/// locks and `pthread_once` are assumptions, and so is every user's), or
+/// joins a thread outside `main` (a cycle of joins). Without any, every
+/// thread can move until it finishes or a bound stops it, and main's joins
+/// end: no execution deadlocks.
+fn may_deadlock(program: &crate::ir::Program) -> bool {
+    use crate::ir::StmtKind;
+    let mut waits = false;
+    for (id, function) in program.functions.iter().enumerate() {
+        let in_main = id == program.main;
+        crate::passes::walk::for_each_stmt(&function.body, &mut |stmt| {
+            waits |= match stmt {
+                StmtKind::MutexLock(_) | StmtKind::Assume(_) => true,
+                StmtKind::ThreadJoin { .. } => !in_main,
+                _ => false,
+            };
+        });
+    }
+    waits
+}
+
 /// Ends a report in error: its verdict, the verdict's exit code and
 /// `message`.
 fn stop(report: &mut VerifyReport, verdict: Verdict, message: String) {
@@ -201,8 +223,13 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     }
     let loaded =
         crate::frontend::load(&request.file, &request.options).map_err(TranslateError::from);
+    let mut deadlock_possible = true;
     if let Ok(program) = &loaded {
         report.has_loops = has_loops(program);
+        deadlock_possible = may_deadlock(program);
+        if request.deadlock_check && !deadlock_possible {
+            report.deadlock = DeadlockCheck::Checked;
+        }
     }
     // the native engine starts at once, beside the translation and CBMC
     let mut native = match (&loaded, request.engine) {
@@ -322,7 +349,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         let cbmc_safe = runs
             .as_ref()
             .is_ok_and(|runs| matches!(runs.model.outcome, Outcome::Safe));
-        let awaited = cbmc_safe && request.deadlock_check;
+        let awaited = cbmc_safe && request.deadlock_check && deadlock_possible;
         let (answer, seconds) = if run.has_answered() || !definitive || awaited {
             run.finish()
         } else {
