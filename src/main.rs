@@ -387,6 +387,11 @@ struct VerifyArgs {
     /// first definitive answer wins).
     #[arg(long, value_enum, default_value = "auto")]
     engine: EngineChoice,
+    /// Do not report deadlocks (executions in which every unfinished
+    /// thread waits for ever on a mutex, a join or a synchronisation
+    /// object) as violations of the property `deadlock`.
+    #[arg(long)]
+    no_deadlock_check: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -653,6 +658,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         sc_run: !arguments.no_sc_run && arguments.translation.sma.is_none(),
         engine: engine(arguments.engine),
         robustness: false,
+        deadlock_check: !arguments.no_deadlock_check,
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -680,6 +686,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         sc_run: false,
         engine: lazysma::options::Engine::Smc,
         robustness: true,
+        deadlock_check: false,
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

@@ -58,6 +58,10 @@ pub enum PropertyKind {
     /// `lazysma robust`: an execution's reads-from is one no SC execution
     /// has (found by the native engine; no assertion of the program).
     NotRobust,
+    /// `deadlock`: no unfinished thread can move, each waiting for ever on
+    /// a mutex, a join or a synchronisation object (found by the native
+    /// engine; no assertion of the program).
+    Deadlock,
 }
 
 impl PropertyKind {
@@ -79,6 +83,7 @@ impl PropertyKind {
             PropertyKind::NotRobust => {
                 "the program's reads observe what no sequentially consistent execution can"
             }
+            PropertyKind::Deadlock => "deadlock: no thread can move, each waits for ever",
         }
     }
 

@@ -24,6 +24,10 @@ pub struct Limits {
     /// reads-from no SC execution has is a violation of kind
     /// [`NOT_ROBUST`]. Only the reads-from search checks it.
     pub robustness: bool,
+    /// Also check for deadlocks (`deadlock`, on in `verify` unless
+    /// `--no-deadlock-check`): a state in which every unfinished thread
+    /// waits for ever is a violation of kind [`super::DEADLOCK`].
+    pub deadlocks: bool,
 }
 
 /// The kind of the violation a non-robust execution is.
@@ -49,8 +53,13 @@ pub struct Statistics {
     /// reached memory.
     pub complete_executions: usize,
     /// Executions that end otherwise: an assumption or loop bound cuts
-    /// them off, or threads wait forever (a lock, a join).
+    /// them off, or, with the deadlock check off, threads wait forever (a
+    /// lock, a join).
     pub blocked_executions: usize,
+    /// Of those, the executions that end in a deadlock (every unfinished
+    /// thread waits for ever, see [`super::deadlock`]); with the deadlock
+    /// check on, the first one is a violation.
+    pub deadlocked_executions: usize,
     /// Visible events issued (reads, writes, RMWs, fences, mutex
     /// operations, creations, joins) over all moves.
     pub events: usize,
@@ -259,10 +268,11 @@ fn check_limits(limits: &Limits) -> Result<(), Stopped> {
     Ok(())
 }
 
-/// The path of the frames on the stack, then `last`.
-fn found(stack: &[Frame], violation: Violation, last: PathStep) -> Found {
+/// The path of the frames on the stack, then `last` (none when the state
+/// the path reaches is the violation: a deadlock).
+fn found(stack: &[Frame], violation: Violation, last: Option<PathStep>) -> Found {
     let mut path: Vec<PathStep> = stack.iter().filter_map(|frame| frame.via.clone()).collect();
-    path.push(last);
+    path.extend(last);
     Found::Violation { violation, path }
 }
 
@@ -328,13 +338,13 @@ fn successors(
     state: &State,
     limits: &Limits,
     statistics: &mut Statistics,
-) -> Result<Result<Vec<(PathStep, State)>, (Violation, PathStep)>, Stopped> {
+) -> Result<Result<Vec<(PathStep, State)>, (Violation, Option<PathStep>)>, Stopped> {
     for slot in 0..state.threads.len() {
         if !footprints.is_local(machine, state, slot) {
             continue;
         }
         match expand(machine, state, Move::Run(slot), limits, statistics)? {
-            Err(violation) => return Ok(Err(violation)),
+            Err((violation, step)) => return Ok(Err((violation, Some(step)))),
             Ok(expansion)
                 if !expansion.cut && !expansion.disabled && !expansion.next.is_empty() =>
             {
@@ -352,12 +362,22 @@ fn successors(
     let mut ended = false;
     for step in moves {
         match expand(machine, state, step, limits, statistics)? {
-            Err(violation) => return Ok(Err(violation)),
+            Err((violation, step)) => return Ok(Err((violation, Some(step)))),
             Ok(expansion) => {
                 ended |= expansion.cut;
                 next.extend(expansion.next);
             }
         }
+    }
+    if next.is_empty()
+        && let Some(violation) = machine.deadlock(state)
+    {
+        statistics.blocked_executions += 1;
+        statistics.deadlocked_executions += 1;
+        if limits.deadlocks {
+            return Ok(Err((violation, None)));
+        }
+        return Ok(Ok(next));
     }
     if ended {
         statistics.blocked_executions += 1;

@@ -93,6 +93,7 @@ impl Machine<'_> {
                 slot,
                 description: self.describe(stmt, what),
                 kind,
+                origin: None,
             })
         };
         if self.freed(state, location) {
@@ -161,6 +162,7 @@ impl Machine<'_> {
                 slot,
                 description: self.describe(stmt, what),
                 kind,
+                origin: None,
             }))
         };
         let valid = self.valid(state, location);

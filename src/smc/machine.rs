@@ -36,6 +36,9 @@ pub struct Violation {
     /// The property's kind in CBMC's words (`assertion`,
     /// `array-bounds`...), for its id.
     pub kind: &'static str,
+    /// The statement a property of no assertion of the program is placed
+    /// at (a deadlock's: where its first waiting thread waits).
+    pub origin: Option<OriginId>,
 }
 
 /// The result of a move.
@@ -219,6 +222,7 @@ impl<'a> Machine<'a> {
                         None => unsupported.what,
                     },
                     kind: "array-bounds",
+                    origin: None,
                 })),
                 other => other,
             },
@@ -323,7 +327,7 @@ impl<'a> Machine<'a> {
 
     /// Runs the thread's private statements up to its next visible one or
     /// its end.
-    fn run_private(
+    pub(super) fn run_private(
         &self,
         state: &mut State,
         slot: usize,
@@ -368,6 +372,7 @@ impl<'a> Machine<'a> {
                             slot,
                             description: description.clone(),
                             kind: "assertion",
+                            origin: None,
                         }));
                     }
                 }
@@ -723,7 +728,7 @@ impl<'a> Machine<'a> {
 
     /// The location an access at `address` touches, or the violation the
     /// printed program reports for it.
-    fn location(
+    pub(super) fn location(
         &self,
         state: &mut State,
         slot: usize,
@@ -745,6 +750,7 @@ impl<'a> Machine<'a> {
             slot,
             description: self.describe(stmt, what),
             kind,
+            origin: None,
         };
         if let Some((first, scalars)) = memory.indexed_object(address) {
             let inside =

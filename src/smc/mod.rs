@@ -11,6 +11,7 @@
 //! the statement to blame.
 
 pub mod code;
+pub mod deadlock;
 pub mod decline;
 pub mod eval;
 pub mod explore;
@@ -30,6 +31,7 @@ pub mod rf_run;
 pub mod state;
 pub mod value;
 
+pub use deadlock::DEADLOCK;
 pub use decline::Declined;
 pub use explore::{Limits, NOT_ROBUST, Statistics};
 
@@ -285,7 +287,7 @@ fn run_reads_from(
     match found {
         RfFound::Safe => Ok(Answer::Safe(statistics, cut_offs(machine))),
         RfFound::Violation { violation, path } => {
-            let records = if violation.kind == NOT_ROBUST {
+            let records = if ends_without_move(&violation) {
                 replay::execution_records(machine, &path)
             } else {
                 replay::records(machine, &path)
@@ -299,6 +301,13 @@ fn run_reads_from(
             })
         }
     }
+}
+
+/// Whether a violation is an execution's rather than its last move's (a
+/// non-robust execution, a deadlock): its path ends with a move that
+/// violates nothing.
+fn ends_without_move(violation: &Violation) -> bool {
+    violation.kind == NOT_ROBUST || violation.kind == DEADLOCK
 }
 
 fn unsupported_reason(prepared: &Prepared, unsupported: machine::Unsupported) -> NoAnswer {
@@ -347,8 +356,12 @@ fn explicit(prepared: &Prepared, machine: &Machine, limits: &Limits) -> Result<A
     match found {
         Found::Safe => Ok(Answer::Safe(statistics, cut_offs(machine))),
         Found::Violation { violation, path } => {
-            let records = replay::records(machine, &path)
-                .map_err(|failure| NoAnswer::Failed(failure.to_string()))?;
+            let records = if ends_without_move(&violation) {
+                replay::execution_records(machine, &path)
+            } else {
+                replay::records(machine, &path)
+            };
+            let records = records.map_err(|failure| NoAnswer::Failed(failure.to_string()))?;
             Ok(Answer::Violation {
                 violation,
                 records,

@@ -229,7 +229,14 @@ impl Explorer<'_, '_> {
                 path: runner.path,
             }));
         }
-        if runner.blocked() || runner.stopped.iter().any(|&stopped| stopped) {
+        let deadlock = runner.blocked().then(|| runner.deadlock()).flatten();
+        if let Some((violation, path)) = deadlock {
+            self.statistics.blocked_executions += 1;
+            self.statistics.deadlocked_executions += 1;
+            if self.limits.deadlocks {
+                return Ok(Some(RfFound::Violation { violation, path }));
+            }
+        } else if runner.blocked() || runner.stopped.iter().any(|&stopped| stopped) {
             self.statistics.blocked_executions += 1;
         } else {
             self.statistics.complete_executions += 1;
@@ -307,6 +314,7 @@ impl Explorer<'_, '_> {
                     slot: events.last().map_or(0, |event| event.key.thread),
                     description: NOT_ROBUST_DESCRIPTION.to_string(),
                     kind: NOT_ROBUST,
+                    origin: None,
                 },
                 path: path.to_vec(),
             })),

@@ -347,6 +347,22 @@ impl<'m, 'a> Runner<'m, 'a> {
         Ok(None)
     }
 
+    /// The deadlock the run ends in, if it ends in one, with its machine
+    /// path: the run's, then the flushes of the stores still buffered
+    /// (a deadlock has every buffer empty, see [`super::deadlock`]).
+    pub fn deadlock(&self) -> Option<(Violation, Vec<PathStep>)> {
+        let mut state = self.state.clone();
+        let mut path = self.path.clone();
+        for slot in 0..state.buffers.len() {
+            while !state.buffers[slot].is_empty() {
+                flush(&mut state, slot, 0);
+                path.push((Move::Flush { slot, index: 0 }, Vec::new()));
+            }
+        }
+        let violation = self.machine.deadlock(&state)?;
+        Some((violation, path))
+    }
+
     /// Whether every thread that started has finished.
     pub fn blocked(&self) -> bool {
         self.state

@@ -157,6 +157,15 @@ pub fn check_and_explain(
         .property
         .as_ref()
         .and_then(PropertyReport::thread_slot);
+    // a deadlock is the state after the last step
+    let deadlock = report
+        .property
+        .as_ref()
+        .is_some_and(|property| property.kind == super::property::PropertyKind::Deadlock);
+    let witness_report = |witness, source| match deadlock {
+        true => renderer.witness_failing_at_end(witness, source),
+        false => renderer.witness(witness, source, failing),
+    };
     // CBMC's convention: a failed unwinding assertion fails the run
     let violation = match bound_reached {
         true => Verdict::UnwindingBound,
@@ -168,7 +177,7 @@ pub fn check_and_explain(
             false => Verdict::UncheckedViolation,
         };
         report.conclude(unchecked);
-        report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
+        report.witness = Some(witness_report(&decoded.sma_order, "sma-trace"));
         return;
     }
     report.check.performed = true;
@@ -184,7 +193,7 @@ pub fn check_and_explain(
         Ok(witness) => {
             report.check.realisable = Some(true);
             report.conclude(violation);
-            report.witness = Some(renderer.witness(&witness, "native-check", failing));
+            report.witness = Some(witness_report(&witness, "native-check"));
             if !bound_reached {
                 let found = diagnosis::diagnose(decoded, &witness, model);
                 report.diagnosis = Some(renderer.diagnosis(&found, model));
@@ -193,7 +202,7 @@ pub fn check_and_explain(
         Err(reason) => {
             report.check.realisable = Some(false);
             report.check.reason = Some(reason.clone());
-            report.witness = Some(renderer.witness(&decoded.sma_order, "sma-trace", failing));
+            report.witness = Some(witness_report(&decoded.sma_order, "sma-trace"));
             report.conclude_with(
                 Verdict::CheckFailed,
                 format!("the counterexample failed the native check: {reason}"),

@@ -21,6 +21,20 @@ pub enum Goal {
     Robustness,
 }
 
+/// Whether a report covers the built-in property `deadlock`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeadlockCheck {
+    /// The native engine answered: a deadlock within the bounds would be
+    /// the violation.
+    Checked,
+    /// The answer is the CBMC path's, which does not decide deadlocks (the
+    /// native engine gave none).
+    NotChecked,
+    /// `--no-deadlock-check`, and `robust`.
+    Off,
+}
+
 /// The verdict of `lazysma verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -324,6 +338,10 @@ pub struct NativeStatistics {
     pub complete_executions: usize,
     /// Executions an assumption or loop bound cut off, or that wait forever.
     pub blocked_executions: usize,
+    /// Of those, the executions in which every unfinished thread waits for
+    /// ever (a deadlock; with the deadlock check on, the first is the
+    /// violation).
+    pub deadlocked_executions: usize,
     /// Visible events the thread steps issued.
     pub events: usize,
 }
@@ -467,6 +485,11 @@ pub struct VerifyReport {
     /// other verdicts, and when a warning already names the code a bound
     /// cut off).
     pub reach: Option<ReachReport>,
+    /// Whether the verdict covers deadlocks (the property `deadlock`).
+    pub deadlock: DeadlockCheck,
+    /// Whether the program has a loop (or a `goto`, which may make one):
+    /// without one, no `--unwind` cuts an execution off.
+    pub has_loops: bool,
 }
 
 /// The reachability run after a safe verdict (`verify::reach`).

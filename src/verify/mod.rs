@@ -18,8 +18,8 @@ use crate::trace::execution::Decoded;
 use crate::trace::explain::{self, Counterexample, Evidence};
 use crate::trace::records::Assignment;
 use crate::trace::report::{
-    CbmcReport, CheckReport, DiagnosticReport, Goal, Invocation, KeptPrograms, PropertyReport,
-    Verdict, VerifyReport, WarningReport,
+    CbmcReport, CheckReport, DeadlockCheck, DiagnosticReport, Goal, Invocation, KeptPrograms,
+    PropertyReport, Verdict, VerifyReport, WarningReport,
 };
 use crate::trace::{render_json, render_sarif, render_text};
 use crate::translate::TranslateError;
@@ -50,6 +50,10 @@ pub struct VerifyRequest {
     /// `lazysma robust`: the native engine checks that every reads-from
     /// class is one SC gives, instead of the assertions.
     pub robustness: bool,
+    /// The built-in property `deadlock` (on unless `--no-deadlock-check`):
+    /// an execution in which every unfinished thread waits for ever is a
+    /// violation. Only the native engine decides it.
+    pub deadlock_check: bool,
 }
 
 /// How `verify` prints its report.
@@ -141,7 +145,48 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         warnings: Vec::new(),
         kept: None,
         reach: None,
+        deadlock: if request.deadlock_check {
+            DeadlockCheck::NotChecked
+        } else {
+            DeadlockCheck::Off
+        },
+        has_loops: true,
     }
+}
+
+/// Whether some function of `program` has a loop, or a `goto`, which may
+/// jump back.
+fn has_loops(program: &crate::ir::Program) -> bool {
+    use crate::ir::StmtKind;
+    let mut loops = false;
+    for function in &program.functions {
+        crate::passes::walk::for_each_stmt(&function.body, &mut |stmt| {
+            loops |= matches!(stmt, StmtKind::Loop { .. } | StmtKind::Goto(_));
+        });
+    }
+    loops
+}
+
+/// Whether a thread of `program` may wait for ever: it locks a mutex,
+/// assumes something (the waits of semaphores, barriers, read-write
+/// locks and `pthread_once` are assumptions, and so is every user's), or
+/// joins a thread outside `main` (a cycle of joins). Without any, every
+/// thread can move until it finishes or a bound stops it, and main's joins
+/// end: no execution deadlocks.
+fn may_deadlock(program: &crate::ir::Program) -> bool {
+    use crate::ir::StmtKind;
+    let mut waits = false;
+    for (id, function) in program.functions.iter().enumerate() {
+        let in_main = id == program.main;
+        crate::passes::walk::for_each_stmt(&function.body, &mut |stmt| {
+            waits |= match stmt {
+                StmtKind::MutexLock(_) | StmtKind::Assume(_) => true,
+                StmtKind::ThreadJoin { .. } => !in_main,
+                _ => false,
+            };
+        });
+    }
+    waits
 }
 
 /// Ends a report in error: its verdict, the verdict's exit code and
@@ -178,6 +223,14 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     }
     let loaded =
         crate::frontend::load(&request.file, &request.options).map_err(TranslateError::from);
+    let mut deadlock_possible = true;
+    if let Ok(program) = &loaded {
+        report.has_loops = has_loops(program);
+        deadlock_possible = may_deadlock(program);
+        if request.deadlock_check && !deadlock_possible {
+            report.deadlock = DeadlockCheck::Checked;
+        }
+    }
     // the native engine starts at once, beside the translation and CBMC
     let mut native = match (&loaded, request.engine) {
         (Ok(program), Engine::Auto | Engine::Smc) => Some(native::NativeRun::start(
@@ -185,6 +238,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             &request.options,
             request.timeout,
             request.robustness,
+            request.deadlock_check,
         )),
         _ => None,
     };
@@ -280,6 +334,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         searching: run.searching(),
     });
     let runs = run_cbmc(request, &sequential, sc_program.as_ref(), native_flags);
+    // the native engine searched every execution within the bounds for a
+    // deadlock and found none
+    let mut native_safe = false;
     if let Some(run) = native.take() {
         // the first definitive answer: the native engine's if it has one
         // now, else CBMC's if it has one, else whatever the native engine
@@ -287,12 +344,19 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         let definitive = runs.as_ref().is_ok_and(|runs| {
             matches!(runs.model.outcome, Outcome::Safe | Outcome::Violated { .. })
         });
-        let (answer, seconds) = if run.has_answered() || !definitive {
+        // CBMC's safe verdict says nothing of deadlocks, which only the
+        // native engine decides: its answer is awaited then
+        let cbmc_safe = runs
+            .as_ref()
+            .is_ok_and(|runs| matches!(runs.model.outcome, Outcome::Safe));
+        let awaited = cbmc_safe && request.deadlock_check && deadlock_possible;
+        let (answer, seconds) = if run.has_answered() || !definitive || awaited {
             run.finish()
         } else {
             run.stop()
         };
         report.native = Some(native::native_report(&answer, seconds));
+        native_safe = matches!(answer, Ok(crate::smc::Answer::Safe(..)));
         // a safe verdict with every execution cut off yields to CBMC's
         // definitive answer, which its reachability run explains
         if let Ok(answer) = answer
@@ -353,6 +417,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
                     &translation.map,
                     directory.path(),
                 );
+            }
+            if report.verdict == Verdict::Safe && native_safe && request.deadlock_check {
+                report.deadlock = DeadlockCheck::Checked;
             }
         }
     }
@@ -657,12 +724,18 @@ fn explain(
     map: &TranslationMap,
     model: Model,
 ) {
+    use crate::passes::properties::PropertyKind;
     if let Some(property) = report.property.take() {
-        let mut placed = PropertyReport::of(map, &property.id, &property.description);
-        // a non-robust execution violates no property of the table
-        if property.kind == crate::passes::properties::PropertyKind::NotRobust {
-            placed.kind = property.kind;
-        }
+        // a deadlock is placed already, and it and a non-robust execution
+        // violate no property of the table
+        let placed = match property.kind {
+            PropertyKind::Deadlock => property,
+            PropertyKind::NotRobust => PropertyReport {
+                kind: property.kind,
+                ..PropertyReport::of(map, &property.id, &property.description)
+            },
+            _ => PropertyReport::of(map, &property.id, &property.description),
+        };
         report.property = Some(placed);
     }
     explain::check_and_explain(report, decoded, map, model, request.native_check);
@@ -737,6 +810,7 @@ pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool
         sc_run: false,
         engine: Engine::Cbmc,
         robustness,
+        deadlock_check: !robustness,
     };
     let mut report = empty_report(&request);
     stop(&mut report, Verdict::BadInput, message.to_string());

@@ -12,7 +12,9 @@ use crate::passes::TranslationMap;
 use crate::passes::properties::PropertyKind;
 use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
 use crate::trace::execution;
-use crate::trace::report::{NativeReport, NativeStatistics, PropertyReport, ReachReport, Verdict};
+use crate::trace::report::{
+    DeadlockCheck, NativeReport, NativeStatistics, PropertyReport, ReachReport, Verdict,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
@@ -37,6 +39,7 @@ impl NativeRun {
         options: &TranslateOptions,
         timeout: Option<Duration>,
         robustness: bool,
+        deadlocks: bool,
     ) -> NativeRun {
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
@@ -51,6 +54,7 @@ impl NativeRun {
                 stop: Some(stop_flag),
                 deadline: timeout.map(|limit| started + limit),
                 robustness,
+                deadlocks,
             };
             let answer = smc::prepare(&program, &options)
                 .and_then(|prepared| smc::check(&prepared, &limits));
@@ -140,6 +144,7 @@ fn statistics_report(statistics: Statistics) -> NativeStatistics {
         moves: statistics.moves,
         complete_executions: statistics.complete_executions,
         blocked_executions: statistics.blocked_executions,
+        deadlocked_executions: statistics.deadlocked_executions,
         events: statistics.events,
     }
 }
@@ -154,10 +159,16 @@ fn record_format(model: MemoryModel) -> SmaImplementation {
     }
 }
 
-/// Why a native safe verdict may be vacuous past a cut ([`is_definitive`]).
-const NO_EXECUTION_ENDS: &str = "the native engine found no execution in which every thread \
-     finishes (a loop bound, an allocation, an assumption, an exit or a thread that waits for \
-     ever ends each one); --engine cbmc names the bound that cuts them off";
+/// Why a native safe verdict may be vacuous past a cut ([`is_definitive`]);
+/// a loop bound is named only where the program has a loop.
+fn no_execution_ends(has_loops: bool) -> String {
+    let loop_bound = if has_loops { "a loop bound, " } else { "" };
+    format!(
+        "the native engine found no execution in which every thread finishes ({loop_bound}an \
+         allocation, an assumption, an exit or a thread that waits for ever ends each one); \
+         --engine cbmc names the bound that cuts them off"
+    )
+}
 
 /// Fills `report` from the native engine's answer.
 pub fn conclude(
@@ -168,6 +179,9 @@ pub fn conclude(
 ) {
     report.engine = "smc";
     report.check.model = request.options.sma.model().name();
+    if request.deadlock_check {
+        report.deadlock = DeadlockCheck::Checked;
+    }
     let definitive = is_definitive(&answer);
     match answer {
         Answer::Safe(_, cut_offs) => {
@@ -177,7 +191,7 @@ pub fn conclude(
                 report.reach = Some(ReachReport {
                     end_of_main: Some(false),
                     seconds: 0.0,
-                    reason: Some(NO_EXECUTION_ENDS.to_string()),
+                    reason: Some(no_execution_ends(report.has_loops)),
                 });
             }
             // what the CBMC path's reachability run warns of (it runs when
@@ -201,6 +215,17 @@ pub fn conclude(
             let mut property = PropertyReport::new(&id, &violation.description);
             if violation.kind == smc::NOT_ROBUST {
                 property.kind = PropertyKind::NotRobust;
+            }
+            if violation.kind == smc::DEADLOCK {
+                // placed where its first waiting thread waits
+                property = PropertyReport::at(
+                    map,
+                    &id,
+                    &violation.description,
+                    PropertyKind::Deadlock,
+                    violation.origin,
+                    Some(violation.slot),
+                );
             }
             report.property = Some(property);
             let model = request.options.sma.model();

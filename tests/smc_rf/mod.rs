@@ -35,6 +35,7 @@ pub fn limits() -> Limits {
         stop: None,
         deadline: None,
         robustness: false,
+        deadlocks: false,
     }
 }
 

@@ -3,8 +3,8 @@
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
 use super::report::{
-    CycleStep, FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport, StepKind, StepReport,
-    Verdict, VerifyReport,
+    CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport,
+    StepKind, StepReport, Verdict, VerifyReport,
 };
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
@@ -269,12 +269,26 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
     if !source_point(out, property, style) {
         let _ = writeln!(out, "  {}", property.description);
     }
+    if property.kind == PropertyKind::Deadlock {
+        deadlock_waits(out, &property.description);
+    }
     if report.found_under_sc {
         let _ = writeln!(
             out,
             "Found by the run under SC beside the {model} run: this bug needs no weak memory, and {model} allows \
              every execution SC allows."
         );
+    }
+}
+
+/// Where each thread of a deadlock waits, one line each (the native
+/// engine's description: `no thread can move: W; W...`).
+fn deadlock_waits(out: &mut String, description: &str) {
+    let waits = description
+        .split_once(": ")
+        .map_or(description, |(_, waits)| waits);
+    for wait in waits.split("; ") {
+        let _ = writeln!(out, "  {wait}");
     }
 }
 
@@ -377,6 +391,9 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
     }
     if report.verdict == Verdict::Safe {
         let _ = writeln!(out, "{}", style.dim(&safe_note(report)));
+        if report.deadlock == DeadlockCheck::NotChecked && report.goal == Goal::Assertions {
+            let _ = writeln!(out, "{}", style.dim(DEADLOCK_NOT_CHECKED));
+        }
         if !report.warnings.is_empty() {
             let _ = writeln!(
                 out,
@@ -387,6 +404,10 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         }
     }
 }
+
+/// What a safe verdict of the CBMC path does not say.
+const DEADLOCK_NOT_CHECKED: &str = "(deadlocks were not checked: only the native engine decides them, and it did not run \
+     or gave no answer; --engine smc runs it alone and tells why)";
 
 /// The SMA whose run gave the verdict.
 fn checked_by(report: &VerifyReport) -> String {
@@ -448,7 +469,7 @@ fn safe_note(report: &VerifyReport) -> String {
         .sufficient_nmalloc
         .is_some_and(|nmalloc| report.bounds.nmalloc >= nmalloc);
     let mut needs = vec!["more rounds"];
-    if !report.unwinding_assertions {
+    if !report.unwinding_assertions && report.has_loops {
         needs.push("loop iterations");
     }
     if report.sma != SmaImplementation::Sc && !qsize_enough {
@@ -482,7 +503,9 @@ fn safe_note(report: &VerifyReport) -> String {
 /// What a safe verdict of the native engine covers: every interleaving and
 /// every store-buffer length, within the loop bounds.
 fn native_safe_note(report: &VerifyReport) -> String {
-    let loops = if report.unwinding_assertions {
+    let loops = if !report.has_loops {
+        "the program has no loop"
+    } else if report.unwinding_assertions {
         "every loop exits within --unwind"
     } else {
         "bugs that need more loop iterations are not ruled out"
@@ -515,8 +538,12 @@ fn native_line(native: &super::report::NativeReport) -> String {
             ));
         }
         line.push_str(&format!(
-            ", {} complete and {} blocked executions, {} events",
-            statistics.complete_executions, statistics.blocked_executions, statistics.events
+            ", {} complete and {} blocked executions ({} deadlocked, {} cut off or stopped), {} events",
+            statistics.complete_executions,
+            statistics.blocked_executions,
+            statistics.deadlocked_executions,
+            statistics.blocked_executions - statistics.deadlocked_executions,
+            statistics.events
         ));
     }
     line.push_str(&format!(": {:.3} s", native.seconds));

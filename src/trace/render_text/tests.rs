@@ -49,6 +49,8 @@ fn safe_report(
         warnings: Vec::new(),
         kept: None,
         reach: None,
+        deadlock: super::super::report::DeadlockCheck::Checked,
+        has_loops: true,
     }
 }
 

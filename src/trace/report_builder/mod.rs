@@ -237,6 +237,18 @@ impl Renderer<'_> {
         }
     }
 
+    /// The witness in report form of a property that fails after its
+    /// last step (a deadlock: no thread can move once every step is done).
+    pub fn witness_failing_at_end(&self, witness: &Witness, source: &'static str) -> WitnessReport {
+        let rows = self.steps_failing(witness, None);
+        WitnessReport {
+            source,
+            fails_after_step: Some(rows.len()),
+            steps: rows,
+            frees: self.frees(),
+        }
+    }
+
     /// The rows of a witness; synthetic events and drains of empty
     /// buffers are left out, a store flushed right after it was issued is
     /// one row.

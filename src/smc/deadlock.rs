@@ -1,0 +1,222 @@
+//! Deadlocks, the built-in property `deadlock`: a state of the search in
+//! which some thread has not finished, every store buffer is empty, and
+//! every unfinished thread waits for what no thread will ever do: a lock
+//! of a mutex that a thread holds, a join of a thread that has not
+//! finished, or the wait of a synchronisation object (a barrier, a
+//! semaphore, a read-write lock, `pthread_once`) whose word does not admit
+//! it. A thread stopped at a false assumption (`__VERIFIER_assume`, a loop
+//! bound of `--unwind`, a pointer outside its objects) does not wait: a
+//! state with such a thread is never a deadlock, so a bound never makes
+//! one. Neither is a state in which a thread may still move, or a buffered
+//! store may still reach memory, nor one after `main` returned, which ends
+//! the process and every thread that waits.
+
+use super::code::Instr;
+use super::eval::Choices;
+use super::machine::{Machine, Outcome, Violation};
+use super::state::{State, Status};
+use super::value::CType;
+use crate::ir::OriginId;
+use crate::passes::SeqStmt;
+
+/// The kind of a deadlock's violation (its property name).
+pub const DEADLOCK: &str = "deadlock";
+
+/// What an unfinished thread waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// A lock of the mutex at `location`, which `holder` holds.
+    Mutex {
+        location: u32,
+        holder: Option<usize>,
+        stmt: OriginId,
+    },
+    /// A join of thread `child`, which has not finished.
+    Join { child: usize, stmt: OriginId },
+    /// The wait of a synchronisation object whose word at `location`
+    /// holds `value`, which does not admit the step.
+    Word {
+        location: u32,
+        value: i64,
+        stmt: OriginId,
+    },
+}
+
+/// Choices that note whether a nondeterministic value was asked for: a
+/// wait that depends on one is not judged.
+#[derive(Default)]
+struct Noting {
+    chose: bool,
+}
+
+impl Choices for Noting {
+    fn choose(&mut self, lo: i64, _values: u32) -> i64 {
+        self.chose = true;
+        lo
+    }
+}
+
+impl Machine<'_> {
+    /// The deadlock of `state`, as a violation that names where each
+    /// waiting thread waits, if `state` is one (the module's `//!`).
+    pub fn deadlock(&self, state: &State) -> Option<Violation> {
+        if state.buffers.iter().any(|buffer| !buffer.is_empty()) || state.atomic.is_some() {
+            return None;
+        }
+        // main's return ends the process, and the threads waiting with it
+        // (a `pthread_exit` of main, which does not, finishes it too: such
+        // a deadlock goes unreported rather than one made up)
+        if state
+            .threads
+            .first()
+            .is_none_or(|main| main.status == Status::Finished)
+        {
+            return None;
+        }
+        let mut waits = Vec::new();
+        for (slot, thread) in state.threads.iter().enumerate() {
+            match thread.status {
+                Status::NotCreated | Status::Finished => {}
+                Status::Created | Status::Running => waits.push((slot, self.wait_of(state, slot)?)),
+            }
+        }
+        // placed where a thread waits for another's mutex or object,
+        // rather than at a join, which only waits for those
+        let &(first, first_wait) = waits
+            .iter()
+            .find(|(_, wait)| !matches!(wait, Wait::Join { .. }))
+            .or(waits.first())?;
+        let described: Vec<String> = waits
+            .iter()
+            .map(|&(slot, wait)| self.describe_wait(slot, wait))
+            .collect();
+        Some(Violation {
+            slot: first,
+            description: format!("no thread can move: {}", described.join("; ")),
+            kind: DEADLOCK,
+            origin: Some(match first_wait {
+                Wait::Mutex { stmt, .. } | Wait::Join { stmt, .. } | Wait::Word { stmt, .. } => {
+                    stmt
+                }
+            }),
+        })
+    }
+
+    /// What thread `slot` waits for in `state`, if its next move waits
+    /// (it does not when it could move, or when an assumption cuts it off).
+    pub fn wait_of(&self, state: &State, slot: usize) -> Option<Wait> {
+        let mut state = state.clone();
+        let mut choices = Noting::default();
+        if state.threads.get(slot)?.status == Status::Created {
+            state.threads[slot].status = Status::Running;
+            let prefix = self.run_private(&mut state, slot, &mut choices).ok()?;
+            if !matches!(prefix, Outcome::Next(())) || state.threads[slot].status != Status::Running
+            {
+                return None;
+            }
+        }
+        let pc = state.threads[slot].pc;
+        let wait = match self.codes[slot].instrs.get(pc)? {
+            Instr::Do(SeqStmt::Lock { address, stmt }) => {
+                let location = self.location(&mut state, slot, address, *stmt, &mut choices);
+                let location = location.ok()?.ok()?;
+                let held = *state.memory.get(location as usize)? != 0;
+                held.then(|| Wait::Mutex {
+                    location,
+                    holder: state
+                        .held
+                        .iter()
+                        .find(|(held, _)| *held == location)
+                        .map(|&(_, holder)| holder),
+                    stmt: *stmt,
+                })?
+            }
+            Instr::Do(SeqStmt::Join { handle, stmt }) => {
+                let joined = self.eval(&mut state, slot, handle, &mut choices).ok()?;
+                let child = CType {
+                    bits: 32,
+                    signed: false,
+                }
+                .convert(joined) as usize;
+                // a join of the thread itself fails (EDEADLK) rather than
+                // waits
+                let finished = state.threads.get(child)?.status == Status::Finished;
+                (!finished && child != slot).then_some(Wait::Join { child, stmt: *stmt })?
+            }
+            Instr::Do(SeqStmt::Rmw { address, stmt, .. }) => {
+                let guess = self.codes[slot].guesses.get(&pc)?;
+                let location = self.location(&mut state, slot, address, *stmt, &mut choices);
+                let location = location.ok()?.ok()?;
+                let value = *state.memory.get(location as usize)?;
+                let outcome = self.resolve_guess(&mut state, slot, guess, value, &mut choices);
+                matches!(outcome, Ok(Outcome::CutOff)).then_some(Wait::Word {
+                    location,
+                    value,
+                    stmt: *stmt,
+                })?
+            }
+            _ => return None,
+        };
+        (!choices.chose).then_some(wait)
+    }
+
+    /// `thread t waits at file:line `text` for ...`.
+    fn describe_wait(&self, slot: usize, wait: Wait) -> String {
+        let map = &self.program.map;
+        let thread = |slot: usize| {
+            map.threads
+                .get(slot)
+                .map_or_else(|| format!("thread {slot}"), |thread| thread.name(slot))
+        };
+        let location = |location: u32| {
+            map.locations
+                .get(location as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("location {location}"))
+        };
+        let at = |stmt: OriginId| match map.origins.get(stmt) {
+            Some(origin) => {
+                let file = std::path::Path::new(&origin.file)
+                    .file_name()
+                    .map_or(origin.file.clone(), |name| {
+                        name.to_string_lossy().into_owned()
+                    });
+                format!("{file}:{} `{}`", origin.line, origin.text)
+            }
+            None => "an unknown statement".to_string(),
+        };
+        let what = match wait {
+            Wait::Mutex {
+                location: mutex,
+                holder,
+                stmt,
+            } => {
+                let holder = match holder {
+                    Some(holder) if holder == slot => "which it holds itself".to_string(),
+                    Some(holder) => format!("which {} holds", thread(holder)),
+                    None => "which is taken".to_string(),
+                };
+                format!(
+                    "waits at {} for mutex {}, {holder}",
+                    at(stmt),
+                    location(mutex)
+                )
+            }
+            Wait::Join { child, stmt } => format!(
+                "waits at {} for {} to finish, which it never does",
+                at(stmt),
+                thread(child)
+            ),
+            Wait::Word {
+                location: word,
+                value,
+                stmt,
+            } => format!(
+                "waits at {} until {} (now {value}) lets it go on",
+                at(stmt),
+                location(word)
+            ),
+        };
+        format!("{} {what}", thread(slot))
+    }
+}
