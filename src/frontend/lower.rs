@@ -436,6 +436,9 @@ pub struct FnLowerer<'l, 'a> {
     pub latest_allocation: Option<(Expr, OriginId)>,
     /// The objects designated through pointers (`converted_accesses`).
     pub pointer_bases: super::pointer_accesses::PointerBases,
+    /// The depth and place of a `__VERIFIER_loop_bound(n)` that waits for
+    /// the next loop ([`Program::loop_bounds`]).
+    pub pending_loop_bound: Option<(u32, Span)>,
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
@@ -468,6 +471,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             in_allocation_size: false,
             latest_allocation: None,
             pointer_bases: Default::default(),
+            pending_loop_bound: None,
         }
     }
 

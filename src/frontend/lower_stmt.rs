@@ -212,6 +212,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.defined_labels.insert(label.to_string());
         let origin = self.lw.origin(span);
         self.origin = origin;
+        self.take_loop_bound(origin);
         self.emit(StmtKind::Label(id, label.to_string()));
         let again = self.fresh_label();
         let outer = self.backward_labels.insert(label.to_string(), again);
@@ -300,6 +301,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     ) -> LResult<()> {
         let origin = self.lw.origin(span);
         self.origin = origin;
+        self.take_loop_bound(origin);
         match init.map(|i| &i.node) {
             Some(ForInitializer::Declaration(d)) => self.declaration(d)?,
             Some(ForInitializer::Expression(e)) => {
