@@ -747,6 +747,15 @@ pub enum Global {
     /// A thread-local variable: element `pthread_self()` of a plain array
     /// with one element per thread ([`crate::ir::Program::per_thread`]).
     ThreadLocal { id: usize, ty: CType },
+    /// A thread-local object whose address the program takes: shared
+    /// memory, the running thread's copy at the address that
+    /// `Expr::Load(Place::PlainGlobal(address))` stands for
+    /// ([`crate::ir::ThreadLocalObject`]).
+    ThreadLocalShared {
+        address: PlainGlobalId,
+        ty: CType,
+        atomic: bool,
+    },
 }
 
 /// The plain globals of thread-specific data, declared at their first use.

@@ -471,10 +471,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Some(&init.node.declarator),
                 init.span,
             )?;
-            let (ty, _) = declared.without_atomic();
+            let object = types::atomic_object(&d.node.specifiers, declared);
             let key = format!("{}::{name}", self.name);
             self.lw
-                .declare_thread_local(&key, ty, init.node.initializer.as_ref(), init.span)?;
+                .declare_thread_local(&key, object, init.node.initializer.as_ref(), init.span)?;
             self.bind(&name, Binding::Global(key));
         }
         Ok(())

@@ -297,7 +297,7 @@ fn top_declaration<'a>(
                     && named_constant(lw, &name.node.name, ty, init.node.initializer.as_ref()) => {}
             ty if thread_local => lw.declare_thread_local(
                 &name.node.name,
-                ty,
+                (ty, atomic),
                 init.node.initializer.as_ref(),
                 init.span,
             )?,
