@@ -192,7 +192,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         match self.pending_loop_bound {
             Some((depth, span)) => self.lw.refuse(
                 span,
-                format!("`__VERIFIER_loop_bound({depth})` with no loop after it in `{}`", self.name),
+                format!(
+                    "`__VERIFIER_loop_bound({depth})` with no loop after it in `{}`",
+                    self.name
+                ),
                 Some("put it right before the loop it bounds"),
             ),
             None => Ok(()),

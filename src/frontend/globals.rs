@@ -120,7 +120,11 @@ impl<'a> Lowerer<'a> {
         self.types.object_types.insert(name.to_string(), ty.clone());
         self.globals.insert(
             name.to_string(),
-            Global::ThreadLocalShared { address, ty, atomic },
+            Global::ThreadLocalShared {
+                address,
+                ty,
+                atomic,
+            },
         );
     }
 

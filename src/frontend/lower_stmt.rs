@@ -473,8 +473,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             )?;
             let object = types::atomic_object(&d.node.specifiers, declared);
             let key = format!("{}::{name}", self.name);
-            self.lw
-                .declare_thread_local(&key, object, init.node.initializer.as_ref(), init.span)?;
+            self.lw.declare_thread_local(
+                &key,
+                object,
+                init.node.initializer.as_ref(),
+                init.span,
+            )?;
             self.bind(&name, Binding::Global(key));
         }
         Ok(())

@@ -207,7 +207,11 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Some(Global::Plain { id, ty }) => {
                 Ok(LVal::Private(Place::PlainGlobal(*id), ty.clone()))
             }
-            Some(Global::ThreadLocalShared { address, ty, atomic }) => Ok(LVal::Shared {
+            Some(Global::ThreadLocalShared {
+                address,
+                ty,
+                atomic,
+            }) => Ok(LVal::Shared {
                 address: Expr::Load(Place::PlainGlobal(*address)),
                 ty: ty.clone(),
                 atomic: *atomic,

@@ -12,8 +12,8 @@ use crate::ir::*;
 use crate::options::{AddressForm, BoundChoice, TranslateOptions};
 use lang_c::ast::*;
 use lang_c::span::Node;
-use std::path::PathBuf;
 use std::collections::HashSet;
+use std::path::PathBuf;
 
 /// Default heap block size (scalars) when no allocation has a constant size.
 const DEFAULT_HEAP_BLOCK: u32 = 8;
@@ -134,7 +134,9 @@ fn lower_unit_with(
     lw.program.value_bits = value_bits;
     lw.division_checks = options.division_checks;
     // the loop bound sizes variable-length arrays of thread handles
-    let deepest = bounds.deepest_unwind().max(super::scan::deepest_loop_bound(unit));
+    let deepest = bounds
+        .deepest_unwind()
+        .max(super::scan::deepest_loop_bound(unit));
     lw.types.thread_array_bound = u64::from(deepest) + 1;
     lw.value_bits = value_bits;
     lw.widen_for_floating = options.auto_bounds.bitwidth != BoundChoice::Given;
