@@ -208,7 +208,10 @@ impl<'a> Lowerer<'a> {
             ) => return Ok(()),
             None => {}
         }
-        if ty.is_thread_data() {
+        // a handle whose address the program takes (`start(&t)`) is in
+        // shared memory, as one in a struct or a heap block is
+        let handle_escapes = ty.is_thread_handle() && self.names_passed_by_address.contains(name);
+        if ty.is_thread_data() && !handle_escapes {
             let ir_ty = self.types.ir_type(&ty);
             self.program.plain_globals.push(PlainGlobal {
                 name: name.to_string(),

@@ -70,6 +70,10 @@ pub struct Lowerer<'a> {
     /// The names whose address the unit takes (`&x`): a `const` global
     /// among them is an object, not a named constant.
     pub addressed_names: HashSet<String>,
+    /// The names whose address a function takes other than for a builtin
+    /// that keeps no address (`pthread_create(&t, ...)` does not; `start(&t)`
+    /// does): a global thread handle among them is in shared memory.
+    pub names_passed_by_address: HashSet<String>,
     /// The plain globals of thread-specific data, once a call uses them.
     pub key_tables: Option<KeyTables>,
     /// Whether a division checks its divisor ([`crate::options::TranslateOptions::division_checks`]).
@@ -272,6 +276,7 @@ impl<'a> Lowerer<'a> {
             address_taken_apart_at: None,
             function_values: HashSet::new(),
             addressed_names: HashSet::new(),
+            names_passed_by_address: HashSet::new(),
             key_tables: None,
             division_checks: true,
             specialisations: Specialisations::default(),

@@ -514,12 +514,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let is_array = matches!(ty, CType::Array(..));
         // a union punning a floating value lives in shared memory, which
         // reads one member's bits as the other
-        let shared = !ty.is_thread_data()
-            && (self.address_use.address_taken(name, &ty)
-                || (is_array && self.address_use.used_as_value.contains(name))
-                || atomic
-                || self.lw.types.puns_floating(&ty)
-                || self.lw.types.has_byte_alias(&ty));
+        // a thread handle whose address a function is given (`start(&t)`,
+        // which creates the thread) is a handle in shared memory, as one
+        // in a global struct or a heap block is
+        let shared = match ty.is_thread_data() {
+            true => ty.is_thread_handle() && self.address_use.address_taken(name, &ty),
+            false => {
+                self.address_use.address_taken(name, &ty)
+                    || (is_array && self.address_use.used_as_value.contains(name))
+                    || atomic
+                    || self.lw.types.puns_floating(&ty)
+                    || self.lw.types.has_byte_alias(&ty)
+            }
+        };
         let id = self.new_local(name, ty.clone(), shared);
         if atomic {
             self.atomic_locals.insert(id);

@@ -142,6 +142,7 @@ fn lower_unit_with(
     lw.widen_for_floating = options.auto_bounds.bitwidth != BoundChoice::Given;
     lw.function_values = super::scan::names_used_as_values(unit);
     lw.addressed_names = super::scan::names_with_address_taken(unit);
+    lw.names_passed_by_address = super::scan::names_passed_by_address(unit);
     lw.types.member_uses = Some(super::scan::member_uses(unit));
     // a declaration of the program may begin with a system header's
     // macro (`bool g;` is `_Bool g;` from stdbool.h): it is the header's

@@ -572,3 +572,29 @@ impl<'ast> Visit<'ast> for Names {
         self.names.insert(identifier.name.clone());
     }
 }
+
+/// The names whose address some function of the unit takes other than as
+/// an argument of a builtin that keeps no address (`pthread_create(&t,
+/// ...)`, `memset(&x, ...)`), as [`AddressUse`] sees them.
+pub fn names_passed_by_address(unit: &TranslationUnit) -> HashSet<String> {
+    let definitions: Vec<&Node<FunctionDefinition>> = unit
+        .0
+        .iter()
+        .filter_map(|external| match &external.node {
+            ExternalDeclaration::FunctionDefinition(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let program_functions: HashSet<String> = definitions
+        .iter()
+        .filter_map(|f| super::types::declarator_name(&f.node.declarator.node))
+        .map(|name| name.node.name.clone())
+        .collect();
+    definitions
+        .iter()
+        .flat_map(|f| {
+            let uses = AddressUse::of(&f.node.statement, program_functions.clone());
+            uses.address_taken.into_iter().chain(uses.indexed_address)
+        })
+        .collect()
+}
