@@ -169,6 +169,7 @@ impl TranslationArgs {
                 },
                 heap_block: self.heap_block,
                 unwindset: self.unwindset()?,
+                loop_bound_lines: Default::default(),
             },
             include_dirs: self.include.clone(),
             defines: self.define.clone(),

@@ -1,7 +1,7 @@
 //! Options shared by `translate` and `verify`: memory model, SMA
 //! implementation and the bounds, with their documented defaults.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// The memory model the program is checked under.
@@ -152,6 +152,10 @@ pub struct Bounds {
     /// input file (or of an included FILE) and their own unrolling depth,
     /// instead of `unwind`.
     pub unwindset: BTreeMap<LoopLine, u32>,
+    /// The lines of `unwindset` whose depth the program gave with Dat3M's
+    /// `__VERIFIER_loop_bound(n)` before the loop, not `--unwindset`.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub loop_bound_lines: BTreeSet<LoopLine>,
 }
 
 /// The line a loop starts on, as `--unwindset` names it: a line of the input
@@ -247,7 +251,10 @@ impl Bounds {
         let own: Vec<String> = self
             .unwindset
             .iter()
-            .map(|(line, depth)| format!("{}: {depth}", line.describe()))
+            .map(|(line, depth)| match self.loop_bound_lines.contains(line) {
+                true => format!("{}: {depth} by __VERIFIER_loop_bound", line.describe()),
+                false => format!("{}: {depth}", line.describe()),
+            })
             .collect();
         if own.is_empty() {
             format!("unwind {}", self.unwind)
@@ -286,6 +293,7 @@ impl Default for Bounds {
             nmalloc: 2,
             heap_block: None,
             unwindset: BTreeMap::new(),
+            loop_bound_lines: BTreeSet::new(),
         }
     }
 }

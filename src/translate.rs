@@ -3,7 +3,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::frontend::{self, FrontendError};
 use crate::ir::Program;
-use crate::options::{BoundChoice, Bounds, SmaImplementation, TranslateOptions};
+use crate::options::{BoundChoice, Bounds, LoopLine, SmaImplementation, TranslateOptions};
 use crate::passes::heap_needs::HeapNeeds;
 use crate::passes::sufficient::SufficientBounds;
 use crate::passes::{self, TranslationMap};
@@ -139,18 +139,54 @@ fn with_auto_bounds(
 /// `options` with shared memory as wide as the frontend lowered `program`
 /// for: `--bitwidth`, or wider for a wide scalar (`double`, `long`) where the option was
 /// not given.
+///
+/// The loops the program bounds itself with `__VERIFIER_loop_bound(n)` are
+/// added to `--unwindset` (a line `--unwindset` names keeps its depth).
 pub(crate) fn with_lowered_width(
     program: &Program,
     options: &TranslateOptions,
 ) -> TranslateOptions {
     let bitwidth = options.bounds.bitwidth.max(program.value_bits);
+    let mut bounds = Bounds {
+        bitwidth,
+        ..options.bounds.clone()
+    };
+    for (line, depth) in source_loop_bounds(program) {
+        if !bounds.unwindset.contains_key(&line) {
+            bounds.unwindset.insert(line.clone(), depth);
+            bounds.loop_bound_lines.insert(line);
+        }
+    }
     TranslateOptions {
-        bounds: Bounds {
-            bitwidth,
-            ..options.bounds.clone()
-        },
+        bounds,
         ..options.clone()
     }
+}
+
+/// The lines of the loops that `__VERIFIER_loop_bound(n)` bounds, as
+/// `--unwindset` names them (a line of an included file with its path),
+/// with their depths.
+fn source_loop_bounds(program: &Program) -> Vec<(LoopLine, u32)> {
+    let input = program
+        .functions
+        .get(program.main)
+        .and_then(|main| program.origins.get(main.origin))
+        .map(|origin| origin.file.as_str());
+    program
+        .loop_bounds
+        .iter()
+        .filter_map(|&(origin, depth)| {
+            let origin = program.origins.get(origin)?;
+            let file = (Some(origin.file.as_str()) != input).then(|| origin.file.clone());
+            Some((
+                LoopLine {
+                    file,
+                    line: origin.line,
+                },
+                depth,
+            ))
+        })
+        .collect()
 }
 
 /// The value of a bound chosen by `choice`, given the number `given` and

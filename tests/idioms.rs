@@ -12,10 +12,25 @@ fn folder() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/idioms")
 }
 
+/// The corpus kept outside the repository: `LAZYSMA_CORPUS`, else
+/// `../shared` beside the repository.
+fn outside_corpus() -> PathBuf {
+    std::env::var_os("LAZYSMA_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+}
+
 /// (program, arguments, verdict) of expected.tsv; `-I` folders are
 /// relative to the fixtures' folder.
 fn expectations() -> Vec<(String, Vec<String>, Verdict)> {
-    let text = std::fs::read_to_string(folder().join("expected.tsv")).expect("expected.tsv");
+    read_expectations("expected.tsv")
+}
+
+/// (program, arguments, verdict) of the table `name` of the fixtures'
+/// folder; `-I` folders are relative to it, or to the outside corpus
+/// when they start with `CORPUS/`.
+fn read_expectations(name: &str) -> Vec<(String, Vec<String>, Verdict)> {
+    let text = std::fs::read_to_string(folder().join(name)).expect("the expectations");
     text.lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
         .map(|line| {
@@ -28,7 +43,11 @@ fn expectations() -> Vec<(String, Vec<String>, Verdict)> {
                 if word == "-I"
                     && let Some(dir) = words.next()
                 {
-                    arguments.push(folder().join(dir).display().to_string());
+                    let dir = match dir.strip_prefix("CORPUS/") {
+                        Some(inside) => outside_corpus().join(inside),
+                        None => folder().join(dir),
+                    };
+                    arguments.push(dir.display().to_string());
                 }
             }
             let verdict = Verdict::parse(fields[2]).expect("a verdict");
@@ -58,6 +77,106 @@ fn each_idiom_gets_its_verdict() {
     .flatten()
     .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Whether concurrencykit's headers are in the outside corpus; without
+/// them a test that needs them says so and passes, unless
+/// `LAZYSMA_CORPUS` names the corpus.
+fn concurrencykit_present() -> bool {
+    let headers = outside_corpus().join("ck/include/ck_pr.h");
+    if headers.is_file() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("LAZYSMA_CORPUS").is_none(),
+        "LAZYSMA_CORPUS has no {}",
+        headers.display()
+    );
+    eprintln!(
+        "skipped: no concurrencykit headers at {}",
+        headers.display()
+    );
+    false
+}
+
+#[test]
+fn concurrencykit_spinlocks_of_the_x86_64_port_get_their_verdicts_from_both_engines() {
+    if !require_cbmc() || !concurrencykit_present() {
+        return;
+    }
+    let jobs: Vec<(String, Vec<String>, Verdict, &str)> = read_expectations("ck_expected.tsv")
+        .into_iter()
+        .flat_map(|(program, arguments, verdict)| {
+            ["cbmc", "smc"].map(|engine| (program.clone(), arguments.clone(), verdict, engine))
+        })
+        .collect();
+    assert!(jobs.len() >= 12, "ck_expected.tsv lists the spinlocks");
+    let failures: Vec<String> =
+        parallel_map(&jobs, workers(), |(program, arguments, verdict, engine)| {
+            let mut all: Vec<&str> = arguments.iter().map(String::as_str).collect();
+            all.extend(["--engine", engine, "--timeout", "300"]);
+            let (code, stdout, stderr) = verify(&folder().join(program), &all);
+            (code != verdict.exit_code()).then(|| {
+                format!("{program} {all:?}: expected {verdict:?}, exit {code}\n{stdout}\n{stderr}")
+            })
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn x86_assembly_and_thread_local_fixtures_run_natively() {
+    // their SC and TSO verdicts are safe: gcc's x86 binaries hold too
+    if !concurrencykit_present() {
+        return;
+    }
+    let corpus = outside_corpus().join("ck/include");
+    let ck = folder().join("ck");
+    let includes = [
+        "-I".to_string(),
+        ck.display().to_string(),
+        "-I".to_string(),
+        corpus.display().to_string(),
+    ];
+    for lock in [None, Some("-DCK_LOCK_CAS")] {
+        let mut arguments = includes.to_vec();
+        arguments.extend(lock.map(str::to_string));
+        let ran = runs_natively(&folder().join("ck_spinlock.c"), &arguments);
+        assert_ne!(ran, Some(false), "ck_spinlock.c {lock:?} under gcc");
+    }
+    let verify_fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify");
+    for program in ["clh_thread_local.c", "x86_asm_atomics.c"] {
+        let ran = runs_natively(&verify_fixtures.join(program), &[]);
+        assert_ne!(ran, Some(false), "{program} under gcc");
+    }
+}
+
+/// Whether the threaded program `path`, compiled by gcc with `arguments`,
+/// runs to its end each of 20 times; `None` without gcc.
+fn runs_natively(path: &Path, arguments: &[String]) -> Option<bool> {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let binary = directory.path().join("program");
+    let compiled = std::process::Command::new("gcc")
+        .args(["-O2", "-pthread"])
+        .args(arguments)
+        .arg(path)
+        .arg("-o")
+        .arg(&binary)
+        .output()
+        .ok()?;
+    assert!(
+        compiled.status.success(),
+        "gcc compiles {}: {}",
+        path.display(),
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+    Some((0..20).all(|_| {
+        std::process::Command::new(&binary)
+            .status()
+            .is_ok_and(|status| status.success())
+    }))
 }
 
 #[test]

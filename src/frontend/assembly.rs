@@ -1,5 +1,6 @@
 //! Inline assembly: the fences and the instructions without a memory
-//! effect that lazysma understands; anything else is refused.
+//! effect that lazysma understands; assembly with operands is lowered by
+//! `asm_operands`; anything else is refused.
 
 use super::lower::{FnLowerer, LResult};
 use crate::ir::*;
@@ -12,25 +13,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// template in turn; anything else is refused, since its effect would
     /// be lost.
     pub fn asm(&mut self, asm: &'a AsmStatement, span: Span) -> LResult<()> {
-        let (template, has_operands) = match asm {
-            AsmStatement::GnuBasic(s) => (s.node.concat(), false),
-            AsmStatement::GnuExtended(e) => (
-                e.template.node.concat(),
-                !e.outputs.is_empty() || !e.inputs.is_empty(),
-            ),
+        let template = match asm {
+            AsmStatement::GnuBasic(s) => s.node.concat(),
+            AsmStatement::GnuExtended(e) if !e.outputs.is_empty() || !e.inputs.is_empty() => {
+                return self.asm_with_operands(e, span);
+            }
+            AsmStatement::GnuExtended(e) => e.template.node.concat(),
         };
         let text = template
             .replace('"', "")
             .replace("%%", "%")
             .replace("\\n", "\n")
             .replace("\\t", " ");
-        if has_operands {
-            return self.lw.refuse(
-                span,
-                format!("inline assembly with operands (`{}`)", text.trim()),
-                Some(ASM_HELP),
-            );
-        }
         for instruction in asm_instructions(&text) {
             match asm_fence(&instruction) {
                 Some(Some(kind)) => self.emit(StmtKind::Fence(kind)),
@@ -48,7 +42,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     }
 }
 
-pub(super) const ASM_HELP: &str = "only fences (mfence, sync, lwsync, sfence, `lock; addl $0,0(%rsp)`) and instructions without a memory effect (pause, nop, lfence, isync) are understood; write other atomic operations with __atomic or C11 builtins";
+pub(super) const ASM_HELP: &str = "understood: fences (mfence, sync, lwsync, sfence, `lock; addl $0,0(%rsp)`), instructions without a memory effect (pause, nop, lfence, isync, prefetch), and x86's atomics with operands in memory (`m`) and registers (`r`, `q`, `a`, ...): `lock cmpxchg`, `lock xadd`, `xchg`, `lock inc/dec/add/sub/and/or/xor/not/neg/bts/btr/btc`, `mov`, `setz`/`setc` and `=@ccz` outputs; write other atomic operations with __atomic or C11 builtins";
 
 /// The instructions of an assembly template (separated by `;` or new
 /// lines), lower case, each prefix (`lock`) joined to its instruction.

@@ -77,6 +77,7 @@ pub fn is_builtin(name: &str) -> bool {
             | "__CPROVER_assert"
             | "__VERIFIER_atomic_begin"
             | "__VERIFIER_atomic_end"
+            | "__VERIFIER_loop_bound"
             | "assert"
             | "abort"
             | "exit"
@@ -149,6 +150,58 @@ fn has_side_effects(e: &Node<Expression>) -> bool {
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
+    /// Dat3M's `__VERIFIER_loop_bound(n)`: the next loop of the function
+    /// (in the order of the text) is unrolled `n` times, as `--unwindset
+    /// LINE:n` would unroll it ([`Program::loop_bounds`]).
+    fn loop_bound_directive(&mut self, bound: &'a Node<Expression>, span: Span) -> LResult<Val> {
+        let depth = self
+            .lw
+            .types
+            .const_eval(bound)
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|&n| n > 0);
+        let Some(depth) = depth else {
+            return self.lw.refuse(
+                bound.span,
+                "a loop bound that is not a positive integer constant",
+                Some("give the number of iterations the next loop may run, e.g. __VERIFIER_loop_bound(3)"),
+            );
+        };
+        if let Some((_, earlier)) = self.pending_loop_bound {
+            return self.lw.refuse(
+                earlier,
+                "a `__VERIFIER_loop_bound` followed by another one before any loop",
+                Some("give each loop one bound, right before it"),
+            );
+        }
+        self.pending_loop_bound = Some((depth, span));
+        Ok(Val::void())
+    }
+
+    /// Gives the loop at `origin` the depth of the `__VERIFIER_loop_bound`
+    /// that waits for it, if one does.
+    pub(super) fn take_loop_bound(&mut self, origin: OriginId) {
+        if let Some((depth, _)) = self.pending_loop_bound.take() {
+            self.lw.program.loop_bounds.push((origin, depth));
+        }
+    }
+
+    /// Refuses a `__VERIFIER_loop_bound` that no loop of the function
+    /// follows.
+    pub(super) fn check_no_loop_bound_waits(&self) -> LResult<()> {
+        match self.pending_loop_bound {
+            Some((depth, span)) => self.lw.refuse(
+                span,
+                format!(
+                    "`__VERIFIER_loop_bound({depth})` with no loop after it in `{}`",
+                    self.name
+                ),
+                Some("put it right before the loop it bounds"),
+            ),
+            None => Ok(()),
+        }
+    }
+
     /// Lowers a call expression.
     pub fn call(&mut self, call: &'a Node<CallExpression>, span: Span) -> LResult<Val> {
         let arguments = &call.node.arguments;
@@ -260,6 +313,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.emit(StmtKind::AtomicEnd);
                 Ok(Val::void())
             }
+            "__VERIFIER_loop_bound" => self.loop_bound_directive(argument(0)?, span),
             "assert" | "__VERIFIER_assert" | "__CPROVER_assert" => {
                 let condition = self.rvalue(argument(0)?)?;
                 self.emit(StmtKind::Assert {

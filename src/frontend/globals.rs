@@ -13,13 +13,17 @@ use lang_c::span::{Node, Span};
 use std::collections::BTreeMap;
 
 impl<'a> Lowerer<'a> {
-    /// Declares a thread-local global scalar (`_Thread_local`, `__thread`):
-    /// each thread has its own copy, private to it, starting at the
-    /// constant initial value. Arrays and structs are refused.
+    /// Declares a thread-local global (`_Thread_local`, `__thread`): each
+    /// thread has its own copy, starting at the constant initial value
+    /// (arrays and structs at zero). The copy is private to its thread,
+    /// unless the program takes its address (`&me`, for `me` or a
+    /// `static` one of a function named `function::me`): then other
+    /// threads may reach it, and it is shared memory
+    /// ([`crate::ir::ThreadLocalObject`]).
     pub fn declare_thread_local(
         &mut self,
         name: &str,
-        ty: CType,
+        (ty, atomic): (CType, bool),
         init: Option<&'a Node<Initializer>>,
         span: Span,
     ) -> LResult<()> {
@@ -47,6 +51,19 @@ impl<'a> Lowerer<'a> {
             }
         };
         // A definition after an `extern` declaration gives the initial value.
+        if let Some(Global::ThreadLocalShared { address, .. }) = self.globals.get(name) {
+            let address = *address;
+            if let Some(value) = initial
+                && let Some(object) = self
+                    .program
+                    .thread_local_objects
+                    .iter_mut()
+                    .find(|object| object.address == address)
+            {
+                object.initial = value;
+            }
+            return Ok(());
+        }
         if let Some(Global::ThreadLocal { id, .. }) = self.globals.get(name) {
             let id = *id;
             if let Some(value) = initial
@@ -65,11 +82,50 @@ impl<'a> Lowerer<'a> {
         }
         let initial = initial.unwrap_or(0);
         let ir_ty = self.types.ir_type(&ty);
+        let simple_name = name.rsplit("::").next().unwrap_or(name);
+        if self.addressed_names.contains(simple_name) {
+            self.declare_shared_thread_local(name, (ty, atomic), ir_ty, initial);
+            return Ok(());
+        }
         let id = self.per_thread_global(name, ir_ty, initial);
         self.types.object_types.insert(name.to_string(), ty.clone());
         self.globals
             .insert(name.to_string(), Global::ThreadLocal { id, ty });
         Ok(())
+    }
+
+    /// A thread-local object whose address the program takes: a plain
+    /// global stands for the running thread's copy until instantiation
+    /// gives each thread its own ([`crate::ir::ThreadLocalObject`]).
+    fn declare_shared_thread_local(
+        &mut self,
+        name: &str,
+        (ty, atomic): (CType, bool),
+        ir_ty: crate::ir::Ty,
+        initial: i64,
+    ) {
+        self.program.plain_globals.push(crate::ir::PlainGlobal {
+            name: format!("{name}__thread_copy"),
+            ty: crate::ir::PER_THREAD_VALUE,
+        });
+        let address = self.program.plain_globals.len() - 1;
+        self.program
+            .thread_local_objects
+            .push(crate::ir::ThreadLocalObject {
+                name: name.to_string(),
+                ty: ir_ty,
+                address,
+                initial,
+            });
+        self.types.object_types.insert(name.to_string(), ty.clone());
+        self.globals.insert(
+            name.to_string(),
+            Global::ThreadLocalShared {
+                address,
+                ty,
+                atomic,
+            },
+        );
     }
 
     /// Puts the initial value `init` of the bit-field `bits` into the
@@ -145,10 +201,17 @@ impl<'a> Lowerer<'a> {
                 }
                 return Ok(());
             }
-            Some(Global::Plain { .. } | Global::ThreadLocal { .. }) => return Ok(()),
+            Some(
+                Global::Plain { .. }
+                | Global::ThreadLocal { .. }
+                | Global::ThreadLocalShared { .. },
+            ) => return Ok(()),
             None => {}
         }
-        if ty.is_thread_data() {
+        // a handle whose address the program takes (`start(&t)`) is in
+        // shared memory, as one in a struct or a heap block is
+        let handle_escapes = ty.is_thread_handle() && self.names_passed_by_address.contains(name);
+        if ty.is_thread_data() && !handle_escapes {
             let ir_ty = self.types.ir_type(&ty);
             self.program.plain_globals.push(PlainGlobal {
                 name: name.to_string(),
@@ -498,7 +561,9 @@ impl<'a> Lowerer<'a> {
         match &e.node {
             Expression::Identifier(id) => match self.globals.get(&id.node.name)? {
                 Global::Shared { base, ty, .. } => Some((*base as i64, ty.clone())),
-                Global::Plain { .. } | Global::ThreadLocal { .. } => None,
+                Global::Plain { .. }
+                | Global::ThreadLocal { .. }
+                | Global::ThreadLocalShared { .. } => None,
             },
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 let (base, ty) = self.static_lvalue(&b.node.lhs)?;

@@ -70,6 +70,10 @@ pub struct Lowerer<'a> {
     /// The names whose address the unit takes (`&x`): a `const` global
     /// among them is an object, not a named constant.
     pub addressed_names: HashSet<String>,
+    /// The names whose address a function takes other than for a builtin
+    /// that keeps no address (`pthread_create(&t, ...)` does not; `start(&t)`
+    /// does): a global thread handle among them is in shared memory.
+    pub names_passed_by_address: HashSet<String>,
     /// The plain globals of thread-specific data, once a call uses them.
     pub key_tables: Option<KeyTables>,
     /// Whether a division checks its divisor ([`crate::options::TranslateOptions::division_checks`]).
@@ -272,6 +276,7 @@ impl<'a> Lowerer<'a> {
             address_taken_apart_at: None,
             function_values: HashSet::new(),
             addressed_names: HashSet::new(),
+            names_passed_by_address: HashSet::new(),
             key_tables: None,
             division_checks: true,
             specialisations: Specialisations::default(),
@@ -436,6 +441,9 @@ pub struct FnLowerer<'l, 'a> {
     pub latest_allocation: Option<(Expr, OriginId)>,
     /// The objects designated through pointers (`converted_accesses`).
     pub pointer_bases: super::pointer_accesses::PointerBases,
+    /// The depth and place of a `__VERIFIER_loop_bound(n)` that waits for
+    /// the next loop ([`Program::loop_bounds`]).
+    pub pending_loop_bound: Option<(u32, Span)>,
 }
 
 impl<'l, 'a> FnLowerer<'l, 'a> {
@@ -468,6 +476,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             in_allocation_size: false,
             latest_allocation: None,
             pointer_bases: Default::default(),
+            pending_loop_bound: None,
         }
     }
 
@@ -743,6 +752,15 @@ pub enum Global {
     /// A thread-local variable: element `pthread_self()` of a plain array
     /// with one element per thread ([`crate::ir::Program::per_thread`]).
     ThreadLocal { id: usize, ty: CType },
+    /// A thread-local object whose address the program takes: shared
+    /// memory, the running thread's copy at the address that
+    /// `Expr::Load(Place::PlainGlobal(address))` stands for
+    /// ([`crate::ir::ThreadLocalObject`]).
+    ThreadLocalShared {
+        address: PlainGlobalId,
+        ty: CType,
+        atomic: bool,
+    },
 }
 
 /// The plain globals of thread-specific data, declared at their first use.

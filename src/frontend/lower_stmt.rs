@@ -212,6 +212,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.defined_labels.insert(label.to_string());
         let origin = self.lw.origin(span);
         self.origin = origin;
+        self.take_loop_bound(origin);
         self.emit(StmtKind::Label(id, label.to_string()));
         let again = self.fresh_label();
         let outer = self.backward_labels.insert(label.to_string(), again);
@@ -300,6 +301,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     ) -> LResult<()> {
         let origin = self.lw.origin(span);
         self.origin = origin;
+        self.take_loop_bound(origin);
         match init.map(|i| &i.node) {
             Some(ForInitializer::Declaration(d)) => self.declaration(d)?,
             Some(ForInitializer::Expression(e)) => {
@@ -469,10 +471,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Some(&init.node.declarator),
                 init.span,
             )?;
-            let (ty, _) = declared.without_atomic();
+            let object = types::atomic_object(&d.node.specifiers, declared);
             let key = format!("{}::{name}", self.name);
-            self.lw
-                .declare_thread_local(&key, ty, init.node.initializer.as_ref(), init.span)?;
+            self.lw.declare_thread_local(
+                &key,
+                object,
+                init.node.initializer.as_ref(),
+                init.span,
+            )?;
             self.bind(&name, Binding::Global(key));
         }
         Ok(())
@@ -508,12 +514,19 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         let is_array = matches!(ty, CType::Array(..));
         // a union punning a floating value lives in shared memory, which
         // reads one member's bits as the other
-        let shared = !ty.is_thread_data()
-            && (self.address_use.address_taken(name, &ty)
-                || (is_array && self.address_use.used_as_value.contains(name))
-                || atomic
-                || self.lw.types.puns_floating(&ty)
-                || self.lw.types.has_byte_alias(&ty));
+        // a thread handle whose address a function is given (`start(&t)`,
+        // which creates the thread) is a handle in shared memory, as one
+        // in a global struct or a heap block is
+        let shared = match ty.is_thread_data() {
+            true => ty.is_thread_handle() && self.address_use.address_taken(name, &ty),
+            false => {
+                self.address_use.address_taken(name, &ty)
+                    || (is_array && self.address_use.used_as_value.contains(name))
+                    || atomic
+                    || self.lw.types.puns_floating(&ty)
+                    || self.lw.types.has_byte_alias(&ty)
+            }
+        };
         let id = self.new_local(name, ty.clone(), shared);
         if atomic {
             self.atomic_locals.insert(id);

@@ -207,6 +207,15 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Some(Global::Plain { id, ty }) => {
                 Ok(LVal::Private(Place::PlainGlobal(*id), ty.clone()))
             }
+            Some(Global::ThreadLocalShared {
+                address,
+                ty,
+                atomic,
+            }) => Ok(LVal::Shared {
+                address: Expr::Load(Place::PlainGlobal(*address)),
+                ty: ty.clone(),
+                atomic: *atomic,
+            }),
             Some(Global::ThreadLocal { id, ty }) => Ok(LVal::Private(
                 Place::plain_element(*id, Expr::CurrentThread),
                 ty.clone(),

@@ -4,6 +4,7 @@
 //! with a [`Diagnostic`].
 
 mod arithmetic;
+mod asm_operands;
 mod assembly;
 mod assignment;
 mod atomics;

@@ -12,6 +12,7 @@ use crate::ir::*;
 use crate::options::{AddressForm, BoundChoice, TranslateOptions};
 use lang_c::ast::*;
 use lang_c::span::Node;
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// Default heap block size (scalars) when no allocation has a constant size.
@@ -133,11 +134,15 @@ fn lower_unit_with(
     lw.program.value_bits = value_bits;
     lw.division_checks = options.division_checks;
     // the loop bound sizes variable-length arrays of thread handles
-    lw.types.thread_array_bound = u64::from(bounds.deepest_unwind()) + 1;
+    let deepest = bounds
+        .deepest_unwind()
+        .max(super::scan::deepest_loop_bound(unit));
+    lw.types.thread_array_bound = u64::from(deepest) + 1;
     lw.value_bits = value_bits;
     lw.widen_for_floating = options.auto_bounds.bitwidth != BoundChoice::Given;
     lw.function_values = super::scan::names_used_as_values(unit);
     lw.addressed_names = super::scan::names_with_address_taken(unit);
+    lw.names_passed_by_address = super::scan::names_passed_by_address(unit);
     lw.types.member_uses = Some(super::scan::member_uses(unit));
     // a declaration of the program may begin with a system header's
     // macro (`bool g;` is `_Bool g;` from stdbool.h): it is the header's
@@ -189,7 +194,8 @@ fn lower_unit_with(
         note_size_parameters(&mut lw, id, definition, &signature.0);
         lw.signatures.insert(id, signature);
     }
-    let functions = lower_functions(&mut lw, &definitions)?;
+    let may_run = super::scan::functions_that_may_run(unit);
+    let functions = lower_functions(&mut lw, &definitions, &may_run)?;
     let Some(&main) = lw.functions.get("main") else {
         return Err(Box::new(Diagnostic {
             message: "the program has no `main` function".into(),
@@ -294,7 +300,7 @@ fn top_declaration<'a>(
                     && named_constant(lw, &name.node.name, ty, init.node.initializer.as_ref()) => {}
             ty if thread_local => lw.declare_thread_local(
                 &name.node.name,
-                ty,
+                (ty, atomic),
                 init.node.initializer.as_ref(),
                 init.span,
             )?,
@@ -454,27 +460,31 @@ fn note_size_parameters(
 /// of the functions with size parameters that calls with constants ask
 /// for (ids after them), and those functions themselves where a call
 /// passes a value known only at run time.
+///
+/// A function that no execution can call (not in `may_run`: a header's
+/// `static inline` functions the program does not use, as concurrencykit's
+/// `ck_pr_cas_64_2` in `cmpxchg16b`) and that cannot be lowered is left
+/// empty: what it would do cannot change any execution, so what it holds
+/// that lazysma refuses is no reason to refuse the program.
 fn lower_functions<'a>(
     lw: &mut Lowerer<'a>,
     definitions: &[&'a Node<FunctionDefinition>],
+    may_run: &HashSet<String>,
 ) -> LResult<Vec<Function>> {
     lw.specialisations.next_id = definitions.len();
     let mut functions = Vec::new();
     for (id, definition) in definitions.iter().enumerate() {
+        let name = types::declarator_name(&definition.node.declarator.node)
+            .map(|n| n.node.name.clone())
+            .unwrap_or_default();
         functions.push(match lw.specialisations.size_parameters.contains_key(&id) {
             // lowered below if a call needs it; no call runs this
-            true => Function {
-                name: types::declarator_name(&definition.node.declarator.node)
-                    .map(|n| n.node.name.clone())
-                    .unwrap_or_default(),
-                params: Vec::new(),
-                locals: Vec::new(),
-                return_type: Ty::Void,
-                body: Vec::new(),
-                is_atomic: false,
-                origin: lw.origin(definition.node.declarator.span),
+            true => empty_function(lw, name, definition),
+            false => match lower_function(lw, id, definition, &[]) {
+                Ok(function) => function,
+                Err(_) if !may_run.contains(&name) => empty_function(lw, name, definition),
+                Err(error) => return Err(error),
             },
-            false => lower_function(lw, id, definition, &[])?,
         });
     }
     loop {
@@ -489,6 +499,24 @@ fn lower_functions<'a>(
         } else {
             return Ok(functions);
         }
+    }
+}
+
+/// A function of no statements in place of `definition`, which no call
+/// runs.
+fn empty_function<'a>(
+    lw: &mut Lowerer<'a>,
+    name: String,
+    definition: &'a Node<FunctionDefinition>,
+) -> Function {
+    Function {
+        name,
+        params: Vec::new(),
+        locals: Vec::new(),
+        return_type: Ty::Void,
+        body: Vec::new(),
+        is_atomic: false,
+        origin: lw.origin(definition.node.declarator.span),
     }
 }
 
@@ -578,6 +606,7 @@ fn lower_function<'a>(
         }
     }
     f.lower_statement(&definition.node.statement)?;
+    f.check_no_loop_bound_waits()?;
     let body = f.blocks.pop().unwrap_or_default();
     let copy: Vec<String> = constants
         .iter()

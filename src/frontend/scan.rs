@@ -494,3 +494,107 @@ impl<'ast> Visit<'ast> for MemberScan {
         visit::visit_offset_member(self, member, span);
     }
 }
+
+/// The largest depth a `__VERIFIER_loop_bound(n)` of the unit gives with
+/// a literal `n` (0 without one): before lowering, it sizes what the
+/// deepest unrolling sizes (arrays of thread handles).
+pub fn deepest_loop_bound(unit: &TranslationUnit) -> u32 {
+    let mut scan = LoopBounds::default();
+    scan.visit_translation_unit(unit);
+    scan.deepest
+}
+
+#[derive(Default)]
+struct LoopBounds {
+    deepest: u32,
+}
+
+impl<'ast> Visit<'ast> for LoopBounds {
+    fn visit_call_expression(&mut self, call: &'ast CallExpression, span: &'ast Span) {
+        if let Expression::Identifier(id) = &call.callee.node
+            && id.node.name == "__VERIFIER_loop_bound"
+            && let Some(Expression::Constant(c)) = call.arguments.first().map(|a| &a.node)
+            && let Some(depth) = super::constants::constant_value(&c.node)
+        {
+            let depth = u32::try_from(depth).unwrap_or(0);
+            self.deepest = self.deepest.max(depth);
+        }
+        visit::visit_call_expression(self, call, span);
+    }
+}
+
+/// The names of the functions an execution may run: `main` and, in turn,
+/// every function whose name appears (called, or taken as a value) in
+/// one that may run or in a declaration outside the functions (a
+/// global's initialiser). An over-approximation: a function outside it is
+/// never called, so what it does cannot matter.
+pub fn functions_that_may_run(unit: &TranslationUnit) -> HashSet<String> {
+    let mut named_in: std::collections::HashMap<String, HashSet<String>> = Default::default();
+    let mut roots = Names::default();
+    roots.names.insert("main".to_string());
+    for external in &unit.0 {
+        match &external.node {
+            ExternalDeclaration::FunctionDefinition(f) => {
+                let Some(name) = super::types::declarator_name(&f.node.declarator.node) else {
+                    continue;
+                };
+                let mut names = Names::default();
+                names.visit_statement(&f.node.statement.node, &f.node.statement.span);
+                named_in
+                    .entry(name.node.name.clone())
+                    .or_default()
+                    .extend(names.names);
+            }
+            ExternalDeclaration::Declaration(d) => roots.visit_declaration(&d.node, &d.span),
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
+    let mut may_run = HashSet::new();
+    let mut pending: Vec<String> = roots.names.into_iter().collect();
+    while let Some(name) = pending.pop() {
+        if let Some(names) = named_in.get(&name)
+            && may_run.insert(name)
+        {
+            pending.extend(names.iter().cloned());
+        }
+    }
+    may_run
+}
+
+/// Every identifier of a piece of syntax.
+#[derive(Default)]
+struct Names {
+    names: HashSet<String>,
+}
+
+impl<'ast> Visit<'ast> for Names {
+    fn visit_identifier(&mut self, identifier: &'ast Identifier, _: &'ast Span) {
+        self.names.insert(identifier.name.clone());
+    }
+}
+
+/// The names whose address some function of the unit takes other than as
+/// an argument of a builtin that keeps no address (`pthread_create(&t,
+/// ...)`, `memset(&x, ...)`), as [`AddressUse`] sees them.
+pub fn names_passed_by_address(unit: &TranslationUnit) -> HashSet<String> {
+    let definitions: Vec<&Node<FunctionDefinition>> = unit
+        .0
+        .iter()
+        .filter_map(|external| match &external.node {
+            ExternalDeclaration::FunctionDefinition(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let program_functions: HashSet<String> = definitions
+        .iter()
+        .filter_map(|f| super::types::declarator_name(&f.node.declarator.node))
+        .map(|name| name.node.name.clone())
+        .collect();
+    definitions
+        .iter()
+        .flat_map(|f| {
+            let uses = AddressUse::of(&f.node.statement, program_functions.clone());
+            uses.address_taken.into_iter().chain(uses.indexed_address)
+        })
+        .collect()
+}

@@ -133,6 +133,15 @@ impl CType {
         }
     }
 
+    /// Whether the type is `pthread_t` or an array of them.
+    pub fn is_thread_handle(&self) -> bool {
+        match self {
+            CType::ThreadHandle => true,
+            CType::Array(t, _) => t.is_thread_handle(),
+            _ => false,
+        }
+    }
+
     /// Whether the type contains `pthread_t` (such objects are not shared memory).
     pub fn is_thread_data(&self) -> bool {
         match self {

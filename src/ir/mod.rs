@@ -97,6 +97,31 @@ pub struct Program {
     /// Every access through a pointer the frontend lowered with its scalar
     /// type known, by the statement id it was given.
     pub pointer_accesses: Vec<PointerAccess>,
+    /// The loops the program gives an unrolling depth of their own with
+    /// Dat3M's `__VERIFIER_loop_bound(n)` before them: (the loop's
+    /// statement, n), read as `--unwindset` reads its lines.
+    pub loop_bounds: Vec<(OriginId, u32)>,
+    /// The thread-local objects whose address the program takes: shared
+    /// memory with one copy per thread that uses it.
+    pub thread_local_objects: Vec<ThreadLocalObject>,
+}
+
+/// A thread-local object whose address the program takes (`static __thread
+/// struct node me; ... tail = &me;`): other threads may reach it, so it is
+/// shared memory, one copy per thread, accessed through the SMA. Until the
+/// threads are instantiated its address in the running thread is
+/// `Expr::Load(Place::PlainGlobal(address))`; instantiation gives each
+/// thread copy that uses it its own locations and puts their address there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadLocalObject {
+    /// As the program names it (`me`, or `function::me` for a `static`
+    /// one of a function).
+    pub name: String,
+    pub ty: Ty,
+    /// The plain global whose load stands for the running thread's copy.
+    pub address: PlainGlobalId,
+    /// The initial value of a scalar (arrays and structs start at zero).
+    pub initial: i64,
 }
 
 /// An access (`Read`, `Write`, `Rmw`) through a pointer (`*p`, `p[i]`,

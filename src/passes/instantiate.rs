@@ -11,7 +11,7 @@ use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, object_holding, unroll};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
-    Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Program, StmtKind, Ty,
+    Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Place, Program, StmtKind, Ty,
     scalar_locations,
 };
 use crate::options::{BoundChoice, Bounds, TranslateOptions};
@@ -413,12 +413,41 @@ fn allocate_memory(
             initial_values.extend(scalars.iter().map(|_| 0));
             names.extend(scalars.into_iter().map(|(name, ty)| (name, Some(ty))));
         }
+        // the thread's own copy of each thread-local object it uses
+        let mut copies: HashMap<usize, i64> = HashMap::new();
+        let used = plain_globals_used(&mut thread.body);
+        for object in &program.thread_local_objects {
+            if !used.contains(&object.address) {
+                continue;
+            }
+            let mut scalars = Vec::new();
+            scalar_locations(
+                &format!("{}#{}::{}", thread.name, thread.instance, object.name),
+                &object.ty,
+                &program.structs,
+                &mut scalars,
+            );
+            if scalars.is_empty() {
+                continue;
+            }
+            copies.insert(object.address, names.len() as i64);
+            objects.push((names.len() as u32, scalars.len() as u32));
+            pointees.insert(names.len() as u32);
+            // only a scalar has an initial value other than zero
+            initial_values.push(object.initial);
+            initial_values.extend(scalars.iter().skip(1).map(|_| 0));
+            names.extend(scalars.into_iter().map(|(name, ty)| (name, Some(ty))));
+        }
         for_each_stmt_mut(&mut thread.body, &mut |kind| {
             visit_operands(
                 kind,
                 &mut |e| {
                     if let Expr::ObjectAddress(l) = e {
                         *e = Expr::Const(addresses.get(l).copied().unwrap_or(0));
+                    } else if let Expr::Load(Place::PlainGlobal(global)) = e
+                        && let Some(&copy) = copies.get(global)
+                    {
+                        *e = Expr::Const(copy);
                     }
                 },
                 &mut |_| {},
@@ -502,6 +531,23 @@ fn pointee_globals(program: &Program, objects: &[(u32, u32)]) -> BTreeSet<u32> {
         })
         .flatten()
         .collect()
+}
+
+/// The plain globals that `block` loads whole (`Expr::Load` of one).
+fn plain_globals_used(block: &mut Block) -> BTreeSet<usize> {
+    let mut used = BTreeSet::new();
+    for_each_stmt_mut(block, &mut |kind| {
+        visit_operands(
+            kind,
+            &mut |e| {
+                if let Expr::Load(Place::PlainGlobal(global)) = e {
+                    used.insert(*global);
+                }
+            },
+            &mut |_| {},
+        )
+    });
+    used
 }
 
 /// Whether `block` still holds an object address (all must be resolved).
