@@ -12,12 +12,10 @@ fn folder() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/idioms")
 }
 
-/// The corpus kept outside the repository: `LAZYSMA_CORPUS`, else
-/// `../shared` beside the repository.
+/// The public corpora beside the repository (`support::corpus_dir()`:
+/// `LAZYSMA_CORPUS`, else `../shared`).
 fn outside_corpus() -> PathBuf {
-    std::env::var_os("LAZYSMA_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+    support::corpus_dir()
 }
 
 /// (program, arguments, verdict) of expected.tsv; `-I` folders are
@@ -79,24 +77,18 @@ fn each_idiom_gets_its_verdict() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Whether concurrencykit's headers are in the outside corpus; without
-/// them a test that needs them says so and passes, unless
-/// `LAZYSMA_CORPUS` names the corpus.
+/// Whether concurrencykit's headers are in the corpus (`ck/`): a test
+/// that needs them fails with a message naming where it looked when they
+/// are not.
 fn concurrencykit_present() -> bool {
     let headers = outside_corpus().join("ck/include/ck_pr.h");
-    if headers.is_file() {
-        return true;
-    }
     assert!(
-        std::env::var_os("LAZYSMA_CORPUS").is_none(),
-        "LAZYSMA_CORPUS has no {}",
+        headers.is_file(),
+        "concurrencykit's headers are not at {}: the corpus root (LAZYSMA_CORPUS, \
+         else ../shared beside the repository) must hold ck/ (docs/testing.md)",
         headers.display()
     );
-    eprintln!(
-        "skipped: no concurrencykit headers at {}",
-        headers.display()
-    );
-    false
+    true
 }
 
 #[test]
