@@ -159,7 +159,9 @@ pub fn warn_cut_offs(
             ),
             help: format!(
                 "give --heap-block with at least the scalars it asks for{}",
-                largest.map_or(String::new(), |largest| format!(" (--heap-block {largest})"))
+                largest.map_or(String::new(), |largest| format!(
+                    " (--heap-block {largest})"
+                ))
             ),
         };
         warnings.extend(cut.warning(map, "the allocation"));
@@ -198,7 +200,12 @@ pub fn warn_cut_offs(
     }
     let mut seen = std::collections::BTreeSet::new();
     for (diagnostic, warning) in warnings {
-        let place = (warning.file.clone(), warning.line, warning.column, warning.message.clone());
+        let place = (
+            warning.file.clone(),
+            warning.line,
+            warning.column,
+            warning.message.clone(),
+        );
         if !seen.insert(place) {
             continue;
         }
