@@ -189,7 +189,12 @@ fn compiler_error(stderr: &str, program: &Path) -> Option<Diagnostic> {
         };
         let (file, line_number, column, message) = match located {
             Some((file, line, column)) => (file, line, column, message.to_string()),
-            None => (program.to_path_buf(), 0, 0, format!("{message} (in {place})")),
+            None => (
+                program.to_path_buf(),
+                0,
+                0,
+                format!("{message} (in {place})"),
+            ),
         };
         Some(Diagnostic {
             message: format!("the C compiler rejects this program: {message}"),

@@ -568,6 +568,10 @@ pub struct CutOffReport {
     /// What was cut, for the headline: `the allocation at heapcut.c:10 was
     /// cut off above 8 scalars`.
     pub summary: String,
+    /// For an allocation larger than a heap block: the most scalars an
+    /// execution asked for there, when the run knows it (the native
+    /// engine's does; CBMC's tells only that it was more than a block).
+    pub asked: Option<i64>,
 }
 
 impl From<&crate::diagnostics::Diagnostic> for WarningReport {

@@ -151,6 +151,7 @@ pub fn warn_cut_offs(
         });
         let cut = Cut {
             stmt,
+            asked: largest,
             option: "--heap-block",
             what: format!("was cut off above {block} scalars{asked}"),
             message: format!(
@@ -169,6 +170,7 @@ pub fn warn_cut_offs(
     for &stmt in &cut_offs.blocks_used {
         let cut = Cut {
             stmt,
+            asked: None,
             option: "--nmalloc",
             what: format!("was cut off with all {nmalloc} heap blocks used"),
             message: format!(
@@ -187,6 +189,7 @@ pub fn warn_cut_offs(
     for &stmt in &cut_offs.pointers {
         let cut = Cut {
             stmt,
+            asked: None,
             option: "--pointer-check",
             what: "was cut off with a pointer outside its objects".to_string(),
             message: "an execution reaches this access with a pointer outside the objects it may \
@@ -198,15 +201,16 @@ pub fn warn_cut_offs(
         };
         warnings.extend(cut.warning(map, "the access"));
     }
+    // a place the translator's warnings name already is not named again
+    let named: std::collections::BTreeSet<(String, u32, u32)> = report
+        .warnings
+        .iter()
+        .map(|warning| (warning.file.clone(), warning.line, warning.column))
+        .collect();
     let mut seen = std::collections::BTreeSet::new();
     for (diagnostic, warning) in warnings {
-        let place = (
-            warning.file.clone(),
-            warning.line,
-            warning.column,
-            warning.message.clone(),
-        );
-        if !seen.insert(place) {
+        let at = (warning.file.clone(), warning.line, warning.column);
+        if named.contains(&at) || !seen.insert((at, warning.message.clone())) {
             continue;
         }
         if show {
@@ -220,6 +224,8 @@ pub fn warn_cut_offs(
 /// One place where a bound cut executions off, before it is a warning.
 struct Cut {
     stmt: usize,
+    /// The most scalars asked for ([`CutOffReport::asked`]).
+    asked: Option<i64>,
     /// The option that lifts the bound.
     option: &'static str,
     /// What happened there, after "the allocation at file:line".
@@ -252,6 +258,7 @@ impl Cut {
         warning.cut_off = Some(CutOffReport {
             option: self.option,
             summary: format!("{noun} at {name}:{} {}", origin.line, self.what),
+            asked: self.asked,
         });
         Some((diagnostic, warning))
     }
