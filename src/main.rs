@@ -109,9 +109,9 @@ struct TranslationArgs {
     /// Heap blocks available to malloc/calloc; `auto`: as many as this program can take [default: 2]
     #[arg(long, value_name = "M|auto", value_parser = bound_parser(0))]
     nmalloc: Option<BoundArg>,
-    /// Scalars per heap block (default: the largest constant-size allocation, at least 8 if a size is only known at run time).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=65536))]
-    heap_block: Option<u32>,
+    /// Scalars per heap block; `auto`: the largest constant-size allocation, at least 8 if a size is only known at run time, and `verify` grows it by need (up to 64) where a run cuts an allocation off [default: auto]
+    #[arg(long, value_name = "N|auto", value_parser = heap_block_parser)]
+    heap_block: Option<BoundArg>,
     /// Add a directory to the include path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
@@ -167,7 +167,10 @@ impl TranslationArgs {
                     Some(BoundArg::Number(number)) => number,
                     Some(BoundArg::Auto) | None => Bounds::default().nmalloc,
                 },
-                heap_block: self.heap_block,
+                heap_block: match self.heap_block {
+                    Some(BoundArg::Number(number)) => Some(number),
+                    Some(BoundArg::Auto) | None => None,
+                },
                 unwindset: self.unwindset()?,
                 loop_bound_lines: Default::default(),
             },
@@ -274,6 +277,16 @@ fn bound_parser(
             Ok(_) => Err(format!("{text} is below the least value, {least}")),
             Err(_) => Err(format!("`{text}` is neither a number nor `auto`")),
         }
+    }
+}
+
+/// `--heap-block`: a number of scalars from 1 to 65536, or `auto`.
+fn heap_block_parser(text: &str) -> Result<BoundArg, String> {
+    match bound_parser(1)(text)? {
+        BoundArg::Number(number) if number > 65536 => {
+            Err(format!("{text} is above the largest value, 65536"))
+        }
+        argument => Ok(argument),
     }
 }
 

@@ -950,3 +950,39 @@ int main(void) {\n  pthread_t t[10];\n  unsigned n = __VERIFIER_nondet_uint();\n
     );
     translate_at_unwind(&reachable, &output, "2").stderr(predicate::str::is_empty());
 }
+
+/// Memory by need: the cells of a large array that share their initial
+/// value are given as a range, not one by one, so the translated program
+/// of `tests/fixtures/verify/large_array.c` is as small with 200000 cells
+/// as with 1000 (with one cell of another value, too).
+#[test]
+fn an_array_of_one_initial_value_costs_the_same_whatever_its_size() {
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify/large_array.c");
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let size = |cells: u32, marked: bool| {
+        let output = directory.path().join(format!("seq{cells}{marked}.c"));
+        let mut command = lazysma();
+        command
+            .arg(&program)
+            .arg("--tso")
+            .arg("-D")
+            .arg(format!("N={cells}"));
+        if marked {
+            command.args(["-D", "MARKED"]);
+        }
+        command.arg("-o").arg(&output).assert().code(0);
+        let text = std::fs::read_to_string(&output).expect("the translated program");
+        assert!(
+            !text.contains("sma_initial_value_rows"),
+            "no row of initial values for {cells} cells"
+        );
+        text.len() as i64
+    };
+    for marked in [false, true] {
+        let (small, large) = (size(1000, marked), size(200_000, marked));
+        assert!(
+            (large - small).abs() < 100,
+            "{small} bytes for 1000 cells, {large} for 200000"
+        );
+    }
+}

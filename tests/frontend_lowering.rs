@@ -492,13 +492,15 @@ fn refused_at(cases: &[(&str, &str, (u32, u32))]) {
 fn refused_struct_values_and_strings_are_located() {
     let cases: &[(&str, &str, (u32, u32))] = &[
         (
+            // not C: the compiler's words
             "struct s { int a; };\nstruct t { int a; };\nint f(struct s v) { return v.a; }\nint main(void) {\n  struct s x; struct t y; int c = 1;\n  return f(c ? x : y);\n}\n",
-            "a struct of another type than the other operand's",
-            (6, 20),
+            "the C compiler rejects this program: type mismatch in conditional expression",
+            (6, 18),
         ),
         (
+            // not C: the compiler's words
             "struct s { int a; };\nstruct t { int a; };\nint f(struct s v) { return v.a; }\nint main(void) {\n  struct t y;\n  return f(y);\n}\n",
-            "a struct of another type",
+            "incompatible type for argument 1 of 'f'",
             (6, 12),
         ),
         (
@@ -507,14 +509,16 @@ fn refused_struct_values_and_strings_are_located() {
             (2, 15),
         ),
         (
+            // not C: the compiler's words
             "char s[4] = L\"ab\";\nint main(void) { return s[0]; }\n",
-            "a wide string literal",
+            "cannot initialize array of 'char' from a string literal with type array of 'int'",
             (1, 13),
         ),
         (
+            // not C: the compiler's words
             "struct s { int a; };\nstruct s make(void) { struct s v = { 1 }; return v; }\nint main(void) {\n  make().a += 3;\n  return 0;\n}\n",
-            "a member of a function's result is not an lvalue",
-            (4, 3),
+            "lvalue required as left operand of assignment",
+            (4, 12),
         ),
     ];
     refused_at(cases);
@@ -669,7 +673,10 @@ fn calls_split_out_of_expressions_in_order() {
 #[test]
 fn syntax_errors_are_located() {
     let d = diagnostic("int main(void) {\n  int x = ;\n  return 0;\n}\n");
-    assert_eq!(d.message, "syntax error");
+    assert_eq!(
+        d.message,
+        "the C compiler rejects this program: expected expression before ';' token"
+    );
     assert_eq!((d.line, d.column), (2, 11));
     assert!(d.file.ends_with("prog.c"));
 }
@@ -1398,10 +1405,11 @@ fn a_thread_local_global_is_the_running_threads_element_of_a_per_thread_array() 
             .collect::<Vec<_>>(),
         [2]
     );
+    // not C: the compiler's words
     let d = diagnostic("int main(void) {\n  _Thread_local int mine;\n  return mine;\n}\n");
     assert!(
         d.message
-            .starts_with("a thread-local variable inside a function must be `static` or `extern`"),
+            .contains("function-scope 'mine' implicitly auto and declared '_Thread_local'"),
         "{}",
         d.message
     );
@@ -1555,9 +1563,9 @@ fn the_address_of_an_element_shares_an_array_but_not_a_pointer() {
 #[test]
 fn an_error_inside_a_macro_expansion_marks_the_whole_line_and_says_so() {
     let d = diagnostic(
-        "#include <stddef.h>\nstruct s { int a; };\n#define BAD(x) (x = offsetof(struct s, b))\nint g;\nint main(void) {\n  BAD(g);\n  return 0;\n}\n",
+        "int g;\n#define BAD(x) (x = main())\n\n\nint main(void) {\n  BAD(g);\n  return 0;\n}\n",
     );
-    assert!(d.message.contains("has no field `b`"), "{}", d.message);
+    assert!(d.message.contains("recursion"), "{}", d.message);
     assert_eq!((d.line, d.column, d.length), (6, 3, "BAD(g);".len() as u32));
     assert!(
         d.label.contains("in a macro expansion on this line"),
@@ -1825,15 +1833,17 @@ fn adjacent_bit_fields_share_one_storage_unit() {
     let initial: Vec<i64> = p.locations.iter().map(|l| l.initial).collect();
     assert_eq!(initial, [0, 1 | 2 << 1, 7]);
     refused_at(&[(
+        // not C: the compiler's words
         "struct s { unsigned a : 40; };\nint main(void) { return 0; }\n",
-        "a bit-field width that is not a constant from 0 to its type's bits",
-        (1, 25),
+        "the C compiler rejects this program: width of 'a' exceeds its type",
+        (1, 21),
     )]);
     let d = diagnostic(
         "struct s { unsigned a : 1; };\nstruct s x;\nint main(void) { unsigned *p = &x.a; return *p; }\n",
     );
+    // not C: the compiler's words
     assert!(
-        d.message.contains("cannot take the address of a bit-field"),
+        d.message.contains("cannot take address of bit-field 'a'"),
         "{}",
         d.message
     );
@@ -1932,8 +1942,9 @@ fn a_variadic_function_that_reads_its_arguments_is_refused_where_it_reads() {
         ),
         // too many arguments for a function without `...`
         (
+            // not C: the compiler's words
             "int f(int a) { return a; }\nint main(void) { return f(1, 2); }\n",
-            "takes 1 argument(s) but is called with 2",
+            "the C compiler rejects this program: too many arguments to function 'f'",
             (2, 25),
         ),
     ]);
@@ -2170,23 +2181,27 @@ fn floating_values_enter_and_leave_shared_memory_as_their_bits() {
 fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics() {
     let cases: &[(&str, &str, u32)] = &[
         (
+            // not C: the compiler's words
             "float f;\nint main(void) {\n  return __atomic_fetch_add(&f, 1, 5);\n}\n",
-            "`__atomic_fetch_add` of a floating value",
+            "operand type 'float *' is incompatible with argument 1 of '__atomic_fetch_add'",
             3,
         ),
         (
+            // not C: the compiler's words
             "float d;\nint main(void) {\n  return __sync_bool_compare_and_swap(&d, 0, 1);\n}\n",
-            "`__sync_bool_compare_and_swap` of a floating value",
+            "operand type 'float *' is incompatible with argument 1 of '__sync_bool_compare_and_swap'",
             3,
         ),
         (
+            // not C: the compiler's words
             "int main(void) {\n  double d = 2;\n  return d % 2;\n}\n",
-            "this operator on a floating value",
+            "invalid operands to binary % (have 'double' and 'int')",
             3,
         ),
         (
+            // not C: the compiler's words
             "int x;\nfloat f = x;\nint main(void) { return 0; }\n",
-            "a floating initial value other than a constant is not supported",
+            "initializer element is not constant",
             2,
         ),
         (
@@ -2200,23 +2215,27 @@ fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics(
             2,
         ),
         (
+            // not C: the compiler's words
             "int main(void) {\n  float f = 1;\n  return ~f;\n}\n",
-            "a floating value as the operand of `~`",
+            "wrong type argument to bit-complement",
             3,
         ),
         (
+            // not C: the compiler's words
             "int main(void) {\n  double d = 2;\n  switch (d) { default: break; }\n  return 0;\n}\n",
-            "a floating value as a `switch` value",
+            "switch quantity not an integer",
             3,
         ),
         (
+            // not C: the compiler's words
             "int a[4];\nint main(void) {\n  double d = 3;\n  return a[d];\n}\n",
-            "a floating value as an array index",
+            "array subscript is not an integer",
             4,
         ),
         (
+            // not C: the compiler's words
             "#include <math.h>\nint main(void) {\n  return isnan(1);\n}\n",
-            "`__builtin_isnan` of a value that is not a `float` or `double`",
+            "non-floating-point argument in call to function '__builtin_isnan'",
             3,
         ),
         (
@@ -2225,13 +2244,15 @@ fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics(
             3,
         ),
         (
+            // not C: the compiler's words
             "#include <math.h>\nint main(void) {\n  return fabs(1, 2) > 0;\n}\n",
-            "`fabs` takes 1 argument",
+            "too many arguments to function 'fabs'",
             3,
         ),
         (
+            // not C: the compiler's words
             "#include <math.h>\nint main(void) {\n  return fmod(1.0) > 0;\n}\n",
-            "`fmod` takes 2 arguments",
+            "too few arguments to function 'fmod'",
             3,
         ),
         (
@@ -2240,8 +2261,9 @@ fn floating_operations_that_c_forbids_or_lazysma_does_not_model_are_diagnostics(
             3,
         ),
         (
+            // not C: the compiler's words
             "int x;\nint main(void) {\n  int *p = &x;\n  double d = 1;\n  return p + d != 0;\n}\n",
-            "floating",
+            "invalid operands to binary + (have 'int *' and 'double')",
             5,
         ),
     ];

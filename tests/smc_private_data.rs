@@ -142,7 +142,10 @@ fn a_heap_pointer_cut_off_is_named_by_a_warning() {
         assert_eq!(code, 0, "{text}");
         assert!(text.contains("is cut off there"), "{text}");
         assert!(
-            text.contains("the code after heap_past_request.c:16 was not checked"),
+            text.contains(
+                "in the executions the bounds reached: the access at heap_past_request.c:16 \
+                 was cut off with a pointer outside its objects (--pointer-check)"
+            ),
             "{text}"
         );
         let mut arguments = base.to_vec();

@@ -135,15 +135,19 @@ fn the_heap_block_size_is_a_reported_bound() {
     );
     // The size is only known at run time: blocks of 8 scalars cut the
     // allocation off, and the report says which block size it used.
-    let (code, stdout, _) = verify(&heap, &["--sc", "--format", "json"]);
+    let (code, stdout, _) = verify(&heap, &["--sc", "--heap-block", "8", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(json(&stdout)["bounds"]["heap_block"], 8);
-    let (code, stdout, stderr) = verify(&heap, &["--sc"]);
+    let (code, stdout, stderr) = verify(&heap, &["--sc", "--heap-block", "8"]);
     assert_eq!(code, 0);
     assert!(
         format!("{stdout}{stderr}").contains("heap block 8"),
         "{stdout}{stderr}"
     );
+    // `auto`, the default, grows the block by need: to 64, which holds it
+    let (code, stdout, _) = verify(&heap, &["--sc", "--format", "json"]);
+    assert_eq!(code, 10, "{stdout}");
+    assert_eq!(json(&stdout)["bounds"]["heap_block"], 64);
     let (code, stdout, _) = verify(&heap, &["--sc", "--heap-block", "12", "--format", "json"]);
     assert_eq!(code, 10, "twelve scalars hold the allocation: {stdout}");
     assert_eq!(json(&stdout)["bounds"]["heap_block"], 12);

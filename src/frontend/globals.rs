@@ -12,6 +12,12 @@ use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::BTreeMap;
 
+/// The most scalars shared memory may hold in globals: each is one location
+/// of the shared memory abstraction, which lazysma's tables and the SMA's
+/// arrays describe one by one (about 300 bytes of lazysma's memory each;
+/// CBMC's set-up of the SMA takes minutes long before this many).
+pub const MAX_SHARED_SCALARS: u64 = 1_000_000;
+
 impl<'a> Lowerer<'a> {
     /// Declares a thread-local global (`_Thread_local`, `__thread`): each
     /// thread has its own copy, starting at the constant initial value
@@ -224,6 +230,7 @@ impl<'a> Lowerer<'a> {
             return Ok(());
         }
         let ty = self.completed_array(ty, init, &|_| false)?;
+        self.check_shared_size(name, &ty, span)?;
         let base = self.program.locations.len() as u32;
         let mut locations = Vec::new();
         self.flatten(name.to_string(), name, &ty, span, &mut locations)?;
@@ -255,6 +262,34 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Refuses the global `name` of type `ty` when shared memory with it
+    /// would hold more than [`MAX_SHARED_SCALARS`] scalars, before any of
+    /// its locations is made: each costs memory here and in the SMA.
+    fn check_shared_size(&self, name: &str, ty: &CType, span: Span) -> LResult<()> {
+        let scalars = self.types.size(ty);
+        let before = self.program.locations.len() as u64;
+        if scalars.saturating_add(before) <= MAX_SHARED_SCALARS {
+            return Ok(());
+        }
+        Err(Box::new(
+            self.source.diagnostic(
+                span.start,
+                span.end,
+                format!(
+                    "`{name}` has {scalars} scalars, and shared memory can hold at most \
+                 {MAX_SHARED_SCALARS} (the program's other globals take {before})"
+                ),
+                format!("{scalars} scalars"),
+                Some(
+                    "every scalar of a global is one location of the shared memory abstraction; \
+                 make the object smaller (a size from a macro can be given with -D), as small as \
+                 the accesses the program makes need"
+                        .to_string(),
+                ),
+            ),
+        ))
     }
 
     /// Appends one location per scalar of `ty`, named after the access path.

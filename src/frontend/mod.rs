@@ -75,8 +75,12 @@ pub enum FrontendError {
 
 /// Preprocesses, parses and lowers `path`.
 pub fn load(path: &Path, options: &TranslateOptions) -> Result<Program, FrontendError> {
-    let text = preprocess::preprocess(path, options)?;
-    lower_preprocessed_with(&text, options).map_err(FrontendError::Source)
+    let (text, check) = preprocess::preprocess_checked(path, options)?;
+    let lowered = lower_preprocessed_with(&text, options);
+    // a program the compiler rejects is not C, whatever the lowering made
+    // of it: the compiler's words, before the lowering's
+    check.finish()?;
+    lowered.map_err(FrontendError::Source)
 }
 
 /// Runs only the preprocessor (with lazysma's headers) on `path`.

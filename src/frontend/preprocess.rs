@@ -1,11 +1,15 @@
 //! Runs the C preprocessor (`gcc -E`) with lazysma's own headers (embedded
 //! in the binary, written to a temporary directory) on the include path
-//! after the program's `-I` directories and before the system's.
+//! after the program's `-I` directories and before the system's, and the
+//! compiler's own check (`gcc -fsyntax-only`, same options) beside the
+//! lowering: a program it rejects is refused with the compiler's first
+//! error, whatever the lowering made of it.
 
 use super::FrontendError;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::options::TranslateOptions;
-use std::path::Path;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 
 /// Headers that replace the system's: (file name, contents).
 const OWN_HEADERS: &[(&str, &str)] = &[
@@ -24,6 +28,63 @@ const X86_INTRINSICS: &str = include_str!("../../include/x86intrin.h");
 
 /// Preprocesses `path` and returns the text with `# line "file"` markers.
 pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, FrontendError> {
+    preprocess_checked(path, options).map(|(text, _)| text)
+}
+
+/// The compiler's own check of a program (`gcc -fsyntax-only`), running
+/// beside the preprocessor and the lowering: [`SyntaxCheck::finish`] waits
+/// for it; dropped, it is stopped.
+pub struct SyntaxCheck {
+    child: Option<Child>,
+    /// The program it checks.
+    program: PathBuf,
+    /// lazysma's headers, which gcc reads.
+    _headers: tempfile::TempDir,
+}
+
+impl SyntaxCheck {
+    /// Waits for the check: the compiler's first error, located, when it
+    /// rejects the program.
+    pub fn finish(mut self) -> Result<(), FrontendError> {
+        let Some(child) = self.child.take() else {
+            return Ok(());
+        };
+        let output = child.wait_with_output().map_err(cannot_run)?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        Err(match compiler_error(&stderr, &self.program) {
+            Some(diagnostic) => FrontendError::Source(Box::new(diagnostic)),
+            None => FrontendError::Environment(format!(
+                "the C compiler's check (gcc -fsyntax-only) failed without a located error:\n{stderr}"
+            )),
+        })
+    }
+}
+
+impl Drop for SyntaxCheck {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The failure to run gcc.
+fn cannot_run(e: std::io::Error) -> FrontendError {
+    FrontendError::Environment(format!(
+        "cannot run the C preprocessor gcc: {e}; install gcc (Debian/Ubuntu: apt-get install gcc) or put it on the PATH"
+    ))
+}
+
+/// Preprocesses `path` as [`preprocess`] does, and starts the compiler's
+/// own check of it with the same options beside the preprocessor.
+pub fn preprocess_checked(
+    path: &Path,
+    options: &TranslateOptions,
+) -> Result<(String, SyntaxCheck), FrontendError> {
     let failure = |stderr: String| FrontendError::Preprocessor {
         path: path.to_path_buf(),
         stderr,
@@ -53,9 +114,41 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
             ))
         })?;
     }
+    let mut syntax = gcc(path, options, include_dir.path(), "-fsyntax-only");
+    syntax
+        .env("LC_ALL", "C")
+        .arg("-fdiagnostics-color=never")
+        .arg("-fno-diagnostics-show-caret")
+        .arg("-w")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let preprocessor = gcc(path, options, include_dir.path(), "-E");
+    // started first, it runs beside the preprocessor too
+    let check = SyntaxCheck {
+        child: Some(syntax.spawn().map_err(cannot_run)?),
+        program: path.to_path_buf(),
+        _headers: include_dir,
+    };
+    let output = { preprocessor }.output().map_err(cannot_run)?;
+    if !output.status.success() {
+        return Err(failure(
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        ));
+    }
+    let text = String::from_utf8(output.stdout)
+        .map_err(|_| failure("the preprocessed text is not UTF-8".into()))?;
+    let text = struct_attributes_after_bodies(&alignment_specifiers_as_attributes(&text));
+    Ok((text, check))
+}
+
+/// gcc with lazysma's options and `mode` (`-E`, `-fsyntax-only`) on
+/// `path`: the program's `-I` directories before lazysma's headers in
+/// `headers`, its `-D` definitions.
+fn gcc(path: &Path, options: &TranslateOptions, headers: &Path, mode: &str) -> Command {
     let mut command = Command::new("gcc");
     command
-        .arg("-E")
+        .arg(mode)
         .arg("-std=gnu11")
         .arg("-D__LAZYSMA__")
         // GNU's thread-local keyword, as C11 spells it.
@@ -66,26 +159,58 @@ pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, Fro
     for dir in &options.include_dirs {
         command.arg("-I").arg(dir);
     }
-    command.arg("-I").arg(include_dir.path());
+    command.arg("-I").arg(headers);
     for define in &options.defines {
         command.arg(format!("-D{define}"));
     }
     command.arg(path);
-    let output = command.output().map_err(|e| {
-        FrontendError::Environment(format!(
-            "cannot run the C preprocessor gcc: {e}; install gcc (Debian/Ubuntu: apt-get install gcc) or put it on the PATH"
-        ))
-    })?;
-    if !output.status.success() {
-        return Err(failure(
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        ));
-    }
-    let text = String::from_utf8(output.stdout)
-        .map_err(|_| failure("the preprocessed text is not UTF-8".into()))?;
-    Ok(struct_attributes_after_bodies(
-        &alignment_specifiers_as_attributes(&text),
-    ))
+    command
+}
+
+/// The first error of gcc's `stderr` (`file:line:column: error: what`) as
+/// a diagnostic at its place (in `program`, without a line, when gcc
+/// places it elsewhere: `<command-line>` for a `-D`): a program the
+/// compiler rejects is not C, and lazysma does not translate it. `None`
+/// when no line is an error.
+fn compiler_error(stderr: &str, program: &Path) -> Option<Diagnostic> {
+    stderr.lines().find_map(|line| {
+        let (place, message) = line
+            .split_once(": error: ")
+            .or_else(|| line.split_once(": fatal error: "))?;
+        let mut parts = place.rsplitn(3, ':');
+        let located = match (parts.next(), parts.next(), parts.next()) {
+            (Some(column), Some(line), Some(file)) => {
+                match (line.trim().parse::<u32>(), column.trim().parse::<u32>()) {
+                    (Ok(line), Ok(column)) => Some((PathBuf::from(file), line, column)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let (file, line_number, column, message) = match located {
+            Some((file, line, column)) => (file, line, column, message.to_string()),
+            None => (
+                program.to_path_buf(),
+                0,
+                0,
+                format!("{message} (in {place})"),
+            ),
+        };
+        Some(Diagnostic {
+            message: format!("the C compiler rejects this program: {message}"),
+            file,
+            line: line_number,
+            column,
+            length: 1,
+            label: "gcc -fsyntax-only reports an error here".to_string(),
+            help: Some(
+                "lazysma translates only programs the C compiler accepts (gcc -fsyntax-only \
+                 -std=gnu11, with the same -I and -D options); correct the program"
+                    .to_string(),
+            ),
+            severity: Severity::Error,
+        })
+    })
 }
 
 /// The preprocessed `text` with each C11 alignment specifier spelt as the

@@ -232,39 +232,141 @@ pub use crate::passes::properties::{
 };
 
 /// The table of initial values `sma_initial_value`, or, beyond
-/// [`CBMC_INITIALISER_LIMIT`] locations, rows of that many and the macro
-/// `SMA_INITIAL_VALUE(v)` that `common.h` reads them with.
+/// [`CBMC_INITIALISER_LIMIT`] locations, the macro `SMA_INITIAL_VALUE(v)`
+/// that `common.h` reads them with: each run of at least [`LONG_RUN`]
+/// locations of one value is a range in the macro, and only the other
+/// locations' values are listed (in rows of that many when they are more),
+/// so that a large array of one value costs a few lines whatever its size.
 fn print_initial_values(out: &mut String, values: &[String]) {
-    let list = |out: &mut String, values: &[String]| {
-        for (i, v) in values.iter().enumerate() {
-            if i % 16 == 0 {
-                out.push_str("\n  ");
-            }
-            out.push_str(v);
-            out.push_str(", ");
-        }
-    };
     if values.len() <= CBMC_INITIALISER_LIMIT {
         out.push_str("static const sma_value_t sma_initial_value[SMA_LOCATIONS] = {");
-        list(out, values);
+        print_list(out, values);
         out.push_str("\n};\n");
         return;
     }
-    let rows = values.len().div_ceil(CBMC_INITIALISER_LIMIT);
-    let _ = write!(
-        out,
-        "/* in rows of {CBMC_INITIALISER_LIMIT}: CBMC 5.12 cannot initialise a longer array from a list */\n\
-         static const sma_value_t sma_initial_value_rows[{rows}][{CBMC_INITIALISER_LIMIT}] = {{"
-    );
-    for row in values.chunks(CBMC_INITIALISER_LIMIT) {
-        out.push_str("\n {");
-        list(out, row);
-        out.push_str("\n },");
+    let segments = initial_value_segments(values);
+    let listed: Vec<String> = segments
+        .iter()
+        .filter(|segment| segment.constant.is_none())
+        .flat_map(|segment| values[segment.start..segment.end].iter().cloned())
+        .collect();
+    let read_listed = print_listed_values(out, &listed);
+    // `(v) < end ? value : ...`, one branch per segment, the last without
+    // a test (v is a location below SMA_LOCATIONS)
+    let mut offset = 0;
+    let mut branches = Vec::new();
+    for segment in &segments {
+        let value = match &segment.constant {
+            Some(constant) => format!("({constant})"),
+            None => {
+                let index = format!("(v) - {}", segment.start as i64 - offset as i64);
+                offset += segment.end - segment.start;
+                read_listed(&index)
+            }
+        };
+        branches.push((segment.end, value));
+    }
+    let mut chain = String::new();
+    let last = branches.pop().map(|(_, value)| value).unwrap_or_default();
+    for (end, value) in &branches {
+        let _ = write!(chain, "(v) < {end} ? {value} : ");
     }
     let _ = writeln!(
         out,
-        "\n}};\n#define SMA_INITIAL_VALUE(v) sma_initial_value_rows[(v) / {CBMC_INITIALISER_LIMIT}][(v) % {CBMC_INITIALISER_LIMIT}]"
+        "/* the initial values by ranges of locations: runs of one value are not listed */\n\
+         #define SMA_INITIAL_VALUE(v) ({chain}{last})"
     );
+}
+
+/// The fewest locations of one initial value that [`print_initial_values`]
+/// gives as a range rather than listing them.
+const LONG_RUN: usize = 64;
+
+/// Consecutive locations `start..end` whose initial values are listed, or
+/// are all `constant`.
+struct Segment {
+    start: usize,
+    end: usize,
+    constant: Option<String>,
+}
+
+/// `values` cut into runs of one value of at least [`LONG_RUN`] locations
+/// and the stretches between them.
+fn initial_value_segments(values: &[String]) -> Vec<Segment> {
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut start = 0;
+    while start < values.len() {
+        let run = values[start..]
+            .iter()
+            .take_while(|value| **value == values[start])
+            .count();
+        if run >= LONG_RUN {
+            segments.push(Segment {
+                start,
+                end: start + run,
+                constant: Some(values[start].clone()),
+            });
+        } else {
+            match segments.last_mut() {
+                Some(last) if last.constant.is_none() => last.end = start + run,
+                _ => segments.push(Segment {
+                    start,
+                    end: start + run,
+                    constant: None,
+                }),
+            }
+        }
+        start += run;
+    }
+    segments
+}
+
+/// Prints the table of the `listed` initial values (none when empty; in
+/// rows when longer than [`CBMC_INITIALISER_LIMIT`]) and returns how C
+/// reads its element at an index expression.
+fn print_listed_values(out: &mut String, listed: &[String]) -> impl Fn(&str) -> String + use<> {
+    let rows = listed.len().div_ceil(CBMC_INITIALISER_LIMIT);
+    if rows > 1 {
+        let _ = write!(
+            out,
+            "/* in rows of {CBMC_INITIALISER_LIMIT}: CBMC 5.12 cannot initialise a longer array from a list */\n\
+             static const sma_value_t sma_initial_value_rows[{rows}][{CBMC_INITIALISER_LIMIT}] = {{"
+        );
+        for row in listed.chunks(CBMC_INITIALISER_LIMIT) {
+            out.push_str("\n {");
+            print_list(out, row);
+            out.push_str("\n },");
+        }
+        out.push_str("\n};\n");
+    } else if rows == 1 {
+        let _ = write!(
+            out,
+            "static const sma_value_t sma_initial_value_listed[{}] = {{",
+            listed.len()
+        );
+        print_list(out, listed);
+        out.push_str("\n};\n");
+    }
+    move |index: &str| {
+        if rows > 1 {
+            format!(
+                "sma_initial_value_rows[({index}) / {CBMC_INITIALISER_LIMIT}][({index}) % {CBMC_INITIALISER_LIMIT}]"
+            )
+        } else {
+            format!("sma_initial_value_listed[{index}]")
+        }
+    }
+}
+
+/// The values of an initialiser list, 16 a line.
+fn print_list(out: &mut String, values: &[String]) {
+    for (i, v) in values.iter().enumerate() {
+        if i % 16 == 0 {
+            out.push_str("\n  ");
+        }
+        out.push_str(v);
+        out.push_str(", ");
+    }
 }
 
 fn print_structs(out: &mut String, program: &SequentialProgram, names: &Names) {

@@ -10,7 +10,7 @@
 //! values, so an execution that reads such a value declines the program.
 
 use super::eval::Choices;
-use super::machine::{Access, Machine, Outcome, Unsupported, Violation};
+use super::machine::{Access, AllocationCutOff, Machine, Outcome, Unsupported, Violation};
 use super::memory::record;
 pub use super::state::Heap;
 use super::state::State;
@@ -43,11 +43,22 @@ impl Machine<'_> {
         let pc = state.threads[slot].pc;
         let fail = |what: super::eval::Unmodelled| self.unsupported(slot, pc, what.0);
         let scalars = self.widened(state, slot, size, choices).map_err(fail)?;
-        let Some(block) = self.heap_layout() else {
-            return Ok(Outcome::CutOff);
-        };
         let memory = &self.program.memory;
-        if state.heap.used >= memory.heap_blocks || scalars < 0 || scalars > i64::from(block) {
+        // without a heap (`SMA_HEAP_SCALARS` 0) every block is used
+        let block = self.heap_layout().unwrap_or(memory.heap_block_size);
+        if scalars > i64::from(block) {
+            self.note_allocation_cut_off(stmt, |cut| {
+                cut.largest = Some(cut.largest.map_or(scalars, |largest| largest.max(scalars)));
+            });
+            return Ok(Outcome::CutOff);
+        }
+        if state.heap.used >= memory.heap_blocks || self.heap_layout().is_none() {
+            self.note_allocation_cut_off(stmt, |cut| cut.blocks_used = true);
+            return Ok(Outcome::CutOff);
+        }
+        if scalars < 0 {
+            // as the printed program: a negative size asks for nothing
+            // any execution goes on with
             return Ok(Outcome::CutOff);
         }
         let first = state.heap.used as usize * block as usize;
@@ -66,6 +77,14 @@ impl Machine<'_> {
             .store(target, i64::from(base), choices)
             .map_err(fail)?;
         Ok(Outcome::Next(()))
+    }
+
+    /// Notes in [`Machine::allocation_cut_offs`] how the heap bounds cut an
+    /// execution off at the allocation `stmt`.
+    fn note_allocation_cut_off(&self, stmt: OriginId, note: impl FnOnce(&mut AllocationCutOff)) {
+        if let Ok(mut cut_offs) = self.allocation_cut_offs.lock() {
+            note(cut_offs.entry(stmt).or_default());
+        }
     }
 
     /// `free(address)` as the printer writes it: nothing for null, a

@@ -74,6 +74,21 @@ pub struct Machine<'a> {
     /// `--pointer-check`): the report warns of them, as the CBMC path's
     /// reachability run does.
     pub pointer_cut_offs: std::sync::Mutex<std::collections::BTreeSet<OriginId>>,
+    /// The allocations where an execution was cut off because the heap
+    /// bounds could not serve it: the report names them, as the CBMC
+    /// path's reachability run does.
+    pub allocation_cut_offs:
+        std::sync::Mutex<std::collections::BTreeMap<OriginId, AllocationCutOff>>,
+}
+
+/// How the heap bounds cut executions off at one allocation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AllocationCutOff {
+    /// The most scalars an execution asked for there beyond a heap block
+    /// (`--heap-block`), if one did.
+    pub largest: Option<i64>,
+    /// Some execution found every heap block used there (`--nmalloc`).
+    pub blocks_used: bool,
 }
 
 /// A failure to model a move exactly, at the statement nearest to it.
@@ -117,6 +132,7 @@ impl<'a> Machine<'a> {
             uses_heap,
             frees,
             pointer_cut_offs: Default::default(),
+            allocation_cut_offs: Default::default(),
         }
     }
 

@@ -62,15 +62,30 @@ pub struct Prepared {
 #[derive(Debug, Clone)]
 pub enum Answer {
     /// No execution within the bounds violates a property; some may be
-    /// cut off at the accesses of the second field (a pointer outside its
-    /// objects, without `--pointer-check`).
-    Safe(Statistics, Vec<crate::ir::OriginId>),
+    /// cut off where the second field says (a pointer outside its
+    /// objects without `--pointer-check`, an allocation the heap bounds
+    /// cannot serve).
+    Safe(Statistics, CutOffs),
     /// An execution violates `violation`; `records` are its SMA records.
     Violation {
         violation: Violation,
         records: Vec<Record>,
         statistics: Statistics,
     },
+}
+
+/// Where the search cut executions off, by the bound that cut them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CutOffs {
+    /// The accesses through a pointer outside its objects (or past the
+    /// requested part of a heap block), without `--pointer-check`.
+    pub pointers: Vec<crate::ir::OriginId>,
+    /// The allocations that asked for more scalars than a heap block
+    /// holds (`--heap-block`), each with the most scalars an execution
+    /// asked for there.
+    pub oversized: Vec<(crate::ir::OriginId, i64)>,
+    /// The allocations that found every heap block used (`--nmalloc`).
+    pub blocks_used: Vec<crate::ir::OriginId>,
 }
 
 /// Why the native engine gave no answer.
@@ -331,14 +346,35 @@ fn stopped_answer(prepared: &Prepared, stopped: Stopped) -> NoAnswer {
     }
 }
 
-/// The accesses where the search cut an execution off for a pointer
-/// outside its objects.
-fn cut_offs(machine: &Machine) -> Vec<crate::ir::OriginId> {
-    machine
+/// Where the search cut executions off: the accesses through a pointer
+/// outside its objects and the allocations the heap could not serve.
+fn cut_offs(machine: &Machine) -> CutOffs {
+    let pointers = machine
         .pointer_cut_offs
         .lock()
         .map(|cut_offs| cut_offs.iter().copied().collect())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    let (oversized, blocks_used) = machine
+        .allocation_cut_offs
+        .lock()
+        .map(|cut_offs| {
+            let oversized = cut_offs
+                .iter()
+                .filter_map(|(stmt, cut)| cut.largest.map(|largest| (*stmt, largest)))
+                .collect();
+            let used = cut_offs
+                .iter()
+                .filter(|(_, cut)| cut.blocks_used)
+                .map(|(stmt, _)| *stmt)
+                .collect();
+            (oversized, used)
+        })
+        .unwrap_or_default();
+    CutOffs {
+        pointers,
+        oversized,
+        blocks_used,
+    }
 }
 
 /// Runs the explicit-state search alone on a prepared program.

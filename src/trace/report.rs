@@ -576,6 +576,25 @@ pub struct WarningReport {
     pub line: u32,
     pub column: u32,
     pub help: Option<String>,
+    /// When the warning is about executions a bound cut off at this place
+    /// during the run (not code the translator found unreachable): the
+    /// bound and what it cut; `null` otherwise.
+    pub cut_off: Option<CutOffReport>,
+}
+
+/// Executions a bound cut off at one place of the program.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CutOffReport {
+    /// The option that lifts the bound (`--heap-block`, `--nmalloc`,
+    /// `--pointer-check`).
+    pub option: &'static str,
+    /// What was cut, for the headline: `the allocation at heapcut.c:10 was
+    /// cut off above 8 scalars`.
+    pub summary: String,
+    /// For an allocation larger than a heap block: the most scalars an
+    /// execution asked for there, when the run knows it (the native
+    /// engine's does; CBMC's tells only that it was more than a block).
+    pub asked: Option<i64>,
 }
 
 impl From<&crate::diagnostics::Diagnostic> for WarningReport {
@@ -586,7 +605,18 @@ impl From<&crate::diagnostics::Diagnostic> for WarningReport {
             line: diagnostic.line,
             column: diagnostic.column,
             help: diagnostic.help.clone(),
+            cut_off: None,
         }
+    }
+}
+
+impl VerifyReport {
+    /// What the bounds cut off during the run, from the warnings that say
+    /// so ([`WarningReport::cut_off`]), in their order.
+    pub fn cut_offs(&self) -> impl Iterator<Item = &CutOffReport> {
+        self.warnings
+            .iter()
+            .filter_map(|warning| warning.cut_off.as_ref())
     }
 }
 

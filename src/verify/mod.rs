@@ -78,9 +78,60 @@ impl ReportFormat {
 /// Runs the whole verify pipeline without printing: the report, and the
 /// rendered translation diagnostic for the terminal, if any.
 pub fn check(request: &VerifyRequest) -> (VerifyReport, Option<String>) {
-    let mut report = empty_report(request);
-    let details = pipeline(request, &mut report);
-    (report, details)
+    let by_need = request.options.bounds.heap_block.is_none();
+    let mut request = request.clone();
+    loop {
+        let mut report = empty_report(&request);
+        let details = pipeline(&request, &mut report);
+        let larger = larger_heap_block(by_need, &report);
+        match larger {
+            Some(block) if !crate::interrupt::received() => {
+                if !request.format.is_document() {
+                    eprintln!(
+                        "note: executions were cut off at an allocation above {} scalars; \
+                         verifying again with --heap-block {block} (the block grows by need up to {})",
+                        report.bounds.heap_block.unwrap_or(0),
+                        HEAP_BLOCK_BY_NEED_LIMIT
+                    );
+                }
+                request.options.bounds.heap_block = Some(block);
+            }
+            _ => return (report, details),
+        }
+    }
+}
+
+/// The largest heap block `verify` grows the block to by need, when
+/// `--heap-block` is `auto` (the default): beyond it an allocation is cut
+/// off and named ([`reach::warn_cut_offs`]).
+pub const HEAP_BLOCK_BY_NEED_LIMIT: u32 = 64;
+
+/// The heap block to verify again with, when the block is chosen `by_need`
+/// and the safe verdict of `report` cut executions off at an allocation
+/// larger than its block: twice the block, or the most scalars an
+/// execution asked for if more, when the run knows it (the native
+/// engine's); else [`HEAP_BLOCK_BY_NEED_LIMIT`] at once (CBMC's run tells
+/// only that an allocation asked for more, and a block between might be
+/// too small for an allocation of constant size, which the translator
+/// then cuts off with a warning of its own). At most that limit.
+fn larger_heap_block(by_need: bool, report: &VerifyReport) -> Option<u32> {
+    if !by_need || report.verdict != Verdict::Safe {
+        return None;
+    }
+    let block = report.bounds.heap_block?;
+    let mut oversized = report
+        .cut_offs()
+        .filter(|cut| cut.option == "--heap-block")
+        .peekable();
+    oversized.peek()?;
+    let limit = i64::from(HEAP_BLOCK_BY_NEED_LIMIT);
+    let asked: Option<Vec<i64>> = oversized.map(|cut| cut.asked).collect();
+    let next = match asked.and_then(|asked| asked.into_iter().max()) {
+        Some(asked) => i64::from(block).saturating_mul(2).max(asked).min(limit),
+        None => limit,
+    };
+    let next = u32::try_from(next).ok()?;
+    (next > block).then_some(next)
 }
 
 /// Runs the whole verify pipeline, prints the report and returns the exit
@@ -405,11 +456,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
                 &translation.map,
                 request.options.sma,
             );
-            // the translator's warnings already name the code a bound cut off
-            if report.verdict == Verdict::Safe
-                && report.warnings.is_empty()
-                && !crate::interrupt::received()
-            {
+            // the translator's warnings name the code a bound cut off on
+            // every path; the run names the places it cut some off
+            if report.verdict == Verdict::Safe && !crate::interrupt::received() {
                 reach::check(
                     request,
                     report,

@@ -194,12 +194,9 @@ pub fn conclude(
                     reason: Some(no_execution_ends(report.has_loops)),
                 });
             }
-            // what the CBMC path's reachability run warns of (it runs when
-            // the translator's warnings name no code a bound cut off)
-            if report.warnings.is_empty() {
-                let show = (!request.format.is_document(), request.color);
-                super::reach::warn_pointer_cut_offs(show, report, &cut_offs, map);
-            }
+            // what the CBMC path's reachability run warns of
+            let show = (!request.format.is_document(), request.color);
+            super::reach::warn_cut_offs(show, report, &cut_offs.into(), map);
         }
         Answer::Violation {
             violation, records, ..

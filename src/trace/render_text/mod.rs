@@ -4,7 +4,7 @@
 
 use super::report::{
     CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport,
-    StepKind, StepReport, Verdict, VerifyReport,
+    StepKind, StepReport, Verdict, VerifyReport, WarningReport,
 };
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
@@ -76,6 +76,17 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
                     .reason
                     .as_deref()
                     .unwrap_or("the bounds cut every execution off"),
+                cut_off_clause(report)
+            );
+        }
+        Verdict::Safe if report.cut_offs().next().is_some() => {
+            // executions were cut off at the places the warnings name
+            let _ = writeln!(
+                out,
+                "{} under {model} in the executions the bounds reached: {}{}{}",
+                style.yellow("No violation"),
+                cut_off_summaries(report),
+                unchecked_clause(report),
                 cut_off_clause(report)
             );
         }
@@ -423,6 +434,12 @@ fn checked_by(report: &VerifyReport) -> String {
 /// What a safe verdict does not cover: the code that the translator's
 /// warnings found unreachable within the bounds.
 fn unreached_note(report: &VerifyReport) -> String {
+    if report.warnings.iter().all(|w| w.cut_off.is_some()) {
+        return format!(
+            "executions were cut off at {} (see the warnings); what they do after was not checked",
+            unreached_places(report)
+        );
+    }
     let them = if report.warnings.len() == 1 {
         "it"
     } else {
@@ -443,14 +460,42 @@ fn cut_off_clause(report: &VerifyReport) -> String {
 }
 
 /// `file:line` of each place the translator's warnings say no execution
-/// gets past.
+/// gets past (all warnings when none is of that kind).
 fn unreached_places(report: &VerifyReport) -> String {
-    let places: Vec<String> = report
-        .warnings
+    let translator = report.warnings.iter().filter(|w| w.cut_off.is_none());
+    let warnings: Vec<&WarningReport> = if translator.clone().next().is_some() {
+        translator.collect()
+    } else {
+        report.warnings.iter().collect()
+    };
+    let places: Vec<String> = warnings
         .iter()
         .map(|w| format!("{}:{}", short_file(&w.file), w.line))
         .collect();
     places.join(", ")
+}
+
+/// The places where the run cut executions off, each with the option that
+/// lifts its bound: `the allocation at heapcut.c:10 was cut off above 8
+/// scalars (--heap-block)`.
+fn cut_off_summaries(report: &VerifyReport) -> String {
+    let summaries: Vec<String> = report
+        .cut_offs()
+        .map(|cut| format!("{} ({})", cut.summary, cut.option))
+        .collect();
+    summaries.join("; ")
+}
+
+/// The headline's clause for the code the translator's warnings found
+/// unreachable beside the run's cut-offs, if any.
+fn unchecked_clause(report: &VerifyReport) -> String {
+    if report.warnings.iter().all(|w| w.cut_off.is_some()) {
+        return String::new();
+    }
+    format!(
+        "; the code after {} was not checked (see the warnings)",
+        unreached_places(report)
+    )
 }
 
 /// What a safe verdict does not rule out: the executions that the bounds

@@ -158,6 +158,7 @@ fn a_safe_verdict_with_unreached_code_says_so_in_its_headline() {
         line,
         column: 3,
         help: None,
+        cut_off: None,
     };
     let report = VerifyReport {
         warnings: vec![warning(12)],
