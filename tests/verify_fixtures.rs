@@ -261,7 +261,7 @@ fn every_fixture_gives_what_its_desc_expects() {
         .iter()
         .map(|(time, case, run, _)| (*time, case, run))
         .collect();
-    slowest.sort_by(|a, b| b.0.cmp(&a.0));
+    slowest.sort_by_key(|entry| std::cmp::Reverse(entry.0));
     for (time, case, run) in slowest.iter().take(8) {
         let name = case.program.file_name().unwrap_or_default();
         let arguments = run.arguments.join(" ");
