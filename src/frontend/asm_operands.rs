@@ -571,25 +571,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         };
         let expected = self.convert(expected, &ty, span)?;
         let expected = self.save(expected, &ty);
-        let expected = self.cut_off_unless_shared_memory_holds(expected, &ty);
         let desired = self.convert(desired, &ty, span)?;
-        let desired = self.cut_off_unless_shared_memory_holds(desired, &ty);
-        let old = self.temp(&memory_type(&ty));
-        self.note_access_type(&ty);
-        self.emit(StmtKind::Rmw {
-            target: Some(Place::Local(old)),
-            address,
-            op: RmwOp::CompareExchange {
-                expected: expected.clone(),
-                desired,
-            },
-        });
-        let old = Expr::Load(Place::Local(old));
-        let swapped = binary(BinaryOp::Eq, old.clone(), expected);
-        let swapped = self.save(swapped, &CType::INT);
+        let result = self.emit_compare_exchange(address, expected, desired, &ty);
+        let swapped = self.save(result.succeeded, &CType::INT);
         Ok((
             Val {
-                expr: self.value_from_memory(old, &ty),
+                expr: result.old,
                 ty,
             },
             swapped,

@@ -57,8 +57,8 @@ pub(super) enum Atomic {
 /// object's type, and whether it swapped (for a floating object, whether
 /// the bits were equal, as C11 compares representations).
 pub(super) struct CompareExchange {
-    old: Expr,
-    succeeded: Expr,
+    pub(super) old: Expr,
+    pub(super) succeeded: Expr,
 }
 
 /// The desired value of a compare-and-swap argument: the argument's value,
@@ -496,9 +496,23 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Desired::Pointee(pointer) => self.pointee(pointer)?,
         };
         let desired = self.floating_operand(desired, ty, span)?;
+        Ok(self.emit_compare_exchange(address, expected, desired, ty))
+    }
+
+    /// Emits the compare-and-swap of `expected` (already saved) by
+    /// `desired` at `address`, on an object of `ty`: each value cut off
+    /// where shared memory does not hold it, the old value in a temporary.
+    /// Shared by the C atomics and x86's `lock cmpxchg`.
+    pub(super) fn emit_compare_exchange(
+        &mut self,
+        address: Expr,
+        expected: Expr,
+        desired: Expr,
+        ty: &CType,
+    ) -> CompareExchange {
         let expected = self.cut_off_unless_shared_memory_holds(expected, ty);
         let desired = self.cut_off_unless_shared_memory_holds(desired, ty);
-        let old = self.temp(&stored);
+        let old = self.temp(&memory_type(ty));
         self.note_access_type(ty);
         self.emit(StmtKind::Rmw {
             target: Some(Place::Local(old)),
@@ -509,10 +523,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             },
         });
         let old = Expr::Load(Place::Local(old));
-        Ok(CompareExchange {
+        CompareExchange {
             succeeded: Expr::Binary(BinaryOp::Eq, Box::new(old.clone()), Box::new(expected)),
             old: self.value_from_memory(old, ty),
-        })
+        }
     }
 
     /// An operand that an exchange or compare-and-swap of an object of
