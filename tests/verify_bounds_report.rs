@@ -487,7 +487,7 @@ fn the_safe_report_names_sufficient_bounds_and_auto_takes_them() {
         );
         assert_eq!(code, 0, "{model}: {stdout}{stderr}");
         assert!(
-            stdout.contains("(bugs that need more rounds, loop iterations or buffer space are not ruled out; no execution of this program needs more than qsize 4, maxclock 4; --qsize auto sets it)"),
+            stdout.contains("(bugs that need more rounds or buffer space are not ruled out; no execution of this program needs more than qsize 4, maxclock 4; --qsize auto sets it)"),
             "{model}: {stdout}"
         );
         let (code, stdout, stderr) = verify(
@@ -530,7 +530,7 @@ fn the_safe_report_names_sufficient_bounds_and_auto_takes_them() {
     );
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
-        stdout.contains("(bugs that need more rounds or loop iterations are not ruled out; no execution of this program needs more than qsize 4, maxclock 4)"),
+        stdout.contains("(bugs that need more rounds are not ruled out; no execution of this program needs more than qsize 4, maxclock 4)"),
         "{stdout}"
     );
     let (_, stdout, _) = verify(&safe, &["--sc", "--format", "json"]);
