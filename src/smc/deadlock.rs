@@ -12,7 +12,7 @@
 //! the process and every thread that waits.
 
 use super::code::Instr;
-use super::eval::Choices;
+use super::eval::NotedChoices;
 use super::machine::{Machine, Outcome, Violation};
 use super::state::{State, Status};
 use super::value::CType;
@@ -40,20 +40,6 @@ pub enum Wait {
         value: i64,
         stmt: OriginId,
     },
-}
-
-/// Choices that note whether a nondeterministic value was asked for: a
-/// wait that depends on one is not judged.
-#[derive(Default)]
-struct Noting {
-    chose: bool,
-}
-
-impl Choices for Noting {
-    fn choose(&mut self, lo: i64, _values: u32) -> i64 {
-        self.chose = true;
-        lo
-    }
 }
 
 impl Machine<'_> {
@@ -106,7 +92,7 @@ impl Machine<'_> {
     /// (it does not when it could move, or when an assumption cuts it off).
     pub fn wait_of(&self, state: &State, slot: usize) -> Option<Wait> {
         let mut state = state.clone();
-        let mut choices = Noting::default();
+        let mut choices = NotedChoices::default();
         if state.threads.get(slot)?.status == Status::Created {
             state.threads[slot].status = Status::Running;
             let prefix = self.run_private(&mut state, slot, &mut choices).ok()?;

@@ -63,6 +63,21 @@ pub trait Choices {
     fn choose(&mut self, lo: i64, values: u32) -> i64;
 }
 
+/// Choices that take the first value and note that one was asked for: the
+/// runs that must not depend on a nondeterministic value (RF-SMC's replay,
+/// the deadlock check) look at `chose` afterwards.
+#[derive(Default)]
+pub struct NotedChoices {
+    pub chose: bool,
+}
+
+impl Choices for NotedChoices {
+    fn choose(&mut self, lo: i64, _values: u32) -> i64 {
+        self.chose = true;
+        lo
+    }
+}
+
 /// The private state an expression of one thread reads and a private
 /// assignment writes.
 pub struct Private<'a> {

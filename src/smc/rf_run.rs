@@ -5,7 +5,7 @@
 //! [`Event`] with the write it read from. A move's outcome under another
 //! read value is simulated from the state before it.
 
-use super::eval::Choices;
+use super::eval::NotedChoices;
 use super::explore::PathStep;
 use super::machine::{Machine, Move, Outcome, State, Status, Unsupported, Violation};
 use super::memory::flush;
@@ -46,20 +46,6 @@ pub enum Ran {
     /// It cannot happen now (a held mutex, a running joined thread).
     Disabled,
     Violated(Violation),
-}
-
-/// Refuses every nondeterministic value: RF-SMC leaves programs that take
-/// one to the explicit search.
-#[derive(Default)]
-struct NoChoices {
-    chose: bool,
-}
-
-impl Choices for NoChoices {
-    fn choose(&mut self, lo: i64, _values: u32) -> i64 {
-        self.chose = true;
-        lo
-    }
 }
 
 /// A run of the machine, recording events.
@@ -339,7 +325,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             if !self.alive(slot) {
                 continue;
             }
-            let mut choices = NoChoices::default();
+            let mut choices = NotedChoices::default();
             if let Some(location) = self.machine.pending_lock(&self.state, slot, &mut choices) {
                 self.block_on_lock(slot, location)?;
             }
@@ -383,7 +369,7 @@ fn run_on(
     state: &mut State,
     slot: usize,
 ) -> Result<(Outcome<()>, Visible), Abort> {
-    let mut choices = NoChoices::default();
+    let mut choices = NotedChoices::default();
     let outcome = machine
         .apply_in_place(state, Move::Run(slot), &mut choices)
         .map_err(Abort::Unsupported)?;
