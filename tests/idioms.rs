@@ -12,12 +12,6 @@ fn folder() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/idioms")
 }
 
-/// The public corpora beside the repository (`support::corpus_dir()`:
-/// `LAZYSMA_CORPUS`, else `../shared`).
-fn outside_corpus() -> PathBuf {
-    support::corpus_dir()
-}
-
 /// (program, arguments, verdict) of expected.tsv; `-I` folders are
 /// relative to the fixtures' folder.
 fn expectations() -> Vec<(String, Vec<String>, Verdict)> {
@@ -25,7 +19,7 @@ fn expectations() -> Vec<(String, Vec<String>, Verdict)> {
 }
 
 /// (program, arguments, verdict) of the table `name` of the fixtures'
-/// folder; `-I` folders are relative to it, or to the outside corpus
+/// folder; `-I` folders are relative to it, or to the corpus root (`support::corpus_dir()`)
 /// when they start with `CORPUS/`.
 fn read_expectations(name: &str) -> Vec<(String, Vec<String>, Verdict)> {
     let text = std::fs::read_to_string(folder().join(name)).expect("the expectations");
@@ -42,7 +36,7 @@ fn read_expectations(name: &str) -> Vec<(String, Vec<String>, Verdict)> {
                     && let Some(dir) = words.next()
                 {
                     let dir = match dir.strip_prefix("CORPUS/") {
-                        Some(inside) => outside_corpus().join(inside),
+                        Some(inside) => support::corpus_dir().join(inside),
                         None => folder().join(dir),
                     };
                     arguments.push(dir.display().to_string());
@@ -81,7 +75,7 @@ fn each_idiom_gets_its_verdict() {
 /// that needs them fails with a message naming where it looked when they
 /// are not.
 fn concurrencykit_present() -> bool {
-    let headers = outside_corpus().join("ck/include/ck_pr.h");
+    let headers = support::corpus_dir().join("ck/include/ck_pr.h");
     assert!(
         headers.is_file(),
         "concurrencykit's headers are not at {}: the corpus root (LAZYSMA_CORPUS, \
@@ -124,7 +118,7 @@ fn x86_assembly_and_thread_local_fixtures_run_natively() {
     if !concurrencykit_present() {
         return;
     }
-    let corpus = outside_corpus().join("ck/include");
+    let corpus = support::corpus_dir().join("ck/include");
     let ck = folder().join("ck");
     let includes = [
         "-I".to_string(),
