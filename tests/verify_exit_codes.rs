@@ -238,14 +238,17 @@ fn bad_input_exits_1() {
     );
     assert_eq!(
         (&diagnostic["line"], &diagnostic["column"]),
-        (&Value::from(1), &Value::from(27)),
+        (&Value::from(1), &Value::from(26)),
         "{stdout}"
     );
-    assert_eq!(diagnostic["label"], "unexpected `}`", "{stdout}");
+    assert_eq!(
+        diagnostic["label"], "gcc -fsyntax-only reports an error here",
+        "{stdout}"
+    );
     assert!(
-        diagnostic["help"]
-            .as_str()
-            .is_some_and(|help| help.starts_with("expected one of")),
+        diagnostic["help"].as_str().is_some_and(
+            |help| help.starts_with("lazysma translates only programs the C compiler accepts")
+        ),
         "{stdout}"
     );
     // a construct lazysma refuses, and a line of --unwindset without a loop
