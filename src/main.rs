@@ -133,6 +133,9 @@ struct TranslationArgs {
     /// Report an access through a pointer outside every object it may point into (default: such executions are cut off, as CBMC without --pointer-check).
     #[arg(long)]
     pointer_check: bool,
+    /// Unroll await loops (spin loops whose failed iterations change nothing) by --unwind like every loop, instead of treating each as one wait for its exit condition.
+    #[arg(long)]
+    unroll_spin_loops: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -198,6 +201,7 @@ impl TranslationArgs {
                 AddressChoice::Locations => AddressForm::Locations,
             },
             division_checks: !self.no_div_by_zero_check,
+            spin_loops_as_waits: !self.unroll_spin_loops,
             pointer_checks: self.pointer_check,
         })
     }

@@ -326,6 +326,9 @@ pub struct TranslateOptions {
     /// point into is a violation (`--pointer-check`); otherwise such an
     /// execution is cut off.
     pub pointer_checks: bool,
+    /// Whether await loops are waits (`passes::await_loops`, on unless
+    /// `--unroll-spin-loops`): they then need no unrolling.
+    pub spin_loops_as_waits: bool,
 }
 
 /// How pointer values number memory ([`crate::ir::Program::byte_addresses`]).
@@ -392,6 +395,7 @@ impl Default for TranslateOptions {
             addresses: AddressForm::default(),
             division_checks: true,
             pointer_checks: false,
+            spin_loops_as_waits: true,
         }
     }
 }

@@ -350,3 +350,65 @@ fn both_engines_find_the_bug_of_alternating_atomic_sections() {
     assert_eq!(properties[0], properties[1]);
     assert_eq!(properties[0], "thread0_main.assertion.1");
 }
+
+/// The verdict of the native engine on the assertions alone (no deadlock
+/// or liveness check, which the unrolled loops of `--unroll-spin-loops`
+/// cannot make), with `extra` options.
+fn assertions_answer(program: &Program, model: &str, extra: &[&str]) -> Answer {
+    let mut bounds = Vec::new();
+    let mut given = program.bounds.iter();
+    while let Some(option) = given.next() {
+        // `extra`'s loop bound replaces the program's
+        if option == "--unwind" && extra.contains(&"--unwind") {
+            given.next();
+            continue;
+        }
+        bounds.push(option.clone());
+    }
+    bounds.push("--no-deadlock-check".to_string());
+    bounds.extend(extra.iter().map(|option| option.to_string()));
+    answer(&program.file, model, &bounds, "smc")
+}
+
+/// Await loops as waits lose no verdict: on the examples, the benchmark
+/// sample and the spin-loop fixtures, the native engine's verdict with
+/// each await loop a wait equals its verdict with every loop unrolled
+/// three times, wherever both answer.
+#[test]
+fn spin_loops_as_waits_give_the_verdicts_of_unrolled_loops() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify");
+    let mut programs = examples();
+    programs.extend(bench_sample());
+    programs.push(Program {
+        file: fixtures.join("liveness_ticket_unlock.c"),
+        bounds: vec!["-D".into(), "UNLOCK_COUNTER=serving".into()],
+    });
+    programs.push(Program {
+        file: fixtures.join("liveness_flag_never_set.c"),
+        bounds: vec!["-D".into(), "PUBLISH=atomic_store(&ready,1)".into()],
+    });
+    let jobs = jobs(&programs);
+    let outcomes = parallel_map(&jobs, workers(), |(program, model)| {
+        let waits = assertions_answer(program, model, &[]);
+        let unrolled = assertions_answer(program, model, &["--unroll-spin-loops", "--unwind", "3"]);
+        (program.file.clone(), *model, waits, unrolled)
+    });
+    let mut compared = 0;
+    for (file, model, waits, unrolled) in outcomes {
+        if matches!(waits, Answer::None(..)) || matches!(unrolled, Answer::None(..)) {
+            continue;
+        }
+        compared += 1;
+        assert_eq!(
+            waits,
+            unrolled,
+            "{} --{model}: spin loops as waits against unrolled loops",
+            file.display()
+        );
+    }
+    assert!(
+        compared * 2 >= jobs.len(),
+        "only {compared} of {} runs answered",
+        jobs.len()
+    );
+}

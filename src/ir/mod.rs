@@ -529,6 +529,16 @@ pub enum StmtKind {
         kind: PropertyKind,
     },
     Assume(Expr),
+    /// The exit of an await loop (see `passes::await_loops`): the thread
+    /// waits here until `condition` holds, each try running again the
+    /// statements from label `restart` (the loop's one iteration, which
+    /// changes nothing when it fails). For safety this is the assumption
+    /// that `condition` holds; a thread that can never pass it waits for
+    /// ever (the property `liveness`).
+    Await {
+        condition: Expr,
+        restart: LabelId,
+    },
     /// The assumption that a loop exits after its last unrolled copy
     /// (`--unwind`): executions that need more iterations are cut off here.
     LoopBound(Expr),

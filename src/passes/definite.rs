@@ -134,6 +134,7 @@ impl Analysis {
             | SeqStmt::Unlock { address: e, .. }
             | SeqStmt::Assert { condition: e, .. }
             | SeqStmt::Assume(e)
+            | SeqStmt::Await { condition: e, .. }
             | SeqStmt::Free { address: e, .. }
             | SeqStmt::Join { handle: e, .. } => {
                 self.uses(e, &state);

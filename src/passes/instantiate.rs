@@ -49,6 +49,9 @@ pub struct Instances {
     pub value_types: ValueTypes,
     /// Loop bounds that cut every execution before code that matters.
     pub warnings: Vec<Diagnostic>,
+    /// The await loops made waits ([`super::await_loops`]), by origin,
+    /// in the order they were found.
+    pub await_loops: Vec<OriginId>,
 }
 
 impl Instances {
@@ -74,6 +77,7 @@ pub fn instantiate(
         warnings: program.warnings.clone(),
         own_depths: super::own_loop_depths(program, &options.bounds)?,
         heap_cut: false,
+        await_loops: Vec::new(),
     };
     flat.flatten_all(program, options, labels)?;
     let mut threads = vec![new_instance(program, &flat, program.main, 0, None)?];
@@ -151,6 +155,7 @@ pub fn instantiate(
         location_names,
         value_types,
         warnings: flat.warnings,
+        await_loops: flat.await_loops,
     })
 }
 
@@ -163,6 +168,8 @@ struct FlatFunctions {
     own_depths: BTreeMap<OriginId, u32>,
     /// Whether a heap bound cut code off ([`unreachable::Reachability::heap_cut`]).
     heap_cut: bool,
+    /// The await loops made waits ([`super::await_loops`]), by origin.
+    await_loops: Vec<OriginId>,
 }
 
 impl FlatFunctions {
@@ -188,6 +195,15 @@ impl FlatFunctions {
         let mut next = 0;
         while let Some(&function) = order.get(next) {
             let mut f = inline::inline_function(program, function, labels)?;
+            if options.spin_loops_as_waits {
+                let mut found = Vec::new();
+                f.body = super::await_loops::rewrite(&f.body, labels, &mut found);
+                for origin in found {
+                    if !self.await_loops.contains(&origin) {
+                        self.await_loops.push(origin);
+                    }
+                }
+            }
             let unrolling = unroll::Unrolling {
                 unwind: options.bounds.unwind,
                 assertions: options.unwinding_assertions,

@@ -72,6 +72,7 @@ pub fn sequentialise_threads(
             },
             origins: program.origins.clone(),
             properties: Default::default(),
+            await_loops: instances.await_loops,
         },
         threads,
         plain_globals,
@@ -527,6 +528,11 @@ impl Sequentialiser<'_> {
                 }
                 out.push(SeqStmt::Assume(condition.clone()))
             }
+            StmtKind::Await { condition, restart } => out.push(SeqStmt::Await {
+                condition: condition.clone(),
+                restart: *restart,
+                stmt: origin,
+            }),
             StmtKind::If {
                 condition,
                 then_branch,

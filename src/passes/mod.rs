@@ -5,6 +5,7 @@
 //! round-robin driver).
 
 pub mod access_sizes;
+pub mod await_loops;
 pub mod buffering;
 pub mod definite;
 pub mod heap_needs;
@@ -65,6 +66,9 @@ pub struct TranslationMap {
     /// Every property of the printed program by CBMC's id for it, with
     /// its kind, statement and thread (filled by the printer).
     pub properties: properties::PropertyTable,
+    /// The await loops that are waits rather than unrolled loops
+    /// ([`await_loops`]), by origin.
+    pub await_loops: Vec<OriginId>,
 }
 
 /// The read-modify-write codes of the SMA API (`SMA_RMW_*`).
@@ -174,6 +178,15 @@ pub enum SeqStmt {
         description: String,
     },
     Assume(Expr),
+    /// The exit of an await loop ([`await_loops`]): for the printed
+    /// program the assumption `condition`; the native engine runs the
+    /// statements from label `restart` again when it asks whether the
+    /// thread can ever pass (the property `liveness`).
+    Await {
+        condition: Expr,
+        restart: LabelId,
+        stmt: OriginId,
+    },
     If {
         condition: Expr,
         then_branch: Vec<SeqStmt>,

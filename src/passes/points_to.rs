@@ -307,6 +307,7 @@ impl PointsTo {
             | SeqStmt::Free { .. }
             | SeqStmt::Assert { .. }
             | SeqStmt::Assume(_)
+            | SeqStmt::Await { .. }
             | SeqStmt::Goto(_)
             | SeqStmt::Label(_)
             | SeqStmt::Create { .. }

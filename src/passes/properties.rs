@@ -62,6 +62,10 @@ pub enum PropertyKind {
     /// a mutex, a join or a synchronisation object (found by the native
     /// engine; no assertion of the program).
     Deadlock,
+    /// `liveness`: a thread spins in an await loop that nothing will let
+    /// out, every other thread finished or waiting for ever (found by the
+    /// native engine; no assertion of the program).
+    Liveness,
 }
 
 impl PropertyKind {
@@ -84,7 +88,14 @@ impl PropertyKind {
                 "the program's reads observe what no sequentially consistent execution can"
             }
             PropertyKind::Deadlock => "deadlock: no thread can move, each waits for ever",
+            PropertyKind::Liveness => "a wait never ends: a thread spins in an await loop for ever",
         }
+    }
+
+    /// Whether the property is violated by the state an execution ends
+    /// in (a deadlock, a wait that never ends) rather than by a statement.
+    pub fn is_endless_wait(self) -> bool {
+        matches!(self, PropertyKind::Deadlock | PropertyKind::Liveness)
     }
 
     /// The kind of the property a statement's own assertion checks (`None`

@@ -190,6 +190,7 @@ pub fn visit_operands(
         | StmtKind::MutexUnlock(e)
         | StmtKind::Free(e)
         | StmtKind::Assume(e)
+        | StmtKind::Await { condition: e, .. }
         | StmtKind::LoopBound(e) => expr_mut(e, fe, fp),
         StmtKind::Malloc { target, size, .. } => {
             place_mut(target, fe, fp);
@@ -310,7 +311,7 @@ pub fn relabel(block: &mut Block, labels: &mut LabelGen) {
         renamed.insert(k, labels.fresh());
     }
     for_each_stmt_mut(block, &mut |kind| match kind {
-        StmtKind::Label(id, _) | StmtKind::Goto(id) => {
+        StmtKind::Label(id, _) | StmtKind::Goto(id) | StmtKind::Await { restart: id, .. } => {
             if let Some(n) = renamed.get(id) {
                 *id = *n;
             }

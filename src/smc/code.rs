@@ -49,6 +49,9 @@ pub struct Code {
     pub origins: Vec<Option<OriginId>>,
     /// The guessed compare-and-swaps, by position ([`resolve_guesses`]).
     pub guesses: HashMap<usize, Guess>,
+    /// The position of the first statement of each await loop's
+    /// iteration, by the position of its [`SeqStmt::Await`].
+    pub restarts: HashMap<usize, usize>,
 }
 
 /// The origin a statement records, if it records one.
@@ -65,6 +68,7 @@ pub fn statement_origin(stmt: &SeqStmt) -> Option<OriginId> {
         | SeqStmt::Free { stmt, .. }
         | SeqStmt::Create { stmt, .. }
         | SeqStmt::Join { stmt, .. }
+        | SeqStmt::Await { stmt, .. }
         | SeqStmt::AtomicBegin { stmt }
         | SeqStmt::AtomicEnd { stmt } => Some(*stmt),
         _ => None,
@@ -76,6 +80,17 @@ pub fn flatten(thread: &SeqThread) -> Code {
     let mut builder = Builder::default();
     builder.block(&thread.body);
     let labels = builder.labels;
+    let restarts = builder
+        .instrs
+        .iter()
+        .enumerate()
+        .filter_map(|(at, instr)| match instr {
+            Pending::Ready(Instr::Do(SeqStmt::Await { restart, .. })) => {
+                Some((at, *labels.get(restart)?))
+            }
+            _ => None,
+        })
+        .collect();
     let instrs = builder
         .instrs
         .into_iter()
@@ -103,6 +118,7 @@ pub fn flatten(thread: &SeqThread) -> Code {
         instrs,
         origins,
         guesses: HashMap::new(),
+        restarts,
     };
     resolve_guesses(&mut code, thread);
     code

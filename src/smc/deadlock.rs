@@ -10,10 +10,18 @@
 //! one. Neither is a state in which a thread may still move, or a buffered
 //! store may still reach memory, nor one after `main` returned, which ends
 //! the process and every thread that waits.
+//!
+//! A thread in an await loop (`crate::passes::await_loops`) whose
+//! iteration, run again on the memory of such a state, still fails waits
+//! for ever too: nothing will change what it reads. A state in which
+//! such a thread waits is a violation of the property `liveness` (a wait
+//! that never ends) rather than `deadlock`. An await loop whose iteration
+//! would now pass does not wait: the state is no end of the program (the
+//! search meets the execution in which the loop reads later elsewhere).
 
 use super::code::Instr;
 use super::eval::NotedChoices;
-use super::machine::{Machine, Outcome, Violation};
+use super::machine::{Machine, Move, Outcome, Violation};
 use super::state::{State, Status};
 use super::value::CType;
 use crate::ir::OriginId;
@@ -22,8 +30,12 @@ use crate::passes::SeqStmt;
 /// The kind of a deadlock's violation (its property name).
 pub const DEADLOCK: &str = "deadlock";
 
+/// The kind of the violation of a wait that never ends: an await loop
+/// that nothing will let out.
+pub const LIVENESS: &str = "liveness";
+
 /// What an unfinished thread waits for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Wait {
     /// A lock of the mutex at `location`, which `holder` holds.
     Mutex {
@@ -40,6 +52,23 @@ pub enum Wait {
         value: i64,
         stmt: OriginId,
     },
+    /// An await loop at `stmt` whose iteration fails on the memory that
+    /// stays, reading `values` (location, value) again and again.
+    Await {
+        stmt: OriginId,
+        values: Vec<(u32, i64)>,
+    },
+}
+
+impl Wait {
+    fn stmt(&self) -> OriginId {
+        match self {
+            Wait::Mutex { stmt, .. }
+            | Wait::Join { stmt, .. }
+            | Wait::Word { stmt, .. }
+            | Wait::Await { stmt, .. } => *stmt,
+        }
+    }
 }
 
 impl Machine<'_> {
@@ -66,25 +95,33 @@ impl Machine<'_> {
                 Status::Created | Status::Running => waits.push((slot, self.wait_of(state, slot)?)),
             }
         }
-        // placed where a thread waits for another's mutex or object,
-        // rather than at a join, which only waits for those
-        let &(first, first_wait) = waits
+        // placed at an await loop that never ends, else where a thread
+        // waits for another's mutex or object, rather than at a join,
+        // which only waits for those
+        let endless = waits
             .iter()
-            .find(|(_, wait)| !matches!(wait, Wait::Join { .. }))
+            .find(|(_, wait)| matches!(wait, Wait::Await { .. }));
+        let (first, first_wait) = endless
+            .or_else(|| {
+                waits
+                    .iter()
+                    .find(|(_, wait)| !matches!(wait, Wait::Join { .. }))
+            })
             .or(waits.first())?;
         let described: Vec<String> = waits
             .iter()
-            .map(|&(slot, wait)| self.describe_wait(slot, wait))
+            .map(|(slot, wait)| self.describe_wait(*slot, wait))
             .collect();
+        let (kind, headline) = if endless.is_some() {
+            (LIVENESS, "a wait never ends")
+        } else {
+            (DEADLOCK, "no thread can move")
+        };
         Some(Violation {
-            slot: first,
-            description: format!("no thread can move: {}", described.join("; ")),
-            kind: DEADLOCK,
-            origin: Some(match first_wait {
-                Wait::Mutex { stmt, .. } | Wait::Join { stmt, .. } | Wait::Word { stmt, .. } => {
-                    stmt
-                }
-            }),
+            slot: *first,
+            description: format!("{headline}: {}", described.join("; ")),
+            kind,
+            origin: Some(first_wait.stmt()),
         })
     }
 
@@ -141,13 +178,73 @@ impl Machine<'_> {
                     stmt: *stmt,
                 })?
             }
-            _ => return None,
+            _ => self.endless_wait(&state, slot)?,
         };
         (!choices.chose).then_some(wait)
     }
 
+    /// The wait of thread `slot` in an await loop, if its next move stops
+    /// at the loop's exit and its iteration, run again from its first
+    /// statement on `state`'s memory, stops there again.
+    fn endless_wait(&self, state: &State, slot: usize) -> Option<Wait> {
+        let code = &self.codes[slot];
+        let mut probe = state.clone();
+        let mut choices = NotedChoices::default();
+        let outcome = self.apply_in_place(&mut probe, Move::Run(slot), &mut choices);
+        let exit = probe.threads[slot].pc;
+        let restart = *code.restarts.get(&exit)?;
+        if !matches!(outcome, Ok(Outcome::CutOff)) || choices.chose || restart > exit {
+            return None;
+        }
+        // the iteration again, from its first statement: it ends at the
+        // exit, where the wait fails again or passes
+        let mut probe = state.clone();
+        probe.threads[slot].pc = restart;
+        for _ in restart..=exit {
+            match self.apply_in_place(&mut probe, Move::Run(slot), &mut choices) {
+                Ok(Outcome::Next(())) if (restart..exit).contains(&probe.threads[slot].pc) => {}
+                Ok(Outcome::CutOff) if probe.threads[slot].pc == exit && !choices.chose => {
+                    let Some(Instr::Do(SeqStmt::Await { stmt, .. })) = code.instrs.get(exit) else {
+                        return None;
+                    };
+                    let values = self.values_read(&mut probe, slot, restart..exit);
+                    return Some(Wait::Await {
+                        stmt: *stmt,
+                        values,
+                    });
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The locations the reads among instructions `range` of thread
+    /// `slot` touch, with the values memory holds there in `state`.
+    fn values_read(
+        &self,
+        state: &mut State,
+        slot: usize,
+        range: std::ops::Range<usize>,
+    ) -> Vec<(u32, i64)> {
+        let mut values = Vec::new();
+        let mut choices = NotedChoices::default();
+        for instr in &self.codes[slot].instrs[range] {
+            let Instr::Do(SeqStmt::Read { address, stmt, .. }) = instr else {
+                continue;
+            };
+            if let Ok(Ok(location)) = self.location(state, slot, address, *stmt, &mut choices)
+                && let Some(&value) = state.memory.get(location as usize)
+                && !values.contains(&(location, value))
+            {
+                values.push((location, value));
+            }
+        }
+        values
+    }
+
     /// `thread t waits at file:line `text` for ...`.
-    fn describe_wait(&self, slot: usize, wait: Wait) -> String {
+    fn describe_wait(&self, slot: usize, wait: &Wait) -> String {
         let map = &self.program.map;
         let thread = |slot: usize| {
             map.threads
@@ -171,7 +268,7 @@ impl Machine<'_> {
             }
             None => "an unknown statement".to_string(),
         };
-        let what = match wait {
+        let what = match *wait {
             Wait::Mutex {
                 location: mutex,
                 holder,
@@ -202,6 +299,18 @@ impl Machine<'_> {
                 at(stmt),
                 location(word)
             ),
+            Wait::Await { stmt, ref values } => {
+                let read: Vec<String> = values
+                    .iter()
+                    .map(|&(read, value)| format!("{} = {value}", location(read)))
+                    .collect();
+                let reading = if read.is_empty() {
+                    String::new()
+                } else {
+                    format!(", reading {} for ever", read.join(", "))
+                };
+                format!("spins in the await loop at {}{reading}", at(stmt))
+            }
         };
         format!("{} {what}", thread(slot))
     }

@@ -93,7 +93,9 @@ fn instr_declined(instr: &Instr) -> Option<String> {
                 places.push(target);
                 exprs.push(address);
             }
-            SeqStmt::Assert { condition, .. } | SeqStmt::Assume(condition) => exprs.push(condition),
+            SeqStmt::Assert { condition, .. }
+            | SeqStmt::Assume(condition)
+            | SeqStmt::Await { condition, .. } => exprs.push(condition),
             SeqStmt::Join { handle, .. } => exprs.push(handle),
             _ => {}
         },

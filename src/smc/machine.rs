@@ -400,6 +400,14 @@ impl<'a> Machine<'a> {
                         return Ok(Outcome::CutOff);
                     }
                 }
+                // an await loop's exit: its iteration failed, and the
+                // thread spins (see `super::deadlock` for whether it may
+                // ever pass)
+                Instr::Do(SeqStmt::Await { condition, .. }) => {
+                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
+                        return Ok(Outcome::CutOff);
+                    }
+                }
                 Instr::Do(SeqStmt::AtomicBegin { stmt }) => {
                     if state.atomic.is_none() {
                         state.atomic = Some(slot);

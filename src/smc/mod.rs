@@ -31,7 +31,7 @@ pub mod rf_run;
 pub mod state;
 pub mod value;
 
-pub use deadlock::DEADLOCK;
+pub use deadlock::{DEADLOCK, LIVENESS};
 pub use decline::Declined;
 pub use explore::{Limits, NOT_ROBUST, Statistics};
 
@@ -322,7 +322,7 @@ fn run_reads_from(
 /// non-robust execution, a deadlock): its path ends with a move that
 /// violates nothing.
 fn ends_without_move(violation: &Violation) -> bool {
-    violation.kind == NOT_ROBUST || violation.kind == DEADLOCK
+    violation.kind == NOT_ROBUST || violation.kind == DEADLOCK || violation.kind == LIVENESS
 }
 
 fn unsupported_reason(prepared: &Prepared, unsupported: machine::Unsupported) -> NoAnswer {

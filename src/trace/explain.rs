@@ -161,7 +161,7 @@ pub fn check_and_explain(
     let deadlock = report
         .property
         .as_ref()
-        .is_some_and(|property| property.kind == super::property::PropertyKind::Deadlock);
+        .is_some_and(|property| property.kind.is_endless_wait());
     let witness_report = |witness, source| match deadlock {
         true => renderer.witness_failing_at_end(witness, source),
         false => renderer.witness(witness, source, failing),

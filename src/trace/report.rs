@@ -490,6 +490,9 @@ pub struct VerifyReport {
     /// Whether the program has a loop (or a `goto`, which may make one):
     /// without one, no `--unwind` cuts an execution off.
     pub has_loops: bool,
+    /// The await loops treated as waits, not unrolled (unless
+    /// `--unroll-spin-loops`): no `--unwind` cuts them.
+    pub spin_loops: Vec<SourcePoint>,
 }
 
 /// The reachability run after a safe verdict (`verify::reach`).

@@ -202,17 +202,39 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
             DeadlockCheck::Off
         },
         has_loops: true,
+        spin_loops: Vec::new(),
     }
 }
 
 /// Whether some function of `program` has a loop, or a `goto`, which may
 /// jump back.
-fn has_loops(program: &crate::ir::Program) -> bool {
+/// The await loops of `map` as points of the source.
+fn spin_loops(map: &crate::passes::TranslationMap) -> Vec<crate::trace::report::SourcePoint> {
+    map.await_loops
+        .iter()
+        .filter_map(|&origin| map.origins.get(origin))
+        .map(|origin| crate::trace::report::SourcePoint {
+            file: Some(origin.file.clone()),
+            line: Some(origin.line),
+            column: Some(origin.column),
+            statement: Some(origin.text.clone()),
+            location: None,
+        })
+        .collect()
+}
+
+/// Await loops do not count when they are waits (`spin_loops_as_waits`).
+fn has_loops(program: &crate::ir::Program, spin_loops_as_waits: bool) -> bool {
     use crate::ir::StmtKind;
+    use crate::passes::await_loops::is_await_loop;
     let mut loops = false;
     for function in &program.functions {
-        crate::passes::walk::for_each_stmt(&function.body, &mut |stmt| {
-            loops |= matches!(stmt, StmtKind::Loop { .. } | StmtKind::Goto(_));
+        crate::passes::walk::for_each_statement(&function.body, &mut |stmt| {
+            loops |= match stmt.kind {
+                StmtKind::Loop { .. } => !(spin_loops_as_waits && is_await_loop(stmt)),
+                StmtKind::Goto(_) => true,
+                _ => false,
+            };
         });
     }
     loops
@@ -223,14 +245,17 @@ fn has_loops(program: &crate::ir::Program) -> bool {
 /// locks and `pthread_once` are assumptions, and so is every user's), or
 /// joins a thread outside `main` (a cycle of joins). Without any, every
 /// thread can move until it finishes or a bound stops it, and main's joins
-/// end: no execution deadlocks.
+/// end: no execution deadlocks. An await loop waits too, and a loop that
+/// calls a function may be one once the call is inlined.
 fn may_deadlock(program: &crate::ir::Program) -> bool {
     use crate::ir::StmtKind;
+    use crate::passes::await_loops::is_await_loop;
     let mut waits = false;
     for (id, function) in program.functions.iter().enumerate() {
         let in_main = id == program.main;
-        crate::passes::walk::for_each_stmt(&function.body, &mut |stmt| {
-            waits |= match stmt {
+        crate::passes::walk::for_each_statement(&function.body, &mut |stmt| {
+            waits |= match &stmt.kind {
+                StmtKind::Loop { .. } => is_await_loop(stmt) || calls(&vec![stmt.clone()]),
                 StmtKind::MutexLock(_) | StmtKind::Assume(_) => true,
                 StmtKind::ThreadJoin { .. } => !in_main,
                 _ => false,
@@ -238,6 +263,15 @@ fn may_deadlock(program: &crate::ir::Program) -> bool {
         });
     }
     waits
+}
+
+/// Whether a statement of `block` calls a function.
+fn calls(block: &crate::ir::Block) -> bool {
+    let mut found = false;
+    crate::passes::walk::for_each_stmt(block, &mut |stmt| {
+        found |= matches!(stmt, crate::ir::StmtKind::Call { .. });
+    });
+    found
 }
 
 /// Ends a report in error: its verdict, the verdict's exit code and
@@ -276,7 +310,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         crate::frontend::load(&request.file, &request.options).map_err(TranslateError::from);
     let mut deadlock_possible = true;
     if let Ok(program) = &loaded {
-        report.has_loops = has_loops(program);
+        report.has_loops = has_loops(program, request.options.spin_loops_as_waits);
         deadlock_possible = may_deadlock(program);
         if request.deadlock_check && !deadlock_possible {
             report.deadlock = DeadlockCheck::Checked;
@@ -322,6 +356,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         .iter()
         .map(WarningReport::from)
         .collect();
+    report.spin_loops = spin_loops(&translation.map);
     if !request.format.is_document() {
         // before CBMC runs, which may take long
         for warning in &translation.warnings {
@@ -778,7 +813,7 @@ fn explain(
         // a deadlock is placed already, and it and a non-robust execution
         // violate no property of the table
         let placed = match property.kind {
-            PropertyKind::Deadlock => property,
+            PropertyKind::Deadlock | PropertyKind::Liveness => property,
             PropertyKind::NotRobust => PropertyReport {
                 kind: property.kind,
                 ..PropertyReport::of(map, &property.id, &property.description)

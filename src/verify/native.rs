@@ -213,13 +213,18 @@ pub fn conclude(
             if violation.kind == smc::NOT_ROBUST {
                 property.kind = PropertyKind::NotRobust;
             }
-            if violation.kind == smc::DEADLOCK {
+            let endless_wait = match violation.kind {
+                smc::DEADLOCK => Some(PropertyKind::Deadlock),
+                smc::LIVENESS => Some(PropertyKind::Liveness),
+                _ => None,
+            };
+            if let Some(kind) = endless_wait {
                 // placed where its first waiting thread waits
                 property = PropertyReport::at(
                     map,
                     &id,
                     &violation.description,
-                    PropertyKind::Deadlock,
+                    kind,
                     violation.origin,
                     Some(violation.slot),
                 );

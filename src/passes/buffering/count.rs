@@ -521,7 +521,8 @@ impl Counter<'_> {
             | SeqStmt::Malloc { .. }
             | SeqStmt::Free { .. }
             | SeqStmt::Assert { .. }
-            | SeqStmt::Assume(_) => state,
+            | SeqStmt::Assume(_)
+            | SeqStmt::Await { .. } => state,
         }
     }
 

@@ -164,6 +164,13 @@ impl Pass<'_> {
                 }
                 StmtKind::Assume(condition)
             }
+            StmtKind::Await { condition, restart } => {
+                match flow.decides(&condition) {
+                    Some(false) => flow = Flow::unreachable(None),
+                    _ => flow.learn(&condition, true, self.locals),
+                }
+                StmtKind::Await { condition, restart }
+            }
             StmtKind::LoopBound(condition) => {
                 if flow.decides(&condition) == Some(false) {
                     flow = Flow::unreachable(Some(Cut::LoopBound(origin)));

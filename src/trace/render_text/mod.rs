@@ -280,7 +280,7 @@ fn headline(out: &mut String, report: &VerifyReport, style: &Style, model: &str)
     if !source_point(out, property, style) {
         let _ = writeln!(out, "  {}", property.description);
     }
-    if property.kind == PropertyKind::Deadlock {
+    if property.kind.is_endless_wait() {
         deadlock_waits(out, &property.description);
     }
     if report.found_under_sc {
@@ -405,6 +405,9 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
         if report.deadlock == DeadlockCheck::NotChecked && report.goal == Goal::Assertions {
             let _ = writeln!(out, "{}", style.dim(DEADLOCK_NOT_CHECKED));
         }
+        for spin_loop in &report.spin_loops {
+            let _ = writeln!(out, "{}", style.dim(&spin_loop_note(spin_loop)));
+        }
         if !report.warnings.is_empty() {
             let _ = writeln!(
                 out,
@@ -414,6 +417,23 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
             );
         }
     }
+}
+
+/// `spin loop at ticket.c:7 treated as a wait`.
+fn spin_loop_note(point: &super::report::SourcePoint) -> String {
+    let file = point
+        .file
+        .as_deref()
+        .map(|file| {
+            std::path::Path::new(file)
+                .file_name()
+                .map_or(file.to_string(), |name| name.to_string_lossy().into_owned())
+        })
+        .unwrap_or_default();
+    format!(
+        "spin loop at {file}:{} treated as a wait (no --unwind cuts it; --unroll-spin-loops unrolls it)",
+        point.line.unwrap_or(0)
+    )
 }
 
 /// What a safe verdict of the CBMC path does not say.
@@ -548,7 +568,9 @@ fn safe_note(report: &VerifyReport) -> String {
 /// What a safe verdict of the native engine covers: every interleaving and
 /// every store-buffer length, within the loop bounds.
 fn native_safe_note(report: &VerifyReport) -> String {
-    let loops = if !report.has_loops {
+    let loops = if !report.has_loops && !report.spin_loops.is_empty() {
+        "the program's only loops are spin loops, each a wait"
+    } else if !report.has_loops {
         "the program has no loop"
     } else if report.unwinding_assertions {
         "every loop exits within --unwind"

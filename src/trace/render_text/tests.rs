@@ -51,6 +51,7 @@ fn safe_report(
         reach: None,
         deadlock: super::super::report::DeadlockCheck::Checked,
         has_loops: true,
+        spin_loops: Vec::new(),
     }
 }
 

@@ -37,6 +37,7 @@ fn map() -> TranslationMap {
             origin(5, "__sync_synchronize();"),
         ],
         properties: Default::default(),
+        await_loops: Vec::new(),
     }
 }
 

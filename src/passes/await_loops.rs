@@ -1,0 +1,365 @@
+//! Await loops as waits: a loop whose failed iterations change nothing
+//! becomes its one successful iteration followed by
+//! [`StmtKind::Await`], so that it needs no unrolling.
+//!
+//! A loop *qualifies* when one iteration (for `while` and `for`, the
+//! statements that compute the condition; for `do ... while`, the body
+//! too) only reads shared memory into private locals, computes private
+//! locals, fences, and branches over such statements; when at least one
+//! of its statements reads shared memory; when no local it reads was
+//! written by an earlier iteration (no local is carried from one
+//! iteration to the next); and when the body a `while` or `for` loop runs
+//! after a failed test holds nothing but fences. Nothing nondeterministic
+//! is computed in it.
+//!
+//! Why this loses no reachable state, under SC, TSO and PSO alike: a
+//! failed iteration writes no shared memory, takes no lock, and leaves
+//! every local it writes to be written again before it is read, so the
+//! state after it differs from the state before only by the stores of
+//! other threads and of the buffers that reached memory meanwhile (which
+//! can reach memory just as well without it) and by the fences it ran
+//! (which only wait for stores that may reach memory at any time). An
+//! execution that leaves the loop after k iterations therefore reaches
+//! the same states as the one that runs only its last iteration, and the
+//! search of the latter finds every state of the former. The loop exits
+//! when the condition read in that iteration is false: the wait's
+//! condition is its negation.
+
+use super::walk::{LabelGen, map_nested_blocks};
+use crate::ir::{Block, Expr, LocalId, OriginId, Place, Stmt, StmtKind, UnaryOp};
+use std::collections::HashSet;
+
+/// `block` with every await loop, nested ones too, rewritten as a wait;
+/// the origin of each such loop is added to `found`.
+pub fn rewrite(block: &Block, labels: &mut LabelGen, found: &mut Vec<OriginId>) -> Block {
+    let mut out = Vec::with_capacity(block.len());
+    for stmt in block {
+        match as_wait(stmt, labels) {
+            Some(wait) => {
+                found.push(stmt.origin);
+                out.extend(wait);
+            }
+            None => out.push(map_nested_blocks(stmt, &mut |nested| {
+                rewrite(nested, labels, found)
+            })),
+        }
+    }
+    out
+}
+
+/// Whether `stmt` is an await loop (the module's `//!`).
+pub fn is_await_loop(stmt: &Stmt) -> bool {
+    await_iteration(stmt).is_some()
+}
+
+/// The loop `stmt` as a wait (its iteration after a fresh label, then
+/// the wait for its exit), if it is an await loop.
+fn as_wait(stmt: &Stmt, labels: &mut LabelGen) -> Option<Block> {
+    let (iteration, condition) = await_iteration(stmt)?;
+    let restart = labels.fresh();
+    let origin = stmt.origin;
+    let mut out = Vec::with_capacity(iteration.len() + 2);
+    out.push(Stmt {
+        kind: StmtKind::Label(restart, "await".into()),
+        origin,
+    });
+    out.extend(iteration);
+    out.push(Stmt {
+        kind: StmtKind::Await {
+            condition: Expr::Unary(UnaryOp::Not, Box::new(condition.clone())),
+            restart,
+        },
+        origin,
+    });
+    Some(out)
+}
+
+/// The iteration of the await loop `stmt` and the condition that keeps
+/// it looping, if `stmt` is one.
+fn await_iteration(stmt: &Stmt) -> Option<(Block, &Expr)> {
+    let StmtKind::Loop {
+        test_first,
+        prelude,
+        condition,
+        body,
+        latch,
+    } = &stmt.kind
+    else {
+        return None;
+    };
+    let iteration: Block = if *test_first {
+        // the body runs only after a failed test: fences alone
+        let fences_only = body
+            .iter()
+            .chain(latch)
+            .all(|s| matches!(s.kind, StmtKind::Fence(_)));
+        if !fences_only {
+            return None;
+        }
+        prelude.clone()
+    } else {
+        body.iter().chain(latch).chain(prelude).cloned().collect()
+    };
+    is_await_iteration(&iteration, condition).then_some((iteration, condition))
+}
+
+/// Whether `iteration`, then the test of `condition`, is the iteration
+/// of an await loop (the module's `//!`).
+fn is_await_iteration(iteration: &Block, condition: &Expr) -> bool {
+    let mut reads = false;
+    if !only_private_effects(iteration, &mut reads) || !reads || has_nondet(condition) {
+        return false;
+    }
+    let mut written = HashSet::new();
+    collect_written(iteration, &mut written);
+    let mut defined = HashSet::new();
+    !carries(iteration, &written, &mut defined) && !uses_undefined(condition, &written, &defined)
+}
+
+/// Whether every statement of `block` only reads shared memory into
+/// private locals, computes private locals, fences or branches; `reads`
+/// is set when one reads shared memory.
+fn only_private_effects(block: &Block, reads: &mut bool) -> bool {
+    block.iter().all(|stmt| match &stmt.kind {
+        StmtKind::Assign(target, value) => {
+            target.root_local().is_some() && !has_nondet(value) && !place_has_nondet(target)
+        }
+        StmtKind::Read { target, address } => {
+            *reads = true;
+            target.root_local().is_some() && !has_nondet(address) && !place_has_nondet(target)
+        }
+        StmtKind::Fence(_) => true,
+        StmtKind::If {
+            condition,
+            then_branch,
+            else_branch,
+        } => {
+            !has_nondet(condition)
+                && only_private_effects(then_branch, reads)
+                && only_private_effects(else_branch, reads)
+        }
+        _ => false,
+    })
+}
+
+/// The locals some statement of `block` writes (whole or in part).
+fn collect_written(block: &Block, written: &mut HashSet<LocalId>) {
+    for stmt in block {
+        match &stmt.kind {
+            StmtKind::Assign(target, _) | StmtKind::Read { target, .. } => {
+                written.extend(target.root_local());
+            }
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                collect_written(then_branch, written);
+                collect_written(else_branch, written);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether a statement of `block` reads a local of `written` that is not
+/// yet wholly written in this iteration (`defined`, which grows with the
+/// whole writes of `block` on every path).
+fn carries(block: &Block, written: &HashSet<LocalId>, defined: &mut HashSet<LocalId>) -> bool {
+    for stmt in block {
+        match &stmt.kind {
+            StmtKind::Assign(target, value) => {
+                if uses_undefined(value, written, defined) || place_uses(target, written, defined) {
+                    return true;
+                }
+                define(target, defined);
+            }
+            StmtKind::Read { target, address } => {
+                if uses_undefined(address, written, defined) || place_uses(target, written, defined)
+                {
+                    return true;
+                }
+                define(target, defined);
+            }
+            StmtKind::If {
+                condition,
+                then_branch,
+                else_branch,
+            } => {
+                if uses_undefined(condition, written, defined) {
+                    return true;
+                }
+                let mut after_then = defined.clone();
+                let mut after_else = defined.clone();
+                if carries(then_branch, written, &mut after_then)
+                    || carries(else_branch, written, &mut after_else)
+                {
+                    return true;
+                }
+                *defined = after_then.intersection(&after_else).copied().collect();
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A write of the whole local `target` defines it for the rest of the
+/// iteration; a write of a part does not.
+fn define(target: &Place, defined: &mut HashSet<LocalId>) {
+    if let Place::Local(local) = target {
+        defined.insert(*local);
+    }
+}
+
+/// Whether the index expressions of the place `target` read a local of
+/// `written` not in `defined`.
+fn place_uses(target: &Place, written: &HashSet<LocalId>, defined: &HashSet<LocalId>) -> bool {
+    match target {
+        Place::Local(_) | Place::PlainGlobal(_) => false,
+        Place::Index(base, index) => {
+            place_uses(base, written, defined) || uses_undefined(index, written, defined)
+        }
+        Place::Field(base, _) => place_uses(base, written, defined),
+    }
+}
+
+/// Whether `expr` reads a local of `written` not in `defined`.
+fn uses_undefined(expr: &Expr, written: &HashSet<LocalId>, defined: &HashSet<LocalId>) -> bool {
+    let mut found = false;
+    visit(expr, &mut |e| {
+        if let Expr::Load(place) = e {
+            found |= place
+                .root_local()
+                .is_some_and(|local| written.contains(&local) && !defined.contains(&local))
+                || place_uses(place, written, defined);
+        }
+    });
+    found
+}
+
+fn has_nondet(expr: &Expr) -> bool {
+    let mut found = false;
+    visit(expr, &mut |e| {
+        found |= match e {
+            Expr::Nondet(_) => true,
+            Expr::Load(place) => place_has_nondet(place),
+            _ => false,
+        }
+    });
+    found
+}
+
+fn place_has_nondet(place: &Place) -> bool {
+    match place {
+        Place::Local(_) | Place::PlainGlobal(_) => false,
+        Place::Index(base, index) => place_has_nondet(base) || has_nondet(index),
+        Place::Field(base, _) => place_has_nondet(base),
+    }
+}
+
+/// Calls `f` on `expr` and every expression inside it (not inside the
+/// index expressions of places, which the callers visit themselves).
+fn visit(expr: &Expr, f: &mut impl FnMut(&Expr)) {
+    f(expr);
+    match expr {
+        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => visit(a, f),
+        Expr::Binary(_, a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        Expr::Conditional(a, b, c) => {
+            visit(a, f);
+            visit(b, f);
+            visit(c, f);
+        }
+        Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|a| visit(a, f)),
+        Expr::Load(_)
+        | Expr::Const(_)
+        | Expr::FloatConst(_)
+        | Expr::ObjectAddress(_)
+        | Expr::Nondet(_)
+        | Expr::CurrentThread => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinaryOp, FenceKind};
+
+    fn st(kind: StmtKind) -> Stmt {
+        Stmt { kind, origin: 7 }
+    }
+
+    fn local(l: LocalId) -> Expr {
+        Expr::Load(Place::Local(l))
+    }
+
+    fn read(l: LocalId) -> Stmt {
+        st(StmtKind::Read {
+            target: Place::Local(l),
+            address: Expr::Const(3),
+        })
+    }
+
+    fn spin(test_first: bool, prelude: Block, body: Block) -> Stmt {
+        st(StmtKind::Loop {
+            test_first,
+            prelude,
+            condition: Expr::Binary(BinaryOp::Eq, Box::new(local(0)), Box::new(Expr::Const(0))),
+            body,
+            latch: Vec::new(),
+        })
+    }
+
+    fn rewritten(stmt: Stmt) -> (Block, Vec<OriginId>) {
+        let mut found = Vec::new();
+        let mut labels = LabelGen::for_program(&crate::ir::Program::default());
+        (rewrite(&[stmt].to_vec(), &mut labels, &mut found), found)
+    }
+
+    #[test]
+    fn a_spin_on_a_flag_becomes_a_wait() {
+        let fence = st(StmtKind::Fence(FenceKind::Full));
+        let (block, found) = rewritten(spin(true, vec![read(0)], vec![fence]));
+        assert_eq!(found, vec![7]);
+        assert!(matches!(
+            block.last().map(|s| &s.kind),
+            Some(StmtKind::Await { .. })
+        ));
+        assert!(!block.iter().any(|s| matches!(s.kind, StmtKind::Fence(_))));
+    }
+
+    #[test]
+    fn a_do_while_keeps_its_body_as_the_iteration() {
+        let (block, found) = rewritten(spin(false, Vec::new(), vec![read(0)]));
+        assert_eq!(found, vec![7]);
+        assert_eq!(block.len(), 3);
+    }
+
+    #[test]
+    fn loops_that_change_something_or_read_nothing_stay_loops() {
+        let write = st(StmtKind::Write {
+            address: Expr::Const(3),
+            value: Expr::Const(1),
+        });
+        let count = st(StmtKind::Assign(
+            Place::Local(1),
+            Expr::Binary(BinaryOp::Add, Box::new(local(1)), Box::new(Expr::Const(1))),
+        ));
+        for stmt in [
+            spin(true, vec![read(0)], vec![write.clone()]),
+            spin(false, vec![read(0), write], Vec::new()),
+            // a counter carried from one iteration to the next
+            spin(false, vec![read(0), count.clone()], Vec::new()),
+            spin(true, vec![read(0)], vec![count]),
+            // nothing read: an endless loop, not a wait
+            spin(true, Vec::new(), Vec::new()),
+        ] {
+            let (block, found) = rewritten(stmt);
+            assert!(found.is_empty(), "{block:?}");
+            assert!(matches!(block[0].kind, StmtKind::Loop { .. }));
+        }
+    }
+}
