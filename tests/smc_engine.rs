@@ -214,3 +214,44 @@ fn the_native_seqlock_witness_shows_the_doubles() {
     let (code, stdout, stderr) = verify(&seqlock, &["--pso", "-D", "FENCED", "--engine", "smc"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
 }
+
+/// The test-and-set loop of `examples/spinlock.c` and the ticket lock's
+/// wait of `tests/fixtures/verify/liveness_ticket_unlock.c` are waits:
+/// at one loop iteration with unwinding assertions, every model is safe,
+/// no bound is reached and no execution is cut off.
+#[test]
+fn spin_loops_need_no_unwinding() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let programs = [
+        (root.join("examples/spinlock.c"), None),
+        (
+            root.join("tests/fixtures/verify/liveness_ticket_unlock.c"),
+            Some("UNLOCK_COUNTER=serving"),
+        ),
+    ];
+    for (file, define) in &programs {
+        for model in ["sc", "tso", "pso"] {
+            let flag = format!("--{model}");
+            let mut arguments = vec![flag.as_str(), "--engine", "smc", "--format", "json"];
+            arguments.extend(["--unwind", "1", "--unwinding-assertions"]);
+            if let Some(define) = define {
+                arguments.extend(["-D", define]);
+            }
+            let (code, stdout, _) = verify(file, &arguments);
+            let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_default();
+            let context = format!("{} --{model}\n{stdout}", file.display());
+            assert_eq!(code, 0, "{context}");
+            assert_eq!(
+                report["spin_loops"].as_array().map(Vec::len),
+                Some(1),
+                "{context}"
+            );
+            let statistics = &report["native"]["statistics"];
+            assert_eq!(statistics["blocked_executions"], 0, "{context}");
+            assert!(
+                statistics["complete_executions"].as_u64() > Some(0),
+                "{context}"
+            );
+        }
+    }
+}

@@ -12,6 +12,17 @@
 //! after a failed test holds nothing but fences. Nothing nondeterministic
 //! is computed in it.
 //!
+//! An iteration may also hold read-modify-writes (a test-and-set, a
+//! compare-and-swap) at its top level, each with a local of its own for
+//! the old value and operands the iteration does not compute. A failed
+//! iteration changes nothing only when each writes the value it read (a
+//! test-and-set finding the word already set, a compare-and-swap that
+//! fails): the wait is preceded by the loop bound that the iteration
+//! either passes or leaves memory as it found it. An execution in which a
+//! failed iteration would change memory is cut off there as by `--unwind`
+//! (with `--unwinding-assertions`, reported as a bound reached), never
+//! dropped silently.
+//!
 //! Why this loses no reachable state, under SC, TSO and PSO alike: a
 //! failed iteration writes no shared memory, takes no lock, and leaves
 //! every local it writes to be written again before it is read, so the
@@ -26,44 +37,91 @@
 //! condition is its negation.
 
 use super::walk::{LabelGen, map_nested_blocks};
-use crate::ir::{Block, Expr, LocalId, OriginId, Place, Stmt, StmtKind, UnaryOp};
+use crate::ir::{
+    BinaryOp, Block, Expr, LocalId, OriginId, Place, PropertyKind, RmwOp, Stmt, StmtKind, UnaryOp,
+};
 use std::collections::HashSet;
 
 /// `block` with every await loop, nested ones too, rewritten as a wait;
-/// the origin of each such loop is added to `found`.
-pub fn rewrite(block: &Block, labels: &mut LabelGen, found: &mut Vec<OriginId>) -> Block {
+/// the origin of each such loop is added to `found`. With `assertions`
+/// (`--unwinding-assertions`), a failed iteration that would change
+/// memory is reported as a bound reached, not only cut off.
+pub fn rewrite(
+    block: &Block,
+    labels: &mut LabelGen,
+    assertions: bool,
+    found: &mut Vec<OriginId>,
+) -> Block {
     let mut out = Vec::with_capacity(block.len());
     for stmt in block {
-        match as_wait(stmt, labels) {
+        match as_wait(stmt, labels, assertions) {
             Some(wait) => {
                 found.push(stmt.origin);
                 out.extend(wait);
             }
             None => out.push(map_nested_blocks(stmt, &mut |nested| {
-                rewrite(nested, labels, found)
+                rewrite(nested, labels, assertions, found)
             })),
         }
     }
     out
 }
 
-/// Whether `stmt` is an await loop (the module's `//!`).
-pub fn is_await_loop(stmt: &Stmt) -> bool {
-    await_iteration(stmt).is_some()
+/// What kind of await loop a statement is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AwaitLoop {
+    /// Its iteration only reads: no bound ever cuts it.
+    ReadOnly,
+    /// Its iteration holds read-modify-writes: an execution in which a
+    /// failed one would change memory is cut off.
+    WithReadModifyWrites,
 }
 
-/// The loop `stmt` as a wait (its iteration after a fresh label, then
-/// the wait for its exit), if it is an await loop.
-fn as_wait(stmt: &Stmt, labels: &mut LabelGen) -> Option<Block> {
+/// Whether `stmt` is an await loop (the module's `//!`), and which kind.
+pub fn await_loop(stmt: &Stmt) -> Option<AwaitLoop> {
+    let (iteration, _) = await_iteration(stmt)?;
+    let mut rmws = Vec::new();
+    top_level_rmws(&iteration, &mut rmws);
+    Some(if rmws.is_empty() {
+        AwaitLoop::ReadOnly
+    } else {
+        AwaitLoop::WithReadModifyWrites
+    })
+}
+
+/// Whether `stmt` is an await loop of either kind.
+pub fn is_await_loop(stmt: &Stmt) -> bool {
+    await_loop(stmt).is_some()
+}
+
+/// The loop `stmt` as a wait (its iteration after a fresh label, the
+/// bound that a failed iteration changed nothing, then the wait for its
+/// exit), if it is an await loop.
+fn as_wait(stmt: &Stmt, labels: &mut LabelGen, assertions: bool) -> Option<Block> {
     let (iteration, condition) = await_iteration(stmt)?;
     let restart = labels.fresh();
     let origin = stmt.origin;
-    let mut out = Vec::with_capacity(iteration.len() + 2);
-    out.push(Stmt {
-        kind: StmtKind::Label(restart, "await".into()),
-        origin,
-    });
-    out.extend(iteration);
+    let at = |kind| Stmt { kind, origin };
+    let mut rmws = Vec::new();
+    top_level_rmws(&iteration, &mut rmws);
+    let mut out = Vec::with_capacity(iteration.len() + 4);
+    out.push(at(StmtKind::Label(restart, "await".into())));
+    out.extend(iteration.iter().cloned());
+    if let Some(unchanged) = unchanged(&rmws) {
+        // passed, or memory as the iteration found it
+        let bound = Expr::Binary(
+            BinaryOp::LogicalOr,
+            Box::new(Expr::Unary(UnaryOp::Not, Box::new(condition.clone()))),
+            Box::new(unchanged),
+        );
+        if assertions {
+            out.push(at(StmtKind::Assert {
+                condition: bound.clone(),
+                kind: PropertyKind::UnwindingAssertion,
+            }));
+        }
+        out.push(at(StmtKind::LoopBound(bound)));
+    }
     out.push(Stmt {
         kind: StmtKind::Await {
             condition: Expr::Unary(UnaryOp::Not, Box::new(condition.clone())),
@@ -107,19 +165,123 @@ fn await_iteration(stmt: &Stmt) -> Option<(Block, &Expr)> {
 /// of an await loop (the module's `//!`).
 fn is_await_iteration(iteration: &Block, condition: &Expr) -> bool {
     let mut reads = false;
-    if !only_private_effects(iteration, &mut reads) || !reads || has_nondet(condition) {
+    let top_level = iteration.iter().all(|stmt| match &stmt.kind {
+        StmtKind::Rmw { .. } => {
+            reads = true;
+            true
+        }
+        _ => only_private_effects(std::slice::from_ref(stmt), &mut reads),
+    });
+    if !top_level || !reads || has_nondet(condition) {
         return false;
     }
     let mut written = HashSet::new();
     collect_written(iteration, &mut written);
+    let mut rmws = Vec::new();
+    top_level_rmws(iteration, &mut rmws);
     let mut defined = HashSet::new();
-    !carries(iteration, &written, &mut defined) && !uses_undefined(condition, &written, &defined)
+    rmws.iter()
+        .all(|&(old, op)| checkable_rmw(iteration, old, op, &written))
+        && !carries(iteration, &written, &mut defined)
+        && !uses_undefined(condition, &written, &defined)
+}
+
+/// The read-modify-writes at the top level of `iteration`: the local of
+/// each old value, and the operation.
+fn top_level_rmws<'a>(iteration: &'a Block, out: &mut Vec<(LocalId, &'a RmwOp)>) {
+    for stmt in iteration {
+        if let StmtKind::Rmw {
+            target: Some(Place::Local(old)),
+            op,
+            ..
+        } = &stmt.kind
+        {
+            out.push((*old, op));
+        }
+    }
+}
+
+/// Whether after `iteration` the read-modify-write into `old` can be
+/// told to have written what it read: it keeps its old value in a whole
+/// local that nothing else in the iteration writes, its address and
+/// operands are computed from nothing the iteration writes, and none is
+/// nondeterministic.
+fn checkable_rmw(iteration: &Block, old: LocalId, op: &RmwOp, written: &HashSet<LocalId>) -> bool {
+    let none_defined = HashSet::new();
+    let mut writes_of_old = 0;
+    let mut found = false;
+    crate::passes::walk::for_each_stmt(iteration, &mut |kind| match kind {
+        StmtKind::Rmw {
+            target: Some(Place::Local(target)),
+            address,
+            op: this,
+        } if *target == old && this == op => {
+            writes_of_old += 1;
+            found = !has_nondet(address) && !uses_undefined(address, written, &none_defined);
+        }
+        StmtKind::Assign(place, _) | StmtKind::Read { target: place, .. }
+            if place.root_local() == Some(old) =>
+        {
+            writes_of_old += 1;
+        }
+        _ => {}
+    });
+    let operands_fixed = rmw_operands(op)
+        .iter()
+        .all(|e| !has_nondet(e) && !uses_undefined(e, written, &none_defined));
+    found && writes_of_old == 1 && operands_fixed
+}
+
+fn rmw_operands(op: &RmwOp) -> Vec<&Expr> {
+    match op {
+        RmwOp::Exchange(e)
+        | RmwOp::FetchAdd(e)
+        | RmwOp::FetchSub(e)
+        | RmwOp::FetchAnd(e)
+        | RmwOp::FetchOr(e)
+        | RmwOp::FetchXor(e) => vec![e],
+        RmwOp::CompareExchange { expected, desired } => vec![expected, desired],
+    }
+}
+
+/// That every read-modify-write of `rmws` wrote the value it read (or
+/// nothing), as a condition on their old values; `None` without any.
+fn unchanged(rmws: &[(LocalId, &RmwOp)]) -> Option<Expr> {
+    let binary = |op, a: Expr, b: Expr| Expr::Binary(op, Box::new(a), Box::new(b));
+    rmws.iter()
+        .map(|&(old, op)| {
+            let old = Expr::Load(Place::Local(old));
+            let zero = Expr::Const(0);
+            match op {
+                RmwOp::Exchange(e) => binary(BinaryOp::Eq, old, e.clone()),
+                RmwOp::FetchAdd(e) | RmwOp::FetchSub(e) | RmwOp::FetchXor(e) => {
+                    binary(BinaryOp::Eq, e.clone(), zero)
+                }
+                RmwOp::FetchAnd(e) => binary(
+                    BinaryOp::Eq,
+                    binary(BinaryOp::BitAnd, old.clone(), e.clone()),
+                    old,
+                ),
+                RmwOp::FetchOr(e) => binary(
+                    BinaryOp::Eq,
+                    binary(BinaryOp::BitOr, old.clone(), e.clone()),
+                    old,
+                ),
+                // a failed compare-and-swap writes nothing
+                RmwOp::CompareExchange { expected, desired } => binary(
+                    BinaryOp::LogicalOr,
+                    binary(BinaryOp::Ne, old.clone(), expected.clone()),
+                    binary(BinaryOp::Eq, old, desired.clone()),
+                ),
+            }
+        })
+        .reduce(|a, b| binary(BinaryOp::LogicalAnd, a, b))
 }
 
 /// Whether every statement of `block` only reads shared memory into
 /// private locals, computes private locals, fences or branches; `reads`
 /// is set when one reads shared memory.
-fn only_private_effects(block: &Block, reads: &mut bool) -> bool {
+fn only_private_effects(block: &[Stmt], reads: &mut bool) -> bool {
     block.iter().all(|stmt| match &stmt.kind {
         StmtKind::Assign(target, value) => {
             target.root_local().is_some() && !has_nondet(value) && !place_has_nondet(target)
@@ -146,7 +308,12 @@ fn only_private_effects(block: &Block, reads: &mut bool) -> bool {
 fn collect_written(block: &Block, written: &mut HashSet<LocalId>) {
     for stmt in block {
         match &stmt.kind {
-            StmtKind::Assign(target, _) | StmtKind::Read { target, .. } => {
+            StmtKind::Assign(target, _)
+            | StmtKind::Read { target, .. }
+            | StmtKind::Rmw {
+                target: Some(target),
+                ..
+            } => {
                 written.extend(target.root_local());
             }
             StmtKind::If {
@@ -176,6 +343,20 @@ fn carries(block: &Block, written: &HashSet<LocalId>, defined: &mut HashSet<Loca
             }
             StmtKind::Read { target, address } => {
                 if uses_undefined(address, written, defined) || place_uses(target, written, defined)
+                {
+                    return true;
+                }
+                define(target, defined);
+            }
+            StmtKind::Rmw {
+                target: Some(target),
+                address,
+                op,
+            } => {
+                let operands = rmw_operands(op);
+                if uses_undefined(address, written, defined)
+                    || operands.iter().any(|e| uses_undefined(e, written, defined))
+                    || place_uses(target, written, defined)
                 {
                     return true;
                 }
@@ -316,7 +497,10 @@ mod tests {
     fn rewritten(stmt: Stmt) -> (Block, Vec<OriginId>) {
         let mut found = Vec::new();
         let mut labels = LabelGen::for_program(&crate::ir::Program::default());
-        (rewrite(&[stmt].to_vec(), &mut labels, &mut found), found)
+        (
+            rewrite(&[stmt].to_vec(), &mut labels, false, &mut found),
+            found,
+        )
     }
 
     #[test]
@@ -336,6 +520,21 @@ mod tests {
         let (block, found) = rewritten(spin(false, Vec::new(), vec![read(0)]));
         assert_eq!(found, vec![7]);
         assert_eq!(block.len(), 3);
+    }
+
+    #[test]
+    fn a_test_and_set_loop_waits_behind_the_bound_that_it_changed_nothing() {
+        let exchange = st(StmtKind::Rmw {
+            target: Some(Place::Local(0)),
+            address: Expr::Const(3),
+            op: RmwOp::Exchange(Expr::Const(1)),
+        });
+        let stmt = spin(true, vec![exchange], Vec::new());
+        assert_eq!(await_loop(&stmt), Some(AwaitLoop::WithReadModifyWrites));
+        let (block, found) = rewritten(stmt);
+        assert_eq!(found, vec![7]);
+        assert!(matches!(block[2].kind, StmtKind::LoopBound(_)), "{block:?}");
+        assert!(matches!(block[3].kind, StmtKind::Await { .. }), "{block:?}");
     }
 
     #[test]

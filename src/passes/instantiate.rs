@@ -197,7 +197,12 @@ impl FlatFunctions {
             let mut f = inline::inline_function(program, function, labels)?;
             if options.spin_loops_as_waits {
                 let mut found = Vec::new();
-                f.body = super::await_loops::rewrite(&f.body, labels, &mut found);
+                f.body = super::await_loops::rewrite(
+                    &f.body,
+                    labels,
+                    options.unwinding_assertions,
+                    &mut found,
+                );
                 for origin in found {
                     if !self.await_loops.contains(&origin) {
                         self.await_loops.push(origin);

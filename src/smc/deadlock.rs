@@ -60,6 +60,14 @@ pub enum Wait {
     },
 }
 
+/// A thread in an await loop, on the memory of a state.
+enum Spin {
+    /// Its iteration fails again.
+    Endless(Wait),
+    /// Its iteration passes now.
+    WouldPass,
+}
+
 impl Wait {
     fn stmt(&self) -> OriginId {
         match self {
@@ -178,23 +186,56 @@ impl Machine<'_> {
                     stmt: *stmt,
                 })?
             }
-            _ => self.endless_wait(&state, slot)?,
+            _ => match self.spin(&state, slot)? {
+                Spin::Endless(wait) => wait,
+                Spin::WouldPass => return None,
+            },
         };
         (!choices.chose).then_some(wait)
     }
 
-    /// The wait of thread `slot` in an await loop, if its next move stops
-    /// at the loop's exit and its iteration, run again from its first
-    /// statement on `state`'s memory, stops there again.
-    fn endless_wait(&self, state: &State, slot: usize) -> Option<Wait> {
+    /// Whether every unfinished thread of `state`, its buffers drained,
+    /// either waits or spins in an await loop that would now pass, and
+    /// one does the latter: the execution ends only because that loop
+    /// read too early, and the search meets the one in which it reads
+    /// later (no bound cut it off).
+    pub fn only_spinning_too_early(&self, state: &State) -> bool {
+        let mut too_early = false;
+        for (slot, thread) in state.threads.iter().enumerate() {
+            if !matches!(thread.status, Status::Created | Status::Running) {
+                continue;
+            }
+            match self.spin(state, slot) {
+                Some(Spin::WouldPass) => too_early = true,
+                Some(Spin::Endless(_)) => {}
+                None if self.wait_of(state, slot).is_some() => {}
+                None => return false,
+            }
+        }
+        too_early
+    }
+
+    /// What thread `slot` does in an await loop, if its next move stops
+    /// at the loop's exit: its iteration, run again from its first
+    /// statement on `state`'s memory, stops there again (a wait that
+    /// never ends when nothing else can move) or passes.
+    fn spin(&self, state: &State, slot: usize) -> Option<Spin> {
         let code = &self.codes[slot];
+        let at = state.threads.get(slot)?.pc;
+        let (exit, restart) = code
+            .restarts
+            .iter()
+            .map(|(&exit, &restart)| (exit, restart))
+            .find(|&(exit, restart)| restart <= at && at <= exit)?;
         let mut probe = state.clone();
         let mut choices = NotedChoices::default();
-        let outcome = self.apply_in_place(&mut probe, Move::Run(slot), &mut choices);
-        let exit = probe.threads[slot].pc;
-        let restart = *code.restarts.get(&exit)?;
-        if !matches!(outcome, Ok(Outcome::CutOff)) || choices.chose || restart > exit {
-            return None;
+        match self.apply_in_place(&mut probe, Move::Run(slot), &mut choices) {
+            // RF-SMC stops a thread before the move that failed: on this
+            // memory it passes
+            Ok(Outcome::Next(())) if !choices.chose => return Some(Spin::WouldPass),
+            Ok(Outcome::CutOff) if probe.threads[slot].pc == exit && !choices.chose => {}
+            // cut off elsewhere: by a bound
+            _ => return None,
         }
         // the iteration again, from its first statement: it ends at the
         // exit, where the wait fails again or passes
@@ -208,10 +249,13 @@ impl Machine<'_> {
                         return None;
                     };
                     let values = self.values_read(&mut probe, slot, restart..exit);
-                    return Some(Wait::Await {
+                    return Some(Spin::Endless(Wait::Await {
                         stmt: *stmt,
                         values,
-                    });
+                    }));
+                }
+                Ok(Outcome::Next(())) if probe.threads[slot].pc > exit => {
+                    return Some(Spin::WouldPass);
                 }
                 _ => return None,
             }

@@ -60,6 +60,11 @@ pub struct Statistics {
     /// thread waits for ever, see [`super::deadlock`]); with the deadlock
     /// check on, the first one is a violation.
     pub deadlocked_executions: usize,
+    /// Executions that end only because a spin loop read too early: it
+    /// would pass on the memory they end with, and another execution
+    /// reads later ([`Machine::only_spinning_too_early`]). Neither
+    /// complete nor blocked: no bound cut them off.
+    pub awaiting_executions: usize,
     /// Visible events issued (reads, writes, RMWs, fences, mutex
     /// operations, creations, joins) over all moves.
     pub events: usize,
@@ -380,7 +385,11 @@ fn successors(
         return Ok(Ok(next));
     }
     if ended {
-        statistics.blocked_executions += 1;
+        if next.is_empty() && machine.only_spinning_too_early(state) {
+            statistics.awaiting_executions += 1;
+        } else {
+            statistics.blocked_executions += 1;
+        }
     }
     if next.is_empty() && !ended {
         let complete = state

@@ -236,6 +236,8 @@ impl Explorer<'_, '_> {
             if self.limits.deadlocks {
                 return Ok(Some(RfFound::Violation { violation, path }));
             }
+        } else if runner.spins_too_early() {
+            self.statistics.awaiting_executions += 1;
         } else if runner.blocked() || runner.stopped.iter().any(|&stopped| stopped) {
             self.statistics.blocked_executions += 1;
         } else {

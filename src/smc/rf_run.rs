@@ -60,6 +60,9 @@ pub struct Runner<'m, 'a> {
     pub next: Vec<usize>,
     /// Threads that will not move again (cut off, blocked on a lock).
     pub stopped: Vec<bool>,
+    /// Of those, the threads stopped by the failed iteration of an await
+    /// loop (not by a bound).
+    spinning: Vec<bool>,
     last: Vec<Option<Key>>,
     /// The machine path, for the replay that records a violation.
     pub path: Vec<PathStep>,
@@ -81,6 +84,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             write_ids: HashMap::new(),
             next: vec![0; threads],
             stopped: vec![false; threads],
+            spinning: vec![false; threads],
             last: vec![None; threads],
             path: Vec::new(),
             events: Vec::new(),
@@ -125,6 +129,8 @@ impl<'m, 'a> Runner<'m, 'a> {
                 Ok(Ran::Violated(violation))
             }
             Outcome::CutOff => {
+                let pc = self.state.threads[slot].pc;
+                self.spinning[slot] = self.machine.codes[slot].restarts.contains_key(&pc);
                 self.state = before;
                 self.stopped[slot] = true;
                 if !reads(seen.access) {
@@ -337,6 +343,22 @@ impl<'m, 'a> Runner<'m, 'a> {
     /// path: the run's, then the flushes of the stores still buffered
     /// (a deadlock has every buffer empty, see [`super::deadlock`]).
     pub fn deadlock(&self) -> Option<(Violation, Vec<PathStep>)> {
+        let (state, path) = self.drained();
+        let violation = self.machine.deadlock(&state)?;
+        Some((violation, path))
+    }
+
+    /// Whether the run ends only because a spin loop read too early
+    /// ([`Machine::only_spinning_too_early`], its buffers drained).
+    pub fn spins_too_early(&self) -> bool {
+        let by_waits =
+            (0..self.stopped.len()).all(|slot| !self.stopped[slot] || self.spinning[slot]);
+        by_waits && self.machine.only_spinning_too_early(&self.drained().0)
+    }
+
+    /// The run's state and path, then the flushes of the stores still
+    /// buffered.
+    fn drained(&self) -> (State, Vec<PathStep>) {
         let mut state = self.state.clone();
         let mut path = self.path.clone();
         for slot in 0..state.buffers.len() {
@@ -345,8 +367,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                 path.push((Move::Flush { slot, index: 0 }, Vec::new()));
             }
         }
-        let violation = self.machine.deadlock(&state)?;
-        Some((violation, path))
+        (state, path)
     }
 
     /// Whether every thread that started has finished.

@@ -342,6 +342,9 @@ pub struct NativeStatistics {
     /// ever (a deadlock; with the deadlock check on, the first is the
     /// violation).
     pub deadlocked_executions: usize,
+    /// Executions that end only because a spin loop read too early
+    /// (another execution reads later): neither complete nor cut off.
+    pub awaiting_executions: usize,
     /// Visible events the thread steps issued.
     pub events: usize,
 }

@@ -226,12 +226,15 @@ fn spin_loops(map: &crate::passes::TranslationMap) -> Vec<crate::trace::report::
 /// Await loops do not count when they are waits (`spin_loops_as_waits`).
 fn has_loops(program: &crate::ir::Program, spin_loops_as_waits: bool) -> bool {
     use crate::ir::StmtKind;
-    use crate::passes::await_loops::is_await_loop;
+    use crate::passes::await_loops::{AwaitLoop, await_loop};
     let mut loops = false;
     for function in &program.functions {
         crate::passes::walk::for_each_statement(&function.body, &mut |stmt| {
             loops |= match stmt.kind {
-                StmtKind::Loop { .. } => !(spin_loops_as_waits && is_await_loop(stmt)),
+                // one with read-modify-writes may be cut off as by --unwind
+                StmtKind::Loop { .. } => {
+                    !(spin_loops_as_waits && await_loop(stmt) == Some(AwaitLoop::ReadOnly))
+                }
                 StmtKind::Goto(_) => true,
                 _ => false,
             };

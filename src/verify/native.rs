@@ -145,6 +145,7 @@ fn statistics_report(statistics: Statistics) -> NativeStatistics {
         complete_executions: statistics.complete_executions,
         blocked_executions: statistics.blocked_executions,
         deadlocked_executions: statistics.deadlocked_executions,
+        awaiting_executions: statistics.awaiting_executions,
         events: statistics.events,
     }
 }

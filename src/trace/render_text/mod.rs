@@ -605,13 +605,19 @@ fn native_line(native: &super::report::NativeReport) -> String {
             ));
         }
         line.push_str(&format!(
-            ", {} complete and {} blocked executions ({} deadlocked, {} cut off or stopped), {} events",
+            ", {} complete and {} blocked executions ({} deadlocked, {} cut off or stopped)",
             statistics.complete_executions,
             statistics.blocked_executions,
             statistics.deadlocked_executions,
             statistics.blocked_executions - statistics.deadlocked_executions,
-            statistics.events
         ));
+        if statistics.awaiting_executions > 0 {
+            line.push_str(&format!(
+                ", {} ended by a spin loop that read too early",
+                statistics.awaiting_executions
+            ));
+        }
+        line.push_str(&format!(", {} events", statistics.events));
     }
     line.push_str(&format!(": {:.3} s", native.seconds));
     line
