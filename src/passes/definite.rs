@@ -135,6 +135,7 @@ impl Analysis {
             | SeqStmt::Assert { condition: e, .. }
             | SeqStmt::Assume(e)
             | SeqStmt::Await { condition: e, .. }
+            | SeqStmt::LoopBound { condition: e, .. }
             | SeqStmt::Free { address: e, .. }
             | SeqStmt::Join { handle: e, .. } => {
                 self.uses(e, &state);

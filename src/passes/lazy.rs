@@ -526,7 +526,13 @@ impl Sequentialiser<'_> {
                 if *condition == Expr::Const(0) {
                     self.falls_through = false;
                 }
-                out.push(SeqStmt::Assume(condition.clone()))
+                out.push(match kind {
+                    StmtKind::LoopBound(_) => SeqStmt::LoopBound {
+                        condition: condition.clone(),
+                        stmt: origin,
+                    },
+                    _ => SeqStmt::Assume(condition.clone()),
+                })
             }
             StmtKind::Await { condition, restart } => out.push(SeqStmt::Await {
                 condition: condition.clone(),

@@ -178,6 +178,13 @@ pub enum SeqStmt {
         description: String,
     },
     Assume(Expr),
+    /// `__CPROVER_assume(condition)` closing the last unrolled copy of the
+    /// loop at `stmt` (`--unwind`): the native engine names the loops
+    /// where it cut executions off.
+    LoopBound {
+        condition: Expr,
+        stmt: OriginId,
+    },
     /// The exit of an await loop ([`await_loops`]): for the printed
     /// program the assumption `condition`; the native engine runs the
     /// statements from label `restart` again when it asks whether the

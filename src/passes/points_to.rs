@@ -308,6 +308,7 @@ impl PointsTo {
             | SeqStmt::Assert { .. }
             | SeqStmt::Assume(_)
             | SeqStmt::Await { .. }
+            | SeqStmt::LoopBound { .. }
             | SeqStmt::Goto(_)
             | SeqStmt::Label(_)
             | SeqStmt::Create { .. }

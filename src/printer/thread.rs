@@ -592,7 +592,9 @@ impl ThreadPrinter<'_> {
                 );
                 self.line(indent, &text);
             }
-            SeqStmt::Assume(condition) | SeqStmt::Await { condition, .. } => {
+            SeqStmt::Assume(condition)
+            | SeqStmt::Await { condition, .. }
+            | SeqStmt::LoopBound { condition, .. } => {
                 let text = format!("__CPROVER_assume({});", self.e(condition));
                 self.line(indent, &text);
             }

@@ -69,6 +69,7 @@ pub fn statement_origin(stmt: &SeqStmt) -> Option<OriginId> {
         | SeqStmt::Create { stmt, .. }
         | SeqStmt::Join { stmt, .. }
         | SeqStmt::Await { stmt, .. }
+        | SeqStmt::LoopBound { stmt, .. }
         | SeqStmt::AtomicBegin { stmt }
         | SeqStmt::AtomicEnd { stmt } => Some(*stmt),
         _ => None,

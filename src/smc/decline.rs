@@ -95,7 +95,8 @@ fn instr_declined(instr: &Instr) -> Option<String> {
             }
             SeqStmt::Assert { condition, .. }
             | SeqStmt::Assume(condition)
-            | SeqStmt::Await { condition, .. } => exprs.push(condition),
+            | SeqStmt::Await { condition, .. }
+            | SeqStmt::LoopBound { condition, .. } => exprs.push(condition),
             SeqStmt::Join { handle, .. } => exprs.push(handle),
             _ => {}
         },

@@ -74,6 +74,9 @@ pub struct Machine<'a> {
     /// `--pointer-check`): the report warns of them, as the CBMC path's
     /// reachability run does.
     pub pointer_cut_offs: std::sync::Mutex<std::collections::BTreeSet<OriginId>>,
+    /// The loops whose bound (`--unwind`) cut an execution off: the report
+    /// names them.
+    pub loop_cut_offs: std::sync::Mutex<std::collections::BTreeSet<OriginId>>,
     /// The allocations where an execution was cut off because the heap
     /// bounds could not serve it: the report names them, as the CBMC
     /// path's reachability run does.
@@ -132,6 +135,7 @@ impl<'a> Machine<'a> {
             uses_heap,
             frees,
             pointer_cut_offs: Default::default(),
+            loop_cut_offs: Default::default(),
             allocation_cut_offs: Default::default(),
         }
     }
@@ -403,6 +407,14 @@ impl<'a> Machine<'a> {
                 // an await loop's exit: its iteration failed, and the
                 // thread spins (see `super::deadlock` for whether it may
                 // ever pass)
+                Instr::Do(SeqStmt::LoopBound { condition, stmt }) => {
+                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
+                        if let Ok(mut loops) = self.loop_cut_offs.lock() {
+                            loops.insert(*stmt);
+                        }
+                        return Ok(Outcome::CutOff);
+                    }
+                }
                 Instr::Do(SeqStmt::Await { condition, .. }) => {
                     if !self.truth(state, slot, condition, choices).map_err(fail)? {
                         return Ok(Outcome::CutOff);

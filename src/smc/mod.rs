@@ -86,6 +86,9 @@ pub struct CutOffs {
     pub oversized: Vec<(crate::ir::OriginId, i64)>,
     /// The allocations that found every heap block used (`--nmalloc`).
     pub blocks_used: Vec<crate::ir::OriginId>,
+    /// The loops whose last unrolled copy (`--unwind`) an execution
+    /// reached wanting more.
+    pub loops: Vec<crate::ir::OriginId>,
 }
 
 /// Why the native engine gave no answer.
@@ -370,10 +373,16 @@ fn cut_offs(machine: &Machine) -> CutOffs {
             (oversized, used)
         })
         .unwrap_or_default();
+    let loops = machine
+        .loop_cut_offs
+        .lock()
+        .map(|cut_offs| cut_offs.iter().copied().collect())
+        .unwrap_or_default();
     CutOffs {
         pointers,
         oversized,
         blocks_used,
+        loops,
     }
 }
 

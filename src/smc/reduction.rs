@@ -139,7 +139,8 @@ fn instr_shared_private(instr: &Instr) -> bool {
             } => place_plain(target) || expr_plain(address),
             SeqStmt::Assert { condition, .. }
             | SeqStmt::Assume(condition)
-            | SeqStmt::Await { condition, .. } => expr_plain(condition),
+            | SeqStmt::Await { condition, .. }
+            | SeqStmt::LoopBound { condition, .. } => expr_plain(condition),
             SeqStmt::Join { handle, .. } => expr_plain(handle),
             // creation writes the child's status; it stays local
             _ => false,

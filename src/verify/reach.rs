@@ -101,6 +101,8 @@ fn cut_offs_reached(statuses: &[(String, bool)]) -> CutOffs {
             .map(|stmt| (stmt, None))
             .collect(),
         blocks_used: reached(REACH_BLOCKS_USED),
+        // the CBMC path names loop bounds in its safe note only
+        loops: Vec::new(),
     }
 }
 
@@ -116,6 +118,9 @@ pub struct CutOffs {
     pub oversized: Vec<(usize, Option<i64>)>,
     /// The allocations that found every heap block used.
     pub blocks_used: Vec<usize>,
+    /// The loops an execution wanted to run past their unwinding bound
+    /// (the native engine's).
+    pub loops: Vec<usize>,
 }
 
 impl From<crate::smc::CutOffs> for CutOffs {
@@ -128,6 +133,7 @@ impl From<crate::smc::CutOffs> for CutOffs {
                 .map(|(stmt, largest)| (stmt, Some(largest)))
                 .collect(),
             blocks_used: native.blocks_used,
+            loops: native.loops,
         }
     }
 }
@@ -200,6 +206,21 @@ pub fn warn_cut_offs(
                 .to_string(),
         };
         warnings.extend(cut.warning(map, "the access"));
+    }
+    for &stmt in &cut_offs.loops {
+        let cut = Cut {
+            stmt,
+            asked: None,
+            option: "--unwind",
+            what: "was cut off after its unwinding bound".to_string(),
+            message: "an execution runs this loop more often than its unwinding bound lets it \
+                      and is cut off there; what it does after was not checked"
+                .to_string(),
+            help: "raise --unwind (or --unwindset LINE:N for this loop); --unwinding-assertions \
+                   reports such an execution as a bound reached"
+                .to_string(),
+        };
+        warnings.extend(cut.warning(map, "the loop"));
     }
     // a place the translator's warnings name already is not named again
     let named: std::collections::BTreeSet<(String, u32, u32)> = report

@@ -522,6 +522,7 @@ impl Counter<'_> {
             | SeqStmt::Free { .. }
             | SeqStmt::Assert { .. }
             | SeqStmt::Assume(_)
+            | SeqStmt::LoopBound { .. }
             | SeqStmt::Await { .. } => state,
         }
     }
