@@ -645,3 +645,40 @@ pub fn scalar_locations(name: &str, ty: &Ty, structs: &[StructDef], out: &mut Ve
         scalar => out.push((name.to_string(), scalar.clone())),
     }
 }
+
+/// The index expressions of `place`, into `exprs`.
+pub fn collect_place<'a>(place: &'a Place, exprs: &mut Vec<&'a Expr>) {
+    match place {
+        Place::Index(base, index) => {
+            exprs.push(index);
+            collect_place(base, exprs);
+        }
+        Place::Field(base, _) => collect_place(base, exprs),
+        Place::Local(_) | Place::PlainGlobal(_) => {}
+    }
+}
+
+/// Calls `f` on `expr` and every expression inside it, the indices of its
+/// places included.
+pub fn visit_expr(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(expr);
+    match expr {
+        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => visit_expr(a, f),
+        Expr::Binary(_, a, b) => {
+            visit_expr(a, f);
+            visit_expr(b, f);
+        }
+        Expr::Conditional(c, a, b) => {
+            visit_expr(c, f);
+            visit_expr(a, f);
+            visit_expr(b, f);
+        }
+        Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|a| visit_expr(a, f)),
+        Expr::Load(place) => {
+            let mut indices = Vec::new();
+            collect_place(place, &mut indices);
+            indices.into_iter().for_each(|a| visit_expr(a, f));
+        }
+        _ => {}
+    }
+}

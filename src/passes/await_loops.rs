@@ -39,6 +39,7 @@
 use super::walk::{LabelGen, map_nested_blocks};
 use crate::ir::{
     BinaryOp, Block, Expr, LocalId, OriginId, Place, PropertyKind, RmwOp, Stmt, StmtKind, UnaryOp,
+    visit_expr,
 };
 use std::collections::HashSet;
 
@@ -408,7 +409,7 @@ fn place_uses(target: &Place, written: &HashSet<LocalId>, defined: &HashSet<Loca
 /// Whether `expr` reads a local of `written` not in `defined`.
 fn uses_undefined(expr: &Expr, written: &HashSet<LocalId>, defined: &HashSet<LocalId>) -> bool {
     let mut found = false;
-    visit(expr, &mut |e| {
+    visit_expr(expr, &mut |e| {
         if let Expr::Load(place) = e {
             found |= place
                 .root_local()
@@ -421,7 +422,7 @@ fn uses_undefined(expr: &Expr, written: &HashSet<LocalId>, defined: &HashSet<Loc
 
 fn has_nondet(expr: &Expr) -> bool {
     let mut found = false;
-    visit(expr, &mut |e| {
+    visit_expr(expr, &mut |e| {
         found |= match e {
             Expr::Nondet(_) => true,
             Expr::Load(place) => place_has_nondet(place),
@@ -436,31 +437,6 @@ fn place_has_nondet(place: &Place) -> bool {
         Place::Local(_) | Place::PlainGlobal(_) => false,
         Place::Index(base, index) => place_has_nondet(base) || has_nondet(index),
         Place::Field(base, _) => place_has_nondet(base),
-    }
-}
-
-/// Calls `f` on `expr` and every expression inside it (not inside the
-/// index expressions of places, which the callers visit themselves).
-fn visit(expr: &Expr, f: &mut impl FnMut(&Expr)) {
-    f(expr);
-    match expr {
-        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => visit(a, f),
-        Expr::Binary(_, a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::Conditional(a, b, c) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f);
-        }
-        Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|a| visit(a, f)),
-        Expr::Load(_)
-        | Expr::Const(_)
-        | Expr::FloatConst(_)
-        | Expr::ObjectAddress(_)
-        | Expr::Nondet(_)
-        | Expr::CurrentThread => {}
     }
 }
 

@@ -5,7 +5,7 @@
 //! compare-and-swaps of the frontend are recognised here
 //! ([`resolve_guesses`], run by [`super::guess`]).
 
-use crate::ir::{BinaryOp, Expr, LabelId, LocalId, OriginId, Place};
+use crate::ir::{BinaryOp, Expr, LabelId, LocalId, OriginId, Place, visit_expr};
 use crate::passes::{RmwCode, SeqStmt, SeqThread};
 use std::collections::{HashMap, HashSet};
 
@@ -296,7 +296,7 @@ fn jumps_into(code: &Code, first: usize, last: usize) -> bool {
 /// Whether `expr` reads only locals and constants, and chooses nothing.
 fn private(expr: &Expr) -> bool {
     let mut private = true;
-    visit(expr, &mut |e| {
+    visit_expr(expr, &mut |e| {
         private &= match e {
             Expr::Load(place) => base_local(place).is_some(),
             Expr::ObjectAddress(_) | Expr::Nondet(_) | Expr::CurrentThread => false,
@@ -308,7 +308,7 @@ fn private(expr: &Expr) -> bool {
 
 /// The locals `expr` reads.
 fn locals_read(expr: &Expr, into: &mut HashSet<LocalId>) {
-    visit(expr, &mut |e| match e {
+    visit_expr(expr, &mut |e| match e {
         Expr::Load(place) => into.extend(base_local(place)),
         Expr::ObjectAddress(local) => {
             into.insert(*local);
@@ -318,48 +318,11 @@ fn locals_read(expr: &Expr, into: &mut HashSet<LocalId>) {
 }
 
 /// The local a place lies in (`None`: a plain global). Its indices are
-/// expressions of their own, which [`visit`] visits.
+/// expressions of their own, which [`visit_expr`] visits.
 fn base_local(place: &Place) -> Option<LocalId> {
     match place {
         Place::Local(local) => Some(*local),
         Place::PlainGlobal(_) => None,
         Place::Field(base, _) | Place::Index(base, _) => base_local(base),
-    }
-}
-
-/// The index expressions of `place`, into `exprs`.
-pub(super) fn collect_place<'a>(place: &'a Place, exprs: &mut Vec<&'a Expr>) {
-    match place {
-        Place::Index(base, index) => {
-            exprs.push(index);
-            collect_place(base, exprs);
-        }
-        Place::Field(base, _) => collect_place(base, exprs),
-        Place::Local(_) | Place::PlainGlobal(_) => {}
-    }
-}
-
-/// Calls `f` on `expr` and every expression inside it, the indices of its
-/// places included.
-pub(super) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(expr);
-    match expr {
-        Expr::Unary(_, a) | Expr::Cast(_, a) | Expr::Reinterpret(_, a) => visit(a, f),
-        Expr::Binary(_, a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::Conditional(c, a, b) => {
-            visit(c, f);
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::LibraryCall(_, arguments) => arguments.iter().for_each(|a| visit(a, f)),
-        Expr::Load(place) => {
-            let mut indices = Vec::new();
-            collect_place(place, &mut indices);
-            indices.into_iter().for_each(|a| visit(a, f));
-        }
-        _ => {}
     }
 }

@@ -4,8 +4,9 @@
 //! narrower or wider than the SMA's `int` or `long long`. Everything else
 //! it cannot model exactly it finds while running, and declines then.
 
-use super::code::{Code, Instr, collect_place, visit};
+use super::code::{Code, Instr};
 use crate::ir::{Expr, OriginId, Place, Ty};
+use crate::ir::{collect_place, visit_expr as visit};
 use crate::passes::{SeqStmt, SequentialProgram};
 
 /// Why the native engine does not answer for a program.

@@ -437,8 +437,8 @@ fn spin_loop_note(point: &super::report::SourcePoint) -> String {
 }
 
 /// What a safe verdict of the CBMC path does not say.
-const DEADLOCK_NOT_CHECKED: &str = "(deadlocks were not checked: only the native engine decides them, and it did not run \
-     or gave no answer; --engine smc runs it alone and tells why)";
+const DEADLOCK_NOT_CHECKED: &str = "(deadlocks were not checked, nor waits that never end: only the native engine decides \
+     them, and it did not run or gave no answer; --engine smc runs it alone and tells why)";
 
 /// The SMA whose run gave the verdict.
 fn checked_by(report: &VerifyReport) -> String {
