@@ -99,19 +99,25 @@ fn table_one_bounds() -> HashMap<String, Vec<String>> {
     bounds
 }
 
-fn jobs() -> Vec<Job> {
+/// One run of the manifest: a program, a model, the manifest's verdict
+/// column for it, and the program's bounds.
+struct ManifestRun {
+    path: String,
+    model: &'static str,
+    verdict: String,
+    bounds: Vec<String>,
+}
+
+/// Every run of the manifest, three models per program.
+fn manifest_runs() -> Vec<ManifestRun> {
     let manifest = std::fs::read_to_string(corpus_dir().join("bench/manifest.tsv"))
         .expect("manifest is readable");
     let table = table_one_bounds();
     let overrides = bench_bounds();
-    let run_all = support::whole_sweep("LAZYSMA_BENCH_ALL");
-    let mut jobs = Vec::new();
+    let mut runs = Vec::new();
     for line in manifest.lines().skip(1) {
         let fields: Vec<&str> = line.split('\t').collect();
         if fields.len() < 6 {
-            continue;
-        }
-        if !run_all && !QUICK.contains(&fields[0]) {
             continue;
         }
         let bounds: Vec<String> = overrides
@@ -120,32 +126,131 @@ fn jobs() -> Vec<Job> {
             .cloned()
             .unwrap_or_else(|| vec!["--unwind".into(), fields[5].to_string()]);
         for (model, column) in [("--sc", 2), ("--tso", 3), ("--pso", 4)] {
-            if let Some((_, _, reason)) = SLOW
+            runs.push(ManifestRun {
+                path: fields[0].to_string(),
+                model,
+                verdict: fields[column].to_string(),
+                bounds: bounds.clone(),
+            });
+        }
+    }
+    runs
+}
+
+fn jobs() -> Vec<Job> {
+    let run_all = support::whole_sweep("LAZYSMA_BENCH_ALL");
+    let mut jobs = Vec::new();
+    for run in manifest_runs() {
+        if !run_all && !QUICK.contains(&run.path.as_str()) {
+            continue;
+        }
+        if let Some((_, _, reason)) = SLOW
+            .iter()
+            .find(|(path, m, _)| *path == run.path && *m == run.model)
+            && !run_all
+        {
+            println!(
+                "skipped (LAZYSMA_BENCH_ALL=1 runs it): {} {}: {reason}",
+                run.path, run.model
+            );
+            continue;
+        }
+        if let Some(expected) = Verdict::parse(&run.verdict) {
+            let may_time_out = UNDECIDED
                 .iter()
-                .find(|(path, m, _)| *path == fields[0] && *m == model)
-                && !run_all
-            {
-                println!(
-                    "skipped (LAZYSMA_BENCH_ALL=1 runs it): {} {model}: {reason}",
-                    fields[0]
-                );
-                continue;
-            }
-            if let Some(expected) = Verdict::parse(fields[column]) {
-                let may_time_out = UNDECIDED
-                    .iter()
-                    .any(|(path, m, _)| *path == fields[0] && *m == model);
-                jobs.push(Job {
-                    path: fields[0].to_string(),
-                    model,
-                    expected,
-                    bounds: bounds.clone(),
-                    may_time_out,
-                });
-            }
+                .any(|(path, m, _)| *path == run.path && *m == run.model);
+            jobs.push(Job {
+                path: run.path,
+                model: run.model,
+                expected,
+                bounds: run.bounds,
+                may_time_out,
+            });
         }
     }
     jobs
+}
+
+/// The project's table of the corpus's waits that never end
+/// (`tests/fixtures/bench_waits.tsv`): the property by program and model.
+fn waits_table() -> HashMap<(String, String), String> {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bench_waits.tsv");
+    let text = std::fs::read_to_string(path).expect("bench_waits.tsv is readable");
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            Some((
+                (fields.first()?.to_string(), fields.get(1)?.to_string()),
+                fields.get(2)?.to_string(),
+            ))
+        })
+        .collect()
+}
+
+/// The benchmark programs wait for ever exactly where the project's table
+/// says (the manifest's verdicts are the assertions'): the native engine,
+/// whose search decides deadlocks and waits that never end, reports the
+/// table's property on each run listed there, and neither property on
+/// every other run of the sample (of the manifest in the full tier)
+/// that it answers.
+#[test]
+fn benchmark_programs_wait_for_ever_only_where_the_table_says() {
+    let table = waits_table();
+    let run_all = support::whole_sweep("LAZYSMA_BENCH_ALL");
+    let runs: Vec<ManifestRun> = manifest_runs()
+        .into_iter()
+        .filter(|run| {
+            run_all
+                || QUICK.contains(&run.path.as_str())
+                || table.contains_key(&(run.path.clone(), run.model.to_string()))
+        })
+        .collect();
+    let listed = runs
+        .iter()
+        .filter(|run| table.contains_key(&(run.path.clone(), run.model.to_string())))
+        .count();
+    assert_eq!(
+        listed,
+        table.len(),
+        "every run of the table is in the manifest"
+    );
+    let failures: Vec<String> = parallel_map(&runs, workers(), |run| {
+        let file = corpus_dir().join("bench").join(&run.path);
+        let mut arguments = vec![
+            run.model,
+            "--engine",
+            "smc",
+            "--format",
+            "json",
+            "--timeout",
+            "60",
+        ];
+        arguments.extend(run.bounds.iter().map(String::as_str));
+        let (code, stdout, _) = verify(&file, &arguments);
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_default();
+        let kind = report["property"]["kind"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let waits = code == 10 && (kind == "deadlock" || kind == "liveness");
+        let expected = table.get(&(run.path.clone(), run.model.to_string()));
+        let right = match expected {
+            Some(property) => code == 10 && kind == *property,
+            None => !waits,
+        };
+        (!right).then(|| {
+            format!(
+                "{} {}: expected {expected:?}, exit {code} {kind}",
+                run.path, run.model
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// Programs of the quick selection that store pointers in shared memory
