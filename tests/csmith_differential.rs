@@ -1,5 +1,5 @@
 //! Differential test against gcc on random programs from Csmith, on a fixed
-//! sample of seeds (1-60; 1-200 with `LAZYSMA_FULL=1`; scripts/csmith-differential.py runs new seeds at
+//! sample of seeds (1-40; 1-200 with `LAZYSMA_FULL=1`; scripts/csmith-differential.py runs new seeds at
 //! length; docs/csmith-differential.md has its counts). gcc compiles and
 //! runs each program for its checksum; `lazysma verify --sc` (the default
 //! `--engine auto`: the native engine beside CBMC, whichever answers
@@ -18,13 +18,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::{parallel_map, require_cbmc, verify, workers};
 
-/// The seeds of the sample: 1-60 in the default tier, 1-200 in the full
+/// The seeds of the sample: 1-40 in the default tier, 1-200 in the full
 /// tier (`LAZYSMA_FULL=1`).
 fn seeds() -> std::ops::RangeInclusive<u64> {
     if support::full_tier() {
         1..=200
     } else {
-        1..=60
+        1..=40
     }
 }
 

@@ -104,6 +104,19 @@ pub(super) fn print_header_comment(
     if options.unwinding_assertions {
         out.push_str(" * every loop is asserted to exit within the unwind bound\n");
     }
+    for &origin in &program.map.await_loops {
+        // a spin loop is one iteration and the assumption that it exits
+        if let Some(at) = program.map.origins.get(origin) {
+            let file = std::path::Path::new(&at.file)
+                .file_name()
+                .map_or(at.file.clone(), |name| name.to_string_lossy().into_owned());
+            let _ = writeln!(
+                out,
+                " * spin loop at {file}:{} treated as a wait (its exit is assumed)",
+                at.line
+            );
+        }
+    }
     for warning in &program.warnings {
         // the translator's warnings travel with the file; `*/` cannot occur
         // in a message built from a source line, but is kept out anyway
