@@ -209,6 +209,18 @@ pub struct Origin {
     pub text: String,
 }
 
+impl Origin {
+    /// The name of the origin's file without its directories, as reports
+    /// show it beside the line (`ticket.c:7`).
+    pub fn file_name(&self) -> String {
+        std::path::Path::new(&self.file)
+            .file_name()
+            .map_or(self.file.clone(), |name| {
+                name.to_string_lossy().into_owned()
+            })
+    }
+}
+
 /// Types of private data. Shared memory has no types: every location holds
 /// one integer of the configured bit width.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

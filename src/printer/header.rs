@@ -107,12 +107,10 @@ pub(super) fn print_header_comment(
     for &origin in &program.map.await_loops {
         // a spin loop is one iteration and the assumption that it exits
         if let Some(at) = program.map.origins.get(origin) {
-            let file = std::path::Path::new(&at.file)
-                .file_name()
-                .map_or(at.file.clone(), |name| name.to_string_lossy().into_owned());
             let _ = writeln!(
                 out,
-                " * spin loop at {file}:{} treated as a wait (its exit is assumed)",
+                " * spin loop at {}:{} treated as a wait (its exit is assumed)",
+                at.file_name(),
                 at.line
             );
         }

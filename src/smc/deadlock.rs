@@ -302,14 +302,7 @@ impl Machine<'_> {
                 .unwrap_or_else(|| format!("location {location}"))
         };
         let at = |stmt: OriginId| match map.origins.get(stmt) {
-            Some(origin) => {
-                let file = std::path::Path::new(&origin.file)
-                    .file_name()
-                    .map_or(origin.file.clone(), |name| {
-                        name.to_string_lossy().into_owned()
-                    });
-                format!("{file}:{} `{}`", origin.line, origin.text)
-            }
+            Some(origin) => format!("{}:{} `{}`", origin.file_name(), origin.line, origin.text),
             None => "an unknown statement".to_string(),
         };
         let what = match *wait {

@@ -404,9 +404,7 @@ impl<'a> Machine<'a> {
                         return Ok(Outcome::CutOff);
                     }
                 }
-                // an await loop's exit: its iteration failed, and the
-                // thread spins (see `super::deadlock` for whether it may
-                // ever pass)
+                // the last unrolled copy of a loop: the loop is named
                 Instr::Do(SeqStmt::LoopBound { condition, stmt }) => {
                     if !self.truth(state, slot, condition, choices).map_err(fail)? {
                         if let Ok(mut loops) = self.loop_cut_offs.lock() {
@@ -415,6 +413,9 @@ impl<'a> Machine<'a> {
                         return Ok(Outcome::CutOff);
                     }
                 }
+                // an await loop's exit: its iteration failed, and the
+                // thread spins (see `super::deadlock` for whether it may
+                // ever pass)
                 Instr::Do(SeqStmt::Await { condition, .. }) => {
                     if !self.truth(state, slot, condition, choices).map_err(fail)? {
                         return Ok(Outcome::CutOff);

@@ -206,8 +206,6 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
     }
 }
 
-/// Whether some function of `program` has a loop, or a `goto`, which may
-/// jump back.
 /// The await loops of `map` as points of the source.
 fn spin_loops(map: &crate::passes::TranslationMap) -> Vec<crate::trace::report::SourcePoint> {
     map.await_loops
@@ -223,7 +221,10 @@ fn spin_loops(map: &crate::passes::TranslationMap) -> Vec<crate::trace::report::
         .collect()
 }
 
-/// Await loops do not count when they are waits (`spin_loops_as_waits`).
+/// Whether some function of `program` has a loop, or a `goto`, which may
+/// jump back. Await loops do not count when they are waits
+/// (`spin_loops_as_waits`), unless a read-modify-write in them lets a
+/// bound cut them.
 fn has_loops(program: &crate::ir::Program, spin_loops_as_waits: bool) -> bool {
     use crate::ir::StmtKind;
     use crate::passes::await_loops::{AwaitLoop, await_loop};
@@ -231,7 +232,6 @@ fn has_loops(program: &crate::ir::Program, spin_loops_as_waits: bool) -> bool {
     for function in &program.functions {
         crate::passes::walk::for_each_statement(&function.body, &mut |stmt| {
             loops |= match stmt.kind {
-                // one with read-modify-writes may be cut off as by --unwind
                 StmtKind::Loop { .. } => {
                     !(spin_loops_as_waits && await_loop(stmt) == Some(AwaitLoop::ReadOnly))
                 }
@@ -258,7 +258,12 @@ fn may_deadlock(program: &crate::ir::Program) -> bool {
         let in_main = id == program.main;
         crate::passes::walk::for_each_statement(&function.body, &mut |stmt| {
             waits |= match &stmt.kind {
-                StmtKind::Loop { .. } => is_await_loop(stmt) || calls(&vec![stmt.clone()]),
+                StmtKind::Loop {
+                    prelude,
+                    body,
+                    latch,
+                    ..
+                } => is_await_loop(stmt) || [prelude, body, latch].into_iter().any(calls),
                 StmtKind::MutexLock(_) | StmtKind::Assume(_) => true,
                 StmtKind::ThreadJoin { .. } => !in_main,
                 _ => false,

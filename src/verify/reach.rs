@@ -260,11 +260,7 @@ impl Cut {
     /// terminal and a report entry; `None` for a statement without one.
     fn warning(self, map: &TranslationMap, noun: &str) -> Option<(Diagnostic, WarningReport)> {
         let origin = map.origins.get(self.stmt)?;
-        let name = Path::new(&origin.file)
-            .file_name()
-            .map_or(origin.file.clone(), |name| {
-                name.to_string_lossy().into_owned()
-            });
+        let name = origin.file_name();
         let diagnostic = Diagnostic {
             message: self.message,
             file: PathBuf::from(&origin.file),

@@ -421,17 +421,9 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
 
 /// `spin loop at ticket.c:7 treated as a wait`.
 fn spin_loop_note(point: &super::report::SourcePoint) -> String {
-    let file = point
-        .file
-        .as_deref()
-        .map(|file| {
-            std::path::Path::new(file)
-                .file_name()
-                .map_or(file.to_string(), |name| name.to_string_lossy().into_owned())
-        })
-        .unwrap_or_default();
     format!(
-        "spin loop at {file}:{} treated as a wait (no --unwind cuts it; --unroll-spin-loops unrolls it)",
+        "spin loop at {}:{} treated as a wait (no --unwind cuts it; --unroll-spin-loops unrolls it)",
+        short_file(point.file.as_deref().unwrap_or_default()),
         point.line.unwrap_or(0)
     )
 }
