@@ -166,8 +166,13 @@ fn await_iteration(stmt: &Stmt) -> Option<(Block, &Expr)> {
 /// of an await loop (the module's `//!`).
 fn is_await_iteration(iteration: &Block, condition: &Expr) -> bool {
     let mut reads = false;
+    // a read-modify-write must keep its old value in a local of its own,
+    // or a failed iteration's write could not be told apart
     let top_level = iteration.iter().all(|stmt| match &stmt.kind {
-        StmtKind::Rmw { .. } => {
+        StmtKind::Rmw {
+            target: Some(Place::Local(_)),
+            ..
+        } => {
             reads = true;
             true
         }
@@ -531,6 +536,20 @@ mod tests {
             spin(true, vec![read(0)], vec![count]),
             // nothing read: an endless loop, not a wait
             spin(true, Vec::new(), Vec::new()),
+            // a read-modify-write whose old value nothing keeps: each
+            // failed iteration may add to the counter
+            spin(
+                false,
+                vec![
+                    st(StmtKind::Rmw {
+                        target: None,
+                        address: Expr::Const(4),
+                        op: RmwOp::FetchAdd(Expr::Const(1)),
+                    }),
+                    read(0),
+                ],
+                Vec::new(),
+            ),
         ] {
             let (block, found) = rewritten(stmt);
             assert!(found.is_empty(), "{block:?}");
