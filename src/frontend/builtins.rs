@@ -387,17 +387,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 .refuse(span, "setjmp/longjmp", Some("restructure the control flow")),
             "pthread_mutex_trylock" | "pthread_spin_trylock" => self.try_lock(argument(0)?),
             "pthread_mutex_timedlock" => self.timed_lock(argument(0)?),
-            "pthread_cond_wait" | "pthread_cond_timedwait" => self.condition_wait(name, argument(1)?),
+            "pthread_cond_wait" | "pthread_cond_timedwait" => self.condition_wait(name, arguments, span),
             _ if sync_objects::is_read_write_lock_call(name) => self.read_write_lock(name, arguments, span),
             "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" => self.barrier(name, arguments, span),
             "pthread_once" => self.once(arguments, span),
             _ if thread_specific::is_thread_specific_call(name) => self.thread_specific(name, arguments, span),
-            // POSIX lets signal and broadcast wake nobody (a waiter may wake
-            // spuriously anyway); they synchronise memory (XBD 4.12).
-            "pthread_cond_signal" | "pthread_cond_broadcast" => {
-                self.emit(StmtKind::Fence(FenceKind::Full));
-                Ok(Val::int(0))
-            }
+            "pthread_cond_signal" | "pthread_cond_broadcast" => self.condition_signal(name, arguments, span),
             "pthread_cond_init" | "pthread_cond_destroy" | "pthread_spin_destroy" => Ok(Val::int(0)),
             // Only the normal kind, whose relock by its holder blocks.
             "pthread_mutexattr_settype" => {

@@ -73,7 +73,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 .try_lock(&arguments[0])
                 .map(|taken| c11_result(taken, THRD_BUSY)),
             "cnd_timedwait" => self
-                .condition_wait("pthread_cond_timedwait", &arguments[1])
+                .condition_wait("pthread_cond_timedwait", arguments, span)
                 .map(|waited| c11_result(waited, THRD_TIMEDOUT)),
             "mtx_timedlock" => self
                 .timed_lock(&arguments[0])

@@ -112,15 +112,43 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// and taking it again is a wait: other threads may run in between, and
     /// every execution of the program is one of these. A loop that waits
     /// for its condition (as POSIX asks) is unrolled like any other.
+    ///
+    /// A `pthread_cond_t` is the count of the signals sent to it. Besides
+    /// the spurious wakeup, a wait may also wait for a signal: it reads the
+    /// count while it holds the mutex and then waits
+    /// ([`StmtKind::Await`]) until the count differs. For safety that
+    /// branch adds nothing; it is where a thread that no signal will wake
+    /// waits for ever (a lost wake-up, a `deadlock`), as it would on an
+    /// implementation that never wakes spuriously.
+    ///
     /// `pthread_cond_timedwait` may also time out: it returns 0 or
-    /// `ETIMEDOUT`.
-    pub fn condition_wait(&mut self, name: &str, mutex: &'a Node<Expression>) -> LResult<Val> {
-        let mutex = self.rvalue(mutex)?;
+    /// `ETIMEDOUT`, and never waits for ever.
+    pub fn condition_wait(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
+        let condition = self.sync_object(name, arguments, span, 2)?;
+        let mutex = self.rvalue(&arguments[1])?;
         let mutex = self.save(mutex.expr, &mutex.ty);
         let mutex = self.lw.location_of(mutex);
+        let timed = name == "pthread_cond_timedwait";
+        let signals = (!timed).then(|| self.read_shared(condition.clone(), CType::INT).expr);
         self.emit(StmtKind::MutexUnlock(mutex.clone()));
+        if let Some(signals) = signals {
+            let (waits, ()) = self.in_block(|f| {
+                f.wait_for_signal(condition, signals);
+                Ok(())
+            })?;
+            self.emit(StmtKind::If {
+                condition: Expr::Nondet(Ty::Bool),
+                then_branch: waits,
+                else_branch: Vec::new(),
+            });
+        }
         self.emit(StmtKind::MutexLock(mutex));
-        if name != "pthread_cond_timedwait" {
+        if !timed {
             return Ok(Val::int(0));
         }
         let outcome = self.temp(&CType::INT);
@@ -138,6 +166,38 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expr::Const(ETIMEDOUT),
             Expr::Const(0),
         )))
+    }
+
+    /// Waits until the signal count at `condition` differs from `signals`,
+    /// the count the wait began with (see [`Self::condition_wait`]).
+    fn wait_for_signal(&mut self, condition: Expr, signals: Expr) {
+        let restart = self.fresh_label();
+        self.emit(StmtKind::Label(restart, "wait_for_signal".into()));
+        let now = self.read_shared(condition, CType::INT).expr;
+        self.emit(StmtKind::Await {
+            condition: binary(BinaryOp::Ne, now, signals),
+            restart,
+            waits_for: AwaitKind::ConditionSignal,
+        });
+    }
+
+    /// `pthread_cond_signal` and `pthread_cond_broadcast`: they count a
+    /// signal (which lets every wait that began before it go on: POSIX lets
+    /// any waiter wake anyway) and synchronise memory (XBD 4.12).
+    pub fn condition_signal(
+        &mut self,
+        name: &str,
+        arguments: &'a [Node<Expression>],
+        span: Span,
+    ) -> LResult<Val> {
+        let condition = self.sync_object(name, arguments, span, 1)?;
+        self.emit(StmtKind::Fence(FenceKind::Full));
+        self.emit(StmtKind::Rmw {
+            target: None,
+            address: condition,
+            op: RmwOp::FetchAdd(Expr::Const(1)),
+        });
+        Ok(Val::int(0))
     }
 
     /// Semaphores: a `sem_t` is its count. `sem_init` stores the count and

@@ -650,13 +650,10 @@ impl<'a> TypeEnv<'a> {
             // A semaphore is its count, an int of shared memory (see
             // `FnLowerer::semaphore`).
             "sem_t" => return Ok(CType::INT),
-            // A condition variable has no state of its own here: a wait may
-            // always wake up spuriously (see `pthread_cond_wait`).
-            "pthread_attr_t"
-            | "pthread_mutexattr_t"
-            | "FILE"
-            | "pthread_condattr_t"
-            | "pthread_cond_t" => {
+            // A condition variable is the count of the signals sent to it
+            // (see `FnLowerer::condition_wait`).
+            "pthread_cond_t" => return Ok(CType::INT),
+            "pthread_attr_t" | "pthread_mutexattr_t" | "FILE" | "pthread_condattr_t" => {
                 return Ok(CType::Opaque(id.to_string()));
             }
             // A read-write lock is its state, an int of shared memory (see

@@ -495,6 +495,16 @@ pub enum PropertyKind {
     ProgramEnd,
 }
 
+/// What an [`StmtKind::Await`] waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AwaitKind {
+    /// The exit of an await loop: what its iteration reads lets it out.
+    SpinLoop,
+    /// A signal of the condition variable a `pthread_cond_wait` waits on,
+    /// sent after the wait began.
+    ConditionSignal,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StmtKind {
     /// `place = value` on private data.
@@ -541,15 +551,17 @@ pub enum StmtKind {
         kind: PropertyKind,
     },
     Assume(Expr),
-    /// The exit of an await loop (see `passes::await_loops`): the thread
-    /// waits here until `condition` holds, each try running again the
-    /// statements from label `restart` (the loop's one iteration, which
-    /// changes nothing when it fails). For safety this is the assumption
-    /// that `condition` holds; a thread that can never pass it waits for
-    /// ever (the property `liveness`).
+    /// The exit of an await loop (see `passes::await_loops`) or a
+    /// condition wait's wait for a signal (`FnLowerer::condition_wait`):
+    /// the thread waits here until `condition` holds, each try running
+    /// again the statements from label `restart` (which change nothing
+    /// when they fail). For safety this is the assumption that `condition`
+    /// holds; a thread that can never pass it waits for ever (the property
+    /// `liveness` for a spin loop, `deadlock` for a signal).
     Await {
         condition: Expr,
         restart: LabelId,
+        waits_for: AwaitKind,
     },
     /// The assumption that a loop exits after its last unrolled copy
     /// (`--unwind`): executions that need more iterations are cut off here.

@@ -38,8 +38,8 @@
 
 use super::walk::{LabelGen, map_nested_blocks};
 use crate::ir::{
-    BinaryOp, Block, Expr, LocalId, OriginId, Place, PropertyKind, RmwOp, Stmt, StmtKind, UnaryOp,
-    visit_expr,
+    AwaitKind, BinaryOp, Block, Expr, LocalId, OriginId, Place, PropertyKind, RmwOp, Stmt,
+    StmtKind, UnaryOp, visit_expr,
 };
 use std::collections::HashSet;
 
@@ -127,6 +127,7 @@ fn as_wait(stmt: &Stmt, labels: &mut LabelGen, assertions: bool) -> Option<Block
         kind: StmtKind::Await {
             condition: Expr::Unary(UnaryOp::Not, Box::new(condition.clone())),
             restart,
+            waits_for: AwaitKind::SpinLoop,
         },
         origin,
     });

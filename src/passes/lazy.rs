@@ -534,9 +534,14 @@ impl Sequentialiser<'_> {
                     _ => SeqStmt::Assume(condition.clone()),
                 })
             }
-            StmtKind::Await { condition, restart } => out.push(SeqStmt::Await {
+            StmtKind::Await {
+                condition,
+                restart,
+                waits_for,
+            } => out.push(SeqStmt::Await {
                 condition: condition.clone(),
                 restart: *restart,
+                waits_for: *waits_for,
                 stmt: origin,
             }),
             StmtKind::If {

@@ -24,8 +24,8 @@ pub mod walk;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{
-    BinaryOp, Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal, Program,
-    StmtKind, StructDef, Ty,
+    AwaitKind, BinaryOp, Expr, FenceKind, LabelId, Local, Origin, OriginId, Place, PlainGlobal,
+    Program, StmtKind, StructDef, Ty,
 };
 use crate::options::{Bounds, LoopLine, MemoryModel, SmaImplementation, TranslateOptions};
 use std::collections::{BTreeMap, BTreeSet};
@@ -192,6 +192,7 @@ pub enum SeqStmt {
     Await {
         condition: Expr,
         restart: LabelId,
+        waits_for: AwaitKind,
         stmt: OriginId,
     },
     If {

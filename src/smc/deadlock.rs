@@ -11,6 +11,10 @@
 //! store may still reach memory, nor one after `main` returned, which ends
 //! the process and every thread that waits.
 //!
+//! A thread in a `pthread_cond_wait` that waits for a signal (rather
+//! than waking spuriously) and that no thread will signal any more waits
+//! for ever too (a lost wake-up): a deadlock.
+//!
 //! A thread in an await loop (`crate::passes::await_loops`) whose
 //! iteration, run again on the memory of such a state, still fails waits
 //! for ever too: nothing will change what it reads. A state in which
@@ -24,7 +28,7 @@ use super::eval::NotedChoices;
 use super::machine::{Machine, Move, Outcome, Violation};
 use super::state::{State, Status};
 use super::value::CType;
-use crate::ir::OriginId;
+use crate::ir::{AwaitKind, OriginId};
 use crate::passes::SeqStmt;
 
 /// The kind of a deadlock's violation (its property name).
@@ -53,9 +57,11 @@ pub enum Wait {
         stmt: OriginId,
     },
     /// An await loop at `stmt` whose iteration fails on the memory that
-    /// stays, reading `values` (location, value) again and again.
+    /// stays, reading `values` (location, value) again and again, or a
+    /// condition wait at `stmt` that no signal will end (`waits_for`).
     Await {
         stmt: OriginId,
+        waits_for: AwaitKind,
         values: Vec<(u32, i64)>,
     },
 }
@@ -106,9 +112,15 @@ impl Machine<'_> {
         // placed at an await loop that never ends, else where a thread
         // waits for another's mutex or object, rather than at a join,
         // which only waits for those
-        let endless = waits
-            .iter()
-            .find(|(_, wait)| matches!(wait, Wait::Await { .. }));
+        let endless = waits.iter().find(|(_, wait)| {
+            matches!(
+                wait,
+                Wait::Await {
+                    waits_for: AwaitKind::SpinLoop,
+                    ..
+                }
+            )
+        });
         let (first, first_wait) = endless
             .or_else(|| {
                 waits
@@ -245,12 +257,16 @@ impl Machine<'_> {
             match self.apply_in_place(&mut probe, Move::Run(slot), &mut choices) {
                 Ok(Outcome::Next(())) if (restart..exit).contains(&probe.threads[slot].pc) => {}
                 Ok(Outcome::CutOff) if probe.threads[slot].pc == exit && !choices.chose => {
-                    let Some(Instr::Do(SeqStmt::Await { stmt, .. })) = code.instrs.get(exit) else {
+                    let Some(Instr::Do(SeqStmt::Await {
+                        stmt, waits_for, ..
+                    })) = code.instrs.get(exit)
+                    else {
                         return None;
                     };
                     let values = self.values_read(&mut probe, slot, restart..exit);
                     return Some(Spin::Endless(Wait::Await {
                         stmt: *stmt,
+                        waits_for: *waits_for,
                         values,
                     }));
                 }
@@ -336,7 +352,19 @@ impl Machine<'_> {
                 at(stmt),
                 location(word)
             ),
-            Wait::Await { stmt, ref values } => {
+            Wait::Await {
+                stmt,
+                waits_for: AwaitKind::ConditionSignal,
+                ..
+            } => format!(
+                "waits at {} for a signal of its condition variable, which no thread sends (a lost wake-up)",
+                at(stmt)
+            ),
+            Wait::Await {
+                stmt,
+                waits_for: AwaitKind::SpinLoop,
+                ref values,
+            } => {
                 let read: Vec<String> = values
                     .iter()
                     .map(|&(read, value)| format!("{} = {value}", location(read)))

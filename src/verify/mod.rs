@@ -264,7 +264,7 @@ fn may_deadlock(program: &crate::ir::Program) -> bool {
                     latch,
                     ..
                 } => is_await_loop(stmt) || [prelude, body, latch].into_iter().any(calls),
-                StmtKind::MutexLock(_) | StmtKind::Assume(_) => true,
+                StmtKind::MutexLock(_) | StmtKind::Assume(_) | StmtKind::Await { .. } => true,
                 StmtKind::ThreadJoin { .. } => !in_main,
                 _ => false,
             };

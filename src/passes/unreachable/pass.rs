@@ -164,12 +164,20 @@ impl Pass<'_> {
                 }
                 StmtKind::Assume(condition)
             }
-            StmtKind::Await { condition, restart } => {
+            StmtKind::Await {
+                condition,
+                restart,
+                waits_for,
+            } => {
                 match flow.decides(&condition) {
                     Some(false) => flow = Flow::unreachable(None),
                     _ => flow.learn(&condition, true, self.locals),
                 }
-                StmtKind::Await { condition, restart }
+                StmtKind::Await {
+                    condition,
+                    restart,
+                    waits_for,
+                }
             }
             StmtKind::LoopBound(condition) => {
                 if flow.decides(&condition) == Some(false) {
