@@ -6,7 +6,9 @@
 #[path = "../tests/consistency_support/mod.rs"]
 mod support;
 
-use lazysma::consistency::{Algorithm, EventSpec, Execution, Model, Options, RfSpec, verify_with};
+use lazysma::consistency::{
+    Algorithm, EventSpec, Execution, MemoryModel, Options, RfSpec, verify_with,
+};
 use std::time::{Duration, Instant};
 use support::{Rng, Shape, op_spec, random_run_execution, rf_spec};
 
@@ -20,7 +22,7 @@ const BUDGET: Duration = Duration::from_secs(10);
 /// Realisable executions (from random runs of `model`) and unrealisable ones
 /// (one read of such a run redirected to another write or the initial value).
 fn instances(
-    model: Model,
+    model: MemoryModel,
     threads: usize,
     events: usize,
     realisable: bool,
@@ -107,7 +109,12 @@ fn redirect_one_read(execution: &Execution, rng: &mut Rng) -> Option<Execution> 
 
 /// Total time of one variant on a set of executions, the best of
 /// `REPEAT` runs (the machine is shared); checks the verdicts.
-fn time(executions: &[Execution], model: Model, options: Options, expected: bool) -> Duration {
+fn time(
+    executions: &[Execution],
+    model: MemoryModel,
+    options: Options,
+    expected: bool,
+) -> Duration {
     (0..REPEAT)
         .map(|_| {
             let start = Instant::now();
@@ -182,7 +189,7 @@ fn main() {
         "| model | threads | events | realisable | n | Verify+closure ms | Naive+closure ms | ratio | Verify ms | Naive ms | ratio |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
-    for model in [Model::Tso, Model::Pso] {
+    for model in [MemoryModel::Tso, MemoryModel::Pso] {
         for realisable in [true, false] {
             let mut over_budget = [false; 4];
             for (i, &(threads, events)) in sizes.iter().enumerate() {

@@ -9,6 +9,13 @@ ratios of each lazysma engine's time to cbmc's.
 Usage: scripts/bench-vs-cbmc.py [--lazysma PATH] [--cbmc PATH] [--timeout S]
                                 [--models tso,pso] [--markdown] [--sat-solver NAME]
                                 [--only SUBSTRING] [--examples]
+                                [--engines cbmc,smc,auto] [--no-mm]
+                                [--baseline PATH]
+--baseline runs a second lazysma build (an older commit's) with the same
+engines and arguments in the same run, and prints for each engine the
+geometric mean of this build's time over the baseline's, where both gave a
+verdict (a change's cost measured on one loaded machine at one time);
+--no-mm leaves cbmc --mm out.
 Reads bench/ (manifest.tsv, paper_table1.tsv) of the public corpora
 ($LAZYSMA_CORPUS, else ../shared/); --examples runs
 examples/ too (expected verdicts from tests/fixtures/smc_examples.tsv).
@@ -16,6 +23,7 @@ Build lazysma first: cargo build --release.
 """
 
 import argparse
+import math
 import os
 import platform
 import subprocess
@@ -107,7 +115,11 @@ def main():
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--sat-solver", default="", help="passed to lazysma verify (e.g. cadical)")
     parser.add_argument("--examples", action="store_true", help="run examples/ too")
+    parser.add_argument("--engines", default=",".join(ENGINES), help="lazysma's engines to run")
+    parser.add_argument("--no-mm", action="store_true", help="do not run cbmc --mm")
+    parser.add_argument("--baseline", default="", help="another lazysma build to compare with")
     options = parser.parse_args()
+    engines = tuple(engine for engine in options.engines.split(",") if engine)
 
     bounds = bench_bounds()
     rows = bench_programs()
@@ -116,16 +128,20 @@ def main():
     print(f"# {platform.node()} {platform.machine()}, {os.cpu_count()} cores, "
           f"{time.strftime('%Y-%m-%d')}, CBMC {cbmc_version}, timeout {options.timeout} s{solver}", file=sys.stderr)
     header = ["program", "model", "expected"]
-    for engine in ENGINES:
+    for engine in engines:
         header += [engine, f"{engine}_s"]
-    header += ["cbmc_mm", "cbmc_mm_s"] + [f"{engine}/mm" for engine in ENGINES]
+        if options.baseline:
+            header += [f"{engine}_before", f"{engine}_before_s"]
+    if not options.no_mm:
+        header += ["cbmc_mm", "cbmc_mm_s"] + [f"{engine}/mm" for engine in engines]
     if options.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
     else:
         print("\t".join(header))
-    ratios = {engine: [] for engine in ENGINES}
-    times = {engine: [] for engine in ENGINES + ("mm",)}
+    ratios = {engine: [] for engine in engines}
+    times = {engine: [] for engine in engines + ("mm",)}
+    changes = {engine: [] for engine in engines}
     programs = (example_programs() if options.examples else []) + bench_programs()
     for row in programs:
         path = row["path"]
@@ -138,39 +154,58 @@ def main():
             solver = ["--sat-solver", options.sat_solver] if options.sat_solver else []
             cells = [Path(path).name if Path(path).is_absolute() else path, model, expected]
             seconds = {}
-            for engine in ENGINES:
+            for engine in engines:
                 # the same properties on both sides: CBMC checks divisions by
                 # zero only with --div-by-zero-check
-                lazy_s, lazy_code, _ = timed([options.lazysma, "verify", file, f"--{model}", "--engine", engine,
-                                              "--timeout", str(options.timeout), "--no-div-by-zero-check"]
-                                             + arguments + solver, options.timeout + 10)
+                def run(lazysma):
+                    return timed([lazysma, "verify", file, f"--{model}", "--engine", engine,
+                                  "--timeout", str(options.timeout), "--no-div-by-zero-check"]
+                                 + arguments + solver, options.timeout + 10)
+                lazy_s, lazy_code, _ = run(options.lazysma)
                 seconds[engine] = lazy_s
                 cells += [verdict_of(lazy_code), f"{lazy_s:.2f}"]
+                if options.baseline:
+                    before_s, before_code, _ = run(options.baseline)
+                    cells += [verdict_of(before_code), f"{before_s:.2f}"]
+                    decided = ("safe", "unsafe")
+                    if verdict_of(lazy_code) in decided and verdict_of(before_code) in decided and before_s > 0:
+                        changes[engine].append(lazy_s / before_s)
+                times[engine].append(lazy_s)
+            if options.no_mm:
+                print_row(cells, options.markdown)
+                continue
             cbmc_s, cbmc_code, cbmc_out = timed([options.cbmc, file, "--mm", model]
                                                 + cbmc_unwinding(options.cbmc, file, arguments)
                                                 + ["--error-label", "ERROR"], options.timeout)
             cbmc_result = cbmc_verdict(cbmc_code, cbmc_out)
             cells += [cbmc_result, f"{cbmc_s:.2f}"]
-            for engine in ENGINES:
+            for engine in engines:
                 ratio = seconds[engine] / cbmc_s if cbmc_s > 0 else float("nan")
                 if cbmc_result in ("safe", "unsafe"):
                     ratios[engine].append(ratio)
                 # A ratio means something only where CBMC answered or ran out of time.
                 cells.append(f"{ratio:.2f}" if cbmc_result in ("safe", "unsafe", "TO") else "-")
-                times[engine].append(seconds[engine])
             times["mm"].append(cbmc_s)
-            if options.markdown:
-                print("| " + " | ".join(cells) + " |", flush=True)
-            else:
-                print("\t".join(cells), flush=True)
-    for engine in ENGINES:
+            print_row(cells, options.markdown)
+    for engine in engines:
         if ratios[engine]:
-            product = 1.0
-            for ratio in ratios[engine]:
-                product *= ratio
             print(f"# {engine}: geometric mean of lazysma/cbmc --mm time where CBMC answered "
-                  f"{product ** (1 / len(ratios[engine])):.2f} over {len(ratios[engine])} runs; "
+                  f"{geometric_mean(ratios[engine]):.2f} over {len(ratios[engine])} runs; "
                   f"median {median(times[engine]):.2f} s (cbmc --mm {median(times['mm']):.2f} s)", file=sys.stderr)
+        if changes[engine]:
+            print(f"# {engine}: geometric mean of this build's time over the baseline's where both answered "
+                  f"{geometric_mean(changes[engine]):.2f} over {len(changes[engine])} runs", file=sys.stderr)
+
+
+def print_row(cells, markdown):
+    if markdown:
+        print("| " + " | ".join(cells) + " |", flush=True)
+    else:
+        print("\t".join(cells), flush=True)
+
+
+def geometric_mean(values):
+    return math.exp(sum(math.log(value) for value in values) / len(values))
 
 
 def median(values):

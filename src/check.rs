@@ -1,15 +1,13 @@
 //! The `lazysma check` command: reads an execution from JSON and decides
 //! whether it is realisable under a memory model.
 
-use crate::consistency::{self, Execution, Model, Op, Phase, Source, Step, Witness, json};
+use crate::consistency::{self, Execution, Op, Phase, Source, Step, Witness, json};
 use crate::exit;
 use crate::options::MemoryModel;
-use crate::verify::consistency_model;
 use std::path::Path;
 
 /// Runs `lazysma check` and returns the exit code.
 pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
-    let model = consistency_model(model);
     let fail = |kind: &str, message: String, code: u8| fail(json, model, kind, &message, code);
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
@@ -60,7 +58,7 @@ pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
 /// Reports an error on stderr and, with `--format json`, as
 /// `{"model", "error": {"kind", "message"}}` on stdout too, so that a
 /// reader of the JSON always gets JSON; returns `code`.
-fn fail(json: bool, model: Model, kind: &str, message: &str, code: u8) -> u8 {
+fn fail(json: bool, model: MemoryModel, kind: &str, message: &str, code: u8) -> u8 {
     let prefix = if kind == "defect" {
         "internal error"
     } else {
@@ -78,7 +76,7 @@ fn fail(json: bool, model: Model, kind: &str, message: &str, code: u8) -> u8 {
 /// The human-readable verdict: a numbered witness table, one step a line.
 pub fn render_text(
     execution: &Execution,
-    model: Model,
+    model: MemoryModel,
     outcome: &Result<Witness, consistency::NotRealizable>,
 ) -> String {
     let witness = match outcome {

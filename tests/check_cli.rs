@@ -6,7 +6,7 @@ mod support;
 
 use assert_cmd::Command;
 use lazysma::consistency::json::parse_execution;
-use lazysma::consistency::{Execution, Model, Phase, Step, Witness};
+use lazysma::consistency::{Execution, MemoryModel, Phase, Step, Witness};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::io::Write;
@@ -64,9 +64,9 @@ fn witness_from_json(execution: &Execution, steps: &[Value]) -> Witness {
 fn issue_example_is_realisable_and_replays_under_every_model() {
     let execution = parse_execution(ISSUE_EXAMPLE).expect("valid");
     for (flag, model) in [
-        ("--sc", Model::Sc),
-        ("--tso", Model::Tso),
-        ("--pso", Model::Pso),
+        ("--sc", MemoryModel::Sc),
+        ("--tso", MemoryModel::Tso),
+        ("--pso", MemoryModel::Pso),
     ] {
         let (code, stdout, stderr) = check(ISSUE_EXAMPLE, &[flag, "--format", "json"]);
         assert_eq!(code, 0, "{flag}: {stderr}");

@@ -3,7 +3,7 @@
 //! witness that replays.
 
 use lazysma::consistency::json::{parse_execution, verdict_json};
-use lazysma::consistency::{Model, replay, verify};
+use lazysma::consistency::{MemoryModel, replay, verify};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -95,7 +95,7 @@ proptest! {
     #[test]
     fn json_like_documents_never_panic(document in document()) {
         if let Ok(execution) = parse_execution(&document.to_string()) {
-            for model in [Model::Sc, Model::Tso, Model::Pso] {
+            for model in [MemoryModel::Sc, MemoryModel::Tso, MemoryModel::Pso] {
                 let outcome = verify(&execution, model);
                 if let Ok(witness) = &outcome {
                     prop_assert!(replay(&execution, witness, model).is_ok());

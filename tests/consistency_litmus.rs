@@ -6,8 +6,8 @@ mod support;
 
 use lazysma::consistency::json::parse_execution;
 use lazysma::consistency::{
-    Algorithm, Execution, Model, NotRealizable, Options, Phase, delayed_stores, replay, verify,
-    verify_with,
+    Algorithm, Execution, MemoryModel, NotRealizable, Options, Phase, delayed_stores, replay,
+    verify, verify_with,
 };
 
 /// A compact notation: threads separated by `|`, events by `;`:
@@ -53,7 +53,11 @@ fn litmus(text: &str) -> Execution {
 /// oracle, and replays every witness.
 fn expect(name: &str, text: &str, sc: bool, tso: bool, pso: bool) {
     let execution = litmus(text);
-    for (model, expected) in [(Model::Sc, sc), (Model::Tso, tso), (Model::Pso, pso)] {
+    for (model, expected) in [
+        (MemoryModel::Sc, sc),
+        (MemoryModel::Tso, tso),
+        (MemoryModel::Pso, pso),
+    ] {
         assert_eq!(
             support::oracle(&execution, model).is_some(),
             expected,
@@ -382,10 +386,13 @@ fn locks() {
 #[test]
 fn closure_rejects_without_search() {
     let execution = litmus("W x; W y | R y b; R x init");
-    assert_eq!(verify(&execution, Model::Tso), Err(NotRealizable::Closure));
+    assert_eq!(
+        verify(&execution, MemoryModel::Tso),
+        Err(NotRealizable::Closure)
+    );
     let report = verify_with(
         &execution,
-        Model::Tso,
+        MemoryModel::Tso,
         Options {
             algorithm: Algorithm::Verify,
             closure: false,
@@ -397,7 +404,7 @@ fn closure_rejects_without_search() {
 #[test]
 fn sc_witness_flushes_at_once() {
     let execution = litmus("W x; R y init | R x a; W y");
-    let witness = verify(&execution, Model::Sc).expect("realisable under SC");
+    let witness = verify(&execution, MemoryModel::Sc).expect("realisable under SC");
     for pair in witness.steps.windows(2) {
         if pair[0].phase == Phase::Buffer {
             assert_eq!(pair[1].event, pair[0].event);
@@ -410,8 +417,8 @@ fn sc_witness_flushes_at_once() {
 #[test]
 fn delayed_store_of_store_buffering() {
     let execution = litmus("W x; R y init | W y; R x init");
-    assert!(verify(&execution, Model::Sc).is_err());
-    let witness = verify(&execution, Model::Tso).expect("realisable under TSO");
+    assert!(verify(&execution, MemoryModel::Sc).is_err());
+    let witness = verify(&execution, MemoryModel::Tso).expect("realisable under TSO");
     let delayed = delayed_stores(&execution, &witness);
     let id = |event: usize| execution.event(event).id.clone();
     let pairs: Vec<(String, String, bool)> = delayed
@@ -425,7 +432,7 @@ fn delayed_store_of_store_buffering() {
         "{pairs:?}"
     );
     let sc_execution = litmus("W x; R y init | R x a; W y");
-    let sc_witness = verify(&sc_execution, Model::Sc).expect("realisable under SC");
+    let sc_witness = verify(&sc_execution, MemoryModel::Sc).expect("realisable under SC");
     assert!(delayed_stores(&sc_execution, &sc_witness).is_empty());
 }
 
@@ -433,7 +440,7 @@ fn delayed_store_of_store_buffering() {
 fn empty_executions() {
     for text in [r#"{"threads":[]}"#, r#"{"threads":[[],[]]}"#] {
         let execution = parse_execution(text).expect("valid");
-        for model in [Model::Sc, Model::Tso, Model::Pso] {
+        for model in [MemoryModel::Sc, MemoryModel::Tso, MemoryModel::Pso] {
             assert_eq!(verify(&execution, model).map(|w| w.steps.len()), Ok(0));
         }
     }
@@ -444,7 +451,7 @@ fn closure_rejects_reads_behind_own_writes() {
     // CoWR: after its own write, a thread cannot read the initial value
     // or an older write of its own, under any model, whatever the other
     // thread does; and the own latest write or a remote one stays readable.
-    for model in [Model::Sc, Model::Tso, Model::Pso] {
+    for model in [MemoryModel::Sc, MemoryModel::Tso, MemoryModel::Pso] {
         for (shape, realisable) in [
             ("W x; R x init | W x", false),
             ("W x; W x; R x a | W x", false),

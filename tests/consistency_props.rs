@@ -5,7 +5,7 @@
 #[path = "consistency_support/mod.rs"]
 mod support;
 
-use lazysma::consistency::{Execution, Model, Options, replay, verify_with};
+use lazysma::consistency::{Execution, MemoryModel, Options, replay, verify_with};
 use proptest::prelude::*;
 use support::{
     Rng, Shape, VARIANTS, litmus_shapes, mp_shapes, oracle, random_rf_execution,
@@ -13,7 +13,7 @@ use support::{
     without_store_fences,
 };
 
-const MODELS: [Model; 3] = [Model::Sc, Model::Tso, Model::Pso];
+const MODELS: [MemoryModel; 3] = [MemoryModel::Sc, MemoryModel::Tso, MemoryModel::Pso];
 
 /// Checks every algorithm variant against the oracle under every model;
 /// returns how many (model) instances were realisable.
@@ -121,7 +121,7 @@ proptest! {
     fn runs_ignoring_store_fences_agree(seed in any::<u64>(), generator in 0usize..3, threads in 2usize..=4, events in 4usize..=max_events(), vars in 1usize..=3) {
         let mut rng = Rng::new(seed);
         let shapes = shapes(generator, &mut rng, threads, events, vars, true);
-        if let Some(execution) = random_run_ignoring_store_fences(&mut rng, &shapes, Model::Pso) {
+        if let Some(execution) = random_run_ignoring_store_fences(&mut rng, &shapes, MemoryModel::Pso) {
             agree_with_oracle(&execution)?;
         }
     }
@@ -149,9 +149,9 @@ fn generators_cover_every_class() {
         };
         let realisable = |model| lazysma::consistency::verify(&execution, model).is_ok();
         let class = match (
-            realisable(Model::Sc),
-            realisable(Model::Tso),
-            realisable(Model::Pso),
+            realisable(MemoryModel::Sc),
+            realisable(MemoryModel::Tso),
+            realisable(MemoryModel::Pso),
         ) {
             (true, true, true) => 0,
             (false, true, true) => 1,
@@ -160,7 +160,7 @@ fn generators_cover_every_class() {
         };
         classes[class] += 1;
         let unrealisable = random_rf_execution(&mut rng, &shapes);
-        if lazysma::consistency::verify(&unrealisable, Model::Pso).is_err() {
+        if lazysma::consistency::verify(&unrealisable, MemoryModel::Pso).is_err() {
             classes[3] += 1;
         }
     }
@@ -179,14 +179,15 @@ fn store_fences_forbid_some_runs() {
         let mut writer = vec![Shape::Write(0), Shape::Write(1), Shape::Write(2)];
         writer.insert(1 + rng.below(2), Shape::StoreFence);
         let shapes = vec![writer, vec![Shape::Read(2), Shape::Read(1), Shape::Read(0)]];
-        let Some(execution) = random_run_ignoring_store_fences(&mut rng, &shapes, Model::Pso)
+        let Some(execution) = random_run_ignoring_store_fences(&mut rng, &shapes, MemoryModel::Pso)
         else {
             continue;
         };
         assert!(
-            lazysma::consistency::verify(&without_store_fences(&execution), Model::Pso).is_ok()
+            lazysma::consistency::verify(&without_store_fences(&execution), MemoryModel::Pso)
+                .is_ok()
         );
-        if lazysma::consistency::verify(&execution, Model::Pso).is_err() {
+        if lazysma::consistency::verify(&execution, MemoryModel::Pso).is_err() {
             forbidden += 1;
         }
     }

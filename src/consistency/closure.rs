@@ -4,7 +4,7 @@
 
 use super::bitset::BitSet;
 use super::state::{Instance, Kind, Node, Src};
-use super::witness::Model;
+use crate::options::MemoryModel;
 
 /// The closure found a cycle: the instance is not realisable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +113,7 @@ fn add_program_order(instance: &Instance, order: &mut Order) -> Result<(), Cycle
                     let memory = instance.memory_node(slot);
                     order.add(node, memory)?;
                     let var = instance.writes[slot].var;
-                    let previous = if instance.model == Model::Pso {
+                    let previous = if instance.model == MemoryModel::Pso {
                         last_per_var[var]
                     } else {
                         last_any
@@ -124,7 +124,7 @@ fn add_program_order(instance: &Instance, order: &mut Order) -> Result<(), Cycle
                     for &earlier in &fenced {
                         order.add(earlier, memory)?;
                     }
-                    if instance.model == Model::Sc
+                    if instance.model == MemoryModel::Sc
                         && let Some(&next) = list.get(position + 1)
                     {
                         order.add(memory, next)?;
@@ -137,7 +137,7 @@ fn add_program_order(instance: &Instance, order: &mut Order) -> Result<(), Cycle
                         order.add(*memory, node)?;
                     }
                 }
-                Kind::StoreFence if instance.model == Model::Pso => {
+                Kind::StoreFence if instance.model == MemoryModel::Pso => {
                     fenced = last_per_var.iter().flatten().copied().collect();
                 }
                 _ => {}

@@ -3,7 +3,8 @@
 //! in, `{"model":"tso","realizable":true,"witness":[{"event":"a","phase":"buffer"}, ...]}` out.
 
 use super::execution::{EventSpec, Execution, ExecutionError, OpSpec, RfSpec};
-use super::witness::{Model, Phase, Witness};
+use super::witness::{Phase, Witness};
+use crate::options::MemoryModel;
 use serde_json::{Map, Value, json};
 use thiserror::Error;
 
@@ -137,7 +138,7 @@ fn parse_event(value: &Value, at: &str) -> Result<EventSpec, FormatError> {
 }
 
 /// The JSON verdict: `realizable` with the witness, or `realizable: false`.
-pub fn verdict_json(execution: &Execution, model: Model, witness: Option<&Witness>) -> Value {
+pub fn verdict_json(execution: &Execution, model: MemoryModel, witness: Option<&Witness>) -> Value {
     let mut verdict = Map::new();
     verdict.insert("model".into(), json!(model.name()));
     verdict.insert("realizable".into(), json!(witness.is_some()));

@@ -2,7 +2,7 @@
 //! VerifyPSO (Bui et al., OOPSLA 2021, sec. 4). Independent of the rest of
 //! lazysma: it works on executions from any source.
 //!
-//! # Model
+//! # MemoryModel
 //!
 //! An [`Execution`] is a list of threads, each a list of events in program
 //! order: `write` (two-phase: issued into the thread's store buffer, later
@@ -23,7 +23,7 @@
 //! # Use
 //!
 //! ```
-//! use lazysma::consistency::{verify, EventSpec, Execution, Model, OpSpec, RfSpec};
+//! use lazysma::consistency::{verify, EventSpec, Execution, MemoryModel, OpSpec, RfSpec};
 //! let write = |id: &str, var: &str| EventSpec::new(id, OpSpec::Write { var: var.into() });
 //! let read = |id: &str, var: &str| EventSpec::new(id, OpSpec::Read { var: var.into(), rf: RfSpec::Init });
 //! // Store buffering: both reads see the initial values.
@@ -31,8 +31,8 @@
 //!     vec![write("a", "x"), read("b", "y")],
 //!     vec![write("c", "y"), read("d", "x")],
 //! ]).unwrap();
-//! assert!(verify(&sb, Model::Tso).is_ok());
-//! assert!(verify(&sb, Model::Sc).is_err());
+//! assert!(verify(&sb, MemoryModel::Tso).is_ok());
+//! assert!(verify(&sb, MemoryModel::Sc).is_err());
 //! ```
 //!
 //! [`verify`] runs the closure (sec. 4.3) and then VerifyTSO (Algorithm 1,
@@ -54,11 +54,12 @@ mod verify_pso;
 mod verify_tso;
 mod witness;
 
+pub use crate::options::MemoryModel;
 pub use execution::{
     Event, EventId, EventSpec, Execution, ExecutionError, MAX_EVENTS, MutexId, Op, OpSpec, RfSpec,
     Source, ThreadId, VarId,
 };
-pub use witness::{DelayedStore, Model, Phase, ReplayError, Step, Witness, delayed_stores, replay};
+pub use witness::{DelayedStore, Phase, ReplayError, Step, Witness, delayed_stores, replay};
 
 use state::{Instance, State};
 use std::fmt;
@@ -146,12 +147,12 @@ fn complete_with_naive(
 
 /// Decides whether `execution` is realisable under `model`, with the closure
 /// and VerifyTSO / VerifyPSO; returns a witness trace if so.
-pub fn verify(execution: &Execution, model: Model) -> Result<Witness, NotRealizable> {
+pub fn verify(execution: &Execution, model: MemoryModel) -> Result<Witness, NotRealizable> {
     verify_with(execution, model, Options::default()).outcome
 }
 
 /// [`verify`] with a choice of algorithm and closure.
-pub fn verify_with(execution: &Execution, model: Model, options: Options) -> Report {
+pub fn verify_with(execution: &Execution, model: MemoryModel, options: Options) -> Report {
     let mut instance = Instance::new(execution, model);
     if options.closure {
         match closure::closure(&instance) {
@@ -166,12 +167,12 @@ pub fn verify_with(execution: &Execution, model: Model, options: Options) -> Rep
     }
     let (state, explored): (Option<State>, usize) = match (options.algorithm, model) {
         (Algorithm::Naive, _) => naive::naive_verify(&instance),
-        (Algorithm::Verify, Model::Sc | Model::Tso) => complete_with_naive(
+        (Algorithm::Verify, MemoryModel::Sc | MemoryModel::Tso) => complete_with_naive(
             &instance,
             instance.atomic_sections,
             verify_tso::verify_tso(&instance),
         ),
-        (Algorithm::Verify, Model::Pso) => complete_with_naive(
+        (Algorithm::Verify, MemoryModel::Pso) => complete_with_naive(
             &instance,
             instance.store_fences || instance.atomic_sections,
             verify_pso::verify_pso(&instance),

@@ -3,7 +3,7 @@
 //! baseline for tests and benchmarks.
 
 use super::state::{Instance, State};
-use super::witness::Model;
+use crate::options::MemoryModel;
 use std::collections::HashSet;
 
 fn key(state: &State) -> Vec<u32> {
@@ -44,8 +44,8 @@ pub(crate) fn naive_verify_within(
                 successors.push(next);
             }
             let pending = match instance.model {
-                Model::Pso => state.pending_heads(instance, thread),
-                Model::Tso | Model::Sc => {
+                MemoryModel::Pso => state.pending_heads(instance, thread),
+                MemoryModel::Tso | MemoryModel::Sc => {
                     state.oldest_pending(instance, thread).into_iter().collect()
                 }
             };

@@ -4,7 +4,8 @@
 
 use super::bitset::BitSet;
 use super::execution::{EventId, Execution, MutexId, Op, Source, ThreadId, VarId};
-use super::witness::{Model, Phase, Step, Witness};
+use super::witness::{Phase, Step, Witness};
+use crate::options::MemoryModel;
 use std::rc::Rc;
 
 /// A node of the search: a thread event or the memory phase of a write.
@@ -58,7 +59,7 @@ pub(crate) struct PlainWrite {
 /// (X, RF) compiled for one memory model.
 pub(crate) struct Instance<'a> {
     pub(crate) execution: &'a Execution,
-    pub(crate) model: Model,
+    pub(crate) model: MemoryModel,
     pub(crate) vars: usize,
     pub(crate) nodes: Vec<ThreadNode>,
     pub(crate) threads: Vec<Vec<Node>>,
@@ -91,7 +92,7 @@ pub(crate) struct Instance<'a> {
 }
 
 impl<'a> Instance<'a> {
-    pub(crate) fn new(execution: &'a Execution, model: Model) -> Self {
+    pub(crate) fn new(execution: &'a Execution, model: MemoryModel) -> Self {
         let vars = execution.variables().len();
         let mut instance = Instance {
             execution,
@@ -415,8 +416,10 @@ impl State {
         let write = &instance.writes[slot];
         let tx = write.thread * instance.vars + write.var;
         let in_order = match instance.model {
-            Model::Pso => self.fenced_writes_flushed(instance, slot),
-            Model::Tso | Model::Sc => write.t_index as u32 == self.flushed_t[write.thread],
+            MemoryModel::Pso => self.fenced_writes_flushed(instance, slot),
+            MemoryModel::Tso | MemoryModel::Sc => {
+                write.t_index as u32 == self.flushed_t[write.thread]
+            }
         };
         in_order
             && write.tx_index as u32 == self.flushed_tx[tx]
@@ -469,7 +472,7 @@ impl State {
         }
         match info.kind {
             Kind::Write { slot } => {
-                instance.model != Model::Sc || {
+                instance.model != MemoryModel::Sc || {
                     let write = &instance.writes[slot];
                     self.may_overwrite(instance, write.var, instance.vars + write.event, 0)
                         && instance.pred.as_ref().is_none_or(|pred| {
@@ -509,7 +512,7 @@ impl State {
                 let write = &instance.writes[slot];
                 self.issued_t[thread] += 1;
                 self.issued_tx[thread * instance.vars + write.var] += 1;
-                if instance.model == Model::Sc {
+                if instance.model == MemoryModel::Sc {
                     self.flush(instance, slot);
                     self.branches[thread] += 1;
                 }

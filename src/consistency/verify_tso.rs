@@ -3,7 +3,7 @@
 //! atomic writes (every write flushed when issued) it decides SC.
 
 use super::state::{Instance, Kind, Node, State};
-use super::witness::Model;
+use crate::options::MemoryModel;
 use std::collections::HashSet;
 
 /// Thread events that are not executed greedily: they contain a memory
@@ -15,7 +15,7 @@ fn is_branching(instance: &Instance, node: Node) -> bool {
         // fixed by the writes in memory, so both are choices.
         Kind::Rmw { .. } | Kind::Lock { .. } | Kind::AtomicBegin | Kind::LockBusy { .. } => true,
         Kind::Unlock { .. } => instance.busy_locks,
-        Kind::Write { .. } => instance.model == Model::Sc,
+        Kind::Write { .. } => instance.model == MemoryModel::Sc,
         _ => false,
     }
 }

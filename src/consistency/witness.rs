@@ -3,40 +3,9 @@
 //! (store-load reorderings) they contain.
 
 use super::execution::{EventId, Execution, Op, Source, ThreadId};
+use crate::options::MemoryModel;
 use std::collections::VecDeque;
-use std::fmt;
 use thiserror::Error;
-
-/// A memory model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Model {
-    /// Sequential consistency: every write reaches memory when issued.
-    Sc,
-    /// Total store order: one FIFO store buffer per thread.
-    Tso,
-    /// Partial store order: one FIFO store buffer per thread and variable.
-    Pso,
-}
-
-impl Model {
-    pub fn name(self) -> &'static str {
-        match self {
-            Model::Sc => "sc",
-            Model::Tso => "tso",
-            Model::Pso => "pso",
-        }
-    }
-}
-
-impl fmt::Display for Model {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Model::Sc => "SC",
-            Model::Tso => "TSO",
-            Model::Pso => "PSO",
-        })
-    }
-}
 
 /// The phase of a step of a witness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -84,7 +53,11 @@ pub struct ReplayError {
 
 /// Replays a witness against the operational semantics of `model` (store
 /// buffers and flushes) and checks that every read reads from its `rf`.
-pub fn replay(execution: &Execution, witness: &Witness, model: Model) -> Result<(), ReplayError> {
+pub fn replay(
+    execution: &Execution,
+    witness: &Witness,
+    model: MemoryModel,
+) -> Result<(), ReplayError> {
     let mut machine = Machine::new(execution);
     for (i, step) in witness.steps.iter().enumerate() {
         let fail = |reason: String| ReplayError {
@@ -95,7 +68,7 @@ pub fn replay(execution: &Execution, witness: &Witness, model: Model) -> Result<
             return Err(fail(format!("unknown event index {}", step.event)));
         }
         machine.step(*step, model).map_err(fail)?;
-        if model == Model::Sc
+        if model == MemoryModel::Sc
             && step.phase == Phase::Buffer
             && witness.steps.get(i + 1)
                 != Some(&Step {
@@ -142,7 +115,7 @@ impl<'a> Machine<'a> {
         &self.execution.event(event).id
     }
 
-    fn step(&mut self, step: Step, model: Model) -> Result<(), String> {
+    fn step(&mut self, step: Step, model: MemoryModel) -> Result<(), String> {
         let event = self.execution.event(step.event);
         let thread = event.thread;
         if step.phase == Phase::Memory {
@@ -242,7 +215,7 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    fn flush(&mut self, event: EventId, model: Model) -> Result<(), String> {
+    fn flush(&mut self, event: EventId, model: MemoryModel) -> Result<(), String> {
         let Op::Write { var } = self.execution.event(event).op else {
             return Err(format!(
                 "`{}` is not a write and has no memory phase",
@@ -262,7 +235,7 @@ impl<'a> Machine<'a> {
         let older_in_order = buffer.iter().take(at).any(|&w| {
             execution.event(w).op.var() == Some(var) || execution.store_fence_between(w, event)
         });
-        if (model != Model::Pso && at != 0) || older_in_order {
+        if (model != MemoryModel::Pso && at != 0) || older_in_order {
             return Err(format!(
                 "write `{}` overtakes an older buffered write",
                 self.name(event)

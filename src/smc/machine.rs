@@ -13,8 +13,8 @@ use super::memory::{
 };
 pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
 use super::value::{CType, Value};
-use crate::consistency::Model;
 use crate::ir::{Expr, FenceKind, OriginId};
+use crate::options::MemoryModel;
 use crate::passes::{RmwCode, SeqStmt, SequentialProgram};
 use crate::trace::records::RecordKind;
 
@@ -57,7 +57,7 @@ pub enum Outcome<T = State> {
 pub struct Machine<'a> {
     pub program: &'a SequentialProgram,
     pub codes: Vec<Code>,
-    pub model: Model,
+    pub model: MemoryModel,
     /// `int` or `long long`: the type of the values the SMA takes.
     pub wide: CType,
     pub locations: u32,
@@ -111,7 +111,7 @@ pub(super) type Step<T> = Result<T, Unsupported>;
 pub type Access = Result<u32, Outcome<()>>;
 
 impl<'a> Machine<'a> {
-    pub fn new(program: &'a SequentialProgram, model: Model, bitwidth: u32) -> Machine<'a> {
+    pub fn new(program: &'a SequentialProgram, model: MemoryModel, bitwidth: u32) -> Machine<'a> {
         let codes: Vec<Code> = program.threads.iter().map(super::code::flatten).collect();
         let any = |heap: &dyn Fn(&SeqStmt) -> bool| {
             codes.iter().any(|code| {

@@ -5,19 +5,19 @@
 //! counterexample.
 
 use super::state::{Buffered, State};
-use crate::consistency::Model;
 use crate::ir::OriginId;
+use crate::options::MemoryModel;
 use crate::passes::SeqStmt;
 use crate::trace::records::{Record, RecordKind};
 
 /// The indices of the stores of `buffer` that may reach memory next: the
 /// oldest under TSO; under PSO the oldest of each location among those
 /// that no store-store fence orders after an older store.
-pub fn flushable(buffer: &[Buffered], model: Model) -> Vec<usize> {
+pub fn flushable(buffer: &[Buffered], model: MemoryModel) -> Vec<usize> {
     match (model, buffer.first()) {
-        (_, None) | (Model::Sc, _) => Vec::new(),
-        (Model::Tso, Some(_)) => vec![0],
-        (Model::Pso, Some(first)) => {
+        (_, None) | (MemoryModel::Sc, _) => Vec::new(),
+        (MemoryModel::Tso, Some(_)) => vec![0],
+        (MemoryModel::Pso, Some(first)) => {
             let epoch = first.epoch;
             let mut seen: Vec<u32> = Vec::new();
             let mut indices = Vec::new();
@@ -105,12 +105,12 @@ pub fn write(
     slot: usize,
     location: u32,
     value: i64,
-    model: Model,
+    model: MemoryModel,
     stmt: OriginId,
 ) {
     let id = fresh_id(state);
     record(state, RecordKind::Write, slot, location, value, id, 0, stmt);
-    if model == Model::Sc {
+    if model == MemoryModel::Sc {
         state.memory[location as usize] = value;
         state.heap.written(location);
         if let Some(recording) = state.recording.as_mut() {

@@ -35,7 +35,6 @@ pub use deadlock::{DEADLOCK, LIVENESS};
 pub use decline::Declined;
 pub use explore::{Limits, NOT_ROBUST, Statistics};
 
-use crate::consistency::Model;
 use crate::ir::Program;
 use crate::options::{MemoryModel, TranslateOptions};
 use crate::passes::{SeqStmt, SequentialProgram};
@@ -51,7 +50,7 @@ pub const MAX_STATES: usize = 100_000;
 /// A program ready for the native engine.
 pub struct Prepared {
     pub sequential: SequentialProgram,
-    pub model: Model,
+    pub model: MemoryModel,
     pub bitwidth: u32,
     /// `--pointer-check`: an access through a pointer outside its objects
     /// is a violation, not a cut-off.
@@ -115,15 +114,6 @@ impl std::fmt::Display for NoAnswer {
     }
 }
 
-/// The consistency model of a memory model.
-fn model_of(model: MemoryModel) -> Model {
-    match model {
-        MemoryModel::Sc => Model::Sc,
-        MemoryModel::Tso => Model::Tso,
-        MemoryModel::Pso => Model::Pso,
-    }
-}
-
 /// Runs the passes for the native engine (as for the printer).
 pub fn prepare(program: &Program, options: &TranslateOptions) -> Result<Prepared, NoAnswer> {
     let options = crate::translate::with_lowered_width(program, options);
@@ -134,7 +124,7 @@ pub fn prepare(program: &Program, options: &TranslateOptions) -> Result<Prepared
     })?;
     Ok(Prepared {
         sequential,
-        model: model_of(options.sma.model()),
+        model: options.sma.model(),
         bitwidth: options.bounds.bitwidth,
         pointer_checks: options.pointer_checks,
     })

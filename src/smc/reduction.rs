@@ -21,8 +21,8 @@
 
 use super::code::{Code, Instr};
 use super::machine::{Machine, State, Status};
-use crate::consistency::Model;
 use crate::ir::{Expr, Place};
+use crate::options::MemoryModel;
 use crate::passes::{MemoryLayout, SeqStmt};
 use std::collections::BTreeSet;
 
@@ -250,9 +250,9 @@ impl Footprints {
             return false;
         }
         match stmt {
-            SeqStmt::Write { .. } if machine.model != Model::Sc => true,
+            SeqStmt::Write { .. } if machine.model != MemoryModel::Sc => true,
             SeqStmt::Write { address, .. } => untouched(address, false),
-            SeqStmt::Fence { .. } => drained || machine.model == Model::Sc,
+            SeqStmt::Fence { .. } => drained || machine.model == MemoryModel::Sc,
             SeqStmt::Read { address, .. } => untouched(address, true),
             _ => false,
         }
@@ -354,7 +354,7 @@ pub fn needed_flushes(machine: &Machine, state: &State) -> Vec<(usize, usize)> {
         for index in flushable {
             let all = drain && index == 0;
             let before_wanted = wanted_stores.iter().any(|&k| match machine.model {
-                Model::Pso => {
+                MemoryModel::Pso => {
                     buffer[index].epoch < buffer[k].epoch
                         || (buffer[index].location == buffer[k].location && index <= k)
                 }

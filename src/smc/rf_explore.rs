@@ -19,7 +19,7 @@ use super::mutation::{Mutation, Trace};
 use super::rf_event::{Event, Key, Source};
 use super::rf_oracle::{Verdict, witness};
 use super::rf_run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
-use crate::consistency::Model;
+use crate::options::MemoryModel;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -309,7 +309,7 @@ impl Explorer<'_, '_> {
     /// no SC execution has its reads-from (the program is not robust).
     fn not_robust(&mut self, events: &[Event], path: &[PathStep]) -> Call {
         self.statistics.witness_checks += 1;
-        match witness(events, self.threads, Model::Sc) {
+        match witness(events, self.threads, MemoryModel::Sc) {
             Ok(Verdict::Realisable(_)) => Ok(None),
             Ok(Verdict::Unrealisable) => Ok(Some(RfFound::Violation {
                 violation: Violation {

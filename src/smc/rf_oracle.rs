@@ -14,7 +14,8 @@
 
 use super::rf_event::{Access, Event, Key, Source};
 use super::rf_run::WStep;
-use crate::consistency::{self, EventSpec, Execution, Model, OpSpec, Phase, RfSpec};
+use crate::consistency::{self, EventSpec, Execution, OpSpec, Phase, RfSpec};
+use crate::options::MemoryModel;
 use std::collections::HashMap;
 
 /// The role of a specification in its move.
@@ -185,7 +186,7 @@ pub enum Verdict {
 
 /// Decides whether the events (each read with its source) are realisable
 /// under `model`, and returns a witness as machine steps.
-pub fn witness(events: &[Event], threads: usize, model: Model) -> Result<Verdict, String> {
+pub fn witness(events: &[Event], threads: usize, model: MemoryModel) -> Result<Verdict, String> {
     let mut ordered: Vec<&Event> = events.iter().collect();
     ordered.sort_by_key(|event| event.key);
     let creators = events
@@ -222,7 +223,7 @@ pub fn witness(events: &[Event], threads: usize, model: Model) -> Result<Verdict
         };
         let access = accesses.get(&key).copied();
         match (step.phase, access) {
-            (Phase::Memory, _) if model == Model::Sc => {}
+            (Phase::Memory, _) if model == MemoryModel::Sc => {}
             (Phase::Memory, _) => steps.push(WStep::Flush(key)),
             (_, Some(Access::BlockedLock { .. })) => steps.push(WStep::Blocked(key)),
             _ => steps.push(WStep::Run(key)),

@@ -10,7 +10,7 @@ use super::explore::PathStep;
 use super::machine::{Machine, Move, Outcome, State, Status, Unsupported, Violation};
 use super::memory::flush;
 use super::rf_event::{Access, Event, Key, Source, Visible, visible};
-use crate::consistency::Model;
+use crate::options::MemoryModel;
 use std::collections::HashMap;
 
 /// Why RF-SMC stops without an answer.
@@ -424,7 +424,7 @@ pub fn simulate(
     event: &Event,
     source: Source,
     value: i64,
-    model: Model,
+    model: MemoryModel,
 ) -> Result<Simulated, Abort> {
     let Some(location) = event.access.read_location() else {
         return Err(Abort::Fallback(
@@ -434,7 +434,7 @@ pub fn simulate(
     };
     let slot = event.key.thread;
     let mut state = snapshot.clone();
-    if event.access.is_atomic() || model == Model::Sc {
+    if event.access.is_atomic() || model == MemoryModel::Sc {
         state.buffers[slot].clear();
     } else {
         state.buffers[slot].retain(|store| store.location != location);

@@ -11,8 +11,9 @@ use super::property::PropertyReport;
 use super::records::{self, Assignment, Record, RecordKind};
 use super::report::{Verdict, VerifyReport};
 use super::report_builder::Renderer;
-use crate::consistency::{self, ExecutionError, Model};
+use crate::consistency::{self, ExecutionError};
 use crate::ir::OriginId;
+use crate::options::MemoryModel;
 use crate::options::SmaImplementation;
 use crate::passes::TranslationMap;
 
@@ -28,7 +29,7 @@ pub struct Counterexample<'a> {
     /// How the records encode when stores reach memory.
     pub sma: SmaImplementation,
     /// The memory model the execution is checked under.
-    pub model: Model,
+    pub model: MemoryModel,
     /// Whether to check it natively (no `--no-check`).
     pub native_check: bool,
 }
@@ -141,13 +142,13 @@ pub fn check_and_explain(
     report: &mut VerifyReport,
     decoded: &Decoded,
     map: &TranslationMap,
-    model: Model,
+    model: MemoryModel,
     native_check: bool,
 ) {
     let renderer = Renderer {
         decoded,
         map,
-        atomic_writes: model == Model::Sc,
+        atomic_writes: model == MemoryModel::Sc,
     };
     let bound_reached = report
         .property

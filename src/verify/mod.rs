@@ -10,7 +10,6 @@ use crate::backend::{
     BackendError, Busy, Cbmc, CbmcRun, Hold, Outcome, Progress, Property, ProverAnswer, RunOptions,
     SatSolver, Trace,
 };
-use crate::consistency::Model;
 use crate::exit;
 use crate::options::{Engine, MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
@@ -148,15 +147,6 @@ pub fn run(request: &VerifyRequest) -> u8 {
             eprintln!("error: cannot write the report to standard output: {error}");
             exit::BACKEND_FAILURE
         }
-    }
-}
-
-/// The checker's model for a memory model.
-pub fn consistency_model(model: MemoryModel) -> Model {
-    match model {
-        MemoryModel::Sc => Model::Sc,
-        MemoryModel::Tso => Model::Tso,
-        MemoryModel::Pso => Model::Pso,
     }
 }
 
@@ -800,7 +790,7 @@ fn counterexample(
         description: &property.description,
         evidence: Evidence::Assignments(assignments),
         sma,
-        model: consistency_model(sma.model()),
+        model: sma.model(),
         native_check: request.native_check,
     };
     explain::explain(report, map, counterexample);
@@ -814,7 +804,7 @@ fn explain(
     report: &mut VerifyReport,
     decoded: &Decoded,
     map: &TranslationMap,
-    model: Model,
+    model: MemoryModel,
 ) {
     use crate::passes::properties::PropertyKind;
     if let Some(property) = report.property.take() {

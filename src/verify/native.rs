@@ -4,7 +4,7 @@
 //! whose records are decoded, checked and explained like a CBMC
 //! counterexample's.
 
-use super::{VerifyReport, VerifyRequest, consistency_model, explain, fail};
+use super::{VerifyReport, VerifyRequest, explain, fail};
 use crate::exit;
 use crate::ir::Program;
 use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
@@ -238,7 +238,7 @@ pub fn conclude(
                 &map.value_types,
                 record_format(model),
             ) {
-                Ok(decoded) => explain(request, report, &decoded, map, consistency_model(model)),
+                Ok(decoded) => explain(request, report, &decoded, map, model),
                 Err(error) => {
                     report.check.performed = true;
                     report.check.realisable = Some(false);

@@ -6,8 +6,8 @@
 #![allow(dead_code)]
 
 use lazysma::consistency::{
-    Algorithm, EventId, EventSpec, Execution, Model, Op, OpSpec, Options, Phase, RfSpec, Source,
-    Step, Witness,
+    Algorithm, EventId, EventSpec, Execution, MemoryModel, Op, OpSpec, Options, Phase, RfSpec,
+    Source, Step, Witness,
 };
 use std::collections::HashSet;
 
@@ -64,7 +64,7 @@ fn may_leave(
     execution: &Execution,
     buffer: &[EventId],
     at: usize,
-    model: Model,
+    model: MemoryModel,
     store_fences: bool,
 ) -> bool {
     let write = buffer[at];
@@ -76,7 +76,7 @@ fn may_leave(
                 .any(|&e| execution.event(e).op == Op::StoreFence)
     };
     match model {
-        Model::Pso => !buffer[..at]
+        MemoryModel::Pso => !buffer[..at]
             .iter()
             .any(|&older| var_of(execution, older) == var_of(execution, write) || fenced(older)),
         _ => at == 0,
@@ -112,7 +112,7 @@ impl Machine {
     }
 
     /// The steps enabled in this state, each with the successor state.
-    fn successors(&self, execution: &Execution, model: Model) -> Vec<(Vec<Step>, Machine)> {
+    fn successors(&self, execution: &Execution, model: MemoryModel) -> Vec<(Vec<Step>, Machine)> {
         let mut out = Vec::new();
         for (thread, events) in execution.threads().iter().enumerate() {
             // Flushes.
@@ -148,7 +148,7 @@ impl Machine {
             };
             let steps = match execution.event(event).op {
                 Op::Write { var } => {
-                    if model == Model::Sc {
+                    if model == MemoryModel::Sc {
                         next.memory[var] = Some(event);
                         vec![
                             Step {
@@ -223,7 +223,7 @@ impl Machine {
 
 /// Exhaustive search of the operational semantics for a trace realising the
 /// execution's reads-from map.
-pub fn oracle(execution: &Execution, model: Model) -> Option<Witness> {
+pub fn oracle(execution: &Execution, model: MemoryModel) -> Option<Witness> {
     let mut seen = HashSet::new();
     let mut trace = Vec::new();
     if explore(
@@ -241,7 +241,7 @@ pub fn oracle(execution: &Execution, model: Model) -> Option<Witness> {
 
 fn explore(
     execution: &Execution,
-    model: Model,
+    model: MemoryModel,
     machine: Machine,
     seen: &mut HashSet<Machine>,
     trace: &mut Vec<Step>,
@@ -266,7 +266,7 @@ fn explore(
 /// Replays a witness step by step; every step must be enabled in the
 /// operational semantics, reads must read their `rf`, and the trace must end
 /// with every event executed and every buffer empty.
-pub fn replays(execution: &Execution, witness: &Witness, model: Model) -> Result<(), String> {
+pub fn replays(execution: &Execution, witness: &Witness, model: MemoryModel) -> Result<(), String> {
     let mut machine = Machine::new(execution);
     let mut i = 0;
     while i < witness.steps.len() {
@@ -478,7 +478,7 @@ pub fn random_rf_execution(rng: &mut Rng, shapes: &[Vec<Shape>]) -> Execution {
 pub fn random_run_execution(
     rng: &mut Rng,
     shapes: &[Vec<Shape>],
-    model: Model,
+    model: MemoryModel,
 ) -> Option<Execution> {
     run_execution(rng, shapes, model, true)
 }
@@ -489,7 +489,7 @@ pub fn random_run_execution(
 pub fn random_run_ignoring_store_fences(
     rng: &mut Rng,
     shapes: &[Vec<Shape>],
-    model: Model,
+    model: MemoryModel,
 ) -> Option<Execution> {
     run_execution(rng, shapes, model, false)
 }
@@ -497,7 +497,7 @@ pub fn random_run_ignoring_store_fences(
 fn run_execution(
     rng: &mut Rng,
     shapes: &[Vec<Shape>],
-    model: Model,
+    model: MemoryModel,
     store_fences_order: bool,
 ) -> Option<Execution> {
     // Build with placeholder reads, run, then fill in what each read saw.
@@ -569,7 +569,7 @@ fn run_execution(
         machine.pos[thread] += 1;
         match placeholder.event(event).op {
             Op::Write { var } => {
-                if model == Model::Sc {
+                if model == MemoryModel::Sc {
                     machine.memory[var] = Some(event);
                 } else {
                     machine.buffers[thread].push(event);

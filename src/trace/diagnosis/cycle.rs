@@ -8,7 +8,8 @@
 //! leaves a cycle, and its shortest cycle is the evidence the report shows
 //! in source terms.
 
-use crate::consistency::{EventId, Execution, Model, Op, Phase, Source, Witness};
+use crate::consistency::{EventId, Execution, Op, Phase, Source, Witness};
+use crate::options::MemoryModel;
 use std::collections::{HashMap, VecDeque};
 
 /// Why one event of a cycle comes before the next.
@@ -48,7 +49,7 @@ const MAX_EVENTS: usize = 2_000;
 pub fn happens_before_cycle(
     execution: &Execution,
     witness: &Witness,
-    model: Model,
+    model: MemoryModel,
 ) -> Vec<CycleEdge> {
     let graph = Graph::new(execution, witness);
     if graph.nodes.len() > MAX_EVENTS {
@@ -74,7 +75,11 @@ pub fn happens_before_cycle(
 }
 
 /// Marks the program-order edges of `edges` that `model` relaxes.
-fn mark_relaxed(execution: &Execution, mut edges: Vec<CycleEdge>, model: Model) -> Vec<CycleEdge> {
+fn mark_relaxed(
+    execution: &Execution,
+    mut edges: Vec<CycleEdge>,
+    model: MemoryModel,
+) -> Vec<CycleEdge> {
     let count = edges.len();
     for at in 0..count {
         if edges[at].relation != Relation::ProgramOrder {
@@ -83,9 +88,9 @@ fn mark_relaxed(execution: &Execution, mut edges: Vec<CycleEdge>, model: Model) 
         let from = &execution.event(edges[at].event).op;
         let to = &execution.event(edges[(at + 1) % count].event).op;
         edges[at].relaxed = match (model, from, to) {
-            (Model::Sc, _, _) => false,
+            (MemoryModel::Sc, _, _) => false,
             (_, Op::Write { var: a }, Op::Read { var: b, .. }) => a != b,
-            (Model::Pso, Op::Write { var: a }, Op::Write { var: b }) => a != b,
+            (MemoryModel::Pso, Op::Write { var: a }, Op::Write { var: b }) => a != b,
             _ => false,
         };
     }

@@ -15,10 +15,11 @@ pub mod cycle;
 
 use super::execution::Decoded;
 use crate::consistency::{
-    EventId, EventSpec, Execution, Model, Op, OpSpec, Phase, RfSpec, Source, Witness,
-    delayed_stores, verify,
+    EventId, EventSpec, Execution, Op, OpSpec, Phase, RfSpec, Source, Witness, delayed_stores,
+    verify,
 };
 use crate::ir::FenceKind;
+use crate::options::MemoryModel;
 use cycle::{CycleEdge, happens_before_cycle};
 use std::collections::HashSet;
 
@@ -77,9 +78,9 @@ pub struct Diagnosis {
 const MAX_FENCE_CANDIDATES: usize = 48;
 
 /// Diagnoses a counterexample confirmed under `model` with `witness`.
-pub fn diagnose(decoded: &Decoded, witness: &Witness, model: Model) -> Diagnosis {
+pub fn diagnose(decoded: &Decoded, witness: &Witness, model: MemoryModel) -> Diagnosis {
     let execution = &decoded.execution;
-    if model == Model::Sc || verify(execution, Model::Sc).is_ok() {
+    if model == MemoryModel::Sc || verify(execution, MemoryModel::Sc).is_ok() {
         return Diagnosis {
             sc_realisable: true,
             reorderings: Vec::new(),
@@ -118,7 +119,7 @@ type Candidate = (EventId, EventId, FenceKind);
 fn fences_that_forbid(
     decoded: &Decoded,
     observed: &[Reordering],
-    model: Model,
+    model: MemoryModel,
     placement: Placement,
 ) -> Option<Vec<Reordering>> {
     let execution = &decoded.execution;
@@ -290,7 +291,11 @@ fn fence_point(
 /// ([`conflicts_across_threads`]), else the first. A reordering with an
 /// access no other thread can observe is not what the bug needs, though
 /// the witness may show it too.
-pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) -> Vec<Reordering> {
+pub fn observed_reorderings(
+    decoded: &Decoded,
+    witness: &Witness,
+    model: MemoryModel,
+) -> Vec<Reordering> {
     let execution = &decoded.execution;
     let is_program = |event: EventId| {
         decoded
@@ -304,7 +309,7 @@ pub fn observed_reorderings(decoded: &Decoded, witness: &Witness, model: Model) 
             .filter(|delayed| !delayed.same_variable)
             .map(|delayed| (ReorderingKind::StoreLoad, delayed.store, delayed.load))
             .collect();
-    if model == Model::Pso {
+    if model == MemoryModel::Pso {
         candidates.extend(
             overtaken_stores(execution, witness)
                 .into_iter()
@@ -432,7 +437,7 @@ fn reordering_of(
 
 /// Whether full fences right after each of `stores` make the execution's
 /// reads-from map unrealisable under `model`.
-pub fn forbids(execution: &Execution, stores: &[EventId], model: Model) -> bool {
+pub fn forbids(execution: &Execution, stores: &[EventId], model: MemoryModel) -> bool {
     forbids_with(execution, stores, FenceKind::Full, model)
 }
 
@@ -442,7 +447,7 @@ pub fn forbids_with(
     execution: &Execution,
     stores: &[EventId],
     fence: FenceKind,
-    model: Model,
+    model: MemoryModel,
 ) -> bool {
     let fences: Vec<(EventId, FenceKind)> = stores.iter().map(|&store| (store, fence)).collect();
     forbids_at(execution, &fences, model)
@@ -450,7 +455,7 @@ pub fn forbids_with(
 
 /// Whether a fence of the given kind right after each given event makes
 /// the execution's reads-from map unrealisable under `model`.
-fn forbids_at(execution: &Execution, fences: &[(EventId, FenceKind)], model: Model) -> bool {
+fn forbids_at(execution: &Execution, fences: &[(EventId, FenceKind)], model: MemoryModel) -> bool {
     match with_fences(execution, fences) {
         Some(fenced) => verify(&fenced, model).is_err(),
         None => false,

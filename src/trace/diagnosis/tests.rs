@@ -79,8 +79,8 @@ fn stmt_of(decoded: &Decoded, event: EventId) -> Option<usize> {
 #[test]
 fn store_buffering_needs_a_fence_in_each_thread() {
     let decoded = store_buffering();
-    let witness = verify(&decoded.execution, Model::Tso).expect("SB is TSO-realisable");
-    let diagnosis = diagnose(&decoded, &witness, Model::Tso);
+    let witness = verify(&decoded.execution, MemoryModel::Tso).expect("SB is TSO-realisable");
+    let diagnosis = diagnose(&decoded, &witness, MemoryModel::Tso);
     assert!(!diagnosis.sc_realisable);
     assert!(diagnosis.fences_suffice);
     let mut pairs: Vec<(Option<usize>, Option<usize>)> = diagnosis
@@ -101,9 +101,9 @@ fn store_buffering_needs_a_fence_in_each_thread() {
 #[test]
 fn message_passing_under_pso_needs_a_store_store_fence() {
     let decoded = message_passing();
-    assert!(verify(&decoded.execution, Model::Tso).is_err());
-    let witness = verify(&decoded.execution, Model::Pso).expect("MP is PSO-realisable");
-    let diagnosis = diagnose(&decoded, &witness, Model::Pso);
+    assert!(verify(&decoded.execution, MemoryModel::Tso).is_err());
+    let witness = verify(&decoded.execution, MemoryModel::Pso).expect("MP is PSO-realisable");
+    let diagnosis = diagnose(&decoded, &witness, MemoryModel::Pso);
     assert!(!diagnosis.sc_realisable);
     assert_eq!(diagnosis.reorderings.len(), 1);
     let reordering = diagnosis.reorderings[0];
@@ -172,16 +172,16 @@ fn a_reordering_names_the_later_store_another_thread_observes() {
         step(x, Phase::Memory),
     ]);
     let witness = Witness { steps };
-    crate::consistency::replay(&decoded.execution, &witness, Model::Pso)
+    crate::consistency::replay(&decoded.execution, &witness, MemoryModel::Pso)
         .expect("the witness replays");
-    let observed = observed_reorderings(&decoded, &witness, Model::Pso);
+    let observed = observed_reorderings(&decoded, &witness, MemoryModel::Pso);
     assert_eq!(observed.len(), 1, "one reordering per store: {observed:?}");
     assert_eq!(
         (observed[0].store, observed[0].later),
         (x, y),
         "not the store to r1, which nobody observes"
     );
-    let diagnosis = diagnose(&decoded, &witness, Model::Pso);
+    let diagnosis = diagnose(&decoded, &witness, MemoryModel::Pso);
     assert_eq!(diagnosis.reorderings.len(), 1);
     assert_eq!(
         (
@@ -216,9 +216,9 @@ fn two_plus_two_writes() -> Decoded {
 #[test]
 fn stores_overtaking_stores_in_two_threads_need_store_store_fences_only() {
     let decoded = two_plus_two_writes();
-    assert!(verify(&decoded.execution, Model::Tso).is_err());
-    let witness = verify(&decoded.execution, Model::Pso).expect("2+2W is PSO-realisable");
-    let diagnosis = diagnose(&decoded, &witness, Model::Pso);
+    assert!(verify(&decoded.execution, MemoryModel::Tso).is_err());
+    let witness = verify(&decoded.execution, MemoryModel::Pso).expect("2+2W is PSO-realisable");
+    let diagnosis = diagnose(&decoded, &witness, MemoryModel::Pso);
     assert!(diagnosis.fences_suffice);
     let mut fences: Vec<(Option<usize>, ReorderingKind, FenceKind)> = diagnosis
         .reorderings
@@ -258,8 +258,8 @@ fn a_fence_goes_after_the_whole_statement_of_its_store() {
             .expect("the store of the record")
     });
     assert_eq!(rest_of_statement(&decoded, x), &[x, z]);
-    let witness = verify(&decoded.execution, Model::Tso).unwrap();
-    let diagnosis = diagnose(&decoded, &witness, Model::Tso);
+    let witness = verify(&decoded.execution, MemoryModel::Tso).unwrap();
+    let diagnosis = diagnose(&decoded, &witness, MemoryModel::Tso);
     assert!(diagnosis.fences_suffice);
     let t1 = diagnosis
         .reorderings
@@ -289,8 +289,8 @@ fn a_statement_that_also_makes_the_later_access_is_split_by_the_fence() {
         record(Read, 2, 1, 0, 0, 0, 21),
     ];
     let decoded = build(&records, &names(), SmaImplementation::Etso).unwrap();
-    let witness = verify(&decoded.execution, Model::Tso).unwrap();
-    let diagnosis = diagnose(&decoded, &witness, Model::Tso);
+    let witness = verify(&decoded.execution, MemoryModel::Tso).unwrap();
+    let diagnosis = diagnose(&decoded, &witness, MemoryModel::Tso);
     assert!(diagnosis.fences_suffice);
     assert_eq!(diagnosis.reorderings.len(), 2);
     assert!(
@@ -316,9 +316,9 @@ fn a_store_fence_record_orders_the_stores_under_pso() {
         .position(|e| e.kind == EventKind::StoreFence)
         .expect("a store fence event");
     assert_eq!(decoded.execution.event(fence).op, Op::StoreFence);
-    assert!(verify(&decoded.execution, Model::Pso).is_err());
+    assert!(verify(&decoded.execution, MemoryModel::Pso).is_err());
     // The same records without the fence are realisable.
-    assert!(verify(&message_passing().execution, Model::Pso).is_ok());
+    assert!(verify(&message_passing().execution, MemoryModel::Pso).is_ok());
 }
 
 #[test]
@@ -336,16 +336,16 @@ fn store_load_reorderings_need_a_full_fence() {
         &decoded.execution,
         &stores,
         FenceKind::StoreStore,
-        Model::Pso
+        MemoryModel::Pso
     ));
     assert!(forbids_with(
         &decoded.execution,
         &stores,
         FenceKind::Full,
-        Model::Pso
+        MemoryModel::Pso
     ));
-    let witness = verify(&decoded.execution, Model::Pso).expect("SB is PSO-realisable");
-    let diagnosis = diagnose(&decoded, &witness, Model::Pso);
+    let witness = verify(&decoded.execution, MemoryModel::Pso).expect("SB is PSO-realisable");
+    let diagnosis = diagnose(&decoded, &witness, MemoryModel::Pso);
     assert!(
         diagnosis
             .reorderings
@@ -365,8 +365,8 @@ fn an_sc_outcome_is_reported_as_such() {
         record(Read, 2, 1, 1, 0, 1, 20),
     ];
     let decoded = build(&records, &names(), SmaImplementation::Etso).unwrap();
-    let witness = verify(&decoded.execution, Model::Tso).unwrap();
-    let diagnosis = diagnose(&decoded, &witness, Model::Tso);
+    let witness = verify(&decoded.execution, MemoryModel::Tso).unwrap();
+    let diagnosis = diagnose(&decoded, &witness, MemoryModel::Tso);
     assert!(diagnosis.sc_realisable);
     assert!(diagnosis.reorderings.is_empty());
 }
@@ -388,11 +388,15 @@ fn fences_are_inserted_after_the_named_events() {
         .unwrap();
     assert_eq!(fenced.event(thread[position + 1]).op, Op::Fence);
     // One fence alone does not forbid SB; both do.
-    assert!(!forbids(&decoded.execution, &[store], Model::Tso));
+    assert!(!forbids(&decoded.execution, &[store], MemoryModel::Tso));
     let other = decoded
         .events
         .iter()
         .position(|e| e.stmt == Some(20))
         .unwrap();
-    assert!(forbids(&decoded.execution, &[store, other], Model::Tso));
+    assert!(forbids(
+        &decoded.execution,
+        &[store, other],
+        MemoryModel::Tso
+    ));
 }

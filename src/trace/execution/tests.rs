@@ -1,7 +1,8 @@
 //! Unit tests of the decoding of records into executions.
 
 use super::*;
-use crate::consistency::{Model, Op, Phase, Source, replay, verify};
+use crate::consistency::{Op, Phase, Source, replay, verify};
+use crate::options::MemoryModel;
 
 fn record(
     kind: RecordKind,
@@ -51,11 +52,11 @@ fn join_orders_the_joiner_after_the_joined_thread() {
     // Without the join the read of x = 0 could run before x reaches
     // memory; with it the execution is unrealisable even under PSO.
     let decoded = build(&joined_message_passing(), &names(), SmaImplementation::Epso).unwrap();
-    assert!(verify(&decoded.execution, Model::Pso).is_err());
+    assert!(verify(&decoded.execution, MemoryModel::Pso).is_err());
     let mut no_join = joined_message_passing();
     no_join.retain(|r| r.kind != RecordKind::Join);
     let decoded = build(&no_join, &names(), SmaImplementation::Epso).unwrap();
-    assert!(verify(&decoded.execution, Model::Pso).is_ok());
+    assert!(verify(&decoded.execution, MemoryModel::Pso).is_ok());
 }
 
 #[test]
@@ -70,7 +71,7 @@ fn creation_orders_the_child_after_the_creator() {
         record(Read, 1, 1, 0, 1, 0, 0),
     ];
     let decoded = build(&records, &names(), SmaImplementation::Etso).unwrap();
-    assert!(verify(&decoded.execution, Model::Tso).is_err());
+    assert!(verify(&decoded.execution, MemoryModel::Tso).is_err());
     let first = decoded.execution.threads()[1][0];
     assert_eq!(decoded.events[first].kind, EventKind::Started);
     assert!(decoded.events[first].kind.is_synthetic());
@@ -136,7 +137,7 @@ fn failed_cas_is_a_drain_and_a_read_and_rmw_is_a_writer() {
             ..
         }
     ));
-    assert!(verify(&decoded.execution, Model::Tso).is_ok());
+    assert!(verify(&decoded.execution, MemoryModel::Tso).is_ok());
 }
 
 #[test]
@@ -212,6 +213,6 @@ fn sma_order_places_flushes_by_timestamp() {
             (3, Phase::Execute),
         ]
     );
-    assert!(replay(&decoded.execution, &decoded.sma_order, Model::Pso).is_ok());
+    assert!(replay(&decoded.execution, &decoded.sma_order, MemoryModel::Pso).is_ok());
     assert_eq!(decoded.issue_order, vec![0, 1, 2, 3]);
 }

@@ -7,8 +7,9 @@ use super::diagnosis::{Diagnosis, Reordering, ReorderingKind, rest_of_statement}
 use super::execution::{Decoded, EventKind};
 use super::report::*;
 use super::statements::{self, Statement};
-use crate::consistency::{EventId, Model, Op, Phase, Source, Witness};
+use crate::consistency::{EventId, Op, Phase, Source, Witness};
 use crate::ir::{FenceKind, Origin};
+use crate::options::MemoryModel;
 use crate::passes::TranslationMap;
 use std::collections::HashMap;
 
@@ -581,11 +582,11 @@ impl Renderer<'_> {
     }
 
     /// The diagnosis in report form, of a violation under `model`.
-    pub fn diagnosis(&self, diagnosis: &Diagnosis, model: Model) -> DiagnosisReport {
+    pub fn diagnosis(&self, diagnosis: &Diagnosis, model: MemoryModel) -> DiagnosisReport {
         if diagnosis.sc_realisable {
             // (under SC itself, that the same reads-from is possible under
             // SC says nothing)
-            let summary = if model == Model::Sc {
+            let summary = if model == MemoryModel::Sc {
                 "a violation under sequential consistency, which no fence can prevent"
             } else {
                 "the same reads-from is possible under sequential consistency: the bug also happens under SC, \

@@ -256,13 +256,13 @@ fn a_violation_under_sc_is_not_said_to_be_possible_under_sc_too() {
         fences_suffice: false,
         cycle: Vec::new(),
     };
-    let under_sc = renderer.diagnosis(&found, Model::Sc);
+    let under_sc = renderer.diagnosis(&found, MemoryModel::Sc);
     assert_eq!(
         under_sc.summary,
         "a violation under sequential consistency, which no fence can prevent"
     );
     assert!(under_sc.sc_realisable && under_sc.fences.is_empty());
-    let under_tso = renderer.diagnosis(&found, Model::Tso);
+    let under_tso = renderer.diagnosis(&found, MemoryModel::Tso);
     assert!(
         under_tso
             .summary
@@ -295,9 +295,9 @@ fn atomic_sections_are_events_of_the_checked_execution() {
         .iter()
         .filter(|e| matches!(e.kind, EventKind::AtomicBegin | EventKind::AtomicEnd));
     assert_eq!(sections.count(), 4);
-    assert!(verify(&decoded.execution, Model::Tso).is_ok());
+    assert!(verify(&decoded.execution, MemoryModel::Tso).is_ok());
     assert!(
-        verify(&decoded.execution, Model::Sc).is_err(),
+        verify(&decoded.execution, MemoryModel::Sc).is_err(),
         "the sections keep the increments apart under SC"
     );
 }

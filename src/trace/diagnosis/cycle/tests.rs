@@ -20,7 +20,7 @@ fn read(id: &str, var: &str, rf: Option<&str>) -> EventSpec {
 
 /// The cycle of `threads` under `model` (which must allow the execution),
 /// as (event id, relation, relaxed) triples.
-fn cycle_of(threads: Vec<Vec<EventSpec>>, model: Model) -> Vec<(String, Relation, bool)> {
+fn cycle_of(threads: Vec<Vec<EventSpec>>, model: MemoryModel) -> Vec<(String, Relation, bool)> {
     let execution = Execution::new(threads).expect("a well-formed execution");
     let witness = verify(&execution, model).expect("realisable under the model");
     happens_before_cycle(&execution, &witness, model)
@@ -51,7 +51,7 @@ fn store_buffering_has_two_relaxed_stores_and_two_from_reads() {
         vec![write("wx", "x"), read("ry", "y", None)],
         vec![write("wy", "y"), read("rx", "x", None)],
     ];
-    let cycle = starting_at(cycle_of(threads, Model::Tso), "wx");
+    let cycle = starting_at(cycle_of(threads, MemoryModel::Tso), "wx");
     let expected = [
         ("wx", Relation::ProgramOrder, true),
         ("ry", Relation::FromRead, false),
@@ -71,7 +71,7 @@ fn message_passing_under_pso_relaxes_the_store_store_order() {
         vec![write("data", "d"), write("flag", "f")],
         vec![read("seen", "f", Some("flag")), read("got", "d", None)],
     ];
-    let cycle = starting_at(cycle_of(threads, Model::Pso), "data");
+    let cycle = starting_at(cycle_of(threads, MemoryModel::Pso), "data");
     let relations: Vec<(Relation, bool)> = cycle.iter().map(|(_, r, x)| (*r, *x)).collect();
     assert_eq!(
         relations,
@@ -90,5 +90,5 @@ fn a_sequentially_consistent_execution_has_no_cycle() {
         vec![write("wx", "x"), read("ry", "y", None)],
         vec![write("wy", "y"), read("rx", "x", Some("wx"))],
     ];
-    assert!(cycle_of(threads, Model::Tso).is_empty());
+    assert!(cycle_of(threads, MemoryModel::Tso).is_empty());
 }
