@@ -4,37 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// The memory model the program is checked under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum MemoryModel {
-    /// Sequential consistency: every write reaches memory when issued.
-    Sc,
-    /// Total store order: one FIFO store buffer per thread.
-    #[default]
-    Tso,
-    /// Partial store order: one FIFO store buffer per thread and variable.
-    Pso,
-}
-
-impl std::fmt::Display for MemoryModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            MemoryModel::Sc => "SC",
-            MemoryModel::Tso => "TSO",
-            MemoryModel::Pso => "PSO",
-        })
-    }
-}
-
-impl MemoryModel {
-    pub fn name(self) -> &'static str {
-        match self {
-            MemoryModel::Sc => "sc",
-            MemoryModel::Tso => "tso",
-            MemoryModel::Pso => "pso",
-        }
-    }
-}
+pub use crate::consistency::MemoryModel;
 
 /// Which engine answers `verify` (`--engine`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

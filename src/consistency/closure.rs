@@ -3,8 +3,8 @@
 //! no witness exists. RMWs are single nodes, so rules 4-5 hold by design.
 
 use super::bitset::BitSet;
+use super::model::MemoryModel;
 use super::state::{Instance, Kind, Node, Src};
-use crate::options::MemoryModel;
 
 /// The closure found a cycle: the instance is not realisable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

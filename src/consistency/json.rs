@@ -3,8 +3,8 @@
 //! in, `{"model":"tso","realizable":true,"witness":[{"event":"a","phase":"buffer"}, ...]}` out.
 
 use super::execution::{EventSpec, Execution, ExecutionError, OpSpec, RfSpec};
+use super::model::MemoryModel;
 use super::witness::{Phase, Witness};
-use crate::options::MemoryModel;
 use serde_json::{Map, Value, json};
 use thiserror::Error;
 

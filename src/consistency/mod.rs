@@ -48,17 +48,18 @@ mod bitset;
 mod closure;
 mod execution;
 pub mod json;
+mod model;
 mod naive;
 mod state;
 mod verify_pso;
 mod verify_tso;
 mod witness;
 
-pub use crate::options::MemoryModel;
 pub use execution::{
     Event, EventId, EventSpec, Execution, ExecutionError, MAX_EVENTS, MutexId, Op, OpSpec, RfSpec,
     Source, ThreadId, VarId,
 };
+pub use model::MemoryModel;
 pub use witness::{DelayedStore, Phase, ReplayError, Step, Witness, delayed_stores, replay};
 
 use state::{Instance, State};

@@ -2,8 +2,8 @@
 //! lower set of (X, PO), thread events and memory writes alike. The
 //! baseline for tests and benchmarks.
 
+use super::model::MemoryModel;
 use super::state::{Instance, State};
-use crate::options::MemoryModel;
 use std::collections::HashSet;
 
 fn key(state: &State) -> Vec<u32> {

@@ -4,8 +4,8 @@
 
 use super::bitset::BitSet;
 use super::execution::{EventId, Execution, MutexId, Op, Source, ThreadId, VarId};
+use super::model::MemoryModel;
 use super::witness::{Phase, Step, Witness};
-use crate::options::MemoryModel;
 use std::rc::Rc;
 
 /// A node of the search: a thread event or the memory phase of a write.

@@ -2,8 +2,8 @@
 //! memory writes, each with one trace that is maximal in thread events. With
 //! atomic writes (every write flushed when issued) it decides SC.
 
+use super::model::MemoryModel;
 use super::state::{Instance, Kind, Node, State};
-use crate::options::MemoryModel;
 use std::collections::HashSet;
 
 /// Thread events that are not executed greedily: they contain a memory

@@ -3,7 +3,7 @@
 //! (store-load reorderings) they contain.
 
 use super::execution::{EventId, Execution, Op, Source, ThreadId};
-use crate::options::MemoryModel;
+use super::model::MemoryModel;
 use std::collections::VecDeque;
 use thiserror::Error;
 
