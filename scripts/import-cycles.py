@@ -15,9 +15,14 @@ checked:
   one folder (say `passes/` and `printer/` of `src/`) is an arrow against
   the pipeline even when no two files form one.
 
+A third check holds the layering: ARCHITECTURE.md says, for each module
+at the top of src/, which others it "May import" (or that it imports
+nothing of lazysma); a file that names a module its own may not import is
+an arrow against the pipeline, and so is a top module without a rule.
+
 Usage: import-cycles.py [SRC]      (SRC defaults to the repository's src/)
        import-cycles.py --self-test
-Exit 0 when there is no circle, 1 otherwise.
+Exit 0 when there is no circle and no forbidden import, 1 otherwise.
 """
 import re
 import sys
@@ -25,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent.parent / "src"
+ARCHITECTURE = SOURCE.parent / "ARCHITECTURE.md"
 PATH = re.compile(r"\b((?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 
 
@@ -155,9 +161,73 @@ def folder_circles(edges: dict[str, set[str]]) -> list[tuple[str, list[str]]]:
     return out
 
 
+def layering_rules(text: str) -> dict[str, set[str] | None]:
+    """{top module: the modules (or `module::item` paths) it may import},
+    from the `### ` sections of ARCHITECTURE.md's code map that name
+    `src/<module>/` or `src/<module>.rs`; None for a section that states
+    no rule (`lib.rs`)."""
+    rules: dict[str, set[str] | None] = {}
+    for section in re.split(r"^### ", text, flags=re.M)[1:]:
+        heading, _, body = section.partition("\n")
+        modules = re.findall(r"`src/(\w+)(?:/|\.rs)`", heading)
+        body = " ".join(body.split())
+        allowed: set[str] | None = None
+        if re.search(r"[Ii]mport(?:s|ing) nothing of lazysma", body):
+            allowed = set()
+        rule = re.search(r"May import (.*?)\.(?:\s|$)", body)
+        if rule:
+            listed = rule.group(1)
+            every = re.match(r"every stage \((.*)\)", listed)
+            # names in parentheses are the items of a module, not modules
+            listed = every.group(1) if every else re.sub(r"\([^)]*\)", "", listed)
+            allowed = set(re.findall(r"`([\w:]+)`", listed))
+        for module in modules:
+            rules[module] = allowed
+    return rules
+
+
+def layering_violations(root: Path, rules: dict[str, set[str] | None]) -> list[str]:
+    """Every import of a top module against `rules`: `file names crate::x`."""
+    tops = {module_of(root, path)[0] for path in root.rglob("*.rs") if module_of(root, path)}
+    out: list[str] = []
+    for top in sorted(tops):
+        if top not in rules:
+            out.append(f"src/{top}: ARCHITECTURE.md gives it no \"May import\" rule")
+    for path in sorted(root.rglob("*.rs")):
+        module = module_of(root, path)
+        if not module or rules.get(module[0]) is None:
+            continue
+        own, allowed = module[0], rules[module[0]]
+        for named in sorted(set(paths_named(path.read_text()))):
+            segments = named.split("::")
+            if segments[0] == "crate":
+                target = segments[1:]
+            else:
+                here = module
+                if segments[0] == "self":
+                    segments = segments[1:]
+                while segments and segments[0] == "super":
+                    here = here[:-1]
+                    segments = segments[1:]
+                target = here + segments
+            if not target or target[0] == own or target[0] not in tops:
+                continue
+            if target[0] in allowed or "::".join(target[:2]) in allowed:
+                continue
+            violation = (f"{path.relative_to(root)} imports `{target[0]}`, "
+                         f"which `{own}` may not (ARCHITECTURE.md)")
+            if violation not in out:
+                out.append(violation)
+    return out
+
+
 def report(root: Path) -> int:
     edges = file_graph(root)
     found = 0
+    if root == SOURCE and ARCHITECTURE.exists():
+        for violation in layering_violations(root, layering_rules(ARCHITECTURE.read_text())):
+            found += 1
+            print(f"against the pipeline: {violation}")
     for component in circles(edges):
         found += 1
         print(f"circle of {len(component)} files: " + ", ".join(component))
@@ -166,7 +236,7 @@ def report(root: Path) -> int:
         where = "src/" if folder == "." else f"src/{folder}/"
         print(f"circle among the entries of {where}: " + ", ".join(component))
     if not found:
-        print("no import circle among the files or folders of src/")
+        print("no import circle among the files or folders of src/, no import against the pipeline")
     return 1 if found else 0
 
 
@@ -197,6 +267,26 @@ def self_test() -> int:
         verdict = "ok" if (found > 0) == (expected > 0) else "FAILED"
         failed += verdict == "FAILED"
         print(f"self-test {name}: {found} circle(s), {verdict}")
+    document = ("### `src/ir/`\nThe IR. May import `options` (`MemoryModel`).\n"
+                "### `src/options.rs`\nOptions. Imports nothing of lazysma.\n"
+                "### `src/passes/`\nPasses. May import `ir`, `options`.\n")
+    layered = {"lib.rs": "mod ir; mod options; mod passes;", "ir/mod.rs": "use crate::options::X;",
+               "options.rs": "", "passes/mod.rs": "use crate::ir::Y; use super::options::Z;"}
+    for name, (planted, expected) in {
+        "layering kept": ({}, 0),
+        "a planted back-arrow": ({"ir/mod.rs": "use crate::passes::P;"}, 1),
+        "a module without a rule": ({"lib.rs": "mod ir; mod options; mod passes; mod extra;",
+                                     "extra.rs": ""}, 1),
+    }.items():
+        with tempfile.TemporaryDirectory() as directory:
+            root = Path(directory)
+            for path, text in {**layered, **planted}.items():
+                (root / path).parent.mkdir(parents=True, exist_ok=True)
+                (root / path).write_text(text)
+            found = len(layering_violations(root, layering_rules(document)))
+        verdict = "ok" if (found > 0) == (expected > 0) else "FAILED"
+        failed += verdict == "FAILED"
+        print(f"self-test {name}: {found} import(s) against the pipeline, {verdict}")
     return 1 if failed else 0
 
 

@@ -227,7 +227,7 @@ const REACH_PROLOGUE: &str = "
 
 /// The reachability properties are named by the passes, which place the
 /// end of `main`; the printer writes them and `verify::reach` reads them.
-pub use crate::passes::properties::{
+use crate::passes::properties::{
     REACH_BLOCK_SIZE, REACH_BLOCKS_USED, REACH_END_OF_MAIN, REACH_POINTER_CUT,
 };
 

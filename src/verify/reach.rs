@@ -23,7 +23,9 @@ use super::VerifyRequest;
 use crate::backend::{Cbmc, Outcome, PropertyStatus, RunOptions};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::passes::TranslationMap;
-use crate::printer::{REACH_BLOCK_SIZE, REACH_BLOCKS_USED, REACH_END_OF_MAIN, REACH_POINTER_CUT};
+use crate::passes::properties::{
+    REACH_BLOCK_SIZE, REACH_BLOCKS_USED, REACH_END_OF_MAIN, REACH_POINTER_CUT,
+};
 use crate::trace::report::{CutOffReport, ReachReport, VerifyReport, WarningReport};
 use std::path::{Path, PathBuf};
 
