@@ -159,6 +159,32 @@ pub fn instantiate(
     })
 }
 
+/// The refusal of a loop nest whose unrolled code would hold `size`
+/// statements, above [`unroll::MAX_UNROLLED_STATEMENTS`].
+fn too_large_to_unroll(
+    program: &Program,
+    origin: OriginId,
+    size: u64,
+    unrolling: &unroll::Unrolling,
+) -> Box<Diagnostic> {
+    let line = program.origins.get(origin).map_or(0, |o| o.line);
+    super::diagnostic_at(
+        program,
+        origin,
+        format!(
+            "unrolled {} times, this loop and the loops nested in it make {size} statements, \
+             more than the {} that lazysma translates (the translation would take gigabytes)",
+            unrolling.copies(origin),
+            unroll::MAX_UNROLLED_STATEMENTS
+        ),
+        "too many copies of this loop nest".into(),
+        Some(format!(
+            "lower --unwind, or bound this loop alone with --unwindset {line}:N; \
+             each copy of an outer loop holds every copy of the loops inside it"
+        )),
+    )
+}
+
 /// The start functions, each inlined, unrolled and rid of unreachable code
 /// once, and the warnings that found.
 struct FlatFunctions {
@@ -214,6 +240,9 @@ impl FlatFunctions {
                 assertions: options.unwinding_assertions,
                 own: &self.own_depths,
             };
+            if let Some((origin, size)) = unroll::too_large_to_unroll(&f.body, unrolling) {
+                return Err(too_large_to_unroll(program, origin, size, &unrolling));
+            }
             f.body = unroll::unroll_block(&f.body, unrolling, labels);
             for (created, _) in creation_sites(&f.body) {
                 if !order.contains(&created) {

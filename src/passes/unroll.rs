@@ -21,8 +21,87 @@ pub struct Unrolling<'a> {
 
 impl Unrolling<'_> {
     /// Copies of the body of the loop at `origin`.
-    fn copies(&self, origin: OriginId) -> u32 {
+    pub fn copies(&self, origin: OriginId) -> u32 {
         self.own.get(&origin).copied().unwrap_or(self.unwind)
+    }
+}
+
+/// The most statements the unrolled code of one function may hold. A loop
+/// nest k deep unrolls to `--unwind`^k copies of its innermost body; the
+/// translation takes about a kilobyte per statement at its peak (measured
+/// on a nest of two loops), so this is about 2 GB: lazysma refuses a
+/// larger bound rather than run out of memory.
+pub const MAX_UNROLLED_STATEMENTS: u64 = 2_000_000;
+
+/// How many statements `block` holds once unrolled, counting each
+/// statement with its nested blocks (saturating).
+pub fn unrolled_size(block: &Block, unwind: Unrolling) -> u64 {
+    block
+        .iter()
+        .map(|stmt| statement_size(stmt, unwind))
+        .fold(0, u64::saturating_add)
+}
+
+fn statement_size(stmt: &Stmt, unwind: Unrolling) -> u64 {
+    match &stmt.kind {
+        StmtKind::Loop {
+            test_first,
+            prelude,
+            body,
+            latch,
+            ..
+        } => {
+            let prelude = unrolled_size(prelude, unwind);
+            let depth = unwind.copies(stmt.origin);
+            let copies = u64::from(if *test_first { depth } else { depth.max(1) });
+            // each copy: its test (the prelude and an `if`), the body and
+            // the latch; then the last test and the closing assumption
+            let copy = prelude
+                .saturating_mul(2)
+                .saturating_add(unrolled_size(body, unwind))
+                .saturating_add(unrolled_size(latch, unwind))
+                .saturating_add(1);
+            copies
+                .saturating_mul(copy)
+                .saturating_add(prelude)
+                .saturating_add(2)
+        }
+        _ => {
+            let mut size = 1u64;
+            super::walk::for_each_nested_block(stmt, &mut |nested| {
+                size = size.saturating_add(unrolled_size(nested, unwind));
+            });
+            size
+        }
+    }
+}
+
+/// The loop of `block` (outermost first) whose unrolled code is the
+/// largest, with that size, when the whole block's unrolled code would
+/// exceed [`MAX_UNROLLED_STATEMENTS`].
+pub fn too_large_to_unroll(block: &Block, unwind: Unrolling) -> Option<(OriginId, u64)> {
+    if unrolled_size(block, unwind) <= MAX_UNROLLED_STATEMENTS {
+        return None;
+    }
+    let mut largest: Option<(OriginId, u64)> = None;
+    for_each_outermost_loop(block, &mut |stmt| {
+        let size = statement_size(stmt, unwind);
+        if largest.is_none_or(|(_, most)| size > most) {
+            largest = Some((stmt.origin, size));
+        }
+    });
+    largest
+}
+
+fn for_each_outermost_loop(block: &Block, found: &mut dyn FnMut(&Stmt)) {
+    for stmt in block {
+        if matches!(stmt.kind, StmtKind::Loop { .. }) {
+            found(stmt);
+        } else {
+            super::walk::for_each_nested_block(stmt, &mut |nested| {
+                for_each_outermost_loop(nested, found);
+            });
+        }
     }
 }
 

@@ -43,27 +43,33 @@ pub fn for_each_stmt(block: &Block, f: &mut impl FnMut(&StmtKind)) {
 pub fn for_each_statement(block: &Block, f: &mut impl FnMut(&Stmt)) {
     for stmt in block {
         f(stmt);
-        match &stmt.kind {
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                for_each_statement(then_branch, f);
-                for_each_statement(else_branch, f);
-            }
-            StmtKind::Loop {
-                prelude,
-                body,
-                latch,
-                ..
-            } => {
-                for_each_statement(prelude, f);
-                for_each_statement(body, f);
-                for_each_statement(latch, f);
-            }
-            _ => {}
+        for_each_nested_block(stmt, &mut |nested| for_each_statement(nested, f));
+    }
+}
+
+/// Calls `f` on each block nested directly in `stmt`, in textual order
+/// (then-branch before else-branch; loop prelude, body, latch).
+pub fn for_each_nested_block(stmt: &Stmt, f: &mut impl FnMut(&Block)) {
+    match &stmt.kind {
+        StmtKind::If {
+            then_branch,
+            else_branch,
+            ..
+        } => {
+            f(then_branch);
+            f(else_branch);
         }
+        StmtKind::Loop {
+            prelude,
+            body,
+            latch,
+            ..
+        } => {
+            f(prelude);
+            f(body);
+            f(latch);
+        }
+        _ => {}
     }
 }
 
