@@ -2,10 +2,10 @@
 //! struct fields consecutive), constant initialisers, and the plain
 //! (non-shared) globals such as thread handles.
 
-use super::bit_fields::low_bits;
-use super::initialisers::{Filled, Part};
+use super::c_types::types::{BitField, CType};
+use super::expr::bit_fields::low_bits;
 use super::lower::{Global, LResult, Lowerer};
-use super::types::{BitField, CType};
+use super::stmt::initialisers::{Filled, Part};
 use super::values::fits_shared_memory;
 use crate::ir::{Location, PlainGlobal};
 use lang_c::ast::*;
@@ -366,7 +366,7 @@ impl<'a> Lowerer<'a> {
         offset: usize,
     ) -> LResult<()> {
         if let CType::Array(element, length) = ty
-            && let Some(literal) = super::strings::array_string_initialiser(element, init)
+            && let Some(literal) = super::stmt::strings::array_string_initialiser(element, init)
         {
             return self.initialise_string(literal, element, *length, values, offset);
         }
@@ -528,7 +528,7 @@ impl<'a> Lowerer<'a> {
     /// The initial value of a floating scalar of shared memory, as memory
     /// holds it: the bits of the constant converted to the scalar's type.
     fn floating_static_value(&mut self, e: &'a Node<Expression>, ty: &CType) -> LResult<i64> {
-        let value = super::floating::constant_value(&mut self.types, e)
+        let value = super::expr::floating::constant_value(&mut self.types, e)
             .zip(ty.float_bits())
             .map(|(value, bits)| value.to_bits_of(bits).stored());
         match value {
@@ -547,7 +547,7 @@ impl<'a> Lowerer<'a> {
             return Ok(v);
         }
         // a function's number (`struct ops table = { .get = get };`, `&get`)
-        let named = match &super::scan::uncast(e).node {
+        let named = match &super::analysis::scan::uncast(e).node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 &u.node.operand.node
             }
@@ -559,7 +559,7 @@ impl<'a> Lowerer<'a> {
         {
             return Ok(number);
         }
-        if let Expression::StringLiteral(literal) = &super::scan::uncast(e).node {
+        if let Expression::StringLiteral(literal) = &super::analysis::scan::uncast(e).node {
             let (address, _) = self.string_object(literal)?;
             self.note_address_taken(&crate::ir::Expr::Const(address));
             return Ok(address * self.program.address_unit());

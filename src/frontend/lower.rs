@@ -5,10 +5,10 @@
 //! thread-specific tables, memory orders). It imports none of the files
 //! that extend it.
 
-use super::scan::AddressUse;
-use super::source_map::SourceMap;
-use super::specialisations::Specialisations;
-use super::types::{CType, TypeEnv};
+use super::analysis::scan::AddressUse;
+use super::analysis::specialisations::Specialisations;
+use super::c_types::types::{CType, TypeEnv};
+use super::source::source_map::SourceMap;
 use crate::diagnostics::Diagnostic;
 use crate::ir::*;
 use lang_c::ast::InitializerListItem;
@@ -63,7 +63,7 @@ pub struct Lowerer<'a> {
     pub address_taken_apart_at: Option<Span>,
     /// The accesses through pointers and the conversions that make
     /// pointers (`converted_accesses`).
-    pub converted: super::pointer_accesses::ConvertedAccesses,
+    pub converted: super::analysis::pointer_accesses::ConvertedAccesses,
     /// The user functions used as values (`fp = f`, `&f`, `{ .get = f }`):
     /// those a call through a function pointer may reach.
     pub function_values: HashSet<String>,
@@ -440,7 +440,7 @@ pub struct FnLowerer<'l, 'a> {
     /// ([`Program::allocation_types`]).
     pub latest_allocation: Option<(Expr, OriginId)>,
     /// The objects designated through pointers (`converted_accesses`).
-    pub pointer_bases: super::pointer_accesses::PointerBases,
+    pub pointer_bases: super::analysis::pointer_accesses::PointerBases,
     /// The depth and place of a `__VERIFIER_loop_bound(n)` that waits for
     /// the next loop ([`Program::loop_bounds`]).
     pub pending_loop_bound: Option<(u32, Span)>,

@@ -3,48 +3,16 @@
 //! the AST to the [`crate::ir`] program, refusing unsupported constructs
 //! with a [`Diagnostic`].
 
-mod arithmetic;
-mod asm_operands;
-mod assembly;
-mod assignment;
-mod atomics;
-mod bit_builtins;
-mod bit_fields;
-mod builtins;
-mod c11_threads;
-mod constant_calls;
-mod constants;
-mod converted_accesses;
-mod dollar_names;
-mod float_value;
-mod floating;
-mod function_pointers;
+mod analysis;
+mod c_types;
+mod calls;
+mod concurrency;
+mod expr;
 mod globals;
-mod initialisers;
-mod layout;
-mod long_double;
 mod lower;
-mod lower_expr;
-mod lower_stmt;
-mod lvalues;
-mod math_builtins;
-mod memory_access;
-mod memory_functions;
-mod pointer_accesses;
-mod pointer_casts;
-mod preprocess;
 mod program;
-mod scan;
-mod source_map;
-mod specialisations;
-mod strings;
-mod struct_types;
-mod struct_values;
-mod sync_objects;
-mod thread_calls;
-mod thread_specific;
-mod type_of;
-mod types;
+mod source;
+mod stmt;
 mod values;
 
 use crate::diagnostics::Diagnostic;
@@ -52,7 +20,7 @@ use crate::ir::Program;
 use crate::options::TranslateOptions;
 use std::path::{Path, PathBuf};
 
-pub use source_map::SourceMap;
+pub use source::source_map::SourceMap;
 
 /// Why a file could not be turned into a program.
 #[derive(Debug, thiserror::Error)]
@@ -75,7 +43,7 @@ pub enum FrontendError {
 
 /// Preprocesses, parses and lowers `path`.
 pub fn load(path: &Path, options: &TranslateOptions) -> Result<Program, FrontendError> {
-    let (text, check) = preprocess::preprocess_checked(path, options)?;
+    let (text, check) = source::preprocess::preprocess_checked(path, options)?;
     let lowered = lower_preprocessed_with(&text, options);
     // a program the compiler rejects is not C, whatever the lowering made
     // of it: the compiler's words, before the lowering's
@@ -85,7 +53,7 @@ pub fn load(path: &Path, options: &TranslateOptions) -> Result<Program, Frontend
 
 /// Runs only the preprocessor (with lazysma's headers) on `path`.
 pub fn preprocess(path: &Path, options: &TranslateOptions) -> Result<String, FrontendError> {
-    preprocess::preprocess(path, options)
+    source::preprocess::preprocess(path, options)
 }
 
 /// Parses and lowers already preprocessed text (with `# line` markers).
@@ -99,7 +67,7 @@ pub fn lower_preprocessed_with(
     text: &str,
     options: &TranslateOptions,
 ) -> Result<Program, Box<Diagnostic>> {
-    let (renamed, dollars) = dollar_names::DollarNames::rename(text);
+    let (renamed, dollars) = source::dollar_names::DollarNames::rename(text);
     let mut program = lower_renamed(&renamed, options).map_err(|mut diagnostic| {
         diagnostic.message = dollars.restore(&diagnostic.message);
         diagnostic.label = dollars.restore(&diagnostic.label);

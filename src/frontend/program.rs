@@ -2,11 +2,11 @@
 //! signatures and bodies, and the whole-program checks (a `main`, no
 //! recursion).
 
-use super::builtins::is_builtin;
+use super::analysis::scan::AddressUse;
+use super::c_types::types::{self, CType};
+use super::calls::builtins::is_builtin;
 use super::lower::{Binding, FnLowerer, LResult, Lowerer, binary};
-use super::scan::AddressUse;
-use super::source_map::SourceMap;
-use super::types::{self, CType};
+use super::source::source_map::SourceMap;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::*;
 use crate::options::{AddressForm, BoundChoice, TranslateOptions};
@@ -136,14 +136,14 @@ fn lower_unit_with(
     // the loop bound sizes variable-length arrays of thread handles
     let deepest = bounds
         .deepest_unwind()
-        .max(super::scan::deepest_loop_bound(unit));
+        .max(super::analysis::scan::deepest_loop_bound(unit));
     lw.types.thread_array_bound = u64::from(deepest) + 1;
     lw.value_bits = value_bits;
     lw.widen_for_floating = options.auto_bounds.bitwidth != BoundChoice::Given;
-    lw.function_values = super::scan::names_used_as_values(unit);
-    lw.addressed_names = super::scan::names_with_address_taken(unit);
-    lw.names_passed_by_address = super::scan::names_passed_by_address(unit);
-    lw.types.member_uses = Some(super::scan::member_uses(unit));
+    lw.function_values = super::analysis::scan::names_used_as_values(unit);
+    lw.addressed_names = super::analysis::scan::names_with_address_taken(unit);
+    lw.names_passed_by_address = super::analysis::scan::names_passed_by_address(unit);
+    lw.types.member_uses = Some(super::analysis::scan::member_uses(unit));
     // a declaration of the program may begin with a system header's
     // macro (`bool g;` is `_Bool g;` from stdbool.h): it is the header's
     // only if it ends there too
@@ -194,7 +194,7 @@ fn lower_unit_with(
         note_size_parameters(&mut lw, id, definition, &signature.0);
         lw.signatures.insert(id, signature);
     }
-    let may_run = super::scan::functions_that_may_run(unit);
+    let may_run = super::analysis::scan::functions_that_may_run(unit);
     let functions = lower_functions(&mut lw, &definitions, &may_run)?;
     let Some(&main) = lw.functions.get("main") else {
         return Err(Box::new(Diagnostic {
@@ -440,7 +440,7 @@ fn note_size_parameters(
 ) {
     let names = parameter_names(definition);
     let sizes: Vec<usize> =
-        super::specialisations::size_parameters(&definition.node.statement, &names)
+        super::analysis::specialisations::size_parameters(&definition.node.statement, &names)
             .into_iter()
             .filter(|&k| matches!(parameter_types.get(k), Some(CType::Int { .. })))
             .collect();
@@ -551,7 +551,7 @@ fn lower_function<'a>(
     let used = |k: usize| {
         parameter_names
             .get(k)
-            .is_some_and(|name| super::scan::mentions(name, &definition.node.statement))
+            .is_some_and(|name| super::analysis::scan::mentions(name, &definition.node.statement))
     };
     let main_arguments = match name == "main" && (used(0) || used(1) || used(2)) {
         true if used(1) || used(2) => {

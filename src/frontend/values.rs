@@ -3,7 +3,7 @@
 //! sequential program or in shared memory ([`LVal`]), and the types in
 //! which shared memory holds each C type's values.
 
-use super::types::CType;
+use super::c_types::types::CType;
 use crate::ir::*;
 
 /// A pure value and its C type.

@@ -1,0 +1,8 @@
+//! The C text around the parse: the preprocessor run with lazysma's own
+//! headers (and gcc's syntax check beside it), the `$` of GNU identifiers
+//! renamed before parsing and restored in reports, and the map from
+//! preprocessed offsets back to files, lines and columns.
+
+pub(super) mod dollar_names;
+pub(super) mod preprocess;
+pub(super) mod source_map;
