@@ -13,8 +13,8 @@ Usage: scripts/bench-vs-cbmc.py [--lazysma PATH] [--cbmc PATH] [--timeout S]
                                 [--baseline PATH]
 --baseline runs a second lazysma build (an older commit's) with the same
 engines and arguments in the same run, and prints for each engine the
-geometric mean of this build's time over the baseline's, where both gave a
-verdict (a change's cost measured on one loaded machine at one time);
+geometric mean of this build's time over the baseline's, where both gave
+the same verdict (a change's cost measured on one loaded machine at one time);
 --no-mm leaves cbmc --mm out.
 Reads bench/ (manifest.tsv, paper_table1.tsv) of the public corpora
 ($LAZYSMA_CORPUS, else ../shared/); --examples runs
@@ -167,8 +167,9 @@ def main():
                 if options.baseline:
                     before_s, before_code, _ = run(options.baseline)
                     cells += [verdict_of(before_code), f"{before_s:.2f}"]
-                    decided = ("safe", "unsafe")
-                    if verdict_of(lazy_code) in decided and verdict_of(before_code) in decided and before_s > 0:
+                    # a speed is compared where both builds give one verdict
+                    same = verdict_of(lazy_code) == verdict_of(before_code)
+                    if same and verdict_of(lazy_code) in ("safe", "unsafe") and before_s > 0:
                         changes[engine].append(lazy_s / before_s)
                 times[engine].append(lazy_s)
             if options.no_mm:
@@ -193,7 +194,7 @@ def main():
                   f"{geometric_mean(ratios[engine]):.2f} over {len(ratios[engine])} runs; "
                   f"median {median(times[engine]):.2f} s (cbmc --mm {median(times['mm']):.2f} s)", file=sys.stderr)
         if changes[engine]:
-            print(f"# {engine}: geometric mean of this build's time over the baseline's where both answered "
+            print(f"# {engine}: geometric mean of this build's time over the baseline's where both gave one verdict "
                   f"{geometric_mean(changes[engine]):.2f} over {len(changes[engine])} runs", file=sys.stderr)
 
 
