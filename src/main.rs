@@ -330,6 +330,12 @@ fn parse_timeout(text: &str) -> Result<u64, String> {
     }
 }
 
+/// `--memory-limit SIZE`: bytes, or a number with K, M, G or T (binary
+/// units: 1K is 1024 bytes), positive.
+fn parse_memory_limit(text: &str) -> Result<u64, String> {
+    lazysma::verify::memory::parse_size(text)
+}
+
 #[derive(Debug, Args)]
 struct TranslateArgs {
     #[command(flatten)]
@@ -377,6 +383,11 @@ struct VerifyArgs {
     /// Stop CBMC after this many seconds (exit code 3).
     #[arg(long, value_name = "S", value_parser = parse_timeout)]
     timeout: Option<u64>,
+    /// The memory each engine may take (e.g. 4G; default: a third of the
+    /// machine's physical memory): reaching it ends that engine (exit 2
+    /// when no engine answers).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
+    memory_limit: Option<u64>,
     /// Report format: `sarif` is a SARIF 2.1.0 log for code scanning in CI.
     #[arg(long, value_enum, default_value = "text")]
     format: VerifyFormat,
@@ -434,6 +445,10 @@ struct RobustArgs {
     /// Stop the search after this many seconds (exit code 3).
     #[arg(long, value_name = "S", value_parser = parse_timeout)]
     timeout: Option<u64>,
+    /// The memory the search may take (e.g. 4G; default: a third of the
+    /// machine's physical memory): reaching it ends the search (exit 2).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
+    memory_limit: Option<u64>,
     /// Report format.
     #[arg(long, value_enum, default_value = "text")]
     format: VerifyFormat,
@@ -677,6 +692,9 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         engine: engine(arguments.engine),
         robustness: false,
         deadlock_check: !arguments.no_deadlock_check,
+        memory_limit: arguments
+            .memory_limit
+            .or_else(lazysma::verify::memory::default_limit),
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -705,6 +723,9 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         engine: lazysma::options::Engine::Smc,
         robustness: true,
         deadlock_check: false,
+        memory_limit: arguments
+            .memory_limit
+            .or_else(lazysma::verify::memory::default_limit),
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

@@ -185,6 +185,7 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         // fences order memory accesses; they neither make nor mend a
         // deadlock
         deadlock_check: false,
+        memory_limit: crate::verify::memory::default_limit(),
     };
     crate::verify::check(&verify).0
 }

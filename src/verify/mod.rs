@@ -2,6 +2,7 @@
 //! with the run under SC beside it), decode and check the counterexample
 //! natively, report.
 
+pub mod memory;
 pub mod native;
 mod reach;
 pub mod sc_run;
@@ -53,6 +54,9 @@ pub struct VerifyRequest {
     /// an execution in which every unfinished thread waits for ever is a
     /// violation. Only the native engine decides it.
     pub deadlock_check: bool,
+    /// `--memory-limit`: the bytes each engine may take (the native
+    /// engine's resident memory, CBMC's address space); `None` for none.
+    pub memory_limit: Option<u64>,
 }
 
 /// How `verify` prints its report.
@@ -596,7 +600,7 @@ fn run_cbmc(
         ScRun::start(
             &cbmc,
             sc_program,
-            request.timeout,
+            (request.timeout, request.memory_limit),
             &stop_model,
             hold.clone(),
             busy.clone(),
@@ -610,6 +614,7 @@ fn run_cbmc(
     let options = RunOptions {
         timeout: request.timeout,
         sat_solver,
+        memory_limit: request.memory_limit,
         cancel: std::iter::once(stop_model)
             .chain(native_answered.clone())
             .collect(),
@@ -740,7 +745,22 @@ fn conclude(
             Verdict::Timeout,
             explain(format!("CBMC stopped: {}", run.outcome.summary()), ""),
         ),
-        Outcome::OutOfMemory { .. } | Outcome::ToolError { .. } => stop(
+        Outcome::OutOfMemory { .. } => {
+            let message = match request.memory_limit {
+                Some(limit) => format!(
+                    "{}; CBMC may take {} (--memory-limit): raise the limit, or lower the bounds (--unwind, --rounds)",
+                    run.outcome.summary(),
+                    memory::human(limit)
+                ),
+                None => run.outcome.summary(),
+            };
+            stop(
+                report,
+                Verdict::BackendError,
+                explain(message, &run.stderr_tail),
+            );
+        }
+        Outcome::ToolError { .. } => stop(
             report,
             Verdict::BackendError,
             explain(run.outcome.summary(), &run.stderr_tail),
@@ -893,6 +913,7 @@ pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool
         engine: Engine::Cbmc,
         robustness,
         deadlock_check: !robustness,
+        memory_limit: None,
     };
     let mut report = empty_report(&request);
     stop(&mut report, Verdict::BadInput, message.to_string());

@@ -99,13 +99,14 @@ impl ScRun {
     /// Starts CBMC (with its own solver alone) on the SC program after
     /// [`SC_RUN_DELAY`], and not while `busy` is taken (the native engine
     /// has the processor), within the time limit counted from now; a
-    /// counterexample sets `stop_model`, which ends the TSO/PSO run. While
+    /// counterexample sets `stop_model`, which ends the TSO/PSO run. CBMC
+    /// may take `memory_limit` bytes of address space. While
     /// CBMC runs, it asks `hold` (if given) for the processor of the
     /// TSO/PSO run's prover.
     pub fn start(
         cbmc: &Cbmc,
         program: &ScProgram,
-        timeout: Option<Duration>,
+        (timeout, memory_limit): (Option<Duration>, Option<u64>),
         stop_model: &Arc<AtomicBool>,
         hold: Option<Arc<Hold>>,
         busy: Option<Busy>,
@@ -132,6 +133,7 @@ impl ScRun {
             let timeout = timeout.map(|limit| limit.saturating_sub(started.elapsed()));
             let options = RunOptions {
                 timeout,
+                memory_limit,
                 cancel: vec![stop_self],
                 ..RunOptions::default()
             };

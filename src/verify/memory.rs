@@ -1,0 +1,114 @@
+//! The memory limit of the engines (`--memory-limit`): no run may take
+//! the machine down. By default each engine may take a third of the
+//! machine's physical memory (so the three runs of `auto` fit side by
+//! side: the native engine, CBMC under the model, CBMC under SC);
+//! CBMC gets it as its address-space limit, the native engine watches its
+//! resident memory against it. An engine that reaches it ends with a
+//! message that says which engine, how much, and what to try.
+
+/// The default limit: a third of the physical memory `/proc/meminfo`
+/// gives (`MemTotal`), `None` where it cannot be read.
+pub fn default_limit() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    physical_memory(&meminfo).map(|bytes| bytes / 3)
+}
+
+/// `MemTotal` of a `/proc/meminfo` text, in bytes.
+fn physical_memory(meminfo: &str) -> Option<u64> {
+    kilobytes_of(meminfo, "MemTotal:")
+}
+
+/// The resident memory of this process in bytes (`VmRSS` of
+/// `/proc/self/status`), `None` where it cannot be read.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    kilobytes_of(&status, "VmRSS:")
+}
+
+/// The value of the line `key` of a `/proc` text in kB, in bytes.
+fn kilobytes_of(text: &str, key: &str) -> Option<u64> {
+    let line = text.lines().find(|line| line.starts_with(key))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kilobytes.checked_mul(1024)
+}
+
+/// A size as `--memory-limit` takes it: bytes, or a whole number with K,
+/// M, G or T (binary units), optionally followed by B or iB.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let digits = trimmed.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = trimmed[digits.len()..].to_ascii_uppercase();
+    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a size: use bytes or a number with K, M, G or T (e.g. 4G)"
+            ));
+        }
+    };
+    match digits.parse::<u64>() {
+        Ok(0) => Err("the memory limit is a positive size, not 0".to_string()),
+        Ok(number) => number
+            .checked_mul(1 << shift)
+            .ok_or_else(|| format!("`{text}` is too large")),
+        Err(_) => Err(format!(
+            "`{text}` is not a size: use bytes or a number with K, M, G or T (e.g. 4G)"
+        )),
+    }
+}
+
+/// A size for people: `1.5 GiB`, `512 MiB`.
+pub fn human(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = "bytes";
+    for next in UNITS {
+        if value < 1024.0 {
+            break;
+        }
+        value /= 1024.0;
+        unit = next;
+    }
+    if unit == "bytes" {
+        format!("{bytes} bytes")
+    } else {
+        format!("{value:.1} {unit}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_take_binary_units() {
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("512m"), Ok(512 << 20));
+        assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_size("2KB"), Ok(2048));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("4X").is_err());
+        assert!(parse_size("G").is_err());
+        assert!(parse_size("99999999999T").is_err());
+    }
+
+    #[test]
+    fn physical_memory_is_read_from_meminfo() {
+        let meminfo = "MemTotal:       24582300 kB\nMemFree:  1 kB\n";
+        assert_eq!(physical_memory(meminfo), Some(24_582_300 * 1024));
+        assert_eq!(physical_memory("MemFree: 1 kB\n"), None);
+    }
+
+    #[test]
+    fn this_process_has_resident_memory() {
+        let resident = resident_bytes().expect("/proc/self/status is readable on Linux");
+        assert!(resident > 1 << 20, "{resident}");
+        assert_eq!(human(3 << 29), "1.5 GiB");
+        assert_eq!(human(100), "100 bytes");
+    }
+}
