@@ -28,21 +28,23 @@ pub mod rf_event;
 pub mod rf_explore;
 pub mod rf_oracle;
 pub mod rf_run;
+pub mod search;
 pub mod state;
 pub mod value;
 
 pub use deadlock::{DEADLOCK, LIVENESS};
 pub use decline::Declined;
-pub use explore::{Limits, NOT_ROBUST, Statistics};
+pub use search::{Limits, NOT_ROBUST, Statistics};
 
 use crate::ir::Program;
 use crate::options::{MemoryModel, TranslateOptions};
 use crate::passes::{SeqStmt, SequentialProgram};
 use crate::trace::records::Record;
-use explore::{Found, Stopped};
+use explore::Found;
 use machine::{Machine, Violation};
 use rf_explore::{RfFound, RfStopped};
 use rf_run::Abort;
+use search::Stopped;
 
 /// The most states a search stores before it gives up.
 pub const MAX_STATES: usize = 100_000;

@@ -13,12 +13,12 @@
 //! chains that is checked, not proven (a class explored twice would cost
 //! time, not a verdict). A violation comes back with its machine path.
 
-use super::explore::{Limits, NOT_ROBUST, PathStep, Statistics, Stopped};
 use super::machine::{Machine, State, Violation};
 use super::mutation::{Mutation, Trace};
 use super::rf_event::{Event, Key, Source};
 use super::rf_oracle::{Verdict, witness};
 use super::rf_run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
+use super::search::{Limits, NOT_ROBUST, PathStep, Statistics, Stopped};
 use crate::options::MemoryModel;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;

@@ -6,10 +6,10 @@
 //! read value is simulated from the state before it.
 
 use super::eval::NotedChoices;
-use super::explore::PathStep;
 use super::machine::{Machine, Move, Outcome, State, Status, Unsupported, Violation};
 use super::memory::flush;
 use super::rf_event::{Access, Event, Key, Source, Visible, visible};
+use super::search::PathStep;
 use crate::options::MemoryModel;
 use std::collections::HashMap;
 
