@@ -10,41 +10,27 @@
 //! counterexample. What the engine cannot model exactly it declines, with
 //! the statement to blame.
 
-pub mod code;
-pub mod deadlock;
 pub mod decline;
-pub mod eval;
-pub mod explore;
-pub mod float;
-pub mod float_library;
-pub mod guess;
-pub mod heap;
-pub mod machine;
-pub mod memory;
-pub mod mutation;
-pub mod reduction;
+pub mod explicit;
+pub mod interpreter;
 pub mod replay;
-pub mod rf_event;
-pub mod rf_explore;
-pub mod rf_oracle;
-pub mod rf_run;
+pub mod rf;
 pub mod search;
-pub mod state;
-pub mod value;
+pub mod semantics;
 
-pub use deadlock::{DEADLOCK, LIVENESS};
 pub use decline::Declined;
 pub use search::{Limits, NOT_ROBUST, Statistics};
+pub use semantics::deadlock::{DEADLOCK, LIVENESS};
 
 use crate::ir::Program;
 use crate::options::{MemoryModel, TranslateOptions};
 use crate::passes::{SeqStmt, SequentialProgram};
 use crate::trace::records::Record;
-use explore::Found;
-use machine::{Machine, Violation};
-use rf_explore::{RfFound, RfStopped};
-use rf_run::Abort;
+use explicit::explore::Found;
+use rf::explore::{RfFound, RfStopped};
+use rf::run::Abort;
 use search::Stopped;
+use semantics::machine::{Machine, Violation};
 
 /// The most states a search stores before it gives up.
 pub const MAX_STATES: usize = 100_000;
@@ -261,7 +247,7 @@ fn run_reads_from(
         std::thread::Builder::new()
             .stack_size(RF_STACK)
             .spawn_scoped(scope, || {
-                rf_explore::explore_collecting(machine, limits, collect)
+                rf::explore::explore_collecting(machine, limits, collect)
             })
             .map(|handle| handle.join())
     });
@@ -320,7 +306,10 @@ fn ends_without_move(violation: &Violation) -> bool {
     violation.kind == NOT_ROBUST || violation.kind == DEADLOCK || violation.kind == LIVENESS
 }
 
-fn unsupported_reason(prepared: &Prepared, unsupported: machine::Unsupported) -> NoAnswer {
+fn unsupported_reason(
+    prepared: &Prepared,
+    unsupported: semantics::machine::Unsupported,
+) -> NoAnswer {
     NoAnswer::Declined(Declined {
         reason: format!(
             "{} at {}",
@@ -388,8 +377,8 @@ pub fn check_explicit(prepared: &Prepared, limits: &Limits) -> Result<Answer, No
 
 /// The explicit-state search.
 fn explicit(prepared: &Prepared, machine: &Machine, limits: &Limits) -> Result<Answer, NoAnswer> {
-    let (found, statistics) =
-        explore::explore(machine, limits).map_err(|stopped| stopped_answer(prepared, stopped))?;
+    let (found, statistics) = explicit::explore::explore(machine, limits)
+        .map_err(|stopped| stopped_answer(prepared, stopped))?;
     match found {
         Found::Safe => Ok(Answer::Safe(statistics, cut_offs(machine))),
         Found::Violation { violation, path } => {

@@ -3,7 +3,7 @@
 //! answer ([`Stopped`]), and a step of the path to a violation
 //! ([`PathStep`]).
 
-use super::machine::{Move, Unsupported};
+use super::semantics::machine::{Move, Unsupported};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -53,15 +53,15 @@ pub struct Statistics {
     /// lock, a join).
     pub blocked_executions: usize,
     /// Of those, the executions that end in a deadlock (every unfinished
-    /// thread waits for ever, see [`super::deadlock`]); with the deadlock
-    /// check on, the first one is a violation.
+    /// thread waits for ever, see [`super::semantics::deadlock`]); with the
+    /// deadlock check on, the first one is a violation.
     pub deadlocked_executions: usize,
     /// Executions that end only because a spin loop read too early: it
     /// would pass on the memory they end with, and another execution
     /// reads later ([`Machine::only_spinning_too_early`]). Neither
     /// complete nor blocked: no bound cut them off.
     ///
-    /// [`Machine::only_spinning_too_early`]: super::machine::Machine::only_spinning_too_early
+    /// [`Machine::only_spinning_too_early`]: super::semantics::machine::Machine::only_spinning_too_early
     pub awaiting_executions: usize,
     /// Visible events issued (reads, writes, RMWs, fences, mutex
     /// operations, creations, joins) over all moves.

@@ -4,10 +4,10 @@
 //! jumps go forward, every execution is finite and the search ends; it
 //! stops at the first violation with the path that reaches it.
 
-use super::eval::Choices;
-use super::machine::{Machine, Move, Outcome, State, Status, Violation};
 use super::reduction::Footprints;
-use super::search::{Limits, PathStep, Statistics, Stopped};
+use crate::smc::interpreter::eval::Choices;
+use crate::smc::search::{Limits, PathStep, Statistics, Stopped};
+use crate::smc::semantics::machine::{Machine, Move, Outcome, State, Status, Violation};
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
