@@ -396,3 +396,126 @@ fn explicit(prepared: &Prepared, machine: &Machine, limits: &Limits) -> Result<A
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::{Path, PathBuf};
+
+    /// The folders of the repository a path quoted in the mirror list may
+    /// begin with.
+    const ROOTS: [&str; 6] = ["src/", "sma/", "tests/", "docs/", "scripts/", "examples/"];
+
+    fn repository() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// The lines of ARCHITECTURE.md's section "Mirrors".
+    fn mirror_section() -> Vec<String> {
+        let text = std::fs::read_to_string(repository().join("ARCHITECTURE.md"))
+            .expect("ARCHITECTURE.md is readable");
+        let lines: Vec<String> = text
+            .lines()
+            .skip_while(|line| line.trim() != "## Mirrors")
+            .skip(1)
+            .take_while(|line| !line.starts_with("## "))
+            .map(str::to_string)
+            .collect();
+        assert!(
+            !lines.is_empty(),
+            "ARCHITECTURE.md has a section ## Mirrors"
+        );
+        lines
+    }
+
+    /// The code spans (`...`) of `text`.
+    fn spans(text: &str) -> Vec<&str> {
+        text.split('`').skip(1).step_by(2).collect()
+    }
+
+    /// Whether a code span is a path of the repository.
+    fn is_path(span: &str) -> bool {
+        ROOTS.iter().any(|root| span.starts_with(root))
+            && !span.contains(|c: char| c.is_whitespace() || c == '*')
+    }
+
+    fn engine_files(folder: &Path, files: &mut BTreeSet<String>) {
+        let entries = std::fs::read_dir(folder).expect("src/smc/ is readable");
+        for entry in entries {
+            let path = entry.expect("an entry of src/smc/").path();
+            if path.is_dir() {
+                engine_files(&path, files);
+            } else if path.extension().is_some_and(|extension| extension == "rs") {
+                let relative = path
+                    .strip_prefix(repository())
+                    .expect("below the repository");
+                files.insert(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+
+    /// ARCHITECTURE.md's mirror list names only paths that exist, has a
+    /// row (an engine file, what it mirrors, the tests to run) or a place
+    /// in the "Mirrors nothing" paragraph for every `.rs` file of
+    /// `src/smc/`, once, and names a test in every row.
+    #[test]
+    fn the_mirror_list_names_every_engine_file_and_only_existing_paths() {
+        let section = mirror_section();
+        for span in section.iter().flat_map(|line| spans(line)) {
+            if is_path(span) {
+                assert!(
+                    repository().join(span.trim_end_matches('/')).exists(),
+                    "ARCHITECTURE.md's mirror list names `{span}`, which does not exist"
+                );
+            }
+        }
+        let mut listed: Vec<String> = Vec::new();
+        for row in section
+            .iter()
+            .filter(|line| line.starts_with("| `src/smc/"))
+        {
+            let cells: Vec<&str> = row.trim_matches('|').split(" | ").collect();
+            assert_eq!(cells.len(), 3, "a row of three cells: {row}");
+            let subject = spans(cells[0]);
+            assert_eq!(subject.len(), 1, "one engine file per row: {row}");
+            listed.push(subject[0].to_string());
+            assert!(
+                cells[2].contains("`tests/") || cells[2].contains("unit tests"),
+                "the row of {} names the tests to pass",
+                subject[0]
+            );
+        }
+        let nothing: String = section
+            .iter()
+            .skip_while(|line| !line.starts_with("Mirrors nothing"))
+            .take_while(|line| !line.trim().is_empty())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            !nothing.is_empty(),
+            "the mirror list has a paragraph \"Mirrors nothing\""
+        );
+        listed.extend(
+            spans(&nothing)
+                .into_iter()
+                .filter(|span| span.starts_with("src/smc/"))
+                .map(str::to_string),
+        );
+        let mut files = BTreeSet::new();
+        engine_files(&repository().join("src/smc"), &mut files);
+        for file in &files {
+            let times = listed.iter().filter(|named| *named == file).count();
+            assert_eq!(
+                times, 1,
+                "{file} must be named once in ARCHITECTURE.md's mirror list (a row, or \"Mirrors nothing\"), not {times} times"
+            );
+        }
+        for named in &listed {
+            assert!(
+                files.contains(named),
+                "ARCHITECTURE.md's mirror list has {named}, which is no file of src/smc/"
+            );
+        }
+    }
+}
