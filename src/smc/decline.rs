@@ -4,7 +4,7 @@
 //! narrower or wider than the SMA's `int` or `long long`. Everything else
 //! it cannot model exactly it finds while running, and declines then.
 
-use super::code::{Code, Instr};
+use super::interpreter::code::{Code, Instr};
 use crate::ir::{Expr, OriginId, Place, Ty};
 use crate::ir::{collect_place, visit_expr as visit};
 use crate::passes::{SeqStmt, SequentialProgram};
@@ -119,7 +119,7 @@ fn instr_declined(instr: &Instr) -> Option<String> {
 fn expr_declined(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Nondet(ty) => nondet_declined(ty),
-        Expr::LibraryCall(function, _) => super::float_library::unmodelled(function),
+        Expr::LibraryCall(function, _) => super::interpreter::float_library::unmodelled(function),
         _ => None,
     }
 }

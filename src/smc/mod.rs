@@ -10,39 +10,27 @@
 //! counterexample. What the engine cannot model exactly it declines, with
 //! the statement to blame.
 
-pub mod code;
-pub mod deadlock;
 pub mod decline;
-pub mod eval;
-pub mod explore;
-pub mod float;
-pub mod float_library;
-pub mod guess;
-pub mod heap;
-pub mod machine;
-pub mod memory;
-pub mod mutation;
-pub mod reduction;
+pub mod explicit;
+pub mod interpreter;
 pub mod replay;
-pub mod rf_event;
-pub mod rf_explore;
-pub mod rf_oracle;
-pub mod rf_run;
-pub mod state;
-pub mod value;
+pub mod rf;
+pub mod search;
+pub mod semantics;
 
-pub use deadlock::{DEADLOCK, LIVENESS};
 pub use decline::Declined;
-pub use explore::{Limits, NOT_ROBUST, Statistics};
+pub use search::{Limits, NOT_ROBUST, Statistics};
+pub use semantics::deadlock::{DEADLOCK, LIVENESS};
 
 use crate::ir::Program;
 use crate::options::{MemoryModel, TranslateOptions};
 use crate::passes::{SeqStmt, SequentialProgram};
 use crate::trace::records::Record;
-use explore::{Found, Stopped};
-use machine::{Machine, Violation};
-use rf_explore::{RfFound, RfStopped};
-use rf_run::Abort;
+use explicit::explore::Found;
+use rf::explore::{RfFound, RfStopped};
+use rf::run::Abort;
+use search::Stopped;
+use semantics::machine::{Machine, Violation};
 
 /// The most states a search stores before it gives up.
 pub const MAX_STATES: usize = 100_000;
@@ -259,7 +247,7 @@ fn run_reads_from(
         std::thread::Builder::new()
             .stack_size(RF_STACK)
             .spawn_scoped(scope, || {
-                rf_explore::explore_collecting(machine, limits, collect)
+                rf::explore::explore_collecting(machine, limits, collect)
             })
             .map(|handle| handle.join())
     });
@@ -318,7 +306,10 @@ fn ends_without_move(violation: &Violation) -> bool {
     violation.kind == NOT_ROBUST || violation.kind == DEADLOCK || violation.kind == LIVENESS
 }
 
-fn unsupported_reason(prepared: &Prepared, unsupported: machine::Unsupported) -> NoAnswer {
+fn unsupported_reason(
+    prepared: &Prepared,
+    unsupported: semantics::machine::Unsupported,
+) -> NoAnswer {
     NoAnswer::Declined(Declined {
         reason: format!(
             "{} at {}",
@@ -386,8 +377,8 @@ pub fn check_explicit(prepared: &Prepared, limits: &Limits) -> Result<Answer, No
 
 /// The explicit-state search.
 fn explicit(prepared: &Prepared, machine: &Machine, limits: &Limits) -> Result<Answer, NoAnswer> {
-    let (found, statistics) =
-        explore::explore(machine, limits).map_err(|stopped| stopped_answer(prepared, stopped))?;
+    let (found, statistics) = explicit::explore::explore(machine, limits)
+        .map_err(|stopped| stopped_answer(prepared, stopped))?;
     match found {
         Found::Safe => Ok(Answer::Safe(statistics, cut_offs(machine))),
         Found::Violation { violation, path } => {
@@ -402,6 +393,129 @@ fn explicit(prepared: &Prepared, machine: &Machine, limits: &Limits) -> Result<A
                 records,
                 statistics,
             })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::{Path, PathBuf};
+
+    /// The folders of the repository a path quoted in the mirror list may
+    /// begin with.
+    const ROOTS: [&str; 6] = ["src/", "sma/", "tests/", "docs/", "scripts/", "examples/"];
+
+    fn repository() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// The lines of ARCHITECTURE.md's section "Mirrors".
+    fn mirror_section() -> Vec<String> {
+        let text = std::fs::read_to_string(repository().join("ARCHITECTURE.md"))
+            .expect("ARCHITECTURE.md is readable");
+        let lines: Vec<String> = text
+            .lines()
+            .skip_while(|line| line.trim() != "## Mirrors")
+            .skip(1)
+            .take_while(|line| !line.starts_with("## "))
+            .map(str::to_string)
+            .collect();
+        assert!(
+            !lines.is_empty(),
+            "ARCHITECTURE.md has a section ## Mirrors"
+        );
+        lines
+    }
+
+    /// The code spans (`...`) of `text`.
+    fn spans(text: &str) -> Vec<&str> {
+        text.split('`').skip(1).step_by(2).collect()
+    }
+
+    /// Whether a code span is a path of the repository.
+    fn is_path(span: &str) -> bool {
+        ROOTS.iter().any(|root| span.starts_with(root))
+            && !span.contains(|c: char| c.is_whitespace() || c == '*')
+    }
+
+    fn engine_files(folder: &Path, files: &mut BTreeSet<String>) {
+        let entries = std::fs::read_dir(folder).expect("src/smc/ is readable");
+        for entry in entries {
+            let path = entry.expect("an entry of src/smc/").path();
+            if path.is_dir() {
+                engine_files(&path, files);
+            } else if path.extension().is_some_and(|extension| extension == "rs") {
+                let relative = path
+                    .strip_prefix(repository())
+                    .expect("below the repository");
+                files.insert(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+
+    /// ARCHITECTURE.md's mirror list names only paths that exist, has a
+    /// row (an engine file, what it mirrors, the tests to run) or a place
+    /// in the "Mirrors nothing" paragraph for every `.rs` file of
+    /// `src/smc/`, once, and names a test in every row.
+    #[test]
+    fn the_mirror_list_names_every_engine_file_and_only_existing_paths() {
+        let section = mirror_section();
+        for span in section.iter().flat_map(|line| spans(line)) {
+            if is_path(span) {
+                assert!(
+                    repository().join(span.trim_end_matches('/')).exists(),
+                    "ARCHITECTURE.md's mirror list names `{span}`, which does not exist"
+                );
+            }
+        }
+        let mut listed: Vec<String> = Vec::new();
+        for row in section
+            .iter()
+            .filter(|line| line.starts_with("| `src/smc/"))
+        {
+            let cells: Vec<&str> = row.trim_matches('|').split(" | ").collect();
+            assert_eq!(cells.len(), 3, "a row of three cells: {row}");
+            let subject = spans(cells[0]);
+            assert_eq!(subject.len(), 1, "one engine file per row: {row}");
+            listed.push(subject[0].to_string());
+            assert!(
+                cells[2].contains("`tests/") || cells[2].contains("unit tests"),
+                "the row of {} names the tests to pass",
+                subject[0]
+            );
+        }
+        let nothing: String = section
+            .iter()
+            .skip_while(|line| !line.starts_with("Mirrors nothing"))
+            .take_while(|line| !line.trim().is_empty())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            !nothing.is_empty(),
+            "the mirror list has a paragraph \"Mirrors nothing\""
+        );
+        listed.extend(
+            spans(&nothing)
+                .into_iter()
+                .filter(|span| span.starts_with("src/smc/"))
+                .map(str::to_string),
+        );
+        let mut files = BTreeSet::new();
+        engine_files(&repository().join("src/smc"), &mut files);
+        for file in &files {
+            let times = listed.iter().filter(|named| *named == file).count();
+            assert_eq!(
+                times, 1,
+                "{file} must be named once in ARCHITECTURE.md's mirror list (a row, or \"Mirrors nothing\"), not {times} times"
+            );
+        }
+        for named in &listed {
+            assert!(
+                files.contains(named),
+                "ARCHITECTURE.md's mirror list has {named}, which is no file of src/smc/"
+            );
         }
     }
 }

@@ -2,8 +2,9 @@
 //! SMA event records of the native trace: the data the report's decoder
 //! turns into an execution, as it does a CBMC counterexample's.
 
-use super::explore::{Fixed, PathStep};
-use super::machine::{Machine, Outcome};
+use super::explicit::explore::Fixed;
+use super::search::PathStep;
+use super::semantics::machine::{Machine, Outcome};
 use crate::trace::records::Record;
 
 /// Why a path did not replay (a defect of the engine, never the program's).

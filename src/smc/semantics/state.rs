@@ -3,8 +3,8 @@
 //! the heap's allocator, and, during a replay, the write ids and records
 //! of the trace.
 
-use super::value::Value;
 use crate::ir::OriginId;
+use crate::smc::interpreter::value::Value;
 use crate::trace::records::Record;
 
 /// A thread's life.

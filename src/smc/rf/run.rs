@@ -5,12 +5,15 @@
 //! [`Event`] with the write it read from. A move's outcome under another
 //! read value is simulated from the state before it.
 
-use super::eval::NotedChoices;
-use super::explore::PathStep;
-use super::machine::{Machine, Move, Outcome, State, Status, Unsupported, Violation};
-use super::memory::flush;
-use super::rf_event::{Access, Event, Key, Source, Visible, visible};
+use super::event::{Access, Event, Key, Source, Visible, visible};
 use crate::options::MemoryModel;
+use crate::smc::interpreter::eval::NotedChoices;
+use crate::smc::interpreter::value::Value;
+use crate::smc::search::PathStep;
+use crate::smc::semantics::machine::{
+    Machine, Move, Outcome, State, Status, Unsupported, Violation,
+};
+use crate::smc::semantics::memory::flush;
 use std::collections::HashMap;
 
 /// Why RF-SMC stops without an answer.
@@ -214,7 +217,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                 continue;
             }
             let allowed = match (old, new) {
-                (super::value::Value::Aggregate(old), super::value::Value::Aggregate(new)) => old
+                (Value::Aggregate(old), Value::Aggregate(new)) => old
                     .iter()
                     .zip(new)
                     .enumerate()
@@ -341,7 +344,8 @@ impl<'m, 'a> Runner<'m, 'a> {
 
     /// The deadlock the run ends in, if it ends in one, with its machine
     /// path: the run's, then the flushes of the stores still buffered
-    /// (a deadlock has every buffer empty, see [`super::deadlock`]).
+    /// (a deadlock has every buffer empty, see
+    /// [`crate::smc::semantics::deadlock`]).
     pub fn deadlock(&self) -> Option<(Violation, Vec<PathStep>)> {
         let (state, path) = self.drained();
         let violation = self.machine.deadlock(&state)?;

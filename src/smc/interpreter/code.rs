@@ -3,7 +3,7 @@
 //! positions, and the lazy scheme's guards and resume checks (which only
 //! steer CBMC's context switches) are dropped. The guessed
 //! compare-and-swaps of the frontend are recognised here
-//! ([`resolve_guesses`], run by [`super::guess`]).
+//! ([`resolve_guesses`], run by [`crate::smc::semantics::guess`]).
 
 use crate::ir::{BinaryOp, Expr, LabelId, LocalId, OriginId, Place, visit_expr};
 use crate::passes::{RmwCode, SeqStmt, SeqThread};
@@ -206,8 +206,8 @@ pub struct Guess {
     pub prelude: Vec<Instr>,
 }
 
-/// Finds the guessed compare-and-swaps of `code` (see [`super::guess`])
-/// and records each at the
+/// Finds the guessed compare-and-swaps of `code` (see
+/// [`crate::smc::semantics::guess`]) and records each at the
 /// compare-and-swap's position in `code.guesses`. The guess and the
 /// private code after it are skipped where they stand (a jump over them)
 /// and run with the compare-and-swap instead.

@@ -18,14 +18,14 @@
 //! other thread sees, so running it later changes no execution: an
 //! assumption of it that fails cuts the move off, as every guess fails
 //! there in CBMC's run. `code` recognises the pattern
-//! (`resolve_guesses` in `code.rs`); this file runs it.
+//! (`resolve_guesses` in `interpreter/code.rs`); this file runs it.
 
-use super::code::{Guess, Instr};
-use super::eval::{Choices, Unmodelled};
 use super::machine::{Machine, Outcome, Step};
 use super::state::State;
 use crate::ir::Place;
 use crate::passes::SeqStmt;
+use crate::smc::interpreter::code::{Guess, Instr};
+use crate::smc::interpreter::eval::{Choices, Unmodelled};
 
 impl Machine<'_> {
     /// Gives a guessed compare-and-swap's guess the value `old` it finds

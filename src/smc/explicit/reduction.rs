@@ -19,11 +19,11 @@
 //! tried only where someone can tell when they happen
 //! ([`needed_flushes`]).
 
-use super::code::{Code, Instr};
-use super::machine::{Machine, State, Status};
 use crate::ir::{Expr, Place};
 use crate::options::MemoryModel;
 use crate::passes::{MemoryLayout, SeqStmt};
+use crate::smc::interpreter::code::{Code, Instr};
+use crate::smc::semantics::machine::{Machine, State, Status};
 use std::collections::BTreeSet;
 
 /// A set of locations, `None` meaning any.
@@ -332,7 +332,7 @@ pub fn needed_flushes(machine: &Machine, state: &State) -> Vec<(usize, usize)> {
     let mut needed = Vec::new();
     for slot in 0..count {
         let buffer = &state.buffers[slot];
-        let flushable = super::memory::flushable(buffer, machine.model);
+        let flushable = crate::smc::semantics::memory::flushable(buffer, machine.model);
         if flushable.is_empty() {
             continue;
         }

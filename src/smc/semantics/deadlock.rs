@@ -23,13 +23,13 @@
 //! would now pass does not wait: the state is no end of the program (the
 //! search meets the execution in which the loop reads later elsewhere).
 
-use super::code::Instr;
-use super::eval::NotedChoices;
 use super::machine::{Machine, Move, Outcome, Violation};
 use super::state::{State, Status};
-use super::value::CType;
 use crate::ir::{AwaitKind, OriginId};
 use crate::passes::SeqStmt;
+use crate::smc::interpreter::code::Instr;
+use crate::smc::interpreter::eval::NotedChoices;
+use crate::smc::interpreter::value::CType;
 
 /// The kind of a deadlock's violation (its property name).
 pub const DEADLOCK: &str = "deadlock";

@@ -9,13 +9,13 @@
 //! first written in memory (`calloc` zeroes it): the engine never samples
 //! values, so an execution that reads such a value declines the program.
 
-use super::eval::Choices;
 use super::machine::{Access, AllocationCutOff, Machine, Outcome, Unsupported, Violation};
 use super::memory::record;
 pub use super::state::Heap;
 use super::state::State;
-use super::value::CType;
 use crate::ir::{Expr, OriginId, Place};
+use crate::smc::interpreter::eval::{Choices, Unmodelled};
+use crate::smc::interpreter::value::CType;
 use crate::trace::records::RecordKind;
 
 impl Machine<'_> {
@@ -41,7 +41,7 @@ impl Machine<'_> {
         choices: &mut dyn Choices,
     ) -> Result<Outcome<()>, Unsupported> {
         let pc = state.threads[slot].pc;
-        let fail = |what: super::eval::Unmodelled| self.unsupported(slot, pc, what.0);
+        let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
         let scalars = self.widened(state, slot, size, choices).map_err(fail)?;
         let memory = &self.program.memory;
         // without a heap (`SMA_HEAP_SCALARS` 0) every block is used
@@ -298,7 +298,7 @@ impl Machine<'_> {
             format!(
                 "a read of the uninitialised contents of a heap block allocated at {} \
                  (nondeterministic values, which the native engine does not explore)",
-                super::decline::located(self.program, site)
+                crate::smc::decline::located(self.program, site)
             ),
         ))
     }

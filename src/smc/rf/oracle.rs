@@ -12,8 +12,8 @@
 //! child's first event reads; a thread's end is an RMW on a variable of
 //! its own (it drains the buffers) that a join reads.
 
-use super::rf_event::{Access, Event, Key, Source};
-use super::rf_run::WStep;
+use super::event::{Access, Event, Key, Source};
+use super::run::WStep;
 use crate::consistency::{self, EventSpec, Execution, OpSpec, Phase, RfSpec};
 use crate::options::MemoryModel;
 use std::collections::HashMap;

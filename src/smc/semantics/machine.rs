@@ -6,16 +6,16 @@
 //! next one, as the lazy scheme's contexts do; a flush moves one buffered
 //! store to memory.
 
-use super::code::{Code, Instr};
-use super::eval::{Choices, Private, Unmodelled};
 use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
 pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
-use super::value::{CType, Value};
 use crate::ir::{Expr, FenceKind, OriginId};
 use crate::options::MemoryModel;
 use crate::passes::{RmwCode, SeqStmt, SequentialProgram};
+use crate::smc::interpreter::code::{self, Code, Instr};
+use crate::smc::interpreter::eval::{Choices, Private, Unmodelled};
+use crate::smc::interpreter::value::{CType, Value};
 use crate::trace::records::RecordKind;
 
 /// One move from a state.
@@ -112,7 +112,7 @@ pub type Access = Result<u32, Outcome<()>>;
 
 impl<'a> Machine<'a> {
     pub fn new(program: &'a SequentialProgram, model: MemoryModel, bitwidth: u32) -> Machine<'a> {
-        let codes: Vec<Code> = program.threads.iter().map(super::code::flatten).collect();
+        let codes: Vec<Code> = program.threads.iter().map(code::flatten).collect();
         let any = |heap: &dyn Fn(&SeqStmt) -> bool| {
             codes.iter().any(|code| {
                 code.instrs

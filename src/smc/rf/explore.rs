@@ -13,13 +13,13 @@
 //! chains that is checked, not proven (a class explored twice would cost
 //! time, not a verdict). A violation comes back with its machine path.
 
-use super::explore::{Limits, NOT_ROBUST, PathStep, Statistics, Stopped};
-use super::machine::{Machine, State, Violation};
+use super::event::{Event, Key, Source};
 use super::mutation::{Mutation, Trace};
-use super::rf_event::{Event, Key, Source};
-use super::rf_oracle::{Verdict, witness};
-use super::rf_run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
+use super::oracle::{Verdict, witness};
+use super::run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
 use crate::options::MemoryModel;
+use crate::smc::search::{Limits, NOT_ROBUST, PathStep, Statistics, Stopped};
+use crate::smc::semantics::machine::{Machine, State, Violation};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::time::Instant;

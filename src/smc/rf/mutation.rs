@@ -18,7 +18,7 @@
 //! chain needs the general case (the reversals alone never put a third
 //! thread's RMW before the two that the first run ordered before it).
 
-use super::rf_event::{Event, Key, Source};
+use super::event::{Event, Key, Source};
 use std::collections::HashMap;
 
 /// The trace τ̃ of one RF-SMC call: τ followed by the extension.
@@ -62,7 +62,7 @@ impl Trace {
         let creators = events
             .iter()
             .filter_map(|event| match event.access {
-                super::rf_event::Access::Create { child } => Some((child, event.key)),
+                super::event::Access::Create { child } => Some((child, event.key)),
                 _ => None,
             })
             .collect();

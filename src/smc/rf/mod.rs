@@ -1,0 +1,11 @@
+//! Reads-from stateless model checking, RF-SMC, the search that answers
+//! first: the events of a run (`event`), the runs of the machine that
+//! replay and extend a schedule (`run`), the mutations of their reads
+//! (`mutation`), the witness oracle through `consistency` (`oracle`), and
+//! the recursion over schedules (`explore`).
+
+pub mod event;
+pub mod explore;
+pub mod mutation;
+pub mod oracle;
+pub mod run;

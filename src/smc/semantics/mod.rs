@@ -1,0 +1,12 @@
+//! The operational semantics the searches explore: a state (`state`),
+//! shared memory and store buffers under SC, TSO and PSO (`memory`), one
+//! move of a thread or a flush (`machine`), and what a move may meet on
+//! its way: the heap (`heap`), a guessed compare-and-swap (`guess`), and
+//! the end of a state in which every thread waits (`deadlock`).
+
+pub mod deadlock;
+pub mod guess;
+pub mod heap;
+pub mod machine;
+pub mod memory;
+pub mod state;
