@@ -89,6 +89,12 @@ pub enum NoAnswer {
     Timeout,
     /// A defect of the engine: its trace did not replay.
     Failed(String),
+    /// The process's resident memory (`resident` bytes) went above the
+    /// memory limit (`limit` bytes, `--memory-limit`).
+    MemoryLimit {
+        limit: u64,
+        resident: u64,
+    },
 }
 
 impl std::fmt::Display for NoAnswer {
@@ -98,6 +104,13 @@ impl std::fmt::Display for NoAnswer {
             NoAnswer::Cancelled => f.write_str("stopped"),
             NoAnswer::Timeout => f.write_str("the time limit was reached"),
             NoAnswer::Failed(reason) => f.write_str(reason),
+            NoAnswer::MemoryLimit { limit, resident } => write!(
+                f,
+                "the native engine reached its memory limit ({} resident, limit {}, --memory-limit): \
+                 raise the limit, lower the bounds, or run CBMC alone (--engine cbmc)",
+                search::human_size(*resident),
+                search::human_size(*limit)
+            ),
         }
     }
 }
@@ -327,6 +340,7 @@ fn stopped_answer(prepared: &Prepared, stopped: Stopped) -> NoAnswer {
         }),
         Stopped::Cancelled => NoAnswer::Cancelled,
         Stopped::Timeout => NoAnswer::Timeout,
+        Stopped::MemoryLimit { limit, resident } => NoAnswer::MemoryLimit { limit, resident },
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::semantics::machine::{Move, Unsupported};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// When the search gives up.
@@ -24,6 +24,81 @@ pub struct Limits {
     /// `--no-deadlock-check`): a state in which every unfinished thread
     /// waits for ever is a violation of kind [`super::DEADLOCK`].
     pub deadlocks: bool,
+    /// `--memory-limit`: the resident memory of lazysma's process above
+    /// which the search stops ([`Stopped::MemoryLimit`]); `None` for none.
+    pub memory: Option<u64>,
+    /// How often [`Limits::check`] was called: it reads the resident
+    /// memory on every [`MEMORY_READ_PERIOD`]-th call.
+    pub checks: Arc<AtomicUsize>,
+}
+
+/// How often [`Limits::check`] reads the resident memory: reading it
+/// costs a system call (about as much as a small execution).
+const MEMORY_READ_PERIOD: usize = 64;
+
+impl Limits {
+    /// Whether the search must stop now: another party asked it to (the
+    /// CBMC run answered first), the deadline passed, or the process's
+    /// resident memory is above the memory limit.
+    pub fn check(&self) -> Result<(), Stopped> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+        {
+            return Err(Stopped::Cancelled);
+        }
+        if self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            return Err(Stopped::Timeout);
+        }
+        let Some(limit) = self.memory else {
+            return Ok(());
+        };
+        let calls = self.checks.fetch_add(1, Ordering::Relaxed);
+        if !calls.is_multiple_of(MEMORY_READ_PERIOD) {
+            return Ok(());
+        }
+        match resident_bytes() {
+            Some(resident) if resident > limit => Err(Stopped::MemoryLimit { limit, resident }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The resident memory of this process in bytes (`VmRSS` of
+/// `/proc/self/status`), `None` where it cannot be read.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    proc_kilobytes(&status, "VmRSS:")
+}
+
+/// A size for people: `1.5 GiB`, `512 MiB`.
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = "bytes";
+    for next in UNITS {
+        if value < 1024.0 {
+            break;
+        }
+        value /= 1024.0;
+        unit = next;
+    }
+    if unit == "bytes" {
+        format!("{bytes} bytes")
+    } else {
+        format!("{value:.1} {unit}")
+    }
+}
+
+/// The value of the line `key` of a `/proc` text (in kB), in bytes.
+pub fn proc_kilobytes(text: &str, key: &str) -> Option<u64> {
+    let line = text.lines().find(|line| line.starts_with(key))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kilobytes.checked_mul(1024)
 }
 
 /// The kind of the violation a non-robust execution is.
@@ -80,4 +155,10 @@ pub enum Stopped {
     TooManyStates(usize),
     Cancelled,
     Timeout,
+    /// The process's resident memory (`resident` bytes) went above the
+    /// memory limit (`limit` bytes).
+    MemoryLimit {
+        limit: u64,
+        resident: u64,
+    },
 }

@@ -15,21 +15,7 @@ pub fn default_limit() -> Option<u64> {
 
 /// `MemTotal` of a `/proc/meminfo` text, in bytes.
 fn physical_memory(meminfo: &str) -> Option<u64> {
-    kilobytes_of(meminfo, "MemTotal:")
-}
-
-/// The resident memory of this process in bytes (`VmRSS` of
-/// `/proc/self/status`), `None` where it cannot be read.
-pub fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    kilobytes_of(&status, "VmRSS:")
-}
-
-/// The value of the line `key` of a `/proc` text in kB, in bytes.
-fn kilobytes_of(text: &str, key: &str) -> Option<u64> {
-    let line = text.lines().find(|line| line.starts_with(key))?;
-    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kilobytes.checked_mul(1024)
+    crate::smc::search::proc_kilobytes(meminfo, "MemTotal:")
 }
 
 /// A size as `--memory-limit` takes it: bytes, or a whole number with K,
@@ -61,25 +47,6 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     }
 }
 
-/// A size for people: `1.5 GiB`, `512 MiB`.
-pub fn human(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = "bytes";
-    for next in UNITS {
-        if value < 1024.0 {
-            break;
-        }
-        value /= 1024.0;
-        unit = next;
-    }
-    if unit == "bytes" {
-        format!("{bytes} bytes")
-    } else {
-        format!("{value:.1} {unit}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,9 +73,10 @@ mod tests {
 
     #[test]
     fn this_process_has_resident_memory() {
-        let resident = resident_bytes().expect("/proc/self/status is readable on Linux");
+        let resident =
+            crate::smc::search::resident_bytes().expect("/proc/self/status is readable on Linux");
         assert!(resident > 1 << 20, "{resident}");
-        assert_eq!(human(3 << 29), "1.5 GiB");
-        assert_eq!(human(100), "100 bytes");
+        assert_eq!(crate::smc::search::human_size(3 << 29), "1.5 GiB");
+        assert_eq!(crate::smc::search::human_size(100), "100 bytes");
     }
 }

@@ -320,13 +320,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     }
     // the native engine starts at once, beside the translation and CBMC
     let mut native = match (&loaded, request.engine) {
-        (Ok(program), Engine::Auto | Engine::Smc) => Some(native::NativeRun::start(
-            program,
-            &request.options,
-            request.timeout,
-            request.robustness,
-            request.deadlock_check,
-        )),
+        (Ok(program), Engine::Auto | Engine::Smc) => {
+            Some(native::NativeRun::start(program, request))
+        }
         _ => None,
     };
     let translated = loaded.and_then(|program| {
@@ -539,6 +535,9 @@ fn native_only(
             Verdict::Timeout,
             "the native engine stopped at the time limit".to_string(),
         ),
+        Err(limit @ crate::smc::NoAnswer::MemoryLimit { .. }) => {
+            stop(report, Verdict::BackendError, limit.to_string())
+        }
         Err(other) => stop(
             report,
             Verdict::BackendError,
@@ -750,7 +749,7 @@ fn conclude(
                 Some(limit) => format!(
                     "{}; CBMC may take {} (--memory-limit): raise the limit, or lower the bounds (--unwind, --rounds)",
                     run.outcome.summary(),
-                    memory::human(limit)
+                    crate::smc::search::human_size(limit)
                 ),
                 None => run.outcome.summary(),
             };
@@ -760,11 +759,22 @@ fn conclude(
                 explain(message, &run.stderr_tail),
             );
         }
-        Outcome::ToolError { .. } => stop(
-            report,
-            Verdict::BackendError,
-            explain(run.outcome.summary(), &run.stderr_tail),
-        ),
+        Outcome::ToolError { .. } => {
+            // a low limit also makes CBMC's preprocessor or loader fail
+            let message = match request.memory_limit {
+                Some(limit) => format!(
+                    "{}; CBMC ran with an address space of at most {} (--memory-limit)",
+                    run.outcome.summary(),
+                    crate::smc::search::human_size(limit)
+                ),
+                None => run.outcome.summary(),
+            };
+            stop(
+                report,
+                Verdict::BackendError,
+                explain(message, &run.stderr_tail),
+            );
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 use super::{VerifyReport, VerifyRequest, explain, fail};
 use crate::exit;
 use crate::ir::Program;
-use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
+use crate::options::{MemoryModel, SmaImplementation};
 use crate::passes::TranslationMap;
 use crate::passes::properties::PropertyKind;
 use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
@@ -18,7 +18,7 @@ use crate::trace::report::{
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The native engine running on its own thread.
 pub struct NativeRun {
@@ -32,19 +32,17 @@ pub struct NativeRun {
 }
 
 impl NativeRun {
-    /// Starts the engine on `program` under `options`, within `timeout`;
-    /// with `robustness`, it checks robustness instead of the assertions.
-    pub fn start(
-        program: &Program,
-        options: &TranslateOptions,
-        timeout: Option<Duration>,
-        robustness: bool,
-        deadlocks: bool,
-    ) -> NativeRun {
+    /// Starts the engine on `program` under the request's options, within
+    /// its time and memory limits; with `robustness`, it checks
+    /// robustness instead of the assertions.
+    pub fn start(program: &Program, request: &VerifyRequest) -> NativeRun {
+        let (timeout, robustness, deadlocks) =
+            (request.timeout, request.robustness, request.deadlock_check);
+        let memory_limit = request.memory_limit;
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
         let searching = Arc::new(AtomicBool::new(true));
-        let (program, options) = (program.clone(), options.clone());
+        let (program, options) = (program.clone(), request.options.clone());
         let (stop_flag, answered_flag) = (Arc::clone(&stop), Arc::clone(&answered));
         let searching_flag = Arc::clone(&searching);
         let handle = thread::spawn(move || {
@@ -55,6 +53,8 @@ impl NativeRun {
                 deadline: timeout.map(|limit| started + limit),
                 robustness,
                 deadlocks,
+                memory: memory_limit,
+                ..Limits::default()
             };
             let answer = smc::prepare(&program, &options)
                 .and_then(|prepared| smc::check(&prepared, &limits));
@@ -126,6 +126,9 @@ pub fn native_report(answer: &Result<Answer, NoAnswer>, seconds: f64) -> NativeR
         Err(NoAnswer::Cancelled) => ("stopped", None, None),
         Err(NoAnswer::Timeout) => ("timeout", None, None),
         Err(NoAnswer::Failed(reason)) => ("failed", Some(reason.clone()), None),
+        Err(stopped @ NoAnswer::MemoryLimit { .. }) => {
+            ("memory-limit", Some(stopped.to_string()), None)
+        }
     };
     NativeReport {
         outcome,

@@ -36,6 +36,7 @@ pub fn limits() -> Limits {
         deadline: None,
         robustness: false,
         deadlocks: false,
+        ..Limits::default()
     }
 }
 

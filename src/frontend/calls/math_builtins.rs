@@ -93,7 +93,7 @@ fn math_builtin(name: &str) -> Option<MathBuiltin> {
 /// they take. The printed program calls CBMC's bodies, which are not
 /// always IEEE 754's results (`floor(0.25)` is `-0.0`, `fdim` of a NaN is
 /// `+0.0`, one `sqrt` of a tiny value rounds up; the native engine
-/// follows CBMC: `src/smc/float_library.rs`). (CBMC's `sin` and `cos` are
+/// follows CBMC: `src/smc/interpreter/float_library.rs`). (CBMC's `sin` and `cos` are
 /// approximations, and `pow`, `exp` and `log` have no body: those stay
 /// undefined.)
 const LIBRARY_FUNCTIONS: [(&str, &str, u8); 10] = [

@@ -9,7 +9,6 @@ use crate::smc::interpreter::eval::Choices;
 use crate::smc::search::{Limits, PathStep, Statistics, Stopped};
 use crate::smc::semantics::machine::{Machine, Move, Outcome, State, Status, Violation};
 use std::collections::HashSet;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// How a complete search ended.
@@ -114,7 +113,7 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics)
         stack.push(Frame { pending, via: None });
     }
     while let Some(frame) = stack.last_mut() {
-        check_limits(limits)?;
+        limits.check()?;
         if waiting > limits.max_states {
             return Err(Stopped::TooManyStates(limits.max_states));
         }
@@ -184,23 +183,6 @@ fn finish(mut statistics: Statistics, started: Instant) -> Statistics {
     statistics
 }
 
-fn check_limits(limits: &Limits) -> Result<(), Stopped> {
-    if limits
-        .stop
-        .as_ref()
-        .is_some_and(|stop| stop.load(Ordering::Relaxed))
-    {
-        return Err(Stopped::Cancelled);
-    }
-    if limits
-        .deadline
-        .is_some_and(|deadline| Instant::now() >= deadline)
-    {
-        return Err(Stopped::Timeout);
-    }
-    Ok(())
-}
-
 /// The path of the frames on the stack, then `last` (none when the state
 /// the path reaches is the violation: a deadlock).
 fn found(stack: &[Frame], violation: Violation, last: Option<PathStep>) -> Found {
@@ -233,7 +215,7 @@ fn expand(
     let mut odometer = Odometer::default();
     for combination in 1usize.. {
         if combination.is_multiple_of(256) {
-            check_limits(limits)?;
+            limits.check()?;
             if combination > limits.max_states {
                 return Err(Stopped::TooManyStates(limits.max_states));
             }

@@ -21,7 +21,6 @@ use crate::options::MemoryModel;
 use crate::smc::search::{Limits, NOT_ROBUST, PathStep, Statistics, Stopped};
 use crate::smc::semantics::machine::{Machine, State, Violation};
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Why RF-SMC ended without an answer.
@@ -142,19 +141,7 @@ impl Explorer<'_, '_> {
         if self.statistics.reads_from_classes > self.limits.max_states {
             return stopped(Stopped::TooManyStates(self.limits.max_states));
         }
-        if let Some(stop) = &self.limits.stop
-            && stop.load(Ordering::Relaxed)
-        {
-            return stopped(Stopped::Cancelled);
-        }
-        if self
-            .limits
-            .deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
-        {
-            return stopped(Stopped::Timeout);
-        }
-        Ok(())
+        self.limits.check().map_err(RfStopped::Stopped)
     }
 
     /// Replays the witness of `schedule`, checking each event against it.
