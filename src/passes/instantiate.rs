@@ -168,6 +168,12 @@ fn too_large_to_unroll(
     unrolling: &unroll::Unrolling,
 ) -> Box<Diagnostic> {
     let line = program.origins.get(origin).map_or(0, |o| o.line);
+    // a count that saturated is beyond any number worth printing
+    let size = if size == u64::MAX {
+        "more than 10^19".to_string()
+    } else {
+        size.to_string()
+    };
     super::diagnostic_at(
         program,
         origin,
