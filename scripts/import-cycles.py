@@ -67,6 +67,21 @@ def paths_named(text: str) -> list[str]:
     return [match.group(1) for match in PATH.finditer(text)]
 
 
+def resolve(module: list[str], named: str) -> list[str]:
+    """The module path below the crate root that `named` (a `crate::`,
+    `super::` or `self::` path) names from inside `module`."""
+    segments = named.split("::")
+    if segments[0] == "crate":
+        return segments[1:]
+    here = module
+    if segments[0] == "self":
+        segments = segments[1:]
+    while segments and segments[0] == "super":
+        here = here[:-1]
+        segments = segments[1:]
+    return here + segments
+
+
 def file_graph(root: Path) -> dict[str, set[str]]:
     """{file: files it imports}, files named by their path below `root`."""
     files = {}
@@ -76,17 +91,7 @@ def file_graph(root: Path) -> dict[str, set[str]]:
     for key, name in files.items():
         base = list(key)
         for named in paths_named((root / name).read_text()):
-            segments = named.split("::")
-            if segments[0] == "crate":
-                target = segments[1:]
-            else:
-                here = base
-                if segments[0] == "self":
-                    segments = segments[1:]
-                while segments and segments[0] == "super":
-                    here = here[:-1]
-                    segments = segments[1:]
-                target = here + segments
+            target = resolve(base, named)
             other = file_of(target, files)
             if other and other != name:
                 edges[name].add(other)
@@ -199,17 +204,7 @@ def layering_violations(root: Path, rules: dict[str, set[str] | None]) -> list[s
             continue
         own, allowed = module[0], rules[module[0]]
         for named in sorted(set(paths_named(path.read_text()))):
-            segments = named.split("::")
-            if segments[0] == "crate":
-                target = segments[1:]
-            else:
-                here = module
-                if segments[0] == "self":
-                    segments = segments[1:]
-                while segments and segments[0] == "super":
-                    here = here[:-1]
-                    segments = segments[1:]
-                target = here + segments
+            target = resolve(module, named)
             if not target or target[0] == own or target[0] not in tops:
                 continue
             if target[0] in allowed or "::".join(target[:2]) in allowed:

@@ -700,6 +700,26 @@ fn cbmc_report(cbmc: &Cbmc, run: &CbmcRun, sat_solver: Option<String>) -> CbmcRe
     }
 }
 
+/// The summary of a CBMC run that failed, with the memory limit it ran
+/// under: running out of memory is the limit's doing, and a low limit also
+/// makes CBMC's preprocessor or loader fail.
+fn with_memory_limit(outcome: &Outcome, limit: Option<u64>) -> String {
+    let Some(limit) = limit else {
+        return outcome.summary();
+    };
+    let limit = crate::smc::search::human_size(limit);
+    match outcome {
+        Outcome::OutOfMemory { .. } => format!(
+            "{}; CBMC may take {limit} (--memory-limit): raise the limit, or lower the bounds (--unwind, --rounds)",
+            outcome.summary()
+        ),
+        _ => format!(
+            "{}; CBMC ran with an address space of at most {limit} (--memory-limit)",
+            outcome.summary()
+        ),
+    }
+}
+
 /// Turns CBMC's outcome on the program translated with `sma` into the
 /// verdict.
 fn conclude(
@@ -744,31 +764,8 @@ fn conclude(
             Verdict::Timeout,
             explain(format!("CBMC stopped: {}", run.outcome.summary()), ""),
         ),
-        Outcome::OutOfMemory { .. } => {
-            let message = match request.memory_limit {
-                Some(limit) => format!(
-                    "{}; CBMC may take {} (--memory-limit): raise the limit, or lower the bounds (--unwind, --rounds)",
-                    run.outcome.summary(),
-                    crate::smc::search::human_size(limit)
-                ),
-                None => run.outcome.summary(),
-            };
-            stop(
-                report,
-                Verdict::BackendError,
-                explain(message, &run.stderr_tail),
-            );
-        }
-        Outcome::ToolError { .. } => {
-            // a low limit also makes CBMC's preprocessor or loader fail
-            let message = match request.memory_limit {
-                Some(limit) => format!(
-                    "{}; CBMC ran with an address space of at most {} (--memory-limit)",
-                    run.outcome.summary(),
-                    crate::smc::search::human_size(limit)
-                ),
-                None => run.outcome.summary(),
-            };
+        Outcome::OutOfMemory { .. } | Outcome::ToolError { .. } => {
+            let message = with_memory_limit(&run.outcome, request.memory_limit);
             stop(
                 report,
                 Verdict::BackendError,
