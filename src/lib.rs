@@ -21,6 +21,7 @@ pub mod options;
 pub mod output;
 pub mod passes;
 pub mod printer;
+pub mod report;
 pub mod sma;
 pub mod smc;
 pub mod trace;

@@ -11,7 +11,7 @@ pub mod hitting_set;
 pub mod patch;
 
 use crate::options::{Engine, TranslateOptions};
-use crate::trace::report::{FenceAdvice, Verdict, VerifyReport};
+use crate::report::document::{FenceAdvice, Verdict, VerifyReport};
 use crate::verify::{ReportFormat, VerifyRequest};
 use patch::FencePlace;
 use std::collections::BTreeSet;

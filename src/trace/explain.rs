@@ -7,15 +7,15 @@
 
 use super::diagnosis;
 use super::execution::{self, BuildError, Decoded};
-use super::property::PropertyReport;
 use super::records::{self, Assignment, Record, RecordKind};
-use super::report::{Verdict, VerifyReport};
 use super::report_builder::Renderer;
 use crate::consistency::{self, ExecutionError};
 use crate::ir::OriginId;
 use crate::options::MemoryModel;
 use crate::options::SmaImplementation;
 use crate::passes::TranslationMap;
+use crate::report::document::{Verdict, VerifyReport};
+use crate::report::property::PropertyReport;
 
 /// What an engine found violated, with the evidence of the execution.
 pub struct Counterexample<'a> {

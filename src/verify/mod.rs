@@ -14,14 +14,15 @@ use crate::backend::{
 use crate::exit;
 use crate::options::{Engine, MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::TranslationMap;
-use crate::trace::execution::Decoded;
-use crate::trace::explain::{self, Counterexample, Evidence};
-use crate::trace::records::Assignment;
-use crate::trace::report::{
+pub use crate::report::ReportFormat;
+use crate::report::document::{
     CbmcReport, CheckReport, DeadlockCheck, DiagnosticReport, Goal, Invocation, KeptPrograms,
     PropertyReport, Verdict, VerifyReport, WarningReport,
 };
-use crate::trace::{render_json, render_sarif, render_text};
+use crate::report::{json as render_json, sarif as render_sarif, text as render_text};
+use crate::trace::execution::Decoded;
+use crate::trace::explain::{self, Counterexample, Evidence};
+use crate::trace::records::Assignment;
 use crate::translate::TranslateError;
 use sc_run::{ScProgram, ScRun};
 use std::io::{IsTerminal, Write};
@@ -57,25 +58,6 @@ pub struct VerifyRequest {
     /// `--memory-limit`: the bytes each engine may take (the native
     /// engine's resident memory, CBMC's address space); `None` for none.
     pub memory_limit: Option<u64>,
-}
-
-/// How `verify` prints its report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReportFormat {
-    /// For people: the witness table, the diagnosis, warnings on stderr.
-    Text,
-    /// One JSON document (the shape is in docs/reports.md).
-    Json,
-    /// A SARIF 2.1.0 log, for code scanning in CI.
-    Sarif,
-}
-
-impl ReportFormat {
-    /// Whether the report is one document on stdout for a program to read:
-    /// nothing else is printed.
-    pub fn is_document(self) -> bool {
-        self != ReportFormat::Text
-    }
 }
 
 /// Runs the whole verify pipeline without printing: the report, and the
@@ -201,11 +183,11 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
 }
 
 /// The await loops of `map` as points of the source.
-fn spin_loops(map: &crate::passes::TranslationMap) -> Vec<crate::trace::report::SourcePoint> {
+fn spin_loops(map: &crate::passes::TranslationMap) -> Vec<crate::report::document::SourcePoint> {
     map.await_loops
         .iter()
         .filter_map(|&origin| map.origins.get(origin))
-        .map(|origin| crate::trace::report::SourcePoint {
+        .map(|origin| crate::report::document::SourcePoint {
             file: Some(origin.file.clone()),
             line: Some(origin.line),
             column: Some(origin.column),

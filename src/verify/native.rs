@@ -10,11 +10,11 @@ use crate::ir::Program;
 use crate::options::{MemoryModel, SmaImplementation};
 use crate::passes::TranslationMap;
 use crate::passes::properties::PropertyKind;
-use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
-use crate::trace::execution;
-use crate::trace::report::{
+use crate::report::document::{
     DeadlockCheck, NativeReport, NativeStatistics, PropertyReport, ReachReport, Verdict,
 };
+use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
+use crate::trace::execution;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};

@@ -26,7 +26,7 @@ use crate::passes::TranslationMap;
 use crate::passes::properties::{
     REACH_BLOCK_SIZE, REACH_BLOCKS_USED, REACH_END_OF_MAIN, REACH_POINTER_CUT,
 };
-use crate::trace::report::{CutOffReport, ReachReport, VerifyReport, WarningReport};
+use crate::report::document::{CutOffReport, ReachReport, VerifyReport, WarningReport};
 use std::path::{Path, PathBuf};
 
 /// The description prefix of the reachability properties.

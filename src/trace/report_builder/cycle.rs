@@ -3,9 +3,9 @@
 //! before the next.
 
 use super::{Renderer, initial_value_note};
+use crate::report::document::CycleStep;
 use crate::trace::diagnosis::cycle::{CycleEdge, Relation};
 use crate::trace::execution::EventKind;
-use crate::trace::report::CycleStep;
 
 impl Renderer<'_> {
     /// The cycle's edges as report steps.

@@ -5,12 +5,12 @@
 
 use super::diagnosis::{Diagnosis, Reordering, ReorderingKind, rest_of_statement};
 use super::execution::{Decoded, EventKind};
-use super::report::*;
 use super::statements::{self, Statement};
 use crate::consistency::{EventId, Op, Phase, Source, Witness};
 use crate::ir::{FenceKind, Origin};
 use crate::options::MemoryModel;
 use crate::passes::TranslationMap;
+use crate::report::document::*;
 use std::collections::HashMap;
 
 mod cycle;

@@ -2,7 +2,7 @@
 //! in docs/reports.md: verdict, model, bounds, CBMC, property, check, witness,
 //! diagnosis).
 
-use super::report::VerifyReport;
+use super::document::VerifyReport;
 
 /// The JSON document, pretty-printed, with a final newline.
 pub fn render(report: &VerifyReport) -> String {

@@ -16,8 +16,8 @@ fn safe_report(
     unwinding_assertions: bool,
 ) -> VerifyReport {
     VerifyReport {
-        goal: super::super::report::Goal::Assertions,
-        lazysma: super::super::report::Invocation {
+        goal: super::super::document::Goal::Assertions,
+        lazysma: super::super::document::Invocation {
             version: "0.1.0",
             arguments: Vec::new(),
         },
@@ -36,7 +36,7 @@ fn safe_report(
         cbmc: None,
         found_under_sc: false,
         property: None,
-        check: super::super::report::CheckReport {
+        check: super::super::document::CheckReport {
             performed: false,
             model: "tso",
             realisable: None,
@@ -49,7 +49,7 @@ fn safe_report(
         warnings: Vec::new(),
         kept: None,
         reach: None,
-        deadlock: super::super::report::DeadlockCheck::Checked,
+        deadlock: super::super::document::DeadlockCheck::Checked,
         has_loops: true,
         spin_loops: Vec::new(),
     }
@@ -153,7 +153,7 @@ fn a_safe_verdict_with_unreached_code_says_so_in_its_headline() {
         clean.starts_with("No violation under TSO within the bounds\n"),
         "{clean}"
     );
-    let warning = |line| super::super::report::WarningReport {
+    let warning = |line| super::super::document::WarningReport {
         message: "no execution gets past this loop within its unwinding bound of 2".into(),
         file: "dir/init.c".into(),
         line,

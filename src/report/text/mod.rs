@@ -2,7 +2,7 @@
 //! assertion with its source line, the witness table, the diagnosis with
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
-use super::report::{
+use super::document::{
     CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport,
     StepKind, StepReport, Verdict, VerifyReport, WarningReport,
 };
@@ -420,7 +420,7 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
 }
 
 /// `spin loop at ticket.c:7 treated as a wait`.
-fn spin_loop_note(point: &super::report::SourcePoint) -> String {
+fn spin_loop_note(point: &super::document::SourcePoint) -> String {
     format!(
         "spin loop at {}:{} treated as a wait (no --unwind cuts it; --unroll-spin-loops unrolls it)",
         short_file(point.file.as_deref().unwrap_or_default()),
@@ -575,7 +575,7 @@ fn native_safe_note(report: &VerifyReport) -> String {
 }
 
 /// The native engine's run in one line: its outcome and what it counted.
-fn native_line(native: &super::report::NativeReport) -> String {
+fn native_line(native: &super::document::NativeReport) -> String {
     let mut line = format!("native engine: {}", native.outcome);
     if let Some(reason) = &native.reason {
         line.push_str(&format!(" ({reason})"));

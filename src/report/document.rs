@@ -2,7 +2,7 @@
 //! --format json` (the verdict and its exit code, the violated property,
 //! the witness steps, the diagnosis with fence advice, the check result,
 //! the runs). Every renderer (text, JSON, SARIF) reads this one structure;
-//! [`report_builder`](super::report_builder) builds its witness and
+//! [`report_builder`](crate::trace::report_builder) builds its witness and
 //! diagnosis from a decoded execution.
 
 pub use super::property::{PropertyKind, PropertyReport, source_line};

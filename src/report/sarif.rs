@@ -6,7 +6,9 @@
 //! Files under the repository root of the working directory are named
 //! relative to it (`uriBaseId` `%SRCROOT%`), as code scanning expects.
 
-use super::report::{FenceAdvice, PropertyKind, StepReport, Verdict, VerifyReport, WarningReport};
+use super::document::{
+    FenceAdvice, PropertyKind, StepReport, Verdict, VerifyReport, WarningReport,
+};
 use serde_json::{Value, json};
 use std::path::{Component, Path, PathBuf};
 
