@@ -343,9 +343,7 @@ fn init_item(item: &str, start: usize, earlier: &[Location]) -> Parsed<Location>
         .and_then(|d| d.strip_suffix(']'))
         .unwrap_or(declaration)
         .trim();
-    let name_start = declaration
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
+    let name_start = last_word_start(declaration);
     let name = &declaration[name_start..];
     let ctype = declaration[..name_start].trim();
     if !is_identifier(name) {
@@ -395,6 +393,14 @@ fn integer(value: &str) -> Option<i64> {
         None => digits.parse::<i64>().ok()?,
     };
     Some(if negative { -magnitude } else { magnitude })
+}
+
+/// The byte offset of the identifier ending `text`.
+fn last_word_start(text: &str) -> usize {
+    text.char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8())
 }
 
 fn is_identifier(word: &str) -> bool {
@@ -492,9 +498,7 @@ fn thread_parameter(
     start: usize,
     locations: &mut Vec<Location>,
 ) -> Parsed<(String, String)> {
-    let name_start = parameter
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
+    let name_start = last_word_start(parameter);
     let name = &parameter[name_start..];
     let ctype = parameter[..name_start].trim();
     let Some(pointee) = ctype.strip_suffix('*') else {
@@ -670,7 +674,7 @@ fn words(text: &str) -> Vec<(usize, &str)> {
                 .unwrap_or(text.len() - at);
             at += length;
         } else {
-            at += 1;
+            at += text[at..].chars().next().map_or(1, char::len_utf8);
         }
     }
     found
@@ -1199,5 +1203,21 @@ mod tests {
         let text = "C P\n{ int *z=1; }\nP0(int **z)\n{\n}\nexists (0:r0=1)\n";
         let diagnostic = to_c(text, Path::new("P.litmus")).expect_err("refused");
         assert_eq!(diagnostic.line, 2);
+    }
+
+    #[test]
+    fn any_prefix_or_odd_character_is_converted_or_refused_without_panic() {
+        let odd = MP
+            .replace("int *flag", "int *flagé")
+            .replace("r1;", "r1; // ü");
+        for text in [MP, odd.as_str()] {
+            for (end, _) in text.char_indices() {
+                let _ = to_c(&text[..end], Path::new("T.litmus"));
+                let _ = to_c(
+                    &format!("{}é{}", &text[..end], &text[end..]),
+                    Path::new("T.litmus"),
+                );
+            }
+        }
     }
 }
