@@ -9,8 +9,15 @@
 //! (`tests/fixtures/cycles/`), get their oracle's verdicts too: every 29th
 //! (ten tests) through CBMC here (all with `LAZYSMA_LITMUS_ALL=1` or
 //! `LAZYSMA_FULL=1`), every one with the native engine in `smc_engine`.
+//! herd7's C litmus tests (`litmus-herd/` in the corpus) are read as
+//! input: each is translated or refused with a located reason, those herd7
+//! never observes stay unreachable under SC, and the classic shapes get
+//! their known SC/TSO/PSO answers (all of them, ordered by strength of
+//! model, with `LAZYSMA_FULL=1`).
 
 mod support;
+
+use std::path::{Path, PathBuf};
 
 use support::{
     LitmusTest, Verdict, cycle_tests, litmus_tests, parallel_map, require_cbmc, verify, workers,
@@ -236,4 +243,209 @@ fn litmus_tso_at_auto_bounds() {
 #[test]
 fn litmus_pso_at_auto_bounds() {
     check_auto_bounds("pso", |test| test.pso);
+}
+
+/// Every `.litmus` file under the corpus's `litmus-herd/`, sorted.
+fn herd_tests() -> Vec<PathBuf> {
+    fn walk(directory: &Path, found: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(directory).expect("the herd litmus folder is readable");
+        for entry in entries {
+            let path = entry.expect("a readable entry").path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "litmus") {
+                found.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&support::corpus_dir().join("litmus-herd"), &mut found);
+    found.sort();
+    found
+}
+
+/// Whether `stderr` locates its error in `test` (`NAME.litmus:LINE:COLUMN`).
+fn located_in(stderr: &str, test: &Path) -> bool {
+    let name = format!(
+        "{}:",
+        test.file_name().expect("a file name").to_string_lossy()
+    );
+    stderr.match_indices(&name).any(|(at, _)| {
+        let mut place = stderr[at + name.len()..].splitn(3, ':');
+        let line = place.next().unwrap_or("");
+        let column: String = place
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        line.parse::<u32>().is_ok_and(|l| l > 0) && column.parse::<u32>().is_ok_and(|c| c > 0)
+    })
+}
+
+/// The herd tests lazysma translates (`lazysma TEST.litmus --tso -o`);
+/// panics on a run that neither translates nor refuses with a located
+/// reason.
+fn accepted_herd_tests() -> Vec<PathBuf> {
+    let tests = herd_tests();
+    let output = tempfile::tempdir().expect("a temporary directory");
+    let outcomes = parallel_map(&tests, workers(), |test| {
+        let name = test.file_name().expect("a file name").to_string_lossy();
+        let out = output.path().join(format!("{name}.c"));
+        let run = support::lazysma()
+            .arg(test)
+            .args(["--tso", "-o"])
+            .arg(&out)
+            .output()
+            .expect("the lazysma binary runs");
+        let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+        (run.status.code().unwrap_or(-1), stderr)
+    });
+    let mut accepted = Vec::new();
+    let mut refused = 0;
+    for (test, (code, stderr)) in tests.iter().zip(outcomes) {
+        match code {
+            0 => accepted.push(test.clone()),
+            1 if located_in(&stderr, test) => refused += 1,
+            _ => panic!(
+                "{}: translating exits {code}, not 0 or 1 with a located reason:\n{stderr}",
+                test.display()
+            ),
+        }
+    }
+    println!(
+        "herd C litmus tests: {} accepted, {refused} refused",
+        accepted.len()
+    );
+    accepted
+}
+
+#[test]
+fn herd_litmus_tests_translate_or_are_refused_with_their_place() {
+    let accepted = accepted_herd_tests();
+    assert_eq!(
+        herd_tests().len(),
+        144,
+        "the corpus has 144 herd C litmus tests"
+    );
+    assert!(
+        accepted.len() >= 100,
+        "only {} herd C litmus tests translate",
+        accepted.len()
+    );
+}
+
+/// herd7's observation of a test's condition (`Never`, `Sometimes`,
+/// `Always`) and the condition's kind (`exists`, `~exists`, `forall`),
+/// from its `.litmus.expected`.
+fn herd_observation(test: &Path) -> Option<(String, String)> {
+    let mut expected = test.as_os_str().to_owned();
+    expected.push(".expected");
+    let text = std::fs::read_to_string(PathBuf::from(expected)).ok()?;
+    let field = |prefix: &str, index: usize| {
+        text.lines()
+            .find(|line| line.starts_with(prefix))
+            .and_then(|line| line.split_whitespace().nth(index))
+            .map(str::to_string)
+    };
+    Some((field("Observation", 2)?, field("Condition", 1)?))
+}
+
+/// Every execution herd's models forbid is one SC forbids too (their models
+/// allow every SC execution): an outcome herd7 never observes (`exists`,
+/// `~exists`: Never) or a `forall` it always sees hold is no violation
+/// under SC.
+#[test]
+fn herd_never_observed_outcomes_are_unreachable_under_sc() {
+    let checked: Vec<(PathBuf, String, String)> = accepted_herd_tests()
+        .into_iter()
+        .filter_map(|test| {
+            let (observation, kind) = herd_observation(&test)?;
+            let never = match kind.as_str() {
+                "exists" | "~exists" => observation == "Never",
+                "forall" => observation == "Always",
+                _ => false,
+            };
+            never.then_some((test, observation, kind))
+        })
+        .collect();
+    assert!(checked.len() >= 40, "only {} tests to check", checked.len());
+    let codes = parallel_map(&checked, workers(), |(test, _, _)| {
+        verify(test, &["--sc", "--engine", "smc"])
+    });
+    for ((test, observation, kind), (code, stdout, stderr)) in checked.iter().zip(codes) {
+        assert_eq!(
+            code,
+            0,
+            "{}: herd7 says {kind} {observation}, lazysma --sc exits {code}:\n{stdout}{stderr}",
+            test.display()
+        );
+    }
+}
+
+/// Known answers: (test under `catalogue/linux/tests/`, exit code under
+/// SC, TSO, PSO).
+const HERD_KNOWN: [(&str, [i32; 3]); 6] = [
+    // store buffering: TSO's store buffer shows it
+    ("SB+poonceonces", [0, 10, 10]),
+    ("SB+fencembonceonces", [0, 0, 0]),
+    // message passing: only PSO reorders the two stores
+    ("MP+poonceonces", [0, 0, 10]),
+    ("MP+fencewmbonceonce+fencermbonceonce", [0, 0, 0]),
+    ("MP+pooncerelease+poacquireonce", [0, 0, 0]),
+    // load buffering: no model here reorders a load with a later store
+    ("LB+poonceonces", [0, 0, 0]),
+];
+
+#[test]
+fn herd_classic_shapes_have_their_known_answers() {
+    let linux = support::corpus_dir().join("litmus-herd/catalogue/linux/tests");
+    let runs: Vec<(&str, &str, i32)> = HERD_KNOWN
+        .iter()
+        .flat_map(|(test, codes)| {
+            ["--sc", "--tso", "--pso"]
+                .into_iter()
+                .zip(codes.iter().copied())
+                .map(move |(model, code)| (*test, model, code))
+        })
+        .collect();
+    let results = parallel_map(&runs, workers(), |(test, model, _)| {
+        verify(
+            &linux.join(format!("{test}.litmus")),
+            &[model, "--engine", "smc"],
+        )
+    });
+    for ((test, model, expected), (code, stdout, stderr)) in runs.iter().zip(results) {
+        assert_eq!(code, *expected, "{test} {model}:\n{stdout}{stderr}");
+        if code == 10 {
+            // the witness points into the .litmus file
+            assert!(stdout.contains(&format!("{test}.litmus:")), "{stdout}");
+        }
+    }
+}
+
+/// With `LAZYSMA_FULL=1`: every accepted test under SC, TSO and PSO
+/// answers 0 or 10, and an outcome a model allows stays allowed under a
+/// weaker one (SC, then TSO, then PSO).
+#[test]
+fn herd_answers_grow_with_weaker_models() {
+    if !support::full_tier() {
+        return;
+    }
+    let accepted = accepted_herd_tests();
+    let answers = parallel_map(&accepted, workers(), |test| {
+        ["--sc", "--tso", "--pso"].map(|model| verify(test, &[model, "--engine", "smc"]).0)
+    });
+    for (test, codes) in accepted.iter().zip(answers) {
+        assert!(
+            codes.iter().all(|code| *code == 0 || *code == 10),
+            "{}: exit codes {codes:?}",
+            test.display()
+        );
+        assert!(
+            codes.windows(2).all(|pair| pair[0] <= pair[1]),
+            "{}: a weaker model forbids what a stronger allows: {codes:?}",
+            test.display()
+        );
+    }
 }

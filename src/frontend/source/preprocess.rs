@@ -5,6 +5,7 @@
 //! lowering: a program it rejects is refused with the compiler's first
 //! error, whatever the lowering made of it.
 
+use super::herd_litmus;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::frontend::FrontendError;
 use crate::options::TranslateOptions;
@@ -114,7 +115,9 @@ pub fn preprocess_checked(
             ))
         })?;
     }
-    let mut syntax = gcc(path, options, include_dir.path(), "-fsyntax-only");
+    let program = litmus_as_c(path, include_dir.path())?;
+    let program = program.as_deref().unwrap_or(path);
+    let mut syntax = gcc(program, options, include_dir.path(), "-fsyntax-only");
     syntax
         .env("LC_ALL", "C")
         .arg("-fdiagnostics-color=never")
@@ -123,7 +126,7 @@ pub fn preprocess_checked(
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    let preprocessor = gcc(path, options, include_dir.path(), "-E");
+    let preprocessor = gcc(program, options, include_dir.path(), "-E");
     // started first, it runs beside the preprocessor too
     let check = SyntaxCheck {
         child: Some(syntax.spawn().map_err(cannot_run)?),
@@ -140,6 +143,27 @@ pub fn preprocess_checked(
         .map_err(|_| failure("the preprocessed text is not UTF-8".into()))?;
     let text = struct_attributes_after_bodies(&alignment_specifiers_as_attributes(&text));
     Ok((text, check))
+}
+
+/// For a herd C litmus test (`TEST.litmus`), the path of its C program,
+/// written beside lazysma's headers (its `#line` directives name `path`);
+/// `None` for a C file.
+fn litmus_as_c(path: &Path, directory: &Path) -> Result<Option<PathBuf>, FrontendError> {
+    if !herd_litmus::is_litmus(path) {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| FrontendError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let program = herd_litmus::to_c(&text, path).map_err(FrontendError::Source)?;
+    let c_path = directory.join("litmus-test.c");
+    std::fs::write(&c_path, program).map_err(|e| {
+        FrontendError::Environment(format!(
+            "cannot write the C program of the litmus test for the preprocessor: {e}"
+        ))
+    })?;
+    Ok(Some(c_path))
 }
 
 /// gcc with lazysma's options and `mode` (`-E`, `-fsyntax-only`) on
