@@ -82,9 +82,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     /// lock either waits for the mutex, or tries it once and times out if
     /// it is held.
     pub fn timed_lock(&mut self, mutex: &'a Node<Expression>) -> LResult<Val> {
-        let mutex = self.rvalue(mutex)?;
-        let mutex = self.save(mutex.expr, &mutex.ty);
-        let mutex = self.lw.location_of(mutex);
+        let mutex = self.mutex_location(mutex)?;
         let result = self.temp(&CType::INT);
         let (waits, ()) = self.in_block(|f| {
             f.emit(StmtKind::MutexLock(mutex.clone()));
@@ -105,6 +103,14 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             else_branch: tries,
         });
         Ok(int(Expr::Load(Place::Local(result))))
+    }
+
+    /// The location of the mutex `mutex` points to, its pointer evaluated
+    /// once (a wait names it twice: to unlock and to lock again).
+    fn mutex_location(&mut self, mutex: &'a Node<Expression>) -> LResult<Expr> {
+        let mutex = self.rvalue(mutex)?;
+        let mutex = self.save(mutex.expr, &mutex.ty);
+        Ok(self.lw.location_of(mutex))
     }
 
     /// `pthread_cond_wait(cond, mutex)`: POSIX allows a wait to return at
@@ -130,9 +136,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         span: Span,
     ) -> LResult<Val> {
         let condition = self.sync_object(name, arguments, span, 2)?;
-        let mutex = self.rvalue(&arguments[1])?;
-        let mutex = self.save(mutex.expr, &mutex.ty);
-        let mutex = self.lw.location_of(mutex);
+        let mutex = self.mutex_location(&arguments[1])?;
         let timed = name == "pthread_cond_timedwait";
         let signals = (!timed).then(|| self.read_shared(condition.clone(), CType::INT).expr);
         self.emit(StmtKind::MutexUnlock(mutex.clone()));
@@ -192,12 +196,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
     ) -> LResult<Val> {
         let condition = self.sync_object(name, arguments, span, 1)?;
         self.emit(StmtKind::Fence(FenceKind::Full));
+        self.count_up(condition);
+        Ok(Val::int(0))
+    }
+
+    /// Adds one to the count at `address` atomically (a read-modify-write,
+    /// which drains the buffers first): a semaphore's post, a signal.
+    fn count_up(&mut self, address: Expr) {
         self.emit(StmtKind::Rmw {
             target: None,
-            address: condition,
+            address,
             op: RmwOp::FetchAdd(Expr::Const(1)),
         });
-        Ok(Val::int(0))
     }
 
     /// Semaphores: a `sem_t` is its count. `sem_init` stores the count and
@@ -227,11 +237,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 self.write_shared(address, count, &CType::INT);
             }
             "sem_destroy" => {}
-            "sem_post" => self.emit(StmtKind::Rmw {
-                target: None,
-                address,
-                op: RmwOp::FetchAdd(Expr::Const(1)),
-            }),
+            "sem_post" => self.count_up(address),
             "sem_getvalue" => {
                 let count = self.read_shared(address, CType::INT);
                 let destination = self.pointer_argument(&arguments[1])?;
