@@ -46,7 +46,9 @@ pub fn run(file: &Path, model: MemoryModel, json: bool) -> u8 {
         render_text(&execution, model, &outcome)
     };
     if let Err(error) = crate::output::print(&report) {
-        eprintln!("error: cannot write the verdict to standard output: {error}");
+        crate::output::eprintln(&format!(
+            "error: cannot write the verdict to standard output: {error}"
+        ));
         return exit::BACKEND_FAILURE;
     }
     match outcome {
@@ -64,7 +66,7 @@ fn fail(json: bool, model: MemoryModel, kind: &str, message: &str, code: u8) -> 
     } else {
         "error"
     };
-    eprintln!("{prefix}: {message}");
+    crate::output::eprintln(&format!("{prefix}: {message}"));
     if json {
         let report = serde_json::json!({ "model": model.name(), "error": { "kind": kind, "message": message } });
         // stdout may be closed too; stderr has the message already

@@ -600,7 +600,7 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
     let options = match arguments.translation.options() {
         Ok(options) => options,
         Err(message) => {
-            eprintln!("error: {message}");
+            lazysma::output::eprintln(&format!("error: {message}"));
             return exit::BAD_INPUT;
         }
     };
@@ -611,22 +611,19 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
     if let Some(output) = output
         && lazysma::verify::same_file(input, output)
     {
-        eprintln!(
+        lazysma::output::eprintln(&format!(
             "error: the output {} is the input file; refusing to overwrite it",
             output.display()
-        );
+        ));
         return exit::BAD_INPUT;
     }
     let translation = match lazysma::translate::translate(input, &options) {
         Ok(translation) => translation,
         Err(error) => {
-            eprint!(
-                "{}",
-                lazysma::verify::render_translate_error(
-                    &error,
-                    use_color(ColorChoice::Auto, std::io::stderr().is_terminal())
-                )
-            );
+            lazysma::output::eprint(&lazysma::verify::render_translate_error(
+                &error,
+                use_color(ColorChoice::Auto, std::io::stderr().is_terminal()),
+            ));
             return if error.is_environment_failure() {
                 exit::BACKEND_FAILURE
             } else {
@@ -636,7 +633,7 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
     };
     let color = use_color(ColorChoice::Auto, std::io::stderr().is_terminal());
     for warning in &translation.warnings {
-        eprint!("{}", warning.render(color));
+        lazysma::output::eprint(&warning.render(color));
     }
     let written = match output {
         None => lazysma::output::print(&translation.c_source),
@@ -648,7 +645,7 @@ fn run_translate(arguments: &TranslateArgs) -> u8 {
             let target = output.map_or("standard output".to_string(), |path| {
                 path.display().to_string()
             });
-            eprintln!("error: cannot write {target}: {error}");
+            lazysma::output::eprintln(&format!("error: cannot write {target}: {error}"));
             exit::BACKEND_FAILURE
         }
     }
@@ -664,7 +661,7 @@ fn report_options(
 ) -> Result<TranslateOptions, u8> {
     translation.options().map_err(|message| {
         if format == VerifyFormat::Text {
-            eprintln!("error: {message}");
+            lazysma::output::eprintln(&format!("error: {message}"));
             exit::BAD_INPUT
         } else {
             lazysma::verify::report_option_error(&message, report_format(format), robustness)
@@ -737,7 +734,7 @@ fn run_fences(arguments: &FencesArgs) -> u8 {
     let options = match arguments.translation.options() {
         Ok(options) => options,
         Err(message) => {
-            eprintln!("error: {message}");
+            lazysma::output::eprintln(&format!("error: {message}"));
             return exit::BAD_INPUT;
         }
     };
@@ -745,10 +742,10 @@ fn run_fences(arguments: &FencesArgs) -> u8 {
     if let Some(output) = &arguments.output
         && lazysma::verify::same_file(file, output)
     {
-        eprintln!(
+        lazysma::output::eprintln(&format!(
             "error: the output {} is the input file; refusing to overwrite it",
             output.display()
-        );
+        ));
         return exit::BAD_INPUT;
     }
     let request = lazysma::fences::FencesRequest {
@@ -767,20 +764,23 @@ fn run_fences(arguments: &FencesArgs) -> u8 {
     let fenced = match found {
         Ok(fenced) => fenced,
         Err(lazysma::fences::FencesError::Failed { message, exit_code }) => {
-            eprintln!("error: {message}");
+            lazysma::output::eprintln(&format!("error: {message}"));
             return exit_code;
         }
         Err(lazysma::fences::FencesError::Unfenceable(reason)) => {
-            eprintln!("error: no fences make the program pass: {reason}");
+            lazysma::output::eprintln(&format!("error: no fences make the program pass: {reason}"));
             return exit::VIOLATION;
         }
     };
-    eprint!("{}", lazysma::fences::summary(&request, &fenced));
+    lazysma::output::eprint(&lazysma::fences::summary(&request, &fenced));
     let name = file.display().to_string();
     if let Some(output) = &arguments.output
         && let Err(error) = lazysma::output::write_atomically(output, fenced.patched.as_bytes())
     {
-        eprintln!("error: cannot write {}: {error}", output.display());
+        lazysma::output::eprintln(&format!(
+            "error: cannot write {}: {error}",
+            output.display()
+        ));
         return exit::BACKEND_FAILURE;
     }
     if (arguments.diff || arguments.output.is_none())
@@ -790,7 +790,9 @@ fn run_fences(arguments: &FencesArgs) -> u8 {
             &fenced.patched,
         ))
     {
-        eprintln!("error: cannot write the diff to standard output: {error}");
+        lazysma::output::eprintln(&format!(
+            "error: cannot write the diff to standard output: {error}"
+        ));
         return exit::BACKEND_FAILURE;
     }
     exit::SUCCESS

@@ -30,6 +30,23 @@ pub fn print(text: &str) -> std::io::Result<()> {
     }
 }
 
+/// Writes `text` to standard error: diagnostics, warnings and the text
+/// report. A failure is dropped: a reader that closed the stream early
+/// (`2>&1 | head`) must not turn the run into a panic, and an error stream
+/// that cannot be written has nowhere to report it; the exit code still
+/// carries the verdict.
+pub fn eprint(text: &str) {
+    let mut error = std::io::stderr().lock();
+    let _ = error
+        .write_all(text.as_bytes())
+        .and_then(|()| error.flush());
+}
+
+/// [`eprint`] of `text` and a line end.
+pub fn eprintln(text: &str) {
+    eprint(&format!("{text}\n"));
+}
+
 /// The most symbolic links followed from one path (Linux's own limit).
 const MAX_LINKS: usize = 40;
 

@@ -986,3 +986,28 @@ fn an_array_of_one_initial_value_costs_the_same_whatever_its_size() {
         );
     }
 }
+
+#[test]
+fn a_reader_that_closes_both_streams_early_leaves_the_verdict_in_the_exit_code() {
+    // as `lazysma verify f.c 2>&1 | head -1`: the warning on standard error
+    // and the report meet a closed pipe, which must not become a panic (101)
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let file = write_file(
+        directory.path(),
+        "helper_size.c",
+        "#include <assert.h>\n#include <stdlib.h>\n\
+         static unsigned long size(unsigned n) { return n * sizeof(long); }\n\
+         int main(void) { long *d = malloc(size(12)); d[0] = 1; assert(d[0] == 1); return 0; }\n",
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("lazysma"))
+        .args(["verify", "--tso", "--engine", "smc"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("lazysma starts");
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().expect("lazysma ends");
+    assert_eq!(status.code(), Some(0), "{status}");
+}

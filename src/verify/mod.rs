@@ -72,12 +72,12 @@ pub fn check(request: &VerifyRequest) -> (VerifyReport, Option<String>) {
         match larger {
             Some(block) if !crate::interrupt::received() => {
                 if !request.format.is_document() {
-                    eprintln!(
+                    crate::output::eprintln(&format!(
                         "note: executions were cut off at an allocation above {} scalars; \
                          verifying again with --heap-block {block} (the block grows by need up to {})",
                         report.bounds.heap_block.unwrap_or(0),
                         HEAP_BLOCK_BY_NEED_LIMIT
-                    );
+                    ));
                 }
                 request.options.bounds.heap_block = Some(block);
             }
@@ -130,7 +130,9 @@ pub fn run(request: &VerifyRequest) -> u8 {
     match emit(request, &report, details.as_deref()) {
         Ok(()) => report.exit_code,
         Err(error) => {
-            eprintln!("error: cannot write the report to standard output: {error}");
+            crate::output::eprintln(&format!(
+                "error: cannot write the report to standard output: {error}"
+            ));
             exit::BACKEND_FAILURE
         }
     }
@@ -340,7 +342,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
     if !request.format.is_document() {
         // before CBMC runs, which may take long
         for warning in &translation.warnings {
-            eprint!("{}", warning.render(request.color));
+            crate::output::eprint(&warning.render(request.color));
         }
     }
     let directory = match tempfile::tempdir() {
@@ -612,7 +614,7 @@ fn run_cbmc(
     };
     let run = cbmc.run(program, &options, callback);
     if show_progress {
-        eprint!("\r\x1b[K");
+        crate::output::eprint("\r\x1b[K");
     }
     let model = run?;
     if answered_natively() {
@@ -632,7 +634,7 @@ fn run_cbmc(
     };
     let sc_violation = sc_run.and_then(|sc_run| sc_run.finish(&model, callback));
     if show_progress {
-        eprint!("\r\x1b[K");
+        crate::output::eprint("\r\x1b[K");
     }
     Ok(Runs {
         cbmc,
@@ -852,13 +854,13 @@ fn emit(
             crate::output::print(&render_text::render(report, request.color))
         }
         Verdict::CheckFailed => {
-            eprint!("{}", render_text::render(report, request.color));
+            crate::output::eprint(&render_text::render(report, request.color));
             Ok(())
         }
         Verdict::BadInput | Verdict::BackendError | Verdict::Timeout => {
             match details {
-                Some(details) => eprint!("{details}"),
-                None => eprint!("{}", render_text::render(report, request.color)),
+                Some(details) => crate::output::eprint(details),
+                None => crate::output::eprint(&render_text::render(report, request.color)),
             }
             Ok(())
         }
@@ -926,7 +928,9 @@ pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool
     match crate::output::print(&format!("{text}\n")) {
         Ok(()) => report.exit_code,
         Err(error) => {
-            eprintln!("error: cannot write the report to standard output: {error}");
+            crate::output::eprintln(&format!(
+                "error: cannot write the report to standard output: {error}"
+            ));
             exit::BACKEND_FAILURE
         }
     }

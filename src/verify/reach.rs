@@ -237,7 +237,7 @@ pub fn warn_cut_offs(
             continue;
         }
         if show {
-            eprint!("{}", diagnostic.render(color));
+            crate::output::eprint(&diagnostic.render(color));
         }
         report.warnings.push(warning);
     }
