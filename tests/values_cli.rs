@@ -1121,6 +1121,29 @@ fn members_a_pointer_reaches_from_a_named_one_are_no_padding() {
 }
 
 #[test]
+fn allocation_sizes_a_helper_computes_count_the_cells_not_the_bytes() {
+    if !require_cbmc() {
+        return;
+    }
+    // a mutant that only a lowering which read past the block, or cut
+    // every execution off at the allocation, would let hold
+    agrees_with_gcc_within(
+        "size_helpers.c",
+        &["--tso"],
+        &[
+            (
+                "shared->cells[CAP - 1] == 7 && shared->cells[0] == 3",
+                "shared->cells[CAP - 1] == 0 && shared->cells[0] == 3",
+            ),
+            (
+                "bytes == sizeof(unsigned long) + CAP * sizeof(long)",
+                "bytes == 1 + CAP",
+            ),
+        ],
+    );
+}
+
+#[test]
 fn bit_counting_and_byte_swapping_builtins_compute_as_gcc_does() {
     if !require_cbmc() {
         return;

@@ -3,6 +3,7 @@
 //! recursion).
 
 use super::analysis::scan::AddressUse;
+use super::analysis::specialisations::SizeUnit;
 use super::c_types::types::{self, CType};
 use super::calls::builtins::is_builtin;
 use super::lower::{Binding, FnLowerer, LResult, Lowerer, binary};
@@ -192,6 +193,7 @@ fn lower_unit_with(
                 .insert(name.node.name.clone(), signature.1.clone());
         }
         note_size_parameters(&mut lw, id, definition, &signature.0);
+        note_size_function(&mut lw, id, definition, &signature);
         lw.signatures.insert(id, signature);
     }
     let may_run = super::analysis::scan::functions_that_may_run(unit);
@@ -456,6 +458,32 @@ fn note_size_parameters(
     }
 }
 
+/// Notes function `id` as a size function (`size_functions.rs`) when its
+/// parameters and result are integers and it computes a number and
+/// nothing else.
+fn note_size_function(
+    lw: &mut Lowerer<'_>,
+    id: FunctionId,
+    definition: &Node<FunctionDefinition>,
+    (parameter_types, return_type): &(Vec<CType>, CType),
+) {
+    let integers = matches!(return_type, CType::Int { .. })
+        && parameter_types
+            .iter()
+            .all(|ty| matches!(ty, CType::Int { .. }));
+    if !integers || lw.specialisations.size_parameters.contains_key(&id) {
+        return;
+    }
+    let is_constant = |name: &str| lw.types.enum_constants.contains_key(name);
+    if super::analysis::size_functions::computes_only_a_number(
+        &definition.node.statement,
+        &parameter_names(definition),
+        &is_constant,
+    ) {
+        lw.specialisations.size_functions.insert(id);
+    }
+}
+
 /// Lowers every function definition, in order (their ids), then the copies
 /// of the functions with size parameters that calls with constants ask
 /// for (ids after them), and those functions themselves where a call
@@ -480,7 +508,7 @@ fn lower_functions<'a>(
         functions.push(match lw.specialisations.size_parameters.contains_key(&id) {
             // lowered below if a call needs it; no call runs this
             true => empty_function(lw, name, definition),
-            false => match lower_function(lw, id, definition, &[]) {
+            false => match lower_function(lw, id, definition, &[], SizeUnit::Bytes) {
                 Ok(function) => function,
                 Err(_) if !may_run.contains(&name) => empty_function(lw, name, definition),
                 Err(error) => return Err(error),
@@ -488,12 +516,19 @@ fn lower_functions<'a>(
         });
     }
     loop {
-        if let Some((copy, id, constants)) = lw.specialisations.pending.pop_front() {
-            debug_assert_eq!(copy, functions.len());
-            functions.push(lower_function(lw, id, definitions[id], &constants)?);
+        if let Some(copy) = lw.specialisations.pending.pop_front() {
+            debug_assert_eq!(copy.id, functions.len());
+            let definition = definitions[copy.function];
+            functions.push(lower_function(
+                lw,
+                copy.function,
+                definition,
+                &copy.constants,
+                copy.sizes,
+            )?);
         } else if let Some((id, call)) = lw.specialisations.next_generic() {
             lw.specialisations.lowering_generic = Some(call);
-            let function = lower_function(lw, id, definitions[id], &[]);
+            let function = lower_function(lw, id, definitions[id], &[], SizeUnit::Bytes);
             lw.specialisations.lowering_generic = None;
             functions[id] = function?;
         } else {
@@ -521,12 +556,14 @@ fn empty_function<'a>(
 }
 
 /// Lowers function `id`; with `constants`, its copy in which those
-/// parameters (by position) are those constants.
+/// parameters (by position) are those constants; with `sizes` scalars,
+/// its copy whose `sizeof` counts scalars.
 fn lower_function<'a>(
     lw: &mut Lowerer<'a>,
     id: FunctionId,
     definition: &'a Node<FunctionDefinition>,
     constants: &[(usize, i64)],
+    sizes: SizeUnit,
 ) -> LResult<Function> {
     let declarator = &definition.node.declarator;
     let name = types::declarator_name(&declarator.node)
@@ -568,6 +605,7 @@ fn lower_function<'a>(
         false => Vec::new(),
     };
     let mut f = FnLowerer::new(lw, name.clone(), address_use, return_type, origin);
+    f.in_allocation_size = sizes == SizeUnit::Scalars;
     let mut params = Vec::new();
     let mut declared = types::function_declarator(&declarator.node)
         .map(|fd| fd.node.parameters.iter())
@@ -616,9 +654,10 @@ fn lower_function<'a>(
         })
         .collect();
     Ok(Function {
-        name: match copy.is_empty() {
-            true => name.clone(),
-            false => format!("{name}__size_{}", copy.join("_")),
+        name: match (copy.is_empty(), sizes) {
+            (_, SizeUnit::Scalars) => format!("{name}__in_scalars"),
+            (true, SizeUnit::Bytes) => name.clone(),
+            (false, SizeUnit::Bytes) => format!("{name}__size_{}", copy.join("_")),
         },
         params,
         locals: f.locals,

@@ -7,6 +7,9 @@
 //! parameters gets a copy of the function in which the parameters are
 //! those constants (and a `switch` on one lowers only the case it takes);
 //! the function itself is lowered only where a call passes another value.
+//! A function that computes a number and nothing else, called in an
+//! allocation's size, gets one more copy: itself with `sizeof` counting
+//! scalars (`size_functions.rs`).
 //! This file holds the tables and the pre-scan; the lowering side is in
 //! `constant_calls.rs`.
 
@@ -23,6 +26,28 @@ pub const MAX_COPIES: usize = 64;
 /// The constants of a copy: (parameter position, value).
 pub type Constants = Vec<(usize, i64)>;
 
+/// What `sizeof` counts in a function's body: bytes, as C says, or
+/// scalars, memory's unit, in the copy of a function that computes an
+/// allocation's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeUnit {
+    Bytes,
+    Scalars,
+}
+
+/// A copy of a function still to lower.
+#[derive(Debug)]
+pub struct PendingCopy {
+    /// The copy's function id.
+    pub id: usize,
+    /// The function copied.
+    pub function: usize,
+    /// Parameters that are constants in the copy.
+    pub constants: Constants,
+    /// What `sizeof` counts in the copy.
+    pub sizes: SizeUnit,
+}
+
 /// The functions lowered per constant, their copies, and the copies still
 /// to lower.
 #[derive(Debug, Default)]
@@ -32,8 +57,13 @@ pub struct Specialisations {
     /// The copy made for a function and the constants of its size
     /// parameters (in order).
     pub copies: HashMap<(usize, Vec<i64>), usize>,
-    /// Copies to lower: (copy's id, function, constants by position).
-    pub pending: VecDeque<(usize, usize, Constants)>,
+    /// The functions that compute a number and nothing else, with
+    /// integer parameters and result (`size_functions.rs`).
+    pub size_functions: HashSet<usize>,
+    /// The copy of a size function whose `sizeof` counts scalars.
+    pub scalar_copies: HashMap<usize, usize>,
+    /// Copies to lower.
+    pub pending: VecDeque<PendingCopy>,
     /// The id the next copy gets.
     pub next_id: usize,
     /// The functions with size parameters that a call reaches with a value
@@ -72,7 +102,33 @@ impl Specialisations {
             .zip(values.iter().copied())
             .collect();
         self.copies.insert((function, values), id);
-        self.pending.push_back((id, function, constants));
+        self.pending.push_back(PendingCopy {
+            id,
+            function,
+            constants,
+            sizes: SizeUnit::Bytes,
+        });
+        Some(id)
+    }
+
+    /// The copy of the size function `function` whose `sizeof` counts
+    /// scalars, made if new; `None` when `function` is no size function.
+    pub fn scalar_copy_of(&mut self, function: usize) -> Option<usize> {
+        if !self.size_functions.contains(&function) {
+            return None;
+        }
+        if let Some(&id) = self.scalar_copies.get(&function) {
+            return Some(id);
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.scalar_copies.insert(function, id);
+        self.pending.push_back(PendingCopy {
+            id,
+            function,
+            constants: Vec::new(),
+            sizes: SizeUnit::Scalars,
+        });
         Some(id)
     }
 

@@ -1,6 +1,8 @@
 //! Calls of a function whose parameter is the size of a memory function
 //! in its body, with a constant for it (`specialisations.rs`): the copy of
-//! the function for those constants is the call's target, and in that
+//! the function for those constants is the call's target; in an
+//! allocation's size, a function that computes only a number runs as its
+//! copy whose `sizeof` counts scalars (`size_functions.rs`); and in that
 //! copy a `switch` on such a parameter lowers only the statements of the
 //! case it takes, as gcc's constant propagation leaves them.
 
@@ -25,6 +27,12 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         values: &[Expr],
         span: Span,
     ) -> LResult<FunctionId> {
+        if self.in_allocation_size
+            && let Some(copy) = self.lw.specialisations.scalar_copy_of(function)
+        {
+            self.copy_signature(function, copy);
+            return Ok(copy);
+        }
         let Some(positions) = self
             .lw
             .specialisations
@@ -56,13 +64,18 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                 Some("call it with fewer different sizes"),
             );
         };
+        self.copy_signature(function, copy);
+        Ok(copy)
+    }
+
+    /// Gives the copy `copy` of `function` the function's signature.
+    fn copy_signature(&mut self, function: FunctionId, copy: FunctionId) {
         if let Some(signature) = self.lw.signatures.get(&function).cloned() {
             self.lw.signatures.insert(copy, signature);
         }
         if self.lw.variadic.contains(&function) {
             self.lw.variadic.insert(copy);
         }
-        Ok(copy)
     }
 
     /// A `switch` on a parameter that is a constant in this copy of its
