@@ -380,7 +380,8 @@ struct VerifyArgs {
     /// The CBMC binary (default: $LAZYSMA_CBMC, then `cbmc` on PATH).
     #[arg(long, value_name = "PATH")]
     cbmc: Option<PathBuf>,
-    /// Stop CBMC after this many seconds (exit code 3).
+    /// Stop after this many seconds, counted for the whole command: the
+    /// translation and every run of either engine (exit code 3).
     #[arg(long, value_name = "S", value_parser = parse_timeout)]
     timeout: Option<u64>,
     /// The memory each engine may take (e.g. 4G; default: a third of the
@@ -442,7 +443,8 @@ fn engine(choice: EngineChoice) -> lazysma::options::Engine {
 struct RobustArgs {
     #[command(flatten)]
     translation: TranslationArgs,
-    /// Stop the search after this many seconds (exit code 3).
+    /// Stop after this many seconds, counted for the whole command (exit
+    /// code 3).
     #[arg(long, value_name = "S", value_parser = parse_timeout)]
     timeout: Option<u64>,
     /// The memory the search may take (e.g. 4G; default: a third of the
@@ -670,6 +672,8 @@ fn report_options(
 }
 
 fn run_verify(arguments: &VerifyArgs) -> u8 {
+    // --timeout counts from here: the translation and every run
+    let started = std::time::Instant::now();
     let options = match report_options(&arguments.translation, arguments.format, false) {
         Ok(options) => options,
         Err(code) => return code,
@@ -679,6 +683,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         options,
         cbmc: arguments.cbmc.clone(),
         timeout: arguments.timeout.map(std::time::Duration::from_secs),
+        started,
         format: report_format(arguments.format),
         native_check: !arguments.no_check,
         sat_solver: Some(arguments.sat_solver.clone()),
@@ -702,6 +707,8 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
 }
 
 fn run_robust(arguments: &RobustArgs) -> u8 {
+    // --timeout counts from here: the translation and every run
+    let started = std::time::Instant::now();
     let options = match report_options(&arguments.translation, arguments.format, true) {
         Ok(options) => options,
         Err(code) => return code,
@@ -711,6 +718,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         options,
         cbmc: None,
         timeout: arguments.timeout.map(std::time::Duration::from_secs),
+        started,
         format: report_format(arguments.format),
         native_check: true,
         sat_solver: None,

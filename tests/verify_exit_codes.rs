@@ -66,6 +66,47 @@ fn the_time_limit_exits_3() {
     assert!(started.elapsed() < std::time::Duration::from_secs(15));
 }
 
+/// `--timeout` bounds the whole command: the reachability run that
+/// follows a safe verdict gets the time left, not a limit of its own.
+#[test]
+fn the_time_limit_counts_for_the_whole_command() {
+    if !require_cbmc() {
+        return;
+    }
+    let real = support::cbmc_path().expect("CBMC is installed");
+    let directory = tempfile::tempdir().unwrap();
+    // the verification run answers after 3 s; the reachability run would
+    // take 30 s
+    let slow = support::cbmc_script(
+        directory.path(),
+        &format!(
+            "case \"$*\" in *reach.c*) exec sleep 30;; --*) ;; *) sleep 3;; esac\nexec '{}' \"$@\"\n",
+            real.display()
+        ),
+    );
+    let started = std::time::Instant::now();
+    let (code, stdout, stderr) = verify(
+        &example("store_buffering.c"),
+        &[
+            "--sc",
+            "--sat-solver",
+            "cbmc",
+            "--cbmc",
+            slow.to_str().unwrap(),
+            "--timeout",
+            "6",
+            "--format",
+            "json",
+        ],
+    );
+    let seconds = started.elapsed().as_secs_f64();
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["reach"]["end_of_main"], Value::Null, "{stdout}");
+    // 6 s in all, not 3 s and then 6 s more for the reachability run
+    assert!(seconds < 8.5, "the command took {seconds} s");
+}
+
 /// Whether process `pid` is gone (or a zombie nobody has reaped yet).
 #[cfg(target_os = "linux")]
 fn process_ended(pid: &str) -> bool {

@@ -92,8 +92,13 @@ impl SatSolver {
 /// How to run CBMC.
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
-    /// Kill CBMC after this long; `None` waits for ever.
+    /// Kill CBMC this long after [`RunOptions::clock_started`]; `None`
+    /// waits for ever.
     pub timeout: Option<Duration>,
+    /// When the time limit began to count: the command's start, so that
+    /// `--timeout` bounds the whole command and not each run; the run's
+    /// own start when `None`.
+    pub clock_started: Option<Instant>,
     pub sat_solver: Option<SatSolver>,
     /// `--unwind N`, only where the program still has a loop.
     pub unwind: Option<u32>,
@@ -524,7 +529,7 @@ fn wait_with_limit(
     let mut held = false;
     let mut last_report = Instant::now();
     loop {
-        let elapsed = start.elapsed();
+        let elapsed = options.clock_started.unwrap_or(start).elapsed();
         let remaining = options.timeout.map(|limit| limit.saturating_sub(elapsed));
         if remaining == Some(Duration::ZERO) {
             return kill(child, true);
@@ -755,6 +760,26 @@ mod tests {
             "a held process is killed at its time limit: {:?}",
             finished.exit
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_run_late_in_the_command_gets_only_the_time_left() {
+        // the command's 2 s began 1.8 s ago: a run of 1 s is killed at
+        // the command's limit, not 2 s after its own start
+        let options = RunOptions {
+            timeout: Some(Duration::from_secs(2)),
+            clock_started: Instant::now().checked_sub(Duration::from_millis(1800)),
+            ..RunOptions::default()
+        };
+        let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
+        let args = ["-c".into(), "sleep 1; echo done".into()];
+        let started = Instant::now();
+        let finished =
+            run_to_end(Path::new("sh"), &args, &options, started, &phase, None).expect("sh runs");
+        assert!(finished.exit.timed_out, "{:?}", finished.exit);
+        assert!(started.elapsed() < Duration::from_millis(900));
+        assert_eq!(finished.exit.limit, Some(Duration::from_secs(2)));
     }
 
     /// Whether a process with this id is still running (a zombie counts

@@ -169,7 +169,9 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         file: file.to_path_buf(),
         options: with_include_of(&request.options, &request.file),
         cbmc: None,
+        // each check has its own time limit
         timeout: request.timeout,
+        started: std::time::Instant::now(),
         format: ReportFormat::Json,
         native_check: true,
         sat_solver: None,

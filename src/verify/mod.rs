@@ -29,7 +29,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Everything `verify` was asked to do.
 #[derive(Debug, Clone)]
@@ -37,7 +37,11 @@ pub struct VerifyRequest {
     pub file: PathBuf,
     pub options: TranslateOptions,
     pub cbmc: Option<PathBuf>,
+    /// `--timeout`: how long the whole command may take, counted from
+    /// [`VerifyRequest::started`], every run of either engine included.
     pub timeout: Option<Duration>,
+    /// When the command started.
+    pub started: Instant,
     pub format: ReportFormat,
     pub native_check: bool,
     /// `--sat-solver`: `auto` when `None` (see `SatSolver::choose`).
@@ -583,7 +587,10 @@ fn run_cbmc(
         ScRun::start(
             &cbmc,
             sc_program,
-            (request.timeout, request.memory_limit),
+            (
+                request.timeout.map(|limit| (request.started, limit)),
+                request.memory_limit,
+            ),
             &stop_model,
             hold.clone(),
             busy.clone(),
@@ -596,6 +603,7 @@ fn run_cbmc(
     };
     let options = RunOptions {
         timeout: request.timeout,
+        clock_started: Some(request.started),
         sat_solver,
         memory_limit: request.memory_limit,
         cancel: std::iter::once(stop_model)
@@ -895,6 +903,7 @@ pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool
         options: TranslateOptions::default(),
         cbmc: None,
         timeout: None,
+        started: Instant::now(),
         format,
         native_check: true,
         sat_solver: None,

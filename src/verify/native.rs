@@ -38,6 +38,7 @@ impl NativeRun {
     pub fn start(program: &Program, request: &VerifyRequest) -> NativeRun {
         let (timeout, robustness, deadlocks) =
             (request.timeout, request.robustness, request.deadlock_check);
+        let command_started = request.started;
         let memory_limit = request.memory_limit;
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
@@ -50,7 +51,7 @@ impl NativeRun {
             let limits = Limits {
                 max_states: smc::MAX_STATES,
                 stop: Some(stop_flag),
-                deadline: timeout.map(|limit| started + limit),
+                deadline: timeout.map(|limit| command_started + limit),
                 robustness,
                 deadlocks,
                 memory: memory_limit,

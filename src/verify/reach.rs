@@ -315,6 +315,7 @@ fn run(
     let cbmc = Cbmc::locate(request.cbmc.as_deref()).map_err(|error| error.to_string())?;
     let options = RunOptions {
         timeout: request.timeout,
+        clock_started: Some(request.started),
         memory_limit: request.memory_limit,
         ..RunOptions::default()
     };

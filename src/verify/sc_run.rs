@@ -98,7 +98,8 @@ pub struct ScRun {
 impl ScRun {
     /// Starts CBMC (with its own solver alone) on the SC program after
     /// [`SC_RUN_DELAY`], and not while `busy` is taken (the native engine
-    /// has the processor), within the time limit counted from now; a
+    /// has the processor), within the time limit counted from when the
+    /// command started (`limit`: that start and the limit); a
     /// counterexample sets `stop_model`, which ends the TSO/PSO run. CBMC
     /// may take `memory_limit` bytes of address space. While
     /// CBMC runs, it asks `hold` (if given) for the processor of the
@@ -106,7 +107,7 @@ impl ScRun {
     pub fn start(
         cbmc: &Cbmc,
         program: &ScProgram,
-        (timeout, memory_limit): (Option<Duration>, Option<u64>),
+        (limit, memory_limit): (Option<(Instant, Duration)>, Option<u64>),
         stop_model: &Arc<AtomicBool>,
         hold: Option<Arc<Hold>>,
         busy: Option<Busy>,
@@ -130,9 +131,9 @@ impl ScRun {
                 }
                 thread::sleep(STOP_POLL);
             }
-            let timeout = timeout.map(|limit| limit.saturating_sub(started.elapsed()));
             let options = RunOptions {
-                timeout,
+                timeout: limit.map(|(_, limit)| limit),
+                clock_started: limit.map(|(command_started, _)| command_started),
                 memory_limit,
                 cancel: vec![stop_self],
                 ..RunOptions::default()
