@@ -106,7 +106,7 @@ proptest! {
         for model in ["sc", "tso", "pso"] {
             let expected = brute::explore(&program, model);
             let (finals, statistics) = rf_smc(&program, model);
-            prop_assert_eq!(statistics.search, "rf-smc");
+            prop_assert_eq!(statistics.search, lazysma::smc::search::SearchKind::RfSmc);
             prop_assert_eq!(
                 &finals,
                 &expected.finals,

@@ -1,8 +1,10 @@
 //! The memory models lazysma checks programs under: one type for the
 //! whole tool (the options, the engines, the checker).
 
-/// The memory model the program is checked under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// The memory model the program is checked under (the report writes it
+/// as `sc`, `tso` or `pso`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum MemoryModel {
     /// Sequential consistency: every write reaches memory when issued.
     Sc,

@@ -5,9 +5,11 @@
 //! [`report_builder`](crate::trace::report_builder) builds its witness and
 //! diagnosis from a decoded execution.
 
+pub use super::kinds::{AnsweringEngine, NativeOutcome, NativeSearch, WitnessSource};
 pub use super::property::{PropertyKind, PropertyReport, source_line};
 use crate::exit;
 use crate::ir::Origin;
+use crate::options::MemoryModel;
 use crate::passes::TranslationMap;
 use serde::Serialize;
 
@@ -312,8 +314,8 @@ pub struct CycleStep {
 pub struct NativeReport {
     /// `safe`, `violation`, `declined` (the reason says what it does not
     /// model, and where), `stopped` (the other engine answered first),
-    /// `timeout` or `failed`.
-    pub outcome: &'static str,
+    /// `timeout`, `memory-limit` or `failed`.
+    pub outcome: NativeOutcome,
     pub reason: Option<String>,
     pub seconds: f64,
     /// What its search counted (none when it declined before searching).
@@ -325,7 +327,7 @@ pub struct NativeReport {
 pub struct NativeStatistics {
     /// The search that answered: `rf-smc` (reads-from stateless model
     /// checking) or `explicit` (the explicit-state search).
-    pub search: &'static str,
+    pub search: NativeSearch,
     /// Why RF-SMC left the program to the explicit search, if it did.
     pub fallback: Option<&'static str>,
     /// Reads-from classes RF-SMC explored (one execution each).
@@ -354,7 +356,7 @@ pub struct NativeStatistics {
 pub struct CheckReport {
     pub performed: bool,
     /// `tso`, `pso` or `sc`.
-    pub model: &'static str,
+    pub model: MemoryModel,
     /// `Some(true)`: the reads-from is realisable; `None`: not checked.
     pub realisable: Option<bool>,
     /// Why the check failed, when it did.
@@ -366,7 +368,7 @@ pub struct CheckReport {
 pub struct WitnessReport {
     /// `native-check` (the interleaving the check found) or `sma-trace`
     /// (the order CBMC's counterexample recorded, when unchecked).
-    pub source: &'static str,
+    pub source: WitnessSource,
     pub steps: Vec<StepReport>,
     /// The property fails right after this step (0: before the first);
     /// `None` when the failing thread is not known.
@@ -440,7 +442,7 @@ pub struct VerifyReport {
     pub verdict: Verdict,
     pub exit_code: u8,
     pub file: String,
-    pub model: &'static str,
+    pub model: MemoryModel,
     pub sma: crate::options::SmaImplementation,
     /// The bounds the translation used (`heap_block` as the translator set it).
     pub bounds: crate::options::Bounds,
@@ -461,7 +463,7 @@ pub struct VerifyReport {
     pub cuts_wide_values: bool,
     /// The engine whose answer this is: `smc` (the native engine) or
     /// `cbmc`.
-    pub engine: &'static str,
+    pub engine: AnsweringEngine,
     /// The native engine's run, when it ran (`--engine auto` or `smc`).
     pub native: Option<NativeReport>,
     pub cbmc: Option<CbmcReport>,

@@ -1,11 +1,13 @@
 //! The published report: the verify report as data, the JSON contract
-//! ([`document`], with the violated [`property`]), its renderings as text
+//! ([`document`], with the violated [`property`] and the names of
+//! [`kinds`]), its renderings as text
 //! ([`text`]), JSON ([`json`]) and SARIF ([`sarif`]), and the
 //! [`ReportFormat`] that chooses one. Nothing here decodes a
 //! counterexample: `trace` builds the report that these modules print.
 
 pub mod document;
 pub mod json;
+pub mod kinds;
 pub mod property;
 pub mod sarif;
 pub mod text;

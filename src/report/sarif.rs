@@ -236,7 +236,7 @@ fn invocation(report: &VerifyReport, root: &SourceRoot) -> Value {
 /// witness and the fences that forbid it.
 fn violation(report: &VerifyReport, root: &SourceRoot) -> Option<Value> {
     let property = report.property.as_ref()?;
-    let model = report.model.to_uppercase();
+    let model = report.model.to_string();
     let mut text = match report.verdict {
         Verdict::UnwindingBound => format!(
             "Unwinding bound reached under {model}: a loop can run more than --unwind allows"

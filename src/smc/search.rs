@@ -104,12 +104,22 @@ pub fn proc_kilobytes(text: &str, key: &str) -> Option<u64> {
 /// The kind of the violation a non-robust execution is.
 pub const NOT_ROBUST: &str = "robustness";
 
+/// The search that answered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SearchKind {
+    /// Reads-from stateless model checking.
+    #[default]
+    RfSmc,
+    /// The explicit-state search.
+    Explicit,
+}
+
 /// What the search counted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Statistics {
-    /// The search that answered: `rf-smc` (reads-from stateless model
-    /// checking) or `explicit` (the explicit-state search).
-    pub search: &'static str,
+    /// The search that answered.
+    pub search: SearchKind,
     /// Why RF-SMC left the program to the explicit search, if it did.
     pub fallback: Option<&'static str>,
     /// Reads-from classes RF-SMC explored (one execution each).

@@ -15,6 +15,7 @@ use crate::options::MemoryModel;
 use crate::options::SmaImplementation;
 use crate::passes::TranslationMap;
 use crate::report::document::{Verdict, VerifyReport};
+use crate::report::kinds::WitnessSource;
 use crate::report::property::PropertyReport;
 
 /// What an engine found violated, with the evidence of the execution.
@@ -178,7 +179,7 @@ pub fn check_and_explain(
             false => Verdict::UncheckedViolation,
         };
         report.conclude(unchecked);
-        report.witness = Some(witness_report(&decoded.sma_order, "sma-trace"));
+        report.witness = Some(witness_report(&decoded.sma_order, WitnessSource::SmaTrace));
         return;
     }
     report.check.performed = true;
@@ -194,7 +195,7 @@ pub fn check_and_explain(
         Ok(witness) => {
             report.check.realisable = Some(true);
             report.conclude(violation);
-            report.witness = Some(witness_report(&witness, "native-check"));
+            report.witness = Some(witness_report(&witness, WitnessSource::NativeCheck));
             if !bound_reached {
                 let found = diagnosis::diagnose(decoded, &witness, model);
                 report.diagnosis = Some(renderer.diagnosis(&found, model));
@@ -203,7 +204,7 @@ pub fn check_and_explain(
         Err(reason) => {
             report.check.realisable = Some(false);
             report.check.reason = Some(reason.clone());
-            report.witness = Some(witness_report(&decoded.sma_order, "sma-trace"));
+            report.witness = Some(witness_report(&decoded.sma_order, WitnessSource::SmaTrace));
             report.conclude_with(
                 Verdict::CheckFailed,
                 format!("the counterexample failed the native check: {reason}"),

@@ -19,6 +19,7 @@ use crate::report::document::{
     CbmcReport, CheckReport, DeadlockCheck, DiagnosticReport, Goal, Invocation, KeptPrograms,
     PropertyReport, Verdict, VerifyReport, WarningReport,
 };
+use crate::report::kinds::AnsweringEngine;
 use crate::report::{json as render_json, sarif as render_sarif, text as render_text};
 use crate::trace::execution::Decoded;
 use crate::trace::explain::{self, Counterexample, Evidence};
@@ -153,21 +154,21 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         verdict: Verdict::BackendError,
         exit_code: Verdict::BackendError.exit_code(),
         file: request.file.display().to_string(),
-        model: request.options.sma.model().name(),
+        model: request.options.sma.model(),
         sma: request.options.sma,
         bounds: request.options.bounds.clone(),
         unwinding_assertions: request.options.unwinding_assertions,
         sufficient_bounds: None,
         sufficient_nmalloc: None,
         cuts_wide_values: false,
-        engine: "cbmc",
+        engine: AnsweringEngine::Cbmc,
         native: None,
         cbmc: None,
         found_under_sc: false,
         property: None,
         check: CheckReport {
             performed: false,
-            model: request.options.sma.model().name(),
+            model: request.options.sma.model(),
             realisable: None,
             reason: None,
         },
@@ -455,7 +456,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         (Some(run), Some(sc_program)) => {
             report.cbmc = Some(cbmc_report(&runs.cbmc, &run, None));
             report.found_under_sc = true;
-            report.check.model = MemoryModel::Sc.name();
+            report.check.model = MemoryModel::Sc;
             conclude(
                 request,
                 report,
@@ -507,7 +508,7 @@ fn native_only(
 ) {
     let (answer, seconds) = run.finish();
     report.native = Some(native::native_report(&answer, seconds));
-    report.engine = "smc";
+    report.engine = AnsweringEngine::Smc;
     match answer {
         Ok(answer) => native::conclude(request, report, answer, map),
         Err(crate::smc::NoAnswer::Declined(declined)) => stop(

@@ -13,6 +13,8 @@ use crate::passes::properties::PropertyKind;
 use crate::report::document::{
     DeadlockCheck, NativeReport, NativeStatistics, PropertyReport, ReachReport, Verdict,
 };
+use crate::report::kinds::{AnsweringEngine, NativeOutcome, NativeSearch};
+use crate::smc::search::SearchKind;
 use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
 use crate::trace::execution;
 use std::sync::Arc;
@@ -121,14 +123,18 @@ pub fn is_definitive(answer: &Answer) -> bool {
 /// The run's summary for the report.
 pub fn native_report(answer: &Result<Answer, NoAnswer>, seconds: f64) -> NativeReport {
     let (outcome, reason, statistics) = match answer {
-        Ok(Answer::Safe(statistics, _)) => ("safe", None, Some(*statistics)),
-        Ok(Answer::Violation { statistics, .. }) => ("violation", None, Some(*statistics)),
-        Err(NoAnswer::Declined(declined)) => ("declined", Some(declined.reason.clone()), None),
-        Err(NoAnswer::Cancelled) => ("stopped", None, None),
-        Err(NoAnswer::Timeout) => ("timeout", None, None),
-        Err(NoAnswer::Failed(reason)) => ("failed", Some(reason.clone()), None),
+        Ok(Answer::Safe(statistics, _)) => (NativeOutcome::Safe, None, Some(*statistics)),
+        Ok(Answer::Violation { statistics, .. }) => {
+            (NativeOutcome::Violation, None, Some(*statistics))
+        }
+        Err(NoAnswer::Declined(declined)) => {
+            (NativeOutcome::Declined, Some(declined.reason.clone()), None)
+        }
+        Err(NoAnswer::Cancelled) => (NativeOutcome::Stopped, None, None),
+        Err(NoAnswer::Timeout) => (NativeOutcome::Timeout, None, None),
+        Err(NoAnswer::Failed(reason)) => (NativeOutcome::Failed, Some(reason.clone()), None),
         Err(stopped @ NoAnswer::MemoryLimit { .. }) => {
-            ("memory-limit", Some(stopped.to_string()), None)
+            (NativeOutcome::MemoryLimit, Some(stopped.to_string()), None)
         }
     };
     NativeReport {
@@ -141,7 +147,10 @@ pub fn native_report(answer: &Result<Answer, NoAnswer>, seconds: f64) -> NativeR
 
 fn statistics_report(statistics: Statistics) -> NativeStatistics {
     NativeStatistics {
-        search: statistics.search,
+        search: match statistics.search {
+            SearchKind::RfSmc => NativeSearch::RfSmc,
+            SearchKind::Explicit => NativeSearch::Explicit,
+        },
         fallback: statistics.fallback,
         reads_from_classes: statistics.reads_from_classes,
         states: statistics.states,
@@ -182,8 +191,8 @@ pub fn conclude(
     answer: Answer,
     map: &TranslationMap,
 ) {
-    report.engine = "smc";
-    report.check.model = request.options.sma.model().name();
+    report.engine = AnsweringEngine::Smc;
+    report.check.model = request.options.sma.model();
     if request.deadlock_check {
         report.deadlock = DeadlockCheck::Checked;
     }

@@ -3,8 +3,9 @@
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
 use super::document::{
-    CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal, PropertyKind, PropertyReport,
-    StepKind, StepReport, Verdict, VerifyReport, WarningReport,
+    AnsweringEngine, CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal, NativeSearch,
+    PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport, WarningReport,
+    WitnessSource,
 };
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
@@ -46,7 +47,7 @@ impl Style {
 pub fn render(report: &VerifyReport, color: bool) -> String {
     let style = Style { color };
     let mut out = String::new();
-    let model = report.model.to_uppercase();
+    let model = report.model.to_string();
     let unreached = report
         .reach
         .as_ref()
@@ -125,7 +126,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
                  This is a defect of lazysma's translation, not a bug in your program.\n\
                  Please report it with the program and the options used.",
                 style.red("INTERNAL ERROR:"),
-                report.check.model.to_uppercase(),
+                report.check.model,
                 report.check.reason.as_deref().unwrap_or("no reason given")
             );
         }
@@ -141,9 +142,9 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
     }
     if let Some(witness) = &report.witness {
         let title = match witness.source {
-            "native-check" => format!(
+            WitnessSource::NativeCheck => format!(
                 "Witness: an interleaving the native {} check confirms",
-                report.check.model.to_uppercase()
+                report.check.model
             ),
             _ => "Counterexample in the order CBMC's trace recorded it (not checked)".to_string(),
         };
@@ -156,7 +157,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
     }
     if let Some(diagnosis) = &report.diagnosis {
         let _ = writeln!(out, "\n{} {}", style.bold("Diagnosis:"), diagnosis.summary);
-        cycle(&mut out, &diagnosis.cycle, &report.model.to_uppercase());
+        cycle(&mut out, &diagnosis.cycle, &report.model.to_string());
         for reordering in &diagnosis.reorderings {
             let _ = writeln!(out, "  - {}", reordering.explanation);
         }
@@ -356,14 +357,8 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
     }
     if let Some(cbmc) = &report.cbmc {
         let check = match (report.check.performed, report.check.realisable) {
-            (true, Some(true)) => format!(
-                "; native {} check: confirmed",
-                report.check.model.to_uppercase()
-            ),
-            (true, Some(false)) => format!(
-                "; native {} check: FAILED",
-                report.check.model.to_uppercase()
-            ),
+            (true, Some(true)) => format!("; native {} check: confirmed", report.check.model),
+            (true, Some(false)) => format!("; native {} check: FAILED", report.check.model),
             _ => String::new(),
         };
         let solver = match (&cbmc.sat_solver, cbmc.decided_by.as_deref()) {
@@ -434,7 +429,7 @@ const DEADLOCK_NOT_CHECKED: &str = "(deadlocks were not checked, nor waits that 
 
 /// The SMA whose run gave the verdict.
 fn checked_by(report: &VerifyReport) -> String {
-    if report.engine == "smc" {
+    if report.engine == AnsweringEngine::Smc {
         format!("native engine, {}", report.model)
     } else if report.found_under_sc {
         format!("sc, beside {}", report.sma.name())
@@ -514,7 +509,7 @@ fn unchecked_clause(report: &VerifyReport) -> String {
 /// which apply to this run cut off (not the buffer space, the memory clock
 /// or the heap when they are enough for every execution of the program).
 fn safe_note(report: &VerifyReport) -> String {
-    if report.engine == "smc" {
+    if report.engine == AnsweringEngine::Smc {
         return native_safe_note(report);
     }
     let (qsize_enough, clock_enough) = report
@@ -585,7 +580,7 @@ fn native_line(native: &super::document::NativeReport) -> String {
         if let Some(why) = statistics.fallback {
             line.push_str(&format!(" (RF-SMC does not handle {why} yet)"));
         }
-        if statistics.search == "rf-smc" {
+        if statistics.search == NativeSearch::RfSmc {
             line.push_str(&format!(
                 ", {} reads-from classes",
                 statistics.reads_from_classes

@@ -6,7 +6,7 @@
 
 use super::reduction::Footprints;
 use crate::smc::interpreter::eval::Choices;
-use crate::smc::search::{Limits, PathStep, Statistics, Stopped};
+use crate::smc::search::{Limits, PathStep, SearchKind, Statistics, Stopped};
 use crate::smc::semantics::machine::{Machine, Move, Outcome, State, Status, Violation};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -92,7 +92,7 @@ struct Frame {
 pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics), Stopped> {
     let started = Instant::now();
     let mut statistics = Statistics {
-        search: "explicit",
+        search: SearchKind::Explicit,
         ..Statistics::default()
     };
     let mut visited: HashSet<Fingerprint> = HashSet::new();

@@ -18,7 +18,7 @@ use super::mutation::{Mutation, Trace};
 use super::oracle::{Verdict, witness};
 use super::run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
 use crate::options::MemoryModel;
-use crate::smc::search::{Limits, NOT_ROBUST, PathStep, Statistics, Stopped};
+use crate::smc::search::{Limits, NOT_ROBUST, PathStep, SearchKind, Statistics, Stopped};
 use crate::smc::semantics::machine::{Machine, State, Violation};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -117,7 +117,7 @@ pub fn explore_collecting(
         initial: initial_state.memory,
         sets: Vec::new(),
         statistics: Statistics {
-            search: "rf-smc",
+            search: SearchKind::RfSmc,
             ..Statistics::default()
         },
         finals: collect.then(Vec::new),

@@ -210,7 +210,7 @@ impl Renderer<'_> {
     pub fn witness(
         &self,
         witness: &Witness,
-        source: &'static str,
+        source: WitnessSource,
         failing: Option<usize>,
     ) -> WitnessReport {
         // The failing thread's last step: its last memory access, after
@@ -240,7 +240,11 @@ impl Renderer<'_> {
 
     /// The witness in report form of a property that fails after its
     /// last step (a deadlock: no thread can move once every step is done).
-    pub fn witness_failing_at_end(&self, witness: &Witness, source: &'static str) -> WitnessReport {
+    pub fn witness_failing_at_end(
+        &self,
+        witness: &Witness,
+        source: WitnessSource,
+    ) -> WitnessReport {
         let rows = self.steps_failing(witness, None);
         WitnessReport {
             source,

@@ -183,7 +183,7 @@ fn steps_after_the_failing_threads_last_step_are_after_the_failure() {
         map: &map,
         atomic_writes: false,
     };
-    let report = renderer.witness(&witness, "native-check", Some(0));
+    let report = renderer.witness(&witness, WitnessSource::NativeCheck, Some(0));
     assert_eq!(report.fails_after_step, Some(1));
     let marks: Vec<(&str, bool)> = report
         .steps
@@ -199,7 +199,7 @@ fn steps_after_the_failing_threads_last_step_are_after_the_failure() {
         ]
     );
     // failing in the worker: after its load, the last step
-    let report = renderer.witness(&witness, "native-check", Some(1));
+    let report = renderer.witness(&witness, WitnessSource::NativeCheck, Some(1));
     assert_eq!(report.fails_after_step, Some(3));
     assert!(report.steps.iter().all(|r| !r.after_failure));
     // a store issued before the failure that reaches memory after it
@@ -211,7 +211,7 @@ fn steps_after_the_failing_threads_last_step_are_after_the_failure() {
             .chain([step(3, Phase::Execute), step(2, Phase::Memory)])
             .collect(),
     };
-    let report = renderer.witness(&witness, "native-check", Some(1));
+    let report = renderer.witness(&witness, WitnessSource::NativeCheck, Some(1));
     let marks: Vec<(&str, bool)> = report
         .steps
         .iter()
@@ -229,7 +229,7 @@ fn steps_after_the_failing_threads_last_step_are_after_the_failure() {
     assert_eq!(report.fails_after_step, Some(3));
     assert_eq!(
         renderer
-            .witness(&witness, "native-check", None)
+            .witness(&witness, WitnessSource::NativeCheck, None)
             .fails_after_step,
         None
     );
