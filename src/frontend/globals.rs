@@ -10,7 +10,7 @@ use super::values::fits_shared_memory;
 use crate::ir::{Location, PlainGlobal};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// The most scalars shared memory may hold in globals: each is one location
 /// of the shared memory abstraction, which lazysma's tables and the SMA's
@@ -229,7 +229,12 @@ impl<'a> Lowerer<'a> {
                 .insert(name.to_string(), Global::Plain { id, ty });
             return Ok(());
         }
-        let ty = self.completed_array(ty, init, &|_| false)?;
+        let ty = match init.and_then(literal_initialiser) {
+            Some(literal) if matches!(ty, CType::Array(_, 0)) => {
+                self.literal_type(&literal.node)?
+            }
+            _ => self.completed_array(ty, init, &|_| false)?,
+        };
         self.check_shared_size(name, &ty, span)?;
         let base = self.program.locations.len() as u32;
         let mut locations = Vec::new();
@@ -396,8 +401,13 @@ impl<'a> Lowerer<'a> {
                 None => Ok(()),
             },
             (Initializer::List(items), CType::Array(..) | CType::Struct(_)) => {
-                let parts = self.braced_initialiser(ty, items, &|_| false)?;
+                let parts = self.static_braced_parts(ty, items)?;
                 self.initialise_parts(ty, &parts, values, offset, init.span)
+            }
+            (Initializer::Expression(e), CType::Array(..) | CType::Struct(_))
+                if literal_initialiser(init).is_some() =>
+            {
+                self.initialise_from_literal(ty, e, values, offset)
             }
             _ => self.refuse(
                 init.span,
@@ -405,6 +415,129 @@ impl<'a> Lowerer<'a> {
                 Some("initialise the object with constants"),
             ),
         }
+    }
+
+    /// The initial values of an array or a struct initialised by a compound
+    /// literal of its type (`lib_t lib = (lib_t){ 1, 2, &m };`, GNU C at
+    /// file scope), at `offset` in `values`: those of the literal's braced
+    /// list, as if it initialised the object itself.
+    fn initialise_from_literal(
+        &mut self,
+        ty: &CType,
+        e: &'a Node<Expression>,
+        values: &mut [i64],
+        offset: usize,
+    ) -> LResult<()> {
+        let Expression::CompoundLiteral(literal) = &e.node else {
+            return self.refuse(e.span, "this initialiser", None);
+        };
+        let literal_ty = self.literal_type(&literal.node)?;
+        if !self.same_object_type(ty, &literal_ty) {
+            return self.refuse(
+                e.span,
+                "a compound literal of another type than the object it initialises",
+                Some("give the literal the object's own type"),
+            );
+        }
+        let parts = self.static_braced_parts(ty, &literal.node.initializer_list)?;
+        self.initialise_parts(ty, &parts, values, offset, e.span)
+    }
+
+    /// The subobjects of an object of aggregate type `ty` that the braced
+    /// list `items` of a static initialiser fills
+    /// ([`Lowerer::braced_initialiser`]): a compound literal of a struct
+    /// type fills a struct subobject whole (`{ (lib_t){ 1, 2 }, 5 }`).
+    fn static_braced_parts(
+        &mut self,
+        ty: &CType,
+        items: &'a [Node<InitializerListItem>],
+    ) -> LResult<BTreeMap<u64, Part<'a>>> {
+        let mut literals = HashSet::new();
+        self.struct_literals(items, &mut literals);
+        let whole =
+            |expression: &'a Node<Expression>| literals.contains(&std::ptr::from_ref(expression));
+        self.braced_initialiser(ty, items, &whole)
+    }
+
+    /// Adds to `literals` the compound literals of a struct type among
+    /// `items`, nested lists included.
+    fn struct_literals(
+        &mut self,
+        items: &'a [Node<InitializerListItem>],
+        literals: &mut HashSet<*const Node<Expression>>,
+    ) {
+        for item in items {
+            match &item.node.initializer.node {
+                Initializer::List(inner) => self.struct_literals(inner, literals),
+                Initializer::Expression(e) => {
+                    if let Expression::CompoundLiteral(literal) = &e.node
+                        && let Ok(CType::Struct(_)) = self.types.type_name(&literal.node.type_name)
+                    {
+                        literals.insert(std::ptr::from_ref(&**e));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The type of the object a compound literal makes: its type name, an
+    /// array without a length one past the last element its list
+    /// initialises (`(int[]){ 1, 2, 3 }` has 3).
+    fn literal_type(&mut self, literal: &'a CompoundLiteral) -> LResult<CType> {
+        let (ty, _) = self.types.type_name(&literal.type_name)?.without_atomic();
+        let CType::Array(element, 0) = &ty else {
+            return Ok(ty);
+        };
+        let parts = self.static_braced_parts(&ty, &literal.initializer_list)?;
+        let length = parts.keys().next_back().map_or(0, |last| last + 1);
+        Ok(CType::Array(element.clone(), length))
+    }
+
+    /// Whether objects of types `a` and `b` are laid out alike: the same
+    /// type, or structs of the same fields, or arrays of as many such
+    /// elements.
+    fn same_object_type(&self, a: &CType, b: &CType) -> bool {
+        match (a, b) {
+            (CType::Struct(x), CType::Struct(y)) => {
+                x == y || self.types.structs[*x].fields == self.types.structs[*y].fields
+            }
+            (CType::Array(x, m), CType::Array(y, n)) => m == n && self.same_object_type(x, y),
+            (x, y) => x == y,
+        }
+    }
+
+    /// The object of a compound literal whose address a global's
+    /// initialiser takes (`int *p = (int[]){ 1, 2 };`, `struct s *q =
+    /// &(struct s){ 1 };`): a global of the literal's type, named
+    /// `literal#N`, initialised from its list; its first location. `None`
+    /// for another expression.
+    fn static_literal_object(&mut self, e: &'a Node<Expression>) -> LResult<Option<i64>> {
+        let Some((literal, decays)) = addressed_literal(e) else {
+            return Ok(None);
+        };
+        let ty = self.literal_type(&literal.node)?;
+        if decays && !matches!(ty, CType::Array(..)) {
+            return Ok(None);
+        }
+        let count = self
+            .globals
+            .keys()
+            .filter(|name| name.starts_with("literal#"))
+            .count();
+        let base = self.program.locations.len() as u32;
+        self.declare_global(&format!("literal#{count}"), ty.clone(), None, false, e.span)?;
+        let mut values = vec![0; self.types.size(&ty) as usize];
+        let parts = self.static_braced_parts(&ty, &literal.node.initializer_list)?;
+        self.initialise_parts(&ty, &parts, &mut values, 0, e.span)?;
+        for (location, value) in self.program.locations[base as usize..]
+            .iter_mut()
+            .zip(values)
+        {
+            if !location.is_mutex {
+                location.initial = value;
+            }
+        }
+        Ok(Some(i64::from(base)))
     }
 
     /// The initial values of the subobjects of an array or a struct that a
@@ -564,6 +697,10 @@ impl<'a> Lowerer<'a> {
             self.note_address_taken(&crate::ir::Expr::Const(address));
             return Ok(address * self.program.address_unit());
         }
+        if let Some(address) = self.static_literal_object(e)? {
+            self.note_address_taken(&crate::ir::Expr::Const(address));
+            return Ok(address * self.program.address_unit());
+        }
         match self.static_address(e) {
             Some(address) => {
                 self.note_address_taken(&crate::ir::Expr::Const(address));
@@ -617,5 +754,32 @@ impl<'a> Lowerer<'a> {
             }
             _ => None,
         }
+    }
+}
+
+/// The compound literal an initialiser is (`(lib_t){ 1, 2, &m }`), if any.
+fn literal_initialiser(init: &Node<Initializer>) -> Option<&Node<CompoundLiteral>> {
+    match &init.node {
+        Initializer::Expression(e) => match &e.node {
+            Expression::CompoundLiteral(literal) => Some(literal),
+            _ => None,
+        },
+        Initializer::List(_) => None,
+    }
+}
+
+/// The compound literal whose address `e` is, and whether it is the
+/// literal itself, which decays to its first element's address only if it
+/// is an array (`(int[]){ 1 }`), rather than `&` of it (`&(struct s){ 1 }`).
+fn addressed_literal(e: &Node<Expression>) -> Option<(&Node<CompoundLiteral>, bool)> {
+    match &super::analysis::scan::uncast(e).node {
+        Expression::CompoundLiteral(literal) => Some((literal, true)),
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            match &u.node.operand.node {
+                Expression::CompoundLiteral(literal) => Some((literal, false)),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }

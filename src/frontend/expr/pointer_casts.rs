@@ -57,7 +57,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                         Some("memory is made of whole scalars here: the bytes of one cannot be accessed one by one; copy the value instead"),
                     );
                 }
-                if !self.compatible_pointees(target, source) {
+                if !self.compatible_pointees(target, source)
+                    && !self.first_member_of(target, source)
+                    && !self.first_member_of(source, target)
+                {
                     return self.lw.refuse(
                         span,
                         "a cast that reinterprets memory between different object types",
@@ -218,6 +221,31 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expression::BinaryOperator(b) if matches!(b.node.operator.node,
                 BinaryOperator::BitwiseAnd | BinaryOperator::BitwiseOr | BinaryOperator::BitwiseXor));
         bit_operation || (!matches!(target, CType::Void) && !matches!(lowered, Expr::Const(_)))
+    }
+
+    /// Whether `member` is the first member of the struct `outer`, or the
+    /// first member of its first member, and so on (C11 6.7.2.1p15: a
+    /// pointer to a struct, converted, points to its first member, and
+    /// back). Memory is one location per scalar and a pointer to a struct
+    /// is the location of its first scalar, so the converted pointer is
+    /// the same address; the accesses through it are checked, as those
+    /// through any converted pointer, against what it may reach. A first
+    /// member that shared memory leaves out as padding is none.
+    pub(in crate::frontend) fn first_member_of(&self, outer: &CType, member: &CType) -> bool {
+        let CType::Struct(id) = outer.clone().without_atomic().0 else {
+            return false;
+        };
+        let info = &self.lw.types.structs[id];
+        if info.is_union {
+            return false;
+        }
+        let Some((name, first)) = info.fields.as_ref().and_then(|fields| fields.first()) else {
+            return false;
+        };
+        if info.declared.first().map(|(declared, _)| declared) != Some(name) {
+            return false;
+        }
+        self.compatible_pointees(first, member) || self.first_member_of(first, member)
     }
 
     /// Whether a pointer to `a` may be used as a pointer to `b`.
