@@ -7,15 +7,25 @@
 //! access through `j->next`, `j` loaded from a queue, reaches the `next`
 //! member of the heap blocks, not `main`'s counters.
 //!
-//! A value may be exactly one location (`&s.next`, one past the end of an
-//! array), anywhere in one static object (after an offset the analysis
-//! does not know), one member of every heap block, or anywhere in the heap.
-//! A constant offset moves a pointer; the front end puts the pointer first
-//! (`p + 1`, `&a[i]` is `a + i`), so a constant added last is an offset and
-//! no address, and an index added to a constant address stays in the
-//! object holding it (the front end keeps a constant moved out of its
-//! object a sum, `a + 3`, whose `a` is the object). A constant counts as
-//! an address only of an object whose address the program takes.
+//! A value may be exactly one location of a static object (`&s.next`),
+//! exactly one past the end of one (`a + 3` for `int a[3]`), anywhere in
+//! one static object (after an offset the analysis does not know), one
+//! member of every heap block, or anywhere in the heap. An exact location
+//! keeps the object it points into: the location one past the end of `a`
+//! is the first of the object after it, but an index added to `a + 3`
+//! stays in `a`, and one added to `b` (`b[i]`) stays in `b`. A constant
+//! offset moves a pointer; the front end puts the pointer first (`p + 1`,
+//! `&a[i]` is `a + i`), so a constant added last is an offset and no
+//! address (so is one converted to an integer narrower than a pointer,
+//! `i + 1u`), and a constant address in a statement is inside the object
+//! holding it: the front end keeps a constant moved out of its object a
+//! sum, `a + 3`, whose `a` is the object, except for a constant index
+//! (`&a[3]` folds into the location after `a`), so a constant at the start
+//! of an object may also be one past the end of an object before it that
+//! ends with an array element. A global's initial value keeps no sum: at
+//! the start of an object it may be one past the end of whichever object
+//! is before it. A constant counts as an address only of an object whose
+//! address the program takes.
 //!
 //! The facts hold for every execution in which no pointer leaves what it
 //! may point into: the printer checks each access through a pointer
@@ -29,15 +39,19 @@
 //! thread's statements until nothing changes.
 
 use super::{MemoryLayout, RmwCode, SeqStmt, SeqThread, SequentialProgram};
-use crate::ir::{BinaryOp, Expr, LocalId, Place, PlainGlobalId, UnaryOp};
+use crate::ir::{BinaryOp, Expr, LocalId, Place, PlainGlobalId, Ty, UnaryOp};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a pointer value may point into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Pointee {
-    /// Exactly this static location (`&s.next`, `&a[2]`, one past the end
-    /// of an array).
+    /// Exactly this location, inside the static object holding it
+    /// (`&s.next`, `&a[2]`); past the static objects, a heap location.
     Location(u32),
+    /// Exactly the location one past the end of the static object that
+    /// starts at this location (`a + 3` for `int a[3]`): an unknown offset
+    /// moves it into that object, not into the one after it.
+    End(u32),
     /// Any location of a static object, by its first location.
     Object(u32),
     /// Scalar `k` of any heap block.
@@ -130,6 +144,10 @@ pub struct PointsTo {
     /// count bytes).
     per_scalar: bool,
     memory: MemoryLayout,
+    /// The static objects, by their first location, whose last scalar is
+    /// an element of an array: a constant index may make the address one
+    /// past their end a constant (`&a[3]` of `int a[3]`).
+    array_ends: BTreeSet<u32>,
 }
 
 /// Finds the points-to facts of `program`.
@@ -137,24 +155,49 @@ pub fn points_to(program: &SequentialProgram) -> PointsTo {
     PointsTo::of(
         &program.memory,
         program.map.value_types.byte_addresses,
+        &array_ends(&program.memory, &program.map.locations),
         &program.threads,
     )
 }
 
+/// The static objects of `memory`, by their first location, whose last
+/// location is an element of an array, by the locations' `names`
+/// (`a[2]`, `s.nodes[1].next`).
+fn array_ends(memory: &MemoryLayout, names: &[String]) -> BTreeSet<u32> {
+    let last_is_element = |&(first, scalars): &(u32, u32)| {
+        let last = (first + scalars).checked_sub(1).map(|last| last as usize);
+        last.and_then(|last| names.get(last))
+            .is_some_and(|name| name.contains('['))
+    };
+    memory
+        .objects
+        .iter()
+        .filter(|object| last_is_element(object))
+        .map(|&(first, _)| first)
+        .collect()
+}
+
 impl PointsTo {
     /// The facts of `threads` over `memory` (pointer values are byte
-    /// addresses with `byte_addresses`).
-    fn of(memory: &MemoryLayout, byte_addresses: bool, threads: &[SeqThread]) -> PointsTo {
+    /// addresses with `byte_addresses`), whose objects `array_ends` end
+    /// with an array.
+    fn of(
+        memory: &MemoryLayout,
+        byte_addresses: bool,
+        array_ends: &BTreeSet<u32>,
+        threads: &[SeqThread],
+    ) -> PointsTo {
         let mut facts = PointsTo {
             variables: BTreeMap::new(),
             cells: BTreeMap::new(),
             everywhere: Pointees::default(),
             per_scalar: !byte_addresses,
             memory: memory.clone(),
+            array_ends: array_ends.clone(),
         };
         let unit = facts.unit();
         for (location, &initial) in memory.initial_values.iter().enumerate() {
-            let pointees = facts.constant(initial, unit);
+            let pointees = facts.initial_constant(initial, unit);
             if !pointees.is_empty() {
                 facts
                     .cells
@@ -218,6 +261,7 @@ impl PointsTo {
         for pointee in pointees.set {
             match pointee {
                 Pointee::Location(location) => add(location, true),
+                Pointee::End(first) => add(self.end_of(first), true),
                 Pointee::Object(first) => {
                     let scalars = layout
                         .object_of(i64::from(first))
@@ -277,7 +321,7 @@ impl PointsTo {
                 let new = match (op, operand) {
                     (RmwCode::Exchange | RmwCode::Cas, _) => self.value(slot, operand, unit),
                     // a constant step or mask is no address
-                    (_, Expr::Const(_)) => self.blurred(old.clone()),
+                    (_, operand) if offset_constant(operand).is_some() => self.blurred(old.clone()),
                     _ => self.blurred(old.clone().union(&self.value(slot, operand, unit))),
                 };
                 let assigned = target
@@ -406,18 +450,28 @@ impl PointsTo {
     /// The pointees of `a op b`. A constant added last is an offset (the
     /// front end puts the pointer first: `p + 1`, `&a[i]` is `a + i`), and
     /// so is a constant factor, divisor, shift or mask (a pointer's bits
-    /// taken apart): no address.
+    /// taken apart): no address. With byte addresses, the location of an
+    /// access (`unit` 1) at `p >> 3` is where `p` points, and the value
+    /// `l * 8` points to the location `l`.
     fn binary(&self, slot: usize, op: BinaryOp, a: &Expr, b: &Expr, unit: i64) -> Pointees {
         use BinaryOp::*;
+        let (left, right) = (offset_constant(a), offset_constant(b));
         match (op, a, b) {
             (Eq | Ne | Lt | Le | Gt | Ge | LogicalAnd | LogicalOr, _, _) => Pointees::default(),
-            (Add | Sub, pointer, Expr::Const(offset)) => {
+            (Add | Sub, pointer, _) if right.is_some() => {
+                let offset = right.unwrap_or_default();
                 let offset = if op == Sub {
                     offset.wrapping_neg()
                 } else {
-                    *offset
+                    offset
                 };
                 self.shifted(self.value(slot, pointer, unit), offset, unit)
+            }
+            (Shr, pointer, _) if self.is_location_of_byte_address(unit, right) => {
+                self.value(slot, pointer, crate::ir::BYTE_ADDRESS_UNIT)
+            }
+            (Mul, location, _) if self.is_byte_address_of_location(unit, right) => {
+                self.value(slot, location, 1)
             }
             // an index into the object holding the constant (`&a[i]`):
             // the front end keeps a constant that left its object a sum
@@ -425,17 +479,36 @@ impl PointsTo {
                 let indexed = self.within_objects(self.constant(*base, unit));
                 indexed.union(&self.blurred(self.value(slot, index, unit)))
             }
-            (_, operand, Expr::Const(_))
-            | (Mul | Div | Rem | Shl | Shr | BitAnd | BitOr | BitXor, Expr::Const(_), operand) => {
+            (_, operand, _) if right.is_some() => self.blurred(self.value(slot, operand, unit)),
+            (Mul | Div | Rem | Shl | Shr | BitAnd | BitOr | BitXor, _, operand)
+                if left.is_some() =>
+            {
                 self.blurred(self.value(slot, operand, unit))
             }
             _ => self.blurred(self.value(slot, a, unit).union(&self.value(slot, b, unit))),
         }
     }
 
+    /// Whether a value (`unit` the address unit) times `factor` is the
+    /// byte address of a location (`&a[i]` is `(a + i) * 8`): by the
+    /// address unit, when pointer values are byte addresses.
+    fn is_byte_address_of_location(&self, unit: i64, factor: Option<i64>) -> bool {
+        let bytes = crate::ir::BYTE_ADDRESS_UNIT;
+        !self.per_scalar && unit == bytes && factor == Some(bytes)
+    }
+
+    /// Whether a shift right by `shift` of a pointer value is the location
+    /// of an access (`unit` 1) at a byte address: by the address unit's
+    /// bits, when pointer values are byte addresses.
+    fn is_location_of_byte_address(&self, unit: i64, shift: Option<i64>) -> bool {
+        let bits = i64::from(crate::ir::BYTE_ADDRESS_UNIT.trailing_zeros());
+        !self.per_scalar && unit == 1 && shift == Some(bits)
+    }
+
     /// `pointees` moved by `offset` (in units of `unit`): an exact
-    /// location moves by it, a heap scalar moves within its block (or may
-    /// be any heap location once outside).
+    /// location moves by it inside its object or to the end of it (moved
+    /// out of it, it is wherever it lands), a heap scalar moves within its
+    /// block (or may be any heap location once outside).
     fn shifted(&self, pointees: Pointees, offset: i64, unit: i64) -> Pointees {
         if offset % unit != 0 {
             return self.blurred(pointees);
@@ -447,15 +520,14 @@ impl PointsTo {
                 .and_then(|to| u32::try_from(to).ok())
         };
         pointees.map(|pointee| match pointee {
-            // a location past every other one is no address: the pointer
-            // may be anywhere in its object (the locations stay finitely
-            // many, so the iteration ends)
-            Pointee::Location(location) => {
-                match moved(location).filter(|&to| to > 0 && to <= self.memory.location_count()) {
-                    Some(location) => Pointees::one(Pointee::Location(location)),
-                    None => self.blurred(Pointees::one(pointee)),
-                }
-            }
+            Pointee::Location(location) => match moved(location) {
+                Some(to) => self.moved_exact(pointee, to),
+                None => self.blurred(Pointees::one(pointee)),
+            },
+            Pointee::End(first) => match moved(self.end_of(first)) {
+                Some(to) => self.moved_exact(pointee, to),
+                None => self.blurred(Pointees::one(pointee)),
+            },
             Pointee::HeapScalar(k) => match moved(k).filter(|&k| i64::from(k) < size) {
                 Some(k) => Pointees::one(Pointee::HeapScalar(k)),
                 None => Pointees::one(Pointee::Heap),
@@ -464,34 +536,63 @@ impl PointsTo {
         })
     }
 
-    /// `pointees` after an offset the analysis does not know: an exact
-    /// location may be any of its object (or of the object it is one past
-    /// the end of), a heap scalar any heap location.
-    fn blurred(&self, pointees: Pointees) -> Pointees {
-        let layout = &self.memory;
-        pointees.map(|pointee| match pointee {
-            Pointee::Location(location) if location < layout.heap_base => {
-                let objects = [Some(location), location.checked_sub(1)]
-                    .into_iter()
-                    .flatten();
-                let firsts = objects
-                    .filter_map(|location| layout.object_of(i64::from(location)))
-                    .map(|(first, _)| first);
-                Pointees {
-                    set: firsts.map(Pointee::Object).collect(),
-                    anything: false,
-                }
+    /// The exact pointee `from` moved to the location `to`: inside its
+    /// static object or to its end, `to` in that object; out of it, the
+    /// exact location `to` of whichever object it lands in or ends at. A
+    /// location past every other one is no address: the pointer may be
+    /// anywhere in its object (the locations stay finitely many, so the
+    /// iteration ends).
+    fn moved_exact(&self, from: Pointee, to: u32) -> Pointees {
+        if to == 0 || to > self.memory.location_count() {
+            return self.blurred(Pointees::one(from));
+        }
+        let object = match from {
+            Pointee::End(first) => Some(first),
+            Pointee::Location(location) if location < self.memory.heap_base => self
+                .memory
+                .object_of(i64::from(location))
+                .map(|(first, _)| first),
+            _ => None,
+        };
+        match object {
+            Some(first) if (first..self.end_of(first)).contains(&to) => {
+                Pointees::one(Pointee::Location(to))
             }
-            Pointee::Location(_) | Pointee::HeapScalar(_) | Pointee::Heap => {
-                Pointees::one(Pointee::Heap)
-            }
-            object @ Pointee::Object(_) => Pointees::one(object),
-        })
+            Some(first) if to == self.end_of(first) => Pointees::one(Pointee::End(first)),
+            _ => self.landed(to),
+        }
     }
 
-    /// `pointees` with each exact static location widened to its object
-    /// (not to the one it may be one past the end of).
-    fn within_objects(&self, pointees: Pointees) -> Pointees {
+    /// The exact location `to` reached without knowing the object the
+    /// pointer points into: a location of the object holding it (or of
+    /// the heap), and the end of the static object just before it.
+    fn landed(&self, to: u32) -> Pointees {
+        let mut pointees = Pointees::one(Pointee::Location(to));
+        if let Some(first) = self.ending_at(to) {
+            pointees.absorb(&Pointees::one(Pointee::End(first)));
+        }
+        pointees
+    }
+
+    /// The static object, by its first location, whose end (one past its
+    /// last location) is `location`.
+    fn ending_at(&self, location: u32) -> Option<u32> {
+        let (first, scalars) = self.memory.object_of(i64::from(location.checked_sub(1)?))?;
+        (first + scalars == location).then_some(first)
+    }
+
+    /// The location one past the end of the static object starting at
+    /// `first`.
+    fn end_of(&self, first: u32) -> u32 {
+        self.memory
+            .object_of(i64::from(first))
+            .map_or(first, |(first, scalars)| first + scalars)
+    }
+
+    /// `pointees` after an offset the analysis does not know: an exact
+    /// location or the end of an object may be any location of its
+    /// object, a heap scalar any heap location.
+    fn blurred(&self, pointees: Pointees) -> Pointees {
         let layout = &self.memory;
         pointees.map(|pointee| match pointee {
             Pointee::Location(location) if location < layout.heap_base => {
@@ -503,6 +604,7 @@ impl PointsTo {
                     anything: false,
                 }
             }
+            Pointee::End(first) => Pointees::one(Pointee::Object(first)),
             Pointee::Location(_) | Pointee::HeapScalar(_) | Pointee::Heap => {
                 Pointees::one(Pointee::Heap)
             }
@@ -510,10 +612,55 @@ impl PointsTo {
         })
     }
 
-    /// The pointees of the constant `c` as an address (`unit` times a
-    /// location): that location, if it is inside or one past the end of an
-    /// object whose address the program takes; a heap scalar.
+    /// `pointees` of a constant that an index is added to, each exact
+    /// static location widened to the object holding it (an end to the
+    /// object after it: the front end keeps a constant in its object).
+    fn within_objects(&self, pointees: Pointees) -> Pointees {
+        let layout = &self.memory;
+        pointees.map(|pointee| {
+            let location = match pointee {
+                Pointee::Location(location) => location,
+                Pointee::End(first) => self.end_of(first),
+                object @ Pointee::Object(_) => return Pointees::one(object),
+                Pointee::HeapScalar(_) | Pointee::Heap => return Pointees::one(Pointee::Heap),
+            };
+            if location >= layout.heap_base {
+                return Pointees::one(Pointee::Heap);
+            }
+            let object = layout
+                .object_of(i64::from(location))
+                .map(|(first, _)| Pointee::Object(first));
+            Pointees {
+                set: object.into_iter().collect(),
+                anything: false,
+            }
+        })
+    }
+
+    /// The pointees of the constant `c` of a statement as an address
+    /// (`unit` times a location): that location, if it is inside an
+    /// object whose address the program takes; the end of such an object
+    /// it is one past, if it is in no such object or the object it ends
+    /// ends with an array (`&a[3]` of `int a[3]` folds into the location
+    /// after `a`; the front end keeps other addresses moved out of their
+    /// object a sum); a heap scalar.
     fn constant(&self, c: i64, unit: i64) -> Pointees {
+        self.address_constant(c, unit, |first| self.array_ends.contains(&first))
+    }
+
+    /// The pointees of the constant `c` of a global's initial value as an
+    /// address: as a statement's constant, but at the start of an object
+    /// it may be one past the end of whichever object it follows (an
+    /// initial value keeps no sum).
+    fn initial_constant(&self, c: i64, unit: i64) -> Pointees {
+        self.address_constant(c, unit, |_| true)
+    }
+
+    /// The pointees of the constant address `c` (`unit` times a
+    /// location), where a location inside an object whose address the
+    /// program takes may also be one past the end of such an object
+    /// before it (by its first location) if `may_end` says so.
+    fn address_constant(&self, c: i64, unit: i64, may_end: impl Fn(u32) -> bool) -> Pointees {
         let layout = &self.memory;
         let location = match u32::try_from(c.div_euclid(unit)) {
             Ok(location) if location > 0 => location,
@@ -527,16 +674,135 @@ impl PointsTo {
             };
             return Pointees::one(pointee);
         }
-        let taken = |location: u32| {
-            layout
-                .object_of(i64::from(location))
-                .is_some_and(|(first, _)| layout.pointees.contains(&first))
-        };
-        match taken(location) || location.checked_sub(1).is_some_and(taken) {
-            true if c % unit == 0 => Pointees::one(Pointee::Location(location)),
-            true => self.blurred(Pointees::one(Pointee::Location(location))),
-            false => Pointees::default(),
+        let (marked, inside) = (c % unit != 0, self.taken(location));
+        let mut pointees = Pointees::default();
+        if inside {
+            pointees.absorb(&self.tagged(Pointee::Location(location), marked));
         }
+        let end = self
+            .taken_end(location)
+            .filter(|&first| !inside || may_end(first));
+        if let Some(first) = end {
+            pointees.absorb(&self.tagged(Pointee::End(first), marked));
+        }
+        pointees
+    }
+
+    /// `exact`, or anywhere in its object when the address carries low
+    /// bits besides its location (a marked pointer).
+    fn tagged(&self, exact: Pointee, marked: bool) -> Pointees {
+        match marked {
+            true => self.blurred(Pointees::one(exact)),
+            false => Pointees::one(exact),
+        }
+    }
+
+    /// Whether `location` is in a static object whose address the
+    /// program takes.
+    fn taken(&self, location: u32) -> bool {
+        let layout = &self.memory;
+        layout
+            .object_of(i64::from(location))
+            .is_some_and(|(first, _)| layout.pointees.contains(&first))
+    }
+
+    /// The static object whose address the program takes, by its first
+    /// location, that `location` is one past the end of.
+    fn taken_end(&self, location: u32) -> Option<u32> {
+        self.ending_at(location)
+            .filter(|first| self.memory.pointees.contains(first))
+    }
+}
+
+/// The integer constant `expr` is, if it is one: a constant, or one
+/// converted to an integer narrower than a pointer (`1u` of `i + 1u`),
+/// which holds no address.
+fn offset_constant(expr: &Expr) -> Option<i64> {
+    match expr {
+        Expr::Const(c) => Some(*c),
+        Expr::Cast(Ty::Int { bits, signed }, inner) if *bits < 64 => {
+            offset_constant(inner).map(|c| crate::ir::truncate(c, *bits, *signed))
+        }
+        _ => None,
+    }
+}
+
+/// How precise the facts are at the accesses through pointers (what
+/// `examples/points_to_precision.rs` sums over a corpus): an access whose
+/// address is neither a constant location nor an index into one static
+/// object, counted with the locations and objects the facts let it reach.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Precision {
+    /// The accesses through pointers.
+    pub dereferences: u64,
+    /// Of those, the ones the facts let reach any location.
+    pub anywhere: u64,
+    /// The locations they may reach, summed (every location, the null
+    /// location aside, for one that may reach any).
+    pub locations: u64,
+    /// The objects they may reach, summed: each static object, and the
+    /// heap as one.
+    pub objects: u64,
+}
+
+impl Precision {
+    /// The precision of `facts` at the accesses of `threads`.
+    pub fn of(facts: &PointsTo, threads: &[SeqThread]) -> Precision {
+        let mut precision = Precision::default();
+        for thread in threads {
+            precision.add_block(facts, thread.slot, &thread.body);
+        }
+        precision
+    }
+
+    /// Counts the accesses through pointers of `body` (thread `slot`).
+    fn add_block(&mut self, facts: &PointsTo, slot: usize, body: &[SeqStmt]) {
+        for stmt in body {
+            match stmt {
+                SeqStmt::Read { address, .. }
+                | SeqStmt::Write { address, .. }
+                | SeqStmt::Rmw { address, .. }
+                | SeqStmt::Lock { address, .. }
+                | SeqStmt::Unlock { address, .. }
+                | SeqStmt::TryLock { address, .. } => self.add_access(facts, slot, address),
+                SeqStmt::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    self.add_block(facts, slot, then_branch);
+                    self.add_block(facts, slot, else_branch);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Counts the access at `address` if it goes through a pointer.
+    fn add_access(&mut self, facts: &PointsTo, slot: usize, address: &Expr) {
+        let memory = &facts.memory;
+        if matches!(address, Expr::Const(_)) || memory.indexed_object(address).is_some() {
+            return;
+        }
+        self.dereferences += 1;
+        let heap = memory.heap_base..memory.location_count();
+        let Some(locations) = facts.locations(slot, address) else {
+            self.anywhere += 1;
+            self.locations += u64::from(memory.location_count().saturating_sub(1));
+            self.objects += memory.objects.len() as u64 + u64::from(!heap.is_empty());
+            return;
+        };
+        let objects: BTreeSet<Option<u32>> = locations
+            .iter()
+            .map(|&location| match heap.contains(&location) {
+                true => None,
+                false => memory
+                    .object_of(i64::from(location))
+                    .map(|(first, _)| first),
+            })
+            .collect();
+        self.locations += locations.len() as u64;
+        self.objects += objects.len() as u64;
     }
 }
 
@@ -552,7 +818,6 @@ fn variable(slot: usize, place: &Place) -> Variable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::Ty;
 
     /// Locations 1-2 are `a` (its address taken), 3 `secret`, 4 `head`
     /// (taken); the heap starts at 5: two blocks of two scalars.
@@ -586,6 +851,13 @@ mod tests {
         Expr::Load(Place::Local(local))
     }
 
+    fn unsigned() -> Ty {
+        Ty::Int {
+            bits: 32,
+            signed: false,
+        }
+    }
+
     fn plus(a: Expr, b: Expr) -> Expr {
         Expr::Binary(BinaryOp::Add, Box::new(a), Box::new(b))
     }
@@ -610,7 +882,7 @@ mod tests {
     }
 
     fn analyse(threads: &[SeqThread]) -> PointsTo {
-        PointsTo::of(&layout(), false, threads)
+        PointsTo::of(&layout(), false, &BTreeSet::new(), threads)
     }
 
     #[test]
@@ -655,7 +927,8 @@ mod tests {
         let facts = analyse(&[]);
         assert_eq!(facts.constant(2, 1), Pointees::one(Pointee::Location(2)));
         // one past the end of `a`
-        assert_eq!(facts.constant(3, 1), Pointees::one(Pointee::Location(3)));
+        assert_eq!(facts.constant(3, 1), Pointees::one(Pointee::End(1)));
+        assert_eq!(facts.locations(1, &Expr::Const(3)), Some(vec![3]));
         assert!(facts.constant(0, 1).is_empty());
         // nobody takes the address of 3, nor of 4 + 1 = heap 5 (a heap scalar)
         assert_eq!(facts.constant(6, 1), Pointees::one(Pointee::HeapScalar(1)));
@@ -668,24 +941,69 @@ mod tests {
         };
         assert!(untaken.constant(2, 1).is_empty());
         // byte addresses: location 2 is 16, and 17 a marked pointer to it
-        let bytes = PointsTo::of(&layout(), true, &[]);
+        let bytes = PointsTo::of(&layout(), true, &BTreeSet::new(), &[]);
         assert_eq!(bytes.constant(16, 8), Pointees::one(Pointee::Location(2)));
         assert_eq!(bytes.constant(17, 8), Pointees::one(Pointee::Object(1)));
     }
 
     #[test]
-    fn an_unknown_offset_widens_a_location_to_its_object_and_the_one_it_ends() {
+    fn an_initial_value_at_the_start_of_an_object_may_be_the_end_of_the_one_before() {
+        // `head` (4, taken) starts where `secret` (3) ends, which nobody
+        // takes; with `secret` taken, 4 may also be one past its end
+        let facts = analyse(&[]);
+        assert_eq!(
+            facts.initial_constant(4, 1),
+            Pointees::one(Pointee::Location(4))
+        );
+        let taken = PointsTo::of(
+            &MemoryLayout {
+                pointees: BTreeSet::from([1, 3, 4]),
+                initial_values: vec![0, 0, 0, 0, 4],
+                ..layout()
+            },
+            false,
+            &BTreeSet::new(),
+            &[],
+        );
+        assert_eq!(
+            taken.initial_constant(4, 1).set,
+            BTreeSet::from([Pointee::Location(4), Pointee::End(3)])
+        );
+        // a statement's constant is inside its object
+        assert_eq!(taken.constant(4, 1), Pointees::one(Pointee::Location(4)));
+        // what `head` holds initially, moved by an unknown offset
+        let worker = thread(
+            1,
+            vec![
+                read(0, Expr::Const(4)),
+                SeqStmt::Assign(Place::Local(1), Expr::Nondet(Ty::INT)),
+            ],
+        );
+        let facts = PointsTo::of(&taken.memory, false, &BTreeSet::new(), &[worker]);
+        assert_eq!(
+            facts.locations(1, &plus(load(0), load(1))),
+            Some(vec![3, 4])
+        );
+    }
+
+    #[test]
+    fn an_unknown_offset_keeps_a_pointer_in_the_object_it_points_into() {
         // p = a + 2 (one past its end, where `secret` starts); p - i
         let worker = thread(
             1,
             vec![
                 SeqStmt::Assign(Place::Local(0), plus(Expr::Const(1), Expr::Const(2))),
                 SeqStmt::Assign(Place::Local(1), Expr::Nondet(Ty::INT)),
+                // q = &head (4, just after `secret`); q + i
+                SeqStmt::Assign(Place::Local(2), Expr::Const(4)),
             ],
         );
         let facts = analyse(&[worker]);
         let back = Expr::Binary(BinaryOp::Sub, Box::new(load(0)), Box::new(load(1)));
-        assert_eq!(facts.locations(1, &back), Some(vec![1, 2, 3]));
+        assert_eq!(facts.locations(1, &back), Some(vec![1, 2]));
+        // `p` itself is the location after `a`
+        assert_eq!(facts.locations(1, &load(0)), Some(vec![3]));
+        assert_eq!(facts.locations(1, &plus(load(2), load(1))), Some(vec![4]));
         // an index into a constant address stays in its object
         assert_eq!(
             facts.locations(1, &plus(Expr::Const(1), load(1))),
@@ -713,6 +1031,121 @@ mod tests {
             reached.contains(&1) && reached.contains(&2) && reached.contains(&9),
             "{reached:?}"
         );
+    }
+
+    #[test]
+    fn an_index_through_a_pointer_from_memory_stays_in_the_array_it_points_to() {
+        // `secret` (3) taken too, just after `a`: head = secret (an array
+        // that decays); a worker: t = head; t[i] = &a[1] stores into
+        // `secret` only, not into `a`
+        let layout = MemoryLayout {
+            pointees: BTreeSet::from([1, 3, 4]),
+            ..layout()
+        };
+        let main = thread(0, vec![write(Expr::Const(4), Expr::Const(3))]);
+        let worker = thread(
+            1,
+            vec![
+                read(0, Expr::Const(4)),
+                SeqStmt::Assign(Place::Local(1), Expr::Nondet(Ty::INT)),
+                write(plus(load(0), load(1)), Expr::Const(2)),
+                read(2, Expr::Const(2)),
+                read(3, Expr::Const(3)),
+            ],
+        );
+        let facts = PointsTo::of(&layout, false, &BTreeSet::new(), &[main, worker]);
+        assert_eq!(facts.locations(1, &plus(load(0), load(1))), Some(vec![3]));
+        assert_eq!(facts.locations(1, &load(2)), Some(Vec::new()));
+        assert_eq!(facts.locations(1, &load(3)), Some(vec![2]));
+    }
+
+    #[test]
+    fn a_constant_converted_to_a_narrow_integer_is_an_offset() {
+        // i = 0; i = i + 1u (1 is the location of `a`, which is taken):
+        // `i` holds no address, and neither does p + i * 1u
+        let worker = thread(
+            1,
+            vec![
+                SeqStmt::Assign(Place::Local(0), Expr::Const(0)),
+                SeqStmt::Assign(
+                    Place::Local(0),
+                    plus(load(0), Expr::Cast(unsigned(), Box::new(Expr::Const(1)))),
+                ),
+                SeqStmt::Assign(Place::Local(1), Expr::Const(4)),
+            ],
+        );
+        let facts = analyse(&[worker]);
+        assert_eq!(facts.locations(1, &load(0)), Some(Vec::new()));
+        assert_eq!(facts.locations(1, &plus(load(1), load(0))), Some(vec![4]));
+        // converted to a 64-bit integer, it may still be an address
+        let wide = Expr::Cast(
+            Ty::Int {
+                bits: 64,
+                signed: true,
+            },
+            Box::new(Expr::Const(1)),
+        );
+        assert_eq!(offset_constant(&wide), None);
+    }
+
+    #[test]
+    fn the_location_of_a_byte_address_is_where_it_points() {
+        // byte addresses: p = &a[1] (16); an access at p >> 3 is a[1]
+        // q = (a + i) * 8, the byte address of an element of `a`
+        let worker = thread(
+            1,
+            vec![
+                SeqStmt::Assign(Place::Local(0), Expr::Const(16)),
+                SeqStmt::Assign(Place::Local(1), Expr::Nondet(Ty::INT)),
+                SeqStmt::Assign(
+                    Place::Local(2),
+                    Expr::Binary(
+                        BinaryOp::Mul,
+                        Box::new(plus(Expr::Const(1), load(1))),
+                        Box::new(Expr::Const(8)),
+                    ),
+                ),
+            ],
+        );
+        let facts = PointsTo::of(&layout(), true, &BTreeSet::new(), &[worker]);
+        let location = Expr::Binary(BinaryOp::Shr, Box::new(load(0)), Box::new(Expr::Const(3)));
+        assert_eq!(facts.locations(1, &location), Some(vec![2]));
+        let element = Expr::Binary(BinaryOp::Shr, Box::new(load(2)), Box::new(Expr::Const(3)));
+        assert_eq!(facts.locations(1, &element), Some(vec![1, 2]));
+        // shifted by another amount, its bits are taken apart
+        let other = Expr::Binary(BinaryOp::Shr, Box::new(load(0)), Box::new(Expr::Const(2)));
+        assert_eq!(facts.locations(1, &other), Some(vec![1, 2]));
+    }
+
+    #[test]
+    fn a_constant_after_an_array_may_be_one_past_its_end() {
+        // `a` (1-2) ends with an array element: `&a[2]` is the constant 3,
+        // which starts `secret` (taken too); p = 3; p - i
+        let layout = MemoryLayout {
+            pointees: BTreeSet::from([1, 3, 4]),
+            ..layout()
+        };
+        let worker = thread(
+            1,
+            vec![
+                SeqStmt::Assign(Place::Local(0), Expr::Const(3)),
+                SeqStmt::Assign(Place::Local(1), Expr::Nondet(Ty::INT)),
+            ],
+        );
+        let back = Expr::Binary(BinaryOp::Sub, Box::new(load(0)), Box::new(load(1)));
+        let arrays = PointsTo::of(
+            &layout,
+            false,
+            &BTreeSet::from([1]),
+            std::slice::from_ref(&worker),
+        );
+        assert_eq!(arrays.locations(1, &back), Some(vec![1, 2, 3]));
+        // no array ends before 3: the constant is inside `secret`
+        let scalars = PointsTo::of(&layout, false, &BTreeSet::new(), &[worker]);
+        assert_eq!(scalars.locations(1, &back), Some(vec![3]));
+        // the objects ending with an array element, by their names
+        let names = ["", "a[0]", "a[1]", "secret", "head"].map(String::from);
+        assert_eq!(array_ends(&layout, &names), BTreeSet::from([1]));
     }
 
     #[test]
