@@ -8,6 +8,12 @@
 //! consistency (VerifyTSO / VerifyPSO) -> report; beside CBMC, the native
 //! engine [`smc`] explores the sequentialised program's executions itself.
 
+/// The stack of a thread that translates: the parser, the passes and
+/// the printer recurse once per level of nesting of the program's
+/// expressions and statements, and gcc accepts thousands of levels. Only
+/// the pages a program needs are ever used.
+pub const WORKER_STACK_BYTES: usize = 1 << 30;
+
 pub mod backend;
 pub mod check;
 pub mod consistency;

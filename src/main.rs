@@ -539,15 +539,9 @@ fn asks_for_document_report(arguments: &[std::ffi::OsString]) -> Option<(ReportF
         .map(|(_, format)| (format, robustness))
 }
 
-/// The stack of the thread that does the work: the parser, the passes and
-/// the printer recurse once per level of nesting of the program's
-/// expressions and statements, and gcc accepts thousands of levels. Only
-/// the pages a program needs are ever used.
-const WORKER_STACK_BYTES: usize = 1 << 30;
-
 fn main() -> ExitCode {
     let worker = std::thread::Builder::new()
-        .stack_size(WORKER_STACK_BYTES)
+        .stack_size(lazysma::WORKER_STACK_BYTES)
         .spawn(run);
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(code)) => ExitCode::from(code),

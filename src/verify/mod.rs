@@ -24,7 +24,7 @@ use crate::report::{json as render_json, sarif as render_sarif, text as render_t
 use crate::trace::execution::Decoded;
 use crate::trace::explain::{self, Counterexample, Evidence};
 use crate::trace::records::Assignment;
-use crate::translate::TranslateError;
+use crate::translate::{TranslateError, Translation};
 use sc_run::{ScProgram, ScRun};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -314,12 +314,20 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         }
         _ => None,
     };
-    let translated = loaded.and_then(|program| {
-        Ok((
-            crate::translate::translate_loaded(&program, &request.options)?,
-            program,
-        ))
-    });
+    let translated = match loaded {
+        Ok(program) => match translate_within_limit(program, request) {
+            Some(translated) => translated,
+            None => {
+                stop(
+                    report,
+                    Verdict::Timeout,
+                    "the translation did not end within the time limit (--timeout)".to_string(),
+                );
+                return None;
+            }
+        },
+        Err(error) => Err(error),
+    };
     let (translation, program) = match translated {
         Ok(translated) => translated,
         Err(error) if error.is_environment_failure() => {
@@ -651,6 +659,40 @@ fn run_cbmc(
         solver_name,
         sc_violation,
     })
+}
+
+/// `program` translated, within the command's time limit: with a limit,
+/// the translation runs on a thread of its own, and `None` says that the
+/// limit passed first (the thread then ends with the process).
+fn translate_within_limit(
+    program: crate::ir::Program,
+    request: &VerifyRequest,
+) -> Option<Result<(Translation, crate::ir::Program), TranslateError>> {
+    let translate = |program: crate::ir::Program, options: &TranslateOptions| {
+        Ok((
+            crate::translate::translate_loaded(&program, options)?,
+            program,
+        ))
+    };
+    let Some(limit) = request.timeout else {
+        return Some(translate(program, &request.options));
+    };
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let options = request.options.clone();
+    let spawned = std::thread::Builder::new()
+        .stack_size(crate::WORKER_STACK_BYTES)
+        .spawn(move || {
+            let _ = sender.send(translate(program, &options));
+        });
+    if let Err(error) = spawned {
+        return Some(Err(TranslateError::Frontend(
+            crate::frontend::FrontendError::Environment(format!(
+                "cannot start the translation: {error}"
+            )),
+        )));
+    }
+    let left = limit.saturating_sub(request.started.elapsed());
+    receiver.recv_timeout(left).ok()
 }
 
 /// Shows a CBMC run's progress on the terminal's last line.
