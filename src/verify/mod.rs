@@ -318,11 +318,11 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         Ok(program) => match translate_within_limit(program, request) {
             Some(translated) => translated,
             None => {
-                stop(
-                    report,
-                    Verdict::Timeout,
-                    "the translation did not end within the time limit (--timeout)".to_string(),
-                );
+                let message = match crate::interrupt::received() {
+                    true => "the translation was interrupted",
+                    false => "the translation did not end within the time limit (--timeout)",
+                };
+                stop(report, Verdict::Timeout, message.to_string());
                 return None;
             }
         },
@@ -661,9 +661,14 @@ fn run_cbmc(
     })
 }
 
-/// `program` translated, within the command's time limit: with a limit,
-/// the translation runs on a thread of its own, and `None` says that the
-/// limit passed first (the thread then ends with the process).
+/// How long a wait for the translation sleeps between looks at the time
+/// limit and the signals.
+const TRANSLATION_POLL: Duration = Duration::from_millis(50);
+
+/// `program` translated, within the command's time limit and until
+/// SIGTERM or SIGINT: with a limit or the signal handler installed, the
+/// translation runs on a thread of its own, and `None` says that the limit
+/// passed or a signal came first (the thread then ends with the process).
 fn translate_within_limit(
     program: crate::ir::Program,
     request: &VerifyRequest,
@@ -674,9 +679,9 @@ fn translate_within_limit(
             program,
         ))
     };
-    let Some(limit) = request.timeout else {
+    if request.timeout.is_none() && !crate::interrupt::is_installed() {
         return Some(translate(program, &request.options));
-    };
+    }
     let (sender, receiver) = std::sync::mpsc::channel();
     let options = request.options.clone();
     let spawned = std::thread::Builder::new()
@@ -684,15 +689,36 @@ fn translate_within_limit(
         .spawn(move || {
             let _ = sender.send(translate(program, &options));
         });
-    if let Err(error) = spawned {
-        return Some(Err(TranslateError::Frontend(
-            crate::frontend::FrontendError::Environment(format!(
-                "cannot start the translation: {error}"
-            )),
-        )));
+    let translator = match spawned {
+        Ok(translator) => translator,
+        Err(error) => {
+            return Some(Err(TranslateError::Frontend(
+                crate::frontend::FrontendError::Environment(format!(
+                    "cannot start the translation: {error}"
+                )),
+            )));
+        }
+    };
+    loop {
+        let left = request
+            .timeout
+            .map(|limit| limit.saturating_sub(request.started.elapsed()));
+        if left == Some(Duration::ZERO) || crate::interrupt::received() {
+            return None;
+        }
+        let slice = left.map_or(TRANSLATION_POLL, |left| left.min(TRANSLATION_POLL));
+        match receiver.recv_timeout(slice) {
+            Ok(translated) => return Some(translated),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            // the translation panicked: the panic is the caller's
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                if let Err(panic) = translator.join() {
+                    std::panic::resume_unwind(panic);
+                }
+                return None;
+            }
+        }
     }
-    let left = limit.saturating_sub(request.started.elapsed());
-    receiver.recv_timeout(left).ok()
 }
 
 /// Shows a CBMC run's progress on the terminal's last line.
