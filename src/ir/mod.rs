@@ -97,6 +97,11 @@ pub struct Program {
     /// Every access through a pointer the frontend lowered with its scalar
     /// type known, by the statement id it was given.
     pub pointer_accesses: Vec<PointerAccess>,
+    /// Whether the program converts a pointer to an integer (`(long)p`,
+    /// `intptr_t a = p`): a constant integer, even one stored as a scalar
+    /// narrower than a pointer, may then be an address (the front end
+    /// folds `(int)(intptr_t)&x` into the constant `&x` is).
+    pub addresses_as_integers: bool,
     /// The loops the program gives an unrolling depth of their own with
     /// Dat3M's `__VERIFIER_loop_bound(n)` before them: (the loop's
     /// statement, n), read as `--unwindset` reads its lines.

@@ -17,12 +17,15 @@
 //! scalars of a struct apart: such a location differs only if none of
 //! those the access may reach has its size. Heap blocks are untyped: an
 //! access of any one size into them is what the block holds.
+//! Where the program converts no pointer to an integer, a constant stored
+//! as a scalar narrower than a pointer (`atomic_store(&n->locked, 1)`) is
+//! a number there, not the address of whichever object is at location 1.
 //!
 //! The frontend gave each access through a pointer a statement id of its
 //! own; this pass gives it back its statement's, so that nothing after it
 //! sees the difference.
 
-use super::points_to::PointsTo;
+use super::points_to::{Numbers, PointsTo, points_to_with_numbers};
 use super::{SeqStmt, SequentialProgram, diagnostic_at};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{BinaryOp, Expr, OriginId, PointerAccess, Program, Ty};
@@ -49,6 +52,19 @@ pub fn scalar_bytes(ty: &Ty) -> u32 {
     }
 }
 
+/// The static locations, by the byte sizes of their scalars
+/// (`location_bytes`, 0 where none is known), whose scalar is narrower
+/// than a pointer.
+fn narrow_locations(location_bytes: &[u32]) -> BTreeSet<u32> {
+    let pointer = scalar_bytes(&Ty::Pointer(Box::new(Ty::Void)));
+    location_bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &bytes)| bytes > 0 && bytes < pointer)
+        .filter_map(|(location, _)| u32::try_from(location).ok())
+        .collect()
+}
+
 /// Checks every access of `sequential` through a converted pointer
 /// ([`PointerAccess::checked`] in `program`) against the sizes of the
 /// locations it may reach, and gives every access noted by the frontend
@@ -66,12 +82,27 @@ pub fn check_access_sizes(
         .map(|access| (access.origin, access))
         .collect();
     // the facts of the program before constant addresses are folded into
-    // its accesses, which keep the pointer each goes through
+    // its accesses, which keep the pointer each goes through; a constant
+    // stored as a scalar narrower than a pointer is a number (each access
+    // still has its own id here)
+    let pointer = scalar_bytes(&Ty::Pointer(Box::new(Ty::Void)));
+    let numbers = || match program.addresses_as_integers {
+        true => Numbers::default(),
+        false => Numbers {
+            locations: narrow_locations(&sequential.map.value_types.location_bytes),
+            stores: program
+                .pointer_accesses
+                .iter()
+                .filter(|access| (1..pointer).contains(&access.bytes))
+                .map(|access| access.origin)
+                .collect(),
+        },
+    };
     let facts = program
         .pointer_accesses
         .iter()
         .any(|access| access.checked)
-        .then(|| super::points_to::points_to(sequential));
+        .then(|| points_to_with_numbers(sequential, numbers()));
     let mut threads = std::mem::take(&mut sequential.threads);
     let result = threads.iter_mut().try_for_each(|thread| {
         let slot = thread.slot;

@@ -39,7 +39,7 @@
 //! thread's statements until nothing changes.
 
 use super::{MemoryLayout, RmwCode, SeqStmt, SeqThread, SequentialProgram};
-use crate::ir::{BinaryOp, Expr, LocalId, Place, PlainGlobalId, Ty, UnaryOp};
+use crate::ir::{BinaryOp, Expr, LocalId, OriginId, Place, PlainGlobalId, Ty, UnaryOp};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a pointer value may point into.
@@ -148,14 +148,40 @@ pub struct PointsTo {
     /// an element of an array: a constant index may make the address one
     /// past their end a constant (`&a[3]` of `int a[3]`).
     array_ends: BTreeSet<u32>,
+    /// What a constant stored is known to be a number in: see [`Numbers`].
+    numbers: Numbers,
+}
+
+/// Where a constant stored is a number, no address: in a static location
+/// whose scalar is narrower than a pointer (an `int`, a `bool`), and by a
+/// store or read-modify-write through a pointer to such a scalar
+/// (`atomic_store(&next->locked, 1)`, which the analysis may otherwise
+/// see reach the `next` beside `locked`). The check of accesses through
+/// converted pointers uses it only where the program converts no pointer
+/// to an integer: the front end folds `(int)(intptr_t)&x` into the
+/// constant that `&x` is. (A static initializer cannot cut an address.)
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Numbers {
+    /// The static locations narrower than a pointer.
+    pub locations: BTreeSet<u32>,
+    /// The statements (by their ids) that store a scalar narrower than a
+    /// pointer through a pointer.
+    pub stores: BTreeSet<OriginId>,
 }
 
 /// Finds the points-to facts of `program`.
 pub fn points_to(program: &SequentialProgram) -> PointsTo {
-    PointsTo::of(
+    points_to_with_numbers(program, Numbers::default())
+}
+
+/// Finds the points-to facts of `program`, where the constants that
+/// `numbers` says are numbers are no addresses.
+pub fn points_to_with_numbers(program: &SequentialProgram, numbers: Numbers) -> PointsTo {
+    PointsTo::typed(
         &program.memory,
         program.map.value_types.byte_addresses,
         &array_ends(&program.memory, &program.map.locations),
+        numbers,
         &program.threads,
     )
 }
@@ -180,11 +206,33 @@ fn array_ends(memory: &MemoryLayout, names: &[String]) -> BTreeSet<u32> {
 impl PointsTo {
     /// The facts of `threads` over `memory` (pointer values are byte
     /// addresses with `byte_addresses`), whose objects `array_ends` end
-    /// with an array.
+    /// with an array, with no location known to be narrower than a
+    /// pointer.
+    #[cfg(test)]
     fn of(
         memory: &MemoryLayout,
         byte_addresses: bool,
         array_ends: &BTreeSet<u32>,
+        threads: &[SeqThread],
+    ) -> PointsTo {
+        PointsTo::typed(
+            memory,
+            byte_addresses,
+            array_ends,
+            Numbers::default(),
+            threads,
+        )
+    }
+
+    /// The facts of `threads` over `memory` (pointer values are byte
+    /// addresses with `byte_addresses`), whose objects `array_ends` end
+    /// with an array, where the constants that `numbers` says are numbers
+    /// are no addresses.
+    fn typed(
+        memory: &MemoryLayout,
+        byte_addresses: bool,
+        array_ends: &BTreeSet<u32>,
+        numbers: Numbers,
         threads: &[SeqThread],
     ) -> PointsTo {
         let mut facts = PointsTo {
@@ -194,9 +242,13 @@ impl PointsTo {
             per_scalar: !byte_addresses,
             memory: memory.clone(),
             array_ends: array_ends.clone(),
+            numbers,
         };
         let unit = facts.unit();
         for (location, &initial) in memory.initial_values.iter().enumerate() {
+            if facts.numbers.locations.contains(&(location as u32)) {
+                continue;
+            }
             let pointees = facts.initial_constant(initial, unit);
             if !pointees.is_empty() {
                 facts
@@ -306,18 +358,28 @@ impl PointsTo {
                 let pointees = self.load(slot, address);
                 self.assign(slot, target, &pointees)
             }
-            SeqStmt::Write { address, value, .. } => {
+            SeqStmt::Write {
+                address,
+                value,
+                stmt,
+                ..
+            } => {
                 let pointees = self.value(slot, value, unit);
-                self.store(slot, address, &pointees)
+                let constant = matches!(value, Expr::Const(_)).then_some(*stmt);
+                self.store(slot, address, &pointees, constant)
             }
             SeqStmt::Rmw {
                 target,
                 address,
                 op,
                 operand,
+                stmt,
                 ..
             } => {
                 let old = self.load(slot, address);
+                let constant = (matches!(op, RmwCode::Exchange | RmwCode::Cas)
+                    && matches!(operand, Expr::Const(_)))
+                .then_some(*stmt);
                 let new = match (op, operand) {
                     (RmwCode::Exchange | RmwCode::Cas, _) => self.value(slot, operand, unit),
                     // a constant step or mask is no address
@@ -327,7 +389,7 @@ impl PointsTo {
                 let assigned = target
                     .as_ref()
                     .is_some_and(|target| self.assign(slot, target, &old));
-                self.store(slot, address, &new) | assigned
+                self.store(slot, address, &new, constant) | assigned
             }
             SeqStmt::Malloc { target, .. } => {
                 let block = if self.per_scalar {
@@ -406,14 +468,25 @@ impl PointsTo {
         loaded
     }
 
-    /// Stores a value of `pointees` at `address`.
-    fn store(&mut self, slot: usize, address: &Expr, pointees: &Pointees) -> bool {
-        if pointees.is_empty() {
+    /// Stores a value of `pointees` at `address`; `constant` is the id of
+    /// the statement when the value is a constant, which is a number where
+    /// [`Numbers`] says so.
+    fn store(
+        &mut self,
+        slot: usize,
+        address: &Expr,
+        pointees: &Pointees,
+        constant: Option<OriginId>,
+    ) -> bool {
+        if pointees.is_empty() || constant.is_some_and(|stmt| self.numbers.stores.contains(&stmt)) {
             return false;
         }
+        let numbers = &self.numbers.locations;
         match self.cells(slot, address) {
             Some(cells) => cells.into_iter().fold(false, |changed, cell| {
-                self.cells.entry(cell).or_default().absorb(pointees) | changed
+                let number = constant.is_some()
+                    && matches!(cell, Cell::Static(location) if numbers.contains(&location));
+                (!number && self.cells.entry(cell).or_default().absorb(pointees)) | changed
             }),
             None => self.everywhere.absorb(pointees),
         }
@@ -1146,6 +1219,43 @@ mod tests {
         // the objects ending with an array element, by their names
         let names = ["", "a[0]", "a[1]", "secret", "head"].map(String::from);
         assert_eq!(array_ends(&layout, &names), BTreeSet::from([1]));
+    }
+
+    #[test]
+    fn a_constant_stored_as_a_narrow_scalar_is_a_number() {
+        // `secret` (3) is an int; statement 7 stores an int through p = a:
+        // the constant 4 (the address of `head`) they store is a number,
+        // while the one stored into a[1] by another statement is `&head`
+        let worker = thread(
+            1,
+            vec![
+                SeqStmt::Assign(Place::Local(0), Expr::Const(1)),
+                write(Expr::Const(3), Expr::Const(4)),
+                SeqStmt::Write {
+                    address: load(0),
+                    value: Expr::Const(4),
+                    stmt: 7,
+                    unobserved: false,
+                },
+                write(Expr::Const(2), Expr::Const(4)),
+                read(1, Expr::Const(3)),
+                read(2, Expr::Const(1)),
+                read(3, Expr::Const(2)),
+            ],
+        );
+        let numbers = Numbers {
+            locations: BTreeSet::from([3]),
+            stores: BTreeSet::from([7]),
+        };
+        let threads = std::slice::from_ref(&worker);
+        let facts = PointsTo::typed(&layout(), false, &BTreeSet::new(), numbers, threads);
+        assert_eq!(facts.locations(1, &load(1)), Some(Vec::new()));
+        assert_eq!(facts.locations(1, &load(2)), Some(Vec::new()));
+        assert_eq!(facts.locations(1, &load(3)), Some(vec![4]));
+        // without the types, each may be `&head`
+        let untyped = analyse(threads);
+        assert_eq!(untyped.locations(1, &load(1)), Some(vec![4]));
+        assert_eq!(untyped.locations(1, &load(2)), Some(vec![4]));
     }
 
     #[test]

@@ -19,6 +19,9 @@ pub struct ConvertedAccesses {
     /// `k` has the id [`own_id`]`(k)` until [`Self::finish`] gives it one
     /// after the statements'.
     pub(in crate::frontend) accesses: Vec<(Origin, OriginId, u64, CType)>,
+    /// Whether some pointer is converted to an integer
+    /// ([`Program::addresses_as_integers`]).
+    pub(in crate::frontend) addresses_as_integers: bool,
 }
 
 /// The statement id the access `k` has until [`ConvertedAccesses::finish`]:
@@ -94,6 +97,7 @@ impl ConvertedAccesses {
     pub fn finish(self, program: &mut Program) {
         let first = program.origins.len();
         let count = self.accesses.len();
+        program.addresses_as_integers |= self.addresses_as_integers;
         for function in &mut program.functions {
             renumber(&mut function.body, first, count);
         }

@@ -25,8 +25,12 @@ impl FnLowerer<'_, '_> {
     /// Notes a conversion of `value` to the type `to`: a pointer to `T`
     /// made from a pointer to another type or from an integer makes the
     /// accesses through pointers to `T` ones to check. An allocation's
-    /// `void *` makes none.
+    /// `void *` makes none. A pointer converted to an integer makes
+    /// integer constants possible addresses.
     pub(in crate::frontend) fn note_conversion(&mut self, value: &Val, to: &CType) {
+        if matches!(plain(to), CType::Int { .. }) && plain(&value.ty).is_pointer() {
+            self.lw.converted.addresses_as_integers = true;
+        }
         let CType::Pointer(target) = to else {
             return;
         };
