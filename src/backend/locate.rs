@@ -203,11 +203,31 @@ fn executable(path: &Path, source: CbmcSource) -> Result<(PathBuf, CbmcSource), 
     }
 }
 
+/// How often a start that finds the executable busy is tried again, and
+/// the pause between tries.
+const BUSY_RETRIES: usize = 50;
+const BUSY_PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Runs `attempt` again while it fails with "text file busy" (ETXTBSY): an
+/// executable written just before (a wrapper script) is busy while a child
+/// that another thread of this process forked meanwhile still holds it
+/// open for writing, until that child's `exec` closes it a moment later.
+pub(super) fn retry_while_busy<T>(
+    mut attempt: impl FnMut() -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    for _ in 0..BUSY_RETRIES {
+        match attempt() {
+            Err(error) if error.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(BUSY_PAUSE)
+            }
+            other => return other,
+        }
+    }
+    attempt()
+}
+
 fn run_quietly(path: &Path, flag: &str) -> Result<String, BackendError> {
-    let output = Command::new(path)
-        .arg(flag)
-        .stdin(Stdio::null())
-        .output()
+    let output = retry_while_busy(|| Command::new(path).arg(flag).stdin(Stdio::null()).output())
         .map_err(|error| BackendError::Spawn {
             path: path.to_path_buf(),
             error,

@@ -464,7 +464,8 @@ pub(super) fn run_to_end(
     if let Some(dir) = &options.working_dir {
         command.current_dir(dir);
     }
-    let mut child = command.spawn().map_err(|error| BackendError::Spawn {
+    let spawned = super::locate::retry_while_busy(|| command.spawn());
+    let mut child = spawned.map_err(|error| BackendError::Spawn {
         path: program.to_path_buf(),
         error,
     })?;

@@ -228,6 +228,22 @@ pub enum SeqStmt {
     },
 }
 
+impl SeqStmt {
+    /// The address a shared-memory access goes to, if this is one (a
+    /// read, write, read-modify-write or mutex operation).
+    pub fn access_address(&self) -> Option<&Expr> {
+        match self {
+            SeqStmt::Read { address, .. }
+            | SeqStmt::Write { address, .. }
+            | SeqStmt::Rmw { address, .. }
+            | SeqStmt::Lock { address, .. }
+            | SeqStmt::Unlock { address, .. }
+            | SeqStmt::TryLock { address, .. } => Some(address),
+            _ => None,
+        }
+    }
+}
+
 /// One thread copy as a function of the sequential program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeqThread {

@@ -831,22 +831,16 @@ impl Precision {
     /// Counts the accesses through pointers of `body` (thread `slot`).
     fn add_block(&mut self, facts: &PointsTo, slot: usize, body: &[SeqStmt]) {
         for stmt in body {
-            match stmt {
-                SeqStmt::Read { address, .. }
-                | SeqStmt::Write { address, .. }
-                | SeqStmt::Rmw { address, .. }
-                | SeqStmt::Lock { address, .. }
-                | SeqStmt::Unlock { address, .. }
-                | SeqStmt::TryLock { address, .. } => self.add_access(facts, slot, address),
-                SeqStmt::If {
-                    then_branch,
-                    else_branch,
-                    ..
-                } => {
-                    self.add_block(facts, slot, then_branch);
-                    self.add_block(facts, slot, else_branch);
-                }
-                _ => {}
+            if let Some(address) = stmt.access_address() {
+                self.add_access(facts, slot, address);
+            } else if let SeqStmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } = stmt
+            {
+                self.add_block(facts, slot, then_branch);
+                self.add_block(facts, slot, else_branch);
             }
         }
     }

@@ -39,15 +39,7 @@ pub(super) fn folded_address(
 
 /// The address a shared-memory access goes to, if `stmt` is one.
 pub(super) fn access_address(stmt: &SeqStmt) -> Option<&Expr> {
-    match stmt {
-        SeqStmt::Read { address, .. }
-        | SeqStmt::Write { address, .. }
-        | SeqStmt::Rmw { address, .. }
-        | SeqStmt::Lock { address, .. }
-        | SeqStmt::Unlock { address, .. }
-        | SeqStmt::TryLock { address, .. } => Some(address),
-        _ => None,
-    }
+    stmt.access_address()
 }
 
 /// `expr` with the loads of private locals known to hold a constant
