@@ -6,8 +6,9 @@ use crate::ir::Program;
 use crate::options::{BoundChoice, Bounds, LoopLine, SmaImplementation, TranslateOptions};
 use crate::passes::heap_needs::HeapNeeds;
 use crate::passes::sufficient::SufficientBounds;
-use crate::passes::{self, TranslationMap};
+use crate::passes::{self, SequentialProgram, TranslationMap};
 use std::path::Path;
+use std::sync::Arc;
 
 /// A translated program and its map back to the source.
 #[derive(Debug, Clone)]
@@ -80,25 +81,48 @@ pub fn translate_loaded(
     program: &Program,
     options: &TranslateOptions,
 ) -> Result<Translation, TranslateError> {
+    translate_sharing(program, options, |_, _| ())
+}
+
+/// [`translate_loaded`], handing the sequential program the passes made
+/// (or why they refused the program) to `share` before the printer runs:
+/// `verify` gives it to the native engine, so that the passes run once
+/// for both engines. `share` gets the options the passes ran with.
+pub fn translate_sharing(
+    program: &Program,
+    options: &TranslateOptions,
+    share: impl FnOnce(Result<Arc<SequentialProgram>, &Diagnostic>, &TranslateOptions),
+) -> Result<Translation, TranslateError> {
     let options = &with_lowered_width(program, options);
-    let sequential =
-        passes::sequentialise(program, options).map_err(TranslateError::Unsupported)?;
+    let sequential = match passes::sequentialise(program, options) {
+        Ok(sequential) => Arc::new(sequential),
+        Err(diagnostic) => {
+            share(Err(&diagnostic), options);
+            return Err(TranslateError::Unsupported(diagnostic));
+        }
+    };
+    share(Ok(Arc::clone(&sequential)), options);
     let sufficient = sequential.sufficient;
     let heap_needs = sequential.memory.heap_needs;
     let options = &with_auto_bounds(options, sufficient, heap_needs)?;
     let printed = crate::printer::print_with_properties(&sequential, options);
     let bounds = sequential.bounds(options);
     let cuts_wide_values = program.cuts_wide_values || bounds.bitwidth < program.shared_bits;
+    // moved out unless the native engine still holds the program
+    let (map, warnings) = match Arc::try_unwrap(sequential) {
+        Ok(sequential) => (sequential.map, sequential.warnings),
+        Err(shared) => (shared.map.clone(), shared.warnings.clone()),
+    };
     Ok(Translation {
         c_source: printed.c_source,
         map: TranslationMap {
             properties: printed.properties,
-            ..sequential.map
+            ..map
         },
         bounds,
         sufficient,
         heap_needs,
-        warnings: sequential.warnings,
+        warnings,
         cuts_wide_values,
     })
 }

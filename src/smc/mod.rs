@@ -31,13 +31,16 @@ use rf::explore::{RfFound, RfStopped};
 use rf::run::Abort;
 use search::Stopped;
 use semantics::machine::{Machine, Violation};
+use std::sync::Arc;
 
 /// The most states a search stores before it gives up.
 pub const MAX_STATES: usize = 100_000;
 
 /// A program ready for the native engine.
 pub struct Prepared {
-    pub sequential: SequentialProgram,
+    /// Shared with the printer when `verify` runs both engines: the passes
+    /// run once.
+    pub sequential: Arc<SequentialProgram>,
     pub model: MemoryModel,
     pub bitwidth: u32,
     /// `--pointer-check`: an access through a pointer outside its objects
@@ -123,12 +126,19 @@ pub fn prepare(program: &Program, options: &TranslateOptions) -> Result<Prepared
             reason: diagnostic.message,
         })
     })?;
-    Ok(Prepared {
+    Ok(prepared(Arc::new(sequential), &options))
+}
+
+/// The program the passes made for the printer, ready for the native
+/// engine; `options` are the ones the passes ran with (the width lowered
+/// as [`crate::translate::with_lowered_width`] lowers it).
+pub fn prepared(sequential: Arc<SequentialProgram>, options: &TranslateOptions) -> Prepared {
+    Prepared {
         sequential,
         model: options.sma.model(),
         bitwidth: options.bounds.bitwidth,
         pointer_checks: options.pointer_checks,
-    })
+    }
 }
 
 /// The machine that runs `program` (the prepared one, or a variant of it).

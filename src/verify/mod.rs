@@ -308,14 +308,15 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         }
     }
     // the native engine starts at once, beside the translation and CBMC
-    let mut native = match (&loaded, request.engine) {
-        (Ok(program), Engine::Auto | Engine::Smc) => {
-            Some(native::NativeRun::start(program, request))
+    let (mut native, program_for_engine) = match (&loaded, request.engine) {
+        (Ok(_), Engine::Auto | Engine::Smc) => {
+            let (run, program_for_engine) = native::NativeRun::start(request);
+            (Some(run), Some(program_for_engine))
         }
-        _ => None,
+        _ => (None, None),
     };
     let translated = match loaded {
-        Ok(program) => match translate_within_limit(program, request) {
+        Ok(program) => match translate_within_limit(program, request, program_for_engine) {
             Some(translated) => translated,
             None => {
                 let message = match crate::interrupt::received() {
@@ -672,10 +673,17 @@ const TRANSLATION_POLL: Duration = Duration::from_millis(50);
 fn translate_within_limit(
     program: crate::ir::Program,
     request: &VerifyRequest,
+    program_for_engine: Option<native::ProgramForEngine>,
 ) -> Option<Result<(Translation, crate::ir::Program), TranslateError>> {
     let translate = |program: crate::ir::Program, options: &TranslateOptions| {
+        let share = |sequential: Result<_, &crate::diagnostics::Diagnostic>,
+                     options: &TranslateOptions| {
+            if let Some(program_for_engine) = program_for_engine {
+                program_for_engine.give(sequential, options);
+            }
+        };
         Ok((
-            crate::translate::translate_loaded(&program, options)?,
+            crate::translate::translate_sharing(&program, options, share)?,
             program,
         ))
     };

@@ -5,11 +5,11 @@
 //! counterexample's.
 
 use super::{VerifyReport, VerifyRequest, explain, fail};
+use crate::diagnostics::Diagnostic;
 use crate::exit;
-use crate::ir::Program;
-use crate::options::{MemoryModel, SmaImplementation};
-use crate::passes::TranslationMap;
+use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::properties::PropertyKind;
+use crate::passes::{SequentialProgram, TranslationMap};
 use crate::report::document::{
     DeadlockCheck, NativeReport, NativeStatistics, PropertyReport, ReachReport, Verdict,
 };
@@ -17,8 +17,8 @@ use crate::report::kinds::{AnsweringEngine, NativeOutcome, NativeSearch};
 use crate::smc::search::SearchKind;
 use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
 use crate::trace::execution;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
@@ -33,11 +33,39 @@ pub struct NativeRun {
     searching: Arc<AtomicBool>,
 }
 
+/// Where the translation hands the native engine the program its passes
+/// made, so that they run once for both engines.
+pub struct ProgramForEngine {
+    sender: mpsc::Sender<Result<smc::Prepared, NoAnswer>>,
+}
+
+impl ProgramForEngine {
+    /// Gives the engine the sequential program (made with `options`), or
+    /// the reason the passes refused the program, which the engine
+    /// declines with.
+    pub fn give(
+        self,
+        sequential: Result<Arc<SequentialProgram>, &Diagnostic>,
+        options: &TranslateOptions,
+    ) {
+        let prepared = match sequential {
+            Ok(sequential) => Ok(smc::prepared(sequential, options)),
+            Err(diagnostic) => Err(NoAnswer::Declined(smc::Declined {
+                reason: diagnostic.message.clone(),
+            })),
+        };
+        // the engine has ended already when no one receives
+        let _ = self.sender.send(prepared);
+    }
+}
+
 impl NativeRun {
-    /// Starts the engine on `program` under the request's options, within
-    /// its time and memory limits; with `robustness`, it checks
-    /// robustness instead of the assertions.
-    pub fn start(program: &Program, request: &VerifyRequest) -> NativeRun {
+    /// Starts the engine under the request's options, within its time and
+    /// memory limits; with `robustness`, it checks robustness instead of
+    /// the assertions. It searches once the translation gives it the
+    /// program through the returned [`ProgramForEngine`] (and ends
+    /// without an answer if that is dropped unused).
+    pub fn start(request: &VerifyRequest) -> (NativeRun, ProgramForEngine) {
         let (timeout, robustness, deadlocks) =
             (request.timeout, request.robustness, request.deadlock_check);
         let command_started = request.started;
@@ -45,7 +73,7 @@ impl NativeRun {
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
         let searching = Arc::new(AtomicBool::new(true));
-        let (program, options) = (program.clone(), request.options.clone());
+        let (sender, receiver) = mpsc::channel();
         let (stop_flag, answered_flag) = (Arc::clone(&stop), Arc::clone(&answered));
         let searching_flag = Arc::clone(&searching);
         let handle = thread::spawn(move || {
@@ -59,20 +87,25 @@ impl NativeRun {
                 memory: memory_limit,
                 ..Limits::default()
             };
-            let answer = smc::prepare(&program, &options)
-                .and_then(|prepared| smc::check(&prepared, &limits));
+            let prepared = receiver.recv().unwrap_or_else(|_| {
+                Err(NoAnswer::Failed(
+                    "the translation ended without a program for the native engine".into(),
+                ))
+            });
+            let answer = prepared.and_then(|prepared| smc::check(&prepared, &limits));
             if answer.as_ref().is_ok_and(is_definitive) {
                 answered_flag.store(true, Ordering::Relaxed);
             }
             searching_flag.store(false, Ordering::Relaxed);
             (answer, started.elapsed().as_secs_f64())
         });
-        NativeRun {
+        let run = NativeRun {
             handle,
             stop,
             answered,
             searching,
-        }
+        };
+        (run, ProgramForEngine { sender })
     }
 
     /// The flag that is set while it runs.
@@ -199,8 +232,7 @@ pub fn conclude(
     let definitive = is_definitive(&answer);
     match answer {
         Answer::Safe(_, cut_offs) => {
-            report.verdict = Verdict::Safe;
-            report.exit_code = exit::SUCCESS;
+            report.conclude(Verdict::Safe);
             if !definitive {
                 report.reach = Some(ReachReport {
                     end_of_main: Some(false),
