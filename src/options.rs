@@ -105,15 +105,8 @@ impl SmaImplementation {
     }
 }
 
-/// Reports name an implementation as its `--sma` name (`etso`, `tso_ref`).
-impl serde::Serialize for SmaImplementation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
 /// Bounds of the translation. Each bound can only hide bugs, never invent one.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bounds {
     /// Round-robin rounds of the lazy driver.
     pub rounds: u32,
@@ -137,7 +130,6 @@ pub struct Bounds {
     pub unwindset: BTreeMap<LoopLine, u32>,
     /// The lines of `unwindset` whose depth the program gave with Dat3M's
     /// `__VERIFIER_loop_bound(n)` before the loop, not `--unwindset`.
-    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
     pub loop_bound_lines: BTreeSet<LoopLine>,
 }
 
@@ -184,13 +176,6 @@ impl std::fmt::Display for LoopLine {
             None => write!(formatter, "{}", self.line),
             Some(file) => write!(formatter, "{file}:{}", self.line),
         }
-    }
-}
-
-/// The report's `bounds.unwindset` maps `71` or `queue.h:12` to the depth.
-impl serde::Serialize for LoopLine {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
     }
 }
 

@@ -25,7 +25,7 @@ use super::buffering::ThreadBuffers;
 use crate::options::{Bounds, SmaImplementation};
 
 /// Bounds that cut off nothing (`maxclock` only for the SMAs with a clock).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SufficientBounds {
     pub qsize: u32,
     pub maxclock: Option<u32>,

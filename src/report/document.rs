@@ -443,13 +443,16 @@ pub struct VerifyReport {
     pub exit_code: u8,
     pub file: String,
     pub model: MemoryModel,
+    #[serde(serialize_with = "super::schema::sma")]
     pub sma: crate::options::SmaImplementation,
     /// The bounds the translation used (`heap_block` as the translator set it).
+    #[serde(serialize_with = "super::schema::bounds")]
     pub bounds: crate::options::Bounds,
     /// Whether every loop was asserted to exit within `--unwind`.
     pub unwinding_assertions: bool,
     /// The `--qsize` and `--maxclock` that cut off no execution of the
     /// program (`null` under SC or when its stores cannot be counted).
+    #[serde(serialize_with = "super::schema::sufficient_bounds")]
     pub sufficient_bounds: Option<crate::passes::sufficient::SufficientBounds>,
     /// The `--nmalloc` that cuts off no execution and with which none needs
     /// more heap (0 when the program allocates nothing; `null` when its

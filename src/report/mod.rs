@@ -1,6 +1,6 @@
 //! The published report: the verify report as data, the JSON contract
 //! ([`document`], with the violated [`property`] and the names of
-//! [`kinds`]), its renderings as text
+//! [`kinds`], and the [`schema`] of facts internal types hold), its renderings as text
 //! ([`text`]), JSON ([`json`]) and SARIF ([`sarif`]), and the
 //! [`ReportFormat`] that chooses one. Nothing here decodes a
 //! counterexample: `trace` builds the report that these modules print.
@@ -10,6 +10,7 @@ pub mod json;
 pub mod kinds;
 pub mod property;
 pub mod sarif;
+pub mod schema;
 pub mod text;
 
 /// How `verify` prints its report.
