@@ -72,8 +72,9 @@ pub struct CutOffs {
     pub pointers: Vec<crate::ir::OriginId>,
     /// The allocations that asked for more scalars than a heap block
     /// holds (`--heap-block`), each with the most scalars an execution
-    /// asked for there.
-    pub oversized: Vec<(crate::ir::OriginId, i64)>,
+    /// asked for there (`None` when only negative sizes were asked for,
+    /// which as `size_t` are larger than any block).
+    pub oversized: Vec<(crate::ir::OriginId, Option<i64>)>,
     /// The allocations that found every heap block used (`--nmalloc`).
     pub blocks_used: Vec<crate::ir::OriginId>,
     /// The loops whose last unrolled copy (`--unwind`) an execution
@@ -368,7 +369,8 @@ fn cut_offs(machine: &Machine) -> CutOffs {
         .map(|cut_offs| {
             let oversized = cut_offs
                 .iter()
-                .filter_map(|(stmt, cut)| cut.largest.map(|largest| (*stmt, largest)))
+                .filter(|(_, cut)| cut.largest.is_some() || cut.negative)
+                .map(|(stmt, cut)| (*stmt, cut.largest))
                 .collect();
             let used = cut_offs
                 .iter()

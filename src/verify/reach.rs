@@ -129,11 +129,7 @@ impl From<crate::smc::CutOffs> for CutOffs {
     fn from(native: crate::smc::CutOffs) -> Self {
         CutOffs {
             pointers: native.pointers,
-            oversized: native
-                .oversized
-                .into_iter()
-                .map(|(stmt, largest)| (stmt, Some(largest)))
-                .collect(),
+            oversized: native.oversized,
             blocks_used: native.blocks_used,
             loops: native.loops,
         }

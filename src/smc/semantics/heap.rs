@@ -52,13 +52,15 @@ impl Machine<'_> {
             });
             return Ok(Outcome::CutOff);
         }
-        if state.heap.used >= memory.heap_blocks || self.heap_layout().is_none() {
-            self.note_allocation_cut_off(stmt, |cut| cut.blocks_used = true);
+        if scalars < 0 {
+            // as the printed program: a negative size (as `size_t`, more
+            // than any block holds) is cut off, and named like a size
+            // larger than the block
+            self.note_allocation_cut_off(stmt, |cut| cut.negative = true);
             return Ok(Outcome::CutOff);
         }
-        if scalars < 0 {
-            // as the printed program: a negative size asks for nothing
-            // any execution goes on with
+        if state.heap.used >= memory.heap_blocks || self.heap_layout().is_none() {
+            self.note_allocation_cut_off(stmt, |cut| cut.blocks_used = true);
             return Ok(Outcome::CutOff);
         }
         let first = state.heap.used as usize * block as usize;

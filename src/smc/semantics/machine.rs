@@ -92,6 +92,9 @@ pub struct AllocationCutOff {
     pub largest: Option<i64>,
     /// Some execution found every heap block used there (`--nmalloc`).
     pub blocks_used: bool,
+    /// Some execution asked for a negative size there, which as `size_t`
+    /// is more than any heap block holds (`--heap-block`).
+    pub negative: bool,
 }
 
 /// A failure to model a move exactly, at the statement nearest to it.
