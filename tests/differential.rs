@@ -104,11 +104,11 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
 /// Programs for the reference models, with their bounds: the classic
 /// litmus shapes (WRC with three threads), the two-thread examples, a
 /// mutex-guarded store that PSO reorders with later ones, and the
-/// classic Dekker and Peterson of the benchmark corpus (at their own
-/// bounds in the full tier, `LAZYSMA_FULL=1`: the reference buffers take
-/// minutes there; at one round in the default tier); every litmus
-/// test with LAZYSMA_LITMUS_ALL=1. `scripts/differential-all.py` runs both
-/// corpora whole.
+/// classic Dekker and Peterson of the benchmark corpus at one round (at
+/// their own two rounds the reference buffers take over an hour:
+/// `scripts/differential-all.py --corpora bench --only dekker` runs them
+/// there); every litmus test with LAZYSMA_LITMUS_ALL=1.
+/// `scripts/differential-all.py` runs both corpora whole.
 fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
     if support::whole_sweep("LAZYSMA_LITMUS_ALL") {
         return programs(1)
@@ -142,11 +142,9 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
         let mut bounds = bench_bounds
             .remove(program)
             .expect("bench_bounds.tsv has the classic mutual exclusion");
-        if !support::full_tier() {
-            let rounds = bounds.iter().position(|bound| bound == "--rounds");
-            let rounds = rounds.expect("bench_bounds.tsv gives the rounds") + 1;
-            bounds[rounds] = "1".to_string();
-        }
+        let rounds = bounds.iter().position(|bound| bound == "--rounds");
+        let rounds = rounds.expect("bench_bounds.tsv gives the rounds") + 1;
+        bounds[rounds] = "1".to_string();
         programs.push((support::corpus_dir().join("bench").join(program), bounds));
     }
     programs
