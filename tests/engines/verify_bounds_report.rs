@@ -1,7 +1,10 @@
 //! What a `lazysma verify` report says of its bounds: safe verdicts and the
 //! code a bound left unchecked, heap blocks and their size, `--nmalloc auto`,
-//! the sufficient `--qsize`/`--maxclock`, `--bitwidth` cutting wide values
-//! off, unwinding assertions.
+//! the sufficient `--qsize`/`--maxclock`, `--bitwidth` cutting 64-bit
+//! values off, unwinding assertions. Their programs are in
+//! `tests/fixtures/programs/`; the checks the `.desc` format expresses are
+//! cases of `tests/fixtures/verify/` (`many_shared_scalars`,
+//! `wide_conversions`, `wide_initial`, `bitwidth_*`).
 
 use crate::support;
 use crate::verify_support;
@@ -32,8 +35,7 @@ fn a_safe_verdict_says_which_code_a_loop_bound_left_unchecked() {
     let program = program(
         &directory,
         "init.c",
-        "#include <pthread.h>\n#include <assert.h>\nint table[5];\nint x;\nvoid *worker(void *arg) {\n  x = 1;\n  return 0;\n}\n\
-int main(void) {\n  pthread_t t;\n  int i;\n  for (i = 0; i < 5; i++)\n    table[i] = i;\n  pthread_create(&t, 0, worker, 0);\n  assert(x == 0);\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/loop_before_worker.c"),
     );
     let (code, stdout, _) = verify(&program, &["--tso", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}");
@@ -71,11 +73,7 @@ fn an_allocation_past_the_heap_blocks_is_a_warning_and_more_blocks_find_the_bug(
     let program = program(
         &directory,
         "heap3.c",
-        "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nstruct node { int value; struct node *next; };\n\
-struct node *top;\nvoid *reader(void *arg) {\n  struct node *n = top;\n  if (n != 0) assert(n->value == 3);\n  return 0;\n}\n\
-int main(void) {\n  pthread_t t;\n  struct node *a = malloc(sizeof(struct node));\n  struct node *b = malloc(sizeof(struct node));\n\
-  struct node *c = malloc(sizeof(struct node));\n  pthread_create(&t, 0, reader, 0);\n  c->value = 3; c->next = b; b->next = a;\n\
-  top = c;\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/heap_three_allocations.c"),
     );
     let (code, stdout, _) = verify(&program, &["--pso", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}");
@@ -100,29 +98,6 @@ int main(void) {\n  pthread_t t;\n  struct node *a = malloc(sizeof(struct node))
 }
 
 #[test]
-fn programs_with_more_shared_scalars_than_one_cbmc_initialiser_list_holds_are_verified() {
-    if !require_cbmc() {
-        return;
-    }
-    // 1102 locations: CBMC 5.12 rejects an initialiser list of more than
-    // 1000 elements, so the initial values go in rows; `z` is in the second
-    let directory = tempfile::tempdir().unwrap();
-    let program = program(
-        &directory,
-        "big.c",
-        "#include <assert.h>\nint a[1100];\nint z = 5;\nint main(void) {\n  a[1050] = 3;\n  assert(z == 5 && a[1050] == 3 && a[7] == 0);\n  assert(z != 5);\n  return 0;\n}\n",
-    );
-    let (code, stdout, stderr) = verify(&program, &["--sc", "--format", "json"]);
-    assert_eq!(code, 10, "{stdout}{stderr}");
-    let report = json(&stdout);
-    assert_eq!(report["verdict"], "violation");
-    assert_eq!(
-        report["property"]["line"], 7,
-        "the first assertion holds: z starts at 5"
-    );
-}
-
-#[test]
 fn the_heap_block_size_is_a_reported_bound() {
     if !require_cbmc() {
         return;
@@ -131,7 +106,7 @@ fn the_heap_block_size_is_a_reported_bound() {
     let heap = program(
         &directory,
         "heap.c",
-        "#include <stdlib.h>\n#include <assert.h>\nint main(void) { int n = 12; int *a = malloc(sizeof(int) * n); a[11] = 1; assert(a[11] == 0); return 0; }\n",
+        include_str!("../fixtures/programs/heap_block_size.c"),
     );
     // The size is only known at run time: blocks of 8 scalars cut the
     // allocation off, and the report says which block size it used.
@@ -158,97 +133,8 @@ fn the_heap_block_size_is_a_reported_bound() {
     );
 }
 
-/// A store, an RMW result and a CAS operand that `--bitwidth` cannot hold.
-const WIDE_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nunsigned u;\nint c = 100;\nint s;\nvoid *t(void *arg) { u = 200; __sync_fetch_and_add(&c, 100); __sync_bool_compare_and_swap(&s, 256, 1); return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(u == 200 && c == 200 && s == 0);\n  return 0;\n}\n";
-
-#[test]
-fn a_narrow_bit_width_cuts_wide_values_off_and_never_wraps_them() {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let wide = program(&directory, "wide.c", WIDE_VALUES);
-    // Wrapped around in 8 bits, 200 would read back as -56 and the CAS of
-    // `s` from 256 (0 in 8 bits) would succeed: false alarms. The stores
-    // are cut off instead, and the safe report names the bound.
-    for model in ["--sc", "--tso", "--pso"] {
-        let (code, stdout, stderr) = verify(&wide, &[model, "--bitwidth", "8"]);
-        assert_eq!(code, 0, "{model}: {stdout}{stderr}");
-        assert!(
-            stdout.contains("values wider than 8 bits are not ruled out"),
-            "{stdout}"
-        );
-    }
-    for sma in ["tso_ref", "pso_ref"] {
-        let (code, stdout, stderr) = verify(&wide, &["--sma", sma, "--bitwidth", "8"]);
-        assert_eq!(code, 0, "{sma}: {stdout}{stderr}");
-    }
-    // Nine bits hold every value, and the assertion holds.
-    let (code, stdout, _) = verify(&wide, &["--tso", "--bitwidth", "9"]);
-    assert_eq!(code, 0, "{stdout}");
-    // A program that fails for real still fails at the narrow width.
-    let failing = program(
-        &directory,
-        "wide_failing.c",
-        &WIDE_VALUES.replace("c == 200", "c == 100"),
-    );
-    let (code, stdout, _) = verify(&failing, &["--tso", "--bitwidth", "9"]);
-    assert_eq!(code, 10, "{stdout}");
-    // Types no wider than the memory keep every value, unsigned ones too
-    // (250 in an `unsigned char` goes as its 8 bits and reads back as 250).
-    let narrow_types = "#include <pthread.h>\n#include <assert.h>\nunsigned char uc = 250;\nsigned char sc = -5;\nunsigned short us = 65535;\nunsigned u = 4294967295u;\nvoid *t(void *arg) { uc = uc + 10; sc = sc - 1; us = us + 1; u = u + 1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(uc == UC && sc == -6 && us == 0 && u == 0);\n  return 0;\n}\n";
-    let exact = program(
-        &directory,
-        "narrow_types.c",
-        &narrow_types.replace("UC", "4"),
-    );
-    let (code, stdout, _) = verify(&exact, &["--tso", "--bitwidth", "8"]);
-    assert_eq!(code, 0, "{stdout}");
-    let off_by_one = program(
-        &directory,
-        "narrow_types_failing.c",
-        &narrow_types.replace("UC", "5"),
-    );
-    let (code, stdout, _) = verify(&off_by_one, &["--tso", "--bitwidth", "8"]);
-    assert_eq!(code, 10, "{stdout}");
-    // The witness shows the values in the variables' types.
-    for effect in [
-        "reads uc = 250 (initial value)",
-        "reads us = 65535",
-        "reads u = 4294967295",
-        "sc := -6",
-    ] {
-        assert!(stdout.contains(effect), "{effect}: {stdout}");
-    }
-    // Atomic stores and address-taken parameters store the same way: both
-    // values must arrive for the assertion to fail.
-    let other_stores = program(
-        &directory,
-        "narrow_other_stores.c",
-        "#include <pthread.h>\n#include <assert.h>\nunsigned char uc, uc2;\nvoid put(unsigned char v) { unsigned char *p = &v; uc2 = *p; }\nvoid *t(void *arg) { __atomic_store_n(&uc, 250, __ATOMIC_SEQ_CST); put(251); return 0; }\nint main(void) { pthread_t p; pthread_create(&p, 0, t, 0); pthread_join(p, 0); assert(uc != 250 || uc2 != 251); return 0; }\n",
-    );
-    let (code, stdout, _) = verify(&other_stores, &["--tso", "--bitwidth", "8"]);
-    assert_eq!(code, 10, "{stdout}");
-    // An initial value the width cannot hold is refused before CBMC runs.
-    let initial = program(
-        &directory,
-        "wide_initial.c",
-        "unsigned u = 200;\nint main(void) { return u; }\n",
-    );
-    let (code, _, stderr) = verify(&initial, &["--bitwidth", "8"]);
-    assert_eq!(code, 1, "{stderr}");
-    assert!(
-        stderr.contains("the initial value 200 does not fit in shared memory of --bitwidth 8"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("wide_initial.c:1:14") && stderr.contains("-128 .. 127"),
-        "{stderr}"
-    );
-}
-
 /// 64-bit shared variables and a 64-bit constant operand.
-const LONG_VALUES: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y;\nvoid *t(void *arg) { x = 1L << 33; y = (unsigned long)-1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  assert(x != 0 && y == (unsigned long)-1);\n  PROPERTY;\n  return 0;\n}\n";
+const LONG_VALUES: &str = include_str!("../fixtures/programs/long_values.c");
 
 #[test]
 fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
@@ -340,54 +226,6 @@ fn sixty_four_bit_values_are_cut_off_below_bitwidth_64_and_exact_at_it() {
     assert_eq!(code, 0, "{stdout}");
 }
 
-/// A 64-bit store whose value needs 41 bits (signed), then one that needs 35.
-const BETWEEN_32_AND_64: &str = "#include <pthread.h>\n#include <assert.h>\nlong x;\nunsigned long y = 4294967295UL;\nvoid *t(void *arg) { STORE; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  pthread_join(p, 0);\n  PROPERTY;\n  return 0;\n}\n";
-
-#[test]
-fn a_bit_width_between_32_and_64_narrows_64_bit_values_without_wrapping_them() {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let write = |name: &str, store: &str, property: &str| {
-        program(
-            &directory,
-            name,
-            &BETWEEN_32_AND_64
-                .replace("STORE", store)
-                .replace("PROPERTY", property),
-        )
-    };
-    // (2^40 + 5) at 40 bits would wrap to 5: cut off instead, at 41 kept.
-    let wide = write(
-        "wide.c",
-        "x = (1L << 40) + 5",
-        "assert(x != 5 && x != (1L << 40) + 5)",
-    );
-    let (code, stdout, _) = verify(&wide, &["--tso", "--bitwidth", "40"]);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains("values wider than 40 bits"), "{stdout}");
-    let (code, stdout, _) = verify(&wide, &["--tso", "--bitwidth", "42"]);
-    assert_eq!(code, 10, "{stdout}");
-    // 2^32 needs 34 bits: cut off at 33, exact at 34; the unsigned initial
-    // value 2^32 - 1 fits from 33 bits on.
-    let increment = write("increment.c", "y = y + 1", "assert(y != 4294967296UL)");
-    let (code, stdout, _) = verify(&increment, &["--pso", "--bitwidth", "33"]);
-    assert_eq!(code, 0, "{stdout}");
-    let (code, stdout, _) = verify(&increment, &["--pso", "--bitwidth", "34"]);
-    assert_eq!(code, 10, "{stdout}");
-    // A 64-bit RMW is computed as a long long above 32 bits, then narrowed.
-    let rmw = write(
-        "rmw.c",
-        "__sync_fetch_and_add(&y, 1UL)",
-        "assert(y != 4294967296UL)",
-    );
-    let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "33"]);
-    assert_eq!(code, 0, "{stdout}");
-    let (code, stdout, _) = verify(&rmw, &["--tso", "--bitwidth", "48"]);
-    assert_eq!(code, 10, "{stdout}");
-}
-
 /// `--unwinding-assertions`: a loop that needs more than `--unwind`
 /// iterations is reported as a bound reached (exit 10, like CBMC), not as a
 /// violation; with enough unwinding, or without the option, the run is safe.
@@ -400,7 +238,7 @@ fn unwinding_assertions_report_the_bound_not_a_bug() {
     let program = directory.path().join("loop.c");
     std::fs::write(
         &program,
-        "#include <pthread.h>\n#include <assert.h>\nint x;\nvoid *t(void *arg) {\n  int i = 0;\n  while (i < 3) {\n    x = x + 1;\n    i++;\n  }\n  return 0;\n}\nint main(void) {\n  pthread_t a;\n  pthread_create(&a, 0, t, 0);\n  pthread_join(a, 0);\n  assert(x <= 3);\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/unwinding_loop.c"),
     )
     .unwrap();
     let (code, stdout, _) = verify(
@@ -552,11 +390,7 @@ fn a_join_after_more_allocations_than_the_heap_blocks_is_a_warning() {
     let program = program(
         &directory,
         "joined_heap.c",
-        "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nstruct node { int value; struct node *next; };\n\
-pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nstruct node *top;\nvoid *push(void *arg) {\n  struct node *n = malloc(sizeof(struct node));\n\
-  n->value = 1;\n  pthread_mutex_lock(&m);\n  n->next = top;\n  top = n;\n  pthread_mutex_unlock(&m);\n  return 0;\n}\n\
-int main(void) {\n  pthread_t a, b;\n  top = malloc(sizeof(struct node));\n  top->next = 0;\n  pthread_create(&a, 0, push, 0);\n\
-  pthread_create(&b, 0, push, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(top->next->next->next != 0);\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/joined_heap.c"),
     );
     let (code, stdout, _) = verify(&program, &["--tso", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}");
@@ -592,9 +426,7 @@ fn a_thread_created_after_its_creators_allocations_starts_with_them() {
     let program = program(
         &directory,
         "prefilled_heap.c",
-        "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nint *a, *b, *c;\nvoid *worker(void *arg) {\n\
-  c = malloc(sizeof(int));\n  *c = 3;\n  assert(*c == 4);\n  return 0;\n}\nint main(void) {\n  pthread_t t;\n\
-  a = malloc(sizeof(int));\n  b = malloc(sizeof(int));\n  pthread_create(&t, 0, worker, 0);\n  pthread_join(t, 0);\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/prefilled_heap.c"),
     );
     let (code, stdout, _) = verify(&program, &["--tso", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}");
@@ -621,10 +453,7 @@ fn a_thread_created_after_its_creators_allocations_starts_with_them() {
 /// Two workers that allocate two blocks each and publish one: four
 /// allocations in all, none of them cut off statically at --nmalloc 2 in
 /// a worker, but the second worker's are after main's first join.
-const TWO_BLOCKS_EACH: &str = "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nint *slot[2];\n\
-void *worker(void *arg) {\n  int *p = malloc(sizeof(int));\n  int *q = malloc(sizeof(int));\n  *p = 1;\n  *q = 2;\n  slot[(long)arg] = p;\n  return 0;\n}\n\
-int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, worker, (void *)0);\n  pthread_create(&b, 0, worker, (void *)1);\n\
-  pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(PROPERTY);\n  return 0;\n}\n";
+const TWO_BLOCKS_EACH: &str = include_str!("../fixtures/programs/two_blocks_each.c");
 
 #[test]
 fn nmalloc_auto_gives_every_allocation_a_block_and_the_safe_report_drops_the_heap() {
@@ -758,73 +587,5 @@ fn nmalloc_auto_gives_every_allocation_a_block_and_the_safe_report_drops_the_hea
             " * so the SMA below has 4 heap blocks: the same executions, a smaller formula\n"
         ),
         "{text}"
-    );
-}
-
-/// Conversions between 64-bit integers and floating values through shared
-/// memory; the 64-bit initial value comes before the first `double`.
-const WIDE_CONVERSIONS: &str = "#include <assert.h>
-#include <stdint.h>
-#include <pthread.h>
-long long big = 9007199254740993LL;
-double as_double;
-uint64_t u64;
-unsigned u = 4000000000u;
-float uf;
-void *t(void *arg) { as_double = big; u64 = (uint64_t)1e19; uf = u; return 0; }
-int main(void) {
-  pthread_t th;
-  pthread_create(&th, 0, t, 0);
-  pthread_join(th, 0);
-  assert(as_double == 9007199254740992.0);
-  assert(u64 == 10000000000000000000ULL);
-  assert(uf == 4000000000.0f);
-  long long back = as_double;
-  assert(back == EXPECTED);
-  return 0;
-}
-";
-
-#[test]
-fn without_a_bit_width_shared_memory_holds_a_double_and_the_64_bit_values_before_it() {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "wide_conversions.c", WIDE_CONVERSIONS);
-    let (code, stdout, stderr) = verify(
-        &path,
-        &[
-            "--tso",
-            "-D",
-            "EXPECTED=9007199254740992LL",
-            "--format",
-            "json",
-        ],
-    );
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(json(&stdout)["bounds"]["bitwidth"], 64, "{stdout}");
-    // 2^53 + 1 rounds to 2^53 in a double
-    let (code, stdout, stderr) = verify(&path, &["--tso", "-D", "EXPECTED=9007199254740993LL"]);
-    assert_eq!(code, 10, "{stdout}{stderr}");
-    // a width given is kept: the initial value does not fit it
-    let (code, stdout, stderr) = verify(
-        &path,
-        &[
-            "--tso",
-            "-D",
-            "EXPECTED=0",
-            "--bitwidth",
-            "32",
-            "--color",
-            "never",
-        ],
-    );
-    assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(
-        stderr.contains(
-            "the initial value 9007199254740993 does not fit in shared memory of --bitwidth 32"
-        ),
-        "{stderr}"
     );
 }

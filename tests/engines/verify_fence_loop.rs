@@ -205,19 +205,8 @@ fn dekker_is_repaired_under_tso() {
 }
 
 /// Store buffering with each thread on one line: `x = 1; r1 = y;`.
-const ONE_LINE_STORE_BUFFERING: &str = "#include <pthread.h>
-#include <assert.h>
-int x, y, r1, r2;
-void *t1(void *a) { x = 1; r1 = y; return 0; }
-void *t2(void *a) { y = 1; r2 = x; return 0; }
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);
-  pthread_join(a, 0); pthread_join(b, 0);
-  assert(r1 == 1 || r2 == 1);
-  return 0;
-}
-";
+const ONE_LINE_STORE_BUFFERING: &str =
+    include_str!("../fixtures/programs/store_buffering_one_line.c");
 
 #[test]
 fn a_store_and_a_load_on_one_line_are_repaired_under_tso() {
@@ -238,11 +227,7 @@ fn two_stores_on_one_line_are_repaired_under_pso() {
         return;
     }
     let directory = tempfile::tempdir().expect("temporary directory");
-    let text = "#include <pthread.h>\n#include <assert.h>\nint data, flag;\n\
-void *w(void *a) { data = 1; flag = 1; return 0; }\n\
-void *r(void *a) { if (flag == 1) assert(data == 1); return 0; }\n\
-int main(void) { pthread_t t1, t2;\n  pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, r, 0);\n\
-  pthread_join(t1, 0); pthread_join(t2, 0); return 0; }\n";
+    let text = include_str!("../fixtures/programs/message_passing_one_line.c");
     let source = program(&directory, "mp_line.c", text);
     let rounds = repair(&source, &["--pso"]);
     // after `data = 1;` (columns 20-28)
@@ -280,11 +265,7 @@ fn two_plus_two_writes_is_repaired_with_store_store_fences_under_pso() {
         return;
     }
     let directory = tempfile::tempdir().expect("temporary directory");
-    let text = "#include <pthread.h>\n#include <assert.h>\nint x, y;\n\
-void *t1(void *a) { x = 1; y = 2; return 0; }\n\
-void *t2(void *a) { y = 1; x = 2; return 0; }\n\
-int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);\n\
-  pthread_join(a, 0); pthread_join(b, 0);\n  assert(!(x == 1 && y == 1));\n  return 0;\n}\n";
+    let text = include_str!("../fixtures/programs/two_plus_two_writes.c");
     let source = program(&directory, "w22.c", text);
     // both stores of each thread buffered at once, and a clock to order them
     let rounds = repair(&source, &["--pso", "--qsize", "3", "--maxclock", "4"]);

@@ -1,7 +1,10 @@
 //! Programs whose verdicts under SC, TSO and PSO and whose reports say how
-//! lazysma models them: a memory order passed as a parameter, a heap node
-//! private until published, floating-point store buffering confirmed
-//! natively, the seqlock example, and the SARIF log of a violation.
+//! lazysma models them: a heap node private until published,
+//! floating-point store buffering confirmed natively, the seqlock example,
+//! and the SARIF log of a violation. Their programs are in
+//! `tests/fixtures/programs/`; a memory order passed as a parameter is a
+//! case of `tests/fixtures/verify/` (`order_through_a_parameter`,
+//! `atomic_flag_store`).
 
 use crate::support;
 use crate::verify_support;
@@ -9,59 +12,6 @@ use crate::verify_support;
 use serde_json::Value;
 use support::{require_cbmc, verify};
 use verify_support::{example, json, program};
-
-/// Message passing whose flag store takes its memory order from a
-/// wrapper's parameter (`ORDER`): release keeps `data` first under PSO,
-/// relaxed does not.
-const ORDER_THROUGH_A_PARAMETER: &str = "#include <pthread.h>
-#include <stdatomic.h>
-#include <assert.h>
-int data;
-atomic_int flag;
-static void publish(atomic_int *p, memory_order order) { atomic_store_explicit(p, 1, order); }
-void *writer(void *arg) { data = 1; publish(&flag, ORDER); return 0; }
-void *reader(void *arg) { if (atomic_load_explicit(&flag, memory_order_acquire)) assert(data == 1); return 0; }
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, writer, 0);
-  pthread_create(&b, 0, reader, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  return 0;
-}
-";
-
-#[test]
-fn a_memory_order_passed_as_a_parameter_is_the_one_the_caller_gave() {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "order.c", ORDER_THROUGH_A_PARAMETER);
-    for (order, pso_code) in [
-        ("memory_order_release", 0),
-        ("memory_order_seq_cst", 0),
-        ("memory_order_relaxed", 10),
-    ] {
-        let define = format!("ORDER={order}");
-        let (code, stdout, stderr) = verify(&path, &["--tso", "-D", &define]);
-        assert_eq!(code, 0, "{order} --tso: {stdout}{stderr}");
-        let (code, stdout, stderr) = verify(&path, &["--pso", "-D", &define]);
-        assert_eq!(code, pso_code, "{order} --pso: {stdout}{stderr}");
-    }
-    // A store to an `_Atomic` object is seq_cst, so release too.
-    let atomic_flag = program(
-        &directory,
-        "atomic_flag_store.c",
-        &ORDER_THROUGH_A_PARAMETER
-            .replace("atomic_int flag;", "_Atomic int flag;")
-            .replace("publish(&flag, ORDER)", "flag = 1"),
-    );
-    let (code, stdout, stderr) = verify(&atomic_flag, &["--pso"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    let (code, stdout, stderr) = verify(&atomic_flag, &["--pso", "-D", "_Atomic="]);
-    assert_eq!(code, 10, "{stdout}{stderr}");
-}
 
 #[test]
 fn the_sarif_log_carries_the_violation_its_witness_and_its_fence() {
@@ -146,7 +96,11 @@ fn the_sarif_log_carries_the_violation_its_witness_and_its_fence() {
     );
     // bad input: a failed invocation that says where
     let directory = tempfile::tempdir().expect("temporary directory");
-    let bad = program(&directory, "bad.c", "int main(void) {\n  int x = ;\n}\n");
+    let bad = program(
+        &directory,
+        "bad.c",
+        include_str!("../fixtures/programs/bad_declaration.c"),
+    );
     let (code, stdout, _) = verify(&bad, &["--format", "sarif"]);
     assert_eq!(code, 1, "{stdout}");
     let log = json(&stdout);
@@ -161,12 +115,7 @@ fn the_sarif_log_carries_the_violation_its_witness_and_its_fence() {
 
 /// Two threads push a node each, filled in before `PUBLISH` links it; a
 /// third reads the top node's value.
-const PUBLISHED_NODES: &str = "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\n\
-struct node { int value; struct node *next; };\nstruct node *top;\n\
-void *push(void *arg) {\n  struct node *n = malloc(sizeof *n);\n  n->value = 1;\n  n->next = 0;\n  PUBLISH;\n  return 0;\n}\n\
-void *peek(void *arg) {\n  struct node *p = top;\n  if (p) assert(p->value == 1);\n  return 0;\n}\n\
-int main(void) {\n  pthread_t a, b, c;\n  pthread_create(&a, 0, push, 0);\n  pthread_create(&b, 0, push, 0);\n\
-  pthread_create(&c, 0, peek, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  pthread_join(c, 0);\n  return 0;\n}\n";
+const PUBLISHED_NODES: &str = include_str!("../fixtures/programs/published_nodes.c");
 
 #[test]
 fn a_node_filled_in_before_it_is_published_is_private_until_then() {
@@ -220,29 +169,8 @@ fn a_node_filled_in_before_it_is_published_is_private_until_then() {
 
 /// Store buffering on a `float` and a `double`; with `FENCE` defined each
 /// thread fences between its store and its load.
-const FLOATING_STORE_BUFFERING: &str = "#include <pthread.h>
-#include <assert.h>
-#ifdef FENCE
-#define BETWEEN() __sync_synchronize()
-#else
-#define BETWEEN() (void)0
-#endif
-float x;
-double y;
-float r1;
-double r2;
-void *left(void *arg) { x = 1.5f; BETWEEN(); r1 = (float)y; return 0; }
-void *right(void *arg) { y = 2.5; BETWEEN(); r2 = x; return 0; }
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, left, 0);
-  pthread_create(&b, 0, right, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  assert(r1 == 2.5f || r2 == 1.5);
-  return 0;
-}
-";
+const FLOATING_STORE_BUFFERING: &str =
+    include_str!("../fixtures/programs/floating_store_buffering.c");
 
 #[test]
 fn floating_store_buffering_is_found_under_tso_and_pso_and_checked_natively() {

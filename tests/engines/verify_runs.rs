@@ -98,10 +98,7 @@ fn a_solver_that_finds_a_failure_is_reported_when_cbmcs_run_gives_no_counterexam
 
 /// A writer's three stores read in turn by another thread: a bug under
 /// SC, hence under TSO and PSO.
-const READ_IN_TURN: &str = "#include <pthread.h>\n#include <assert.h>\nint x;\n\
-void *writer(void *arg) { x = 1; x = 2; x = 3; return 0; }\n\
-void *reader(void *arg) { int r1 = x; int r2 = x; int r3 = x; assert(!(r1 == 1 && r2 == 2 && r3 == 3)); return 0; }\n\
-int main(void) { pthread_t a, b; pthread_create(&a, 0, writer, 0); pthread_create(&b, 0, reader, 0); return 0; }\n";
+const READ_IN_TURN: &str = include_str!("../fixtures/programs/read_in_turn.c");
 
 /// A stand-in CBMC that runs the real one on the program translated under
 /// SC (the run beside TSO/PSO) when `sc_real`, on the other program

@@ -2,6 +2,9 @@
 //! the witness table (where the assertion fails, the steps after it, values
 //! as their C types read them), the diagnosis naming the reorderings and the
 //! fences placed at statements, `--no-check`, atomic sections and SARIF.
+//! Their programs are in `tests/fixtures/programs/`; the checks the `.desc`
+//! format expresses are cases of `tests/fixtures/verify/`
+//! (`publish_a_node`, `try_lock_own_mutex`).
 
 use crate::support;
 use crate::verify_support;
@@ -300,8 +303,7 @@ fn an_index_out_of_bounds_is_named_in_the_text_report() {
     let path = program(
         &directory,
         "oob.c",
-        "#include <pthread.h>\nint arr[4];\nint idx = 0;\nvoid *t(void *p) { int i = idx; arr[i + 3] = 1; return 0; }\n\
-         int main(void) {\n  pthread_t a;\n  idx = 1;\n  pthread_create(&a, 0, t, 0);\n  pthread_join(a, 0);\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/index_out_of_bounds.c"),
     );
     let (code, stdout, _) = verify(&path, &["--tso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
@@ -325,127 +327,10 @@ fn an_index_out_of_bounds_is_named_in_the_text_report() {
     assert_eq!(report["property"]["statement"], "arr[i + 3] = 1;");
 }
 
-/// Message passing through a node on the heap: the producer also writes a
-/// field nobody reads between the data and the pointer.
-const PUBLISH_A_NODE: &str = "#include <assert.h>
-#include <pthread.h>
-#include <stdlib.h>
-struct node { int val; struct node *next; };
-struct node *head;
-void *producer(void *arg) {
-  struct node *n = malloc(sizeof(struct node));
-  n->val = 42;
-  n->next = 0;
-  head = n;
-  return 0;
-}
-void *consumer(void *arg) {
-  struct node *p = head;
-  if (p) assert(p->val == 42);
-  return 0;
-}
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, producer, 0);
-  pthread_create(&b, 0, consumer, 0);
-  return 0;
-}
-";
-
-#[test]
-fn a_reordering_names_the_store_the_other_thread_sees_and_the_fence_goes_right_before_the_later_store()
- {
-    if !require_cbmc() {
-        return;
-    }
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let path = program(&directory, "publish.c", PUBLISH_A_NODE);
-    let (code, stdout, _) = verify(&path, &["--pso", "--format", "json"]);
-    assert_eq!(code, 10, "{stdout}");
-    let report = json(&stdout);
-    let reorderings = report["diagnosis"]["reorderings"]
-        .as_array()
-        .expect("reorderings");
-    assert_eq!(reorderings.len(), 1, "{}", report["diagnosis"]);
-    // n->val = 42 (line 8) overtaken by head = n (line 10), which the
-    // consumer reads; not by n->next = 0 (line 9), which nobody reads.
-    assert_eq!(reorderings[0]["kind"], "store-store");
-    assert_eq!(
-        reorderings[0]["store"]["line"], 8,
-        "{}",
-        report["diagnosis"]
-    );
-    assert_eq!(
-        reorderings[0]["later"]["line"], 10,
-        "{}",
-        report["diagnosis"]
-    );
-    // the release idiom: the fence right before the publishing store, so
-    // that it orders n->next = 0 too
-    let fences = report["diagnosis"]["fences"].as_array().expect("fences");
-    assert_eq!(fences.len(), 1);
-    assert_eq!(
-        (
-            fences[0]["after_line"].as_u64(),
-            fences[0]["before_line"].as_u64()
-        ),
-        (Some(9), Some(10))
-    );
-    assert_eq!(
-        (
-            fences[0]["after_column"].as_u64(),
-            fences[0]["before_column"].as_u64()
-        ),
-        (Some(14), Some(3))
-    );
-    assert_eq!(
-        fences[0]["after_statement"],
-        serde_json::json!({"line": 9, "column": 3, "text": "n->next = 0;"})
-    );
-    assert_eq!(fences[0]["before_statement"]["text"], "head = n;");
-    assert_eq!(fences[0]["placement"], "after-statement");
-    assert_eq!(fences[0]["kind"], "store-store");
-    let (code, stdout, _) = verify(&path, &["--pso", "--color", "never"]);
-    assert_eq!(code, 10, "{stdout}");
-    assert!(
-        stdout.contains(
-            "store to head (line 10) reached memory before the earlier store to heap#0[0] (line 8)"
-        ),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("right after `n->next = 0;` (line 9, columns 3-14 of "),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("before `head = n;` (line 10, column 3)"),
-        "{stdout}"
-    );
-}
-
 /// Store buffering whose stores share lines with other statements: t1's
 /// is the body of an `if` without braces, t2's shares its statement with
 /// the load (`y = 1, r2 = x;`).
-const STORES_IN_STATEMENTS: &str = "#include <pthread.h>
-#include <assert.h>
-int x, y, r1, r2, go = 1;
-void *t1(void *a) {
-  if (go)
-    x = 1;
-  else
-    x = 2;
-  r1 = y;
-  return 0;
-}
-void *t2(void *a) { y = 1, r2 = x; return 0; }
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);
-  pthread_join(a, 0); pthread_join(b, 0);
-  assert(r1 == 1 || r2 == 1);
-  return 0;
-}
-";
+const STORES_IN_STATEMENTS: &str = include_str!("../fixtures/programs/stores_in_statements.c");
 
 #[test]
 fn fences_are_placed_at_statements_not_lines() {
@@ -457,10 +342,7 @@ fn fences_are_placed_at_statements_not_lines() {
     let one_line = program(
         &directory,
         "sb_line.c",
-        "#include <pthread.h>\n#include <assert.h>\nint x, y, r1, r2;\n\
-         void *t1(void *a) { x = 1; r1 = y; return 0; }\nvoid *t2(void *a) { y = 1; r2 = x; return 0; }\n\
-         int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);\n\
-         pthread_join(a, 0); pthread_join(b, 0);\n  assert(r1 == 1 || r2 == 1);\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/fence_between_statements.c"),
     );
     let (code, stdout, _) = verify(&one_line, &["--tso", "--color", "never"]);
     assert_eq!(code, 10, "{stdout}");
@@ -528,10 +410,7 @@ fn a_store_from_a_macro_among_other_statements_is_placed_by_the_statement_after_
     let path = program(
         &directory,
         "macro.c",
-        "#include <pthread.h>\n#include <assert.h>\n#define SET(v) v = 1\nint x, y, r1, r2;\n\
-         void *t1(void *a) { SET(x); r1 = y; return 0; }\nvoid *t2(void *a) { y = 1; r2 = x; return 0; }\n\
-         int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t1, 0); pthread_create(&b, 0, t2, 0);\n\
-         pthread_join(a, 0); pthread_join(b, 0);\n  assert(r1 == 1 || r2 == 1);\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/store_from_a_macro.c"),
     );
     let (code, stdout, _) = verify(&path, &["--tso", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}");
@@ -597,11 +476,7 @@ fn atomic_sections_are_shown_and_rule_out_sc() {
     let program = directory.path().join("atomic_increment.c");
     std::fs::write(
         &program,
-        "#include <assert.h>\n#include <pthread.h>\nint x;\n\
-         void __VERIFIER_atomic_increment(void) { int v = x; x = v + 1; }\n\
-         void *worker(void *arg) { __VERIFIER_atomic_increment(); return 0; }\n\
-         int main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, worker, 0);\n  pthread_create(&b, 0, worker, 0);\n\
-         pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(x == 2);\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/atomic_increment.c"),
     )
     .unwrap();
     let (code, _, stderr) = verify(&program, &["--sc"]);
@@ -642,14 +517,7 @@ fn values_are_shown_as_their_c_types_read_them_heap_cells_typed_by_their_pointer
     let source = program(
         &directory,
         "publish.c",
-        "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\n\
-         struct node { unsigned value; struct node *next; };\n\
-         struct node *top;\nint published;\n\
-         void *producer(void *arg) {\n  struct node *n = malloc(sizeof(struct node));\n\
-         n->value = 4000000000u;\n  n->next = 0;\n  top = n;\n  published = 1;\n  return 0;\n}\n\
-         int main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, producer, 0);\n\
-         if (published == 1) {\n    struct node *n = top;\n    assert(n->value == 4000000000u);\n  }\n\
-         pthread_join(t, 0);\n  return 0;\n}\n",
+        include_str!("../fixtures/programs/heap_values_typed.c"),
     );
     let (code, stdout, stderr) = verify(&source, &["--pso", "--format", "json"]);
     assert_eq!(code, 10, "{stdout}{stderr}");
@@ -686,33 +554,4 @@ fn values_are_shown_as_their_c_types_read_them_heap_cells_typed_by_their_pointer
         effects.contains(&"reads top = &heap#0[0] from memory"),
         "{effects:?}"
     );
-}
-
-#[test]
-fn a_try_lock_of_a_mutex_its_own_thread_holds_fails_and_is_confirmed() {
-    if !require_cbmc() {
-        return;
-    }
-    // a normal mutex's try-lock by its holder fails with EBUSY; the native
-    // check took the failure for one that no other thread explained (exit 4)
-    let directory = tempfile::tempdir().expect("temporary directory");
-    let source = "#include <assert.h>\n#include <pthread.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint main(void) {\n  pthread_mutex_lock(&m);\n  assert(pthread_mutex_trylock(&m) == 0);\n  return 0;\n}\n";
-    let file = program(&directory, "relock.c", source);
-    for sma in [
-        ["--sc", "--sma", "sc"],
-        ["--tso", "--sma", "etso"],
-        ["--tso", "--sma", "tso_ref"],
-        ["--pso", "--sma", "epso"],
-        ["--pso", "--sma", "pso_ref"],
-    ] {
-        let (code, stdout, stderr) = verify(
-            &file,
-            &[&sma[..], &["--no-sc-run", "--color", "never"]].concat(),
-        );
-        assert_eq!(code, 10, "{sma:?}: {stdout}{stderr}");
-        assert!(
-            stdout.contains("try-lock m fails: its own thread holds it"),
-            "{sma:?}: {stdout}"
-        );
-    }
 }
