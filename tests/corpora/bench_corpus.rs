@@ -28,29 +28,13 @@ const UNDECIDED: &[(&str, &str, &str)] = &[(
      engine declines inputs of 32 bits",
 )];
 
-/// Programs measured to take seconds per run: the default (CI) selection.
+/// Programs measured to take seconds per run: the default (CI) selection,
+/// the sample `bench_corpus` of `tests/fixtures/bench_samples.tsv`.
 /// `LAZYSMA_BENCH_ALL=1` runs every program of the manifest, some of which
 /// take minutes (indexer's 256 locations, fib_bench_longer's 6 rounds).
-const QUICK: &[&str] = &[
-    "svcomp/pthread-atomic/dekker.c",
-    "svcomp/pthread-atomic/peterson.c",
-    "svcomp/pthread-atomic/lamport.c",
-    "svcomp/pthread-atomic/szymanski.c",
-    "svcomp/pthread-atomic-classic/dekker.c",
-    "svcomp/pthread-atomic-classic/peterson.c",
-    "svcomp/pthread-atomic-classic/lamport.c",
-    "svcomp/pthread-atomic-classic/szymanski.c",
-    "svcomp/pthread-atomic/read_write_lock-2.c",
-    "svcomp/pthread-atomic/qrcu-2.c",
-    "svcomp/pthread/lazy01.c",
-    "svcomp/pthread/stack-2.c",
-    "svcomp/pthread/reorder_2.c",
-    "svcomp/pthread/twostage_3.c",
-    "svcomp/pthread/bigshot_p.c",
-    "svcomp/pthread/fib_bench-2.c",
-    "svcomp/pthread/triangular-2.c",
-    "svcomp/pthread/sigma.c",
-];
+fn quick() -> Vec<String> {
+    support::sample("bench_samples.tsv", "bench_corpus")
+}
 
 #[derive(Debug, Clone)]
 struct Job {
@@ -139,9 +123,10 @@ fn manifest_runs() -> Vec<ManifestRun> {
 
 fn jobs() -> Vec<Job> {
     let run_all = support::whole_sweep("LAZYSMA_BENCH_ALL");
+    let quick = quick();
     let mut jobs = Vec::new();
     for run in manifest_runs() {
-        if !run_all && !QUICK.contains(&run.path.as_str()) {
+        if !run_all && !quick.contains(&run.path) {
             continue;
         }
         if let Some((_, _, reason)) = SLOW
@@ -199,11 +184,12 @@ fn waits_table() -> HashMap<(String, String), String> {
 fn benchmark_programs_wait_for_ever_only_where_the_table_says() {
     let table = waits_table();
     let run_all = support::whole_sweep("LAZYSMA_BENCH_ALL");
+    let quick = quick();
     let runs: Vec<ManifestRun> = manifest_runs()
         .into_iter()
         .filter(|run| {
             run_all
-                || QUICK.contains(&run.path.as_str())
+                || quick.contains(&run.path)
                 || table.contains_key(&(run.path.clone(), run.model.to_string()))
         })
         .collect();
@@ -254,12 +240,11 @@ fn benchmark_programs_wait_for_ever_only_where_the_table_says() {
 }
 
 /// Programs of the quick selection that store pointers in shared memory
-/// and follow them: checked again with byte addresses.
-const POINTER_PROGRAMS: &[&str] = &[
-    "svcomp/pthread/stack-2.c",
-    "svcomp/pthread/twostage_3.c",
-    "svcomp/pthread/bigshot_p.c",
-];
+/// and follow them: checked again with byte addresses (the sample
+/// `bench_corpus_bytes` of `tests/fixtures/bench_samples.tsv`).
+fn pointer_programs() -> Vec<String> {
+    support::sample("bench_samples.tsv", "bench_corpus_bytes")
+}
 
 #[test]
 fn bench_programs_get_their_verdicts() {
@@ -268,7 +253,7 @@ fn bench_programs_get_their_verdicts() {
     }
     let jobs = jobs();
     assert!(
-        jobs.len() + SLOW.len() >= 3 * QUICK.len(),
+        jobs.len() + SLOW.len() >= 3 * quick().len(),
         "the manifest lists the quick selection"
     );
     expect_verdicts(&jobs, &[]);
@@ -281,13 +266,14 @@ fn byte_addresses_keep_the_verdicts_of_pointer_programs() {
     if !require_cbmc() {
         return;
     }
+    let pointer_programs = pointer_programs();
     let jobs: Vec<Job> = jobs()
         .into_iter()
-        .filter(|job| POINTER_PROGRAMS.contains(&job.path.as_str()))
+        .filter(|job| pointer_programs.contains(&job.path))
         .collect();
     assert_eq!(
         jobs.len(),
-        3 * POINTER_PROGRAMS.len(),
+        3 * pointer_programs.len(),
         "every pointer program has its verdicts"
     );
     expect_verdicts(&jobs, &["--addresses", "bytes"]);

@@ -118,7 +118,8 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
     }
     let litmus = support::corpus_dir().join("litmus").join("visible");
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut files: Vec<PathBuf> = ["SB.c", "MP.c", "LB.c", "2+2W.c", "WRC.c"]
+    // the sample `differential` of tests/fixtures/litmus_samples.tsv
+    let mut files: Vec<PathBuf> = support::sample("litmus_samples.tsv", "differential")
         .iter()
         .map(|name| litmus.join(name))
         .collect();
@@ -135,12 +136,10 @@ fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
         .map(|file| (file, litmus_bounds()))
         .collect();
     let mut bench_bounds = support::bench_bounds();
-    for program in [
-        "svcomp/pthread-atomic-classic/dekker.c",
-        "svcomp/pthread-atomic-classic/peterson.c",
-    ] {
+    // the sample `differential` of tests/fixtures/bench_samples.tsv
+    for program in support::sample("bench_samples.tsv", "differential") {
         let mut bounds = bench_bounds
-            .remove(program)
+            .remove(&program)
             .expect("bench_bounds.tsv has the classic mutual exclusion");
         if !support::full_tier() {
             let rounds = bounds.iter().position(|bound| bound == "--rounds");

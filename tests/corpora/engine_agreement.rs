@@ -18,20 +18,18 @@ use support::{
     bench_bounds, corpus_dir, litmus_tests, parallel_map, require_cbmc, verify, workers,
 };
 
-const CLASSIC: [&str; 6] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c"];
+/// The classic shapes of the litmus corpus, which always run (the sample
+/// `engine_agreement` of `tests/fixtures/litmus_samples.tsv`).
+fn classic() -> Vec<String> {
+    support::sample("litmus_samples.tsv", "engine_agreement")
+}
 
 /// The mutual-exclusion programs of the benchmark corpus, at the loop
-/// depth of Table I (their bugs need one iteration).
-const MUTUAL_EXCLUSION: [&str; 8] = [
-    "svcomp/pthread-atomic/dekker.c",
-    "svcomp/pthread-atomic/peterson.c",
-    "svcomp/pthread-atomic/lamport.c",
-    "svcomp/pthread-atomic/szymanski.c",
-    "svcomp/pthread-atomic-classic/dekker.c",
-    "svcomp/pthread-atomic-classic/peterson.c",
-    "svcomp/pthread-atomic-classic/lamport.c",
-    "svcomp/pthread-atomic-classic/szymanski.c",
-];
+/// depth of Table I (their bugs need one iteration): the sample
+/// `engine_agreement` of `tests/fixtures/bench_samples.tsv`.
+fn mutual_exclusion() -> Vec<String> {
+    support::sample("bench_samples.tsv", "engine_agreement")
+}
 
 const MODELS: [&str; 3] = ["sc", "tso", "pso"];
 
@@ -82,12 +80,11 @@ fn litmus_bounds() -> Vec<String> {
 
 fn litmus_sample() -> Vec<Program> {
     let bounds = litmus_bounds();
+    let classic = classic();
     litmus_tests()
         .into_iter()
         .enumerate()
-        .filter(|(index, test)| {
-            everything() || CLASSIC.contains(&test.name.as_str()) || index % 40 == 0
-        })
+        .filter(|(index, test)| everything() || classic.contains(&test.name) || index % 40 == 0)
         .map(|(_, test)| Program {
             file: test.file,
             bounds: bounds.clone(),
@@ -111,10 +108,7 @@ fn bench_sample() -> Vec<Program> {
             .map(str::to_string)
             .collect()
     } else {
-        MUTUAL_EXCLUSION
-            .iter()
-            .map(|path| path.to_string())
-            .collect()
+        mutual_exclusion()
     };
     paths
         .into_iter()

@@ -60,18 +60,13 @@ fn bounds(rows: &[(String, String, Vec<String>)], test: &str, model: &str) -> Ve
 
 /// The classic shapes always run, and so do the tests with their own bounds
 /// and MOREDETOUR0619, whose PSO violation three rounds reach only because
-/// a thread's stores drain when it is joined, not when it ends.
-const ALWAYS: [&str; 7] = [
-    "SB.c",
-    "MP.c",
-    "LB.c",
-    "IRIW.c",
-    "2+2W.c",
-    "WRC.c",
-    "MOREDETOUR0619.c",
-];
+/// a thread's stores drain when it is joined, not when it ends: the sample
+/// `litmus` of `tests/fixtures/litmus_samples.tsv`.
+fn always() -> Vec<String> {
+    support::sample("litmus_samples.tsv", "litmus")
+}
 
-/// The tests of [`ALWAYS`], the tests with their own bounds and every `stride`-th test
+/// The tests of [`always`], the tests with their own bounds and every `stride`-th test
 /// (a fixed sample spanning the families and verdict classes), or all tests
 /// with LAZYSMA_LITMUS_ALL=1.
 fn sample(
@@ -82,11 +77,12 @@ fn sample(
     if support::whole_sweep("LAZYSMA_LITMUS_ALL") {
         return tests.to_vec();
     }
+    let always = always();
     tests
         .iter()
         .enumerate()
         .filter(|(index, test)| {
-            ALWAYS.contains(&test.name.as_str())
+            always.contains(&test.name)
                 || rows.iter().any(|(t, _, _)| *t == test.name)
                 || index % stride == 0
         })
@@ -149,35 +145,32 @@ fn check_model(model: &str, stride: usize, expected: impl Fn(&LitmusTest) -> Ver
 }
 
 /// The tests whose lists need the most nodes and whose clocks the most
-/// timestamps (six nodes, seven or eight timestamps, at `auto`).
-const LARGEST_NEEDS: [&str; 7] = [
-    "MOREDETOUR0290.c",
-    "MOREDETOUR0604.c",
-    "MOREDETOUR0619.c",
-    "MOREDETOUR0845.c",
-    "WW+RW+RR+WW+RW+WR+lwsync+sync+lwsync+sync+sync+sync.c",
-    "WW+WW+RR+WW+RW+RR+sync+sync+sync+lwsync+sync+lwsync.c",
-    "WW+WW+WR+WW+RW+RR+sync+sync+sync+lwsync+sync+lwsync.c",
-];
+/// timestamps (six nodes, seven or eight timestamps, at `auto`): the sample
+/// `litmus_largest_needs` of `tests/fixtures/litmus_samples.tsv`.
+fn largest_needs() -> Vec<String> {
+    support::sample("litmus_samples.tsv", "litmus_largest_needs")
+}
 
 /// At `--qsize auto --maxclock auto` (and three rounds) the classic shapes,
-/// the first two tests of [`LARGEST_NEEDS`] (MOREDETOUR0604's five nodes on
+/// the first two tests of [`largest_needs`] (MOREDETOUR0604's five nodes on
 /// one location among them) and
 /// every 200th test get their expected verdicts: the bounds the translator
 /// finds sufficient cut off no violation (`LAZYSMA_LITMUS_ALL=1` or
-/// `LAZYSMA_FULL=1`: every test, and so every test of [`LARGEST_NEEDS`]).
+/// `LAZYSMA_FULL=1`: every test, and so every test of [`largest_needs`]).
 fn check_auto_bounds(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
     if !require_cbmc() {
         return;
     }
     let tests = litmus_tests();
     let all = support::whole_sweep("LAZYSMA_LITMUS_ALL");
+    let always = always();
+    let largest_needs = largest_needs();
     let chosen: Vec<LitmusTest> = tests
         .iter()
         .enumerate()
         .filter(|(index, test)| {
-            all || ALWAYS.contains(&test.name.as_str())
-                || LARGEST_NEEDS[..2].contains(&test.name.as_str())
+            all || always.contains(&test.name)
+                || largest_needs[..2].contains(&test.name)
                 || index % 200 == 0
         })
         .map(|(_, test)| test.clone())

@@ -13,14 +13,15 @@ use crate::support;
 
 use support::{LitmusTest, Verdict, cycle_tests, litmus_tests, parallel_map, verify, workers};
 
-const CLASSIC: [&str; 6] = ["SB.c", "MP.c", "LB.c", "IRIW.c", "2+2W.c", "WRC.c"];
-
+/// The classic shapes (the sample `smc_engine` of
+/// `tests/fixtures/litmus_samples.tsv`) and every tenth test.
 fn sample() -> Vec<LitmusTest> {
     let all = support::whole_sweep("LAZYSMA_SMC_ALL");
+    let classic = support::sample("litmus_samples.tsv", "smc_engine");
     litmus_tests()
         .into_iter()
         .enumerate()
-        .filter(|(index, test)| all || CLASSIC.contains(&test.name.as_str()) || index % 10 == 0)
+        .filter(|(index, test)| all || classic.contains(&test.name) || index % 10 == 0)
         .map(|(_, test)| test)
         .collect()
 }
