@@ -44,7 +44,7 @@ HARNESS = ROOT / "tests" / "fixtures" / "csmith"
 # Small, single-threaded programs: one function besides main, shallow and
 # short blocks, short one-dimensional arrays, simple expressions, no structs
 # or unions (their copies and bit-fields make CBMC slow), no volatiles, a
-# main without arguments. The same options as tests/csmith_differential.rs.
+# main without arguments. The same options as tests/corpora/csmith_differential.rs.
 CSMITH_OPTIONS = [
     "--no-argc", "--concise", "--no-structs", "--no-unions", "--no-bitfields",
     "--no-packed-struct", "--no-volatiles", "--no-volatile-pointers",

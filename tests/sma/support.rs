@@ -1,4 +1,4 @@
-//! Shared by the `tests/sma_*.rs` integration tests: finds CBMC and gcc,
+//! Shared by the `sma_*` modules of `tests/it/` (`crate::sma_support`): finds CBMC and gcc,
 //! runs them on the C harnesses of `tests/sma/` (which inline `sma/*.h`),
 //! and reads back the status of every property.
 #![allow(dead_code)]
@@ -8,10 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-#[path = "../support/tier.rs"]
-mod tier;
 #[allow(unused_imports)]
-pub use tier::full_tier;
+pub use crate::support::full_tier;
 
 /// The SMA implementations, as selected by the harnesses' `-DSMA_MODEL_*`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

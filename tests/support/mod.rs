@@ -12,6 +12,34 @@ mod tier;
 #[allow(unused_imports)]
 pub use tier::{full_tier, whole_sweep};
 
+/// The programs of the sample `name` in the samples manifest `manifest`
+/// of `tests/fixtures/` (`litmus_samples.tsv`, `bench_samples.tsv`): the
+/// first column of every row whose second, `samples` (names separated by
+/// commas), lists `name`, in the manifest's order. A sample is never empty.
+pub fn sample(manifest: &str, name: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(manifest);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    let programs: Vec<String> = text
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .filter_map(|line| {
+            let (program, samples) = line.split_once('\t')?;
+            samples
+                .split(',')
+                .any(|sample| sample.trim() == name)
+                .then(|| program.to_string())
+        })
+        .collect();
+    assert!(
+        !programs.is_empty(),
+        "{manifest} has no program of the sample `{name}`"
+    );
+    programs
+}
+
 /// Bounds per benchmark program where Table I does not give them or does not
 /// suffice (`tests/fixtures/bench_bounds.tsv`, shared with
 /// `scripts/bench-vs-cbmc.py`), by path below the corpus's `bench/`.

@@ -44,4 +44,4 @@ pub fn fake_cbmc(directory: &Path, body: &str) -> PathBuf {
 
 /// Store buffering where one thread's three stores to `x` must all be
 /// pending at once: four list nodes of `x`, more than `--qsize 3` gives.
-pub const THREE_PENDING: &str = "#include <pthread.h>\n#include <assert.h>\nint x, y, r0, r1;\nvoid *t0(void *a) { x = 1; x = 2; x = 3; r0 = y; return 0; }\nvoid *t1(void *a) { y = 1; __sync_synchronize(); r1 = x; return 0; }\nint main(void) {\n  pthread_t a, b;\n  pthread_create(&a, 0, t0, 0);\n  pthread_create(&b, 0, t1, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  assert(!(r0 == 0 && r1 == 0));\n  return 0;\n}\n";
+pub const THREE_PENDING: &str = include_str!("../fixtures/programs/three_pending.c");

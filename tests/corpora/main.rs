@@ -1,0 +1,18 @@
+//! The sweeps over corpora: the litmus and benchmark corpora, Csmith's
+//! programs, the differential tests of the translation and the SMAs, the
+//! engines' agreement and the value and index sweeps, each a sample in
+//! the default tier and whole with `LAZYSMA_FULL=1`. One test binary
+//! (`cargo test --release --test corpora`); `--test corpora MODULE::` runs
+//! one module.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod bench_corpus;
+mod computed_indices;
+mod csmith_differential;
+mod differential;
+mod engine_agreement;
+mod litmus;
+mod values_cli;
+mod wide_values;

@@ -1,0 +1,126 @@
+//! RF-SMC, the native engine's reads-from stateless model checker, against
+//! the explicit-state search and a brute-force store-buffer explorer.
+
+use crate::smc_rf;
+
+use lazysma::smc::{self, Answer, RfNoAnswer, Statistics};
+use proptest::prelude::*;
+use smc_rf::program::Program;
+use smc_rf::{brute, limits, prepare, program, reads_from, verdict};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// The examples RF-SMC handles alone give the explicit search's verdicts,
+/// and a violation's trace replays.
+#[test]
+fn examples_agree_with_the_explicit_search() {
+    let examples = [
+        "dekker.c",
+        "message_passing.c",
+        "mutex_publish.c",
+        "spinlock.c",
+        "store_buffering.c",
+    ];
+    for name in examples {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .join(name);
+        for model in ["sc", "tso", "pso"] {
+            let prepared = prepare(&path, model, 2);
+            let rf = reads_from(&prepared).unwrap_or_else(|why| panic!("{name} {model}: {why}"));
+            let explicit = smc::check_explicit(&prepared, &limits());
+            assert_eq!(
+                Some(matches!(rf, Answer::Safe(..))),
+                verdict(&explicit),
+                "{name} under {model}"
+            );
+            if let Answer::Violation { records, .. } = &rf {
+                assert!(!records.is_empty(), "{name} under {model}: no records");
+            }
+        }
+    }
+}
+
+/// The number of random programs (`LAZYSMA_PROPTEST_CASES` raises it).
+fn cases() -> u32 {
+    std::env::var("LAZYSMA_PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(24)
+}
+
+/// Runs `program` through lazysma's frontend, passes and RF-SMC under
+/// `model`: the final observed values of each explored complete
+/// execution, and the statistics.
+fn rf_smc(program: &Program, model: &str) -> (HashSet<Vec<i64>>, Statistics) {
+    let directory = std::env::temp_dir().join(format!("lazysma-rf-props-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).expect("a temporary directory");
+    let path = directory.join(format!("{model}.c"));
+    std::fs::write(&path, program.c_text()).expect("the program is written");
+    let prepared = prepare(&path, model, 2);
+    let (answer, finals) = match smc::final_memories(&prepared, &limits()) {
+        Ok(found) => found,
+        Err(RfNoAnswer::Fallback(why, detail)) => panic!(
+            "RF-SMC leaves to the explicit search ({why}: {detail})\n{}",
+            program.c_text()
+        ),
+        Err(_) => panic!("RF-SMC answers on\n{}", program.c_text()),
+    };
+    let Answer::Safe(statistics, _) = answer else {
+        panic!(
+            "a program without assertions is safe:\n{}",
+            program.c_text()
+        );
+    };
+    let names = &prepared.sequential.map.locations;
+    let observed: Vec<usize> = program
+        .observed()
+        .iter()
+        .map(|name| {
+            names
+                .iter()
+                .position(|location| location == name)
+                .unwrap_or_else(|| panic!("{name} is in shared memory"))
+        })
+        .collect();
+    let finals = finals
+        .iter()
+        .map(|memory| observed.iter().map(|&l| memory[l]).collect())
+        .collect();
+    (finals, statistics)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Under SC, TSO and PSO, RF-SMC reaches exactly the final states the
+    /// brute-force explorer reaches, and explores one complete execution
+    /// per reads-from map of the complete executions: none twice, none
+    /// missed.
+    #[test]
+    fn rf_smc_explores_each_reads_from_class_once(program in program::program()) {
+        for model in ["sc", "tso", "pso"] {
+            let expected = brute::explore(&program, model);
+            let (finals, statistics) = rf_smc(&program, model);
+            prop_assert_eq!(statistics.search, lazysma::smc::search::SearchKind::RfSmc);
+            prop_assert_eq!(
+                &finals,
+                &expected.finals,
+                "final states under {} of\n{}",
+                model,
+                program.c_text()
+            );
+            prop_assert_eq!(
+                statistics.complete_executions,
+                expected.reads_from.len(),
+                "complete reads-from classes under {} of\n{}",
+                model,
+                program.c_text()
+            );
+        }
+    }
+}
