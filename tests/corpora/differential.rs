@@ -27,7 +27,7 @@ fn examples() -> Vec<PathBuf> {
 /// Every `stride`-th litmus test plus the examples (every test with
 /// LAZYSMA_LITMUS_ALL=1).
 fn programs(stride: usize) -> Vec<PathBuf> {
-    let stride = if support::whole_sweep("LAZYSMA_LITMUS_ALL") {
+    let stride = if support::asked("LAZYSMA_LITMUS_ALL") {
         1
     } else {
         stride
@@ -110,7 +110,7 @@ fn plain_cbmc_on_translated_file_agrees_with_verify() {
 /// there); every litmus test with LAZYSMA_LITMUS_ALL=1.
 /// `scripts/differential-all.py` runs both corpora whole.
 fn reference_programs() -> Vec<(PathBuf, Vec<String>)> {
-    if support::whole_sweep("LAZYSMA_LITMUS_ALL") {
+    if support::asked("LAZYSMA_LITMUS_ALL") {
         return programs(1)
             .into_iter()
             .map(|file| (file, litmus_bounds()))

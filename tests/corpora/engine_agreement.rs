@@ -2,7 +2,8 @@
 //! (`examples/`, the classic litmus shapes and every fortieth visible
 //! litmus test, the mutual-exclusion programs of the benchmark corpus),
 //! under SC, TSO and PSO (one model per program, in turn, in the default
-//! tier; every model with `LAZYSMA_FULL=1`), `--engine smc` and `--engine
+//! tier; every model and every eighth litmus test with `LAZYSMA_FULL=1`),
+//! `--engine smc` and `--engine
 //! cbmc` give the same
 //! verdict wherever the native engine does not decline the program, and
 //! each names itself in the JSON report; so do the floating-point
@@ -34,7 +35,7 @@ fn mutual_exclusion() -> Vec<String> {
 const MODELS: [&str; 3] = ["sc", "tso", "pso"];
 
 fn everything() -> bool {
-    support::whole_sweep("LAZYSMA_ENGINES_ALL")
+    support::asked("LAZYSMA_ENGINES_ALL")
 }
 
 /// One program with the bounds both engines get.
@@ -84,7 +85,9 @@ fn litmus_sample() -> Vec<Program> {
     litmus_tests()
         .into_iter()
         .enumerate()
-        .filter(|(index, test)| everything() || classic.contains(&test.name) || index % 40 == 0)
+        .filter(|(index, test)| {
+            everything() || classic.contains(&test.name) || index % support::sample_stride(40) == 0
+        })
         .map(|(_, test)| Program {
             file: test.file,
             bounds: bounds.clone(),

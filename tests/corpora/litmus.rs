@@ -2,13 +2,14 @@
 //! must give the expected verdict of the corpus's
 //! `litmus/visible/expected.tsv` (`support::corpus_dir()`).
 //! By default a fixed sample (the classic shapes and every fiftieth test, which
-//! spans the families and verdict classes) runs; `LAZYSMA_LITMUS_ALL=1` or
-//! `LAZYSMA_FULL=1` runs all 400 tests. A smaller sample runs at `--qsize
-//! auto --maxclock auto`.
+//! spans the families and verdict classes) runs; `LAZYSMA_FULL=1` runs
+//! every fifth, `LAZYSMA_LITMUS_ALL=1` all 400 tests. A smaller sample runs
+//! at `--qsize auto --maxclock auto`.
 //! The project's own litmus tests, generated from relaxation cycles
 //! (`tests/fixtures/cycles/`), get their oracle's verdicts too: every 29th
-//! (ten tests) through CBMC here (all with `LAZYSMA_LITMUS_ALL=1` or
-//! `LAZYSMA_FULL=1`), every one with the native engine in `smc_engine`.
+//! (ten tests) through CBMC here (every third with `LAZYSMA_FULL=1`, all
+//! with `LAZYSMA_LITMUS_ALL=1`), every one with the native engine in
+//! `smc_engine`.
 //! herd7's C litmus tests (`litmus-herd/` in the corpus) are read as
 //! input: each is translated or refused with a located reason, those herd7
 //! never observes stay unreachable under SC, and the classic shapes get
@@ -74,9 +75,10 @@ fn sample(
     stride: usize,
     rows: &[(String, String, Vec<String>)],
 ) -> Vec<LitmusTest> {
-    if support::whole_sweep("LAZYSMA_LITMUS_ALL") {
+    if support::asked("LAZYSMA_LITMUS_ALL") {
         return tests.to_vec();
     }
+    let stride = support::sample_stride(stride);
     let always = always();
     tests
         .iter()
@@ -154,15 +156,17 @@ fn largest_needs() -> Vec<String> {
 /// At `--qsize auto --maxclock auto` (and three rounds) the classic shapes,
 /// the first two tests of [`largest_needs`] (MOREDETOUR0604's five nodes on
 /// one location among them) and
-/// every 200th test get their expected verdicts: the bounds the translator
-/// finds sufficient cut off no violation (`LAZYSMA_LITMUS_ALL=1` or
-/// `LAZYSMA_FULL=1`: every test, and so every test of [`largest_needs`]).
+/// every 200th test (every 20th with `LAZYSMA_FULL=1`) get their expected
+/// verdicts: the bounds the translator finds sufficient cut off no
+/// violation (`LAZYSMA_LITMUS_ALL=1`: every test, and so every test of
+/// [`largest_needs`]).
 fn check_auto_bounds(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
     if !require_cbmc() {
         return;
     }
     let tests = litmus_tests();
-    let all = support::whole_sweep("LAZYSMA_LITMUS_ALL");
+    let all = support::asked("LAZYSMA_LITMUS_ALL");
+    let stride = support::sample_stride(200);
     let always = always();
     let largest_needs = largest_needs();
     let chosen: Vec<LitmusTest> = tests
@@ -171,7 +175,7 @@ fn check_auto_bounds(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sy
         .filter(|(index, test)| {
             all || always.contains(&test.name)
                 || largest_needs[..2].contains(&test.name)
-                || index % 200 == 0
+                || index % stride == 0
         })
         .map(|(_, test)| test.clone())
         .collect();
@@ -196,8 +200,8 @@ fn litmus_pso() {
     check_model("pso", 50, |test| test.pso);
 }
 
-/// Every 29th generated cycle test, ten of them (all with
-/// `LAZYSMA_LITMUS_ALL=1` or `LAZYSMA_FULL=1`), at the litmus bounds under
+/// Every 29th generated cycle test, ten of them (every third with
+/// `LAZYSMA_FULL=1`, all with `LAZYSMA_LITMUS_ALL=1`), at the litmus bounds under
 /// `model`.
 fn check_cycles(model: &str, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
     if !require_cbmc() {

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 mod tier;
 #[allow(unused_imports)]
-pub use tier::{full_tier, whole_sweep};
+pub use tier::{asked, full_tier, sample_stride, whole_sweep};
 
 /// The programs of the sample `name` in the samples manifest `manifest`
 /// of `tests/fixtures/` (`litmus_samples.tsv`, `bench_samples.tsv`): the
