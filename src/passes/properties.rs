@@ -7,7 +7,6 @@
 //! assertion texts.
 
 use crate::ir::OriginId;
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The descriptions of the reachability properties (`verify::reach`): the
@@ -28,8 +27,7 @@ pub const REACH_BLOCKS_USED: &str = "lazysma reach: heap blocks at ";
 pub const REACH_POINTER_CUT: &str = "lazysma reach: pointer cut off at ";
 
 /// What kind of property fails.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PropertyKind {
     /// `assert`, `__VERIFIER_assert`, `__CPROVER_assert`.
     Assertion,

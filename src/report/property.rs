@@ -20,6 +20,7 @@ pub struct PropertyReport {
     /// The source line of the assertion in the original file.
     pub source: Option<String>,
     /// What failed.
+    #[serde(serialize_with = "super::schema::property_kind")]
     pub kind: PropertyKind,
     /// The statement that fails.
     pub statement: Option<String>,

@@ -195,10 +195,7 @@ fn rules(report: &VerifyReport) -> Vec<Value> {
 /// The rule of a property kind: its name in the JSON report
 /// (`assertion`, `null-dereference`, ...).
 fn rule_id(kind: PropertyKind) -> String {
-    serde_json::to_value(kind)
-        .ok()
-        .and_then(|value| value.as_str().map(str::to_string))
-        .unwrap_or_else(|| "property".into())
+    super::schema::property_kind_name(kind).to_string()
 }
 
 /// How the run went: successful when it decided (safe or a violation),

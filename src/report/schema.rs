@@ -4,6 +4,7 @@
 //! here, never because an option or a pass changed its type.
 
 use crate::options::{Bounds, LoopLine, SmaImplementation};
+use crate::passes::properties::PropertyKind;
 use crate::passes::sufficient::SufficientBounds;
 use serde::{Serialize, Serializer};
 use std::collections::{BTreeMap, BTreeSet};
@@ -87,4 +88,31 @@ fn loop_lines<S: Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.collect_seq(lines.iter().map(LoopLine::to_string))
+}
+
+/// Serialises a property's kind as the report names it (`assertion`,
+/// `array-index-out-of-bounds`, ...; `docs/reports.md`).
+pub fn property_kind<S: Serializer>(kind: &PropertyKind, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(property_kind_name(*kind))
+}
+
+/// The report's name of a property kind.
+pub fn property_kind_name(kind: PropertyKind) -> &'static str {
+    match kind {
+        PropertyKind::Assertion => "assertion",
+        PropertyKind::ArrayIndexOutOfBounds => "array-index-out-of-bounds",
+        PropertyKind::NullDereference => "null-dereference",
+        PropertyKind::PointerOutsideObject => "pointer-outside-object",
+        PropertyKind::UseAfterFree => "use-after-free",
+        PropertyKind::DoubleFree => "double-free",
+        PropertyKind::InvalidFree => "invalid-free",
+        PropertyKind::UnlockNotHeld => "unlock-not-held",
+        PropertyKind::DivisionByZero => "division-by-zero",
+        PropertyKind::InvalidFunctionPointer => "invalid-function-pointer",
+        PropertyKind::ErrorCall => "error-call",
+        PropertyKind::UnwindingAssertion => "unwinding-assertion",
+        PropertyKind::NotRobust => "not-robust",
+        PropertyKind::Deadlock => "deadlock",
+        PropertyKind::Liveness => "liveness",
+    }
 }
