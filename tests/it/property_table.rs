@@ -101,10 +101,7 @@ fn check(file: &Path, options: &TranslateOptions) -> BTreeSet<String> {
     }
     table
         .iter()
-        .map(|(_, property)| {
-            let kind = serde_json::to_value(property.kind).expect("a kind");
-            kind.as_str().unwrap_or_default().to_string()
-        })
+        .map(|(_, property)| lazysma::report::schema::property_kind_name(property.kind).to_string())
         .collect()
 }
 
