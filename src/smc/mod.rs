@@ -122,24 +122,31 @@ impl std::fmt::Display for NoAnswer {
 /// Runs the passes for the native engine (as for the printer).
 pub fn prepare(program: &Program, options: &TranslateOptions) -> Result<Prepared, NoAnswer> {
     let options = crate::translate::with_lowered_width(program, options);
-    let sequential = crate::passes::sequentialise(program, &options).map_err(|diagnostic| {
-        NoAnswer::Declined(Declined {
-            reason: diagnostic.message,
-        })
-    })?;
-    Ok(prepared(Arc::new(sequential), &options))
+    match crate::passes::sequentialise(program, &options) {
+        Ok(sequential) => prepared(Ok(Arc::new(sequential)), &options),
+        Err(diagnostic) => prepared(Err(&diagnostic.message), &options),
+    }
 }
 
-/// The program the passes made for the printer, ready for the native
-/// engine; `options` are the ones the passes ran with (the width lowered
-/// as [`crate::translate::with_lowered_width`] lowers it).
-pub fn prepared(sequential: Arc<SequentialProgram>, options: &TranslateOptions) -> Prepared {
-    Prepared {
+/// The program the passes made, ready for the native engine, or the
+/// engine's refusal with the reason the passes gave for refusing it;
+/// `options` are the ones the passes ran with (the width lowered as
+/// [`crate::translate::with_lowered_width`] lowers it).
+pub fn prepared(
+    sequential: Result<Arc<SequentialProgram>, &str>,
+    options: &TranslateOptions,
+) -> Result<Prepared, NoAnswer> {
+    let sequential = sequential.map_err(|reason| {
+        NoAnswer::Declined(Declined {
+            reason: reason.to_string(),
+        })
+    })?;
+    Ok(Prepared {
         sequential,
         model: options.sma.model(),
         bitwidth: options.bounds.bitwidth,
         pointer_checks: options.pointer_checks,
-    }
+    })
 }
 
 /// The machine that runs `program` (the prepared one, or a variant of it).

@@ -48,14 +48,9 @@ impl ProgramForEngine {
         sequential: Result<Arc<SequentialProgram>, &Diagnostic>,
         options: &TranslateOptions,
     ) {
-        let prepared = match sequential {
-            Ok(sequential) => Ok(smc::prepared(sequential, options)),
-            Err(diagnostic) => Err(NoAnswer::Declined(smc::Declined {
-                reason: diagnostic.message.clone(),
-            })),
-        };
         // the engine has ended already when no one receives
-        let _ = self.sender.send(prepared);
+        let sequential = sequential.map_err(|diagnostic| diagnostic.message.as_str());
+        let _ = self.sender.send(smc::prepared(sequential, options));
     }
 }
 
