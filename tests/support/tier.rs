@@ -2,23 +2,25 @@
 
 /// The test tiers (docs/testing.md): the default tier runs a sample of
 /// each sweep, so that `cargo test --release` stays within 20 minutes on
-/// two cores; `LAZYSMA_FULL=1` runs every sweep whole, but for the sweeps
-/// over the whole litmus corpus, which take an hour or more each and run
-/// whole only when their own variable asks ([`asked`]).
+/// two cores; `LAZYSMA_FULL=1` runs every sweep whole, but for the three
+/// over the whole litmus corpus in `litmus`, `engine_agreement` and
+/// `differential`, which take an hour or more each and run whole only when
+/// their own variable asks ([`asked`]).
 pub fn full_tier() -> bool {
-    std::env::var("LAZYSMA_FULL").is_ok_and(|value| value == "1")
+    asked("LAZYSMA_FULL")
 }
 
 /// Whether a sweep runs whole: in the full tier, or when its own variable
 /// (`LAZYSMA_LITMUS_ALL=1`, `LAZYSMA_BENCH_ALL=1`, ...) asks for it.
 pub fn whole_sweep(variable: &str) -> bool {
-    full_tier() || std::env::var(variable).is_ok_and(|value| value == "1")
+    full_tier() || asked(variable)
 }
 
-/// Whether a sweep's own variable (`LAZYSMA_LITMUS_ALL=1`,
-/// `LAZYSMA_ENGINES_ALL=1`) asks for it whole: the sweeps over the whole
-/// litmus corpus run whole only then; the full tier runs a sample ten
-/// times as large as the default tier's ([`sample_stride`]).
+/// Whether the variable is set to 1: `LAZYSMA_FULL`, or a sweep's own
+/// (`LAZYSMA_LITMUS_ALL`, `LAZYSMA_ENGINES_ALL`, ...) asking for it whole.
+/// The three sweeps over the whole litmus corpus run whole only then; the
+/// full tier runs a sample of them ten times as large as the default
+/// tier's ([`sample_stride`]).
 pub fn asked(variable: &str) -> bool {
     std::env::var(variable).is_ok_and(|value| value == "1")
 }
