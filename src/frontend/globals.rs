@@ -7,7 +7,7 @@ use super::expr::bit_fields::low_bits;
 use super::lower::{Global, LResult, Lowerer};
 use super::stmt::initialisers::{Filled, Part};
 use super::values::fits_shared_memory;
-use crate::ir::{Location, PlainGlobal};
+use crate::ir::{PlainGlobal, Runs, Shape};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{BTreeMap, HashSet};
@@ -140,7 +140,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         bits: &BitField,
         init: &'a Node<Initializer>,
-        values: &mut [i64],
+        values: &mut Runs<i64>,
         unit: usize,
     ) -> LResult<()> {
         let expression = match &init.node {
@@ -154,10 +154,11 @@ impl<'a> Lowerer<'a> {
         let value = self.static_value(expression)?;
         let mask = low_bits(bits.width);
         let placed = (value & mask) << bits.offset;
-        if let Some(slot) = values.get_mut(unit) {
-            *slot = (*slot & !(mask << bits.offset)) | placed;
-            if !fits_shared_memory(*slot, &bits.unit_type, self.value_bits) {
-                return self.value_too_wide(*slot, expression.span);
+        if let Some(&old) = values.get(unit) {
+            let slot = (old & !(mask << bits.offset)) | placed;
+            values.set(unit, slot);
+            if !fits_shared_memory(slot, &bits.unit_type, self.value_bits) {
+                return self.value_too_wide(slot, expression.span);
             }
         }
         Ok(())
@@ -199,11 +200,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(init) = init {
                     let size = self.types.size(&old) as usize;
                     let values = self.initial_values(&old, init, size)?;
-                    for (k, v) in values.into_iter().enumerate() {
-                        if let Some(location) = self.program.locations.get_mut(base as usize + k) {
-                            location.initial = v;
-                        }
-                    }
+                    self.set_initial_values(base, &values);
                 }
                 return Ok(());
             }
@@ -236,9 +233,8 @@ impl<'a> Lowerer<'a> {
             _ => self.completed_array(ty, init, &|_| false)?,
         };
         self.check_shared_size(name, &ty, span)?;
-        let base = self.program.locations.len() as u32;
-        let mut locations = Vec::new();
-        self.flatten(name.to_string(), name, &ty, span, &mut locations)?;
+        let shape = self.shape(&ty, span)?;
+        let base = self.program.locations.push_object(name.to_string(), shape);
         // Declared before its initialiser, which may take its own address
         // (`struct node dummy = { 0, &dummy };`, a circular list's head).
         self.types.object_types.insert(name.to_string(), ty.clone());
@@ -250,23 +246,20 @@ impl<'a> Lowerer<'a> {
                 atomic,
             },
         );
-        // the locations are taken before the initialiser is read, which may
-        // declare objects of its own (the strings of `char *s[] = {"a"}`)
-        let count = locations.len();
-        self.program.locations.extend(locations);
         if let Some(init) = init {
+            let count = self.types.size(&ty) as usize;
             let values = self.initial_values(&ty, init, count)?;
-            let start = base as usize;
-            for (location, v) in self.program.locations[start..start + count]
-                .iter_mut()
-                .zip(values)
-            {
-                if !location.is_mutex {
-                    location.initial = v;
-                }
-            }
+            self.set_initial_values(base, &values);
         }
         Ok(())
+    }
+
+    /// Gives the locations from `base` on the initial `values` (a mutex
+    /// keeps 0), in as many steps as values that are not 0.
+    pub(super) fn set_initial_values(&mut self, base: u32, values: &Runs<i64>) {
+        for (k, &value) in values.except(&0) {
+            self.program.locations.set_initial(base as usize + k, value);
+        }
     }
 
     /// Refuses the global `name` of type `ty` when shared memory with it
@@ -297,40 +290,25 @@ impl<'a> Lowerer<'a> {
         ))
     }
 
-    /// Appends one location per scalar of `ty`, named after the access path.
-    fn flatten(
-        &mut self,
-        path: String,
-        object: &str,
-        ty: &CType,
-        span: Span,
-        out: &mut Vec<Location>,
-    ) -> LResult<()> {
+    /// The shape of an object of type `ty`: one location per scalar.
+    fn shape(&mut self, ty: &CType, span: Span) -> LResult<Shape> {
         match ty {
-            CType::Array(element, n) => {
-                for i in 0..*n {
-                    self.flatten(format!("{path}[{i}]"), object, element, span, out)?;
-                }
-                Ok(())
-            }
+            CType::Array(element, n) => Ok(Shape::array(self.shape(element, span)?, *n)),
             CType::Struct(id) => {
                 let fields = self.types.fields(*id, span)?.to_vec();
+                let mut members = Vec::with_capacity(fields.len());
                 for (field, field_ty) in fields {
-                    self.flatten(format!("{path}.{field}"), object, &field_ty, span, out)?;
+                    members.push((field, self.shape(&field_ty, span)?));
                 }
-                Ok(())
+                Ok(Shape::structure(members))
             }
             CType::Function(..) => self.refuse(span, "a function-typed object", None),
             _ => {
                 self.shared_float_fits(ty, span)?;
-                out.push(Location {
-                    name: path,
-                    object: object.to_string(),
-                    initial: 0,
-                    is_mutex: *ty == CType::Mutex,
+                Ok(Shape::Scalar {
                     ty: self.types.ir_type(ty),
-                });
-                Ok(())
+                    mutex: *ty == CType::Mutex,
+                })
             }
         }
     }
@@ -357,8 +335,8 @@ impl<'a> Lowerer<'a> {
         ty: &CType,
         init: &'a Node<Initializer>,
         size: usize,
-    ) -> LResult<Vec<i64>> {
-        let mut values = vec![0; size];
+    ) -> LResult<Runs<i64>> {
+        let mut values = Runs::filled(0, size);
         self.initialise(ty, init, &mut values, 0)?;
         Ok(values)
     }
@@ -367,7 +345,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         ty: &CType,
         init: &'a Node<Initializer>,
-        values: &mut [i64],
+        values: &mut Runs<i64>,
         offset: usize,
     ) -> LResult<()> {
         if let CType::Array(element, length) = ty
@@ -381,9 +359,7 @@ impl<'a> Lowerer<'a> {
             (_, CType::Mutex | CType::Opaque(_)) => Ok(()),
             (Initializer::Expression(e), CType::Float(_)) => {
                 let v = self.floating_static_value(e, ty)?;
-                if let Some(slot) = values.get_mut(offset) {
-                    *slot = v;
-                }
+                values.set(offset, v);
                 Ok(())
             }
             (Initializer::Expression(e), _) if ty.is_scalar() => {
@@ -391,9 +367,7 @@ impl<'a> Lowerer<'a> {
                 if !fits_shared_memory(v, ty, self.value_bits) {
                     return self.value_too_wide(v, e.span);
                 }
-                if let Some(slot) = values.get_mut(offset) {
-                    *slot = v;
-                }
+                values.set(offset, v);
                 Ok(())
             }
             (Initializer::List(items), _) if ty.is_scalar() => match items.first() {
@@ -425,7 +399,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         ty: &CType,
         e: &'a Node<Expression>,
-        values: &mut [i64],
+        values: &mut Runs<i64>,
         offset: usize,
     ) -> LResult<()> {
         let Expression::CompoundLiteral(literal) = &e.node else {
@@ -526,17 +500,10 @@ impl<'a> Lowerer<'a> {
             .count();
         let base = self.program.locations.len() as u32;
         self.declare_global(&format!("literal#{count}"), ty.clone(), None, false, e.span)?;
-        let mut values = vec![0; self.types.size(&ty) as usize];
+        let mut values = Runs::filled(0, self.types.size(&ty) as usize);
         let parts = self.static_braced_parts(&ty, &literal.node.initializer_list)?;
         self.initialise_parts(&ty, &parts, &mut values, 0, e.span)?;
-        for (location, value) in self.program.locations[base as usize..]
-            .iter_mut()
-            .zip(values)
-        {
-            if !location.is_mutex {
-                location.initial = value;
-            }
-        }
+        self.set_initial_values(base, &values);
         Ok(Some(i64::from(base)))
     }
 
@@ -547,7 +514,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         ty: &CType,
         parts: &BTreeMap<u64, Part<'a>>,
-        values: &mut [i64],
+        values: &mut Runs<i64>,
         offset: usize,
         span: Span,
     ) -> LResult<()> {
@@ -623,7 +590,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         ty: &CType,
         filled: &Filled<'a>,
-        values: &mut [i64],
+        values: &mut Runs<i64>,
         offset: usize,
         span: Span,
     ) -> LResult<()> {
@@ -640,7 +607,7 @@ impl<'a> Lowerer<'a> {
         literal: &Node<StringLiteral>,
         element: &CType,
         length: u64,
-        values: &mut [i64],
+        values: &mut Runs<i64>,
         offset: usize,
     ) -> LResult<()> {
         for (k, v) in self
@@ -651,9 +618,7 @@ impl<'a> Lowerer<'a> {
             if !fits_shared_memory(v, element, self.value_bits) {
                 return self.value_too_wide(v, literal.span);
             }
-            if let Some(slot) = values.get_mut(offset + k) {
-                *slot = v;
-            }
+            values.set(offset + k, v);
         }
         Ok(())
     }

@@ -157,10 +157,7 @@ impl<'a> Lowerer<'a> {
             };
             let object = |value: i64| {
                 let location = usize::try_from(value.div_euclid(unit)).ok()?;
-                self.program
-                    .locations
-                    .get(location)
-                    .map(|location| location.object.as_str())
+                self.program.locations.object_name(location)
             };
             if object(*from).is_some() && object(*from) != object(to) {
                 return Expr::Binary(op, Box::new(pointer), Box::new(offset));
@@ -248,13 +245,10 @@ impl<'a> Lowerer<'a> {
 
     pub fn new(source: &'a SourceMap) -> Self {
         let mut program = Program::default();
-        program.locations.push(Location {
-            name: "NULL".into(),
-            object: "NULL".into(),
-            initial: 0,
-            is_mutex: false,
-            ty: Ty::Pointer(Box::new(Ty::Void)),
-        });
+        program.locations.push_object(
+            "NULL".into(),
+            crate::ir::Shape::scalar(Ty::Pointer(Box::new(Ty::Void))),
+        );
         Lowerer {
             source,
             types: TypeEnv::new(source),

@@ -77,9 +77,9 @@ pub fn lower_preprocessed_with(
     for origin in &mut program.origins {
         origin.text = dollars.restore(&origin.text);
     }
-    for location in &mut program.locations {
-        location.name = dollars.restore(&location.name);
-    }
+    program
+        .locations
+        .rename_all(&|name: &str| dollars.restore(name));
     for warning in &mut program.warnings {
         warning.message = dollars.restore(&warning.message);
     }

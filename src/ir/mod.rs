@@ -20,6 +20,11 @@
 
 use std::collections::BTreeSet;
 
+mod locations;
+mod runs;
+pub use locations::{Location, Locations, Shape, SharedObject};
+pub use runs::Runs;
+
 /// Index into [`Function::locals`].
 pub type LocalId = usize;
 /// Index into [`Program::functions`].
@@ -39,9 +44,9 @@ pub struct Program {
     pub functions: Vec<Function>,
     /// The function `main`.
     pub main: FunctionId,
-    /// Scalar shared locations of global objects; index = location id.
-    /// `locations[0]` is the reserved null location.
-    pub locations: Vec<Location>,
+    /// Scalar shared locations of global objects, by object; location 0
+    /// is the reserved null location.
+    pub locations: Locations,
     /// Globals that are not shared memory (thread handles `pthread_t`,
     /// attributes): plain C variables of the sequential program.
     pub plain_globals: Vec<PlainGlobal>,
@@ -160,22 +165,6 @@ impl Program {
 /// The pointer value of location 1 in a program of byte addresses
 /// ([`Program::byte_addresses`]).
 pub const BYTE_ADDRESS_UNIT: i64 = 8;
-
-/// One scalar of shared memory belonging to a global object.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location {
-    /// Source-level name for reports: `x`, `vars[1]`, `s.next`, `q.data[2].v`.
-    pub name: String,
-    /// The global variable this scalar belongs to (`vars` for `vars[1]`).
-    pub object: String,
-    /// Initial value (C static initialisation, 0 when none).
-    pub initial: i64,
-    /// Whether the scalar is a mutex (`pthread_mutex_t`): value 0 = free.
-    pub is_mutex: bool,
-    /// The scalar's C type, for showing its values in reports (shared
-    /// memory holds every value as signed bits).
-    pub ty: Ty,
-}
 
 /// The type of a plain global array with one 64-bit value per thread slot
 /// (the `pthread_create` arguments).

@@ -28,7 +28,7 @@
 use super::points_to::{Numbers, PointsTo, points_to_with_numbers};
 use super::{SeqStmt, SequentialProgram, diagnostic_at};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{BinaryOp, Expr, OriginId, PointerAccess, Program, Ty};
+use crate::ir::{BinaryOp, Expr, OriginId, PointerAccess, Program, Runs, Ty};
 use std::collections::{BTreeSet, HashMap};
 
 /// The pointer an access at `address` goes through, before the offsets
@@ -55,14 +55,9 @@ pub fn scalar_bytes(ty: &Ty) -> u32 {
 /// The static locations, by the byte sizes of their scalars
 /// (`location_bytes`, 0 where none is known), whose scalar is narrower
 /// than a pointer.
-fn narrow_locations(location_bytes: &[u32]) -> BTreeSet<u32> {
+fn narrow_locations(location_bytes: &Runs<u32>) -> Runs<bool> {
     let pointer = scalar_bytes(&Ty::Pointer(Box::new(Ty::Void)));
-    location_bytes
-        .iter()
-        .enumerate()
-        .filter(|&(_, &bytes)| bytes > 0 && bytes < pointer)
-        .filter_map(|(location, _)| u32::try_from(location).ok())
-        .collect()
+    location_bytes.map(|&bytes| bytes > 0 && bytes < pointer)
 }
 
 /// Checks every access of `sequential` through a converted pointer
@@ -191,8 +186,8 @@ fn check(
         sequential
             .map
             .locations
-            .get(location as usize)
-            .map_or("?", String::as_str)
+            .name(location as usize)
+            .unwrap_or_else(|| "?".to_string())
     };
     let size_of = |location: u32| {
         types
@@ -237,7 +232,7 @@ fn check(
             Some(first) => !bases.is_empty() && !bases.contains(&first),
         };
         if outside {
-            let object = bases.first().map_or("?", |&first| name(first));
+            let object = bases.first().map_or("?".to_string(), |&first| name(first));
             return Err(diagnostic_at(
                 program,
                 access.origin,

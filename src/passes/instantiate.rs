@@ -11,8 +11,8 @@ use super::walk::{LabelGen, for_each_stmt_mut, visit_operands};
 use super::{MemoryLayout, ThreadSlot, diagnostic_at, inline, object_holding, unroll};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{
-    Block, Expr, Function, FunctionId, Local, LocalId, OriginId, Place, Program, StmtKind, Ty,
-    scalar_locations,
+    Block, Expr, Function, FunctionId, Local, LocalId, Locations, OriginId, Place, Program, Shape,
+    StmtKind,
 };
 use crate::options::{BoundChoice, Bounds, TranslateOptions};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -43,8 +43,8 @@ pub struct ThreadInstance {
 pub struct Instances {
     pub threads: Vec<ThreadInstance>,
     pub memory: MemoryLayout,
-    /// Index = location id.
-    pub location_names: Vec<String>,
+    /// Every location, the heap's included, by object.
+    pub locations: Locations,
     /// The C types of the locations, for reports.
     pub value_types: ValueTypes,
     /// Loop bounds that cut every execution before code that matters.
@@ -121,14 +121,15 @@ pub fn instantiate(
     );
     let (memory, locations) = allocate_memory(program, options, &mut threads, needs);
     let mut types = ValueTypesBuilder::new(&program.structs);
-    let location_bytes = locations
-        .iter()
-        .map(|(_, ty)| ty.as_ref().map_or(0, super::access_sizes::scalar_bytes))
-        .collect();
-    let (location_names, kinds) = locations
-        .into_iter()
-        .map(|(name, ty)| (name, ty.map_or(ValueKind::Untyped, |ty| types.kind(&ty))))
-        .unzip();
+    let location_bytes = locations.facts(&mut |shape| match shape {
+        Shape::Scalar { ty, .. } => super::access_sizes::scalar_bytes(ty),
+        _ => 0,
+    });
+    let kinds = locations.facts(&mut |shape| match shape {
+        Shape::Scalar { ty, .. } => types.kind(ty),
+        _ => ValueKind::Untyped,
+    });
+
     let allocation_shapes = program
         .allocation_types
         .iter()
@@ -152,7 +153,7 @@ pub fn instantiate(
     Ok(Instances {
         threads,
         memory,
-        location_names,
+        locations,
         value_types,
         warnings: flat.warnings,
         await_loops: flat.await_loops,
@@ -427,25 +428,18 @@ fn check_bounded(
     Ok(())
 }
 
-/// The memory layout and, per location id, its name and C type (none for
-/// the heap).
+/// The memory layout and the locations, heap blocks included, by object.
 fn allocate_memory(
     program: &Program,
     options: &TranslateOptions,
     threads: &mut [ThreadInstance],
     heap_needs: Option<HeapNeeds>,
-) -> (MemoryLayout, Vec<(String, Option<Ty>)>) {
-    let mut names: Vec<(String, Option<Ty>)> = program
-        .locations
-        .iter()
-        .map(|l| (l.name.clone(), Some(l.ty.clone())))
-        .collect();
+) -> (MemoryLayout, Locations) {
+    let mut names = program.locations.clone();
     if names.is_empty() {
-        names.push(("null".into(), None));
+        names.push_object("null".into(), Shape::Untyped);
     }
-    let mut initial_values: Vec<i64> = program.locations.iter().map(|l| l.initial).collect();
-    initial_values.resize(names.len(), 0);
-    let mut objects = global_objects(program);
+    let mut objects = global_objects(&program.locations);
     let mut pointees = pointee_globals(program, &objects);
     for thread in threads.iter_mut() {
         let mut addresses: HashMap<LocalId, i64> = HashMap::new();
@@ -453,21 +447,18 @@ fn allocate_memory(
             if !local.shared {
                 continue;
             }
-            let mut scalars = Vec::new();
-            scalar_locations(
-                &format!("{}#{}::{}", thread.name, thread.instance, local.name),
-                &local.ty,
-                &program.structs,
-                &mut scalars,
-            );
-            if scalars.is_empty() {
+            let shape = Shape::of_type(&local.ty, &program.structs);
+            let scalars = shape.scalars() as u32;
+            if scalars == 0 {
                 continue;
             }
-            addresses.insert(id, names.len() as i64);
-            objects.push((names.len() as u32, scalars.len() as u32));
-            pointees.insert(names.len() as u32);
-            initial_values.extend(scalars.iter().map(|_| 0));
-            names.extend(scalars.into_iter().map(|(name, ty)| (name, Some(ty))));
+            let first = names.push_object(
+                format!("{}#{}::{}", thread.name, thread.instance, local.name),
+                shape,
+            );
+            addresses.insert(id, i64::from(first));
+            objects.push((first, scalars));
+            pointees.insert(first);
         }
         // the thread's own copy of each thread-local object it uses
         let mut copies: HashMap<usize, i64> = HashMap::new();
@@ -476,23 +467,20 @@ fn allocate_memory(
             if !used.contains(&object.address) {
                 continue;
             }
-            let mut scalars = Vec::new();
-            scalar_locations(
-                &format!("{}#{}::{}", thread.name, thread.instance, object.name),
-                &object.ty,
-                &program.structs,
-                &mut scalars,
-            );
-            if scalars.is_empty() {
+            let shape = Shape::of_type(&object.ty, &program.structs);
+            let scalars = shape.scalars() as u32;
+            if scalars == 0 {
                 continue;
             }
-            copies.insert(object.address, names.len() as i64);
-            objects.push((names.len() as u32, scalars.len() as u32));
-            pointees.insert(names.len() as u32);
+            let first = names.push_object(
+                format!("{}#{}::{}", thread.name, thread.instance, object.name),
+                shape,
+            );
+            copies.insert(object.address, i64::from(first));
+            objects.push((first, scalars));
+            pointees.insert(first);
             // only a scalar has an initial value other than zero
-            initial_values.push(object.initial);
-            initial_values.extend(scalars.iter().skip(1).map(|_| 0));
-            names.extend(scalars.into_iter().map(|(name, ty)| (name, Some(ty))));
+            names.set_initial(first as usize, object.initial);
         }
         for_each_stmt_mut(&mut thread.body, &mut |kind| {
             visit_operands(
@@ -510,6 +498,7 @@ fn allocate_memory(
             )
         });
     }
+    let initial_values = names.initial_values().clone();
     let heap_base = names.len() as u32;
     // No heap locations when no thread allocates: they would only cost.
     let allocates = threads.iter().any(|t| {
@@ -526,9 +515,10 @@ fn allocate_memory(
     };
     let heap_block_size = program.heap_block_size.max(1);
     for k in 0..heap_blocks {
-        for j in 0..heap_block_size {
-            names.push((format!("heap#{k}[{j}]"), None));
-        }
+        names.push_object(
+            format!("heap#{k}"),
+            Shape::array(Shape::Untyped, u64::from(heap_block_size)),
+        );
     }
     let memory = MemoryLayout {
         initial_values,
@@ -558,16 +548,20 @@ fn heap_blocks(options: &TranslateOptions, needs: Option<HeapNeeds>) -> u32 {
 
 /// The global objects as runs of consecutive locations of the same object
 /// (the null location 0 belongs to none).
-fn global_objects(program: &Program) -> Vec<(u32, u32)> {
+fn global_objects(locations: &Locations) -> Vec<(u32, u32)> {
     let mut objects: Vec<(u32, u32)> = Vec::new();
     let mut previous: Option<&str> = None;
-    for (id, location) in program.locations.iter().enumerate().skip(1) {
-        let id = id as u32;
+    for object in locations.objects().iter().filter(|o| o.first > 0) {
+        let scalars = object.scalars() as u32;
         match objects.last_mut() {
-            Some((_, scalars)) if previous == Some(location.object.as_str()) => *scalars += 1,
-            _ => objects.push((id, 1)),
+            Some((first, run))
+                if previous == Some(object.name.as_str()) && *first + *run == object.first =>
+            {
+                *run += scalars
+            }
+            _ => objects.push((object.first, scalars)),
         }
-        previous = Some(location.object.as_str());
+        previous = Some(object.name.as_str());
     }
     objects
 }

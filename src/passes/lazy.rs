@@ -65,7 +65,7 @@ pub fn sequentialise_threads(
     Ok(SequentialProgram {
         map: TranslationMap {
             threads: slots,
-            locations: instances.location_names,
+            locations: instances.locations,
             value_types: ValueTypes {
                 thread_names,
                 ..instances.value_types

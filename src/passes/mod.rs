@@ -56,8 +56,8 @@ impl ThreadSlot {
 pub struct TranslationMap {
     /// Index = thread slot recorded by the SMA.
     pub threads: Vec<ThreadSlot>,
-    /// Index = location id; heap locations are named `heap#k[j]`.
-    pub locations: Vec<String>,
+    /// Every location by object; heap locations are named `heap#k[j]`.
+    pub locations: crate::ir::Locations,
     /// The C types of the locations, by which the report shows their
     /// values (unsigned, pointers as the locations they point to).
     pub value_types: value_types::ValueTypes,
@@ -270,7 +270,7 @@ pub struct SeqThread {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemoryLayout {
     /// Initial value per static location id (heap excluded).
-    pub initial_values: Vec<i64>,
+    pub initial_values: crate::ir::Runs<i64>,
     pub heap_base: u32,
     pub heap_blocks: u32,
     pub heap_block_size: u32,

@@ -162,8 +162,8 @@ pub struct PointsTo {
 /// constant that `&x` is. (A static initializer cannot cut an address.)
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Numbers {
-    /// The static locations narrower than a pointer.
-    pub locations: BTreeSet<u32>,
+    /// Per static location, whether it is narrower than a pointer.
+    pub locations: crate::ir::Runs<bool>,
     /// The statements (by their ids) that store a scalar narrower than a
     /// pointer through a pointer.
     pub stores: BTreeSet<OriginId>,
@@ -189,10 +189,10 @@ pub fn points_to_with_numbers(program: &SequentialProgram, numbers: Numbers) -> 
 /// The static objects of `memory`, by their first location, whose last
 /// location is an element of an array, by the locations' `names`
 /// (`a[2]`, `s.nodes[1].next`).
-fn array_ends(memory: &MemoryLayout, names: &[String]) -> BTreeSet<u32> {
+fn array_ends(memory: &MemoryLayout, names: &crate::ir::Locations) -> BTreeSet<u32> {
     let last_is_element = |&(first, scalars): &(u32, u32)| {
         let last = (first + scalars).checked_sub(1).map(|last| last as usize);
-        last.and_then(|last| names.get(last))
+        last.and_then(|last| names.name(last))
             .is_some_and(|name| name.contains('['))
     };
     memory
@@ -201,6 +201,13 @@ fn array_ends(memory: &MemoryLayout, names: &[String]) -> BTreeSet<u32> {
         .filter(|object| last_is_element(object))
         .map(|&(first, _)| first)
         .collect()
+}
+
+impl Numbers {
+    /// Whether static `location` is narrower than a pointer.
+    fn narrow(&self, location: u32) -> bool {
+        self.locations.get(location as usize) == Some(&true)
+    }
 }
 
 impl PointsTo {
@@ -245,8 +252,8 @@ impl PointsTo {
             numbers,
         };
         let unit = facts.unit();
-        for (location, &initial) in memory.initial_values.iter().enumerate() {
-            if facts.numbers.locations.contains(&(location as u32)) {
+        for (location, &initial) in memory.initial_values.except(&0) {
+            if facts.numbers.narrow(location as u32) {
                 continue;
             }
             let pointees = facts.initial_constant(initial, unit);
@@ -481,11 +488,11 @@ impl PointsTo {
         if pointees.is_empty() || constant.is_some_and(|stmt| self.numbers.stores.contains(&stmt)) {
             return false;
         }
-        let numbers = &self.numbers.locations;
+        let numbers = &self.numbers;
         match self.cells(slot, address) {
             Some(cells) => cells.into_iter().fold(false, |changed, cell| {
                 let number = constant.is_some()
-                    && matches!(cell, Cell::Static(location) if numbers.contains(&location));
+                    && matches!(cell, Cell::Static(location) if numbers.narrow(location));
                 (!number && self.cells.entry(cell).or_default().absorb(pointees)) | changed
             }),
             None => self.everywhere.absorb(pointees),
@@ -890,7 +897,7 @@ mod tests {
     /// (taken); the heap starts at 5: two blocks of two scalars.
     fn layout() -> MemoryLayout {
         MemoryLayout {
-            initial_values: vec![0; 5],
+            initial_values: vec![0; 5].into(),
             heap_base: 5,
             heap_blocks: 2,
             heap_block_size: 2,
@@ -1025,7 +1032,7 @@ mod tests {
         let taken = PointsTo::of(
             &MemoryLayout {
                 pointees: BTreeSet::from([1, 3, 4]),
-                initial_values: vec![0, 0, 0, 0, 4],
+                initial_values: vec![0, 0, 0, 0, 4].into(),
                 ..layout()
             },
             false,
@@ -1212,7 +1219,10 @@ mod tests {
         assert_eq!(scalars.locations(1, &back), Some(vec![3]));
         // the objects ending with an array element, by their names
         let names = ["", "a[0]", "a[1]", "secret", "head"].map(String::from);
-        assert_eq!(array_ends(&layout, &names), BTreeSet::from([1]));
+        assert_eq!(
+            array_ends(&layout, &crate::ir::Locations::named(&names)),
+            BTreeSet::from([1])
+        );
     }
 
     #[test]
@@ -1238,7 +1248,7 @@ mod tests {
             ],
         );
         let numbers = Numbers {
-            locations: BTreeSet::from([3]),
+            locations: vec![false, false, false, true].into(),
             stores: BTreeSet::from([7]),
         };
         let threads = std::slice::from_ref(&worker);

@@ -5,7 +5,7 @@
 //! every location holds one integer of the configured bit width.
 
 use crate::ir::scalar_locations;
-use crate::ir::{StructDef, Ty};
+use crate::ir::{Runs, StructDef, Ty};
 use std::collections::HashMap;
 
 /// An index into [`ValueTypes::shapes`].
@@ -43,7 +43,7 @@ pub enum ValueKind {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ValueTypes {
     /// Index = location id; heap locations are [`ValueKind::Untyped`].
-    pub locations: Vec<ValueKind>,
+    pub locations: Runs<ValueKind>,
     /// Index = [`ShapeId`]: the kinds of the scalars of one pointed-to
     /// object, in memory order (one element of an array).
     pub shapes: Vec<Vec<ValueKind>>,
@@ -68,7 +68,7 @@ pub struct ValueTypes {
     /// Index = static location id: the byte size of its scalar as C lays
     /// it out (0 where none is known), which an access through a
     /// converted pointer must match ([`super::access_sizes`]).
-    pub location_bytes: Vec<u32>,
+    pub location_bytes: Runs<u32>,
 }
 
 /// Where a pointer value points: the location, and the low bits of a byte
@@ -89,7 +89,7 @@ impl ValueTypes {
     /// they point into: a pointer to shape S at cell c types c, c + 1, ...
     /// as S's scalars, repeated to the ends of c's block (an array of S),
     /// unless another pointer typed the cell first.
-    pub fn with_heap_typed(&self, accesses: &[(u64, i128)]) -> Vec<ValueKind> {
+    pub fn with_heap_typed(&self, accesses: &[(u64, i128)]) -> Runs<ValueKind> {
         let mut kinds = self.locations.clone();
         // a cell typed as a pointer can type further cells: repeat until
         // nothing changes (each round types at least one cell)
@@ -116,7 +116,7 @@ impl ValueTypes {
         &self,
         accesses: &[(u64, i128)],
         allocations: &[(u64, usize)],
-    ) -> Vec<ValueKind> {
+    ) -> Runs<ValueKind> {
         let mut kinds = self.with_heap_typed(accesses);
         let unit = if self.byte_addresses {
             crate::ir::BYTE_ADDRESS_UNIT as i128
@@ -133,7 +133,7 @@ impl ValueTypes {
 
     /// Types the untyped cells of the heap block that `target` points into
     /// as an array of `shape` aligned at `target`; whether any changed.
-    fn type_block(&self, kinds: &mut [ValueKind], target: i128, shape: ShapeId) -> bool {
+    fn type_block(&self, kinds: &mut Runs<ValueKind>, target: i128, shape: ShapeId) -> bool {
         let scalars = match self.shapes.get(shape) {
             Some(scalars) if !scalars.is_empty() => scalars,
             _ => return false,
@@ -151,13 +151,16 @@ impl ValueTypes {
         let period = scalars.len() as u64;
         let mut changed = false;
         for cell in block_start..block_start + self.heap_block_size {
-            let Some(kind) = index(cell).and_then(|c| kinds.get_mut(c)) else {
+            let Some(cell) = index(cell) else {
+                break;
+            };
+            let Some(kind) = kinds.get(cell) else {
                 break;
             };
             if *kind == ValueKind::Untyped {
                 let offset =
-                    (cell - block_start + period - (target - block_start) % period) % period;
-                *kind = scalars[offset as usize];
+                    (cell as u64 - block_start + period - (target - block_start) % period) % period;
+                kinds.set(cell, scalars[offset as usize]);
                 changed = true;
             }
         }
@@ -233,7 +236,7 @@ impl<'a> ValueTypesBuilder<'a> {
     /// The value types of locations of these `kinds`, with the heap layout.
     pub fn finish(
         self,
-        locations: Vec<ValueKind>,
+        locations: Runs<ValueKind>,
         heap_base: u64,
         heap_block_size: u64,
         byte_addresses: bool,
@@ -248,7 +251,7 @@ impl<'a> ValueTypesBuilder<'a> {
             function_names: Vec::new(),
             thread_names: Vec::new(),
             allocation_shapes: HashMap::new(),
-            location_bytes: Vec::new(),
+            location_bytes: Runs::new(),
         }
     }
 }
@@ -280,7 +283,7 @@ mod tests {
         let mut builder = ValueTypesBuilder::new(&structs);
         let top = builder.kind(&Ty::Pointer(Box::new(Ty::Struct(0))));
         assert_eq!(top, ValueKind::Pointer { pointee: Some(0) });
-        let types = builder.finish(vec![top], 1, 4, false);
+        let types = builder.finish(vec![top].into(), 1, 4, false);
         assert_eq!(
             types.shapes,
             vec![vec![
@@ -299,14 +302,19 @@ mod tests {
         let double = builder.shape(&Ty::Float { bits: 64 }).expect("a shape");
         let untyped = ValueKind::Untyped;
         // location 0: top; heap blocks of 2 at 1..3 and 3..5
-        let mut types = builder.finish(vec![top, untyped, untyped, untyped, untyped], 1, 2, false);
+        let mut types = builder.finish(
+            vec![top, untyped, untyped, untyped, untyped].into(),
+            1,
+            2,
+            false,
+        );
         // statement 7 allocated block 1 as doubles, statement 8 block 0
         types.allocation_shapes = HashMap::from([(7, double), (8, double)]);
         // top points to block 0: its pointer types it, not the allocation
         let kinds = types.with_heap_and_allocations_typed(&[(0, 1)], &[(1, 8), (3, 7)]);
         let float = ValueKind::Float { bits: 64 };
         assert_eq!(
-            kinds[1..],
+            kinds.to_vec()[1..],
             [
                 ValueKind::Unsigned { bits: 32 },
                 ValueKind::Pointer { pointee: Some(0) },
@@ -316,7 +324,9 @@ mod tests {
         );
         // an allocation whose pointer the program never converts stays untyped
         assert_eq!(
-            types.with_heap_and_allocations_typed(&[], &[(3, 9)])[3..],
+            types
+                .with_heap_and_allocations_typed(&[], &[(3, 9)])
+                .to_vec()[3..],
             [untyped, untyped]
         );
     }
@@ -331,13 +341,14 @@ mod tests {
         let types = builder.finish(
             vec![
                 top, untyped, untyped, untyped, untyped, untyped, untyped, untyped, untyped,
-            ],
+            ]
+            .into(),
             1,
             4,
             false,
         );
         // top -> block 0 (cell 1); block 0's second `next` (cell 4) -> cell 6
-        let kinds = types.with_heap_typed(&[(4, 6), (0, 1)]);
+        let kinds = types.with_heap_typed(&[(4, 6), (0, 1)]).to_vec();
         let unsigned = ValueKind::Unsigned { bits: 32 };
         let pointer = ValueKind::Pointer { pointee: Some(0) };
         assert_eq!(&kinds[1..5], &[unsigned, pointer, unsigned, pointer]);
@@ -345,15 +356,18 @@ mod tests {
         assert_eq!(&kinds[5..9], &[pointer, unsigned, pointer, unsigned]);
         // a pointer to somewhere else, or a value outside memory, types nothing
         assert_eq!(
-            types.with_heap_typed(&[(0, 0), (0, -3), (0, 99)]),
-            types.locations
+            types.with_heap_typed(&[(0, 0), (0, -3), (0, 99)]).to_vec(),
+            types.locations.to_vec()
         );
         // byte addresses: 8 per location, a marked pointer's tag ignored
         let bytes = ValueTypes {
             byte_addresses: true,
             ..types.clone()
         };
-        assert_eq!(bytes.with_heap_typed(&[(4, 6 * 8 + 1), (0, 8)]), kinds);
+        assert_eq!(
+            bytes.with_heap_typed(&[(4, 6 * 8 + 1), (0, 8)]).to_vec(),
+            kinds
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod fresh_lists;
 mod header;
 mod thread;
 
+use crate::ir::Runs;
 use crate::options::{Bounds, TranslateOptions};
 use crate::passes::properties::PropertyTable;
 use crate::passes::{SequentialProgram, write_issuing_statements};
@@ -201,12 +202,8 @@ fn print_prologue(out: &mut String, program: &SequentialProgram, options: &Trans
     } else {
         let _ = writeln!(out, "typedef {plain} sma_value_t;");
     }
-    let mut values: Vec<String> = m
-        .initial_values
-        .iter()
-        .map(|v| expr::constant(*v))
-        .collect();
-    values.resize(m.location_count().max(1) as usize, "0".into());
+    let mut values = m.initial_values.clone();
+    values.pad_to(m.location_count().max(1) as usize, 0);
     print_initial_values(out, &values);
 }
 
@@ -237,10 +234,16 @@ use crate::passes::properties::{
 /// locations of one value is a range in the macro, and only the other
 /// locations' values are listed (in rows of that many when they are more),
 /// so that a large array of one value costs a few lines whatever its size.
-fn print_initial_values(out: &mut String, values: &[String]) {
+fn print_initial_values(out: &mut String, values: &Runs<i64>) {
     if values.len() <= CBMC_INITIALISER_LIMIT {
         out.push_str("static const sma_value_t sma_initial_value[SMA_LOCATIONS] = {");
-        print_list(out, values);
+        print_list(
+            out,
+            &values
+                .iter()
+                .map(|v| expr::constant(*v))
+                .collect::<Vec<_>>(),
+        );
         out.push_str("\n};\n");
         return;
     }
@@ -248,7 +251,8 @@ fn print_initial_values(out: &mut String, values: &[String]) {
     let listed: Vec<String> = segments
         .iter()
         .filter(|segment| segment.constant.is_none())
-        .flat_map(|segment| values[segment.start..segment.end].iter().cloned())
+        .flat_map(|segment| segment.start..segment.end)
+        .map(|location| expr::constant(values.get(location).copied().unwrap_or(0)))
         .collect();
     let read_listed = print_listed_values(out, &listed);
     // `(v) < end ? value : ...`, one branch per segment, the last without
@@ -292,19 +296,15 @@ struct Segment {
 
 /// `values` cut into runs of one value of at least [`LONG_RUN`] locations
 /// and the stretches between them.
-fn initial_value_segments(values: &[String]) -> Vec<Segment> {
+fn initial_value_segments(values: &Runs<i64>) -> Vec<Segment> {
     let mut segments: Vec<Segment> = Vec::new();
     let mut start = 0;
-    while start < values.len() {
-        let run = values[start..]
-            .iter()
-            .take_while(|value| **value == values[start])
-            .count();
+    for (value, run) in values.stretches() {
         if run >= LONG_RUN {
             segments.push(Segment {
                 start,
                 end: start + run,
-                constant: Some(values[start].clone()),
+                constant: Some(expr::constant(value)),
             });
         } else {
             match segments.last_mut() {

@@ -429,17 +429,10 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     atomic,
                     init.span,
                 )?;
-                if let Some(crate::frontend::lower::Global::Shared { base, ty, .. }) =
+                if let Some(crate::frontend::lower::Global::Shared { base, .. }) =
                     self.lw.globals.get(&key).cloned()
                 {
-                    let size = self.lw.types.size(&ty) as usize;
-                    for k in 0..size {
-                        if let Some(location) = self.lw.program.locations.get_mut(base as usize + k)
-                        {
-                            location.name = location.name.replacen(&key, &name, 1);
-                            location.object = name.clone();
-                        }
-                    }
+                    self.lw.program.locations.rename_object(base, &name);
                 }
                 self.bind(&name, Binding::Global(key));
                 continue;

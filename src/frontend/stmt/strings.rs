@@ -238,12 +238,7 @@ impl<'a> Lowerer<'a> {
         let name = format!("string#{}", self.string_objects.len());
         let base = self.program.locations.len() as u32;
         self.declare_global(&name, ty.clone(), None, false, span)?;
-        for (location, value) in self.program.locations[base as usize..]
-            .iter_mut()
-            .zip(&values)
-        {
-            location.initial = *value;
-        }
+        self.set_initial_values(base, &values.iter().copied().collect());
         self.string_objects.insert(values, base);
         Ok((i64::from(base), ty))
     }
@@ -283,11 +278,8 @@ impl Lowerer<'_> {
             false,
             span,
         )?;
-        for (location, value) in self.program.locations[base..].iter_mut().zip(values) {
-            location.initial = *value;
-            location.name = location.name.replacen(&key, name, 1);
-            location.object = name.to_string();
-        }
+        self.set_initial_values(base as u32, &values.iter().copied().collect());
+        self.program.locations.rename_object(base as u32, name);
         Ok(base as i64)
     }
 }

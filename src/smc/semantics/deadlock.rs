@@ -313,8 +313,7 @@ impl Machine<'_> {
         };
         let location = |location: u32| {
             map.locations
-                .get(location as usize)
-                .cloned()
+                .name(location as usize)
                 .unwrap_or_else(|| format!("location {location}"))
         };
         let at = |stmt: OriginId| match map.origins.get(stmt) {

@@ -164,7 +164,7 @@ impl<'a> Machine<'a> {
                     .collect(),
             })
             .collect::<Vec<_>>();
-        let mut memory: Vec<i64> = self.program.memory.initial_values.clone();
+        let mut memory: Vec<i64> = self.program.memory.initial_values.to_vec();
         memory.resize(self.locations as usize, 0);
         let count = threads.len();
         State {

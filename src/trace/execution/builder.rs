@@ -24,9 +24,11 @@ pub(super) struct KnownWrite {
 
 /// Builds an execution from records.
 pub(super) struct Builder<'a> {
-    pub(super) locations: &'a [String],
+    pub(super) locations: &'a crate::ir::Locations,
     /// Index = location id: how its values are shown.
-    pub(super) kinds: Vec<ValueKind>,
+    pub(super) kinds: crate::ir::Runs<ValueKind>,
+    /// The locations the records access: the ones whose values are shown.
+    pub(super) touched: std::collections::BTreeSet<u64>,
     /// The value types of the translation.
     pub(super) types: &'a ValueTypes,
     pub(super) threads: Vec<Vec<(EventSpec, EventInfo)>>,
@@ -46,8 +48,7 @@ impl Builder<'_> {
     pub(super) fn location_name(&self, loc: u64) -> String {
         usize::try_from(loc)
             .ok()
-            .and_then(|index| self.locations.get(index))
-            .cloned()
+            .and_then(|index| self.locations.name(index))
             .unwrap_or_else(|| format!("location#{loc}"))
     }
 
@@ -539,7 +540,7 @@ impl Builder<'_> {
                 phase,
             })
             .collect();
-        let values = ValueDisplay::new(self.locations, &self.kinds, self.types);
+        let values = ValueDisplay::new(self.locations, &self.kinds, self.types, &self.touched);
         let frees = self.frees;
         Ok(Decoded {
             execution,

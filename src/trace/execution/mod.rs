@@ -201,7 +201,8 @@ pub fn build(
     locations: &[String],
     sma: SmaImplementation,
 ) -> Result<Decoded, BuildError> {
-    build_typed(records, locations, &ValueTypes::default(), sma)
+    let locations = crate::ir::Locations::named(locations);
+    build_typed(records, &locations, &ValueTypes::default(), sma)
 }
 
 /// [`build`], with the values of each location as its C type in `types`
@@ -210,7 +211,7 @@ pub fn build(
 /// they point into ([`ValueTypes::with_heap_typed`]).
 pub fn build_typed(
     records: &[Record],
-    locations: &[String],
+    locations: &crate::ir::Locations,
     types: &ValueTypes,
     sma: SmaImplementation,
 ) -> Result<Decoded, BuildError> {
@@ -233,6 +234,7 @@ pub fn build_typed(
     let mut builder = Builder {
         locations,
         kinds,
+        touched: records.iter().map(|record| record.loc).collect(),
         types,
         threads: Vec::new(),
         writes: HashMap::new(),

@@ -1,8 +1,9 @@
 //! How the report shows the values of locations: as their C types read
 //! them.
 
+use crate::ir::{Locations, Runs};
 use crate::passes::value_types::{ValueKind, ValueTypes, pointed_location};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// Shows the values of locations as their C types read them: pointers as
 /// the locations they point to (`&x`, `&heap#0[1]`, `NULL`), floating
@@ -10,8 +11,8 @@ use std::collections::HashMap;
 /// (already unsigned where the type is).
 #[derive(Debug, Clone, Default)]
 pub struct ValueDisplay {
-    /// Index = location id.
-    names: Vec<String>,
+    /// Names the locations pointers point to.
+    names: Locations,
     /// The locations that hold pointers, by name: how the name of the
     /// first scalar of what each points to ends ([`ValueTypes::first_scalars`]).
     pointers: HashMap<String, String>,
@@ -30,48 +31,53 @@ pub struct ValueDisplay {
 }
 
 impl ValueDisplay {
-    pub(super) fn new(names: &[String], kinds: &[ValueKind], types: &ValueTypes) -> ValueDisplay {
-        let pointers = names
-            .iter()
-            .zip(kinds)
-            .filter_map(|(name, kind)| match kind {
-                ValueKind::Pointer { pointee } => {
-                    let first = pointee
-                        .and_then(|shape| types.first_scalars.get(shape))
-                        .cloned()
-                        .unwrap_or_default();
-                    Some((name.clone(), first))
-                }
-                _ => None,
-            })
-            .collect();
-        let holding = |wanted: ValueKind| -> std::collections::HashSet<String> {
-            names
-                .iter()
-                .zip(kinds)
-                .filter(|(_, kind)| **kind == wanted)
-                .map(|(name, _)| name.clone())
-                .collect()
-        };
-        let (function_pointers, thread_handles) =
-            (holding(ValueKind::Function), holding(ValueKind::Thread));
-        let floats = names
-            .iter()
-            .zip(kinds)
-            .filter_map(|(name, kind)| match kind {
-                ValueKind::Float { bits } => Some((name.clone(), *bits)),
-                _ => None,
-            })
-            .collect();
-        ValueDisplay {
-            names: names.to_vec(),
-            pointers,
+    /// The display of the values of the `touched` locations, of these
+    /// `kinds`, named by `locations`.
+    pub(super) fn new(
+        locations: &Locations,
+        kinds: &Runs<ValueKind>,
+        types: &ValueTypes,
+        touched: &BTreeSet<u64>,
+    ) -> ValueDisplay {
+        let mut display = ValueDisplay {
+            names: locations.clone(),
             byte_addresses: types.byte_addresses,
-            function_pointers,
             function_names: types.function_names.clone(),
-            thread_handles,
             thread_names: types.thread_names.clone(),
-            floats,
+            ..ValueDisplay::default()
+        };
+        for &location in touched {
+            let Ok(index) = usize::try_from(location) else {
+                continue;
+            };
+            let (Some(name), Some(kind)) = (locations.name(index), kinds.get(index)) else {
+                continue;
+            };
+            display.note(name, *kind, types);
+        }
+        display
+    }
+
+    /// Notes how the values of the location `name` of `kind` are shown.
+    fn note(&mut self, name: String, kind: ValueKind, types: &ValueTypes) {
+        match kind {
+            ValueKind::Pointer { pointee } => {
+                let first = pointee
+                    .and_then(|shape| types.first_scalars.get(shape))
+                    .cloned()
+                    .unwrap_or_default();
+                self.pointers.insert(name, first);
+            }
+            ValueKind::Function => {
+                self.function_pointers.insert(name);
+            }
+            ValueKind::Thread => {
+                self.thread_handles.insert(name);
+            }
+            ValueKind::Float { bits } => {
+                self.floats.insert(name, bits);
+            }
+            ValueKind::Untyped | ValueKind::Signed | ValueKind::Unsigned { .. } => {}
         }
     }
 
@@ -116,7 +122,7 @@ impl ValueDisplay {
         };
         let pointed = pointed_location(value, self.byte_addresses)
             .and_then(|(location, tag)| Some((usize::try_from(location).ok()?, tag)))
-            .and_then(|(location, tag)| Some((location, self.names.get(location)?, tag)));
+            .and_then(|(location, tag)| Some((location, self.names.name(location)?, tag)));
         match pointed {
             Some((0, _, 0)) => "NULL".to_string(),
             Some((0, _, _)) | None => value.to_string(),
@@ -125,7 +131,7 @@ impl ValueDisplay {
                 let object = target
                     .strip_suffix(first_scalar.as_str())
                     .filter(|_| !first_scalar.is_empty())
-                    .unwrap_or(target);
+                    .unwrap_or(&target);
                 match tag {
                     0 => format!("&{object}"),
                     _ => format!("&{object} | {tag}"),

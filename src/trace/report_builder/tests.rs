@@ -6,7 +6,7 @@ use crate::consistency::{Step, Witness, verify};
 use crate::ir::Origin;
 use crate::options::SmaImplementation;
 use crate::passes::ThreadSlot;
-use crate::trace::execution::build;
+use crate::trace::execution::build_typed;
 use crate::trace::records::{Record, RecordKind};
 
 fn map() -> TranslationMap {
@@ -27,7 +27,7 @@ fn map() -> TranslationMap {
                 instance: 0,
             },
         ],
-        locations: ["null", "x", "y"].iter().map(|s| s.to_string()).collect(),
+        locations: crate::ir::Locations::named(&["null", "x", "y"].map(String::from)),
         value_types: Default::default(),
         origins: vec![
             origin(1, "pthread_create(...);"),
@@ -73,7 +73,13 @@ fn effects_name_buffers_memory_and_drains() {
         record(Write, 1, 2, 2, 2, 0, 3),
         record(Fence, 1, 0, 0, 0, 0, 4),
     ];
-    let decoded = build(&records, &map().locations, SmaImplementation::Etso).unwrap();
+    let decoded = build_typed(
+        &records,
+        &map().locations,
+        &Default::default(),
+        SmaImplementation::Etso,
+    )
+    .unwrap();
     // Events: main: create drain 0, spawn 1; worker: start 2, w x 3,
     // read 4, w y 5, fence 6.
     let step = |event, phase| Step { event, phase };
@@ -164,7 +170,13 @@ fn steps_after_the_failing_threads_last_step_are_after_the_failure() {
         record(Write, 1, 1, 1, 1, 0, 1),
         record(Read, 1, 1, 1, 0, 1, 2),
     ];
-    let decoded = build(&records, &map().locations, SmaImplementation::Etso).unwrap();
+    let decoded = build_typed(
+        &records,
+        &map().locations,
+        &Default::default(),
+        SmaImplementation::Etso,
+    )
+    .unwrap();
     // Events: main: spawn 0; worker: start 1, w x 2, read 3.
     let step = |event, phase| Step { event, phase };
     let witness = Witness {
@@ -238,9 +250,10 @@ fn steps_after_the_failing_threads_last_step_are_after_the_failure() {
 #[test]
 fn a_violation_under_sc_is_not_said_to_be_possible_under_sc_too() {
     use crate::trace::diagnosis::Diagnosis;
-    let decoded = build(
+    let decoded = build_typed(
         &[record(RecordKind::Create, 0, 1, 0, 0, 0, 0)],
         &map().locations,
+        &Default::default(),
         SmaImplementation::Sc,
     )
     .unwrap();
@@ -289,7 +302,13 @@ fn atomic_sections_are_events_of_the_checked_execution() {
         record(Write, 2, 1, 1, 2, 0, 0),
         record(AtomicEnd, 2, 0, 0, 0, 0, 0),
     ];
-    let decoded = build(&records, &map().locations, SmaImplementation::Etso).unwrap();
+    let decoded = build_typed(
+        &records,
+        &map().locations,
+        &Default::default(),
+        SmaImplementation::Etso,
+    )
+    .unwrap();
     let sections = decoded
         .events
         .iter()

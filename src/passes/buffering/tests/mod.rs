@@ -16,7 +16,7 @@ fn layout() -> MemoryLayout {
     let mut objects = vec![(1, 3)];
     objects.extend((4..10).map(|location| (location, 1)));
     MemoryLayout {
-        initial_values: vec![0; 10],
+        initial_values: vec![0; 10].into(),
         heap_base: 10,
         heap_blocks: 0,
         heap_block_size: 0,
