@@ -207,6 +207,28 @@ _Bool sma_valid_loc(sma_loc_t loc)
     return 1;
 }
 
+#ifdef SMA_LAZY_INIT
+/* Defined by the model: gives location v its initial state (its value,
+ * and its list under the timestamped models). */
+void sma_fresh_location(sma_loc_t v);
+
+/* With SMA_LAZY_INIT, which the translator defines for programs of many
+ * locations, sma_init sets up only the heap's locations, and a static
+ * location is set up when an operation first touches it: every operation
+ * checks its location first (sma_check_loc), and the state of a location
+ * no operation has touched is never read. CBMC then never visits every
+ * location of a large array at the start. */
+_Bool sma_touched[SMA_LOCATIONS];
+
+void sma_touch(sma_loc_t loc)
+{
+    if (loc < SMA_HEAP_BASE && !sma_touched[loc]) {
+        sma_touched[loc] = 1;
+        sma_fresh_location(loc);
+    }
+}
+#endif
+
 /* Cuts off an access to a location that is not sma_valid_loc, which keeps
  * the SMA's per-location arrays in bounds. The translator checks (or
  * assumes, in a way the report names) the same condition before every
@@ -215,6 +237,9 @@ _Bool sma_valid_loc(sma_loc_t loc)
 void sma_check_loc(sma_loc_t loc)
 {
     __CPROVER_assume(sma_valid_loc(loc));
+#ifdef SMA_LAZY_INIT
+    sma_touch(loc);
+#endif
 }
 
 /* ---- free ---------------------------------------------------------------- */

@@ -31,13 +31,23 @@ sma_value_t sma_read_alone(sma_loc_t loc, sma_thread_t t, sma_stmt_t stmt);
 /* Memory starts with the initial values, written by write id 0. The state
  * is a C global, so it starts all 0: only the values that differ from 0 are
  * set (as in tcdll.h). */
+void sma_fresh_location(sma_loc_t v)
+{
+    if (v >= SMA_HEAP_BASE || SMA_INITIAL_VALUE(v) != 0)
+        sma_memory[v] = sma_start_value(v);
+}
+
+/* Sets up every location, or only the heap's under SMA_LAZY_INIT (see
+ * sma_touch in common.h). */
 void sma_init(void)
 {
     sma_loc_t v;
-    for (v = 0; v < SMA_LOCATIONS; v++) {
-        if (v >= SMA_HEAP_BASE || SMA_INITIAL_VALUE(v) != 0)
-            sma_memory[v] = sma_start_value(v);
-    }
+#ifdef SMA_LAZY_INIT
+    for (v = SMA_HEAP_BASE; v < SMA_LOCATIONS; v++)
+#else
+    for (v = 0; v < SMA_LOCATIONS; v++)
+#endif
+        sma_fresh_location(v);
     sma_memory_order = 0;
 }
 

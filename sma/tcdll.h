@@ -72,28 +72,36 @@ sma_tick_t sma_write_lower_bound(sma_loc_t loc, sma_thread_t t);
  * value (write id 0), the others are free. The state is a C global, so it
  * starts all 0: only the entries that differ from 0 are set, here unless
  * the prologue's tables (SMA_FRESH_LISTS) already hold them. Then only the
- * initial values that are not 0 are set (this runs once, first). */
+ * initial values that are not 0 are set. */
+void sma_fresh_location(sma_loc_t v)
+{
+#ifndef SMA_FRESH_LISTS
+    unsigned int i;
+    /* next[i] = i + 1, next[sentinel] = 0 */
+    for (i = 0; i < SMA_SENTINEL; i++)
+        sma_next[v][i] = (sma_node_t)(i + 1);
+    /* prev[0] = sentinel, prev[i] = i - 1 (prev[1] = 0) */
+    sma_prev[v][0] = (sma_node_t)SMA_SENTINEL;
+    for (i = 2; i <= SMA_SENTINEL; i++)
+        sma_prev[v][i] = (sma_node_t)(i - 1);
+    sma_tstamp[v][SMA_SENTINEL] = SMA_NEVER;
+#endif
+    if (v >= SMA_HEAP_BASE || SMA_INITIAL_VALUE(v) != 0)
+        sma_value[v][SMA_QSIZE - 1] = sma_start_value(v);
+}
+
+/* Sets up every location, or only the heap's under SMA_LAZY_INIT (see
+ * sma_touch); runs once, first. */
 void sma_init(void)
 {
     sma_loc_t v;
-#ifndef SMA_FRESH_LISTS
-    unsigned int i;
-#endif
     sma_clock = 0;
-    for (v = 0; v < SMA_LOCATIONS; v++) {
-#ifndef SMA_FRESH_LISTS
-        /* next[i] = i + 1, next[sentinel] = 0 */
-        for (i = 0; i < SMA_SENTINEL; i++)
-            sma_next[v][i] = (sma_node_t)(i + 1);
-        /* prev[0] = sentinel, prev[i] = i - 1 (prev[1] = 0) */
-        sma_prev[v][0] = (sma_node_t)SMA_SENTINEL;
-        for (i = 2; i <= SMA_SENTINEL; i++)
-            sma_prev[v][i] = (sma_node_t)(i - 1);
-        sma_tstamp[v][SMA_SENTINEL] = SMA_NEVER;
+#ifdef SMA_LAZY_INIT
+    for (v = SMA_HEAP_BASE; v < SMA_LOCATIONS; v++)
+#else
+    for (v = 0; v < SMA_LOCATIONS; v++)
 #endif
-        if (v >= SMA_HEAP_BASE || SMA_INITIAL_VALUE(v) != 0)
-            sma_value[v][SMA_QSIZE - 1] = sma_start_value(v);
-    }
+        sma_fresh_location(v);
 }
 
 /* Memory updates (Fig. 3, clock_update): the clock moves nondeterministically

@@ -688,9 +688,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         engine: engine(arguments.engine),
         robustness: false,
         deadlock_check: !arguments.no_deadlock_check,
-        memory_limit: arguments
-            .memory_limit
-            .or_else(lazysma::verify::memory::default_limit),
+        memory_limit: lazysma::verify::memory::limit(arguments.memory_limit),
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -722,9 +720,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         engine: lazysma::options::Engine::Smc,
         robustness: true,
         deadlock_check: false,
-        memory_limit: arguments
-            .memory_limit
-            .or_else(lazysma::verify::memory::default_limit),
+        memory_limit: lazysma::verify::memory::limit(arguments.memory_limit),
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

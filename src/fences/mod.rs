@@ -187,7 +187,7 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         // fences order memory accesses; they neither make nor mend a
         // deadlock
         deadlock_check: false,
-        memory_limit: crate::verify::memory::default_limit(),
+        memory_limit: crate::verify::memory::limit(None),
     };
     crate::verify::check(&verify).0
 }

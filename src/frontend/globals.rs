@@ -13,10 +13,11 @@ use lang_c::span::{Node, Span};
 use std::collections::{BTreeMap, HashSet};
 
 /// The most scalars shared memory may hold in globals: each is one location
-/// of the shared memory abstraction, which lazysma's tables and the SMA's
-/// arrays describe one by one (about 300 bytes of lazysma's memory each;
-/// CBMC's set-up of the SMA takes minutes long before this many).
-pub const MAX_SHARED_SCALARS: u64 = 1_000_000;
+/// of the shared memory abstraction, and a pointer to any of them must fit
+/// in shared memory's values of 32 bits as a byte address (8 per
+/// location). lazysma describes locations by object, so their number costs
+/// no memory of its own.
+pub const MAX_SHARED_SCALARS: u64 = 1 << 28;
 
 impl<'a> Lowerer<'a> {
     /// Declares a thread-local global (`_Thread_local`, `__thread`): each

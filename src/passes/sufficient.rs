@@ -21,7 +21,7 @@
 //! SMAs have no clock; their buffers hold the stores one thread has pending
 //! (TSO) or has pending to one location (PSO).
 
-use super::buffering::ThreadBuffers;
+use super::buffering::{ThreadBuffers, distinct_locations_of};
 use crate::options::{Bounds, SmaImplementation};
 
 /// Bounds that cut off nothing (`maxclock` only for the SMAs with a clock).
@@ -85,7 +85,8 @@ pub fn sufficient_bounds(
 
 /// The most nodes a T-CDLL of locations 1..`locations` needs.
 fn most_list_nodes(threads: &[ThreadBuffers], locations: u32) -> u32 {
-    (1..locations)
+    distinct_locations_of(threads, locations)
+        .into_iter()
         .map(|location| list_nodes(threads, location))
         .max()
         .unwrap_or(0)
@@ -103,7 +104,8 @@ fn most_pending_in_a_thread(threads: &[ThreadBuffers], _locations: u32) -> u32 {
 /// The most stores one thread can have pending to one of locations
 /// 1..`locations` (a PSO buffer).
 fn most_pending_to_a_location(threads: &[ThreadBuffers], locations: u32) -> u32 {
-    (1..locations)
+    distinct_locations_of(threads, locations)
+        .into_iter()
         .flat_map(|location| threads.iter().map(move |thread| thread.whole.at(location)))
         .max()
         .unwrap_or(0)

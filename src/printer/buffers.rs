@@ -93,8 +93,10 @@ fn groups_meeting_at_locations(
     locations: u32,
 ) -> Vec<Vec<usize>> {
     let storing: Vec<usize> = (0..threads.len()).filter(|&i| holding[i] > 0).collect();
-    let meet =
-        |a: &ThreadStores, b: &ThreadStores| (1..locations).any(|v| a.may_hold(v) && b.may_hold(v));
+    let candidates = crate::passes::buffering::distinct_locations_of(threads, locations);
+    let meet = |a: &ThreadStores, b: &ThreadStores| {
+        candidates.iter().any(|&v| a.may_hold(v) && b.may_hold(v))
+    };
     let mut group_of: Vec<usize> = (0..threads.len()).collect();
     for (n, &i) in storing.iter().enumerate() {
         for &j in &storing[..n] {

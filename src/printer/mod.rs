@@ -180,6 +180,9 @@ fn print_prologue(out: &mut String, program: &SequentialProgram, options: &Trans
     let b = &options.bounds;
     let _ = writeln!(out, "#define SMA_THREADS {}", program.threads.len().max(1));
     let _ = writeln!(out, "#define SMA_LOCATIONS {}", m.location_count());
+    if m.location_count() as usize > LAZY_INIT_LOCATIONS {
+        out.push_str("#define SMA_LAZY_INIT\n");
+    }
     let _ = writeln!(out, "#define SMA_HEAP_BASE {}", m.heap_base);
     let _ = writeln!(out, "#define SMA_HEAP_BLOCKS {}", m.heap_blocks);
     let _ = writeln!(out, "#define SMA_HEAP_BLOCK_SIZE {}", m.heap_block_size);
@@ -206,6 +209,12 @@ fn print_prologue(out: &mut String, program: &SequentialProgram, options: &Trans
     values.pad_to(m.location_count().max(1) as usize, 0);
     print_initial_values(out, &values);
 }
+
+/// Beyond this many locations, the SMA sets up each static location when an
+/// operation first touches it (`SMA_LAZY_INIT`, `sma_touch` in
+/// `sma/common.h`) rather than every one at the start, which CBMC would
+/// unroll location by location.
+const LAZY_INIT_LOCATIONS: usize = 4096;
 
 /// Most elements CBMC 5.12 initialises an array with from a list (its C
 /// front end rejects longer lists: "array index designator out of bounds",

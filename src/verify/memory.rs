@@ -6,11 +6,37 @@
 //! resident memory against it. An engine that reaches it ends with a
 //! message that says which engine, how much, and what to try.
 
+/// The limit of a run: the one `asked` for, else the default, and never
+/// more than the address space lazysma itself may take (`ulimit -v`),
+/// which CBMC could not be given.
+pub fn limit(asked: Option<u64>) -> Option<u64> {
+    let own = std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|limits| address_space_limit(&limits));
+    match (asked.or_else(default_limit), own) {
+        (Some(limit), Some(own)) => Some(limit.min(own)),
+        (limit, own) => limit.or(own),
+    }
+}
+
 /// The default limit: a third of the physical memory `/proc/meminfo`
 /// gives (`MemTotal`), `None` where it cannot be read.
 pub fn default_limit() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     physical_memory(&meminfo).map(|bytes| bytes / 3)
+}
+
+/// The soft address-space limit of a `/proc/self/limits` text, in bytes
+/// (`None` when unlimited).
+fn address_space_limit(limits: &str) -> Option<u64> {
+    let line = limits
+        .lines()
+        .find(|line| line.starts_with("Max address space"))?;
+    line["Max address space".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// `MemTotal` of a `/proc/meminfo` text, in bytes.
@@ -62,6 +88,15 @@ mod tests {
         assert!(parse_size("4X").is_err());
         assert!(parse_size("G").is_err());
         assert!(parse_size("99999999999T").is_err());
+    }
+
+    #[test]
+    fn the_address_space_limit_is_read_from_the_process_limits() {
+        let limited = "Limit Soft Hard Units\nMax address space         4096000000           4096000000           bytes\n";
+        assert_eq!(address_space_limit(limited), Some(4_096_000_000));
+        let unlimited =
+            "Max address space         unlimited            unlimited            bytes\n";
+        assert_eq!(address_space_limit(unlimited), None);
     }
 
     #[test]

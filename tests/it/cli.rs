@@ -953,15 +953,17 @@ int main(void) {\n  pthread_t t[10];\n  unsigned n = __VERIFIER_nondet_uint();\n
 
 /// Memory by need: the cells of a large array that share their initial
 /// value are given as a range, not one by one, so the translated program
-/// of `tests/fixtures/verify/large_array.c` is as small with 200000 cells
-/// as with 1000 (with one cell of another value, too).
+/// of `tests/fixtures/verify/large_array.c` is as small with ten and a
+/// hundred million cells as with 1000 (with one cell of another value,
+/// too); and lazysma describes locations by object, so it translates them
+/// within 1 GiB of address space (`prlimit --as`, as `ulimit -v`).
 #[test]
 fn an_array_of_one_initial_value_costs_the_same_whatever_its_size() {
     let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify/large_array.c");
     let directory = tempfile::tempdir().expect("temporary directory");
     let size = |cells: u32, marked: bool| {
         let output = directory.path().join(format!("seq{cells}{marked}.c"));
-        let mut command = lazysma();
+        let mut command = within_address_space(1 << 30);
         command
             .arg(&program)
             .arg("--tso")
@@ -979,12 +981,49 @@ fn an_array_of_one_initial_value_costs_the_same_whatever_its_size() {
         text.len() as i64
     };
     for marked in [false, true] {
-        let (small, large) = (size(1000, marked), size(200_000, marked));
-        assert!(
-            (large - small).abs() < 100,
-            "{small} bytes for 1000 cells, {large} for 200000"
-        );
+        let small = size(1000, marked);
+        for cells in [10_000_000, 100_000_000] {
+            let large = size(cells, marked);
+            assert!(
+                (large - small).abs() < 100,
+                "{small} bytes for 1000 cells, {large} for {cells}"
+            );
+        }
     }
+}
+
+/// Memory by need on the native engine: a state holds what the writes
+/// changed, so a hundred million cells are checked within 4 GiB of address
+/// space (the worker threads' stacks take 1.25 GiB of it), and the
+/// thread's write is found.
+#[test]
+fn the_native_engine_checks_a_large_array_within_a_small_address_space() {
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify/large_array.c");
+    within_address_space(4 << 30)
+        .arg("verify")
+        .arg(&program)
+        .args([
+            "--tso",
+            "--engine",
+            "smc",
+            "-D",
+            "N=100000000",
+            "-D",
+            "MARKED",
+        ])
+        .assert()
+        .code(10)
+        .stdout(predicate::str::contains("large_array.c:43"));
+}
+
+/// lazysma run by `prlimit` with at most `bytes` of address space.
+fn within_address_space(bytes: u64) -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::new("prlimit");
+    command
+        .arg(format!("--as={bytes}"))
+        .arg("--")
+        .arg(assert_cmd::cargo::cargo_bin("lazysma"));
+    command
 }
 
 #[test]

@@ -13,7 +13,7 @@ use support::corpus_dir as corpus;
 
 fn well_formed(program: &Program) {
     assert_eq!(program.functions[program.main].name, "main");
-    assert_eq!(program.locations[0].name, "NULL");
+    assert_eq!(program.locations.get(0).expect("a location").name, "NULL");
     assert!(program.heap_block_size >= 1);
     for function in &program.functions {
         assert!(function.origin < program.origins.len());

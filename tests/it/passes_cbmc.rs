@@ -531,7 +531,7 @@ fn shared_local_and_early_return() -> Builder {
 fn inlined_early_return_and_shared_local() {
     let (seq, text) = translate(&shared_local_and_early_return().program, &options(1, 1));
     assert!(
-        seq.map.locations.iter().any(|n| n == "main#0::s"),
+        seq.map.locations.iter().any(|n| n.name == "main#0::s"),
         "{:?}",
         seq.map.locations
     );
@@ -595,7 +595,10 @@ fn heap_blocks_are_shared_through_the_thread_argument() {
     let (seq, text) = translate(&heap_program(5).program, &options(2, 1));
     // one allocation: one block of the two --nmalloc allows is all it can take
     assert_eq!(
-        seq.map.locations.last().map(String::as_str),
+        seq.map
+            .locations
+            .name(seq.map.locations.len() - 1)
+            .as_deref(),
         Some("heap#0[1]")
     );
     assert_eq!(

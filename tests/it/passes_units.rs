@@ -432,7 +432,7 @@ fn instantiation_gives_each_creation_site_a_slot_and_memory() {
         .map(|s| (s.function, s.instance))
         .collect();
     assert_eq!(slots[3], ("worker".to_string(), 2));
-    let names = &instances.location_names;
+    let names: Vec<String> = instances.locations.iter().map(|l| l.name).collect();
     assert_eq!(names[1], "worker#0::s[0]");
     assert_eq!(names[2], "worker#0::s[1]");
     assert_eq!(names[5], "worker#2::s[0]");

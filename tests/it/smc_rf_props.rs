@@ -79,7 +79,7 @@ fn rf_smc(program: &Program, model: &str) -> (HashSet<Vec<i64>>, Statistics) {
         .map(|name| {
             names
                 .iter()
-                .position(|location| location == name)
+                .position(|location| location.name == *name)
                 .unwrap_or_else(|| panic!("{name} is in shared memory"))
         })
         .collect();

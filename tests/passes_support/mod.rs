@@ -24,13 +24,9 @@ impl Default for Builder {
 impl Builder {
     pub fn new() -> Self {
         let mut program = Program::default();
-        program.locations.push(Location {
-            name: "null".into(),
-            object: "null".into(),
-            initial: 0,
-            is_mutex: false,
-            ty: Ty::INT,
-        });
+        program
+            .locations
+            .push_object("null".into(), Shape::scalar(Ty::INT));
         program.origins.push(Origin {
             file: "test.c".into(),
             line: 1,
@@ -43,40 +39,32 @@ impl Builder {
 
     /// A shared global scalar; returns its address.
     pub fn global(&mut self, name: &str, initial: i64) -> Expr {
-        self.program.locations.push(Location {
-            name: name.into(),
-            object: name.into(),
-            initial,
-            is_mutex: false,
-            ty: Ty::INT,
-        });
-        Expr::Const(self.program.locations.len() as i64 - 1)
+        let first = self
+            .program
+            .locations
+            .push_object(name.into(), Shape::scalar(Ty::INT));
+        self.program.locations.set_initial(first as usize, initial);
+        Expr::Const(i64::from(first))
     }
 
     /// A shared global array of `n` scalars; returns the address of element 0.
     pub fn global_array(&mut self, name: &str, n: usize) -> Expr {
-        let first = self.program.locations.len() as i64;
-        for i in 0..n {
-            self.program.locations.push(Location {
-                name: format!("{name}[{i}]"),
-                object: name.into(),
-                initial: 0,
-                is_mutex: false,
-                ty: Ty::INT,
-            });
-        }
-        Expr::Const(first)
+        let first = self
+            .program
+            .locations
+            .push_object(name.into(), Shape::array(Shape::scalar(Ty::INT), n as u64));
+        Expr::Const(i64::from(first))
     }
 
     pub fn mutex(&mut self, name: &str) -> Expr {
-        self.program.locations.push(Location {
-            name: name.into(),
-            object: name.into(),
-            initial: 0,
-            is_mutex: true,
-            ty: Ty::INT,
-        });
-        Expr::Const(self.program.locations.len() as i64 - 1)
+        let first = self.program.locations.push_object(
+            name.into(),
+            Shape::Scalar {
+                ty: Ty::INT,
+                mutex: true,
+            },
+        );
+        Expr::Const(i64::from(first))
     }
 
     pub fn plain_global(&mut self, name: &str, ty: Ty) -> Place {

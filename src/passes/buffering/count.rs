@@ -7,7 +7,7 @@
 
 use super::constant_addresses::{access_address, evaluate, folded_address};
 use super::lock_guards::narrow;
-use super::{Accesses, LockGuards, StoreOrder, ThreadStores};
+use super::{Accesses, LocationSet, LockGuards, StoreOrder, ThreadStores};
 use crate::ir::{Expr, FenceKind, LabelId, LocalId, Place};
 use crate::passes::points_to::PointsTo;
 use crate::passes::private_blocks::{PrivateBlocks, Site};
@@ -129,7 +129,7 @@ impl State {
 #[derive(Clone, Copy)]
 pub(super) struct Context<'a> {
     /// The locations other threads may store to as well.
-    pub(super) shared: &'a BTreeSet<u32>,
+    pub(super) shared: &'a LocationSet,
     /// The locations other threads access while this one runs.
     pub(super) observed: &'a Accesses,
     /// The mutexes they hold at those accesses, when stores under a mutex
@@ -155,7 +155,7 @@ pub(super) struct Context<'a> {
 impl<'a> Context<'a> {
     /// The context of a thread that knows only these sets of the others:
     /// no guards, no nested creation, not the only allocating thread.
-    pub(super) fn new(shared: &'a BTreeSet<u32>, observed: &'a Accesses) -> Context<'a> {
+    pub(super) fn new(shared: &'a LocationSet, observed: &'a Accesses) -> Context<'a> {
         Context {
             shared,
             observed,
@@ -193,7 +193,7 @@ impl ProgramFacts {
     pub(super) fn context<'a>(
         self,
         index: usize,
-        shared: &'a BTreeSet<u32>,
+        shared: &'a LocationSet,
         observed: &'a Accesses,
     ) -> Context<'a> {
         Context {
@@ -673,7 +673,7 @@ impl Counter<'_> {
                 let (mut shared, mut observed) = (false, false);
                 for location in locations {
                     *state.per_location.entry(location).or_insert(0) += 1;
-                    shared |= self.context.shared.contains(&location);
+                    shared |= self.context.shared.contains(location);
                     observed |=
                         self.context.observed.contains(location) && !self.guarded(state, location);
                 }

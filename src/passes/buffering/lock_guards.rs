@@ -19,6 +19,11 @@ pub struct LockGuards {
 }
 
 impl LockGuards {
+    /// Adds the locations guarded one by one to `named`.
+    pub(super) fn name_locations(&self, named: &mut std::collections::BTreeSet<u32>) {
+        named.extend(self.per_location.keys().copied());
+    }
+
     /// Notes an access to `locations` (None: any) while `held` are held.
     pub(super) fn note(&mut self, locations: Option<Vec<u32>>, held: &BTreeSet<u32>) {
         match locations {

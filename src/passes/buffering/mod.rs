@@ -132,7 +132,97 @@ pub struct ThreadStores {
     pub unheld_unlocks: Accesses,
 }
 
+/// A set of locations among `1..locations` that the counts describe: the
+/// locations some count names one by one ([`distinct_locations`]), each in
+/// the set or not, and every other location, all in it or all not.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LocationSet {
+    named: BTreeSet<u32>,
+    members: BTreeSet<u32>,
+    others: bool,
+}
+
+/// Exactly the locations of `members`.
+impl From<BTreeSet<u32>> for LocationSet {
+    fn from(members: BTreeSet<u32>) -> Self {
+        LocationSet {
+            named: members.clone(),
+            members,
+            others: false,
+        }
+    }
+}
+
+impl LocationSet {
+    /// The locations of `candidates` (as [`distinct_locations`] gives
+    /// them: the named ones, then one standing for every other) for which
+    /// `member` holds.
+    fn of(candidates: &[u32], named: BTreeSet<u32>, member: impl Fn(u32) -> bool) -> Self {
+        let members = named.iter().copied().filter(|&l| member(l)).collect();
+        let others = candidates
+            .iter()
+            .find(|l| !named.contains(l))
+            .is_some_and(|&other| member(other));
+        LocationSet {
+            named,
+            members,
+            others,
+        }
+    }
+
+    pub fn contains(&self, location: u32) -> bool {
+        if self.named.contains(&location) {
+            self.members.contains(&location)
+        } else {
+            self.others
+        }
+    }
+}
+
+/// The locations among `1..locations` that tell the `stores` and the
+/// `accesses` apart: each location one of them names, then the first one
+/// none names, which stands for every other (all of them are counted
+/// alike). As many as the names, whatever the number of locations.
+pub fn distinct_locations<'a>(
+    stores: impl IntoIterator<Item = &'a ThreadStores>,
+    accesses: impl IntoIterator<Item = &'a Accesses>,
+    locations: u32,
+) -> (Vec<u32>, BTreeSet<u32>) {
+    let mut named = BTreeSet::new();
+    for thread in stores {
+        thread.name_locations(&mut named);
+    }
+    for accessed in accesses {
+        named.extend(accessed.locations.iter().copied());
+    }
+    named.retain(|&location| (1..locations).contains(&location));
+    let other = (1..locations).find(|location| !named.contains(location));
+    let candidates = named.iter().copied().chain(other).collect();
+    (candidates, named)
+}
+
+/// [`distinct_locations`] of every count of `threads`.
+pub fn distinct_locations_of(threads: &[ThreadBuffers], locations: u32) -> Vec<u32> {
+    let stores = threads.iter().flat_map(|t| [&t.whole, &t.concurrent]);
+    let observed = threads.iter().map(|t| &t.observed);
+    distinct_locations(stores, observed, locations).0
+}
+
 impl ThreadStores {
+    /// Adds the locations this count names one by one to `named`.
+    fn name_locations(&self, named: &mut BTreeSet<u32>) {
+        named.extend(self.per_location.keys().copied());
+        for accesses in [
+            &self.accesses,
+            &self.atomic_writes,
+            &self.buffered_writes,
+            &self.unheld_unlocks,
+        ] {
+            named.extend(accesses.locations.iter().copied());
+        }
+        self.guards.name_locations(named);
+    }
+
     /// The most stores buffered at once for `location`.
     pub fn at(&self, location: u32) -> u32 {
         let constant = self.per_location.get(&location).copied().unwrap_or(0);
@@ -204,7 +294,7 @@ fn first_count(
     program: &SequentialProgram,
     private_blocks: Option<StoreOrder>,
 ) -> Vec<ThreadStores> {
-    let (shared, nothing) = (BTreeSet::new(), Accesses::default());
+    let (shared, nothing) = (LocationSet::default(), Accesses::default());
     let facts = ProgramFacts::of(program);
     let points_to = private_blocks.and(program.points_to.as_ref());
     let threads = program.threads.iter().enumerate();
@@ -261,10 +351,11 @@ fn others<T: Default>(
 }
 
 /// Locations that at least two threads may store to while other threads run.
-fn shared_locations(threads: &[ThreadStores], locations: u32) -> BTreeSet<u32> {
-    (1..locations)
-        .filter(|&location| threads.iter().filter(|t| t.may_hold(location)).count() >= 2)
-        .collect()
+fn shared_locations(threads: &[ThreadStores], locations: u32) -> LocationSet {
+    let (candidates, named) = distinct_locations(threads, [], locations);
+    LocationSet::of(&candidates, named, |location| {
+        threads.iter().filter(|t| t.may_hold(location)).count() >= 2
+    })
 }
 
 /// Folds the private locals known to hold constants into the addresses of
@@ -276,7 +367,7 @@ fn shared_locations(threads: &[ThreadStores], locations: u32) -> BTreeSet<u32> {
 /// reach. The value is the same: the local holds that constant on every
 /// path to the access.
 pub fn fold_constant_addresses(program: &mut SequentialProgram) {
-    let (shared, observed) = (BTreeSet::new(), Accesses::default());
+    let (shared, observed) = (LocationSet::default(), Accesses::default());
     let facts = ProgramFacts::of(program);
     for (index, thread) in program.threads.iter_mut().enumerate() {
         let context = facts.context(index, &shared, &observed);

@@ -37,9 +37,10 @@
 //! differential checks the argument.
 
 use super::count::{Context, Marks, ProgramFacts, mark, walk};
-use super::{Accesses, first_count, guarded_by_others, observed_by_others, written_by_others};
+use super::{
+    Accesses, LocationSet, first_count, guarded_by_others, observed_by_others, written_by_others,
+};
 use crate::passes::SequentialProgram;
-use std::collections::BTreeSet;
 
 /// Marks the accesses no other thread can come between (see the module
 /// documentation). Stores to locations that no other thread accesses while
@@ -55,7 +56,7 @@ pub fn mark_uncontended_accesses(program: &mut SequentialProgram, order: StoreOr
     let private_blocks = Some(order);
     let first = first_count(program, private_blocks);
     let facts = ProgramFacts::of(program);
-    let shared = BTreeSet::new();
+    let shared = LocationSet::default();
     let mut unheld = Accesses::default();
     first
         .iter()
@@ -109,7 +110,7 @@ pub enum StoreOrder {
 /// reference SMAs skip them (`sma_read_alone`).
 pub fn mark_main_alone(program: &mut SequentialProgram) {
     let facts = ProgramFacts::of(program);
-    let (shared, observed) = (BTreeSet::new(), Accesses::default());
+    let (shared, observed) = (LocationSet::default(), Accesses::default());
     let Some((index, main)) = program
         .threads
         .iter_mut()

@@ -80,7 +80,7 @@ struct Explorer<'m, 'a> {
     machine: &'m Machine<'a>,
     limits: &'m Limits,
     threads: usize,
-    initial: Vec<i64>,
+    initial: crate::smc::semantics::cells::Cells,
     sets: Vec<ScheduleSet>,
     statistics: Statistics,
     /// The final memory of each complete execution, when collected.
@@ -230,7 +230,7 @@ impl Explorer<'_, '_> {
         } else {
             self.statistics.complete_executions += 1;
             if let Some(finals) = self.finals.as_mut() {
-                finals.push(runner.state.memory.clone());
+                finals.push(runner.state.memory.to_vec());
             }
         }
         // τ̃ = τ ∘ the extension's events; τ's values as the replay
@@ -314,7 +314,7 @@ impl Explorer<'_, '_> {
     /// The value a source gives at `location`.
     fn value(&self, trace: &Trace, source: Source, location: u32) -> Option<i64> {
         match source {
-            Source::Init => self.initial.get(location as usize).copied(),
+            Source::Init => self.initial.get(location),
             Source::Event(key) => trace.events[*trace.position.get(&key)?].written,
         }
     }

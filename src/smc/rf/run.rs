@@ -179,7 +179,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             let id = before
                 .recording
                 .as_ref()
-                .and_then(|recording| recording.memory_ids.get(location as usize))
+                .and_then(|recording| recording.memory_ids.get(&location))
                 .copied()
                 .unwrap_or(0);
             self.source(id)
@@ -289,7 +289,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             .state
             .recording
             .as_ref()
-            .and_then(|recording| recording.memory_ids.get(location as usize))
+            .and_then(|recording| recording.memory_ids.get(&location))
             .copied()
             .unwrap_or(0);
         let event = Event {
@@ -299,7 +299,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             },
             access: Access::BlockedLock { location },
             source: Some(self.source(id)?),
-            read_value: self.state.memory.get(location as usize).copied(),
+            read_value: self.state.memory.get(location),
             written: None,
             blocked: false,
             finishes: false,
@@ -443,9 +443,7 @@ pub fn simulate(
     } else {
         state.buffers[slot].retain(|store| store.location != location);
     }
-    if let Some(cell) = state.memory.get_mut(location as usize) {
-        *cell = value;
-    }
+    state.memory.set(location, value);
     let (outcome, seen) = run_on(machine, &mut state, slot)?;
     let mut simulated = Event {
         key: event.key,

@@ -163,7 +163,7 @@ impl Machine<'_> {
             Instr::Do(SeqStmt::Lock { address, stmt }) => {
                 let location = self.location(&mut state, slot, address, *stmt, &mut choices);
                 let location = location.ok()?.ok()?;
-                let held = *state.memory.get(location as usize)? != 0;
+                let held = state.memory.get(location)? != 0;
                 held.then(|| Wait::Mutex {
                     location,
                     holder: state
@@ -190,7 +190,7 @@ impl Machine<'_> {
                 let guess = self.codes[slot].guesses.get(&pc)?;
                 let location = self.location(&mut state, slot, address, *stmt, &mut choices);
                 let location = location.ok()?.ok()?;
-                let value = *state.memory.get(location as usize)?;
+                let value = state.memory.get(location)?;
                 let outcome = self.resolve_guess(&mut state, slot, guess, value, &mut choices);
                 matches!(outcome, Ok(Outcome::CutOff)).then_some(Wait::Word {
                     location,
@@ -294,7 +294,7 @@ impl Machine<'_> {
                 continue;
             };
             if let Ok(Ok(location)) = self.location(state, slot, address, *stmt, &mut choices)
-                && let Some(&value) = state.memory.get(location as usize)
+                && let Some(value) = state.memory.get(location)
                 && !values.contains(&(location, value))
             {
                 values.push((location, value));

@@ -70,7 +70,7 @@ impl Machine<'_> {
                 state.heap.allocated[first + i] = true;
             }
             state.heap.uninitialised[first + i] = !zeroed;
-            state.memory[base as usize + i] = 0;
+            state.memory.set(base + i as u32, 0);
         }
         state.heap.used += 1;
         state.heap.sites.push(stmt);

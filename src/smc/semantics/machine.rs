@@ -6,6 +6,7 @@
 //! next one, as the lazy scheme's contexts do; a flush moves one buffered
 //! store to memory.
 
+use super::cells::Cells;
 use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
@@ -164,8 +165,7 @@ impl<'a> Machine<'a> {
                     .collect(),
             })
             .collect::<Vec<_>>();
-        let mut memory: Vec<i64> = self.program.memory.initial_values.to_vec();
-        memory.resize(self.locations as usize, 0);
+        let memory = Cells::new(&self.program.memory.initial_values, self.locations as usize);
         let count = threads.len();
         State {
             threads,
@@ -178,7 +178,7 @@ impl<'a> Machine<'a> {
             recording: record.then(|| {
                 Box::new(Recording {
                     next_id: 1,
-                    memory_ids: vec![0; memory.len()],
+                    memory_ids: std::collections::BTreeMap::new(),
                     records: Vec::new(),
                 })
             }),
@@ -583,7 +583,7 @@ impl<'a> Machine<'a> {
                     Err(outcome) => return Ok(outcome),
                 };
                 self.check_initialised(state, slot, location)?;
-                let old = state.memory[location as usize];
+                let old = state.memory.at(location);
                 if let Some(guess) = self.codes[slot].guesses.get(&pc) {
                     match self.resolve_guess(state, slot, guess, old, choices)? {
                         Outcome::Next(()) => {}
@@ -652,7 +652,7 @@ impl<'a> Machine<'a> {
                 if lock {
                     self.check_initialised(state, slot, location)?;
                 }
-                if lock && state.memory[location as usize] != 0 {
+                if lock && state.memory.at(location) != 0 {
                     return Ok(Outcome::Disabled);
                 }
                 if lock {
@@ -689,7 +689,7 @@ impl<'a> Machine<'a> {
                     Err(outcome) => return Ok(outcome),
                 };
                 self.check_initialised(state, slot, location)?;
-                let taken = state.memory[location as usize] == 0;
+                let taken = state.memory.at(location) == 0;
                 if taken {
                     state.held.push((location, slot));
                     state.held.sort_unstable();

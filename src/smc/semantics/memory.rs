@@ -38,10 +38,10 @@ pub fn flushable(buffer: &[Buffered], model: MemoryModel) -> Vec<usize> {
 /// The store at `index` of `slot`'s buffer reaches memory.
 pub fn flush(state: &mut State, slot: usize, index: usize) {
     let store = state.buffers[slot].remove(index);
-    state.memory[store.location as usize] = store.value;
+    state.memory.set(store.location, store.value);
     state.heap.written(store.location);
     if let Some(recording) = state.recording.as_mut() {
-        recording.memory_ids[store.location as usize] = store.id;
+        recording.memory_ids.insert(store.location, store.id);
         recording.records.push(Record {
             kind: RecordKind::Flush,
             thread: slot,
@@ -64,7 +64,7 @@ pub fn read(state: &State, slot: usize, location: u32) -> (i64, u64) {
         .find(|store| store.location == location);
     match own {
         Some(store) => (store.value, store.id),
-        None => (state.memory[location as usize], memory_id(state, location)),
+        None => (state.memory.at(location), memory_id(state, location)),
     }
 }
 
@@ -73,7 +73,8 @@ pub fn memory_id(state: &State, location: u32) -> u64 {
     state
         .recording
         .as_ref()
-        .map_or(0, |recording| recording.memory_ids[location as usize])
+        .and_then(|recording| recording.memory_ids.get(&location).copied())
+        .unwrap_or(0)
 }
 
 /// A fresh write id (0 when not recording).
@@ -91,10 +92,10 @@ fn fresh_id(state: &mut State) -> u64 {
 /// Writes `value` straight to memory (an RMW, a lock); returns its write id.
 pub fn store_in_memory(state: &mut State, location: u32, value: i64) -> u64 {
     let id = fresh_id(state);
-    state.memory[location as usize] = value;
+    state.memory.set(location, value);
     state.heap.written(location);
     if let Some(recording) = state.recording.as_mut() {
-        recording.memory_ids[location as usize] = id;
+        recording.memory_ids.insert(location, id);
     }
     id
 }
@@ -111,10 +112,10 @@ pub fn write(
     let id = fresh_id(state);
     record(state, RecordKind::Write, slot, location, value, id, 0, stmt);
     if model == MemoryModel::Sc {
-        state.memory[location as usize] = value;
+        state.memory.set(location, value);
         state.heap.written(location);
         if let Some(recording) = state.recording.as_mut() {
-            recording.memory_ids[location as usize] = id;
+            recording.memory_ids.insert(location, id);
         }
         return;
     }

@@ -4,6 +4,7 @@
 //! its way: the heap (`heap`), a guessed compare-and-swap (`guess`), and
 //! the end of a state in which every thread waits (`deadlock`).
 
+pub mod cells;
 pub mod deadlock;
 pub mod guess;
 pub mod heap;

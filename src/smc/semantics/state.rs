@@ -29,7 +29,7 @@ pub struct Thread {
 pub struct State {
     pub threads: Vec<Thread>,
     pub plain: Vec<Value>,
-    pub memory: Vec<i64>,
+    pub memory: super::cells::Cells,
     pub buffers: Vec<Vec<Buffered>>,
     pub epochs: Vec<u32>,
     /// The mutexes taken, with the thread holding each, by location.
@@ -58,7 +58,7 @@ pub struct Buffered {
 pub struct Recording {
     pub next_id: u64,
     /// The write id each location's memory value came from (0: initial).
-    pub memory_ids: Vec<u64>,
+    pub memory_ids: std::collections::BTreeMap<u32, u64>,
     pub records: Vec<Record>,
 }
 

@@ -14,7 +14,7 @@ fn known_pointer_locals_are_folded_into_addresses() {
         unobserved: false,
     };
     let folded = |body: &[SeqStmt]| {
-        let (shared, observed) = (BTreeSet::new(), Accesses::default());
+        let (shared, observed) = (LocationSet::default(), Accesses::default());
         let context = Context::new(&shared, &observed);
         walk_folding(body, false, &layout(), context, true)
             .folded
@@ -79,7 +79,7 @@ fn the_sole_allocators_heap_pointers_are_folded_into_addresses() {
         ..layout()
     };
     let folded = |body: &[SeqStmt], allocates_alone: bool| {
-        let (shared, observed) = (BTreeSet::new(), Accesses::default());
+        let (shared, observed) = (LocationSet::default(), Accesses::default());
         let context = Context {
             allocates_alone,
             ..Context::new(&shared, &observed)

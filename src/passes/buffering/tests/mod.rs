@@ -28,7 +28,7 @@ fn layout() -> MemoryLayout {
 }
 
 fn stores(body: &[SeqStmt], main: bool) -> ThreadStores {
-    let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+    let (shared, observed) = (LocationSet::default(), Accesses::everything());
     let context = Context::new(&shared, &observed);
     walk(body, main, &layout(), context).result
 }

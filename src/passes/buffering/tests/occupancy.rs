@@ -18,7 +18,7 @@ fn a_drain_ends_a_run_of_buffered_stores() {
 #[test]
 fn phases_move_stores_only_up_to_the_newest_observed_one() {
     let (shared, observed) = (
-        BTreeSet::new(),
+        LocationSet::default(),
         Accesses {
             locations: [1].into(),
             anywhere: false,
@@ -112,7 +112,7 @@ fn a_store_dispatched_over_an_array_may_reach_each_of_its_locations() {
 
 #[test]
 fn stores_to_shared_locations_are_counted_with_the_stores_ahead_of_them() {
-    let shared = BTreeSet::from([2]);
+    let shared = LocationSet::from(BTreeSet::from([2]));
     let body = [write(1), write(2), write(3), write_to_array(), write(4)];
     let observed = Accesses::everything();
     let context = Context::new(&shared, &observed);

@@ -6,7 +6,7 @@ use super::*;
 fn a_store_under_a_mutex_the_others_hold_is_unobserved() {
     let guards_of = |body: &[SeqStmt]| stores(body, false).guards;
     let other = guards_of(&[lock(9), read_at(4), unlock(9)]);
-    let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+    let (shared, observed) = (LocationSet::default(), Accesses::everything());
     let unobserved = |body: &[SeqStmt], guards: Option<&LockGuards>| {
         walk(
             body,
@@ -31,7 +31,7 @@ fn a_store_under_a_mutex_the_others_hold_is_unobserved() {
 /// The reads of `body` (a thread beside others) that read the newest
 /// write, given what the other threads hold at their accesses.
 fn newest_reads(body: &[SeqStmt], others: &LockGuards) -> BTreeSet<usize> {
-    let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+    let (shared, observed) = (LocationSet::default(), Accesses::everything());
     walk(
         body,
         false,
@@ -56,7 +56,7 @@ fn a_load_under_a_mutex_the_others_hold_reads_the_newest_write() {
     assert_eq!(newest_reads(&[read_at(6)], &others), BTreeSet::from([0]));
     // under another mutex, or for the reference SMAs' count, nothing
     assert!(newest_reads(&[lock(8), read_at(4), unlock(8)], &others).is_empty());
-    let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+    let (shared, observed) = (LocationSet::default(), Accesses::everything());
     let memory = layout();
     let plain = walk(&body, false, &memory, Context::new(&shared, &observed));
     assert!(plain.newest.is_empty());
@@ -84,7 +84,7 @@ fn a_load_of_a_location_no_other_thread_writes_reads_the_newest_write() {
             anywhere: false
         }
     );
-    let (shared, observed) = (BTreeSet::new(), Accesses::everything());
+    let (shared, observed) = (LocationSet::default(), Accesses::everything());
     let memory = layout();
     let context = Context {
         guards: Some(&others.guards),
@@ -132,7 +132,7 @@ fn private_walk(
         anywhere: Some(BTreeSet::new()),
     };
     let (shared, observed, written) = (
-        BTreeSet::new(),
+        LocationSet::default(),
         Accesses::everything(),
         Accesses::everything(),
     );
@@ -271,7 +271,7 @@ fn a_block_the_thread_has_not_published_is_private() {
 }
 
 fn alone_reads(body: &[SeqStmt], nested_creation: bool) -> BTreeSet<usize> {
-    let (shared, observed) = (BTreeSet::new(), Accesses::default());
+    let (shared, observed) = (LocationSet::default(), Accesses::default());
     walk(
         body,
         true,
