@@ -422,6 +422,10 @@ struct VerifyArgs {
     /// object) as violations of the property `deadlock`.
     #[arg(long)]
     no_deadlock_check: bool,
+    /// Draw the violating execution (events, po, rf, co, fr, the cycle,
+    /// the fix) into FILE: `.svg` (drawn by lazysma) or `.dot` (Graphviz).
+    #[arg(long, value_name = "FILE")]
+    graph: Option<lazysma::verify::GraphFile>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -691,6 +695,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         memory_limit: arguments
             .memory_limit
             .or_else(lazysma::verify::memory::default_limit),
+        graph: arguments.graph.clone(),
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -722,6 +727,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         engine: lazysma::options::Engine::Smc,
         robustness: true,
         deadlock_check: false,
+        graph: None,
         memory_limit: arguments
             .memory_limit
             .or_else(lazysma::verify::memory::default_limit),

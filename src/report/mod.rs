@@ -6,6 +6,7 @@
 //! counterexample: `trace` builds the report that these modules print.
 
 pub mod document;
+pub mod graph;
 pub mod json;
 pub mod kinds;
 pub mod property;
