@@ -367,6 +367,133 @@ fn coherence_orders(events: &[EventReport]) -> HashMap<String, Vec<usize>> {
 mod tests {
     use super::*;
 
+    use crate::report::document::{CycleStep, SourcePoint, ThreadReport};
+
+    fn event(
+        id: usize,
+        slot: usize,
+        index: usize,
+        kind: EventReportKind,
+        location: &str,
+    ) -> EventReport {
+        EventReport {
+            id,
+            thread: ThreadReport {
+                slot,
+                function: format!("t{slot}"),
+                instance: 0,
+                name: format!("t{slot}#0"),
+            },
+            index,
+            kind,
+            location: Some(location.to_string()),
+            value: Some("1".to_string()),
+            old_value: None,
+            file: None,
+            line: Some(10 + id as u32),
+            column: None,
+            statement: Some("x = 1;".to_string()),
+            reads_from: None,
+            coherence: (kind == EventReportKind::Store).then_some(0),
+        }
+    }
+
+    fn step(event: usize, then: &'static str) -> CycleStep {
+        CycleStep {
+            thread: String::new(),
+            access: String::new(),
+            point: SourcePoint {
+                file: None,
+                line: None,
+                column: None,
+                statement: None,
+                location: None,
+            },
+            then,
+            relaxed: then == "program-order",
+            event: Some(event),
+        }
+    }
+
+    /// Store buffering: each thread stores one location and reads the
+    /// other's initial value.
+    fn store_buffering() -> (ExecutionGraph, Vec<EventReport>) {
+        use EventReportKind::{Load, Store};
+        let events = vec![
+            event(0, 1, 0, Store, "x"),
+            event(1, 1, 1, Load, "y"),
+            event(2, 2, 0, Store, "y"),
+            event(3, 2, 1, Load, "x"),
+        ];
+        let graph = ExecutionGraph {
+            title: String::new(),
+            threads: vec!["t1#0".into(), "t2#0".into()],
+            nodes: events
+                .iter()
+                .map(|e| Node {
+                    event: e.id,
+                    name: event_name(e.id),
+                    column: e.thread.slot - 1,
+                    index: e.index,
+                    access: access(e),
+                    source: source(e),
+                })
+                .collect(),
+            edges: Vec::new(),
+            fences: Vec::new(),
+        };
+        (graph, events)
+    }
+
+    fn edges_of(graph: &ExecutionGraph) -> Vec<(usize, usize, &'static str, bool)> {
+        graph
+            .edges
+            .iter()
+            .map(|e| (e.from, e.to, e.kind.label(), e.on_cycle))
+            .collect()
+    }
+
+    #[test]
+    fn reads_of_the_initial_value_are_overwritten_by_the_first_store() {
+        let (mut graph, events) = store_buffering();
+        let ids = graph.node_ids();
+        graph.add_relations(&events, &ids);
+        let mut edges = edges_of(&graph);
+        edges.sort_unstable();
+        assert_eq!(
+            edges,
+            [
+                (0, 1, "po", false),
+                (1, 2, "fr", false),
+                (2, 3, "po", false),
+                (3, 0, "fr", false)
+            ]
+        );
+        assert_eq!(graph.nodes[1].access, "R y = 1 (init)");
+        assert_eq!(graph.nodes[0].source, "line 10: x = 1;");
+    }
+
+    #[test]
+    fn the_cycle_marks_its_edges_and_adds_the_ones_herd_leaves_out() {
+        let (mut graph, events) = store_buffering();
+        let ids = graph.node_ids();
+        graph.add_relations(&events, &ids);
+        let cycle = [
+            step(0, "program-order"),
+            step(1, "from-read"),
+            step(2, "program-order"),
+            step(3, "from-read"),
+        ];
+        graph.mark_cycle(&cycle, &ids);
+        assert_eq!(graph.edges.len(), 4);
+        assert!(graph.edges.iter().all(|e| e.on_cycle));
+        assert_eq!(graph.edges.iter().filter(|e| e.relaxed).count(), 2);
+        // steps that herd's neighbour edges do not have are added, marked
+        graph.mark_cycle(&[step(0, "from-read"), step(3, "reads-from")], &ids);
+        assert!(edges_of(&graph).contains(&(0, 3, "fr", true)));
+        assert!(edges_of(&graph).contains(&(3, 0, "rf", true)));
+    }
+
     #[test]
     fn events_are_named_as_herd_names_them() {
         let names: Vec<String> = [0, 1, 25, 26, 27, 701, 702].map(event_name).to_vec();
