@@ -5,7 +5,7 @@
 //! bar where it goes, a legend.
 
 use super::layout::{BOTTOM, Layout, layout};
-use super::model::{EdgeKind, ExecutionGraph};
+use super::model::{EdgeKind, ExecutionGraph, shorten};
 use std::fmt::Write as _;
 
 /// The colour of a relation's edges off the cycle.
@@ -18,6 +18,9 @@ fn colour(kind: EdgeKind) -> &'static str {
         EdgeKind::MutexOrder => "#7b3294",
     }
 }
+
+/// The longest first line of a box (bold, in its width).
+const ACCESS_CHARS: usize = 28;
 
 /// The colour of the cycle's edges.
 const CYCLE: &str = "#d7191c";
@@ -132,7 +135,7 @@ fn event(svg: &mut String, graph: &ExecutionGraph, layout: &Layout, node: usize)
         svg,
         "<g class=\"event\" id=\"event-{}\">\
          <rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"6\" fill=\"#fdfdf6\" stroke=\"{stroke}\" stroke-width=\"1.5\"/>\
-         <text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\">{}: {}</text>\
+         <text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\">{}</text>\
          <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"#555555\">{}</text></g>",
         n.event,
         rect.x,
@@ -141,8 +144,7 @@ fn event(svg: &mut String, graph: &ExecutionGraph, layout: &Layout, node: usize)
         rect.height,
         rect.x + 8.0,
         rect.y + 18.0,
-        escape(&n.name),
-        escape(&n.access),
+        escape(&shorten(&format!("{}: {}", n.name, n.access), ACCESS_CHARS)),
         rect.x + 8.0,
         rect.y + 36.0,
         escape(&n.source),
@@ -249,6 +251,61 @@ fn legend(svg: &mut String, layout: &Layout) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::report::graph::model::{Edge, FenceMark, Node};
+
+    fn node(event: usize, column: usize, index: usize, source: &str) -> Node {
+        Node {
+            event,
+            name: crate::report::graph::model::event_name(event),
+            column,
+            index,
+            access: "W x = 1".to_string(),
+            source: source.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_drawing_has_a_box_per_event_and_marks_the_cycle() {
+        let graph = ExecutionGraph {
+            title: "a<b>.c: violation under TSO".to_string(),
+            threads: vec!["t#0".to_string(), "u#0".to_string()],
+            nodes: vec![
+                node(0, 0, 0, "line 3: if (a < b && c) x = 1;"),
+                node(1, 0, 1, "line 4: r = y;"),
+                node(2, 1, 0, "line 9: y = 1;"),
+            ],
+            edges: vec![
+                Edge {
+                    from: 0,
+                    to: 1,
+                    kind: EdgeKind::ProgramOrder,
+                    on_cycle: true,
+                    relaxed: true,
+                },
+                Edge {
+                    from: 1,
+                    to: 2,
+                    kind: EdgeKind::FromRead,
+                    on_cycle: false,
+                    relaxed: false,
+                },
+            ],
+            fences: vec![FenceMark {
+                after: 0,
+                insert: "__sync_synchronize();".to_string(),
+            }],
+        };
+        let svg = render(&graph);
+        assert_eq!(svg.matches("<g class=\"event\"").count(), 3);
+        assert_eq!(svg.matches(" on-cycle\">").count(), 1);
+        assert_eq!(svg.matches("<g class=\"edge fr\">").count(), 1);
+        assert_eq!(svg.matches("<g class=\"fence\">").count(), 1);
+        assert!(svg.contains("if (a &lt; b &amp;&amp; c) x = 1;"));
+        assert!(svg.contains("a&lt;b&gt;.c"));
+        assert!(svg.contains(">po (relaxed)<"));
+        assert!(!svg.contains("a < b"));
+    }
 
     #[test]
     fn markup_and_quotes_of_c_code_are_escaped() {
