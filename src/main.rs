@@ -422,6 +422,10 @@ struct VerifyArgs {
     /// object) as violations of the property `deadlock`.
     #[arg(long)]
     no_deadlock_check: bool,
+    /// Draw the violating execution (events, po, rf, co, fr, the cycle,
+    /// the fix) into FILE: `.svg` (drawn by lazysma) or `.dot` (Graphviz).
+    #[arg(long, value_name = "FILE")]
+    graph: Option<lazysma::verify::GraphFile>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -689,6 +693,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         robustness: false,
         deadlock_check: !arguments.no_deadlock_check,
         memory_limit: lazysma::verify::memory::limit(arguments.memory_limit),
+        graph: arguments.graph.clone(),
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -721,6 +726,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         robustness: true,
         deadlock_check: false,
         memory_limit: lazysma::verify::memory::limit(arguments.memory_limit),
+        graph: None,
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

@@ -167,6 +167,11 @@ pub struct StepReport {
     /// The step comes after the property failed: the execution the check
     /// confirms has it, the failure does not need it.
     pub after_failure: bool,
+    /// The memory event of the step, an index into
+    /// [`WitnessReport::events`] (a buffered store and its reaching memory
+    /// are one event); `None` for a step that is no memory event (thread
+    /// creation and join, atomic section boundaries, drains).
+    pub event: Option<usize>,
 }
 
 /// What a witness row does.
@@ -245,6 +250,13 @@ pub struct FenceAdvice {
     /// is not in the text as the program gives it, from a macro or a
     /// condition: after the store, in the statement of `after_line`).
     pub placement: &'static str,
+    /// The memory event of the witness the fence goes right after (the
+    /// last one of its thread up to that place), an index into
+    /// [`WitnessReport::events`].
+    pub after_event: Option<usize>,
+    /// The memory event of the witness the fence goes before, when it is
+    /// one.
+    pub before_event: Option<usize>,
 }
 
 /// A statement of the source: where it begins, and its text.
@@ -307,6 +319,9 @@ pub struct CycleStep {
     /// A program-order step the memory model relaxes (the store was still
     /// buffered, or under PSO reached memory late): the weak-memory step.
     pub relaxed: bool,
+    /// The access as a memory event of the witness, an index into
+    /// [`WitnessReport::events`].
+    pub event: Option<usize>,
 }
 
 /// The native engine's run in report form.
@@ -376,6 +391,67 @@ pub struct WitnessReport {
     /// The heap blocks the execution frees, in the order CBMC's trace
     /// freed them. A `free` is no memory access, so it is no step.
     pub frees: Vec<FreeReport>,
+    /// The execution's memory events (loads, stores, read-modify-writes,
+    /// fences, mutex operations), thread by thread in program order, with
+    /// the reads-from and coherence of the witness.
+    pub events: Vec<EventReport>,
+}
+
+/// One memory event of the witness's execution: a node of its graph.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EventReport {
+    /// Its index in [`WitnessReport::events`].
+    pub id: usize,
+    pub thread: ThreadReport,
+    /// Its position among its thread's memory events (program order).
+    pub index: usize,
+    pub kind: EventReportKind,
+    /// The shared location (or mutex) accessed; `None` for a fence.
+    pub location: Option<String>,
+    /// The value written (a store, a read-modify-write) or read (a load),
+    /// as [`StepReport::value`] gives values.
+    pub value: Option<String>,
+    /// The value a read-modify-write read (`None`: its initial value, or
+    /// another kind of event).
+    pub old_value: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub statement: Option<String>,
+    /// The store a read takes its value from, an index into
+    /// [`WitnessReport::events`]; `None` for the initial value, and for an
+    /// event that reads nothing.
+    pub reads_from: Option<usize>,
+    /// A store's place in its location's coherence order (the order in
+    /// which the witness's stores to it reached memory), from 0; `None`
+    /// for an event that writes nothing.
+    pub coherence: Option<usize>,
+}
+
+impl EventReport {
+    /// Whether the event reads a location (and so has a `reads_from`).
+    pub fn reads(&self) -> bool {
+        matches!(
+            self.kind,
+            EventReportKind::Load | EventReportKind::Rmw | EventReportKind::CasFailed
+        )
+    }
+}
+
+/// What a memory event does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventReportKind {
+    Store,
+    Load,
+    Rmw,
+    /// The read of a compare-and-swap that failed.
+    CasFailed,
+    Fence,
+    StoreFence,
+    Lock,
+    Unlock,
+    LockBusy,
 }
 
 /// A `free` of the execution: which thread freed which block where.

@@ -1,11 +1,13 @@
 //! The published report: the verify report as data, the JSON contract
 //! ([`document`], with the violated [`property`] and the names of
 //! [`kinds`], and the [`schema`] of facts internal types hold), its renderings as text
-//! ([`text`]), JSON ([`json`]) and SARIF ([`sarif`]), and the
+//! ([`text`]), JSON ([`json`]) and SARIF ([`sarif`]), the drawing of
+//! the violating execution ([`graph`], `verify --graph`), and the
 //! [`ReportFormat`] that chooses one. Nothing here decodes a
 //! counterexample: `trace` builds the report that these modules print.
 
 pub mod document;
+pub mod graph;
 pub mod json;
 pub mod kinds;
 pub mod property;

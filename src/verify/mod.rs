@@ -2,6 +2,7 @@
 //! with the run under SC beside it), decode and check the counterexample
 //! natively, report.
 
+mod graph;
 pub mod memory;
 pub mod native;
 mod reach;
@@ -25,6 +26,7 @@ use crate::trace::execution::Decoded;
 use crate::trace::explain::{self, Counterexample, Evidence};
 use crate::trace::records::Assignment;
 use crate::translate::{TranslateError, Translation};
+pub use graph::GraphFile;
 use sc_run::{ScProgram, ScRun};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -63,6 +65,8 @@ pub struct VerifyRequest {
     /// `--memory-limit`: the bytes each engine may take (the native
     /// engine's resident memory, CBMC's address space); `None` for none.
     pub memory_limit: Option<u64>,
+    /// `--graph`: where to draw the violating execution.
+    pub graph: Option<GraphFile>,
 }
 
 /// Runs the whole verify pipeline without printing: the report, and the
@@ -133,7 +137,7 @@ pub fn run(request: &VerifyRequest) -> u8 {
         return report.exit_code;
     }
     match emit(request, &report, details.as_deref()) {
-        Ok(()) => report.exit_code,
+        Ok(()) => graph::write(request.graph.as_ref(), &report).unwrap_or(report.exit_code),
         Err(error) => {
             crate::output::eprintln(&format!(
                 "error: cannot write the report to standard output: {error}"
@@ -991,6 +995,7 @@ pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool
         robustness,
         deadlock_check: !robustness,
         memory_limit: None,
+        graph: None,
     };
     let mut report = empty_report(&request);
     stop(&mut report, Verdict::BadInput, message.to_string());

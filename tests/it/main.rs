@@ -25,6 +25,7 @@ mod consistency_props;
 mod frontend_corpus;
 mod frontend_lowering;
 mod frontend_robustness;
+mod graph;
 mod passes_cbmc;
 mod passes_sources;
 mod passes_sufficient;

@@ -265,7 +265,7 @@ fn is_memory_event(op: &Op) -> bool {
 /// The position in `witness` at which each store reached memory (a write's
 /// memory phase, an RMW's execution); a store still buffered at the end
 /// comes after all of them, in the order it was issued.
-fn memory_order(execution: &Execution, witness: &Witness) -> HashMap<EventId, usize> {
+pub fn memory_order(execution: &Execution, witness: &Witness) -> HashMap<EventId, usize> {
     let mut order = HashMap::new();
     let total = witness.steps.len();
     for (at, step) in witness.steps.iter().enumerate() {

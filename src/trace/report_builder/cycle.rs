@@ -10,6 +10,7 @@ use crate::trace::execution::EventKind;
 impl Renderer<'_> {
     /// The cycle's edges as report steps.
     pub(super) fn cycle(&self, edges: &[CycleEdge]) -> Vec<CycleStep> {
+        let index = self.event_index();
         edges
             .iter()
             .map(|edge| CycleStep {
@@ -18,6 +19,7 @@ impl Renderer<'_> {
                 point: self.point(edge.event),
                 then: relation_name(edge.relation),
                 relaxed: edge.relaxed,
+                event: index.get(&edge.event).copied(),
             })
             .collect()
     }

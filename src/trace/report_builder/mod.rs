@@ -14,6 +14,7 @@ use crate::report::document::*;
 use std::collections::HashMap;
 
 mod cycle;
+mod events;
 #[cfg(test)]
 mod tests;
 
@@ -128,6 +129,7 @@ impl Renderer<'_> {
     ) -> Option<FenceAdvice> {
         let after = reordering.fence_after;
         let origin = self.origin(after)?;
+        let index = self.event_index();
         let before = self.fence_before(after, reordering.later);
         let before_origin = self.origin(before);
         let splits = rest_of_statement(self.decoded, after).len() > 1;
@@ -173,6 +175,8 @@ impl Renderer<'_> {
             before_column: before_origin.map(|o| o.column),
             before_statement: before_origin.map(StatementPoint::from),
             placement,
+            after_event: self.event_at_or_before(&index, after),
+            before_event: index.get(&before).copied(),
         })
     }
 
@@ -235,6 +239,7 @@ impl Renderer<'_> {
             steps: rows,
             fails_after_step,
             frees: self.frees(),
+            events: self.events(witness),
         }
     }
 
@@ -251,6 +256,7 @@ impl Renderer<'_> {
             fails_after_step: Some(rows.len()),
             steps: rows,
             frees: self.frees(),
+            events: self.events(witness),
         }
     }
 
@@ -271,12 +277,13 @@ impl Renderer<'_> {
         // (earlier flushes served other threads' loads).
         let mut recent_flushes: Vec<usize> = Vec::new();
         let mut rows = Vec::new();
+        let index = self.event_index();
         let steps = &witness.steps;
         let after_failure = |index: usize| fails_at.is_some_and(|fails_at| index > fails_at);
         let mut i = 0;
         while i < steps.len() {
             let step = steps[i];
-            let index = i;
+            let at = i;
             i += 1;
             let Some(info) = self.decoded.events.get(step.event) else {
                 continue;
@@ -287,7 +294,8 @@ impl Renderer<'_> {
                 buffer.retain(|&w| w != step.event);
                 if !info.kind.is_synthetic() {
                     let mut row = self.row(step.event, self.flush_effect(step.event));
-                    row.after_failure = after_failure(index);
+                    row.after_failure = after_failure(at);
+                    row.event = index.get(&step.event).copied();
                     rows.push(row);
                     recent_flushes.push(slot);
                 }
@@ -308,7 +316,7 @@ impl Renderer<'_> {
             let flushed_at_once = steps
                 .get(i)
                 .is_some_and(|next| next.event == step.event && next.phase == Phase::Memory)
-                && after_failure(i) == after_failure(index);
+                && after_failure(i) == after_failure(at);
             let row = if step.phase == Phase::Buffer {
                 if flushed_at_once {
                     i += 1;
@@ -335,7 +343,8 @@ impl Renderer<'_> {
                 )
             };
             rows.extend(row.map(|mut row| {
-                row.after_failure = after_failure(index);
+                row.after_failure = after_failure(at);
+                row.event = index.get(&step.event).copied();
                 row
             }));
         }
@@ -366,6 +375,7 @@ impl Renderer<'_> {
                 .map(str::to_string),
             value,
             after_failure: false,
+            event: None,
         }
     }
 
