@@ -422,6 +422,13 @@ struct VerifyArgs {
     /// object) as violations of the property `deadlock`.
     #[arg(long)]
     no_deadlock_check: bool,
+    /// Write a standalone C stress test of the violation's happens-before
+    /// cycle (gcc -O2 -pthread; -DWITH_FIX adds the advised fences).
+    #[arg(long, value_name = "FILE.c")]
+    repro: Option<PathBuf>,
+    /// Write the violation's happens-before cycle as a herd C litmus test.
+    #[arg(long, value_name = "FILE.litmus")]
+    litmus: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -691,6 +698,10 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         memory_limit: arguments
             .memory_limit
             .or_else(lazysma::verify::memory::default_limit),
+        reproduction: lazysma::verify::ReproRequest {
+            c_program: arguments.repro.clone(),
+            litmus: arguments.litmus.clone(),
+        },
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -725,6 +736,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         memory_limit: arguments
             .memory_limit
             .or_else(lazysma::verify::memory::default_limit),
+        reproduction: Default::default(),
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

@@ -9,6 +9,7 @@ pub mod document;
 pub mod json;
 pub mod kinds;
 pub mod property;
+pub mod repro;
 pub mod sarif;
 pub mod schema;
 pub mod text;
