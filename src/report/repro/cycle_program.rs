@@ -131,12 +131,21 @@ impl CycleProgram {
         if report.verdict != Verdict::Violation {
             return Err(Unreproducible::NoViolation(report.verdict.name()));
         }
-        let diagnosis = report
-            .diagnosis
-            .as_ref()
-            .filter(|diagnosis| !diagnosis.cycle.is_empty())
-            .ok_or(Unreproducible::NoCycle)?;
+        let diagnosis = report.diagnosis.as_ref().ok_or(Unreproducible::NoCycle)?;
+        CycleProgram::from_diagnosis(diagnosis, report.model, &report.file)
+    }
+
+    /// The reduced program of the cycle of `diagnosis`, a violation of
+    /// `source` under `model`.
+    pub fn from_diagnosis(
+        diagnosis: &DiagnosisReport,
+        model: MemoryModel,
+        source: &str,
+    ) -> Result<CycleProgram, Unreproducible> {
         let steps = &diagnosis.cycle;
+        if steps.is_empty() {
+            return Err(Unreproducible::NoCycle);
+        }
         check_operations(steps)?;
         let mut thread_names: Vec<String> = Vec::new();
         let mut location_names: Vec<String> = Vec::new();
@@ -154,8 +163,8 @@ impl CycleProgram {
         let (initials, values, renumbered) = choose_values(&events, location_names.len());
         let finals = final_values(&events, &values, &location_names)?;
         let mut program = CycleProgram {
-            model: report.model,
-            source: report.file.clone(),
+            model,
+            source: source.to_string(),
             locations: shared_locations(&location_names, &initials),
             threads: Vec::new(),
             outcome: Vec::new(),
