@@ -67,7 +67,9 @@ fn compile_and_run(c_program: &Path, defines: &[&str]) -> StressRun {
         "gcc {defines:?}: {}",
         String::from_utf8_lossy(&compiled.stderr)
     );
-    let run = Command::new(&binary).output().expect("the stress test runs");
+    let run = Command::new(&binary)
+        .output()
+        .expect("the stress test runs");
     let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
     let (seen, rounds) = seen_and_rounds(&stdout)
         .unwrap_or_else(|| panic!("no `weak outcome seen K times in N rounds` in {stdout:?}"));
@@ -86,9 +88,16 @@ fn seen_and_rounds(stdout: &str) -> Option<(u64, u64)> {
         .find(|line| line.starts_with("weak outcome seen "))?;
     let words: Vec<&str> = line.split_whitespace().collect();
     match words.as_slice() {
-        ["weak", "outcome", "seen", seen, "times", "in", rounds, "rounds"] => {
-            Some((seen.parse().ok()?, rounds.parse().ok()?))
-        }
+        [
+            "weak",
+            "outcome",
+            "seen",
+            seen,
+            "times",
+            "in",
+            rounds,
+            "rounds",
+        ] => Some((seen.parse().ok()?, rounds.parse().ok()?)),
         _ => None,
     }
 }
@@ -105,8 +114,15 @@ fn store_buffering_stress_test_compiles_and_runs_with_and_without_the_fix() {
     let (c_program, _) = reproductions(directory.path(), "store_buffering.c", "--tso");
     let text = std::fs::read_to_string(&c_program).expect("the stress test is readable");
     assert!(text.contains("x86-64"), "names the hardware: {text}");
-    assert!(!text.contains("lazysma.h") && !text.contains("sma_"), "standalone");
-    assert_eq!(text.matches("repro_fence();").count(), 2, "one fence a thread");
+    assert!(
+        !text.contains("lazysma.h") && !text.contains("sma_"),
+        "standalone"
+    );
+    assert_eq!(
+        text.matches("repro_fence();").count(),
+        2,
+        "one fence a thread"
+    );
     let weak = compile_and_run(&c_program, &["-DROUNDS=1000"]);
     assert_eq!(weak.rounds, 1000);
     assert_consistent(&weak);
