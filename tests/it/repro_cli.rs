@@ -119,13 +119,16 @@ fn store_buffering_stress_test_compiles_and_runs_with_and_without_the_fix() {
         "standalone"
     );
     assert_eq!(
-        text.matches("repro_fence();").count(),
+        text.matches("__sync_synchronize();").count(),
         2,
         "one fence a thread"
     );
     let weak = compile_and_run(&c_program, &["-DROUNDS=1000"]);
     assert_eq!(weak.rounds, 1000);
     assert_consistent(&weak);
+    let pinned = compile_and_run(&c_program, &["-DROUNDS=1000", "-DAFFINITY"]);
+    assert_eq!(pinned.rounds, 1000);
+    assert_consistent(&pinned);
     let fixed = compile_and_run(&c_program, &["-DROUNDS=1000", "-DWITH_FIX"]);
     assert_eq!(fixed.rounds, 1000);
     assert!(fixed.stdout.contains("with the advised fences"));

@@ -97,7 +97,9 @@ fn access_words(access: &Access, program: &CycleProgram) -> String {
             program.locations[*location].name,
             at(*line)
         ),
-        Access::Fence { store_store, line } => {
+        Access::Fence {
+            store_store, line, ..
+        } => {
             let kind = if *store_store {
                 "store-store fence"
             } else {
@@ -112,29 +114,34 @@ fn header(out: &mut String, program: &CycleProgram, file_name: &str) {
     let _ = writeln!(
         out,
         "/* A stress test of a weak-memory violation, written by lazysma.\n *\n \
-         * {}, a violation under {}: the happens-before cycle of its\n \
-         * witness, reduced to the accesses the cycle needs:",
+         * Source: {}, a violation under {}.\n \
+         * The happens-before cycle of its witness, reduced to the accesses\n \
+         * the cycle needs:",
         program.source,
         program.model.to_string().to_uppercase()
     );
     for (index, thread) in program.threads.iter().enumerate() {
-        let accesses: Vec<String> = thread
-            .accesses
-            .iter()
-            .map(|access| access_words(access, program))
-            .collect();
-        let _ = writeln!(
-            out,
-            " *   P{index} ({}): {}",
-            thread.source_name,
-            accesses.join("; ")
-        );
+        let _ = writeln!(out, " *   P{index} ({}):", thread.source_name);
+        for access in &thread.accesses {
+            let _ = writeln!(out, " *     {}", access_words(access, program));
+        }
     }
     for location in &program.locations {
         if location.name != location.source_name {
             let _ = writeln!(out, " *   {} is {}", location.name, location.source_name);
         }
     }
+    let initials: Vec<String> = program
+        .locations
+        .iter()
+        .map(|location| format!("{} = {}", location.name, location.initial))
+        .collect();
+    let _ = writeln!(
+        out,
+        " * Initial values: {}\n \
+         * (a load that reads no store of the cycle reads the initial value)",
+        initials.join(", ")
+    );
     let _ = writeln!(out, " * Weak outcome: {}", outcome_words(program));
     if program.renumbered {
         let _ = writeln!(
@@ -144,7 +151,7 @@ fn header(out: &mut String, program: &CycleProgram, file_name: &str) {
         );
     }
     out.push_str(" *\n");
-    for line in hardware::explanation(program) {
+    for line in hardware::explanation(program, true) {
         let _ = writeln!(out, " * {line}");
     }
     for line in program.unplaced_fences.iter() {
@@ -190,11 +197,7 @@ fn prologue(out: &mut String, program: &CycleProgram) {
          #define REPRO_THREADS {}\n\
          /* keeps gcc from moving or merging the accesses around it */\n\
          #define repro_compiler_barrier() __asm__ __volatile__(\"\" ::: \"memory\")\n\
-         #ifdef WITH_FIX\n\
-         #define repro_fence() __sync_synchronize()\n\
-         #else\n\
-         #define repro_fence() repro_compiler_barrier()\n\
-         #endif\n",
+         ",
         program.threads.len()
     );
 }
@@ -350,14 +353,11 @@ fn statement(out: &mut String, thread: usize, access: &Access, program: &CyclePr
             program.locations[*location].name,
             at(line)
         ),
-        Access::Fence { store_store, line } => {
-            let note = if *store_store {
-                "the advised store-store fence (a full fence here)"
-            } else {
-                "the advised fence"
-            };
-            writeln!(out, "    repro_fence(); /* {note}, after line {line} */")
-        }
+        Access::Fence { insert, line, .. } => writeln!(
+            out,
+            "#ifdef WITH_FIX\n    {insert} /* the advised fence, after line {line} */\n\
+             #else\n    repro_compiler_barrier();\n#endif"
+        ),
     };
 }
 

@@ -88,8 +88,13 @@ pub enum Access {
         line: Option<u32>,
     },
     /// A fence the diagnosis advises (in force only with the fix):
-    /// `store_store` for PSO's store-store fence.
-    Fence { store_store: bool, line: u32 },
+    /// `store_store` for PSO's store-store fence; `insert`, the C statement
+    /// the diagnosis gives for it; `line`, the line it goes after.
+    Fence {
+        store_store: bool,
+        insert: &'static str,
+        line: u32,
+    },
 }
 
 /// One condition of the weak outcome.
@@ -243,6 +248,7 @@ impl CycleProgram {
                             at,
                             Access::Fence {
                                 store_store: fence.kind == "store-store",
+                                insert: fence.insert,
                                 line: fence.after_line,
                             },
                         );

@@ -8,8 +8,9 @@ use super::cycle_program::{CycleProgram, Relaxation};
 use crate::options::MemoryModel;
 
 /// The sentences (one a line, each under 76 characters) saying which
-/// hardware shows the weak outcome and what `WITH_FIX` covers.
-pub fn explanation(program: &CycleProgram) -> Vec<String> {
+/// hardware shows the weak outcome and, `with_fences`, what the advised
+/// fences (`WITH_FIX`) cover.
+pub fn explanation(program: &CycleProgram, with_fences: bool) -> Vec<String> {
     let mut lines = Vec::new();
     let needs: Vec<&str> = program
         .relaxations
@@ -44,7 +45,7 @@ pub fn explanation(program: &CycleProgram) -> Vec<String> {
             .map(String::from),
         );
     }
-    if program.model == MemoryModel::Pso {
+    if with_fences && program.model == MemoryModel::Pso {
         lines.extend(
             [
                 "The fences are those of the PSO diagnosis: on ARM, POWER and RISC-V",

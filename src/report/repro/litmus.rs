@@ -60,8 +60,9 @@ fn test_name(name: &str) -> String {
 fn comment(out: &mut String, program: &CycleProgram) {
     let _ = writeln!(
         out,
-        "(*\n * Written by lazysma: the happens-before cycle of a violation of\n \
-         * {} under {}, reduced to the accesses the cycle needs.",
+        "(*\n * Written by lazysma from {}, a violation under {}:\n \
+         * the happens-before cycle of its witness, reduced to the accesses\n \
+         * the cycle needs.",
         program.source,
         program.model.to_string().to_uppercase()
     );
@@ -73,7 +74,7 @@ fn comment(out: &mut String, program: &CycleProgram) {
             let _ = writeln!(out, " * {} is {}.", location.name, location.source_name);
         }
     }
-    for line in hardware::explanation(program) {
+    for line in hardware::explanation(program, false) {
         let _ = writeln!(out, " * {line}");
     }
     out.push_str(" *)\n\n");

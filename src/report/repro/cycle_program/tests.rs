@@ -96,6 +96,7 @@ fn store_buffering_reads_the_initial_values_after_its_stores() {
             },
             Access::Fence {
                 store_store: false,
+                insert: "__sync_synchronize();",
                 line: 16
             },
             Access::Load {
