@@ -426,6 +426,13 @@ struct VerifyArgs {
     /// the fix) into FILE: `.svg` (drawn by lazysma) or `.dot` (Graphviz).
     #[arg(long, value_name = "FILE")]
     graph: Option<lazysma::verify::GraphFile>,
+    /// Write a standalone C stress test of the violation's happens-before
+    /// cycle (gcc -O2 -pthread; -DWITH_FIX adds the advised fences).
+    #[arg(long, value_name = "FILE.c")]
+    repro: Option<PathBuf>,
+    /// Write the violation's happens-before cycle as a herd C litmus test.
+    #[arg(long, value_name = "FILE.litmus")]
+    litmus: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -694,6 +701,10 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         deadlock_check: !arguments.no_deadlock_check,
         memory_limit: lazysma::verify::memory::limit(arguments.memory_limit),
         graph: arguments.graph.clone(),
+        reproduction: lazysma::verify::ReproRequest {
+            c_program: arguments.repro.clone(),
+            litmus: arguments.litmus.clone(),
+        },
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -727,6 +738,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         deadlock_check: false,
         memory_limit: lazysma::verify::memory::limit(arguments.memory_limit),
         graph: None,
+        reproduction: Default::default(),
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

@@ -189,6 +189,7 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         deadlock_check: false,
         memory_limit: crate::verify::memory::limit(None),
         graph: None,
+        reproduction: Default::default(),
     };
     crate::verify::check(&verify).0
 }

@@ -312,6 +312,15 @@ pub struct CycleStep {
     pub thread: String,
     /// What the access does, in plain words (`reads y = 0 (initial value)`).
     pub access: String,
+    /// What the access is, for machines: `store`, `load`, `rmw`, `lock`,
+    /// `unlock` or `other`.
+    pub operation: CycleOperation,
+    /// The value stored or read (an RMW's value written), as a number, as
+    /// a witness step's `value` gives it; `None` for other accesses.
+    pub value: Option<String>,
+    /// Its position among its thread's events (0 first): the accesses of
+    /// one thread in the cycle, sorted by it, are in program order.
+    pub program_order: usize,
     pub point: SourcePoint,
     /// `program-order`, `reads-from`, `coherence`, `from-read` or
     /// `mutex-order`.
@@ -322,6 +331,20 @@ pub struct CycleStep {
     /// The access as a memory event of the witness, an index into
     /// [`WitnessReport::events`].
     pub event: Option<usize>,
+}
+
+/// What an access of a happens-before cycle is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CycleOperation {
+    Store,
+    Load,
+    /// An atomic read-modify-write.
+    Rmw,
+    Lock,
+    Unlock,
+    /// Anything else: a try-lock that finds the mutex held, a fence.
+    Other,
 }
 
 /// The native engine's run in report form.

@@ -11,6 +11,7 @@ pub mod graph;
 pub mod json;
 pub mod kinds;
 pub mod property;
+pub mod repro;
 pub mod sarif;
 pub mod schema;
 pub mod text;

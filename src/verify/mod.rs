@@ -21,6 +21,7 @@ use crate::report::document::{
     PropertyReport, Verdict, VerifyReport, WarningReport,
 };
 use crate::report::kinds::AnsweringEngine;
+pub use crate::report::repro::ReproRequest;
 use crate::report::{json as render_json, sarif as render_sarif, text as render_text};
 use crate::trace::execution::Decoded;
 use crate::trace::explain::{self, Counterexample, Evidence};
@@ -67,6 +68,8 @@ pub struct VerifyRequest {
     pub memory_limit: Option<u64>,
     /// `--graph`: where to draw the violating execution.
     pub graph: Option<GraphFile>,
+    /// `--repro` and `--litmus`: the reproductions to write of a violation.
+    pub reproduction: crate::report::repro::ReproRequest,
 }
 
 /// Runs the whole verify pipeline without printing: the report, and the
@@ -136,7 +139,12 @@ pub fn run(request: &VerifyRequest) -> u8 {
         // the caller stopped lazysma: it wants no report
         return report.exit_code;
     }
-    match emit(request, &report, details.as_deref()) {
+    let emitted = emit(request, &report, details.as_deref());
+    if let Err(error) = crate::report::repro::write_requested(&request.reproduction, &report) {
+        crate::output::eprintln(&format!("error: {error}"));
+        return error.exit_code();
+    }
+    match emitted {
         Ok(()) => graph::write(request.graph.as_ref(), &report).unwrap_or(report.exit_code),
         Err(error) => {
             crate::output::eprintln(&format!(
@@ -996,6 +1004,7 @@ pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool
         deadlock_check: !robustness,
         memory_limit: None,
         graph: None,
+        reproduction: Default::default(),
     };
     let mut report = empty_report(&request);
     stop(&mut report, Verdict::BadInput, message.to_string());

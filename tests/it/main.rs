@@ -31,6 +31,7 @@ mod passes_sources;
 mod passes_sufficient;
 mod passes_units;
 mod property_table;
+mod repro_cli;
 mod robust_props;
 mod sarif_locations;
 mod sma_differential;

@@ -3,7 +3,7 @@
 //! before the next.
 
 use super::{Renderer, initial_value_note};
-use crate::report::document::CycleStep;
+use crate::report::document::{CycleOperation, CycleStep};
 use crate::trace::diagnosis::cycle::{CycleEdge, Relation};
 use crate::trace::execution::EventKind;
 
@@ -16,12 +16,47 @@ impl Renderer<'_> {
             .map(|edge| CycleStep {
                 thread: self.thread_of(edge.event).name,
                 access: self.access(edge.event),
+                operation: self.operation(edge.event),
+                value: self.access_value(edge.event),
+                program_order: self.decoded.execution.event(edge.event).index,
                 point: self.point(edge.event),
                 then: relation_name(edge.relation),
                 relaxed: edge.relaxed,
                 event: index.get(&edge.event).copied(),
             })
             .collect()
+    }
+
+    /// What an event of a cycle is, for machines.
+    fn operation(&self, event: usize) -> CycleOperation {
+        match &self.decoded.events[event].kind {
+            EventKind::Write { .. } => CycleOperation::Store,
+            EventKind::Read { .. } | EventKind::CasRead { .. } => CycleOperation::Load,
+            EventKind::Rmw { .. } => CycleOperation::Rmw,
+            EventKind::Lock { .. } => CycleOperation::Lock,
+            EventKind::Unlock { .. } => CycleOperation::Unlock,
+            _ => CycleOperation::Other,
+        }
+    }
+
+    /// The value an event of a cycle stores or reads (an RMW's new value),
+    /// as a number.
+    fn access_value(&self, event: usize) -> Option<String> {
+        match &self.decoded.events[event].kind {
+            EventKind::Write { location, value }
+            | EventKind::Read {
+                location, value, ..
+            }
+            | EventKind::CasRead {
+                location, value, ..
+            }
+            | EventKind::Rmw {
+                location,
+                new: value,
+                ..
+            } => self.number(location, *value),
+            _ => None,
+        }
     }
 
     /// What an event of a cycle does, in plain words.
