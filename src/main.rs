@@ -422,6 +422,10 @@ struct VerifyArgs {
     /// object) as violations of the property `deadlock`.
     #[arg(long)]
     no_deadlock_check: bool,
+    /// Go on after the first violation: report every failing property
+    /// once, each with its own checked witness (exit 10 if any).
+    #[arg(long)]
+    all_violations: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -691,6 +695,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         memory_limit: arguments
             .memory_limit
             .or_else(lazysma::verify::memory::default_limit),
+        all_violations: arguments.all_violations,
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -725,6 +730,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         memory_limit: arguments
             .memory_limit
             .or_else(lazysma::verify::memory::default_limit),
+        all_violations: false,
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

@@ -188,6 +188,7 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         // deadlock
         deadlock_check: false,
         memory_limit: crate::verify::memory::default_limit(),
+        all_violations: false,
     };
     crate::verify::check(&verify).0
 }

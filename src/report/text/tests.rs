@@ -52,6 +52,7 @@ fn safe_report(
         deadlock: super::super::document::DeadlockCheck::Checked,
         has_loops: true,
         spin_loops: Vec::new(),
+        all_violations: None,
     }
 }
 
