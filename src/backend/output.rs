@@ -792,6 +792,14 @@ mod tests {
         assert_eq!(trace.last_value_of("x").and_then(|v| v.integer), Some(1));
         assert!(trace.last_value_of("y").is_none());
         assert_eq!(output.cprover_status.as_deref(), Some("failure"));
+        assert!(output.further_failure_traces.is_empty());
+        // every trace, when asked for: each failing property's own
+        let every = parse_cbmc_output_with(text, true).expect("valid sample");
+        assert_eq!(every.first_failure_trace, output.first_failure_trace);
+        assert_eq!(every.further_failure_traces.len(), 1);
+        let (id, further) = &every.further_failure_traces[0];
+        assert_eq!(id, "p.2");
+        assert_eq!(further.last_value_of("y").and_then(|v| v.integer), Some(2));
     }
 
     #[test]
