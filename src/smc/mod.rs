@@ -199,16 +199,20 @@ fn check_every_property(prepared: &Prepared, limits: &Limits) -> Result<Answer, 
             .map(|found| (found.violation.slot, found.violation.description.clone()))
             .collect();
         let answer = check_without(prepared, &limits, &known);
-        if let Ok(Answer::Safe(counted, _) | Answer::Violation {
-            statistics: counted,
-            ..
-        }) = &answer
+        if let Ok(
+            Answer::Safe(counted, _)
+            | Answer::Violation {
+                statistics: counted,
+                ..
+            },
+        ) = &answer
         {
-            statistics.get_or_insert_with(|| Statistics {
-                search: counted.search,
-                ..Statistics::default()
-            })
-            .add(counted);
+            statistics
+                .get_or_insert_with(|| Statistics {
+                    search: counted.search,
+                    ..Statistics::default()
+                })
+                .add(counted);
         }
         let counted = statistics.unwrap_or_default();
         match answer {
@@ -216,7 +220,8 @@ fn check_every_property(prepared: &Prepared, limits: &Limits) -> Result<Answer, 
                 violation, records, ..
             }) => {
                 let endless_wait = violation.kind == DEADLOCK || violation.kind == LIVENESS;
-                if !endless_wait && known.contains(&(violation.slot, violation.description.clone())) {
+                if !endless_wait && known.contains(&(violation.slot, violation.description.clone()))
+                {
                     return Err(NoAnswer::Failed(format!(
                         "the search found `{}` again after setting it aside",
                         violation.description

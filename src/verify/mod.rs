@@ -288,9 +288,8 @@ fn fail(report: &mut VerifyReport, verdict: Verdict, code: u8, message: String) 
 /// Runs translation, CBMC and the check, filling `report`. Returns extra
 /// text for the terminal (a rendered translation diagnostic), if any.
 fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String> {
-    let runs_under_sc = request.sc_run
-        && !request.all_violations
-        && request.options.sma.model() != MemoryModel::Sc;
+    let runs_under_sc =
+        request.sc_run && !request.all_violations && request.options.sma.model() != MemoryModel::Sc;
     let sc_keep = request
         .keep
         .as_deref()
@@ -879,7 +878,9 @@ fn further_counterexamples<'r>(
 ) -> impl Iterator<Item = (&'r Property, &'r Trace)> {
     let mut seen = vec![violations::property_key(&first.id, &first.description)];
     let output = run.output.as_ref();
-    let traces = output.into_iter().flat_map(|output| &output.further_failure_traces);
+    let traces = output
+        .into_iter()
+        .flat_map(|output| &output.further_failure_traces);
     traces.filter_map(move |(id, trace)| {
         let property = output?.properties.iter().flatten().find(|p| &p.id == id)?;
         let key = violations::property_key(&property.id, &property.description);

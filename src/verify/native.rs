@@ -258,7 +258,13 @@ pub fn conclude(
                     .iter()
                     .map(|found| {
                         super::violations::explained(&blank, |scratch| {
-                            explain_violation(request, scratch, &found.violation, &found.records, map)
+                            explain_violation(
+                                request,
+                                scratch,
+                                &found.violation,
+                                &found.records,
+                                map,
+                            )
                         })
                     })
                     .collect();

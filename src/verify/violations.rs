@@ -5,7 +5,9 @@
 //! violation whose witness does not check never reported as one (its
 //! `check-failed` verdict becomes the report's).
 
-use crate::report::document::{AllViolations, PropertyReport, Verdict, VerifyReport, ViolationReport};
+use crate::report::document::{
+    AllViolations, PropertyReport, Verdict, VerifyReport, ViolationReport,
+};
 
 /// Which property a violation is, for "each property once": the C
 /// function of the thread copy its id names (`thread1_worker` of
@@ -116,13 +118,33 @@ mod tests {
 
     #[test]
     fn each_property_is_listed_once() {
-        let own = violation("thread0_main.assertion.1", "a.c:3: assert(x);", Verdict::Violation);
+        let own = violation(
+            "thread0_main.assertion.1",
+            "a.c:3: assert(x);",
+            Verdict::Violation,
+        );
         let mut report = report_with(&own);
         let further = vec![
-            violation("thread0_main.assertion.2", "a.c:3: assert(x);", Verdict::Violation),
-            violation("thread0_main.assertion.3", "a.c:4: assert(y);", Verdict::Violation),
-            violation("thread1_t.assertion.1", "a.c:4: assert(y);", Verdict::Violation),
-            violation("thread0_main.assertion.4", "a.c:4: assert(y);", Verdict::Violation),
+            violation(
+                "thread0_main.assertion.2",
+                "a.c:3: assert(x);",
+                Verdict::Violation,
+            ),
+            violation(
+                "thread0_main.assertion.3",
+                "a.c:4: assert(y);",
+                Verdict::Violation,
+            ),
+            violation(
+                "thread1_t.assertion.1",
+                "a.c:4: assert(y);",
+                Verdict::Violation,
+            ),
+            violation(
+                "thread0_main.assertion.4",
+                "a.c:4: assert(y);",
+                Verdict::Violation,
+            ),
         ];
         gather(&mut report, further, None);
         let all = report.all_violations.expect("the list");
@@ -137,9 +159,17 @@ mod tests {
 
     #[test]
     fn a_failed_check_becomes_the_reports_verdict() {
-        let own = violation("thread0_main.assertion.1", "a.c:3: assert(x);", Verdict::Violation);
+        let own = violation(
+            "thread0_main.assertion.1",
+            "a.c:3: assert(x);",
+            Verdict::Violation,
+        );
         let mut report = report_with(&own);
-        let failed = violation("thread0_main.assertion.2", "a.c:4: assert(y);", Verdict::CheckFailed);
+        let failed = violation(
+            "thread0_main.assertion.2",
+            "a.c:4: assert(y);",
+            Verdict::CheckFailed,
+        );
         gather(&mut report, vec![failed], Some("stopped".into()));
         assert_eq!(report.verdict, Verdict::CheckFailed);
         assert_eq!(report.exit_code, crate::exit::CHECK_FAILED);

@@ -3,9 +3,9 @@
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
 use super::document::{
-    AllViolations, AnsweringEngine, CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal, NativeSearch,
-    PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport, WarningReport,
-    WitnessSource,
+    AllViolations, AnsweringEngine, CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal,
+    NativeSearch, PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport,
+    WarningReport, WitnessSource,
 };
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
@@ -134,9 +134,7 @@ fn body(out: &mut String, report: &VerifyReport, style: &Style) -> bool {
                 cut_off_clause(report)
             );
         }
-        Verdict::Violation | Verdict::UncheckedViolation => {
-            headline(out, report, style, &model)
-        }
+        Verdict::Violation | Verdict::UncheckedViolation => headline(out, report, style, &model),
         Verdict::UnwindingBound => unwinding_headline(out, report, style, &model),
         Verdict::CheckFailed => {
             headline(out, report, style, &model);

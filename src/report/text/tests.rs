@@ -265,7 +265,9 @@ fn every_violation_is_shown_in_turn_and_an_early_stop_is_told() {
     let first = text.find("Violation 1 of 2").expect("the first header");
     let second = text.find("Violation 2 of 2").expect("the second header");
     let own = text.find("(property main.assertion.1)").expect("the first");
-    let other = text.find("(property main.assertion.2)").expect("the second");
+    let other = text
+        .find("(property main.assertion.2)")
+        .expect("the second");
     assert!(first < own && own < second && second < other, "{text}");
     assert!(text.contains("all violations: 2 properties fail; the search covered"));
     assert!(!text.contains("may be incomplete"));

@@ -246,7 +246,9 @@ impl<'a> Machine<'a> {
         choices: &mut dyn Choices,
     ) -> Step<Outcome<()>> {
         Ok(match self.apply_checking(state, step, choices)? {
-            Outcome::Violated(violation) if self.was_found(violation.slot, &violation.description) => {
+            Outcome::Violated(violation)
+                if self.was_found(violation.slot, &violation.description) =>
+            {
                 Outcome::CutOff
             }
             other => other,
