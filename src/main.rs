@@ -433,6 +433,10 @@ struct VerifyArgs {
     /// Write the violation's happens-before cycle as a herd C litmus test.
     #[arg(long, value_name = "FILE.litmus")]
     litmus: Option<PathBuf>,
+    /// Go on after the first violation: report every failing property
+    /// once, each with its own checked witness (exit 10 if any).
+    #[arg(long)]
+    all_violations: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -705,6 +709,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
             c_program: arguments.repro.clone(),
             litmus: arguments.litmus.clone(),
         },
+        all_violations: arguments.all_violations,
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -739,6 +744,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         memory_limit: lazysma::verify::memory::limit(arguments.memory_limit),
         graph: None,
         reproduction: Default::default(),
+        all_violations: false,
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

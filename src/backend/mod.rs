@@ -26,11 +26,11 @@ mod run;
 
 pub use dimacs::{PROVER_DELAY, VERDICT_ONLY_DEFINE};
 pub use locate::{CBMC_ENV, Cbmc, CbmcSource, CbmcVersion, INSTALL_HINT, MIN_VERSION};
-pub use outcome::{ExitInfo, Outcome, ProverAnswer, decide, exit_code};
+pub use outcome::{ExitInfo, Outcome, ProverAnswer, decide, decide_with, exit_code};
 pub use output::{
     Accessor, CbmcOutput, LhsPath, Message, MessageKind, OutputError, Property, PropertyStatus,
     SourceLocation, StepKind, Trace, TraceStep, TraceValue, integer_from_data,
-    mentions_out_of_memory, parse_cbmc_output, parse_trace,
+    mentions_out_of_memory, parse_cbmc_output, parse_cbmc_output_with, parse_trace,
 };
 pub use run::{
     AUTO_SAT_SOLVER, Busy, CbmcRun, Hold, PROGRESS_INTERVAL, Phase, Progress, RunOptions,

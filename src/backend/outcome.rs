@@ -3,7 +3,7 @@
 //! yields no result for some property is never safe.
 
 use super::output::{
-    CbmcOutput, Property, PropertyStatus, Trace, mentions_out_of_memory, parse_cbmc_output,
+    CbmcOutput, Property, PropertyStatus, Trace, mentions_out_of_memory, parse_cbmc_output_with,
 };
 use std::process::ExitStatus;
 use std::time::Duration;
@@ -118,10 +118,22 @@ impl ExitInfo {
 /// also returns the parsed output when it could be parsed (its failure
 /// trace moved into [`Outcome::Violated`]).
 pub fn decide(exit: &ExitInfo, stdout: &str, stderr_tail: &str) -> (Outcome, Option<CbmcOutput>) {
+    decide_with(exit, stdout, stderr_tail, false)
+}
+
+/// [`decide`], the parsed output holding every failing property's trace
+/// after the first when `every_trace` is set
+/// ([`CbmcOutput::further_failure_traces`]).
+pub fn decide_with(
+    exit: &ExitInfo,
+    stdout: &str,
+    stderr_tail: &str,
+    every_trace: bool,
+) -> (Outcome, Option<CbmcOutput>) {
     if exit.timed_out {
         return (Outcome::Timeout { limit: exit.limit }, None);
     }
-    match parse_cbmc_output(stdout) {
+    match parse_cbmc_output_with(stdout, every_trace) {
         Ok(mut output) => {
             let outcome = decide_from_output(exit, &mut output, stderr_tail);
             (outcome, Some(output))

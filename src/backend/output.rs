@@ -1,7 +1,7 @@
 //! Parser of CBMC's `--json-ui` output: messages, property results, the
 //! verification status, and the trace of the first failing property (other
-//! traces are only validated, never turned into a tree; `binary` fields are
-//! skipped).
+//! traces are only validated, never turned into a tree, unless every trace
+//! is asked for; `binary` fields are skipped).
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -18,6 +18,10 @@ pub struct CbmcOutput {
     pub properties: Option<Vec<Property>>,
     /// The trace of the first property with status FAILURE, in CBMC's order.
     pub first_failure_trace: Option<Trace>,
+    /// The traces of the other failing properties, by property id in
+    /// CBMC's order, when every trace was asked for
+    /// ([`parse_cbmc_output_with`]); empty otherwise.
+    pub further_failure_traces: Vec<(String, Trace)>,
     /// The final `cProverStatus` (`success`, `failure`, `error`...).
     pub cprover_status: Option<String>,
 }
@@ -350,18 +354,29 @@ pub enum OutputError {
 
 /// Parses the whole `--json-ui` output of CBMC.
 pub fn parse_cbmc_output(text: &str) -> Result<CbmcOutput, OutputError> {
+    parse_cbmc_output_with(text, false)
+}
+
+/// [`parse_cbmc_output`], also turning the trace of every failing property
+/// after the first into a tree when `every_trace` is set
+/// ([`CbmcOutput::further_failure_traces`]).
+pub fn parse_cbmc_output_with(text: &str, every_trace: bool) -> Result<CbmcOutput, OutputError> {
     if text.trim().is_empty() {
         return Err(OutputError::Empty);
     }
     let raw: Vec<RawEntry<'_>> = serde_json::from_str(text)?;
     let mut output = CbmcOutput::default();
     for entry in raw {
-        absorb_entry(&mut output, entry)?;
+        absorb_entry(&mut output, entry, every_trace)?;
     }
     Ok(output)
 }
 
-fn absorb_entry(output: &mut CbmcOutput, entry: RawEntry<'_>) -> Result<(), OutputError> {
+fn absorb_entry(
+    output: &mut CbmcOutput,
+    entry: RawEntry<'_>,
+    every_trace: bool,
+) -> Result<(), OutputError> {
     if let Some(program) = entry.program {
         output.program = Some(program);
     }
@@ -373,7 +388,7 @@ fn absorb_entry(output: &mut CbmcOutput, entry: RawEntry<'_>) -> Result<(), Outp
         });
     }
     if let Some(results) = entry.result {
-        absorb_results(output, results)?;
+        absorb_results(output, results, every_trace)?;
     }
     if let Some(status) = entry.cprover_status {
         output.cprover_status = Some(status);
@@ -384,13 +399,15 @@ fn absorb_entry(output: &mut CbmcOutput, entry: RawEntry<'_>) -> Result<(), Outp
 fn absorb_results(
     output: &mut CbmcOutput,
     results: Vec<RawProperty<'_>>,
+    every_trace: bool,
 ) -> Result<(), OutputError> {
     let properties = output.properties.get_or_insert_with(Vec::new);
     for raw in results {
         let status = PropertyStatus::from_json(&raw.status);
         let mut location = raw.source_location;
+        let first = output.first_failure_trace.is_none();
         if status == PropertyStatus::Failure
-            && output.first_failure_trace.is_none()
+            && (first || every_trace)
             && let Some(raw_trace) = raw.trace
         {
             let trace = parse_trace(raw_trace.get())?;
@@ -402,7 +419,13 @@ fn absorb_results(
                     .find(|s| s.kind == StepKind::Failure)
                     .and_then(|s| s.location.clone());
             }
-            output.first_failure_trace = Some(trace);
+            if first {
+                output.first_failure_trace = Some(trace);
+            } else {
+                output
+                    .further_failure_traces
+                    .push((raw.property.clone(), trace));
+            }
         }
         properties.push(Property {
             id: raw.property,
@@ -769,6 +792,14 @@ mod tests {
         assert_eq!(trace.last_value_of("x").and_then(|v| v.integer), Some(1));
         assert!(trace.last_value_of("y").is_none());
         assert_eq!(output.cprover_status.as_deref(), Some("failure"));
+        assert!(output.further_failure_traces.is_empty());
+        // every trace, when asked for: each failing property's own
+        let every = parse_cbmc_output_with(text, true).expect("valid sample");
+        assert_eq!(every.first_failure_trace, output.first_failure_trace);
+        assert_eq!(every.further_failure_traces.len(), 1);
+        let (id, further) = &every.further_failure_traces[0];
+        assert_eq!(id, "p.2");
+        assert_eq!(further.last_value_of("y").and_then(|v| v.integer), Some(2));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use super::BackendError;
 use super::locate::Cbmc;
 use super::outcome::ProverAnswer;
-use super::outcome::{ExitInfo, Outcome, decide};
+use super::outcome::{ExitInfo, Outcome, decide_with};
 use super::output::CbmcOutput;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
@@ -104,6 +104,10 @@ pub struct RunOptions {
     pub unwind: Option<u32>,
     /// `--stop-on-fail`: stop at the first failing property.
     pub stop_on_fail: bool,
+    /// Read the trace of every failing property, not only the first's
+    /// ([`super::CbmcOutput::further_failure_traces`]; `verify
+    /// --all-violations`).
+    pub every_failure_trace: bool,
     /// Further arguments passed to CBMC as they are (e.g. the user's
     /// opt-in checks such as `--bounds-check`).
     pub extra_args: Vec<OsString>,
@@ -399,7 +403,12 @@ impl Cbmc {
         let args = self.arguments(file, options)?;
         let phase = Arc::new(AtomicU8::new(Phase::Starting as u8));
         let finished = run_to_end(&self.path, &args, options, start, &phase, progress)?;
-        let (outcome, output) = decide(&finished.exit, &finished.stdout, &finished.stderr_tail);
+        let (outcome, output) = decide_with(
+            &finished.exit,
+            &finished.stdout,
+            &finished.stderr_tail,
+            options.every_failure_trace,
+        );
         Ok(CbmcRun {
             outcome,
             elapsed: start.elapsed(),

@@ -190,6 +190,7 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         memory_limit: crate::verify::memory::limit(None),
         graph: None,
         reproduction: Default::default(),
+        all_violations: false,
     };
     crate::verify::check(&verify).0
 }

@@ -600,6 +600,95 @@ pub struct VerifyReport {
     /// The await loops treated as waits, not unrolled (unless
     /// `--unroll-spin-loops`): no `--unwind` cuts them.
     pub spin_loops: Vec<SourcePoint>,
+    /// `--all-violations`: the violations after the first (which is this
+    /// report's own `property`, `check`, `witness` and `diagnosis`), and
+    /// whether the search covered every execution. Absent without the
+    /// option.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_violations: Option<AllViolations>,
+}
+
+/// The list of `--all-violations`: every property found violated, each
+/// once; the first is the report's own.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AllViolations {
+    /// Whether the search covered every execution within the bounds:
+    /// `false` when it stopped first (the time limit), and the list may
+    /// miss a property.
+    pub complete: bool,
+    /// Why the search stopped before it covered every execution.
+    pub stopped: Option<String>,
+    /// How many properties fail: the report's own and the further ones.
+    pub count: usize,
+    /// The violations after the report's own, in the order found.
+    pub further: Vec<ViolationReport>,
+}
+
+/// One further violation of `--all-violations`, checked and explained as
+/// the report's own: its verdict (`violation`, `unchecked-violation`,
+/// `unwinding-bound`, or `check-failed` when its witness does not check),
+/// property, check, witness and diagnosis.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ViolationReport {
+    pub verdict: Verdict,
+    pub property: Option<PropertyReport>,
+    pub check: CheckReport,
+    pub witness: Option<WitnessReport>,
+    pub diagnosis: Option<DiagnosisReport>,
+    pub message: Option<String>,
+}
+
+impl ViolationReport {
+    /// The violation `report` holds as its own.
+    pub fn of(report: &VerifyReport) -> ViolationReport {
+        ViolationReport {
+            verdict: report.verdict,
+            property: report.property.clone(),
+            check: report.check.clone(),
+            witness: report.witness.clone(),
+            diagnosis: report.diagnosis.clone(),
+            message: report.message.clone(),
+        }
+    }
+
+    /// Makes this violation `report`'s own: its verdict (with the exit
+    /// code), property, check, witness, diagnosis and message.
+    pub fn install(&self, report: &mut VerifyReport) {
+        report.conclude(self.verdict);
+        report.property = self.property.clone();
+        report.check = self.check.clone();
+        report.witness = self.witness.clone();
+        report.diagnosis = self.diagnosis.clone();
+        report.message = self.message.clone();
+    }
+
+    /// `report` with this violation as its own, and no list: what the
+    /// renderers show of one violation.
+    pub fn in_place_of(&self, report: &VerifyReport) -> VerifyReport {
+        let mut view = VerifyReport {
+            all_violations: None,
+            ..report.clone()
+        };
+        self.install(&mut view);
+        view
+    }
+}
+
+impl VerifyReport {
+    /// Each violation of the report in turn, as a report of its own: its
+    /// own violation first, then the further ones of `--all-violations`.
+    pub fn each_violation(&self) -> Vec<VerifyReport> {
+        let own = VerifyReport {
+            all_violations: None,
+            ..self.clone()
+        };
+        let further = self
+            .all_violations
+            .iter()
+            .flat_map(|all| all.further.iter())
+            .map(|violation| violation.in_place_of(self));
+        std::iter::once(own).chain(further).collect()
+    }
 }
 
 /// The reachability run after a safe verdict (`verify::reach`).

@@ -140,7 +140,11 @@ fn normalise(path: &Path) -> PathBuf {
 
 /// The log of one run of lazysma, with the files named as `root` says.
 pub fn log_under(report: &VerifyReport, root: &SourceRoot) -> Value {
-    let mut results: Vec<Value> = violation(report, root).into_iter().collect();
+    let mut results: Vec<Value> = report
+        .each_violation()
+        .iter()
+        .filter_map(|each| violation(each, root))
+        .collect();
     results.extend(
         report
             .warnings
@@ -177,7 +181,15 @@ pub fn log_under(report: &VerifyReport, root: &SourceRoot) -> Value {
 /// warnings' rule.
 fn rules(report: &VerifyReport) -> Vec<Value> {
     let mut rules = Vec::new();
-    if let Some(property) = &report.property {
+    let mut kinds: Vec<PropertyKind> = Vec::new();
+    for each in report.each_violation() {
+        let Some(property) = &each.property else {
+            continue;
+        };
+        if kinds.contains(&property.kind) {
+            continue;
+        }
+        kinds.push(property.kind);
         rules.push(json!({
             "id": rule_id(property.kind),
             "shortDescription": { "text": property.kind.failure() },

@@ -61,7 +61,21 @@ pub enum Answer {
         violation: Violation,
         records: Vec<Record>,
         statistics: Statistics,
+        /// With [`Limits::all_violations`]: the violations of the other
+        /// properties, each once, in the order found; empty otherwise.
+        further: Vec<FoundViolation>,
+        /// With [`Limits::all_violations`]: why the search ended before
+        /// it covered every execution (then the list may miss a
+        /// property); `None` when it covered them all, and otherwise.
+        stopped_early: Option<NoAnswer>,
     },
+}
+
+/// A violation and the SMA records of its execution.
+#[derive(Debug, Clone)]
+pub struct FoundViolation {
+    pub violation: Violation,
+    pub records: Vec<Record>,
 }
 
 /// Where the search cut executions off, by the bound that cut them.
@@ -158,8 +172,100 @@ fn machine<'a>(prepared: &Prepared, program: &'a SequentialProgram) -> Machine<'
 
 /// Searches every execution of a prepared program: by RF-SMC, or by the
 /// explicit-state search where RF-SMC does not handle the program yet
-/// (the statistics say which search answered, and why).
+/// (the statistics say which search answered, and why). With
+/// [`Limits::all_violations`], every property violated, each once
+/// ([`check_every_property`]).
 pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
+    if limits.all_violations && !limits.robustness {
+        return check_every_property(prepared, limits);
+    }
+    check_without(prepared, limits, &[])
+}
+
+/// The search again and again, each time without the properties found
+/// so far (an assertion found holds, another check found cuts its
+/// execution off, as the printed program's assumption after it does; a
+/// deadlock found turns the deadlock check off), until a search finds no
+/// other: every property violated within the bounds, each once, in the
+/// order found. A search that ends without an answer ends the list, which
+/// then says why it may be incomplete.
+fn check_every_property(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
+    let mut limits = limits.clone();
+    let mut found: Vec<FoundViolation> = Vec::new();
+    let mut statistics: Option<Statistics> = None;
+    loop {
+        let known: Vec<(usize, String)> = found
+            .iter()
+            .map(|found| (found.violation.slot, found.violation.description.clone()))
+            .collect();
+        let answer = check_without(prepared, &limits, &known);
+        if let Ok(
+            Answer::Safe(counted, _)
+            | Answer::Violation {
+                statistics: counted,
+                ..
+            },
+        ) = &answer
+        {
+            statistics
+                .get_or_insert_with(|| Statistics {
+                    search: counted.search,
+                    ..Statistics::default()
+                })
+                .add(counted);
+        }
+        let counted = statistics.unwrap_or_default();
+        match answer {
+            Ok(Answer::Violation {
+                violation, records, ..
+            }) => {
+                let endless_wait = violation.kind == DEADLOCK || violation.kind == LIVENESS;
+                if !endless_wait && known.contains(&(violation.slot, violation.description.clone()))
+                {
+                    return Err(NoAnswer::Failed(format!(
+                        "the search found `{}` again after setting it aside",
+                        violation.description
+                    )));
+                }
+                limits.deadlocks &= !endless_wait;
+                found.push(FoundViolation { violation, records });
+            }
+            Ok(Answer::Safe(_, cut_offs)) => {
+                return Ok(every_violation(found, counted, None)
+                    .unwrap_or(Answer::Safe(counted, cut_offs)));
+            }
+            Err(no_answer) => {
+                return every_violation(found, counted, Some(no_answer.clone())).ok_or(no_answer);
+            }
+        }
+    }
+}
+
+/// The answer of [`check_every_property`]: the first violation found with
+/// the others after it; `None` when none was found.
+fn every_violation(
+    found: Vec<FoundViolation>,
+    statistics: Statistics,
+    stopped_early: Option<NoAnswer>,
+) -> Option<Answer> {
+    let mut found = found.into_iter();
+    let first = found.next()?;
+    Some(Answer::Violation {
+        violation: first.violation,
+        records: first.records,
+        statistics,
+        further: found.collect(),
+        stopped_early,
+    })
+}
+
+/// [`check`] of one search, the properties `found` (by thread slot and
+/// description) set aside ([`Machine::found`]).
+fn check_without(
+    prepared: &Prepared,
+    limits: &Limits,
+    found: &[(usize, String)],
+) -> Result<Answer, NoAnswer> {
     let without_assertions;
     let program = if limits.robustness {
         without_assertions = assertions_dropped(&prepared.sequential);
@@ -167,7 +273,8 @@ pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
     } else {
         &prepared.sequential
     };
-    let machine = machine(prepared, program);
+    let mut machine = machine(prepared, program);
+    machine.found = found.to_vec();
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(NoAnswer::Declined)?;
     match reads_from(prepared, &machine, limits) {
@@ -325,6 +432,8 @@ fn run_reads_from(
                 violation,
                 records,
                 statistics,
+                further: Vec::new(),
+                stopped_early: None,
             })
         }
     }
@@ -425,6 +534,8 @@ fn explicit(prepared: &Prepared, machine: &Machine, limits: &Limits) -> Result<A
                 violation,
                 records,
                 statistics,
+                further: Vec::new(),
+                stopped_early: None,
             })
         }
     }

@@ -27,6 +27,10 @@ pub struct Limits {
     /// `--memory-limit`: the resident memory of lazysma's process above
     /// which the search stops ([`Stopped::MemoryLimit`]); `None` for none.
     pub memory: Option<u64>,
+    /// Go on after a violation (`verify --all-violations`): search again
+    /// without each property found, until the search finds no other one
+    /// ([`super::check`]).
+    pub all_violations: bool,
     /// How often [`Limits::check`] was called: it reads the resident
     /// memory on every [`MEMORY_READ_PERIOD`]-th call.
     pub checks: Arc<AtomicUsize>,
@@ -153,6 +157,26 @@ pub struct Statistics {
     pub events: usize,
     /// Wall time of the search in milliseconds.
     pub milliseconds: u64,
+}
+
+impl Statistics {
+    /// Adds what another search of the same program counted (the searches
+    /// of `verify --all-violations`); the search and its fallback are the
+    /// later one's.
+    pub fn add(&mut self, later: &Statistics) {
+        self.search = later.search;
+        self.fallback = later.fallback.or(self.fallback);
+        self.reads_from_classes += later.reads_from_classes;
+        self.witness_checks += later.witness_checks;
+        self.states += later.states;
+        self.moves += later.moves;
+        self.complete_executions += later.complete_executions;
+        self.blocked_executions += later.blocked_executions;
+        self.deadlocked_executions += later.deadlocked_executions;
+        self.awaiting_executions += later.awaiting_executions;
+        self.events += later.events;
+        self.milliseconds += later.milliseconds;
+    }
 }
 
 /// One step of a path: the move and the nondeterministic values it took.

@@ -7,6 +7,7 @@ pub mod memory;
 pub mod native;
 mod reach;
 pub mod sc_run;
+pub mod violations;
 
 use crate::backend::{
     BackendError, Busy, Cbmc, CbmcRun, Hold, Outcome, Progress, Property, ProverAnswer, RunOptions,
@@ -70,6 +71,11 @@ pub struct VerifyRequest {
     pub graph: Option<GraphFile>,
     /// `--repro` and `--litmus`: the reproductions to write of a violation.
     pub reproduction: crate::report::repro::ReproRequest,
+    /// `--all-violations`: go on after the first violation and report
+    /// every failing property once, each with its own checked witness
+    /// ([`violations`]). The run under SC beside a TSO/PSO run is left
+    /// out: CBMC's run under the model asked for finds them all.
+    pub all_violations: bool,
 }
 
 /// Runs the whole verify pipeline without printing: the report, and the
@@ -198,6 +204,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
         },
         has_loops: true,
         spin_loops: Vec::new(),
+        all_violations: None,
     }
 }
 
@@ -293,7 +300,8 @@ fn fail(report: &mut VerifyReport, verdict: Verdict, code: u8, message: String) 
 /// Runs translation, CBMC and the check, filling `report`. Returns extra
 /// text for the terminal (a rendered translation diagnostic), if any.
 fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String> {
-    let runs_under_sc = request.sc_run && request.options.sma.model() != MemoryModel::Sc;
+    let runs_under_sc =
+        request.sc_run && !request.all_violations && request.options.sma.model() != MemoryModel::Sc;
     let sc_keep = request
         .keep
         .as_deref()
@@ -443,7 +451,9 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         let cbmc_safe = runs
             .as_ref()
             .is_ok_and(|runs| matches!(runs.model.outcome, Outcome::Safe));
-        let awaited = cbmc_safe && request.deadlock_check && deadlock_possible;
+        // and so does CBMC's list of every violation
+        let cbmc_lists = definitive && request.all_violations;
+        let awaited = (cbmc_safe || cbmc_lists) && request.deadlock_check && deadlock_possible;
         let (answer, seconds) = if run.has_answered() || !definitive || awaited {
             run.finish()
         } else {
@@ -633,6 +643,7 @@ fn run_cbmc(
             .collect(),
         hold,
         busy,
+        every_failure_trace: request.all_violations,
         ..RunOptions::default()
     };
     let show_progress = !request.format.is_document() && std::io::stderr().is_terminal();
@@ -828,6 +839,21 @@ fn conclude(
         Outcome::Safe => {
             report.conclude(Verdict::Safe);
             report.message = report.values_cut_off();
+            if request.all_violations {
+                violations::gather(report, Vec::new(), None);
+            }
+        }
+        Outcome::Violated { property, trace } if request.all_violations => {
+            let blank = report.clone();
+            counterexample(request, report, property, trace, map, sma);
+            let further = further_counterexamples(run, property)
+                .map(|(property, trace)| {
+                    violations::explained(&blank, |scratch| {
+                        counterexample(request, scratch, property, trace, map, sma)
+                    })
+                })
+                .collect();
+            violations::gather(report, further, None);
         }
         Outcome::Violated { property, trace } => {
             counterexample(request, report, property, trace, map, sma)
@@ -854,6 +880,28 @@ fn conclude(
             );
         }
     }
+}
+
+/// The failing properties of `run` after `first`, with their traces, in
+/// CBMC's order, each property once ([`violations::property_key`]).
+fn further_counterexamples<'r>(
+    run: &'r CbmcRun,
+    first: &Property,
+) -> impl Iterator<Item = (&'r Property, &'r Trace)> {
+    let mut seen = vec![violations::property_key(&first.id, &first.description)];
+    let output = run.output.as_ref();
+    let traces = output
+        .into_iter()
+        .flat_map(|output| &output.further_failure_traces);
+    traces.filter_map(move |(id, trace)| {
+        let property = output?.properties.iter().flatten().find(|p| &p.id == id)?;
+        let key = violations::property_key(&property.id, &property.description);
+        if seen.contains(&key) {
+            return None;
+        }
+        seen.push(key);
+        Some((property, trace))
+    })
 }
 
 /// What to tell when the solver beside CBMC found that a property can
@@ -980,14 +1028,10 @@ pub fn render_translate_error(error: &TranslateError, color: bool) -> String {
     }
 }
 
-/// Prints the report of an option error (`--format json` or `sarif` with
-/// an unknown option or a bad value): a `bad-input` document like that of
-/// every other outcome, with `null` for what was not parsed (`file`,
-/// `model`, `sma`, `bounds`, `unwinding_assertions`, `check.model`; in
-/// SARIF no run properties but the verdict); `robustness` for `lazysma
-/// robust`, whose goal the document names. Returns the exit code.
-pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool) -> u8 {
-    let request = VerifyRequest {
+/// A request of nothing but `format` and the goal (`robustness`), for a
+/// report of what went wrong before the command line was parsed.
+fn bare_request(format: ReportFormat, robustness: bool) -> VerifyRequest {
+    VerifyRequest {
         file: PathBuf::new(),
         options: TranslateOptions::default(),
         cbmc: None,
@@ -1005,7 +1049,18 @@ pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool
         memory_limit: None,
         graph: None,
         reproduction: Default::default(),
-    };
+        all_violations: false,
+    }
+}
+
+/// Prints the report of an option error (`--format json` or `sarif` with
+/// an unknown option or a bad value): a `bad-input` document like that of
+/// every other outcome, with `null` for what was not parsed (`file`,
+/// `model`, `sma`, `bounds`, `unwinding_assertions`, `check.model`; in
+/// SARIF no run properties but the verdict); `robustness` for `lazysma
+/// robust`, whose goal the document names. Returns the exit code.
+pub fn report_option_error(message: &str, format: ReportFormat, robustness: bool) -> u8 {
+    let request = bare_request(format, robustness);
     let mut report = empty_report(&request);
     stop(&mut report, Verdict::BadInput, message.to_string());
     let document = match format {

@@ -63,6 +63,7 @@ impl NativeRun {
     pub fn start(request: &VerifyRequest) -> (NativeRun, ProgramForEngine) {
         let (timeout, robustness, deadlocks) =
             (request.timeout, request.robustness, request.deadlock_check);
+        let all_violations = request.all_violations;
         let command_started = request.started;
         let memory_limit = request.memory_limit;
         let stop = Arc::new(AtomicBool::new(false));
@@ -80,6 +81,7 @@ impl NativeRun {
                 robustness,
                 deadlocks,
                 memory: memory_limit,
+                all_violations,
                 ..Limits::default()
             };
             let prepared = receiver.recv().unwrap_or_else(|_| {
@@ -135,16 +137,16 @@ impl NativeRun {
     }
 }
 
-/// Whether the native engine's answer decides the program: a violation,
-/// or a safe verdict for which some execution ran to its end (every
-/// thread finished). A safe verdict where a bound, an assumption, an
+/// Whether the native engine's answer decides the program: a violation
+/// (with `--all-violations`, a list the search ended), or a safe verdict
+/// for which some execution ran to its end (every thread finished). A safe verdict where a bound, an assumption, an
 /// `exit` or a thread that waits for ever ended every execution may say
 /// nothing of the code after the cut: under `auto` the CBMC path, whose
 /// reachability run tells which bound cut what, answers then.
 pub fn is_definitive(answer: &Answer) -> bool {
     match answer {
         Answer::Safe(statistics, _) => statistics.complete_executions > 0,
-        Answer::Violation { .. } => true,
+        Answer::Violation { stopped_early, .. } => stopped_early.is_none(),
     }
 }
 
@@ -238,59 +240,97 @@ pub fn conclude(
             // what the CBMC path's reachability run warns of
             let show = (!request.format.is_document(), request.color);
             super::reach::warn_cut_offs(show, report, &cut_offs.into(), map);
+            if request.all_violations {
+                super::violations::gather(report, Vec::new(), None);
+            }
         }
         Answer::Violation {
-            violation, records, ..
+            violation,
+            records,
+            further,
+            stopped_early,
+            ..
         } => {
-            let function = map
-                .threads
-                .get(violation.slot)
-                .map_or("thread", |thread| thread.function.as_str());
-            let id = format!(
-                "thread{}_{function}.{}.native",
-                violation.slot, violation.kind
+            let blank = report.clone();
+            explain_violation(request, report, &violation, &records, map);
+            if request.all_violations {
+                let further = further
+                    .iter()
+                    .map(|found| {
+                        super::violations::explained(&blank, |scratch| {
+                            explain_violation(
+                                request,
+                                scratch,
+                                &found.violation,
+                                &found.records,
+                                map,
+                            )
+                        })
+                    })
+                    .collect();
+                let stopped = stopped_early.map(|why| why.to_string());
+                super::violations::gather(report, further, stopped);
+            }
+        }
+    }
+}
+
+/// Decodes, checks and explains one violation the native engine found
+/// into `report`, its property placed by the translation's property table.
+fn explain_violation(
+    request: &VerifyRequest,
+    report: &mut VerifyReport,
+    violation: &smc::semantics::machine::Violation,
+    records: &[crate::trace::records::Record],
+    map: &TranslationMap,
+) {
+    let function = map
+        .threads
+        .get(violation.slot)
+        .map_or("thread", |thread| thread.function.as_str());
+    let id = format!(
+        "thread{}_{function}.{}.native",
+        violation.slot, violation.kind
+    );
+    let mut property = PropertyReport::new(&id, &violation.description);
+    if violation.kind == smc::NOT_ROBUST {
+        property.kind = PropertyKind::NotRobust;
+    }
+    let endless_wait = match violation.kind {
+        smc::DEADLOCK => Some(PropertyKind::Deadlock),
+        smc::LIVENESS => Some(PropertyKind::Liveness),
+        _ => None,
+    };
+    if let Some(kind) = endless_wait {
+        // placed where its first waiting thread waits
+        property = PropertyReport::at(
+            map,
+            &id,
+            &violation.description,
+            kind,
+            violation.origin,
+            Some(violation.slot),
+        );
+    }
+    report.property = Some(property);
+    let model = request.options.sma.model();
+    match execution::build_typed(
+        records,
+        &map.locations,
+        &map.value_types,
+        record_format(model),
+    ) {
+        Ok(decoded) => explain(request, report, &decoded, map, model),
+        Err(error) => {
+            report.check.performed = true;
+            report.check.realisable = Some(false);
+            report.check.reason = Some(error.to_string());
+            fail(
+                report,
+                Verdict::CheckFailed,
+                exit::CHECK_FAILED,
+                format!("the native engine's trace cannot be decoded: {error}"),
             );
-            let mut property = PropertyReport::new(&id, &violation.description);
-            if violation.kind == smc::NOT_ROBUST {
-                property.kind = PropertyKind::NotRobust;
-            }
-            let endless_wait = match violation.kind {
-                smc::DEADLOCK => Some(PropertyKind::Deadlock),
-                smc::LIVENESS => Some(PropertyKind::Liveness),
-                _ => None,
-            };
-            if let Some(kind) = endless_wait {
-                // placed where its first waiting thread waits
-                property = PropertyReport::at(
-                    map,
-                    &id,
-                    &violation.description,
-                    kind,
-                    violation.origin,
-                    Some(violation.slot),
-                );
-            }
-            report.property = Some(property);
-            let model = request.options.sma.model();
-            match execution::build_typed(
-                &records,
-                &map.locations,
-                &map.value_types,
-                record_format(model),
-            ) {
-                Ok(decoded) => explain(request, report, &decoded, map, model),
-                Err(error) => {
-                    report.check.performed = true;
-                    report.check.realisable = Some(false);
-                    report.check.reason = Some(error.to_string());
-                    fail(
-                        report,
-                        Verdict::CheckFailed,
-                        exit::CHECK_FAILED,
-                        format!("the native engine's trace cannot be decoded: {error}"),
-                    );
-                }
-            }
         }
     }
 }

@@ -3,9 +3,9 @@
 //! fence advice, bounds and CBMC's time. ANSI colours only when asked.
 
 use super::document::{
-    AnsweringEngine, CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal, NativeSearch,
-    PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport, WarningReport,
-    WitnessSource,
+    AllViolations, AnsweringEngine, CycleStep, DeadlockCheck, FenceAdvice, FreeReport, Goal,
+    NativeSearch, PropertyKind, PropertyReport, StepKind, StepReport, Verdict, VerifyReport,
+    WarningReport, WitnessSource,
 };
 use crate::options::SmaImplementation;
 use std::fmt::Write as _;
@@ -43,10 +43,30 @@ impl Style {
     }
 }
 
-/// The text report.
+/// The text report: with the further violations of `--all-violations`,
+/// each violation in turn under a header `Violation 2 of 3`, then one
+/// footer.
 pub fn render(report: &VerifyReport, color: bool) -> String {
     let style = Style { color };
     let mut out = String::new();
+    let violations = report.each_violation();
+    if violations.len() > 1 {
+        for (at, violation) in violations.iter().enumerate() {
+            let header = format!("Violation {} of {}", at + 1, violations.len());
+            let gap = if at == 0 { "" } else { "\n" };
+            let _ = writeln!(out, "{gap}{}", style.bold(&format!("=== {header} ===")));
+            body(&mut out, violation, &style);
+        }
+    } else if !body(&mut out, report, &style) {
+        return out;
+    }
+    footer(&mut out, report, &style);
+    out
+}
+
+/// The headline, witness and diagnosis of the report's verdict; `false`
+/// for a run without a verdict, whose headline is all there is.
+fn body(out: &mut String, report: &VerifyReport, style: &Style) -> bool {
     let model = report.model.to_string();
     let unreached = report
         .reach
@@ -114,12 +134,10 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
                 cut_off_clause(report)
             );
         }
-        Verdict::Violation | Verdict::UncheckedViolation => {
-            headline(&mut out, report, &style, &model)
-        }
-        Verdict::UnwindingBound => unwinding_headline(&mut out, report, &style, &model),
+        Verdict::Violation | Verdict::UncheckedViolation => headline(out, report, style, &model),
+        Verdict::UnwindingBound => unwinding_headline(out, report, style, &model),
         Verdict::CheckFailed => {
-            headline(&mut out, report, &style, &model);
+            headline(out, report, style, &model);
             let _ = writeln!(
                 out,
                 "\n{} the counterexample CBMC found is NOT realisable under {} according to the native check ({}).\n\
@@ -137,7 +155,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
                 style.red("error:"),
                 report.message.as_deref().unwrap_or("verification failed")
             );
-            return out;
+            return false;
         }
     }
     if let Some(witness) = &report.witness {
@@ -152,12 +170,12 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
         let failure = witness
             .fails_after_step
             .map(|after| (after, failure_cells(report, &witness.steps)));
-        table(&mut out, &witness.steps, failure, &style);
-        frees(&mut out, &witness.frees);
+        table(out, &witness.steps, failure, style);
+        frees(out, &witness.frees);
     }
     if let Some(diagnosis) = &report.diagnosis {
         let _ = writeln!(out, "\n{} {}", style.bold("Diagnosis:"), diagnosis.summary);
-        cycle(&mut out, &diagnosis.cycle, &report.model.to_string());
+        cycle(out, &diagnosis.cycle, &report.model.to_string());
         for reordering in &diagnosis.reorderings {
             let _ = writeln!(out, "  - {}", reordering.explanation);
         }
@@ -165,8 +183,7 @@ pub fn render(report: &VerifyReport, color: bool) -> String {
             let _ = writeln!(out, "  {} {}", style.cyan("fix:"), fence_advice(fence));
         }
     }
-    footer(&mut out, report, &style);
-    out
+    true
 }
 
 /// The happens-before cycle, one access a line with the relation that
@@ -395,6 +412,9 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
             style.dim(&format!("kept: {}{sc_program}", kept.program))
         );
     }
+    if let Some(all) = &report.all_violations {
+        all_violations_note(out, all, style);
+    }
     if report.verdict == Verdict::Safe {
         let _ = writeln!(out, "{}", style.dim(&safe_note(report)));
         if report.deadlock == DeadlockCheck::NotChecked && report.goal == Goal::Assertions {
@@ -409,6 +429,35 @@ fn footer(out: &mut String, report: &VerifyReport, style: &Style) {
                 "{} {}",
                 style.yellow("warning:"),
                 unreached_note(report)
+            );
+        }
+    }
+}
+
+/// How many properties `--all-violations` found failing, and whether the
+/// list may be incomplete.
+fn all_violations_note(out: &mut String, all: &AllViolations, style: &Style) {
+    let properties = match all.count {
+        1 => "1 property fails".to_string(),
+        count => format!("{count} properties fail"),
+    };
+    match &all.stopped {
+        None if all.count > 0 => {
+            let _ = writeln!(
+                out,
+                "{}",
+                style.dim(&format!(
+                    "all violations: {properties}; the search covered every execution within the bounds"
+                ))
+            );
+        }
+        None => {}
+        Some(why) => {
+            let _ = writeln!(
+                out,
+                "{} all violations: {properties} so far; the search stopped before it covered every execution ({why}): \
+                 the list may be incomplete",
+                style.yellow("warning:")
             );
         }
     }

@@ -52,6 +52,7 @@ fn safe_report(
         deadlock: super::super::document::DeadlockCheck::Checked,
         has_loops: true,
         spin_loops: Vec::new(),
+        all_violations: None,
     }
 }
 
@@ -234,4 +235,47 @@ fn colours_only_when_asked() {
     let off = Style { color: false };
     assert!(on.red("x").contains("\x1b["));
     assert_eq!(off.red("x"), "x");
+}
+
+/// A report of two violations of `--all-violations`, its list `complete`
+/// or stopped at the time limit.
+fn two_violations(complete: bool) -> VerifyReport {
+    use super::super::document::{AllViolations, ViolationReport};
+    let mut report = safe_report(
+        SmaImplementation::Etso,
+        crate::options::Bounds::default(),
+        false,
+    );
+    report.conclude(Verdict::Violation);
+    report.property = Some(PropertyReport::new("main.assertion.1", "p.c:3: assert(x);"));
+    let mut further = ViolationReport::of(&report);
+    further.property = Some(PropertyReport::new("main.assertion.2", "p.c:4: assert(y);"));
+    report.all_violations = Some(AllViolations {
+        complete,
+        stopped: (!complete).then(|| "the time limit was reached".to_string()),
+        count: 2,
+        further: vec![further],
+    });
+    report
+}
+
+#[test]
+fn every_violation_is_shown_in_turn_and_an_early_stop_is_told() {
+    let text = render(&two_violations(true), false);
+    let first = text.find("Violation 1 of 2").expect("the first header");
+    let second = text.find("Violation 2 of 2").expect("the second header");
+    let own = text.find("(property main.assertion.1)").expect("the first");
+    let other = text
+        .find("(property main.assertion.2)")
+        .expect("the second");
+    assert!(first < own && own < second && second < other, "{text}");
+    assert!(text.contains("all violations: 2 properties fail; the search covered"));
+    assert!(!text.contains("may be incomplete"));
+    // one footer for both
+    assert_eq!(text.matches("bounds: ").count(), 1, "{text}");
+    let stopped = render(&two_violations(false), false);
+    assert!(
+        stopped.contains("(the time limit was reached): the list may be incomplete"),
+        "{stopped}"
+    );
 }

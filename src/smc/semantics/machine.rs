@@ -83,6 +83,12 @@ pub struct Machine<'a> {
     /// path's reachability run does.
     pub allocation_cut_offs:
         std::sync::Mutex<std::collections::BTreeMap<OriginId, AllocationCutOff>>,
+    /// The properties found violated already, by thread slot and
+    /// description (`verify --all-violations` searches again without
+    /// them): an assertion among them holds, and any other check among
+    /// them cuts the execution off, as the printed program's assumption
+    /// after the check does.
+    pub found: Vec<(usize, String)>,
 }
 
 /// How the heap bounds cut executions off at one allocation.
@@ -141,7 +147,16 @@ impl<'a> Machine<'a> {
             pointer_cut_offs: Default::default(),
             loop_cut_offs: Default::default(),
             allocation_cut_offs: Default::default(),
+            found: Vec::new(),
         }
+    }
+
+    /// Whether thread `slot`'s property `description` is among those
+    /// found violated already ([`Machine::found`]).
+    pub fn was_found(&self, slot: usize, description: &str) -> bool {
+        self.found
+            .iter()
+            .any(|(found, text)| *found == slot && text == description)
     }
 
     /// The state before main's first statement.
@@ -225,6 +240,23 @@ impl<'a> Machine<'a> {
     /// [`Machine::apply`] on `state` itself, which the move leaves as far
     /// as it went (a replay keeps the records up to a violation).
     pub fn apply_in_place(
+        &self,
+        state: &mut State,
+        step: Move,
+        choices: &mut dyn Choices,
+    ) -> Step<Outcome<()>> {
+        Ok(match self.apply_checking(state, step, choices)? {
+            Outcome::Violated(violation)
+                if self.was_found(violation.slot, &violation.description) =>
+            {
+                Outcome::CutOff
+            }
+            other => other,
+        })
+    }
+
+    /// [`Machine::apply_in_place`] with every property checked.
+    fn apply_checking(
         &self,
         state: &mut State,
         step: Move,
@@ -390,7 +422,8 @@ impl<'a> Machine<'a> {
                     condition,
                     description,
                 }) => {
-                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
+                    let found = self.was_found(slot, description);
+                    if !found && !self.truth(state, slot, condition, choices).map_err(fail)? {
                         return Ok(Outcome::Violated(Violation {
                             slot,
                             description: description.clone(),
