@@ -691,6 +691,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         memory_limit: arguments
             .memory_limit
             .or_else(lazysma::verify::memory::default_limit),
+        estimate: report_format(arguments.format) == lazysma::verify::ReportFormat::Json,
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -725,6 +726,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         memory_limit: arguments
             .memory_limit
             .or_else(lazysma::verify::memory::default_limit),
+        estimate: report_format(arguments.format) == lazysma::verify::ReportFormat::Json,
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

@@ -11,8 +11,10 @@
 //! the statement to blame.
 
 pub mod decline;
+pub mod estimate;
 pub mod explicit;
 pub mod interpreter;
+pub mod progress;
 pub mod replay;
 pub mod rf;
 pub mod search;
