@@ -133,11 +133,16 @@ mod tests {
         }
     }
 
-    /// An irregular tree: a node's number of children (0 to 3) follows
-    /// from its label, and below depth 7 it has none.
+    /// An irregular tree: a node's number of children (1 to 3 near the
+    /// root, 0 to 3 below) follows from its label, and at depth 7 it has
+    /// none.
     fn irregular((level, label): Node) -> Result<Vec<Node>, Infallible> {
         let mut mixed = Rng::new(label);
-        let count = if level < 7 { mixed.below(4) } else { 0 };
+        let count = match level {
+            0..2 => 1 + mixed.below(3),
+            2..7 => mixed.below(4),
+            _ => 0,
+        };
         Ok((0..count as u64)
             .map(|child| (level + 1, label.wrapping_mul(7919).wrapping_add(child + 1)))
             .collect())

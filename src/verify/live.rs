@@ -151,8 +151,9 @@ fn frame(drawn: usize, lines: &[String], width: usize) -> String {
     text
 }
 
-/// The native engine's line: `native: 1,234 classes (5,600/s), about
-/// 40,000 in all (estimate), 3 s`.
+/// The native engine's line: `native: 1,234 classes (5,600/s), at most
+/// about 40,000 (estimate), 3 s` (the estimate is of an upper bound, see
+/// `smc::rf::probe`).
 pub fn native_line(snapshot: &Snapshot) -> String {
     let seconds = snapshot.elapsed.as_secs();
     let estimate = snapshot.estimate.map(thousands);
@@ -187,7 +188,7 @@ pub fn native_line(snapshot: &Snapshot) -> String {
             }
             match (snapshot.phase, snapshot.estimate) {
                 (Phase::ReadsFrom, Some(total)) if snapshot.explored() as u64 <= total => {
-                    doing.push_str(&format!(", about {} in all (estimate)", thousands(total)));
+                    doing.push_str(&format!(", at most about {} (estimate)", thousands(total)));
                 }
                 (Phase::ReadsFrom, Some(total)) => {
                     doing.push_str(&format!(", past the estimate of {}", thousands(total)));
@@ -252,7 +253,7 @@ mod tests {
         let line = native_line(&snapshot(Phase::ReadsFrom, 1234, Some(40_000)));
         assert_eq!(
             line,
-            "native: 1,234 classes (494/s), about 40,000 in all (estimate), 3 s"
+            "native: 1,234 classes (494/s), at most about 40,000 (estimate), 3 s"
         );
         let past = native_line(&snapshot(Phase::ReadsFrom, 50_000, Some(40_000)));
         assert!(past.contains("past the estimate of 40,000"), "{past}");

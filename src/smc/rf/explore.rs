@@ -16,7 +16,6 @@
 use super::event::{Event, Key, Source};
 use super::mutation::{Mutation, Trace};
 use super::oracle::{Verdict, witness};
-use super::probe;
 use super::run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
 use crate::options::MemoryModel;
 use crate::smc::progress::Phase;
@@ -124,7 +123,6 @@ pub fn explore_collecting(
     limits: &Limits,
     collect: bool,
 ) -> Result<(RfFound, Statistics, Vec<Vec<i64>>), RfStopped> {
-    let estimate = limits.estimate.then(|| probe::estimate(machine, limits));
     if let Some(progress) = &limits.progress {
         progress.enter(Phase::ReadsFrom);
     }
@@ -135,7 +133,6 @@ pub fn explore_collecting(
     let mut statistics = explorer.statistics;
     statistics.milliseconds = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     statistics.per_second = rate(statistics.reads_from_classes, started.elapsed());
-    statistics.estimate = estimate.flatten();
     if let Some(progress) = &limits.progress {
         progress.set_classes(statistics.reads_from_classes);
     }
