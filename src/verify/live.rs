@@ -108,15 +108,11 @@ impl Drop for LiveLines {
 /// erases them.
 fn draw_until_stopped(shared: &Shared, stopped: &mpsc::Receiver<()>) {
     let mut drawn = 0;
-    loop {
-        match stopped.recv_timeout(REFRESH) {
-            Err(RecvTimeoutError::Timeout) => {
-                let lines = shared.lines();
-                write_stderr(&frame(drawn, &lines, terminal_width()));
-                drawn = lines.len();
-            }
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
-        }
+    // a message or the sender dropped ends it
+    while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(REFRESH) {
+        let lines = shared.lines();
+        write_stderr(&frame(drawn, &lines, terminal_width()));
+        drawn = lines.len();
     }
     write_stderr(&frame(drawn, &[], DEFAULT_WIDTH));
 }

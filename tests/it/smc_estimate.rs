@@ -72,7 +72,11 @@ fn probes_of_small_programs_estimate_their_classes() {
 fn the_same_seed_gives_the_same_estimate_and_another_may_not() {
     let path = repository().join("examples/dekker.c");
     let (prepared, _) = explored(&path, "sc");
-    assert_eq!(estimate(&prepared, 8, 3), estimate(&prepared, 8, 3));
+    let figures = |estimate: ClassEstimate| (estimate.classes, estimate.probes);
+    assert_eq!(
+        figures(estimate(&prepared, 8, 3)),
+        figures(estimate(&prepared, 8, 3))
+    );
     let seeds: Vec<u64> = (0..6)
         .map(|seed| estimate(&prepared, 2, seed).classes)
         .collect();

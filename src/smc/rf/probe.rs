@@ -32,7 +32,7 @@ pub const PROBES: usize = 32;
 pub const PROBE_TIME: Duration = Duration::from_millis(100);
 
 /// The seed of the probes' choices.
-const SEED: u64 = 0x5EED_0F_C1A55E5;
+const SEED: u64 = 0x5EED_0FC1_A55E_5EED;
 
 /// The estimated number of reads-from classes of `machine`'s program;
 /// `None` when no probe finished (the search was stopped, or a probe met
