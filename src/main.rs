@@ -710,6 +710,7 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
             litmus: arguments.litmus.clone(),
         },
         all_violations: arguments.all_violations,
+        estimate: report_format(arguments.format) == lazysma::verify::ReportFormat::Json,
     };
     // SIGTERM and SIGINT stop CBMC and remove the temporary files before
     // lazysma ends by the signal
@@ -745,6 +746,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         graph: None,
         reproduction: Default::default(),
         all_violations: false,
+        estimate: report_format(arguments.format) == lazysma::verify::ReportFormat::Json,
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

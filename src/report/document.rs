@@ -387,6 +387,25 @@ pub struct NativeStatistics {
     pub awaiting_executions: usize,
     /// Visible events the thread steps issued.
     pub events: usize,
+    /// What the search explored per second: reads-from classes
+    /// (`rf-smc`) or states (`explicit`).
+    pub per_second: u64,
+    /// The estimate of the number of reads-from classes that random
+    /// probes made before RF-SMC searched, when one was asked for (the
+    /// JSON report, the live line on a terminal) and a probe finished.
+    pub estimate: Option<ClassEstimateReport>,
+}
+
+/// Random probes' estimate of the number of reads-from classes
+/// (Knuth's estimator, see `docs/native-engine.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ClassEstimateReport {
+    /// The estimated number of classes, at least 1.
+    pub classes: u64,
+    /// The probes it averages.
+    pub probes: usize,
+    /// The time the probes took.
+    pub milliseconds: u64,
 }
 
 /// The native check in report form.

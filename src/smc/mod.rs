@@ -11,8 +11,10 @@
 //! the statement to blame.
 
 pub mod decline;
+pub mod estimate;
 pub mod explicit;
 pub mod interpreter;
+pub mod progress;
 pub mod replay;
 pub mod rf;
 pub mod search;
@@ -360,6 +362,24 @@ pub fn final_memories(
     Ok((answer, finals))
 }
 
+/// RF-SMC's estimate of the number of reads-from classes of a prepared
+/// program from `budget`'s random probes with `seed` (see `rf::probe`;
+/// [`check`] makes one itself with [`Limits::estimate`]); `None` when no
+/// probe finished or the engine does not take the program to RF-SMC.
+pub fn estimate_classes(
+    prepared: &Prepared,
+    limits: &Limits,
+    budget: estimate::Budget,
+    seed: u64,
+) -> Option<search::ClassEstimate> {
+    let machine = machine(prepared, &prepared.sequential);
+    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth).ok()?;
+    if machine.uses_heap {
+        return None;
+    }
+    rf::probe::estimate_within(&machine, limits, budget, seed)
+}
+
 fn reads_from(
     prepared: &Prepared,
     machine: &Machine,
@@ -385,7 +405,16 @@ fn run_reads_from(
         std::thread::Builder::new()
             .stack_size(RF_STACK)
             .spawn_scoped(scope, || {
-                rf::explore::explore_collecting(machine, limits, collect)
+                let estimate = limits
+                    .estimate
+                    .then(|| rf::probe::estimate(machine, limits))
+                    .flatten();
+                rf::explore::explore_collecting(machine, limits, collect).map(
+                    |(found, mut statistics, finals)| {
+                        statistics.estimate = estimate;
+                        (found, statistics, finals)
+                    },
+                )
             })
             .map(|handle| handle.join())
     });

@@ -3,6 +3,7 @@
 //! answer ([`Stopped`]), and a step of the path to a violation
 //! ([`PathStep`]).
 
+use super::progress::Progress;
 use super::semantics::machine::{Move, Unsupported};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -34,6 +35,12 @@ pub struct Limits {
     /// How often [`Limits::check`] was called: it reads the resident
     /// memory on every [`MEMORY_READ_PERIOD`]-th call.
     pub checks: Arc<AtomicUsize>,
+    /// Where the search shows how far it got, when someone watches (the
+    /// live line of `verify`); `None` costs nothing.
+    pub progress: Option<Arc<Progress>>,
+    /// Probe the reads-from tree before RF-SMC searches it, for an
+    /// estimate of the number of classes (see `rf::probe`).
+    pub estimate: bool,
 }
 
 /// How often [`Limits::check`] reads the resident memory: reading it
@@ -157,6 +164,33 @@ pub struct Statistics {
     pub events: usize,
     /// Wall time of the search in milliseconds.
     pub milliseconds: u64,
+    /// What the search explored per second of its wall time: classes
+    /// (RF-SMC) or states (explicit search).
+    pub per_second: u64,
+    /// The estimate of the number of reads-from classes made before
+    /// RF-SMC searched, when asked for ([`Limits::estimate`]).
+    pub estimate: Option<ClassEstimate>,
+}
+
+/// Random probes' estimate of the number of reads-from classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ClassEstimate {
+    /// The estimated number of classes (at least 1).
+    pub classes: u64,
+    /// The probes averaged.
+    pub probes: usize,
+    /// The time the probes took, in milliseconds.
+    pub milliseconds: u64,
+}
+
+/// `explored` things in `elapsed`, per second (rounded; `explored`
+/// itself when the search took no measurable time).
+pub fn rate(explored: usize, elapsed: std::time::Duration) -> u64 {
+    let seconds = elapsed.as_secs_f64();
+    if seconds < 1e-6 {
+        return explored as u64;
+    }
+    (explored as f64 / seconds).round() as u64
 }
 
 impl Statistics {

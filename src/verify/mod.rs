@@ -3,6 +3,7 @@
 //! natively, report.
 
 mod graph;
+pub mod live;
 pub mod memory;
 pub mod native;
 mod reach;
@@ -30,7 +31,6 @@ use crate::trace::records::Assignment;
 use crate::translate::{TranslateError, Translation};
 pub use graph::GraphFile;
 use sc_run::{ScProgram, ScRun};
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -76,6 +76,11 @@ pub struct VerifyRequest {
     /// ([`violations`]). The run under SC beside a TSO/PSO run is left
     /// out: CBMC's run under the model asked for finds them all.
     pub all_violations: bool,
+    /// Estimate the number of reads-from classes before the native
+    /// engine's search (random probes, see `smc::rf::probe`), for the
+    /// report's native statistics; the live line on a terminal asks for
+    /// it too.
+    pub estimate: bool,
 }
 
 /// Runs the whole verify pipeline without printing: the report, and the
@@ -424,10 +429,14 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             .filter(|_| sc_program.is_some())
             .map(|sc_keep| sc_keep.display().to_string()),
     });
+    // the engines' live lines from here on (dropped, so erased, before
+    // anything else is printed)
+    let mut live = live::wanted(request.format)
+        .then(|| live::LiveLines::start(native.as_ref().and_then(native::NativeRun::progress)));
     if request.engine == Engine::Smc || native.as_ref().is_some_and(native::NativeRun::has_answered)
     {
         if let Some(run) = native.take() {
-            native_only(request, report, run, &translation.map);
+            native_only(request, report, run, &translation.map, live);
         }
         return None;
     }
@@ -435,7 +444,13 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         answered: run.answered(),
         searching: run.searching(),
     });
-    let runs = run_cbmc(request, &sequential, sc_program.as_ref(), native_flags);
+    let runs = run_cbmc(
+        request,
+        &sequential,
+        sc_program.as_ref(),
+        native_flags,
+        live.as_ref(),
+    );
     // the native engine searched every execution within the bounds for a
     // deadlock and found none
     let mut native_safe = false;
@@ -459,6 +474,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         } else {
             run.stop()
         };
+        drop(live.take());
         report.native = Some(native::native_report(&answer, seconds));
         native_safe = matches!(answer, Ok(crate::smc::Answer::Safe(..)));
         // a safe verdict with every execution cut off yields to CBMC's
@@ -470,6 +486,7 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
             return None;
         }
     }
+    drop(live);
     let runs = match runs {
         Ok(runs) => runs,
         Err(error) => {
@@ -536,8 +553,10 @@ fn native_only(
     report: &mut VerifyReport,
     run: native::NativeRun,
     map: &TranslationMap,
+    live: Option<live::LiveLines>,
 ) {
     let (answer, seconds) = run.finish();
+    drop(live);
     report.native = Some(native::native_report(&answer, seconds));
     report.engine = AnsweringEngine::Smc;
     match answer {
@@ -603,6 +622,7 @@ fn run_cbmc(
     program: &Path,
     sc_program: Option<&ScProgram>,
     native: Option<NativeFlags>,
+    live: Option<&live::LiveLines>,
 ) -> Result<Runs, BackendError> {
     let busy = native
         .as_ref()
@@ -646,16 +666,18 @@ fn run_cbmc(
         every_failure_trace: request.all_violations,
         ..RunOptions::default()
     };
-    let show_progress = !request.format.is_document() && std::io::stderr().is_terminal();
-    let mut model_progress = |progress: Progress| show_cbmc_progress("cbmc", &progress);
-    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress {
-        Some(&mut model_progress)
-    } else {
-        None
+    let mut model_progress = |progress: Progress| {
+        if let Some(live) = live {
+            live.show_cbmc("cbmc", &progress);
+        }
+    };
+    let callback: Option<&mut dyn FnMut(Progress)> = match live {
+        Some(_) => Some(&mut model_progress),
+        None => None,
     };
     let run = cbmc.run(program, &options, callback);
-    if show_progress {
-        crate::output::eprint("\r\x1b[K");
+    if let Some(live) = live {
+        live.clear_cbmc();
     }
     let model = run?;
     if answered_natively() {
@@ -667,15 +689,18 @@ fn run_cbmc(
             sc_violation: None,
         });
     }
-    let mut sc_progress = |progress: Progress| show_cbmc_progress("cbmc under SC", &progress);
-    let callback: Option<&mut dyn FnMut(Progress)> = if show_progress {
-        Some(&mut sc_progress)
-    } else {
-        None
+    let mut sc_progress = |progress: Progress| {
+        if let Some(live) = live {
+            live.show_cbmc("cbmc under SC", &progress);
+        }
+    };
+    let callback: Option<&mut dyn FnMut(Progress)> = match live {
+        Some(_) => Some(&mut sc_progress),
+        None => None,
     };
     let sc_violation = sc_run.and_then(|sc_run| sc_run.finish(&model, callback));
-    if show_progress {
-        crate::output::eprint("\r\x1b[K");
+    if let Some(live) = live {
+        live.clear_cbmc();
     }
     Ok(Runs {
         cbmc,
@@ -750,18 +775,6 @@ fn translate_within_limit(
             }
         }
     }
-}
-
-/// Shows a CBMC run's progress on the terminal's last line.
-fn show_cbmc_progress(label: &str, progress: &Progress) {
-    let mut stderr = std::io::stderr();
-    let _ = write!(
-        stderr,
-        "\r\x1b[K{label}: {} s ({})",
-        progress.elapsed.as_secs(),
-        progress.phase.name()
-    );
-    let _ = stderr.flush();
 }
 
 /// The report of `run` by `cbmc`, with `sat_solver` beside or instead of
@@ -1050,6 +1063,7 @@ fn bare_request(format: ReportFormat, robustness: bool) -> VerifyRequest {
         graph: None,
         reproduction: Default::default(),
         all_violations: false,
+        estimate: false,
     }
 }
 

@@ -11,16 +11,18 @@ use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::properties::PropertyKind;
 use crate::passes::{SequentialProgram, TranslationMap};
 use crate::report::document::{
-    DeadlockCheck, NativeReport, NativeStatistics, PropertyReport, ReachReport, Verdict,
+    ClassEstimateReport, DeadlockCheck, NativeReport, NativeStatistics, PropertyReport,
+    ReachReport, Verdict,
 };
 use crate::report::kinds::{AnsweringEngine, NativeOutcome, NativeSearch};
+use crate::smc::progress::{Phase, Progress};
 use crate::smc::search::SearchKind;
 use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
 use crate::trace::execution;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread::{self, JoinHandle};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The native engine running on its own thread.
 pub struct NativeRun {
@@ -31,6 +33,8 @@ pub struct NativeRun {
     answered: Arc<AtomicBool>,
     /// Set while it runs (see [`crate::backend::Busy`]).
     searching: Arc<AtomicBool>,
+    /// Its progress counters, when a live line shows them.
+    progress: Option<Arc<Progress>>,
 }
 
 /// Where the translation hands the native engine the program its passes
@@ -72,6 +76,10 @@ impl NativeRun {
         let (sender, receiver) = mpsc::channel();
         let (stop_flag, answered_flag) = (Arc::clone(&stop), Arc::clone(&answered));
         let searching_flag = Arc::clone(&searching);
+        let live = super::live::wanted(request.format);
+        let progress = live.then(|| Arc::new(Progress::new()));
+        let estimate = request.estimate || live;
+        let progress_counters = progress.clone();
         let handle = thread::spawn(move || {
             let started = Instant::now();
             let limits = Limits {
@@ -82,6 +90,8 @@ impl NativeRun {
                 deadlocks,
                 memory: memory_limit,
                 all_violations,
+                progress: progress_counters,
+                estimate,
                 ..Limits::default()
             };
             let prepared = receiver.recv().unwrap_or_else(|_| {
@@ -94,6 +104,9 @@ impl NativeRun {
                 answered_flag.store(true, Ordering::Relaxed);
             }
             searching_flag.store(false, Ordering::Relaxed);
+            if let Some(progress) = &limits.progress {
+                progress.enter(Phase::Finished);
+            }
             (answer, started.elapsed().as_secs_f64())
         });
         let run = NativeRun {
@@ -101,6 +114,7 @@ impl NativeRun {
             stop,
             answered,
             searching,
+            progress,
         };
         (run, ProgramForEngine { sender })
     }
@@ -120,8 +134,21 @@ impl NativeRun {
         self.answered.load(Ordering::Relaxed)
     }
 
-    /// Its answer, waiting for it.
+    /// Its progress counters, when a live line is to show them.
+    pub fn progress(&self) -> Option<Arc<Progress>> {
+        self.progress.clone()
+    }
+
+    /// Its answer, waiting for it; SIGTERM or SIGINT stop it meanwhile.
     pub fn finish(self) -> (Result<Answer, NoAnswer>, f64) {
+        if crate::interrupt::is_installed() {
+            while !self.handle.is_finished() {
+                if crate::interrupt::received() {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+                thread::sleep(INTERRUPT_POLL);
+            }
+        }
         self.handle.join().unwrap_or_else(|_| {
             (
                 Err(NoAnswer::Failed("the native engine panicked".into())),
@@ -136,6 +163,9 @@ impl NativeRun {
         self.finish()
     }
 }
+
+/// How often a wait for the native engine looks whether a signal came.
+const INTERRUPT_POLL: Duration = Duration::from_millis(10);
 
 /// Whether the native engine's answer decides the program: a violation
 /// (with `--all-violations`, a list the search ended), or a safe verdict
@@ -190,6 +220,12 @@ fn statistics_report(statistics: Statistics) -> NativeStatistics {
         deadlocked_executions: statistics.deadlocked_executions,
         awaiting_executions: statistics.awaiting_executions,
         events: statistics.events,
+        per_second: statistics.per_second,
+        estimate: statistics.estimate.map(|estimate| ClassEstimateReport {
+            classes: estimate.classes,
+            probes: estimate.probes,
+            milliseconds: estimate.milliseconds,
+        }),
     }
 }
 

@@ -14,6 +14,7 @@ mod idioms;
 mod robust_cli;
 mod smc_engine;
 mod smc_private_data;
+mod smc_progress;
 mod verify_bench;
 mod verify_bounds_report;
 mod verify_exit_codes;

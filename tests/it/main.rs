@@ -37,4 +37,5 @@ mod sarif_locations;
 mod sma_differential;
 mod sma_invariants;
 mod sma_litmus;
+mod smc_estimate;
 mod smc_rf_props;

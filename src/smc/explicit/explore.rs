@@ -6,7 +6,8 @@
 
 use super::reduction::Footprints;
 use crate::smc::interpreter::eval::Choices;
-use crate::smc::search::{Limits, PathStep, SearchKind, Statistics, Stopped};
+use crate::smc::progress::Phase;
+use crate::smc::search::{Limits, PathStep, SearchKind, Statistics, Stopped, rate};
 use crate::smc::semantics::machine::{Machine, Move, Outcome, State, Status, Violation};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -88,8 +89,16 @@ struct Frame {
     via: Option<PathStep>,
 }
 
+/// How many states the search reaches between two stores into its
+/// progress counter: a state costs little, and a reader looks a few
+/// times a second.
+const PROGRESS_PERIOD: usize = 64;
+
 /// Searches every execution of `machine`.
 pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics), Stopped> {
+    if let Some(progress) = &limits.progress {
+        progress.enter(Phase::Explicit);
+    }
     let started = Instant::now();
     let mut statistics = Statistics {
         search: SearchKind::Explicit,
@@ -128,6 +137,11 @@ pub fn explore(machine: &Machine, limits: &Limits) -> Result<(Found, Statistics)
         statistics.states += 1;
         if statistics.states > limits.max_states {
             return Err(Stopped::TooManyStates(limits.max_states));
+        }
+        if let Some(progress) = &limits.progress
+            && statistics.states.is_multiple_of(PROGRESS_PERIOD)
+        {
+            progress.set_states(statistics.states);
         }
         match successors(machine, &footprints, &state, limits, &mut statistics)? {
             Err((violation, last)) => {
@@ -180,6 +194,7 @@ impl std::hash::BuildHasher for FixedState {
 
 fn finish(mut statistics: Statistics, started: Instant) -> Statistics {
     statistics.milliseconds = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    statistics.per_second = rate(statistics.states, started.elapsed());
     statistics
 }
 

@@ -18,7 +18,8 @@ use super::mutation::{Mutation, Trace};
 use super::oracle::{Verdict, witness};
 use super::run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
 use crate::options::MemoryModel;
-use crate::smc::search::{Limits, NOT_ROBUST, PathStep, SearchKind, Statistics, Stopped};
+use crate::smc::progress::Phase;
+use crate::smc::search::{Limits, NOT_ROBUST, PathStep, SearchKind, Statistics, Stopped, rate};
 use crate::smc::semantics::machine::{Machine, State, Violation};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -51,7 +52,7 @@ pub enum RfFound {
 }
 
 /// A schedule (τ', RF', σ', mrk') of Algorithm 3.
-struct Schedule {
+pub(super) struct Schedule {
     /// τ' with each read's source: RF'.
     events: Vec<Event>,
     /// The schedule set of each event's prefix, by key.
@@ -76,7 +77,7 @@ struct ScheduleSet {
     closed: bool,
 }
 
-struct Explorer<'m, 'a> {
+pub(super) struct Explorer<'m, 'a> {
     machine: &'m Machine<'a>,
     limits: &'m Limits,
     threads: usize,
@@ -85,9 +86,23 @@ struct Explorer<'m, 'a> {
     statistics: Statistics,
     /// The final memory of each complete execution, when collected.
     finals: Option<Vec<Vec<i64>>>,
+    /// A probe of the estimate (`probe.rs`) expands one schedule at a
+    /// time: a realisable violation is filed like any schedule, not
+    /// explored at once.
+    probing: bool,
 }
 
 type Call = Result<Option<RfFound>, RfStopped>;
+
+/// One schedule expanded: a violation, or its extension's events (in
+/// order) with the schedule set of each of its mutable reads.
+pub(super) enum Expanded {
+    Found(RfFound),
+    Extended {
+        extension: Vec<Key>,
+        sets: HashMap<Key, usize>,
+    },
+}
 
 fn diverged(what: String) -> RfStopped {
     RfStopped::Abort(Abort::Fallback(
@@ -108,31 +123,62 @@ pub fn explore_collecting(
     limits: &Limits,
     collect: bool,
 ) -> Result<(RfFound, Statistics, Vec<Vec<i64>>), RfStopped> {
+    if let Some(progress) = &limits.progress {
+        progress.enter(Phase::ReadsFrom);
+    }
     let started = Instant::now();
-    let initial_state = machine.initial(false);
-    let mut explorer = Explorer {
-        machine,
-        limits,
-        threads: initial_state.threads.len(),
-        initial: initial_state.memory,
-        sets: Vec::new(),
-        statistics: Statistics {
-            search: SearchKind::RfSmc,
-            ..Statistics::default()
-        },
-        finals: collect.then(Vec::new),
-    };
-    let root = Schedule {
-        events: Vec::new(),
-        sets: HashMap::new(),
-        marked: HashSet::new(),
-        witness: Vec::new(),
-        mutated: Vec::new(),
-    };
-    let found = explorer.call(root)?.unwrap_or(RfFound::Safe);
+    let mut explorer = Explorer::new(machine, limits, false);
+    explorer.finals = collect.then(Vec::new);
+    let found = explorer.call(Schedule::root())?.unwrap_or(RfFound::Safe);
     let mut statistics = explorer.statistics;
     statistics.milliseconds = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    statistics.per_second = rate(statistics.reads_from_classes, started.elapsed());
+    if let Some(progress) = &limits.progress {
+        progress.set_classes(statistics.reads_from_classes);
+    }
     Ok((found, statistics, explorer.finals.unwrap_or_default()))
+}
+
+impl Schedule {
+    /// The empty schedule the search starts from.
+    pub(super) fn root() -> Self {
+        Schedule {
+            events: Vec::new(),
+            sets: HashMap::new(),
+            marked: HashSet::new(),
+            witness: Vec::new(),
+            mutated: Vec::new(),
+        }
+    }
+}
+
+impl<'m, 'a> Explorer<'m, 'a> {
+    /// An explorer of `machine` with no schedule set yet.
+    pub(super) fn new(machine: &'m Machine<'a>, limits: &'m Limits, probing: bool) -> Self {
+        let initial_state = machine.initial(false);
+        Explorer {
+            machine,
+            limits,
+            threads: initial_state.threads.len(),
+            initial: initial_state.memory,
+            sets: Vec::new(),
+            statistics: Statistics {
+                search: SearchKind::RfSmc,
+                ..Statistics::default()
+            },
+            finals: None,
+            probing,
+        }
+    }
+
+    /// The schedules filed since the sets were last taken from, out of
+    /// their sets (a probe's children).
+    pub(super) fn take_pending(&mut self) -> Vec<Schedule> {
+        self.sets
+            .iter_mut()
+            .flat_map(|set| set.pending.drain(..))
+            .collect()
+    }
 }
 
 impl Explorer<'_, '_> {
@@ -198,20 +244,50 @@ impl Explorer<'_, '_> {
         Ok(None)
     }
 
-    /// One call of Algorithm 3.
+    /// One call of Algorithm 3: the schedule expanded, then the schedule
+    /// sets of its extension's reads explored, last read first.
     fn call(&mut self, schedule: Schedule) -> Call {
+        let (extension, sets) = match self.expand(schedule)? {
+            Expanded::Found(found) => return Ok(Some(found)),
+            Expanded::Extended { extension, sets } => (extension, sets),
+        };
+        for key in extension.iter().rev() {
+            let Some(&set) = sets.get(key) else {
+                continue;
+            };
+            while let Some(next) = self.sets[set].pending.pop() {
+                if let Some(found) = self.call(next)? {
+                    return Ok(Some(found));
+                }
+            }
+            self.sets[set] = ScheduleSet {
+                closed: true,
+                ..ScheduleSet::default()
+            };
+        }
+        Ok(None)
+    }
+
+    /// Lines 1-21 of one call: replays the schedule, extends it maximally
+    /// and files the mutations of its unmarked reads in their sets.
+    pub(super) fn expand(&mut self, schedule: Schedule) -> Result<Expanded, RfStopped> {
         self.check_limits()?;
         self.statistics.reads_from_classes += 1;
+        if let Some(progress) = &self.limits.progress {
+            // a call replays and extends a whole execution: one relaxed
+            // store beside it costs nothing measurable
+            progress.set_classes(self.statistics.reads_from_classes);
+        }
         let mut runner = Runner::new(self.machine);
         if let Some(found) = self.replay(&mut runner, &schedule)? {
-            return Ok(Some(found));
+            return Ok(Expanded::Found(found));
         }
         let start = runner.events.len();
         let violation = runner.extend()?;
         self.statistics.events += runner.events.len();
         self.statistics.moves += runner.moves;
         if let Some(violation) = violation {
-            return Ok(Some(RfFound::Violation {
+            return Ok(Expanded::Found(RfFound::Violation {
                 violation,
                 path: runner.path,
             }));
@@ -221,7 +297,7 @@ impl Explorer<'_, '_> {
             self.statistics.blocked_executions += 1;
             self.statistics.deadlocked_executions += 1;
             if self.limits.deadlocks {
-                return Ok(Some(RfFound::Violation { violation, path }));
+                return Ok(Expanded::Found(RfFound::Violation { violation, path }));
             }
         } else if runner.spins_too_early() {
             self.statistics.awaiting_executions += 1;
@@ -249,7 +325,7 @@ impl Explorer<'_, '_> {
         if self.limits.robustness
             && let Some(found) = self.not_robust(&trace.events, &runner.path)?
         {
-            return Ok(Some(found));
+            return Ok(Expanded::Found(found));
         }
         let mut sets = schedule.sets;
         for event in &trace.events[start..] {
@@ -271,25 +347,15 @@ impl Explorer<'_, '_> {
             }
             for mutation in trace.mutations(at) {
                 if let Some(found) = self.propose(&context, mutation)? {
-                    return Ok(Some(found));
+                    return Ok(Expanded::Found(found));
                 }
             }
         }
-        for at in (start..trace.events.len()).rev() {
-            let Some(&set) = sets.get(&trace.events[at].key) else {
-                continue;
-            };
-            while let Some(next) = self.sets[set].pending.pop() {
-                if let Some(found) = self.call(next)? {
-                    return Ok(Some(found));
-                }
-            }
-            self.sets[set] = ScheduleSet {
-                closed: true,
-                ..ScheduleSet::default()
-            };
-        }
-        Ok(None)
+        let extension = trace.events[start..]
+            .iter()
+            .map(|event| event.key)
+            .collect();
+        Ok(Expanded::Extended { extension, sets })
     }
 
     /// The execution of `events` (reached by `path`) as a violation when
@@ -498,7 +564,7 @@ impl Explorer<'_, '_> {
             witness: steps,
             mutated: changed.iter().map(|(_, event)| event.key).collect(),
         };
-        if violates {
+        if violates && !self.probing {
             // the violation is realisable: report it at once
             return self.call(schedule);
         }

@@ -2,10 +2,13 @@
 //! first: the events of a run (`event`), the runs of the machine that
 //! replay and extend a schedule (`run`), the mutations of their reads
 //! (`mutation`), the witness oracle through `consistency` (`oracle`), and
-//! the recursion over schedules (`explore`).
+//! the recursion over schedules (`explore`), and the random probes of
+//! that recursion that estimate how many classes it will explore
+//! (`probe`).
 
 pub mod event;
 pub mod explore;
 pub mod mutation;
 pub mod oracle;
+pub mod probe;
 pub mod run;
