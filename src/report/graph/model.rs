@@ -402,6 +402,9 @@ mod tests {
         CycleStep {
             thread: String::new(),
             access: String::new(),
+            operation: crate::report::document::CycleOperation::Other,
+            value: None,
+            program_order: 0,
             point: SourcePoint {
                 file: None,
                 line: None,

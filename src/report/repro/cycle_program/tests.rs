@@ -27,6 +27,7 @@ fn step(
         },
         then,
         relaxed,
+        event: None,
     }
 }
 
@@ -38,6 +39,8 @@ fn fence(thread: &str, after: u32, before: u32, kind: &'static str) -> FenceAdvi
         thread: thread.to_string(),
         kind,
         insert: "__sync_synchronize();",
+        after_event: None,
+        before_event: None,
         after_column: Some(8),
         after_statement: StatementPoint {
             line: after,
