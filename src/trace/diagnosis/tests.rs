@@ -1,7 +1,7 @@
 //! Unit tests of the diagnosis: reorderings and the fences that forbid them.
 
 use super::*;
-use crate::consistency::Step;
+use crate::consistency::{Phase, Step};
 use crate::options::SmaImplementation;
 use crate::trace::execution::{EventKind, build};
 use crate::trace::records::{Record, RecordKind};
