@@ -361,6 +361,10 @@ pub struct CheckReport {
     pub realisable: Option<bool>,
     /// Why the check failed, when it did.
     pub reason: Option<String>,
+    /// The diagnosis's reorderings that its audit found untrue of the
+    /// witness or of the model, each with why (empty when every one is
+    /// true): a lazysma defect, which makes the verdict `check-failed`.
+    pub false_sentences: Vec<String>,
 }
 
 /// The witness in report form.

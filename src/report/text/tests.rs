@@ -41,6 +41,7 @@ fn safe_report(
             model: crate::options::MemoryModel::Tso,
             realisable: None,
             reason: None,
+            false_sentences: Vec::new(),
         },
         witness: None,
         diagnosis: None,
