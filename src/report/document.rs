@@ -47,7 +47,8 @@ pub enum Verdict {
     Violation,
     /// A property fails; the native check was skipped (`--no-check`).
     UncheckedViolation,
-    /// The counterexample failed the native check: a lazysma defect.
+    /// The counterexample failed the native check, or its diagnosis its
+    /// audit (`CheckReport::false_sentences`): a lazysma defect.
     CheckFailed,
     /// The input could not be translated.
     BadInput,

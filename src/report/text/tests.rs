@@ -236,3 +236,25 @@ fn colours_only_when_asked() {
     assert!(on.red("x").contains("\x1b["));
     assert_eq!(off.red("x"), "x");
 }
+
+#[test]
+fn a_diagnosis_that_failed_its_audit_is_an_internal_error_that_names_its_false_sentences() {
+    let mut report = safe_report(
+        SmaImplementation::Etso,
+        crate::options::Bounds::default(),
+        false,
+    );
+    report.check.performed = true;
+    report.check.realisable = Some(true);
+    report.check.false_sentences =
+        vec!["reordering 1 (store-store): TSO does not reorder a store with a later store".into()];
+    report.conclude(Verdict::CheckFailed);
+    let text = render(&report, false);
+    assert!(text.contains("INTERNAL ERROR"), "{text}");
+    assert!(
+        text.contains("  reordering 1 (store-store): TSO does not reorder"),
+        "{text}"
+    );
+    assert!(!text.contains("NOT realisable"), "{text}");
+    assert_eq!(report.exit_code, 4);
+}
