@@ -142,12 +142,12 @@ pub fn falsehood(
     let Op::Write { var } = store.op else {
         return Err(Falsehood::NotAStore);
     };
-    let later_matches = match (kind, &later.op) {
-        (ReorderingKind::StoreLoad, Op::Read { .. }) => true,
-        (ReorderingKind::StoreStore, Op::Write { .. }) => true,
-        (ReorderingKind::StoreAtomicEnd, Op::AtomicEnd) => true,
-        _ => false,
-    };
+    let later_matches = matches!(
+        (kind, &later.op),
+        (ReorderingKind::StoreLoad, Op::Read { .. })
+            | (ReorderingKind::StoreStore, Op::Write { .. })
+            | (ReorderingKind::StoreAtomicEnd, Op::AtomicEnd)
+    );
     if !later_matches {
         return Err(Falsehood::WrongLater {
             expected: later_name(kind),
