@@ -9,8 +9,8 @@ pub const BAD_INPUT: u8 = 1;
 pub const BACKEND_FAILURE: u8 = 2;
 /// The `--timeout` was reached.
 pub const TIMEOUT: u8 = 3;
-/// A counterexample failed the native consistency check: a lazysma defect,
-/// never a bug of the user's program.
+/// A counterexample failed the native consistency check, or its diagnosis
+/// its audit: a lazysma defect, never a bug of the user's program.
 pub const CHECK_FAILED: u8 = 4;
 /// `verify`: violation found and confirmed; `check`: not realisable.
 pub const VIOLATION: u8 = 10;

@@ -47,7 +47,8 @@ pub enum Verdict {
     Violation,
     /// A property fails; the native check was skipped (`--no-check`).
     UncheckedViolation,
-    /// The counterexample failed the native check: a lazysma defect.
+    /// The counterexample failed the native check, or its diagnosis its
+    /// audit (`CheckReport::false_sentences`): a lazysma defect.
     CheckFailed,
     /// The input could not be translated.
     BadInput,
@@ -418,6 +419,10 @@ pub struct CheckReport {
     pub realisable: Option<bool>,
     /// Why the check failed, when it did.
     pub reason: Option<String>,
+    /// The diagnosis's reorderings that its audit found untrue of the
+    /// witness or of the model, each with why (empty when every one is
+    /// true): a lazysma defect, which makes the verdict `check-failed`.
+    pub false_sentences: Vec<String>,
 }
 
 /// The witness in report form.

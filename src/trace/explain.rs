@@ -3,9 +3,11 @@
 //! (VerifyTSO/VerifyPSO, the witness replayed), diagnosed, and written
 //! into the report with the violated property as the translation's
 //! property table knows it. The verdict, and with it the exit code, is
-//! decided here for every violation.
+//! decided here for every violation; a diagnosis whose audit finds a false
+//! sentence is a defect of lazysma (exit 4), like a counterexample that
+//! fails the native check.
 
-use super::diagnosis;
+use super::diagnosis::{self, audit};
 use super::execution::{self, BuildError, Decoded};
 use super::records::{self, Assignment, Record, RecordKind};
 use super::report_builder::Renderer;
@@ -199,6 +201,9 @@ pub fn check_and_explain(
             if !bound_reached {
                 let found = diagnosis::diagnose(decoded, &witness, model);
                 report.diagnosis = Some(renderer.diagnosis(&found, model));
+                let false_sentences =
+                    audit::audit(&decoded.execution, &witness, model, &found.reorderings);
+                refuse_false_sentences(report, &false_sentences);
             }
         }
         Err(reason) => {
@@ -211,4 +216,20 @@ pub fn check_and_explain(
             );
         }
     }
+}
+
+/// A diagnosis with a false sentence (`audit`): a defect of lazysma, which
+/// ends the run with exit 4, the report kept as evidence.
+fn refuse_false_sentences(report: &mut VerifyReport, false_sentences: &[audit::FalseSentence]) {
+    let Some(first) = false_sentences.first() else {
+        return;
+    };
+    report.check.false_sentences = false_sentences.iter().map(ToString::to_string).collect();
+    report.conclude_with(
+        Verdict::CheckFailed,
+        format!(
+            "the diagnosis names a reordering that its witness does not show or {} does not allow: {first}",
+            report.check.model
+        ),
+    );
 }

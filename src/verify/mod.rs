@@ -194,6 +194,7 @@ fn empty_report(request: &VerifyRequest) -> VerifyReport {
             model: request.options.sma.model(),
             realisable: None,
             reason: None,
+            false_sentences: Vec::new(),
         },
         witness: None,
         diagnosis: None,

@@ -85,15 +85,15 @@ fn table_one_bounds() -> HashMap<String, Vec<String>> {
 
 /// One run of the manifest: a program, a model, the manifest's verdict
 /// column for it, and the program's bounds.
-struct ManifestRun {
-    path: String,
-    model: &'static str,
-    verdict: String,
-    bounds: Vec<String>,
+pub(crate) struct ManifestRun {
+    pub(crate) path: String,
+    pub(crate) model: &'static str,
+    pub(crate) verdict: String,
+    pub(crate) bounds: Vec<String>,
 }
 
 /// Every run of the manifest, three models per program.
-fn manifest_runs() -> Vec<ManifestRun> {
+pub(crate) fn manifest_runs() -> Vec<ManifestRun> {
     let manifest = std::fs::read_to_string(corpus_dir().join("bench/manifest.tsv"))
         .expect("manifest is readable");
     let table = table_one_bounds();

@@ -27,7 +27,7 @@ use support::{
 /// Rows of `tests/fixtures/litmus_bounds.tsv` (shared with
 /// `scripts/litmus-all.py`): `(test, model, bounds)`, where test and model
 /// `*` give the bounds of every test and later rows those of one test.
-fn bounds_file() -> Vec<(String, String, Vec<String>)> {
+pub(crate) fn bounds_file() -> Vec<(String, String, Vec<String>)> {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/litmus_bounds.tsv"
@@ -51,7 +51,11 @@ fn bounds_file() -> Vec<(String, String, Vec<String>)> {
 }
 
 /// The bounds of one test under one model: its own row, else the `*` row.
-fn bounds(rows: &[(String, String, Vec<String>)], test: &str, model: &str) -> Vec<String> {
+pub(crate) fn bounds(
+    rows: &[(String, String, Vec<String>)],
+    test: &str,
+    model: &str,
+) -> Vec<String> {
     let own = rows.iter().find(|(t, m, _)| t == test && m == model);
     let every = rows.iter().find(|(t, m, _)| t == "*" && m == "*");
     own.or(every)

@@ -11,6 +11,7 @@ mod support;
 mod bench_corpus;
 mod computed_indices;
 mod csmith_differential;
+mod diagnosis_audit;
 mod differential;
 mod engine_agreement;
 mod litmus;

@@ -136,6 +136,24 @@ fn body(out: &mut String, report: &VerifyReport, style: &Style) -> bool {
         }
         Verdict::Violation | Verdict::UncheckedViolation => headline(out, report, style, &model),
         Verdict::UnwindingBound => unwinding_headline(out, report, style, &model),
+        Verdict::CheckFailed if !report.check.false_sentences.is_empty() => {
+            headline(out, report, style, &model);
+            let _ = writeln!(
+                out,
+                "\n{} the violation is confirmed by the native {} check, but its diagnosis below names a reordering \
+                 that the witness does not show or the model does not allow:",
+                style.red("INTERNAL ERROR:"),
+                report.check.model
+            );
+            for sentence in &report.check.false_sentences {
+                let _ = writeln!(out, "  {sentence}");
+            }
+            let _ = writeln!(
+                out,
+                "This is a defect of lazysma's diagnosis, not of your program's verdict.\n\
+                 Please report it with the program and the options used."
+            );
+        }
         Verdict::CheckFailed => {
             headline(out, report, style, &model);
             let _ = writeln!(

@@ -41,6 +41,7 @@ fn safe_report(
             model: crate::options::MemoryModel::Tso,
             realisable: None,
             reason: None,
+            false_sentences: Vec::new(),
         },
         witness: None,
         diagnosis: None,
@@ -278,4 +279,26 @@ fn every_violation_is_shown_in_turn_and_an_early_stop_is_told() {
         stopped.contains("(the time limit was reached): the list may be incomplete"),
         "{stopped}"
     );
+}
+
+#[test]
+fn a_diagnosis_that_failed_its_audit_is_an_internal_error_that_names_its_false_sentences() {
+    let mut report = safe_report(
+        SmaImplementation::Etso,
+        crate::options::Bounds::default(),
+        false,
+    );
+    report.check.performed = true;
+    report.check.realisable = Some(true);
+    report.check.false_sentences =
+        vec!["reordering 1 (store-store): TSO does not reorder a store with a later store".into()];
+    report.conclude(Verdict::CheckFailed);
+    let text = render(&report, false);
+    assert!(text.contains("INTERNAL ERROR"), "{text}");
+    assert!(
+        text.contains("  reordering 1 (store-store): TSO does not reorder"),
+        "{text}"
+    );
+    assert!(!text.contains("NOT realisable"), "{text}");
+    assert_eq!(report.exit_code, 4);
 }

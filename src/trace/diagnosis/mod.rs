@@ -3,7 +3,10 @@
 //! the bug needs (a store still buffered when a later load of its thread
 //! ran, the delayed store behind the happens-before cycle of Burnim et al.,
 //! TACAS 2011, sec. 4-5; or under PSO two stores that reached memory out of
-//! program order) and where fences forbid it. Candidate fences are tested
+//! program order, or a store still buffered when its thread's atomic
+//! section ended) and where fences forbid it. Every reordering named is one
+//! the witness shows and the model allows ([`audit`] checks it). Candidate
+//! fences are tested
 //! natively: a fence event is inserted into the execution and the check is
 //! run again. A fence goes after the statement of its store, where a fence
 //! inserted into the source would be (after `x = y = 0;`, not between its
@@ -11,51 +14,25 @@
 //! after the store. Under PSO a store-store reordering is offered the
 //! cheaper store-store fence wherever it suffices.
 
+pub mod audit;
 pub mod cycle;
+pub mod placement;
+pub mod reordering;
+pub mod witnessed;
 
 use super::execution::Decoded;
 use crate::consistency::{
-    EventId, EventSpec, Execution, Op, OpSpec, Phase, RfSpec, Source, Witness, delayed_stores,
-    verify,
+    EventId, EventSpec, Execution, Op, OpSpec, RfSpec, Source, Witness, verify,
 };
 use crate::ir::FenceKind;
 use crate::options::MemoryModel;
+use audit::Effects;
 use cycle::{CycleEdge, happens_before_cycle};
-use std::collections::HashSet;
-
-/// How two events of one thread were reordered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ReorderingKind {
-    /// The store was still buffered when the later load ran.
-    StoreLoad,
-    /// The later store reached memory before the store (PSO).
-    StoreStore,
-}
-
-/// A reordering of `store` with the `later` event of the same thread; a
-/// `fence` between them forbids it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Reordering {
-    pub kind: ReorderingKind,
-    pub store: EventId,
-    pub later: EventId,
-    pub fence: FenceKind,
-    /// The event right after which the fence goes: the last event of the
-    /// store's statement ([`rest_of_statement`]), as a fence inserted into
-    /// the source after that statement; the store itself when the fence
-    /// must split its statement.
-    pub fence_after: EventId,
-}
-
-/// Where a fence for a store goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Placement {
-    /// After the store's statement: what a fence inserted into the source
-    /// does.
-    Statement,
-    /// Right after the store, inside its statement.
-    Event,
-}
+pub use placement::rest_of_statement;
+use placement::{Placement, before_statement, fence_point};
+pub use reordering::{Reordering, ReorderingKind};
+pub use witnessed::observed_reorderings;
+use witnessed::witnessed_reordering;
 
 /// What the diagnosis found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,7 +68,8 @@ pub fn diagnose(decoded: &Decoded, witness: &Witness, model: MemoryModel) -> Dia
     let cycle = happens_before_cycle(execution, witness, model);
     let observed = observed_reorderings(decoded, witness, model);
     for placement in [Placement::Statement, Placement::Event] {
-        if let Some(reorderings) = fences_that_forbid(decoded, &observed, model, placement) {
+        if let Some(reorderings) = fences_that_forbid(decoded, witness, &observed, model, placement)
+        {
             return Diagnosis {
                 sc_realisable: false,
                 reorderings,
@@ -115,9 +93,11 @@ type Candidate = (EventId, EventId, FenceKind);
 /// The reorderings whose fences, placed as `placement` says, forbid the
 /// counterexample: one fence when one suffices, else a set from which no
 /// fence can be dropped; store-store fences where they suffice for a
-/// store-store reordering. `None` when no such set was found.
+/// store-store reordering. `None` when no such set was found, or when the
+/// witness shows no reordering that one of its fences forbids.
 fn fences_that_forbid(
     decoded: &Decoded,
+    witness: &Witness,
     observed: &[Reordering],
     model: MemoryModel,
     placement: Placement,
@@ -211,171 +191,10 @@ fn fences_that_forbid(
             kept = cheaper;
         }
     }
-    Some(
-        kept.iter()
-            .map(|&(store, after, fence)| reordering_of(decoded, observed, store, after, fence))
-            .collect(),
-    )
-}
-
-/// The events of `event`'s thread from `event` on that its source
-/// statement makes (`x = y = 0;`, a structure copy, or one statement run
-/// again, as a loop body without other accesses): where a fence inserted
-/// after that statement comes, the last of them. At least `event`.
-pub fn rest_of_statement(decoded: &Decoded, event: EventId) -> &[EventId] {
-    let execution = &decoded.execution;
-    let this = execution.event(event);
-    let thread = &execution.threads()[this.thread];
-    let statement = decoded.events.get(event).and_then(|info| info.stmt);
-    let same = thread[this.index..]
-        .iter()
-        .take_while(|&&other| {
-            statement.is_some()
-                && decoded
-                    .events
-                    .get(other)
-                    .is_some_and(|info| info.stmt == statement && !info.kind.is_synthetic())
-        })
-        .count();
-    &thread[this.index..this.index + same.max(1)]
-}
-
-/// The event right before the statement of `later` in its thread, where a
-/// fence inserted into the source just before that statement comes; `None`
-/// unless it comes after `earliest` (the store's own statement) and
-/// differs from it.
-fn before_statement(decoded: &Decoded, later: EventId, earliest: EventId) -> Option<EventId> {
-    let execution = &decoded.execution;
-    let this = execution.event(later);
-    let thread = &execution.threads()[this.thread];
-    let statement = decoded.events.get(later).and_then(|info| info.stmt)?;
-    let first = thread[..this.index].iter().rposition(|&other| {
-        decoded
-            .events
-            .get(other)
-            .is_none_or(|info| info.stmt != Some(statement) || info.kind.is_synthetic())
-    })?;
-    let point = thread[first];
-    let earliest_index = execution.event(earliest).index;
-    (execution.event(point).thread == execution.event(earliest).thread && first > earliest_index)
-        .then_some(point)
-}
-
-/// The event a fence for `store` goes after: under `Statement`, the last
-/// of [`rest_of_statement`], `None` when one of `laters` is among them
-/// (only a fence inside the statement comes between); under `Event`, the
-/// store.
-fn fence_point(
-    decoded: &Decoded,
-    store: EventId,
-    laters: &[EventId],
-    placement: Placement,
-) -> Option<EventId> {
-    match placement {
-        Placement::Event => Some(store),
-        Placement::Statement => {
-            let rest = rest_of_statement(decoded, store);
-            match rest.last() {
-                Some(&last) if !rest.iter().any(|event| laters.contains(event)) => Some(last),
-                _ => None,
-            }
-        }
-    }
-}
-
-/// The reorderings the witness uses, in witness order, program events only:
-/// stores still buffered when a later load (of another variable) ran, and
-/// under PSO stores overtaken in memory by a later store of their thread.
-/// One reordering per store and kind: of the later events the store was
-/// reordered with, the first that conflicts with another thread
-/// ([`conflicts_across_threads`]), else the first. A reordering with an
-/// access no other thread can observe is not what the bug needs, though
-/// the witness may show it too.
-pub fn observed_reorderings(
-    decoded: &Decoded,
-    witness: &Witness,
-    model: MemoryModel,
-) -> Vec<Reordering> {
-    let execution = &decoded.execution;
-    let is_program = |event: EventId| {
-        decoded
-            .events
-            .get(event)
-            .is_some_and(|info| !info.kind.is_synthetic())
-    };
-    let mut candidates: Vec<(ReorderingKind, EventId, EventId)> =
-        delayed_stores(execution, witness)
-            .into_iter()
-            .filter(|delayed| !delayed.same_variable)
-            .map(|delayed| (ReorderingKind::StoreLoad, delayed.store, delayed.load))
-            .collect();
-    if model == MemoryModel::Pso {
-        candidates.extend(
-            overtaken_stores(execution, witness)
-                .into_iter()
-                .map(|(store, later)| (ReorderingKind::StoreStore, store, later)),
-        );
-    }
-    candidates.retain(|&(_, store, later)| is_program(store) && is_program(later));
-    let mut found: Vec<Reordering> = Vec::new();
-    for &(kind, store, later) in &candidates {
-        if found.iter().any(|r| r.kind == kind && r.store == store) {
-            continue;
-        }
-        let relevant = candidates
-            .iter()
-            .filter(|&&(k, s, _)| k == kind && s == store)
-            .map(|&(_, _, l)| l)
-            .find(|&l| conflicts_across_threads(execution, l))
-            .unwrap_or(later);
-        let fence_after =
-            fence_point(decoded, store, &[relevant], Placement::Statement).unwrap_or(store);
-        found.push(Reordering {
-            kind,
-            store,
-            later: relevant,
-            fence: FenceKind::Full,
-            fence_after,
-        });
-    }
-    found
-}
-
-/// Whether another thread makes an access to `event`'s variable that
-/// conflicts with it (a write, or for a store also a read): only then can
-/// the order in which `event` takes effect be observed.
-fn conflicts_across_threads(execution: &Execution, event: EventId) -> bool {
-    let this = execution.event(event);
-    let Some(var) = this.op.var() else {
-        return false;
-    };
-    execution.events().iter().any(|other| {
-        other.thread != this.thread
-            && other.op.var() == Some(var)
-            && (this.op.is_writer() || other.op.is_writer())
-    })
-}
-
-/// (store, later store of the same thread on another variable that reached
-/// memory first), in witness order.
-fn overtaken_stores(execution: &Execution, witness: &Witness) -> Vec<(EventId, EventId)> {
-    let mut in_memory: HashSet<EventId> = HashSet::new();
-    let mut pairs = Vec::new();
-    for step in witness.steps.iter().filter(|s| s.phase == Phase::Memory) {
-        let later = step.event;
-        let event = execution.event(later);
-        for &earlier in &execution.threads()[event.thread][..event.index] {
-            let op = &execution.event(earlier).op;
-            if matches!(op, Op::Write { .. })
-                && op.var() != event.op.var()
-                && !in_memory.contains(&earlier)
-            {
-                pairs.push((earlier, later));
-            }
-        }
-        in_memory.insert(later);
-    }
-    pairs
+    let effects = Effects::of(execution, witness);
+    kept.iter()
+        .map(|&candidate| reordering_of(decoded, &effects, observed, model, candidate))
+        .collect()
 }
 
 /// Every program store followed by another event of its thread: the places
@@ -395,44 +214,24 @@ fn fenceable_stores(decoded: &Decoded) -> Vec<EventId> {
 
 /// The reordering a fence of kind `fence` after `store` (right after the
 /// event `after`) addresses: the observed one (a store-store one for a
-/// store-store fence), else the store and the next load or store of its
-/// thread.
+/// store-store fence), else the one of the witness it forbids
+/// ([`witnessed_reordering`]). `None` when the witness shows none.
 fn reordering_of(
     decoded: &Decoded,
+    effects: &Effects,
     observed: &[Reordering],
-    store: EventId,
-    after: EventId,
-    fence: FenceKind,
-) -> Reordering {
+    model: MemoryModel,
+    (store, after, fence): (EventId, EventId, FenceKind),
+) -> Option<Reordering> {
     let fits = |r: &&Reordering| fence == FenceKind::Full || r.kind == ReorderingKind::StoreStore;
     if let Some(reordering) = observed.iter().filter(|r| r.store == store).find(fits) {
-        return Reordering {
+        return Some(Reordering {
             fence,
             fence_after: after,
             ..*reordering
-        };
+        });
     }
-    let execution = &decoded.execution;
-    let event = execution.event(after);
-    let thread = &execution.threads()[event.thread];
-    let next = thread[event.index + 1..]
-        .iter()
-        .copied()
-        .find(|&e| decoded.events[e].kind.is_load() || decoded.events[e].kind.is_store())
-        .or_else(|| thread.get(event.index + 1).copied())
-        .unwrap_or(store);
-    let kind = if decoded.events[next].kind.is_store() {
-        ReorderingKind::StoreStore
-    } else {
-        ReorderingKind::StoreLoad
-    };
-    Reordering {
-        kind,
-        store,
-        later: next,
-        fence,
-        fence_after: after,
-    }
+    witnessed_reordering(decoded, effects, model, (store, after, fence))
 }
 
 /// Whether full fences right after each of `stores` make the execution's

@@ -1,7 +1,7 @@
 //! Unit tests of the diagnosis: reorderings and the fences that forbid them.
 
 use super::*;
-use crate::consistency::Step;
+use crate::consistency::{Phase, Step};
 use crate::options::SmaImplementation;
 use crate::trace::execution::{EventKind, build};
 use crate::trace::records::{Record, RecordKind};
@@ -399,4 +399,83 @@ fn fences_are_inserted_after_the_named_events() {
         &[store, other],
         MemoryModel::Tso
     ));
+}
+
+/// The shape of a writer-reader lock taken in atomic sections: the writer
+/// `atomic { reads w = 0, r = 0; w = 1; }  x = 3;`, the reader
+/// `atomic { reads w = 0, r = 0; r = 1; }`. Both sections read 0: each
+/// thread's store was still buffered when its section ended. The writer
+/// has no later load, and its stores reach memory in program order.
+fn lock_in_atomic_sections() -> Decoded {
+    use RecordKind::*;
+    let names: Vec<String> = ["null", "w", "r", "x"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let records = vec![
+        record(Create, 0, 1, 0, 0, 0, 0),
+        record(Create, 0, 2, 0, 0, 0, 1),
+        record(AtomicBegin, 1, 0, 0, 0, 0, 9),
+        record(Read, 1, 1, 0, 0, 0, 10),
+        record(Read, 1, 2, 0, 0, 0, 10),
+        record(Write, 1, 1, 1, 1, 0, 11),
+        record(AtomicEnd, 1, 0, 0, 0, 0, 9),
+        record(Write, 1, 3, 3, 2, 0, 12),
+        record(AtomicBegin, 2, 0, 0, 0, 0, 19),
+        record(Read, 2, 1, 0, 0, 0, 20),
+        record(Read, 2, 2, 0, 0, 0, 20),
+        record(Write, 2, 2, 1, 3, 0, 21),
+        record(AtomicEnd, 2, 0, 0, 0, 0, 19),
+    ];
+    build(&records, &names, SmaImplementation::Etso).unwrap()
+}
+
+#[test]
+fn a_store_buffered_past_its_atomic_section_is_no_store_store_reordering_under_tso() {
+    let decoded = lock_in_atomic_sections();
+    let witness = verify(&decoded.execution, MemoryModel::Tso).expect("realisable under TSO");
+    let diagnosis = diagnose(&decoded, &witness, MemoryModel::Tso);
+    assert!(!diagnosis.sc_realisable);
+    assert!(diagnosis.fences_suffice, "{diagnosis:?}");
+    let mut stores: Vec<Option<usize>> = diagnosis
+        .reorderings
+        .iter()
+        .map(|r| stmt_of(&decoded, r.store))
+        .collect();
+    stores.sort();
+    assert_eq!(stores, vec![Some(11), Some(21)], "a fence after each store");
+    for reordering in &diagnosis.reorderings {
+        assert_eq!(
+            reordering.kind,
+            ReorderingKind::StoreAtomicEnd,
+            "{reordering:?}"
+        );
+    }
+    let false_sentences = audit::audit(
+        &decoded.execution,
+        &witness,
+        MemoryModel::Tso,
+        &diagnosis.reorderings,
+    );
+    assert_eq!(false_sentences, Vec::new());
+}
+
+#[test]
+fn every_diagnosis_of_the_unit_executions_passes_its_audit() {
+    let cases = [
+        (store_buffering(), MemoryModel::Tso),
+        (store_buffering(), MemoryModel::Pso),
+        (message_passing(), MemoryModel::Pso),
+        (two_plus_two_writes(), MemoryModel::Pso),
+        (lock_in_atomic_sections(), MemoryModel::Tso),
+        (lock_in_atomic_sections(), MemoryModel::Pso),
+    ];
+    for (decoded, model) in cases {
+        let witness = verify(&decoded.execution, model).expect("realisable");
+        let diagnosis = diagnose(&decoded, &witness, model);
+        assert!(!diagnosis.reorderings.is_empty(), "{model}: {diagnosis:?}");
+        let false_sentences =
+            audit::audit(&decoded.execution, &witness, model, &diagnosis.reorderings);
+        assert_eq!(false_sentences, Vec::new(), "{model}: {diagnosis:?}");
+    }
 }

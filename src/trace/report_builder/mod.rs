@@ -86,8 +86,9 @@ impl Renderer<'_> {
 
     /// The event a fence right after `after` goes before: the next event
     /// of its thread from another statement that accesses memory (not an
-    /// atomic section's boundary), up to `later`; the next event when
-    /// `after`'s statement goes on (the fence splits it).
+    /// atomic section's boundary), up to `later`, or past it when none
+    /// comes before; the next event when `after`'s statement goes on (the
+    /// fence splits it).
     fn fence_before(&self, after: EventId, later: EventId) -> EventId {
         let execution = &self.decoded.execution;
         let event = execution.event(after);
@@ -98,17 +99,21 @@ impl Renderer<'_> {
             .map_or(following, |i| &following[..=i]);
         let statement = self.decoded.events.get(after).and_then(|info| info.stmt);
         let splits = rest_of_statement(self.decoded, after).len() > 1;
+        let accesses = |e: &EventId| {
+            self.decoded.events.get(*e).is_some_and(|info| {
+                !info.kind.is_synthetic()
+                    && !matches!(info.kind, EventKind::AtomicBegin | EventKind::AtomicEnd)
+                    && (splits || info.stmt != statement)
+                    && self.origin(*e).is_some()
+            })
+        };
+        // (a later event that is the end of an atomic section accesses
+        // nothing: then the next statement that does)
         up_to_later
             .iter()
             .copied()
-            .find(|&e| {
-                self.decoded.events.get(e).is_some_and(|info| {
-                    !info.kind.is_synthetic()
-                        && !matches!(info.kind, EventKind::AtomicBegin | EventKind::AtomicEnd)
-                        && (splits || info.stmt != statement)
-                        && self.origin(e).is_some()
-                })
-            })
+            .find(accesses)
+            .or_else(|| following.iter().copied().find(accesses))
             .unwrap_or(later)
     }
 
@@ -709,30 +714,30 @@ impl Renderer<'_> {
             (Some(statement), _) if a == b => format!("inside `{statement}` (line {a})"),
             _ => format!("between lines {a} and {b}"),
         };
-        let (kind, explanation) = match reordering.kind {
+        let explanation = match reordering.kind {
             ReorderingKind::StoreLoad => {
                 let when = match &later.location {
                     Some(location) => format!("{thread} loads {location} (line {b})"),
                     None => format!("{thread} reaches line {b}"),
                 };
-                (
-                    "store-load",
-                    format!(
-                        "store to {} (line {a}) still buffered when {when}; {a_fence} {between} {forbids}",
-                        name(&store)
-                    ),
+                format!(
+                    "store to {} (line {a}) still buffered when {when}; {a_fence} {between} {forbids}",
+                    name(&store)
                 )
             }
-            ReorderingKind::StoreStore => (
-                "store-store",
-                format!(
-                    "store to {} (line {b}) reached memory before the earlier store to {} (line {a}) of {thread}; \
-                     {a_fence} {between} {forbids}",
-                    name(&later),
-                    name(&store)
-                ),
+            ReorderingKind::StoreStore => format!(
+                "store to {} (line {b}) reached memory before the earlier store to {} (line {a}) of {thread}; \
+                 {a_fence} {between} {forbids}",
+                name(&later),
+                name(&store)
+            ),
+            ReorderingKind::StoreAtomicEnd => format!(
+                "store to {} (line {a}) still buffered when the atomic section of {thread} ends (line {b}), \
+                 so that other threads can run before it reaches memory; {a_fence} {between} {forbids}",
+                name(&store)
             ),
         };
+        let kind = reordering.kind.name();
         let fence = self.fence_advice(reordering, &thread, (fence_kind, insert));
         (
             ReorderingReport {
