@@ -102,6 +102,7 @@ mod tests {
                 model: crate::options::MemoryModel::Tso,
                 realisable: Some(verdict != Verdict::CheckFailed),
                 reason: None,
+                false_sentences: Vec::new(),
             },
             witness: None,
             diagnosis: None,
