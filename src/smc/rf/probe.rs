@@ -54,6 +54,12 @@ pub fn estimate_within(
     seed: u64,
 ) -> Option<ClassEstimate> {
     let started = Instant::now();
+    // a count of checks of its own, so that the search's first check
+    // still reads the resident memory
+    let limits = &Limits {
+        checks: Default::default(),
+        ..limits.clone()
+    };
     if let Some(progress) = &limits.progress {
         progress.enter(Phase::Estimating);
     }
