@@ -169,7 +169,12 @@ fn bench_jobs() -> Vec<Job> {
 fn diagnoses_of_the_benchmark_violations_are_true() {
     let jobs = bench_jobs();
     let violations = jobs.iter().filter(|job| job.must_violate).count();
-    assert!(violations >= 8, "the sample has violations to diagnose");
+    // the full tier runs the whole manifest and requires no violation of
+    // any one run (some stop at their time limit)
+    assert!(
+        support::full_tier() || violations >= 8,
+        "the sample has violations to diagnose"
+    );
     sweep("benchmark corpus", &jobs, violations);
 }
 

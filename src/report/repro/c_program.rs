@@ -6,7 +6,7 @@
 //! `ROUNDS`, `SECONDS` and `AFFINITY` set at compile time, and `WITH_FIX`
 //! turning the advised fences into `__sync_synchronize()`.
 
-use super::cycle_program::{Access, Condition, CycleProgram, CycleThread};
+use super::cycle_program::{Access, Condition, CycleProgram, CycleThread, outcome_terms};
 use super::hardware;
 use std::fmt::Write as _;
 
@@ -58,21 +58,12 @@ fn outcome_expression(program: &CycleProgram) -> String {
 
 /// The weak outcome as the header shows it (`P0:r0 == 0 && x == 2`).
 pub fn outcome_words(program: &CycleProgram) -> String {
-    let terms: Vec<String> = program
-        .outcome
-        .iter()
-        .map(|condition| match *condition {
-            Condition::Register {
-                thread,
-                register,
-                value,
-            } => format!("P{thread}:r{register} == {value}"),
-            Condition::Final { location, value } => {
-                format!("{} == {value} at the end", program.locations[location].name)
-            }
-        })
-        .collect();
-    terms.join(" && ")
+    outcome_terms(
+        program,
+        |thread, register, value| format!("P{thread}:r{register} == {value}"),
+        |location, value| format!("{location} == {value} at the end"),
+        " && ",
+    )
 }
 
 /// One access as the header lists it (`x = 1 (line 16)`).

@@ -110,6 +110,32 @@ pub enum Condition {
     Final { location: usize, value: i64 },
 }
 
+/// The weak outcome's conditions written with `register` (thread,
+/// register, value) and `at_end` (location's name, value), joined by
+/// `and`: the one walk the C header and the litmus test share.
+pub fn outcome_terms(
+    program: &CycleProgram,
+    register: impl Fn(usize, usize, i64) -> String,
+    at_end: impl Fn(&str, i64) -> String,
+    and: &str,
+) -> String {
+    let terms: Vec<String> = program
+        .outcome
+        .iter()
+        .map(|condition| match *condition {
+            Condition::Register {
+                thread,
+                register: slot,
+                value,
+            } => register(thread, slot, value),
+            Condition::Final { location, value } => {
+                at_end(&program.locations[location].name, value)
+            }
+        })
+        .collect();
+    terms.join(and)
+}
+
 /// A reordering the cycle needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Relaxation {

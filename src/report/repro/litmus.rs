@@ -4,7 +4,7 @@
 //! (`frontend::source::herd_litmus`). The advised fences are left out:
 //! the test asks whether the weak outcome is allowed.
 
-use super::cycle_program::{Access, Condition, CycleProgram};
+use super::cycle_program::{Access, CycleProgram, outcome_terms};
 use super::hardware;
 use std::fmt::Write as _;
 
@@ -102,19 +102,10 @@ fn statement(out: &mut String, access: &Access, program: &CycleProgram) {
 
 /// The weak outcome as herd writes it: `0:r0=0 /\ 1:r0=0 /\ x=2`.
 fn exists_clause(program: &CycleProgram) -> String {
-    let terms: Vec<String> = program
-        .outcome
-        .iter()
-        .map(|condition| match *condition {
-            Condition::Register {
-                thread,
-                register,
-                value,
-            } => format!("{thread}:r{register}={value}"),
-            Condition::Final { location, value } => {
-                format!("{}={value}", program.locations[location].name)
-            }
-        })
-        .collect();
-    terms.join(" /\\ ")
+    outcome_terms(
+        program,
+        |thread, register, value| format!("{thread}:r{register}={value}"),
+        |location, value| format!("{location}={value}"),
+        " /\\ ",
+    )
 }
