@@ -60,7 +60,9 @@ pub use execution::{
     Source, ThreadId, VarId,
 };
 pub use model::MemoryModel;
-pub use witness::{DelayedStore, Phase, ReplayError, Step, Witness, delayed_stores, replay};
+pub use witness::{
+    DelayedStore, Phase, ReplayError, Step, Witness, delayed_stores, replay, with_buffered_stores,
+};
 
 use state::{Instance, State};
 use std::fmt;

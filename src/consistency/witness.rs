@@ -2,7 +2,7 @@
 //! their replay against the operational semantics, and the delayed stores
 //! (store-load reorderings) they contain.
 
-use super::execution::{EventId, Execution, Op, Source, ThreadId};
+use super::execution::{Event, EventId, Execution, Op, Source, ThreadId};
 use super::model::MemoryModel;
 use std::collections::VecDeque;
 use thiserror::Error;
@@ -273,11 +273,15 @@ pub struct DelayedStore {
     pub same_variable: bool,
 }
 
-/// Lists every (store, later load of the same thread executed before the
-/// store's memory phase) pair of a witness, in witness order.
-pub fn delayed_stores(execution: &Execution, witness: &Witness) -> Vec<DelayedStore> {
+/// Calls `visit` on every event of the witness as it executes, in witness
+/// order, with the stores of its thread still buffered then (issued, not
+/// yet in memory): the one walk behind every reordering a witness shows.
+pub fn with_buffered_stores(
+    execution: &Execution,
+    witness: &Witness,
+    mut visit: impl FnMut(EventId, &Event, &[EventId]),
+) {
     let mut buffered: Vec<Vec<EventId>> = vec![Vec::new(); execution.threads().len()];
-    let mut pairs = Vec::new();
     for step in &witness.steps {
         let Some(event) = execution.events().get(step.event) else {
             continue;
@@ -287,18 +291,27 @@ pub fn delayed_stores(execution: &Execution, witness: &Witness) -> Vec<DelayedSt
             (Op::Write { .. }, Phase::Memory) => {
                 buffered[event.thread].retain(|&w| w != step.event)
             }
-            (Op::Read { var, .. }, Phase::Execute) => {
-                for &store in &buffered[event.thread] {
-                    let same_variable = execution.event(store).op.var() == Some(*var);
-                    pairs.push(DelayedStore {
-                        store,
-                        load: step.event,
-                        same_variable,
-                    });
-                }
-            }
+            (_, Phase::Execute) => visit(step.event, event, &buffered[event.thread]),
             _ => {}
         }
     }
+}
+
+/// Lists every (store, later load of the same thread executed before the
+/// store's memory phase) pair of a witness, in witness order.
+pub fn delayed_stores(execution: &Execution, witness: &Witness) -> Vec<DelayedStore> {
+    let mut pairs = Vec::new();
+    with_buffered_stores(execution, witness, |load, event, buffered| {
+        if let Op::Read { var, .. } = event.op {
+            for &store in buffered {
+                let same_variable = execution.event(store).op.var() == Some(var);
+                pairs.push(DelayedStore {
+                    store,
+                    load,
+                    same_variable,
+                });
+            }
+        }
+    });
     pairs
 }

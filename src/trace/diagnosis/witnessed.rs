@@ -7,7 +7,9 @@
 use super::audit::{Effects, falsehood};
 use super::placement::{Placement, fence_point};
 use super::reordering::{Reordering, ReorderingKind};
-use crate::consistency::{EventId, Execution, Op, Phase, Witness, delayed_stores};
+use crate::consistency::{
+    EventId, Execution, Op, Phase, Witness, delayed_stores, with_buffered_stores,
+};
 use crate::ir::FenceKind;
 use crate::options::MemoryModel;
 use crate::trace::execution::Decoded;
@@ -119,25 +121,12 @@ fn overtaken_stores(execution: &Execution, witness: &Witness) -> Vec<(EventId, E
 /// (store, the end of an atomic section of its thread that ran while the
 /// store was still buffered), in witness order.
 fn escaped_sections(execution: &Execution, witness: &Witness) -> Vec<(EventId, EventId)> {
-    let mut buffered: Vec<Vec<EventId>> = vec![Vec::new(); execution.threads().len()];
     let mut pairs = Vec::new();
-    for step in &witness.steps {
-        let Some(event) = execution.events().get(step.event) else {
-            continue;
-        };
-        match (&event.op, step.phase) {
-            (Op::Write { .. }, Phase::Buffer) => buffered[event.thread].push(step.event),
-            (Op::Write { .. }, Phase::Memory) => {
-                buffered[event.thread].retain(|&w| w != step.event)
-            }
-            (Op::AtomicEnd, Phase::Execute) => pairs.extend(
-                buffered[event.thread]
-                    .iter()
-                    .map(|&store| (store, step.event)),
-            ),
-            _ => {}
+    with_buffered_stores(execution, witness, |end, event, buffered| {
+        if event.op == Op::AtomicEnd {
+            pairs.extend(buffered.iter().map(|&store| (store, end)));
         }
-    }
+    });
     pairs
 }
 
