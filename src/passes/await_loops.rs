@@ -23,6 +23,16 @@
 //! (with `--unwinding-assertions`, reported as a bound reached), never
 //! dropped silently.
 //!
+//! A `while` or `for` loop's body may also copy values of its iteration
+//! into locals (`ret = o;` in `while ((o = load(a)) != c) ret = o;`):
+//! straight-line whole-local assignments from locals the test's
+//! statements computed or that no iteration writes, and fences. Such a
+//! body leaves only the values of its last failed iteration behind, so
+//! the loop becomes its iteration, then, if that test failed, the body
+//! once and the wait for a passing iteration: an execution that leaves
+//! the loop after k > 1 failed iterations reaches the state of the one
+//! whose only failed iteration is its last, for the same reason as below.
+//!
 //! Why this loses no reachable state, under SC, TSO and PSO alike: a
 //! failed iteration writes no shared memory, takes no lock, and leaves
 //! every local it writes to be written again before it is read, so the
@@ -80,9 +90,9 @@ pub enum AwaitLoop {
 
 /// Whether `stmt` is an await loop (the module's `//!`), and which kind.
 pub fn await_loop(stmt: &Stmt) -> Option<AwaitLoop> {
-    let (iteration, _) = await_iteration(stmt)?;
+    let shape = await_iteration(stmt)?;
     let mut rmws = Vec::new();
-    top_level_rmws(&iteration, &mut rmws);
+    top_level_rmws(&shape.iteration, &mut rmws);
     Some(if rmws.is_empty() {
         AwaitLoop::ReadOnly
     } else {
@@ -99,12 +109,46 @@ pub fn is_await_loop(stmt: &Stmt) -> bool {
 /// bound that a failed iteration changed nothing, then the wait for its
 /// exit), if it is an await loop.
 fn as_wait(stmt: &Stmt, labels: &mut LabelGen, assertions: bool) -> Option<Block> {
-    let (iteration, condition) = await_iteration(stmt)?;
+    let AwaitShape {
+        iteration,
+        condition,
+        after_failure,
+    } = await_iteration(stmt)?;
+    let wait = wait_for_exit(stmt, &iteration, condition, labels, assertions);
+    if after_failure.is_empty() {
+        return Some(wait);
+    }
+    // the first iteration stands for the last failed one: its body, then
+    // the wait for a passing iteration
+    let origin = stmt.origin;
+    let mut out = iteration.clone();
+    let mut then_branch = after_failure;
+    then_branch.extend(wait);
+    out.push(Stmt {
+        kind: StmtKind::If {
+            condition: condition.clone(),
+            then_branch,
+            else_branch: Vec::new(),
+        },
+        origin,
+    });
+    Some(out)
+}
+
+/// The iteration after a fresh label, the bound that a failed iteration
+/// changed nothing, then the wait for the loop's exit.
+fn wait_for_exit(
+    stmt: &Stmt,
+    iteration: &Block,
+    condition: &Expr,
+    labels: &mut LabelGen,
+    assertions: bool,
+) -> Block {
     let restart = labels.fresh();
     let origin = stmt.origin;
     let at = |kind| Stmt { kind, origin };
     let mut rmws = Vec::new();
-    top_level_rmws(&iteration, &mut rmws);
+    top_level_rmws(iteration, &mut rmws);
     let mut out = Vec::with_capacity(iteration.len() + 4);
     out.push(at(StmtKind::Label(restart, "await".into())));
     out.extend(iteration.iter().cloned());
@@ -131,12 +175,22 @@ fn as_wait(stmt: &Stmt, labels: &mut LabelGen, assertions: bool) -> Option<Block
         },
         origin,
     });
-    Some(out)
+    out
 }
 
-/// The iteration of the await loop `stmt` and the condition that keeps
-/// it looping, if `stmt` is one.
-fn await_iteration(stmt: &Stmt) -> Option<(Block, &Expr)> {
+/// An await loop taken apart.
+struct AwaitShape<'a> {
+    /// The statements that run before each test.
+    iteration: Block,
+    /// The condition that keeps the loop looping.
+    condition: &'a Expr,
+    /// The body a `while` or `for` loop runs after a failed test, when it
+    /// copies values into locals (empty when it holds only fences).
+    after_failure: Block,
+}
+
+/// The await loop `stmt` taken apart, if it is one.
+fn await_iteration(stmt: &Stmt) -> Option<AwaitShape<'_>> {
     let StmtKind::Loop {
         test_first,
         prelude,
@@ -147,20 +201,95 @@ fn await_iteration(stmt: &Stmt) -> Option<(Block, &Expr)> {
     else {
         return None;
     };
-    let iteration: Block = if *test_first {
-        // the body runs only after a failed test: fences alone
-        let fences_only = body
-            .iter()
-            .chain(latch)
-            .all(|s| matches!(s.kind, StmtKind::Fence(_)));
-        if !fences_only {
-            return None;
+    let (prelude, body, latch) = (
+        once_loops_opened(prelude),
+        once_loops_opened(body),
+        once_loops_opened(latch),
+    );
+    let (iteration, after_failure): (Block, Block) = if *test_first {
+        let after: Block = body.iter().chain(&latch).cloned().collect();
+        let fences_only = after.iter().all(|s| matches!(s.kind, StmtKind::Fence(_)));
+        if fences_only {
+            (prelude.clone(), Vec::new())
+        } else {
+            (prelude.clone(), after)
         }
-        prelude.clone()
     } else {
-        body.iter().chain(latch).chain(prelude).cloned().collect()
+        let iteration = body.iter().chain(&latch).chain(&prelude).cloned().collect();
+        (iteration, Vec::new())
     };
-    is_await_iteration(&iteration, condition).then_some((iteration, condition))
+    let shape = AwaitShape {
+        iteration,
+        condition,
+        after_failure,
+    };
+    let qualifies = is_await_iteration(&shape.iteration, condition)
+        && (shape.after_failure.is_empty() || copies_only(&shape));
+    qualifies.then_some(shape)
+}
+
+/// `block` with each `do { ... } while (0)` replaced by its body (macros
+/// wrap statements so, and an empty one stands for an annotation that
+/// does nothing), when no jump leaves or enters it.
+fn once_loops_opened(block: &Block) -> Block {
+    let mut out = Vec::with_capacity(block.len());
+    for stmt in block {
+        match &stmt.kind {
+            StmtKind::Loop {
+                test_first: false,
+                prelude,
+                condition: Expr::Const(0),
+                body,
+                latch,
+            } if prelude.is_empty() && latch.is_empty() && !jumps(body) => {
+                out.extend(once_loops_opened(body));
+            }
+            _ => out.push(stmt.clone()),
+        }
+    }
+    out
+}
+
+/// Whether `block` holds a label or a jump (a `break` or `continue` of
+/// the loop around it is one).
+fn jumps(block: &Block) -> bool {
+    let mut found = false;
+    crate::passes::walk::for_each_stmt(block, &mut |kind| {
+        found |= matches!(kind, StmtKind::Goto(_) | StmtKind::Label(..));
+    });
+    found
+}
+
+/// Whether the body after a failed test only copies values of the
+/// iteration into whole locals (and fences), in straight-line code, with
+/// no read-modify-write in the iteration: the locals it writes then hold
+/// the values of the last failed iteration, whatever came before it.
+fn copies_only(shape: &AwaitShape) -> bool {
+    let straight_copies = shape.after_failure.iter().all(|stmt| match &stmt.kind {
+        StmtKind::Fence(_) => true,
+        StmtKind::Assign(Place::Local(_), value) => !has_nondet(value),
+        _ => false,
+    });
+    let mut rmws = Vec::new();
+    top_level_rmws(&shape.iteration, &mut rmws);
+    if !straight_copies || !rmws.is_empty() {
+        return false;
+    }
+    let whole: Block = shape
+        .iteration
+        .iter()
+        .chain(&shape.after_failure)
+        .cloned()
+        .collect();
+    let mut written = HashSet::new();
+    collect_written(&whole, &mut written);
+    let mut defined = HashSet::new();
+    if carries(&shape.iteration, &written, &mut defined) {
+        return false;
+    }
+    // the test reads nothing the body alone writes
+    !uses_undefined(shape.condition, &written, &defined)
+        && !carries(&shape.after_failure, &written, &mut defined)
 }
 
 /// Whether `iteration`, then the test of `condition`, is the iteration
@@ -495,6 +624,39 @@ mod tests {
             Some(StmtKind::Await { .. })
         ));
         assert!(!block.iter().any(|s| matches!(s.kind, StmtKind::Fence(_))));
+    }
+
+    #[test]
+    fn a_body_that_copies_the_value_read_waits_after_one_failed_iteration() {
+        let copy = st(StmtKind::Assign(Place::Local(1), local(0)));
+        let (block, found) = rewritten(spin(true, vec![read(0)], vec![copy]));
+        assert_eq!(found, vec![7]);
+        let Some(StmtKind::If { then_branch, .. }) = block.last().map(|s| &s.kind) else {
+            panic!("no test of the first iteration: {block:?}");
+        };
+        assert!(matches!(then_branch[0].kind, StmtKind::Assign(..)));
+        assert!(matches!(
+            then_branch.last().map(|s| &s.kind),
+            Some(StmtKind::Await { .. })
+        ));
+    }
+
+    #[test]
+    fn a_body_whose_copy_the_test_reads_stays_a_loop() {
+        // `while (o != 0) { o = load(); }` with the read in the body
+        let (block, found) = rewritten(spin(true, Vec::new(), vec![read(0)]));
+        assert!(found.is_empty(), "{block:?}");
+        // the copy read by the next test: carried
+        let copy = st(StmtKind::Assign(Place::Local(2), local(0)));
+        let stmt = st(StmtKind::Loop {
+            test_first: true,
+            prelude: vec![read(0)],
+            condition: Expr::Binary(BinaryOp::Eq, Box::new(local(2)), Box::new(Expr::Const(0))),
+            body: vec![copy],
+            latch: Vec::new(),
+        });
+        let (block, found) = rewritten(stmt);
+        assert!(found.is_empty(), "{block:?}");
     }
 
     #[test]
