@@ -530,7 +530,8 @@ impl PointsTo {
     /// The pointees of `a op b`. A constant added last is an offset (the
     /// front end puts the pointer first: `p + 1`, `&a[i]` is `a + i`), and
     /// so is a constant factor, divisor, shift or mask (a pointer's bits
-    /// taken apart): no address. With byte addresses, the location of an
+    /// taken apart): no address. A divisor or a shift's amount is a number
+    /// even when it is not constant. With byte addresses, the location of an
     /// access (`unit` 1) at `p >> 3` is where `p` points, and the value
     /// `l * 8` points to the location `l`.
     fn binary(&self, slot: usize, op: BinaryOp, a: &Expr, b: &Expr, unit: i64) -> Pointees {
@@ -565,6 +566,10 @@ impl PointsTo {
             {
                 self.blurred(self.value(slot, operand, unit))
             }
+            // a divisor or a shift's amount is a number (`buf[i % q->size]`):
+            // what it may point to does not move the result, which is the
+            // dividend's or the shifted value's bits
+            (Div | Rem | Shl | Shr, operand, _) => self.blurred(self.value(slot, operand, unit)),
             _ => self.blurred(self.value(slot, a, unit).union(&self.value(slot, b, unit))),
         }
     }
