@@ -14,6 +14,7 @@ mod csmith_differential;
 mod diagnosis_audit;
 mod differential;
 mod engine_agreement;
+mod libvsync_clients;
 mod litmus;
 mod values_cli;
 mod wide_values;
