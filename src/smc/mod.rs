@@ -374,9 +374,6 @@ pub fn estimate_classes(
 ) -> Option<search::ClassEstimate> {
     let machine = machine(prepared, &prepared.sequential);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth).ok()?;
-    if machine.uses_heap {
-        return None;
-    }
     rf::probe::estimate_within(&machine, limits, budget, seed)
 }
 
@@ -395,12 +392,6 @@ fn run_reads_from(
     finals: Option<&mut Vec<Vec<i64>>>,
 ) -> Result<Answer, RfNoAnswer> {
     let collect = finals.is_some();
-    if machine.uses_heap {
-        return Err(RfNoAnswer::Fallback(
-            "the heap (malloc, free)",
-            String::new(),
-        ));
-    }
     let explored = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(RF_STACK)

@@ -84,13 +84,16 @@ fn the_native_engine_gives_each_fixture_its_expected_answer() {
 /// and the text report shows the heap block and the `free`.
 #[test]
 fn a_heap_violation_has_a_confirmed_witness_and_cbmcs_property() {
+    // a block allocated or freed while another thread runs leaves the
+    // program to the explicit search; one only main allocates, alone, not
+    let concurrent = Some("the heap (malloc, free) while other threads run");
     let cases = [
-        ("heap_double_free.c", "double-free", "freed the block"),
-        ("heap_invalid_free.c", "invalid-free", "cursor = &heap#0[1]"),
-        ("heap_use_after_free.c", "use-after-free", "freed the block"),
-        ("heap_message_passing.c", "assertion", "&heap#0[0]"),
+        ("heap_double_free.c", "double-free", "freed the block", concurrent),
+        ("heap_invalid_free.c", "invalid-free", "cursor = &heap#0[1]", None),
+        ("heap_use_after_free.c", "use-after-free", "freed the block", concurrent),
+        ("heap_message_passing.c", "assertion", "&heap#0[0]", concurrent),
     ];
-    for (file, kind, shown) in cases {
+    for (file, kind, shown, fallback) in cases {
         let path = directory().join(file);
         let (code, stdout, stderr) =
             verify(&path, &["--pso", "--engine", "smc", "--format", "json"]);
@@ -106,7 +109,8 @@ fn a_heap_violation_has_a_confirmed_witness_and_cbmcs_property() {
             "{context}"
         );
         assert_eq!(
-            report["native"]["statistics"]["fallback"], "the heap (malloc, free)",
+            report["native"]["statistics"]["fallback"].as_str(),
+            fallback,
             "{context}"
         );
         let (code, text, stderr) = verify(&path, &["--pso", "--engine", "smc", "--color", "never"]);

@@ -153,6 +153,8 @@ pub struct Visible {
     pub written: Option<i64>,
     /// The move opened or closed an atomic section.
     pub atomic: bool,
+    /// The move allocated or freed a heap block.
+    pub heap: bool,
 }
 
 /// The visible part of a move from the records it appended.
@@ -164,6 +166,7 @@ pub fn visible(records: &[Record]) -> Visible {
         read_value: None,
         written: None,
         atomic: false,
+        heap: false,
     };
     for record in records {
         let location = u32::try_from(record.loc).unwrap_or(u32::MAX);
@@ -226,7 +229,8 @@ pub fn visible(records: &[Record]) -> Visible {
                 }
             }
             RecordKind::AtomicBegin | RecordKind::AtomicEnd => seen.atomic = true,
-            RecordKind::Flush | RecordKind::Malloc | RecordKind::Free => {}
+            RecordKind::Malloc | RecordKind::Free => seen.heap = true,
+            RecordKind::Flush => {}
         }
     }
     seen

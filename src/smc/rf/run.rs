@@ -410,7 +410,33 @@ fn run_on(
     if seen.atomic {
         return Err(Abort::Fallback("an atomic section", String::new()));
     }
+    if seen.heap && !alone(state, slot) {
+        return Err(Abort::Fallback(
+            "the heap (malloc, free) while other threads run",
+            String::new(),
+        ));
+    }
     Ok((outcome, seen))
+}
+
+/// Whether thread `slot` is the only one that may still act: every other
+/// thread is not created yet, or has finished with its stores in memory.
+/// The heap's allocator and its freed blocks are not shared memory that
+/// RF-SMC sees: an allocation or a `free` made alone is ordered with every
+/// other thread's moves by creation and joins (and program order), so
+/// each schedule replays it alike, and every access to a block is on the
+/// same side of its `free` in every schedule. Made while another thread
+/// runs, it would race unseen, and RF-SMC leaves the program to the
+/// explicit search.
+fn alone(state: &State, slot: usize) -> bool {
+    state.threads.iter().enumerate().all(|(other, thread)| {
+        other == slot
+            || match thread.status {
+                Status::NotCreated => true,
+                Status::Finished => state.buffers[other].is_empty(),
+                Status::Created | Status::Running => false,
+            }
+    })
 }
 
 /// The outcome of an event's move had it read `value` from `source`.
