@@ -15,5 +15,6 @@ mod diagnosis_audit;
 mod differential;
 mod engine_agreement;
 mod litmus;
+mod litmus_pthreads;
 mod values_cli;
 mod wide_values;
