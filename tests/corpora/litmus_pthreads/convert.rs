@@ -139,10 +139,37 @@ enum Quantifier {
     Forall,
 }
 
+/// An item of the init block: a location, its C type and value if given.
+#[derive(Debug)]
+struct InitItem {
+    name: String,
+    ctype: Option<String>,
+    value: Option<String>,
+}
+
+/// A register declared at the top level of a thread's body.
+#[derive(Debug)]
+struct Register {
+    name: String,
+    ctype: String,
+    /// Whether its declaration gives it a value.
+    initialised: bool,
+    /// The byte offset just after its declaration.
+    after: usize,
+}
+
+/// A register the condition reads, with its C type.
+#[derive(Debug)]
+struct ReadRegister {
+    thread: usize,
+    name: String,
+    ctype: String,
+}
+
 /// A test as read: its init block's items, threads and condition.
 #[derive(Debug)]
 struct Test {
-    initialised: Vec<(String, Option<String>, Option<String>)>,
+    initialised: Vec<InitItem>,
     threads: Vec<Thread>,
     quantifier: Quantifier,
     proposition: Proposition,
@@ -273,8 +300,8 @@ fn block_comment_length(text: &str) -> usize {
     characters[..end].iter().map(|c| c.len_utf8()).sum()
 }
 
-/// The items of the init block: (name, C type if given, value if given).
-fn init_items(init: &str) -> Result<Vec<(String, Option<String>, Option<String>)>, Unsupported> {
+/// The items of the init block.
+fn init_items(init: &str) -> Result<Vec<InitItem>, Unsupported> {
     init.split(';')
         .map(str::trim)
         .filter(|item| !item.is_empty())
@@ -290,7 +317,11 @@ fn init_items(init: &str) -> Result<Vec<(String, Option<String>, Option<String>)
             }
             let left = left.trim_start_matches('[').trim_end_matches(']').trim();
             let (ctype, name) = split_declaration(left)?;
-            Ok((name, (!ctype.is_empty()).then_some(ctype), value))
+            Ok(InitItem {
+                name,
+                ctype: (!ctype.is_empty()).then_some(ctype),
+                value,
+            })
         })
         .collect()
 }
@@ -443,7 +474,7 @@ fn locations(test: &Test) -> Result<Vec<Location>, Unsupported> {
                 || test
                     .initialised
                     .iter()
-                    .any(|(name, _, _)| *name == parameter.name);
+                    .any(|item| item.name == parameter.name);
             if !known {
                 found.push(Location {
                     name: parameter.name.clone(),
@@ -453,14 +484,14 @@ fn locations(test: &Test) -> Result<Vec<Location>, Unsupported> {
             }
         }
     }
-    for (name, ctype, value) in &test.initialised {
-        let ctype = match ctype {
+    for item in &test.initialised {
+        let ctype = match &item.ctype {
             Some(ctype) => global_type(&format!("{ctype}*")),
-            None => parameter_type(name).unwrap_or_else(|| "int".to_string()),
+            None => parameter_type(&item.name).unwrap_or_else(|| "int".to_string()),
         };
-        let initial = initial_value(value.as_deref(), &found)?;
+        let initial = initial_value(item.value.as_deref(), &found)?;
         found.push(Location {
-            name: name.clone(),
+            name: item.name.clone(),
             ctype,
             initial,
         });
@@ -497,7 +528,7 @@ fn register_global(thread: usize, name: &str) -> String {
 /// What the condition's names are in the program.
 struct ProgramNames<'a> {
     locations: &'a [Location],
-    register_types: &'a [((usize, String), String)],
+    register_types: &'a [ReadRegister],
 }
 
 impl Names for ProgramNames<'_> {
@@ -511,10 +542,9 @@ impl Names for ProgramNames<'_> {
 
     fn is_pointer(&self, operand: &Operand) -> bool {
         match operand {
-            Operand::Register { thread, name } => self
-                .register_types
-                .iter()
-                .any(|((t, n), ctype)| t == thread && n == name && ctype.contains('*')),
+            Operand::Register { thread, name } => self.register_types.iter().any(|read| {
+                read.thread == *thread && read.name == *name && read.ctype.contains('*')
+            }),
             Operand::Location(name) => self
                 .locations
                 .iter()
@@ -593,9 +623,8 @@ fn split_top_level(text: &str, separator: char) -> Vec<String> {
     parts
 }
 
-/// The registers declared at the top level of a body: (name, C type,
-/// initialised), and the offsets after their declarations.
-fn registers(body: &str) -> Vec<(String, String, bool, usize)> {
+/// The registers declared at the top level of a body.
+fn registers(body: &str) -> Vec<Register> {
     let mut found = Vec::new();
     for (statement, after) in top_level_statements(body) {
         let Some((base, declarators)) = declaration(statement) else {
@@ -609,7 +638,12 @@ fn registers(body: &str) -> Vec<(String, String, bool, usize)> {
             let stars = target.matches('*').count();
             let name = target.replace('*', "").trim().to_string();
             let ctype = format!("{}{}", global_type(&format!("{base}*")), "*".repeat(stars));
-            found.push((name, ctype, initialised, after));
+            found.push(Register {
+                name,
+                ctype,
+                initialised,
+                after,
+            });
         }
     }
     found
@@ -621,8 +655,8 @@ fn emit_thread(c: &mut String, number: usize, thread: &Thread, copied: &[(String
     let mut body = thread.body.clone();
     let mut zeroed: Vec<(String, usize)> = registers(&thread.body)
         .into_iter()
-        .filter(|(_, _, initialised, _)| !initialised)
-        .map(|(name, _, _, after)| (name, after))
+        .filter(|register| !register.initialised)
+        .map(|register| (register.name, register.after))
         .collect();
     zeroed.sort_by_key(|(_, after)| std::cmp::Reverse(*after));
     for (name, after) in zeroed {
@@ -655,7 +689,7 @@ fn emit_thread(c: &mut String, number: usize, thread: &Thread, copied: &[(String
 }
 
 /// The type of each register the condition reads, or why one is missing.
-fn register_types(test: &Test) -> Result<Vec<((usize, String), String)>, Unsupported> {
+fn register_types(test: &Test) -> Result<Vec<ReadRegister>, Unsupported> {
     test.proposition
         .registers()
         .into_iter()
@@ -667,14 +701,18 @@ fn register_types(test: &Test) -> Result<Vec<((usize, String), String)>, Unsuppo
                 .body;
             let ctype = registers(body)
                 .into_iter()
-                .find(|(declared, _, _, _)| *declared == name)
-                .map(|(_, ctype, _, _)| ctype)
+                .find(|register| register.name == name)
+                .map(|register| register.ctype)
                 .ok_or_else(|| {
                     Unsupported::new(format!(
                         "{thread}:{name} is not declared at the top level of P{thread}"
                     ))
                 })?;
-            Ok(((thread, name), ctype))
+            Ok(ReadRegister {
+                thread,
+                name,
+                ctype,
+            })
         })
         .collect()
 }
@@ -693,15 +731,20 @@ fn emit(test: &Test, locations: &[Location]) -> Result<String, Unsupported> {
             location.initial
         );
     }
-    for ((thread, name), ctype) in &register_types {
-        let _ = writeln!(c, "{ctype} {};", register_global(*thread, name));
+    for read in &register_types {
+        let _ = writeln!(
+            c,
+            "{} {};",
+            read.ctype,
+            register_global(read.thread, &read.name)
+        );
     }
     c.push('\n');
     for (number, thread) in test.threads.iter().enumerate() {
         let copied: Vec<(String, String)> = register_types
             .iter()
-            .filter(|((t, _), _)| *t == number)
-            .map(|((t, name), _)| (name.clone(), register_global(*t, name)))
+            .filter(|read| read.thread == number)
+            .map(|read| (read.name.clone(), register_global(read.thread, &read.name)))
             .collect();
         emit_thread(&mut c, number, thread, &copied);
     }
