@@ -10,6 +10,8 @@
 //! with the reason, in `tests/fixtures/litmus_pthreads_skipped.tsv`, and
 //! the list must stay exact. The default tier runs every eighth accepted
 //! test and the SB, MP and LB classics; `LAZYSMA_FULL=1` runs them all.
+//! The project's own tests of `tests/fixtures/litmus_pthreads/` cover
+//! what the corpus's accepted tests do not use, in both tiers.
 
 mod condition;
 mod convert;
@@ -33,13 +35,35 @@ const CLASSICS: [&str; 3] = ["SB+poonceonces", "MP+poonceonces", "LB+poonceonces
 
 const MODELS: [&str; 3] = ["--sc", "--tso", "--pso"];
 
-/// A test's path below the corpus's `litmus-herd/`.
+/// The project's own herd tests of what the corpus's accepted tests do
+/// not use (the `xchg` and `cmpxchg` orderings, `smp_mb__*_atomic`, C11
+/// fetch-and-ops and exchanges, a shared expected value, the precedence
+/// of `~`, `/\` and `\/`), run in both tiers.
+const FIXTURES: &str = "tests/fixtures/litmus_pthreads";
+
+/// A test's path below the corpus's `litmus-herd/`, or below the
+/// repository for a fixture.
 fn herd_name(test: &Path) -> String {
     let root = support::corpus_dir().join("litmus-herd");
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
     test.strip_prefix(&root)
+        .or_else(|_| test.strip_prefix(repository))
         .unwrap_or(test)
         .to_string_lossy()
         .into_owned()
+}
+
+/// The `.litmus` files of [`FIXTURES`], sorted.
+fn fixture_tests() -> Vec<PathBuf> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURES);
+    let mut tests: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|error| panic!("{}: {error}", folder.display()))
+        .map(|entry| entry.expect("a readable entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "litmus"))
+        .collect();
+    tests.sort();
+    assert!(tests.len() >= 5, "{FIXTURES} has {} tests", tests.len());
+    tests
 }
 
 /// The rows of [`SKIPPED`]: test and reason.
@@ -143,13 +167,23 @@ fn litmus_answers_equal_their_pthreads_programs() {
     let accepted = accepted_herd_tests();
     let converted = conversions(&accepted);
     assert_skip_list_is_exact(&converted);
+    let fixtures = conversions(&fixture_tests());
     let folder = tempfile::tempdir().expect("a temporary directory");
     let mut runs = Vec::new();
-    for (index, (test, program)) in converted.iter().enumerate() {
-        let Ok(program) = program else { continue };
-        if !chosen(index, test) {
-            continue;
-        }
+    let corpus = converted
+        .iter()
+        .enumerate()
+        .filter(|(index, (test, _))| chosen(*index, test));
+    let own = fixtures
+        .iter()
+        .enumerate()
+        .map(|(index, test)| (index + converted.len(), test));
+    for (index, (test, program)) in corpus.chain(own) {
+        let program = match program {
+            Ok(program) => program,
+            Err(_) if index < converted.len() => continue,
+            Err(reason) => panic!("{}: the converter declines it: {reason}", herd_name(test)),
+        };
         let stem = test.file_stem().unwrap_or_default().to_string_lossy();
         let file = folder.path().join(format!("{index:03}-{stem}.c"));
         std::fs::write(&file, program).expect("write the pthreads program");
@@ -167,7 +201,7 @@ fn litmus_answers_equal_their_pthreads_programs() {
         .flatten()
         .collect();
     println!(
-        "herd litmus against pthreads: {} tests, {} runs, {} disagree, {:.1} s",
+        "herd litmus against pthreads: {} tests, {} comparisons, {} disagree, {:.1} s",
         runs.len() / MODELS.len(),
         runs.len(),
         found.len(),
@@ -175,7 +209,7 @@ fn litmus_answers_equal_their_pthreads_programs() {
     );
     assert!(
         found.is_empty(),
-        "{} of {} runs disagree:\n{}",
+        "{} of {} comparisons disagree:\n{}",
         found.len(),
         runs.len(),
         found.join("\n")
