@@ -80,9 +80,12 @@ fn listed_skips() -> BTreeMap<String, String> {
         .collect()
 }
 
-/// Each accepted test with its pthreads program or the reason the
-/// converter declines it.
-fn conversions(accepted: &[PathBuf]) -> Vec<(PathBuf, Result<String, convert::Unsupported>)> {
+/// A test with its pthreads program, or the reason the converter declines it.
+type Converted = (PathBuf, Result<String, convert::Unsupported>);
+
+/// Each test with its pthreads program or the reason the converter
+/// declines it.
+fn conversions(accepted: &[PathBuf]) -> Vec<Converted> {
     accepted
         .iter()
         .map(|test| {
@@ -95,7 +98,7 @@ fn conversions(accepted: &[PathBuf]) -> Vec<(PathBuf, Result<String, convert::Un
 
 /// Asserts that the tests the converter declines are exactly those
 /// [`SKIPPED`] lists.
-fn assert_skip_list_is_exact(converted: &[(PathBuf, Result<String, convert::Unsupported>)]) {
+fn assert_skip_list_is_exact(converted: &[Converted]) {
     let declined: BTreeMap<String, String> = converted
         .iter()
         .filter_map(|(test, program)| {
@@ -161,15 +164,14 @@ fn disagreement(run: &Run<'_>) -> Option<String> {
     })
 }
 
-#[test]
-fn litmus_answers_equal_their_pthreads_programs() {
-    let started = Instant::now();
-    let accepted = accepted_herd_tests();
-    let converted = conversions(&accepted);
-    assert_skip_list_is_exact(&converted);
-    let fixtures = conversions(&fixture_tests());
-    let folder = tempfile::tempdir().expect("a temporary directory");
-    let mut runs = Vec::new();
+/// The comparisons of the tier's sample of `converted` (the declined
+/// ones left out) and of every test of `fixtures` (each must convert),
+/// their programs written to `folder`.
+fn comparisons<'a>(
+    converted: &'a [Converted],
+    fixtures: &'a [Converted],
+    folder: &Path,
+) -> Vec<Run<'a>> {
     let corpus = converted
         .iter()
         .enumerate()
@@ -178,6 +180,7 @@ fn litmus_answers_equal_their_pthreads_programs() {
         .iter()
         .enumerate()
         .map(|(index, test)| (index + converted.len(), test));
+    let mut runs = Vec::new();
     for (index, (test, program)) in corpus.chain(own) {
         let program = match program {
             Ok(program) => program,
@@ -185,17 +188,26 @@ fn litmus_answers_equal_their_pthreads_programs() {
             Err(reason) => panic!("{}: the converter declines it: {reason}", herd_name(test)),
         };
         let stem = test.file_stem().unwrap_or_default().to_string_lossy();
-        let file = folder.path().join(format!("{index:03}-{stem}.c"));
+        let file = folder.join(format!("{index:03}-{stem}.c"));
         std::fs::write(&file, program).expect("write the pthreads program");
-        for model in MODELS {
-            runs.push(Run {
-                test,
-                program: file.clone(),
-                model,
-            });
-        }
+        runs.extend(MODELS.map(|model| Run {
+            test,
+            program: file.clone(),
+            model,
+        }));
     }
-    assert!(runs.len() >= 3 * 12, "only {} runs", runs.len());
+    runs
+}
+
+#[test]
+fn litmus_answers_equal_their_pthreads_programs() {
+    let started = Instant::now();
+    let converted = conversions(&accepted_herd_tests());
+    assert_skip_list_is_exact(&converted);
+    let fixtures = conversions(&fixture_tests());
+    let folder = tempfile::tempdir().expect("a temporary directory");
+    let runs = comparisons(&converted, &fixtures, folder.path());
+    assert!(runs.len() >= 3 * 12, "only {} comparisons", runs.len());
     let found: Vec<String> = parallel_map(&runs, workers(), disagreement)
         .into_iter()
         .flatten()
