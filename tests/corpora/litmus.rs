@@ -287,7 +287,7 @@ fn located_in(stderr: &str, test: &Path) -> bool {
 /// The herd tests lazysma translates (`lazysma TEST.litmus --tso -o`);
 /// panics on a run that neither translates nor refuses with a located
 /// reason.
-fn accepted_herd_tests() -> Vec<PathBuf> {
+pub(crate) fn accepted_herd_tests() -> Vec<PathBuf> {
     let tests = herd_tests();
     let output = tempfile::tempdir().expect("a temporary directory");
     let outcomes = parallel_map(&tests, workers(), |test| {

@@ -1,6 +1,7 @@
 //! The sweeps over corpora: the litmus and benchmark corpora, Csmith's
 //! programs, the differential tests of the translation and the SMAs, the
-//! engines' agreement and the value and index sweeps, each a sample in
+//! engines' agreement, herd's litmus tests against the same tests as
+//! pthreads programs, and the value and index sweeps, each a sample in
 //! the default tier and whole with `LAZYSMA_FULL=1`. One test binary
 //! (`cargo test --release --test corpora`); `--test corpora MODULE::` runs
 //! one module.
@@ -16,5 +17,6 @@ mod differential;
 mod engine_agreement;
 mod libvsync_clients;
 mod litmus;
+mod litmus_pthreads;
 mod values_cli;
 mod wide_values;
