@@ -54,7 +54,8 @@ impl PlainUses {
         let mut created_by: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); codes.len()];
         for (slot, code) in codes.iter().enumerate() {
             for (at, instr) in code.instrs.iter().enumerate() {
-                let mut read = |part: PlainPart| uses.reads[slot].entry(part.global).or_default().add(part);
+                let mut read =
+                    |part: PlainPart| uses.reads[slot].entry(part.global).or_default().add(part);
                 instr_reads(instr, &mut read);
                 if let Instr::Do(stmt) = instr {
                     if let Some(part) = target(stmt).and_then(plain_part) {
