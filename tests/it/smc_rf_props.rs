@@ -132,10 +132,11 @@ proptest! {
 /// or after it, it leaves the program to the explicit search.
 #[test]
 fn plain_global_programs_agree_with_the_explicit_search() {
-    let cases: [(&str, &[&str], bool); 8] = [
+    let cases: [(&str, &[&str], bool); 9] = [
         ("plain_handles_creation_loop", &[], true),
         ("plain_handles_creation_loop", &["BUG"], true),
         ("plain_read_by_later_thread", &["CREATED_BY_WRITER"], true),
+        ("plain_read_by_later_thread", &["CHAIN"], true),
         ("plain_read_by_later_thread", &[], false),
         ("plain_read_by_running_thread", &[], false),
         ("plain_read_before_join", &[], true),
