@@ -249,9 +249,12 @@ impl<'m, 'a> Runner<'m, 'a> {
     /// the same plain values and take the same steps: the class has one
     /// behaviour, and the causal prefixes RF-SMC keeps when it mutates a
     /// read (program order, creations, joins, reads-from) carry every
-    /// write a plain read depends on. A plain global that main reads
-    /// after joining its writer is ordered so, as is one main writes
-    /// before it creates the thread that reads it.
+    /// write a plain read depends on. One that main writes before it
+    /// creates the thread that reads it (a handle, an argument) is
+    /// accepted so. One that a thread writes for main to read after
+    /// joining it is ordered too, but main still runs at the write and the
+    /// check does not know where in main's code the reads are: it falls
+    /// back (a thread's result, its own element, is the exception).
     fn check_plain(&self, before: &State, slot: usize) -> Result<(), Abort> {
         let from = before.threads[slot].pc;
         let to = self.state.threads[slot].pc;
