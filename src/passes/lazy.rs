@@ -78,6 +78,7 @@ pub fn sequentialise_threads(
         plain_globals,
         structs: program.structs.clone(),
         thread_arg,
+        per_thread: program.per_thread.iter().map(|&(id, _)| id).collect(),
         memory: instances.memory,
         points_to: None,
         rounds: options.bounds.rounds,

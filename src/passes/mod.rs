@@ -376,6 +376,12 @@ pub struct SequentialProgram {
     pub structs: Vec<StructDef>,
     /// The plain global array holding each slot's `pthread_create` argument.
     pub thread_arg: usize,
+    /// The plain global arrays with one element per thread slot that the
+    /// slot's thread alone writes and names by its own slot
+    /// ([`Program::per_thread`](crate::ir::Program): thread-locals, the
+    /// threads' results); another thread reads an element only through a
+    /// join of its thread.
+    pub per_thread: Vec<usize>,
     pub memory: MemoryLayout,
     /// Where the pointers the program computes may point
     /// ([`points_to::points_to`]), once [`sequentialise`] has rewritten

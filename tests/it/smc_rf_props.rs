@@ -124,3 +124,63 @@ proptest! {
         }
     }
 }
+
+/// The programs of `tests/fixtures/verify/` whose threads share plain
+/// globals (thread handles, arguments), each with its defines and whether
+/// RF-SMC must answer them itself: where it answers, it gives the explicit
+/// search's verdict under every model; where a write may be read before
+/// or after it, it leaves the program to the explicit search.
+#[test]
+fn plain_global_programs_agree_with_the_explicit_search() {
+    let cases: [(&str, &[&str], bool); 9] = [
+        ("plain_handles_creation_loop", &[], true),
+        ("plain_handles_creation_loop", &["BUG"], true),
+        ("plain_read_by_later_thread", &["CREATED_BY_WRITER"], true),
+        ("plain_read_by_later_thread", &["CHAIN"], true),
+        ("plain_read_by_later_thread", &[], false),
+        ("plain_read_by_running_thread", &[], false),
+        ("plain_read_before_join", &[], true),
+        ("plain_read_before_join", &["NO_JOIN"], false),
+        ("mutex_publish", &[], true),
+    ];
+    for (name, defines, answers) in cases {
+        for model in ["sc", "tso", "pso"] {
+            let prepared = prepare_with(name, defines, model);
+            let label = format!("{name} {defines:?} under {model}");
+            let explicit = verdict(&smc::check_explicit(&prepared, &limits()));
+            assert!(explicit.is_some(), "{label}: the explicit search answers");
+            match smc::check_reads_from(&prepared, &limits()) {
+                Ok(answer) => {
+                    assert!(answers, "{label}: RF-SMC answers a racy program");
+                    assert_eq!(verdict(&Ok(answer)), explicit, "{label}");
+                }
+                Err(RfNoAnswer::Fallback(why, detail)) => {
+                    assert!(!answers, "{label}: falls back ({why}: {detail})");
+                    assert_eq!(why, "a plain global shared by running threads", "{label}");
+                }
+                Err(RfNoAnswer::Other(other)) => panic!("{label}: {other}"),
+            }
+        }
+    }
+}
+
+/// A fixture of `tests/fixtures/verify/` (or an example) prepared with
+/// `defines` and the loop bound its runs use.
+fn prepare_with(name: &str, defines: &[&str], model: &str) -> smc::Prepared {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = root.join("tests/fixtures/verify").join(format!("{name}.c"));
+    let path = if fixture.exists() {
+        fixture
+    } else {
+        root.join("examples").join(format!("{name}.c"))
+    };
+    let mut options = lazysma::options::TranslateOptions {
+        sma: smc_rf::implementation(model),
+        defines: defines.iter().map(|define| define.to_string()).collect(),
+        ..lazysma::options::TranslateOptions::default()
+    };
+    options.bounds.unwind = 3;
+    let program = lazysma::frontend::load(&path, &options)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    smc::prepare(&program, &options).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}

@@ -14,6 +14,7 @@ use crate::smc::semantics::machine::{
     Machine, Move, Outcome, State, Status, Unsupported, Violation,
 };
 use crate::smc::semantics::memory::flush;
+use crate::smc::semantics::plain::PlainPart;
 use std::collections::HashMap;
 
 /// Why RF-SMC stops without an answer.
@@ -74,6 +75,9 @@ pub struct Runner<'m, 'a> {
     /// The state before each reading event, to simulate other values.
     pub snapshots: HashMap<Key, State>,
     pub moves: usize,
+    /// Per thread, the threads known to have finished before its current
+    /// point by happens-before (joins, and what its creator knew).
+    finished_before: Vec<Vec<bool>>,
 }
 
 impl<'m, 'a> Runner<'m, 'a> {
@@ -93,6 +97,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             events: Vec::new(),
             snapshots: HashMap::new(),
             moves: 0,
+            finished_before: vec![vec![false; threads]; threads],
         }
     }
 
@@ -151,6 +156,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                 self.path.push((Move::Run(slot), Vec::new()));
                 let mut event = self.event(key, &seen, &before)?;
                 event.finishes = self.state.threads[slot].status == Status::Finished;
+                self.note_order(slot, event.access);
                 if let Some(id) = seen.write_id {
                     self.writers.insert(id, key);
                     self.write_ids.insert(key, id);
@@ -202,45 +208,131 @@ impl<'m, 'a> Runner<'m, 'a> {
         })
     }
 
-    /// Plain globals are private data that threads share through creation
-    /// and joins; a change that another running thread might read races,
-    /// and RF-SMC, which sees only shared memory, leaves it to the explicit
-    /// search.
+    /// Whether a move of `slot` that took `before` to the current state
+    /// changed a plain global in a way RF-SMC can miss. Plain globals
+    /// (thread handles, arguments, results, thread-locals) are private
+    /// data of the sequential program, invisible to RF-SMC, whose events
+    /// are the accesses to shared memory; threads share them through
+    /// creation and joins. A move's writes to them are the parts its
+    /// instructions may write ([`written`](crate::smc::semantics::plain::PlainUses::written), also a write that
+    /// leaves the value as it was) and the parts that changed.
+    ///
+    /// A write by `slot` to a part is accepted when every other thread
+    /// whose code reads that part ([`reads`](crate::smc::semantics::plain::PlainUses::reads)) is ordered with
+    /// it by happens-before (program order, creation, join), whatever the
+    /// interleaving:
+    /// - the reader has finished, and `slot` joined it (or joined a thread
+    ///   that knew it finished, or was created by one): all its reads
+    ///   come before the write;
+    /// - the reader is not created yet, and the one thread that creates
+    ///   it is `slot`, or is itself not created yet and created so by
+    ///   `slot` (each creation site has one slot): all its reads come
+    ///   after the write, which is before its creation in program order.
+    ///
+    /// A reader still running, stopped, or finished without a join that
+    /// orders it could read before or after the write in two executions
+    /// of one reads-from class, of which RF-SMC explores one: the explicit
+    /// search answers instead. Two exceptions keep their own argument: a
+    /// thread's own element of a per-thread array (another thread reads
+    /// it only through a join of its thread), and the `thread_arg` element
+    /// of a thread not created yet.
+    ///
+    /// Why that suffices: in an execution whose every move passed this
+    /// check, a read of a plain part and a write to it by another thread
+    /// are ordered by happens-before, and so are the writes that precede
+    /// one read (they are by the reader, or by the threads of its chain of
+    /// creators, each before the next was created). A read's value is
+    /// therefore that of the last write before it in happens-before,
+    /// which program order, creations and joins fix. Every execution of
+    /// the same reads-from class has the same creations, joins and
+    /// program order, so (by induction over its moves) its threads read
+    /// the same plain values and take the same steps: the class has one
+    /// behaviour, and the causal prefixes RF-SMC keeps when it mutates a
+    /// read (program order, creations, joins, reads-from) carry every
+    /// write a plain read depends on. One that main writes before it
+    /// creates the thread that reads it (a handle, an argument) is
+    /// accepted so. One that a thread writes for main to read after
+    /// joining it is ordered too, but main still runs at the write and the
+    /// check does not know where in main's code the reads are: it falls
+    /// back (a thread's result, its own element, is the exception).
     fn check_plain(&self, before: &State, slot: usize) -> Result<(), Abort> {
-        let others = (0..self.state.threads.len()).any(|t| t != slot && self.alive(t));
-        if !others || before.plain == self.state.plain {
-            return Ok(());
+        let from = before.threads[slot].pc;
+        let to = self.state.threads[slot].pc;
+        let mut parts: Vec<PlainPart> = self.machine.plain.written(slot, from, to).collect();
+        if before.plain != self.state.plain {
+            changed_parts(&before.plain, &self.state.plain, &mut parts);
         }
-        let thread_arg = self.machine.program.thread_arg;
-        for (global, (old, new)) in before.plain.iter().zip(&self.state.plain).enumerate() {
-            if old == new {
-                continue;
-            }
-            let allowed = match (old, new) {
-                (Value::Aggregate(old), Value::Aggregate(new)) => old
-                    .iter()
-                    .zip(new)
-                    .enumerate()
-                    .filter(|(_, (a, b))| a != b)
-                    .all(|(element, _)| {
-                        element == slot
-                            || (global == thread_arg
-                                && self
-                                    .state
-                                    .threads
-                                    .get(element)
-                                    .is_some_and(|t| t.status == Status::NotCreated))
-                    }),
-                _ => false,
-            };
-            if !allowed {
+        for part in parts {
+            if !self.unobserved(before, slot, part) {
+                let name = self
+                    .machine
+                    .program
+                    .plain_globals
+                    .get(part.global)
+                    .map_or("?", |global| global.name.as_str());
                 return Err(Abort::Fallback(
                     "a plain global shared by running threads",
-                    format!("plain global {global}"),
+                    match part.element {
+                        Some(element) => format!("{name}[{element}]"),
+                        None => name.to_string(),
+                    },
                 ));
             }
         }
         Ok(())
+    }
+
+    /// Whether a write of `slot` to `part` is ordered with every read of
+    /// it by another thread ([`Runner::check_plain`]).
+    fn unobserved(&self, before: &State, slot: usize, part: PlainPart) -> bool {
+        let program = self.machine.program;
+        if let Some(element) = part.element {
+            let own = usize::try_from(element).is_ok_and(|element| element == slot);
+            if own && program.per_thread.contains(&part.global) {
+                return true;
+            }
+            let not_created = usize::try_from(element)
+                .ok()
+                .and_then(|element| self.state.threads.get(element))
+                .is_some_and(|thread| thread.status == Status::NotCreated);
+            if part.global == program.thread_arg && not_created {
+                return true;
+            }
+        }
+        (0..before.threads.len())
+            .filter(|&reader| reader != slot && self.machine.plain.reads(reader, part))
+            .all(|reader| self.ordered(before, slot, reader))
+    }
+
+    /// Whether every move of `reader` is ordered with `writer`'s next move
+    /// by happens-before: all before it (finished, and known finished to
+    /// `writer` by joins) or all after it (created later by `writer`).
+    fn ordered(&self, before: &State, writer: usize, reader: usize) -> bool {
+        match before.threads[reader].status {
+            Status::Finished => self.finished_before[writer][reader],
+            Status::NotCreated => created_after(self.machine, before, writer, reader),
+            Status::Created | Status::Running => false,
+        }
+    }
+
+    /// Notes the happens-before order a creation or a join of `slot`'s
+    /// move gives: a child knows what its creator knows; a join knows the
+    /// joined thread finished, and what it knew.
+    fn note_order(&mut self, slot: usize, access: Access) {
+        match access {
+            Access::Create { child } if child < self.finished_before.len() => {
+                self.finished_before[child] = self.finished_before[slot].clone();
+            }
+            Access::Join { child } if child < self.finished_before.len() => {
+                let known = self.finished_before[child].clone();
+                let mine = &mut self.finished_before[slot];
+                for (mine, theirs) in mine.iter_mut().zip(known) {
+                    *mine |= theirs;
+                }
+                mine[child] = true;
+            }
+            _ => {}
+        }
     }
 
     /// Moves every buffered store of `slot` to memory, oldest first.
@@ -380,6 +472,47 @@ impl<'m, 'a> Runner<'m, 'a> {
             .threads
             .iter()
             .any(|thread| matches!(thread.status, Status::Created | Status::Running))
+    }
+}
+
+/// Whether `reader`, not created in `before`, can only be created after
+/// `writer`'s next move: its creator is `writer`, or a thread not created
+/// yet that can only be created so.
+fn created_after(machine: &Machine, before: &State, writer: usize, reader: usize) -> bool {
+    let mut thread = reader;
+    for _ in 0..before.threads.len() {
+        if before.threads[thread].status != Status::NotCreated {
+            return false;
+        }
+        match machine.plain.creator(thread) {
+            Some(creator) if creator == writer => return true,
+            Some(creator) => thread = creator,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// The parts of the plain globals that differ between `old` and `new`:
+/// the elements of an array that changed, or the whole global.
+fn changed_parts(old: &[Value], new: &[Value], parts: &mut Vec<PlainPart>) {
+    for (global, (old, new)) in old.iter().zip(new).enumerate() {
+        if old == new {
+            continue;
+        }
+        match (old, new) {
+            (Value::Aggregate(old), Value::Aggregate(new)) if old.len() == new.len() => {
+                let changed = old.iter().zip(new).enumerate().filter(|(_, (a, b))| a != b);
+                parts.extend(changed.map(|(element, _)| PlainPart {
+                    global,
+                    element: i64::try_from(element).ok(),
+                }));
+            }
+            _ => parts.push(PlainPart {
+                global,
+                element: None,
+            }),
+        }
     }
 }
 

@@ -10,6 +10,7 @@ use super::cells::Cells;
 use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
+use super::plain::PlainUses;
 pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
 use crate::ir::{Expr, FenceKind, OriginId};
 use crate::options::MemoryModel;
@@ -67,6 +68,9 @@ pub struct Machine<'a> {
     pub pointer_checks: bool,
     /// Some thread allocates or frees heap memory.
     pub uses_heap: bool,
+    /// Which thread reads, writes and creates what of the plain globals
+    /// (RF-SMC asks whether a change of one can be observed).
+    pub plain: PlainUses,
     /// Some thread frees heap memory (the printer then checks accesses
     /// through pointers for freed blocks).
     pub frees: bool,
@@ -132,6 +136,7 @@ impl<'a> Machine<'a> {
         };
         let frees = any(&|stmt| matches!(stmt, SeqStmt::Free { .. }));
         let uses_heap = any(&|stmt| matches!(stmt, SeqStmt::Malloc { .. } | SeqStmt::Free { .. }));
+        let plain = PlainUses::of(&codes);
         Machine {
             program,
             codes,
@@ -143,6 +148,7 @@ impl<'a> Machine<'a> {
             locations: program.memory.location_count(),
             pointer_checks: false,
             uses_heap,
+            plain,
             frees,
             pointer_cut_offs: Default::default(),
             loop_cut_offs: Default::default(),

@@ -2,7 +2,9 @@
 //! shared memory and store buffers under SC, TSO and PSO (`memory`), one
 //! move of a thread or a flush (`machine`), and what a move may meet on
 //! its way: the heap (`heap`), a guessed compare-and-swap (`guess`), and
-//! the end of a state in which every thread waits (`deadlock`).
+//! the end of a state in which every thread waits (`deadlock`); and which
+//! thread reads, writes and creates what of the plain globals, read once
+//! off the code (`plain`).
 
 pub mod cells;
 pub mod deadlock;
@@ -10,4 +12,5 @@ pub mod guess;
 pub mod heap;
 pub mod machine;
 pub mod memory;
+pub mod plain;
 pub mod state;
