@@ -88,10 +88,30 @@ fn a_heap_violation_has_a_confirmed_witness_and_cbmcs_property() {
     // program to the explicit search; one only main allocates, alone, not
     let concurrent = Some("the heap (malloc, free) while other threads run");
     let cases = [
-        ("heap_double_free.c", "double-free", "freed the block", concurrent),
-        ("heap_invalid_free.c", "invalid-free", "cursor = &heap#0[1]", None),
-        ("heap_use_after_free.c", "use-after-free", "freed the block", concurrent),
-        ("heap_message_passing.c", "assertion", "&heap#0[0]", concurrent),
+        (
+            "heap_double_free.c",
+            "double-free",
+            "freed the block",
+            concurrent,
+        ),
+        (
+            "heap_invalid_free.c",
+            "invalid-free",
+            "cursor = &heap#0[1]",
+            None,
+        ),
+        (
+            "heap_use_after_free.c",
+            "use-after-free",
+            "freed the block",
+            concurrent,
+        ),
+        (
+            "heap_message_passing.c",
+            "assertion",
+            "&heap#0[0]",
+            concurrent,
+        ),
     ];
     for (file, kind, shown, fallback) in cases {
         let path = directory().join(file);

@@ -90,7 +90,14 @@ pub(super) struct Explorer<'m, 'a> {
     /// time: a realisable violation is filed like any schedule, not
     /// explored at once.
     probing: bool,
+    /// Whether a class relied on creations and joins to order a write
+    /// to a plain global ([`Limits::plain_order_budget`]).
+    plain_ordered: bool,
 }
+
+/// Why RF-SMC stops for [`Limits::plain_order_budget`].
+pub const PLAIN_ORDER_BUDGET: &str =
+    "a plain global written while threads run, in a search larger than its budget";
 
 type Call = Result<Option<RfFound>, RfStopped>;
 
@@ -168,6 +175,7 @@ impl<'m, 'a> Explorer<'m, 'a> {
             },
             finals: None,
             probing,
+            plain_ordered: false,
         }
     }
 
@@ -186,6 +194,15 @@ impl Explorer<'_, '_> {
         let stopped = |why| Err(RfStopped::Stopped(why));
         if self.statistics.reads_from_classes > self.limits.max_states {
             return stopped(Stopped::TooManyStates(self.limits.max_states));
+        }
+        let budget = self.limits.plain_order_budget;
+        if let Some(budget) = budget
+            .filter(|&budget| self.plain_ordered && self.statistics.reads_from_classes > budget)
+        {
+            return Err(RfStopped::Abort(Abort::Fallback(
+                PLAIN_ORDER_BUDGET,
+                format!("more than {budget} reads-from classes"),
+            )));
         }
         self.limits.check().map_err(RfStopped::Stopped)
     }
@@ -283,7 +300,9 @@ impl Explorer<'_, '_> {
             return Ok(Expanded::Found(found));
         }
         let start = runner.events.len();
-        let violation = runner.extend()?;
+        let violation = runner.extend();
+        self.plain_ordered |= runner.plain_ordered;
+        let violation = violation?;
         self.statistics.events += runner.events.len();
         self.statistics.moves += runner.moves;
         if let Some(violation) = violation {

@@ -78,6 +78,10 @@ pub struct Runner<'m, 'a> {
     /// Per thread, the threads known to have finished before its current
     /// point by happens-before (joins, and what its creator knew).
     finished_before: Vec<Vec<bool>>,
+    /// Whether a write to a plain global was accepted because creations
+    /// and joins order it with its readers while another thread ran
+    /// ([`Limits::plain_order_budget`](crate::smc::search::Limits)).
+    pub plain_ordered: bool,
 }
 
 impl<'m, 'a> Runner<'m, 'a> {
@@ -98,6 +102,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             snapshots: HashMap::new(),
             moves: 0,
             finished_before: vec![vec![false; threads]; threads],
+            plain_ordered: false,
         }
     }
 
@@ -255,7 +260,8 @@ impl<'m, 'a> Runner<'m, 'a> {
     /// joining it is ordered too, but main still runs at the write and the
     /// check does not know where in main's code the reads are: it falls
     /// back (a thread's result, its own element, is the exception).
-    fn check_plain(&self, before: &State, slot: usize) -> Result<(), Abort> {
+    fn check_plain(&mut self, before: &State, slot: usize) -> Result<(), Abort> {
+        let others = (0..self.state.threads.len()).any(|t| t != slot && self.alive(t));
         let from = before.threads[slot].pc;
         let to = self.state.threads[slot].pc;
         let mut parts: Vec<PlainPart> = self.machine.plain.written(slot, from, to).collect();
@@ -278,26 +284,35 @@ impl<'m, 'a> Runner<'m, 'a> {
                     },
                 ));
             }
+            self.plain_ordered |= others && !self.excepted(slot, part);
         }
         Ok(())
+    }
+
+    /// Whether a write of `slot` to `part` needs no reader ordered with
+    /// it: a thread's own element of a per-thread array, or the
+    /// `thread_arg` element of a thread not created yet.
+    fn excepted(&self, slot: usize, part: PlainPart) -> bool {
+        let program = self.machine.program;
+        let Some(element) = part.element else {
+            return false;
+        };
+        let own = usize::try_from(element).is_ok_and(|element| element == slot);
+        if own && program.per_thread.contains(&part.global) {
+            return true;
+        }
+        let not_created = usize::try_from(element)
+            .ok()
+            .and_then(|element| self.state.threads.get(element))
+            .is_some_and(|thread| thread.status == Status::NotCreated);
+        part.global == program.thread_arg && not_created
     }
 
     /// Whether a write of `slot` to `part` is ordered with every read of
     /// it by another thread ([`Runner::check_plain`]).
     fn unobserved(&self, before: &State, slot: usize, part: PlainPart) -> bool {
-        let program = self.machine.program;
-        if let Some(element) = part.element {
-            let own = usize::try_from(element).is_ok_and(|element| element == slot);
-            if own && program.per_thread.contains(&part.global) {
-                return true;
-            }
-            let not_created = usize::try_from(element)
-                .ok()
-                .and_then(|element| self.state.threads.get(element))
-                .is_some_and(|thread| thread.status == Status::NotCreated);
-            if part.global == program.thread_arg && not_created {
-                return true;
-            }
+        if self.excepted(slot, part) {
+            return true;
         }
         (0..before.threads.len())
             .filter(|&reader| reader != slot && self.machine.plain.reads(reader, part))
