@@ -97,7 +97,7 @@ pub(super) struct Explorer<'m, 'a> {
 
 /// Why RF-SMC stops for [`Limits::plain_order_budget`].
 pub const PLAIN_ORDER_BUDGET: &str =
-    "a plain global written while threads run, in a search larger than its budget";
+    "a search this large with a plain global written while threads run";
 
 type Call = Result<Option<RfFound>, RfStopped>;
 
