@@ -295,6 +295,16 @@ fn check_without(
     };
     match answer {
         Ok(answer) => Ok(answer),
+        Err(RfNoAnswer::Fallback(why, detail)) if why == rf::run::PLAIN_SHARED => {
+            Err(NoAnswer::Declined(Declined {
+                reason: format!(
+                    "a plain global ({detail}) that one thread writes while another thread may \
+                     read it: the native engine runs a thread's private statements together \
+                     with its next access to shared memory, so it would miss the interleavings \
+                     between them"
+                ),
+            }))
+        }
         Err(RfNoAnswer::Fallback(why, _)) if limits.robustness => {
             Err(NoAnswer::Declined(Declined {
                 reason: format!(

@@ -27,6 +27,10 @@ pub enum Abort {
     Fallback(&'static str, String),
 }
 
+/// Why RF-SMC stops at a write to a plain global that another thread may
+/// read before or after it ([`Runner::check_plain`]).
+pub const PLAIN_SHARED: &str = "a plain global shared by running threads";
+
 /// The fallback reason of what should not happen (a defect of RF-SMC).
 pub const INTERNAL: &str = "an internal inconsistency of RF-SMC";
 
@@ -277,7 +281,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                     .get(part.global)
                     .map_or("?", |global| global.name.as_str());
                 return Err(Abort::Fallback(
-                    "a plain global shared by running threads",
+                    PLAIN_SHARED,
                     match part.element {
                         Some(element) => format!("{name}[{element}]"),
                         None => name.to_string(),
