@@ -6,7 +6,7 @@
 //! `ROUNDS`, `SECONDS` and `AFFINITY` set at compile time, and `WITH_FIX`
 //! turning the advised fences into `__sync_synchronize()`.
 
-use super::cycle_program::{Access, Condition, CycleProgram, CycleThread, outcome_terms};
+use super::cycle_program::{Access, CycleProgram, CycleThread, outcome_terms};
 use super::hardware;
 use std::fmt::Write as _;
 
@@ -35,24 +35,16 @@ fn register_slot(thread: usize, register: usize) -> String {
 
 /// The weak outcome as C (`repro_P0_r0 == 0 && x == 2`).
 fn outcome_expression(program: &CycleProgram) -> String {
-    let terms: Vec<String> = program
-        .outcome
-        .iter()
-        .map(|condition| match *condition {
-            Condition::Register {
-                thread,
-                register,
-                value,
-            } => format!("{} == {value}", register_slot(thread, register)),
-            Condition::Final { location, value } => {
-                format!("{} == {value}", program.locations[location].name)
-            }
-        })
-        .collect();
-    if terms.is_empty() {
+    let expression = outcome_terms(
+        program,
+        |thread, register, value| format!("{} == {value}", register_slot(thread, register)),
+        |name, value| format!("{name} == {value}"),
+        " && ",
+    );
+    if expression.is_empty() {
         "1".to_string()
     } else {
-        terms.join(" && ")
+        expression
     }
 }
 
