@@ -502,6 +502,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
         self.locals.push(Local {
             name: name.to_string(),
             ty: ir_ty,
+            temporary: false,
             shared,
         });
         self.local_types.push(ty);
@@ -515,6 +516,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             other => other.clone(),
         };
         let id = self.new_local(&format!("__tmp{}", self.locals.len()), ty, false);
+        self.locals[id].temporary = true;
         self.temps.insert(id);
         id
     }

@@ -145,6 +145,10 @@ pub struct PointerAccess {
     pub statement: OriginId,
     /// The byte size of the scalar the access reads or writes.
     pub bytes: u32,
+    /// Whether that scalar is an integer (`size_t`, `int`, `bool`, a
+    /// bit-field), not a pointer: where the program converts no pointer to
+    /// an integer, a constant it stores is a number, no address.
+    pub integer: bool,
     /// Whether the pointer's type may differ from its pointee's: the
     /// program converts some other pointer or an integer to a pointer to
     /// this access's pointee type (`(unsigned char *)p`, `int *q = arg`).
@@ -279,7 +283,13 @@ pub struct Function {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Local {
     pub name: String,
+    /// The type the program declares it with; for a
+    /// [`temporary`](Local::temporary), the type of the value it holds
+    /// (`int` where that value has none: an array's address, a call's).
     pub ty: Ty,
+    /// A temporary the frontend made (`__tmp`), not a variable of the
+    /// program.
+    pub temporary: bool,
     /// Address taken: the object lives in shared memory and every access to
     /// it is a visible statement addressed through [`Expr::ObjectAddress`].
     pub shared: bool,

@@ -18,17 +18,19 @@
 //! those the access may reach has its size. Heap blocks are untyped: an
 //! access of any one size into them is what the block holds.
 //! Where the program converts no pointer to an integer, a constant stored
-//! as a scalar narrower than a pointer (`atomic_store(&n->locked, 1)`) is
-//! a number there, not the address of whichever object is at location 1.
+//! as an integer of any width or a scalar narrower than a pointer
+//! (`atomic_store(&n->locked, 1)`, a ring's `size_t` size) is a number
+//! there, not the address of whichever object is at location 1.
 //!
 //! The frontend gave each access through a pointer a statement id of its
 //! own; this pass gives it back its statement's, so that nothing after it
 //! sees the difference.
 
 use super::points_to::{Numbers, PointsTo, points_to_with_numbers};
-use super::{SeqStmt, SequentialProgram, diagnostic_at};
+use super::{SeqStmt, SeqThread, SequentialProgram, diagnostic_at};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{BinaryOp, Expr, OriginId, PointerAccess, Program, Runs, Ty};
+use super::value_types::ValueKind;
+use crate::ir::{BinaryOp, Expr, Local, LocalId, OriginId, PointerAccess, Program, Runs, Ty};
 use std::collections::{BTreeSet, HashMap};
 
 /// The pointer an access at `address` goes through, before the offsets
@@ -60,6 +62,29 @@ fn narrow_locations(location_bytes: &Runs<u32>) -> Runs<bool> {
     location_bytes.map(|&bytes| bytes > 0 && bytes < pointer)
 }
 
+/// The static locations, by their value `kinds`, that hold integers of
+/// any width (a `size_t` counter beside the slots of a ring).
+fn integer_locations(kinds: &Runs<ValueKind>) -> Runs<bool> {
+    kinds.map(|kind| matches!(kind, ValueKind::Signed | ValueKind::Unsigned { .. }))
+}
+
+/// The private variables of `threads` that the program declares as
+/// integers, by thread slot (the frontend's temporaries left out: some
+/// hold values of no C type, such as a copied struct's scalars).
+fn integer_variables(threads: &[SeqThread]) -> BTreeSet<(usize, LocalId)> {
+    threads
+        .iter()
+        .flat_map(|thread| {
+            let integer = |local: &Local| {
+                !local.temporary && !local.shared && matches!(local.ty, Ty::Int { .. } | Ty::Bool)
+            };
+            (thread.locals.iter().enumerate())
+                .filter(move |(_, local)| integer(local))
+                .map(move |(id, _)| (thread.slot, id))
+        })
+        .collect()
+}
+
 /// Checks every access of `sequential` through a converted pointer
 /// ([`PointerAccess::checked`] in `program`) against the sizes of the
 /// locations it may reach, and gives every access noted by the frontend
@@ -78,19 +103,22 @@ pub fn check_access_sizes(
         .collect();
     // the facts of the program before constant addresses are folded into
     // its accesses, which keep the pointer each goes through; a constant
-    // stored as a scalar narrower than a pointer is a number (each access
-    // still has its own id here)
+    // stored as an integer or a scalar narrower than a pointer is a number
+    // (each access still has its own id here)
     let pointer = scalar_bytes(&Ty::Pointer(Box::new(Ty::Void)));
+    let types = &sequential.map.value_types;
     let numbers = || match program.addresses_as_integers {
         true => Numbers::default(),
         false => Numbers {
-            locations: narrow_locations(&sequential.map.value_types.location_bytes),
+            locations: narrow_locations(&types.location_bytes),
+            integers: integer_locations(&types.locations),
             stores: program
                 .pointer_accesses
                 .iter()
-                .filter(|access| (1..pointer).contains(&access.bytes))
+                .filter(|access| access.integer || (1..pointer).contains(&access.bytes))
                 .map(|access| access.origin)
                 .collect(),
+            integer_variables: integer_variables(&sequential.threads),
         },
     };
     let facts = program

@@ -153,10 +153,11 @@ pub struct PointsTo {
 }
 
 /// Where a constant stored is a number, no address: in a static location
-/// whose scalar is narrower than a pointer (an `int`, a `bool`), and by a
-/// store or read-modify-write through a pointer to such a scalar
-/// (`atomic_store(&next->locked, 1)`, which the analysis may otherwise
-/// see reach the `next` beside `locked`). The check of accesses through
+/// whose scalar is narrower than a pointer (an `int`, a `bool`) or an
+/// integer of any width (a `size_t`), and by a store or read-modify-write
+/// through a pointer to such a scalar (`atomic_store(&next->locked, 1)`,
+/// which the analysis may otherwise see reach the `next` beside
+/// `locked`). The check of accesses through
 /// converted pointers uses it only where the program converts no pointer
 /// to an integer: the front end folds `(int)(intptr_t)&x` into the
 /// constant that `&x` is. (A static initializer cannot cut an address.)
@@ -164,9 +165,15 @@ pub struct PointsTo {
 pub struct Numbers {
     /// Per static location, whether it is narrower than a pointer.
     pub locations: crate::ir::Runs<bool>,
-    /// The statements (by their ids) that store a scalar narrower than a
-    /// pointer through a pointer.
+    /// Per static location, whether it holds an integer.
+    pub integers: crate::ir::Runs<bool>,
+    /// The statements (by their ids) that store an integer or a scalar
+    /// narrower than a pointer through a pointer.
     pub stores: BTreeSet<OriginId>,
+    /// The private variables of the program (no temporaries of the
+    /// frontend) that hold integers, by thread slot: a constant assigned
+    /// to one (a parameter `len` given `2`) is a number.
+    pub integer_variables: BTreeSet<(usize, LocalId)>,
 }
 
 /// Finds the points-to facts of `program`.
@@ -204,9 +211,11 @@ fn array_ends(memory: &MemoryLayout, names: &crate::ir::Locations) -> BTreeSet<u
 }
 
 impl Numbers {
-    /// Whether static `location` is narrower than a pointer.
+    /// Whether static `location` is narrower than a pointer or holds an
+    /// integer: a constant stored there is a number.
     fn narrow(&self, location: u32) -> bool {
-        self.locations.get(location as usize) == Some(&true)
+        let location = location as usize;
+        self.locations.get(location) == Some(&true) || self.integers.get(location) == Some(&true)
     }
 }
 
@@ -355,6 +364,11 @@ impl PointsTo {
     fn stmt(&mut self, slot: usize, stmt: &SeqStmt) -> bool {
         let unit = self.unit();
         match stmt {
+            SeqStmt::Assign(Place::Local(local), Expr::Const(_))
+                if self.numbers.integer_variables.contains(&(slot, *local)) =>
+            {
+                false
+            }
             SeqStmt::Assign(place, value) => {
                 let pointees = self.value(slot, value, unit);
                 self.assign(slot, place, &pointees)
@@ -1254,7 +1268,9 @@ mod tests {
         );
         let numbers = Numbers {
             locations: vec![false, false, false, true].into(),
+            integers: crate::ir::Runs::default(),
             stores: BTreeSet::from([7]),
+            integer_variables: BTreeSet::new(),
         };
         let threads = std::slice::from_ref(&worker);
         let facts = PointsTo::typed(&layout(), false, &BTreeSet::new(), numbers, threads);

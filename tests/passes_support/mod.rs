@@ -122,6 +122,7 @@ impl Builder {
                 .map(|(n, t, s)| Local {
                     name: (*n).into(),
                     ty: t.clone(),
+                    temporary: false,
                     shared: *s,
                 })
                 .collect();

@@ -15,10 +15,11 @@ pub struct ConvertedAccesses {
     /// `void *`: heap blocks are untyped).
     pub(in crate::frontend) targets: Vec<CType>,
     /// Every access through a pointer: its origin, the statement's id,
-    /// its scalar's byte size, and the pointer's pointee type. The access
+    /// its scalar's byte size and whether that scalar is an integer, and
+    /// the pointer's pointee type. The access
     /// `k` has the id [`own_id`]`(k)` until [`Self::finish`] gives it one
     /// after the statements'.
-    pub(in crate::frontend) accesses: Vec<(Origin, OriginId, u64, CType)>,
+    pub(in crate::frontend) accesses: Vec<(Origin, OriginId, (u64, bool), CType)>,
     /// Whether some pointer is converted to an integer
     /// ([`Program::addresses_as_integers`]).
     pub(in crate::frontend) addresses_as_integers: bool,
@@ -70,8 +71,8 @@ pub struct PointerBases {
     /// pointer's pointee type and the designator's text.
     pub(in crate::frontend) bases: Vec<(Expr, CType, Span)>,
     /// The byte size of the scalar the next access statement accesses,
-    /// when its type is known.
-    pub access_bytes: Option<u64>,
+    /// and whether it is an integer (no pointer), when its type is known.
+    pub access_scalar: Option<(u64, bool)>,
 }
 
 /// Whether `address` is `base` or `base` moved by offsets
@@ -101,12 +102,15 @@ impl ConvertedAccesses {
         for function in &mut program.functions {
             renumber(&mut function.body, first, count);
         }
-        for (k, (origin, statement, bytes, pointee)) in self.accesses.into_iter().enumerate() {
+        for (k, (origin, statement, (bytes, integer), pointee)) in
+            self.accesses.into_iter().enumerate()
+        {
             program.origins.push(origin);
             program.pointer_accesses.push(PointerAccess {
                 origin: first + k,
                 statement,
                 bytes: bytes as u32,
+                integer,
                 checked: self.targets.contains(&pointee),
             });
         }

@@ -68,7 +68,11 @@ impl FnLowerer<'_, '_> {
 
     /// Notes that the next access statement accesses a scalar of type `ty`.
     pub(in crate::frontend) fn note_access_type(&mut self, ty: &CType) {
-        self.pointer_bases.access_bytes = Some(self.lw.types.byte_size(ty));
+        let integer = matches!(
+            plain(ty),
+            CType::Int { .. } | CType::Bool | CType::BitField(_)
+        );
+        self.pointer_bases.access_scalar = Some((self.lw.types.byte_size(ty), integer));
     }
 
     /// The statement id of the access `kind`: its own, when it accesses a
@@ -81,7 +85,7 @@ impl FnLowerer<'_, '_> {
             | StmtKind::Rmw { address, .. } => address,
             _ => return self.origin,
         };
-        let Some(bytes) = self.pointer_bases.access_bytes.take() else {
+        let Some(scalar) = self.pointer_bases.access_scalar.take() else {
             return self.origin;
         };
         let Some((_, pointee, span)) = self
@@ -96,7 +100,7 @@ impl FnLowerer<'_, '_> {
         let (pointee, span) = (pointee.clone(), *span);
         let origin = self.lw.source.origin(span.start, span.end);
         let accesses = &mut self.lw.converted.accesses;
-        accesses.push((origin, self.origin, bytes, pointee));
+        accesses.push((origin, self.origin, scalar, pointee));
         own_id(accesses.len() - 1)
     }
 }

@@ -58,6 +58,7 @@ fn a_join_counts_the_allocations_of_the_thread_it_waits_for() {
         Local {
             name: "t".into(),
             ty: Ty::ThreadHandle,
+            temporary: false,
             shared: false,
         },
     ];
@@ -118,6 +119,7 @@ fn a_thread_starts_with_the_allocations_its_creators_made() {
         Local {
             name: "t".into(),
             ty: Ty::ThreadHandle,
+            temporary: false,
             shared: false,
         },
     ];

@@ -74,6 +74,7 @@ fn an_unknown_counter_or_a_value_out_of_range_cuts_nothing() {
                 bits: 32,
                 signed: false,
             },
+            temporary: false,
             shared: false,
         }],
         body,
@@ -100,6 +101,7 @@ fn loop_to_an_assumed_bound(learning: Vec<Stmt>, n_type: Ty) -> (Reachability, F
             Local {
                 name: "n".into(),
                 ty: n_type,
+                temporary: false,
                 shared: false,
             },
         ],

@@ -18,6 +18,7 @@ fn int(name: &str) -> Local {
     Local {
         name: name.into(),
         ty: Ty::INT,
+        temporary: false,
         shared: false,
     }
 }
