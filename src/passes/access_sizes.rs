@@ -119,6 +119,7 @@ pub fn check_access_sizes(
                 .map(|access| access.origin)
                 .collect(),
             integer_variables: integer_variables(&sequential.threads),
+            integers_made_pointers: true,
         },
     };
     let facts = program

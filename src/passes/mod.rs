@@ -482,6 +482,23 @@ pub fn write_issuing_statements(body: &[SeqStmt]) -> u64 {
         .sum()
 }
 
+/// The static pointers of `sequential` that hold no address by the
+/// points-to `facts` ([`value_types::ValueTypes::integer_pointers`]).
+fn integer_pointers(
+    sequential: &SequentialProgram,
+    facts: &points_to::PointsTo,
+) -> crate::ir::Runs<bool> {
+    let kinds = &sequential.map.value_types.locations;
+    let Some(holding) = facts.static_locations_holding_addresses() else {
+        return kinds.map(|_| false);
+    };
+    let mut pointers = kinds.map(|kind| matches!(kind, value_types::ValueKind::Pointer { .. }));
+    for location in holding {
+        pointers.set(location as usize, false);
+    }
+    pointers
+}
+
 /// Runs all passes.
 pub fn sequentialise(
     program: &Program,
@@ -493,7 +510,15 @@ pub fn sequentialise(
     thread_arguments::propagate_thread_arguments(&mut sequential);
     access_sizes::check_access_sizes(&mut sequential, program)?;
     buffering::fold_constant_addresses(&mut sequential);
-    sequential.points_to = Some(points_to::points_to(&sequential));
+    let facts = points_to::points_to_with_numbers(
+        &sequential,
+        points_to::Numbers {
+            integers_made_pointers: !program.addresses_as_integers,
+            ..points_to::Numbers::default()
+        },
+    );
+    sequential.map.value_types.integer_pointers = integer_pointers(&sequential, &facts);
+    sequential.points_to = Some(facts);
     buffering::mark_main_alone(&mut sequential);
     if options.sma.is_timestamped() {
         let order = match options.sma.model() {

@@ -174,6 +174,9 @@ pub struct Numbers {
     /// frontend) that hold integers, by thread slot: a constant assigned
     /// to one (a parameter `len` given `2`) is a number.
     pub integer_variables: BTreeSet<(usize, LocalId)>,
+    /// Whether an integer constant converted to a pointer (`(void *)1`,
+    /// which the front end keeps a conversion) is a number.
+    pub integers_made_pointers: bool,
 }
 
 /// Finds the points-to facts of `program`.
@@ -456,6 +459,21 @@ impl PointsTo {
             .absorb(pointees)
     }
 
+    /// The static locations that may hold an address (`None`: any may).
+    /// A pointer the program only ever gives integers (`(void *)1`) holds
+    /// none, and a report shows its value as the integer it is.
+    pub fn static_locations_holding_addresses(&self) -> Option<Vec<u32>> {
+        if !self.everywhere.is_empty() {
+            return None;
+        }
+        let holding = self.cells.iter().filter(|(_, pointees)| !pointees.is_empty());
+        let locations = holding.filter_map(|(cell, _)| match cell {
+            Cell::Static(location) => Some(*location),
+            Cell::HeapScalar(_) => None,
+        });
+        Some(locations.collect())
+    }
+
     /// The cells an access at `address` may reach; None: any.
     fn cells(&self, slot: usize, address: &Expr) -> Option<Vec<Cell>> {
         let locations = self.locations(slot, address)?;
@@ -533,6 +551,11 @@ impl PointsTo {
             | Expr::Reinterpret(..)
             | Expr::LibraryCall(..) => Pointees::default(),
             Expr::Unary(_, a) => self.blurred(self.value(slot, a, unit)),
+            Expr::Cast(Ty::Pointer(_), a)
+                if self.numbers.integers_made_pointers && matches!(**a, Expr::Const(_)) =>
+            {
+                Pointees::default()
+            }
             Expr::Cast(_, a) => self.value(slot, a, unit),
             Expr::Conditional(_, a, b) => {
                 self.value(slot, a, unit).union(&self.value(slot, b, unit))
@@ -1271,6 +1294,7 @@ mod tests {
             integers: crate::ir::Runs::default(),
             stores: BTreeSet::from([7]),
             integer_variables: BTreeSet::new(),
+            integers_made_pointers: false,
         };
         let threads = std::slice::from_ref(&worker);
         let facts = PointsTo::typed(&layout(), false, &BTreeSet::new(), numbers, threads);

@@ -69,6 +69,11 @@ pub struct ValueTypes {
     /// it out (0 where none is known), which an access through a
     /// converted pointer must match ([`super::access_sizes`]).
     pub location_bytes: Runs<u32>,
+    /// Index = static location id: a pointer that holds no address in any
+    /// execution, only integers the program converts to pointers
+    /// (`(void *)1`), by the points-to facts ([`super::points_to`]); its
+    /// values are shown as integers, not as the objects at those numbers.
+    pub integer_pointers: Runs<bool>,
 }
 
 /// Where a pointer value points: the location, and the low bits of a byte
@@ -252,6 +257,7 @@ impl<'a> ValueTypesBuilder<'a> {
             thread_names: Vec::new(),
             allocation_shapes: HashMap::new(),
             location_bytes: Runs::new(),
+            integer_pointers: Runs::new(),
         }
     }
 }

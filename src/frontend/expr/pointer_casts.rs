@@ -78,7 +78,7 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
                     self.lw.address_taken_apart_at.get_or_insert(span);
                 }
                 Ok(Val {
-                    expr: v.expr,
+                    expr: self.integer_constant_as_pointer(v.expr, &to),
                     ty: to,
                 })
             }
@@ -221,6 +221,20 @@ impl<'l, 'a> FnLowerer<'l, 'a> {
             Expression::BinaryOperator(b) if matches!(b.node.operator.node,
                 BinaryOperator::BitwiseAnd | BinaryOperator::BitwiseOr | BinaryOperator::BitwiseXor));
         bit_operation || (!matches!(target, CType::Void) && !matches!(lowered, Expr::Const(_)))
+    }
+
+    /// An integer constant other than 0 converted to the pointer type
+    /// `to` (`(void *)1`, a thread's number passed as its argument): kept
+    /// a conversion of that constant, so that the passes can tell it from
+    /// the constant address of an object, which the frontend makes a bare
+    /// constant. Any other value as it is.
+    fn integer_constant_as_pointer(&self, value: Expr, to: &CType) -> Expr {
+        match value {
+            Expr::Const(constant) if constant != 0 => {
+                Expr::Cast(self.lw.types.ir_type(to), Box::new(Expr::Const(constant)))
+            }
+            value => value,
+        }
     }
 
     /// Whether `member` is the first member of the struct `outer`, or the

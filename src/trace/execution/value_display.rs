@@ -28,6 +28,9 @@ pub struct ValueDisplay {
     thread_names: Vec<String>,
     /// The locations that hold floating values, by name: their bits.
     floats: HashMap<String, u8>,
+    /// The pointers that hold no address, only integers the program
+    /// converts to pointers, by name ([`ValueTypes::integer_pointers`]).
+    integer_pointers: std::collections::HashSet<String>,
 }
 
 impl ValueDisplay {
@@ -53,6 +56,9 @@ impl ValueDisplay {
             let (Some(name), Some(kind)) = (locations.name(index), kinds.get(index)) else {
                 continue;
             };
+            if types.integer_pointers.get(index) == Some(&true) {
+                display.integer_pointers.insert(name.clone());
+            }
             display.note(name, *kind, types);
         }
         display
@@ -120,6 +126,12 @@ impl ValueDisplay {
         let Some(first_scalar) = self.pointers.get(location) else {
             return value.to_string();
         };
+        if self.integer_pointers.contains(location) {
+            return match value {
+                0 => "NULL".to_string(),
+                value => value.to_string(),
+            };
+        }
         let pointed = pointed_location(value, self.byte_addresses)
             .and_then(|(location, tag)| Some((usize::try_from(location).ok()?, tag)))
             .and_then(|(location, tag)| Some((location, self.names.name(location)?, tag)));
