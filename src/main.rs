@@ -41,6 +41,9 @@ enum Command {
     /// Find the fewest fences that make the program robust under TSO or
     /// PSO (or its assertions hold), and print the patch.
     Fences(FencesArgs),
+    /// Decide whether any number of identical threads can fail an
+    /// assertion under TSO or SC (the pivot abstraction).
+    Param(ParamArgs),
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -501,6 +504,15 @@ struct FencesArgs {
 }
 
 #[derive(Debug, Args)]
+struct ParamArgs {
+    #[command(flatten)]
+    translation: TranslationArgs,
+    /// When to colour the output.
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
+}
+
+#[derive(Debug, Args)]
 struct CheckArgs {
     /// The execution, as JSON (format in docs/check.md).
     file: PathBuf,
@@ -511,7 +523,15 @@ struct CheckArgs {
     format: Format,
 }
 
-const SUBCOMMANDS: [&str; 6] = ["translate", "verify", "check", "robust", "fences", "help"];
+const SUBCOMMANDS: [&str; 7] = [
+    "translate",
+    "verify",
+    "check",
+    "robust",
+    "fences",
+    "param",
+    "help",
+];
 
 /// `lazysma FILE ...` is `lazysma translate FILE ...`.
 fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
@@ -594,6 +614,7 @@ fn run() -> u8 {
         Command::Check(arguments) => run_check(&arguments),
         Command::Robust(arguments) => run_robust(&arguments),
         Command::Fences(arguments) => run_fences(&arguments),
+        Command::Param(arguments) => run_param(&arguments),
     }
 }
 
@@ -820,6 +841,25 @@ fn run_fences(arguments: &FencesArgs) -> u8 {
         return exit::BACKEND_FAILURE;
     }
     exit::SUCCESS
+}
+
+fn run_param(arguments: &ParamArgs) -> u8 {
+    let options = match arguments.translation.options() {
+        Ok(options) => options,
+        Err(message) => {
+            lazysma::output::eprintln(&format!("error: {message}"));
+            return exit::BAD_INPUT;
+        }
+    };
+    let request = lazysma::param::ParamRequest {
+        file: arguments.translation.file.clone(),
+        options,
+        color: use_color(arguments.color, std::io::stdout().is_terminal()),
+    };
+    lazysma::interrupt::install();
+    let code = lazysma::param::run(&request);
+    lazysma::interrupt::finish();
+    code
 }
 
 fn run_check(arguments: &CheckArgs) -> u8 {

@@ -1,0 +1,330 @@
+//! The `lazysma param` command: is the program safe under TSO (or SC) for
+//! any number of identical threads? The program's `main` initialises
+//! shared memory and creates threads of one function in a loop; the
+//! thread's code as the passes leave it (inlined, its loops unrolled by
+//! `--unwind`) becomes a finite process definition (`process`, checked for
+//! the fragment by `instance`), and the pivot abstraction of Abdulla,
+//! Atig and Rezvan (POPL 2020) decides whether any number of copies can
+//! fail a property (`pivot`). A parameterised counterexample is replayed
+//! with a concrete number of threads by the native engine (`confirm`)
+//! before it is reported; a program outside the fragment is refused at
+//! the statement to blame (`refusal`). See docs/parameterised.md.
+
+pub mod confirm;
+pub mod instance;
+pub mod pivot;
+pub mod process;
+pub mod refusal;
+
+use crate::exit;
+use crate::options::{MemoryModel, TranslateOptions};
+use crate::passes::SequentialProgram;
+use crate::smc::semantics::machine::Machine;
+use crate::translate::TranslateError;
+use pivot::{Answer, Assignment, Semantics};
+use process::Process;
+use refusal::Refusal;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Everything `param` was asked to do.
+#[derive(Debug, Clone)]
+pub struct ParamRequest {
+    pub file: PathBuf,
+    pub options: TranslateOptions,
+    pub color: bool,
+}
+
+/// The thread's process and what the searches found.
+struct Analysed {
+    sequential: Arc<SequentialProgram>,
+    process: Process,
+    function: String,
+    creation_loop: Option<crate::ir::OriginId>,
+    answer: Answer,
+    /// Under TSO with a failing property: the same search under SC.
+    under_sc: Option<Answer>,
+}
+
+/// Runs the command, prints the result and returns the exit code.
+pub fn run(request: &ParamRequest) -> u8 {
+    let model = request.options.sma.model();
+    if model == MemoryModel::Pso {
+        crate::output::eprintln(
+            "error: the parameterised check decides TSO and SC (the pivot abstraction is a TSO result); \
+             give --tso or --sc",
+        );
+        return exit::BAD_INPUT;
+    }
+    let (sequential, bitwidth) = match sequentialise(request) {
+        Ok(prepared) => prepared,
+        Err(code) => return code,
+    };
+    let analysed = match analyse(&sequential, bitwidth, model) {
+        Ok(analysed) => analysed,
+        Err(refusal) => {
+            let diagnostic = refusal.diagnostic(&sequential, &request.file);
+            crate::output::eprint(&diagnostic.render(request.color));
+            return exit::BAD_INPUT;
+        }
+    };
+    let mut text = describe(request, &analysed, model);
+    match &analysed.answer {
+        Answer::Safe(_) => {
+            let _ = crate::output::print(&text);
+            exit::SUCCESS
+        }
+        Answer::Unsafe { .. } => {
+            let (code, replay) = replay(request, &analysed);
+            text.push_str(&replay);
+            let _ = crate::output::print(&text);
+            code
+        }
+    }
+}
+
+/// The passes' program, or the exit code of the error reported.
+fn sequentialise(request: &ParamRequest) -> Result<(Arc<SequentialProgram>, u32), u8> {
+    let failed = |error: TranslateError| {
+        crate::output::eprint(&crate::verify::render_translate_error(&error, request.color));
+        if error.is_environment_failure() {
+            exit::BACKEND_FAILURE
+        } else {
+            exit::BAD_INPUT
+        }
+    };
+    let program = crate::frontend::load(&request.file, &request.options)
+        .map_err(|error| failed(TranslateError::Frontend(error)))?;
+    let mut shared: Option<(Arc<SequentialProgram>, u32)> = None;
+    let translated =
+        crate::translate::translate_sharing(&program, &request.options, |result, options| {
+            if let Ok(sequential) = result {
+                shared = Some((sequential, options.bounds.bitwidth));
+            }
+        });
+    if let Err(error) = translated {
+        return Err(failed(error));
+    }
+    shared.ok_or(exit::BAD_INPUT)
+}
+
+fn analyse(
+    sequential: &Arc<SequentialProgram>,
+    bitwidth: u32,
+    model: MemoryModel,
+) -> Result<Analysed, Refusal> {
+    let machine = Machine::new(sequential, MemoryModel::Sc, bitwidth);
+    let instance = instance::prepare(&machine)?;
+    instance::check_worker(&machine, instance.worker)?;
+    if instance.creation_loop.is_none() {
+        return Err(Refusal::new(
+            "main creates a fixed number of threads",
+            None,
+            "create the threads in a loop whose number of iterations has no bound, e.g. \
+             `while (__VERIFIER_nondet_bool()) pthread_create(&t, 0, worker, 0);`",
+        ));
+    }
+    let process = process::build(&machine, &instance)?;
+    let semantics = match model {
+        MemoryModel::Sc => Semantics::Sc,
+        _ => Semantics::Tso,
+    };
+    let answer = pivot::search(&process, semantics)?;
+    let under_sc = match (&answer, semantics) {
+        (Answer::Unsafe { .. }, Semantics::Tso) => Some(pivot::search(&process, Semantics::Sc)?),
+        _ => None,
+    };
+    Ok(Analysed {
+        sequential: Arc::clone(sequential),
+        process,
+        function: instance.function,
+        creation_loop: instance.creation_loop,
+        answer,
+        under_sc,
+    })
+}
+
+fn model_name(model: MemoryModel) -> &'static str {
+    match model {
+        MemoryModel::Sc => "SC",
+        MemoryModel::Tso => "TSO",
+        MemoryModel::Pso => "PSO",
+    }
+}
+
+/// The result's text up to the replay.
+fn describe(request: &ParamRequest, analysed: &Analysed, model: MemoryModel) -> String {
+    let process = &analysed.process;
+    let map = &analysed.sequential.map;
+    let mut text = String::new();
+    let _ = writeln!(text, "lazysma param {}", request.file.display());
+    let variables: Vec<String> = process
+        .variables
+        .iter()
+        .zip(&process.domains)
+        .map(|(location, domain)| {
+            let name = map
+                .locations
+                .name(*location as usize)
+                .unwrap_or_else(|| format!("location {location}"));
+            let values: Vec<String> = domain.iter().map(i64::to_string).collect();
+            format!("{name} in {{{}}}", values.join(", "))
+        })
+        .collect();
+    let _ = writeln!(
+        text,
+        "fragment: any number of threads of `{}`, each a finite-state process of {} states \
+         (loads, stores, full fences, nondeterministic choices, assertions); shared variables: {}",
+        analysed.function,
+        process.states(),
+        if variables.is_empty() {
+            "none".to_string()
+        } else {
+            variables.join(", ")
+        }
+    );
+    let _ = writeln!(
+        text,
+        "loop bound: the thread's loops unrolled --unwind {} (main's creation loop unbounded)",
+        request.options.bounds.unwind
+    );
+    for origin in &process.loop_cut_offs {
+        if Some(*origin) == analysed.creation_loop {
+            continue;
+        }
+        if let Some(origin) = map.origins.get(*origin) {
+            let _ = writeln!(
+                text,
+                "cut: the loop at {}:{} runs at most {} times here; executions beyond are not checked",
+                origin.file_name(),
+                origin.line,
+                request.options.bounds.unwind
+            );
+        }
+    }
+    match &analysed.answer {
+        Answer::Safe(statistics) => {
+            let _ = writeln!(
+                text,
+                "SAFE under {} for any number of threads: no pivot run reaches a failing property \
+                 ({} pivot assignment sequences, {} views)",
+                model_name(model),
+                statistics.sequences,
+                statistics.views
+            );
+        }
+        Answer::Unsafe {
+            sequence,
+            violation,
+            statistics,
+        } => {
+            let property = process
+                .violations
+                .get(*violation)
+                .map_or("a property", |violation| violation.description.as_str());
+            let _ = writeln!(
+                text,
+                "UNSAFE under {} for some number of threads: the verifier fails `{property}` \
+                 after providers write, in this order of first reaching memory: {} \
+                 ({} sequences, {} views)",
+                model_name(model),
+                sequence_text(analysed, sequence),
+                statistics.sequences,
+                statistics.views
+            );
+            match &analysed.under_sc {
+                Some(Answer::Safe(_)) => {
+                    let _ = writeln!(
+                        text,
+                        "SAFE under SC for any number of threads: a weak-memory bug"
+                    );
+                }
+                Some(Answer::Unsafe { .. }) => {
+                    let _ = writeln!(text, "UNSAFE under SC as well: not a weak-memory bug");
+                }
+                None => {}
+            }
+        }
+    }
+    text
+}
+
+fn sequence_text(analysed: &Analysed, sequence: &[Assignment]) -> String {
+    if sequence.is_empty() {
+        return "nothing (the initial values suffice)".to_string();
+    }
+    let process = &analysed.process;
+    let parts: Vec<String> = sequence
+        .iter()
+        .map(|assignment| {
+            let location = process.variables[assignment.variable];
+            let name = analysed
+                .sequential
+                .map
+                .locations
+                .name(location as usize)
+                .unwrap_or_else(|| format!("location {location}"));
+            let value = process.domains[assignment.variable][assignment.value];
+            format!("{name} = {value}")
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// The most threads a replay tries.
+pub const MAX_REPLAY_THREADS: u32 = 8;
+
+/// Replays the counterexample with 1, 2, ... threads until the native
+/// engine finds the violation (the pivot run's providers and verifier
+/// suggest a number, but copies of a provider may be needed, and fewer
+/// threads often do), it cannot answer, or [`MAX_REPLAY_THREADS`] threads
+/// found nothing: the exit code and the text.
+fn replay(request: &ParamRequest, analysed: &Analysed) -> (u8, String) {
+    let Some(creation_loop) = analysed
+        .creation_loop
+        .and_then(|origin| analysed.sequential.map.origins.get(origin))
+    else {
+        return (exit::CHECK_FAILED, "error: main's creation loop is unknown\n".to_string());
+    };
+    let mut text = String::new();
+    for threads in 1..=MAX_REPLAY_THREADS {
+        let verify = confirm::request(
+            &request.file,
+            &request.options,
+            creation_loop,
+            threads,
+            request.color,
+        );
+        let (confirmed, report) = confirm::confirm(&verify);
+        if confirmed {
+            let _ = writeln!(
+                text,
+                "confirmed with N = {threads}: the native engine finds the violation with at most \
+                 {threads} threads (main's loop at line {} unrolled {threads} times):\n",
+                creation_loop.line
+            );
+            text.push_str(&crate::report::text::render(&report, request.color));
+            return (exit::VIOLATION, text);
+        }
+        if report.verdict != crate::report::document::Verdict::Safe {
+            let _ = writeln!(
+                text,
+                "not confirmed: the native engine gives no answer with {threads} threads \
+                 (exit {}); see `lazysma verify --engine smc --unwindset {}:{threads}`",
+                report.exit_code, creation_loop.line
+            );
+            break;
+        }
+    }
+    if !text.contains("not confirmed") {
+        let _ = writeln!(
+            text,
+            "not confirmed: the native engine finds no violation with up to {MAX_REPLAY_THREADS} threads"
+        );
+    }
+    text.push_str(
+        "error: the parameterised counterexample was not confirmed by a concrete run (exit 4)\n",
+    );
+    (exit::CHECK_FAILED, text)
+}
