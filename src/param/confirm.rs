@@ -34,7 +34,9 @@ pub fn request(
         cbmc: None,
         timeout: None,
         started: Instant::now(),
-        format: ReportFormat::Text,
+        // a document: the translation warnings stay in the report, which
+        // the caller renders as text
+        format: ReportFormat::Json,
         native_check: true,
         sat_solver: None,
         keep: None,

@@ -111,6 +111,18 @@ pub fn prepare(machine: &Machine) -> Result<Instance, Refusal> {
 /// same code (no thread identifier, no per-thread object in it).
 fn check_workers_identical(machine: &Machine, function: &str) -> Result<(), Refusal> {
     let program = machine.program;
+    let copies = program
+        .threads
+        .iter()
+        .filter(|thread| thread.slot != 0)
+        .count();
+    if copies < 2 {
+        return Err(Refusal::new(
+            "the passes made one copy of the thread, so its copies cannot be compared",
+            first_origin(machine, 0),
+            "give --unwind 2 or more: the check compares two copies to know that the threads are identical",
+        ));
+    }
     let mut reference: Option<(usize, String)> = None;
     for thread in program.threads.iter().filter(|thread| thread.slot != 0) {
         let origin = first_origin(machine, thread.slot);

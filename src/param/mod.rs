@@ -184,16 +184,23 @@ fn describe(request: &ParamRequest, analysed: &Analysed, model: MemoryModel) -> 
             variables.join(", ")
         }
     );
+    let creation_line = analysed
+        .creation_loop
+        .and_then(|origin| map.origins.get(origin))
+        .map_or(0, |origin| origin.line);
     let _ = writeln!(
         text,
-        "loop bound: the thread's loops unrolled --unwind {} (main's creation loop unbounded)",
+        "loop bound: the thread's loops unrolled --unwind {} (main's creation loop at line \
+         {creation_line} read as unbounded)",
         request.options.bounds.unwind
     );
-    for origin in &process.loop_cut_offs {
-        if Some(*origin) == analysed.creation_loop {
-            continue;
-        }
-        if let Some(origin) = map.origins.get(*origin) {
+    let cut: Vec<_> = process
+        .loop_cut_offs
+        .iter()
+        .filter(|origin| Some(**origin) != analysed.creation_loop)
+        .collect();
+    for origin in &cut {
+        if let Some(origin) = map.origins.get(**origin) {
             let _ = writeln!(
                 text,
                 "cut: the loop at {}:{} runs at most {} times here; executions beyond are not checked",
@@ -207,9 +214,14 @@ fn describe(request: &ParamRequest, analysed: &Analysed, model: MemoryModel) -> 
         Answer::Safe(statistics) => {
             let _ = writeln!(
                 text,
-                "SAFE under {} for any number of threads: no pivot run reaches a failing property \
+                "SAFE under {} for any number of threads{}: no pivot run reaches a failing property \
                  ({} pivot assignment sequences, {} views)",
                 model_name(model),
+                if cut.is_empty() {
+                    ""
+                } else {
+                    ", within the loop bound cut above"
+                },
                 statistics.sequences,
                 statistics.views
             );

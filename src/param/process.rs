@@ -260,18 +260,32 @@ impl Builder<'_> {
         }
     }
 
-    fn variable_value(&mut self, location: u32, value: i64) -> Result<(), Refusal> {
+    fn variable_value(
+        &mut self,
+        location: u32,
+        value: i64,
+        origin: Option<OriginId>,
+    ) -> Result<(), Refusal> {
         let domain = self.domain(location);
         if !domain.contains(&value) {
             domain.push(value);
             let size = domain.len();
             self.grown = true;
             if size > MAX_VALUES {
+                let name = self
+                    .machine
+                    .program
+                    .map
+                    .locations
+                    .name(location as usize)
+                    .unwrap_or_else(|| format!("location {location}"));
                 return Err(Refusal::new(
                     format!(
-                        "a shared variable (location {location}) takes more than {MAX_VALUES} values"
+                        "the shared variable `{name}` takes more than {MAX_VALUES} values \
+                         (the values written to it, with reads returning any value it holds, \
+                         do not close within {MAX_VALUES})"
                     ),
-                    None,
+                    origin,
                     "the check takes shared variables of small finite domains (flags, \
                      booleans, small counters)",
                 ));
@@ -292,7 +306,7 @@ impl Builder<'_> {
                 let value = i64::try_from(record.value).unwrap_or(i64::MAX);
                 match record.kind {
                     RecordKind::Read | RecordKind::Write => {
-                        self.variable_value(location, value)?;
+                        self.variable_value(location, value, origin)?;
                         let domain = self.domain(location);
                         let value = domain.iter().position(|&v| v == value).unwrap_or(0);
                         let variable = location as usize;
