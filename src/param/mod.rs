@@ -61,6 +61,7 @@ pub fn run(request: &ParamRequest) -> u8 {
         Ok(prepared) => prepared,
         Err(code) => return code,
     };
+    let started = std::time::Instant::now();
     let analysed = match analyse(&sequential, bitwidth, model) {
         Ok(analysed) => analysed,
         Err(refusal) => {
@@ -70,6 +71,11 @@ pub fn run(request: &ParamRequest) -> u8 {
         }
     };
     let mut text = describe(request, &analysed, model);
+    let _ = writeln!(
+        text,
+        "parameterised search: {:.3} s",
+        started.elapsed().as_secs_f64()
+    );
     match &analysed.answer {
         Answer::Safe(_) => {
             let _ = crate::output::print(&text);

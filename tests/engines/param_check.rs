@@ -127,19 +127,20 @@ fn creation_line(output: &str) -> Option<u32> {
     rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
-/// Cross-checks one program under one model; `None` when they agree.
-fn cross_check(program: &Path, model: &str, extra: &[String]) -> Option<String> {
+/// Cross-checks one program under one model: the parameterised exit code
+/// when they agree (`None` outside the fragment), else what disagrees.
+fn cross_check(program: &Path, model: &str, extra: &[String]) -> Result<Option<i32>, String> {
     let mut arguments = vec![model.to_string(), "--color".into(), "never".into()];
     arguments.extend(extra.iter().cloned());
     let (parameterised, output) = param(program, &arguments);
     if parameterised == 1 {
-        return None; // outside the fragment: nothing to cross-check
+        return Ok(None); // outside the fragment: nothing to cross-check
     }
     let name = format!("{} {model} {}", program.display(), extra.join(" "));
     if parameterised != 0 && parameterised != 10 {
-        return Some(format!("{name}: param exit {parameterised}\n{output}"));
+        return Err(format!("{name}: param exit {parameterised}\n{output}"));
     }
-    let line = creation_line(&output)?;
+    let line = creation_line(&output).ok_or_else(|| format!("{name}: no creation loop\n{output}"))?;
     for threads in 1..=4 {
         let unwindset = format!("{line}:{threads}");
         let mut verify = vec![
@@ -155,7 +156,7 @@ fn cross_check(program: &Path, model: &str, extra: &[String]) -> Option<String> 
         verify.extend(extra.iter().map(String::as_str));
         let (concrete, stdout, stderr) = support::run("verify", program, &verify);
         if concrete == 10 && parameterised == 0 {
-            return Some(format!(
+            return Err(format!(
                 "{name}: safe for any N, but a violation with N = {threads}\n{output}\n{stdout}{stderr}"
             ));
         }
@@ -164,7 +165,7 @@ fn cross_check(program: &Path, model: &str, extra: &[String]) -> Option<String> 
             continue;
         }
     }
-    None
+    Ok(Some(parameterised))
 }
 
 #[test]
@@ -180,13 +181,13 @@ fn fixtures_agree_with_the_native_engine_for_one_to_four_threads() {
         "--tso",
         vec!["-D".into(), "FENCED".into()],
     ));
-    let failures: Vec<String> = parallel_map(&jobs, workers(), |(program, model, extra)| {
+    let outcomes = parallel_map(&jobs, workers(), |(program, model, extra)| {
         cross_check(program, model, extra)
-    })
-    .into_iter()
-    .flatten()
-    .collect();
+    });
+    let failures: Vec<String> = outcomes.iter().filter_map(|o| o.clone().err()).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    let decided = outcomes.iter().filter(|o| matches!(o, Ok(Some(_)))).count();
+    assert!(decided >= 10, "only {decided} fixture runs were cross-checked");
 }
 
 /// A small deterministic random generator (xorshift).
@@ -263,15 +264,24 @@ fn random_programs_agree_with_the_native_engine_for_one_to_four_threads() {
             jobs.push((program.clone(), model));
         }
     }
-    let failures: Vec<String> = parallel_map(&jobs, workers(), |(program, model)| {
-        cross_check(program, model, &[]).map(|failure| {
+    let outcomes = parallel_map(&jobs, workers(), |(program, model)| {
+        cross_check(program, model, &[]).map_err(|failure| {
             let text = std::fs::read_to_string(program).unwrap_or_default();
             format!("{failure}\nprogram:\n{text}")
         })
-    })
-    .into_iter()
-    .flatten()
-    .collect();
+    });
     let _ = std::fs::remove_dir_all(&directory);
+    let failures: Vec<String> = outcomes.iter().filter_map(|o| o.clone().err()).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    let count_of = |code: i32| {
+        outcomes
+            .iter()
+            .filter(|o| matches!(o, Ok(Some(c)) if *c == code))
+            .count()
+    };
+    let (safe, unsafe_) = (count_of(0), count_of(10));
+    println!("random programs: {safe} safe and {unsafe_} unsafe runs of param");
+    // every random program is in the fragment, and the sample has both verdicts
+    assert_eq!(safe + unsafe_, jobs.len(), "a random program was refused");
+    assert!(safe > 0 && unsafe_ > 0, "{safe} safe, {unsafe_} unsafe");
 }
