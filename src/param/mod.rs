@@ -93,7 +93,10 @@ pub fn run(request: &ParamRequest) -> u8 {
 /// The passes' program, or the exit code of the error reported.
 fn sequentialise(request: &ParamRequest) -> Result<(Arc<SequentialProgram>, u32), u8> {
     let failed = |error: TranslateError| {
-        crate::output::eprint(&crate::verify::render_translate_error(&error, request.color));
+        crate::output::eprint(&crate::verify::render_translate_error(
+            &error,
+            request.color,
+        ));
         if error.is_environment_failure() {
             exit::BACKEND_FAILURE
         } else {
@@ -243,9 +246,9 @@ fn describe(request: &ParamRequest, analysed: &Analysed, model: MemoryModel) -> 
                 .map_or("a property", |violation| violation.description.as_str());
             let _ = writeln!(
                 text,
-                "UNSAFE under {} for some number of threads: the verifier fails `{property}` \
+                "pivot counterexample under {}: the verifier fails `{property}` \
                  after providers write, in this order of first reaching memory: {} \
-                 ({} sequences, {} views)",
+                 ({} sequences, {} views); replayed below",
                 model_name(model),
                 sequence_text(analysed, sequence),
                 statistics.sequences,
@@ -259,7 +262,11 @@ fn describe(request: &ParamRequest, analysed: &Analysed, model: MemoryModel) -> 
                     );
                 }
                 Some(Answer::Unsafe { .. }) => {
-                    let _ = writeln!(text, "UNSAFE under SC as well: not a weak-memory bug");
+                    let _ = writeln!(
+                        text,
+                        "pivot counterexample under SC as well (not replayed under SC): \
+                         not a weak-memory bug"
+                    );
                 }
                 None => {}
             }
@@ -303,7 +310,10 @@ fn replay(request: &ParamRequest, analysed: &Analysed) -> (u8, String) {
         .creation_loop
         .and_then(|origin| analysed.sequential.map.origins.get(origin))
     else {
-        return (exit::CHECK_FAILED, "error: main's creation loop is unknown\n".to_string());
+        return (
+            exit::CHECK_FAILED,
+            "error: main's creation loop is unknown\n".to_string(),
+        );
     };
     let mut text = String::new();
     for threads in 1..=MAX_REPLAY_THREADS {
@@ -318,8 +328,10 @@ fn replay(request: &ParamRequest, analysed: &Analysed) -> (u8, String) {
         if confirmed {
             let _ = writeln!(
                 text,
-                "confirmed with N = {threads}: the native engine finds the violation with at most \
-                 {threads} threads (main's loop at line {} unrolled {threads} times):\n",
+                "UNSAFE under {}, confirmed with N = {threads}: the native engine finds the \
+                 violation with at most {threads} threads (main's loop at line {} unrolled \
+                 {threads} times):\n",
+                model_name(request.options.sma.model()),
                 creation_loop.line
             );
             text.push_str(&crate::report::text::render(&report, request.color));

@@ -109,7 +109,9 @@ pub fn search(process: &Process, semantics: Semantics) -> Result<Answer, Refusal
     let assignments: usize = process.domains.iter().map(Vec::len).sum();
     if assignments >= usize::from(u8::MAX) {
         return Err(Refusal::new(
-            format!("the thread's shared variables have {assignments} assignments, more than the check stores"),
+            format!(
+                "the thread's shared variables have {assignments} assignments, more than the check stores"
+            ),
             None,
             "narrow the shared variables' domains",
         ));
@@ -274,7 +276,8 @@ fn step(
             }
             // read(2): the initial value, clean for the provider (value
             // index 0 is the initial value)
-            if view.last_write[variable] == 0 && value == 0 && dirty_from[variable] > view.external {
+            if view.last_write[variable] == 0 && value == 0 && dirty_from[variable] > view.external
+            {
                 views.push(view.clone());
             }
             // read(3): an assignment of lower rank from memory

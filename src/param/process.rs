@@ -202,7 +202,9 @@ impl Builder<'_> {
 
     fn domain(&mut self, location: u32) -> &mut Vec<i64> {
         let initial = self.instance.start.memory.at(location);
-        self.domains.entry(location).or_insert_with(|| vec![initial])
+        self.domains
+            .entry(location)
+            .or_insert_with(|| vec![initial])
     }
 
     /// Runs the thread's next move from `local` for every combination of

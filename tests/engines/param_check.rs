@@ -124,7 +124,10 @@ fn every_fixture_gives_what_its_desc_expects() {
 /// The line of main's creation loop, as `param` reports it.
 fn creation_line(output: &str) -> Option<u32> {
     let rest = output.split("creation loop at line ").nth(1)?;
-    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Cross-checks one program under one model: the parameterised exit code
@@ -140,7 +143,8 @@ fn cross_check(program: &Path, model: &str, extra: &[String]) -> Result<Option<i
     if parameterised != 0 && parameterised != 10 {
         return Err(format!("{name}: param exit {parameterised}\n{output}"));
     }
-    let line = creation_line(&output).ok_or_else(|| format!("{name}: no creation loop\n{output}"))?;
+    let line =
+        creation_line(&output).ok_or_else(|| format!("{name}: no creation loop\n{output}"))?;
     for threads in 1..=4 {
         let unwindset = format!("{line}:{threads}");
         let mut verify = vec![
@@ -187,7 +191,10 @@ fn fixtures_agree_with_the_native_engine_for_one_to_four_threads() {
     let failures: Vec<String> = outcomes.iter().filter_map(|o| o.clone().err()).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     let decided = outcomes.iter().filter(|o| matches!(o, Ok(Some(_)))).count();
-    assert!(decided >= 10, "only {decided} fixture runs were cross-checked");
+    assert!(
+        decided >= 10,
+        "only {decided} fixture runs were cross-checked"
+    );
 }
 
 /// A small deterministic random generator (xorshift).
