@@ -492,6 +492,10 @@ struct FencesArgs {
     /// What the fences must achieve.
     #[arg(long, value_enum, default_value = "robust")]
     goal: GoalChoice,
+    /// Fences that make the assertions hold for any number of threads
+    /// (the parameterised check of `lazysma param`; implies --goal assertions).
+    #[arg(long)]
+    parameterised: bool,
     /// Print the patch as a unified diff (the default without -o).
     #[arg(long)]
     diff: bool,
@@ -798,6 +802,7 @@ fn run_fences(arguments: &FencesArgs) -> u8 {
         model: options.sma.model(),
         options,
         goal: match arguments.goal {
+            _ if arguments.parameterised => lazysma::fences::FenceGoal::Parameterised,
             GoalChoice::Robust => lazysma::fences::FenceGoal::Robustness,
             GoalChoice::Assertions => lazysma::fences::FenceGoal::Assertions,
         },

@@ -19,6 +19,7 @@ pub mod refusal;
 use crate::exit;
 use crate::options::{MemoryModel, TranslateOptions};
 use crate::passes::SequentialProgram;
+use crate::report::document::VerifyReport;
 use crate::smc::semantics::machine::Machine;
 use crate::translate::TranslateError;
 use pivot::{Answer, Assignment, Semantics};
@@ -47,27 +48,57 @@ struct Analysed {
     under_sc: Option<Answer>,
 }
 
-/// Runs the command, prints the result and returns the exit code.
-pub fn run(request: &ParamRequest) -> u8 {
+/// What the check decides, for a caller that reads no text (`fences
+/// --parameterised`).
+#[derive(Debug, Clone)]
+pub enum Decision {
+    /// Safe for any number of threads (within the thread's loop bound).
+    Safe,
+    /// The replay's report of a confirmed violation.
+    Violation(Box<VerifyReport>),
+    /// No verdict: the rendered reason and the exit code.
+    Failed { message: String, exit_code: u8 },
+}
+
+/// The text of the result, its exit code, and the replay's report of a
+/// confirmed violation.
+struct Outcome {
+    text: String,
+    exit_code: u8,
+    report: Option<VerifyReport>,
+    /// Printed on standard error (an error, not a result).
+    error: bool,
+}
+
+fn failed(message: String, exit_code: u8) -> Outcome {
+    Outcome {
+        text: message,
+        exit_code,
+        report: None,
+        error: true,
+    }
+}
+
+fn check(request: &ParamRequest) -> Outcome {
     let model = request.options.sma.model();
     if model == MemoryModel::Pso {
-        crate::output::eprintln(
-            "error: the parameterised check decides TSO and SC (the pivot abstraction is a TSO result); \
-             give --tso or --sc",
+        return failed(
+            "error: the parameterised check decides TSO and SC (the pivot abstraction is a TSO \
+             result); give --tso or --sc\n"
+                .to_string(),
+            exit::BAD_INPUT,
         );
-        return exit::BAD_INPUT;
     }
     let (sequential, bitwidth) = match sequentialise(request) {
         Ok(prepared) => prepared,
-        Err(code) => return code,
+        Err((message, code)) => return failed(message, code),
     };
     let started = std::time::Instant::now();
     let analysed = match analyse(&sequential, bitwidth, model) {
         Ok(analysed) => analysed,
         Err(refusal) => {
             let diagnostic = refusal.diagnostic(&sequential, &request.file);
-            crate::output::eprint(&diagnostic.render(request.color));
-            return exit::BAD_INPUT;
+            return failed(diagnostic.render(request.color), exit::BAD_INPUT);
         }
     };
     let mut text = describe(request, &analysed, model);
@@ -77,31 +108,60 @@ pub fn run(request: &ParamRequest) -> u8 {
         started.elapsed().as_secs_f64()
     );
     match &analysed.answer {
-        Answer::Safe(_) => {
-            let _ = crate::output::print(&text);
-            exit::SUCCESS
-        }
+        Answer::Safe(_) => Outcome {
+            text,
+            exit_code: exit::SUCCESS,
+            report: None,
+            error: false,
+        },
         Answer::Unsafe { .. } => {
-            let (code, replay) = replay(request, &analysed);
-            text.push_str(&replay);
-            let _ = crate::output::print(&text);
-            code
+            let (exit_code, replayed, report) = replay(request, &analysed);
+            text.push_str(&replayed);
+            Outcome {
+                text,
+                exit_code,
+                report,
+                error: false,
+            }
         }
     }
 }
 
-/// The passes' program, or the exit code of the error reported.
-fn sequentialise(request: &ParamRequest) -> Result<(Arc<SequentialProgram>, u32), u8> {
+/// Runs the command, prints the result and returns the exit code.
+pub fn run(request: &ParamRequest) -> u8 {
+    let outcome = check(request);
+    if outcome.error {
+        crate::output::eprint(&outcome.text);
+    } else {
+        let _ = crate::output::print(&outcome.text);
+    }
+    outcome.exit_code
+}
+
+/// Decides the program without printing.
+pub fn decide(request: &ParamRequest) -> Decision {
+    let outcome = check(request);
+    match (outcome.exit_code, outcome.report) {
+        (exit::SUCCESS, _) => Decision::Safe,
+        (exit::VIOLATION, Some(report)) => Decision::Violation(Box::new(report)),
+        (exit_code, _) => Decision::Failed {
+            message: outcome.text,
+            exit_code,
+        },
+    }
+}
+
+/// The passes' program and its bit width, or the rendered error and its
+/// exit code.
+fn sequentialise(request: &ParamRequest) -> Result<(Arc<SequentialProgram>, u32), (String, u8)> {
     let failed = |error: TranslateError| {
-        crate::output::eprint(&crate::verify::render_translate_error(
-            &error,
-            request.color,
-        ));
-        if error.is_environment_failure() {
+        let message = crate::verify::render_translate_error(&error, request.color);
+        let code = if error.is_environment_failure() {
             exit::BACKEND_FAILURE
         } else {
             exit::BAD_INPUT
-        }
+        };
+        (message, code)
     };
     let program = crate::frontend::load(&request.file, &request.options)
         .map_err(|error| failed(TranslateError::Frontend(error)))?;
@@ -115,7 +175,7 @@ fn sequentialise(request: &ParamRequest) -> Result<(Arc<SequentialProgram>, u32)
     if let Err(error) = translated {
         return Err(failed(error));
     }
-    shared.ok_or(exit::BAD_INPUT)
+    shared.ok_or_else(|| ("error: the passes gave no program\n".to_string(), exit::BAD_INPUT))
 }
 
 fn analyse(
@@ -305,7 +365,7 @@ pub const MAX_REPLAY_THREADS: u32 = 8;
 /// suggest a number, but copies of a provider may be needed, and fewer
 /// threads often do), it cannot answer, or [`MAX_REPLAY_THREADS`] threads
 /// found nothing: the exit code and the text.
-fn replay(request: &ParamRequest, analysed: &Analysed) -> (u8, String) {
+fn replay(request: &ParamRequest, analysed: &Analysed) -> (u8, String, Option<VerifyReport>) {
     let Some(creation_loop) = analysed
         .creation_loop
         .and_then(|origin| analysed.sequential.map.origins.get(origin))
@@ -313,6 +373,7 @@ fn replay(request: &ParamRequest, analysed: &Analysed) -> (u8, String) {
         return (
             exit::CHECK_FAILED,
             "error: main's creation loop is unknown\n".to_string(),
+            None,
         );
     };
     let mut text = String::new();
@@ -335,7 +396,7 @@ fn replay(request: &ParamRequest, analysed: &Analysed) -> (u8, String) {
                 creation_loop.line
             );
             text.push_str(&crate::report::text::render(&report, request.color));
-            return (exit::VIOLATION, text);
+            return (exit::VIOLATION, text, Some(report));
         }
         if report.verdict != crate::report::document::Verdict::Safe {
             let _ = writeln!(
@@ -356,5 +417,5 @@ fn replay(request: &ParamRequest, analysed: &Analysed) -> (u8, String) {
     text.push_str(
         "error: the parameterised counterexample was not confirmed by a concrete run (exit 4)\n",
     );
-    (exit::CHECK_FAILED, text)
+    (exit::CHECK_FAILED, text, None)
 }

@@ -292,3 +292,37 @@ fn random_programs_agree_with_the_native_engine_for_one_to_four_threads() {
     assert_eq!(safe + unsafe_, jobs.len(), "a random program was refused");
     assert!(safe > 0 && unsafe_ > 0, "{safe} safe, {unsafe_} unsafe");
 }
+
+#[test]
+fn fences_parameterised_finds_the_fences_that_make_every_number_of_threads_safe() {
+    let (code, stdout, stderr) = support::run(
+        "fences",
+        &fixtures().join("store_buffering_roles.c"),
+        &["--parameterised"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("safe for any number of threads under TSO with 2 fences"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("line 22: `__sync_synchronize();` after `x = 1;`"), "{stderr}");
+    assert!(stderr.contains("line 27: `__sync_synchronize();` after `y = 1;`"), "{stderr}");
+    assert!(stdout.contains("+        x = 1; __sync_synchronize();"), "{stdout}");
+    // an SC bug: no fence helps
+    let (code, _, stderr) = support::run(
+        "fences",
+        &fixtures().join("test_then_set.c"),
+        &["--parameterised"],
+    );
+    assert_eq!(code, 10, "{stderr}");
+    assert!(stderr.contains("possible under SC"), "{stderr}");
+    // outside the fragment: the reason, once
+    let (code, _, stderr) = support::run(
+        "fences",
+        &fixtures().join("cas_counter.c"),
+        &["--parameterised"],
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("an atomic read-modify-write"), "{stderr}");
+    assert!(!stderr.contains("error: error:"), "{stderr}");
+}
