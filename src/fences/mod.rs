@@ -246,7 +246,12 @@ fn parameterised_check(request: &FencesRequest, file: &Path) -> VerifyReport {
         crate::param::Decision::Violation(violation) => report = *violation,
         crate::param::Decision::Failed { message, exit_code } => {
             let message = message.trim_end();
-            report.message = Some(message.strip_prefix("error: ").unwrap_or(message).to_string());
+            report.message = Some(
+                message
+                    .strip_prefix("error: ")
+                    .unwrap_or(message)
+                    .to_string(),
+            );
             report.exit_code = exit_code;
         }
     }

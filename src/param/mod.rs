@@ -175,7 +175,12 @@ fn sequentialise(request: &ParamRequest) -> Result<(Arc<SequentialProgram>, u32)
     if let Err(error) = translated {
         return Err(failed(error));
     }
-    shared.ok_or_else(|| ("error: the passes gave no program\n".to_string(), exit::BAD_INPUT))
+    shared.ok_or_else(|| {
+        (
+            "error: the passes gave no program\n".to_string(),
+            exit::BAD_INPUT,
+        )
+    })
 }
 
 fn analyse(

@@ -9,8 +9,9 @@
 //! program with main's creation loop unrolled N = 1 to 4 times: a
 //! violation for some N means the parameterised verdict is unsafe, a safe
 //! parameterised verdict means every N is safe, and every parameterised
-//! counterexample is confirmed (never exit 4). The default tier takes a
-//! few random programs, the full tier (`LAZYSMA_FULL=1`) forty.
+//! counterexample is confirmed (never exit 4). The default tier
+//! cross-checks the fixtures under TSO and four random programs, the full
+//! tier (`LAZYSMA_FULL=1`) the fixtures under SC too and forty programs.
 
 use crate::support;
 
@@ -174,9 +175,15 @@ fn cross_check(program: &Path, model: &str, extra: &[String]) -> Result<Option<i
 
 #[test]
 fn fixtures_agree_with_the_native_engine_for_one_to_four_threads() {
+    // the default tier cross-checks under TSO, the full tier under SC too
+    let models: &[&str] = if support::full_tier() {
+        &["--tso", "--sc"]
+    } else {
+        &["--tso"]
+    };
     let mut jobs: Vec<(PathBuf, &str, Vec<String>)> = Vec::new();
     for (program, _) in cases() {
-        for model in ["--tso", "--sc"] {
+        for &model in models {
             jobs.push((program.clone(), model, Vec::new()));
         }
     }
@@ -192,7 +199,7 @@ fn fixtures_agree_with_the_native_engine_for_one_to_four_threads() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     let decided = outcomes.iter().filter(|o| matches!(o, Ok(Some(_)))).count();
     assert!(
-        decided >= 10,
+        decided >= 7,
         "only {decided} fixture runs were cross-checked"
     );
 }
@@ -305,9 +312,18 @@ fn fences_parameterised_finds_the_fences_that_make_every_number_of_threads_safe(
         stderr.contains("safe for any number of threads under TSO with 2 fences"),
         "{stderr}"
     );
-    assert!(stderr.contains("line 22: `__sync_synchronize();` after `x = 1;`"), "{stderr}");
-    assert!(stderr.contains("line 27: `__sync_synchronize();` after `y = 1;`"), "{stderr}");
-    assert!(stdout.contains("+        x = 1; __sync_synchronize();"), "{stdout}");
+    assert!(
+        stderr.contains("line 22: `__sync_synchronize();` after `x = 1;`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("line 27: `__sync_synchronize();` after `y = 1;`"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("+        x = 1; __sync_synchronize();"),
+        "{stdout}"
+    );
     // an SC bug: no fence helps
     let (code, _, stderr) = support::run(
         "fences",
