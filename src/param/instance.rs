@@ -199,7 +199,11 @@ fn check_main(machine: &Machine, function: &str) -> Result<Option<OriginId>, Ref
                         ));
                     }
                 }
-                SeqStmt::LoopBound { stmt, .. } => creation_loop = Some(*stmt),
+                // the first loop bound after the first creation closes the
+                // loop that creates (a later one is, say, a join loop)
+                SeqStmt::LoopBound { stmt, .. } => {
+                    creation_loop = creation_loop.or(Some(*stmt));
+                }
                 SeqStmt::Join { .. }
                 | SeqStmt::Assign(..)
                 | SeqStmt::Assume(_)
