@@ -189,6 +189,15 @@ fn analyse(
     model: MemoryModel,
 ) -> Result<Analysed, Refusal> {
     let machine = Machine::new(sequential, MemoryModel::Sc, bitwidth);
+    // what the native engine declines before it runs, the process
+    // definition (built by its interpreter) cannot model either
+    if let Err(declined) = crate::smc::decline::check(sequential, &machine.codes, bitwidth) {
+        return Err(Refusal::new(
+            declined.reason,
+            None,
+            "the parameterised check runs the thread's code in the native engine's interpreter",
+        ));
+    }
     let instance = instance::prepare(&machine)?;
     instance::check_worker(&machine, instance.worker)?;
     if instance.creation_loop.is_none() {
