@@ -25,6 +25,7 @@ pub mod interrupt;
 pub mod ir;
 pub mod options;
 pub mod output;
+pub mod param;
 pub mod passes;
 pub mod printer;
 pub mod report;

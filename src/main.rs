@@ -41,6 +41,9 @@ enum Command {
     /// Find the fewest fences that make the program robust under TSO or
     /// PSO (or its assertions hold), and print the patch.
     Fences(FencesArgs),
+    /// Decide whether any number of identical threads can fail an
+    /// assertion under TSO or SC (the pivot abstraction).
+    Param(ParamArgs),
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -489,6 +492,10 @@ struct FencesArgs {
     /// What the fences must achieve.
     #[arg(long, value_enum, default_value = "robust")]
     goal: GoalChoice,
+    /// Fences that make the assertions hold for any number of threads
+    /// (the parameterised check of `lazysma param`; implies --goal assertions).
+    #[arg(long)]
+    parameterised: bool,
     /// Print the patch as a unified diff (the default without -o).
     #[arg(long)]
     diff: bool,
@@ -498,6 +505,15 @@ struct FencesArgs {
     /// Stop each check after this many seconds (exit code 3).
     #[arg(long, value_name = "S", value_parser = parse_timeout)]
     timeout: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+struct ParamArgs {
+    #[command(flatten)]
+    translation: TranslationArgs,
+    /// When to colour the output.
+    #[arg(long, value_enum, default_value = "auto")]
+    color: ColorChoice,
 }
 
 #[derive(Debug, Args)]
@@ -511,7 +527,15 @@ struct CheckArgs {
     format: Format,
 }
 
-const SUBCOMMANDS: [&str; 6] = ["translate", "verify", "check", "robust", "fences", "help"];
+const SUBCOMMANDS: [&str; 7] = [
+    "translate",
+    "verify",
+    "check",
+    "robust",
+    "fences",
+    "param",
+    "help",
+];
 
 /// `lazysma FILE ...` is `lazysma translate FILE ...`.
 fn with_default_subcommand(mut arguments: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
@@ -594,6 +618,7 @@ fn run() -> u8 {
         Command::Check(arguments) => run_check(&arguments),
         Command::Robust(arguments) => run_robust(&arguments),
         Command::Fences(arguments) => run_fences(&arguments),
+        Command::Param(arguments) => run_param(&arguments),
     }
 }
 
@@ -777,6 +802,7 @@ fn run_fences(arguments: &FencesArgs) -> u8 {
         model: options.sma.model(),
         options,
         goal: match arguments.goal {
+            _ if arguments.parameterised => lazysma::fences::FenceGoal::Parameterised,
             GoalChoice::Robust => lazysma::fences::FenceGoal::Robustness,
             GoalChoice::Assertions => lazysma::fences::FenceGoal::Assertions,
         },
@@ -820,6 +846,25 @@ fn run_fences(arguments: &FencesArgs) -> u8 {
         return exit::BACKEND_FAILURE;
     }
     exit::SUCCESS
+}
+
+fn run_param(arguments: &ParamArgs) -> u8 {
+    let options = match arguments.translation.options() {
+        Ok(options) => options,
+        Err(message) => {
+            lazysma::output::eprintln(&format!("error: {message}"));
+            return exit::BAD_INPUT;
+        }
+    };
+    let request = lazysma::param::ParamRequest {
+        file: arguments.translation.file.clone(),
+        options,
+        color: use_color(arguments.color, std::io::stdout().is_terminal()),
+    };
+    lazysma::interrupt::install();
+    let code = lazysma::param::run(&request);
+    lazysma::interrupt::finish();
+    code
 }
 
 fn run_check(arguments: &CheckArgs) -> u8 {

@@ -25,6 +25,10 @@ pub enum FenceGoal {
     Robustness,
     /// The assertions hold within the bounds (`lazysma verify`).
     Assertions,
+    /// The assertions hold for any number of threads (`lazysma param`,
+    /// `fences --parameterised`): each round is the parameterised check,
+    /// whose confirmed counterexample's diagnosis gives the fence places.
+    Parameterised,
 }
 
 /// A `lazysma fences` run.
@@ -161,10 +165,14 @@ fn write(path: &Path, text: &str) -> Result<(), FencesError> {
     })
 }
 
-/// The check of one round: `robust` (the native engine), or `verify`
-/// (both engines, with the run under SC that tells a bug no fence fixes).
+/// The check of one round: `robust` (the native engine), `verify` (both
+/// engines, with the run under SC that tells a bug no fence fixes), or
+/// `param`.
 fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
     let robustness = request.goal == FenceGoal::Robustness;
+    if request.goal == FenceGoal::Parameterised {
+        return parameterised_check(request, file);
+    }
     let verify = VerifyRequest {
         file: file.to_path_buf(),
         options: with_include_of(&request.options, &request.file),
@@ -195,6 +203,59 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         estimate: false,
     };
     crate::verify::check(&verify).0
+}
+
+/// The parameterised check of one round, as a report: safe (for any
+/// number of threads), the replay's report of a confirmed violation, or
+/// the reason there is no verdict.
+fn parameterised_check(request: &FencesRequest, file: &Path) -> VerifyReport {
+    let options = with_include_of(&request.options, &request.file);
+    let param = crate::param::ParamRequest {
+        file: file.to_path_buf(),
+        options: options.clone(),
+        color: false,
+    };
+    let decision = crate::param::decide(&param);
+    let blank = VerifyRequest {
+        file: file.to_path_buf(),
+        options,
+        cbmc: None,
+        timeout: request.timeout,
+        started: std::time::Instant::now(),
+        format: ReportFormat::Json,
+        native_check: true,
+        sat_solver: None,
+        keep: None,
+        color: false,
+        sc_run: false,
+        engine: Engine::Smc,
+        robustness: false,
+        deadlock_check: false,
+        memory_limit: None,
+        graph: None,
+        reproduction: Default::default(),
+        all_violations: false,
+        estimate: false,
+    };
+    let mut report = crate::verify::empty_report(&blank);
+    match decision {
+        crate::param::Decision::Safe => {
+            report.verdict = Verdict::Safe;
+            report.exit_code = Verdict::Safe.exit_code();
+        }
+        crate::param::Decision::Violation(violation) => report = *violation,
+        crate::param::Decision::Failed { message, exit_code } => {
+            let message = message.trim_end();
+            report.message = Some(
+                message
+                    .strip_prefix("error: ")
+                    .unwrap_or(message)
+                    .to_string(),
+            );
+            report.exit_code = exit_code;
+        }
+    }
+    report
 }
 
 /// `options` with the directory of the original program on the include
@@ -289,6 +350,7 @@ pub fn summary(request: &FencesRequest, fenced: &Fenced) -> String {
     let goal = match request.goal {
         FenceGoal::Robustness => "robust",
         FenceGoal::Assertions => "safe",
+        FenceGoal::Parameterised => "safe for any number of threads",
     };
     let count = fenced.places.len();
     let fences = if count == 1 { "fence" } else { "fences" };

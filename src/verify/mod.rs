@@ -166,7 +166,8 @@ pub fn run(request: &VerifyRequest) -> u8 {
     }
 }
 
-fn empty_report(request: &VerifyRequest) -> VerifyReport {
+/// The report before any run: the request's file, model and bounds, no verdict yet.
+pub fn empty_report(request: &VerifyRequest) -> VerifyReport {
     VerifyReport {
         lazysma: Invocation::current(),
         goal: if request.robustness {

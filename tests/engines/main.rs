@@ -11,6 +11,7 @@ mod verify_support;
 
 mod fences_cli;
 mod idioms;
+mod param_check;
 mod robust_cli;
 mod smc_engine;
 mod smc_private_data;
