@@ -9,6 +9,7 @@ mod support;
 #[path = "../verify_support/mod.rs"]
 mod verify_support;
 
+mod batch_cli;
 mod fences_cli;
 mod idioms;
 mod robust_cli;
