@@ -214,7 +214,8 @@ impl LineContext<'_> {
         let mut fields = Vec::new();
         let mut start = 0;
         for field in self.text.split('\t') {
-            fields.push((start, field.trim()));
+            let leading = field.len() - field.trim_start().len();
+            fields.push((start + leading, field.trim()));
             start += field.len() + 1;
         }
         fields
@@ -238,7 +239,8 @@ impl LineContext<'_> {
         let mut options = Vec::new();
         for &(start, field) in &fields[4..] {
             for word in field.split_whitespace() {
-                let offset = start + field.find(word).unwrap_or(0);
+                // the word's own place in the field, even when it repeats
+                let offset = start + (word.as_ptr() as usize - field.as_ptr() as usize);
                 self.check_option(offset, word)?;
                 options.push(word.to_string());
             }
@@ -375,7 +377,7 @@ mod tests {
         let error = parsed("sb.c\tsc\tsafe\t-\t--unwind 2 --tso\n")
             .unwrap_err()
             .to_string();
-        assert!(error.starts_with("m.tsv:1:25: the option --tso"), "{error}");
+        assert!(error.starts_with("m.tsv:1:27: the option --tso"), "{error}");
         let error = parsed("sb.c\tsc,tso,pso\tsafe,safe\t5\n")
             .unwrap_err()
             .to_string();
