@@ -502,6 +502,9 @@ struct VerifyArgs {
     /// once, each with its own checked witness (exit 10 if any).
     #[arg(long)]
     all_violations: bool,
+    /// Worker threads of the native engine's search [default: the processors this process may use, less one for CBMC under --engine auto].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -537,6 +540,9 @@ struct RobustArgs {
     /// Colours in the report.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    /// Worker threads of the search [default: the processors this process may use].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -807,6 +813,7 @@ fn verify_request(
         },
         all_violations: arguments.all_violations,
         estimate: report_format(arguments.format) == lazysma::verify::ReportFormat::Json,
+        workers: arguments.jobs.map(|jobs| jobs as usize),
     }
 }
 
@@ -883,6 +890,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         reproduction: Default::default(),
         all_violations: false,
         estimate: report_format(arguments.format) == lazysma::verify::ReportFormat::Json,
+        workers: arguments.jobs.map(|jobs| jobs as usize),
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

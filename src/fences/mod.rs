@@ -193,6 +193,7 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         all_violations: false,
         // no one reads the estimate of a round
         estimate: false,
+        workers: None,
     };
     crate::verify::check(&verify).0
 }

@@ -14,6 +14,7 @@ mod fences_cli;
 mod idioms;
 mod robust_cli;
 mod smc_engine;
+mod smc_jobs;
 mod smc_private_data;
 mod smc_progress;
 mod verify_bench;
