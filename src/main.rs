@@ -20,7 +20,7 @@ use std::process::ExitCode;
     after_help = "Without a subcommand, `lazysma FILE ...` means `lazysma translate FILE ...`.\n\n\
 Exit codes: 0 no violation within the bounds (check: realisable), 10 violation found and confirmed \
 or an unwinding assertion failed (check: not realisable), 1 bad input, 2 CBMC missing or failed, 3 time limit reached, \
-4 counterexample failed the native check (a lazysma defect)."
+4 counterexample failed the native check (a lazysma defect); batch/merge: 5 an expected violation missed or a result missing."
 )]
 struct Cli {
     #[command(subcommand)]
