@@ -8,11 +8,18 @@
 //! go into those sets in the order the sequential search would have made
 //! them (the order of the wave, each worker's in its own order), the ones
 //! already filed dropped as the sequential search drops them, and what
-//! the wave filed into the set itself is the next wave. So the classes
-//! explored are the sequential search's (each schedule set holds the same
-//! schedules when it closes), and only their order differs. The first
-//! violation stops every worker ([`Shared`]); the verdict is the
-//! sequential search's, the violation reported may be another one.
+//! the wave filed into the set itself is the next wave. So each schedule
+//! set closes holding the same signatures (sorted events, sources and
+//! marks) as in the sequential search, and only the order differs. Where
+//! two schedules of one signature differ in the order of their events,
+//! the one kept may differ from the sequential search's; the classes
+//! explored are the same as long as a schedule's subtree depends only on
+//! its signature, which the search's own deduplication assumes too, and
+//! which `tests/it/smc_rf_props.rs` (random programs) and
+//! `tests/engines/smc_jobs.rs` (the examples, litmus tests and corpus
+//! programs: the same counts with one worker and two) check rather than
+//! prove. The first violation stops every worker ([`Shared`]); the verdict
+//! is the sequential search's, the violation reported may be another one.
 
 use super::explore::{Above, Explorer, RfFound, RfStopped, Schedule, ScheduleSet, Shared, Worked};
 use super::run::{Abort, INTERNAL};
