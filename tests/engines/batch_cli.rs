@@ -129,19 +129,20 @@ fn a_batch_in_process_and_through_gnu_parallel_gives_the_same_report() {
         ],
     );
     assert_eq!(code, 0, "{error}");
-    // the same table but for the times
+    // the same table but for the times, and the classes explored up to a
+    // violation (the native search on two workers may find another first)
     let without_times = |table: &str| -> Vec<String> {
         table
             .lines()
             .map(|line| {
-                let words: Vec<&str> = line.split_whitespace().collect();
-                words
-                    .iter()
-                    .enumerate()
-                    .filter(|(at, _)| *at != 5 || words.len() != 7)
-                    .map(|(_, word)| *word)
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                let mut words: Vec<&str> = line.split_whitespace().collect();
+                if words.len() == 7 {
+                    words.remove(5);
+                    if words[3] == "violation" {
+                        words[4] = "-";
+                    }
+                }
+                words.join(" ")
             })
             .collect()
     };
