@@ -3,7 +3,8 @@
 //! the litmus tests of the sample `smc_engine` and programs of the
 //! benchmark corpus, `--jobs 1` and `--jobs 2` give the same verdict and,
 //! when safe (the whole tree searched), the same counts of reads-from
-//! classes, events and complete executions. The full tier
+//! classes, events and complete executions; two and three workers give
+//! the same violation and counts even when unsafe. The full tier
 //! (`LAZYSMA_FULL=1`) adds the slow nidhugg programs and every litmus test.
 
 use crate::support;
@@ -40,6 +41,18 @@ fn check(cases: &[(PathBuf, &'static str)]) -> u64 {
         let one = native(file, model, "1");
         let two = native(file, model, "2");
         assert_eq!(agreed(&one), agreed(&two), "{} --{model}", file.display());
+        // two workers and three: the same violation and counts, always
+        let three = native(file, model, "3");
+        let same = |report: &Value| {
+            let statistics = &report["native"]["statistics"];
+            (
+                report["verdict"].clone(),
+                statistics["reads_from_classes"].clone(),
+                statistics["events"].clone(),
+                report["witness"].clone(),
+            )
+        };
+        assert_eq!(same(&two), same(&three), "{} --{model}", file.display());
         agreed(&one)
             .1
             .and_then(|counts| counts[0].as_u64())

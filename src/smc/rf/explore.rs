@@ -22,6 +22,7 @@ use crate::smc::progress::Phase;
 use crate::smc::search::{Limits, NOT_ROBUST, PathStep, SearchKind, Statistics, Stopped, rate};
 use crate::smc::semantics::machine::{Machine, State, Violation};
 use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -241,7 +242,7 @@ impl Explorer<'_, '_> {
         let stopped = |why| Err(RfStopped::Stopped(why));
         // the whole search's counts, when workers share it
         let (classes, plain_ordered) = match &self.above {
-            Some(above) => above.shared.counts(self.plain_ordered)?,
+            Some(above) => above.shared.counts(self.plain_ordered, &above.position())?,
             None => (self.statistics.reads_from_classes, self.plain_ordered),
         };
         if classes > self.limits.max_states {
@@ -706,8 +707,13 @@ impl Explorer<'_, '_> {
 pub(super) struct Shared {
     /// The classes explored by all workers.
     classes: AtomicUsize,
-    /// A worker found a violation (or failed): the others stop.
+    /// A worker failed: the others stop.
     stop: AtomicBool,
+    /// Where the first violation found in the search's order is
+    /// ([`Above::position`]): the workers after it stop, those before
+    /// it go on, so that the violation reported is the same on every run.
+    first_violation: Mutex<Option<Vec<usize>>>,
+    violated: AtomicBool,
     /// A class relied on creations and joins to order a write to a plain
     /// global ([`Limits::plain_order_budget`]).
     plain_ordered: AtomicBool,
@@ -717,8 +723,12 @@ impl Shared {
     /// The classes explored so far and whether any relied on a plain
     /// order (`plain_ordered`: this worker's), or the cancellation when
     /// another worker ended the search.
-    pub(super) fn counts(&self, plain_ordered: bool) -> Result<(usize, bool), RfStopped> {
-        if self.stop.load(Ordering::Relaxed) {
+    pub(super) fn counts(
+        &self,
+        plain_ordered: bool,
+        position: &[usize],
+    ) -> Result<(usize, bool), RfStopped> {
+        if self.stop.load(Ordering::Relaxed) || self.after_violation(position) {
             return Err(RfStopped::Stopped(Stopped::Cancelled));
         }
         if plain_ordered {
@@ -730,9 +740,32 @@ impl Shared {
         ))
     }
 
-    /// Asks every worker to stop: one found a violation or failed.
+    /// Asks every worker to stop: one failed.
     pub(super) fn stop_all(&self) {
         self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Notes a violation found at `position`: the workers after it stop.
+    pub(super) fn violation_at(&self, position: Vec<usize>) {
+        if let Ok(mut first) = self.first_violation.lock() {
+            if first.as_ref().is_none_or(|first| position < *first) {
+                *first = Some(position);
+            }
+            self.violated.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a violation was found before `position` in the search's order.
+    fn after_violation(&self, position: &[usize]) -> bool {
+        if !self.violated.load(Ordering::Relaxed) {
+            return false;
+        }
+        match self.first_violation.lock() {
+            Ok(first) => first
+                .as_ref()
+                .is_some_and(|first| position > first.as_slice()),
+            Err(_) => true,
+        }
     }
 
     /// Counts one more class; the classes explored so far.
@@ -757,6 +790,11 @@ pub(super) struct Above<'m> {
     filed: Vec<Filing>,
     /// The signatures filed, by set.
     noted: HashMap<usize, HashSet<Signature>>,
+    /// Where this explorer is in the search's order: for each explorer
+    /// above, the wave that holds the next one down and its place in it.
+    path: Vec<usize>,
+    /// The waves this explorer has explored.
+    pub(super) waves: usize,
 }
 
 impl<'m> Above<'m> {
@@ -767,20 +805,39 @@ impl<'m> Above<'m> {
             shared,
             filed: Vec::new(),
             noted: HashMap::new(),
+            path: Vec::new(),
+            waves: 0,
         }
     }
 
-    /// What a worker below sees: the sets `parts` (each explorer's first
-    /// set number and its sets) and nothing filed yet.
-    pub(super) fn below<'w>(&self, parts: Vec<(usize, &'w [ScheduleSet])>) -> Above<'w>
+    /// Where the explorer is now in the search's order: its path and
+    /// its current wave.
+    pub(super) fn position(&self) -> Vec<usize> {
+        let mut position = self.path.clone();
+        position.push(self.waves);
+        position
+    }
+
+    /// What the worker at `place` of the current wave sees: the sets
+    /// `parts` (each explorer's first set number and its sets) and
+    /// nothing filed yet.
+    pub(super) fn below<'w>(
+        &self,
+        parts: Vec<(usize, &'w [ScheduleSet])>,
+        place: usize,
+    ) -> Above<'w>
     where
         'm: 'w,
     {
+        let mut path = self.position();
+        path.push(place);
         Above {
             parts,
             shared: self.shared,
             filed: Vec::new(),
             noted: HashMap::new(),
+            path,
+            waves: 0,
         }
     }
 

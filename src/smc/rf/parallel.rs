@@ -18,8 +18,13 @@
 //! which `tests/it/smc_rf_props.rs` (random programs) and
 //! `tests/engines/smc_jobs.rs` (the examples, litmus tests and corpus
 //! programs: the same counts with one worker and two) check rather than
-//! prove. The first violation stops every worker ([`Shared`]); the verdict
-//! is the sequential search's, the violation reported may be another one.
+//! prove. A violation stops the workers after it in the search's order
+//! (the sequential search's order with each wave's schedules side by
+//! side: [`Above::position`]), those before it go on, and the violation
+//! reported is the first in that order, with the counts of the work
+//! before it: the same on every run and for any number of workers above
+//! one, though it may be another one than the sequential search reports
+//! (the verdict is the same).
 
 use super::explore::{Above, Explorer, RfFound, RfStopped, Schedule, ScheduleSet, Shared, Worked};
 use super::run::{Abort, INTERNAL};
@@ -70,14 +75,14 @@ fn search(machine: &Machine, limits: &Limits) -> Result<(RfFound, Statistics), R
 impl<'a> Explorer<'_, 'a> {
     /// A worker below this explorer: it reads this explorer's sets and
     /// those above, and numbers its own after them.
-    fn worker(&self) -> Explorer<'_, 'a> {
+    fn worker(&self, place: usize) -> Explorer<'_, 'a> {
         let above = self.above.as_ref();
         let mut parts: Vec<(usize, &[ScheduleSet])> =
             above.map_or(Vec::new(), |above| above.parts().to_vec());
         parts.push((self.base, &self.sets[..]));
         let mut worker = Explorer::new_like(self);
         worker.base = self.base + self.sets.len();
-        worker.above = above.map(|above| above.below(parts));
+        worker.above = above.map(|above| above.below(parts, place));
         worker
     }
 
@@ -103,12 +108,18 @@ impl<'a> Explorer<'_, 'a> {
             let this = &*self;
             let worked: Vec<Worked> = wave
                 .into_par_iter()
-                .map(|schedule| {
-                    let mut worker = this.worker();
+                .enumerate()
+                .map(|(place, schedule)| {
+                    let mut worker = this.worker(place);
                     let call = worker.call(schedule);
-                    let shared = worker.above.as_ref().map(|above| above.shared);
-                    if !matches!(call, Ok(None)) {
-                        shared.inspect(|shared| shared.stop_all());
+                    if let Some(above) = &worker.above {
+                        match &call {
+                            Ok(None) => {}
+                            Ok(Some(_)) => above.shared.violation_at(above.position()),
+                            // a worker stopped by an earlier violation
+                            Err(RfStopped::Stopped(Stopped::Cancelled)) => {}
+                            Err(_) => above.shared.stop_all(),
+                        }
                     }
                     Worked {
                         call,
@@ -118,6 +129,9 @@ impl<'a> Explorer<'_, 'a> {
                     }
                 })
                 .collect();
+            if let Some(above) = &mut self.above {
+                above.waves += 1;
+            }
             if let Some(found) = self.gather(worked)? {
                 return Ok(Some(found));
             }
@@ -131,6 +145,12 @@ impl<'a> Explorer<'_, 'a> {
         let mut failure: Option<RfStopped> = None;
         let mut filings = Vec::new();
         for each in worked {
+            if found.is_some() {
+                // after the first violation in the search's order: what
+                // the workers did before they stopped is not counted, so
+                // the counts are the same on every run
+                break;
+            }
             self.statistics.add(&each.statistics);
             self.plain_ordered |= each.plain_ordered;
             match each.call {
