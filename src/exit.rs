@@ -14,3 +14,6 @@ pub const TIMEOUT: u8 = 3;
 pub const CHECK_FAILED: u8 = 4;
 /// `verify`: violation found and confirmed; `check`: not realisable.
 pub const VIOLATION: u8 = 10;
+/// `batch` and `merge`: a harness did not give the violation its manifest
+/// expects (it was safe), or a job's result is missing.
+pub const EXPECTATION_UNMET: u8 = 5;

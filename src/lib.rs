@@ -15,6 +15,7 @@
 pub const WORKER_STACK_BYTES: usize = 1 << 30;
 
 pub mod backend;
+pub mod batch;
 pub mod check;
 pub mod consistency;
 pub mod diagnostics;

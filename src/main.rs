@@ -20,7 +20,7 @@ use std::process::ExitCode;
     after_help = "Without a subcommand, `lazysma FILE ...` means `lazysma translate FILE ...`.\n\n\
 Exit codes: 0 no violation within the bounds (check: realisable), 10 violation found and confirmed \
 or an unwinding assertion failed (check: not realisable), 1 bad input, 2 CBMC missing or failed, 3 time limit reached, \
-4 counterexample failed the native check (a lazysma defect)."
+4 counterexample failed the native check (a lazysma defect); batch/merge: 5 an expected violation missed or a result missing."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -44,6 +44,71 @@ enum Command {
     /// Decide whether any number of identical threads can fail an
     /// assertion under TSO or SC (the pivot abstraction).
     Param(ParamArgs),
+    /// Verify every harness of a manifest under its models, a few at a
+    /// time; print a summary, write JUnit XML and one SARIF log.
+    Batch(BatchArgs),
+    /// The report of a batch from the result files its jobs wrote
+    /// (`batch --print-jobs`, run by GNU parallel, Slurm or a CI matrix).
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+struct BatchArgs {
+    /// The manifest: one harness per line, FILE<TAB>MODELS<TAB>EXPECT<TAB>TIMEOUT[<TAB>OPTIONS] (docs/scale.md).
+    manifest: PathBuf,
+    /// How many jobs run at once [default: the processors this process may use].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// The directory of the jobs' result files (default: a temporary one; with --print-jobs: lazysma-results).
+    #[arg(long, value_name = "DIR")]
+    results: Option<PathBuf>,
+    /// Print one command line per job instead of running them (for GNU parallel, a Slurm array, a CI matrix); `lazysma merge` then reads their results.
+    #[arg(long, conflicts_with = "job")]
+    print_jobs: bool,
+    /// Run the one job ID of the manifest and write its result file (what --print-jobs prints).
+    #[arg(long, value_name = "ID")]
+    job: Option<String>,
+    #[command(flatten)]
+    files: ReportFileArgs,
+}
+
+#[derive(Debug, Args)]
+struct ReportFileArgs {
+    /// Write a JUnit XML file of the jobs.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write one SARIF 2.1.0 log with the run of every job.
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
+}
+
+impl ReportFileArgs {
+    fn files(&self) -> lazysma::batch::ReportFiles {
+        lazysma::batch::ReportFiles {
+            junit: self.junit.clone(),
+            sarif: self.sarif.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct MergeArgs {
+    /// Result files of batch jobs, or directories of them.
+    #[arg(required = true)]
+    results: Vec<PathBuf>,
+    /// The manifest whose every job must have a result (a missing one: exit 5).
+    #[arg(long, value_name = "MANIFEST")]
+    manifest: Option<PathBuf>,
+    #[command(flatten)]
+    files: ReportFileArgs,
+}
+
+/// The `verify` arguments of one harness of a batch.
+#[derive(Debug, Parser)]
+#[command(name = "lazysma verify", no_binary_name = true)]
+struct HarnessArguments {
+    #[command(flatten)]
+    verify: VerifyArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -440,6 +505,9 @@ struct VerifyArgs {
     /// once, each with its own checked witness (exit 10 if any).
     #[arg(long)]
     all_violations: bool,
+    /// Worker threads of the native engine's search [default: the processors this process may use, less one for CBMC under --engine auto].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -475,6 +543,9 @@ struct RobustArgs {
     /// Colours in the report.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorChoice,
+    /// Worker threads of the search [default: the processors this process may use].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -527,13 +598,15 @@ struct CheckArgs {
     format: Format,
 }
 
-const SUBCOMMANDS: [&str; 7] = [
+const SUBCOMMANDS: [&str; 9] = [
     "translate",
     "verify",
     "check",
     "robust",
     "fences",
     "param",
+    "batch",
+    "merge",
     "help",
 ];
 
@@ -619,6 +692,13 @@ fn run() -> u8 {
         Command::Robust(arguments) => run_robust(&arguments),
         Command::Fences(arguments) => run_fences(&arguments),
         Command::Param(arguments) => run_param(&arguments),
+        Command::Batch(arguments) => run_batch(&arguments),
+        Command::Merge(arguments) => lazysma::batch::merge(
+            &arguments.results,
+            arguments.manifest.as_deref(),
+            &arguments.files.files(),
+            &harness_request,
+        ),
     }
 }
 
@@ -712,7 +792,22 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         Ok(options) => options,
         Err(code) => return code,
     };
-    let request = lazysma::verify::VerifyRequest {
+    let request = verify_request(arguments, options, started);
+    // SIGTERM and SIGINT stop CBMC and remove the temporary files before
+    // lazysma ends by the signal
+    lazysma::interrupt::install();
+    let code = lazysma::verify::run(&request);
+    lazysma::interrupt::finish();
+    code
+}
+
+/// The request of `verify` with these arguments and translation options.
+fn verify_request(
+    arguments: &VerifyArgs,
+    options: TranslateOptions,
+    started: std::time::Instant,
+) -> lazysma::verify::VerifyRequest {
+    lazysma::verify::VerifyRequest {
         file: arguments.translation.file.clone(),
         options,
         cbmc: arguments.cbmc.clone(),
@@ -736,13 +831,54 @@ fn run_verify(arguments: &VerifyArgs) -> u8 {
         },
         all_violations: arguments.all_violations,
         estimate: report_format(arguments.format) == lazysma::verify::ReportFormat::Json,
+        workers: arguments.jobs.map(|jobs| jobs as usize),
+    }
+}
+
+/// The request of one harness of a batch from its `verify` arguments
+/// (after `verify`): a JSON report, no estimate, no colour.
+fn harness_request(words: &[String]) -> Result<lazysma::verify::VerifyRequest, String> {
+    let started = std::time::Instant::now();
+    let parsed = HarnessArguments::try_parse_from(words).map_err(|error| {
+        let message = error.render().to_string();
+        message.trim().trim_start_matches("error: ").to_string()
+    })?;
+    let options = parsed.verify.translation.options()?;
+    let mut request = verify_request(&parsed.verify, options, started);
+    request.format = ReportFormat::Json;
+    request.color = false;
+    request.estimate = false;
+    Ok(request)
+}
+
+fn run_batch(arguments: &BatchArgs) -> u8 {
+    let program = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("lazysma"));
+    let default_results = || PathBuf::from("lazysma-results");
+    if let Some(id) = &arguments.job {
+        let results = arguments.results.clone().unwrap_or_else(default_results);
+        lazysma::interrupt::install();
+        let code = lazysma::batch::run_job(&arguments.manifest, id, &results, &harness_request);
+        lazysma::interrupt::finish();
+        return code;
+    }
+    if arguments.print_jobs {
+        let results = arguments.results.clone().unwrap_or_else(default_results);
+        return lazysma::batch::print_jobs(
+            &arguments.manifest,
+            &results,
+            &program,
+            &harness_request,
+        );
+    }
+    let processors = std::thread::available_parallelism().map_or(1, usize::from);
+    let request = lazysma::batch::BatchRequest {
+        manifest: arguments.manifest.clone(),
+        jobs: arguments.jobs.map_or(processors, |jobs| jobs as usize),
+        results: arguments.results.clone(),
+        files: arguments.files.files(),
+        program,
     };
-    // SIGTERM and SIGINT stop CBMC and remove the temporary files before
-    // lazysma ends by the signal
-    lazysma::interrupt::install();
-    let code = lazysma::verify::run(&request);
-    lazysma::interrupt::finish();
-    code
+    lazysma::batch::run(&request, &harness_request)
 }
 
 fn run_robust(arguments: &RobustArgs) -> u8 {
@@ -772,6 +908,7 @@ fn run_robust(arguments: &RobustArgs) -> u8 {
         reproduction: Default::default(),
         all_violations: false,
         estimate: report_format(arguments.format) == lazysma::verify::ReportFormat::Json,
+        workers: arguments.jobs.map(|jobs| jobs as usize),
     };
     lazysma::interrupt::install();
     let code = lazysma::verify::run(&request);

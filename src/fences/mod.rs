@@ -201,6 +201,7 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         all_violations: false,
         // no one reads the estimate of a round
         estimate: false,
+        workers: None,
     };
     crate::verify::check(&verify).0
 }
@@ -236,6 +237,7 @@ fn parameterised_check(request: &FencesRequest, file: &Path) -> VerifyReport {
         reproduction: Default::default(),
         all_violations: false,
         estimate: false,
+        workers: None,
     };
     let mut report = crate::verify::empty_report(&blank);
     match decision {

@@ -51,6 +51,7 @@ pub fn request(
         reproduction: Default::default(),
         all_violations: false,
         estimate: false,
+        workers: None,
     }
 }
 

@@ -27,9 +27,9 @@
 //! sees the difference.
 
 use super::points_to::{Numbers, PointsTo, points_to_with_numbers};
+use super::value_types::ValueKind;
 use super::{SeqStmt, SeqThread, SequentialProgram, diagnostic_at};
 use crate::diagnostics::Diagnostic;
-use super::value_types::ValueKind;
 use crate::ir::{BinaryOp, Expr, Local, LocalId, OriginId, PointerAccess, Program, Runs, Ty};
 use std::collections::{BTreeSet, HashMap};
 

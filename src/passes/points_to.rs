@@ -466,7 +466,10 @@ impl PointsTo {
         if !self.everywhere.is_empty() {
             return None;
         }
-        let holding = self.cells.iter().filter(|(_, pointees)| !pointees.is_empty());
+        let holding = self
+            .cells
+            .iter()
+            .filter(|(_, pointees)| !pointees.is_empty());
         let locations = holding.filter_map(|(cell, _)| match cell {
             Cell::Static(location) => Some(*location),
             Cell::HeapScalar(_) => None,

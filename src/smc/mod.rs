@@ -418,12 +418,16 @@ fn run_reads_from(
                     .estimate
                     .then(|| rf::probe::estimate(machine, limits))
                     .flatten();
-                rf::explore::explore_collecting(machine, limits, collect).map(
-                    |(found, mut statistics, finals)| {
-                        statistics.estimate = estimate;
-                        (found, statistics, finals)
-                    },
-                )
+                let explored = if limits.workers > 1 && !collect {
+                    rf::parallel::explore(machine, limits)
+                        .map(|(found, statistics)| (found, statistics, Vec::new()))
+                } else {
+                    rf::explore::explore_collecting(machine, limits, collect)
+                };
+                explored.map(|(found, mut statistics, finals)| {
+                    statistics.estimate = estimate;
+                    (found, statistics, finals)
+                })
             })
             .map(|handle| handle.join())
     });

@@ -47,6 +47,9 @@ pub struct Limits {
     /// explicit search, whose stored states fold the spinning of such
     /// harnesses, answers first ([`super::check`]); `None` for no limit.
     pub plain_order_budget: Option<usize>,
+    /// `--jobs`: the worker threads of RF-SMC (`rf::parallel`); 0 or 1
+    /// searches in the calling thread alone.
+    pub workers: usize,
 }
 
 /// How often [`Limits::check`] reads the resident memory: reading it

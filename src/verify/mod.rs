@@ -81,6 +81,9 @@ pub struct VerifyRequest {
     /// report's native statistics; the live line on a terminal asks for
     /// it too.
     pub estimate: bool,
+    /// `--jobs`: the native engine's worker threads; `None` for the
+    /// default ([`native::default_workers`]).
+    pub workers: Option<usize>,
 }
 
 /// Runs the whole verify pipeline without printing: the report, and the
@@ -1066,6 +1069,7 @@ fn bare_request(format: ReportFormat, robustness: bool) -> VerifyRequest {
         reproduction: Default::default(),
         all_violations: false,
         estimate: false,
+        workers: None,
     }
 }
 

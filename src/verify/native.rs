@@ -24,6 +24,15 @@ use std::sync::{Arc, mpsc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+/// The worker threads of the native engine's search without `--jobs`:
+/// the processors the machine gives this process, less the one CBMC's
+/// run takes beside it under `--engine auto`; at least one.
+pub fn default_workers(engine: crate::options::Engine) -> usize {
+    let processors = std::thread::available_parallelism().map_or(1, usize::from);
+    let cbmc = usize::from(engine == crate::options::Engine::Auto);
+    processors.saturating_sub(cbmc).max(1)
+}
+
 /// The native engine running on its own thread.
 pub struct NativeRun {
     handle: JoinHandle<(Result<Answer, NoAnswer>, f64)>,
@@ -70,6 +79,9 @@ impl NativeRun {
         let all_violations = request.all_violations;
         let command_started = request.started;
         let memory_limit = request.memory_limit;
+        let workers = request
+            .workers
+            .unwrap_or_else(|| default_workers(request.engine));
         let stop = Arc::new(AtomicBool::new(false));
         let answered = Arc::new(AtomicBool::new(false));
         let searching = Arc::new(AtomicBool::new(true));
@@ -92,6 +104,7 @@ impl NativeRun {
                 all_violations,
                 progress: progress_counters,
                 estimate,
+                workers,
                 ..Limits::default()
             };
             let prepared = receiver.recv().unwrap_or_else(|_| {

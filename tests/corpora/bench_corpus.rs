@@ -273,7 +273,9 @@ fn in_turn(jobs: Vec<Job>) -> Vec<Job> {
         .filter(|job| {
             let program = programs.iter().position(|path| *path == job.path);
             let model = models.iter().position(|model| *model == job.model);
-            program.zip(model).is_none_or(|(program, model)| program % 3 != model)
+            program
+                .zip(model)
+                .is_none_or(|(program, model)| program % 3 != model)
         })
         .collect()
 }

@@ -9,11 +9,13 @@ mod support;
 #[path = "../verify_support/mod.rs"]
 mod verify_support;
 
+mod batch_cli;
 mod fences_cli;
 mod idioms;
 mod param_check;
 mod robust_cli;
 mod smc_engine;
+mod smc_jobs;
 mod smc_private_data;
 mod smc_progress;
 mod verify_bench;

@@ -95,10 +95,18 @@ fn check_natively(
 /// three: SC 0, TSO 1, PSO 2); the full tier and `LAZYSMA_SMC_ALL=1` run
 /// every test under every model.
 fn check_cycles(model: &str, turn: usize, expected: impl Fn(&LitmusTest) -> Verdict + Sync) {
-    let every = if support::whole_sweep("LAZYSMA_SMC_ALL") { 1 } else { 3 };
+    let every = if support::whole_sweep("LAZYSMA_SMC_ALL") {
+        1
+    } else {
+        3
+    };
     let tests = cycle_tests();
     assert!(tests.len() >= 200, "expected.tsv lists the generated tests");
-    let tests: Vec<LitmusTest> = tests.into_iter().skip(turn % every).step_by(every).collect();
+    let tests: Vec<LitmusTest> = tests
+        .into_iter()
+        .skip(turn % every)
+        .step_by(every)
+        .collect();
     let declines = check_natively(model, &tests, expected);
     assert_eq!(
         declines, 0,

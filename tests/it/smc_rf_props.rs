@@ -1,9 +1,10 @@
 //! RF-SMC, the native engine's reads-from stateless model checker, against
-//! the explicit-state search and a brute-force store-buffer explorer.
+//! the explicit-state search and a brute-force store-buffer explorer, and
+//! on two worker threads against itself on one.
 
 use crate::smc_rf;
 
-use lazysma::smc::{self, Answer, RfNoAnswer, Statistics};
+use lazysma::smc::{self, Answer, Limits, RfNoAnswer, Statistics};
 use proptest::prelude::*;
 use smc_rf::program::Program;
 use smc_rf::{brute, limits, prepare, program, reads_from, verdict};
@@ -90,6 +91,24 @@ fn rf_smc(program: &Program, model: &str) -> (HashSet<Vec<i64>>, Statistics) {
     (finals, statistics)
 }
 
+/// The statistics of RF-SMC on `program` under `model` with two worker
+/// threads (`verify --jobs 2`).
+fn rf_smc_on_two_workers(program: &Program, model: &str) -> Statistics {
+    let directory = std::env::temp_dir().join(format!("lazysma-rf-jobs-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).expect("a temporary directory");
+    let path = directory.join(format!("{model}.c"));
+    std::fs::write(&path, program.c_text()).expect("the program is written");
+    let prepared = prepare(&path, model, 2);
+    let two = Limits {
+        workers: 2,
+        ..limits()
+    };
+    match smc::check_reads_from(&prepared, &two) {
+        Ok(Answer::Safe(statistics, _)) => statistics,
+        _ => panic!("RF-SMC on two workers is safe on\n{}", program.c_text()),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: cases(),
@@ -118,6 +137,15 @@ proptest! {
                 statistics.complete_executions,
                 expected.reads_from.len(),
                 "complete reads-from classes under {} of\n{}",
+                model,
+                program.c_text()
+            );
+            // the parallel search explores the same classes
+            let two = rf_smc_on_two_workers(&program, model);
+            prop_assert_eq!(
+                (two.reads_from_classes, two.complete_executions, two.events),
+                (statistics.reads_from_classes, statistics.complete_executions, statistics.events),
+                "classes on two workers under {} of\n{}",
                 model,
                 program.c_text()
             );

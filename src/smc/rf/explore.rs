@@ -22,6 +22,8 @@ use crate::smc::progress::Phase;
 use crate::smc::search::{Limits, NOT_ROBUST, PathStep, SearchKind, Statistics, Stopped, rate};
 use crate::smc::semantics::machine::{Machine, State, Violation};
 use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Why RF-SMC ended without an answer.
@@ -65,25 +67,32 @@ pub(super) struct Schedule {
 }
 
 /// A schedule up to the order of τ'.
-type Signature = (Vec<(Key, Option<Source>)>, Vec<Key>);
+pub(super) type Signature = (Vec<(Key, Option<Source>)>, Vec<Key>);
 
 /// The schedules proposed for one prefix.
 #[derive(Default)]
-struct ScheduleSet {
-    pending: Vec<Schedule>,
+pub(super) struct ScheduleSet {
+    pub(super) pending: Vec<Schedule>,
     /// Every (τ', RF') proposed, realisable or not, as sorted events with
     /// their sources, and the marked reads.
-    seen: HashSet<Signature>,
-    closed: bool,
+    pub(super) seen: HashSet<Signature>,
+    pub(super) closed: bool,
 }
 
 pub(super) struct Explorer<'m, 'a> {
-    machine: &'m Machine<'a>,
-    limits: &'m Limits,
-    threads: usize,
-    initial: crate::smc::semantics::cells::Cells,
-    sets: Vec<ScheduleSet>,
-    statistics: Statistics,
+    pub(super) machine: &'m Machine<'a>,
+    pub(super) limits: &'m Limits,
+    pub(super) threads: usize,
+    pub(super) initial: crate::smc::semantics::cells::Cells,
+    /// The schedule sets of this explorer, numbered from `base`.
+    pub(super) sets: Vec<ScheduleSet>,
+    /// The number of the first of `sets`: a worker of the parallel search
+    /// numbers its own sets after those of the explorers above it.
+    pub(super) base: usize,
+    /// In a worker of the parallel search: the sets above it and what it
+    /// files into them (`parallel.rs`).
+    pub(super) above: Option<Above<'m>>,
+    pub(super) statistics: Statistics,
     /// The final memory of each complete execution, when collected.
     finals: Option<Vec<Vec<i64>>>,
     /// A probe of the estimate (`probe.rs`) expands one schedule at a
@@ -92,7 +101,7 @@ pub(super) struct Explorer<'m, 'a> {
     probing: bool,
     /// Whether a class relied on creations and joins to order a write
     /// to a plain global ([`Limits::plain_order_budget`]).
-    plain_ordered: bool,
+    pub(super) plain_ordered: bool,
 }
 
 /// Why RF-SMC stops for [`Limits::plain_order_budget`].
@@ -130,20 +139,36 @@ pub fn explore_collecting(
     limits: &Limits,
     collect: bool,
 ) -> Result<(RfFound, Statistics, Vec<Vec<i64>>), RfStopped> {
+    timed(limits, || {
+        let mut explorer = Explorer::new(machine, limits, false);
+        explorer.finals = collect.then(Vec::new);
+        let found = explorer.call(Schedule::root())?.unwrap_or(RfFound::Safe);
+        Ok((found, explorer.statistics, explorer.finals))
+    })
+    .map(|(found, statistics, finals)| (found, statistics, finals.unwrap_or_default()))
+}
+
+/// What a search gives: the answer, its counts and the final memories
+/// it collected, if asked to.
+type Searched = (RfFound, Statistics, Option<Vec<Vec<i64>>>);
+
+/// Runs `search` in the phase of RF-SMC and sets the time and rate of
+/// its statistics.
+pub(super) fn timed(
+    limits: &Limits,
+    search: impl FnOnce() -> Result<Searched, RfStopped>,
+) -> Result<Searched, RfStopped> {
     if let Some(progress) = &limits.progress {
         progress.enter(Phase::ReadsFrom);
     }
     let started = Instant::now();
-    let mut explorer = Explorer::new(machine, limits, false);
-    explorer.finals = collect.then(Vec::new);
-    let found = explorer.call(Schedule::root())?.unwrap_or(RfFound::Safe);
-    let mut statistics = explorer.statistics;
+    let (found, mut statistics, finals) = search()?;
     statistics.milliseconds = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     statistics.per_second = rate(statistics.reads_from_classes, started.elapsed());
     if let Some(progress) = &limits.progress {
         progress.set_classes(statistics.reads_from_classes);
     }
-    Ok((found, statistics, explorer.finals.unwrap_or_default()))
+    Ok((found, statistics, finals))
 }
 
 impl Schedule {
@@ -169,12 +194,35 @@ impl<'m, 'a> Explorer<'m, 'a> {
             threads: initial_state.threads.len(),
             initial: initial_state.memory,
             sets: Vec::new(),
+            base: 0,
+            above: None,
             statistics: Statistics {
                 search: SearchKind::RfSmc,
                 ..Statistics::default()
             },
             finals: None,
             probing,
+            plain_ordered: false,
+        }
+    }
+
+    /// An explorer of the same machine and limits as `other`, with no
+    /// schedule set yet (a worker of the parallel search).
+    pub(super) fn new_like(other: &Explorer<'m, 'a>) -> Self {
+        Explorer {
+            machine: other.machine,
+            limits: other.limits,
+            threads: other.threads,
+            initial: other.initial.clone(),
+            sets: Vec::new(),
+            base: 0,
+            above: None,
+            statistics: Statistics {
+                search: SearchKind::RfSmc,
+                ..Statistics::default()
+            },
+            finals: None,
+            probing: false,
             plain_ordered: false,
         }
     }
@@ -192,13 +240,16 @@ impl<'m, 'a> Explorer<'m, 'a> {
 impl Explorer<'_, '_> {
     fn check_limits(&self) -> Result<(), RfStopped> {
         let stopped = |why| Err(RfStopped::Stopped(why));
-        if self.statistics.reads_from_classes > self.limits.max_states {
+        // the whole search's counts, when workers share it
+        let (classes, plain_ordered) = match &self.above {
+            Some(above) => above.shared.counts(self.plain_ordered, &above.position())?,
+            None => (self.statistics.reads_from_classes, self.plain_ordered),
+        };
+        if classes > self.limits.max_states {
             return stopped(Stopped::TooManyStates(self.limits.max_states));
         }
         let budget = self.limits.plain_order_budget;
-        if let Some(budget) = budget
-            .filter(|&budget| self.plain_ordered && self.statistics.reads_from_classes > budget)
-        {
+        if let Some(budget) = budget.filter(|&budget| plain_ordered && classes > budget) {
             return Err(RfStopped::Abort(Abort::Fallback(
                 PLAIN_ORDER_BUDGET,
                 format!("more than {budget} reads-from classes"),
@@ -263,7 +314,7 @@ impl Explorer<'_, '_> {
 
     /// One call of Algorithm 3: the schedule expanded, then the schedule
     /// sets of its extension's reads explored, last read first.
-    fn call(&mut self, schedule: Schedule) -> Call {
+    pub(super) fn call(&mut self, schedule: Schedule) -> Call {
         let (extension, sets) = match self.expand(schedule)? {
             Expanded::Found(found) => return Ok(Some(found)),
             Expanded::Extended { extension, sets } => (extension, sets),
@@ -272,12 +323,15 @@ impl Explorer<'_, '_> {
             let Some(&set) = sets.get(key) else {
                 continue;
             };
-            while let Some(next) = self.sets[set].pending.pop() {
-                if let Some(found) = self.call(next)? {
-                    return Ok(Some(found));
-                }
+            let found = if self.above.is_some() {
+                self.explore_set_in_parallel(set)?
+            } else {
+                self.explore_set(set)?
+            };
+            if found.is_some() {
+                return Ok(found);
             }
-            self.sets[set] = ScheduleSet {
+            *self.set_mut(set) = ScheduleSet {
                 closed: true,
                 ..ScheduleSet::default()
             };
@@ -285,15 +339,35 @@ impl Explorer<'_, '_> {
         Ok(None)
     }
 
+    /// The schedules of the set `set` explored one after the other, each
+    /// schedule filed meanwhile too.
+    fn explore_set(&mut self, set: usize) -> Call {
+        while let Some(next) = self.set_mut(set).pending.pop() {
+            if let Some(found) = self.call(next)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    /// This explorer's own set numbered `set`.
+    pub(super) fn set_mut(&mut self, set: usize) -> &mut ScheduleSet {
+        &mut self.sets[set - self.base]
+    }
+
     /// Lines 1-21 of one call: replays the schedule, extends it maximally
     /// and files the mutations of its unmarked reads in their sets.
     pub(super) fn expand(&mut self, schedule: Schedule) -> Result<Expanded, RfStopped> {
         self.check_limits()?;
         self.statistics.reads_from_classes += 1;
+        let classes = match &self.above {
+            Some(above) => above.shared.count_class(),
+            None => self.statistics.reads_from_classes,
+        };
         if let Some(progress) = &self.limits.progress {
             // a call replays and extends a whole execution: one relaxed
             // store beside it costs nothing measurable
-            progress.set_classes(self.statistics.reads_from_classes);
+            progress.set_classes(classes);
         }
         let mut runner = Runner::new(self.machine);
         if let Some(found) = self.replay(&mut runner, &schedule)? {
@@ -349,7 +423,7 @@ impl Explorer<'_, '_> {
         let mut sets = schedule.sets;
         for event in &trace.events[start..] {
             if event.is_mutable_read() {
-                sets.insert(event.key, self.sets.len());
+                sets.insert(event.key, self.base + self.sets.len());
                 self.sets.push(ScheduleSet::default());
             }
         }
@@ -560,16 +634,17 @@ impl Explorer<'_, '_> {
         signature.sort_by_key(|(key, _)| *key);
         let mut marks: Vec<Key> = marked.iter().copied().collect();
         marks.sort();
-        if self.sets[set].closed {
-            return Err(diverged(format!("the schedule set of {owner:?} is closed")));
-        }
-        if !self.sets[set].seen.insert((signature, marks)) {
+        let signature = (signature, marks);
+        if !self.note(set, &signature)? {
             return Ok(None);
         }
         self.statistics.witness_checks += 1;
         let steps = match witness(&events, self.threads, self.machine.model) {
             Ok(Verdict::Realisable(steps)) => steps,
-            Ok(Verdict::Unrealisable) => return Ok(None),
+            Ok(Verdict::Unrealisable) => {
+                self.file(set, signature, None);
+                return Ok(None);
+            }
             Err(reason) => return Err(RfStopped::Abort(Abort::Fallback(INTERNAL, reason))),
         };
         let sets = events
@@ -585,11 +660,236 @@ impl Explorer<'_, '_> {
         };
         if violates && !self.probing {
             // the violation is realisable: report it at once
+            self.file(set, signature, None);
             return self.call(schedule);
         }
-        self.sets[set].pending.push(schedule);
+        self.file(set, signature, Some(schedule));
         Ok(None)
     }
+
+    /// Notes the signature of a schedule proposed for the set `set`:
+    /// whether it is new there (a closed set is a divergence).
+    pub(super) fn note(&mut self, set: usize, signature: &Signature) -> Result<bool, RfStopped> {
+        if set < self.base {
+            return match &mut self.above {
+                Some(above) => above.note(set, signature),
+                None => Err(diverged(format!("no schedule set {set}"))),
+            };
+        }
+        let own = self.set_mut(set);
+        if own.closed {
+            return Err(diverged(format!("the schedule set {set} is closed")));
+        }
+        // the signature is kept once filed: realisable or not, new or not
+        Ok(!own.seen.contains(signature))
+    }
+
+    /// Files a schedule that [`Explorer::note`] found new in the set
+    /// `set`, by its signature (without the schedule when its reads-from
+    /// is not realisable, or when it was explored at once).
+    pub(super) fn file(&mut self, set: usize, signature: Signature, schedule: Option<Schedule>) {
+        if set < self.base {
+            if let Some(above) = &mut self.above {
+                above.file(set, signature, schedule);
+            }
+            return;
+        }
+        let own = self.set_mut(set);
+        own.seen.insert(signature);
+        own.pending.extend(schedule);
+    }
+}
+
+// What the workers of the parallel search (`parallel.rs`) share and keep.
+
+/// What every worker of one search shares.
+#[derive(Default)]
+pub(super) struct Shared {
+    /// The classes explored by all workers.
+    classes: AtomicUsize,
+    /// A worker failed: the others stop.
+    stop: AtomicBool,
+    /// Where the first violation found in the search's order is
+    /// ([`Above::position`]): the workers after it stop, those before
+    /// it go on, so that the violation reported is the same on every run.
+    first_violation: Mutex<Option<Vec<usize>>>,
+    violated: AtomicBool,
+    /// A class relied on creations and joins to order a write to a plain
+    /// global ([`Limits::plain_order_budget`]).
+    plain_ordered: AtomicBool,
+}
+
+impl Shared {
+    /// The classes explored so far and whether any relied on a plain
+    /// order (`plain_ordered`: this worker's), or the cancellation when
+    /// another worker ended the search.
+    pub(super) fn counts(
+        &self,
+        plain_ordered: bool,
+        position: &[usize],
+    ) -> Result<(usize, bool), RfStopped> {
+        if self.stop.load(Ordering::Relaxed) || self.after_violation(position) {
+            return Err(RfStopped::Stopped(Stopped::Cancelled));
+        }
+        if plain_ordered {
+            self.plain_ordered.store(true, Ordering::Relaxed);
+        }
+        Ok((
+            self.classes.load(Ordering::Relaxed),
+            self.plain_ordered.load(Ordering::Relaxed),
+        ))
+    }
+
+    /// Asks every worker to stop: one failed.
+    pub(super) fn stop_all(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Notes a violation found at `position`: the workers after it stop.
+    pub(super) fn violation_at(&self, position: Vec<usize>) {
+        if let Ok(mut first) = self.first_violation.lock() {
+            if first.as_ref().is_none_or(|first| position < *first) {
+                *first = Some(position);
+            }
+            self.violated.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a violation was found before `position` in the search's order.
+    fn after_violation(&self, position: &[usize]) -> bool {
+        if !self.violated.load(Ordering::Relaxed) {
+            return false;
+        }
+        match self.first_violation.lock() {
+            Ok(first) => first
+                .as_ref()
+                .is_some_and(|first| position > first.as_slice()),
+            Err(_) => true,
+        }
+    }
+
+    /// Counts one more class; the classes explored so far.
+    pub(super) fn count_class(&self) -> usize {
+        self.classes.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+/// A schedule a worker filed into a set above it (`None` for a schedule
+/// whose reads-from is not realisable, or that it explored at once).
+pub(super) struct Filing {
+    pub(super) set: usize,
+    pub(super) signature: Signature,
+    pub(super) schedule: Option<Schedule>,
+}
+
+/// What a worker sees of the explorers above it, and what it files there.
+pub(super) struct Above<'m> {
+    /// Their sets, read only: each explorer's first set number and sets.
+    parts: Vec<(usize, &'m [ScheduleSet])>,
+    pub(super) shared: &'m Shared,
+    filed: Vec<Filing>,
+    /// The signatures filed, by set.
+    noted: HashMap<usize, HashSet<Signature>>,
+    /// Where this explorer is in the search's order: for each explorer
+    /// above, the wave that holds the next one down and its place in it.
+    path: Vec<usize>,
+    /// The waves this explorer has explored.
+    pub(super) waves: usize,
+}
+
+impl<'m> Above<'m> {
+    /// What the top explorer of a parallel search sees: no set above it.
+    pub(super) fn top(shared: &'m Shared) -> Above<'m> {
+        Above {
+            parts: Vec::new(),
+            shared,
+            filed: Vec::new(),
+            noted: HashMap::new(),
+            path: Vec::new(),
+            waves: 0,
+        }
+    }
+
+    /// Where the explorer is now in the search's order: its path and
+    /// its current wave.
+    pub(super) fn position(&self) -> Vec<usize> {
+        let mut position = self.path.clone();
+        position.push(self.waves);
+        position
+    }
+
+    /// What the worker at `place` of the current wave sees: the sets
+    /// `parts` (each explorer's first set number and its sets) and
+    /// nothing filed yet.
+    pub(super) fn below<'w>(
+        &self,
+        parts: Vec<(usize, &'w [ScheduleSet])>,
+        place: usize,
+    ) -> Above<'w>
+    where
+        'm: 'w,
+    {
+        let mut path = self.position();
+        path.push(place);
+        Above {
+            parts,
+            shared: self.shared,
+            filed: Vec::new(),
+            noted: HashMap::new(),
+            path,
+            waves: 0,
+        }
+    }
+
+    /// The sets above, each explorer's first set number and its sets.
+    pub(super) fn parts(&self) -> &[(usize, &'m [ScheduleSet])] {
+        &self.parts
+    }
+
+    /// What was filed above, in order.
+    pub(super) fn into_filed(self) -> Vec<Filing> {
+        self.filed
+    }
+
+    /// Whether `signature` is new in the set `set` above (a closed set is
+    /// a divergence).
+    pub(super) fn note(&mut self, set: usize, signature: &Signature) -> Result<bool, RfStopped> {
+        let part = self
+            .parts
+            .iter()
+            .rev()
+            .find(|(base, _)| *base <= set)
+            .and_then(|(base, sets)| sets.get(set - base));
+        let Some(above) = part else {
+            return Err(diverged(format!("no schedule set {set} above a worker")));
+        };
+        if above.closed {
+            return Err(diverged(format!("the schedule set {set} is closed")));
+        }
+        let noted = self
+            .noted
+            .get(&set)
+            .is_some_and(|noted| noted.contains(signature));
+        Ok(!above.seen.contains(signature) && !noted)
+    }
+
+    /// Keeps a filing into the set `set` above for after the wave.
+    pub(super) fn file(&mut self, set: usize, signature: Signature, schedule: Option<Schedule>) {
+        self.noted.entry(set).or_default().insert(signature.clone());
+        self.filed.push(Filing {
+            set,
+            signature,
+            schedule,
+        });
+    }
+}
+
+/// What one worker gave back.
+pub(super) struct Worked {
+    pub(super) call: Result<Option<RfFound>, RfStopped>,
+    pub(super) statistics: Statistics,
+    pub(super) plain_ordered: bool,
+    pub(super) filed: Vec<Filing>,
 }
 
 /// `event` encoded by its read from `source` alone: its move stops at a

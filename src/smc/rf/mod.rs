@@ -10,5 +10,6 @@ pub mod event;
 pub mod explore;
 pub mod mutation;
 pub mod oracle;
+pub mod parallel;
 pub mod probe;
 pub mod run;

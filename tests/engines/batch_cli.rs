@@ -1,0 +1,204 @@
+//! `lazysma batch` and `lazysma merge` end to end on the manifests of
+//! `tests/fixtures/batch/`: the summary, the exit codes, the JUnit XML
+//! file and the SARIF log of a batch run in process, and the same report
+//! from `--print-jobs` run by GNU parallel and `merge` (CI installs GNU
+//! parallel: a missing one fails the test). Native engine only, each run
+//! well under a second.
+
+use crate::support;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/batch")
+        .join(name)
+}
+
+/// Runs `lazysma ARGS...` in `directory`: (exit code, stdout, stderr).
+fn lazysma(directory: &Path, arguments: &[&str]) -> (i32, String, String) {
+    let output = support::lazysma()
+        .current_dir(directory)
+        .args(arguments)
+        .output()
+        .expect("the lazysma binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The `<testcase` elements of a JUnit file, and its `<failure` and `<error` elements.
+fn junit_counts(path: &Path) -> (usize, usize, usize) {
+    let text = std::fs::read_to_string(path).expect("the JUnit file was written");
+    assert!(text.starts_with("<?xml version=\"1.0\""), "{text}");
+    let count = |element: &str| text.matches(element).count();
+    (count("<testcase "), count("<failure "), count("<error "))
+}
+
+/// The error results (violations) of every run of a SARIF log, by run.
+fn sarif_results(path: &Path) -> Vec<usize> {
+    let text = std::fs::read_to_string(path).expect("the SARIF log was written");
+    let log: Value = serde_json::from_str(&text).expect("the SARIF log is JSON");
+    assert_eq!(log["version"], "2.1.0");
+    log["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .map(|run| {
+            let results = run["results"].as_array().expect("results");
+            results
+                .iter()
+                .filter(|result| result["level"] == "error")
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn a_batch_in_process_and_through_gnu_parallel_gives_the_same_report() {
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let work = directory.path();
+    let manifest = fixture("examples.tsv");
+    let manifest = manifest.to_str().expect("a UTF-8 path");
+    let (code, summary, progress) = lazysma(
+        work,
+        &[
+            "batch", manifest, "--jobs", "2", "--junit", "in.xml", "--sarif", "in.sarif",
+        ],
+    );
+    assert_eq!(code, 0, "{summary}{progress}");
+    assert!(
+        summary.contains("9 jobs: 9 as expected, 0 unexpected"),
+        "{summary}"
+    );
+    assert_eq!(
+        progress
+            .lines()
+            .filter(|line| line.starts_with('['))
+            .count(),
+        9,
+        "{progress}"
+    );
+    assert_eq!(junit_counts(&work.join("in.xml")), (9, 0, 0));
+    // a result per violation: dekker (TSO, PSO), message passing (PSO),
+    // store buffering (TSO)
+    let in_process = sarif_results(&work.join("in.sarif"));
+    assert_eq!(in_process.len(), 9);
+    assert_eq!(in_process, [0, 1, 1, 0, 0, 1, 0, 1, 0]);
+
+    let (code, jobs, error) = lazysma(
+        work,
+        &["batch", manifest, "--print-jobs", "--results", "parts"],
+    );
+    assert_eq!(code, 0, "{error}");
+    assert_eq!(jobs.lines().count(), 9, "{jobs}");
+    std::fs::write(work.join("jobs.txt"), &jobs).expect("jobs.txt is written");
+    let parallel = Command::new("parallel")
+        .current_dir(work)
+        .args([
+            "--will-cite",
+            "-j",
+            "2",
+            "--halt",
+            "never",
+            "-a",
+            "jobs.txt",
+        ])
+        .output()
+        .expect("GNU parallel is installed (CI installs it; docs/scale.md)");
+    assert!(
+        parallel.status.success(),
+        "{}",
+        String::from_utf8_lossy(&parallel.stderr)
+    );
+    let (code, merged, error) = lazysma(
+        work,
+        &[
+            "merge",
+            "parts",
+            "--manifest",
+            manifest,
+            "--junit",
+            "merged.xml",
+            "--sarif",
+            "merged.sarif",
+        ],
+    );
+    assert_eq!(code, 0, "{error}");
+    // the same table but for the times, and the classes explored up to a
+    // violation (the native search on two workers may find another first)
+    let without_times = |table: &str| -> Vec<String> {
+        table
+            .lines()
+            .map(|line| {
+                let mut words: Vec<&str> = line.split_whitespace().collect();
+                if words.len() == 7 {
+                    words.remove(5);
+                    if words[3] == "violation" {
+                        words[4] = "-";
+                    }
+                }
+                words.join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(without_times(&merged), without_times(&summary));
+    assert_eq!(junit_counts(&work.join("merged.xml")), (9, 0, 0));
+    assert_eq!(sarif_results(&work.join("merged.sarif")), in_process);
+
+    // a part missing: merge says so and does not pass
+    let first = jobs
+        .lines()
+        .next()
+        .and_then(|line| line.split(" --job ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .expect("a job id");
+    std::fs::remove_file(work.join("parts").join(format!("{first}.json")))
+        .expect("the result exists");
+    let (code, _, error) = lazysma(work, &["merge", "parts", "--manifest", manifest]);
+    assert_eq!(code, 5, "{error}");
+    assert!(
+        error.contains(&format!("missing: the result of job {first}")),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_unexpected_violation_fails_the_batch_with_exit_10() {
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let manifest = fixture("unexpected.tsv");
+    let (code, summary, _) = lazysma(
+        directory.path(),
+        &[
+            "batch",
+            manifest.to_str().expect("UTF-8"),
+            "--junit",
+            "out.xml",
+        ],
+    );
+    assert_eq!(code, 10, "{summary}");
+    assert!(summary.contains("UNEXPECTED VIOLATION"), "{summary}");
+    assert!(summary.contains("MISSED VIOLATION"), "{summary}");
+    assert_eq!(junit_counts(&directory.path().join("out.xml")), (2, 2, 0));
+}
+
+#[test]
+fn a_manifest_mistake_is_located_and_runs_nothing() {
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let manifest = fixture("refused_option.tsv");
+    let (code, summary, error) = lazysma(
+        directory.path(),
+        &["batch", manifest.to_str().expect("UTF-8")],
+    );
+    assert_eq!(code, 1, "{summary}");
+    assert!(summary.is_empty(), "{summary}");
+    assert!(error.contains("refused_option.tsv:1:"), "{error}");
+    assert!(
+        error.contains("the option --format cannot be given to a harness"),
+        "{error}"
+    );
+}
