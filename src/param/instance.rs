@@ -8,8 +8,8 @@
 use super::refusal::Refusal;
 use crate::ir::{FenceKind, OriginId};
 use crate::passes::SeqStmt;
+use crate::smc::explicit::explore::Odometer;
 use crate::smc::interpreter::code::Instr;
-use crate::smc::interpreter::eval::Choices;
 use crate::smc::semantics::machine::{Machine, Move, Outcome, State, Status};
 use crate::trace::records::RecordKind;
 
@@ -28,52 +28,6 @@ pub struct Instance {
     /// The loop of main that creates the threads, if the passes unrolled
     /// one (its `--unwind` bound does not apply to the parameterised check).
     pub creation_loop: Option<OriginId>,
-}
-
-/// Enumerates the nondeterministic values of a move, odometer-style.
-#[derive(Debug, Default)]
-pub struct Odometer {
-    values: Vec<i64>,
-    domains: Vec<(i64, u32)>,
-    position: usize,
-}
-
-impl Choices for Odometer {
-    fn choose(&mut self, lo: i64, values: u32) -> i64 {
-        let at = self.position;
-        self.position += 1;
-        if at < self.values.len() {
-            self.domains[at] = (lo, values);
-            return self.values[at];
-        }
-        self.values.push(lo);
-        self.domains.push((lo, values));
-        lo
-    }
-}
-
-impl Odometer {
-    /// Whether the last run asked for any value.
-    pub fn chose(&self) -> bool {
-        self.position > 0
-    }
-
-    /// Moves to the next combination; false when all were tried.
-    pub fn advance(&mut self) -> bool {
-        self.values.truncate(self.position);
-        self.domains.truncate(self.position);
-        self.position = 0;
-        while let (Some(value), Some(&(lo, values))) = (self.values.last_mut(), self.domains.last())
-        {
-            if *value < lo + i64::from(values) - 1 {
-                *value += 1;
-                return true;
-            }
-            self.values.pop();
-            self.domains.pop();
-        }
-        false
-    }
 }
 
 /// Checks the program's shape and runs main up to its first thread

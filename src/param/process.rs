@@ -15,9 +15,10 @@
 //! the domains cover them all; a domain beyond [`MAX_VALUES`] values, or a
 //! thread of more than [`MAX_STATES`] states, is refused.
 
-use super::instance::{Instance, MAX_CHOICE_COMBINATIONS, Odometer};
+use super::instance::{Instance, MAX_CHOICE_COMBINATIONS};
 use super::refusal::Refusal;
 use crate::ir::OriginId;
+use crate::smc::explicit::explore::Odometer;
 use crate::smc::interpreter::value::Value;
 use crate::smc::semantics::machine::{Machine, Move, Outcome, State, Status, Thread, Violation};
 use crate::trace::records::{Record, RecordKind};

@@ -50,8 +50,13 @@ impl Odometer {
         self.values[..self.position].to_vec()
     }
 
+    /// Whether the last run asked for any value.
+    pub fn chose(&self) -> bool {
+        self.position > 0
+    }
+
     /// Moves to the next combination; false when all were tried.
-    fn advance(&mut self) -> bool {
+    pub fn advance(&mut self) -> bool {
         self.values.truncate(self.position);
         self.domains.truncate(self.position);
         self.position = 0;
