@@ -16,63 +16,11 @@
 use crate::support;
 
 use std::path::{Path, PathBuf};
+use support::desc::Run;
 use support::{parallel_map, workers};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/param")
-}
-
-/// One run of a `.desc`.
-#[derive(Debug, Default)]
-struct Run {
-    arguments: Vec<String>,
-    exit: Option<i32>,
-    contains: Vec<String>,
-    not_contains: Vec<String>,
-    full_tier_only: bool,
-}
-
-fn parse(desc: &str) -> Vec<Run> {
-    let mut runs: Vec<Run> = Vec::new();
-    for line in desc.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, value) = line.split_once(':').expect("a `key:` line");
-        let value = value.trim().to_string();
-        if key == "run" {
-            runs.push(Run {
-                arguments: value.split_whitespace().map(str::to_string).collect(),
-                ..Run::default()
-            });
-            continue;
-        }
-        let run = runs.last_mut().expect("a `run:` first");
-        match key {
-            "exit" => run.exit = Some(value.parse().expect("an exit code")),
-            "contains" => run.contains.push(value),
-            "not-contains" => run.not_contains.push(value),
-            "tier" => run.full_tier_only = value == "full",
-            other => panic!("unknown key `{other}`"),
-        }
-    }
-    runs
-}
-
-fn cases() -> Vec<(PathBuf, Vec<Run>)> {
-    let mut descs: Vec<PathBuf> = std::fs::read_dir(fixtures())
-        .expect("tests/fixtures/param")
-        .map(|entry| entry.expect("a directory entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "desc"))
-        .collect();
-    descs.sort();
-    descs
-        .into_iter()
-        .map(|desc| {
-            let text = std::fs::read_to_string(&desc).expect("a readable .desc");
-            (desc.with_extension("c"), parse(&text))
-        })
-        .collect()
 }
 
 fn param(file: &Path, arguments: &[String]) -> (i32, String) {
@@ -84,7 +32,10 @@ fn param(file: &Path, arguments: &[String]) -> (i32, String) {
 #[test]
 fn every_fixture_gives_what_its_desc_expects() {
     let full = support::full_tier();
-    let cases = cases();
+    let cases: Vec<(PathBuf, Vec<Run>)> = support::desc::cases(&fixtures())
+        .into_iter()
+        .map(|case| (case.program, case.runs))
+        .collect();
     assert!(cases.len() >= 8, "the param fixtures are there");
     let runs: Vec<(&PathBuf, &Run)> = cases
         .iter()
@@ -182,7 +133,8 @@ fn fixtures_agree_with_the_native_engine_for_one_to_four_threads() {
         &["--tso"]
     };
     let mut jobs: Vec<(PathBuf, &str, Vec<String>)> = Vec::new();
-    for (program, _) in cases() {
+    for case in support::desc::cases(&fixtures()) {
+        let program = case.program;
         for &model in models {
             jobs.push((program.clone(), model, Vec::new()));
         }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
 
+pub mod desc;
 mod tier;
 #[allow(unused_imports)]
 pub use tier::{asked, full_tier, sample_stride, whole_sweep};
