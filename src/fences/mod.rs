@@ -12,7 +12,7 @@ pub mod patch;
 
 use crate::options::{Engine, TranslateOptions};
 use crate::report::document::{FenceAdvice, Verdict, VerifyReport};
-use crate::verify::{ReportFormat, VerifyRequest};
+use crate::verify::VerifyRequest;
 use patch::FencePlace;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -173,18 +173,10 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
     if request.goal == FenceGoal::Parameterised {
         return parameterised_check(request, file);
     }
+    let options = with_include_of(&request.options, &request.file);
     let verify = VerifyRequest {
-        file: file.to_path_buf(),
-        options: with_include_of(&request.options, &request.file),
-        cbmc: None,
         // each check has its own time limit
         timeout: request.timeout,
-        started: std::time::Instant::now(),
-        format: ReportFormat::Json,
-        native_check: true,
-        sat_solver: None,
-        keep: None,
-        color: false,
         sc_run: !robustness,
         engine: if robustness {
             Engine::Smc
@@ -193,15 +185,9 @@ fn check(request: &FencesRequest, file: &Path) -> VerifyReport {
         },
         robustness,
         // fences order memory accesses; they neither make nor mend a
-        // deadlock
-        deadlock_check: false,
+        // deadlock, and no one reads the estimate of a round
         memory_limit: crate::verify::memory::limit(None),
-        graph: None,
-        reproduction: Default::default(),
-        all_violations: false,
-        // no one reads the estimate of a round
-        estimate: false,
-        workers: None,
+        ..VerifyRequest::of_command(file.to_path_buf(), options)
     };
     crate::verify::check(&verify).0
 }
@@ -218,26 +204,8 @@ fn parameterised_check(request: &FencesRequest, file: &Path) -> VerifyReport {
     };
     let decision = crate::param::decide(&param);
     let blank = VerifyRequest {
-        file: file.to_path_buf(),
-        options,
-        cbmc: None,
         timeout: request.timeout,
-        started: std::time::Instant::now(),
-        format: ReportFormat::Json,
-        native_check: true,
-        sat_solver: None,
-        keep: None,
-        color: false,
-        sc_run: false,
-        engine: Engine::Smc,
-        robustness: false,
-        deadlock_check: false,
-        memory_limit: None,
-        graph: None,
-        reproduction: Default::default(),
-        all_violations: false,
-        estimate: false,
-        workers: None,
+        ..VerifyRequest::of_command(file.to_path_buf(), options)
     };
     let mut report = crate::verify::empty_report(&blank);
     match decision {

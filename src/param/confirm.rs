@@ -6,11 +6,10 @@
 //! the usual witness, diagnosis and fence advice.
 
 use crate::ir::Origin;
-use crate::options::{Engine, LoopLine, TranslateOptions};
+use crate::options::{LoopLine, TranslateOptions};
 use crate::report::document::{Verdict, VerifyReport};
-use crate::verify::{ReportFormat, VerifyRequest};
+use crate::verify::VerifyRequest;
 use std::path::Path;
-use std::time::Instant;
 
 /// The verify request of the program with `threads` copies of the thread.
 pub fn request(
@@ -28,30 +27,13 @@ pub fn request(
         line: creation_loop.line,
     };
     options.bounds.unwindset.insert(line, threads);
+    // a document (the translation warnings stay in the report, which the
+    // caller renders as text) of the threads' properties only: no deadlock
+    // check
     VerifyRequest {
-        file: file.to_path_buf(),
-        options,
-        cbmc: None,
-        timeout: None,
-        started: Instant::now(),
-        // a document: the translation warnings stay in the report, which
-        // the caller renders as text
-        format: ReportFormat::Json,
-        native_check: true,
-        sat_solver: None,
-        keep: None,
         color,
-        sc_run: false,
-        engine: Engine::Smc,
-        robustness: false,
-        // the parameterised check decides the threads' properties only
-        deadlock_check: false,
         memory_limit: crate::verify::memory::limit(None),
-        graph: None,
-        reproduction: Default::default(),
-        all_violations: false,
-        estimate: false,
-        workers: None,
+        ..VerifyRequest::of_command(file.to_path_buf(), options)
     }
 }
 

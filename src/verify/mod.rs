@@ -1046,30 +1046,46 @@ pub fn render_translate_error(error: &TranslateError, color: bool) -> String {
     }
 }
 
+impl VerifyRequest {
+    /// A request that another command makes of `file` with `options`:
+    /// the native engine, a JSON document, every check on but the
+    /// deadlock check, no time limit, no extra output. Callers change
+    /// what they need.
+    pub fn of_command(file: PathBuf, options: TranslateOptions) -> VerifyRequest {
+        VerifyRequest {
+            file,
+            options,
+            cbmc: None,
+            timeout: None,
+            started: Instant::now(),
+            format: ReportFormat::Json,
+            native_check: true,
+            sat_solver: None,
+            keep: None,
+            color: false,
+            sc_run: false,
+            engine: Engine::Smc,
+            robustness: false,
+            deadlock_check: false,
+            memory_limit: None,
+            graph: None,
+            reproduction: Default::default(),
+            all_violations: false,
+            estimate: false,
+            workers: None,
+        }
+    }
+}
+
 /// A request of nothing but `format` and the goal (`robustness`), for a
 /// report of what went wrong before the command line was parsed.
 fn bare_request(format: ReportFormat, robustness: bool) -> VerifyRequest {
     VerifyRequest {
-        file: PathBuf::new(),
-        options: TranslateOptions::default(),
-        cbmc: None,
-        timeout: None,
-        started: Instant::now(),
         format,
-        native_check: true,
-        sat_solver: None,
-        keep: None,
-        color: false,
-        sc_run: false,
         engine: Engine::Cbmc,
         robustness,
         deadlock_check: !robustness,
-        memory_limit: None,
-        graph: None,
-        reproduction: Default::default(),
-        all_violations: false,
-        estimate: false,
-        workers: None,
+        ..VerifyRequest::of_command(PathBuf::new(), TranslateOptions::default())
     }
 }
 
