@@ -19,15 +19,12 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Runs `lazysma ARGS...` in `directory`: (exit code, stdout, stderr).
 fn lazysma(directory: &Path, arguments: &[&str]) -> (i32, String, String) {
-    let output = support::lazysma()
-        .current_dir(directory)
-        .args(arguments)
-        .output()
-        .expect("the lazysma binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
+    support::finished(
+        support::lazysma()
+            .current_dir(directory)
+            .args(arguments)
+            .output()
+            .expect("the lazysma binary runs"),
     )
 }
 

@@ -33,11 +33,7 @@ fn check(text: &str, args: &[&str]) -> (i32, String, String) {
         .args(args)
         .output()
         .expect("run");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    crate::support::finished(output)
 }
 
 /// Reads a printed JSON witness back into steps, checking its shape.

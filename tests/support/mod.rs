@@ -226,12 +226,19 @@ pub fn verify(file: &Path, arguments: &[&str]) -> (i32, String, String) {
 /// Runs `lazysma COMMAND FILE ARGS...` and returns (exit code, stdout,
 /// stderr).
 pub fn run(command: &str, file: &Path, arguments: &[&str]) -> (i32, String, String) {
-    let output = lazysma()
-        .arg(command)
-        .arg(file)
-        .args(arguments)
-        .output()
-        .expect("the lazysma binary runs");
+    finished(
+        lazysma()
+            .arg(command)
+            .arg(file)
+            .args(arguments)
+            .output()
+            .expect("the lazysma binary runs"),
+    )
+}
+
+/// What a finished run of a program gave: (exit code, -1 for a signal;
+/// stdout; stderr).
+pub fn finished(output: std::process::Output) -> (i32, String, String) {
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -187,12 +187,37 @@ impl Schedule {
 impl<'m, 'a> Explorer<'m, 'a> {
     /// An explorer of `machine` with no schedule set yet.
     pub(super) fn new(machine: &'m Machine<'a>, limits: &'m Limits, probing: bool) -> Self {
-        let initial_state = machine.initial(false);
+        let initial = machine.initial(false);
+        Self::starting(
+            machine,
+            limits,
+            initial.threads.len(),
+            initial.memory,
+            probing,
+        )
+    }
+
+    /// An explorer of the same machine and limits as `other`, with no
+    /// schedule set yet (a worker of the parallel search).
+    pub(super) fn new_like(other: &Explorer<'m, 'a>) -> Self {
+        let initial = other.initial.clone();
+        Self::starting(other.machine, other.limits, other.threads, initial, false)
+    }
+
+    /// An explorer of `machine` whose `threads` start from the memory
+    /// `initial`, with no schedule set and no statistics yet.
+    fn starting(
+        machine: &'m Machine<'a>,
+        limits: &'m Limits,
+        threads: usize,
+        initial: crate::smc::semantics::cells::Cells,
+        probing: bool,
+    ) -> Self {
         Explorer {
             machine,
             limits,
-            threads: initial_state.threads.len(),
-            initial: initial_state.memory,
+            threads,
+            initial,
             sets: Vec::new(),
             base: 0,
             above: None,
@@ -202,27 +227,6 @@ impl<'m, 'a> Explorer<'m, 'a> {
             },
             finals: None,
             probing,
-            plain_ordered: false,
-        }
-    }
-
-    /// An explorer of the same machine and limits as `other`, with no
-    /// schedule set yet (a worker of the parallel search).
-    pub(super) fn new_like(other: &Explorer<'m, 'a>) -> Self {
-        Explorer {
-            machine: other.machine,
-            limits: other.limits,
-            threads: other.threads,
-            initial: other.initial.clone(),
-            sets: Vec::new(),
-            base: 0,
-            above: None,
-            statistics: Statistics {
-                search: SearchKind::RfSmc,
-                ..Statistics::default()
-            },
-            finals: None,
-            probing: false,
             plain_ordered: false,
         }
     }
