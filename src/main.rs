@@ -68,6 +68,9 @@ struct BatchArgs {
     /// Run the one job ID of the manifest and write its result file (what --print-jobs prints).
     #[arg(long, value_name = "ID")]
     job: Option<String>,
+    /// Split each harness's search into N parts, one job each (verify --split K/N); the report combines them.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    split: u32,
     #[command(flatten)]
     files: ReportFileArgs,
 }
@@ -93,12 +96,15 @@ impl ReportFileArgs {
 
 #[derive(Debug, Args)]
 struct MergeArgs {
-    /// Result files of batch jobs, or directories of them.
+    /// Result files of batch jobs (or directories of them), or `verify --split K/N --format json` reports.
     #[arg(required = true)]
     results: Vec<PathBuf>,
     /// The manifest whose every job must have a result (a missing one: exit 5).
     #[arg(long, value_name = "MANIFEST")]
     manifest: Option<PathBuf>,
+    /// The --split N the batch's jobs were run with (for --manifest).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    split: u32,
     #[command(flatten)]
     files: ReportFileArgs,
 }
@@ -271,6 +277,7 @@ impl TranslationArgs {
             division_checks: !self.no_div_by_zero_check,
             spin_loops_as_waits: !self.unroll_spin_loops,
             pointer_checks: self.pointer_check,
+            split: None,
         })
     }
 
@@ -508,6 +515,11 @@ struct VerifyArgs {
     /// Worker threads of the native engine's search [default: the processors this process may use, less one for CBMC under --engine auto].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
+    /// Check only part K of N of the executions (the native engine alone
+    /// unless --engine cbmc); `lazysma merge` combines the parts' JSON
+    /// reports: safe only when all N parts are.
+    #[arg(long, value_name = "K/N", value_parser = lazysma::options::Split::parse)]
+    split: Option<lazysma::options::Split>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -696,6 +708,7 @@ fn run() -> u8 {
         Command::Merge(arguments) => lazysma::batch::merge(
             &arguments.results,
             arguments.manifest.as_deref(),
+            arguments.split as usize,
             &arguments.files.files(),
             &harness_request,
         ),
@@ -807,6 +820,14 @@ fn verify_request(
     options: TranslateOptions,
     started: std::time::Instant,
 ) -> lazysma::verify::VerifyRequest {
+    let mut options = options;
+    options.split = arguments.split;
+    // the parts of a split are parts of one engine's partition: under
+    // auto, the native engine's
+    let engine = match (arguments.split, engine(arguments.engine)) {
+        (Some(_), lazysma::options::Engine::Auto) => lazysma::options::Engine::Smc,
+        (_, chosen) => chosen,
+    };
     lazysma::verify::VerifyRequest {
         file: arguments.translation.file.clone(),
         options,
@@ -818,9 +839,12 @@ fn verify_request(
         sat_solver: Some(arguments.sat_solver.clone()),
         keep: arguments.keep.clone(),
         color: use_color(arguments.color, std::io::stdout().is_terminal()),
-        // --sma checks that one implementation alone
-        sc_run: !arguments.no_sc_run && arguments.translation.sma.is_none(),
-        engine: engine(arguments.engine),
+        // --sma checks that one implementation alone; a part of a split
+        // checks its part alone
+        sc_run: !arguments.no_sc_run
+            && arguments.translation.sma.is_none()
+            && arguments.split.is_none(),
+        engine,
         robustness: false,
         deadlock_check: !arguments.no_deadlock_check,
         memory_limit: lazysma::verify::memory::limit(arguments.memory_limit),
@@ -857,7 +881,13 @@ fn run_batch(arguments: &BatchArgs) -> u8 {
     if let Some(id) = &arguments.job {
         let results = arguments.results.clone().unwrap_or_else(default_results);
         lazysma::interrupt::install();
-        let code = lazysma::batch::run_job(&arguments.manifest, id, &results, &harness_request);
+        let code = lazysma::batch::run_job(
+            &arguments.manifest,
+            arguments.split as usize,
+            id,
+            &results,
+            &harness_request,
+        );
         lazysma::interrupt::finish();
         return code;
     }
@@ -865,6 +895,7 @@ fn run_batch(arguments: &BatchArgs) -> u8 {
         let results = arguments.results.clone().unwrap_or_else(default_results);
         return lazysma::batch::print_jobs(
             &arguments.manifest,
+            arguments.split as usize,
             &results,
             &program,
             &harness_request,
@@ -877,6 +908,7 @@ fn run_batch(arguments: &BatchArgs) -> u8 {
         results: arguments.results.clone(),
         files: arguments.files.files(),
         program,
+        parts: arguments.split as usize,
     };
     lazysma::batch::run(&request, &harness_request)
 }

@@ -297,6 +297,85 @@ pub struct TranslateOptions {
     /// Whether await loops are waits (`passes::await_loops`, on unless
     /// `--unroll-spin-loops`): they then need no unrolling.
     pub spin_loops_as_waits: bool,
+    /// `verify --split K/N`: check only part K of N of the executions
+    /// ([`Split`]); `None` checks them all.
+    pub split: Option<Split>,
+}
+
+/// `--split K/N`: part `part` (1 to `parts`) of a partition of a
+/// program's executions into `parts` pieces, each checked by its own run;
+/// `lazysma merge` combines the runs. The native engine partitions the
+/// reads-from classes by the writes the first [`Split::key_reads`] reads
+/// of the first created thread take their values from
+/// (`smc::rf::split`); the CBMC path partitions the sequentialised
+/// program's executions by the context switches it guesses in the first
+/// round (`printer::driver`). Both partitions are exact: every execution
+/// is in exactly one part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Split {
+    pub part: usize,
+    pub parts: usize,
+}
+
+impl Split {
+    /// The thread whose reads name a reads-from class's part: the first
+    /// thread `main` creates (thread 0 is `main`).
+    pub const KEY_THREAD: usize = 1;
+
+    /// How many of its reads name the part: two more than the binary
+    /// digits of the number of parts, so that the keys are a few times
+    /// as many as the parts (reads with two sources give two keys each)
+    /// while the key thread still stops early in the other parts.
+    pub fn key_reads(self) -> usize {
+        let digits = usize::BITS - (self.parts.max(1) - 1).leading_zeros();
+        2 + digits as usize
+    }
+    /// The most parts a search is split into.
+    pub const MAX_PARTS: usize = 4096;
+
+    /// `K/N`, with `1 <= K <= N <= MAX_PARTS`.
+    pub fn parse(text: &str) -> Result<Split, String> {
+        let wrong = || {
+            format!(
+                "`{text}` is not a part of a split: write K/N, the part K (from 1) of N parts, N at most {}",
+                Split::MAX_PARTS
+            )
+        };
+        let (part, parts) = text.split_once('/').ok_or_else(wrong)?;
+        let part: usize = part.trim().parse().map_err(|_| wrong())?;
+        let parts: usize = parts.trim().parse().map_err(|_| wrong())?;
+        if part == 0 || part > parts || parts > Split::MAX_PARTS {
+            return Err(wrong());
+        }
+        Ok(Split { part, parts })
+    }
+
+    /// The part (from 1) of a key given as a sequence of numbers: FNV-1a
+    /// over them, so that every run, on every machine, agrees.
+    pub fn part_of(parts: usize, key: impl IntoIterator<Item = u64>) -> usize {
+        const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        let mut hash = OFFSET;
+        for number in key {
+            for byte in number.to_le_bytes() {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(PRIME);
+            }
+        }
+        // parts <= MAX_PARTS, so the remainder fits
+        (hash % parts as u64) as usize + 1
+    }
+
+    /// Whether the key names this part.
+    pub fn owns(self, key: impl IntoIterator<Item = u64>) -> bool {
+        Split::part_of(self.parts, key) == self.part
+    }
+}
+
+impl std::fmt::Display for Split {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "{}/{}", self.part, self.parts)
+    }
 }
 
 /// How pointer values number memory ([`crate::ir::Program::byte_addresses`]).
@@ -364,6 +443,7 @@ impl Default for TranslateOptions {
             division_checks: true,
             pointer_checks: false,
             spin_loops_as_waits: true,
+            split: None,
         }
     }
 }

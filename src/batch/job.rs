@@ -37,8 +37,33 @@ pub struct JobResult {
     pub message: Option<String>,
     /// The `verify --format json` report.
     pub report: Value,
-    /// The run of the `verify --format sarif` log.
+    /// The run of the `verify --format sarif` log (`null` for a `verify`
+    /// report read by `merge`, which has none).
     pub sarif_run: Value,
+    /// The part of a split search this result is (`batch --split`,
+    /// `verify --split`); `merge` combines the parts of a job.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<PartOf>,
+}
+
+/// Which part of which whole job a result is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartOf {
+    pub part: usize,
+    pub parts: usize,
+    /// The id of the whole job (harness and model).
+    pub whole: String,
+}
+
+impl PartOf {
+    /// The part `job` runs, if it runs one.
+    pub fn of(job: &Job) -> Option<PartOf> {
+        job.split.map(|split| PartOf {
+            part: split.part,
+            parts: split.parts,
+            whole: job.whole_id().to_string(),
+        })
+    }
 }
 
 /// How a job's verdict compares with its expectation.
@@ -115,6 +140,7 @@ impl JobResult {
             message: report.message.clone(),
             report: serde_json::to_value(report).unwrap_or(Value::Null),
             sarif_run: run,
+            split: PartOf::of(job),
         }
     }
 }

@@ -5,7 +5,7 @@
 //! is `file` is the header. A mistake is a [`ManifestError`] located at
 //! its line and column.
 
-use crate::options::MemoryModel;
+use crate::options::{MemoryModel, Split};
 use std::path::{Path, PathBuf};
 
 /// What a harness is expected to give under one model.
@@ -64,6 +64,8 @@ pub struct Job {
     pub harness: Harness,
     pub model: MemoryModel,
     pub expected: Expectation,
+    /// `batch --split N`: the part of the harness's search this job runs.
+    pub split: Option<Split>,
 }
 
 impl Job {
@@ -80,7 +82,19 @@ impl Job {
         if let Some(timeout) = self.harness.timeout {
             arguments.extend(["--timeout".to_string(), timeout.to_string()]);
         }
+        if let Some(split) = self.split {
+            arguments.extend(["--split".to_string(), split.to_string()]);
+        }
         arguments
+    }
+
+    /// The id of the whole (harness, model) job this job is a part of:
+    /// its own id when it is not a part.
+    pub fn whole_id(&self) -> &str {
+        match self.id.rfind("-part") {
+            Some(at) if self.split.is_some() => &self.id[..at],
+            _ => &self.id,
+        }
     }
 }
 
@@ -126,6 +140,7 @@ const REFUSED_OPTIONS: &[(&str, &str)] = &[
     ("--repro", "the runs of a batch write no reproductions"),
     ("--litmus", "the runs of a batch write no litmus tests"),
     ("--color", "the runs of a batch print no text reports"),
+    ("--split", "give `batch --split N` to split every harness"),
 ];
 
 /// Reads the manifest at `path`.
@@ -157,8 +172,10 @@ pub fn parse(text: &str, name: &str, directory: &Path) -> Result<Vec<Harness>, M
     Ok(harnesses)
 }
 
-/// The jobs of `harnesses`, in manifest order and then model order.
-pub fn jobs(harnesses: &[Harness]) -> Vec<Job> {
+/// The jobs of `harnesses`, in manifest order, then model order, then
+/// part order: `parts` jobs for each harness and model (`--split K/N`,
+/// ids `LINE-STEM-MODEL-partKofN`) when `parts` is above 1.
+pub fn jobs(harnesses: &[Harness], parts: usize) -> Vec<Job> {
     let mut jobs = Vec::new();
     for harness in harnesses {
         let stem = harness
@@ -178,12 +195,22 @@ pub fn jobs(harnesses: &[Harness]) -> Vec<Job> {
             })
             .collect();
         for &(model, expected) in &harness.models {
-            jobs.push(Job {
-                id: format!("{:04}-{stem}-{}", harness.line, model_name(model)),
+            let id = format!("{:04}-{stem}-{}", harness.line, model_name(model));
+            let job = |id: String, split: Option<Split>| Job {
+                id,
                 harness: harness.clone(),
                 model,
                 expected,
-            });
+                split,
+            };
+            if parts <= 1 {
+                jobs.push(job(id, None));
+                continue;
+            }
+            for part in 1..=parts {
+                let split = Split { part, parts };
+                jobs.push(job(format!("{id}-part{part}of{parts}"), Some(split)));
+            }
         }
     }
     jobs
@@ -349,7 +376,7 @@ mod tests {
         let harnesses =
             parsed("# comment\nfile\tmodels\nsb.c\tsc,tso\tsafe,violation\t30\t--engine smc\n")
                 .unwrap();
-        let jobs = jobs(&harnesses);
+        let jobs = jobs(&harnesses, 1);
         assert_eq!(jobs.len(), 2);
         assert_eq!(jobs[0].id, "0003-sb-sc");
         assert_eq!(jobs[1].expected, Expectation::Violation);

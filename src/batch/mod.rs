@@ -12,12 +12,13 @@
 pub mod job;
 pub mod junit;
 pub mod manifest;
+pub mod parts;
 pub mod runner;
 pub mod summary;
 
 use crate::exit;
 use crate::verify::VerifyRequest;
-use job::JobResult;
+use job::{JobResult, Outcome};
 use std::path::{Path, PathBuf};
 
 /// Turns the `verify` arguments of a job (after `verify`) into the
@@ -44,13 +45,19 @@ pub struct BatchRequest {
     pub files: ReportFiles,
     /// The lazysma binary the jobs run (this one).
     pub program: PathBuf,
+    /// `--split N`: each harness's search in N parts, one job each.
+    pub parts: usize,
 }
 
 /// The jobs of the manifest, each checked by `parse`; the rendered error
 /// of the first mistake otherwise.
-fn load(manifest: &Path, parse: &RequestParser) -> Result<Vec<manifest::Job>, String> {
+fn load(
+    manifest: &Path,
+    parts: usize,
+    parse: &RequestParser,
+) -> Result<Vec<manifest::Job>, String> {
     let harnesses = manifest::read(manifest).map_err(|error| error.to_string())?;
-    let jobs = manifest::jobs(&harnesses);
+    let jobs = manifest::jobs(&harnesses, parts);
     for job in &jobs {
         let arguments = job.verify_arguments();
         parse(&arguments[1..]).map_err(|error| {
@@ -67,7 +74,7 @@ fn load(manifest: &Path, parse: &RequestParser) -> Result<Vec<manifest::Job>, St
 /// Runs every job of the manifest, prints a progress line per finished
 /// job and the summary, writes the report files; returns the exit code.
 pub fn run(request: &BatchRequest, parse: &RequestParser) -> u8 {
-    let jobs = match load(&request.manifest, parse) {
+    let jobs = match load(&request.manifest, request.parts, parse) {
         Ok(jobs) => jobs,
         Err(error) => return fail(exit::BAD_INPUT, &error),
     };
@@ -91,6 +98,7 @@ pub fn run(request: &BatchRequest, parse: &RequestParser) -> u8 {
         program: &request.program,
         manifest: &request.manifest,
         results: &results,
+        parts: request.parts,
         workers: request.jobs.max(1),
     };
     let finished = runner.run(&jobs);
@@ -98,14 +106,20 @@ pub fn run(request: &BatchRequest, parse: &RequestParser) -> u8 {
 }
 
 /// `--print-jobs`: one shell command line per job.
-pub fn print_jobs(manifest: &Path, results: &Path, program: &Path, parse: &RequestParser) -> u8 {
-    let jobs = match load(manifest, parse) {
+pub fn print_jobs(
+    manifest: &Path,
+    parts: usize,
+    results: &Path,
+    program: &Path,
+    parse: &RequestParser,
+) -> u8 {
+    let jobs = match load(manifest, parts, parse) {
         Ok(jobs) => jobs,
         Err(error) => return fail(exit::BAD_INPUT, &error),
     };
     let lines: String = jobs
         .iter()
-        .map(|job| runner::command_line(program, manifest, &job.id, results) + "\n")
+        .map(|job| runner::command_line(program, manifest, parts, &job.id, results) + "\n")
         .collect();
     match crate::output::print(&lines) {
         Ok(()) => exit::SUCCESS,
@@ -119,8 +133,14 @@ pub fn print_jobs(manifest: &Path, results: &Path, program: &Path, parse: &Reque
 /// `--job ID`: runs that one job of the manifest in this process and
 /// writes its result file; exit 0 once it is written, whatever the
 /// verdict (`merge` judges it).
-pub fn run_job(manifest: &Path, id: &str, results: &Path, parse: &RequestParser) -> u8 {
-    let jobs = match load(manifest, parse) {
+pub fn run_job(
+    manifest: &Path,
+    parts: usize,
+    id: &str,
+    results: &Path,
+    parse: &RequestParser,
+) -> u8 {
+    let jobs = match load(manifest, parts, parse) {
         Ok(jobs) => jobs,
         Err(error) => return fail(exit::BAD_INPUT, &error),
     };
@@ -153,21 +173,22 @@ pub fn run_job(manifest: &Path, id: &str, results: &Path, parse: &RequestParser)
 pub fn merge(
     inputs: &[PathBuf],
     manifest: Option<&Path>,
+    parts: usize,
     files: &ReportFiles,
     parse: &RequestParser,
 ) -> u8 {
     let mut results = Vec::new();
     for path in result_files(inputs) {
-        match path.and_then(|path| job::read(&path)) {
+        match path.and_then(|path| parts::read(&path)) {
             Ok(result) => results.push(result),
             Err(error) => return fail(exit::BAD_INPUT, &error),
         }
     }
     results.sort_by(|a, b| a.id.cmp(&b.id));
-    results.dedup_by(|a, b| a.id == b.id);
+    results.dedup_by(|a, b| a.id == b.id && a.split == b.split);
     let mut missing = 0;
     if let Some(manifest) = manifest {
-        let jobs = match load(manifest, parse) {
+        let jobs = match load(manifest, parts, parse) {
             Ok(jobs) => jobs,
             Err(error) => return fail(exit::BAD_INPUT, &error),
         };
@@ -221,10 +242,18 @@ fn suite_name(manifest: &Path) -> String {
 /// Prints the summary, writes the report files; the batch's exit code.
 /// The jobs are in manifest order, models in the order SC, TSO, PSO.
 fn report(suite: &str, results: &[JobResult], files: &ReportFiles, missing: usize) -> u8 {
-    let mut results = results.to_vec();
+    let mut results = parts::combine(results.to_vec());
     let rank = |model: &str| ["sc", "tso", "pso"].iter().position(|name| *name == model);
     results.sort_by_key(|result| (result.line, rank(&result.model)));
     let results = &results[..];
+    for result in results.iter().filter(|result| result.outcome() == Outcome::Error) {
+        if let Some(message) = &result.message {
+            crate::output::eprintln(&format!(
+                "{} {}: {}: {message}",
+                result.harness, result.model, result.verdict
+            ));
+        }
+    }
     if let Err(error) = crate::output::print(&summary::table(results)) {
         return fail(
             exit::BACKEND_FAILURE,

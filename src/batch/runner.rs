@@ -15,6 +15,8 @@ pub struct Runner<'r> {
     pub program: &'r Path,
     pub manifest: &'r Path,
     pub results: &'r Path,
+    /// `--split N`: the parts of each harness's search.
+    pub parts: usize,
     /// How many child processes run at once.
     pub workers: usize,
 }
@@ -56,6 +58,7 @@ impl Runner<'_> {
         let output = Command::new(self.program)
             .arg("batch")
             .arg(self.manifest)
+            .args(["--split", &self.parts.to_string()])
             .args(["--job", &job.id, "--results"])
             .arg(self.results)
             .stdin(Stdio::null())
@@ -109,6 +112,7 @@ fn failed(job: &Job, code: Option<i32>, message: &str) -> JobResult {
             "results": [],
             "automationDetails": { "id": format!("lazysma-batch/{}", job.id) },
         }),
+        split: job::PartOf::of(job),
     }
 }
 
@@ -129,17 +133,28 @@ fn progress(finished: usize, total: usize, result: &JobResult) -> String {
 }
 
 /// The shell command line that runs the job `id`.
-pub fn command_line(program: &Path, manifest: &Path, id: &str, results: &Path) -> String {
-    [
+pub fn command_line(
+    program: &Path,
+    manifest: &Path,
+    parts: usize,
+    id: &str,
+    results: &Path,
+) -> String {
+    let mut words = vec![
         quote(&program.display().to_string()),
         "batch".to_string(),
         quote(&manifest.display().to_string()),
+    ];
+    if parts > 1 {
+        words.extend(["--split".to_string(), parts.to_string()]);
+    }
+    words.extend([
         "--job".to_string(),
         quote(id),
         "--results".to_string(),
         quote(&results.display().to_string()),
-    ]
-    .join(" ")
+    ]);
+    words.join(" ")
 }
 
 /// `word` as one word of a POSIX shell.

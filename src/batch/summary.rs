@@ -71,6 +71,7 @@ pub fn sarif_log(results: &[JobResult]) -> Value {
     let runs: Vec<Value> = results
         .iter()
         .map(|result| result.sarif_run.clone())
+        .filter(|run| !run.is_null())
         .collect();
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -99,6 +100,7 @@ pub fn exit_code(results: &[JobResult]) -> u8 {
         exit::BACKEND_FAILURE,
         exit::TIMEOUT,
         exit::BAD_INPUT,
+        exit::EXPECTATION_UNMET,
     ] {
         if errors.contains(&code) {
             return code;

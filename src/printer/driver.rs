@@ -6,6 +6,7 @@ use super::REACH_END_OF_MAIN;
 use super::expr::Names;
 use crate::ir::{Expr, Place};
 use crate::passes::{SeqStmt, SeqThread, SequentialProgram, creates_threads, nested_creation};
+use crate::options::Split;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -140,11 +141,26 @@ fn assigned_places(body: &[SeqStmt], out: &mut Vec<Place>) {
     }
 }
 
-pub(super) fn print_driver(out: &mut String, program: &SequentialProgram, names: &Names) {
+pub(super) fn print_driver(
+    out: &mut String,
+    program: &SequentialProgram,
+    names: &Names,
+    split: Option<Split>,
+) {
     out.push_str("\n/* driver: round-robin schedule of the thread functions */\nint main(void)\n{\n  sma_init();\n  lazy_active[0] = 1;\n");
+    if split.is_some() {
+        out.push_str("  lazy_pc_t lazy_split = 0;\n");
+    }
+    // --split: the sum of the first round's guesses names an execution's part
+    let sum = if split.is_some() {
+        "lazy_split += lazy_cs; "
+    } else {
+        ""
+    };
     let prefix = program.threads.first().map(main_prefix).unwrap_or(0);
     let suffix = main_suffix(program);
     let run = |out: &mut String, thread: &SeqThread, round: u32| {
+        let sum = if round == 0 { sum } else { "" };
         let t = thread.slot;
         let function = names.thread_function(thread);
         let last = round == program.rounds;
@@ -162,7 +178,7 @@ pub(super) fn print_driver(out: &mut String, program: &SequentialProgram, names:
             // Main is active and at statement 0.
             let _ = writeln!(
                 out,
-                "  lazy_cs = nondet_lazy_pc();\n  __CPROVER_assume({prefix} <= lazy_cs && lazy_cs <= {end});\n  {function}({arguments});\n  lazy_pc[0] = lazy_cs;"
+                "  lazy_cs = nondet_lazy_pc();\n  __CPROVER_assume({prefix} <= lazy_cs && lazy_cs <= {end});\n  {sum}{function}({arguments});\n  lazy_pc[0] = lazy_cs;"
             );
             return;
         }
@@ -175,13 +191,21 @@ pub(super) fn print_driver(out: &mut String, program: &SequentialProgram, names:
             out,
             "    __CPROVER_assume(lazy_pc[{t}] <= lazy_cs && lazy_cs <= {end});"
         );
-        let _ = writeln!(out, "    {function}({arguments});");
+        let _ = writeln!(out, "    {sum}{function}({arguments});");
         let _ = writeln!(out, "    lazy_pc[{t}] = lazy_cs;\n  }}");
     };
     for round in 0..program.rounds {
         let _ = writeln!(out, "  /* round {round} */");
         for thread in &program.threads {
             run(out, thread, round);
+        }
+        if let (0, Some(split)) = (round, split) {
+            let _ = writeln!(
+                out,
+                "  /* --split {split}: this part's executions alone */\n  __CPROVER_assume(lazy_split % {} == {});",
+                split.parts,
+                split.part - 1
+            );
         }
     }
     if let Some(main) = program.threads.first() {

@@ -127,7 +127,7 @@ fn print_parts(
         );
     }
     out.push_str(&threads);
-    print_driver(&mut out, program, &names);
+    print_driver(&mut out, program, &names, options.split);
     Printed {
         c_source: out,
         properties,

@@ -386,6 +386,9 @@ pub struct NativeStatistics {
     /// Executions that end only because a spin loop read too early
     /// (another execution reads later): neither complete nor cut off.
     pub awaiting_executions: usize,
+    /// Under `--split`: executions explored for the classes of this
+    /// part that belong to other parts (not counted above).
+    pub other_part_executions: usize,
     /// Visible events the thread steps issued.
     pub events: usize,
     /// What the search explored per second: reads-from classes
@@ -630,6 +633,11 @@ pub struct VerifyReport {
     /// option.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_violations: Option<AllViolations>,
+    /// `--split K/N`: the part of the executions this run checked
+    /// (`part`, from 1, of `parts`); the program is safe only when every
+    /// part is (`lazysma merge`). Absent without the option.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<crate::options::Split>,
 }
 
 /// The list of `--all-violations`: every property found violated, each
@@ -691,6 +699,7 @@ impl ViolationReport {
     pub fn in_place_of(&self, report: &VerifyReport) -> VerifyReport {
         let mut view = VerifyReport {
             all_violations: None,
+            split: None,
             ..report.clone()
         };
         self.install(&mut view);
@@ -704,6 +713,7 @@ impl VerifyReport {
     pub fn each_violation(&self) -> Vec<VerifyReport> {
         let own = VerifyReport {
             all_violations: None,
+            split: None,
             ..self.clone()
         };
         let further = self

@@ -50,6 +50,9 @@ pub struct Limits {
     /// `--jobs`: the worker threads of RF-SMC (`rf::parallel`); 0 or 1
     /// searches in the calling thread alone.
     pub workers: usize,
+    /// `--split K/N`: RF-SMC explores the reads-from classes of part K
+    /// alone (`rf::split`).
+    pub split: Option<crate::options::Split>,
 }
 
 /// How often [`Limits::check`] reads the resident memory: reading it
@@ -168,6 +171,10 @@ pub struct Statistics {
     ///
     /// [`Machine::only_spinning_too_early`]: super::semantics::machine::Machine::only_spinning_too_early
     pub awaiting_executions: usize,
+    /// Under `--split`: executions RF-SMC explored, or cut off, because
+    /// the classes of this part are reached through them, though they
+    /// belong to other parts (not counted above).
+    pub other_part_executions: usize,
     /// Visible events issued (reads, writes, RMWs, fences, mutex
     /// operations, creations, joins) over all moves.
     pub events: usize,
@@ -217,6 +224,7 @@ impl Statistics {
         self.blocked_executions += later.blocked_executions;
         self.deadlocked_executions += later.deadlocked_executions;
         self.awaiting_executions += later.awaiting_executions;
+        self.other_part_executions += later.other_part_executions;
         self.events += later.events;
         self.milliseconds += later.milliseconds;
     }

@@ -215,6 +215,7 @@ pub fn empty_report(request: &VerifyRequest) -> VerifyReport {
         has_loops: true,
         spin_loops: Vec::new(),
         all_violations: None,
+        split: request.options.split,
     }
 }
 

@@ -79,6 +79,7 @@ impl NativeRun {
         let all_violations = request.all_violations;
         let command_started = request.started;
         let memory_limit = request.memory_limit;
+        let split = request.options.split;
         let workers = request
             .workers
             .unwrap_or_else(|| default_workers(request.engine));
@@ -105,6 +106,7 @@ impl NativeRun {
                 progress: progress_counters,
                 estimate,
                 workers,
+                split,
                 ..Limits::default()
             };
             let prepared = receiver.recv().unwrap_or_else(|_| {
@@ -232,6 +234,7 @@ fn statistics_report(statistics: Statistics) -> NativeStatistics {
         blocked_executions: statistics.blocked_executions,
         deadlocked_executions: statistics.deadlocked_executions,
         awaiting_executions: statistics.awaiting_executions,
+        other_part_executions: statistics.other_part_executions,
         events: statistics.events,
         per_second: statistics.per_second,
         estimate: statistics.estimate.map(|estimate| ClassEstimateReport {

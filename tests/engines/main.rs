@@ -16,6 +16,7 @@ mod param_check;
 mod robust_cli;
 mod smc_engine;
 mod smc_jobs;
+mod smc_split;
 mod smc_private_data;
 mod smc_progress;
 mod verify_bench;

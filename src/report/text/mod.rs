@@ -87,6 +87,16 @@ fn body(out: &mut String, report: &VerifyReport, style: &Style) -> bool {
                 style.red("Not robust")
             );
         }
+        Verdict::Safe if let Some(split) = report.split => {
+            let _ = writeln!(
+                out,
+                "{} under {model} in part {} of {} of the executions (--split {split}): the program is safe only when every part is; `lazysma merge` combines the parts' JSON reports{}",
+                style.yellow("No violation"),
+                split.part,
+                split.parts,
+                cut_off_clause(report)
+            );
+        }
         Verdict::Safe if let Some(reach) = unreached => {
             // vacuous past the cut: say so first
             let _ = writeln!(

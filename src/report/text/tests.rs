@@ -54,6 +54,7 @@ fn safe_report(
         has_loops: true,
         spin_loops: Vec::new(),
         all_violations: None,
+        split: None,
     }
 }
 

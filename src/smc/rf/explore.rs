@@ -17,6 +17,7 @@ use super::event::{Event, Key, Source};
 use super::mutation::{Mutation, Trace};
 use super::oracle::{Verdict, witness};
 use super::run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
+use super::split;
 use crate::options::MemoryModel;
 use crate::smc::progress::Phase;
 use crate::smc::search::{Limits, NOT_ROBUST, PathStep, SearchKind, Statistics, Stopped, rate};
@@ -374,6 +375,7 @@ impl Explorer<'_, '_> {
             progress.set_classes(classes);
         }
         let mut runner = Runner::new(self.machine);
+        runner.split = self.limits.split;
         if let Some(found) = self.replay(&mut runner, &schedule)? {
             return Ok(Expanded::Found(found));
         }
@@ -389,13 +391,24 @@ impl Explorer<'_, '_> {
                 path: runner.path,
             }));
         }
-        let deadlock = runner.blocked().then(|| runner.deadlock()).flatten();
+        let owned = !runner.left_part && split::owned(self.limits.split, &runner.events);
+        let deadlock = (!runner.left_part && runner.blocked())
+            .then(|| runner.deadlock())
+            .flatten();
+        if !owned {
+            self.statistics.reads_from_classes -= 1;
+            self.statistics.other_part_executions += 1;
+        }
         if let Some((violation, path)) = deadlock {
-            self.statistics.blocked_executions += 1;
-            self.statistics.deadlocked_executions += 1;
+            if owned {
+                self.statistics.blocked_executions += 1;
+                self.statistics.deadlocked_executions += 1;
+            }
             if self.limits.deadlocks {
                 return Ok(Expanded::Found(RfFound::Violation { violation, path }));
             }
+        } else if !owned {
+            // counted in its own part
         } else if runner.spins_too_early() {
             self.statistics.awaiting_executions += 1;
         } else if runner.blocked() || runner.stopped.iter().any(|&stopped| stopped) {
@@ -497,14 +510,20 @@ impl Explorer<'_, '_> {
                 format!("no state before {:?}", event.key),
             )));
         };
-        Ok(simulate(
+        let mut simulated = simulate(
             self.machine,
             snapshot,
             event,
             source,
             value,
             self.machine.model,
-        )?)
+        )?;
+        if let Simulated::Event(event) = &mut simulated
+            && split::leaves_part(self.limits.split, &context.trace.events[..at], event)
+        {
+            split::stop(event);
+        }
+        Ok(simulated)
     }
 
     /// Lines 12-21 for one mutation: builds the schedule, checks it is new

@@ -4,7 +4,8 @@
 //! (`mutation`), the witness oracle through `consistency` (`oracle`), and
 //! the recursion over schedules (`explore`), and the random probes of
 //! that recursion that estimate how many classes it will explore
-//! (`probe`).
+//! (`probe`); `--jobs` runs the recursion on worker threads (`parallel`)
+//! and `--split` keeps one part of its classes (`split`).
 
 pub mod event;
 pub mod explore;
@@ -13,3 +14,4 @@ pub mod oracle;
 pub mod parallel;
 pub mod probe;
 pub mod run;
+pub mod split;

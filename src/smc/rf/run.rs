@@ -86,6 +86,12 @@ pub struct Runner<'m, 'a> {
     /// and joins order it with its readers while another thread ran
     /// ([`Limits::plain_order_budget`](crate::smc::search::Limits)).
     pub plain_ordered: bool,
+    /// `--split`: the part whose classes the search explores
+    /// ([`super::split`]).
+    pub split: Option<crate::options::Split>,
+    /// Whether a thread stopped at a read that puts the execution in
+    /// another part.
+    pub left_part: bool,
 }
 
 impl<'m, 'a> Runner<'m, 'a> {
@@ -107,6 +113,8 @@ impl<'m, 'a> Runner<'m, 'a> {
             moves: 0,
             finished_before: vec![vec![false; threads]; threads],
             plain_ordered: false,
+            split: None,
+            left_part: false,
         }
     }
 
@@ -161,9 +169,17 @@ impl<'m, 'a> Runner<'m, 'a> {
             }
             Outcome::Next(()) => {
                 self.check_plain(&before, slot)?;
+                let mut event = self.event(key, &seen, &before)?;
+                if super::split::leaves_part(self.split, &self.events, &event) {
+                    self.state = before;
+                    self.stopped[slot] = true;
+                    self.left_part = true;
+                    super::split::stop(&mut event);
+                    self.commit(event.clone(), Some(self.state.clone()));
+                    return Ok(Ran::Event(event));
+                }
                 self.moves += 1;
                 self.path.push((Move::Run(slot), Vec::new()));
-                let mut event = self.event(key, &seen, &before)?;
                 event.finishes = self.state.threads[slot].status == Status::Finished;
                 self.note_order(slot, event.access);
                 if let Some(id) = seen.write_id {
