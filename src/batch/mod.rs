@@ -246,7 +246,10 @@ fn report(suite: &str, results: &[JobResult], files: &ReportFiles, missing: usiz
     let rank = |model: &str| ["sc", "tso", "pso"].iter().position(|name| *name == model);
     results.sort_by_key(|result| (result.line, rank(&result.model)));
     let results = &results[..];
-    for result in results.iter().filter(|result| result.outcome() == Outcome::Error) {
+    for result in results
+        .iter()
+        .filter(|result| result.outcome() == Outcome::Error)
+    {
         if let Some(message) = &result.message {
             crate::output::eprintln(&format!(
                 "{} {}: {}: {message}",

@@ -107,7 +107,10 @@ pub fn combine(results: Vec<JobResult>) -> Vec<JobResult> {
             None => combined.push(result),
         }
     }
-    combined.extend(jobs.into_iter().map(|(whole, parts)| whole_job(whole, parts)));
+    combined.extend(
+        jobs.into_iter()
+            .map(|(whole, parts)| whole_job(whole, parts)),
+    );
     combined
 }
 

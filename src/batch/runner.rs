@@ -121,8 +121,11 @@ fn progress(finished: usize, total: usize, result: &JobResult) -> String {
     let classes = result
         .classes
         .map_or(String::new(), |classes| format!(", {classes} classes"));
+    let part = result.split.as_ref().map_or(String::new(), |part| {
+        format!(" part {}/{}", part.part, part.parts)
+    });
     format!(
-        "[{finished}/{total}] {} {}: {} (expected {}, {:.2} s{classes}) {}",
+        "[{finished}/{total}] {} {}{part}: {} (expected {}, {:.2} s{classes}) {}",
         result.harness,
         result.model,
         result.verdict,

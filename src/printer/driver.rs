@@ -5,8 +5,8 @@
 use super::REACH_END_OF_MAIN;
 use super::expr::Names;
 use crate::ir::{Expr, Place};
-use crate::passes::{SeqStmt, SeqThread, SequentialProgram, creates_threads, nested_creation};
 use crate::options::Split;
+use crate::passes::{SeqStmt, SeqThread, SequentialProgram, creates_threads, nested_creation};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 

@@ -55,6 +55,99 @@ fn sarif_results(path: &Path) -> Vec<usize> {
         .collect()
 }
 
+/// Runs the command lines `jobs` with GNU parallel in `work`.
+fn run_in_parallel(work: &Path, jobs: &str) {
+    std::fs::write(work.join("jobs.txt"), jobs).expect("jobs.txt is written");
+    let parallel = Command::new("parallel")
+        .current_dir(work)
+        .args([
+            "--will-cite",
+            "-j",
+            "2",
+            "--halt",
+            "never",
+            "-a",
+            "jobs.txt",
+        ])
+        .output()
+        .expect("GNU parallel is installed (CI installs it; docs/scale.md)");
+    assert!(
+        parallel.status.success(),
+        "{}",
+        String::from_utf8_lossy(&parallel.stderr)
+    );
+}
+
+/// A summary table but for the times, and the classes explored up to a
+/// violation (the native search on two workers, or in parts, may find
+/// another first).
+fn without_times(table: &str) -> Vec<String> {
+    table
+        .lines()
+        .map(|line| {
+            let mut words: Vec<&str> = line.split_whitespace().collect();
+            if words.len() == 7 {
+                words.remove(5);
+                if words[3] == "violation" {
+                    words[4] = "-";
+                }
+            }
+            words.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn a_batch_split_in_parts_gives_the_whole_verdicts_and_classes() {
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let work = directory.path();
+    let manifest = fixture("examples.tsv");
+    let manifest = manifest.to_str().expect("a UTF-8 path");
+    let (code, whole, error) = lazysma(work, &["batch", manifest, "--jobs", "2"]);
+    assert_eq!(code, 0, "{whole}{error}");
+    let (code, jobs, error) = lazysma(
+        work,
+        &[
+            "batch",
+            manifest,
+            "--split",
+            "3",
+            "--print-jobs",
+            "--results",
+            "parts",
+        ],
+    );
+    assert_eq!(code, 0, "{error}");
+    assert_eq!(jobs.lines().count(), 27, "{jobs}");
+    assert!(
+        jobs.contains("--split 3 --job 0005-dekker-sc-part2of3"),
+        "{jobs}"
+    );
+    run_in_parallel(work, &jobs);
+    let merge = [
+        "merge",
+        "parts",
+        "--manifest",
+        manifest,
+        "--split",
+        "3",
+        "--junit",
+        "parts.xml",
+    ];
+    let (code, merged, error) = lazysma(work, &merge);
+    assert_eq!(code, 0, "{error}");
+    // a safe job's classes are the sum of its parts': the whole search's
+    assert_eq!(without_times(&merged), without_times(&whole));
+    assert_eq!(junit_counts(&work.join("parts.xml")), (9, 0, 0));
+
+    // a part of a safe job missing: no verdict, and merge says which
+    std::fs::remove_file(work.join("parts/0005-dekker-sc-part2of3.json"))
+        .expect("the result exists");
+    let (code, _, error) = lazysma(work, &merge);
+    assert_eq!(code, 5, "{error}");
+    assert!(error.contains("incomplete: part 2 of 3 missing"), "{error}");
+}
+
 #[test]
 fn a_batch_in_process_and_through_gnu_parallel_gives_the_same_report() {
     let directory = tempfile::tempdir().expect("a temporary directory");
@@ -93,25 +186,7 @@ fn a_batch_in_process_and_through_gnu_parallel_gives_the_same_report() {
     );
     assert_eq!(code, 0, "{error}");
     assert_eq!(jobs.lines().count(), 9, "{jobs}");
-    std::fs::write(work.join("jobs.txt"), &jobs).expect("jobs.txt is written");
-    let parallel = Command::new("parallel")
-        .current_dir(work)
-        .args([
-            "--will-cite",
-            "-j",
-            "2",
-            "--halt",
-            "never",
-            "-a",
-            "jobs.txt",
-        ])
-        .output()
-        .expect("GNU parallel is installed (CI installs it; docs/scale.md)");
-    assert!(
-        parallel.status.success(),
-        "{}",
-        String::from_utf8_lossy(&parallel.stderr)
-    );
+    run_in_parallel(work, &jobs);
     let (code, merged, error) = lazysma(
         work,
         &[
@@ -126,23 +201,6 @@ fn a_batch_in_process_and_through_gnu_parallel_gives_the_same_report() {
         ],
     );
     assert_eq!(code, 0, "{error}");
-    // the same table but for the times, and the classes explored up to a
-    // violation (the native search on two workers may find another first)
-    let without_times = |table: &str| -> Vec<String> {
-        table
-            .lines()
-            .map(|line| {
-                let mut words: Vec<&str> = line.split_whitespace().collect();
-                if words.len() == 7 {
-                    words.remove(5);
-                    if words[3] == "violation" {
-                        words[4] = "-";
-                    }
-                }
-                words.join(" ")
-            })
-            .collect()
-    };
     assert_eq!(without_times(&merged), without_times(&summary));
     assert_eq!(junit_counts(&work.join("merged.xml")), (9, 0, 0));
     assert_eq!(sarif_results(&work.join("merged.sarif")), in_process);

@@ -62,7 +62,10 @@ fn parts(case: &Case, engine: &str, directory: &Path) -> (Vec<Value>, i32) {
     let mut files = Vec::new();
     for part in 1..=PARTS {
         let split = format!("{part}/{PARTS}");
-        let (_, report) = report(case, &["--engine", engine, "--jobs", "1", "--split", &split]);
+        let (_, report) = report(
+            case,
+            &["--engine", engine, "--jobs", "1", "--split", &split],
+        );
         assert_eq!(report["split"]["part"], part, "{report}");
         let file = directory.join(format!("part{part}.json"));
         std::fs::write(&file, report.to_string()).expect("a temporary file");
@@ -101,10 +104,15 @@ fn check_native(case: &Case) -> Option<u64> {
 
 fn examples() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    ["dekker.c", "message_passing.c", "seqlock.c", "store_buffering.c"]
-        .iter()
-        .map(|example| root.join(example))
-        .collect()
+    [
+        "dekker.c",
+        "message_passing.c",
+        "seqlock.c",
+        "store_buffering.c",
+    ]
+    .iter()
+    .map(|example| root.join(example))
+    .collect()
 }
 
 fn cases_of(files: &[PathBuf], models: &[&'static str], options: &[&str]) -> Vec<Case> {
@@ -158,7 +166,10 @@ fn merged_native_parts_are_the_whole_search() {
         .into_iter()
         .flatten()
         .sum();
-    assert!(classes >= 50, "the safe runs explored only {classes} classes");
+    assert!(
+        classes >= 50,
+        "the safe runs explored only {classes} classes"
+    );
 }
 
 #[test]
@@ -182,8 +193,14 @@ fn the_cbmc_translation_keeps_one_part() {
     }
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dekker.c");
     let kept = tempfile::tempdir().expect("a temporary directory");
-    let program = kept.path().join("sequential.c").to_string_lossy().into_owned();
-    let arguments = ["--tso", "--engine", "cbmc", "--split", "3/4", "--keep", &program];
+    let program = kept
+        .path()
+        .join("sequential.c")
+        .to_string_lossy()
+        .into_owned();
+    let arguments = [
+        "--tso", "--engine", "cbmc", "--split", "3/4", "--keep", &program,
+    ];
     let (code, stdout, stderr) = support::run("verify", &file, &arguments);
     assert!(code == 0 || code == 10, "exit {code}: {stdout}{stderr}");
     let programs: Vec<String> = std::fs::read_dir(kept.path())
