@@ -35,8 +35,14 @@ use search::Stopped;
 use semantics::machine::{Machine, Violation};
 use std::sync::Arc;
 
-/// The most states a search stores before it gives up.
+/// The most states the explicit search stores before it gives up.
 pub const MAX_STATES: usize = 100_000;
+
+/// The most reads-from classes RF-SMC explores beside CBMC (`--engine
+/// auto`) before it leaves the program to CBMC. RF-SMC stores no
+/// classes: alone (`--engine smc`) it has no such limit, only the time
+/// and memory limits.
+pub const MAX_CLASSES_BESIDE_CBMC: usize = 100_000;
 
 /// A program ready for the native engine.
 pub struct Prepared {
@@ -452,7 +458,9 @@ fn run_reads_from(
         }
         RfStopped::Stopped(Stopped::TooManyStates(limit)) => {
             RfNoAnswer::Other(NoAnswer::Declined(Declined {
-                reason: format!("the program has more than {limit} reads-from classes"),
+                reason: format!(
+                    "the program has more than {limit} reads-from classes, the limit beside CBMC (--engine smc has none)"
+                ),
             }))
         }
         RfStopped::Stopped(stopped) => RfNoAnswer::Other(stopped_answer(prepared, stopped)),

@@ -12,8 +12,10 @@ use std::time::Instant;
 /// When the search gives up.
 #[derive(Debug, Clone, Default)]
 pub struct Limits {
-    /// The most states it stores.
+    /// The most states the explicit search stores.
     pub max_states: usize,
+    /// The most reads-from classes RF-SMC explores; `None` for no limit.
+    pub max_classes: Option<usize>,
     /// Set by another party to stop it (the CBMC run answered first).
     pub stop: Option<Arc<AtomicBool>>,
     pub deadline: Option<Instant>,

@@ -250,8 +250,8 @@ impl Explorer<'_, '_> {
             Some(above) => above.shared.counts(self.plain_ordered, &above.position())?,
             None => (self.statistics.reads_from_classes, self.plain_ordered),
         };
-        if classes > self.limits.max_states {
-            return stopped(Stopped::TooManyStates(self.limits.max_states));
+        if let Some(limit) = self.limits.max_classes.filter(|&limit| classes > limit) {
+            return stopped(Stopped::TooManyStates(limit));
         }
         let budget = self.limits.plain_order_budget;
         if let Some(budget) = budget.filter(|&budget| plain_ordered && classes > budget) {
