@@ -257,3 +257,108 @@ fn a_manifest_mistake_is_located_and_runs_nothing() {
         "{error}"
     );
 }
+
+/// A manifest of every program of `examples/` (expectations from
+/// `tests/fixtures/smc_examples.tsv`) and of the benchmark corpus (its
+/// manifest's verdicts and smallest `--unwind`), each under SC, TSO and
+/// PSO with `timeout` seconds.
+fn corpus_manifest(timeout: u32) -> String {
+    let expect = |verdict: &str| match verdict {
+        "safe" => "safe",
+        "unsafe" => "violation",
+        _ => "?",
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut lines = vec!["file\tmodels\texpect\ttimeout\toptions".to_string()];
+    let examples = std::fs::read_to_string(root.join("tests/fixtures/smc_examples.tsv"))
+        .expect("the examples' verdicts");
+    for line in examples.lines().filter(|line| !line.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        if let [file, sc, tso, pso] = fields[..] {
+            let file = root.join("examples").join(file);
+            let expected = [sc, tso, pso].map(expect).join(",");
+            lines.push(format!("{}\tsc,tso,pso\t{expected}\t{timeout}\t", file.display()));
+        }
+    }
+    let bench = support::corpus_dir().join("bench");
+    let manifest = std::fs::read_to_string(bench.join("manifest.tsv")).expect("the manifest");
+    for line in manifest.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        if let [path, _, sc, tso, pso, unwind, ..] = fields[..] {
+            let expected = [sc, tso, pso].map(expect).join(",");
+            lines.push(format!(
+                "{}\tsc,tso,pso\t{expected}\t{timeout}\t--unwind {unwind}",
+                bench.join(path).display()
+            ));
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// The (harness, model, verdict) rows of a summary table that have a verdict.
+fn decided_rows(table: &str) -> Vec<(String, String, String)> {
+    table
+        .lines()
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let [harness, model, _, verdict, ..] = words[..] else {
+                return None;
+            };
+            matches!(verdict, "safe" | "violation")
+                .then(|| (harness.to_string(), model.to_string(), verdict.to_string()))
+        })
+        .collect()
+}
+
+/// The full tier: a batch over every example and every program of the
+/// benchmark corpus (about 180 jobs, `--engine auto`) in process and
+/// through `--print-jobs`, GNU parallel and `merge`: no job contradicts
+/// its expectation, both give the same verdict wherever both decided, the
+/// JUnit file has a test case per job, and the SARIF log a result for
+/// every violation.
+#[test]
+fn a_batch_over_the_examples_and_the_benchmark_corpus() {
+    if !support::full_tier() || !support::require_cbmc() {
+        return;
+    }
+    let directory = tempfile::tempdir().expect("a temporary directory");
+    let work = directory.path();
+    std::fs::write(work.join("corpus.tsv"), corpus_manifest(20)).expect("the manifest");
+    let batch = ["batch", "corpus.tsv", "--jobs", "2", "--junit", "in.xml", "--sarif", "in.sarif"];
+    let (_, summary, progress) = lazysma(work, &batch);
+    assert!(
+        !summary.contains("UNEXPECTED VIOLATION") && !summary.contains("MISSED VIOLATION"),
+        "{summary}{progress}"
+    );
+    let jobs = summary.lines().count() - 2;
+    assert!(jobs >= 150, "{summary}");
+    assert_eq!(junit_counts(&work.join("in.xml")).0, jobs);
+    let violations = decided_rows(&summary)
+        .iter()
+        .filter(|(_, _, verdict)| verdict == "violation")
+        .count();
+    let found: usize = sarif_results(&work.join("in.sarif")).iter().sum();
+    assert!(violations > 0 && found >= violations, "{found} results for {violations} violations");
+
+    let (code, lines, error) = lazysma(
+        work,
+        &["batch", "corpus.tsv", "--print-jobs", "--results", "results"],
+    );
+    assert_eq!(code, 0, "{error}");
+    run_in_parallel(work, &lines);
+    let (_, merged, error) = lazysma(work, &["merge", "results", "--manifest", "corpus.tsv"]);
+    assert!(!merged.contains("UNEXPECTED VIOLATION"), "{merged}{error}");
+    let in_process = decided_rows(&summary);
+    let through_parallel = decided_rows(&merged);
+    let mut compared = 0;
+    for (harness, model, verdict) in &in_process {
+        if let Some((_, _, other)) = through_parallel
+            .iter()
+            .find(|(h, m, _)| h == harness && m == model)
+        {
+            assert_eq!(verdict, other, "{harness} {model}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= jobs / 2, "only {compared} of {jobs} jobs decided both times");
+}
