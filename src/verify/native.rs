@@ -80,8 +80,8 @@ impl NativeRun {
         let command_started = request.started;
         let memory_limit = request.memory_limit;
         let split = request.options.split;
-        let max_classes =
-            (request.engine == crate::options::Engine::Auto).then_some(smc::MAX_CLASSES_BESIDE_CBMC);
+        let max_classes = (request.engine == crate::options::Engine::Auto)
+            .then_some(smc::MAX_CLASSES_BESIDE_CBMC);
         let workers = request
             .workers
             .unwrap_or_else(|| default_workers(request.engine));

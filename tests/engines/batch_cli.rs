@@ -277,7 +277,10 @@ fn corpus_manifest(timeout: u32) -> String {
         if let [file, sc, tso, pso] = fields[..] {
             let file = root.join("examples").join(file);
             let expected = [sc, tso, pso].map(expect).join(",");
-            lines.push(format!("{}\tsc,tso,pso\t{expected}\t{timeout}\t", file.display()));
+            lines.push(format!(
+                "{}\tsc,tso,pso\t{expected}\t{timeout}\t",
+                file.display()
+            ));
         }
     }
     let bench = support::corpus_dir().join("bench");
@@ -324,7 +327,16 @@ fn a_batch_over_the_examples_and_the_benchmark_corpus() {
     let directory = tempfile::tempdir().expect("a temporary directory");
     let work = directory.path();
     std::fs::write(work.join("corpus.tsv"), corpus_manifest(20)).expect("the manifest");
-    let batch = ["batch", "corpus.tsv", "--jobs", "2", "--junit", "in.xml", "--sarif", "in.sarif"];
+    let batch = [
+        "batch",
+        "corpus.tsv",
+        "--jobs",
+        "2",
+        "--junit",
+        "in.xml",
+        "--sarif",
+        "in.sarif",
+    ];
     let (_, summary, progress) = lazysma(work, &batch);
     assert!(
         !summary.contains("UNEXPECTED VIOLATION") && !summary.contains("MISSED VIOLATION"),
@@ -338,11 +350,20 @@ fn a_batch_over_the_examples_and_the_benchmark_corpus() {
         .filter(|(_, _, verdict)| verdict == "violation")
         .count();
     let found: usize = sarif_results(&work.join("in.sarif")).iter().sum();
-    assert!(violations > 0 && found >= violations, "{found} results for {violations} violations");
+    assert!(
+        violations > 0 && found >= violations,
+        "{found} results for {violations} violations"
+    );
 
     let (code, lines, error) = lazysma(
         work,
-        &["batch", "corpus.tsv", "--print-jobs", "--results", "results"],
+        &[
+            "batch",
+            "corpus.tsv",
+            "--print-jobs",
+            "--results",
+            "results",
+        ],
     );
     assert_eq!(code, 0, "{error}");
     run_in_parallel(work, &lines);
@@ -360,5 +381,8 @@ fn a_batch_over_the_examples_and_the_benchmark_corpus() {
             compared += 1;
         }
     }
-    assert!(compared >= jobs / 2, "only {compared} of {jobs} jobs decided both times");
+    assert!(
+        compared >= jobs / 2,
+        "only {compared} of {jobs} jobs decided both times"
+    );
 }

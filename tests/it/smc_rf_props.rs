@@ -1,6 +1,7 @@
 //! RF-SMC, the native engine's reads-from stateless model checker, against
 //! the explicit-state search and a brute-force store-buffer explorer, and
-//! on two worker threads against itself on one.
+//! on two worker threads and in the parts of a split search against itself
+//! on one.
 
 use crate::smc_rf;
 
@@ -54,12 +55,17 @@ fn cases() -> u32 {
 /// `model`: the final observed values of each explored complete
 /// execution, and the statistics.
 fn rf_smc(program: &Program, model: &str) -> (HashSet<Vec<i64>>, Statistics) {
+    rf_smc_with(program, model, &limits())
+}
+
+/// [`rf_smc`] within `limits` (a part of a split search).
+fn rf_smc_with(program: &Program, model: &str, limits: &Limits) -> (HashSet<Vec<i64>>, Statistics) {
     let directory = std::env::temp_dir().join(format!("lazysma-rf-props-{}", std::process::id()));
     std::fs::create_dir_all(&directory).expect("a temporary directory");
     let path = directory.join(format!("{model}.c"));
     std::fs::write(&path, program.c_text()).expect("the program is written");
     let prepared = prepare(&path, model, 2);
-    let (answer, finals) = match smc::final_memories(&prepared, &limits()) {
+    let (answer, finals) = match smc::final_memories(&prepared, limits) {
         Ok(found) => found,
         Err(RfNoAnswer::Fallback(why, detail)) => panic!(
             "RF-SMC leaves to the explicit search ({why}: {detail})\n{}",
@@ -140,6 +146,27 @@ proptest! {
                 model,
                 program.c_text()
             );
+            // the parts of a split search, together, explore the classes
+            // once each
+            for parts in [2, 3] {
+                let mut finals_of_parts = HashSet::new();
+                let (mut classes, mut complete) = (0, 0);
+                for part in 1..=parts {
+                    let split = Some(lazysma::options::Split { part, parts });
+                    let (finals, of_part) = rf_smc_with(&program, model, &Limits { split, ..limits() });
+                    finals_of_parts.extend(finals);
+                    classes += of_part.reads_from_classes;
+                    complete += of_part.complete_executions;
+                }
+                prop_assert_eq!(
+                    (&finals_of_parts, classes, complete),
+                    (&expected.finals, statistics.reads_from_classes, statistics.complete_executions),
+                    "{} parts under {} of\n{}",
+                    parts,
+                    model,
+                    program.c_text()
+                );
+            }
             // the parallel search explores the same classes
             let two = rf_smc_on_two_workers(&program, model);
             prop_assert_eq!(
