@@ -6,6 +6,7 @@
 //! that recursion that estimate how many classes it will explore
 //! (`probe`).
 
+pub mod choice;
 pub mod event;
 pub mod explore;
 pub mod mutation;
