@@ -19,6 +19,7 @@ pub mod replay;
 pub mod rf;
 pub mod search;
 pub mod semantics;
+pub mod symbolic;
 
 pub use decline::Declined;
 pub use search::{Limits, NOT_ROBUST, Statistics};

@@ -39,3 +39,4 @@ mod sma_invariants;
 mod sma_litmus;
 mod smc_estimate;
 mod smc_rf_props;
+mod smc_symbolic;

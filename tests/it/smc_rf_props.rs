@@ -1,7 +1,9 @@
 //! RF-SMC, the native engine's reads-from stateless model checker, against
 //! the explicit-state search and a brute-force store-buffer explorer, and
 //! on two worker threads and in the parts of a split search against itself
-//! on one.
+//! on one; with nondeterministic values too (the fixtures of
+//! `tests/fixtures/smc/` that take them, and random programs that choose
+//! booleans).
 
 use crate::smc_rf;
 
@@ -43,6 +45,35 @@ fn examples_agree_with_the_explicit_search() {
     }
 }
 
+/// The fixtures of `tests/fixtures/smc/` whose nondeterministic values
+/// RF-SMC takes as choices of its events: it answers them itself, with
+/// the explicit search's verdict under every model.
+#[test]
+fn nondeterministic_fixtures_agree_with_the_explicit_search() {
+    let fixtures = [
+        "nondet_range.c",
+        "nondet_ranges.c",
+        "nondet_truth.c",
+        "nondet_after_read.c",
+        "nondet_in_rmw_chain.c",
+        "nondet_assumed.c",
+        "nondet_everywhere_safe.c",
+    ];
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/smc");
+    for name in fixtures {
+        for model in ["sc", "tso", "pso"] {
+            let prepared = prepare(&directory.join(name), model, 2);
+            let rf = reads_from(&prepared).unwrap_or_else(|why| panic!("{name} {model}: {why}"));
+            let explicit = smc::check_explicit(&prepared, &limits());
+            assert_eq!(
+                Some(matches!(rf, Answer::Safe(..))),
+                verdict(&explicit),
+                "{name} under {model}"
+            );
+        }
+    }
+}
+
 /// The number of random programs (`LAZYSMA_PROPTEST_CASES` raises it).
 fn cases() -> u32 {
     std::env::var("LAZYSMA_PROPTEST_CASES")
@@ -54,13 +85,20 @@ fn cases() -> u32 {
 /// Runs `program` through lazysma's frontend, passes and RF-SMC under
 /// `model`: the final observed values of each explored complete
 /// execution, and the statistics.
-fn rf_smc(program: &Program, model: &str) -> (HashSet<Vec<i64>>, Statistics) {
-    rf_smc_with(program, model, &limits())
+/// `test` names the directory of the program's file (tests run side by
+/// side in one process).
+fn rf_smc(program: &Program, model: &str, test: &str) -> (HashSet<Vec<i64>>, Statistics) {
+    rf_smc_with(program, model, test, &limits())
 }
 
 /// [`rf_smc`] within `limits` (a part of a split search).
-fn rf_smc_with(program: &Program, model: &str, limits: &Limits) -> (HashSet<Vec<i64>>, Statistics) {
-    let directory = std::env::temp_dir().join(format!("lazysma-rf-props-{}", std::process::id()));
+fn rf_smc_with(
+    program: &Program,
+    model: &str,
+    test: &str,
+    limits: &Limits,
+) -> (HashSet<Vec<i64>>, Statistics) {
+    let directory = std::env::temp_dir().join(format!("lazysma-rf-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&directory).expect("a temporary directory");
     let path = directory.join(format!("{model}.c"));
     std::fs::write(&path, program.c_text()).expect("the program is written");
@@ -99,8 +137,9 @@ fn rf_smc_with(program: &Program, model: &str, limits: &Limits) -> (HashSet<Vec<
 
 /// The statistics of RF-SMC on `program` under `model` with two worker
 /// threads (`verify --jobs 2`).
-fn rf_smc_on_two_workers(program: &Program, model: &str) -> Statistics {
-    let directory = std::env::temp_dir().join(format!("lazysma-rf-jobs-{}", std::process::id()));
+fn rf_smc_on_two_workers(program: &Program, model: &str, test: &str) -> Statistics {
+    let directory =
+        std::env::temp_dir().join(format!("lazysma-rf-jobs-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&directory).expect("a temporary directory");
     let path = directory.join(format!("{model}.c"));
     std::fs::write(&path, program.c_text()).expect("the program is written");
@@ -130,7 +169,7 @@ proptest! {
     fn rf_smc_explores_each_reads_from_class_once(program in program::program()) {
         for model in ["sc", "tso", "pso"] {
             let expected = brute::explore(&program, model);
-            let (finals, statistics) = rf_smc(&program, model);
+            let (finals, statistics) = rf_smc(&program, model, "props");
             prop_assert_eq!(statistics.search, lazysma::smc::search::SearchKind::RfSmc);
             prop_assert_eq!(
                 &finals,
@@ -153,7 +192,7 @@ proptest! {
                 let (mut classes, mut complete) = (0, 0);
                 for part in 1..=parts {
                     let split = Some(lazysma::options::Split { part, parts });
-                    let (finals, of_part) = rf_smc_with(&program, model, &Limits { split, ..limits() });
+                    let (finals, of_part) = rf_smc_with(&program, model, "props", &Limits { split, ..limits() });
                     finals_of_parts.extend(finals);
                     classes += of_part.reads_from_classes;
                     complete += of_part.complete_executions;
@@ -168,7 +207,78 @@ proptest! {
                 );
             }
             // the parallel search explores the same classes
-            let two = rf_smc_on_two_workers(&program, model);
+            let two = rf_smc_on_two_workers(&program, model, "props");
+            prop_assert_eq!(
+                (two.reads_from_classes, two.complete_executions, two.events),
+                (statistics.reads_from_classes, statistics.complete_executions, statistics.events),
+                "classes on two workers under {} of\n{}",
+                model,
+                program.c_text()
+            );
+        }
+    }
+}
+
+/// The number of random programs with choices: few by default (the
+/// default tier is cheap), `LAZYSMA_FULL=1` or `LAZYSMA_PROPTEST_CASES`
+/// raise it.
+fn choice_cases() -> u32 {
+    let full = std::env::var("LAZYSMA_FULL").is_ok_and(|value| value == "1");
+    let default = if full { 64 } else { 6 };
+    std::env::var("LAZYSMA_PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(default)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: choice_cases(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// With nondeterministic booleans, RF-SMC reaches exactly the final
+    /// states the brute-force explorer reaches and explores at least one
+    /// complete execution per reads-from map and values chosen (none
+    /// missed; a choice in a chain of atomic events of three threads can
+    /// be explored twice, see `src/smc/rf/choice.rs`), on one worker and
+    /// on two alike.
+    #[test]
+    fn rf_smc_explores_each_class_and_choice(program in program::program_with_choices()) {
+        for model in ["sc", "tso", "pso"] {
+            let expected = brute::explore(&program, model);
+            let (finals, statistics) = rf_smc(&program, model, "choices");
+            prop_assert_eq!(
+                &finals,
+                &expected.finals,
+                "final states under {} of\n{}",
+                model,
+                program.c_text()
+            );
+            prop_assert!(
+                statistics.complete_executions >= expected.classes.len(),
+                "complete classes with their choices under {}: {} of {} in\n{}",
+                model,
+                statistics.complete_executions,
+                expected.classes.len(),
+                program.c_text()
+            );
+            // the parts of a split search reach the same final states
+            let mut finals_of_parts = HashSet::new();
+            for part in 1..=3 {
+                let split = Some(lazysma::options::Split { part, parts: 3 });
+                let (finals, _) = rf_smc_with(&program, model, "choices", &Limits { split, ..limits() });
+                finals_of_parts.extend(finals);
+            }
+            prop_assert_eq!(
+                &finals_of_parts,
+                &expected.finals,
+                "final states of 3 parts under {} of\n{}",
+                model,
+                program.c_text()
+            );
+            let two = rf_smc_on_two_workers(&program, model, "choices");
             prop_assert_eq!(
                 (two.reads_from_classes, two.complete_executions, two.events),
                 (statistics.reads_from_classes, statistics.complete_executions, statistics.events),

@@ -1,5 +1,6 @@
 //! A brute-force operational explorer of [`Program`]s under SC, TSO and
-//! PSO: every interleaving of thread steps and store-buffer flushes (one
+//! PSO: every interleaving of thread steps, nondeterministic values and
+//! store-buffer flushes (one
 //! FIFO buffer per thread under TSO, one per thread and location under
 //! PSO; fences, RMWs, locks, creations and joins wait for empty buffers),
 //! collecting the final state and the reads-from map of every complete
@@ -16,6 +17,9 @@ type Writer = Option<(usize, usize)>;
 /// (loads, RMWs, lock acquisitions) and its writer.
 pub type ReadsFrom = BTreeMap<(usize, usize), Writer>;
 
+/// The value each choosing instruction took.
+pub type Chosen = BTreeMap<(usize, usize), i64>;
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct State {
     pc: Vec<usize>,
@@ -24,6 +28,7 @@ struct State {
     buffers: Vec<Vec<(usize, i64, Writer)>>,
     created: Vec<bool>,
     rf: ReadsFrom,
+    chosen: Chosen,
 }
 
 /// What the exploration found.
@@ -32,6 +37,9 @@ pub struct Outcomes {
     /// Final values of the observed locations (variables, outputs).
     pub finals: HashSet<Vec<i64>>,
     pub reads_from: HashSet<ReadsFrom>,
+    /// The reads-from map and the values chosen of every complete
+    /// execution: its class.
+    pub classes: HashSet<(ReadsFrom, Chosen)>,
 }
 
 struct Explorer {
@@ -64,7 +72,8 @@ pub fn explore(program: &Program, model: &'static str) -> Outcomes {
                 .filter_map(|instr| match *instr {
                     Instr::Load(_, local)
                     | Instr::FetchAdd(_, _, local)
-                    | Instr::Cas(_, _, _, local) => Some(local + 1),
+                    | Instr::Cas(_, _, _, local)
+                    | Instr::Choose(local) => Some(local + 1),
                     _ => None,
                 })
                 .max()
@@ -81,6 +90,7 @@ pub fn explore(program: &Program, model: &'static str) -> Outcomes {
         buffers: vec![Vec::new(); threads],
         created,
         rf: BTreeMap::new(),
+        chosen: BTreeMap::new(),
     };
     let mut explorer = Explorer {
         code,
@@ -107,6 +117,10 @@ impl Explorer {
                     stack.push(next);
                     moved = true;
                 }
+                if let Some(mut other) = self.other_choice(&state, thread) {
+                    stack.append(&mut other);
+                    moved = true;
+                }
                 for index in self.flushable(&state.buffers[thread]) {
                     let mut next = state.clone();
                     let (location, value, writer) = next.buffers[thread].remove(index);
@@ -120,6 +134,8 @@ impl Explorer {
                 let finals = self.observed.iter().map(|&l| state.memory[l].0).collect();
                 self.outcomes.finals.insert(finals);
                 self.outcomes.reads_from.insert(state.rf.clone());
+                let class = (state.rf.clone(), state.chosen.clone());
+                self.outcomes.classes.insert(class);
             }
         }
     }
@@ -140,6 +156,19 @@ impl Explorer {
             }
             _ => Vec::new(),
         }
+    }
+
+    /// Thread `thread`'s next instruction taking 1 if it chooses (`step`
+    /// takes 0).
+    fn other_choice(&self, state: &State, thread: usize) -> Option<Vec<State>> {
+        let pc = state.pc[thread];
+        let Some(&Instr::Choose(local)) = self.code[thread].get(pc) else {
+            return None;
+        };
+        let mut next = self.step(state, thread)?;
+        next.locals[thread][local] = 1;
+        next.chosen.insert((thread, pc), 1);
+        Some(vec![next])
     }
 
     /// Thread `thread`'s next instruction, if it can run.
@@ -197,6 +226,10 @@ impl Explorer {
                 next.memory[location] = (1, me);
             }
             Instr::Unlock(location) if drained => next.memory[location] = (0, me),
+            Instr::Choose(local) => {
+                next.locals[thread][local] = 0;
+                next.chosen.insert((thread, pc), 0);
+            }
             Instr::Create(child) if drained => next.created[child] = true,
             Instr::Join(child)
                 if state.pc[child] == self.code[child].len() && state.buffers[child].is_empty() => {

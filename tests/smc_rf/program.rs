@@ -1,6 +1,7 @@
 //! Random small concurrent programs for the RF-SMC property tests: threads
 //! of stores, loads into locals, full fences, fetch-and-adds,
-//! compare-and-swaps and one critical section of a mutex, created and
+//! compare-and-swaps, one critical section of a mutex and (in
+//! [`program_with_choices`]) nondeterministic booleans, created and
 //! joined by main, which then loads every shared variable and every
 //! thread's locals (published in output variables), so that the final
 //! state is read. Printed as C for lazysma, and compiled to instructions
@@ -41,11 +42,16 @@ pub enum Op {
     },
     Lock,
     Unlock,
+    /// `__VERIFIER_nondet_bool()` into the next local.
+    Choose,
 }
 
 impl Op {
     fn defines_local(self) -> bool {
-        matches!(self, Op::Load { .. } | Op::FetchAdd { .. } | Op::Cas { .. })
+        matches!(
+            self,
+            Op::Load { .. } | Op::FetchAdd { .. } | Op::Cas { .. } | Op::Choose
+        )
     }
 }
 
@@ -67,6 +73,8 @@ pub enum Instr {
     Cas(usize, i64, i64, usize),
     Lock(usize),
     Unlock(usize),
+    /// A nondeterministic 0 or 1 into a local.
+    Choose(usize),
     Create(usize),
     Join(usize),
 }
@@ -139,6 +147,7 @@ impl Program {
                     Op::Cas { var, expected, new } => Instr::Cas(var, expected, new, next),
                     Op::Lock => Instr::Lock(self.mutex()),
                     Op::Unlock => Instr::Unlock(self.mutex()),
+                    Op::Choose => Instr::Choose(next),
                 });
                 next += usize::from(op.defines_local());
             }
@@ -155,7 +164,7 @@ impl Program {
 
     /// The program as C.
     pub fn c_text(&self) -> String {
-        let mut c = String::from("#include <pthread.h>\n\n");
+        let mut c = String::from("#include <pthread.h>\n\n_Bool __VERIFIER_nondet_bool(void);\n\n");
         for name in self.observed() {
             let _ = writeln!(c, "int {name};");
         }
@@ -184,6 +193,7 @@ impl Program {
                     ),
                     Op::Lock => "pthread_mutex_lock(&m);".into(),
                     Op::Unlock => "pthread_mutex_unlock(&m);".into(),
+                    Op::Choose => format!("r{next} = __VERIFIER_nondet_bool();"),
                 };
                 next += usize::from(op.defines_local());
                 let _ = writeln!(c, "  {line}");
@@ -315,4 +325,22 @@ fn contended() -> impl Strategy<Value = Program> {
         });
         prop::collection::vec(worker, workers).prop_map(|threads| Program { vars: 2, threads })
     })
+}
+
+/// [`program`]s with one or two nondeterministic booleans inserted at
+/// random places of random workers (later stores may write them).
+pub fn program_with_choices() -> impl Strategy<Value = Program> {
+    (
+        program(),
+        prop::collection::vec((0usize..4, 0usize..5), 1..=2),
+    )
+        .prop_map(|(mut program, places)| {
+            for (worker, at) in places {
+                let workers = program.threads.len();
+                let ops = &mut program.threads[worker % workers];
+                let at = at % (ops.len() + 1);
+                ops.insert(at, Op::Choose);
+            }
+            program
+        })
 }

@@ -4,7 +4,9 @@
 //! write each read takes its value from. A move that an assumption or a
 //! loop bound cuts off keeps only its read (the value decided the cut);
 //! a lock that finds its mutex held when nothing else can run is a
-//! blocked attempt that reads the holder's lock.
+//! blocked attempt that reads the holder's lock. A move's
+//! nondeterministic values ([`Chosen`]) are part of its event: an
+//! execution is named by its reads-from relation and its choices.
 
 use crate::trace::records::{Record, RecordKind};
 
@@ -111,6 +113,24 @@ impl Access {
     }
 }
 
+/// One nondeterministic value a move took: `value`, one of the `values`
+/// values `lo..lo+values`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Chosen {
+    pub value: i64,
+    pub lo: i64,
+    pub values: u32,
+}
+
+impl Chosen {
+    /// The other values of this choice, in order.
+    pub fn others(self) -> impl Iterator<Item = i64> {
+        (0..i64::from(self.values))
+            .map(move |offset| self.lo + offset)
+            .filter(move |&value| value != self.value)
+    }
+}
+
 /// One event of a trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
@@ -127,12 +147,34 @@ pub struct Event {
     pub blocked: bool,
     /// The thread ends with this move.
     pub finishes: bool,
+    /// The nondeterministic values the move took, in order.
+    pub chosen: Vec<Chosen>,
+    /// How many of `chosen` the schedule fixed; the others are free: the
+    /// move took each's first value, and the search proposes the rest.
+    pub forced: usize,
 }
 
 impl Event {
     /// Whether RF-SMC may change the write this event reads from.
     pub fn is_mutable_read(&self) -> bool {
         self.access.read_location().is_some() && self.source.is_some()
+    }
+
+    /// The values of its choices.
+    pub fn choice_values(&self) -> Vec<i64> {
+        self.chosen.iter().map(|chosen| chosen.value).collect()
+    }
+
+    /// Whether the event took a value the schedule did not fix.
+    pub fn has_free_choices(&self) -> bool {
+        self.forced < self.chosen.len()
+    }
+
+    /// The event with every choice fixed (carried into a schedule as it
+    /// happened).
+    pub fn fixed(mut self) -> Event {
+        self.forced = self.chosen.len();
+        self
     }
 
     /// Whether the event stores to `location` (its write part exists).

@@ -12,8 +12,11 @@
 //! explored; the property tests find each explored once, but with such
 //! chains that is checked, not proven (a class explored twice would cost
 //! time, not a verdict). A violation comes back with its machine path.
+//! A move's nondeterministic values are part of its event: the other
+//! values of a choice the search left free become schedules like a read's
+//! other sources (`choice.rs`).
 
-use super::event::{Event, Key, Source};
+use super::event::{Chosen, Event, Key, Source};
 use super::mutation::{Mutation, Trace};
 use super::oracle::{Verdict, witness};
 use super::run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
@@ -63,12 +66,17 @@ pub(super) struct Schedule {
     marked: HashSet<Key>,
     /// σ' as machine steps.
     witness: Vec<WStep>,
-    /// The events whose reads were mutated (two for a reversal).
+    /// The events whose reads were mutated (two for a reversal), or whose
+    /// choices were changed.
     mutated: Vec<Key>,
+    /// The schedule set it was filed in (none for the root): where the
+    /// other values of its events' free choices go.
+    pub(super) set: Option<usize>,
 }
 
-/// A schedule up to the order of τ'.
-pub(super) type Signature = (Vec<(Key, Option<Source>)>, Vec<Key>);
+/// A schedule up to the order of τ': its events with their sources, the
+/// values of their choices and how many of them are fixed, and its marks.
+pub(super) type Signature = (Vec<(Key, Option<Source>, Vec<i64>, usize)>, Vec<Key>);
 
 /// The schedules proposed for one prefix.
 #[derive(Default)]
@@ -103,13 +111,16 @@ pub(super) struct Explorer<'m, 'a> {
     /// Whether a class relied on creations and joins to order a write
     /// to a plain global ([`Limits::plain_order_budget`]).
     pub(super) plain_ordered: bool,
+    /// The schedules proposed for other values of choices: each is a
+    /// class waiting to be explored, bounded like the classes.
+    pub(super) choice_schedules: usize,
 }
 
 /// Why RF-SMC stops for [`Limits::plain_order_budget`].
 pub const PLAIN_ORDER_BUDGET: &str =
     "a search this large with a plain global written while threads run";
 
-type Call = Result<Option<RfFound>, RfStopped>;
+pub(super) type Call = Result<Option<RfFound>, RfStopped>;
 
 /// One schedule expanded: a violation, or its extension's events (in
 /// order) with the schedule set of each of its mutable reads.
@@ -121,7 +132,7 @@ pub(super) enum Expanded {
     },
 }
 
-fn diverged(what: String) -> RfStopped {
+pub(super) fn diverged(what: String) -> RfStopped {
     RfStopped::Abort(Abort::Fallback(
         INTERNAL,
         format!("the replay diverged: {what}"),
@@ -181,6 +192,7 @@ impl Schedule {
             marked: HashSet::new(),
             witness: Vec::new(),
             mutated: Vec::new(),
+            set: None,
         }
     }
 }
@@ -229,6 +241,7 @@ impl<'m, 'a> Explorer<'m, 'a> {
             finals: None,
             probing,
             plain_ordered: false,
+            choice_schedules: 0,
         }
     }
 
@@ -266,6 +279,12 @@ impl Explorer<'_, '_> {
     /// Replays the witness of `schedule`, checking each event against it.
     fn replay(&self, runner: &mut Runner, schedule: &Schedule) -> Call {
         let expected: HashMap<Key, &Event> = schedule.events.iter().map(|e| (e.key, e)).collect();
+        runner.forced = schedule
+            .events
+            .iter()
+            .filter(|event| event.forced > 0)
+            .map(|event| (event.key, event.choice_values()[..event.forced].to_vec()))
+            .collect();
         for step in &schedule.witness {
             match *step {
                 WStep::Run(key) => {
@@ -278,6 +297,7 @@ impl Explorer<'_, '_> {
                                 wanted.access == event.access
                                     && wanted.source == event.source
                                     && wanted.blocked == event.blocked
+                                    && wanted.chosen == event.chosen
                             });
                             if !same {
                                 return Err(diverged(format!(
@@ -439,7 +459,7 @@ impl Explorer<'_, '_> {
         }
         let mut sets = schedule.sets;
         for event in &trace.events[start..] {
-            if event.is_mutable_read() {
+            if event.is_mutable_read() || event.has_free_choices() {
                 sets.insert(event.key, self.base + self.sets.len());
                 self.sets.push(ScheduleSet::default());
             }
@@ -449,8 +469,12 @@ impl Explorer<'_, '_> {
             sets: &sets,
             marked: &schedule.marked,
             snapshots: &runner.snapshots,
+            set: schedule.set,
         };
         for at in 0..trace.events.len() {
+            if let Some(found) = self.propose_choices(&context, at)? {
+                return Ok(Expanded::Found(found));
+            }
             let read = &trace.events[at];
             if !read.is_mutable_read() || schedule.marked.contains(&read.key) {
                 continue;
@@ -583,9 +607,10 @@ impl Explorer<'_, '_> {
                 let source = Source::Event(read.key);
                 match self.simulated(context, displaced, source, written)? {
                     Simulated::Event(event) => changed.push((displaced, event)),
-                    Simulated::Violated => {
+                    Simulated::Violated(chosen) => {
                         violates = true;
-                        changed.push((displaced, stopped_at(&trace.events[displaced], source)));
+                        let stopped = stopped_at(&trace.events[displaced], source, chosen);
+                        changed.push((displaced, stopped));
                     }
                 }
                 changed.push((mutation.read, moved));
@@ -599,9 +624,10 @@ impl Explorer<'_, '_> {
             };
             match self.simulated(context, mutation.read, mutation.source, value)? {
                 Simulated::Event(event) => changed.push((mutation.read, event)),
-                Simulated::Violated => {
+                Simulated::Violated(chosen) => {
                     violates = true;
-                    changed.push((mutation.read, stopped_at(read, mutation.source)));
+                    let stopped = stopped_at(read, mutation.source, chosen);
+                    changed.push((mutation.read, stopped));
                 }
             }
         }
@@ -631,7 +657,10 @@ impl Explorer<'_, '_> {
                 changed
                     .iter()
                     .find(|(position, _)| *position == at)
-                    .map_or_else(|| trace.events[at].clone(), |(_, event)| event.clone())
+                    .map_or_else(
+                        || trace.events[at].clone().fixed(),
+                        |(_, event)| event.clone(),
+                    )
             })
             .collect();
         if !sources_write(&events) {
@@ -648,16 +677,26 @@ impl Explorer<'_, '_> {
             .filter(|key| context.marked.contains(key))
             .collect();
         marked.extend(after.iter().map(|&at| trace.events[at].key));
-        // (τ', RF') as a set with its marks: schedules that differ only
-        // in the order of τ' lead to the same classes
-        let mut signature: Vec<(Key, Option<Source>)> = events
-            .iter()
-            .map(|event| (event.key, event.source))
-            .collect();
-        signature.sort_by_key(|(key, _)| *key);
-        let mut marks: Vec<Key> = marked.iter().copied().collect();
-        marks.sort();
-        let signature = (signature, marks);
+        let mutated = changed.iter().map(|(_, event)| event.key).collect();
+        let proposal = Proposal {
+            events,
+            marked,
+            mutated,
+            violates,
+        };
+        self.offer(context, set, proposal)
+    }
+
+    /// Files a proposed schedule in the set `set` when it is new there and
+    /// realisable; explores it at once when it reaches a violation.
+    pub(super) fn offer(&mut self, context: &Context, set: usize, proposal: Proposal) -> Call {
+        let Proposal {
+            events,
+            marked,
+            mutated,
+            violates,
+        } = proposal;
+        let signature = signature(&events, &marked);
         if !self.note(set, &signature)? {
             return Ok(None);
         }
@@ -679,7 +718,8 @@ impl Explorer<'_, '_> {
             sets,
             marked,
             witness: steps,
-            mutated: changed.iter().map(|(_, event)| event.key).collect(),
+            mutated,
+            set: Some(set),
         };
         if violates && !self.probing {
             // the violation is realisable: report it at once
@@ -740,6 +780,8 @@ pub(super) struct Shared {
     /// A class relied on creations and joins to order a write to a plain
     /// global ([`Limits::plain_order_budget`]).
     plain_ordered: AtomicBool,
+    /// The schedules proposed for other values of choices by all workers.
+    choice_schedules: AtomicUsize,
 }
 
 impl Shared {
@@ -789,6 +831,12 @@ impl Shared {
                 .is_some_and(|first| position > first.as_slice()),
             Err(_) => true,
         }
+    }
+
+    /// Counts `more` schedules proposed for other values of choices; the
+    /// number proposed so far.
+    pub(super) fn count_choice_schedules(&self, more: usize) -> usize {
+        self.choice_schedules.fetch_add(more, Ordering::Relaxed) + more
     }
 
     /// Counts one more class; the classes explored so far.
@@ -916,13 +964,41 @@ pub(super) struct Worked {
 }
 
 /// `event` encoded by its read from `source` alone: its move stops at a
-/// violation.
-fn stopped_at(event: &Event, source: Source) -> Event {
+/// violation with the values `chosen` for its choices.
+fn stopped_at(event: &Event, source: Source, chosen: Vec<Chosen>) -> Event {
     let mut event = event.clone();
     event.source = Some(source);
     event.blocked = true;
     event.written = None;
+    event.forced = chosen.len();
+    event.chosen = chosen;
     event
+}
+
+/// A schedule proposed for a set: τ' with RF' and the choices of its
+/// events, its marks, the events whose reads or choices changed, and
+/// whether its last changed move violates a property.
+pub(super) struct Proposal {
+    pub(super) events: Vec<Event>,
+    pub(super) marked: HashSet<Key>,
+    pub(super) mutated: Vec<Key>,
+    pub(super) violates: bool,
+}
+
+/// (τ', RF') as a set with the choices and the marks: schedules that
+/// differ only in the order of τ' lead to the same classes.
+fn signature(events: &[Event], marked: &HashSet<Key>) -> Signature {
+    let mut signature: Vec<(Key, Option<Source>, Vec<i64>, usize)> = events
+        .iter()
+        .map(|event| {
+            let values = event.choice_values();
+            (event.key, event.source, values, event.forced)
+        })
+        .collect();
+    signature.sort_by_key(|(key, ..)| *key);
+    let mut marks: Vec<Key> = marked.iter().copied().collect();
+    marks.sort();
+    (signature, marks)
 }
 
 /// Whether every read of `events` reads from an event among them that
@@ -943,9 +1019,11 @@ fn sources_write(events: &[Event]) -> bool {
 }
 
 /// What the proposals of one call read.
-struct Context<'c> {
-    trace: &'c Trace,
-    sets: &'c HashMap<Key, usize>,
-    marked: &'c HashSet<Key>,
-    snapshots: &'c HashMap<Key, State>,
+pub(super) struct Context<'c> {
+    pub(super) trace: &'c Trace,
+    pub(super) sets: &'c HashMap<Key, usize>,
+    pub(super) marked: &'c HashSet<Key>,
+    pub(super) snapshots: &'c HashMap<Key, State>,
+    /// The set the call's schedule was filed in.
+    pub(super) set: Option<usize>,
 }

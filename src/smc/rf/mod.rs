@@ -7,6 +7,7 @@
 //! (`probe`); `--jobs` runs the recursion on worker threads (`parallel`)
 //! and `--split` keeps one part of its classes (`split`).
 
+pub mod choice;
 pub mod event;
 pub mod explore;
 pub mod mutation;

@@ -2,12 +2,15 @@
 //! schedule (thread moves and flushes in the order the consistency check
 //! found), extends it maximally (the lowest thread that can move runs,
 //! its stores reach memory at once), and reads each move off as an
-//! [`Event`] with the write it read from. A move's outcome under another
-//! read value is simulated from the state before it.
+//! [`Event`] with the write it read from and the nondeterministic values
+//! it took: the ones its schedule fixes, the first of each domain for the
+//! others ([`Scripted`]). A move's outcome under another read value, or
+//! under other values of its choices, is simulated from the state before
+//! it.
 
-use super::event::{Access, Event, Key, Source, Visible, visible};
+use super::event::{Access, Chosen, Event, Key, Source, Visible, visible};
 use crate::options::MemoryModel;
-use crate::smc::interpreter::eval::NotedChoices;
+use crate::smc::interpreter::eval::{Choices, NotedChoices};
 use crate::smc::interpreter::value::Value;
 use crate::smc::search::PathStep;
 use crate::smc::semantics::machine::{
@@ -56,10 +59,37 @@ pub enum Ran {
     Violated(Violation),
 }
 
+/// The nondeterministic values of one move: the values its schedule
+/// fixes, in order, then the first value of each domain; every value
+/// taken is noted with its domain.
+pub struct Scripted<'f> {
+    forced: &'f [i64],
+    pub taken: Vec<Chosen>,
+}
+
+impl<'f> Scripted<'f> {
+    pub fn new(forced: &'f [i64]) -> Self {
+        Scripted {
+            forced,
+            taken: Vec::new(),
+        }
+    }
+}
+
+impl Choices for Scripted<'_> {
+    fn choose(&mut self, lo: i64, values: u32) -> i64 {
+        let value = self.forced.get(self.taken.len()).copied().unwrap_or(lo);
+        self.taken.push(Chosen { value, lo, values });
+        value
+    }
+}
+
 /// A run of the machine, recording events.
 pub struct Runner<'m, 'a> {
     machine: &'m Machine<'a>,
     pub state: State,
+    /// The values the schedule fixes for the choices of its events.
+    pub forced: HashMap<Key, Vec<i64>>,
     /// The event of each write id.
     writers: HashMap<u64, Key>,
     /// The write id of each storing event.
@@ -101,6 +131,7 @@ impl<'m, 'a> Runner<'m, 'a> {
         Runner {
             machine,
             state,
+            forced: HashMap::new(),
             writers: HashMap::new(),
             write_ids: HashMap::new(),
             next: vec![0; threads],
@@ -139,18 +170,23 @@ impl<'m, 'a> Runner<'m, 'a> {
     /// Runs `slot`'s next move.
     pub fn run_move(&mut self, slot: usize) -> Result<Ran, Abort> {
         let before = self.state.clone();
-        let (outcome, seen) = run_on(self.machine, &mut self.state, slot)?;
         let key = Key {
             thread: slot,
             index: self.next[slot],
         };
+        let forced = self.forced.get(&key).map_or(&[][..], Vec::as_slice);
+        let mut choices = Scripted::new(forced);
+        let (outcome, seen) = run_on(self.machine, &mut self.state, slot, &mut choices)?;
+        let forced = forced.len().min(choices.taken.len());
+        let chosen = choices.taken;
+        let values: Vec<i64> = chosen.iter().map(|chosen| chosen.value).collect();
         match outcome {
             Outcome::Disabled => {
                 self.state = before;
                 Ok(Ran::Disabled)
             }
             Outcome::Violated(violation) => {
-                self.path.push((Move::Run(slot), Vec::new()));
+                self.path.push((Move::Run(slot), values));
                 Ok(Ran::Violated(violation))
             }
             Outcome::CutOff => {
@@ -158,18 +194,21 @@ impl<'m, 'a> Runner<'m, 'a> {
                 self.spinning[slot] = self.machine.codes[slot].restarts.contains_key(&pc);
                 self.state = before;
                 self.stopped[slot] = true;
-                if !reads(seen.access) {
+                if !reads(seen.access) && chosen.is_empty() {
                     return Ok(Ran::Stopped);
                 }
                 let mut event = self.event(key, &seen, &self.state)?;
-                event.blocked = true;
-                event.written = None;
+                cut_off(&mut event);
+                event.chosen = chosen;
+                event.forced = forced;
                 self.commit(event.clone(), Some(self.state.clone()));
                 Ok(Ran::Event(event))
             }
             Outcome::Next(()) => {
                 self.check_plain(&before, slot)?;
                 let mut event = self.event(key, &seen, &before)?;
+                event.chosen = chosen;
+                event.forced = forced;
                 if super::split::leaves_part(self.split, &self.events, &event) {
                     self.state = before;
                     self.stopped[slot] = true;
@@ -179,14 +218,15 @@ impl<'m, 'a> Runner<'m, 'a> {
                     return Ok(Ran::Event(event));
                 }
                 self.moves += 1;
-                self.path.push((Move::Run(slot), Vec::new()));
+                self.path.push((Move::Run(slot), values));
                 event.finishes = self.state.threads[slot].status == Status::Finished;
                 self.note_order(slot, event.access);
                 if let Some(id) = seen.write_id {
                     self.writers.insert(id, key);
                     self.write_ids.insert(key, id);
                 }
-                let snapshot = event.is_mutable_read().then_some(before);
+                let alternatives = event.is_mutable_read() || !event.chosen.is_empty();
+                let snapshot = alternatives.then_some(before);
                 self.commit(event.clone(), snapshot);
                 Ok(Ran::Event(event))
             }
@@ -230,6 +270,8 @@ impl<'m, 'a> Runner<'m, 'a> {
             written: seen.written,
             blocked: false,
             finishes: false,
+            chosen: Vec::new(),
+            forced: 0,
         })
     }
 
@@ -430,6 +472,8 @@ impl<'m, 'a> Runner<'m, 'a> {
             written: None,
             blocked: false,
             finishes: false,
+            chosen: Vec::new(),
+            forced: 0,
         };
         self.stopped[slot] = true;
         self.commit(event.clone(), Some(self.state.clone()));
@@ -556,19 +600,28 @@ fn reads(access: Access) -> bool {
     access.read_location().is_some() || matches!(access, Access::Join { .. })
 }
 
-/// Runs `slot`'s move on `state`, with its records.
+/// An event whose move an assumption or a loop bound cut off: only its
+/// read counts (a move that reads nothing keeps only its choices).
+fn cut_off(event: &mut Event) {
+    event.blocked = true;
+    event.written = None;
+    if !reads(event.access) {
+        event.access = Access::Internal;
+        event.source = None;
+        event.read_value = None;
+    }
+}
+
+/// Runs `slot`'s move on `state` with `choices`, with its records.
 fn run_on(
     machine: &Machine,
     state: &mut State,
     slot: usize,
+    choices: &mut Scripted,
 ) -> Result<(Outcome<()>, Visible), Abort> {
-    let mut choices = NotedChoices::default();
     let outcome = machine
-        .apply_in_place(state, Move::Run(slot), &mut choices)
+        .apply_in_place(state, Move::Run(slot), choices)
         .map_err(Abort::Unsupported)?;
-    if choices.chose {
-        return Err(Abort::Fallback("a nondeterministic value", String::new()));
-    }
     let records = state
         .recording
         .as_mut()
@@ -607,11 +660,13 @@ fn alone(state: &State, slot: usize) -> bool {
     })
 }
 
-/// The outcome of an event's move had it read `value` from `source`.
+/// The outcome of an event's move had it read `value` from `source`, or
+/// taken other values for its choices.
 #[derive(Debug, Clone)]
 pub enum Simulated {
     Event(Event),
-    Violated,
+    /// The move violates a property with these values for its choices.
+    Violated(Vec<Chosen>),
 }
 
 /// Simulates `event`'s move from `snapshot` (the state before it), with
@@ -638,7 +693,8 @@ pub fn simulate(
         state.buffers[slot].retain(|store| store.location != location);
     }
     state.memory.set(location, value);
-    let (outcome, seen) = run_on(machine, &mut state, slot)?;
+    let mut choices = Scripted::new(&[]);
+    let (outcome, seen) = run_on(machine, &mut state, slot, &mut choices)?;
     let mut simulated = Event {
         key: event.key,
         access: seen.access,
@@ -647,9 +703,11 @@ pub fn simulate(
         written: seen.written,
         blocked: false,
         finishes: false,
+        chosen: choices.taken,
+        forced: 0,
     };
     match outcome {
-        Outcome::Violated(_) => return Ok(Simulated::Violated),
+        Outcome::Violated(_) => return Ok(Simulated::Violated(simulated.chosen)),
         Outcome::Disabled => {
             // a lock that finds the mutex held
             simulated.access = Access::BlockedLock { location };
@@ -670,4 +728,67 @@ pub fn simulate(
         ));
     }
     Ok(Simulated::Event(simulated))
+}
+
+/// Simulates `event`'s move from `snapshot` (the state before it, in
+/// which it read what it read) with the values `forced` for its first
+/// choices, the first value of each domain for the others. The move reads
+/// what `event` read: when other values would make it read elsewhere, or
+/// not at all, RF-SMC leaves the program to the explicit search.
+pub fn rechoose(
+    machine: &Machine,
+    snapshot: &State,
+    event: &Event,
+    forced: &[i64],
+) -> Result<Simulated, Abort> {
+    let slot = event.key.thread;
+    let mut state = snapshot.clone();
+    let mut choices = Scripted::new(forced);
+    let (outcome, seen) = run_on(machine, &mut state, slot, &mut choices)?;
+    let mut simulated = Event {
+        key: event.key,
+        access: seen.access,
+        source: event.source,
+        read_value: seen.read_value,
+        written: seen.written,
+        blocked: false,
+        finishes: false,
+        chosen: choices.taken,
+        forced: forced.len(),
+    };
+    match outcome {
+        Outcome::Violated(_) => return Ok(Simulated::Violated(simulated.chosen)),
+        Outcome::Disabled => {
+            return Err(Abort::Fallback(
+                INTERNAL,
+                format!("{:?} is disabled under other values", event.key),
+            ));
+        }
+        Outcome::CutOff => cut_off(&mut simulated),
+        Outcome::Next(()) => {
+            simulated.finishes = state.threads[slot].status == Status::Finished;
+        }
+    }
+    if !same_read(simulated.access, event.access) {
+        return Err(Abort::Fallback(
+            CHOSEN_READ,
+            format!("{:?} under other values", event.key),
+        ));
+    }
+    Ok(Simulated::Event(simulated))
+}
+
+/// Why RF-SMC stops where a move's nondeterministic values decide what it
+/// reads.
+pub const CHOSEN_READ: &str = "a nondeterministic value that decides what a move reads";
+
+/// Whether two accesses of one move read the same thing (or both nothing).
+fn same_read(one: Access, other: Access) -> bool {
+    let joined = |access| match access {
+        Access::Join { child } => Some(child),
+        _ => None,
+    };
+    reads(one) == reads(other)
+        && one.read_location() == other.read_location()
+        && joined(one) == joined(other)
 }

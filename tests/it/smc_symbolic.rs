@@ -1,0 +1,271 @@
+//! The symbolic values of the native engine (`src/smc/symbolic/`): C
+//! arithmetic built as bit-vector terms gives, on every value of its
+//! symbols, what C's integer arithmetic gives (an independent reference
+//! here: wrapping `i64` arithmetic truncated to the type, as the printed
+//! program computes), and `z3` reads the terms' SMT-LIB text the same way
+//! (the term equals its computed value under those values, and differs
+//! from every other). Needs `z3` (`scripts/install-z3.sh`): a missing
+//! solver fails these tests, never skips them.
+
+use lazysma::ir::BinaryOp;
+use lazysma::smc::interpreter::value::CType;
+use lazysma::smc::symbolic::solver::{Satisfiable, Solver};
+use lazysma::smc::symbolic::term::{
+    self, Arithmetic, Formula, SymbolId, Term, arithmetic, compare, convert, shift, value_of,
+};
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+const TYPES: [CType; 6] = [
+    CType {
+        bits: 8,
+        signed: true,
+    },
+    CType {
+        bits: 8,
+        signed: false,
+    },
+    CType {
+        bits: 32,
+        signed: true,
+    },
+    CType {
+        bits: 32,
+        signed: false,
+    },
+    CType {
+        bits: 64,
+        signed: true,
+    },
+    CType {
+        bits: 64,
+        signed: false,
+    },
+];
+
+const ARITHMETIC: [BinaryOp; 8] = [
+    BinaryOp::Add,
+    BinaryOp::Sub,
+    BinaryOp::Mul,
+    BinaryOp::Div,
+    BinaryOp::Rem,
+    BinaryOp::BitAnd,
+    BinaryOp::BitOr,
+    BinaryOp::BitXor,
+];
+
+const COMPARISONS: [BinaryOp; 6] = [
+    BinaryOp::Eq,
+    BinaryOp::Ne,
+    BinaryOp::Lt,
+    BinaryOp::Le,
+    BinaryOp::Gt,
+    BinaryOp::Ge,
+];
+
+fn solver() -> Solver {
+    Solver::start().unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// `value` of type `ty` as the printed program holds it.
+fn truncated(value: i64, ty: CType) -> i64 {
+    lazysma::ir::truncate(value, ty.bits, ty.signed)
+}
+
+/// C's `a op b` in type `ty` (both operands already of it), or `None`
+/// where the interpreter declines (a division by zero).
+fn reference(op: BinaryOp, a: i64, b: i64, ty: CType) -> Option<i64> {
+    let wide_unsigned = !ty.signed && ty.bits == 64;
+    let value = match op {
+        BinaryOp::Add => a.wrapping_add(b),
+        BinaryOp::Sub => a.wrapping_sub(b),
+        BinaryOp::Mul => a.wrapping_mul(b),
+        BinaryOp::Div | BinaryOp::Rem if b == 0 => return None,
+        BinaryOp::Div if wide_unsigned => ((a as u64) / (b as u64)) as i64,
+        BinaryOp::Rem if wide_unsigned => ((a as u64) % (b as u64)) as i64,
+        BinaryOp::Div => a.wrapping_div(b),
+        BinaryOp::Rem => a.wrapping_rem(b),
+        BinaryOp::BitAnd => a & b,
+        BinaryOp::BitOr => a | b,
+        BinaryOp::BitXor => a ^ b,
+        _ => return None,
+    };
+    Some(truncated(value, ty))
+}
+
+/// C's comparison `a op b` in type `ty`.
+fn reference_comparison(op: BinaryOp, a: i64, b: i64, ty: CType) -> bool {
+    let order = if !ty.signed && ty.bits == 64 {
+        (a as u64).cmp(&(b as u64))
+    } else {
+        a.cmp(&b)
+    };
+    use std::cmp::Ordering::*;
+    match op {
+        BinaryOp::Eq => order == Equal,
+        BinaryOp::Ne => order != Equal,
+        BinaryOp::Lt => order == Less,
+        BinaryOp::Le => order != Greater,
+        BinaryOp::Gt => order == Greater,
+        _ => order != Less,
+    }
+}
+
+/// The symbols 0 and 1 fixed to `a` and `b` (of type `ty`).
+fn fixed(a: i64, b: i64, ty: CType) -> Formula {
+    let equal = |id: SymbolId, value: i64| {
+        compare(
+            BinaryOp::Eq,
+            Term::symbol(id, ty),
+            Term::constant(value, ty),
+            ty,
+        )
+        .expect("a comparison")
+    };
+    equal(0, a).and(equal(1, b))
+}
+
+/// Whether `z3` finds `term` equal to `expected` under `assumption` and
+/// never different.
+fn solver_agrees(solver: &mut Solver, assumption: &Formula, term: &Term, expected: i64, ty: CType) {
+    let equal = compare(BinaryOp::Eq, term.clone(), Term::constant(expected, ty), ty)
+        .expect("a comparison");
+    solver.push().expect("push");
+    solver.assert(assumption).expect("assert");
+    assert_eq!(solver.feasible(&equal), Ok(Satisfiable::Yes), "{term:?}");
+    assert_eq!(solver.feasible(&!equal), Ok(Satisfiable::No), "{term:?}");
+    solver.pop().expect("pop");
+}
+
+/// The number of random cases (more with `LAZYSMA_FULL=1`).
+fn cases() -> u32 {
+    if std::env::var("LAZYSMA_FULL").is_ok_and(|value| value == "1") {
+        256
+    } else {
+        24
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Every arithmetic operator and comparison of every type: the term's
+    /// value is C's, its undefined condition holds exactly where the
+    /// interpreter declines, and `z3` agrees.
+    #[test]
+    fn terms_compute_as_c_does(
+        type_index in 0usize..TYPES.len(),
+        a in any::<i64>(),
+        b in prop_oneof![any::<i64>(), -2i64..3],
+    ) {
+        let ty = TYPES[type_index];
+        let (a, b) = (truncated(a, ty), truncated(b, ty));
+        let values: HashMap<SymbolId, i64> = [(0, a), (1, b)].into();
+        let assumption = fixed(a, b, ty);
+        let mut solver = solver();
+        for op in ARITHMETIC {
+            let Arithmetic { term, undefined } =
+                arithmetic(op, Term::symbol(0, ty), Term::symbol(1, ty), ty).expect("a term");
+            let declined = undefined.as_ref().is_some_and(|undefined| undefined.evaluate(&values));
+            let expected = reference(op, a, b, ty);
+            prop_assert_eq!(declined, expected.is_none(), "{:?} {} {} in {:?}", op, a, b, ty);
+            if let Some(expected) = expected {
+                prop_assert_eq!(value_of(&term, ty, &values), expected, "{:?} {} {} in {:?}", op, a, b, ty);
+                solver_agrees(&mut solver, &assumption, &term, expected, ty);
+            }
+        }
+        for op in COMPARISONS {
+            let holds = compare(op, Term::symbol(0, ty), Term::symbol(1, ty), ty).expect("a comparison");
+            let expected = reference_comparison(op, a, b, ty);
+            prop_assert_eq!(holds.evaluate(&values), expected, "{:?} {} {} in {:?}", op, a, b, ty);
+            let int = CType::INT;
+            solver_agrees(&mut solver, &assumption, &holds.value(int), i64::from(expected), int);
+        }
+    }
+
+    /// Conversions between the types: C's (extension by the source's
+    /// signedness, the low bits), in the term and in `z3`.
+    #[test]
+    fn conversions_keep_cs_values(from in 0usize..TYPES.len(), to in 0usize..TYPES.len(), a in any::<i64>()) {
+        let (from, to) = (TYPES[from], TYPES[to]);
+        let a = truncated(a, from);
+        let values: HashMap<SymbolId, i64> = [(0, a)].into();
+        let converted = convert(Term::symbol(0, from), from, to);
+        let expected = truncated(a, to);
+        prop_assert_eq!(value_of(&converted, to, &values), expected);
+        let mut solver = solver();
+        solver_agrees(&mut solver, &fixed(a, 0, from), &converted, expected, to);
+    }
+
+    /// Shifts of `int` and `unsigned` by an `int` amount: C's value where
+    /// defined, and the undefined condition exactly where the interpreter
+    /// declines (an amount outside 0..32, a negative value shifted left).
+    #[test]
+    fn shifts_are_defined_where_c_defines_them(
+        signed in any::<bool>(),
+        left in any::<bool>(),
+        a in any::<i32>(),
+        amount in -3i64..40,
+    ) {
+        let ty = CType { bits: 32, signed };
+        let int = CType::INT;
+        let a = truncated(i64::from(a), ty);
+        let op = if left { BinaryOp::Shl } else { BinaryOp::Shr };
+        let Arithmetic { term, undefined } =
+            shift(op, Term::symbol(0, ty), ty, Term::symbol(1, int), int).expect("a shift");
+        let values: HashMap<SymbolId, i64> = [(0, a), (1, amount)].into();
+        let declined = undefined.is_some_and(|undefined| undefined.evaluate(&values));
+        let defined = (0..32).contains(&amount) && !(left && signed && a < 0);
+        prop_assert_eq!(declined, !defined);
+        if defined {
+            let shifted = if left {
+                truncated(a.wrapping_shl(amount as u32), ty)
+            } else if signed {
+                a >> amount
+            } else {
+                ((a as u64 & 0xffff_ffff) >> amount) as i64
+            };
+            prop_assert_eq!(value_of(&term, ty, &values), shifted);
+        }
+    }
+}
+
+/// The solver's model gives concrete values: `x + 1 == 0` for an
+/// `unsigned char` only at 255, a signed `x / y` is undefined only at
+/// `y == 0`, and a path condition popped is gone.
+#[test]
+fn the_solver_finds_models_and_forgets_popped_conditions() {
+    let byte = CType {
+        bits: 8,
+        signed: false,
+    };
+    let int = CType::INT;
+    let mut solver = solver();
+    let one = Term::constant(1, byte);
+    let sum = arithmetic(BinaryOp::Add, Term::symbol(0, byte), one, byte).expect("a term");
+    let wraps = compare(BinaryOp::Eq, sum.term, Term::constant(0, byte), byte).expect("==");
+    solver.assert(&wraps).expect("assert");
+    assert_eq!(solver.check(), Ok(Satisfiable::Yes));
+    assert_eq!(solver.value(0), Ok(255));
+
+    let quotient = arithmetic(
+        BinaryOp::Div,
+        Term::symbol(1, int),
+        Term::symbol(2, int),
+        int,
+    )
+    .expect("/");
+    let undefined = quotient.undefined.expect("a division can be undefined");
+    solver.push().expect("push");
+    solver.assert(&undefined).expect("assert");
+    assert_eq!(solver.check(), Ok(Satisfiable::Yes));
+    assert_eq!(solver.value(2), Ok(0));
+    let nonzero = term::nonzero(Term::symbol(2, int), int);
+    assert_eq!(solver.feasible(&nonzero), Ok(Satisfiable::No));
+    solver.pop().expect("pop");
+    assert_eq!(solver.feasible(&nonzero), Ok(Satisfiable::Yes));
+}
