@@ -151,8 +151,8 @@ pub struct Visible {
     pub write_id: Option<u64>,
     pub read_value: Option<i64>,
     pub written: Option<i64>,
-    /// The move opened or closed an atomic section.
-    pub atomic: bool,
+    /// The move opened (`Some(true)`) or closed an atomic section.
+    pub atomic: Option<bool>,
     /// The move allocated or freed a heap block.
     pub heap: bool,
 }
@@ -165,7 +165,7 @@ pub fn visible(records: &[Record]) -> Visible {
         write_id: None,
         read_value: None,
         written: None,
-        atomic: false,
+        atomic: None,
         heap: false,
     };
     for record in records {
@@ -228,7 +228,8 @@ pub fn visible(records: &[Record]) -> Visible {
                     child: location as usize,
                 }
             }
-            RecordKind::AtomicBegin | RecordKind::AtomicEnd => seen.atomic = true,
+            RecordKind::AtomicBegin => seen.atomic = Some(true),
+            RecordKind::AtomicEnd => seen.atomic = Some(false),
             RecordKind::Malloc | RecordKind::Free => seen.heap = true,
             RecordKind::Flush => {}
         }

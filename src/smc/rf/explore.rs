@@ -403,7 +403,10 @@ impl Explorer<'_, '_> {
         } else {
             self.statistics.complete_executions += 1;
             if let Some(finals) = self.finals.as_mut() {
-                finals.push(runner.state.memory.to_vec());
+                let mut memory = runner.state.memory.to_vec();
+                // the section lock's location is the machine's own
+                memory.truncate(self.machine.locations as usize);
+                finals.push(memory);
             }
         }
         // τ̃ = τ ∘ the extension's events; τ's values as the replay
@@ -459,7 +462,7 @@ impl Explorer<'_, '_> {
     /// no SC execution has its reads-from (the program is not robust).
     fn not_robust(&mut self, events: &[Event], path: &[PathStep]) -> Call {
         self.statistics.witness_checks += 1;
-        match witness(events, self.threads, MemoryModel::Sc) {
+        match witness(events, self.threads, MemoryModel::Sc, self.section_lock()) {
             Ok(Verdict::Realisable(_)) => Ok(None),
             Ok(Verdict::Unrealisable) => Ok(Some(RfFound::Violation {
                 violation: Violation {
@@ -472,6 +475,11 @@ impl Explorer<'_, '_> {
             })),
             Err(reason) => Err(RfStopped::Abort(Abort::Fallback(INTERNAL, reason))),
         }
+    }
+
+    /// The location of the machine's section lock, if it has one.
+    fn section_lock(&self) -> Option<u32> {
+        self.machine.sections.as_ref().map(|lock| lock.location)
     }
 
     /// The value a source gives at `location`.
@@ -643,7 +651,12 @@ impl Explorer<'_, '_> {
             return Ok(None);
         }
         self.statistics.witness_checks += 1;
-        let steps = match witness(&events, self.threads, self.machine.model) {
+        let steps = match witness(
+            &events,
+            self.threads,
+            self.machine.model,
+            self.section_lock(),
+        ) {
             Ok(Verdict::Realisable(steps)) => steps,
             Ok(Verdict::Unrealisable) => {
                 self.file(set, signature, None);

@@ -10,7 +10,10 @@
 //! held, and a move an assumption cut off after an atomic read are a fence
 //! and a read. A creation is an RMW on a variable of the child that the
 //! child's first event reads; a thread's end is an RMW on a variable of
-//! its own (it drains the buffers) that a join reads.
+//! its own (it drains the buffers) that a join reads. The section lock of
+//! RF-SMC's mode (`crate::smc::semantics::sections`) is a location no
+//! store buffers: its lock and unlock are RMWs that drain nothing, and a
+//! lock attempt that finds it held, or cut off after it, a read alone.
 
 use super::event::{Access, Event, Key, Source};
 use super::run::WStep;
@@ -49,6 +52,8 @@ fn rf(access: Access, source: Option<Source>) -> RfSpec {
 
 /// Builds the specifications of one event.
 struct Encoder {
+    /// The section lock's location, if the machine has one.
+    section_lock: Option<u32>,
     threads: Vec<Vec<EventSpec>>,
     roles: Vec<(String, Key, Role)>,
     creators: HashMap<usize, Key>,
@@ -79,9 +84,10 @@ impl Encoder {
             has_main |= internal;
             self.push(key, aux("c"), op, role);
         }
+        let section_lock = self.section_lock;
         let fenced_read = |location: u32| {
             (
-                Some(OpSpec::Fence),
+                (Some(location) != section_lock).then_some(OpSpec::Fence),
                 OpSpec::Read {
                     var: variable(location),
                     rf: rf(event.access, event.source),
@@ -186,7 +192,12 @@ pub enum Verdict {
 
 /// Decides whether the events (each read with its source) are realisable
 /// under `model`, and returns a witness as machine steps.
-pub fn witness(events: &[Event], threads: usize, model: MemoryModel) -> Result<Verdict, String> {
+pub fn witness(
+    events: &[Event],
+    threads: usize,
+    model: MemoryModel,
+    section_lock: Option<u32>,
+) -> Result<Verdict, String> {
     let mut ordered: Vec<&Event> = events.iter().collect();
     ordered.sort_by_key(|event| event.key);
     let creators = events
@@ -197,6 +208,7 @@ pub fn witness(events: &[Event], threads: usize, model: MemoryModel) -> Result<V
         })
         .collect();
     let mut encoder = Encoder {
+        section_lock,
         threads: vec![Vec::new(); threads],
         roles: Vec::new(),
         creators,
@@ -206,7 +218,9 @@ pub fn witness(events: &[Event], threads: usize, model: MemoryModel) -> Result<V
         encoder.event(event)?;
         accesses.insert(event.key, event.access);
     }
-    let execution = Execution::new(encoder.threads).map_err(|error| error.to_string())?;
+    let unbuffered: Vec<String> = section_lock.map(variable).into_iter().collect();
+    let execution = Execution::with_unbuffered(encoder.threads, &unbuffered)
+        .map_err(|error| error.to_string())?;
     let mut roles: HashMap<usize, (Key, Role)> = HashMap::new();
     for (id, key, role) in encoder.roles {
         if let Some(index) = execution.find(&id) {

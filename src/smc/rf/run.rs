@@ -13,7 +13,7 @@ use crate::smc::search::PathStep;
 use crate::smc::semantics::machine::{
     Machine, Move, Outcome, State, Status, Unsupported, Violation,
 };
-use crate::smc::semantics::memory::flush;
+use crate::smc::semantics::memory::{flush, memory_id};
 use crate::smc::semantics::plain::PlainPart;
 use std::collections::HashMap;
 
@@ -30,6 +30,17 @@ pub enum Abort {
 /// Why RF-SMC stops at a write to a plain global that another thread may
 /// read before or after it ([`Runner::check_plain`]).
 pub const PLAIN_SHARED: &str = "a plain global shared by running threads";
+
+/// Why RF-SMC stops at an access outside atomic sections to a location
+/// that a section of a thread running beside it may touch
+/// ([`Runner::check_sections`]).
+pub const SECTION_SHARED: &str =
+    "a location accessed outside atomic sections while a section that touches it may run";
+
+/// Why RF-SMC stops at an execution that ends with the section lock held
+/// by a thread that waits inside its section, or that ended inside it
+/// ([`Runner::check_section_end`]).
+pub const SECTION_WAIT: &str = "a wait inside an atomic section";
 
 /// The fallback reason of what should not happen (a defect of RF-SMC).
 pub const INTERNAL: &str = "an internal inconsistency of RF-SMC";
@@ -71,6 +82,9 @@ pub struct Runner<'m, 'a> {
     /// Of those, the threads stopped by the failed iteration of an await
     /// loop (not by a bound).
     spinning: Vec<bool>,
+    /// Of those, the threads an assumption or a bound cut off (not
+    /// waiting for a lock).
+    cut_off: Vec<bool>,
     last: Vec<Option<Key>>,
     /// The machine path, for the replay that records a violation.
     pub path: Vec<PathStep>,
@@ -100,6 +114,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             next: vec![0; threads],
             stopped: vec![false; threads],
             spinning: vec![false; threads],
+            cut_off: vec![false; threads],
             last: vec![None; threads],
             path: Vec::new(),
             events: Vec::new(),
@@ -150,9 +165,11 @@ impl<'m, 'a> Runner<'m, 'a> {
                 self.spinning[slot] = self.machine.codes[slot].restarts.contains_key(&pc);
                 self.state = before;
                 self.stopped[slot] = true;
+                self.cut_off[slot] = true;
                 if !reads(seen.access) {
                     return Ok(Ran::Stopped);
                 }
+                self.check_sections(&self.state, slot, seen.access)?;
                 let mut event = self.event(key, &seen, &self.state)?;
                 event.blocked = true;
                 event.written = None;
@@ -161,6 +178,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             }
             Outcome::Next(()) => {
                 self.check_plain(&before, slot)?;
+                self.check_sections(&before, slot, seen.access)?;
                 self.moves += 1;
                 self.path.push((Move::Run(slot), Vec::new()));
                 let mut event = self.event(key, &seen, &before)?;
@@ -334,6 +352,67 @@ impl<'m, 'a> Runner<'m, 'a> {
         }
     }
 
+    /// Whether an access of `slot`'s move from `before` outside its atomic
+    /// sections is ordered with every section that may touch its
+    /// locations. The section lock orders the sections among themselves
+    /// (`crate::smc::semantics::sections`), not with the accesses outside
+    /// them: an access to a location that a section of another thread may
+    /// touch is accepted only when that thread is ordered with it by
+    /// happens-before whatever the interleaving (it finished and `slot`
+    /// joined it, or it is created after the access, see
+    /// [`Runner::ordered`]), so that it never falls inside that section.
+    /// Every other access touches locations no section running beside it
+    /// touches, and commutes with the section's events.
+    fn check_sections(&self, before: &State, slot: usize, access: Access) -> Result<(), Abort> {
+        let Some(lock) = &self.machine.sections else {
+            return Ok(());
+        };
+        if before.atomic == Some(slot) {
+            return Ok(());
+        }
+        let locations = [access.read_location(), access.write_location()];
+        for location in locations.into_iter().flatten() {
+            if location == lock.location {
+                continue;
+            }
+            let unordered = (0..before.threads.len()).find(|&other| {
+                other != slot
+                    && lock.may_touch(other, location)
+                    && !self.ordered(before, slot, other)
+            });
+            if let Some(other) = unordered {
+                return Err(Abort::Fallback(
+                    SECTION_SHARED,
+                    format!("location {location} by thread {slot}, beside thread {other}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a run that ends with the section lock held ends so only
+    /// because its holder was cut off inside its section (an assumption
+    /// or a bound there: no execution goes on after it, and the threads
+    /// that wait for the lock are no deadlock, see
+    /// `crate::smc::semantics::deadlock`). A holder that waits there
+    /// (a lock, a join) or that ended inside its section falls back.
+    fn check_section_end(&self) -> Result<(), Abort> {
+        if !self.machine.section_lock_held(&self.state) {
+            return Ok(());
+        }
+        match self.state.atomic {
+            Some(holder) if self.cut_off[holder] => Ok(()),
+            Some(holder) => Err(Abort::Fallback(
+                SECTION_WAIT,
+                format!("thread {holder} waits inside its section"),
+            )),
+            None => Err(Abort::Fallback(
+                SECTION_WAIT,
+                "a thread ended inside its section".into(),
+            )),
+        }
+    }
+
     /// Notes the happens-before order a creation or a join of `slot`'s
     /// move gives: a child knows what its creator knows; a join knows the
     /// joined thread finished, and what it knew.
@@ -441,6 +520,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             }
             break;
         }
+        self.check_section_end()?;
         for slot in 0..threads {
             if !self.alive(slot) {
                 continue;
@@ -547,6 +627,10 @@ fn run_on(
     slot: usize,
 ) -> Result<(Outcome<()>, Visible), Abort> {
     let mut choices = NotedChoices::default();
+    let lock_before = machine
+        .sections
+        .as_ref()
+        .map(|lock| state.memory.at(lock.location));
     let outcome = machine
         .apply_in_place(state, Move::Run(slot), &mut choices)
         .map_err(Abort::Unsupported)?;
@@ -558,9 +642,9 @@ fn run_on(
         .as_mut()
         .map(|recording| std::mem::take(&mut recording.records))
         .unwrap_or_default();
-    let seen = visible(&records);
-    if seen.atomic {
-        return Err(Abort::Fallback("an atomic section", String::new()));
+    let mut seen = visible(&records);
+    if let Some(begin) = seen.atomic {
+        section_event(machine, state, lock_before, begin, &mut seen)?;
     }
     if seen.heap && !alone(state, slot) {
         return Err(Abort::Fallback(
@@ -569,6 +653,39 @@ fn run_on(
         ));
     }
     Ok((outcome, seen))
+}
+
+/// The event of a move that begins (`begin`) or ends an atomic section in
+/// RF-SMC's mode: a lock or an unlock of the section lock
+/// (`crate::smc::semantics::sections`), whose memory held `lock_before`
+/// before the move. Without the section lock the explicit search answers;
+/// an end that closes no section (which does nothing) falls back too.
+fn section_event(
+    machine: &Machine,
+    state: &State,
+    lock_before: Option<i64>,
+    begin: bool,
+    seen: &mut Visible,
+) -> Result<(), Abort> {
+    let (Some(lock), Some(before)) = (&machine.sections, lock_before) else {
+        return Err(Abort::Fallback("an atomic section", String::new()));
+    };
+    let location = lock.location;
+    let after = state.memory.at(location);
+    seen.access = match (begin, before, after) {
+        (true, _, _) => Access::Lock { location },
+        (false, 1, 0) => Access::Unlock { location },
+        _ => {
+            return Err(Abort::Fallback(
+                "an atomic section",
+                "an end that closes no section".into(),
+            ));
+        }
+    };
+    seen.write_id = Some(memory_id(state, location));
+    seen.written = Some(after);
+    seen.read_value = begin.then_some(0);
+    Ok(())
 }
 
 /// Whether thread `slot` is the only one that may still act: every other

@@ -11,6 +11,7 @@ use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
 use super::plain::PlainUses;
+use super::sections::SectionLock;
 pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
 use crate::ir::{Expr, FenceKind, OriginId};
 use crate::options::MemoryModel;
@@ -93,6 +94,10 @@ pub struct Machine<'a> {
     /// them cuts the execution off, as the printed program's assumption
     /// after the check does.
     pub found: Vec<(usize, String)>,
+    /// In RF-SMC's mode, the lock that orders the atomic sections
+    /// (`super::sections`); the explicit search keeps their scheduling
+    /// atomicity instead.
+    pub sections: Option<SectionLock>,
 }
 
 /// How the heap bounds cut executions off at one allocation.
@@ -154,6 +159,21 @@ impl<'a> Machine<'a> {
             loop_cut_offs: Default::default(),
             allocation_cut_offs: Default::default(),
             found: Vec::new(),
+            sections: None,
+        }
+    }
+
+    /// RF-SMC's mode for a program with atomic sections: a section's
+    /// begin and end become moves that take and release the section lock
+    /// (`super::sections`), on a location past the program's memory.
+    pub fn enable_section_lock(&mut self) {
+        let sections = self.codes.iter().any(|code| {
+            code.instrs
+                .iter()
+                .any(|instr| matches!(instr, Instr::Do(SeqStmt::AtomicBegin { .. })))
+        });
+        if sections {
+            self.sections = Some(SectionLock::of(self.program, &self.codes, self.locations));
         }
     }
 
@@ -186,7 +206,11 @@ impl<'a> Machine<'a> {
                     .collect(),
             })
             .collect::<Vec<_>>();
-        let memory = Cells::new(&self.program.memory.initial_values, self.locations as usize);
+        let own = usize::from(self.sections.is_some());
+        let memory = Cells::new(
+            &self.program.memory.initial_values,
+            self.locations as usize + own,
+        );
         let count = threads.len();
         State {
             threads,
@@ -314,8 +338,12 @@ impl<'a> Machine<'a> {
             }
         }
         let pc = state.threads[slot].pc;
-        let Some(Instr::Do(SeqStmt::Lock { address, stmt })) = self.codes[slot].instrs.get(pc)
-        else {
+        let instr = self.codes[slot].instrs.get(pc);
+        if let (Some(Instr::Do(SeqStmt::AtomicBegin { .. })), Some(lock)) = (instr, &self.sections)
+        {
+            return (state.memory.at(lock.location) != 0).then_some(lock.location);
+        }
+        let Some(Instr::Do(SeqStmt::Lock { address, stmt })) = instr else {
             return None;
         };
         match self.location(&mut state, slot, address, *stmt, choices) {
@@ -351,7 +379,7 @@ impl<'a> Machine<'a> {
             && !self.codes[slot]
                 .instrs
                 .get(thread.pc)
-                .is_some_and(Instr::is_visible)
+                .is_some_and(|instr| self.is_visible(instr))
     }
 
     fn run_thread(
@@ -407,7 +435,7 @@ impl<'a> Machine<'a> {
             let Some(instr) = code.instrs.get(pc) else {
                 return Err(self.unsupported(slot, pc, "a jump to an unknown label".into()));
             };
-            if instr.is_visible() {
+            if self.is_visible(instr) {
                 return Ok(Outcome::Next(()));
             }
             let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
@@ -778,6 +806,17 @@ impl<'a> Machine<'a> {
                 );
                 state.threads[*child].status = Status::Created;
             }
+            // RF-SMC's mode only (`super::sections`)
+            SeqStmt::AtomicBegin { stmt } => {
+                match self.section_boundary(state, slot, true, *stmt) {
+                    Outcome::Next(()) => {}
+                    other => return Ok(other),
+                }
+            }
+            SeqStmt::AtomicEnd { stmt } => match self.section_boundary(state, slot, false, *stmt) {
+                Outcome::Next(()) => {}
+                other => return Ok(other),
+            },
             SeqStmt::Join { handle, stmt } => {
                 let joined = self.eval(state, slot, handle, choices).map_err(fail)?;
                 let joined = CType {

@@ -1,0 +1,198 @@
+//! Atomic sections for RF-SMC: one lock of the whole program, the
+//! *section lock*, on a location of its own past the program's memory.
+//! A section's begin takes it and its end releases it, each a move of its
+//! own (a visible statement for the machine in this mode), so that RF-SMC
+//! orders the sections of all threads as it orders the acquisitions of a
+//! mutex. Neither drains a store buffer (scheduling atomicity only, as the
+//! printed program's sections; `--fence-atomic-sections` adds the fences
+//! as statements of their own), which the oracle knows by the location
+//! being one no store buffers.
+//!
+//! The lock alone orders sections among themselves; an access outside
+//! any section may still run while another thread is inside one. That is
+//! harmless when it touches no location any section of that thread may
+//! touch: such an access commutes with every event of the section. RF-SMC
+//! checks the rest at each move (`rf::run`), with the locations each
+//! thread's sections may touch, read off its code here.
+//!
+//! The explicit search keeps the scheduling atomicity of
+//! [`State::atomic`](super::state::State) instead: the machine takes the
+//! section lock only when [`Machine::sections`] is set.
+
+use super::machine::{Machine, Outcome};
+use super::memory::{record, store_in_memory};
+use super::state::State;
+use crate::ir::{Expr, OriginId};
+use crate::passes::{SeqStmt, SequentialProgram};
+use crate::smc::interpreter::code::{Code, Instr};
+use crate::trace::records::RecordKind;
+use std::collections::BTreeSet;
+
+/// The locations one thread's sections may touch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    /// Some access inside a section has an address the points-to facts do
+    /// not bound.
+    Any,
+    Locations(BTreeSet<u32>),
+}
+
+/// The section lock of a program and what its sections touch.
+#[derive(Debug, Clone)]
+pub struct SectionLock {
+    /// The lock's location: the first past the program's memory.
+    pub location: u32,
+    /// Per thread slot: the locations its sections may touch.
+    pub reach: Vec<Reach>,
+}
+
+impl SectionLock {
+    /// The section lock of `program`, at `location`, with what the
+    /// sections of each thread of `codes` may touch.
+    pub fn of(program: &SequentialProgram, codes: &[Code], location: u32) -> SectionLock {
+        let reach = codes
+            .iter()
+            .enumerate()
+            .map(|(slot, code)| thread_reach(program, slot, code))
+            .collect();
+        SectionLock { location, reach }
+    }
+
+    /// Whether some section of thread `slot` may touch `location`.
+    pub fn may_touch(&self, slot: usize, location: u32) -> bool {
+        match self.reach.get(slot) {
+            Some(Reach::Locations(locations)) => locations.contains(&location),
+            Some(Reach::Any) | None => true,
+        }
+    }
+}
+
+/// Per instruction of `code`: whether it may run inside an atomic section
+/// (on some path from the start; the lazy scheme refuses paths that meet
+/// with different depths, so it is one answer, but a mix is taken as
+/// inside).
+fn inside_sections(code: &Code) -> Vec<bool> {
+    let count = code.instrs.len();
+    let mut seen: Vec<[bool; 2]> = vec![[false; 2]; count + 1];
+    let mut work = vec![(0usize, false)];
+    while let Some((pc, inside)) = work.pop() {
+        let Some(marks) = seen.get_mut(pc) else {
+            continue;
+        };
+        if marks[usize::from(inside)] {
+            continue;
+        }
+        marks[usize::from(inside)] = true;
+        let Some(instr) = code.instrs.get(pc) else {
+            continue;
+        };
+        match instr {
+            Instr::Jump(target) => work.push((*target, inside)),
+            Instr::BranchUnless { target, .. } => {
+                work.push((*target, inside));
+                work.push((pc + 1, inside));
+            }
+            Instr::Do(SeqStmt::AtomicBegin { .. }) => work.push((pc + 1, true)),
+            Instr::Do(SeqStmt::AtomicEnd { .. }) => work.push((pc + 1, false)),
+            Instr::Do(_) => work.push((pc + 1, inside)),
+        }
+    }
+    seen.iter().take(count).map(|marks| marks[1]).collect()
+}
+
+/// The address an instruction accesses shared memory at, if it does.
+fn accessed(instr: &Instr) -> Option<&Expr> {
+    match instr {
+        Instr::Do(
+            SeqStmt::Read { address, .. }
+            | SeqStmt::Write { address, .. }
+            | SeqStmt::Rmw { address, .. }
+            | SeqStmt::Lock { address, .. }
+            | SeqStmt::Unlock { address, .. }
+            | SeqStmt::TryLock { address, .. }
+            | SeqStmt::Free { address, .. },
+        ) => Some(address),
+        _ => None,
+    }
+}
+
+/// The locations the sections of thread `slot` may touch.
+fn thread_reach(program: &SequentialProgram, slot: usize, code: &Code) -> Reach {
+    let mut locations = BTreeSet::new();
+    for (instr, inside) in code.instrs.iter().zip(inside_sections(code)) {
+        if !inside {
+            continue;
+        }
+        if matches!(instr, Instr::Do(SeqStmt::Malloc { .. })) {
+            return Reach::Any;
+        }
+        let Some(address) = accessed(instr) else {
+            continue;
+        };
+        let reached = match address {
+            Expr::Const(location) => u32::try_from(*location).ok().map(|l| vec![l]),
+            _ => program
+                .points_to
+                .as_ref()
+                .and_then(|facts| facts.locations(slot, address)),
+        };
+        match reached {
+            Some(reached) => locations.extend(reached),
+            None => return Reach::Any,
+        }
+    }
+    Reach::Locations(locations)
+}
+
+impl Machine<'_> {
+    /// Whether `instr` ends a move before it: a visible statement, and in
+    /// RF-SMC's mode a section's begin or end too.
+    pub fn is_visible(&self, instr: &Instr) -> bool {
+        instr.is_visible()
+            || (self.sections.is_some()
+                && matches!(
+                    instr,
+                    Instr::Do(SeqStmt::AtomicBegin { .. } | SeqStmt::AtomicEnd { .. })
+                ))
+    }
+
+    /// A section's begin (`begin`) or end as a move of RF-SMC's mode: the
+    /// begin takes the section lock (it cannot happen while another
+    /// thread holds it), the end releases it; an end that closes nothing
+    /// does nothing. Neither drains the thread's buffers.
+    pub(super) fn section_boundary(
+        &self,
+        state: &mut State,
+        slot: usize,
+        begin: bool,
+        stmt: OriginId,
+    ) -> Outcome<()> {
+        let Some(lock) = &self.sections else {
+            return Outcome::Next(());
+        };
+        let location = lock.location;
+        if begin {
+            if state.memory.at(location) != 0 {
+                return Outcome::Disabled;
+            }
+            state.atomic = Some(slot);
+            store_in_memory(state, location, 1);
+            record(state, RecordKind::AtomicBegin, slot, 0, 0, 0, 0, stmt);
+        } else {
+            if state.atomic == Some(slot) {
+                state.atomic = None;
+                store_in_memory(state, location, 0);
+            }
+            record(state, RecordKind::AtomicEnd, slot, 0, 0, 0, 0, stmt);
+        }
+        Outcome::Next(())
+    }
+
+    /// Whether some thread holds the section lock in `state` (the
+    /// holder is [`State::atomic`], none when it ended inside its section).
+    pub fn section_lock_held(&self, state: &State) -> bool {
+        self.sections
+            .as_ref()
+            .is_some_and(|lock| state.memory.at(lock.location) != 0)
+    }
+}
