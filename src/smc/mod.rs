@@ -294,7 +294,9 @@ fn check_without(
         ..limits.clone()
     };
     let answer = match reads_from(prepared, &searching, &budgeted) {
-        Err(RfNoAnswer::Fallback(why, _)) if why == rf::explore::PLAIN_ORDER_BUDGET => {
+        Err(RfNoAnswer::Fallback(why, _))
+            if why == rf::explore::PLAIN_ORDER_BUDGET || why == rf::explore::SECTION_BUDGET =>
+        {
             match explicit_within(prepared, &machine, limits)? {
                 Some(answer) => return Ok(with_fallback(answer, why)),
                 // too many states for the explicit search: RF-SMC after all

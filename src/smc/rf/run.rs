@@ -643,8 +643,8 @@ fn run_on(
         .map(|recording| std::mem::take(&mut recording.records))
         .unwrap_or_default();
     let mut seen = visible(&records);
-    if let Some(begin) = seen.atomic {
-        section_event(machine, state, lock_before, begin, &mut seen)?;
+    if seen.atomic.is_some() || lock_before.is_some() {
+        section_event(machine, state, lock_before, &mut seen)?;
     }
     if seen.heap && !alone(state, slot) {
         return Err(Abort::Fallback(
@@ -655,8 +655,9 @@ fn run_on(
     Ok((outcome, seen))
 }
 
-/// The event of a move that begins (`begin`) or ends an atomic section in
-/// RF-SMC's mode: a lock or an unlock of the section lock
+/// The event of a move that begins or ends an atomic section in RF-SMC's
+/// mode (a user's section, or one wrapped around an access, which records
+/// nothing): a lock or an unlock of the section lock
 /// (`crate::smc::semantics::sections`), whose memory held `lock_before`
 /// before the move. Without the section lock the explicit search answers;
 /// an end that closes no section (which does nothing) falls back too.
@@ -664,7 +665,6 @@ fn section_event(
     machine: &Machine,
     state: &State,
     lock_before: Option<i64>,
-    begin: bool,
     seen: &mut Visible,
 ) -> Result<(), Abort> {
     let (Some(lock), Some(before)) = (&machine.sections, lock_before) else {
@@ -672,9 +672,10 @@ fn section_event(
     };
     let location = lock.location;
     let after = state.memory.at(location);
-    seen.access = match (begin, before, after) {
-        (true, _, _) => Access::Lock { location },
-        (false, 1, 0) => Access::Unlock { location },
+    seen.access = match (before, after) {
+        (0, 1) => Access::Lock { location },
+        (1, 0) => Access::Unlock { location },
+        _ if seen.atomic.is_none() => return Ok(()),
         _ => {
             return Err(Abort::Fallback(
                 "an atomic section",
@@ -684,7 +685,7 @@ fn section_event(
     };
     seen.write_id = Some(memory_id(state, location));
     seen.written = Some(after);
-    seen.read_value = begin.then_some(0);
+    seen.read_value = (after == 1).then_some(0);
     Ok(())
 }
 

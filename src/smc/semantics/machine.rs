@@ -173,7 +173,10 @@ impl<'a> Machine<'a> {
                 .any(|instr| matches!(instr, Instr::Do(SeqStmt::AtomicBegin { .. })))
         });
         if sections {
-            self.sections = Some(SectionLock::of(self.program, &self.codes, self.locations));
+            let mut lock = SectionLock::of(self.program, &self.codes, self.locations);
+            lock.wrap(self.program, &mut self.codes);
+            self.plain = PlainUses::of(&self.codes);
+            self.sections = Some(lock);
         }
     }
 

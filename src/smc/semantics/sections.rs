@@ -11,9 +11,15 @@
 //! The lock alone orders sections among themselves; an access outside
 //! any section may still run while another thread is inside one. That is
 //! harmless when it touches no location any section of that thread may
-//! touch: such an access commutes with every event of the section. RF-SMC
-//! checks the rest at each move (`rf::run`), with the locations each
-//! thread's sections may touch, read off its code here.
+//! touch: such an access commutes with every event of the section. An
+//! access (read, write, RMW, unlock) outside sections that may touch a
+//! location a section of another thread may touch is therefore *wrapped*:
+//! the machine's code gets a section of its own around it (a begin before
+//! it, an end after it, both taking the lock as a user's section does,
+//! and recording nothing for the report). RF-SMC checks the rest at each
+//! move (`rf::run`: a lock or a try-lock, which may wait, is not wrapped),
+//! with the locations each thread's sections may touch, read off its code
+//! here.
 //!
 //! The explicit search keeps the scheduling atomicity of
 //! [`State::atomic`](super::state::State) instead: the machine takes the
@@ -24,7 +30,7 @@ use super::memory::{record, store_in_memory};
 use super::state::State;
 use crate::ir::{Expr, OriginId};
 use crate::passes::{SeqStmt, SequentialProgram};
-use crate::smc::interpreter::code::{Code, Instr};
+use crate::smc::interpreter::code::{Code, Instr, statement_origin};
 use crate::trace::records::RecordKind;
 use std::collections::BTreeSet;
 
@@ -42,8 +48,12 @@ pub enum Reach {
 pub struct SectionLock {
     /// The lock's location: the first past the program's memory.
     pub location: u32,
-    /// Per thread slot: the locations its sections may touch.
+    /// Per thread slot: the locations its sections may touch (its own
+    /// sections, not the wrapped accesses).
     pub reach: Vec<Reach>,
+    /// Per thread slot: the positions of the begins and ends of the
+    /// sections wrapped around accesses, in its wrapped code.
+    pub wrapped: Vec<BTreeSet<usize>>,
 }
 
 impl SectionLock {
@@ -55,7 +65,57 @@ impl SectionLock {
             .enumerate()
             .map(|(slot, code)| thread_reach(program, slot, code))
             .collect();
-        SectionLock { location, reach }
+        SectionLock {
+            location,
+            reach,
+            wrapped: vec![BTreeSet::new(); codes.len()],
+        }
+    }
+
+    /// Wraps the accesses of `codes` outside sections that may touch a
+    /// location a section of another thread may touch, each in a section
+    /// of its own.
+    pub fn wrap(&mut self, program: &SequentialProgram, codes: &mut [Code]) {
+        for (slot, code) in codes.iter_mut().enumerate() {
+            let inside = inside_sections(code);
+            let wrapped: BTreeSet<usize> = (0..code.instrs.len())
+                .filter(|&at| !inside[at] && self.shared_outside(program, slot, &code.instrs[at]))
+                .collect();
+            if wrapped.is_empty() {
+                continue;
+            }
+            let (new, boundaries) = wrapped_code(code, &wrapped);
+            *code = new;
+            self.wrapped[slot] = boundaries;
+        }
+    }
+
+    /// Whether `instr` of thread `slot` is an access that does not wait
+    /// and may touch a location a section of another thread may touch.
+    fn shared_outside(&self, program: &SequentialProgram, slot: usize, instr: &Instr) -> bool {
+        if !matches!(
+            instr,
+            Instr::Do(
+                SeqStmt::Read { .. }
+                    | SeqStmt::Write { .. }
+                    | SeqStmt::Rmw { .. }
+                    | SeqStmt::Unlock { .. }
+            )
+        ) {
+            return false;
+        }
+        let Some(address) = accessed(instr) else {
+            return false;
+        };
+        let others = (0..self.reach.len()).filter(|&other| other != slot);
+        match reached(program, slot, address) {
+            None => others.into_iter().any(|other| self.reach[other] != empty()),
+            Some(locations) => others.into_iter().any(|other| {
+                locations
+                    .iter()
+                    .any(|&location| self.may_touch(other, location))
+            }),
+        }
     }
 
     /// Whether some section of thread `slot` may touch `location`.
@@ -116,6 +176,90 @@ fn accessed(instr: &Instr) -> Option<&Expr> {
     }
 }
 
+/// No location.
+fn empty() -> Reach {
+    Reach::Locations(BTreeSet::new())
+}
+
+/// The locations an access of thread `slot` at `address` may touch; None
+/// when the points-to facts do not bound them.
+fn reached(program: &SequentialProgram, slot: usize, address: &Expr) -> Option<Vec<u32>> {
+    match address {
+        Expr::Const(location) => u32::try_from(*location).ok().map(|l| vec![l]),
+        _ => program
+            .points_to
+            .as_ref()
+            .and_then(|facts| facts.locations(slot, address)),
+    }
+}
+
+/// `code` with a section's begin before and its end after each position
+/// of `wrapped`, and the positions of those begins and ends. Jumps to a
+/// wrapped access land on its begin; the guesses and await loops keep
+/// their instructions.
+fn wrapped_code(code: &Code, wrapped: &BTreeSet<usize>) -> (Code, BTreeSet<usize>) {
+    let len = code.instrs.len();
+    // where control that arrives at old position `at` lands
+    let start = |at: usize| {
+        if at > len {
+            return at;
+        }
+        at + 2 * wrapped.range(..at).count()
+    };
+    let own = |at: usize| start(at) + usize::from(wrapped.contains(&at));
+    let mut instrs = Vec::with_capacity(len + 2 * wrapped.len());
+    let mut origins = Vec::with_capacity(len + 2 * wrapped.len());
+    let mut boundaries = BTreeSet::new();
+    for (at, instr) in code.instrs.iter().enumerate() {
+        let origin = code.origins.get(at).copied().flatten();
+        let remapped = match instr {
+            Instr::Jump(target) => Instr::Jump(start(*target)),
+            Instr::BranchUnless { condition, target } => Instr::BranchUnless {
+                condition: condition.clone(),
+                target: start(*target),
+            },
+            Instr::Do(stmt) => Instr::Do(stmt.clone()),
+        };
+        let stmt = match instr {
+            Instr::Do(stmt) => statement_origin(stmt).or(origin),
+            _ => origin,
+        };
+        match (wrapped.contains(&at), stmt) {
+            (true, Some(stmt)) => {
+                boundaries.insert(instrs.len());
+                instrs.push(Instr::Do(SeqStmt::AtomicBegin { stmt }));
+                origins.push(origin);
+                instrs.push(remapped);
+                origins.push(origin);
+                boundaries.insert(instrs.len());
+                instrs.push(Instr::Do(SeqStmt::AtomicEnd { stmt }));
+                origins.push(origin);
+            }
+            _ => {
+                instrs.push(remapped);
+                origins.push(origin);
+            }
+        }
+    }
+    let guesses = code
+        .guesses
+        .iter()
+        .map(|(&at, guess)| (own(at), guess.clone()))
+        .collect();
+    let restarts = code
+        .restarts
+        .iter()
+        .map(|(&exit, &restart)| (own(exit), start(restart)))
+        .collect();
+    let new = Code {
+        instrs,
+        origins,
+        guesses,
+        restarts,
+    };
+    (new, boundaries)
+}
+
 /// The locations the sections of thread `slot` may touch.
 fn thread_reach(program: &SequentialProgram, slot: usize, code: &Code) -> Reach {
     let mut locations = BTreeSet::new();
@@ -129,14 +273,7 @@ fn thread_reach(program: &SequentialProgram, slot: usize, code: &Code) -> Reach 
         let Some(address) = accessed(instr) else {
             continue;
         };
-        let reached = match address {
-            Expr::Const(location) => u32::try_from(*location).ok().map(|l| vec![l]),
-            _ => program
-                .points_to
-                .as_ref()
-                .and_then(|facts| facts.locations(slot, address)),
-        };
-        match reached {
+        match reached(program, slot, address) {
             Some(reached) => locations.extend(reached),
             None => return Reach::Any,
         }
@@ -171,19 +308,32 @@ impl Machine<'_> {
             return Outcome::Next(());
         };
         let location = lock.location;
+        let pc = state.threads[slot].pc;
+        // a wrapped access's section is the machine's own: no record
+        let kind = |kind| {
+            (!lock
+                .wrapped
+                .get(slot)
+                .is_some_and(|wrapped| wrapped.contains(&pc)))
+            .then_some(kind)
+        };
         if begin {
             if state.memory.at(location) != 0 {
                 return Outcome::Disabled;
             }
             state.atomic = Some(slot);
             store_in_memory(state, location, 1);
-            record(state, RecordKind::AtomicBegin, slot, 0, 0, 0, 0, stmt);
+            if let Some(kind) = kind(RecordKind::AtomicBegin) {
+                record(state, kind, slot, 0, 0, 0, 0, stmt);
+            }
         } else {
             if state.atomic == Some(slot) {
                 state.atomic = None;
                 store_in_memory(state, location, 0);
             }
-            record(state, RecordKind::AtomicEnd, slot, 0, 0, 0, 0, stmt);
+            if let Some(kind) = kind(RecordKind::AtomicEnd) {
+                record(state, kind, slot, 0, 0, 0, 0, stmt);
+            }
         }
         Outcome::Next(())
     }
