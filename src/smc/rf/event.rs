@@ -155,6 +155,10 @@ pub struct Visible {
     pub atomic: Option<bool>,
     /// The move allocated or freed a heap block.
     pub heap: bool,
+    /// The first location of the block the move allocated, if it did.
+    pub allocated: Option<u32>,
+    /// The first location of the block the move freed, if it did.
+    pub freed: Option<u32>,
 }
 
 /// The visible part of a move from the records it appended.
@@ -167,6 +171,8 @@ pub fn visible(records: &[Record]) -> Visible {
         written: None,
         atomic: None,
         heap: false,
+        allocated: None,
+        freed: None,
     };
     for record in records {
         let location = u32::try_from(record.loc).unwrap_or(u32::MAX);
@@ -230,7 +236,14 @@ pub fn visible(records: &[Record]) -> Visible {
             }
             RecordKind::AtomicBegin => seen.atomic = Some(true),
             RecordKind::AtomicEnd => seen.atomic = Some(false),
-            RecordKind::Malloc | RecordKind::Free => seen.heap = true,
+            RecordKind::Malloc => {
+                seen.heap = true;
+                seen.allocated = Some(location);
+            }
+            RecordKind::Free => {
+                seen.heap = true;
+                seen.freed = Some(location);
+            }
             RecordKind::Flush => {}
         }
     }

@@ -15,7 +15,7 @@
 
 use super::event::{Event, Key, Source};
 use super::mutation::{Mutation, Trace};
-use super::oracle::{Verdict, witness};
+use super::oracle::{Verdict, witness, witness_ordered};
 use super::run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
 use crate::options::MemoryModel;
 use crate::smc::progress::Phase;
@@ -446,6 +446,10 @@ impl Explorer<'_, '_> {
         {
             return Ok(Expanded::Found(found));
         }
+        let races = std::mem::take(&mut runner.heap_races);
+        if let Some(found) = self.use_after_free(&trace.events, &races)? {
+            return Ok(Expanded::Found(found));
+        }
         let mut sets = schedule.sets;
         for event in &trace.events[start..] {
             if event.is_mutable_read() {
@@ -494,6 +498,36 @@ impl Explorer<'_, '_> {
             })),
             Err(reason) => Err(RfStopped::Abort(Abort::Fallback(INTERNAL, reason))),
         }
+    }
+
+    /// A use after free in the class of `events`: for each access and
+    /// `free` of its block by another thread that happens-before does not
+    /// order (`races`, the `free` first, see `rf::heap`), an execution of
+    /// the class in which the `free` comes first, replayed to the
+    /// violation the machine finds at the access.
+    fn use_after_free(&mut self, events: &[Event], races: &[(Key, Key)]) -> Call {
+        for &order in races {
+            self.statistics.witness_checks += 1;
+            let model = self.machine.model;
+            let lock = self.section_lock();
+            let steps = match witness_ordered(events, self.threads, model, lock, &[order]) {
+                Ok(Verdict::Realisable(steps)) => steps,
+                Ok(Verdict::Unrealisable) => continue,
+                Err(reason) => return Err(RfStopped::Abort(Abort::Fallback(INTERNAL, reason))),
+            };
+            let schedule = Schedule {
+                events: events.to_vec(),
+                sets: HashMap::new(),
+                marked: HashSet::new(),
+                witness: steps,
+                mutated: Vec::new(),
+            };
+            let mut runner = Runner::new(self.machine);
+            if let Some(found) = self.replay(&mut runner, &schedule)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
     }
 
     /// The location of the machine's section lock, if it has one.

@@ -4,10 +4,12 @@
 //! (`mutation`), the witness oracle through `consistency` (`oracle`), and
 //! the recursion over schedules (`explore`), and the random probes of
 //! that recursion that estimate how many classes it will explore
-//! (`probe`).
+//! (`probe`); and the happens-before check of the accesses to heap
+//! blocks (`heap`).
 
 pub mod event;
 pub mod explore;
+pub mod heap;
 pub mod mutation;
 pub mod oracle;
 pub mod parallel;

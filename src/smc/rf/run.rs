@@ -6,6 +6,7 @@
 //! read value is simulated from the state before it.
 
 use super::event::{Access, Event, Key, Source, Visible, visible};
+use super::heap::HeapOrder;
 use crate::options::MemoryModel;
 use crate::smc::interpreter::eval::NotedChoices;
 use crate::smc::interpreter::value::Value;
@@ -100,6 +101,13 @@ pub struct Runner<'m, 'a> {
     /// and joins order it with its readers while another thread ran
     /// ([`Limits::plain_order_budget`](crate::smc::search::Limits)).
     pub plain_ordered: bool,
+    /// In a program with a heap, the happens-before order of the events
+    /// and the heap operations (`super::heap`).
+    heap: Option<HeapOrder>,
+    /// After [`Runner::extend`]: the accesses to a heap block that
+    /// happens-before does not order with the block's `free` by another
+    /// thread, each after that `free`.
+    pub heap_races: Vec<(Key, Key)>,
 }
 
 impl<'m, 'a> Runner<'m, 'a> {
@@ -122,6 +130,12 @@ impl<'m, 'a> Runner<'m, 'a> {
             moves: 0,
             finished_before: vec![vec![false; threads]; threads],
             plain_ordered: false,
+            heap: machine
+                .sections
+                .as_ref()
+                .is_some_and(|lock| lock.heap)
+                .then(|| HeapOrder::new(threads)),
+            heap_races: Vec::new(),
         }
     }
 
@@ -190,6 +204,13 @@ impl<'m, 'a> Runner<'m, 'a> {
                 }
                 let snapshot = event.is_mutable_read().then_some(before);
                 self.commit(event.clone(), snapshot);
+                if let Some(heap) = self.heap.as_mut() {
+                    for (block, allocated) in [(seen.allocated, true), (seen.freed, false)] {
+                        if let Some(block) = block {
+                            heap.heap_operation(key, block, allocated);
+                        }
+                    }
+                }
                 Ok(Ran::Event(event))
             }
         }
@@ -201,6 +222,9 @@ impl<'m, 'a> Runner<'m, 'a> {
         self.last[key.thread] = Some(key);
         if let Some(snapshot) = snapshot {
             self.snapshots.insert(key, snapshot);
+        }
+        if let Some(heap) = self.heap.as_mut() {
+            heap.note(&event);
         }
         self.events.push(event);
     }
@@ -521,6 +545,9 @@ impl<'m, 'a> Runner<'m, 'a> {
             break;
         }
         self.check_section_end()?;
+        if let Some(heap) = &self.heap {
+            self.heap_races = heap.check(self.machine, &self.events)?;
+        }
         for slot in 0..threads {
             if !self.alive(slot) {
                 continue;
@@ -646,7 +673,8 @@ fn run_on(
     if seen.atomic.is_some() || lock_before.is_some() {
         section_event(machine, state, lock_before, &mut seen)?;
     }
-    if seen.heap && !alone(state, slot) {
+    let heap_ordered = machine.sections.as_ref().is_some_and(|lock| lock.heap);
+    if seen.heap && !heap_ordered && !alone(state, slot) {
         return Err(Abort::Fallback(
             "the heap (malloc, free) while other threads run",
             String::new(),

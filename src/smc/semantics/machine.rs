@@ -163,17 +163,21 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// RF-SMC's mode for a program with atomic sections: a section's
-    /// begin and end become moves that take and release the section lock
-    /// (`super::sections`), on a location past the program's memory.
+    /// RF-SMC's mode for a program with atomic sections or a heap: a
+    /// section's begin and end become moves that take and release the
+    /// section lock (`super::sections`), on a location past the program's
+    /// memory.
+    /// In a program that allocates or frees, each allocation and `free`
+    /// outside a section gets a section of its own.
     pub fn enable_section_lock(&mut self) {
         let sections = self.codes.iter().any(|code| {
             code.instrs
                 .iter()
                 .any(|instr| matches!(instr, Instr::Do(SeqStmt::AtomicBegin { .. })))
         });
-        if sections {
+        if sections || self.uses_heap {
             let mut lock = SectionLock::of(self.program, &self.codes, self.locations);
+            lock.heap = self.uses_heap;
             lock.wrap(self.program, &mut self.codes);
             self.plain = PlainUses::of(&self.codes);
             self.sections = Some(lock);
@@ -810,6 +814,21 @@ impl<'a> Machine<'a> {
                 state.threads[*child].status = Status::Created;
             }
             // RF-SMC's mode only (`super::sections`)
+            SeqStmt::Malloc {
+                target,
+                size,
+                zeroed,
+                stmt,
+            } => match self.malloc(state, slot, target, size, *zeroed, *stmt, choices)? {
+                Outcome::Next(()) => {}
+                other => return Ok(other),
+            },
+            SeqStmt::Free { address, stmt } => {
+                match self.free(state, slot, address, *stmt, choices)? {
+                    Outcome::Next(()) => {}
+                    other => return Ok(other),
+                }
+            }
             SeqStmt::AtomicBegin { stmt } => {
                 match self.section_boundary(state, slot, true, *stmt) {
                     Outcome::Next(()) => {}

@@ -21,6 +21,13 @@
 //! with the locations each thread's sections may touch, read off its code
 //! here.
 //!
+//! The heap's allocator is shared data the same way: in a program that
+//! allocates or frees, each `malloc`, `calloc` and `free` outside a
+//! section is wrapped too, so that RF-SMC orders every two of them by the
+//! lock (the block a `malloc` gets, whether a `free` frees twice), and
+//! `rf::heap` checks that each access to a block is ordered with its
+//! allocation and its `free` by happens-before.
+//!
 //! The explicit search keeps the scheduling atomicity of
 //! [`State::atomic`](super::state::State) instead: the machine takes the
 //! section lock only when [`Machine::sections`] is set.
@@ -54,6 +61,8 @@ pub struct SectionLock {
     /// Per thread slot: the positions of the begins and ends of the
     /// sections wrapped around accesses, in its wrapped code.
     pub wrapped: Vec<BTreeSet<usize>>,
+    /// The allocations and frees are wrapped (the program has some).
+    pub heap: bool,
 }
 
 impl SectionLock {
@@ -69,6 +78,7 @@ impl SectionLock {
             location,
             reach,
             wrapped: vec![BTreeSet::new(); codes.len()],
+            heap: false,
         }
     }
 
@@ -90,9 +100,16 @@ impl SectionLock {
         }
     }
 
-    /// Whether `instr` of thread `slot` is an access that does not wait
-    /// and may touch a location a section of another thread may touch.
+    /// Whether `instr` of thread `slot` is an allocation or a `free` (when
+    /// the heap is wrapped), or an access that does not wait and may touch
+    /// a location a section of another thread may touch.
     fn shared_outside(&self, program: &SequentialProgram, slot: usize, instr: &Instr) -> bool {
+        if matches!(
+            instr,
+            Instr::Do(SeqStmt::Malloc { .. } | SeqStmt::Free { .. })
+        ) {
+            return self.heap;
+        }
         if !matches!(
             instr,
             Instr::Do(
@@ -283,14 +300,19 @@ fn thread_reach(program: &SequentialProgram, slot: usize, code: &Code) -> Reach 
 
 impl Machine<'_> {
     /// Whether `instr` ends a move before it: a visible statement, and in
-    /// RF-SMC's mode a section's begin or end too.
+    /// RF-SMC's mode a section's begin or end too, and an allocation or a
+    /// `free` (a move of its own, inside the section that orders it, whose
+    /// outcome depends on the allocator's state, which the lock's order
+    /// fixes, and on no value it reads).
     pub fn is_visible(&self, instr: &Instr) -> bool {
-        instr.is_visible()
-            || (self.sections.is_some()
-                && matches!(
-                    instr,
-                    Instr::Do(SeqStmt::AtomicBegin { .. } | SeqStmt::AtomicEnd { .. })
-                ))
+        let Some(lock) = &self.sections else {
+            return instr.is_visible();
+        };
+        match instr {
+            Instr::Do(SeqStmt::AtomicBegin { .. } | SeqStmt::AtomicEnd { .. }) => true,
+            Instr::Do(SeqStmt::Malloc { .. } | SeqStmt::Free { .. }) => lock.heap,
+            _ => instr.is_visible(),
+        }
     }
 
     /// A section's begin (`begin`) or end as a move of RF-SMC's mode: the
