@@ -30,7 +30,6 @@
 //! escapes the check.
 
 use super::event::{Access, Event, Key, Source};
-use super::run::Abort;
 use crate::smc::semantics::machine::Machine;
 use std::collections::HashMap;
 
@@ -116,7 +115,9 @@ impl HeapOrder {
     /// block's allocation in happens-before; the accesses that
     /// happens-before does not order with their block's `free` by another
     /// thread, each with that `free` (first) and the access.
-    pub fn check(&self, machine: &Machine, events: &[Event]) -> Result<Vec<(Key, Key)>, Abort> {
+    /// An access that does not follow its block's allocation is the
+    /// error, described.
+    pub fn check(&self, machine: &Machine, events: &[Event]) -> Result<Vec<(Key, Key)>, String> {
         let mut races = Vec::new();
         let memory = &machine.program.memory;
         let block = memory.heap_block_size.max(1);
@@ -130,10 +131,7 @@ impl HeapOrder {
                 let start = location - (location - memory.heap_base) % block;
                 let allocated = self.allocations.get(&start);
                 if allocated.is_some_and(|&at| !self.before(at, event.key)) {
-                    return Err(Abort::Fallback(
-                        HEAP_ORDER,
-                        format!("location {location} by {:?}", event.key),
-                    ));
+                    return Err(format!("location {location} by {:?}", event.key));
                 }
                 let freed = self
                     .frees

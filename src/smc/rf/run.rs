@@ -6,7 +6,7 @@
 //! read value is simulated from the state before it.
 
 use super::event::{Access, Event, Key, Source, Visible, visible};
-use super::heap::HeapOrder;
+use super::heap::{HEAP_ORDER, HeapOrder};
 use crate::options::MemoryModel;
 use crate::smc::interpreter::eval::NotedChoices;
 use crate::smc::interpreter::value::Value;
@@ -546,7 +546,9 @@ impl<'m, 'a> Runner<'m, 'a> {
         }
         self.check_section_end()?;
         if let Some(heap) = &self.heap {
-            self.heap_races = heap.check(self.machine, &self.events)?;
+            self.heap_races = heap
+                .check(self.machine, &self.events)
+                .map_err(|detail| Abort::Fallback(HEAP_ORDER, detail))?;
         }
         for slot in 0..threads {
             if !self.alive(slot) {

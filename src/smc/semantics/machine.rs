@@ -947,3 +947,75 @@ impl<T> Outcome<T> {
         }
     }
 }
+
+/// The moves of RF-SMC's mode at sections (`super::sections`).
+impl Machine<'_> {
+    /// Whether `instr` ends a move before it: a visible statement, and in
+    /// RF-SMC's mode a section's begin or end too, and an allocation or a
+    /// `free` (a move of its own, inside the section that orders it, whose
+    /// outcome depends on the allocator's state, which the lock's order
+    /// fixes, and on no value it reads).
+    pub fn is_visible(&self, instr: &Instr) -> bool {
+        let Some(lock) = &self.sections else {
+            return instr.is_visible();
+        };
+        match instr {
+            Instr::Do(SeqStmt::AtomicBegin { .. } | SeqStmt::AtomicEnd { .. }) => true,
+            Instr::Do(SeqStmt::Malloc { .. } | SeqStmt::Free { .. }) => lock.heap,
+            _ => instr.is_visible(),
+        }
+    }
+
+    /// A section's begin (`begin`) or end as a move of RF-SMC's mode: the
+    /// begin takes the section lock (it cannot happen while another
+    /// thread holds it), the end releases it; an end that closes nothing
+    /// does nothing. Neither drains the thread's buffers.
+    pub(super) fn section_boundary(
+        &self,
+        state: &mut State,
+        slot: usize,
+        begin: bool,
+        stmt: OriginId,
+    ) -> Outcome<()> {
+        let Some(lock) = &self.sections else {
+            return Outcome::Next(());
+        };
+        let location = lock.location;
+        let pc = state.threads[slot].pc;
+        // a wrapped access's section is the machine's own: no record
+        let kind = |kind| {
+            (!lock
+                .wrapped
+                .get(slot)
+                .is_some_and(|wrapped| wrapped.contains(&pc)))
+            .then_some(kind)
+        };
+        if begin {
+            if state.memory.at(location) != 0 {
+                return Outcome::Disabled;
+            }
+            state.atomic = Some(slot);
+            store_in_memory(state, location, 1);
+            if let Some(kind) = kind(RecordKind::AtomicBegin) {
+                record(state, kind, slot, 0, 0, 0, 0, stmt);
+            }
+        } else {
+            if state.atomic == Some(slot) {
+                state.atomic = None;
+                store_in_memory(state, location, 0);
+            }
+            if let Some(kind) = kind(RecordKind::AtomicEnd) {
+                record(state, kind, slot, 0, 0, 0, 0, stmt);
+            }
+        }
+        Outcome::Next(())
+    }
+
+    /// Whether some thread holds the section lock in `state` (the
+    /// holder is [`State::atomic`], none when it ended inside its section).
+    pub fn section_lock_held(&self, state: &State) -> bool {
+        self.sections
+            .as_ref()
+            .is_some_and(|lock| state.memory.at(lock.location) != 0)
+    }
+}
