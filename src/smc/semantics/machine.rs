@@ -167,21 +167,52 @@ impl<'a> Machine<'a> {
     /// section's begin and end become moves that take and release the
     /// section lock (`super::sections`), on a location past the program's
     /// memory.
-    /// In a program that allocates or frees, each allocation and `free`
-    /// outside a section gets a section of its own.
+    /// In a program that allocates or frees while threads run, each
+    /// allocation and `free` outside a section gets a section of its own.
     pub fn enable_section_lock(&mut self) {
         let sections = self.codes.iter().any(|code| {
             code.instrs
                 .iter()
                 .any(|instr| matches!(instr, Instr::Do(SeqStmt::AtomicBegin { .. })))
         });
-        if sections || self.uses_heap {
+        let heap = self.heap_beside_threads();
+        if sections || heap {
             let mut lock = SectionLock::of(self.program, &self.codes, self.locations);
-            lock.heap = self.uses_heap;
+            lock.heap = heap;
             lock.wrap(self.program, &mut self.codes);
             self.plain = PlainUses::of(&self.codes);
             self.sections = Some(lock);
         }
+    }
+
+    /// Whether a heap operation may run while other threads run: some
+    /// thread but main allocates or frees, or main does after its first
+    /// creation (or where its code jumps back). Otherwise main allocates
+    /// and frees alone, before any other thread exists, which creations
+    /// order with every other thread's moves (`rf::run`).
+    fn heap_beside_threads(&self) -> bool {
+        let heap = |instr: &Instr| {
+            matches!(
+                instr,
+                Instr::Do(SeqStmt::Malloc { .. } | SeqStmt::Free { .. })
+            )
+        };
+        let Some((main, others)) = self.codes.split_first() else {
+            return false;
+        };
+        if others.iter().any(|code| code.instrs.iter().any(heap)) {
+            return true;
+        }
+        let first_creation = main
+            .instrs
+            .iter()
+            .position(|instr| matches!(instr, Instr::Do(SeqStmt::Create { .. })));
+        let jumps_back = main.instrs.iter().enumerate().any(|(at, instr)| {
+            matches!(instr, Instr::Jump(target) | Instr::BranchUnless { target, .. } if *target <= at)
+        });
+        let after_creation =
+            first_creation.is_some_and(|first| main.instrs[first..].iter().any(heap));
+        after_creation || jumps_back && main.instrs.iter().any(heap)
     }
 
     /// Whether thread `slot`'s property `description` is among those
