@@ -176,6 +176,8 @@ pub enum ExecutionError {
     UnlockNotHeld { event: String, mutex: String },
     #[error("event `{event}` opens an atomic section inside another one of its thread")]
     NestedAtomic { event: String },
+    #[error("event `{event}` is a buffered write of `{var}`, which no store buffers")]
+    WriteUnbuffered { event: String, var: String },
     #[error("too many events ({0})")]
     TooLarge(usize),
 }
@@ -192,11 +194,27 @@ pub struct Execution {
     variables: Vec<String>,
     mutexes: Vec<String>,
     by_id: HashMap<String, EventId>,
+    /// Per variable: no store buffers it (only `rmw`s write it), so an
+    /// `rmw` of it reads and writes memory without draining its thread's
+    /// buffers.
+    unbuffered: Vec<bool>,
 }
 
 impl Execution {
     /// Resolves and validates threads of event specifications.
     pub fn new(threads: Vec<Vec<EventSpec>>) -> Result<Execution, ExecutionError> {
+        Execution::with_unbuffered(threads, &[])
+    }
+
+    /// [`Execution::new`] in which the variables named `unbuffered` are
+    /// written by `rmw`s only and are never buffered: an `rmw` of one
+    /// reads and writes memory in one step without draining its thread's
+    /// buffers (the native engine's locations of its own bookkeeping, such
+    /// as the lock that orders atomic sections).
+    pub fn with_unbuffered(
+        threads: Vec<Vec<EventSpec>>,
+        unbuffered: &[String],
+    ) -> Result<Execution, ExecutionError> {
         let total: usize = threads.iter().map(Vec::len).sum();
         if total > MAX_EVENTS {
             return Err(ExecutionError::TooLarge(total));
@@ -209,6 +227,7 @@ impl Execution {
             variables: Vec::new(),
             mutexes: Vec::new(),
             by_id: HashMap::new(),
+            unbuffered: Vec::new(),
         };
         for (thread, specs) in threads.iter().enumerate() {
             let mut ids = Vec::with_capacity(specs.len());
@@ -232,9 +251,35 @@ impl Execution {
             .into_iter()
             .map(|(id, (t, i))| (id, execution.threads[t][i]))
             .collect();
+        execution.unbuffered = execution
+            .variables
+            .iter()
+            .map(|name| unbuffered.contains(name))
+            .collect();
+        execution.check_unbuffered()?;
         execution.check_lock_discipline()?;
         execution.check_atomic_sections()?;
         Ok(execution)
+    }
+
+    /// Whether no store buffers `var` ([`Execution::with_unbuffered`]).
+    pub fn is_unbuffered(&self, var: VarId) -> bool {
+        self.unbuffered.get(var).copied().unwrap_or(false)
+    }
+
+    /// A variable that no store buffers has no buffered write.
+    fn check_unbuffered(&self) -> Result<(), ExecutionError> {
+        for event in &self.events {
+            if let Op::Write { var } = event.op
+                && self.is_unbuffered(var)
+            {
+                return Err(ExecutionError::WriteUnbuffered {
+                    event: event.id.clone(),
+                    var: self.variables[var].clone(),
+                });
+            }
+        }
+        Ok(())
     }
 
     pub fn events(&self) -> &[Event] {

@@ -17,7 +17,8 @@ pub(crate) type Src = usize;
 const FREE: u32 = u32::MAX;
 
 /// The kind of an internal thread event. RMW, lock and unlock are preceded
-/// by an internal `Fence { user: None }` (their drain), as in sec. 4.4.
+/// by an internal `Fence { user: None }` (their drain), as in sec. 4.4,
+/// except an RMW of a variable that no store buffers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
     Write { slot: usize },
@@ -207,8 +208,10 @@ impl<'a> Instance<'a> {
                 }
                 Op::AtomicEnd => push(self, Kind::AtomicEnd, &mut list),
                 Op::Rmw { var, rf } => {
-                    push(self, Kind::Fence { user: None }, &mut list);
-                    fence_end = list.len();
+                    if !self.execution.is_unbuffered(var) {
+                        push(self, Kind::Fence { user: None }, &mut list);
+                        fence_end = list.len();
+                    }
                     let src = self.src(rf, var);
                     self.readers[src] += 1;
                     reads.push(self.nodes.len());
@@ -486,7 +489,7 @@ impl State {
             Kind::Fence { .. } => self.is_drained(thread),
             Kind::StoreFence | Kind::AtomicBegin | Kind::AtomicEnd => true,
             Kind::Rmw { var, src, own } => {
-                self.is_drained(thread)
+                (instance.execution.is_unbuffered(var) || self.is_drained(thread))
                     && self.memory[var] == src
                     && self.may_overwrite(instance, var, own, 1)
             }

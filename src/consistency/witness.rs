@@ -157,7 +157,9 @@ impl<'a> Machine<'a> {
             (Op::StoreFence, Phase::Execute) => {}
             (Op::AtomicBegin, Phase::Execute) => self.section = Some(thread),
             (Op::AtomicEnd, Phase::Execute) => self.section = None,
-            (Op::Rmw { var, rf }, Phase::Execute) if drained => {
+            (Op::Rmw { var, rf }, Phase::Execute)
+                if drained || self.execution.is_unbuffered(var) =>
+            {
                 if self.memory[var] != rf {
                     return Err(format!(
                         "rmw `{}` would read from `{}`, not `{}`",

@@ -179,6 +179,14 @@ fn machine<'a>(prepared: &Prepared, program: &'a SequentialProgram) -> Machine<'
     machine
 }
 
+/// The machine RF-SMC runs `program` on: [`machine`] with the lock that
+/// orders atomic sections (`semantics::sections`).
+fn rf_machine<'a>(prepared: &Prepared, program: &'a SequentialProgram) -> Machine<'a> {
+    let mut machine = machine(prepared, program);
+    machine.enable_section_lock();
+    machine
+}
+
 /// Searches every execution of a prepared program: by RF-SMC, or by the
 /// explicit-state search where RF-SMC does not handle the program yet
 /// (the statistics say which search answered, and why). With
@@ -286,16 +294,20 @@ fn check_without(
     machine.found = found.to_vec();
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(NoAnswer::Declined)?;
+    let mut searching = rf_machine(prepared, program);
+    searching.found = found.to_vec();
     let budgeted = Limits {
         plain_order_budget: (!limits.robustness).then_some(PLAIN_ORDER_CLASSES),
         ..limits.clone()
     };
-    let answer = match reads_from(prepared, &machine, &budgeted) {
-        Err(RfNoAnswer::Fallback(why, _)) if why == rf::explore::PLAIN_ORDER_BUDGET => {
+    let answer = match reads_from(prepared, &searching, &budgeted) {
+        Err(RfNoAnswer::Fallback(why, _))
+            if why == rf::explore::PLAIN_ORDER_BUDGET || why == rf::explore::SECTION_BUDGET =>
+        {
             match explicit_within(prepared, &machine, limits)? {
                 Some(answer) => return Ok(with_fallback(answer, why)),
                 // too many states for the explicit search: RF-SMC after all
-                None => reads_from(prepared, &machine, limits),
+                None => reads_from(prepared, &searching, limits),
             }
         }
         answer => answer,
@@ -366,7 +378,7 @@ const RF_STACK: usize = 256 << 20;
 
 /// Runs RF-SMC alone on a prepared program.
 pub fn check_reads_from(prepared: &Prepared, limits: &Limits) -> Result<Answer, RfNoAnswer> {
-    let machine = machine(prepared, &prepared.sequential);
+    let machine = rf_machine(prepared, &prepared.sequential);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
     reads_from(prepared, &machine, limits)
@@ -379,7 +391,7 @@ pub fn final_memories(
     prepared: &Prepared,
     limits: &Limits,
 ) -> Result<(Answer, Vec<Vec<i64>>), RfNoAnswer> {
-    let machine = machine(prepared, &prepared.sequential);
+    let machine = rf_machine(prepared, &prepared.sequential);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
         .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
     let mut finals = Vec::new();
@@ -397,7 +409,7 @@ pub fn estimate_classes(
     budget: estimate::Budget,
     seed: u64,
 ) -> Option<search::ClassEstimate> {
-    let machine = machine(prepared, &prepared.sequential);
+    let machine = rf_machine(prepared, &prepared.sequential);
     decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth).ok()?;
     rf::probe::estimate_within(&machine, limits, budget, seed)
 }
@@ -515,6 +527,11 @@ fn stopped_answer(prepared: &Prepared, stopped: Stopped) -> NoAnswer {
         Stopped::Unsupported(unsupported) => unsupported_reason(prepared, unsupported),
         Stopped::TooManyStates(limit) => NoAnswer::Declined(Declined {
             reason: format!("the program has more than {limit} states"),
+        }),
+        Stopped::TooManyChoices(limit) => NoAnswer::Declined(Declined {
+            reason: format!(
+                "the program has more than {limit} schedules of nondeterministic values to explore"
+            ),
         }),
         Stopped::Cancelled => NoAnswer::Cancelled,
         Stopped::Timeout => NoAnswer::Timeout,

@@ -240,6 +240,8 @@ pub type PathStep = (Move, Vec<i64>);
 pub enum Stopped {
     Unsupported(Unsupported),
     TooManyStates(usize),
+    /// RF-SMC proposed more schedules for other values of choices.
+    TooManyChoices(usize),
     Cancelled,
     Timeout,
     /// The process's resident memory (`resident` bytes) went above the

@@ -329,6 +329,75 @@ fn plain_global_programs_agree_with_the_explicit_search() {
     }
 }
 
+/// Programs with atomic sections or a heap used while threads run
+/// (`tests/fixtures/smc/`, with `defines`, and fenced with
+/// `--fence-atomic-sections` or not): RF-SMC answers them itself, with
+/// the section lock (`smc::semantics::sections`) and the heap's order
+/// check (`smc::rf::heap`), and gives the explicit search's verdict under
+/// every model.
+#[test]
+fn atomic_section_and_heap_programs_agree_with_the_explicit_search() {
+    let cases: [(&str, &[&str]); 15] = [
+        ("atomic_sections", &[]),
+        ("atomic_store_buffering", &[]),
+        ("atomic_sections_wrapped", &[]),
+        ("atomic_sections_wrapped", &["BUG"]),
+        ("atomic_sections_beside", &[]),
+        ("atomic_sections_beside", &["BUG"]),
+        ("heap_double_free", &[]),
+        ("heap_invalid_free", &[]),
+        ("heap_use_after_free", &[]),
+        ("heap_malloc_race", &[]),
+        ("heap_malloc_race_safe", &[]),
+        ("heap_message_passing", &[]),
+        ("heap_out_of_blocks", &[]),
+        ("heap_free_handoff", &[]),
+        ("heap_free_handoff", &["BUG"]),
+    ];
+    for (name, defines) in cases {
+        for fenced in [false, true] {
+            for model in ["sc", "tso", "pso"] {
+                let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/fixtures/smc")
+                    .join(format!("{name}.c"));
+                let prepared = prepare_options(&path, defines, model, |options| {
+                    options.fence_atomic_sections = fenced;
+                    options.bounds.unwind = 2;
+                });
+                let label = format!("{name} {defines:?} fenced {fenced} under {model}");
+                let explicit = verdict(&smc::check_explicit(&prepared, &limits()));
+                assert!(explicit.is_some(), "{label}: the explicit search answers");
+                match smc::check_reads_from(&prepared, &limits()) {
+                    Ok(answer) => assert_eq!(verdict(&Ok(answer)), explicit, "{label}"),
+                    Err(RfNoAnswer::Fallback(why, detail)) => {
+                        panic!("{label}: falls back ({why}: {detail})")
+                    }
+                    Err(RfNoAnswer::Other(other)) => panic!("{label}: {other}"),
+                }
+            }
+        }
+    }
+}
+
+/// The program at `path` prepared under `model` with `defines` and the
+/// options `adjust` sets.
+fn prepare_options(
+    path: &Path,
+    defines: &[&str],
+    model: &str,
+    adjust: impl FnOnce(&mut lazysma::options::TranslateOptions),
+) -> smc::Prepared {
+    let mut options = lazysma::options::TranslateOptions {
+        sma: smc_rf::implementation(model),
+        defines: defines.iter().map(|define| define.to_string()).collect(),
+        ..lazysma::options::TranslateOptions::default()
+    };
+    adjust(&mut options);
+    let program = lazysma::frontend::load(path, &options)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    smc::prepare(&program, &options).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
 /// A fixture of `tests/fixtures/verify/` (or an example) prepared with
 /// `defines` and the loop bound its runs use.
 fn prepare_with(name: &str, defines: &[&str], model: &str) -> smc::Prepared {

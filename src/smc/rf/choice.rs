@@ -24,9 +24,9 @@
 //! own schedule set; those of a schedule's event into the set the schedule
 //! came from (the set being explored, which is still open).
 //!
-//! The schedules proposed for other values count against the limit of
-//! states (`--max-states`), as the explicit search's waiting states do:
-//! a move with three 8-bit choices has 256^3 combinations.
+//! The schedules proposed for other values have a limit (the explicit
+//! search's limit of states, whose waiting states they are like): a move
+//! with three 8-bit choices has 256^3 combinations.
 //!
 //! A move whose other values make it read another location (or none) is
 //! left to the explicit search ([`CHOSEN_READ`](super::run::CHOSEN_READ)).
@@ -66,7 +66,7 @@ impl Explorer<'_, '_> {
         };
         if total > self.limits.max_states {
             let most = self.limits.max_states;
-            return Err(RfStopped::Stopped(Stopped::TooManyStates(most)));
+            return Err(RfStopped::Stopped(Stopped::TooManyChoices(most)));
         }
         for position in event.forced..event.chosen.len() {
             for value in event.chosen[position].others() {

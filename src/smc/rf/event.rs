@@ -193,10 +193,14 @@ pub struct Visible {
     pub write_id: Option<u64>,
     pub read_value: Option<i64>,
     pub written: Option<i64>,
-    /// The move opened or closed an atomic section.
-    pub atomic: bool,
+    /// The move opened (`Some(true)`) or closed an atomic section.
+    pub atomic: Option<bool>,
     /// The move allocated or freed a heap block.
     pub heap: bool,
+    /// The first location of the block the move allocated, if it did.
+    pub allocated: Option<u32>,
+    /// The first location of the block the move freed, if it did.
+    pub freed: Option<u32>,
 }
 
 /// The visible part of a move from the records it appended.
@@ -207,8 +211,10 @@ pub fn visible(records: &[Record]) -> Visible {
         write_id: None,
         read_value: None,
         written: None,
-        atomic: false,
+        atomic: None,
         heap: false,
+        allocated: None,
+        freed: None,
     };
     for record in records {
         let location = u32::try_from(record.loc).unwrap_or(u32::MAX);
@@ -270,8 +276,16 @@ pub fn visible(records: &[Record]) -> Visible {
                     child: location as usize,
                 }
             }
-            RecordKind::AtomicBegin | RecordKind::AtomicEnd => seen.atomic = true,
-            RecordKind::Malloc | RecordKind::Free => seen.heap = true,
+            RecordKind::AtomicBegin => seen.atomic = Some(true),
+            RecordKind::AtomicEnd => seen.atomic = Some(false),
+            RecordKind::Malloc => {
+                seen.heap = true;
+                seen.allocated = Some(location);
+            }
+            RecordKind::Free => {
+                seen.heap = true;
+                seen.freed = Some(location);
+            }
             RecordKind::Flush => {}
         }
     }

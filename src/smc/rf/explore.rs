@@ -18,7 +18,7 @@
 
 use super::event::{Chosen, Event, Key, Source};
 use super::mutation::{Mutation, Trace};
-use super::oracle::{Verdict, witness};
+use super::oracle::{Verdict, witness, witness_ordered};
 use super::run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
 use super::split;
 use crate::options::MemoryModel;
@@ -120,6 +120,18 @@ pub(super) struct Explorer<'m, 'a> {
 pub const PLAIN_ORDER_BUDGET: &str =
     "a search this large with a plain global written while threads run";
 
+/// Why RF-SMC stops for [`Limits::plain_order_budget`] in a program with
+/// atomic sections: their lock orders every two sections (and accesses
+/// wrapped in one) even where they touch different locations, and the
+/// explicit search, whose stored states fold those orders, often answers
+/// in a fraction of RF-SMC's time.
+pub const SECTION_BUDGET: &str = "a search this large with atomic sections";
+
+/// The reads-from classes RF-SMC explores in a program with atomic
+/// sections before the explicit search answers first (when
+/// [`Limits::plain_order_budget`] asks for a budget at all).
+pub const SECTION_CLASSES: usize = 100;
+
 pub(super) type Call = Result<Option<RfFound>, RfStopped>;
 
 /// One schedule expanded: a violation, or its extension's events (in
@@ -130,6 +142,14 @@ pub(super) enum Expanded {
         extension: Vec<Key>,
         sets: HashMap<Key, usize>,
     },
+}
+
+/// A run of `machine` for a search within `limits` (its part of a split
+/// search).
+fn runner<'m, 'a>(machine: &'m Machine<'a>, limits: &Limits) -> Runner<'m, 'a> {
+    let mut runner = Runner::new(machine);
+    runner.split = limits.split;
+    runner
 }
 
 pub(super) fn diverged(what: String) -> RfStopped {
@@ -266,10 +286,17 @@ impl Explorer<'_, '_> {
         if let Some(limit) = self.limits.max_classes.filter(|&limit| classes > limit) {
             return stopped(Stopped::TooManyStates(limit));
         }
-        let budget = self.limits.plain_order_budget;
-        if let Some(budget) = budget.filter(|&budget| plain_ordered && classes > budget) {
+        let budget = self.limits.plain_order_budget.and_then(|budget| {
+            if plain_ordered {
+                Some((budget, PLAIN_ORDER_BUDGET))
+            } else {
+                let sections = self.machine.sections.is_some();
+                sections.then_some((budget.min(SECTION_CLASSES), SECTION_BUDGET))
+            }
+        });
+        if let Some((budget, why)) = budget.filter(|&(budget, _)| classes > budget) {
             return Err(RfStopped::Abort(Abort::Fallback(
-                PLAIN_ORDER_BUDGET,
+                why,
                 format!("more than {budget} reads-from classes"),
             )));
         }
@@ -394,8 +421,7 @@ impl Explorer<'_, '_> {
             // store beside it costs nothing measurable
             progress.set_classes(classes);
         }
-        let mut runner = Runner::new(self.machine);
-        runner.split = self.limits.split;
+        let mut runner = runner(self.machine, self.limits);
         if let Some(found) = self.replay(&mut runner, &schedule)? {
             return Ok(Expanded::Found(found));
         }
@@ -436,7 +462,10 @@ impl Explorer<'_, '_> {
         } else {
             self.statistics.complete_executions += 1;
             if let Some(finals) = self.finals.as_mut() {
-                finals.push(runner.state.memory.to_vec());
+                let mut memory = runner.state.memory.to_vec();
+                // the section lock's location is the machine's own
+                memory.truncate(self.machine.locations as usize);
+                finals.push(memory);
             }
         }
         // τ̃ = τ ∘ the extension's events; τ's values as the replay
@@ -455,6 +484,10 @@ impl Explorer<'_, '_> {
         if self.limits.robustness
             && let Some(found) = self.not_robust(&trace.events, &runner.path)?
         {
+            return Ok(Expanded::Found(found));
+        }
+        let races = std::mem::take(&mut runner.heap_races);
+        if let Some(found) = self.use_after_free(&trace.events, &races)? {
             return Ok(Expanded::Found(found));
         }
         let mut sets = schedule.sets;
@@ -496,7 +529,7 @@ impl Explorer<'_, '_> {
     /// no SC execution has its reads-from (the program is not robust).
     fn not_robust(&mut self, events: &[Event], path: &[PathStep]) -> Call {
         self.statistics.witness_checks += 1;
-        match witness(events, self.threads, MemoryModel::Sc) {
+        match witness(events, self.threads, MemoryModel::Sc, self.section_lock()) {
             Ok(Verdict::Realisable(_)) => Ok(None),
             Ok(Verdict::Unrealisable) => Ok(Some(RfFound::Violation {
                 violation: Violation {
@@ -509,6 +542,42 @@ impl Explorer<'_, '_> {
             })),
             Err(reason) => Err(RfStopped::Abort(Abort::Fallback(INTERNAL, reason))),
         }
+    }
+
+    /// A use after free in the class of `events`: for each access and
+    /// `free` of its block by another thread that happens-before does not
+    /// order (`races`, the `free` first, see `rf::heap`), an execution of
+    /// the class in which the `free` comes first, replayed to the
+    /// violation the machine finds at the access.
+    fn use_after_free(&mut self, events: &[Event], races: &[(Key, Key)]) -> Call {
+        for &order in races {
+            self.statistics.witness_checks += 1;
+            let model = self.machine.model;
+            let lock = self.section_lock();
+            let steps = match witness_ordered(events, self.threads, model, lock, &[order]) {
+                Ok(Verdict::Realisable(steps)) => steps,
+                Ok(Verdict::Unrealisable) => continue,
+                Err(reason) => return Err(RfStopped::Abort(Abort::Fallback(INTERNAL, reason))),
+            };
+            let schedule = Schedule {
+                events: events.to_vec(),
+                sets: HashMap::new(),
+                marked: HashSet::new(),
+                witness: steps,
+                mutated: Vec::new(),
+                set: None,
+            };
+            let mut runner = runner(self.machine, self.limits);
+            if let Some(found) = self.replay(&mut runner, &schedule)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The location of the machine's section lock, if it has one.
+    fn section_lock(&self) -> Option<u32> {
+        self.machine.sections.as_ref().map(|lock| lock.location)
     }
 
     /// The value a source gives at `location`.
@@ -701,7 +770,12 @@ impl Explorer<'_, '_> {
             return Ok(None);
         }
         self.statistics.witness_checks += 1;
-        let steps = match witness(&events, self.threads, self.machine.model) {
+        let steps = match witness(
+            &events,
+            self.threads,
+            self.machine.model,
+            self.section_lock(),
+        ) {
             Ok(Verdict::Realisable(steps)) => steps,
             Ok(Verdict::Unrealisable) => {
                 self.file(set, signature, None);

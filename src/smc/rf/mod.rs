@@ -5,11 +5,14 @@
 //! the recursion over schedules (`explore`), and the random probes of
 //! that recursion that estimate how many classes it will explore
 //! (`probe`); `--jobs` runs the recursion on worker threads (`parallel`)
-//! and `--split` keeps one part of its classes (`split`).
+//! and `--split` keeps one part of its classes (`split`); a move's
+//! nondeterministic values are choices of its event (`choice`); and the
+//! happens-before check of the accesses to heap blocks (`heap`).
 
 pub mod choice;
 pub mod event;
 pub mod explore;
+pub mod heap;
 pub mod mutation;
 pub mod oracle;
 pub mod parallel;

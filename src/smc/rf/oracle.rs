@@ -10,7 +10,13 @@
 //! held, and a move an assumption cut off after an atomic read are a fence
 //! and a read. A creation is an RMW on a variable of the child that the
 //! child's first event reads; a thread's end is an RMW on a variable of
-//! its own (it drains the buffers) that a join reads.
+//! its own (it drains the buffers) that a join reads. The section lock of
+//! RF-SMC's mode (`crate::smc::semantics::sections`) is a location no
+//! store buffers: its lock and unlock are RMWs that drain nothing, and a
+//! lock attempt that finds it held, or cut off after it, a read alone.
+//! An order asked of the oracle (event `a` before event `b`, for a use
+//! after free) is an RMW of a variable of its own that no store buffers
+//! after `a`, which `b` reads first.
 
 use super::event::{Access, Event, Key, Source};
 use super::run::WStep;
@@ -49,6 +55,10 @@ fn rf(access: Access, source: Option<Source>) -> RfSpec {
 
 /// Builds the specifications of one event.
 struct Encoder {
+    /// The section lock's location, if the machine has one.
+    section_lock: Option<u32>,
+    /// Orders asked for: each first event before the second.
+    orders: Vec<(Key, Key)>,
     threads: Vec<Vec<EventSpec>>,
     roles: Vec<(String, Key, Role)>,
     creators: HashMap<usize, Key>,
@@ -79,9 +89,19 @@ impl Encoder {
             has_main |= internal;
             self.push(key, aux("c"), op, role);
         }
+        for (number, &(_, later)) in self.orders.iter().enumerate() {
+            if later == key {
+                let op = OpSpec::Read {
+                    var: order_variable(number),
+                    rf: RfSpec::Event(order_id(number)),
+                };
+                self.threads[key.thread].push(EventSpec::new(format!("q{number}"), op));
+            }
+        }
+        let section_lock = self.section_lock;
         let fenced_read = |location: u32| {
             (
-                Some(OpSpec::Fence),
+                (Some(location) != section_lock).then_some(OpSpec::Fence),
                 OpSpec::Read {
                     var: variable(location),
                     rf: rf(event.access, event.source),
@@ -89,7 +109,18 @@ impl Encoder {
             )
         };
         let (before, main) = match (event.access, event.blocked) {
-            (Access::Internal, _) => (None, None),
+            // a thread's last move, which ends it (its end is the main
+            // step); else a heap operation in RF-SMC's mode, which needs
+            // no order the oracle keeps: a read of a variable no event
+            // writes
+            (Access::Internal, _) if event.finishes => (None, None),
+            (Access::Internal, _) => (
+                None,
+                Some(OpSpec::Read {
+                    var: format!("n{}.{}", key.thread, key.index),
+                    rf: RfSpec::Init,
+                }),
+            ),
             (Access::Read { location }, _) => (
                 None,
                 Some(OpSpec::Read {
@@ -174,8 +205,27 @@ impl Encoder {
         if !has_main {
             self.push(key, main_id(key), OpSpec::Fence, Role::Main);
         }
+        for (number, &(earlier, _)) in self.orders.iter().enumerate() {
+            if earlier == key {
+                let op = OpSpec::Rmw {
+                    var: order_variable(number),
+                    rf: RfSpec::Init,
+                };
+                self.threads[key.thread].push(EventSpec::new(order_id(number), op));
+            }
+        }
         Ok(())
     }
+}
+
+/// The variable of the order numbered `number`.
+fn order_variable(number: usize) -> String {
+    format!("o{number}")
+}
+
+/// The RMW that gives the order numbered `number`.
+fn order_id(number: usize) -> String {
+    format!("a{number}")
 }
 
 /// The outcome of the oracle.
@@ -186,7 +236,24 @@ pub enum Verdict {
 
 /// Decides whether the events (each read with its source) are realisable
 /// under `model`, and returns a witness as machine steps.
-pub fn witness(events: &[Event], threads: usize, model: MemoryModel) -> Result<Verdict, String> {
+pub fn witness(
+    events: &[Event],
+    threads: usize,
+    model: MemoryModel,
+    section_lock: Option<u32>,
+) -> Result<Verdict, String> {
+    witness_ordered(events, threads, model, section_lock, &[])
+}
+
+/// [`witness`] of an execution in which each first event of `orders`
+/// runs before the second.
+pub fn witness_ordered(
+    events: &[Event],
+    threads: usize,
+    model: MemoryModel,
+    section_lock: Option<u32>,
+    orders: &[(Key, Key)],
+) -> Result<Verdict, String> {
     let mut ordered: Vec<&Event> = events.iter().collect();
     ordered.sort_by_key(|event| event.key);
     let creators = events
@@ -197,6 +264,8 @@ pub fn witness(events: &[Event], threads: usize, model: MemoryModel) -> Result<V
         })
         .collect();
     let mut encoder = Encoder {
+        section_lock,
+        orders: orders.to_vec(),
         threads: vec![Vec::new(); threads],
         roles: Vec::new(),
         creators,
@@ -206,7 +275,13 @@ pub fn witness(events: &[Event], threads: usize, model: MemoryModel) -> Result<V
         encoder.event(event)?;
         accesses.insert(event.key, event.access);
     }
-    let execution = Execution::new(encoder.threads).map_err(|error| error.to_string())?;
+    let unbuffered: Vec<String> = section_lock
+        .map(variable)
+        .into_iter()
+        .chain((0..orders.len()).map(order_variable))
+        .collect();
+    let execution = Execution::with_unbuffered(encoder.threads, &unbuffered)
+        .map_err(|error| error.to_string())?;
     let mut roles: HashMap<usize, (Key, Role)> = HashMap::new();
     for (id, key, role) in encoder.roles {
         if let Some(index) = execution.find(&id) {

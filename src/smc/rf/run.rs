@@ -9,6 +9,7 @@
 //! it.
 
 use super::event::{Access, Chosen, Event, Key, Source, Visible, visible};
+use super::heap::{HEAP_ORDER, HeapOrder};
 use crate::options::MemoryModel;
 use crate::smc::interpreter::eval::{Choices, NotedChoices};
 use crate::smc::interpreter::value::Value;
@@ -16,7 +17,7 @@ use crate::smc::search::PathStep;
 use crate::smc::semantics::machine::{
     Machine, Move, Outcome, State, Status, Unsupported, Violation,
 };
-use crate::smc::semantics::memory::flush;
+use crate::smc::semantics::memory::{flush, memory_id};
 use crate::smc::semantics::plain::PlainPart;
 use std::collections::HashMap;
 
@@ -33,6 +34,17 @@ pub enum Abort {
 /// Why RF-SMC stops at a write to a plain global that another thread may
 /// read before or after it ([`Runner::check_plain`]).
 pub const PLAIN_SHARED: &str = "a plain global shared by running threads";
+
+/// Why RF-SMC stops at an access outside atomic sections to a location
+/// that a section of a thread running beside it may touch
+/// ([`Runner::check_sections`]).
+pub const SECTION_SHARED: &str =
+    "a location accessed outside atomic sections while a section that touches it may run";
+
+/// Why RF-SMC stops at an execution that ends with the section lock held
+/// by a thread that waits inside its section, or that ended inside it
+/// ([`Runner::check_section_end`]).
+pub const SECTION_WAIT: &str = "a wait inside an atomic section";
 
 /// The fallback reason of what should not happen (a defect of RF-SMC).
 pub const INTERNAL: &str = "an internal inconsistency of RF-SMC";
@@ -101,6 +113,9 @@ pub struct Runner<'m, 'a> {
     /// Of those, the threads stopped by the failed iteration of an await
     /// loop (not by a bound).
     spinning: Vec<bool>,
+    /// Of those, the threads an assumption or a bound cut off (not
+    /// waiting for a lock).
+    cut_off: Vec<bool>,
     last: Vec<Option<Key>>,
     /// The machine path, for the replay that records a violation.
     pub path: Vec<PathStep>,
@@ -122,6 +137,13 @@ pub struct Runner<'m, 'a> {
     /// Whether a thread stopped at a read that puts the execution in
     /// another part.
     pub left_part: bool,
+    /// In a program with a heap, the happens-before order of the events
+    /// and the heap operations (`super::heap`).
+    heap: Option<HeapOrder>,
+    /// After [`Runner::extend`]: the accesses to a heap block that
+    /// happens-before does not order with the block's `free` by another
+    /// thread, each after that `free`.
+    pub heap_races: Vec<(Key, Key)>,
 }
 
 impl<'m, 'a> Runner<'m, 'a> {
@@ -137,6 +159,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             next: vec![0; threads],
             stopped: vec![false; threads],
             spinning: vec![false; threads],
+            cut_off: vec![false; threads],
             last: vec![None; threads],
             path: Vec::new(),
             events: Vec::new(),
@@ -146,6 +169,12 @@ impl<'m, 'a> Runner<'m, 'a> {
             plain_ordered: false,
             split: None,
             left_part: false,
+            heap: machine
+                .sections
+                .as_ref()
+                .is_some_and(|lock| lock.heap)
+                .then(|| HeapOrder::new(threads)),
+            heap_races: Vec::new(),
         }
     }
 
@@ -194,9 +223,11 @@ impl<'m, 'a> Runner<'m, 'a> {
                 self.spinning[slot] = self.machine.codes[slot].restarts.contains_key(&pc);
                 self.state = before;
                 self.stopped[slot] = true;
+                self.cut_off[slot] = true;
                 if !reads(seen.access) && chosen.is_empty() {
                     return Ok(Ran::Stopped);
                 }
+                self.check_sections(&self.state, slot, seen.access)?;
                 let mut event = self.event(key, &seen, &self.state)?;
                 cut_off(&mut event);
                 event.chosen = chosen;
@@ -206,6 +237,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             }
             Outcome::Next(()) => {
                 self.check_plain(&before, slot)?;
+                self.check_sections(&before, slot, seen.access)?;
                 let mut event = self.event(key, &seen, &before)?;
                 event.chosen = chosen;
                 event.forced = forced;
@@ -228,6 +260,13 @@ impl<'m, 'a> Runner<'m, 'a> {
                 let alternatives = event.is_mutable_read() || !event.chosen.is_empty();
                 let snapshot = alternatives.then_some(before);
                 self.commit(event.clone(), snapshot);
+                if let Some(heap) = self.heap.as_mut() {
+                    for (block, allocated) in [(seen.allocated, true), (seen.freed, false)] {
+                        if let Some(block) = block {
+                            heap.heap_operation(key, block, allocated);
+                        }
+                    }
+                }
                 Ok(Ran::Event(event))
             }
         }
@@ -239,6 +278,9 @@ impl<'m, 'a> Runner<'m, 'a> {
         self.last[key.thread] = Some(key);
         if let Some(snapshot) = snapshot {
             self.snapshots.insert(key, snapshot);
+        }
+        if let Some(heap) = self.heap.as_mut() {
+            heap.note(&event);
         }
         self.events.push(event);
     }
@@ -392,6 +434,67 @@ impl<'m, 'a> Runner<'m, 'a> {
         }
     }
 
+    /// Whether an access of `slot`'s move from `before` outside its atomic
+    /// sections is ordered with every section that may touch its
+    /// locations. The section lock orders the sections among themselves
+    /// (`crate::smc::semantics::sections`), not with the accesses outside
+    /// them: an access to a location that a section of another thread may
+    /// touch is accepted only when that thread is ordered with it by
+    /// happens-before whatever the interleaving (it finished and `slot`
+    /// joined it, or it is created after the access, see
+    /// [`Runner::ordered`]), so that it never falls inside that section.
+    /// Every other access touches locations no section running beside it
+    /// touches, and commutes with the section's events.
+    fn check_sections(&self, before: &State, slot: usize, access: Access) -> Result<(), Abort> {
+        let Some(lock) = &self.machine.sections else {
+            return Ok(());
+        };
+        if before.atomic == Some(slot) {
+            return Ok(());
+        }
+        let locations = [access.read_location(), access.write_location()];
+        for location in locations.into_iter().flatten() {
+            if location == lock.location {
+                continue;
+            }
+            let unordered = (0..before.threads.len()).find(|&other| {
+                other != slot
+                    && lock.may_touch(other, location)
+                    && !self.ordered(before, slot, other)
+            });
+            if let Some(other) = unordered {
+                return Err(Abort::Fallback(
+                    SECTION_SHARED,
+                    format!("location {location} by thread {slot}, beside thread {other}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a run that ends with the section lock held ends so only
+    /// because its holder was cut off inside its section (an assumption
+    /// or a bound there: no execution goes on after it, and the threads
+    /// that wait for the lock are no deadlock, see
+    /// `crate::smc::semantics::deadlock`). A holder that waits there
+    /// (a lock, a join) or that ended inside its section falls back.
+    fn check_section_end(&self) -> Result<(), Abort> {
+        if !self.machine.section_lock_held(&self.state) {
+            return Ok(());
+        }
+        match self.state.atomic {
+            Some(holder) if self.cut_off[holder] => Ok(()),
+            Some(holder) => Err(Abort::Fallback(
+                SECTION_WAIT,
+                format!("thread {holder} waits inside its section"),
+            )),
+            None => Err(Abort::Fallback(
+                SECTION_WAIT,
+                "a thread ended inside its section".into(),
+            )),
+        }
+    }
+
     /// Notes the happens-before order a creation or a join of `slot`'s
     /// move gives: a child knows what its creator knows; a join knows the
     /// joined thread finished, and what it knew.
@@ -500,6 +603,12 @@ impl<'m, 'a> Runner<'m, 'a> {
                 }
             }
             break;
+        }
+        self.check_section_end()?;
+        if let Some(heap) = &self.heap {
+            self.heap_races = heap
+                .check(self.machine, &self.events)
+                .map_err(|detail| Abort::Fallback(HEAP_ORDER, detail))?;
         }
         for slot in 0..threads {
             if !self.alive(slot) {
@@ -619,6 +728,10 @@ fn run_on(
     slot: usize,
     choices: &mut Scripted,
 ) -> Result<(Outcome<()>, Visible), Abort> {
+    let lock_before = machine
+        .sections
+        .as_ref()
+        .map(|lock| state.memory.at(lock.location));
     let outcome = machine
         .apply_in_place(state, Move::Run(slot), choices)
         .map_err(Abort::Unsupported)?;
@@ -627,17 +740,52 @@ fn run_on(
         .as_mut()
         .map(|recording| std::mem::take(&mut recording.records))
         .unwrap_or_default();
-    let seen = visible(&records);
-    if seen.atomic {
-        return Err(Abort::Fallback("an atomic section", String::new()));
+    let mut seen = visible(&records);
+    if seen.atomic.is_some() || lock_before.is_some() {
+        section_event(machine, state, lock_before, &mut seen)?;
     }
-    if seen.heap && !alone(state, slot) {
+    let heap_ordered = machine.sections.as_ref().is_some_and(|lock| lock.heap);
+    if seen.heap && !heap_ordered && !alone(state, slot) {
         return Err(Abort::Fallback(
             "the heap (malloc, free) while other threads run",
             String::new(),
         ));
     }
     Ok((outcome, seen))
+}
+
+/// The event of a move that begins or ends an atomic section in RF-SMC's
+/// mode (a user's section, or one wrapped around an access, which records
+/// nothing): a lock or an unlock of the section lock
+/// (`crate::smc::semantics::sections`), whose memory held `lock_before`
+/// before the move. Without the section lock the explicit search answers;
+/// an end that closes no section (which does nothing) falls back too.
+fn section_event(
+    machine: &Machine,
+    state: &State,
+    lock_before: Option<i64>,
+    seen: &mut Visible,
+) -> Result<(), Abort> {
+    let (Some(lock), Some(before)) = (&machine.sections, lock_before) else {
+        return Err(Abort::Fallback("an atomic section", String::new()));
+    };
+    let location = lock.location;
+    let after = state.memory.at(location);
+    seen.access = match (before, after) {
+        (0, 1) => Access::Lock { location },
+        (1, 0) => Access::Unlock { location },
+        _ if seen.atomic.is_none() => return Ok(()),
+        _ => {
+            return Err(Abort::Fallback(
+                "an atomic section",
+                "an end that closes no section".into(),
+            ));
+        }
+    };
+    seen.write_id = Some(memory_id(state, location));
+    seen.written = Some(after);
+    seen.read_value = (after == 1).then_some(0);
+    Ok(())
 }
 
 /// Whether thread `slot` is the only one that may still act: every other

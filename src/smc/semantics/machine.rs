@@ -11,6 +11,7 @@ use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
 use super::plain::PlainUses;
+use super::sections::SectionLock;
 pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
 use crate::ir::{Expr, FenceKind, OriginId};
 use crate::options::MemoryModel;
@@ -93,6 +94,10 @@ pub struct Machine<'a> {
     /// them cuts the execution off, as the printed program's assumption
     /// after the check does.
     pub found: Vec<(usize, String)>,
+    /// In RF-SMC's mode, the lock that orders the atomic sections
+    /// (`super::sections`); the explicit search keeps their scheduling
+    /// atomicity instead.
+    pub sections: Option<SectionLock>,
 }
 
 /// How the heap bounds cut executions off at one allocation.
@@ -154,7 +159,60 @@ impl<'a> Machine<'a> {
             loop_cut_offs: Default::default(),
             allocation_cut_offs: Default::default(),
             found: Vec::new(),
+            sections: None,
         }
+    }
+
+    /// RF-SMC's mode for a program with atomic sections or a heap: a
+    /// section's begin and end become moves that take and release the
+    /// section lock (`super::sections`), on a location past the program's
+    /// memory.
+    /// In a program that allocates or frees while threads run, each
+    /// allocation and `free` outside a section gets a section of its own.
+    pub fn enable_section_lock(&mut self) {
+        let sections = self.codes.iter().any(|code| {
+            code.instrs
+                .iter()
+                .any(|instr| matches!(instr, Instr::Do(SeqStmt::AtomicBegin { .. })))
+        });
+        let heap = self.heap_beside_threads();
+        if sections || heap {
+            let mut lock = SectionLock::of(self.program, &self.codes, self.locations);
+            lock.heap = heap;
+            lock.wrap(self.program, &mut self.codes);
+            self.plain = PlainUses::of(&self.codes);
+            self.sections = Some(lock);
+        }
+    }
+
+    /// Whether a heap operation may run while other threads run: some
+    /// thread but main allocates or frees, or main does after its first
+    /// creation (or where its code jumps back). Otherwise main allocates
+    /// and frees alone, before any other thread exists, which creations
+    /// order with every other thread's moves (`rf::run`).
+    fn heap_beside_threads(&self) -> bool {
+        let heap = |instr: &Instr| {
+            matches!(
+                instr,
+                Instr::Do(SeqStmt::Malloc { .. } | SeqStmt::Free { .. })
+            )
+        };
+        let Some((main, others)) = self.codes.split_first() else {
+            return false;
+        };
+        if others.iter().any(|code| code.instrs.iter().any(heap)) {
+            return true;
+        }
+        let first_creation = main
+            .instrs
+            .iter()
+            .position(|instr| matches!(instr, Instr::Do(SeqStmt::Create { .. })));
+        let jumps_back = main.instrs.iter().enumerate().any(|(at, instr)| {
+            matches!(instr, Instr::Jump(target) | Instr::BranchUnless { target, .. } if *target <= at)
+        });
+        let after_creation =
+            first_creation.is_some_and(|first| main.instrs[first..].iter().any(heap));
+        after_creation || jumps_back && main.instrs.iter().any(heap)
     }
 
     /// Whether thread `slot`'s property `description` is among those
@@ -186,7 +244,11 @@ impl<'a> Machine<'a> {
                     .collect(),
             })
             .collect::<Vec<_>>();
-        let memory = Cells::new(&self.program.memory.initial_values, self.locations as usize);
+        let own = usize::from(self.sections.is_some());
+        let memory = Cells::new(
+            &self.program.memory.initial_values,
+            self.locations as usize + own,
+        );
         let count = threads.len();
         State {
             threads,
@@ -314,8 +376,12 @@ impl<'a> Machine<'a> {
             }
         }
         let pc = state.threads[slot].pc;
-        let Some(Instr::Do(SeqStmt::Lock { address, stmt })) = self.codes[slot].instrs.get(pc)
-        else {
+        let instr = self.codes[slot].instrs.get(pc);
+        if let (Some(Instr::Do(SeqStmt::AtomicBegin { .. })), Some(lock)) = (instr, &self.sections)
+        {
+            return (state.memory.at(lock.location) != 0).then_some(lock.location);
+        }
+        let Some(Instr::Do(SeqStmt::Lock { address, stmt })) = instr else {
             return None;
         };
         match self.location(&mut state, slot, address, *stmt, choices) {
@@ -351,7 +417,7 @@ impl<'a> Machine<'a> {
             && !self.codes[slot]
                 .instrs
                 .get(thread.pc)
-                .is_some_and(Instr::is_visible)
+                .is_some_and(|instr| self.is_visible(instr))
     }
 
     fn run_thread(
@@ -407,7 +473,7 @@ impl<'a> Machine<'a> {
             let Some(instr) = code.instrs.get(pc) else {
                 return Err(self.unsupported(slot, pc, "a jump to an unknown label".into()));
             };
-            if instr.is_visible() {
+            if self.is_visible(instr) {
                 return Ok(Outcome::Next(()));
             }
             let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
@@ -778,6 +844,32 @@ impl<'a> Machine<'a> {
                 );
                 state.threads[*child].status = Status::Created;
             }
+            // RF-SMC's mode only (`super::sections`)
+            SeqStmt::Malloc {
+                target,
+                size,
+                zeroed,
+                stmt,
+            } => match self.malloc(state, slot, target, size, *zeroed, *stmt, choices)? {
+                Outcome::Next(()) => {}
+                other => return Ok(other),
+            },
+            SeqStmt::Free { address, stmt } => {
+                match self.free(state, slot, address, *stmt, choices)? {
+                    Outcome::Next(()) => {}
+                    other => return Ok(other),
+                }
+            }
+            SeqStmt::AtomicBegin { stmt } => {
+                match self.section_boundary(state, slot, true, *stmt) {
+                    Outcome::Next(()) => {}
+                    other => return Ok(other),
+                }
+            }
+            SeqStmt::AtomicEnd { stmt } => match self.section_boundary(state, slot, false, *stmt) {
+                Outcome::Next(()) => {}
+                other => return Ok(other),
+            },
             SeqStmt::Join { handle, stmt } => {
                 let joined = self.eval(state, slot, handle, choices).map_err(fail)?;
                 let joined = CType {
@@ -884,5 +976,77 @@ impl<T> Outcome<T> {
             Outcome::CutOff => Outcome::CutOff,
             Outcome::Violated(violation) => Outcome::Violated(violation),
         }
+    }
+}
+
+/// The moves of RF-SMC's mode at sections (`super::sections`).
+impl Machine<'_> {
+    /// Whether `instr` ends a move before it: a visible statement, and in
+    /// RF-SMC's mode a section's begin or end too, and an allocation or a
+    /// `free` (a move of its own, inside the section that orders it, whose
+    /// outcome depends on the allocator's state, which the lock's order
+    /// fixes, and on no value it reads).
+    pub fn is_visible(&self, instr: &Instr) -> bool {
+        let Some(lock) = &self.sections else {
+            return instr.is_visible();
+        };
+        match instr {
+            Instr::Do(SeqStmt::AtomicBegin { .. } | SeqStmt::AtomicEnd { .. }) => true,
+            Instr::Do(SeqStmt::Malloc { .. } | SeqStmt::Free { .. }) => lock.heap,
+            _ => instr.is_visible(),
+        }
+    }
+
+    /// A section's begin (`begin`) or end as a move of RF-SMC's mode: the
+    /// begin takes the section lock (it cannot happen while another
+    /// thread holds it), the end releases it; an end that closes nothing
+    /// does nothing. Neither drains the thread's buffers.
+    pub(super) fn section_boundary(
+        &self,
+        state: &mut State,
+        slot: usize,
+        begin: bool,
+        stmt: OriginId,
+    ) -> Outcome<()> {
+        let Some(lock) = &self.sections else {
+            return Outcome::Next(());
+        };
+        let location = lock.location;
+        let pc = state.threads[slot].pc;
+        // a wrapped access's section is the machine's own: no record
+        let kind = |kind| {
+            (!lock
+                .wrapped
+                .get(slot)
+                .is_some_and(|wrapped| wrapped.contains(&pc)))
+            .then_some(kind)
+        };
+        if begin {
+            if state.memory.at(location) != 0 {
+                return Outcome::Disabled;
+            }
+            state.atomic = Some(slot);
+            store_in_memory(state, location, 1);
+            if let Some(kind) = kind(RecordKind::AtomicBegin) {
+                record(state, kind, slot, 0, 0, 0, 0, stmt);
+            }
+        } else {
+            if state.atomic == Some(slot) {
+                state.atomic = None;
+                store_in_memory(state, location, 0);
+            }
+            if let Some(kind) = kind(RecordKind::AtomicEnd) {
+                record(state, kind, slot, 0, 0, 0, 0, stmt);
+            }
+        }
+        Outcome::Next(())
+    }
+
+    /// Whether some thread holds the section lock in `state` (the
+    /// holder is [`State::atomic`], none when it ended inside its section).
+    pub fn section_lock_held(&self, state: &State) -> bool {
+        self.sections
+            .as_ref()
+            .is_some_and(|lock| state.memory.at(lock.location) != 0)
     }
 }

@@ -4,7 +4,8 @@
 //! its way: the heap (`heap`), a guessed compare-and-swap (`guess`), and
 //! the end of a state in which every thread waits (`deadlock`); and which
 //! thread reads, writes and creates what of the plain globals, read once
-//! off the code (`plain`).
+//! off the code (`plain`); and for RF-SMC, the lock that orders the atomic
+//! sections (`sections`).
 
 pub mod cells;
 pub mod deadlock;
@@ -13,4 +14,5 @@ pub mod heap;
 pub mod machine;
 pub mod memory;
 pub mod plain;
+pub mod sections;
 pub mod state;
