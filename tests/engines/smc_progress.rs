@@ -47,8 +47,23 @@ fn json_gives_the_rate_and_the_class_estimate_of_rf_smc() {
 
 #[test]
 fn the_explicit_search_gives_its_rate_and_no_class_estimate() {
-    let file = repository().join("tests/fixtures/smc/heap_message_passing.c");
-    let report = native_report(&file, "--tso");
+    // a choice that decides which mutex a move locks: the explicit search
+    let file = repository().join("tests/fixtures/verify/deadlock_chosen_order.c");
+    let (_, stdout, stderr) = verify(
+        &file,
+        &[
+            "--tso",
+            "-D",
+            "CHOOSE=__VERIFIER_nondet_bool()",
+            "--no-deadlock-check",
+            "--engine",
+            "smc",
+            "--format",
+            "json",
+        ],
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stdout}{stderr}"));
     let statistics = &report["native"]["statistics"];
     assert_eq!(statistics["search"], "explicit", "{statistics}");
     assert!(statistics["estimate"].is_null(), "{statistics}");

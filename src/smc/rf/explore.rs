@@ -130,7 +130,7 @@ pub const SECTION_BUDGET: &str = "a search this large with atomic sections";
 /// The reads-from classes RF-SMC explores in a program with atomic
 /// sections before the explicit search answers first (when
 /// [`Limits::plain_order_budget`] asks for a budget at all).
-pub const SECTION_CLASSES: usize = 100;
+pub const SECTION_CLASSES: usize = 20;
 
 pub(super) type Call = Result<Option<RfFound>, RfStopped>;
 

@@ -110,10 +110,11 @@ impl Encoder {
         };
         let (before, main) = match (event.access, event.blocked) {
             // a thread's last move, which ends it (its end is the main
-            // step); else a heap operation in RF-SMC's mode, which needs
-            // no order the oracle keeps: a read of a variable no event
-            // writes
-            (Access::Internal, _) if event.finishes => (None, None),
+            // step), or its first, whose creation's read is the main step;
+            // else a heap operation in RF-SMC's mode or a move of choices
+            // alone, which need no order the oracle keeps: a read of a
+            // variable no event writes
+            (Access::Internal, _) if event.finishes || has_main => (None, None),
             (Access::Internal, _) => (
                 None,
                 Some(OpSpec::Read {
