@@ -112,6 +112,8 @@ mod tests {
             written: None,
             blocked: false,
             finishes: false,
+            chosen: Vec::new(),
+            forced: 0,
         }
     }
 
