@@ -5,7 +5,7 @@
 //! checked on the examples and the litmus sample of `smc_engine` under
 //! SC, TSO and PSO; the full tier (`LAZYSMA_FULL=1`) adds every program
 //! of the benchmark corpus the native engine decides within its time
-//! limit. The CBMC path's split (by the first round's context switches)
+//! limit, and compares the whole search on two workers (`--jobs 2`) too. The CBMC path's split (by the first round's context switches)
 //! is checked on the examples: merged, the verdict is the whole run's.
 
 use crate::support;
@@ -89,9 +89,18 @@ fn check_native(case: &Case) -> Option<u64> {
     if code != 0 && code != 10 {
         return None;
     }
+    let name = format!("{} --{}", case.file.display(), case.model);
+    if support::full_tier() {
+        // two workers: the same verdict, and the same classes when safe
+        let (two_code, two) = report(case, &["--engine", "smc", "--jobs", "2"]);
+        assert_eq!(two_code, code, "{name}: --jobs 2");
+        if code == 0 {
+            let classes = |report: &Value| statistic(report, "reads_from_classes");
+            assert_eq!(classes(&two), classes(&whole), "{name}: --jobs 2");
+        }
+    }
     let directory = tempfile::tempdir().expect("a temporary directory");
     let (reports, merged) = parts(case, "smc", directory.path());
-    let name = format!("{} --{}", case.file.display(), case.model);
     assert_eq!(merged, code, "{name}: merged exit code");
     if code == 0 && whole["native"]["statistics"]["search"] == "rf-smc" {
         for counted in SUMMED {
