@@ -92,7 +92,7 @@ impl Outcome {
 
 /// Whether a verdict's name is a violation (confirmed or not, or an
 /// unwinding bound reached, which `verify` also ends with exit 10).
-fn is_violation(verdict: &str) -> bool {
+pub(super) fn is_violation(verdict: &str) -> bool {
     matches!(
         verdict,
         "violation" | "unchecked-violation" | "unwinding-bound"

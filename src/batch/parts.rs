@@ -212,9 +212,9 @@ fn verdict_of(parts: &[JobResult]) -> Result<usize, Refusal> {
     Ok(0)
 }
 
-/// Whether a part found a violation (`verify` exits 10 for one).
+/// Whether a part found a violation.
 fn is_violation(result: &JobResult) -> bool {
-    result.exit_code == exit::VIOLATION
+    job::is_violation(&result.verdict)
 }
 
 /// What must be equal in every part of one split: the engine that
