@@ -32,17 +32,6 @@ impl BitSet {
         new
     }
 
-    /// Adds every element of `other`; returns whether anything was new.
-    pub(crate) fn union_with(&mut self, other: &BitSet) -> bool {
-        let mut changed = false;
-        for (word, &add) in self.words.iter_mut().zip(&other.words) {
-            let next = *word | add;
-            changed |= next != *word;
-            *word = next;
-        }
-        changed
-    }
-
     pub(crate) fn is_subset(&self, other: &BitSet) -> bool {
         self.words
             .iter()

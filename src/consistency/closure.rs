@@ -10,21 +10,36 @@ use super::state::{Instance, Kind, Node, Src};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Cycle;
 
-/// A strict partial order with its transitive closure kept up to date.
+/// A strict partial order with its transitive closure kept up to date:
+/// a square matrix of bits, row `u` holding every node strictly after `u`,
+/// in one allocation (the closure runs thousands of times a second inside
+/// the native engine's oracle).
 struct Order {
-    /// `succ[u]`: every node strictly after `u`.
-    succ: Vec<BitSet>,
+    nodes: usize,
+    /// Words per row.
+    width: usize,
+    rows: Vec<u64>,
+    /// The row being added, reused between additions.
+    scratch: Vec<u64>,
 }
 
 impl Order {
     fn new(nodes: usize) -> Self {
+        let width = nodes.div_ceil(64);
         Order {
-            succ: vec![BitSet::new(nodes); nodes],
+            nodes,
+            width,
+            rows: vec![0; nodes * width],
+            scratch: vec![0; width],
         }
     }
 
+    fn row(&self, u: Node) -> &[u64] {
+        &self.rows[u * self.width..(u + 1) * self.width]
+    }
+
     fn before(&self, a: Node, b: Node) -> bool {
-        self.succ[a].contains(b)
+        self.row(a)[b / 64] & (1 << (b % 64)) != 0
     }
 
     /// Adds `a < b`; returns whether the order changed.
@@ -35,22 +50,46 @@ impl Order {
         if self.before(a, b) {
             return Ok(false);
         }
-        let mut after = self.succ[b].clone();
-        after.insert(b);
-        for u in 0..self.succ.len() {
-            if u == a || self.succ[u].contains(a) {
-                self.succ[u].union_with(&after);
+        let width = self.width;
+        self.scratch
+            .copy_from_slice(&self.rows[b * width..(b + 1) * width]);
+        self.scratch[b / 64] |= 1 << (b % 64);
+        let (word, bit) = (a / 64, 1u64 << (a % 64));
+        for u in 0..self.nodes {
+            let row = &mut self.rows[u * width..(u + 1) * width];
+            if u == a || row[word] & bit != 0 {
+                for (mine, &add) in row.iter_mut().zip(&self.scratch) {
+                    *mine |= add;
+                }
             }
         }
         Ok(true)
     }
 
+    /// Orders `chain` totally, in its order: each node before every later
+    /// one. Its nodes must be unordered so far with every node (the
+    /// program order of each thread, set first), so that no other row
+    /// changes.
+    fn chain(&mut self, chain: &[Node]) {
+        for (position, &u) in chain.iter().enumerate() {
+            let start = u * self.width;
+            for &v in &chain[position + 1..] {
+                self.rows[start + v / 64] |= 1 << (v % 64);
+            }
+        }
+    }
+
     /// `pred[v]`: every node strictly before `v`.
     fn predecessors(&self) -> Vec<BitSet> {
-        let mut pred = vec![BitSet::new(self.succ.len()); self.succ.len()];
-        for (u, after) in self.succ.iter().enumerate() {
-            for v in after.iter() {
-                pred[v].insert(u);
+        let mut pred = vec![BitSet::new(self.nodes); self.nodes];
+        for u in 0..self.nodes {
+            for (index, &word) in self.row(u).iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let v = index * 64 + word.trailing_zeros() as usize;
+                    pred[v].insert(u);
+                    word &= word - 1;
+                }
             }
         }
         pred
@@ -98,10 +137,11 @@ fn memory_of(instance: &Instance, src: Src) -> Option<Node> {
 
 /// PO|X with the TSO/PSO conditions of sec. 2.2 (and SC's immediate flushes).
 fn add_program_order(instance: &Instance, order: &mut Order) -> Result<(), Cycle> {
+    // each node is in one thread's list, so the chains touch disjoint rows
     for list in &instance.threads {
-        for pair in list.windows(2) {
-            order.add(pair[0], pair[1])?;
-        }
+        order.chain(list);
+    }
+    for list in &instance.threads {
         let mut last_any: Option<Node> = None;
         let mut last_per_var: Vec<Option<Node>> = vec![None; instance.vars];
         // PSO: the memory phases of the writes before the latest

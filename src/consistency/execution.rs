@@ -1,6 +1,7 @@
 //! Executions: threads of events in program order with a reads-from map,
 //! built from unresolved specifications and validated once.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -105,7 +106,9 @@ impl Op {
 /// One event of an execution.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
-    /// The user's name of the event (unique).
+    /// The user's name of the event (unique), or empty for an event of an
+    /// execution built from operations ([`Execution::from_operations`]),
+    /// which [`Execution::name`] names by its thread and position.
     pub id: String,
     pub thread: ThreadId,
     /// Position in its thread's program order.
@@ -180,6 +183,10 @@ pub enum ExecutionError {
     WriteUnbuffered { event: String, var: String },
     #[error("too many events ({0})")]
     TooLarge(usize),
+    #[error("event `{event}` reads from event number {rf}, which does not exist")]
+    UnknownSource { event: String, rf: EventId },
+    #[error("event `{event}` names variable or mutex number {index}, which does not exist")]
+    UnknownIndex { event: String, index: usize },
 }
 
 /// The largest number of events accepted (keeps every index in `u32`).
@@ -262,6 +269,129 @@ impl Execution {
         Ok(execution)
     }
 
+    /// An execution of operations already resolved, for a client that
+    /// numbers its own events, variables and mutexes (the native engine's
+    /// oracle, which asks thousands of small questions a second): thread
+    /// `t`'s operations in program order, whose sources are positions in
+    /// the threads laid out in order, of `variables` and `mutexes` named
+    /// (the names serve messages), with the variables no store buffers
+    /// (see [`Execution::with_unbuffered`]). Its events have no user
+    /// names; [`Execution::name`] names them. Validated as `new` does.
+    pub fn from_operations(
+        threads: Vec<Vec<Op>>,
+        variables: Vec<String>,
+        mutexes: Vec<String>,
+        unbuffered: Vec<bool>,
+    ) -> Result<Execution, ExecutionError> {
+        let total: usize = threads.iter().map(Vec::len).sum();
+        if total > MAX_EVENTS {
+            return Err(ExecutionError::TooLarge(total));
+        }
+        let mut execution = Execution {
+            events: Vec::with_capacity(total),
+            threads: Vec::with_capacity(threads.len()),
+            variables,
+            mutexes,
+            by_id: HashMap::new(),
+            unbuffered,
+        };
+        for (thread, operations) in threads.into_iter().enumerate() {
+            let mut ids = Vec::with_capacity(operations.len());
+            for (index, op) in operations.into_iter().enumerate() {
+                ids.push(execution.events.len());
+                execution.events.push(Event {
+                    id: String::new(),
+                    thread,
+                    index,
+                    op,
+                    value: None,
+                });
+            }
+            execution.threads.push(ids);
+        }
+        execution
+            .unbuffered
+            .resize(execution.variables.len(), false);
+        execution.check_indices()?;
+        execution.check_sources()?;
+        execution.check_unbuffered()?;
+        execution.check_lock_discipline()?;
+        execution.check_atomic_sections()?;
+        Ok(execution)
+    }
+
+    /// The name of `event`: its user id, or `thread.position` for an event
+    /// built from operations.
+    pub fn name(&self, event: EventId) -> Cow<'_, str> {
+        let event = &self.events[event];
+        if event.id.is_empty() {
+            Cow::Owned(format!("{}.{}", event.thread, event.index))
+        } else {
+            Cow::Borrowed(&event.id)
+        }
+    }
+
+    /// Every variable and mutex an operation names exists.
+    fn check_indices(&self) -> Result<(), ExecutionError> {
+        for (id, event) in self.events.iter().enumerate() {
+            let (index, count) = match event.op {
+                Op::Write { var } | Op::Read { var, .. } | Op::Rmw { var, .. } => {
+                    (var, self.variables.len())
+                }
+                Op::Lock { mutex } | Op::Unlock { mutex } | Op::LockBusy { mutex } => {
+                    (mutex, self.mutexes.len())
+                }
+                _ => continue,
+            };
+            if index >= count {
+                return Err(ExecutionError::UnknownIndex {
+                    event: self.name(id).into_owned(),
+                    index,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every source is another event that writes the variable read, as the
+    /// resolution of names checks for [`Execution::new`].
+    fn check_sources(&self) -> Result<(), ExecutionError> {
+        for (id, event) in self.events.iter().enumerate() {
+            let (Some(var), Some(Source::Event(source))) = (event.op.var(), event.op.rf()) else {
+                continue;
+            };
+            let name = || self.name(id).into_owned();
+            let Some(target) = self.events.get(source) else {
+                return Err(ExecutionError::UnknownSource {
+                    event: name(),
+                    rf: source,
+                });
+            };
+            if source == id {
+                return Err(ExecutionError::RfSelf { event: name() });
+            }
+            if !target.op.is_writer() {
+                return Err(ExecutionError::RfNotAWrite {
+                    event: name(),
+                    rf: self.name(source).into_owned(),
+                    op: target.op.name(),
+                });
+            }
+            if target.op.var() != Some(var) {
+                return Err(ExecutionError::RfOtherVariable {
+                    event: name(),
+                    rf: self.name(source).into_owned(),
+                    var: self.variables[var].clone(),
+                    other: target
+                        .op
+                        .var()
+                        .map_or_else(String::new, |v| self.variables[v].clone()),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Whether no store buffers `var` ([`Execution::with_unbuffered`]).
     pub fn is_unbuffered(&self, var: VarId) -> bool {
         self.unbuffered.get(var).copied().unwrap_or(false)
@@ -269,12 +399,12 @@ impl Execution {
 
     /// A variable that no store buffers has no buffered write.
     fn check_unbuffered(&self) -> Result<(), ExecutionError> {
-        for event in &self.events {
+        for (event_id, event) in self.events.iter().enumerate() {
             if let Op::Write { var } = event.op
                 && self.is_unbuffered(var)
             {
                 return Err(ExecutionError::WriteUnbuffered {
-                    event: event.id.clone(),
+                    event: self.name(event_id).into_owned(),
                     var: self.variables[var].clone(),
                 });
             }
@@ -319,10 +449,10 @@ impl Execution {
     }
 
     /// The name of a reads-from source (`init` or an event id).
-    pub fn source_name(&self, source: Source) -> &str {
+    pub fn source_name(&self, source: Source) -> Cow<'_, str> {
         match source {
-            Source::Init => "init",
-            Source::Event(event) => &self.events[event].id,
+            Source::Init => Cow::Borrowed("init"),
+            Source::Event(event) => self.name(event),
         }
     }
 
@@ -338,7 +468,7 @@ impl Execution {
                 match self.events[event].op {
                     Op::AtomicBegin if open => {
                         return Err(ExecutionError::NestedAtomic {
-                            event: self.events[event].id.clone(),
+                            event: self.name(event).into_owned(),
                         });
                     }
                     Op::AtomicBegin => open = true,
@@ -361,7 +491,7 @@ impl Execution {
                     Op::Unlock { mutex } => {
                         if !held[mutex] {
                             return Err(ExecutionError::UnlockNotHeld {
-                                event: self.events[event].id.clone(),
+                                event: self.name(event).into_owned(),
                                 mutex: self.mutexes[mutex].clone(),
                             });
                         }

@@ -147,7 +147,7 @@ pub fn verdict_json(execution: &Execution, model: MemoryModel, witness: Option<&
             .steps
             .iter()
             .map(|step| {
-                let id = &execution.event(step.event).id;
+                let id = execution.name(step.event);
                 match step.phase {
                     Phase::Execute => json!({ "event": id }),
                     phase => json!({ "event": id, "phase": phase.name() }),

@@ -56,8 +56,8 @@ mod verify_tso;
 mod witness;
 
 pub use execution::{
-    Event, EventId, EventSpec, Execution, ExecutionError, MAX_EVENTS, MutexId, Op, OpSpec, RfSpec,
-    Source, ThreadId, VarId,
+    Event, EventId, EventSpec, Execution, ExecutionError, MAX_EVENTS, MutexId, Op, OpSpec,
+    Operation, RfSpec, Source, ThreadId, VarId,
 };
 pub use model::MemoryModel;
 pub use witness::{

@@ -111,8 +111,8 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn name(&self, event: EventId) -> &str {
-        &self.execution.event(event).id
+    fn name(&self, event: EventId) -> std::borrow::Cow<'_, str> {
+        self.execution.name(event)
     }
 
     fn step(&mut self, step: Step, model: MemoryModel) -> Result<(), String> {
@@ -121,10 +121,12 @@ impl<'a> Machine<'a> {
         if step.phase == Phase::Memory {
             return self.flush(step.event, model);
         }
+        let execution = self.execution;
+        let id = || execution.name(step.event);
         if self.pos[thread] != event.index {
             return Err(format!(
                 "`{}` is not the next event of its thread (program order)",
-                event.id
+                id()
             ));
         }
         if let Some(owner) = self.section
@@ -132,7 +134,7 @@ impl<'a> Machine<'a> {
         {
             return Err(format!(
                 "`{}` runs while thread {owner} is inside an atomic section",
-                event.id
+                id()
             ));
         }
         let drained = self.buffers[thread].is_empty();
@@ -147,7 +149,7 @@ impl<'a> Machine<'a> {
                 if seen != rf {
                     return Err(format!(
                         "`{}` would read from `{}`, not `{}`",
-                        event.id,
+                        id(),
                         self.execution.source_name(seen),
                         self.execution.source_name(rf)
                     ));
@@ -163,7 +165,7 @@ impl<'a> Machine<'a> {
                 if self.memory[var] != rf {
                     return Err(format!(
                         "rmw `{}` would read from `{}`, not `{}`",
-                        event.id,
+                        id(),
                         self.execution.source_name(self.memory[var]),
                         self.execution.source_name(rf)
                     ));
@@ -172,7 +174,7 @@ impl<'a> Machine<'a> {
             }
             (Op::Lock { mutex }, Phase::Execute) if drained => {
                 if self.holder[mutex].is_some() {
-                    return Err(format!("`{}` locks a mutex that is held", event.id));
+                    return Err(format!("`{}` locks a mutex that is held", id()));
                 }
                 self.holder[mutex] = Some(thread);
             }
@@ -180,7 +182,7 @@ impl<'a> Machine<'a> {
                 if self.holder[mutex] != Some(thread) {
                     return Err(format!(
                         "`{}` unlocks a mutex its thread does not hold",
-                        event.id
+                        id()
                     ));
                 }
                 self.holder[mutex] = None;
@@ -191,7 +193,7 @@ impl<'a> Machine<'a> {
                 if self.holder[mutex].is_none() {
                     return Err(format!(
                         "`{}` finds a mutex busy that no thread holds",
-                        event.id
+                        id()
                     ));
                 }
             }
@@ -203,7 +205,7 @@ impl<'a> Machine<'a> {
                 | Op::LockBusy { .. },
                 Phase::Execute,
             ) => {
-                return Err(format!("`{}` needs an empty store buffer", event.id));
+                return Err(format!("`{}` needs an empty store buffer", id()));
             }
             (op, phase) => return Err(format!("a {} has no {} phase", op.name(), phase.name())),
         }

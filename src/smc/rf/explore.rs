@@ -25,6 +25,7 @@ use crate::options::MemoryModel;
 use crate::smc::progress::Phase;
 use crate::smc::search::{Limits, NOT_ROBUST, PathStep, SearchKind, Statistics, Stopped, rate};
 use crate::smc::semantics::machine::{Machine, State, Violation};
+use rustc_hash::FxHashSet;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -84,7 +85,7 @@ pub(super) struct ScheduleSet {
     pub(super) pending: Vec<Schedule>,
     /// Every (τ', RF') proposed, realisable or not, as sorted events with
     /// their sources, and the marked reads.
-    pub(super) seen: HashSet<Signature>,
+    pub(super) seen: FxHashSet<Signature>,
     pub(super) closed: bool,
 }
 
@@ -934,7 +935,7 @@ pub(super) struct Above<'m> {
     pub(super) shared: &'m Shared,
     filed: Vec<Filing>,
     /// The signatures filed, by set.
-    noted: HashMap<usize, HashSet<Signature>>,
+    noted: HashMap<usize, FxHashSet<Signature>>,
     /// Where this explorer is in the search's order: for each explorer
     /// above, the wave that holds the next one down and its place in it.
     path: Vec<usize>,

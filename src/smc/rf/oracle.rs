@@ -20,9 +20,9 @@
 
 use super::event::{Access, Event, Key, Source};
 use super::run::WStep;
-use crate::consistency::{self, EventSpec, Execution, OpSpec, Phase, RfSpec};
+use crate::consistency::{self, Execution, Op, Operation, Phase};
 use crate::options::MemoryModel;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The role of a specification in its move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,24 +32,71 @@ enum Role {
     Aux,
 }
 
-fn variable(location: u32) -> String {
-    format!("x{location}")
+/// A variable of the encoding. Its name (for messages only) is
+/// [`Variable::name`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Variable {
+    /// A location of the machine's shared memory.
+    Location(u32),
+    /// The variable a creation writes and its child's first event reads.
+    Spawn(usize),
+    /// The variable a thread's end writes and a join reads.
+    End(usize),
+    /// A variable no event writes, read by a move that needs no order.
+    Unwritten(Key),
+    /// The variable of an order asked for, numbered.
+    Order(usize),
 }
 
-fn main_id(key: Key) -> String {
-    format!("m{}.{}", key.thread, key.index)
+impl Variable {
+    fn name(self) -> String {
+        match self {
+            Variable::Location(location) => format!("x{location}"),
+            Variable::Spawn(child) => format!("s{child}"),
+            Variable::End(thread) => format!("e{thread}"),
+            Variable::Unwritten(key) => format!("n{}.{}", key.thread, key.index),
+            Variable::Order(number) => format!("o{number}"),
+        }
+    }
 }
 
-fn end_id(thread: usize) -> String {
-    format!("e{thread}")
+/// An operation of the encoding that other operations may read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Target {
+    /// The main operation of an event (its write, RMW or creation).
+    Main(Key),
+    /// A thread's end.
+    End(usize),
+    /// The RMW that gives the order numbered so.
+    Order(usize),
+}
+
+/// Where an operation of the encoding reads from.
+#[derive(Debug, Clone, Copy)]
+enum Reference {
+    Init,
+    Event(Target),
+}
+
+/// An operation before its variables and sources are numbered (the
+/// encoding has no mutex: locks are RMWs).
+type Encoded = Operation<Variable, Reference, ()>;
+
+/// One operation of a thread, with what it stands for.
+struct Specification {
+    op: Encoded,
+    /// The name other operations read it by, if any.
+    target: Option<Target>,
+    /// The event, its role and its access, for the steps of a witness.
+    role: Option<(Key, Role, Access)>,
 }
 
 /// The reads-from reference of a reader with `access` and `source`.
-fn rf(access: Access, source: Option<Source>) -> RfSpec {
+fn rf(access: Access, source: Option<Source>) -> Reference {
     match (access, source) {
-        (Access::Join { child }, _) => RfSpec::Event(end_id(child)),
-        (_, Some(Source::Event(key))) => RfSpec::Event(main_id(key)),
-        _ => RfSpec::Init,
+        (Access::Join { child }, _) => Reference::Event(Target::End(child)),
+        (_, Some(Source::Event(key))) => Reference::Event(Target::Main(key)),
+        _ => Reference::Init,
     }
 }
 
@@ -59,56 +106,57 @@ struct Encoder {
     section_lock: Option<u32>,
     /// Orders asked for: each first event before the second.
     orders: Vec<(Key, Key)>,
-    threads: Vec<Vec<EventSpec>>,
-    roles: Vec<(String, Key, Role)>,
+    threads: Vec<Vec<Specification>>,
     creators: HashMap<usize, Key>,
 }
 
 impl Encoder {
-    fn push(&mut self, key: Key, id: String, op: OpSpec, role: Role) {
-        self.roles.push((id.clone(), key, role));
-        self.threads[key.thread].push(EventSpec::new(id, op));
+    fn push(&mut self, event: &Event, target: Option<Target>, op: Encoded, role: Option<Role>) {
+        self.threads[event.key.thread].push(Specification {
+            op,
+            target,
+            role: role.map(|role| (event.key, role, event.access)),
+        });
     }
 
     fn event(&mut self, event: &Event) -> Result<(), String> {
         let key = event.key;
-        let aux = |kind: &str| format!("{kind}{}.{}", key.thread, key.index);
+        let main = Some(Target::Main(key));
         let mut has_main = false;
         if key.index == 0 && key.thread != 0 {
             let creator = self
                 .creators
                 .get(&key.thread)
                 .ok_or_else(|| format!("thread {} runs before its creation", key.thread))?;
-            let var = format!("s{}", key.thread);
-            let op = OpSpec::Read {
-                var,
-                rf: RfSpec::Event(main_id(*creator)),
+            let op = Encoded::Read {
+                var: Variable::Spawn(key.thread),
+                rf: Reference::Event(Target::Main(*creator)),
             };
             let internal = event.access == Access::Internal;
             let role = if internal { Role::Main } else { Role::Aux };
             has_main |= internal;
-            self.push(key, aux("c"), op, role);
+            self.push(event, None, op, Some(role));
         }
-        for (number, &(_, later)) in self.orders.iter().enumerate() {
-            if later == key {
-                let op = OpSpec::Read {
-                    var: order_variable(number),
-                    rf: RfSpec::Event(order_id(number)),
+        for number in 0..self.orders.len() {
+            if self.orders[number].1 == key {
+                let op = Encoded::Read {
+                    var: Variable::Order(number),
+                    rf: Reference::Event(Target::Order(number)),
                 };
-                self.threads[key.thread].push(EventSpec::new(format!("q{number}"), op));
+                self.push(event, None, op, None);
             }
         }
         let section_lock = self.section_lock;
         let fenced_read = |location: u32| {
             (
-                (Some(location) != section_lock).then_some(OpSpec::Fence),
-                OpSpec::Read {
-                    var: variable(location),
+                (Some(location) != section_lock).then_some(Encoded::Fence),
+                Encoded::Read {
+                    var: Variable::Location(location),
                     rf: rf(event.access, event.source),
                 },
             )
         };
-        let (before, main) = match (event.access, event.blocked) {
+        let (before, operation) = match (event.access, event.blocked) {
             // a thread's last move, which ends it (its end is the main
             // step), or its first, whose creation's read is the main step;
             // else a heap operation in RF-SMC's mode or a move of choices
@@ -117,22 +165,22 @@ impl Encoder {
             (Access::Internal, _) if event.finishes || has_main => (None, None),
             (Access::Internal, _) => (
                 None,
-                Some(OpSpec::Read {
-                    var: format!("n{}.{}", key.thread, key.index),
-                    rf: RfSpec::Init,
+                Some(Encoded::Read {
+                    var: Variable::Unwritten(key),
+                    rf: Reference::Init,
                 }),
             ),
             (Access::Read { location }, _) => (
                 None,
-                Some(OpSpec::Read {
-                    var: variable(location),
+                Some(Encoded::Read {
+                    var: Variable::Location(location),
                     rf: rf(event.access, event.source),
                 }),
             ),
             (Access::Join { child }, _) => (
                 None,
-                Some(OpSpec::Read {
-                    var: format!("e{child}"),
+                Some(Encoded::Read {
+                    var: Variable::End(child),
                     rf: rf(event.access, event.source),
                 }),
             ),
@@ -166,67 +214,121 @@ impl Encoder {
                 _,
             ) => (
                 None,
-                Some(OpSpec::Rmw {
-                    var: variable(location),
+                Some(Encoded::Rmw {
+                    var: Variable::Location(location),
                     rf: rf(event.access, event.source),
                 }),
             ),
             (Access::Write { location }, _) => (
                 None,
-                Some(OpSpec::Write {
-                    var: variable(location),
+                Some(Encoded::Write {
+                    var: Variable::Location(location),
                 }),
             ),
-            (Access::Fence, _) => (None, Some(OpSpec::Fence)),
-            (Access::StoreFence, _) => (None, Some(OpSpec::StoreFence)),
+            (Access::Fence, _) => (None, Some(Encoded::Fence)),
+            (Access::StoreFence, _) => (None, Some(Encoded::StoreFence)),
             (Access::Create { child }, _) => (
                 None,
-                Some(OpSpec::Rmw {
-                    var: format!("s{child}"),
-                    rf: RfSpec::Init,
+                Some(Encoded::Rmw {
+                    var: Variable::Spawn(child),
+                    rf: Reference::Init,
                 }),
             ),
         };
         if let Some(op) = before {
-            self.push(key, aux("f"), op, Role::Aux);
+            self.push(event, None, op, Some(Role::Aux));
         }
-        if let Some(op) = main {
-            self.push(key, main_id(key), op, Role::Main);
+        if let Some(op) = operation {
+            self.push(event, main, op, Some(Role::Main));
             has_main = true;
         }
         if event.finishes {
-            let op = OpSpec::Rmw {
-                var: format!("e{}", key.thread),
-                rf: RfSpec::Init,
+            let op = Encoded::Rmw {
+                var: Variable::End(key.thread),
+                rf: Reference::Init,
             };
             let role = if has_main { Role::Aux } else { Role::Main };
             has_main = true;
-            self.push(key, end_id(key.thread), op, role);
+            self.push(event, Some(Target::End(key.thread)), op, Some(role));
         }
         if !has_main {
-            self.push(key, main_id(key), OpSpec::Fence, Role::Main);
+            self.push(event, main, Encoded::Fence, Some(Role::Main));
         }
-        for (number, &(earlier, _)) in self.orders.iter().enumerate() {
-            if earlier == key {
-                let op = OpSpec::Rmw {
-                    var: order_variable(number),
-                    rf: RfSpec::Init,
+        for number in 0..self.orders.len() {
+            if self.orders[number].0 == key {
+                let op = Encoded::Rmw {
+                    var: Variable::Order(number),
+                    rf: Reference::Init,
                 };
-                self.threads[key.thread].push(EventSpec::new(order_id(number), op));
+                self.push(event, Some(Target::Order(number)), op, None);
             }
         }
         Ok(())
     }
-}
 
-/// The variable of the order numbered `number`.
-fn order_variable(number: usize) -> String {
-    format!("o{number}")
-}
-
-/// The RMW that gives the order numbered `number`.
-fn order_id(number: usize) -> String {
-    format!("a{number}")
+    /// The execution of the encoded threads, with each event's key and
+    /// role by its position.
+    fn execution(self) -> Result<(Execution, Vec<Option<(Key, Role, Access)>>), String> {
+        let mut positions: HashMap<Target, usize> = HashMap::default();
+        let mut roles = Vec::new();
+        for specification in self.threads.iter().flatten() {
+            if let Some(target) = specification.target
+                && positions.insert(target, roles.len()).is_some()
+            {
+                return Err(format!("{target:?} is encoded twice"));
+            }
+            roles.push(specification.role);
+        }
+        let mut variables: HashMap<Variable, usize> = HashMap::default();
+        let mut names: Vec<Variable> = Vec::new();
+        let mut number = |variable: Variable| {
+            *variables.entry(variable).or_insert_with(|| {
+                names.push(variable);
+                names.len() - 1
+            })
+        };
+        let source = |reference: Reference| match reference {
+            Reference::Init => Ok(consistency::Source::Init),
+            Reference::Event(target) => positions
+                .get(&target)
+                .map(|&position| consistency::Source::Event(position))
+                .ok_or_else(|| format!("a read from {target:?}, which is not encoded")),
+        };
+        let mut threads = Vec::with_capacity(self.threads.len());
+        for specifications in self.threads {
+            let mut ops = Vec::with_capacity(specifications.len());
+            for specification in specifications {
+                ops.push(match specification.op {
+                    Encoded::Write { var } => Op::Write { var: number(var) },
+                    Encoded::Read { var, rf } => Op::Read {
+                        var: number(var),
+                        rf: source(rf)?,
+                    },
+                    Encoded::Rmw { var, rf } => Op::Rmw {
+                        var: number(var),
+                        rf: source(rf)?,
+                    },
+                    Encoded::Fence => Op::Fence,
+                    Encoded::StoreFence => Op::StoreFence,
+                    other => return Err(format!("the oracle encodes no {}", other.name())),
+                });
+            }
+            threads.push(ops);
+        }
+        let section_lock = self.section_lock;
+        let unbuffered = names
+            .iter()
+            .map(|variable| match *variable {
+                Variable::Location(location) => Some(location) == section_lock,
+                Variable::Order(_) => true,
+                _ => false,
+            })
+            .collect();
+        let names = names.into_iter().map(Variable::name).collect();
+        let execution = Execution::from_operations(threads, names, Vec::new(), unbuffered)
+            .map_err(|error| error.to_string())?;
+        Ok((execution, roles))
+    }
 }
 
 /// The outcome of the oracle.
@@ -267,41 +369,25 @@ pub fn witness_ordered(
     let mut encoder = Encoder {
         section_lock,
         orders: orders.to_vec(),
-        threads: vec![Vec::new(); threads],
-        roles: Vec::new(),
+        threads: (0..threads).map(|_| Vec::new()).collect(),
         creators,
     };
-    let mut accesses: HashMap<Key, Access> = HashMap::new();
     for event in ordered {
         encoder.event(event)?;
-        accesses.insert(event.key, event.access);
     }
-    let unbuffered: Vec<String> = section_lock
-        .map(variable)
-        .into_iter()
-        .chain((0..orders.len()).map(order_variable))
-        .collect();
-    let execution = Execution::with_unbuffered(encoder.threads, &unbuffered)
-        .map_err(|error| error.to_string())?;
-    let mut roles: HashMap<usize, (Key, Role)> = HashMap::new();
-    for (id, key, role) in encoder.roles {
-        if let Some(index) = execution.find(&id) {
-            roles.insert(index, (key, role));
-        }
-    }
+    let (execution, roles) = encoder.execution()?;
     let Ok(witness) = consistency::verify(&execution, model) else {
         return Ok(Verdict::Unrealisable);
     };
     let mut steps = Vec::new();
     for step in witness.steps {
-        let Some(&(key, Role::Main)) = roles.get(&step.event) else {
+        let Some(&Some((key, Role::Main, access))) = roles.get(step.event) else {
             continue;
         };
-        let access = accesses.get(&key).copied();
         match (step.phase, access) {
             (Phase::Memory, _) if model == MemoryModel::Sc => {}
             (Phase::Memory, _) => steps.push(WStep::Flush(key)),
-            (_, Some(Access::BlockedLock { .. })) => steps.push(WStep::Blocked(key)),
+            (_, Access::BlockedLock { .. }) => steps.push(WStep::Blocked(key)),
             _ => steps.push(WStep::Run(key)),
         }
     }
