@@ -154,6 +154,34 @@ pub fn verify(execution: &Execution, model: MemoryModel) -> Result<Witness, NotR
     verify_with(execution, model, Options::default()).outcome
 }
 
+/// [`verify`] for a client that asks many small questions (the native
+/// engine's oracle): under SC and TSO, VerifyTSO first runs without the
+/// closure, within a few prefixes per node (most executions asked about
+/// are realisable, and the search finds the witness at once, where the
+/// closure would cost more than the search); undecided within them, or
+/// with atomic sections (where the search alone is not complete), or
+/// under PSO (where the closure pays), it is [`verify`]. The answer is
+/// `verify`'s: the search is complete for the paper's events with or
+/// without the closure, which only prunes it.
+pub fn verify_quickly(execution: &Execution, model: MemoryModel) -> Result<Witness, NotRealizable> {
+    if model != MemoryModel::Pso {
+        let instance = Instance::new(execution, model);
+        if !instance.atomic_sections {
+            let limit = QUICK_PREFIXES_PER_NODE * instance.node_count().max(1);
+            if let Some((state, _)) = verify_tso::verify_tso_within(&instance, limit) {
+                return state
+                    .map(|state| state.witness(&instance))
+                    .ok_or(NotRealizable::Exhausted);
+            }
+        }
+    }
+    verify(execution, model)
+}
+
+/// The prefixes per node [`verify_quickly`] explores before it runs the
+/// closure.
+const QUICK_PREFIXES_PER_NODE: usize = 4;
+
 /// [`verify`] with a choice of algorithm and closure.
 pub fn verify_with(execution: &Execution, model: MemoryModel, options: Options) -> Report {
     let mut instance = Instance::new(execution, model);

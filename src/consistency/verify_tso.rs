@@ -58,15 +58,27 @@ fn key(instance: &Instance, state: &State) -> Vec<u32> {
 /// Runs VerifyTSO; returns a complete state, or `None` if not realisable,
 /// with the number of prefixes explored.
 pub(crate) fn verify_tso(instance: &Instance) -> (Option<State>, usize) {
+    verify_tso_within(instance, usize::MAX).unwrap_or((None, usize::MAX))
+}
+
+/// [`verify_tso`] that explores at most `limit` prefixes: `None` when it
+/// reaches the limit undecided.
+pub(crate) fn verify_tso_within(
+    instance: &Instance,
+    limit: usize,
+) -> Option<(Option<State>, usize)> {
     let initial = State::initial(instance);
     let mut done: HashSet<Vec<u32>> = HashSet::from([key(instance, &initial)]);
     let mut worklist = vec![initial];
     let mut explored = 0;
     while let Some(mut state) = worklist.pop() {
+        if explored == limit {
+            return None;
+        }
         explored += 1;
         saturate(instance, &mut state);
         if state.is_complete(instance) {
-            return (Some(state), explored);
+            return Some((Some(state), explored));
         }
         for thread in 0..instance.threads.len() {
             if let Some(slot) = state.oldest_pending(instance, thread)
@@ -90,5 +102,5 @@ pub(crate) fn verify_tso(instance: &Instance) -> (Option<State>, usize) {
             }
         }
     }
-    (None, explored)
+    Some((None, explored))
 }

@@ -1,10 +1,11 @@
 //! Property tests: VerifyTSO, VerifyPSO, SC and the naive baselines, with
 //! and without closure, agree with a brute-force operational explorer on
-//! random executions, and every witness replays with exactly the given RF.
+//! random executions, and every witness replays with exactly the given RF;
+//! so does `verify_quickly`, the native engine's oracle.
 
 use crate::consistency_support as support;
 
-use lazysma::consistency::{Execution, MemoryModel, Options, replay, verify_with};
+use lazysma::consistency::{Execution, MemoryModel, Options, replay, verify_quickly, verify_with};
 use proptest::prelude::*;
 use support::{
     Rng, Shape, VARIANTS, litmus_shapes, mp_shapes, oracle, random_rf_execution,
@@ -45,6 +46,17 @@ fn agree_with_oracle(execution: &Execution) -> Result<usize, TestCaseError> {
                 }
                 prop_assert!(replay(execution, witness, model).is_ok());
             }
+        }
+        let quick = verify_quickly(execution, model);
+        prop_assert_eq!(
+            quick.is_ok(),
+            expected.is_some(),
+            "verify_quickly under {} disagrees with the oracle on {:?}",
+            model,
+            execution
+        );
+        if let Ok(witness) = &quick {
+            prop_assert!(replay(execution, witness, model).is_ok());
         }
     }
     Ok(realisable)
