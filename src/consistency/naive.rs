@@ -4,7 +4,7 @@
 
 use super::model::MemoryModel;
 use super::state::{Instance, State};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 fn key(state: &State) -> Vec<u32> {
     state.pos.iter().chain(&state.flushed_tx).copied().collect()
@@ -23,7 +23,7 @@ pub(crate) fn naive_verify_within(
     limit: usize,
 ) -> Option<(Option<State>, usize)> {
     let initial = State::initial(instance);
-    let mut done: HashSet<Vec<u32>> = HashSet::from([key(&initial)]);
+    let mut done: FxHashSet<Vec<u32>> = [key(&initial)].into_iter().collect();
     let mut worklist = vec![initial];
     let mut explored = 0;
     while let Some(state) = worklist.pop() {

@@ -11,7 +11,7 @@
 //! enumeration (complete, within its bound).
 
 use super::state::{Instance, Kind, Node, State};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// Lines 4-5: flushes every executable spurious write (one no remaining
 /// read reads from).
@@ -154,7 +154,7 @@ fn key(instance: &Instance, state: &State) -> Vec<u32> {
 /// with the number of prefixes explored.
 pub(crate) fn verify_pso(instance: &Instance) -> (Option<State>, usize) {
     let initial = State::initial(instance);
-    let mut done: HashSet<Vec<u32>> = HashSet::from([key(instance, &initial)]);
+    let mut done: FxHashSet<Vec<u32>> = [key(instance, &initial)].into_iter().collect();
     let mut worklist = vec![initial];
     let mut explored = 0;
     while let Some(mut state) = worklist.pop() {

@@ -4,7 +4,7 @@
 
 use super::model::MemoryModel;
 use super::state::{Instance, Kind, Node, State};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 /// Thread events that are not executed greedily: they contain a memory
 /// write (RMW, SC write) or take a mutex, so executing them is a choice.
@@ -68,7 +68,7 @@ pub(crate) fn verify_tso_within(
     limit: usize,
 ) -> Option<(Option<State>, usize)> {
     let initial = State::initial(instance);
-    let mut done: HashSet<Vec<u32>> = HashSet::from([key(instance, &initial)]);
+    let mut done: FxHashSet<Vec<u32>> = [key(instance, &initial)].into_iter().collect();
     let mut worklist = vec![initial];
     let mut explored = 0;
     while let Some(mut state) = worklist.pop() {

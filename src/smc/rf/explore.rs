@@ -25,7 +25,7 @@ use crate::options::MemoryModel;
 use crate::smc::progress::Phase;
 use crate::smc::search::{Limits, NOT_ROBUST, PathStep, SearchKind, Statistics, Stopped, rate};
 use crate::smc::semantics::machine::{Machine, State, Violation};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -1079,7 +1079,7 @@ fn signature(events: &[Event], marked: &HashSet<Key>) -> Signature {
 /// Whether every read of `events` reads from an event among them that
 /// writes its location (a join, from a thread's last event).
 fn sources_write(events: &[Event]) -> bool {
-    let by_key: HashMap<Key, &Event> = events.iter().map(|event| (event.key, event)).collect();
+    let by_key: FxHashMap<Key, &Event> = events.iter().map(|event| (event.key, event)).collect();
     events.iter().all(|event| match event.source {
         Some(Source::Event(key)) => {
             by_key

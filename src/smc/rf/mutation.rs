@@ -19,16 +19,16 @@
 //! thread's RMW before the two that the first run ordered before it).
 
 use super::event::{Event, Key, Source};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The trace τ̃ of one RF-SMC call: τ followed by the extension.
 pub struct Trace {
     pub events: Vec<Event>,
     /// Where the extension starts.
     pub start: usize,
-    pub position: HashMap<Key, usize>,
+    pub position: FxHashMap<Key, usize>,
     /// The creation event of each created thread.
-    pub creators: HashMap<usize, Key>,
+    pub creators: FxHashMap<usize, Key>,
     /// The events whose reads the call's schedule mutated: their write
     /// parts (an RMW's, a lock's) are new in this call, as the write of an
     /// RMW split into a read and a write would be in the extension.
