@@ -36,7 +36,6 @@ use super::explore::{Call, Context, Explorer, Proposal, RfStopped, diverged};
 use super::run::{Simulated, rechoose};
 use super::split;
 use crate::smc::search::Stopped;
-use std::collections::HashSet;
 
 impl Explorer<'_, '_> {
     /// Proposes the other values of the free choices of the event at
@@ -108,7 +107,7 @@ impl Explorer<'_, '_> {
             .collect();
         events.push(changed);
         events.extend(after.iter().map(|&later| trace.events[later].clone()));
-        let marked: HashSet<_> = events
+        let marked = events
             .iter()
             .map(|kept| kept.key)
             .filter(|key| context.marked.contains(key))

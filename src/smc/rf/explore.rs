@@ -26,7 +26,7 @@ use crate::smc::progress::Phase;
 use crate::smc::search::{Limits, NOT_ROBUST, PathStep, SearchKind, Statistics, Stopped, rate};
 use crate::smc::semantics::machine::{Machine, State, Violation};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -63,8 +63,8 @@ pub(super) struct Schedule {
     /// τ' with each read's source: RF'.
     events: Vec<Event>,
     /// The schedule set of each event's prefix, by key.
-    sets: HashMap<Key, usize>,
-    marked: HashSet<Key>,
+    sets: FxHashMap<Key, usize>,
+    marked: FxHashSet<Key>,
     /// σ' as machine steps.
     witness: Vec<WStep>,
     /// The events whose reads were mutated (two for a reversal), or whose
@@ -141,7 +141,7 @@ pub(super) enum Expanded {
     Found(RfFound),
     Extended {
         extension: Vec<Key>,
-        sets: HashMap<Key, usize>,
+        sets: FxHashMap<Key, usize>,
     },
 }
 
@@ -209,8 +209,8 @@ impl Schedule {
     pub(super) fn root() -> Self {
         Schedule {
             events: Vec::new(),
-            sets: HashMap::new(),
-            marked: HashSet::new(),
+            sets: FxHashMap::default(),
+            marked: FxHashSet::default(),
             witness: Vec::new(),
             mutated: Vec::new(),
             set: None,
@@ -306,7 +306,7 @@ impl Explorer<'_, '_> {
 
     /// Replays the witness of `schedule`, checking each event against it.
     fn replay(&self, runner: &mut Runner, schedule: &Schedule) -> Call {
-        let expected: HashMap<Key, &Event> = schedule.events.iter().map(|e| (e.key, e)).collect();
+        let expected: FxHashMap<Key, &Event> = schedule.events.iter().map(|e| (e.key, e)).collect();
         runner.forced = schedule
             .events
             .iter()
@@ -471,7 +471,7 @@ impl Explorer<'_, '_> {
         }
         // τ̃ = τ ∘ the extension's events; τ's values as the replay
         // computed them (a simulation saw only its own event)
-        let replayed: HashMap<Key, &Event> = runner.events[..start]
+        let replayed: FxHashMap<Key, &Event> = runner.events[..start]
             .iter()
             .map(|event| (event.key, event))
             .collect();
@@ -562,8 +562,8 @@ impl Explorer<'_, '_> {
             };
             let schedule = Schedule {
                 events: events.to_vec(),
-                sets: HashMap::new(),
-                marked: HashSet::new(),
+                sets: FxHashMap::default(),
+                marked: FxHashSet::default(),
                 witness: steps,
                 mutated: Vec::new(),
                 set: None,
@@ -741,7 +741,7 @@ impl Explorer<'_, '_> {
         let Some(&set) = context.sets.get(&owner) else {
             return Err(diverged(format!("{owner:?} has no schedule set")));
         };
-        let mut marked: HashSet<Key> = events
+        let mut marked: FxHashSet<Key> = events
             .iter()
             .map(|event| event.key)
             .filter(|key| context.marked.contains(key))
@@ -1055,14 +1055,14 @@ fn stopped_at(event: &Event, source: Source, chosen: Vec<Chosen>) -> Event {
 /// whether its last changed move violates a property.
 pub(super) struct Proposal {
     pub(super) events: Vec<Event>,
-    pub(super) marked: HashSet<Key>,
+    pub(super) marked: FxHashSet<Key>,
     pub(super) mutated: Vec<Key>,
     pub(super) violates: bool,
 }
 
 /// (τ', RF') as a set with the choices and the marks: schedules that
 /// differ only in the order of τ' lead to the same classes.
-fn signature(events: &[Event], marked: &HashSet<Key>) -> Signature {
+fn signature(events: &[Event], marked: &FxHashSet<Key>) -> Signature {
     let mut signature: Vec<(Key, Option<Source>, Vec<i64>, usize)> = events
         .iter()
         .map(|event| {
@@ -1096,9 +1096,9 @@ fn sources_write(events: &[Event]) -> bool {
 /// What the proposals of one call read.
 pub(super) struct Context<'c> {
     pub(super) trace: &'c Trace,
-    pub(super) sets: &'c HashMap<Key, usize>,
-    pub(super) marked: &'c HashSet<Key>,
-    pub(super) snapshots: &'c HashMap<Key, State>,
+    pub(super) sets: &'c FxHashMap<Key, usize>,
+    pub(super) marked: &'c FxHashSet<Key>,
+    pub(super) snapshots: &'c FxHashMap<Key, State>,
     /// The set the call's schedule was filed in.
     pub(super) set: Option<usize>,
 }

@@ -82,13 +82,17 @@ enum Reference {
 /// encoding has no mutex: locks are RMWs).
 type Encoded = Operation<Variable, Reference, ()>;
 
+/// What an operation of the encoding stands for: its event, its role and
+/// the event's access.
+type Stands = (Key, Role, Access);
+
 /// One operation of a thread, with what it stands for.
 struct Specification {
     op: Encoded,
     /// The name other operations read it by, if any.
     target: Option<Target>,
-    /// The event, its role and its access, for the steps of a witness.
-    role: Option<(Key, Role, Access)>,
+    /// What it stands for in a witness's steps.
+    role: Option<Stands>,
 }
 
 /// The reads-from reference of a reader with `access` and `source`.
@@ -268,7 +272,7 @@ impl Encoder {
 
     /// The execution of the encoded threads, with each event's key and
     /// role by its position.
-    fn execution(self) -> Result<(Execution, Vec<Option<(Key, Role, Access)>>), String> {
+    fn execution(self) -> Result<(Execution, Vec<Option<Stands>>), String> {
         let mut positions: HashMap<Target, usize> = HashMap::default();
         let mut roles = Vec::new();
         for specification in self.threads.iter().flatten() {

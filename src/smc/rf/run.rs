@@ -19,6 +19,7 @@ use crate::smc::semantics::machine::{
 };
 use crate::smc::semantics::memory::{flush, memory_id};
 use crate::smc::semantics::plain::PlainPart;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// Why RF-SMC stops without an answer.
@@ -101,11 +102,11 @@ pub struct Runner<'m, 'a> {
     machine: &'m Machine<'a>,
     pub state: State,
     /// The values the schedule fixes for the choices of its events.
-    pub forced: HashMap<Key, Vec<i64>>,
+    pub forced: FxHashMap<Key, Vec<i64>>,
     /// The event of each write id.
     writers: HashMap<u64, Key>,
     /// The write id of each storing event.
-    write_ids: HashMap<Key, u64>,
+    write_ids: FxHashMap<Key, u64>,
     /// Each thread's next event index.
     pub next: Vec<usize>,
     /// Threads that will not move again (cut off, blocked on a lock).
@@ -122,7 +123,7 @@ pub struct Runner<'m, 'a> {
     /// The events in the order they happened.
     pub events: Vec<Event>,
     /// The state before each reading event, to simulate other values.
-    pub snapshots: HashMap<Key, State>,
+    pub snapshots: FxHashMap<Key, State>,
     pub moves: usize,
     /// Per thread, the threads known to have finished before its current
     /// point by happens-before (joins, and what its creator knew).
@@ -153,9 +154,9 @@ impl<'m, 'a> Runner<'m, 'a> {
         Runner {
             machine,
             state,
-            forced: HashMap::new(),
+            forced: FxHashMap::default(),
             writers: HashMap::new(),
-            write_ids: HashMap::new(),
+            write_ids: FxHashMap::default(),
             next: vec![0; threads],
             stopped: vec![false; threads],
             spinning: vec![false; threads],
@@ -163,7 +164,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             last: vec![None; threads],
             path: Vec::new(),
             events: Vec::new(),
-            snapshots: HashMap::new(),
+            snapshots: FxHashMap::default(),
             moves: 0,
             finished_before: vec![vec![false; threads]; threads],
             plain_ordered: false,
