@@ -361,6 +361,9 @@ pub fn witness_ordered(
     section_lock: Option<u32>,
     orders: &[(Key, Key)],
 ) -> Result<Verdict, String> {
+    if reads_behind_a_happened_write(events) {
+        return Ok(Verdict::Unrealisable);
+    }
     let mut ordered: Vec<&Event> = events.iter().collect();
     ordered.sort_by_key(|event| event.key);
     let creators = events
@@ -396,4 +399,182 @@ pub fn witness_ordered(
         }
     }
     Ok(Verdict::Realisable(steps))
+}
+
+/// The location an event writes to memory in the encoding above, if any.
+fn encoded_write(event: &Event) -> Option<u32> {
+    match event.access {
+        Access::Write { location } => Some(location),
+        _ if event.blocked => None,
+        Access::Rmw {
+            location,
+            writes: true,
+        }
+        | Access::Lock { location }
+        | Access::Unlock { location }
+        | Access::TryLock {
+            location,
+            taken: true,
+        } => Some(location),
+        _ => None,
+    }
+}
+
+/// The location an event reads in the encoding above, and its source
+/// (none: the initial value).
+fn encoded_read(event: &Event) -> Option<(u32, Option<Key>)> {
+    let location = match event.access {
+        Access::Read { location }
+        | Access::Rmw { location, .. }
+        | Access::Lock { location }
+        | Access::BlockedLock { location }
+        | Access::TryLock { location, .. }
+        | Access::Unlock { location } => location,
+        _ => return None,
+    };
+    let source = match event.source {
+        Some(Source::Event(key)) => Some(key),
+        _ => None,
+    };
+    Some((location, source))
+}
+
+/// The fast refutation of the oracle, for the schedules RF-SMC proposes
+/// most (a read moved to the initial value, or to a write its own thread
+/// overwrote or already read past): coherence under SC, TSO and PSO.
+/// Happens-before here is program order with creations and joins, whose
+/// events drain their threads' buffers (a creation and a thread's end are
+/// RMWs of the encoding). An event that happens before a read *observes*
+/// a write of the read's location: the write it is, or the write it read.
+/// When the read runs, that write is in memory or in the reader's own
+/// buffer, or a later write of the location is (the same thread's stores
+/// to one location reach memory in order, and another thread's were
+/// drained), and so is every write that happens before it. So a read
+/// cannot read the initial value, nor a write that happens before an
+/// observed write. `true` only when the execution is not realisable;
+/// `false` proves nothing.
+fn reads_behind_a_happened_write(events: &[Event]) -> bool {
+    let Some(clocks) = HappensBefore::of(events) else {
+        return false;
+    };
+    // (location, observer, write observed)
+    let mut observed: Vec<(u32, Key, Key)> = Vec::new();
+    for event in events {
+        if let Some(location) = encoded_write(event) {
+            observed.push((location, event.key, event.key));
+        }
+        if let Some((location, Some(source))) = encoded_read(event) {
+            observed.push((location, event.key, source));
+        }
+    }
+    events.iter().any(|reader| {
+        let Some((location, source)) = encoded_read(reader) else {
+            return false;
+        };
+        observed.iter().any(|&(at, observer, write)| {
+            at == location
+                && observer != reader.key
+                && Some(write) != source
+                && clocks.before(observer, reader.key)
+                && source.is_none_or(|source| clocks.before(source, write))
+        })
+    })
+}
+
+/// Vector clocks of program order, creations and joins over a schedule's
+/// events: `clocks[thread][index][t]` is how many events of thread `t`
+/// happen before or at that event.
+struct HappensBefore {
+    clocks: Vec<Vec<Vec<usize>>>,
+}
+
+impl HappensBefore {
+    /// The clocks, or `None` when the events are not each thread's
+    /// events from its first on (then nothing is refuted).
+    fn of(events: &[Event]) -> Option<HappensBefore> {
+        let threads = events.iter().map(|event| event.key.thread + 1).max()?;
+        let mut by_thread: Vec<Vec<&Event>> = vec![Vec::new(); threads];
+        for event in events {
+            by_thread[event.key.thread].push(event);
+        }
+        for list in &mut by_thread {
+            list.sort_by_key(|event| event.key.index);
+            if list
+                .iter()
+                .enumerate()
+                .any(|(at, event)| event.key.index != at)
+            {
+                return None;
+            }
+        }
+        let mut creators: Vec<Option<Key>> = vec![None; threads];
+        let mut ends: Vec<Option<Key>> = vec![None; threads];
+        for event in events {
+            if let Access::Create { child } = event.access
+                && child < threads
+            {
+                creators[child] = Some(event.key);
+            }
+            if event.finishes {
+                ends[event.key.thread] = Some(event.key);
+            }
+        }
+        let mut clocks: Vec<Vec<Vec<usize>>> = by_thread.iter().map(|_| Vec::new()).collect();
+        // each round computes every event whose creator and joined ends
+        // are computed; creations and joins point backwards in time, so
+        // at most one round per thread
+        for _ in 0..=threads {
+            let mut progress = false;
+            for (thread, list) in by_thread.iter().enumerate() {
+                while let Some(event) = list.get(clocks[thread].len()) {
+                    let mut clock = match clocks[thread].last() {
+                        Some(previous) => previous.clone(),
+                        None => vec![0; threads],
+                    };
+                    let mut waits = Vec::new();
+                    if event.key.index == 0 && thread != 0 {
+                        waits.push(creators[thread]?);
+                    }
+                    if let Access::Join { child } = event.access {
+                        waits.push(ends.get(child).copied().flatten()?);
+                    }
+                    let mut ready = true;
+                    for wait in waits {
+                        match clocks[wait.thread].get(wait.index) {
+                            Some(other) => {
+                                for (mine, &theirs) in clock.iter_mut().zip(other) {
+                                    *mine = (*mine).max(theirs);
+                                }
+                            }
+                            None => ready = false,
+                        }
+                    }
+                    if !ready {
+                        break;
+                    }
+                    clock[thread] = event.key.index + 1;
+                    clocks[thread].push(clock);
+                    progress = true;
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
+        let complete = clocks
+            .iter()
+            .zip(&by_thread)
+            .all(|(clocks, list)| clocks.len() == list.len());
+        complete.then_some(HappensBefore { clocks })
+    }
+
+    /// Whether `earlier` happens before `later` (or is it); false for an
+    /// event not among the schedule's.
+    fn before(&self, earlier: Key, later: Key) -> bool {
+        self.clocks
+            .get(later.thread)
+            .and_then(|clocks| clocks.get(later.index))
+            .and_then(|clock| clock.get(earlier.thread))
+            .is_some_and(|&count| count > earlier.index)
+    }
 }
