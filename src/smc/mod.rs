@@ -484,12 +484,10 @@ fn run_reads_from(
     match found {
         RfFound::Safe => Ok(Answer::Safe(statistics, cut_offs(machine))),
         RfFound::Violation { violation, path } => {
-            let records = if ends_without_move(&violation) {
-                replay::execution_records(machine, &path)
-            } else {
-                replay::records(machine, &path)
-            };
-            let records = records
+            // the witness's symbols get values from the solver's model,
+            // checked against every side the path took
+            let violating = !ends_without_move(&violation);
+            let (records, _inputs) = replay::symbolic_records(machine, &path, violating)
                 .map_err(|failure| RfNoAnswer::Other(NoAnswer::Failed(failure.to_string())))?;
             Ok(Answer::Violation {
                 violation,

@@ -11,7 +11,7 @@
 //! on concrete values, as the interpreter does, for tests.
 
 use crate::ir::BinaryOp;
-use crate::smc::interpreter::value::CType;
+use super::ctype::CType;
 use std::collections::HashMap;
 use std::sync::Arc;
 
