@@ -119,6 +119,12 @@ impl Choices for SymbolicFixed<'_> {
             .map_err(|error| Unmodelled(error.to_string()))
     }
 
+    fn assume(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Eval<bool> {
+        self.machine.decider
+            .assume(formula, symbolic)
+            .map_err(|error| Unmodelled(error.to_string()))
+    }
+
     fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Eval<bool> {
         self.machine
             .decider

@@ -112,6 +112,14 @@ pub trait Choices {
         Err(Unmodelled(SYMBOLIC_TEST.into()))
     }
 
+    /// An assumption of `formula`: when it may hold under the path
+    /// condition of `symbolic`, it is added to it (true); else false. No
+    /// choice: the executions where it fails do not exist.
+    fn assume(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Eval<bool> {
+        let _ = (formula, symbolic);
+        Err(Unmodelled(SYMBOLIC_TEST.into()))
+    }
+
     /// Whether `formula` may hold under the path condition of `symbolic`.
     fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Eval<bool> {
         let _ = (formula, symbolic);
@@ -425,6 +433,25 @@ impl Private<'_> {
                 Ok(self.truth(a, choices)? || self.truth(b, choices)?)
             }
             _ => self.eval_truth(expr, choices),
+        }
+    }
+
+    /// Whether the assumption `expr` holds: as [`Private::truth`], but a
+    /// symbolic condition is added to the path condition where it may
+    /// hold ([`Choices::assume`]) rather than split the execution (its
+    /// failing side would be cut off at once).
+    pub fn assumption(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<bool> {
+        if !choices.symbolic() {
+            return self.truth(expr, choices);
+        }
+        match self.operand(expr, choices)? {
+            (ty, Operand::Concrete(value)) => Ok(nonzero(ty, value)),
+            (Num::Int(ty), Operand::Symbolic(term)) => {
+                choices.assume(&truth_formula(term, ty), self.symbolic)
+            }
+            (Num::Float(_), Operand::Symbolic(_)) => {
+                Err(Unmodelled::symbolic("a floating condition"))
+            }
         }
     }
 

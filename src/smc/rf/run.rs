@@ -126,6 +126,12 @@ impl Choices for Scripted<'_> {
             .map_err(undecided)
     }
 
+    fn assume(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Result<bool, Unmodelled> {
+        self.decider
+            .assume(formula, symbolic)
+            .map_err(|error| Unmodelled(error.to_string()))
+    }
+
     fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Result<bool, Unmodelled> {
         self.decider
             .satisfiable(&symbolic.condition_with(formula))

@@ -521,7 +521,11 @@ impl<'a> Machine<'a> {
                     self.private(state, slot)
                         .bound_unknowns(condition, choices)
                         .map_err(fail)?;
-                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
+                    let holds = self
+                        .private(state, slot)
+                        .assumption(condition, choices)
+                        .map_err(fail)?;
+                    if !holds {
                         return Ok(Outcome::CutOff);
                     }
                 }

@@ -111,6 +111,16 @@ impl Decider {
         Ok(holds)
     }
 
+    /// Adds `formula` to the path condition of `symbolic` when it may
+    /// hold there (true), else leaves it (false).
+    pub fn assume(&self, formula: &Formula, symbolic: &mut Symbolic) -> Result<bool, Undecided> {
+        if !self.satisfiable(&symbolic.condition_with(formula))? {
+            return Ok(false);
+        }
+        symbolic.path.push(Arc::new(formula.clone()));
+        Ok(true)
+    }
+
     /// Values of `symbols` (unsigned, in their widths) that satisfy
     /// `formula`, or `None` when nothing does.
     pub fn model(
