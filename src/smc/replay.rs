@@ -125,6 +125,17 @@ impl Choices for SymbolicFixed<'_> {
             .map_err(|error| Unmodelled(error.to_string()))
     }
 
+    fn forced(
+        &mut self,
+        term: &crate::smc::symbolic::term::Term,
+        ty: crate::smc::symbolic::ctype::CType,
+        symbolic: &Symbolic,
+    ) -> Eval<Option<i64>> {
+        self.machine.decider
+            .forced(term, ty, symbolic)
+            .map_err(|error| Unmodelled(error.to_string()))
+    }
+
     fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Eval<bool> {
         self.machine
             .decider

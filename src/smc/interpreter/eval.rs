@@ -120,6 +120,13 @@ pub trait Choices {
         Err(Unmodelled(SYMBOLIC_TEST.into()))
     }
 
+    /// The one value the term `term` of type `ty` can have under the path
+    /// condition of `symbolic`, if the path condition forces one.
+    fn forced(&mut self, term: &Term, ty: CType, symbolic: &Symbolic) -> Eval<Option<i64>> {
+        let _ = (term, ty, symbolic);
+        Ok(None)
+    }
+
     /// Whether `formula` may hold under the path condition of `symbolic`.
     fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Eval<bool> {
         let _ = (formula, symbolic);
@@ -631,12 +638,18 @@ impl Private<'_> {
     /// The value of `expr` and its C type, concrete: a symbolic value
     /// here (an address, a value for shared memory) declines.
     pub fn eval(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<(Num, i64)> {
-        match self.operand(expr, choices)? {
-            (ty, Operand::Concrete(value)) => Ok((ty, value)),
-            (_, Operand::Symbolic(_)) => Err(Unmodelled::symbolic(
-                "an address, an array index, a lock or a value of shared memory",
-            )),
-        }
+        let (ty, term) = match self.operand(expr, choices)? {
+            (ty, Operand::Concrete(value)) => return Ok((ty, value)),
+            (ty, Operand::Symbolic(term)) => (ty, term),
+        };
+        // a value the path condition forces is as good as a constant
+        let forced = match ty {
+            Num::Int(int) => choices.forced(&term, int, self.symbolic)?,
+            Num::Float(_) => None,
+        };
+        forced.map(|value| (ty, value)).ok_or_else(|| {
+            Unmodelled::symbolic("an address, an array index, a lock or a value of shared memory")
+        })
     }
 
     /// The value of `expr` (concrete or a term) and its C type.

@@ -132,6 +132,17 @@ impl Choices for Scripted<'_> {
             .map_err(|error| Unmodelled(error.to_string()))
     }
 
+    fn forced(
+        &mut self,
+        term: &crate::smc::symbolic::term::Term,
+        ty: crate::smc::symbolic::ctype::CType,
+        symbolic: &Symbolic,
+    ) -> Result<Option<i64>, Unmodelled> {
+        self.decider
+            .forced(term, ty, symbolic)
+            .map_err(|error| Unmodelled(error.to_string()))
+    }
+
     fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Result<bool, Unmodelled> {
         self.decider
             .satisfiable(&symbolic.condition_with(formula))

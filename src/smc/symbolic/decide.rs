@@ -7,7 +7,8 @@
 use super::path::Symbolic;
 use super::smtlib;
 use super::solver::{Satisfiable, Solver, SolverError};
-use super::term::{Formula, SymbolId};
+use super::ctype::CType;
+use super::term::{Formula, SymbolId, Term, value_of};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
@@ -119,6 +120,29 @@ impl Decider {
         }
         symbolic.path.push(Arc::new(formula.clone()));
         Ok(true)
+    }
+
+    /// The one value `term` (of type `ty`) has in every model of the path
+    /// condition of `symbolic`, if it has one.
+    pub fn forced(
+        &self,
+        term: &Term,
+        ty: CType,
+        symbolic: &Symbolic,
+    ) -> Result<Option<i64>, Undecided> {
+        let mut named = BTreeMap::new();
+        smtlib::term_symbols(term, &mut named);
+        let ids: Vec<_> = named.keys().copied().collect();
+        let Some(model) = self.model(&symbolic.condition(), &ids)? else {
+            return Ok(None);
+        };
+        let values: HashMap<_, _> = model.iter().map(|(&id, &v)| (id, v as i64)).collect();
+        let value = value_of(term, ty, &values);
+        let other = !Formula::compare_equal(term.clone(), Term::constant(value, ty));
+        if self.satisfiable(&symbolic.condition_with(&other))? {
+            return Ok(None);
+        }
+        Ok(Some(value))
     }
 
     /// Values of `symbols` (unsigned, in their widths) that satisfy

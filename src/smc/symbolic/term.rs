@@ -254,6 +254,11 @@ impl Formula {
         }
     }
 
+    /// `left == right` (one width).
+    pub fn compare_equal(left: Term, right: Term) -> Formula {
+        Formula::compare(Comparison::Equal, left, right)
+    }
+
     pub fn and(self, other: Formula) -> Formula {
         Formula::And(Arc::new(self), Arc::new(other))
     }
