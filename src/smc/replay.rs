@@ -81,7 +81,10 @@ pub fn symbolic_records(
             thread: made.thread,
             ty: made.ty,
             value: crate::ir::truncate(
-                bits(model.get(&made.id).copied().unwrap_or(0) as i64, made.ty.bits) as i64,
+                bits(
+                    model.get(&made.id).copied().unwrap_or(0) as i64,
+                    made.ty.bits,
+                ) as i64,
                 made.ty.bits,
                 made.ty.signed && made.ty.bits != 1,
             ),
@@ -120,7 +123,8 @@ impl Choices for SymbolicFixed<'_> {
     }
 
     fn assume(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Eval<bool> {
-        self.machine.decider
+        self.machine
+            .decider
             .assume(formula, symbolic)
             .map_err(|error| Unmodelled(error.to_string()))
     }
@@ -131,7 +135,8 @@ impl Choices for SymbolicFixed<'_> {
         ty: crate::smc::symbolic::ctype::CType,
         symbolic: &Symbolic,
     ) -> Eval<Option<i64>> {
-        self.machine.decider
+        self.machine
+            .decider
             .forced(term, ty, symbolic)
             .map_err(|error| Unmodelled(error.to_string()))
     }

@@ -57,9 +57,8 @@ fn condition() -> impl Strategy<Value = String> {
 /// A statement of the thread that takes the input.
 fn statement() -> impl Strategy<Value = String> {
     prop_oneof![
-        (condition(), 0i32..3, 0i32..3).prop_map(|(c, a, b)| format!(
-            "if ({c}) g = g + {a}; else g = g + {b};"
-        )),
+        (condition(), 0i32..3, 0i32..3)
+            .prop_map(|(c, a, b)| format!("if ({c}) g = g + {a}; else g = g + {b};")),
         expression().prop_map(|e| format!("y = {e};")),
         (condition(), 0i32..3).prop_map(|(c, a)| format!("if ({c}) y = y + {a};")),
     ]

@@ -24,7 +24,8 @@ const OUT_OF_BOUNDS: &str = "an index outside a private array: ";
 const INFEASIBLE: &str = "no side of a branch on symbolic values is feasible";
 
 /// Why a run without symbolic values stops at a test of one.
-const SYMBOLIC_TEST: &str = "a test of a symbolic value where the engine cannot split the execution";
+const SYMBOLIC_TEST: &str =
+    "a test of a symbolic value where the engine cannot split the execution";
 
 impl Unmodelled {
     /// An index outside a private array: no value to read or write. In an
@@ -956,7 +957,12 @@ fn symbolic_binary(
 
 /// C's binary `op` (not `&&`, `||`) on concrete operands, a result of
 /// type `ty`.
-fn concrete_binary(op: BinaryOp, ty: Num, (a_type, a): (Num, i64), (b_type, b): (Num, i64)) -> Eval<i64> {
+fn concrete_binary(
+    op: BinaryOp,
+    ty: Num,
+    (a_type, a): (Num, i64),
+    (b_type, b): (Num, i64),
+) -> Eval<i64> {
     let truth = |holds: bool| i64::from(holds);
     let comparison = matches!(
         op,

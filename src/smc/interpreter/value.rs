@@ -4,8 +4,8 @@
 //! scalar holds the bits of its value, as shared memory holds them
 //! (a `float`'s as a sign-extended 32-bit integer); its type says so.
 
-pub use crate::smc::symbolic::ctype::CType;
 use crate::ir::{StructDef, Ty};
+pub use crate::smc::symbolic::ctype::CType;
 use crate::smc::symbolic::term::Term;
 use std::sync::Arc;
 

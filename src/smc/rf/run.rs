@@ -12,9 +12,6 @@ use super::event::{Access, Chosen, Event, Key, Source, Visible, visible};
 use super::heap::{HEAP_ORDER, HeapOrder};
 use crate::options::MemoryModel;
 use crate::smc::interpreter::eval::{Choices, NotedChoices, Unmodelled};
-use crate::smc::symbolic::decide::{Decider, Undecided};
-use crate::smc::symbolic::path::Symbolic;
-use crate::smc::symbolic::term::Formula;
 use crate::smc::interpreter::value::Value;
 use crate::smc::search::PathStep;
 use crate::smc::semantics::machine::{
@@ -22,6 +19,9 @@ use crate::smc::semantics::machine::{
 };
 use crate::smc::semantics::memory::{flush, memory_id};
 use crate::smc::semantics::plain::PlainPart;
+use crate::smc::symbolic::decide::{Decider, Undecided};
+use crate::smc::symbolic::path::Symbolic;
+use crate::smc::symbolic::term::Formula;
 use std::collections::HashMap;
 
 /// Why RF-SMC stops without an answer.

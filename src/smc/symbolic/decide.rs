@@ -4,10 +4,10 @@
 //! one per worker that asks at the same time (`--jobs 2`: two), and a
 //! cache of the answers by the formula's SMT-LIB text.
 
+use super::ctype::CType;
 use super::path::Symbolic;
 use super::smtlib;
 use super::solver::{Satisfiable, Solver, SolverError};
-use super::ctype::CType;
 use super::term::{Formula, SymbolId, Term, value_of};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -66,7 +66,11 @@ impl Decider {
             _ => {}
         }
         let text = smtlib::formula(formula);
-        let cached = self.pool.lock().ok().and_then(|pool| pool.cache.get(&text).copied());
+        let cached = self
+            .pool
+            .lock()
+            .ok()
+            .and_then(|pool| pool.cache.get(&text).copied());
         if let Some(known) = cached {
             return Ok(known);
         }

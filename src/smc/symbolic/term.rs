@@ -10,8 +10,8 @@
 //! `!`, `&&`, `||`) are [`Formula`]s. [`Term::evaluate`] computes a term
 //! on concrete values, as the interpreter does, for tests.
 
-use crate::ir::BinaryOp;
 use super::ctype::CType;
+use crate::ir::BinaryOp;
 use std::collections::HashMap;
 use std::sync::Arc;
 
