@@ -494,6 +494,14 @@ impl Private<'_> {
             };
             // an empty range: every value fails the assumption
             let value = choices.choose(lo, count);
+            if let Value::Symbolic { term, ty } = self.load(&place, choices)? {
+                // a symbol not computed on yet (its copies keep it): the
+                // path condition says which value it took
+                let equal = Formula::compare_equal(term.as_ref().clone(), Term::constant(value, ty));
+                if !choices.assume(&equal, self.symbolic)? {
+                    return Err(Unmodelled::infeasible());
+                }
+            }
             *self.slot(&place, choices)? = Value::Scalar(value);
         }
         Ok(())
@@ -607,10 +615,12 @@ impl Private<'_> {
         if has_index(place) {
             return Ok(None);
         }
-        Ok(
-            matches!(self.load(place, &mut NoChoice)?, Value::Unknown { .. })
-                .then(|| (place.clone(), operand)),
-        )
+        let unknown = match self.load(place, &mut NoChoice)? {
+            Value::Unknown { .. } => true,
+            Value::Symbolic { term, .. } => matches!(term.as_ref(), Term::Symbol { .. }),
+            _ => false,
+        };
+        Ok(unknown.then(|| (place.clone(), operand)))
     }
 
     /// The place `value` loads, when assigning it to a place of type `ty`
