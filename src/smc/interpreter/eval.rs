@@ -497,7 +497,8 @@ impl Private<'_> {
             if let Value::Symbolic { term, ty } = self.load(&place, choices)? {
                 // a symbol not computed on yet (its copies keep it): the
                 // path condition says which value it took
-                let equal = Formula::compare_equal(term.as_ref().clone(), Term::constant(value, ty));
+                let equal =
+                    Formula::compare_equal(term.as_ref().clone(), Term::constant(value, ty));
                 if !choices.assume(&equal, self.symbolic)? {
                     return Err(Unmodelled::infeasible());
                 }
