@@ -407,6 +407,11 @@ impl Private<'_> {
     /// program reads nothing of it but its truth (a later read of its
     /// value declines the program, as a read of an unknown value does).
     pub fn truth(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<bool> {
+        if choices.symbolic() && !matches!(expr, Expr::Nondet(_)) {
+            // an unknown scalar becomes a symbol, and the condition one
+            // formula
+            return self.eval_truth(expr, choices);
+        }
         match expr {
             Expr::Load(place) => match self.load(place, choices)? {
                 // a floating zero has two values, and its other values
@@ -805,6 +810,34 @@ impl Private<'_> {
         })
     }
 
+    /// `left && b` or `left || b` (as `op` says) as a term of type `ty`,
+    /// `b` evaluated whatever `left` is (it is [`always_defined`]).
+    fn logical_term(
+        &mut self,
+        op: BinaryOp,
+        left: Formula,
+        b: &Expr,
+        ty: Num,
+        choices: &mut dyn Choices,
+    ) -> Eval<(Num, Operand)> {
+        let right = match self.operand(b, choices)? {
+            (b_type, Operand::Concrete(value)) => Formula::Constant(nonzero(b_type, value)),
+            (Num::Int(b_type), Operand::Symbolic(term)) => truth_formula(term, b_type),
+            (Num::Float(_), Operand::Symbolic(_)) => {
+                return Err(Unmodelled::symbolic("a floating condition"));
+            }
+        };
+        let Num::Int(int) = ty else {
+            return Err(Unmodelled::symbolic("a floating condition"));
+        };
+        let formula = if op == BinaryOp::LogicalAnd {
+            left.and(right)
+        } else {
+            left.or(right)
+        };
+        Ok((ty, Operand::Symbolic(formula.value(int))))
+    }
+
     /// The side a branch on `formula` takes (a choice when both may).
     fn decide(&mut self, formula: &Formula, choices: &mut dyn Choices) -> Eval<bool> {
         if let Formula::Constant(holds) = formula {
@@ -849,7 +882,20 @@ impl Private<'_> {
         // one does not decide, as C does (a guarded shift or division); a
         // symbolic operand splits the execution
         if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) {
-            let left = self.eval_truth(a, choices)?;
+            let left = match self.operand(a, choices)? {
+                (a_type, Operand::Concrete(value)) => nonzero(a_type, value),
+                (Num::Int(a_type), Operand::Symbolic(term)) => {
+                    let left = truth_formula(term, a_type);
+                    if always_defined(b) {
+                        // both operands in one formula: no split here
+                        return self.logical_term(op, left, b, ty, choices);
+                    }
+                    self.decide(&left, choices)?
+                }
+                (Num::Float(_), Operand::Symbolic(_)) => {
+                    return Err(Unmodelled::symbolic("a floating condition"));
+                }
+            };
             let value = match (op, left) {
                 (BinaryOp::LogicalAnd, false) => false,
                 (BinaryOp::LogicalOr, true) => true,
@@ -874,6 +920,28 @@ impl Private<'_> {
                 Ok((ty, Operand::Symbolic(term)))
             }
         }
+    }
+}
+
+/// Whether evaluating `expr` can neither fail nor choose: integer
+/// constants, loads of places without an index, and operations other
+/// than divisions and shifts on them (C would skip it as the right
+/// operand of a decided `&&` or `||`; evaluated anyway, it changes
+/// nothing).
+fn always_defined(expr: &Expr) -> bool {
+    match expr {
+        Expr::Const(_) | Expr::CurrentThread | Expr::ObjectAddress(_) => true,
+        Expr::Load(place) => !has_index(place),
+        Expr::Unary(_, inner) => always_defined(inner),
+        Expr::Cast(ty, inner) => CType::of(ty).is_some() && always_defined(inner),
+        Expr::Binary(op, a, b) => {
+            !matches!(
+                op,
+                BinaryOp::Div | BinaryOp::Rem | BinaryOp::Shl | BinaryOp::Shr
+            ) && always_defined(a)
+                && always_defined(b)
+        }
+        _ => false,
     }
 }
 
