@@ -445,6 +445,25 @@ pub struct WitnessReport {
     /// fences, mutex operations), thread by thread in program order, with
     /// the reads-from and coherence of the witness.
     pub events: Vec<EventReport>,
+    /// The nondeterministic values the native engine took symbolically,
+    /// in the order the execution read them, each with the value the
+    /// solver's model gives it (the violation happens with these values:
+    /// the model is checked on every branch the execution took). Empty
+    /// for CBMC's witnesses and without such values.
+    pub inputs: Vec<InputReport>,
+}
+
+/// A symbolic input of a native witness: the thread that read it first,
+/// its C type and its value from the solver's model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InputReport {
+    pub thread: usize,
+    pub function: String,
+    /// The C type: `int`, `unsigned int`, `long long`, ...
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// As a string of decimal digits, as [`StepReport::value`] gives values.
+    pub value: String,
 }
 
 /// One memory event of the witness's execution: a node of its graph.

@@ -77,6 +77,10 @@ pub enum Answer {
         /// it covered every execution (then the list may miss a
         /// property); `None` when it covered them all, and otherwise.
         stopped_early: Option<NoAnswer>,
+        /// The values the solver's model gives the execution's symbolic
+        /// inputs (RF-SMC's wide nondeterministic values), checked on
+        /// every branch of the path; empty without them.
+        inputs: Vec<replay::InputValue>,
     },
 }
 
@@ -273,6 +277,7 @@ fn every_violation(
         statistics,
         further: found.collect(),
         stopped_early,
+        inputs: Vec::new(),
     })
 }
 
@@ -484,12 +489,10 @@ fn run_reads_from(
     match found {
         RfFound::Safe => Ok(Answer::Safe(statistics, cut_offs(machine))),
         RfFound::Violation { violation, path } => {
-            let records = if ends_without_move(&violation) {
-                replay::execution_records(machine, &path)
-            } else {
-                replay::records(machine, &path)
-            };
-            let records = records
+            // the witness's symbols get values from the solver's model,
+            // checked against every side the path took
+            let violating = !ends_without_move(&violation);
+            let (records, inputs) = replay::symbolic_records(machine, &path, violating)
                 .map_err(|failure| RfNoAnswer::Other(NoAnswer::Failed(failure.to_string())))?;
             Ok(Answer::Violation {
                 violation,
@@ -497,6 +500,7 @@ fn run_reads_from(
                 statistics,
                 further: Vec::new(),
                 stopped_early: None,
+                inputs,
             })
         }
     }
@@ -646,6 +650,7 @@ fn explicit_answer(
                 statistics,
                 further: Vec::new(),
                 stopped_early: None,
+                inputs: Vec::new(),
             })
         }
     }

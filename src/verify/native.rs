@@ -304,10 +304,14 @@ pub fn conclude(
             records,
             further,
             stopped_early,
+            inputs,
             ..
         } => {
             let blank = report.clone();
             explain_violation(request, report, &violation, &records, map);
+            if let Some(witness) = report.witness.as_mut() {
+                witness.inputs = input_reports(&inputs, map);
+            }
             if request.all_violations {
                 let further = further
                     .iter()
@@ -327,6 +331,45 @@ pub fn conclude(
                 super::violations::gather(report, further, stopped);
             }
         }
+    }
+}
+
+/// The symbolic inputs of a native witness in report form.
+fn input_reports(
+    inputs: &[smc::replay::InputValue],
+    map: &TranslationMap,
+) -> Vec<crate::report::document::InputReport> {
+    inputs
+        .iter()
+        .map(|input| crate::report::document::InputReport {
+            thread: input.thread,
+            function: map
+                .threads
+                .get(input.thread)
+                .map_or_else(|| "thread".to_string(), |thread| thread.function.clone()),
+            ty: c_type_name(input.ty),
+            value: if input.ty.is_wide_unsigned() {
+                (input.value as u64).to_string()
+            } else {
+                input.value.to_string()
+            },
+        })
+        .collect()
+}
+
+/// The C name of a scalar integer type of the printed program.
+fn c_type_name(ty: smc::interpreter::value::CType) -> String {
+    let base = match ty.bits {
+        1 => return "_Bool".into(),
+        8 => "char",
+        16 => "short",
+        32 => "int",
+        _ => "long long",
+    };
+    if ty.signed {
+        base.to_string()
+    } else {
+        format!("unsigned {base}")
     }
 }
 

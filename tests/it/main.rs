@@ -40,3 +40,4 @@ mod sma_litmus;
 mod smc_estimate;
 mod smc_rf_props;
 mod smc_symbolic;
+mod smc_symbolic_props;

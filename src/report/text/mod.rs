@@ -200,6 +200,7 @@ fn body(out: &mut String, report: &VerifyReport, style: &Style) -> bool {
             .map(|after| (after, failure_cells(report, &witness.steps)));
         table(out, &witness.steps, failure, style);
         frees(out, &witness.frees);
+        inputs(out, &witness.inputs);
     }
     if let Some(diagnosis) = &report.diagnosis {
         let _ = writeln!(out, "\n{} {}", style.bold("Diagnosis:"), diagnosis.summary);
@@ -740,6 +741,29 @@ fn frees(out: &mut String, frees: &[FreeReport]) {
             out,
             "  {} freed the block at {}{at}",
             free.thread.name, free.location
+        );
+    }
+}
+
+/// The symbolic inputs of a native witness, below it: the values the
+/// solver's model gives them.
+fn inputs(out: &mut String, inputs: &[super::document::InputReport]) {
+    if inputs.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  nondeterministic values of this execution (from the SMT solver's model, checked on every branch):"
+    );
+    for (index, input) in inputs.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "    #{} read first by thread slot {} ({}): ({}) {}",
+            index + 1,
+            input.thread,
+            input.function,
+            input.ty,
+            input.value
         );
     }
 }

@@ -8,6 +8,9 @@ use super::float;
 use super::value::{CType, Num, Value};
 use crate::ir::{BinaryOp, Expr, Place, PlainGlobal, StructDef, Ty, UnaryOp};
 use crate::passes::SeqThread;
+use crate::smc::symbolic::path::Symbolic;
+use crate::smc::symbolic::term::{self, Formula, Term};
+use std::sync::Arc;
 
 /// Why an evaluation stopped: what the native engine does not model
 /// exactly, which the whole exploration then declines.
@@ -16,6 +19,13 @@ pub struct Unmodelled(pub String);
 
 /// How [`Unmodelled::out_of_bounds`] begins its message.
 const OUT_OF_BOUNDS: &str = "an index outside a private array: ";
+
+/// The message of [`Unmodelled::infeasible`].
+const INFEASIBLE: &str = "no side of a branch on symbolic values is feasible";
+
+/// Why a run without symbolic values stops at a test of one.
+const SYMBOLIC_TEST: &str =
+    "a test of a symbolic value where the engine cannot split the execution";
 
 impl Unmodelled {
     /// An index outside a private array: no value to read or write. In an
@@ -34,6 +44,32 @@ impl Unmodelled {
     pub fn is_out_of_bounds(&self) -> bool {
         self.0.starts_with(OUT_OF_BOUNDS)
     }
+
+    /// No side of a branch on terms is feasible under the path condition:
+    /// no execution goes on from here (the move is cut off, as by a
+    /// failed assumption; it is neither a violation nor a deadlock).
+    pub fn infeasible() -> Unmodelled {
+        Unmodelled(INFEASIBLE.into())
+    }
+
+    /// Whether this is [`Unmodelled::infeasible`].
+    pub fn is_infeasible(&self) -> bool {
+        self.0 == INFEASIBLE
+    }
+
+    /// A symbolic value where the engine needs a concrete one.
+    fn symbolic(what: &str) -> Unmodelled {
+        Unmodelled(format!(
+            "a symbolic value (a nondeterministic value of more than 256 values) is used as {what}, which the native engine computes only with concrete values"
+        ))
+    }
+}
+
+/// A scalar's value: concrete, or a term over symbols.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Operand {
+    Concrete(i64),
+    Symbolic(Term),
 }
 
 pub type Eval<T> = Result<T, Unmodelled>;
@@ -61,6 +97,42 @@ fn nonzero(ty: Num, value: i64) -> bool {
 pub trait Choices {
     /// One value of the `values` values `lo..lo+values` (in order).
     fn choose(&mut self, lo: i64, values: u32) -> i64;
+
+    /// Whether the run takes a nondeterministic value of more than 256
+    /// values as a symbol (else reading one declines the program).
+    fn symbolic(&self) -> bool {
+        false
+    }
+
+    /// The side a branch on `formula` takes: when both sides are feasible
+    /// under the path condition of `symbolic`, a choice of two values;
+    /// the side taken is added to the path condition. `None` when no
+    /// side is feasible.
+    fn branch(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Eval<Option<bool>> {
+        let _ = (formula, symbolic);
+        Err(Unmodelled(SYMBOLIC_TEST.into()))
+    }
+
+    /// An assumption of `formula`: when it may hold under the path
+    /// condition of `symbolic`, it is added to it (true); else false. No
+    /// choice: the executions where it fails do not exist.
+    fn assume(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Eval<bool> {
+        let _ = (formula, symbolic);
+        Err(Unmodelled(SYMBOLIC_TEST.into()))
+    }
+
+    /// The one value the term `term` of type `ty` can have under the path
+    /// condition of `symbolic`, if the path condition forces one.
+    fn forced(&mut self, term: &Term, ty: CType, symbolic: &Symbolic) -> Eval<Option<i64>> {
+        let _ = (term, ty, symbolic);
+        Ok(None)
+    }
+
+    /// Whether `formula` may hold under the path condition of `symbolic`.
+    fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Eval<bool> {
+        let _ = (formula, symbolic);
+        Err(Unmodelled(SYMBOLIC_TEST.into()))
+    }
 }
 
 /// Choices that take the first value and note that one was asked for: the
@@ -76,6 +148,11 @@ impl Choices for NotedChoices {
         self.chose = true;
         lo
     }
+
+    fn branch(&mut self, _formula: &Formula, _symbolic: &mut Symbolic) -> Eval<Option<bool>> {
+        self.chose = true;
+        Err(Unmodelled(SYMBOLIC_TEST.into()))
+    }
 }
 
 /// The private state an expression of one thread reads and a private
@@ -86,6 +163,8 @@ pub struct Private<'a> {
     pub structs: &'a [StructDef],
     pub locals: &'a mut [Value],
     pub plain: &'a mut [Value],
+    /// The execution's symbols and path condition.
+    pub symbolic: &'a mut Symbolic,
 }
 
 impl Private<'_> {
@@ -173,7 +252,11 @@ impl Private<'_> {
                 Value::Aggregate(elements) => elements
                     .get_mut(index)
                     .ok_or_else(|| Unmodelled("a private element out of range".into()))?,
-                Value::Scalar(_) | Value::Unknown { .. } | Value::NonZero { .. } | Value::Moved => {
+                Value::Scalar(_)
+                | Value::Unknown { .. }
+                | Value::NonZero { .. }
+                | Value::Moved
+                | Value::Symbolic { .. } => {
                     return Err(Unmodelled("an element of a scalar".into()));
                 }
             };
@@ -208,21 +291,50 @@ impl Private<'_> {
         Ok(())
     }
 
+    /// Assigns the scalar `value` (concrete or a term) of type `from` to
+    /// `place`, converted to the place's type.
+    fn store_operand(
+        &mut self,
+        place: &Place,
+        from: Num,
+        value: Operand,
+        choices: &mut dyn Choices,
+    ) -> Eval<()> {
+        let term = match value {
+            Operand::Concrete(value) => return self.store_typed(place, from, value, choices),
+            Operand::Symbolic(term) => term,
+        };
+        let ty = self.place_type(place)?;
+        let (Num::Int(from), Some(Num::Int(to))) = (from, Num::of(&ty)) else {
+            return Err(Unmodelled::symbolic("a floating value"));
+        };
+        *self.slot(place, choices)? = Value::Symbolic {
+            term: Arc::new(term::convert(term, from, to)),
+            ty: to,
+        };
+        Ok(())
+    }
+
     /// `place = value` of the program: a scalar, or a whole struct or
     /// array copied from another place.
     pub fn assign(&mut self, place: &Place, value: &Expr, choices: &mut dyn Choices) -> Eval<()> {
         let ty = self.place_type(place)?;
         if Num::of(&ty).is_some() {
             if let Expr::Nondet(nondet) = value
-                && let Some(bits) = Num::of(nondet).map(Num::bits).filter(|bits| *bits > 8)
+                && let Some(kind) = Num::of(nondet).filter(|kind| kind.bits() > 8)
+                // a symbolic run makes the symbol at once when its type is
+                // not the place's (a read would not know the source type)
+                && (!choices.symbolic() || Num::of(&ty) == Some(kind) || matches!(kind, Num::Float(_)))
             {
+                let bits = kind.bits();
                 // left unknown until read: most such values are
                 // overwritten first (locals the printed program declares
                 // without an initial value)
                 *self.slot(place, choices)? = Value::Unknown { bits };
                 return Ok(());
             }
-            if let Some(source) = self.truth_kept_source(&ty, value)
+            if !choices.symbolic()
+                && let Some(source) = self.truth_kept_source(&ty, value)
                 && let moved @ (Value::Unknown { .. } | Value::NonZero { .. }) =
                     self.load(source, choices)?
             {
@@ -231,8 +343,8 @@ impl Private<'_> {
                 *self.slot(place, choices)? = moved;
                 return Ok(());
             }
-            let (from, scalar) = self.eval(value, choices)?;
-            return self.store_typed(place, from, scalar, choices);
+            let (from, scalar) = self.operand(value, choices)?;
+            return self.store_operand(place, from, scalar, choices);
         }
         let source = match value {
             Expr::Load(source) => source,
@@ -295,11 +407,18 @@ impl Private<'_> {
     /// program reads nothing of it but its truth (a later read of its
     /// value declines the program, as a read of an unknown value does).
     pub fn truth(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<bool> {
+        if choices.symbolic() && !matches!(expr, Expr::Nondet(_)) {
+            // an unknown scalar becomes a symbol, and the condition one
+            // formula
+            return self.eval_truth(expr, choices);
+        }
         match expr {
             Expr::Load(place) => match self.load(place, choices)? {
                 // a floating zero has two values, and its other values
                 // differ in more than truth: only an integer is split
-                Value::Unknown { bits } if matches!(self.type_of(expr)?, Num::Int(_)) => {
+                Value::Unknown { bits }
+                    if !choices.symbolic() && matches!(self.type_of(expr)?, Num::Int(_)) =>
+                {
                     let holds = choices.choose(0, 2) != 0;
                     *self.slot(place, choices)? = if holds {
                         Value::NonZero { bits }
@@ -330,10 +449,37 @@ impl Private<'_> {
         }
     }
 
-    /// Whether the value of `expr` is not zero.
+    /// Whether the assumption `expr` holds: as [`Private::truth`], but a
+    /// symbolic condition is added to the path condition where it may
+    /// hold ([`Choices::assume`]) rather than split the execution (its
+    /// failing side would be cut off at once).
+    pub fn assumption(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<bool> {
+        if !choices.symbolic() {
+            return self.truth(expr, choices);
+        }
+        match self.operand(expr, choices)? {
+            (ty, Operand::Concrete(value)) => Ok(nonzero(ty, value)),
+            (Num::Int(ty), Operand::Symbolic(term)) => {
+                choices.assume(&truth_formula(term, ty), self.symbolic)
+            }
+            (Num::Float(_), Operand::Symbolic(_)) => {
+                Err(Unmodelled::symbolic("a floating condition"))
+            }
+        }
+    }
+
+    /// Whether the value of `expr` is not zero; a symbolic value splits
+    /// the execution ([`Choices::branch`]).
     fn eval_truth(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<bool> {
-        let (ty, value) = self.eval(expr, choices)?;
-        Ok(nonzero(ty, value))
+        match self.operand(expr, choices)? {
+            (ty, Operand::Concrete(value)) => Ok(nonzero(ty, value)),
+            (Num::Int(ty), Operand::Symbolic(term)) => {
+                self.decide(&truth_formula(term, ty), choices)
+            }
+            (Num::Float(_), Operand::Symbolic(_)) => {
+                Err(Unmodelled::symbolic("a floating condition"))
+            }
+        }
     }
 
     /// Gives each nondeterministic scalar not read yet whose values the
@@ -353,6 +499,15 @@ impl Private<'_> {
             };
             // an empty range: every value fails the assumption
             let value = choices.choose(lo, count);
+            if let Value::Symbolic { term, ty } = self.load(&place, choices)? {
+                // a symbol not computed on yet (its copies keep it): the
+                // path condition says which value it took
+                let equal =
+                    Formula::compare_equal(term.as_ref().clone(), Term::constant(value, ty));
+                if !choices.assume(&equal, self.symbolic)? {
+                    return Err(Unmodelled::infeasible());
+                }
+            }
             *self.slot(&place, choices)? = Value::Scalar(value);
         }
         Ok(())
@@ -466,10 +621,12 @@ impl Private<'_> {
         if has_index(place) {
             return Ok(None);
         }
-        Ok(
-            matches!(self.load(place, &mut NoChoice)?, Value::Unknown { .. })
-                .then(|| (place.clone(), operand)),
-        )
+        let unknown = match self.load(place, &mut NoChoice)? {
+            Value::Unknown { .. } => true,
+            Value::Symbolic { term, .. } => matches!(term.as_ref(), Term::Symbol { .. }),
+            _ => false,
+        };
+        Ok(unknown.then(|| (place.clone(), operand)))
     }
 
     /// The place `value` loads, when assigning it to a place of type `ty`
@@ -495,42 +652,40 @@ impl Private<'_> {
         }
     }
 
-    /// The value of `expr` and its C type.
+    /// The value of `expr` and its C type, concrete: a symbolic value
+    /// here (an address, a value for shared memory) declines.
     pub fn eval(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<(Num, i64)> {
+        let (ty, term) = match self.operand(expr, choices)? {
+            (ty, Operand::Concrete(value)) => return Ok((ty, value)),
+            (ty, Operand::Symbolic(term)) => (ty, term),
+        };
+        // a value the path condition forces is as good as a constant
+        let forced = match ty {
+            Num::Int(int) => choices.forced(&term, int, self.symbolic)?,
+            Num::Float(_) => None,
+        };
+        forced.map(|value| (ty, value)).ok_or_else(|| {
+            Unmodelled::symbolic("an address, an array index, a lock or a value of shared memory")
+        })
+    }
+
+    /// The value of `expr` (concrete or a term) and its C type.
+    pub fn operand(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<(Num, Operand)> {
         let ty = self.type_of(expr)?;
         let value = match expr {
             Expr::Const(value) => *value,
             Expr::FloatConst(literal) => computed(float::literal(literal))?,
-            Expr::Load(place) => match self.load(place, choices)? {
-                Value::Scalar(value) => value,
-                Value::Aggregate(_) => {
-                    return Err(Unmodelled("an aggregate in an expression".into()));
-                }
-                Value::Unknown { bits } => {
-                    let what = match ty {
-                        Num::Float(32) => "float".to_string(),
-                        Num::Float(_) => "double".to_string(),
-                        Num::Int(_) => format!("value of {bits} bits"),
-                    };
-                    return Err(Unmodelled(format!(
-                        "a nondeterministic {what} is read (it has 2^{bits} values; the native engine explores at most 256)"
-                    )));
-                }
-                Value::NonZero { bits } => {
-                    return Err(Unmodelled(format!(
-                        "a nondeterministic value of {bits} bits that a test found not zero is read (it has 2^{bits} - 1 values; the native engine explores at most 256)"
-                    )));
-                }
-                Value::Moved => {
-                    return Err(Unmodelled(
-                        "a nondeterministic value is read again after it was copied (the native engine follows one copy of it)".into(),
-                    ));
-                }
-            },
+            Expr::Load(place) => return Ok((ty, self.load_operand(place, ty, choices)?)),
             Expr::ObjectAddress(_) => 0,
             Expr::CurrentThread => self.thread.slot as i64,
             Expr::Unary(op, operand) => {
-                let (from, value) = self.eval(operand, choices)?;
+                let (from, value) = self.operand(operand, choices)?;
+                let value = match value {
+                    Operand::Concrete(value) => value,
+                    Operand::Symbolic(term) => {
+                        return Ok((ty, Operand::Symbolic(unary_term(*op, from, term, ty)?)));
+                    }
+                };
                 match (op, ty) {
                     (UnaryOp::Not, _) => i64::from(!nonzero(from, value)),
                     (UnaryOp::Neg, Num::Int(int)) => {
@@ -545,19 +700,20 @@ impl Private<'_> {
                     }
                 }
             }
-            Expr::Binary(op, a, b) => self.binary(*op, a, b, ty, choices)?,
+            Expr::Binary(op, a, b) => return self.binary(*op, a, b, ty, choices),
             Expr::Conditional(condition, a, b) => {
+                // a symbolic condition splits the execution
                 let chosen = if self.eval_truth(condition, choices)? {
                     a
                 } else {
                     b
                 };
-                let (from, value) = self.eval(chosen, choices)?;
-                cast(from, ty, value)?
+                let (from, value) = self.operand(chosen, choices)?;
+                return Ok((ty, converted(from, ty, value)?));
             }
             Expr::Cast(_, inner) => {
-                let (from, value) = self.eval(inner, choices)?;
-                cast(from, ty, value)?
+                let (from, value) = self.operand(inner, choices)?;
+                return Ok((ty, converted(from, ty, value)?));
             }
             Expr::Reinterpret(to, inner) => {
                 // the union's member `from` takes the value as C assigns
@@ -571,6 +727,9 @@ impl Private<'_> {
                     1 => choices.choose(0, 2),
                     8 if int.signed => choices.choose(-128, 256),
                     8 => choices.choose(0, 256),
+                    _ if choices.symbolic() => {
+                        return Ok((ty, Operand::Symbolic(self.fresh(int)?)));
+                    }
                     bits => {
                         return Err(Unmodelled(format!(
                             "a nondeterministic value of 2^{bits} values"
@@ -592,7 +751,123 @@ impl Private<'_> {
                 computed(super::float_library::call(function, &values))?
             }
         };
-        Ok((ty, value))
+        Ok((ty, Operand::Concrete(value)))
+    }
+
+    /// A fresh symbol of type `ty`, read by this thread.
+    fn fresh(&mut self, ty: CType) -> Eval<Term> {
+        self.symbolic
+            .fresh(ty, self.thread.slot)
+            .map_err(|error| Unmodelled(error.to_string()))
+    }
+
+    /// The value a load of `place` (of type `ty`) gives: an unknown scalar
+    /// becomes a symbol there in a symbolic run (a later load gives the
+    /// same symbol).
+    fn load_operand(&mut self, place: &Place, ty: Num, choices: &mut dyn Choices) -> Eval<Operand> {
+        Ok(match self.load(place, choices)? {
+            Value::Scalar(value) => Operand::Concrete(value),
+            Value::Symbolic { term, .. } => Operand::Symbolic(term.as_ref().clone()),
+            Value::Aggregate(_) => {
+                return Err(Unmodelled("an aggregate in an expression".into()));
+            }
+            Value::Unknown { .. } if choices.symbolic() && matches!(ty, Num::Int(_)) => {
+                let Num::Int(int) = ty else {
+                    return Err(Unmodelled("a floating symbol".into()));
+                };
+                let term = self.fresh(int)?;
+                *self.slot(place, choices)? = Value::Symbolic {
+                    term: Arc::new(term.clone()),
+                    ty: int,
+                };
+                Operand::Symbolic(term)
+            }
+            Value::Unknown { bits } => {
+                let what = match ty {
+                    Num::Float(32) => "float".to_string(),
+                    Num::Float(_) => "double".to_string(),
+                    Num::Int(_) => format!("value of {bits} bits"),
+                };
+                let symbolic = if choices.symbolic() {
+                    " (symbolic floating values are not modelled)"
+                } else {
+                    ""
+                };
+                return Err(Unmodelled(format!(
+                    "a nondeterministic {what} is read (it has 2^{bits} values; the native engine explores at most 256){symbolic}"
+                )));
+            }
+            Value::NonZero { bits } => {
+                return Err(Unmodelled(format!(
+                    "a nondeterministic value of {bits} bits that a test found not zero is read (it has 2^{bits} - 1 values; the native engine explores at most 256)"
+                )));
+            }
+            Value::Moved => {
+                return Err(Unmodelled(
+                    "a nondeterministic value is read again after it was copied (the native engine follows one copy of it)".into(),
+                ));
+            }
+        })
+    }
+
+    /// `left && b` or `left || b` (as `op` says) as a term of type `ty`,
+    /// `b` evaluated whatever `left` is (it is [`always_defined`]).
+    fn logical_term(
+        &mut self,
+        op: BinaryOp,
+        left: Formula,
+        b: &Expr,
+        ty: Num,
+        choices: &mut dyn Choices,
+    ) -> Eval<(Num, Operand)> {
+        let right = match self.operand(b, choices)? {
+            (b_type, Operand::Concrete(value)) => Formula::Constant(nonzero(b_type, value)),
+            (Num::Int(b_type), Operand::Symbolic(term)) => truth_formula(term, b_type),
+            (Num::Float(_), Operand::Symbolic(_)) => {
+                return Err(Unmodelled::symbolic("a floating condition"));
+            }
+        };
+        let Num::Int(int) = ty else {
+            return Err(Unmodelled::symbolic("a floating condition"));
+        };
+        let formula = if op == BinaryOp::LogicalAnd {
+            left.and(right)
+        } else {
+            left.or(right)
+        };
+        Ok((ty, Operand::Symbolic(formula.value(int))))
+    }
+
+    /// The side a branch on `formula` takes (a choice when both may).
+    fn decide(&mut self, formula: &Formula, choices: &mut dyn Choices) -> Eval<bool> {
+        if let Formula::Constant(holds) = formula {
+            return Ok(*holds);
+        }
+        choices
+            .branch(formula, self.symbolic)?
+            .ok_or_else(Unmodelled::infeasible)
+    }
+
+    /// Declines an operation whose `undefined` condition may hold (the
+    /// interpreter declines it on such concrete values): `what` names it.
+    fn check_defined(
+        &mut self,
+        undefined: Option<&Formula>,
+        what: &str,
+        choices: &mut dyn Choices,
+    ) -> Eval<()> {
+        let Some(undefined) = undefined else {
+            return Ok(());
+        };
+        if matches!(undefined, Formula::Constant(false)) {
+            return Ok(());
+        }
+        if choices.possible(undefined, self.symbolic)? {
+            return Err(Unmodelled(format!(
+                "{what} on symbolic values, which some of their values make undefined"
+            )));
+        }
+        Ok(())
     }
 
     fn binary(
@@ -602,94 +877,246 @@ impl Private<'_> {
         b: &Expr,
         ty: Num,
         choices: &mut dyn Choices,
-    ) -> Eval<i64> {
-        let (a_type, a) = self.eval(a, choices)?;
+    ) -> Eval<(Num, Operand)> {
         // `&&` and `||` evaluate their right operand only when the left
-        // one does not decide, as C does (a guarded shift or division)
-        let decided = match op {
-            BinaryOp::LogicalAnd => (!nonzero(a_type, a)).then_some(0),
-            BinaryOp::LogicalOr => nonzero(a_type, a).then_some(1),
-            _ => None,
-        };
-        if let Some(value) = decided {
-            return Ok(value);
-        }
-        let (b_type, b) = self.eval(b, choices)?;
-        let truth = |holds: bool| i64::from(holds);
-        let comparison = matches!(
-            op,
-            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
-        );
-        match op {
-            BinaryOp::LogicalAnd | BinaryOp::LogicalOr => return Ok(truth(nonzero(b_type, b))),
-            BinaryOp::Shl | BinaryOp::Shr => {
-                let Num::Int(int) = ty else {
-                    return Err(Unmodelled("a shift of a floating value".into()));
-                };
-                let a = cast(a_type, ty, a)?;
-                let bits = i64::from(int.bits);
-                if !(0..bits).contains(&b) || (op == BinaryOp::Shl && int.signed && a < 0) {
-                    return Err(Unmodelled(format!(
-                        "a shift by {b} of a {}-bit value",
-                        int.bits
-                    )));
+        // one does not decide, as C does (a guarded shift or division); a
+        // symbolic operand splits the execution
+        if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) {
+            let left = match self.operand(a, choices)? {
+                (a_type, Operand::Concrete(value)) => nonzero(a_type, value),
+                (Num::Int(a_type), Operand::Symbolic(term)) => {
+                    let left = truth_formula(term, a_type);
+                    if always_defined(b) {
+                        // both operands in one formula: no split here
+                        return self.logical_term(op, left, b, ty, choices);
+                    }
+                    self.decide(&left, choices)?
                 }
-                let shift = b as u32;
-                return Ok(match op {
-                    BinaryOp::Shl => int.convert(a.wrapping_shl(shift)),
-                    _ if int.is_wide_unsigned() => ((a as u64) >> shift) as i64,
-                    _ => a >> shift,
-                });
-            }
-            _ => {}
-        }
-        // the operands in their common type
-        let common = if comparison {
-            a_type.common(b_type)
-        } else {
-            ty
-        };
-        let (a, b) = (cast(a_type, common, a)?, cast(b_type, common, b)?);
-        let int = match common {
-            Num::Int(int) => int,
-            Num::Float(bits) => return computed(float::binary(op, bits, a, b)),
-        };
-        let compare = |a: i64, b: i64| {
-            if int.is_wide_unsigned() {
-                (a as u64).cmp(&(b as u64))
-            } else {
-                a.cmp(&b)
-            }
-        };
-        use std::cmp::Ordering::*;
-        Ok(match op {
-            BinaryOp::Add => int.convert(a.wrapping_add(b)),
-            BinaryOp::Sub => int.convert(a.wrapping_sub(b)),
-            BinaryOp::Mul => int.convert(a.wrapping_mul(b)),
-            BinaryOp::Div | BinaryOp::Rem => {
-                if b == 0 {
-                    return Err(Unmodelled("a division by zero".into()));
+                (Num::Float(_), Operand::Symbolic(_)) => {
+                    return Err(Unmodelled::symbolic("a floating condition"));
                 }
-                let value = match (op, int.is_wide_unsigned()) {
-                    (BinaryOp::Div, true) => ((a as u64) / (b as u64)) as i64,
-                    (_, true) => ((a as u64) % (b as u64)) as i64,
-                    (BinaryOp::Div, false) => a.wrapping_div(b),
-                    (_, false) => a.wrapping_rem(b),
+            };
+            let value = match (op, left) {
+                (BinaryOp::LogicalAnd, false) => false,
+                (BinaryOp::LogicalOr, true) => true,
+                _ => self.eval_truth(b, choices)?,
+            };
+            return Ok((ty, Operand::Concrete(i64::from(value))));
+        }
+        let (a_type, a) = self.operand(a, choices)?;
+        let (b_type, b) = self.operand(b, choices)?;
+        match (a, b) {
+            (Operand::Concrete(a), Operand::Concrete(b)) => Ok((
+                ty,
+                Operand::Concrete(concrete_binary(op, ty, (a_type, a), (b_type, b))?),
+            )),
+            (a, b) => {
+                let (term, undefined) = symbolic_binary(op, ty, (a_type, a), (b_type, b))?;
+                let what = match op {
+                    BinaryOp::Shl | BinaryOp::Shr => "a shift",
+                    _ => "a division",
                 };
-                int.convert(value)
+                self.check_defined(undefined.as_ref(), what, choices)?;
+                Ok((ty, Operand::Symbolic(term)))
             }
-            BinaryOp::BitAnd => int.convert(a & b),
-            BinaryOp::BitOr => int.convert(a | b),
-            BinaryOp::BitXor => int.convert(a ^ b),
-            BinaryOp::Eq => truth(a == b),
-            BinaryOp::Ne => truth(a != b),
-            BinaryOp::Lt => truth(compare(a, b) == Less),
-            BinaryOp::Le => truth(compare(a, b) != Greater),
-            BinaryOp::Gt => truth(compare(a, b) == Greater),
-            BinaryOp::Ge => truth(compare(a, b) != Less),
-            BinaryOp::LogicalAnd | BinaryOp::LogicalOr | BinaryOp::Shl | BinaryOp::Shr => 0,
-        })
+        }
     }
+}
+
+/// Whether evaluating `expr` can neither fail nor choose: integer
+/// constants, loads of places without an index, and operations other
+/// than divisions and shifts on them (C would skip it as the right
+/// operand of a decided `&&` or `||`; evaluated anyway, it changes
+/// nothing).
+fn always_defined(expr: &Expr) -> bool {
+    match expr {
+        Expr::Const(_) | Expr::CurrentThread | Expr::ObjectAddress(_) => true,
+        Expr::Load(place) => !has_index(place),
+        Expr::Unary(_, inner) => always_defined(inner),
+        Expr::Cast(ty, inner) => CType::of(ty).is_some() && always_defined(inner),
+        Expr::Binary(op, a, b) => {
+            !matches!(
+                op,
+                BinaryOp::Div | BinaryOp::Rem | BinaryOp::Shl | BinaryOp::Shr
+            ) && always_defined(a)
+                && always_defined(b)
+        }
+        _ => false,
+    }
+}
+
+/// `value` of type `from` converted to `to`, concrete or a term.
+fn converted(from: Num, to: Num, value: Operand) -> Eval<Operand> {
+    match (value, from, to) {
+        (Operand::Concrete(value), ..) => Ok(Operand::Concrete(cast(from, to, value)?)),
+        (Operand::Symbolic(term), Num::Int(from), Num::Int(to)) => {
+            Ok(Operand::Symbolic(term::convert(term, from, to)))
+        }
+        (Operand::Symbolic(_), ..) => Err(Unmodelled::symbolic("a floating value")),
+    }
+}
+
+/// `value` as a term of type `ty` (integer types only).
+fn as_term(from: Num, value: Operand, ty: CType) -> Eval<Term> {
+    let Num::Int(from) = from else {
+        return Err(Unmodelled::symbolic("an operand of floating arithmetic"));
+    };
+    Ok(match value {
+        Operand::Concrete(value) => term::convert(Term::constant(value, from), from, ty),
+        Operand::Symbolic(term) => term::convert(term, from, ty),
+    })
+}
+
+/// Whether a term of type `ty` is not zero, as a formula (a truth value
+/// `c ? 1 : 0` gives back `c`).
+pub fn truth_formula(term: Term, ty: CType) -> Formula {
+    if let Term::Choice {
+        condition,
+        then,
+        otherwise,
+    } = &term
+        && matches!(then.as_ref(), Term::Constant { value: 1, .. })
+        && matches!(otherwise.as_ref(), Term::Constant { value: 0, .. })
+    {
+        return condition.as_ref().clone();
+    }
+    term::nonzero(term, ty)
+}
+
+/// C's unary `op` on the term `operand` of type `from`, a result of type
+/// `ty`.
+fn unary_term(op: UnaryOp, from: Num, operand: Term, ty: Num) -> Eval<Term> {
+    let (Num::Int(from), Num::Int(to)) = (from, ty) else {
+        return Err(Unmodelled::symbolic("an operand of floating arithmetic"));
+    };
+    Ok(match op {
+        UnaryOp::Not => (!truth_formula(operand, from)).value(to),
+        UnaryOp::Neg => term::negated(term::convert(operand, from, to), to),
+        UnaryOp::BitNot => term::complement(term::convert(operand, from, to), to),
+    })
+}
+
+/// C's binary `op` (not `&&`, `||`) with a symbolic operand: the term of
+/// type `ty`, and the condition under which the operation is undefined.
+fn symbolic_binary(
+    op: BinaryOp,
+    ty: Num,
+    (a_type, a): (Num, Operand),
+    (b_type, b): (Num, Operand),
+) -> Eval<(Term, Option<Formula>)> {
+    let no_term = |error: term::NoTerm| Unmodelled(error.to_string());
+    let Num::Int(int) = ty else {
+        return Err(Unmodelled::symbolic("an operand of floating arithmetic"));
+    };
+    match op {
+        BinaryOp::Shl | BinaryOp::Shr => {
+            let Num::Int(amount) = b_type else {
+                return Err(Unmodelled("a shift by a floating value".into()));
+            };
+            let left = as_term(a_type, a, int)?;
+            let right = as_term(b_type, b, amount)?;
+            let shifted = term::shift(op, left, int, right, amount).map_err(no_term)?;
+            Ok((shifted.term, shifted.undefined))
+        }
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+            let Num::Int(common) = a_type.common(b_type) else {
+                return Err(Unmodelled::symbolic("an operand of a floating comparison"));
+            };
+            let (left, right) = (as_term(a_type, a, common)?, as_term(b_type, b, common)?);
+            let formula = term::compare(op, left, right, common).map_err(no_term)?;
+            Ok((formula.value(int), None))
+        }
+        _ => {
+            let (left, right) = (as_term(a_type, a, int)?, as_term(b_type, b, int)?);
+            let computed = term::arithmetic(op, left, right, int).map_err(no_term)?;
+            Ok((computed.term, computed.undefined))
+        }
+    }
+}
+
+/// C's binary `op` (not `&&`, `||`) on concrete operands, a result of
+/// type `ty`.
+fn concrete_binary(
+    op: BinaryOp,
+    ty: Num,
+    (a_type, a): (Num, i64),
+    (b_type, b): (Num, i64),
+) -> Eval<i64> {
+    let truth = |holds: bool| i64::from(holds);
+    let comparison = matches!(
+        op,
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+    );
+    match op {
+        BinaryOp::LogicalAnd => return Ok(truth(nonzero(a_type, a) && nonzero(b_type, b))),
+        BinaryOp::LogicalOr => return Ok(truth(nonzero(a_type, a) || nonzero(b_type, b))),
+        BinaryOp::Shl | BinaryOp::Shr => {
+            let Num::Int(int) = ty else {
+                return Err(Unmodelled("a shift of a floating value".into()));
+            };
+            let a = cast(a_type, ty, a)?;
+            let bits = i64::from(int.bits);
+            if !(0..bits).contains(&b) || (op == BinaryOp::Shl && int.signed && a < 0) {
+                return Err(Unmodelled(format!(
+                    "a shift by {b} of a {}-bit value",
+                    int.bits
+                )));
+            }
+            let shift = b as u32;
+            return Ok(match op {
+                BinaryOp::Shl => int.convert(a.wrapping_shl(shift)),
+                _ if int.is_wide_unsigned() => ((a as u64) >> shift) as i64,
+                _ => a >> shift,
+            });
+        }
+        _ => {}
+    }
+    // the operands in their common type
+    let common = if comparison {
+        a_type.common(b_type)
+    } else {
+        ty
+    };
+    let (a, b) = (cast(a_type, common, a)?, cast(b_type, common, b)?);
+    let int = match common {
+        Num::Int(int) => int,
+        Num::Float(bits) => return computed(float::binary(op, bits, a, b)),
+    };
+    let compare = |a: i64, b: i64| {
+        if int.is_wide_unsigned() {
+            (a as u64).cmp(&(b as u64))
+        } else {
+            a.cmp(&b)
+        }
+    };
+    use std::cmp::Ordering::*;
+    Ok(match op {
+        BinaryOp::Add => int.convert(a.wrapping_add(b)),
+        BinaryOp::Sub => int.convert(a.wrapping_sub(b)),
+        BinaryOp::Mul => int.convert(a.wrapping_mul(b)),
+        BinaryOp::Div | BinaryOp::Rem => {
+            if b == 0 {
+                return Err(Unmodelled("a division by zero".into()));
+            }
+            let value = match (op, int.is_wide_unsigned()) {
+                (BinaryOp::Div, true) => ((a as u64) / (b as u64)) as i64,
+                (_, true) => ((a as u64) % (b as u64)) as i64,
+                (BinaryOp::Div, false) => a.wrapping_div(b),
+                (_, false) => a.wrapping_rem(b),
+            };
+            int.convert(value)
+        }
+        BinaryOp::BitAnd => int.convert(a & b),
+        BinaryOp::BitOr => int.convert(a | b),
+        BinaryOp::BitXor => int.convert(a ^ b),
+        BinaryOp::Eq => truth(a == b),
+        BinaryOp::Ne => truth(a != b),
+        BinaryOp::Lt => truth(compare(a, b) == Less),
+        BinaryOp::Le => truth(compare(a, b) != Greater),
+        BinaryOp::Gt => truth(compare(a, b) == Greater),
+        BinaryOp::Ge => truth(compare(a, b) != Less),
+        BinaryOp::LogicalAnd | BinaryOp::LogicalOr | BinaryOp::Shl | BinaryOp::Shr => 0,
+    })
 }
 
 /// The member types of the union through which the printer reinterprets

@@ -5,6 +5,9 @@
 //! (a `float`'s as a sign-extended 32-bit integer); its type says so.
 
 use crate::ir::{StructDef, Ty};
+pub use crate::smc::symbolic::ctype::CType;
+use crate::smc::symbolic::term::Term;
+use std::sync::Arc;
 
 /// The value of a private object: a scalar, or the elements of an array or
 /// the fields of a struct in order.
@@ -30,6 +33,14 @@ pub enum Value {
     /// __tmp`): the value lives on in the copy only, so that a test of the
     /// copy cannot disagree with the original. Reading it declines.
     Moved,
+    /// A scalar with a nondeterministic value of more than 256 values in
+    /// a run that takes such values symbolically (RF-SMC's): a term over
+    /// symbols, of the place's C type. A copy is the same term, so a test
+    /// of one copy decides the others.
+    Symbolic {
+        term: Arc<Term>,
+        ty: CType,
+    },
 }
 
 impl Value {
@@ -54,83 +65,6 @@ impl Value {
             ),
             _ => Value::Scalar(0),
         }
-    }
-}
-
-/// A scalar C type of the printed program: its width and signedness
-/// (`_Bool` is an unsigned type of one bit; pointers, thread handles and
-/// function pointers are `unsigned int`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CType {
-    pub bits: u8,
-    pub signed: bool,
-}
-
-impl CType {
-    pub const INT: CType = CType {
-        bits: 32,
-        signed: true,
-    };
-    pub const BOOL: CType = CType {
-        bits: 1,
-        signed: false,
-    };
-
-    /// The scalar C type the printer declares for `ty`; `None` for a
-    /// floating type, an aggregate or `void`.
-    pub fn of(ty: &Ty) -> Option<CType> {
-        match ty {
-            Ty::Bool => Some(CType::BOOL),
-            Ty::Int { bits, signed } => Some(CType {
-                bits: match bits {
-                    0..=8 => 8,
-                    9..=16 => 16,
-                    17..=32 => 32,
-                    _ => 64,
-                },
-                signed: *signed,
-            }),
-            Ty::Pointer(_) | Ty::ThreadHandle | Ty::FunctionPointer => Some(CType {
-                bits: 32,
-                signed: false,
-            }),
-            Ty::Void | Ty::Array(..) | Ty::Struct(_) | Ty::Float { .. } => None,
-        }
-    }
-
-    /// C's integer promotion: types narrower than `int` become `int`.
-    pub fn promoted(self) -> CType {
-        if self.bits < 32 { CType::INT } else { self }
-    }
-
-    /// C's usual arithmetic conversions of two integer operands.
-    pub fn common(self, other: CType) -> CType {
-        let (a, b) = (self.promoted(), other.promoted());
-        if a.signed == b.signed {
-            return if a.bits >= b.bits { a } else { b };
-        }
-        let (unsigned, signed) = if a.signed { (b, a) } else { (a, b) };
-        if unsigned.bits >= signed.bits {
-            unsigned
-        } else {
-            signed
-        }
-    }
-
-    /// `value` (any integer) converted to this type, as C converts it; the
-    /// result is the type's value, with `unsigned long long` held as the
-    /// bits of an `i64`.
-    pub fn convert(self, value: i64) -> i64 {
-        if self.bits == 1 {
-            return i64::from(value != 0);
-        }
-        crate::ir::truncate(value, self.bits, self.signed)
-    }
-
-    /// Whether the type is `unsigned long long` (its values above
-    /// `i64::MAX` are held as negative `i64`s).
-    pub fn is_wide_unsigned(self) -> bool {
-        !self.signed && self.bits >= 64
     }
 }
 
@@ -189,29 +123,6 @@ impl Num {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn usual_arithmetic_conversions_follow_c() {
-        let uint = CType {
-            bits: 32,
-            signed: false,
-        };
-        let llong = CType {
-            bits: 64,
-            signed: true,
-        };
-        let ullong = CType {
-            bits: 64,
-            signed: false,
-        };
-        assert_eq!(CType::INT.common(uint), uint);
-        assert_eq!(uint.common(llong), llong);
-        assert_eq!(ullong.common(CType::INT), ullong);
-        assert_eq!(CType::BOOL.common(CType::BOOL), CType::INT);
-        assert_eq!(uint.convert(-1), 4_294_967_295);
-        assert_eq!(CType::INT.convert(4_294_967_295), -1);
-        assert_eq!(CType::BOOL.convert(7), 1);
-    }
 
     #[test]
     fn floating_types_win_the_usual_arithmetic_conversions() {

@@ -11,7 +11,7 @@
 use super::event::{Access, Chosen, Event, Key, Source, Visible, visible};
 use super::heap::{HEAP_ORDER, HeapOrder};
 use crate::options::MemoryModel;
-use crate::smc::interpreter::eval::{Choices, NotedChoices};
+use crate::smc::interpreter::eval::{Choices, NotedChoices, Unmodelled};
 use crate::smc::interpreter::value::Value;
 use crate::smc::search::PathStep;
 use crate::smc::semantics::machine::{
@@ -19,6 +19,9 @@ use crate::smc::semantics::machine::{
 };
 use crate::smc::semantics::memory::{flush, memory_id};
 use crate::smc::semantics::plain::PlainPart;
+use crate::smc::symbolic::decide::{Decider, Undecided};
+use crate::smc::symbolic::path::Symbolic;
+use crate::smc::symbolic::term::Formula;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
@@ -75,18 +78,30 @@ pub enum Ran {
 /// The nondeterministic values of one move: the values its schedule
 /// fixes, in order, then the first value of each domain; every value
 /// taken is noted with its domain.
+///
+/// A nondeterministic value of more than 256 values is a symbol, and a
+/// branch on a term whose two sides are both feasible under the path
+/// condition is a choice of two values (0: the condition fails, 1: it
+/// holds); a branch with one feasible side takes it without a choice.
 pub struct Scripted<'f> {
     forced: &'f [i64],
     pub taken: Vec<Chosen>,
+    decider: &'f Decider,
 }
 
 impl<'f> Scripted<'f> {
-    pub fn new(forced: &'f [i64]) -> Self {
+    pub fn new(forced: &'f [i64], decider: &'f Decider) -> Self {
         Scripted {
             forced,
             taken: Vec::new(),
+            decider,
         }
     }
+}
+
+/// A question the solver did not answer, as what the engine declines.
+fn undecided(error: Undecided) -> Unmodelled {
+    Unmodelled(error.to_string())
 }
 
 impl Choices for Scripted<'_> {
@@ -94,6 +109,45 @@ impl Choices for Scripted<'_> {
         let value = self.forced.get(self.taken.len()).copied().unwrap_or(lo);
         self.taken.push(Chosen { value, lo, values });
         value
+    }
+
+    fn symbolic(&self) -> bool {
+        true
+    }
+
+    fn branch(
+        &mut self,
+        formula: &Formula,
+        symbolic: &mut Symbolic,
+    ) -> Result<Option<bool>, Unmodelled> {
+        let decider = self.decider;
+        decider
+            .branch(formula, symbolic, &mut || self.choose(0, 2) != 0)
+            .map(Some)
+            .map_err(undecided)
+    }
+
+    fn assume(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Result<bool, Unmodelled> {
+        self.decider
+            .assume(formula, symbolic)
+            .map_err(|error| Unmodelled(error.to_string()))
+    }
+
+    fn forced(
+        &mut self,
+        term: &crate::smc::symbolic::term::Term,
+        ty: crate::smc::symbolic::ctype::CType,
+        symbolic: &Symbolic,
+    ) -> Result<Option<i64>, Unmodelled> {
+        self.decider
+            .forced(term, ty, symbolic)
+            .map_err(|error| Unmodelled(error.to_string()))
+    }
+
+    fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Result<bool, Unmodelled> {
+        self.decider
+            .satisfiable(&symbolic.condition_with(formula))
+            .map_err(undecided)
     }
 }
 
@@ -205,7 +259,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             index: self.next[slot],
         };
         let forced = self.forced.get(&key).map_or(&[][..], Vec::as_slice);
-        let mut choices = Scripted::new(forced);
+        let mut choices = Scripted::new(forced, &self.machine.decider);
         let (outcome, seen) = run_on(self.machine, &mut self.state, slot, &mut choices)?;
         let forced = forced.len().min(choices.taken.len());
         let chosen = choices.taken;
@@ -842,7 +896,7 @@ pub fn simulate(
         state.buffers[slot].retain(|store| store.location != location);
     }
     state.memory.set(location, value);
-    let mut choices = Scripted::new(&[]);
+    let mut choices = Scripted::new(&[], &machine.decider);
     let (outcome, seen) = run_on(machine, &mut state, slot, &mut choices)?;
     let mut simulated = Event {
         key: event.key,
@@ -892,7 +946,7 @@ pub fn rechoose(
 ) -> Result<Simulated, Abort> {
     let slot = event.key.thread;
     let mut state = snapshot.clone();
-    let mut choices = Scripted::new(forced);
+    let mut choices = Scripted::new(forced, &machine.decider);
     let (outcome, seen) = run_on(machine, &mut state, slot, &mut choices)?;
     let mut simulated = Event {
         key: event.key,

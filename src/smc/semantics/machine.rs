@@ -98,6 +98,9 @@ pub struct Machine<'a> {
     /// (`super::sections`); the explicit search keeps their scheduling
     /// atomicity instead.
     pub sections: Option<SectionLock>,
+    /// The SMT solvers and their answers for the branches on symbolic
+    /// values of RF-SMC's runs (started at the first question).
+    pub decider: crate::smc::symbolic::decide::Decider,
 }
 
 /// How the heap bounds cut executions off at one allocation.
@@ -121,6 +124,9 @@ pub struct Unsupported {
     /// An index outside a private array ([`Unmodelled::out_of_bounds`]):
     /// [`Machine::apply_in_place`] reports it as a violation.
     pub out_of_bounds: bool,
+    /// No side of a branch on symbolic values is feasible
+    /// ([`Unmodelled::infeasible`]): the move is cut off.
+    pub infeasible: bool,
 }
 
 pub(super) type Step<T> = Result<T, Unsupported>;
@@ -157,6 +163,7 @@ impl<'a> Machine<'a> {
             frees,
             pointer_cut_offs: Default::default(),
             loop_cut_offs: Default::default(),
+            decider: Default::default(),
             allocation_cut_offs: Default::default(),
             found: Vec::new(),
             sections: None,
@@ -270,6 +277,7 @@ impl<'a> Machine<'a> {
             epochs: vec![0; count],
             held: Vec::new(),
             atomic: None,
+            symbolic: Default::default(),
             heap: Heap::new(
                 self.program.memory.heap_base,
                 self.program.memory.heap_blocks,
@@ -338,6 +346,9 @@ impl<'a> Machine<'a> {
             // does not stop the whole search: a violation counts only in
             // an execution the search finds consistent
             Move::Run(slot) => match self.run_thread(state, slot, choices) {
+                // no side of a branch on symbolic values is feasible: the
+                // execution does not exist beyond, as after an assumption
+                Err(unsupported) if unsupported.infeasible => Ok(Outcome::CutOff),
                 Err(unsupported) if unsupported.out_of_bounds => Ok(Outcome::Violated(Violation {
                     slot,
                     description: match unsupported.origin {
@@ -401,10 +412,12 @@ impl<'a> Machine<'a> {
             .copied()
             .flatten();
         let out_of_bounds = Unmodelled(what.clone()).is_out_of_bounds();
+        let infeasible = Unmodelled(what.clone()).is_infeasible();
         Unsupported {
             what,
             origin,
             out_of_bounds,
+            infeasible,
         }
     }
 
@@ -508,7 +521,11 @@ impl<'a> Machine<'a> {
                     self.private(state, slot)
                         .bound_unknowns(condition, choices)
                         .map_err(fail)?;
-                    if !self.truth(state, slot, condition, choices).map_err(fail)? {
+                    let holds = self
+                        .private(state, slot)
+                        .assumption(condition, choices)
+                        .map_err(fail)?;
+                    if !holds {
                         return Ok(Outcome::CutOff);
                     }
                 }
@@ -582,6 +599,7 @@ impl<'a> Machine<'a> {
             structs: &self.program.structs,
             locals: &mut state.threads[slot].locals,
             plain: &mut state.plain,
+            symbolic: &mut state.symbolic,
         }
     }
 

@@ -38,6 +38,9 @@ pub struct State {
     pub atomic: Option<usize>,
     /// The allocator's state and the heap's uninitialised locations.
     pub heap: Heap,
+    /// The symbols and the path condition of the execution (RF-SMC's
+    /// runs; empty elsewhere).
+    pub symbolic: crate::smc::symbolic::path::Symbolic,
     pub recording: Option<Box<Recording>>,
 }
 

@@ -152,7 +152,8 @@ pub fn symbols(formula: &Formula, found: &mut BTreeMap<SymbolId, u8>) {
     }
 }
 
-fn term_symbols(term: &Term, found: &mut BTreeMap<SymbolId, u8>) {
+/// The symbols of `term` with their widths.
+pub fn term_symbols(term: &Term, found: &mut BTreeMap<SymbolId, u8>) {
     match term {
         Term::Constant { .. } => {}
         Term::Symbol { id, width } => {

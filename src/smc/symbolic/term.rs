@@ -10,8 +10,8 @@
 //! `!`, `&&`, `||`) are [`Formula`]s. [`Term::evaluate`] computes a term
 //! on concrete values, as the interpreter does, for tests.
 
+use super::ctype::CType;
 use crate::ir::BinaryOp;
-use crate::smc::interpreter::value::CType;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -252,6 +252,11 @@ impl Formula {
             left: Arc::new(left),
             right: Arc::new(right),
         }
+    }
+
+    /// `left == right` (one width).
+    pub fn compare_equal(left: Term, right: Term) -> Formula {
+        Formula::compare(Comparison::Equal, left, right)
     }
 
     pub fn and(self, other: Formula) -> Formula {

@@ -245,6 +245,7 @@ impl Renderer<'_> {
             fails_after_step,
             frees: self.frees(),
             events: self.events(witness),
+            inputs: Vec::new(),
         }
     }
 
@@ -262,6 +263,7 @@ impl Renderer<'_> {
             steps: rows,
             frees: self.frees(),
             events: self.events(witness),
+            inputs: Vec::new(),
         }
     }
 

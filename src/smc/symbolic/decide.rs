@@ -1,0 +1,191 @@
+//! Satisfiability of path conditions for a search: a pool of solver
+//! processes ([`Solver`]), started when a search first asks (a program
+//! without symbolic values starts none) and kept for the whole search,
+//! one per worker that asks at the same time (`--jobs 2`: two), and a
+//! cache of the answers by the formula's SMT-LIB text.
+
+use super::ctype::CType;
+use super::path::Symbolic;
+use super::smtlib;
+use super::solver::{Satisfiable, Solver, SolverError};
+use super::term::{Formula, SymbolId, Term, value_of};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+/// The most answers the cache keeps; it starts again empty beyond.
+const CACHED: usize = 1 << 16;
+
+/// Why a question got no answer (the engine declines the program).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Undecided {
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    #[error("the SMT solver could not decide a path condition")]
+    Unknown,
+}
+
+#[derive(Default)]
+struct Pool {
+    idle: Vec<Solver>,
+    cache: HashMap<String, bool>,
+}
+
+/// The solvers and the cache of one search.
+#[derive(Default)]
+pub struct Decider {
+    pool: Mutex<Pool>,
+}
+
+impl std::fmt::Debug for Decider {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("Decider")
+    }
+}
+
+impl Decider {
+    /// An idle solver, or a new one.
+    fn take(&self) -> Result<Solver, Undecided> {
+        let idle = self.pool.lock().ok().and_then(|mut pool| pool.idle.pop());
+        match idle {
+            Some(solver) => Ok(solver),
+            None => Ok(Solver::start()?),
+        }
+    }
+
+    fn give_back(&self, solver: Solver) {
+        if let Ok(mut pool) = self.pool.lock() {
+            pool.idle.push(solver);
+        }
+    }
+
+    /// Whether `formula` is satisfiable.
+    pub fn satisfiable(&self, formula: &Formula) -> Result<bool, Undecided> {
+        match formula {
+            Formula::Constant(holds) => return Ok(*holds),
+            _ if !has_symbols(formula) => return Ok(formula.evaluate(&HashMap::new())),
+            _ => {}
+        }
+        let text = smtlib::formula(formula);
+        let cached = self
+            .pool
+            .lock()
+            .ok()
+            .and_then(|pool| pool.cache.get(&text).copied());
+        if let Some(known) = cached {
+            return Ok(known);
+        }
+        let mut solver = self.take()?;
+        let answer = solver.feasible(formula);
+        // a solver that failed is dropped (its process ends), not reused
+        let answer = answer?;
+        self.give_back(solver);
+        let holds = match answer {
+            Satisfiable::Yes => true,
+            Satisfiable::No => false,
+            Satisfiable::Unknown => return Err(Undecided::Unknown),
+        };
+        if let Ok(mut pool) = self.pool.lock() {
+            if pool.cache.len() >= CACHED {
+                pool.cache.clear();
+            }
+            pool.cache.insert(text, holds);
+        }
+        Ok(holds)
+    }
+
+    /// The side a branch on `formula` takes under the path condition of
+    /// `symbolic`: the only feasible one, or, when both are, the one
+    /// `choose` picks (a choice of the move), which is then added to the
+    /// path condition. The path condition is feasible, so some side is.
+    pub fn branch(
+        &self,
+        formula: &Formula,
+        symbolic: &mut Symbolic,
+        choose: &mut dyn FnMut() -> bool,
+    ) -> Result<bool, Undecided> {
+        let fails = !formula.clone();
+        if !self.satisfiable(&symbolic.condition_with(formula))? {
+            return Ok(false);
+        }
+        if !self.satisfiable(&symbolic.condition_with(&fails))? {
+            return Ok(true);
+        }
+        let holds = choose();
+        let side = if holds { formula.clone() } else { fails };
+        symbolic.path.push(Arc::new(side));
+        Ok(holds)
+    }
+
+    /// Adds `formula` to the path condition of `symbolic` when it may
+    /// hold there (true), else leaves it (false).
+    pub fn assume(&self, formula: &Formula, symbolic: &mut Symbolic) -> Result<bool, Undecided> {
+        if !self.satisfiable(&symbolic.condition_with(formula))? {
+            return Ok(false);
+        }
+        symbolic.path.push(Arc::new(formula.clone()));
+        Ok(true)
+    }
+
+    /// The one value `term` (of type `ty`) has in every model of the path
+    /// condition of `symbolic`, if it has one.
+    pub fn forced(
+        &self,
+        term: &Term,
+        ty: CType,
+        symbolic: &Symbolic,
+    ) -> Result<Option<i64>, Undecided> {
+        let mut named = BTreeMap::new();
+        smtlib::term_symbols(term, &mut named);
+        let ids: Vec<_> = named.keys().copied().collect();
+        let Some(model) = self.model(&symbolic.condition(), &ids)? else {
+            return Ok(None);
+        };
+        let values: HashMap<_, _> = model.iter().map(|(&id, &v)| (id, v as i64)).collect();
+        let value = value_of(term, ty, &values);
+        let other = !Formula::compare_equal(term.clone(), Term::constant(value, ty));
+        if self.satisfiable(&symbolic.condition_with(&other))? {
+            return Ok(None);
+        }
+        Ok(Some(value))
+    }
+
+    /// Values of `symbols` (unsigned, in their widths) that satisfy
+    /// `formula`, or `None` when nothing does.
+    pub fn model(
+        &self,
+        formula: &Formula,
+        symbols: &[SymbolId],
+    ) -> Result<Option<HashMap<SymbolId, u64>>, Undecided> {
+        let mut solver = self.take()?;
+        let mut all = BTreeMap::new();
+        smtlib::symbols(formula, &mut all);
+        solver.push()?;
+        solver.assert(formula)?;
+        let answer = solver.check()?;
+        let mut values = HashMap::new();
+        if answer == Satisfiable::Yes {
+            for &id in symbols {
+                // a symbol the condition does not name may take any value
+                let value = if all.contains_key(&id) {
+                    solver.value(id)?
+                } else {
+                    0
+                };
+                values.insert(id, value);
+            }
+        }
+        solver.pop()?;
+        self.give_back(solver);
+        match answer {
+            Satisfiable::Yes => Ok(Some(values)),
+            Satisfiable::No => Ok(None),
+            Satisfiable::Unknown => Err(Undecided::Unknown),
+        }
+    }
+}
+
+fn has_symbols(formula: &Formula) -> bool {
+    let mut found = BTreeMap::new();
+    smtlib::symbols(formula, &mut found);
+    !found.is_empty()
+}
