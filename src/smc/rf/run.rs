@@ -10,6 +10,7 @@
 
 use super::event::{Access, Chosen, Event, Key, Source, Visible, visible};
 use super::heap::{HEAP_ORDER, HeapOrder};
+use super::order::PlainRaces;
 use crate::options::MemoryModel;
 use crate::smc::interpreter::eval::{Choices, NotedChoices};
 use crate::smc::interpreter::value::Value;
@@ -18,7 +19,7 @@ use crate::smc::semantics::machine::{
     Machine, Move, Outcome, State, Status, Unsupported, Violation,
 };
 use crate::smc::semantics::memory::{flush, memory_id};
-use crate::smc::semantics::plain::PlainPart;
+use crate::smc::semantics::plain::{PlainAccess, PlainPart};
 use std::collections::HashMap;
 
 /// Why RF-SMC stops without an answer.
@@ -144,6 +145,9 @@ pub struct Runner<'m, 'a> {
     /// happens-before does not order with the block's `free` by another
     /// thread, each after that `free`.
     pub heap_races: Vec<(Key, Key)>,
+    /// The plain accesses of the run, and the globals whose accesses
+    /// happens-before must order ([`super::order`]).
+    plain_races: PlainRaces,
 }
 
 impl<'m, 'a> Runner<'m, 'a> {
@@ -175,6 +179,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                 .is_some_and(|lock| lock.heap)
                 .then(|| HeapOrder::new(threads)),
             heap_races: Vec::new(),
+            plain_races: PlainRaces::default(),
         }
     }
 
@@ -205,13 +210,15 @@ impl<'m, 'a> Runner<'m, 'a> {
         };
         let forced = self.forced.get(&key).map_or(&[][..], Vec::as_slice);
         let mut choices = Scripted::new(forced);
-        let (outcome, seen) = run_on(self.machine, &mut self.state, slot, &mut choices)?;
+        let (outcome, seen, mut accesses) =
+            run_on(self.machine, &mut self.state, slot, &mut choices)?;
         let forced = forced.len().min(choices.taken.len());
         let chosen = choices.taken;
         let values: Vec<i64> = chosen.iter().map(|chosen| chosen.value).collect();
         match outcome {
             Outcome::Disabled => {
                 self.state = before;
+                self.check_races(key, &accesses)?;
                 Ok(Ran::Disabled)
             }
             Outcome::Violated(violation) => {
@@ -225,6 +232,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                 self.stopped[slot] = true;
                 self.cut_off[slot] = true;
                 if !reads(seen.access) && chosen.is_empty() {
+                    self.check_races(key, &accesses)?;
                     return Ok(Ran::Stopped);
                 }
                 self.check_sections(&self.state, slot, seen.access)?;
@@ -233,10 +241,11 @@ impl<'m, 'a> Runner<'m, 'a> {
                 event.chosen = chosen;
                 event.forced = forced;
                 self.commit(event.clone(), Some(self.state.clone()));
+                self.check_races(key, &accesses)?;
                 Ok(Ran::Event(event))
             }
             Outcome::Next(()) => {
-                self.check_plain(&before, slot)?;
+                self.check_plain(&before, slot, &mut accesses);
                 self.check_sections(&before, slot, seen.access)?;
                 let mut event = self.event(key, &seen, &before)?;
                 event.chosen = chosen;
@@ -260,6 +269,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                 let alternatives = event.is_mutable_read() || !event.chosen.is_empty();
                 let snapshot = alternatives.then_some(before);
                 self.commit(event.clone(), snapshot);
+                self.check_races(key, &accesses)?;
                 if let Some(heap) = self.heap.as_mut() {
                     for (block, allocated) in [(seen.allocated, true), (seen.freed, false)] {
                         if let Some(block) = block {
@@ -282,6 +292,7 @@ impl<'m, 'a> Runner<'m, 'a> {
         if let Some(heap) = self.heap.as_mut() {
             heap.note(&event);
         }
+        self.plain_races.note(&event);
         self.events.push(event);
     }
 
@@ -364,33 +375,51 @@ impl<'m, 'a> Runner<'m, 'a> {
     /// joining it is ordered too, but main still runs at the write and the
     /// check does not know where in main's code the reads are: it falls
     /// back (a thread's result, its own element, is the exception).
-    fn check_plain(&mut self, before: &State, slot: usize) -> Result<(), Abort> {
+    fn check_plain(&mut self, before: &State, slot: usize, accesses: &mut Vec<PlainAccess>) {
         let others = (0..self.state.threads.len()).any(|t| t != slot && self.alive(t));
         let from = before.threads[slot].pc;
         let to = self.state.threads[slot].pc;
         let mut parts: Vec<PlainPart> = self.machine.plain.written(slot, from, to).collect();
         if before.plain != self.state.plain {
-            changed_parts(&before.plain, &self.state.plain, &mut parts);
+            let mut changed = Vec::new();
+            changed_parts(&before.plain, &self.state.plain, &mut changed);
+            accesses.extend(changed.iter().map(|&part| PlainAccess {
+                part,
+                write: true,
+                prefix: false,
+            }));
+            parts.extend(changed);
         }
         for part in parts {
             if !self.unobserved(before, slot, part) {
-                let name = self
-                    .machine
-                    .program
-                    .plain_globals
-                    .get(part.global)
-                    .map_or("?", |global| global.name.as_str());
-                return Err(Abort::Fallback(
-                    PLAIN_SHARED,
-                    match part.element {
-                        Some(element) => format!("{name}[{element}]"),
-                        None => name.to_string(),
-                    },
-                ));
+                let threads = self.state.threads.len();
+                self.plain_races.watch(part.global, threads, &self.events);
             }
             self.plain_ordered |= others && !self.excepted(slot, part);
         }
-        Ok(())
+    }
+
+    /// Notes the plain accesses of the move `key` (after its event, if it
+    /// made one) and stops RF-SMC at one that happens-before does not
+    /// order with a conflicting access of another thread to a watched
+    /// global ([`super::order`]).
+    fn check_races(&mut self, key: Key, accesses: &[PlainAccess]) -> Result<(), Abort> {
+        let Some(part) = self.plain_races.access(key, accesses) else {
+            return Ok(());
+        };
+        let name = self
+            .machine
+            .program
+            .plain_globals
+            .get(part.global)
+            .map_or("?", |global| global.name.as_str());
+        Err(Abort::Fallback(
+            PLAIN_SHARED,
+            match part.element {
+                Some(element) => format!("{name}[{element}]"),
+                None => name.to_string(),
+            },
+        ))
     }
 
     /// Whether a write of `slot` to `part` needs no reader ordered with
@@ -727,7 +756,7 @@ fn run_on(
     state: &mut State,
     slot: usize,
     choices: &mut Scripted,
-) -> Result<(Outcome<()>, Visible), Abort> {
+) -> Result<(Outcome<()>, Visible, Vec<PlainAccess>), Abort> {
     let lock_before = machine
         .sections
         .as_ref()
@@ -735,10 +764,15 @@ fn run_on(
     let outcome = machine
         .apply_in_place(state, Move::Run(slot), choices)
         .map_err(Abort::Unsupported)?;
-    let records = state
+    let (records, accesses) = state
         .recording
         .as_mut()
-        .map(|recording| std::mem::take(&mut recording.records))
+        .map(|recording| {
+            (
+                std::mem::take(&mut recording.records),
+                std::mem::take(&mut recording.plain_accesses),
+            )
+        })
         .unwrap_or_default();
     let mut seen = visible(&records);
     if seen.atomic.is_some() || lock_before.is_some() {
@@ -751,7 +785,7 @@ fn run_on(
             String::new(),
         ));
     }
-    Ok((outcome, seen))
+    Ok((outcome, seen, accesses))
 }
 
 /// The event of a move that begins or ends an atomic section in RF-SMC's
@@ -842,7 +876,7 @@ pub fn simulate(
     }
     state.memory.set(location, value);
     let mut choices = Scripted::new(&[]);
-    let (outcome, seen) = run_on(machine, &mut state, slot, &mut choices)?;
+    let (outcome, seen, _) = run_on(machine, &mut state, slot, &mut choices)?;
     let mut simulated = Event {
         key: event.key,
         access: seen.access,
@@ -892,7 +926,7 @@ pub fn rechoose(
     let slot = event.key.thread;
     let mut state = snapshot.clone();
     let mut choices = Scripted::new(forced);
-    let (outcome, seen) = run_on(machine, &mut state, slot, &mut choices)?;
+    let (outcome, seen, _) = run_on(machine, &mut state, slot, &mut choices)?;
     let mut simulated = Event {
         key: event.key,
         access: seen.access,

@@ -10,7 +10,7 @@ use super::cells::Cells;
 use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
-use super::plain::PlainUses;
+use super::plain::{PlainAccess, PlainUses};
 use super::sections::SectionLock;
 pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
 use crate::ir::{Expr, FenceKind, OriginId};
@@ -63,6 +63,10 @@ pub struct Machine<'a> {
     pub model: MemoryModel,
     /// `int` or `long long`: the type of the values the SMA takes.
     pub wide: CType,
+    /// `--bitwidth` when shared memory is narrower than `wide`: a value
+    /// that so many bits cannot give back unchanged cuts the store off, as
+    /// `sma_narrow` of `sma/common.h` does.
+    pub narrow: Option<u32>,
     pub locations: u32,
     /// An access through a pointer outside its objects is a violation
     /// (`--pointer-check`), not a cut-off.
@@ -129,6 +133,24 @@ pub(super) type Step<T> = Result<T, Unsupported>;
 /// end the move there (a violation, a cut-off).
 pub type Access = Result<u32, Outcome<()>>;
 
+/// How many plain accesses a recorded run has noted so far.
+fn noted_plain_accesses(state: &State) -> usize {
+    state
+        .recording
+        .as_ref()
+        .map_or(0, |recording| recording.plain_accesses.len())
+}
+
+/// Marks the plain accesses noted after the first `noted` as made by a
+/// thread's private prefix.
+fn mark_prefix(state: &mut State, noted: usize) {
+    if let Some(recording) = state.recording.as_mut() {
+        for access in recording.plain_accesses.iter_mut().skip(noted) {
+            access.prefix = true;
+        }
+    }
+}
+
 impl<'a> Machine<'a> {
     pub fn new(program: &'a SequentialProgram, model: MemoryModel, bitwidth: u32) -> Machine<'a> {
         let codes: Vec<Code> = program.threads.iter().map(code::flatten).collect();
@@ -150,6 +172,7 @@ impl<'a> Machine<'a> {
                 bits: if bitwidth > 32 { 64 } else { 32 },
                 signed: true,
             },
+            narrow: (bitwidth != 32 && bitwidth != 64).then_some(bitwidth),
             locations: program.memory.location_count(),
             pointer_checks: false,
             uses_heap,
@@ -263,6 +286,7 @@ impl<'a> Machine<'a> {
                     next_id: 1,
                     memory_ids: std::collections::BTreeMap::new(),
                     records: Vec::new(),
+                    plain_accesses: Vec::new(),
                 })
             }),
             memory,
@@ -437,7 +461,10 @@ impl<'a> Machine<'a> {
         if thread.status == Status::Created {
             // its private prefix first, up to its first visible statement
             state.threads[slot].status = Status::Running;
-            match self.run_private(state, slot, choices)? {
+            let noted = noted_plain_accesses(state);
+            let prefix = self.run_private(state, slot, choices);
+            mark_prefix(state, noted);
+            match prefix? {
                 Outcome::Next(()) => {}
                 other => return Ok(other),
             }
@@ -445,6 +472,7 @@ impl<'a> Machine<'a> {
                 return Ok(Outcome::Next(()));
             }
         }
+        self.note_plain(state, slot);
         match self.visible(state, slot, choices)? {
             Outcome::Next(()) => state.threads[slot].pc += 1,
             other => return Ok(other),
@@ -476,6 +504,7 @@ impl<'a> Machine<'a> {
             if self.is_visible(instr) {
                 return Ok(Outcome::Next(()));
             }
+            self.note_plain(state, slot);
             let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
             let mut next = pc + 1;
             match instr {
@@ -575,6 +604,23 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// In a recorded run, notes the plain accesses of `slot`'s next
+    /// instruction (before it runs: its indices are read first).
+    fn note_plain(&self, state: &mut State, slot: usize) {
+        let Some(recording) = state.recording.as_mut() else {
+            return;
+        };
+        let thread = &state.threads[slot];
+        self.plain
+            .accesses(slot, thread.pc, &thread.locals, &mut |part, write| {
+                recording.plain_accesses.push(PlainAccess {
+                    part,
+                    write,
+                    prefix: false,
+                });
+            });
+    }
+
     pub(super) fn private<'s>(&'s self, state: &'s mut State, slot: usize) -> Private<'s> {
         Private {
             thread: &self.program.threads[slot],
@@ -606,6 +652,19 @@ impl<'a> Machine<'a> {
         self.private(state, slot)
             .eval(expr, choices)
             .map(|(_, value)| value)
+    }
+
+    /// Whether shared memory holds `value` (a value as the SMA takes it)
+    /// unchanged: always, unless `--bitwidth` narrows it to B bits, which
+    /// hold -2^(B-1) .. 2^(B-1)-1 (`sma_narrow` cuts off the others).
+    pub(super) fn fits(&self, value: i64) -> bool {
+        match self.narrow {
+            Some(bits) if (1..64).contains(&bits) => {
+                let limit = 1i64 << (bits - 1);
+                (-limit..limit).contains(&value)
+            }
+            _ => true,
+        }
     }
 
     /// A value as the SMA takes it (`sma_wide_t`).
@@ -670,6 +729,9 @@ impl<'a> Machine<'a> {
                     Err(outcome) => return Ok(outcome),
                 };
                 let value = self.widened(state, slot, value, choices).map_err(fail)?;
+                if !self.fits(value) {
+                    return Ok(Outcome::CutOff);
+                }
                 write(state, slot, location, value, self.model, *stmt);
             }
             SeqStmt::Rmw {
@@ -713,6 +775,11 @@ impl<'a> Machine<'a> {
                     RmwCode::Exchange | RmwCode::Cas => operand,
                 });
                 let from = memory_id(state, location);
+                if writes && !self.fits(new) {
+                    // the move keeps its read, which decided the value
+                    record(state, RecordKind::Rmw, slot, location, old, 0, from, *stmt);
+                    return Ok(Outcome::CutOff);
+                }
                 if writes {
                     let id = store_in_memory(state, location, new);
                     record(state, RecordKind::Rmw, slot, location, new, id, from, *stmt);
