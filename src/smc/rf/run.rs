@@ -47,6 +47,13 @@ pub const SECTION_SHARED: &str =
 /// ([`Runner::check_section_end`]).
 pub const SECTION_WAIT: &str = "a wait inside an atomic section";
 
+/// Why RF-SMC stops at an unlock of a mutex that its thread does not
+/// hold: its locks read from the unlocks of the holders (the reads-from
+/// search and its oracle order a mutex's critical sections), which such
+/// an unlock breaks. The explicit search frees the mutex, as the SMA's
+/// unlock does, and a violation after it is reported as that unlock.
+pub const FOREIGN_UNLOCK: &str = "an unlock of a mutex its thread does not hold";
+
 /// The fallback reason of what should not happen (a defect of RF-SMC).
 pub const INTERNAL: &str = "an internal inconsistency of RF-SMC";
 
@@ -245,6 +252,14 @@ impl<'m, 'a> Runner<'m, 'a> {
                 Ok(Ran::Event(event))
             }
             Outcome::Next(()) => {
+                if let Access::Unlock { location } = seen.access
+                    && !before.held.contains(&(location, slot))
+                {
+                    return Err(Abort::Fallback(
+                        FOREIGN_UNLOCK,
+                        format!("location {location} by thread {slot}"),
+                    ));
+                }
                 self.check_plain(&before, slot, &mut accesses);
                 self.check_sections(&before, slot, seen.access)?;
                 let mut event = self.event(key, &seen, &before)?;

@@ -830,14 +830,12 @@ impl<'a> Machine<'a> {
                 if lock {
                     state.held.push((location, slot));
                     state.held.sort_unstable();
-                } else if let Some(at) = state.held.iter().position(|&h| h == (location, slot)) {
-                    state.held.remove(at);
                 } else {
-                    return Err(self.unsupported(
-                        slot,
-                        pc,
-                        "an unlock of a mutex that its thread does not hold".into(),
-                    ));
+                    // an unlock of a mutex another thread holds (or none)
+                    // frees it all the same, as the SMA's unlock does; a
+                    // violation whose execution has one is reported as
+                    // that unlock (`crate::trace::explain`)
+                    state.held.retain(|&(held, _)| held != location);
                 }
                 let value = i64::from(lock);
                 let id = store_in_memory(state, location, value);
@@ -1015,6 +1013,12 @@ impl<'a> Machine<'a> {
         let in_pointee = memory.object_of(location).is_some_and(|(first, _)| {
             matches!(address, Expr::Const(_)) || memory.pointees.contains(&first)
         });
+        if !in_pointee && !matches!(address, Expr::Const(_)) {
+            // outside every object the program takes the address of: the
+            // printed checks of a pointer's access (`valid_access`) flag
+            // it with --pointer-check and cut the execution off without
+            return self.heap_access(state, slot, address, location, stmt);
+        }
         if location <= 0 || location >= static_end || !in_pointee {
             return Err(self.unsupported(
                 slot,
