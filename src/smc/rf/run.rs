@@ -252,7 +252,9 @@ impl<'m, 'a> Runner<'m, 'a> {
                 Ok(Ran::Event(event))
             }
             Outcome::Next(()) => {
+                let section_lock = self.machine.sections.as_ref().map(|lock| lock.location);
                 if let Access::Unlock { location } = seen.access
+                    && section_lock != Some(location)
                     && !before.held.contains(&(location, slot))
                 {
                     return Err(Abort::Fallback(
