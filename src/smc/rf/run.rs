@@ -139,6 +139,9 @@ pub struct Runner<'m, 'a> {
     /// and joins order it with its readers while another thread ran
     /// ([`Limits::plain_order_budget`](crate::smc::search::Limits)).
     pub plain_ordered: bool,
+    /// Whether a write to a plain global failed that order, so that the
+    /// run watches the global for races ([`super::order`]).
+    pub plain_watched: bool,
     /// `--split`: the part whose classes the search explores
     /// ([`super::split`]).
     pub split: Option<crate::options::Split>,
@@ -178,6 +181,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             moves: 0,
             finished_before: vec![vec![false; threads]; threads],
             plain_ordered: false,
+            plain_watched: false,
             split: None,
             left_part: false,
             heap: machine
@@ -411,6 +415,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             if !self.unobserved(before, slot, part) {
                 let threads = self.state.threads.len();
                 self.plain_races.watch(part.global, threads, &self.events);
+                self.plain_watched = true;
             }
             self.plain_ordered |= others && !self.excepted(slot, part);
         }
