@@ -191,7 +191,16 @@ fn analyse(
     let machine = Machine::new(sequential, MemoryModel::Sc, bitwidth);
     // what the native engine declines before it runs, the process
     // definition (built by its interpreter) cannot model either
-    if let Err(declined) = crate::smc::decline::check(sequential, &machine.codes, bitwidth) {
+    if bitwidth != 32 && bitwidth != 64 {
+        return Err(Refusal::new(
+            format!(
+                "--bitwidth {bitwidth} narrows shared memory's values, which the parameterised check does not model (it models 32 and 64 bits)"
+            ),
+            None,
+            "the parameterised check runs the thread's code in the native engine's interpreter",
+        ));
+    }
+    if let Err(declined) = crate::smc::decline::check(sequential, &machine.codes) {
         return Err(Refusal::new(
             declined.reason,
             None,

@@ -1,7 +1,7 @@
 //! What the native engine declines before it runs, with the statement to
 //! blame: data nondeterminism over more than 256 values (it never samples
-//! values), the math functions it does not compute, and shared memory
-//! narrower or wider than the SMA's `int` or `long long`. Everything else
+//! values) and the math functions it does not compute (a `--bitwidth`
+//! that narrows shared memory is modelled: `Machine::fits`). Everything else
 //! it cannot model exactly it finds while running, and declines then.
 
 use super::interpreter::code::{Code, Instr};
@@ -17,14 +17,7 @@ pub struct Declined {
 }
 
 /// The first construct of the program the engine declines, if any.
-pub fn check(program: &SequentialProgram, codes: &[Code], bitwidth: u32) -> Result<(), Declined> {
-    if bitwidth != 32 && bitwidth != 64 {
-        return Err(Declined {
-            reason: format!(
-                "--bitwidth {bitwidth} narrows shared memory's values, which the native engine does not model (it models 32 and 64 bits)"
-            ),
-        });
-    }
+pub fn check(program: &SequentialProgram, codes: &[Code]) -> Result<(), Declined> {
     for (slot, (thread, code)) in program.threads.iter().zip(codes).enumerate() {
         if thread.slot != slot {
             return Err(Declined {

@@ -297,8 +297,7 @@ fn check_without(
     };
     let mut machine = machine(prepared, program);
     machine.found = found.to_vec();
-    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
-        .map_err(NoAnswer::Declined)?;
+    decline::check(&prepared.sequential, &machine.codes).map_err(NoAnswer::Declined)?;
     let mut searching = rf_machine(prepared, program);
     searching.found = found.to_vec();
     let budgeted = Limits {
@@ -323,9 +322,9 @@ fn check_without(
             Err(NoAnswer::Declined(Declined {
                 reason: format!(
                     "a plain global ({detail}) that one thread writes while another thread may \
-                     read it: the native engine runs a thread's private statements together \
-                     with its next access to shared memory, so it would miss the interleavings \
-                     between them"
+                     read it, with no creation, join or reads-from ordering the two: plain \
+                     globals are no events of the reads-from search, which would explore one \
+                     order of the two only"
                 ),
             }))
         }
@@ -384,7 +383,7 @@ const RF_STACK: usize = 256 << 20;
 /// Runs RF-SMC alone on a prepared program.
 pub fn check_reads_from(prepared: &Prepared, limits: &Limits) -> Result<Answer, RfNoAnswer> {
     let machine = rf_machine(prepared, &prepared.sequential);
-    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
+    decline::check(&prepared.sequential, &machine.codes)
         .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
     reads_from(prepared, &machine, limits)
 }
@@ -397,7 +396,7 @@ pub fn final_memories(
     limits: &Limits,
 ) -> Result<(Answer, Vec<Vec<i64>>), RfNoAnswer> {
     let machine = rf_machine(prepared, &prepared.sequential);
-    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
+    decline::check(&prepared.sequential, &machine.codes)
         .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
     let mut finals = Vec::new();
     let answer = run_reads_from(prepared, &machine, limits, Some(&mut finals))?;
@@ -415,7 +414,7 @@ pub fn estimate_classes(
     seed: u64,
 ) -> Option<search::ClassEstimate> {
     let machine = rf_machine(prepared, &prepared.sequential);
-    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth).ok()?;
+    decline::check(&prepared.sequential, &machine.codes).ok()?;
     rf::probe::estimate_within(&machine, limits, budget, seed)
 }
 
@@ -584,8 +583,7 @@ fn cut_offs(machine: &Machine) -> CutOffs {
 /// Runs the explicit-state search alone on a prepared program.
 pub fn check_explicit(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
     let machine = machine(prepared, &prepared.sequential);
-    decline::check(&prepared.sequential, &machine.codes, prepared.bitwidth)
-        .map_err(NoAnswer::Declined)?;
+    decline::check(&prepared.sequential, &machine.codes).map_err(NoAnswer::Declined)?;
     explicit(prepared, &machine, limits)
 }
 

@@ -126,6 +126,23 @@ fn unlock_not_held(
     );
 }
 
+/// Reports the first unlock in `records` of a mutex that its thread does
+/// not hold as the violation, as a counterexample of CBMC's is reported
+/// ([`explain`]); false when `records` have none.
+pub fn report_unheld_unlock(
+    report: &mut VerifyReport,
+    map: &TranslationMap,
+    records: &[Record],
+) -> bool {
+    match unheld_unlock(records) {
+        Some((origin, thread)) => {
+            unlock_not_held(report, map, origin, thread);
+            true
+        }
+        None => false,
+    }
+}
+
 /// The statement and thread of the first unlock in `records` of a mutex
 /// that its thread does not hold.
 fn unheld_unlock(records: &[Record]) -> Option<(OriginId, usize)> {

@@ -419,6 +419,11 @@ fn explain_violation(
         record_format(model),
     ) {
         Ok(decoded) => explain(request, report, &decoded, map, model),
+        // an unlock of a mutex its thread does not hold: the program's
+        // bug, reported as the CBMC path reports it
+        Err(execution::BuildError::Malformed(
+            crate::consistency::ExecutionError::UnlockNotHeld { .. },
+        )) if crate::trace::explain::report_unheld_unlock(report, map, records) => {}
         Err(error) => {
             report.check.performed = true;
             report.check.realisable = Some(false);

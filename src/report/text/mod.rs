@@ -642,8 +642,16 @@ fn native_safe_note(report: &VerifyReport) -> String {
     } else {
         "bugs that need more loop iterations are not ruled out"
     };
+    let wider = if report.bounds.narrows_values() || report.cuts_wide_values {
+        format!(
+            "; bugs that need values wider than {} bits are not ruled out",
+            report.bounds.bitwidth
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "(the native engine explored every interleaving and every store-buffer length, without round or buffer bounds; {loops})"
+        "(the native engine explored every interleaving and every store-buffer length, without round or buffer bounds; {loops}{wider})"
     )
 }
 

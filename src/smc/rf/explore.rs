@@ -112,6 +112,10 @@ pub(super) struct Explorer<'m, 'a> {
     /// Whether a class relied on creations and joins to order a write
     /// to a plain global ([`Limits::plain_order_budget`]).
     pub(super) plain_ordered: bool,
+    /// Some run watched a plain global for races (`super::order`): the
+    /// explicit search, whose moves run a thread's private prefix with
+    /// its first visible statement, must not answer for RF-SMC then.
+    pub(super) plain_watched: bool,
     /// The schedules proposed for other values of choices: each is a
     /// class waiting to be explored, bounded like the classes.
     pub(super) choice_schedules: usize,
@@ -262,6 +266,7 @@ impl<'m, 'a> Explorer<'m, 'a> {
             finals: None,
             probing,
             plain_ordered: false,
+            plain_watched: false,
             choice_schedules: 0,
         }
     }
@@ -287,7 +292,12 @@ impl Explorer<'_, '_> {
         if let Some(limit) = self.limits.max_classes.filter(|&limit| classes > limit) {
             return stopped(Stopped::TooManyStates(limit));
         }
-        let budget = self.limits.plain_order_budget.and_then(|budget| {
+        let watched = match &self.above {
+            Some(above) => above.shared.watched(self.plain_watched),
+            None => self.plain_watched,
+        };
+        let budget = self.limits.plain_order_budget.filter(|_| !watched);
+        let budget = budget.and_then(|budget| {
             if plain_ordered {
                 Some((budget, PLAIN_ORDER_BUDGET))
             } else {
@@ -429,6 +439,7 @@ impl Explorer<'_, '_> {
         let start = runner.events.len();
         let violation = runner.extend();
         self.plain_ordered |= runner.plain_ordered;
+        self.plain_watched |= runner.plain_watched;
         let violation = violation?;
         self.statistics.events += runner.events.len();
         self.statistics.moves += runner.moves;
@@ -855,6 +866,8 @@ pub(super) struct Shared {
     /// A class relied on creations and joins to order a write to a plain
     /// global ([`Limits::plain_order_budget`]).
     plain_ordered: AtomicBool,
+    /// Some worker's run watched a plain global (`Explorer::plain_watched`).
+    plain_watched: AtomicBool,
     /// The schedules proposed for other values of choices by all workers.
     choice_schedules: AtomicUsize,
 }
@@ -878,6 +891,15 @@ impl Shared {
             self.classes.load(Ordering::Relaxed),
             self.plain_ordered.load(Ordering::Relaxed),
         ))
+    }
+
+    /// Whether some worker's run watched a plain global (`local`: this
+    /// worker's).
+    pub(super) fn watched(&self, local: bool) -> bool {
+        if local {
+            self.plain_watched.store(true, Ordering::Relaxed);
+        }
+        self.plain_watched.load(Ordering::Relaxed)
     }
 
     /// Asks every worker to stop: one failed.

@@ -29,7 +29,8 @@
 //! a class whose run contains that access unordered: no such execution
 //! escapes the check.
 
-use super::event::{Access, Event, Key, Source};
+use super::event::{Event, Key};
+use super::order::HappensBefore;
 use crate::smc::semantics::machine::Machine;
 use std::collections::HashMap;
 
@@ -40,10 +41,7 @@ pub const HEAP_ORDER: &str = "a heap block accessed unordered with its allocatio
 /// The happens-before order of a run's events and its heap operations.
 #[derive(Debug, Clone)]
 pub struct HeapOrder {
-    /// Per thread: the vector clock of each of its events, by index.
-    clocks: Vec<Vec<Vec<u32>>>,
-    /// Per thread: the clock its creation gave it.
-    started: Vec<Option<Vec<u32>>>,
+    order: HappensBefore,
     /// The event that allocated each block, by the block's first location.
     allocations: HashMap<u32, Key>,
     /// The event that freed each block, by the block's first location.
@@ -53,37 +51,16 @@ pub struct HeapOrder {
 impl HeapOrder {
     pub fn new(threads: usize) -> HeapOrder {
         HeapOrder {
-            clocks: vec![Vec::new(); threads],
-            started: vec![None; threads],
+            order: HappensBefore::new(threads),
             allocations: HashMap::new(),
             frees: HashMap::new(),
         }
     }
 
-    /// Notes `event`, the next event of its thread: its clock joins its
-    /// thread's last one (or its creation's), and its source's.
+    /// Notes `event`, the next event of its thread
+    /// ([`HappensBefore::note`]).
     pub fn note(&mut self, event: &Event) {
-        let thread = event.key.thread;
-        let threads = self.clocks.len();
-        let mut clock = self.clocks[thread]
-            .last()
-            .cloned()
-            .or_else(|| self.started[thread].clone())
-            .unwrap_or_else(|| vec![0; threads]);
-        if let Some(Source::Event(source)) = event.source
-            && let Some(theirs) = self.clock(source)
-        {
-            for (mine, theirs) in clock.iter_mut().zip(theirs) {
-                *mine = (*mine).max(*theirs);
-            }
-        }
-        clock[thread] = u32::try_from(event.key.index + 1).unwrap_or(u32::MAX);
-        if let Access::Create { child } = event.access
-            && let Some(started) = self.started.get_mut(child)
-        {
-            *started = Some(clock.clone());
-        }
-        self.clocks[thread].push(clock);
+        self.order.note(event);
     }
 
     /// Notes that the event `key` allocated (`allocated`) or freed the
@@ -97,18 +74,9 @@ impl HeapOrder {
         operations.insert(block, key);
     }
 
-    fn clock(&self, key: Key) -> Option<&Vec<u32>> {
-        self.clocks.get(key.thread)?.get(key.index)
-    }
-
     /// Whether `earlier` happens before `later` (or is it).
     fn before(&self, earlier: Key, later: Key) -> bool {
-        if earlier.thread == later.thread {
-            return earlier.index <= later.index;
-        }
-        self.clock(later)
-            .and_then(|clock| clock.get(earlier.thread))
-            .is_some_and(|&known| known as usize > earlier.index)
+        self.order.before(earlier, later)
     }
 
     /// Whether every access of `events` to a heap block comes after the

@@ -7,7 +7,8 @@
 //! (`probe`); `--jobs` runs the recursion on worker threads (`parallel`)
 //! and `--split` keeps one part of its classes (`split`); a move's
 //! nondeterministic values are choices of its event (`choice`); and the
-//! happens-before check of the accesses to heap blocks (`heap`).
+//! happens-before check of the accesses to heap blocks (`heap`) and to
+//! plain globals, with its vector clocks (`order`).
 
 pub mod choice;
 pub mod event;
@@ -15,6 +16,7 @@ pub mod explore;
 pub mod heap;
 pub mod mutation;
 pub mod oracle;
+pub mod order;
 pub mod parallel;
 pub mod probe;
 pub mod run;

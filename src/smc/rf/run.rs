@@ -10,6 +10,7 @@
 
 use super::event::{Access, Chosen, Event, Key, Source, Visible, visible};
 use super::heap::{HEAP_ORDER, HeapOrder};
+use super::order::PlainRaces;
 use crate::options::MemoryModel;
 use crate::smc::interpreter::eval::{Choices, NotedChoices, Unmodelled};
 use crate::smc::interpreter::value::Value;
@@ -18,7 +19,7 @@ use crate::smc::semantics::machine::{
     Machine, Move, Outcome, State, Status, Unsupported, Violation,
 };
 use crate::smc::semantics::memory::{flush, memory_id};
-use crate::smc::semantics::plain::PlainPart;
+use crate::smc::semantics::plain::{PlainAccess, PlainPart};
 use crate::smc::symbolic::decide::{Decider, Undecided};
 use crate::smc::symbolic::path::Symbolic;
 use crate::smc::symbolic::term::Formula;
@@ -49,6 +50,13 @@ pub const SECTION_SHARED: &str =
 /// by a thread that waits inside its section, or that ended inside it
 /// ([`Runner::check_section_end`]).
 pub const SECTION_WAIT: &str = "a wait inside an atomic section";
+
+/// Why RF-SMC stops at an unlock of a mutex that its thread does not
+/// hold: its locks read from the unlocks of the holders (the reads-from
+/// search and its oracle order a mutex's critical sections), which such
+/// an unlock breaks. The explicit search frees the mutex, as the SMA's
+/// unlock does, and a violation after it is reported as that unlock.
+pub const FOREIGN_UNLOCK: &str = "an unlock of a mutex its thread does not hold";
 
 /// The fallback reason of what should not happen (a defect of RF-SMC).
 pub const INTERNAL: &str = "an internal inconsistency of RF-SMC";
@@ -186,6 +194,9 @@ pub struct Runner<'m, 'a> {
     /// and joins order it with its readers while another thread ran
     /// ([`Limits::plain_order_budget`](crate::smc::search::Limits)).
     pub plain_ordered: bool,
+    /// Whether a write to a plain global failed that order, so that the
+    /// run watches the global for races ([`super::order`]).
+    pub plain_watched: bool,
     /// `--split`: the part whose classes the search explores
     /// ([`super::split`]).
     pub split: Option<crate::options::Split>,
@@ -199,6 +210,9 @@ pub struct Runner<'m, 'a> {
     /// happens-before does not order with the block's `free` by another
     /// thread, each after that `free`.
     pub heap_races: Vec<(Key, Key)>,
+    /// The plain accesses of the run, and the globals whose accesses
+    /// happens-before must order ([`super::order`]).
+    plain_races: PlainRaces,
 }
 
 impl<'m, 'a> Runner<'m, 'a> {
@@ -222,6 +236,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             moves: 0,
             finished_before: vec![vec![false; threads]; threads],
             plain_ordered: false,
+            plain_watched: false,
             split: None,
             left_part: false,
             heap: machine
@@ -230,6 +245,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                 .is_some_and(|lock| lock.heap)
                 .then(|| HeapOrder::new(threads)),
             heap_races: Vec::new(),
+            plain_races: PlainRaces::default(),
         }
     }
 
@@ -260,13 +276,15 @@ impl<'m, 'a> Runner<'m, 'a> {
         };
         let forced = self.forced.get(&key).map_or(&[][..], Vec::as_slice);
         let mut choices = Scripted::new(forced, &self.machine.decider);
-        let (outcome, seen) = run_on(self.machine, &mut self.state, slot, &mut choices)?;
+        let (outcome, seen, mut accesses) =
+            run_on(self.machine, &mut self.state, slot, &mut choices)?;
         let forced = forced.len().min(choices.taken.len());
         let chosen = choices.taken;
         let values: Vec<i64> = chosen.iter().map(|chosen| chosen.value).collect();
         match outcome {
             Outcome::Disabled => {
                 self.state = before;
+                self.check_races(key, &accesses)?;
                 Ok(Ran::Disabled)
             }
             Outcome::Violated(violation) => {
@@ -280,6 +298,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                 self.stopped[slot] = true;
                 self.cut_off[slot] = true;
                 if !reads(seen.access) && chosen.is_empty() {
+                    self.check_races(key, &accesses)?;
                     return Ok(Ran::Stopped);
                 }
                 self.check_sections(&self.state, slot, seen.access)?;
@@ -288,10 +307,21 @@ impl<'m, 'a> Runner<'m, 'a> {
                 event.chosen = chosen;
                 event.forced = forced;
                 self.commit(event.clone(), Some(self.state.clone()));
+                self.check_races(key, &accesses)?;
                 Ok(Ran::Event(event))
             }
             Outcome::Next(()) => {
-                self.check_plain(&before, slot)?;
+                let section_lock = self.machine.sections.as_ref().map(|lock| lock.location);
+                if let Access::Unlock { location } = seen.access
+                    && section_lock != Some(location)
+                    && !before.held.contains(&(location, slot))
+                {
+                    return Err(Abort::Fallback(
+                        FOREIGN_UNLOCK,
+                        format!("location {location} by thread {slot}"),
+                    ));
+                }
+                self.check_plain(&before, slot, &mut accesses);
                 self.check_sections(&before, slot, seen.access)?;
                 let mut event = self.event(key, &seen, &before)?;
                 event.chosen = chosen;
@@ -315,6 +345,7 @@ impl<'m, 'a> Runner<'m, 'a> {
                 let alternatives = event.is_mutable_read() || !event.chosen.is_empty();
                 let snapshot = alternatives.then_some(before);
                 self.commit(event.clone(), snapshot);
+                self.check_races(key, &accesses)?;
                 if let Some(heap) = self.heap.as_mut() {
                     for (block, allocated) in [(seen.allocated, true), (seen.freed, false)] {
                         if let Some(block) = block {
@@ -337,6 +368,7 @@ impl<'m, 'a> Runner<'m, 'a> {
         if let Some(heap) = self.heap.as_mut() {
             heap.note(&event);
         }
+        self.plain_races.note(&event);
         self.events.push(event);
     }
 
@@ -419,33 +451,52 @@ impl<'m, 'a> Runner<'m, 'a> {
     /// joining it is ordered too, but main still runs at the write and the
     /// check does not know where in main's code the reads are: it falls
     /// back (a thread's result, its own element, is the exception).
-    fn check_plain(&mut self, before: &State, slot: usize) -> Result<(), Abort> {
+    fn check_plain(&mut self, before: &State, slot: usize, accesses: &mut Vec<PlainAccess>) {
         let others = (0..self.state.threads.len()).any(|t| t != slot && self.alive(t));
         let from = before.threads[slot].pc;
         let to = self.state.threads[slot].pc;
         let mut parts: Vec<PlainPart> = self.machine.plain.written(slot, from, to).collect();
         if before.plain != self.state.plain {
-            changed_parts(&before.plain, &self.state.plain, &mut parts);
+            let mut changed = Vec::new();
+            changed_parts(&before.plain, &self.state.plain, &mut changed);
+            accesses.extend(changed.iter().map(|&part| PlainAccess {
+                part,
+                write: true,
+                prefix: false,
+            }));
+            parts.extend(changed);
         }
         for part in parts {
             if !self.unobserved(before, slot, part) {
-                let name = self
-                    .machine
-                    .program
-                    .plain_globals
-                    .get(part.global)
-                    .map_or("?", |global| global.name.as_str());
-                return Err(Abort::Fallback(
-                    PLAIN_SHARED,
-                    match part.element {
-                        Some(element) => format!("{name}[{element}]"),
-                        None => name.to_string(),
-                    },
-                ));
+                let threads = self.state.threads.len();
+                self.plain_races.watch(part.global, threads, &self.events);
+                self.plain_watched = true;
             }
             self.plain_ordered |= others && !self.excepted(slot, part);
         }
-        Ok(())
+    }
+
+    /// Notes the plain accesses of the move `key` (after its event, if it
+    /// made one) and stops RF-SMC at one that happens-before does not
+    /// order with a conflicting access of another thread to a watched
+    /// global ([`super::order`]).
+    fn check_races(&mut self, key: Key, accesses: &[PlainAccess]) -> Result<(), Abort> {
+        let Some(part) = self.plain_races.access(key, accesses) else {
+            return Ok(());
+        };
+        let name = self
+            .machine
+            .program
+            .plain_globals
+            .get(part.global)
+            .map_or("?", |global| global.name.as_str());
+        Err(Abort::Fallback(
+            PLAIN_SHARED,
+            match part.element {
+                Some(element) => format!("{name}[{element}]"),
+                None => name.to_string(),
+            },
+        ))
     }
 
     /// Whether a write of `slot` to `part` needs no reader ordered with
@@ -782,7 +833,7 @@ fn run_on(
     state: &mut State,
     slot: usize,
     choices: &mut Scripted,
-) -> Result<(Outcome<()>, Visible), Abort> {
+) -> Result<(Outcome<()>, Visible, Vec<PlainAccess>), Abort> {
     let lock_before = machine
         .sections
         .as_ref()
@@ -790,10 +841,15 @@ fn run_on(
     let outcome = machine
         .apply_in_place(state, Move::Run(slot), choices)
         .map_err(Abort::Unsupported)?;
-    let records = state
+    let (records, accesses) = state
         .recording
         .as_mut()
-        .map(|recording| std::mem::take(&mut recording.records))
+        .map(|recording| {
+            (
+                std::mem::take(&mut recording.records),
+                std::mem::take(&mut recording.plain_accesses),
+            )
+        })
         .unwrap_or_default();
     let mut seen = visible(&records);
     if seen.atomic.is_some() || lock_before.is_some() {
@@ -806,7 +862,7 @@ fn run_on(
             String::new(),
         ));
     }
-    Ok((outcome, seen))
+    Ok((outcome, seen, accesses))
 }
 
 /// The event of a move that begins or ends an atomic section in RF-SMC's
@@ -897,7 +953,7 @@ pub fn simulate(
     }
     state.memory.set(location, value);
     let mut choices = Scripted::new(&[], &machine.decider);
-    let (outcome, seen) = run_on(machine, &mut state, slot, &mut choices)?;
+    let (outcome, seen, _) = run_on(machine, &mut state, slot, &mut choices)?;
     let mut simulated = Event {
         key: event.key,
         access: seen.access,
@@ -947,7 +1003,7 @@ pub fn rechoose(
     let slot = event.key.thread;
     let mut state = snapshot.clone();
     let mut choices = Scripted::new(forced, &machine.decider);
-    let (outcome, seen) = run_on(machine, &mut state, slot, &mut choices)?;
+    let (outcome, seen, _) = run_on(machine, &mut state, slot, &mut choices)?;
     let mut simulated = Event {
         key: event.key,
         access: seen.access,

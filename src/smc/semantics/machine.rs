@@ -10,7 +10,7 @@ use super::cells::Cells;
 use super::memory::{
     flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
 };
-use super::plain::PlainUses;
+use super::plain::{PlainAccess, PlainUses};
 use super::sections::SectionLock;
 pub use super::state::{Buffered, Heap, Recording, State, Status, Thread};
 use crate::ir::{Expr, FenceKind, OriginId};
@@ -63,6 +63,10 @@ pub struct Machine<'a> {
     pub model: MemoryModel,
     /// `int` or `long long`: the type of the values the SMA takes.
     pub wide: CType,
+    /// `--bitwidth` when shared memory is narrower than `wide`: a value
+    /// that so many bits cannot give back unchanged cuts the store off, as
+    /// `sma_narrow` of `sma/common.h` does.
+    pub narrow: Option<u32>,
     pub locations: u32,
     /// An access through a pointer outside its objects is a violation
     /// (`--pointer-check`), not a cut-off.
@@ -135,6 +139,24 @@ pub(super) type Step<T> = Result<T, Unsupported>;
 /// end the move there (a violation, a cut-off).
 pub type Access = Result<u32, Outcome<()>>;
 
+/// How many plain accesses a recorded run has noted so far.
+fn noted_plain_accesses(state: &State) -> usize {
+    state
+        .recording
+        .as_ref()
+        .map_or(0, |recording| recording.plain_accesses.len())
+}
+
+/// Marks the plain accesses noted after the first `noted` as made by a
+/// thread's private prefix.
+fn mark_prefix(state: &mut State, noted: usize) {
+    if let Some(recording) = state.recording.as_mut() {
+        for access in recording.plain_accesses.iter_mut().skip(noted) {
+            access.prefix = true;
+        }
+    }
+}
+
 impl<'a> Machine<'a> {
     pub fn new(program: &'a SequentialProgram, model: MemoryModel, bitwidth: u32) -> Machine<'a> {
         let codes: Vec<Code> = program.threads.iter().map(code::flatten).collect();
@@ -156,6 +178,7 @@ impl<'a> Machine<'a> {
                 bits: if bitwidth > 32 { 64 } else { 32 },
                 signed: true,
             },
+            narrow: (bitwidth != 32 && bitwidth != 64).then_some(bitwidth),
             locations: program.memory.location_count(),
             pointer_checks: false,
             uses_heap,
@@ -270,6 +293,7 @@ impl<'a> Machine<'a> {
                     next_id: 1,
                     memory_ids: std::collections::BTreeMap::new(),
                     records: Vec::new(),
+                    plain_accesses: Vec::new(),
                 })
             }),
             memory,
@@ -450,7 +474,10 @@ impl<'a> Machine<'a> {
         if thread.status == Status::Created {
             // its private prefix first, up to its first visible statement
             state.threads[slot].status = Status::Running;
-            match self.run_private(state, slot, choices)? {
+            let noted = noted_plain_accesses(state);
+            let prefix = self.run_private(state, slot, choices);
+            mark_prefix(state, noted);
+            match prefix? {
                 Outcome::Next(()) => {}
                 other => return Ok(other),
             }
@@ -458,6 +485,7 @@ impl<'a> Machine<'a> {
                 return Ok(Outcome::Next(()));
             }
         }
+        self.note_plain(state, slot);
         match self.visible(state, slot, choices)? {
             Outcome::Next(()) => state.threads[slot].pc += 1,
             other => return Ok(other),
@@ -489,6 +517,7 @@ impl<'a> Machine<'a> {
             if self.is_visible(instr) {
                 return Ok(Outcome::Next(()));
             }
+            self.note_plain(state, slot);
             let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
             let mut next = pc + 1;
             match instr {
@@ -592,6 +621,23 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// In a recorded run, notes the plain accesses of `slot`'s next
+    /// instruction (before it runs: its indices are read first).
+    fn note_plain(&self, state: &mut State, slot: usize) {
+        let Some(recording) = state.recording.as_mut() else {
+            return;
+        };
+        let thread = &state.threads[slot];
+        self.plain
+            .accesses(slot, thread.pc, &thread.locals, &mut |part, write| {
+                recording.plain_accesses.push(PlainAccess {
+                    part,
+                    write,
+                    prefix: false,
+                });
+            });
+    }
+
     pub(super) fn private<'s>(&'s self, state: &'s mut State, slot: usize) -> Private<'s> {
         Private {
             thread: &self.program.threads[slot],
@@ -624,6 +670,19 @@ impl<'a> Machine<'a> {
         self.private(state, slot)
             .eval(expr, choices)
             .map(|(_, value)| value)
+    }
+
+    /// Whether shared memory holds `value` (a value as the SMA takes it)
+    /// unchanged: always, unless `--bitwidth` narrows it to B bits, which
+    /// hold -2^(B-1) .. 2^(B-1)-1 (`sma_narrow` cuts off the others).
+    pub(super) fn fits(&self, value: i64) -> bool {
+        match self.narrow {
+            Some(bits) if (1..64).contains(&bits) => {
+                let limit = 1i64 << (bits - 1);
+                (-limit..limit).contains(&value)
+            }
+            _ => true,
+        }
     }
 
     /// A value as the SMA takes it (`sma_wide_t`).
@@ -688,6 +747,9 @@ impl<'a> Machine<'a> {
                     Err(outcome) => return Ok(outcome),
                 };
                 let value = self.widened(state, slot, value, choices).map_err(fail)?;
+                if !self.fits(value) {
+                    return Ok(Outcome::CutOff);
+                }
                 write(state, slot, location, value, self.model, *stmt);
             }
             SeqStmt::Rmw {
@@ -731,6 +793,11 @@ impl<'a> Machine<'a> {
                     RmwCode::Exchange | RmwCode::Cas => operand,
                 });
                 let from = memory_id(state, location);
+                if writes && !self.fits(new) {
+                    // the move keeps its read, which decided the value
+                    record(state, RecordKind::Rmw, slot, location, old, 0, from, *stmt);
+                    return Ok(Outcome::CutOff);
+                }
                 if writes {
                     let id = store_in_memory(state, location, new);
                     record(state, RecordKind::Rmw, slot, location, new, id, from, *stmt);
@@ -781,14 +848,12 @@ impl<'a> Machine<'a> {
                 if lock {
                     state.held.push((location, slot));
                     state.held.sort_unstable();
-                } else if let Some(at) = state.held.iter().position(|&h| h == (location, slot)) {
-                    state.held.remove(at);
                 } else {
-                    return Err(self.unsupported(
-                        slot,
-                        pc,
-                        "an unlock of a mutex that its thread does not hold".into(),
-                    ));
+                    // an unlock of a mutex another thread holds (or none)
+                    // frees it all the same, as the SMA's unlock does; a
+                    // violation whose execution has one is reported as
+                    // that unlock (`crate::trace::explain`)
+                    state.held.retain(|&(held, _)| held != location);
                 }
                 let value = i64::from(lock);
                 let id = store_in_memory(state, location, value);
@@ -966,6 +1031,12 @@ impl<'a> Machine<'a> {
         let in_pointee = memory.object_of(location).is_some_and(|(first, _)| {
             matches!(address, Expr::Const(_)) || memory.pointees.contains(&first)
         });
+        if !in_pointee && !matches!(address, Expr::Const(_)) {
+            // outside every object the program takes the address of: the
+            // printed checks of a pointer's access (`valid_access`) flag
+            // it with --pointer-check and cut the execution off without
+            return self.heap_access(state, slot, address, location, stmt);
+        }
         if location <= 0 || location >= static_end || !in_pointee {
             return Err(self.unsupported(
                 slot,

@@ -5,11 +5,15 @@
 //! statements that write one, and the thread that creates each slot.
 //! RF-SMC, whose events are the accesses to shared memory only, asks it
 //! whether a change of a plain global can be observed in an order its
-//! reads-from classes do not fix (`rf::run`).
+//! reads-from classes do not fix (`rf::run`). Per instruction, it also
+//! keeps the plain parts the instruction reads and writes, so that a
+//! recorded run notes each plain access a move makes
+//! ([`PlainUses::accesses`]) for RF-SMC's happens-before check of them.
 
 use crate::ir::{Expr, Place, visit_expr};
 use crate::passes::SeqStmt;
 use crate::smc::interpreter::code::{Code, Instr};
+use crate::smc::interpreter::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A part of a plain global: the whole global, or one element of a plain
@@ -20,6 +24,48 @@ pub struct PlainPart {
     /// The element, when the access names it by a constant index; `None`
     /// for the whole global or an index computed at run time.
     pub element: Option<i64>,
+}
+
+/// How an access names the element of a plain global array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ElementName {
+    /// The whole global, or an index no simple rule resolves.
+    Whole,
+    Constant(i64),
+    /// The value of a private local (`seen[me]`), read when the
+    /// instruction runs.
+    Local(usize),
+}
+
+/// A plain access an instruction makes, its element resolved at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct AccessName {
+    global: usize,
+    element: ElementName,
+    write: bool,
+}
+
+/// One access to a plain global part made by a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlainAccess {
+    pub part: PlainPart,
+    pub write: bool,
+    /// Made by the private statements a thread runs before its first
+    /// visible statement, which the lazy scheme runs as a context of
+    /// their own and the machine with that statement.
+    pub prefix: bool,
+}
+
+impl PlainPart {
+    /// Whether two parts may be the same memory: the same global, and the
+    /// same element or one of them the whole global.
+    pub fn overlaps(self, other: PlainPart) -> bool {
+        self.global == other.global
+            && match (self.element, other.element) {
+                (Some(mine), Some(theirs)) => mine == theirs,
+                _ => true,
+            }
+    }
 }
 
 /// The elements of one plain global a thread reads.
@@ -41,6 +87,8 @@ pub struct PlainUses {
     /// Per slot: the one thread whose code creates it (`None`: main, a
     /// slot nothing creates, or one more than one thread creates).
     creators: Vec<Option<usize>>,
+    /// Per thread, per instruction: the plain accesses it makes.
+    by_instruction: Vec<Vec<Vec<AccessName>>>,
 }
 
 impl PlainUses {
@@ -50,6 +98,10 @@ impl PlainUses {
             reads: vec![BTreeMap::new(); codes.len()],
             writes: vec![Vec::new(); codes.len()],
             creators: vec![None; codes.len()],
+            by_instruction: codes
+                .iter()
+                .map(|code| code.instrs.iter().map(access_names).collect())
+                .collect(),
         };
         let mut created_by: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); codes.len()];
         for (slot, code) in codes.iter().enumerate() {
@@ -100,6 +152,44 @@ impl PlainUses {
             .map(|(_, part)| *part)
     }
 
+    /// Whether some instruction of some thread touches a plain global.
+    pub fn any(&self) -> bool {
+        self.by_instruction
+            .iter()
+            .flatten()
+            .any(|names| !names.is_empty())
+    }
+
+    /// Calls `access` on each plain access of `slot`'s instruction at
+    /// `pc`, its elements named by locals resolved in `locals` (a local
+    /// that holds no known integer names the whole global).
+    pub fn accesses(
+        &self,
+        slot: usize,
+        pc: usize,
+        locals: &[Value],
+        access: &mut dyn FnMut(PlainPart, bool),
+    ) {
+        let Some(names) = self.by_instruction.get(slot).and_then(|code| code.get(pc)) else {
+            return;
+        };
+        for name in names {
+            let element = match name.element {
+                ElementName::Whole => None,
+                ElementName::Constant(element) => Some(element),
+                ElementName::Local(local) => match locals.get(local) {
+                    Some(Value::Scalar(element)) => Some(*element),
+                    _ => None,
+                },
+            };
+            let part = PlainPart {
+                global: name.global,
+                element,
+            };
+            access(part, name.write);
+        }
+    }
+
     /// The one thread that creates `slot`, if exactly one does.
     pub fn creator(&self, slot: usize) -> Option<usize> {
         self.creators.get(slot).copied().flatten()
@@ -136,6 +226,55 @@ pub fn plain_part(place: &Place) -> Option<PlainPart> {
     }
 }
 
+/// The plain global access a place names, if it lies in a plain global.
+fn access_name(place: &Place, write: bool) -> Option<AccessName> {
+    let element = match place {
+        Place::PlainGlobal(global) => {
+            return Some(AccessName {
+                global: *global,
+                element: ElementName::Whole,
+                write,
+            });
+        }
+        Place::Index(base, index) => match (&**base, &**index) {
+            (Place::PlainGlobal(global), Expr::Const(element)) => {
+                Some((*global, ElementName::Constant(*element)))
+            }
+            (Place::PlainGlobal(global), Expr::Load(Place::Local(local))) => {
+                Some((*global, ElementName::Local(*local)))
+            }
+            _ => None,
+        },
+        Place::Field(base, _) => return access_name(base, write),
+        Place::Local(_) => None,
+    };
+    match element {
+        Some((global, element)) => Some(AccessName {
+            global,
+            element,
+            write,
+        }),
+        None => plain_part(place).map(|part| AccessName {
+            global: part.global,
+            element: ElementName::Whole,
+            write,
+        }),
+    }
+}
+
+/// The plain accesses of one instruction: its reads, then the write of
+/// its target.
+fn access_names(instr: &Instr) -> Vec<AccessName> {
+    let mut names = Vec::new();
+    instr_places(instr, &mut |place| names.extend(access_name(place, false)));
+    if let Instr::Do(stmt) = instr
+        && let Some(name) = target(stmt).and_then(|place| access_name(place, true))
+    {
+        names.push(name);
+    }
+    names
+}
+
 /// The place a statement stores a private value into.
 fn target(stmt: &SeqStmt) -> Option<&Place> {
     match stmt {
@@ -151,6 +290,16 @@ fn target(stmt: &SeqStmt) -> Option<&Place> {
 /// Calls `read` on each plain global part `instr` reads: its expressions,
 /// and the indices of the place it stores into.
 fn instr_reads(instr: &Instr, read: &mut dyn FnMut(PlainPart)) {
+    instr_places(instr, &mut |place| {
+        if let Some(part) = plain_part(place) {
+            read(part);
+        }
+    });
+}
+
+/// Calls `loaded` on each place `instr` loads a value from: in its
+/// expressions, and in the indices of the place it stores into.
+fn instr_places(instr: &Instr, loaded: &mut dyn FnMut(&Place)) {
     let mut exprs: Vec<&Expr> = Vec::new();
     match instr {
         Instr::BranchUnless { condition, .. } => exprs.push(condition),
@@ -164,10 +313,8 @@ fn instr_reads(instr: &Instr, read: &mut dyn FnMut(PlainPart)) {
     }
     for expr in exprs {
         visit_expr(expr, &mut |e| {
-            if let Expr::Load(place) = e
-                && let Some(part) = plain_part(place)
-            {
-                read(part);
+            if let Expr::Load(place) = e {
+                loaded(place);
             }
         });
     }

@@ -63,6 +63,9 @@ pub struct Recording {
     /// The write id each location's memory value came from (0: initial).
     pub memory_ids: std::collections::BTreeMap<u32, u64>,
     pub records: Vec<Record>,
+    /// The plain global parts the moves since the last take accessed, in
+    /// order ([`PlainUses::accesses`](super::plain::PlainUses::accesses)).
+    pub plain_accesses: Vec<super::plain::PlainAccess>,
 }
 
 impl std::hash::Hash for Recording {
