@@ -3,10 +3,11 @@
 //! turns into an execution, as it does a CBMC counterexample's.
 
 use super::explicit::explore::Fixed;
-use super::interpreter::eval::{Choices, Eval, Unmodelled};
+use super::interpreter::eval::{Choices, Eval, undecided};
 use super::search::PathStep;
 use super::semantics::machine::{Machine, Outcome, State};
 use super::symbolic::ctype::CType;
+use super::symbolic::decide::Decider;
 use super::symbolic::path::Symbolic;
 use super::symbolic::term::{Formula, bits};
 use crate::trace::records::Record;
@@ -109,8 +110,8 @@ impl Choices for SymbolicFixed<'_> {
         self.fixed.choose(lo, values)
     }
 
-    fn symbolic(&self) -> bool {
-        true
+    fn decider(&self) -> Option<&Decider> {
+        Some(&self.machine.decider)
     }
 
     fn branch(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Eval<Option<bool>> {
@@ -119,33 +120,7 @@ impl Choices for SymbolicFixed<'_> {
         decider
             .branch(formula, symbolic, &mut || fixed.choose(0, 2) != 0)
             .map(Some)
-            .map_err(|error| Unmodelled(error.to_string()))
-    }
-
-    fn assume(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Eval<bool> {
-        self.machine
-            .decider
-            .assume(formula, symbolic)
-            .map_err(|error| Unmodelled(error.to_string()))
-    }
-
-    fn forced(
-        &mut self,
-        term: &crate::smc::symbolic::term::Term,
-        ty: crate::smc::symbolic::ctype::CType,
-        symbolic: &Symbolic,
-    ) -> Eval<Option<i64>> {
-        self.machine
-            .decider
-            .forced(term, ty, symbolic)
-            .map_err(|error| Unmodelled(error.to_string()))
-    }
-
-    fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Eval<bool> {
-        self.machine
-            .decider
-            .satisfiable(&symbolic.condition_with(formula))
-            .map_err(|error| Unmodelled(error.to_string()))
+            .map_err(undecided)
     }
 }
 

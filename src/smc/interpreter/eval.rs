@@ -8,6 +8,7 @@ use super::float;
 use super::value::{CType, Num, Value};
 use crate::ir::{BinaryOp, Expr, Place, PlainGlobal, StructDef, Ty, UnaryOp};
 use crate::passes::SeqThread;
+use crate::smc::symbolic::decide::Decider;
 use crate::smc::symbolic::path::Symbolic;
 use crate::smc::symbolic::term::{self, Formula, Term};
 use std::sync::Arc;
@@ -98,10 +99,17 @@ pub trait Choices {
     /// One value of the `values` values `lo..lo+values` (in order).
     fn choose(&mut self, lo: i64, values: u32) -> i64;
 
+    /// The solver's front of a run that takes a nondeterministic value of
+    /// more than 256 values as a symbol; `None` for a run that does not
+    /// (reading one declines the program).
+    fn decider(&self) -> Option<&Decider> {
+        None
+    }
+
     /// Whether the run takes a nondeterministic value of more than 256
     /// values as a symbol (else reading one declines the program).
     fn symbolic(&self) -> bool {
-        false
+        self.decider().is_some()
     }
 
     /// The side a branch on `formula` takes: when both sides are feasible
@@ -117,22 +125,35 @@ pub trait Choices {
     /// condition of `symbolic`, it is added to it (true); else false. No
     /// choice: the executions where it fails do not exist.
     fn assume(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Eval<bool> {
-        let _ = (formula, symbolic);
-        Err(Unmodelled(SYMBOLIC_TEST.into()))
+        match self.decider() {
+            Some(decider) => decider.assume(formula, symbolic).map_err(undecided),
+            None => Err(Unmodelled(SYMBOLIC_TEST.into())),
+        }
     }
 
     /// The one value the term `term` of type `ty` can have under the path
     /// condition of `symbolic`, if the path condition forces one.
     fn forced(&mut self, term: &Term, ty: CType, symbolic: &Symbolic) -> Eval<Option<i64>> {
-        let _ = (term, ty, symbolic);
-        Ok(None)
+        match self.decider() {
+            Some(decider) => decider.forced(term, ty, symbolic).map_err(undecided),
+            None => Ok(None),
+        }
     }
 
     /// Whether `formula` may hold under the path condition of `symbolic`.
     fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Eval<bool> {
-        let _ = (formula, symbolic);
-        Err(Unmodelled(SYMBOLIC_TEST.into()))
+        match self.decider() {
+            Some(decider) => decider
+                .satisfiable(&symbolic.condition_with(formula))
+                .map_err(undecided),
+            None => Err(Unmodelled(SYMBOLIC_TEST.into())),
+        }
     }
+}
+
+/// A question the solver did not answer, as what the engine declines.
+pub fn undecided(error: impl std::fmt::Display) -> Unmodelled {
+    Unmodelled(error.to_string())
 }
 
 /// Choices that take the first value and note that one was asked for: the

@@ -401,36 +401,22 @@ pub fn witness_ordered(
     Ok(Verdict::Realisable(steps))
 }
 
-/// The location an event writes to memory in the encoding above, if any.
+/// The location an event writes to memory in the encoding above, if any:
+/// a store writes even when its move was cut off.
 fn encoded_write(event: &Event) -> Option<u32> {
     match event.access {
         Access::Write { location } => Some(location),
         _ if event.blocked => None,
-        Access::Rmw {
-            location,
-            writes: true,
-        }
-        | Access::Lock { location }
-        | Access::Unlock { location }
-        | Access::TryLock {
-            location,
-            taken: true,
-        } => Some(location),
-        _ => None,
+        access => access.write_location(),
     }
 }
 
-/// The location an event reads in the encoding above, and its source
-/// (none: the initial value).
+/// The location an event reads in the encoding above (an unlock reads the
+/// holder's lock), and its source (none: the initial value).
 fn encoded_read(event: &Event) -> Option<(u32, Option<Key>)> {
     let location = match event.access {
-        Access::Read { location }
-        | Access::Rmw { location, .. }
-        | Access::Lock { location }
-        | Access::BlockedLock { location }
-        | Access::TryLock { location, .. }
-        | Access::Unlock { location } => location,
-        _ => return None,
+        Access::Unlock { location } => location,
+        access => access.read_location()?,
     };
     let source = match event.source {
         Some(Source::Event(key)) => Some(key),

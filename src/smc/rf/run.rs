@@ -12,7 +12,7 @@ use super::event::{Access, Chosen, Event, Key, Source, Visible, visible};
 use super::heap::{HEAP_ORDER, HeapOrder};
 use super::order::PlainRaces;
 use crate::options::MemoryModel;
-use crate::smc::interpreter::eval::{Choices, NotedChoices, Unmodelled};
+use crate::smc::interpreter::eval::{Choices, NotedChoices, Unmodelled, undecided};
 use crate::smc::interpreter::value::Value;
 use crate::smc::search::PathStep;
 use crate::smc::semantics::machine::{
@@ -20,7 +20,7 @@ use crate::smc::semantics::machine::{
 };
 use crate::smc::semantics::memory::{flush, memory_id};
 use crate::smc::semantics::plain::{PlainAccess, PlainPart};
-use crate::smc::symbolic::decide::{Decider, Undecided};
+use crate::smc::symbolic::decide::Decider;
 use crate::smc::symbolic::path::Symbolic;
 use crate::smc::symbolic::term::Formula;
 use rustc_hash::FxHashMap;
@@ -107,11 +107,6 @@ impl<'f> Scripted<'f> {
     }
 }
 
-/// A question the solver did not answer, as what the engine declines.
-fn undecided(error: Undecided) -> Unmodelled {
-    Unmodelled(error.to_string())
-}
-
 impl Choices for Scripted<'_> {
     fn choose(&mut self, lo: i64, values: u32) -> i64 {
         let value = self.forced.get(self.taken.len()).copied().unwrap_or(lo);
@@ -119,8 +114,8 @@ impl Choices for Scripted<'_> {
         value
     }
 
-    fn symbolic(&self) -> bool {
-        true
+    fn decider(&self) -> Option<&Decider> {
+        Some(self.decider)
     }
 
     fn branch(
@@ -132,29 +127,6 @@ impl Choices for Scripted<'_> {
         decider
             .branch(formula, symbolic, &mut || self.choose(0, 2) != 0)
             .map(Some)
-            .map_err(undecided)
-    }
-
-    fn assume(&mut self, formula: &Formula, symbolic: &mut Symbolic) -> Result<bool, Unmodelled> {
-        self.decider
-            .assume(formula, symbolic)
-            .map_err(|error| Unmodelled(error.to_string()))
-    }
-
-    fn forced(
-        &mut self,
-        term: &crate::smc::symbolic::term::Term,
-        ty: crate::smc::symbolic::ctype::CType,
-        symbolic: &Symbolic,
-    ) -> Result<Option<i64>, Unmodelled> {
-        self.decider
-            .forced(term, ty, symbolic)
-            .map_err(|error| Unmodelled(error.to_string()))
-    }
-
-    fn possible(&mut self, formula: &Formula, symbolic: &Symbolic) -> Result<bool, Unmodelled> {
-        self.decider
-            .satisfiable(&symbolic.condition_with(formula))
             .map_err(undecided)
     }
 }
