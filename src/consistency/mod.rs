@@ -164,18 +164,16 @@ pub fn verify(execution: &Execution, model: MemoryModel) -> Result<Witness, NotR
 /// `verify`'s: the search is complete for the paper's events with or
 /// without the closure, which only prunes it.
 pub fn verify_quickly(execution: &Execution, model: MemoryModel) -> Result<Witness, NotRealizable> {
-    if model != MemoryModel::Pso {
-        let instance = Instance::new(execution, model);
-        if !instance.atomic_sections {
-            let limit = QUICK_PREFIXES_PER_NODE * instance.node_count().max(1);
-            if let Some((state, _)) = verify_tso::verify_tso_within(&instance, limit) {
-                return state
-                    .map(|state| state.witness(&instance))
-                    .ok_or(NotRealizable::Exhausted);
-            }
+    let instance = Instance::new(execution, model);
+    if model != MemoryModel::Pso && !instance.atomic_sections {
+        let limit = QUICK_PREFIXES_PER_NODE * instance.node_count().max(1);
+        if let Some((state, _)) = verify_tso::verify_tso_within(&instance, limit) {
+            return state
+                .map(|state| state.witness(&instance))
+                .ok_or(NotRealizable::Exhausted);
         }
     }
-    verify(execution, model)
+    decide(instance, model, Options::default()).outcome
 }
 
 /// The prefixes per node [`verify_quickly`] explores before it runs the
@@ -184,7 +182,11 @@ const QUICK_PREFIXES_PER_NODE: usize = 4;
 
 /// [`verify`] with a choice of algorithm and closure.
 pub fn verify_with(execution: &Execution, model: MemoryModel, options: Options) -> Report {
-    let mut instance = Instance::new(execution, model);
+    decide(Instance::new(execution, model), model, options)
+}
+
+/// [`verify_with`] on an execution's instance, built once by the caller.
+fn decide(mut instance: Instance, model: MemoryModel, options: Options) -> Report {
     if options.closure {
         match closure::closure(&instance) {
             Ok(pred) => instance.pred = Some(pred),

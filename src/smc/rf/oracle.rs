@@ -440,7 +440,7 @@ fn encoded_read(event: &Event) -> Option<(u32, Option<Key>)> {
 /// observed write. `true` only when the execution is not realisable;
 /// `false` proves nothing.
 fn reads_behind_a_happened_write(events: &[Event]) -> bool {
-    let Some(clocks) = HappensBefore::of(events) else {
+    let Some(clocks) = CreationJoinOrder::of(events) else {
         return false;
     };
     // (location, observer, write observed)
@@ -468,16 +468,19 @@ fn reads_behind_a_happened_write(events: &[Event]) -> bool {
 }
 
 /// Vector clocks of program order, creations and joins over a schedule's
-/// events: `clocks[thread][index][t]` is how many events of thread `t`
+/// events, in any order (`rf::order::HappensBefore` notes a run's events
+/// as they run, and adds reads-from, which under PSO orders no earlier
+/// store of the writer's thread, so the coherence refutation cannot use
+/// it): `clocks[thread][index][t]` is how many events of thread `t`
 /// happen before or at that event.
-struct HappensBefore {
+struct CreationJoinOrder {
     clocks: Vec<Vec<Vec<usize>>>,
 }
 
-impl HappensBefore {
+impl CreationJoinOrder {
     /// The clocks, or `None` when the events are not each thread's
     /// events from its first on (then nothing is refuted).
-    fn of(events: &[Event]) -> Option<HappensBefore> {
+    fn of(events: &[Event]) -> Option<CreationJoinOrder> {
         let threads = events.iter().map(|event| event.key.thread + 1).max()?;
         let mut by_thread: Vec<Vec<&Event>> = vec![Vec::new(); threads];
         for event in events {
@@ -551,7 +554,7 @@ impl HappensBefore {
             .iter()
             .zip(&by_thread)
             .all(|(clocks, list)| clocks.len() == list.len());
-        complete.then_some(HappensBefore { clocks })
+        complete.then_some(CreationJoinOrder { clocks })
     }
 
     /// Whether `earlier` happens before `later` (or is it); false for an
