@@ -301,12 +301,12 @@ fn check_without(
     let mut searching = rf_machine(prepared, program);
     searching.found = found.to_vec();
     let budgeted = Limits {
-        plain_order_budget: (!limits.robustness).then_some(PLAIN_ORDER_CLASSES),
+        section_budget: (!limits.robustness).then_some(rf::explore::SECTION_CLASSES),
         ..limits.clone()
     };
     let answer = match reads_from(prepared, &searching, &budgeted) {
         Err(RfNoAnswer::Fallback(why, _))
-            if why == rf::explore::PLAIN_ORDER_BUDGET || why == rf::explore::SECTION_BUDGET =>
+            if why == rf::explore::SECTION_BUDGET =>
         {
             match explicit_within(prepared, &machine, limits)? {
                 Some(answer) => return Ok(with_fallback(answer, why)),
@@ -586,16 +586,6 @@ pub fn check_explicit(prepared: &Prepared, limits: &Limits) -> Result<Answer, No
     decline::check(&prepared.sequential, &machine.codes).map_err(NoAnswer::Declined)?;
     explicit(prepared, &machine, limits)
 }
-
-/// The reads-from classes RF-SMC explores, once a class relied on
-/// creations and joins to order a write to a plain global, before it
-/// leaves the program to the explicit search
-/// ([`Limits::plain_order_budget`]): thread launchers write their handles
-/// while earlier threads spin, and the explicit search, whose stored
-/// states fold that spinning, often answers such harnesses in a fraction
-/// of RF-SMC's time. When the explicit search stops at its state limit,
-/// RF-SMC runs again without the budget.
-pub const PLAIN_ORDER_CLASSES: usize = 500;
 
 /// `answer` of the explicit search, its statistics saying why RF-SMC did
 /// not answer.

@@ -43,12 +43,11 @@ pub struct Limits {
     /// Probe the reads-from tree before RF-SMC searches it, for an
     /// estimate of the number of classes (see `rf::probe`).
     pub estimate: bool,
-    /// The most reads-from classes RF-SMC explores once one of them
-    /// relied on creations and joins to order a write to a plain global
-    /// (a thread handle written while other threads run): above it, the
-    /// explicit search, whose stored states fold the spinning of such
-    /// harnesses, answers first ([`super::check`]); `None` for no limit.
-    pub plain_order_budget: Option<usize>,
+    /// The most reads-from classes RF-SMC explores in a program with
+    /// atomic sections: above it, the explicit search, whose stored
+    /// states fold the order the sections' lock imposes, answers first
+    /// ([`super::check`]); `None` for no limit.
+    pub section_budget: Option<usize>,
     /// `--jobs`: the worker threads of RF-SMC (`rf::parallel`); 0 or 1
     /// searches in the calling thread alone.
     pub workers: usize,

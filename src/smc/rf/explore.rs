@@ -109,9 +109,6 @@ pub(super) struct Explorer<'m, 'a> {
     /// time: a realisable violation is filed like any schedule, not
     /// explored at once.
     probing: bool,
-    /// Whether a class relied on creations and joins to order a write
-    /// to a plain global ([`Limits::plain_order_budget`]).
-    pub(super) plain_ordered: bool,
     /// Some run watched a plain global for races (`super::order`): the
     /// explicit search, whose moves run a thread's private prefix with
     /// its first visible statement, must not answer for RF-SMC then.
@@ -121,11 +118,7 @@ pub(super) struct Explorer<'m, 'a> {
     pub(super) choice_schedules: usize,
 }
 
-/// Why RF-SMC stops for [`Limits::plain_order_budget`].
-pub const PLAIN_ORDER_BUDGET: &str =
-    "a search this large with a plain global written while threads run";
-
-/// Why RF-SMC stops for [`Limits::plain_order_budget`] in a program with
+/// Why RF-SMC stops for [`Limits::section_budget`] in a program with
 /// atomic sections: their lock orders every two sections (and accesses
 /// wrapped in one) even where they touch different locations, and the
 /// explicit search, whose stored states fold those orders, often answers
@@ -133,8 +126,9 @@ pub const PLAIN_ORDER_BUDGET: &str =
 pub const SECTION_BUDGET: &str = "a search this large with atomic sections";
 
 /// The reads-from classes RF-SMC explores in a program with atomic
-/// sections before the explicit search answers first (when
-/// [`Limits::plain_order_budget`] asks for a budget at all).
+/// sections before the explicit search answers first
+/// ([`Limits::section_budget`]). When that search stops at its state
+/// limit, RF-SMC runs again without the budget.
 pub const SECTION_CLASSES: usize = 20;
 
 pub(super) type Call = Result<Option<RfFound>, RfStopped>;
@@ -265,7 +259,6 @@ impl<'m, 'a> Explorer<'m, 'a> {
             },
             finals: None,
             probing,
-            plain_ordered: false,
             plain_watched: false,
             choice_schedules: 0,
         }
@@ -285,9 +278,9 @@ impl Explorer<'_, '_> {
     fn check_limits(&self) -> Result<(), RfStopped> {
         let stopped = |why| Err(RfStopped::Stopped(why));
         // the whole search's counts, when workers share it
-        let (classes, plain_ordered) = match &self.above {
-            Some(above) => above.shared.counts(self.plain_ordered, &above.position())?,
-            None => (self.statistics.reads_from_classes, self.plain_ordered),
+        let classes = match &self.above {
+            Some(above) => above.shared.classes(&above.position())?,
+            None => self.statistics.reads_from_classes,
         };
         if let Some(limit) = self.limits.max_classes.filter(|&limit| classes > limit) {
             return stopped(Stopped::TooManyStates(limit));
@@ -296,18 +289,11 @@ impl Explorer<'_, '_> {
             Some(above) => above.shared.watched(self.plain_watched),
             None => self.plain_watched,
         };
-        let budget = self.limits.plain_order_budget.filter(|_| !watched);
-        let budget = budget.and_then(|budget| {
-            if plain_ordered {
-                Some((budget, PLAIN_ORDER_BUDGET))
-            } else {
-                let sections = self.machine.sections.is_some();
-                sections.then_some((budget.min(SECTION_CLASSES), SECTION_BUDGET))
-            }
-        });
-        if let Some((budget, why)) = budget.filter(|&(budget, _)| classes > budget) {
+        let sections = self.machine.sections.is_some();
+        let budget = self.limits.section_budget.filter(|_| sections && !watched);
+        if let Some(budget) = budget.filter(|&budget| classes > budget) {
             return Err(RfStopped::Abort(Abort::Fallback(
-                why,
+                SECTION_BUDGET,
                 format!("more than {budget} reads-from classes"),
             )));
         }
@@ -438,7 +424,6 @@ impl Explorer<'_, '_> {
         }
         let start = runner.events.len();
         let violation = runner.extend();
-        self.plain_ordered |= runner.plain_ordered;
         self.plain_watched |= runner.plain_watched;
         let violation = violation?;
         self.statistics.events += runner.events.len();
@@ -863,9 +848,6 @@ pub(super) struct Shared {
     /// it go on, so that the violation reported is the same on every run.
     first_violation: Mutex<Option<Vec<usize>>>,
     violated: AtomicBool,
-    /// A class relied on creations and joins to order a write to a plain
-    /// global ([`Limits::plain_order_budget`]).
-    plain_ordered: AtomicBool,
     /// Some worker's run watched a plain global (`Explorer::plain_watched`).
     plain_watched: AtomicBool,
     /// The schedules proposed for other values of choices by all workers.
@@ -873,24 +855,13 @@ pub(super) struct Shared {
 }
 
 impl Shared {
-    /// The classes explored so far and whether any relied on a plain
-    /// order (`plain_ordered`: this worker's), or the cancellation when
-    /// another worker ended the search.
-    pub(super) fn counts(
-        &self,
-        plain_ordered: bool,
-        position: &[usize],
-    ) -> Result<(usize, bool), RfStopped> {
+    /// The classes explored so far, or the cancellation when another
+    /// worker ended the search.
+    pub(super) fn classes(&self, position: &[usize]) -> Result<usize, RfStopped> {
         if self.stop.load(Ordering::Relaxed) || self.after_violation(position) {
             return Err(RfStopped::Stopped(Stopped::Cancelled));
         }
-        if plain_ordered {
-            self.plain_ordered.store(true, Ordering::Relaxed);
-        }
-        Ok((
-            self.classes.load(Ordering::Relaxed),
-            self.plain_ordered.load(Ordering::Relaxed),
-        ))
+        Ok(self.classes.load(Ordering::Relaxed))
     }
 
     /// Whether some worker's run watched a plain global (`local`: this
@@ -1056,7 +1027,6 @@ impl<'m> Above<'m> {
 pub(super) struct Worked {
     pub(super) call: Result<Option<RfFound>, RfStopped>,
     pub(super) statistics: Statistics,
-    pub(super) plain_ordered: bool,
     pub(super) filed: Vec<Filing>,
 }
 

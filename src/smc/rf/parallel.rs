@@ -124,7 +124,6 @@ impl<'a> Explorer<'_, 'a> {
                     Worked {
                         call,
                         statistics: worker.statistics,
-                        plain_ordered: worker.plain_ordered,
                         filed: worker.above.map_or(Vec::new(), Above::into_filed),
                     }
                 })
@@ -152,7 +151,6 @@ impl<'a> Explorer<'_, 'a> {
                 break;
             }
             self.statistics.add(&each.statistics);
-            self.plain_ordered |= each.plain_ordered;
             match each.call {
                 Ok(Some(violation)) => {
                     found = found.or(Some(violation));

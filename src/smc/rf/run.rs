@@ -162,10 +162,6 @@ pub struct Runner<'m, 'a> {
     /// Per thread, the threads known to have finished before its current
     /// point by happens-before (joins, and what its creator knew).
     finished_before: Vec<Vec<bool>>,
-    /// Whether a write to a plain global was accepted because creations
-    /// and joins order it with its readers while another thread ran
-    /// ([`Limits::plain_order_budget`](crate::smc::search::Limits)).
-    pub plain_ordered: bool,
     /// Whether a write to a plain global failed that order, so that the
     /// run watches the global for races ([`super::order`]).
     pub plain_watched: bool,
@@ -207,7 +203,6 @@ impl<'m, 'a> Runner<'m, 'a> {
             snapshots: FxHashMap::default(),
             moves: 0,
             finished_before: vec![vec![false; threads]; threads],
-            plain_ordered: false,
             plain_watched: false,
             split: None,
             left_part: false,
@@ -424,7 +419,6 @@ impl<'m, 'a> Runner<'m, 'a> {
     /// check does not know where in main's code the reads are: it falls
     /// back (a thread's result, its own element, is the exception).
     fn check_plain(&mut self, before: &State, slot: usize, accesses: &mut Vec<PlainAccess>) {
-        let others = (0..self.state.threads.len()).any(|t| t != slot && self.alive(t));
         let from = before.threads[slot].pc;
         let to = self.state.threads[slot].pc;
         let mut parts: Vec<PlainPart> = self.machine.plain.written(slot, from, to).collect();
@@ -444,7 +438,6 @@ impl<'m, 'a> Runner<'m, 'a> {
                 self.plain_races.watch(part.global, threads, &self.events);
                 self.plain_watched = true;
             }
-            self.plain_ordered |= others && !self.excepted(slot, part);
         }
     }
 
