@@ -443,8 +443,8 @@ fn reads_behind_a_happened_write(events: &[Event]) -> bool {
     let Some(clocks) = CreationJoinOrder::of(events) else {
         return false;
     };
-    // (location, observer, write observed)
-    let mut observed: Vec<(u32, Key, Key)> = Vec::new();
+    // (location, observer, write observed), by location
+    let mut observed: Vec<(u32, Key, Key)> = Vec::with_capacity(events.len() * 2);
     for event in events {
         if let Some(location) = encoded_write(event) {
             observed.push((location, event.key, event.key));
@@ -453,17 +453,21 @@ fn reads_behind_a_happened_write(events: &[Event]) -> bool {
             observed.push((location, event.key, source));
         }
     }
+    observed.sort_unstable_by_key(|&(location, ..)| location);
     events.iter().any(|reader| {
         let Some((location, source)) = encoded_read(reader) else {
             return false;
         };
-        observed.iter().any(|&(at, observer, write)| {
-            at == location
-                && observer != reader.key
-                && Some(write) != source
-                && clocks.before(observer, reader.key)
-                && source.is_none_or(|source| clocks.before(source, write))
-        })
+        let first = observed.partition_point(|&(at, ..)| at < location);
+        observed[first..]
+            .iter()
+            .take_while(|&&(at, ..)| at == location)
+            .any(|&(_, observer, write)| {
+                observer != reader.key
+                    && Some(write) != source
+                    && clocks.before(observer, reader.key)
+                    && source.is_none_or(|source| clocks.before(source, write))
+            })
     })
 }
 
@@ -471,10 +475,15 @@ fn reads_behind_a_happened_write(events: &[Event]) -> bool {
 /// events, in any order (`rf::order::HappensBefore` notes a run's events
 /// as they run, and adds reads-from, which under PSO orders no earlier
 /// store of the writer's thread, so the coherence refutation cannot use
-/// it): `clocks[thread][index][t]` is how many events of thread `t`
-/// happen before or at that event.
+/// it): the clock of an event says, for each thread `t`, how many events
+/// of `t` happen before or at it.
 struct CreationJoinOrder {
-    clocks: Vec<Vec<Vec<usize>>>,
+    threads: usize,
+    /// Where each thread's first event's clock starts in `clocks`.
+    starts: Vec<usize>,
+    /// The events' clocks, `threads` counts each, thread by thread in
+    /// program order.
+    clocks: Vec<usize>,
 }
 
 impl CreationJoinOrder {
@@ -482,23 +491,11 @@ impl CreationJoinOrder {
     /// events from its first on (then nothing is refuted).
     fn of(events: &[Event]) -> Option<CreationJoinOrder> {
         let threads = events.iter().map(|event| event.key.thread + 1).max()?;
-        let mut by_thread: Vec<Vec<&Event>> = vec![Vec::new(); threads];
-        for event in events {
-            by_thread[event.key.thread].push(event);
-        }
-        for list in &mut by_thread {
-            list.sort_by_key(|event| event.key.index);
-            if list
-                .iter()
-                .enumerate()
-                .any(|(at, event)| event.key.index != at)
-            {
-                return None;
-            }
-        }
+        let mut counts = vec![0; threads];
         let mut creators: Vec<Option<Key>> = vec![None; threads];
         let mut ends: Vec<Option<Key>> = vec![None; threads];
         for event in events {
+            counts[event.key.thread] += 1;
             if let Access::Create { child } = event.access
                 && child < threads
             {
@@ -508,41 +505,54 @@ impl CreationJoinOrder {
                 ends[event.key.thread] = Some(event.key);
             }
         }
-        let mut clocks: Vec<Vec<Vec<usize>>> = by_thread.iter().map(|_| Vec::new()).collect();
+        let starts: Vec<usize> = counts
+            .iter()
+            .scan(0, |next, &count| {
+                let start = *next;
+                *next += count;
+                Some(start)
+            })
+            .collect();
+        // each thread's events by index: every index below its count
+        // exactly once
+        let total = events.len();
+        let mut by_thread: Vec<Option<&Event>> = vec![None; total];
+        for event in events {
+            let index = event.key.index;
+            let thread = event.key.thread;
+            if index >= counts[thread] || by_thread[starts[thread] + index].is_some() {
+                return None;
+            }
+            by_thread[starts[thread] + index] = Some(event);
+        }
+        let mut order = CreationJoinOrder {
+            threads,
+            starts,
+            clocks: vec![0; total * threads],
+        };
+        let mut computed = vec![0; threads];
         // each round computes every event whose creator and joined ends
         // are computed; creations and joins point backwards in time, so
         // at most one round per thread
         for _ in 0..=threads {
             let mut progress = false;
-            for (thread, list) in by_thread.iter().enumerate() {
-                while let Some(event) = list.get(clocks[thread].len()) {
-                    let mut clock = match clocks[thread].last() {
-                        Some(previous) => previous.clone(),
-                        None => vec![0; threads],
+            for thread in 0..threads {
+                while computed[thread] < counts[thread] {
+                    let index = computed[thread];
+                    let event = by_thread[order.starts[thread] + index]?;
+                    let creator = (index == 0 && thread != 0).then_some(creators[thread]);
+                    let joined = match event.access {
+                        Access::Join { child } => Some(ends.get(child).copied().flatten()),
+                        _ => None,
                     };
-                    let mut waits = Vec::new();
-                    if event.key.index == 0 && thread != 0 {
-                        waits.push(creators[thread]?);
-                    }
-                    if let Access::Join { child } = event.access {
-                        waits.push(ends.get(child).copied().flatten()?);
-                    }
-                    let mut ready = true;
-                    for wait in waits {
-                        match clocks[wait.thread].get(wait.index) {
-                            Some(other) => {
-                                for (mine, &theirs) in clock.iter_mut().zip(other) {
-                                    *mine = (*mine).max(theirs);
-                                }
-                            }
-                            None => ready = false,
-                        }
-                    }
-                    if !ready {
+                    let waits = [creator, joined];
+                    // a creator or joined end the schedule lacks: no clocks
+                    let waits: Vec<Key> = waits.into_iter().flatten().collect::<Option<_>>()?;
+                    if waits.iter().any(|wait| wait.index >= computed[wait.thread]) {
                         break;
                     }
-                    clock[thread] = event.key.index + 1;
-                    clocks[thread].push(clock);
+                    order.compute(thread, index, &waits);
+                    computed[thread] += 1;
                     progress = true;
                 }
             }
@@ -550,20 +560,43 @@ impl CreationJoinOrder {
                 break;
             }
         }
-        let complete = clocks
-            .iter()
-            .zip(&by_thread)
-            .all(|(clocks, list)| clocks.len() == list.len());
-        complete.then_some(CreationJoinOrder { clocks })
+        (computed == counts).then_some(order)
+    }
+
+    /// Where the clock of the event `index` of `thread` starts.
+    fn at(&self, thread: usize, index: usize) -> usize {
+        (self.starts[thread] + index) * self.threads
+    }
+
+    /// Sets the clock of the event `index` of `thread`: its previous
+    /// event's, joined with the clocks of `waits` (computed already).
+    fn compute(&mut self, thread: usize, index: usize, waits: &[Key]) {
+        let here = self.at(thread, index);
+        if index > 0 {
+            let previous = self.at(thread, index - 1);
+            self.clocks.copy_within(previous..previous + self.threads, here);
+        }
+        for wait in waits {
+            let theirs = self.at(wait.thread, wait.index);
+            for t in 0..self.threads {
+                self.clocks[here + t] = self.clocks[here + t].max(self.clocks[theirs + t]);
+            }
+        }
+        self.clocks[here + thread] = index + 1;
     }
 
     /// Whether `earlier` happens before `later` (or is it); false for an
     /// event not among the schedule's.
     fn before(&self, earlier: Key, later: Key) -> bool {
-        self.clocks
-            .get(later.thread)
-            .and_then(|clocks| clocks.get(later.index))
-            .and_then(|clock| clock.get(earlier.thread))
-            .is_some_and(|&count| count > earlier.index)
+        let known = |key: Key| key.thread < self.threads && key.index < self.count(key.thread);
+        known(later)
+            && earlier.thread < self.threads
+            && self.clocks[self.at(later.thread, later.index) + earlier.thread] > earlier.index
+    }
+
+    /// The events of `thread` among the schedule's.
+    fn count(&self, thread: usize) -> usize {
+        let end = self.starts.get(thread + 1).copied();
+        end.unwrap_or(self.clocks.len() / self.threads) - self.starts[thread]
     }
 }
