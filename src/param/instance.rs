@@ -47,12 +47,12 @@ pub fn prepare(machine: &Machine) -> Result<Instance, Refusal> {
     let creation_loop = check_main(machine, &function)?;
     let start = run_main(machine)?;
     let mut start = start;
-    start.threads[0].status = Status::Finished;
-    for thread in start.threads.iter_mut().skip(1) {
-        thread.status = Status::NotCreated;
+    start.thread_mut(0).status = Status::Finished;
+    for slot in 1..start.threads.len() {
+        start.thread_mut(slot).status = Status::NotCreated;
     }
     let worker = first_worker.slot;
-    start.threads[worker].status = Status::Created;
+    start.thread_mut(worker).status = Status::Created;
     Ok(Instance {
         start,
         worker,

@@ -23,6 +23,7 @@ use crate::smc::interpreter::value::Value;
 use crate::smc::semantics::machine::{Machine, Move, Outcome, State, Status, Thread, Violation};
 use crate::trace::records::{Record, RecordKind};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// The most values one shared variable may take.
 pub const MAX_VALUES: usize = 16;
@@ -76,7 +77,7 @@ impl Process {
 /// A state of the thread alone.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Local {
-    thread: Thread,
+    thread: Arc<Thread>,
     plain: Vec<Value>,
 }
 

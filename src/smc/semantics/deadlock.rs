@@ -151,7 +151,7 @@ impl Machine<'_> {
         let mut state = state.clone();
         let mut choices = NotedChoices::default();
         if state.threads.get(slot)?.status == Status::Created {
-            state.threads[slot].status = Status::Running;
+            state.thread_mut(slot).status = Status::Running;
             let prefix = self.run_private(&mut state, slot, &mut choices).ok()?;
             if !matches!(prefix, Outcome::Next(())) || state.threads[slot].status != Status::Running
             {
@@ -252,7 +252,7 @@ impl Machine<'_> {
         // the iteration again, from its first statement: it ends at the
         // exit, where the wait fails again or passes
         let mut probe = state.clone();
-        probe.threads[slot].pc = restart;
+        probe.thread_mut(slot).pc = restart;
         for _ in restart..=exit {
             match self.apply_in_place(&mut probe, Move::Run(slot), &mut choices) {
                 Ok(Outcome::Next(())) if (restart..exit).contains(&probe.threads[slot].pc) => {}

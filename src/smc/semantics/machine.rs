@@ -19,6 +19,7 @@ use crate::passes::{RmwCode, SeqStmt, SequentialProgram};
 use crate::smc::interpreter::code::{self, Code, Instr};
 use crate::smc::interpreter::eval::{Choices, Private, Unmodelled};
 use crate::smc::interpreter::value::{CType, Value};
+use std::sync::Arc;
 use crate::trace::records::RecordKind;
 
 /// One move from a state.
@@ -260,7 +261,8 @@ impl<'a> Machine<'a> {
             .program
             .threads
             .iter()
-            .map(|thread| Thread {
+            .map(|thread| {
+                Arc::new(Thread {
                 status: if thread.slot == 0 {
                     Status::Created
                 } else {
@@ -272,6 +274,7 @@ impl<'a> Machine<'a> {
                     .iter()
                     .map(|local| Value::zero(&local.ty, structs))
                     .collect(),
+                })
             })
             .collect::<Vec<_>>();
         let own = usize::from(self.sections.is_some());
@@ -402,7 +405,7 @@ impl<'a> Machine<'a> {
     ) -> Option<u32> {
         let mut state = state.clone();
         if state.threads.get(slot)?.status == Status::Created {
-            state.threads[slot].status = Status::Running;
+            state.thread_mut(slot).status = Status::Running;
             if !matches!(
                 self.run_private(&mut state, slot, choices),
                 Ok(Outcome::Next(()))
@@ -473,7 +476,7 @@ impl<'a> Machine<'a> {
         }
         if thread.status == Status::Created {
             // its private prefix first, up to its first visible statement
-            state.threads[slot].status = Status::Running;
+            state.thread_mut(slot).status = Status::Running;
             let noted = noted_plain_accesses(state);
             let prefix = self.run_private(state, slot, choices);
             mark_prefix(state, noted);
@@ -487,7 +490,7 @@ impl<'a> Machine<'a> {
         }
         self.note_plain(state, slot);
         match self.visible(state, slot, choices)? {
-            Outcome::Next(()) => state.threads[slot].pc += 1,
+            Outcome::Next(()) => state.thread_mut(slot).pc += 1,
             other => return Ok(other),
         }
         self.run_private(state, slot, choices)
@@ -505,7 +508,7 @@ impl<'a> Machine<'a> {
         loop {
             let pc = state.threads[slot].pc;
             if pc == code.instrs.len() {
-                state.threads[slot].status = Status::Finished;
+                state.thread_mut(slot).status = Status::Finished;
                 if state.atomic == Some(slot) {
                     state.atomic = None;
                 }
@@ -590,7 +593,7 @@ impl<'a> Machine<'a> {
                     if closes {
                         // the end of a section is a point where another
                         // thread may run: the move stops after it
-                        state.threads[slot].pc = next;
+                        state.thread_mut(slot).pc = next;
                         return Ok(Outcome::Next(()));
                     }
                 }
@@ -617,7 +620,7 @@ impl<'a> Machine<'a> {
                     ));
                 }
             }
-            state.threads[slot].pc = next;
+            state.thread_mut(slot).pc = next;
         }
     }
 
@@ -643,7 +646,7 @@ impl<'a> Machine<'a> {
             thread: &self.program.threads[slot],
             plain_globals: &self.program.plain_globals,
             structs: &self.program.structs,
-            locals: &mut state.threads[slot].locals,
+            locals: &mut Arc::make_mut(&mut state.threads[slot]).locals,
             plain: &mut state.plain,
             symbolic: &mut state.symbolic,
         }
@@ -925,7 +928,7 @@ impl<'a> Machine<'a> {
                     0,
                     *stmt,
                 );
-                state.threads[*child].status = Status::Created;
+                state.thread_mut(*child).status = Status::Created;
             }
             // RF-SMC's mode only (`super::sections`)
             SeqStmt::Malloc {

@@ -6,6 +6,7 @@
 use crate::ir::OriginId;
 use crate::smc::interpreter::value::Value;
 use crate::trace::records::Record;
+use std::sync::Arc;
 
 /// A thread's life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -27,7 +28,10 @@ pub struct Thread {
 /// A state of the whole program.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct State {
-    pub threads: Vec<Thread>,
+    /// Shared between a state and its copies until one changes a thread
+    /// ([`State::thread_mut`]): RF-SMC keeps the state before each move,
+    /// and a move changes one thread.
+    pub threads: Vec<Arc<Thread>>,
     pub plain: Vec<Value>,
     pub memory: super::cells::Cells,
     pub buffers: Vec<Vec<Buffered>>,
@@ -42,6 +46,14 @@ pub struct State {
     /// runs; empty elsewhere).
     pub symbolic: crate::smc::symbolic::path::Symbolic,
     pub recording: Option<Box<Recording>>,
+}
+
+impl State {
+    /// The thread `slot`, to change: copied first when another state
+    /// shares it.
+    pub fn thread_mut(&mut self, slot: usize) -> &mut Thread {
+        Arc::make_mut(&mut self.threads[slot])
+    }
 }
 
 /// A store in a buffer.
