@@ -44,7 +44,8 @@ pub struct Limits {
     /// estimate of the number of classes (see `rf::probe`).
     pub estimate: bool,
     /// The most reads-from classes RF-SMC explores in a program with
-    /// atomic sections: above it, the explicit search, whose stored
+    /// atomic sections of its own (not only the sections the engine wraps
+    /// around allocations and frees): above it, the explicit search, whose stored
     /// states fold the order the sections' lock imposes, answers first
     /// ([`super::check`]); `None` for no limit.
     pub section_budget: Option<usize>,

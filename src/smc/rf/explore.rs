@@ -289,7 +289,7 @@ impl Explorer<'_, '_> {
             Some(above) => above.shared.watched(self.plain_watched),
             None => self.plain_watched,
         };
-        let sections = self.machine.sections.is_some();
+        let sections = (self.machine.sections.as_ref()).is_some_and(|lock| lock.user_sections);
         let budget = self.limits.section_budget.filter(|_| sections && !watched);
         if let Some(budget) = budget.filter(|&budget| classes > budget) {
             return Err(RfStopped::Abort(Abort::Fallback(

@@ -210,6 +210,7 @@ impl<'a> Machine<'a> {
         if sections || heap {
             let mut lock = SectionLock::of(self.program, &self.codes, self.locations);
             lock.heap = heap;
+            lock.user_sections = sections;
             lock.wrap(self.program, &mut self.codes);
             self.plain = PlainUses::of(&self.codes);
             self.sections = Some(lock);

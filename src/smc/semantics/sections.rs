@@ -60,6 +60,9 @@ pub struct SectionLock {
     pub wrapped: Vec<BTreeSet<usize>>,
     /// The allocations and frees are wrapped (the program has some).
     pub heap: bool,
+    /// The program has atomic sections of its own (`__VERIFIER_atomic`),
+    /// not only the wrapped allocations and frees.
+    pub user_sections: bool,
 }
 
 impl SectionLock {
@@ -76,6 +79,7 @@ impl SectionLock {
             reach,
             wrapped: vec![BTreeSet::new(); codes.len()],
             heap: false,
+            user_sections: false,
         }
     }
 
