@@ -310,7 +310,7 @@ fn check_without(
         {
             match explicit_within(prepared, &machine, limits)? {
                 Some(answer) => return Ok(with_fallback(answer, why)),
-                // too many states for the explicit search: RF-SMC after all
+                // the explicit search cannot answer: RF-SMC after all
                 None => reads_from(prepared, &searching, limits),
             }
         }
@@ -598,14 +598,17 @@ fn with_fallback(mut answer: Answer, why: &'static str) -> Answer {
     answer
 }
 
-/// [`explicit`], `None` when it stops at its state limit.
+/// [`explicit`], `None` when it cannot answer: it stops at its state or
+/// choice limit, or meets what only RF-SMC models (a symbolic value).
 fn explicit_within(
     prepared: &Prepared,
     machine: &Machine,
     limits: &Limits,
 ) -> Result<Option<Answer>, NoAnswer> {
     match explicit::explore::explore(machine, limits) {
-        Err(Stopped::TooManyStates(_)) => Ok(None),
+        Err(Stopped::TooManyStates(_) | Stopped::TooManyChoices(_) | Stopped::Unsupported(_)) => {
+            Ok(None)
+        }
         Err(stopped) => Err(stopped_answer(prepared, stopped)),
         Ok(explored) => explicit_answer(machine, explored).map(Some),
     }
