@@ -305,9 +305,7 @@ fn check_without(
         ..limits.clone()
     };
     let answer = match reads_from(prepared, &searching, &budgeted) {
-        Err(RfNoAnswer::Fallback(why, _))
-            if why == rf::explore::SECTION_BUDGET =>
-        {
+        Err(RfNoAnswer::Fallback(why, _)) if why == rf::explore::SECTION_BUDGET => {
             match explicit_within(prepared, &machine, limits)? {
                 Some(answer) => return Ok(with_fallback(answer, why)),
                 // the explicit search cannot answer: RF-SMC after all

@@ -574,7 +574,8 @@ impl CreationJoinOrder {
         let here = self.at(thread, index);
         if index > 0 {
             let previous = self.at(thread, index - 1);
-            self.clocks.copy_within(previous..previous + self.threads, here);
+            self.clocks
+                .copy_within(previous..previous + self.threads, here);
         }
         for wait in waits {
             let theirs = self.at(wait.thread, wait.index);

@@ -19,8 +19,8 @@ use crate::passes::{RmwCode, SeqStmt, SequentialProgram};
 use crate::smc::interpreter::code::{self, Code, Instr};
 use crate::smc::interpreter::eval::{Choices, Private, Unmodelled};
 use crate::smc::interpreter::value::{CType, Value};
-use std::sync::Arc;
 use crate::trace::records::RecordKind;
+use std::sync::Arc;
 
 /// One move from a state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,17 +264,17 @@ impl<'a> Machine<'a> {
             .iter()
             .map(|thread| {
                 Arc::new(Thread {
-                status: if thread.slot == 0 {
-                    Status::Created
-                } else {
-                    Status::NotCreated
-                },
-                pc: 0,
-                locals: thread
-                    .locals
-                    .iter()
-                    .map(|local| Value::zero(&local.ty, structs))
-                    .collect(),
+                    status: if thread.slot == 0 {
+                        Status::Created
+                    } else {
+                        Status::NotCreated
+                    },
+                    pc: 0,
+                    locals: thread
+                        .locals
+                        .iter()
+                        .map(|local| Value::zero(&local.ty, structs))
+                        .collect(),
                 })
             })
             .collect::<Vec<_>>();
