@@ -615,7 +615,9 @@ fn explicit_within(
     limits: &Limits,
 ) -> Result<Option<Answer>, NoAnswer> {
     match explicit::explore::explore(machine, limits) {
-        Err(Stopped::TooManyStates(_)) => Ok(None),
+        // too many states, or what it does not model (a symbolic value,
+        // which RF-SMC explores): RF-SMC answers after all
+        Err(Stopped::TooManyStates(_) | Stopped::Unsupported(_)) => Ok(None),
         Err(stopped) => Err(stopped_answer(prepared, stopped)),
         Ok(explored) => explicit_answer(machine, explored).map(Some),
     }

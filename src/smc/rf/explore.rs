@@ -452,6 +452,7 @@ impl Explorer<'_, '_> {
         let owned = !runner.left_part && split::owned(self.limits.split, &runner.events);
         let deadlock = (!runner.left_part && runner.blocked())
             .then(|| runner.deadlock())
+            .transpose()?
             .flatten();
         if !owned {
             self.statistics.reads_from_classes -= 1;
@@ -494,6 +495,7 @@ impl Explorer<'_, '_> {
         events.extend(runner.events.drain(start..));
         let trace = Trace::new(events, start, schedule.mutated);
         if self.limits.robustness
+            && runner.feasible()?
             && let Some(found) = self.not_robust(&trace.events, &runner.path)?
         {
             return Ok(Expanded::Found(found));
@@ -592,11 +594,15 @@ impl Explorer<'_, '_> {
         self.machine.sections.as_ref().map(|lock| lock.location)
     }
 
-    /// The value a source gives at `location`.
-    fn value(&self, trace: &Trace, source: Source, location: u32) -> Option<i64> {
+    /// The value a source gives at `location`, and its term if it wrote
+    /// one.
+    fn value(&self, trace: &Trace, source: Source, location: u32) -> Option<Written> {
         match source {
-            Source::Init => self.initial.get(location),
-            Source::Event(key) => trace.events[*trace.position.get(&key)?].written,
+            Source::Init => self.initial.get(location).map(|value| (value, None)),
+            Source::Event(key) => {
+                let event = &trace.events[*trace.position.get(&key)?];
+                event.written.map(|value| (value, event.written_term.clone()))
+            }
         }
     }
 
@@ -606,7 +612,7 @@ impl Explorer<'_, '_> {
         context: &Context,
         at: usize,
         source: Source,
-        value: i64,
+        value: Written,
     ) -> Result<Simulated, RfStopped> {
         let event = &context.trace.events[at];
         let Some(snapshot) = context.snapshots.get(&event.key) else {
@@ -664,7 +670,9 @@ impl Explorer<'_, '_> {
                     }
                     _ => return Ok(None),
                 }
-                changed.first().and_then(|(_, event)| event.written)
+                changed.first().and_then(|(_, event)| {
+                    event.written.map(|value| (value, event.written_term.clone()))
+                })
             }
             (None, Some(displaced)) => {
                 // `read` goes between its new source and the atomic event
@@ -685,6 +693,7 @@ impl Explorer<'_, '_> {
                 let Some(written) = moved.written else {
                     return Ok(None);
                 };
+                let written = (written, moved.written_term.clone());
                 let source = Source::Event(read.key);
                 match self.simulated(context, displaced, source, written)? {
                     Simulated::Event(event) => changed.push((displaced, event)),
@@ -1059,6 +1068,9 @@ pub(super) struct Worked {
     pub(super) plain_ordered: bool,
     pub(super) filed: Vec<Filing>,
 }
+
+/// A value a write gives: concrete, or a term (the `i64` is 0 then).
+type Written = (i64, Option<std::sync::Arc<crate::smc::symbolic::path::Carried>>);
 
 /// `event` encoded by its read from `source` alone: its move stops at a
 /// violation with the values `chosen` for its choices.

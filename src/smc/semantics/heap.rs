@@ -71,6 +71,7 @@ impl Machine<'_> {
             }
             state.heap.uninitialised[first + i] = !zeroed;
             state.memory.set(base + i as u32, 0);
+            super::memory::set_carried(state, base + i as u32, None);
         }
         state.heap.used += 1;
         state.heap.sites.push(stmt);

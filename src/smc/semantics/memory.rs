@@ -5,6 +5,8 @@
 //! counterexample.
 
 use super::state::{Buffered, State};
+use crate::smc::symbolic::path::Carried;
+use std::sync::Arc;
 use crate::ir::OriginId;
 use crate::options::MemoryModel;
 use crate::passes::SeqStmt;
@@ -39,6 +41,7 @@ pub fn flushable(buffer: &[Buffered], model: MemoryModel) -> Vec<usize> {
 pub fn flush(state: &mut State, slot: usize, index: usize) {
     let store = state.buffers[slot].remove(index);
     state.memory.set(store.location, store.value);
+    set_carried(state, store.location, store.carried);
     state.heap.written(store.location);
     if let Some(recording) = state.recording.as_mut() {
         recording.memory_ids.insert(store.location, store.id);
@@ -55,16 +58,44 @@ pub fn flush(state: &mut State, slot: usize, index: usize) {
     }
 }
 
+/// The term memory holds at `location` becomes `carried` (none: memory
+/// holds a concrete value there). A program without terms only looks at
+/// an empty map.
+pub fn set_carried(state: &mut State, location: u32, carried: Option<Arc<Carried>>) {
+    match carried {
+        Some(carried) => {
+            state.symbolic.memory.insert(location, carried);
+        }
+        None if !state.symbolic.memory.is_empty() => {
+            state.symbolic.memory.remove(&location);
+        }
+        None => {}
+    }
+}
+
+/// The term memory holds at `location`, if it holds one.
+pub fn carried_in_memory(state: &State, location: u32) -> Option<Arc<Carried>> {
+    if state.symbolic.memory.is_empty() {
+        return None;
+    }
+    state.symbolic.memory.get(&location).cloned()
+}
+
 /// The value `slot` reads at `location` (its newest buffered store there,
-/// else memory) and the write id it comes from (0 when not recording).
-pub fn read(state: &State, slot: usize, location: u32) -> (i64, u64) {
+/// else memory), the write id it comes from (0 when not recording), and
+/// the term it reads if the value is one (the `i64` is 0 then).
+pub fn read(state: &State, slot: usize, location: u32) -> (i64, u64, Option<Arc<Carried>>) {
     let own = state.buffers[slot]
         .iter()
         .rev()
         .find(|store| store.location == location);
     match own {
-        Some(store) => (store.value, store.id),
-        None => (state.memory.at(location), memory_id(state, location)),
+        Some(store) => (store.value, store.id, store.carried.clone()),
+        None => (
+            state.memory.at(location),
+            memory_id(state, location),
+            carried_in_memory(state, location),
+        ),
     }
 }
 
@@ -91,8 +122,21 @@ fn fresh_id(state: &mut State) -> u64 {
 
 /// Writes `value` straight to memory (an RMW, a lock); returns its write id.
 pub fn store_in_memory(state: &mut State, location: u32, value: i64) -> u64 {
+    store_carried_in_memory(state, location, value, None)
+}
+
+/// Writes `value`, or the term `carried` (`value` 0), straight to memory;
+/// returns its write id.
+pub fn store_carried_in_memory(
+    state: &mut State,
+    location: u32,
+    value: i64,
+    carried: Option<Arc<Carried>>,
+) -> u64 {
     let id = fresh_id(state);
     state.memory.set(location, value);
+    note_carried(state, &carried);
+    set_carried(state, location, carried);
     state.heap.written(location);
     if let Some(recording) = state.recording.as_mut() {
         recording.memory_ids.insert(location, id);
@@ -100,19 +144,31 @@ pub fn store_in_memory(state: &mut State, location: u32, value: i64) -> u64 {
     id
 }
 
-/// `slot` issues a store: into its buffer, or to memory under SC.
+/// Notes in the recording the term a move stores (RF-SMC's event takes
+/// it from there).
+fn note_carried(state: &mut State, carried: &Option<Arc<Carried>>) {
+    if let (Some(carried), Some(recording)) = (carried, state.recording.as_mut()) {
+        recording.carried = Some(carried.clone());
+    }
+}
+
+/// `slot` issues a store: into its buffer, or to memory under SC; the
+/// store writes the term `carried` if it is one (`value` is 0 then).
 pub fn write(
     state: &mut State,
     slot: usize,
     location: u32,
     value: i64,
+    carried: Option<Arc<Carried>>,
     model: MemoryModel,
     stmt: OriginId,
 ) {
     let id = fresh_id(state);
     record(state, RecordKind::Write, slot, location, value, id, 0, stmt);
+    note_carried(state, &carried);
     if model == MemoryModel::Sc {
         state.memory.set(location, value);
+        set_carried(state, location, carried);
         state.heap.written(location);
         if let Some(recording) = state.recording.as_mut() {
             recording.memory_ids.insert(location, id);
@@ -125,6 +181,7 @@ pub fn write(
         value,
         epoch,
         id,
+        carried,
     });
 }
 

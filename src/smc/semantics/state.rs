@@ -5,6 +5,8 @@
 
 use crate::ir::OriginId;
 use crate::smc::interpreter::value::Value;
+use crate::smc::symbolic::path::Carried;
+use std::sync::Arc;
 use crate::trace::records::Record;
 
 /// A thread's life.
@@ -54,6 +56,8 @@ pub struct Buffered {
     pub epoch: u32,
     /// The write id, when a trace is recorded (0 while exploring).
     pub id: u64,
+    /// The term the store writes, if it writes one (`value` is 0 then).
+    pub carried: Option<Arc<Carried>>,
 }
 
 /// What a recorded replay adds to the state: write ids and the records.
@@ -66,6 +70,8 @@ pub struct Recording {
     /// The plain global parts the moves since the last take accessed, in
     /// order ([`PlainUses::accesses`](super::plain::PlainUses::accesses)).
     pub plain_accesses: Vec<super::plain::PlainAccess>,
+    /// The term the move since the last take stored, if it stored one.
+    pub carried: Option<Arc<Carried>>,
 }
 
 impl std::hash::Hash for Recording {

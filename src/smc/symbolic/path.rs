@@ -4,6 +4,16 @@
 //! of the sides its branches on terms took. A state's snapshot carries
 //! both, so that a move simulated again from it sees what the execution
 //! knew there.
+//!
+//! Terms travel through shared memory ([`Carried`]): a write of a term
+//! carries it with its thread's *causal condition*, the sides taken by
+//! the thread's causal past (its own sides and those carried by the
+//! values it read), and the memory locations that hold a term keep it
+//! here. A thread decides its branches under its causal condition, which
+//! the reads-from of its prefix determine, so that every interleaving of
+//! a reads-from class takes the same choices; the execution's path
+//! condition (all sides of all threads) is checked before a violation or
+//! a deadlock is reported ([`Symbolic::shared`]).
 
 use super::ctype::CType;
 use super::term::{Formula, SymbolId, Term};
@@ -12,6 +22,9 @@ use std::sync::Arc;
 /// Symbol ids hold their width in their low bits, so that one id has one
 /// width in every execution of a search (the solver declares it once).
 const WIDTH_BITS: u32 = 7;
+
+/// Symbol ids hold the thread that made them above the width.
+const THREAD_BITS: u32 = 8;
 
 /// A symbol made by an execution: its id, its C type and the thread that
 /// read it first.
@@ -26,8 +39,30 @@ pub struct Made {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Symbolic {
     pub made: Vec<Made>,
-    /// The sides taken, in order (each is feasible with those before it).
+    /// The sides taken by all threads, in order (each is feasible with
+    /// the causal condition of its thread).
     pub path: Vec<Arc<Formula>>,
+    /// Per thread, its causal condition: the sides its own branches took
+    /// and those carried by the terms it read from other threads.
+    pub known: Vec<Vec<Arc<Formula>>>,
+    /// The thread whose move runs (whose causal condition decides).
+    pub running: usize,
+    /// Some thread read a term another thread wrote: the threads' causal
+    /// conditions may contradict each other, so the path condition is
+    /// checked before a violation is reported.
+    pub shared: bool,
+    /// The terms shared memory holds, by location (its `i64` cell holds 0
+    /// there).
+    pub memory: std::collections::BTreeMap<u32, Arc<Carried>>,
+}
+
+/// A term in shared memory or a store buffer, of the type shared memory
+/// holds (`sma_wide_t`), with the causal condition of the thread that
+/// wrote it at the write.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Carried {
+    pub term: Arc<Term>,
+    pub condition: Arc<Vec<Arc<Formula>>>,
 }
 
 /// Why no symbol could be made.
@@ -37,13 +72,22 @@ pub struct TooManySymbols(pub usize);
 
 impl Symbolic {
     /// A fresh symbol of type `ty`, read first by `thread`.
+    ///
+    /// The id names the thread and the symbol's position among the
+    /// thread's own (not among all threads'), so that every interleaving
+    /// of the thread's prefix names it alike.
     pub fn fresh(&mut self, ty: CType, thread: usize) -> Result<Term, TooManySymbols> {
-        let most = (u32::MAX >> WIDTH_BITS) as usize;
-        let count = u32::try_from(self.made.len())
+        let most = (u32::MAX >> (WIDTH_BITS + THREAD_BITS)) as usize;
+        let own = self.made.iter().filter(|made| made.thread == thread).count();
+        let count = u32::try_from(own)
             .ok()
             .filter(|&count| (count as usize) < most)
             .ok_or(TooManySymbols(most))?;
-        let id = (count << WIDTH_BITS) | u32::from(ty.bits);
+        let thread_id = u32::try_from(thread)
+            .ok()
+            .filter(|&thread| thread < (1 << THREAD_BITS))
+            .ok_or(TooManySymbols(most))?;
+        let id = (((count << THREAD_BITS) | thread_id) << WIDTH_BITS) | u32::from(ty.bits);
         self.made.push(Made { id, ty, thread });
         Ok(Term::symbol(id, ty))
     }
@@ -53,14 +97,58 @@ impl Symbolic {
         conjunction(self.path.iter().map(|side| side.as_ref().clone()))
     }
 
-    /// The path condition with `more` added.
+    /// The causal condition of the running thread.
+    pub fn causal(&self) -> Formula {
+        conjunction(self.own().iter().map(|side| side.as_ref().clone()))
+    }
+
+    /// The causal condition of the running thread with `more` added.
     pub fn condition_with(&self, more: &Formula) -> Formula {
         conjunction(
-            self.path
+            self.own()
                 .iter()
                 .map(|side| side.as_ref().clone())
                 .chain(std::iter::once(more.clone())),
         )
+    }
+
+    fn own(&self) -> &[Arc<Formula>] {
+        self.known.get(self.running).map_or(&[], Vec::as_slice)
+    }
+
+    /// The running thread takes the side `side`.
+    pub fn take(&mut self, side: Formula) {
+        let side = Arc::new(side);
+        self.path.push(side.clone());
+        let running = self.running;
+        if self.known.len() <= running {
+            self.known.resize(running + 1, Vec::new());
+        }
+        self.known[running].push(side);
+    }
+
+    /// `term`, written by the running thread, with its causal condition.
+    pub fn carried(&self, term: Term) -> Arc<Carried> {
+        Arc::new(Carried {
+            term: Arc::new(term),
+            condition: Arc::new(self.own().to_vec()),
+        })
+    }
+
+    /// Thread `thread` reads `carried`: its causal condition takes the
+    /// sides it carries. A term another thread wrote marks the execution
+    /// [`shared`](Symbolic::shared).
+    pub fn import(&mut self, thread: usize, carried: &Carried) {
+        if self.known.len() <= thread {
+            self.known.resize(thread + 1, Vec::new());
+        }
+        let own = &mut self.known[thread];
+        for side in carried.condition.iter() {
+            if !own.iter().any(|known| Arc::ptr_eq(known, side) || known == side) {
+                own.push(side.clone());
+            }
+        }
+        self.shared = true;
     }
 }
 
