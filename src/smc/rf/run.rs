@@ -850,7 +850,10 @@ fn run_on(
             (
                 std::mem::take(&mut recording.records),
                 std::mem::take(&mut recording.plain_accesses),
-                recording.carried.take(),
+                {
+                    recording.terms.clear();
+                    recording.carried.take()
+                },
             )
         })
         .unwrap_or_default();

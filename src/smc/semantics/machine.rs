@@ -8,7 +8,7 @@
 
 use super::cells::Cells;
 use super::memory::{
-    carried_in_memory, flush, flushable, memory_id, read, record, statement_name,
+    carried_in_memory, flush, flushable, memory_id, read, record, record_term, statement_name,
     store_in_memory, write,
 };
 use super::plain::{PlainAccess, PlainUses};
@@ -312,6 +312,7 @@ impl<'a> Machine<'a> {
                     records: Vec::new(),
                     plain_accesses: Vec::new(),
                     carried: None,
+                    terms: Vec::new(),
                 })
             }),
             memory,
@@ -802,6 +803,9 @@ impl<'a> Machine<'a> {
                     from,
                     *stmt,
                 );
+                if let Some(carried) = &carried {
+                    record_term(state, &carried.term);
+                }
                 self.store_read(state, slot, target, value, carried.as_deref(), choices)
                     .map_err(fail)?;
             }

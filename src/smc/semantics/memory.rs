@@ -41,7 +41,7 @@ pub fn flushable(buffer: &[Buffered], model: MemoryModel) -> Vec<usize> {
 pub fn flush(state: &mut State, slot: usize, index: usize) {
     let store = state.buffers[slot].remove(index);
     state.memory.set(store.location, store.value);
-    set_carried(state, store.location, store.carried);
+    set_carried(state, store.location, store.carried.clone());
     state.heap.written(store.location);
     if let Some(recording) = state.recording.as_mut() {
         recording.memory_ids.insert(store.location, store.id);
@@ -55,6 +55,18 @@ pub fn flush(state: &mut State, slot: usize, index: usize) {
             read_from: 0,
             stmt: 0,
         });
+    }
+    if let Some(carried) = &store.carried {
+        record_term(state, &carried.term);
+    }
+}
+
+/// Notes that the last record's value is the term `term`.
+pub fn record_term(state: &mut State, term: &Arc<crate::smc::symbolic::term::Term>) {
+    if let Some(recording) = state.recording.as_mut()
+        && let Some(last) = recording.records.len().checked_sub(1)
+    {
+        recording.terms.push((last, term.clone()));
     }
 }
 
@@ -165,6 +177,9 @@ pub fn write(
 ) {
     let id = fresh_id(state);
     record(state, RecordKind::Write, slot, location, value, id, 0, stmt);
+    if let Some(carried) = &carried {
+        record_term(state, &carried.term);
+    }
     note_carried(state, &carried);
     if model == MemoryModel::Sc {
         state.memory.set(location, value);

@@ -72,6 +72,9 @@ pub struct Recording {
     pub plain_accesses: Vec<super::plain::PlainAccess>,
     /// The term the move since the last take stored, if it stored one.
     pub carried: Option<Arc<Carried>>,
+    /// The records (by index in `records`) whose value is a term: a
+    /// witness shows the term's value in the solver's model.
+    pub terms: Vec<(usize, Arc<crate::smc::symbolic::term::Term>)>,
 }
 
 impl std::hash::Hash for Recording {

@@ -7,7 +7,7 @@
 //! joins the condition; the new value is a term carried with it.
 
 use super::machine::{Machine, Outcome, SymbolicRmw};
-use super::memory::{memory_id, record, store_carried_in_memory};
+use super::memory::{memory_id, record, record_term, store_carried_in_memory};
 use super::state::State;
 use crate::ir::{BinaryOp, OriginId, Place};
 use crate::passes::RmwCode;
@@ -75,10 +75,16 @@ impl Machine<'_> {
         let from = memory_id(state, location);
         if writes {
             let carried = new.1.map(|term| state.symbolic.carried(term));
-            let id = store_carried_in_memory(state, location, new.0, carried);
+            let id = store_carried_in_memory(state, location, new.0, carried.clone());
             record(state, RecordKind::Rmw, slot, location, new.0, id, from, stmt);
+            if let Some(carried) = carried {
+                record_term(state, &carried.term);
+            }
         } else {
             record(state, RecordKind::Rmw, slot, location, rmw.old.0, 0, from, stmt);
+            if let Some(carried) = &rmw.old.1 {
+                record_term(state, &carried.term);
+            }
         }
         if let Some(target) = target {
             let (value, carried) = rmw.old;
