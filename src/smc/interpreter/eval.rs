@@ -698,7 +698,7 @@ impl Private<'_> {
             Num::Float(_) => None,
         };
         forced.map(|value| (ty, value)).ok_or_else(|| {
-            Unmodelled::symbolic("an address, an array index, a lock or a value of shared memory")
+            Unmodelled::symbolic("an address, an array index, a lock or an allocation's size")
         })
     }
 

@@ -1,10 +1,11 @@
 //! Read-modify-writes on terms: a compare-and-swap, an exchange or a
 //! fetch-and-op whose old value, operand or expected value is symbolic
 //! (a term carried through shared memory, `symbolic::path::Carried`).
-//! A compare-and-swap whose comparison is a term is a branch: when the
-//! thread's causal condition allows both outcomes, the move's choice
-//! picks one (as a branch of private code does), and the outcome taken
-//! joins the condition; the new value is a term carried with it.
+//! A compare-and-swap whose comparison is a term takes the outcome the
+//! thread's causal condition forces; one that may both succeed and fail
+//! declines (a choice there would decide whether the move writes, which
+//! the reads-from search's mutations of atomic events assume its read
+//! decides). The new value is a term carried with the causal condition.
 
 use super::machine::{Machine, Outcome, SymbolicRmw};
 use super::memory::{memory_id, record, record_term, store_carried_in_memory};
@@ -14,6 +15,10 @@ use crate::passes::RmwCode;
 use crate::smc::interpreter::eval::{Choices, Unmodelled};
 use crate::smc::symbolic::term::{self, Formula, Term};
 use crate::trace::records::RecordKind;
+
+/// Why a compare-and-swap declines when its thread's causal condition
+/// allows it both to succeed and to fail.
+const UNDECIDED_CAS: &str = "a compare-and-swap on symbolic values (nondeterministic values of more than 256 values) that may both succeed and fail, which the native engine does not split yet";
 
 impl Machine<'_> {
     /// Runs the read-modify-write `rmw` of `slot` at `location` (its
@@ -49,9 +54,14 @@ impl Machine<'_> {
             RmwCode::Cas => {
                 let equal = Formula::compare_equal(old.clone(), constant(rmw.expected));
                 state.symbolic.running = slot;
-                choices
-                    .branch(&equal, &mut state.symbolic)?
-                    .ok_or_else(Unmodelled::infeasible)?
+                let succeeds = choices.possible(&equal, &state.symbolic)?;
+                let fails = choices.possible(&!equal, &state.symbolic)?;
+                match (succeeds, fails) {
+                    (true, false) => true,
+                    (false, true) => false,
+                    (false, false) => return Err(Unmodelled::infeasible()),
+                    (true, true) => return Err(Unmodelled(UNDECIDED_CAS.into())),
+                }
             }
             _ => true,
         };
