@@ -161,10 +161,13 @@ proptest! {
 /// A program whose input travels through shared memory: a producer takes
 /// the input, branches on it and writes a value computed from it to the
 /// shared `s`; a consumer reads `s` (the producer's term, or the initial
-/// 0 when it reads first) and computes and branches on what it read.
+/// 0 when it reads first) and computes and branches on what it read. The
+/// producer branches on the input again after the write, so that the two
+/// threads decide on the same symbol, each without the other's sides.
 #[derive(Debug, Clone)]
 struct Shared {
     produced: (String, String, String),
+    after: String,
     consumer: Vec<String>,
     ruled_out: i32,
 }
@@ -172,11 +175,13 @@ struct Shared {
 fn shared_program() -> impl Strategy<Value = Shared> {
     (
         (condition(), expression(), expression()),
+        statement(),
         prop::collection::vec(statement(), 1..3),
         0i32..5,
     )
-        .prop_map(|(produced, consumer, ruled_out)| Shared {
+        .prop_map(|(produced, after, consumer, ruled_out)| Shared {
             produced,
+            after,
             consumer,
             ruled_out,
         })
@@ -193,11 +198,12 @@ fn shared_source(program: &Shared, input: Option<i32>) -> String {
         "#include <pthread.h>\n#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\n\
          extern void __VERIFIER_assume(int);\nint g, s;\n\
          void *producer(void *arg) {{\n  {take}\n  int y = 1;\n  \
-         if ({condition}) s = {then}; else s = {otherwise};\n  return 0;\n}}\n\
+         if ({condition}) s = {then}; else s = {otherwise};\n  {}\n  return 0;\n}}\n\
          void *consumer(void *arg) {{\n  int x = s;\n  int y = 1;\n  {}\n  return 0;\n}}\n\
          int main(void) {{\n  pthread_t p, c;\n  pthread_create(&p, 0, producer, 0);\n  \
          pthread_create(&c, 0, consumer, 0);\n  pthread_join(p, 0);\n  pthread_join(c, 0);\n  \
          assert(g != {});\n  return 0;\n}}\n",
+        program.after,
         program.consumer.join("\n  "),
         program.ruled_out
     )
