@@ -601,7 +601,9 @@ impl Explorer<'_, '_> {
             Source::Init => self.initial.get(location).map(|value| (value, None)),
             Source::Event(key) => {
                 let event = &trace.events[*trace.position.get(&key)?];
-                event.written.map(|value| (value, event.written_term.clone()))
+                event
+                    .written
+                    .map(|value| (value, event.written_term.clone()))
             }
         }
     }
@@ -671,7 +673,9 @@ impl Explorer<'_, '_> {
                     _ => return Ok(None),
                 }
                 changed.first().and_then(|(_, event)| {
-                    event.written.map(|value| (value, event.written_term.clone()))
+                    event
+                        .written
+                        .map(|value| (value, event.written_term.clone()))
                 })
             }
             (None, Some(displaced)) => {
@@ -1070,7 +1074,10 @@ pub(super) struct Worked {
 }
 
 /// A value a write gives: concrete, or a term (the `i64` is 0 then).
-type Written = (i64, Option<std::sync::Arc<crate::smc::symbolic::path::Carried>>);
+type Written = (
+    i64,
+    Option<std::sync::Arc<crate::smc::symbolic::path::Carried>>,
+);
 
 /// `event` encoded by its read from `source` alone: its move stops at a
 /// violation with the values `chosen` for its choices.

@@ -19,14 +19,14 @@ use crate::smc::semantics::machine::{
     Machine, Move, Outcome, State, Status, Unsupported, Violation,
 };
 use crate::smc::semantics::memory::{flush, memory_id, set_carried};
-use crate::smc::symbolic::path::Carried;
-use std::sync::Arc;
 use crate::smc::semantics::plain::{PlainAccess, PlainPart};
 use crate::smc::symbolic::decide::Decider;
+use crate::smc::symbolic::path::Carried;
 use crate::smc::symbolic::path::Symbolic;
 use crate::smc::symbolic::term::Formula;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Why RF-SMC stops without an answer.
 #[derive(Debug, Clone)]

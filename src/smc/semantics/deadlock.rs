@@ -192,8 +192,14 @@ impl Machine<'_> {
                 let location = location.ok()?.ok()?;
                 let value = state.memory.get(location)?;
                 let carried = super::memory::carried_in_memory(&state, location);
-                let outcome =
-                    self.resolve_guess(&mut state, slot, guess, value, carried.as_deref(), &mut choices);
+                let outcome = self.resolve_guess(
+                    &mut state,
+                    slot,
+                    guess,
+                    value,
+                    carried.as_deref(),
+                    &mut choices,
+                );
                 matches!(outcome, Ok(Outcome::CutOff)).then_some(Wait::Word {
                     location,
                     value,

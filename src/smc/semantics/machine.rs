@@ -22,8 +22,8 @@ use crate::smc::interpreter::eval::{Choices, Operand, Private, Unmodelled};
 use crate::smc::interpreter::value::{CType, Num, Value};
 use crate::smc::symbolic::path::Carried;
 use crate::smc::symbolic::term::{self as terms, Term};
-use std::sync::Arc;
 use crate::trace::records::RecordKind;
+use std::sync::Arc;
 
 /// Why a lock declines on a mutex whose memory holds a term.
 const SYMBOLIC_MUTEX: &str = "a mutex whose memory holds a symbolic value (a nondeterministic value of more than 256 values), which the native engine locks only when concrete";

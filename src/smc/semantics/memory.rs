@@ -5,12 +5,12 @@
 //! counterexample.
 
 use super::state::{Buffered, State};
-use crate::smc::symbolic::path::Carried;
-use std::sync::Arc;
 use crate::ir::OriginId;
 use crate::options::MemoryModel;
 use crate::passes::SeqStmt;
+use crate::smc::symbolic::path::Carried;
 use crate::trace::records::{Record, RecordKind};
+use std::sync::Arc;
 
 /// The indices of the stores of `buffer` that may reach memory next: the
 /// oldest under TSO; under PSO the oldest of each location among those
@@ -41,7 +41,8 @@ pub fn flushable(buffer: &[Buffered], model: MemoryModel) -> Vec<usize> {
 pub fn flush(state: &mut State, slot: usize, index: usize) {
     let store = state.buffers[slot].remove(index);
     state.memory.set(store.location, store.value);
-    set_carried(state, store.location, store.carried.clone());
+    let carried = buffered_term(state, &store);
+    set_carried(state, store.location, carried.clone());
     state.heap.written(store.location);
     if let Some(recording) = state.recording.as_mut() {
         recording.memory_ids.insert(store.location, store.id);
@@ -56,9 +57,15 @@ pub fn flush(state: &mut State, slot: usize, index: usize) {
             stmt: 0,
         });
     }
-    if let Some(carried) = &store.carried {
+    if let Some(carried) = &carried {
         record_term(state, &carried.term);
     }
+}
+
+/// The term a buffered store writes, if it writes one.
+fn buffered_term(state: &State, store: &Buffered) -> Option<Arc<Carried>> {
+    let index = usize::try_from(store.term).ok()?.checked_sub(1)?;
+    state.symbolic.threads.as_ref()?.stored.get(index).cloned()
 }
 
 /// Notes that the last record's value is the term `term`.
@@ -74,23 +81,30 @@ pub fn record_term(state: &mut State, term: &Arc<crate::smc::symbolic::term::Ter
 /// holds a concrete value there). A program without terms only looks at
 /// an empty map.
 pub fn set_carried(state: &mut State, location: u32, carried: Option<Arc<Carried>>) {
-    match carried {
-        Some(carried) => {
-            state.symbolic.memory.insert(location, carried);
+    match (carried, state.symbolic.threads.as_mut()) {
+        (Some(carried), _) => {
+            state
+                .symbolic
+                .threads_mut()
+                .memory
+                .insert(location, carried);
         }
-        None if !state.symbolic.memory.is_empty() => {
-            state.symbolic.memory.remove(&location);
+        (None, Some(threads)) if !threads.memory.is_empty() => {
+            threads.memory.remove(&location);
         }
-        None => {}
+        (None, _) => {}
     }
 }
 
 /// The term memory holds at `location`, if it holds one.
 pub fn carried_in_memory(state: &State, location: u32) -> Option<Arc<Carried>> {
-    if state.symbolic.memory.is_empty() {
-        return None;
-    }
-    state.symbolic.memory.get(&location).cloned()
+    state
+        .symbolic
+        .threads
+        .as_ref()?
+        .memory
+        .get(&location)
+        .cloned()
 }
 
 /// The value `slot` reads at `location` (its newest buffered store there,
@@ -102,7 +116,7 @@ pub fn read(state: &State, slot: usize, location: u32) -> (i64, u64, Option<Arc<
         .rev()
         .find(|store| store.location == location);
     match own {
-        Some(store) => (store.value, store.id, store.carried.clone()),
+        Some(store) => (store.value, store.id, buffered_term(state, store)),
         None => (
             state.memory.at(location),
             memory_id(state, location),
@@ -191,12 +205,20 @@ pub fn write(
         return;
     }
     let epoch = state.epochs[slot];
+    let term = match carried {
+        Some(carried) => {
+            let stored = &mut state.symbolic.threads_mut().stored;
+            stored.push(carried);
+            u32::try_from(stored.len()).unwrap_or(u32::MAX)
+        }
+        None => 0,
+    };
     state.buffers[slot].push(Buffered {
         location,
         value,
         epoch,
         id,
-        carried,
+        term,
     });
 }
 

@@ -6,8 +6,8 @@
 use crate::ir::OriginId;
 use crate::smc::interpreter::value::Value;
 use crate::smc::symbolic::path::Carried;
-use std::sync::Arc;
 use crate::trace::records::Record;
+use std::sync::Arc;
 
 /// A thread's life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,8 +56,11 @@ pub struct Buffered {
     pub epoch: u32,
     /// The write id, when a trace is recorded (0 while exploring).
     pub id: u64,
-    /// The term the store writes, if it writes one (`value` is 0 then).
-    pub carried: Option<Arc<Carried>>,
+    /// The term the store writes, if it writes one (`value` is 0 then):
+    /// its position in [`Symbolic::stored`](crate::smc::symbolic::path::Symbolic)
+    /// plus one, 0 for none (a plain number keeps a buffer of concrete
+    /// stores as cheap to copy and drop as before).
+    pub term: u32,
 }
 
 /// What a recorded replay adds to the state: write ids and the records.

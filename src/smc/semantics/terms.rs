@@ -86,12 +86,30 @@ impl Machine<'_> {
         if writes {
             let carried = new.1.map(|term| state.symbolic.carried(term));
             let id = store_carried_in_memory(state, location, new.0, carried.clone());
-            record(state, RecordKind::Rmw, slot, location, new.0, id, from, stmt);
+            record(
+                state,
+                RecordKind::Rmw,
+                slot,
+                location,
+                new.0,
+                id,
+                from,
+                stmt,
+            );
             if let Some(carried) = carried {
                 record_term(state, &carried.term);
             }
         } else {
-            record(state, RecordKind::Rmw, slot, location, rmw.old.0, 0, from, stmt);
+            record(
+                state,
+                RecordKind::Rmw,
+                slot,
+                location,
+                rmw.old.0,
+                0,
+                from,
+                stmt,
+            );
             if let Some(carried) = &rmw.old.1 {
                 record_term(state, &carried.term);
             }

@@ -120,7 +120,7 @@ impl Decider {
     /// is satisfiable: always when no thread read a term another wrote,
     /// for each thread then decided on its own symbols alone.
     pub fn feasible_execution(&self, symbolic: &Symbolic) -> Result<bool, Undecided> {
-        if !symbolic.shared {
+        if !symbolic.shared() {
             return Ok(true);
         }
         self.satisfiable(&symbolic.condition())

@@ -13,7 +13,7 @@
 //! the reads-from of its prefix determine, so that every interleaving of
 //! a reads-from class takes the same choices; the execution's path
 //! condition (all sides of all threads) is checked before a violation or
-//! a deadlock is reported ([`Symbolic::shared`]).
+//! a deadlock is reported ([`Threads::shared`]).
 
 use super::ctype::CType;
 use super::term::{Formula, SymbolId, Term};
@@ -42,18 +42,31 @@ pub struct Symbolic {
     /// The sides taken by all threads, in order (each is feasible with
     /// the causal condition of its thread).
     pub path: Vec<Arc<Formula>>,
+    /// The thread whose move runs (whose causal condition decides).
+    pub running: usize,
+    /// The threads' causal conditions and the terms in shared memory;
+    /// none until the execution takes a side or writes a term, so that a
+    /// state of a program without symbols stays as cheap to copy as
+    /// before.
+    pub threads: Option<Box<Threads>>,
+}
+
+/// The per-thread and shared-memory part of [`Symbolic`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Threads {
     /// Per thread, its causal condition: the sides its own branches took
     /// and those carried by the terms it read from other threads.
     pub known: Vec<Vec<Arc<Formula>>>,
-    /// The thread whose move runs (whose causal condition decides).
-    pub running: usize,
-    /// Some thread read a term another thread wrote: the threads' causal
+    /// Some thread read a term from shared memory: the threads' causal
     /// conditions may contradict each other, so the path condition is
     /// checked before a violation is reported.
     pub shared: bool,
     /// The terms shared memory holds, by location (its `i64` cell holds 0
     /// there).
     pub memory: std::collections::BTreeMap<u32, Arc<Carried>>,
+    /// The terms of the stores issued into store buffers, in order
+    /// (`Buffered::term` points here).
+    pub stored: Vec<Arc<Carried>>,
 }
 
 /// A term in shared memory or a store buffer, of the type shared memory
@@ -78,7 +91,11 @@ impl Symbolic {
     /// of the thread's prefix names it alike.
     pub fn fresh(&mut self, ty: CType, thread: usize) -> Result<Term, TooManySymbols> {
         let most = (u32::MAX >> (WIDTH_BITS + THREAD_BITS)) as usize;
-        let own = self.made.iter().filter(|made| made.thread == thread).count();
+        let own = self
+            .made
+            .iter()
+            .filter(|made| made.thread == thread)
+            .count();
         let count = u32::try_from(own)
             .ok()
             .filter(|&count| (count as usize) < most)
@@ -113,18 +130,36 @@ impl Symbolic {
     }
 
     fn own(&self) -> &[Arc<Formula>] {
-        self.known.get(self.running).map_or(&[], Vec::as_slice)
+        self.threads
+            .as_ref()
+            .and_then(|threads| threads.known.get(self.running))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The per-thread part, made at its first use.
+    pub fn threads_mut(&mut self) -> &mut Threads {
+        self.threads.get_or_insert_with(Box::default)
+    }
+
+    /// Whether some thread read a term from shared memory.
+    pub fn shared(&self) -> bool {
+        self.threads.as_ref().is_some_and(|threads| threads.shared)
+    }
+
+    /// The causal condition of `thread`, to add sides to.
+    fn known_mut(&mut self, thread: usize) -> &mut Vec<Arc<Formula>> {
+        let known = &mut self.threads_mut().known;
+        if known.len() <= thread {
+            known.resize(thread + 1, Vec::new());
+        }
+        &mut known[thread]
     }
 
     /// The running thread takes the side `side`.
     pub fn take(&mut self, side: Formula) {
         let side = Arc::new(side);
         self.path.push(side.clone());
-        let running = self.running;
-        if self.known.len() <= running {
-            self.known.resize(running + 1, Vec::new());
-        }
-        self.known[running].push(side);
+        self.known_mut(self.running).push(side);
     }
 
     /// `term`, written by the running thread, with its causal condition.
@@ -137,18 +172,18 @@ impl Symbolic {
 
     /// Thread `thread` reads `carried`: its causal condition takes the
     /// sides it carries. A term another thread wrote marks the execution
-    /// [`shared`](Symbolic::shared).
+    /// [`shared`](Threads::shared).
     pub fn import(&mut self, thread: usize, carried: &Carried) {
-        if self.known.len() <= thread {
-            self.known.resize(thread + 1, Vec::new());
-        }
-        let own = &mut self.known[thread];
+        let own = self.known_mut(thread);
         for side in carried.condition.iter() {
-            if !own.iter().any(|known| Arc::ptr_eq(known, side) || known == side) {
+            if !own
+                .iter()
+                .any(|known| Arc::ptr_eq(known, side) || known == side)
+            {
                 own.push(side.clone());
             }
         }
-        self.shared = true;
+        self.threads_mut().shared = true;
     }
 }
 
