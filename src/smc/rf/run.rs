@@ -60,6 +60,11 @@ pub const SECTION_WAIT: &str = "a wait inside an atomic section";
 /// unlock does, and a violation after it is reported as that unlock.
 pub const FOREIGN_UNLOCK: &str = "an unlock of a mutex its thread does not hold";
 
+/// Why RF-SMC stops where a read simulated from a heap cell's initial
+/// value (the symbol `malloc` left there) needs a concrete value.
+pub const HEAP_CELL: &str =
+    "a read of a heap cell's initial value used where a concrete value is needed";
+
 /// The fallback reason of what should not happen (a defect of RF-SMC).
 pub const INTERNAL: &str = "an internal inconsistency of RF-SMC";
 
@@ -963,8 +968,23 @@ pub fn simulate(
     }
     state.memory.set(location, value);
     set_carried(&mut state, location, carried);
+    // a heap cell read from its initial value holds what `malloc` gave it
+    // (a symbol); from a write, that write's value
+    let mut cell = false;
+    if let Some(index) = state.heap.index(i64::from(location)) {
+        cell = source == Source::Init && state.heap.nondet[index];
+        state.heap.uninitialised[index] = cell;
+    }
     let mut choices = Scripted::new(&[], &machine.decider);
-    let (outcome, seen, _) = run_on(machine, &mut state, slot, &mut choices)?;
+    let (outcome, seen, _) = match run_on(machine, &mut state, slot, &mut choices) {
+        // the read may be one no execution has (its own thread wrote the
+        // cell before): the explicit search, which reads only real
+        // values, answers instead of a decline
+        Err(Abort::Unsupported(why)) if cell => {
+            return Err(Abort::Fallback(HEAP_CELL, why.what));
+        }
+        other => other?,
+    };
     let mut simulated = Event {
         key: event.key,
         access: seen.access,

@@ -791,8 +791,24 @@ impl<'a> Machine<'a> {
                     Ok(location) => location,
                     Err(outcome) => return Ok(outcome),
                 };
-                self.check_initialised(state, slot, location)?;
-                let (value, from, carried) = read(state, slot, location);
+                // a cell as `malloc` left it is a symbol in a symbolic run
+                let cell = self
+                    .uninitialised_cell(state, slot, location)
+                    .filter(|_| choices.symbolic());
+                if cell.is_none() {
+                    self.check_initialised(state, slot, location)?;
+                }
+                let (value, from, mut carried) = read(state, slot, location);
+                if let Some(cell) = cell {
+                    let symbol = state
+                        .symbolic
+                        .cell(cell, self.wide, slot)
+                        .map_err(|error| fail(Unmodelled(error.to_string())))?;
+                    carried = Some(Arc::new(Carried {
+                        term: Arc::new(symbol),
+                        condition: Arc::new(Vec::new()),
+                    }));
+                }
                 record(
                     state,
                     RecordKind::Read,

@@ -102,6 +102,10 @@ pub struct Heap {
     /// Per heap location: memory still holds the nondeterministic value
     /// its block's `malloc` gave it.
     pub uninitialised: Vec<bool>,
+    /// Per heap location: its block's allocation gave it a
+    /// nondeterministic value (`malloc`, not `calloc`), which a read from
+    /// the location's initial value gets.
+    pub nondet: Vec<bool>,
     /// Per block: freed (`sma_heap_freed`).
     pub freed: Vec<bool>,
     /// Per block handed out: the `malloc` that took it.
@@ -118,6 +122,7 @@ impl Heap {
             used: 0,
             allocated: vec![false; scalars],
             uninitialised: vec![false; scalars],
+            nondet: vec![false; scalars],
             freed: vec![false; blocks as usize],
             sites: Vec::new(),
         }

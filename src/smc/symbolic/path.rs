@@ -26,6 +26,9 @@ const WIDTH_BITS: u32 = 7;
 /// Symbol ids hold the thread that made them above the width.
 const THREAD_BITS: u32 = 8;
 
+/// The thread bits of the symbols of heap cells ([`Symbolic::cell`]).
+const CELLS: u32 = (1 << THREAD_BITS) - 1;
+
 /// A symbol made by an execution: its id, its C type and the thread that
 /// read it first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,7 +97,7 @@ impl Symbolic {
         let own = self
             .made
             .iter()
-            .filter(|made| made.thread == thread)
+            .filter(|made| (made.id >> WIDTH_BITS) & ((1 << THREAD_BITS) - 1) == thread as u32)
             .count();
         let count = u32::try_from(own)
             .ok()
@@ -102,10 +105,27 @@ impl Symbolic {
             .ok_or(TooManySymbols(most))?;
         let thread_id = u32::try_from(thread)
             .ok()
-            .filter(|&thread| thread < (1 << THREAD_BITS))
+            .filter(|&thread| thread < CELLS)
             .ok_or(TooManySymbols(most))?;
         let id = (((count << THREAD_BITS) | thread_id) << WIDTH_BITS) | u32::from(ty.bits);
         self.made.push(Made { id, ty, thread });
+        Ok(Term::symbol(id, ty))
+    }
+
+    /// The symbol of the heap cell `cell` (its index in the heap) of
+    /// type `ty` while it holds the value its `malloc` gave it: named by
+    /// the cell, so that every read of it before a write, by any thread
+    /// in any interleaving, gets the same symbol. `thread` reads it.
+    pub fn cell(&mut self, cell: usize, ty: CType, thread: usize) -> Result<Term, TooManySymbols> {
+        let most = (u32::MAX >> (WIDTH_BITS + THREAD_BITS)) as usize;
+        let cell = u32::try_from(cell)
+            .ok()
+            .filter(|&cell| (cell as usize) < most)
+            .ok_or(TooManySymbols(most))?;
+        let id = (((cell << THREAD_BITS) | CELLS) << WIDTH_BITS) | u32::from(ty.bits);
+        if !self.made.iter().any(|made| made.id == id) {
+            self.made.push(Made { id, ty, thread });
+        }
         Ok(Term::symbol(id, ty))
     }
 
