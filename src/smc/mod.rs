@@ -604,6 +604,8 @@ fn explicit_within(
     limits: &Limits,
 ) -> Result<Option<Answer>, NoAnswer> {
     match explicit::explore::explore(machine, limits) {
+        // too many states or choices, or what it does not model (a
+        // symbolic value, which RF-SMC explores): RF-SMC answers after all
         Err(Stopped::TooManyStates(_) | Stopped::TooManyChoices(_) | Stopped::Unsupported(_)) => {
             Ok(None)
         }

@@ -9,7 +9,7 @@ use super::semantics::machine::{Machine, Outcome, State};
 use super::symbolic::ctype::CType;
 use super::symbolic::decide::Decider;
 use super::symbolic::path::Symbolic;
-use super::symbolic::term::{Formula, bits};
+use super::symbolic::term::{Formula, bits, value_of};
 use crate::trace::records::Record;
 use std::collections::HashMap;
 
@@ -91,10 +91,16 @@ pub fn symbolic_records(
             ),
         })
         .collect();
-    let records = state
+    let (mut records, terms) = state
         .recording
-        .map(|recording| recording.records)
+        .map(|recording| (recording.records, recording.terms))
         .unwrap_or_default();
+    // a term in shared memory shows its value in the model
+    for (index, term) in terms {
+        if let Some(record) = records.get_mut(index) {
+            record.value = i128::from(value_of(&term, machine.wide, &values));
+        }
+    }
     Ok((records, inputs))
 }
 

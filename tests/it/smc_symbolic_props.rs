@@ -5,7 +5,9 @@
 //! shifts) and branches on it, beside a second thread that updates the
 //! same shared global. The native verdict equals the brute force's, which
 //! runs the program once per input value with the value written in, and
-//! (under `LAZYSMA_FULL=1`) CBMC's on the translation. Needs `z3`.
+//! (under `LAZYSMA_FULL=1`) CBMC's on the translation. A second kind of
+//! program passes the input through a shared global, written by one
+//! thread and read by another. Needs `z3`.
 
 use crate::smc_rf::{prepare, reads_from};
 use lazysma::smc::Answer;
@@ -153,5 +155,74 @@ proptest! {
             let text = source(&program, None);
             prop_assert_eq!(symbolic, cbmc(&text, model), "CBMC under {}:\n{}", model, text);
         }
+    }
+}
+
+/// A program whose input travels through shared memory: a producer takes
+/// the input, branches on it and writes a value computed from it to the
+/// shared `s`; a consumer reads `s` (the producer's term, or the initial
+/// 0 when it reads first) and computes and branches on what it read. The
+/// producer branches on the input again after the write, so that the two
+/// threads decide on the same symbol, each without the other's sides.
+#[derive(Debug, Clone)]
+struct Shared {
+    produced: (String, String, String),
+    after: String,
+    consumer: Vec<String>,
+    ruled_out: i32,
+}
+
+fn shared_program() -> impl Strategy<Value = Shared> {
+    (
+        (condition(), expression(), expression()),
+        statement(),
+        prop::collection::vec(statement(), 1..3),
+        0i32..5,
+    )
+        .prop_map(|(produced, after, consumer, ruled_out)| Shared {
+            produced,
+            after,
+            consumer,
+            ruled_out,
+        })
+}
+
+/// The shared program's C text with the input symbolic (`None`) or fixed.
+fn shared_source(program: &Shared, input: Option<i32>) -> String {
+    let take = match input {
+        None => "int x = __VERIFIER_nondet_int();\n  __VERIFIER_assume((x & 15) == x);".to_string(),
+        Some(value) => format!("int x = {value};"),
+    };
+    let (condition, then, otherwise) = &program.produced;
+    format!(
+        "#include <pthread.h>\n#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\n\
+         extern void __VERIFIER_assume(int);\nint g, s;\n\
+         void *producer(void *arg) {{\n  {take}\n  int y = 1;\n  \
+         if ({condition}) s = {then}; else s = {otherwise};\n  {}\n  return 0;\n}}\n\
+         void *consumer(void *arg) {{\n  int x = s;\n  int y = 1;\n  {}\n  return 0;\n}}\n\
+         int main(void) {{\n  pthread_t p, c;\n  pthread_create(&p, 0, producer, 0);\n  \
+         pthread_create(&c, 0, consumer, 0);\n  pthread_join(p, 0);\n  pthread_join(c, 0);\n  \
+         assert(g != {});\n  return 0;\n}}\n",
+        program.after,
+        program.consumer.join("\n  "),
+        program.ruled_out
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn symbolic_inputs_through_shared_memory_give_the_brute_forces_verdict(
+        program in shared_program(),
+        model in prop::sample::select(vec!["sc", "tso", "pso"]),
+    ) {
+        let symbolic = native(&shared_source(&program, None), model);
+        let brute = (0..16).all(|value| native(&shared_source(&program, Some(value)), model));
+        prop_assert_eq!(symbolic, brute, "under {}:\n{}", model, shared_source(&program, None));
     }
 }

@@ -296,6 +296,18 @@ impl Private<'_> {
         self.store_typed(place, Num::LONG_LONG, value, choices)
     }
 
+    /// Assigns the term `term` of type `from` (a value of shared memory)
+    /// to `place`, converted to the place's type.
+    pub fn store_term(
+        &mut self,
+        place: &Place,
+        from: CType,
+        term: Term,
+        choices: &mut dyn Choices,
+    ) -> Eval<()> {
+        self.store_operand(place, Num::Int(from), Operand::Symbolic(term), choices)
+    }
+
     /// Assigns the scalar `value` of type `from` to `place`, converted to
     /// the place's type.
     fn store_typed(
@@ -686,7 +698,7 @@ impl Private<'_> {
             Num::Float(_) => None,
         };
         forced.map(|value| (ty, value)).ok_or_else(|| {
-            Unmodelled::symbolic("an address, an array index, a lock or a value of shared memory")
+            Unmodelled::symbolic("an address, an array index, a lock or an allocation's size")
         })
     }
 

@@ -94,8 +94,10 @@ impl Explorer<'_, '_> {
             return Err(diverged(format!("no state before {:?}", event.key)));
         };
         let (mut changed, violates) = match rechoose(self.machine, snapshot, event, &forced)? {
-            Simulated::Event(changed) => (changed, false),
-            Simulated::Violated(chosen) => (violated(event, chosen), true),
+            Some(Simulated::Event(changed)) => (changed, false),
+            Some(Simulated::Violated(chosen)) => (violated(event, chosen), true),
+            // cut off before it reads (`rechoose`): nothing to explore
+            None => return Ok(None),
         };
         if !violates && split::leaves_part(self.limits.split, &trace.events[..at], &changed) {
             split::stop(&mut changed);

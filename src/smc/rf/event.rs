@@ -8,7 +8,9 @@
 //! nondeterministic values ([`Chosen`]) are part of its event: an
 //! execution is named by its reads-from relation and its choices.
 
+use crate::smc::symbolic::path::Carried;
 use crate::trace::records::{Record, RecordKind};
+use std::sync::Arc;
 
 /// An event's name: its thread and its position among the thread's events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -142,6 +144,9 @@ pub struct Event {
     pub read_value: Option<i64>,
     /// The value written, if the event writes.
     pub written: Option<i64>,
+    /// The term written, if the event writes one (`written` is 0 then);
+    /// read only where `written` is set.
+    pub written_term: Option<Arc<Carried>>,
     /// An assumption or loop bound cut the move off: only its read counts
     /// and its thread stops.
     pub blocked: bool,
@@ -184,7 +189,7 @@ impl Event {
 }
 
 /// The visible part of a move, read off its records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Visible {
     pub access: Access,
     /// The write id read (0: the initial value), for reads and RMWs.
@@ -193,6 +198,8 @@ pub struct Visible {
     pub write_id: Option<u64>,
     pub read_value: Option<i64>,
     pub written: Option<i64>,
+    /// The term the move stored, if it stored one.
+    pub written_term: Option<Arc<Carried>>,
     /// The move opened (`Some(true)`) or closed an atomic section.
     pub atomic: Option<bool>,
     /// The move allocated or freed a heap block.
@@ -211,6 +218,7 @@ pub fn visible(records: &[Record]) -> Visible {
         write_id: None,
         read_value: None,
         written: None,
+        written_term: None,
         atomic: None,
         heap: false,
         allocated: None,

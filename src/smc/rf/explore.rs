@@ -437,6 +437,7 @@ impl Explorer<'_, '_> {
         let owned = !runner.left_part && split::owned(self.limits.split, &runner.events);
         let deadlock = (!runner.left_part && runner.blocked())
             .then(|| runner.deadlock())
+            .transpose()?
             .flatten();
         if !owned {
             self.statistics.reads_from_classes -= 1;
@@ -479,6 +480,7 @@ impl Explorer<'_, '_> {
         events.extend(runner.events.drain(start..));
         let trace = Trace::new(events, start, schedule.mutated);
         if self.limits.robustness
+            && runner.feasible()?
             && let Some(found) = self.not_robust(&trace.events, &runner.path)?
         {
             return Ok(Expanded::Found(found));
@@ -577,11 +579,17 @@ impl Explorer<'_, '_> {
         self.machine.sections.as_ref().map(|lock| lock.location)
     }
 
-    /// The value a source gives at `location`.
-    fn value(&self, trace: &Trace, source: Source, location: u32) -> Option<i64> {
+    /// The value a source gives at `location`, and its term if it wrote
+    /// one.
+    fn value(&self, trace: &Trace, source: Source, location: u32) -> Option<Written> {
         match source {
-            Source::Init => self.initial.get(location),
-            Source::Event(key) => trace.events[*trace.position.get(&key)?].written,
+            Source::Init => self.initial.get(location).map(|value| (value, None)),
+            Source::Event(key) => {
+                let event = &trace.events[*trace.position.get(&key)?];
+                event
+                    .written
+                    .map(|value| (value, event.written_term.clone()))
+            }
         }
     }
 
@@ -591,7 +599,7 @@ impl Explorer<'_, '_> {
         context: &Context,
         at: usize,
         source: Source,
-        value: i64,
+        value: Written,
     ) -> Result<Simulated, RfStopped> {
         let event = &context.trace.events[at];
         let Some(snapshot) = context.snapshots.get(&event.key) else {
@@ -649,7 +657,11 @@ impl Explorer<'_, '_> {
                     }
                     _ => return Ok(None),
                 }
-                changed.first().and_then(|(_, event)| event.written)
+                changed.first().and_then(|(_, event)| {
+                    event
+                        .written
+                        .map(|value| (value, event.written_term.clone()))
+                })
             }
             (None, Some(displaced)) => {
                 // `read` goes between its new source and the atomic event
@@ -670,6 +682,7 @@ impl Explorer<'_, '_> {
                 let Some(written) = moved.written else {
                     return Ok(None);
                 };
+                let written = (written, moved.written_term.clone());
                 let source = Source::Event(read.key);
                 match self.simulated(context, displaced, source, written)? {
                     Simulated::Event(event) => changed.push((displaced, event)),
@@ -1029,6 +1042,12 @@ pub(super) struct Worked {
     pub(super) statistics: Statistics,
     pub(super) filed: Vec<Filing>,
 }
+
+/// A value a write gives: concrete, or a term (the `i64` is 0 then).
+type Written = (
+    i64,
+    Option<std::sync::Arc<crate::smc::symbolic::path::Carried>>,
+);
 
 /// `event` encoded by its read from `source` alone: its move stops at a
 /// violation with the values `chosen` for its choices.

@@ -189,6 +189,7 @@ mod tests {
             source,
             read_value: None,
             written: None,
+            written_term: None,
             blocked: false,
             finishes: false,
             chosen: Vec::new(),

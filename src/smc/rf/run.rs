@@ -18,13 +18,15 @@ use crate::smc::search::PathStep;
 use crate::smc::semantics::machine::{
     Machine, Move, Outcome, State, Status, Unsupported, Violation,
 };
-use crate::smc::semantics::memory::{flush, memory_id};
+use crate::smc::semantics::memory::{flush, memory_id, set_carried};
 use crate::smc::semantics::plain::{PlainAccess, PlainPart};
 use crate::smc::symbolic::decide::Decider;
+use crate::smc::symbolic::path::Carried;
 use crate::smc::symbolic::path::Symbolic;
 use crate::smc::symbolic::term::Formula;
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Why RF-SMC stops without an answer.
 #[derive(Debug, Clone)]
@@ -57,6 +59,11 @@ pub const SECTION_WAIT: &str = "a wait inside an atomic section";
 /// an unlock breaks. The explicit search frees the mutex, as the SMA's
 /// unlock does, and a violation after it is reported as that unlock.
 pub const FOREIGN_UNLOCK: &str = "an unlock of a mutex its thread does not hold";
+
+/// Why RF-SMC stops where a read simulated from a heap cell's initial
+/// value (the symbol `malloc` left there) needs a concrete value.
+pub const HEAP_CELL: &str =
+    "a read of a heap cell's initial value used where a concrete value is needed";
 
 /// The fallback reason of what should not happen (a defect of RF-SMC).
 pub const INTERNAL: &str = "an internal inconsistency of RF-SMC";
@@ -245,6 +252,12 @@ impl<'m, 'a> Runner<'m, 'a> {
         let mut choices = Scripted::new(forced, &self.machine.decider);
         let (outcome, seen, mut accesses) =
             run_on(self.machine, &mut self.state, slot, &mut choices)?;
+        let outcome = match outcome {
+            // threads that read each other's terms decided each under its
+            // own causal condition: a violation needs them all to hold
+            Outcome::Violated(_) if !self.feasible()? => Outcome::CutOff,
+            other => other,
+        };
         let forced = forced.len().min(choices.taken.len());
         let chosen = choices.taken;
         let values: Vec<i64> = chosen.iter().map(|chosen| chosen.value).collect();
@@ -364,6 +377,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             source,
             read_value: seen.read_value,
             written: seen.written,
+            written_term: seen.written_term.clone(),
             blocked: false,
             finishes: false,
             chosen: Vec::new(),
@@ -644,6 +658,7 @@ impl<'m, 'a> Runner<'m, 'a> {
             source: Some(self.source(id)?),
             read_value: self.state.memory.get(location),
             written: None,
+            written_term: None,
             blocked: false,
             finishes: false,
             chosen: Vec::new(),
@@ -697,10 +712,30 @@ impl<'m, 'a> Runner<'m, 'a> {
     /// path: the run's, then the flushes of the stores still buffered
     /// (a deadlock has every buffer empty, see
     /// [`crate::smc::semantics::deadlock`]).
-    pub fn deadlock(&self) -> Option<(Violation, Vec<PathStep>)> {
+    pub fn deadlock(&self) -> Result<Option<(Violation, Vec<PathStep>)>, Abort> {
         let (state, path) = self.drained();
-        let violation = self.machine.deadlock(&state)?;
-        Some((violation, path))
+        let Some(violation) = self.machine.deadlock(&state) else {
+            return Ok(None);
+        };
+        Ok(self.feasible()?.then_some((violation, path)))
+    }
+
+    /// Whether the run so far is an execution: the path condition of all
+    /// its threads together is satisfiable (each thread decided its
+    /// branches under its causal condition alone,
+    /// [`Symbolic`](crate::smc::symbolic::path::Symbolic)).
+    pub fn feasible(&self) -> Result<bool, Abort> {
+        self.machine
+            .decider
+            .feasible_execution(&self.state.symbolic)
+            .map_err(|error| {
+                Abort::Unsupported(Unsupported {
+                    what: error.to_string(),
+                    origin: None,
+                    out_of_bounds: false,
+                    infeasible: false,
+                })
+            })
     }
 
     /// Whether the run ends only because a spin loop read too early
@@ -806,17 +841,22 @@ fn run_on(
     let outcome = machine
         .apply_in_place(state, Move::Run(slot), choices)
         .map_err(Abort::Unsupported)?;
-    let (records, accesses) = state
+    let (records, accesses, carried) = state
         .recording
         .as_mut()
         .map(|recording| {
             (
                 std::mem::take(&mut recording.records),
                 std::mem::take(&mut recording.plain_accesses),
+                {
+                    recording.terms.clear();
+                    recording.carried.take()
+                },
             )
         })
         .unwrap_or_default();
     let mut seen = visible(&records);
+    seen.written_term = carried;
     if seen.atomic.is_some() || lock_before.is_some() {
         section_event(machine, state, lock_before, &mut seen)?;
     }
@@ -860,6 +900,7 @@ fn section_event(
     };
     seen.write_id = Some(memory_id(state, location));
     seen.written = Some(after);
+    seen.written_term = None;
     seen.read_value = (after == 1).then_some(0);
     Ok(())
 }
@@ -894,15 +935,17 @@ pub enum Simulated {
 }
 
 /// Simulates `event`'s move from `snapshot` (the state before it), with
-/// its read taking `value` from `source`.
+/// its read taking `value` (and the term `value.1`, if the source wrote
+/// one) from `source`.
 pub fn simulate(
     machine: &Machine,
     snapshot: &State,
     event: &Event,
     source: Source,
-    value: i64,
+    value: (i64, Option<Arc<Carried>>),
     model: MemoryModel,
 ) -> Result<Simulated, Abort> {
+    let (value, carried) = value;
     let Some(location) = event.access.read_location() else {
         return Err(Abort::Fallback(
             INTERNAL,
@@ -917,14 +960,31 @@ pub fn simulate(
         state.buffers[slot].retain(|store| store.location != location);
     }
     state.memory.set(location, value);
+    set_carried(&mut state, location, carried);
+    // a heap cell read from its initial value holds what `malloc` gave it
+    // (a symbol); from a write, that write's value
+    let mut cell = false;
+    if let Some(index) = state.heap.index(i64::from(location)) {
+        cell = source == Source::Init && state.heap.nondet[index];
+        state.heap.uninitialised[index] = cell;
+    }
     let mut choices = Scripted::new(&[], &machine.decider);
-    let (outcome, seen, _) = run_on(machine, &mut state, slot, &mut choices)?;
+    let (outcome, seen, _) = match run_on(machine, &mut state, slot, &mut choices) {
+        // the read may be one no execution has (its own thread wrote the
+        // cell before): the explicit search, which reads only real
+        // values, answers instead of a decline
+        Err(Abort::Unsupported(why)) if cell => {
+            return Err(Abort::Fallback(HEAP_CELL, why.what));
+        }
+        other => other?,
+    };
     let mut simulated = Event {
         key: event.key,
         access: seen.access,
         source: Some(source),
         read_value: Some(value),
         written: seen.written,
+        written_term: seen.written_term.clone(),
         blocked: false,
         finishes: false,
         chosen: choices.taken,
@@ -959,12 +1019,22 @@ pub fn simulate(
 /// choices, the first value of each domain for the others. The move reads
 /// what `event` read: when other values would make it read elsewhere, or
 /// not at all, RF-SMC leaves the program to the explicit search.
+///
+/// One exception: values under which an assumption (an `abort()`, a
+/// failed `__VERIFIER_assume`) cuts the move off before it reads give
+/// `None`, an execution RF-SMC need not explore. Its thread stops there,
+/// having done nothing the other threads see; it reports no violation
+/// and no deadlock (a cut-off execution is blocked), and every violation
+/// of the other threads in it happens too in an execution of the other
+/// values in which the thread's move comes after the violating one and
+/// nothing reads from the thread (the thread's own moves disable none of
+/// theirs before they happen), which RF-SMC explores.
 pub fn rechoose(
     machine: &Machine,
     snapshot: &State,
     event: &Event,
     forced: &[i64],
-) -> Result<Simulated, Abort> {
+) -> Result<Option<Simulated>, Abort> {
     let slot = event.key.thread;
     let mut state = snapshot.clone();
     let mut choices = Scripted::new(forced, &machine.decider);
@@ -975,19 +1045,21 @@ pub fn rechoose(
         source: event.source,
         read_value: seen.read_value,
         written: seen.written,
+        written_term: seen.written_term.clone(),
         blocked: false,
         finishes: false,
         chosen: choices.taken,
         forced: forced.len(),
     };
     match outcome {
-        Outcome::Violated(_) => return Ok(Simulated::Violated(simulated.chosen)),
+        Outcome::Violated(_) => return Ok(Some(Simulated::Violated(simulated.chosen))),
         Outcome::Disabled => {
             return Err(Abort::Fallback(
                 INTERNAL,
                 format!("{:?} is disabled under other values", event.key),
             ));
         }
+        Outcome::CutOff if !reads(seen.access) && reads(event.access) => return Ok(None),
         Outcome::CutOff => cut_off(&mut simulated),
         Outcome::Next(()) => {
             simulated.finishes = state.threads[slot].status == Status::Finished;
@@ -999,7 +1071,7 @@ pub fn rechoose(
             format!("{:?} under other values", event.key),
         ));
     }
-    Ok(Simulated::Event(simulated))
+    Ok(Some(Simulated::Event(simulated)))
 }
 
 /// Why RF-SMC stops where a move's nondeterministic values decide what it

@@ -110,6 +110,7 @@ mod tests {
             source: Some(source),
             read_value: Some(0),
             written: None,
+            written_term: None,
             blocked: false,
             finishes: false,
             chosen: Vec::new(),

@@ -191,7 +191,15 @@ impl Machine<'_> {
                 let location = self.location(&mut state, slot, address, *stmt, &mut choices);
                 let location = location.ok()?.ok()?;
                 let value = state.memory.get(location)?;
-                let outcome = self.resolve_guess(&mut state, slot, guess, value, &mut choices);
+                let carried = super::memory::carried_in_memory(&state, location);
+                let outcome = self.resolve_guess(
+                    &mut state,
+                    slot,
+                    guess,
+                    value,
+                    carried.as_deref(),
+                    &mut choices,
+                );
                 matches!(outcome, Ok(Outcome::CutOff)).then_some(Wait::Word {
                     location,
                     value,

@@ -26,6 +26,7 @@ use crate::ir::Place;
 use crate::passes::SeqStmt;
 use crate::smc::interpreter::code::{Guess, Instr};
 use crate::smc::interpreter::eval::{Choices, Unmodelled};
+use crate::smc::symbolic::path::Carried;
 
 impl Machine<'_> {
     /// Gives a guessed compare-and-swap's guess the value `old` it finds
@@ -37,12 +38,13 @@ impl Machine<'_> {
         slot: usize,
         guess: &Guess,
         old: i64,
+        old_carried: Option<&Carried>,
         choices: &mut dyn Choices,
     ) -> Step<Outcome<()>> {
         let pc = state.threads[slot].pc;
         let fail = |what: Unmodelled| self.unsupported(slot, pc, what.0);
-        self.private(state, slot)
-            .store(&Place::Local(guess.local), old, choices)
+        let guessed = Place::Local(guess.local);
+        self.store_read(state, slot, &guessed, old, old_carried, choices)
             .map_err(fail)?;
         for instr in &guess.prelude {
             match instr {

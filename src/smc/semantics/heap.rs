@@ -70,7 +70,9 @@ impl Machine<'_> {
                 state.heap.allocated[first + i] = true;
             }
             state.heap.uninitialised[first + i] = !zeroed;
+            state.heap.nondet[first + i] = !zeroed;
             state.memory.set(base + i as u32, 0);
+            super::memory::set_carried(state, base + i as u32, None);
         }
         state.heap.used += 1;
         state.heap.sites.push(stmt);
@@ -276,21 +278,31 @@ impl Machine<'_> {
     /// heap block's initial contents: nondeterministic (malloc's), which
     /// the engine does not explore. A thread reads a store it has
     /// buffered there instead (an RMW or a lock finds its buffers empty).
+    /// The heap index of `location` when `slot` would read the value
+    /// its block's `malloc` gave it there (no store of its own buffered,
+    /// none in memory).
+    pub(super) fn uninitialised_cell(
+        &self,
+        state: &State,
+        slot: usize,
+        location: u32,
+    ) -> Option<usize> {
+        let index = state.heap.index(i64::from(location))?;
+        let own = state.buffers[slot]
+            .iter()
+            .any(|store| store.location == location);
+        (!own && state.heap.uninitialised[index]).then_some(index)
+    }
+
     pub(super) fn check_initialised(
         &self,
         state: &State,
         slot: usize,
         location: u32,
     ) -> Result<(), Unsupported> {
-        let Some(index) = state.heap.index(i64::from(location)) else {
+        let Some(index) = self.uninitialised_cell(state, slot, location) else {
             return Ok(());
         };
-        let own = state.buffers[slot]
-            .iter()
-            .any(|store| store.location == location);
-        if own || !state.heap.uninitialised[index] {
-            return Ok(());
-        }
         let block = self.program.memory.heap_block_size.max(1) as usize;
         let site = state.heap.sites.get(index / block).copied();
         let pc = state.threads[slot].pc;

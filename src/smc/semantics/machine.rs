@@ -8,7 +8,8 @@
 
 use super::cells::Cells;
 use super::memory::{
-    flush, flushable, memory_id, read, record, statement_name, store_in_memory, write,
+    carried_in_memory, flush, flushable, memory_id, read, record, record_term, statement_name,
+    store_in_memory, write,
 };
 use super::plain::{PlainAccess, PlainUses};
 use super::sections::SectionLock;
@@ -17,10 +18,25 @@ use crate::ir::{Expr, FenceKind, OriginId};
 use crate::options::MemoryModel;
 use crate::passes::{RmwCode, SeqStmt, SequentialProgram};
 use crate::smc::interpreter::code::{self, Code, Instr};
-use crate::smc::interpreter::eval::{Choices, Private, Unmodelled};
-use crate::smc::interpreter::value::{CType, Value};
+use crate::smc::interpreter::eval::{Choices, Operand, Private, Unmodelled};
+use crate::smc::interpreter::value::{CType, Num, Value};
+use crate::smc::symbolic::path::Carried;
+use crate::smc::symbolic::term::{self as terms, Term};
 use crate::trace::records::RecordKind;
 use std::sync::Arc;
+
+/// Why a lock declines on a mutex whose memory holds a term.
+const SYMBOLIC_MUTEX: &str = "a mutex whose memory holds a symbolic value (a nondeterministic value of more than 256 values), which the native engine locks only when concrete";
+
+/// A read-modify-write on terms: its operation, and the old value, the
+/// operand and the expected value, each concrete or a term (of the wide
+/// type).
+pub(super) struct SymbolicRmw {
+    pub op: RmwCode,
+    pub old: (i64, Option<Arc<Carried>>),
+    pub operand: (i64, Option<Term>),
+    pub expected: (i64, Option<Term>),
+}
 
 /// One move from a state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -298,6 +314,8 @@ impl<'a> Machine<'a> {
                     memory_ids: std::collections::BTreeMap::new(),
                     records: Vec::new(),
                     plain_accesses: Vec::new(),
+                    carried: None,
+                    terms: Vec::new(),
                 })
             }),
             memory,
@@ -643,6 +661,7 @@ impl<'a> Machine<'a> {
     }
 
     pub(super) fn private<'s>(&'s self, state: &'s mut State, slot: usize) -> Private<'s> {
+        state.symbolic.running = slot;
         Private {
             thread: &self.program.threads[slot],
             plain_globals: &self.program.plain_globals,
@@ -700,6 +719,57 @@ impl<'a> Machine<'a> {
         Ok(self.wide.convert(self.eval(state, slot, expr, choices)?))
     }
 
+    /// A value for shared memory as the SMA takes it (`sma_wide_t`): a
+    /// concrete one, or a term converted to the wide type, carried with
+    /// the thread's causal condition (the `i64` is 0 then). A term cannot
+    /// be narrowed by `--bitwidth` (the cut-off would be a branch).
+    pub(super) fn widened_operand(
+        &self,
+        state: &mut State,
+        slot: usize,
+        expr: &Expr,
+        choices: &mut dyn Choices,
+    ) -> Result<(i64, Option<Term>), Unmodelled> {
+        let (ty, operand) = self.private(state, slot).operand(expr, choices)?;
+        let term = match operand {
+            Operand::Concrete(value) => return Ok((self.wide.convert(value), None)),
+            Operand::Symbolic(term) => term,
+        };
+        let Num::Int(from) = ty else {
+            return Err(Unmodelled(
+                "a symbolic floating value written to shared memory".into(),
+            ));
+        };
+        if self.narrow.is_some() {
+            return Err(Unmodelled(
+                "a symbolic value written to shared memory narrowed by --bitwidth, which the native engine does not model".into(),
+            ));
+        }
+        Ok((0, Some(terms::convert(term, from, self.wide))))
+    }
+
+    /// Stores a value read from shared memory in `place`: a concrete one,
+    /// or the term `carried`, whose causal condition the thread takes.
+    pub(super) fn store_read(
+        &self,
+        state: &mut State,
+        slot: usize,
+        place: &crate::ir::Place,
+        value: i64,
+        carried: Option<&Carried>,
+        choices: &mut dyn Choices,
+    ) -> Result<(), Unmodelled> {
+        match carried {
+            None => self.private(state, slot).store(place, value, choices),
+            Some(carried) => {
+                state.symbolic.import(slot, carried);
+                let term = carried.term.as_ref().clone();
+                self.private(state, slot)
+                    .store_term(place, self.wide, term, choices)
+            }
+        }
+    }
+
     /// Runs the visible statement at the thread's pc.
     fn visible(
         &self,
@@ -724,8 +794,24 @@ impl<'a> Machine<'a> {
                     Ok(location) => location,
                     Err(outcome) => return Ok(outcome),
                 };
-                self.check_initialised(state, slot, location)?;
-                let (value, from) = read(state, slot, location);
+                // a cell as `malloc` left it is a symbol in a symbolic run
+                let cell = self
+                    .uninitialised_cell(state, slot, location)
+                    .filter(|_| choices.symbolic());
+                if cell.is_none() {
+                    self.check_initialised(state, slot, location)?;
+                }
+                let (value, from, mut carried) = read(state, slot, location);
+                if let Some(cell) = cell {
+                    let symbol = state
+                        .symbolic
+                        .cell(cell, self.wide, slot)
+                        .map_err(|error| fail(Unmodelled(error.to_string())))?;
+                    carried = Some(Arc::new(Carried {
+                        term: Arc::new(symbol),
+                        condition: Arc::new(Vec::new()),
+                    }));
+                }
                 record(
                     state,
                     RecordKind::Read,
@@ -736,8 +822,10 @@ impl<'a> Machine<'a> {
                     from,
                     *stmt,
                 );
-                self.private(state, slot)
-                    .store(target, value, choices)
+                if let Some(carried) = &carried {
+                    record_term(state, &carried.term);
+                }
+                self.store_read(state, slot, target, value, carried.as_deref(), choices)
                     .map_err(fail)?;
             }
             SeqStmt::Write {
@@ -750,11 +838,14 @@ impl<'a> Machine<'a> {
                     Ok(location) => location,
                     Err(outcome) => return Ok(outcome),
                 };
-                let value = self.widened(state, slot, value, choices).map_err(fail)?;
+                let (value, term) = self
+                    .widened_operand(state, slot, value, choices)
+                    .map_err(fail)?;
                 if !self.fits(value) {
                     return Ok(Outcome::CutOff);
                 }
-                write(state, slot, location, value, self.model, *stmt);
+                let carried = term.map(|term| state.symbolic.carried(term));
+                write(state, slot, location, value, carried, self.model, *stmt);
             }
             SeqStmt::Rmw {
                 target,
@@ -773,8 +864,10 @@ impl<'a> Machine<'a> {
                 };
                 self.check_initialised(state, slot, location)?;
                 let old = state.memory.at(location);
+                let old_term = carried_in_memory(state, location);
                 if let Some(guess) = self.codes[slot].guesses.get(&pc) {
-                    match self.resolve_guess(state, slot, guess, old, choices)? {
+                    let old_carried = old_term.as_deref();
+                    match self.resolve_guess(state, slot, guess, old, old_carried, choices)? {
                         Outcome::Next(()) => {}
                         Outcome::CutOff => {
                             // the move keeps its read, which decided the cut
@@ -785,8 +878,26 @@ impl<'a> Machine<'a> {
                         other => return Ok(other),
                     }
                 }
-                let operand = self.widened(state, slot, operand, choices).map_err(fail)?;
-                let expected = self.widened(state, slot, expected, choices).map_err(fail)?;
+                let operand = self
+                    .widened_operand(state, slot, operand, choices)
+                    .map_err(fail)?;
+                let expected = self
+                    .widened_operand(state, slot, expected, choices)
+                    .map_err(fail)?;
+                let symbolic = old_term.is_some() || operand.1.is_some() || expected.1.is_some();
+                if symbolic {
+                    let old = (old, old_term);
+                    let rmw = SymbolicRmw {
+                        op: *op,
+                        old,
+                        operand,
+                        expected,
+                    };
+                    return self
+                        .symbolic_rmw(state, slot, location, rmw, target.as_ref(), *stmt, choices)
+                        .map_err(fail);
+                }
+                let (operand, expected) = (operand.0, expected.0);
                 let writes = *op != RmwCode::Cas || old == expected;
                 let new = self.wide.convert(match op {
                     RmwCode::Add => old.wrapping_add(operand),
@@ -846,6 +957,9 @@ impl<'a> Machine<'a> {
                 if lock {
                     self.check_initialised(state, slot, location)?;
                 }
+                if carried_in_memory(state, location).is_some() {
+                    return Err(fail(Unmodelled(SYMBOLIC_MUTEX.into())));
+                }
                 if lock && state.memory.at(location) != 0 {
                     return Ok(Outcome::Disabled);
                 }
@@ -881,6 +995,9 @@ impl<'a> Machine<'a> {
                     Err(outcome) => return Ok(outcome),
                 };
                 self.check_initialised(state, slot, location)?;
+                if carried_in_memory(state, location).is_some() {
+                    return Err(fail(Unmodelled(SYMBOLIC_MUTEX.into())));
+                }
                 let taken = state.memory.at(location) == 0;
                 if taken {
                     state.held.push((location, slot));

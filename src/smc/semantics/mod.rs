@@ -5,7 +5,8 @@
 //! the end of a state in which every thread waits (`deadlock`); and which
 //! thread reads, writes and creates what of the plain globals, read once
 //! off the code (`plain`); and for RF-SMC, the lock that orders the atomic
-//! sections (`sections`).
+//! sections (`sections`); read-modify-writes on symbolic values
+//! carried through shared memory (`terms`).
 
 pub mod cells;
 pub mod deadlock;
@@ -16,3 +17,4 @@ pub mod memory;
 pub mod plain;
 pub mod sections;
 pub mod state;
+pub mod terms;

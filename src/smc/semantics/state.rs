@@ -5,6 +5,7 @@
 
 use crate::ir::OriginId;
 use crate::smc::interpreter::value::Value;
+use crate::smc::symbolic::path::Carried;
 use crate::trace::records::Record;
 use std::sync::Arc;
 
@@ -66,6 +67,11 @@ pub struct Buffered {
     pub epoch: u32,
     /// The write id, when a trace is recorded (0 while exploring).
     pub id: u64,
+    /// The term the store writes, if it writes one (`value` is 0 then):
+    /// its position in [`Symbolic::stored`](crate::smc::symbolic::path::Symbolic)
+    /// plus one, 0 for none (a plain number keeps a buffer of concrete
+    /// stores as cheap to copy and drop as before).
+    pub term: u32,
 }
 
 /// What a recorded replay adds to the state: write ids and the records.
@@ -78,6 +84,11 @@ pub struct Recording {
     /// The plain global parts the moves since the last take accessed, in
     /// order ([`PlainUses::accesses`](super::plain::PlainUses::accesses)).
     pub plain_accesses: Vec<super::plain::PlainAccess>,
+    /// The term the move since the last take stored, if it stored one.
+    pub carried: Option<Arc<Carried>>,
+    /// The records (by index in `records`) whose value is a term: a
+    /// witness shows the term's value in the solver's model.
+    pub terms: Vec<(usize, Arc<crate::smc::symbolic::term::Term>)>,
 }
 
 impl std::hash::Hash for Recording {
@@ -102,6 +113,10 @@ pub struct Heap {
     /// Per heap location: memory still holds the nondeterministic value
     /// its block's `malloc` gave it.
     pub uninitialised: Vec<bool>,
+    /// Per heap location: its block's allocation gave it a
+    /// nondeterministic value (`malloc`, not `calloc`), which a read from
+    /// the location's initial value gets.
+    pub nondet: Vec<bool>,
     /// Per block: freed (`sma_heap_freed`).
     pub freed: Vec<bool>,
     /// Per block handed out: the `malloc` that took it.
@@ -118,6 +133,7 @@ impl Heap {
             used: 0,
             allocated: vec![false; scalars],
             uninitialised: vec![false; scalars],
+            nondet: vec![false; scalars],
             freed: vec![false; blocks as usize],
             sites: Vec::new(),
         }

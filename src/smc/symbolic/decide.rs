@@ -10,7 +10,7 @@ use super::smtlib;
 use super::solver::{Satisfiable, Solver, SolverError};
 use super::term::{Formula, SymbolId, Term, value_of};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// The most answers the cache keeps; it starts again empty beyond.
 const CACHED: usize = 1 << 16;
@@ -112,8 +112,18 @@ impl Decider {
         }
         let holds = choose();
         let side = if holds { formula.clone() } else { fails };
-        symbolic.path.push(Arc::new(side));
+        symbolic.take(side);
         Ok(holds)
+    }
+
+    /// Whether the execution's path condition (the sides of all threads)
+    /// is satisfiable: always when no thread read a term another wrote,
+    /// for each thread then decided on its own symbols alone.
+    pub fn feasible_execution(&self, symbolic: &Symbolic) -> Result<bool, Undecided> {
+        if !symbolic.shared() {
+            return Ok(true);
+        }
+        self.satisfiable(&symbolic.condition())
     }
 
     /// Adds `formula` to the path condition of `symbolic` when it may
@@ -122,7 +132,7 @@ impl Decider {
         if !self.satisfiable(&symbolic.condition_with(formula))? {
             return Ok(false);
         }
-        symbolic.path.push(Arc::new(formula.clone()));
+        symbolic.take(formula.clone());
         Ok(true)
     }
 
@@ -137,7 +147,7 @@ impl Decider {
         let mut named = BTreeMap::new();
         smtlib::term_symbols(term, &mut named);
         let ids: Vec<_> = named.keys().copied().collect();
-        let Some(model) = self.model(&symbolic.condition(), &ids)? else {
+        let Some(model) = self.model(&symbolic.causal(), &ids)? else {
             return Ok(None);
         };
         let values: HashMap<_, _> = model.iter().map(|(&id, &v)| (id, v as i64)).collect();
