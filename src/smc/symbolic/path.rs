@@ -38,8 +38,10 @@ pub struct Made {
     pub thread: usize,
 }
 
-/// The symbols and the path condition of one execution.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+/// The symbols and the path condition of one execution. Two are equal
+/// whatever thread runs (`running` only says whose move is being
+/// computed), so that the explicit search's stored states still merge.
+#[derive(Debug, Clone, Default)]
 pub struct Symbolic {
     pub made: Vec<Made>,
     /// The sides taken by all threads, in order (each is feasible with
@@ -52,6 +54,22 @@ pub struct Symbolic {
     /// state of a program without symbols stays as cheap to copy as
     /// before.
     pub threads: Option<Box<Threads>>,
+}
+
+impl PartialEq for Symbolic {
+    fn eq(&self, other: &Self) -> bool {
+        self.made == other.made && self.path == other.path && self.threads == other.threads
+    }
+}
+
+impl Eq for Symbolic {}
+
+impl std::hash::Hash for Symbolic {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.made.hash(state);
+        self.path.hash(state);
+        self.threads.hash(state);
+    }
 }
 
 /// The per-thread and shared-memory part of [`Symbolic`].
