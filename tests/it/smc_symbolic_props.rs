@@ -156,6 +156,16 @@ proptest! {
             prop_assert_eq!(symbolic, cbmc(&text, model), "CBMC under {}:\n{}", model, text);
         }
     }
+
+    #[test]
+    fn symbolic_inputs_through_shared_memory_give_the_brute_forces_verdict(
+        program in shared_program(),
+        model in prop::sample::select(vec!["sc", "tso", "pso"]),
+    ) {
+        let symbolic = native(&shared_source(&program, None), model);
+        let brute = (0..16).all(|value| native(&shared_source(&program, Some(value)), model));
+        prop_assert_eq!(symbolic, brute, "under {}:\n{}", model, shared_source(&program, None));
+    }
 }
 
 /// A program whose input travels through shared memory: a producer takes
@@ -207,22 +217,4 @@ fn shared_source(program: &Shared, input: Option<i32>) -> String {
         program.consumer.join("\n  "),
         program.ruled_out
     )
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: cases(),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
-
-    #[test]
-    fn symbolic_inputs_through_shared_memory_give_the_brute_forces_verdict(
-        program in shared_program(),
-        model in prop::sample::select(vec!["sc", "tso", "pso"]),
-    ) {
-        let symbolic = native(&shared_source(&program, None), model);
-        let brute = (0..16).all(|value| native(&shared_source(&program, Some(value)), model));
-        prop_assert_eq!(symbolic, brute, "under {}:\n{}", model, shared_source(&program, None));
-    }
 }
