@@ -479,6 +479,8 @@ fn reads_behind_a_happened_write(events: &[Event]) -> bool {
 /// of `t` happen before or at it.
 struct CreationJoinOrder {
     threads: usize,
+    /// Each thread's events among the schedule's.
+    counts: Vec<usize>,
     /// Where each thread's first event's clock starts in `clocks`.
     starts: Vec<usize>,
     /// The events' clocks, `threads` counts each, thread by thread in
@@ -527,6 +529,7 @@ impl CreationJoinOrder {
         }
         let mut order = CreationJoinOrder {
             threads,
+            counts,
             starts,
             clocks: vec![0; total * threads],
         };
@@ -537,7 +540,7 @@ impl CreationJoinOrder {
         for _ in 0..=threads {
             let mut progress = false;
             for thread in 0..threads {
-                while computed[thread] < counts[thread] {
+                while computed[thread] < order.counts[thread] {
                     let index = computed[thread];
                     let event = by_thread[order.starts[thread] + index]?;
                     let creator = (index == 0 && thread != 0).then_some(creators[thread]);
@@ -547,11 +550,17 @@ impl CreationJoinOrder {
                     };
                     let waits = [creator, joined];
                     // a creator or joined end the schedule lacks: no clocks
-                    let waits: Vec<Key> = waits.into_iter().flatten().collect::<Option<_>>()?;
-                    if waits.iter().any(|wait| wait.index >= computed[wait.thread]) {
+                    if waits.contains(&Some(None)) {
+                        return None;
+                    }
+                    let waits = waits.into_iter().flatten().flatten();
+                    if waits
+                        .clone()
+                        .any(|wait| wait.index >= computed[wait.thread])
+                    {
                         break;
                     }
-                    order.compute(thread, index, &waits);
+                    order.compute(thread, index, waits);
                     computed[thread] += 1;
                     progress = true;
                 }
@@ -560,7 +569,7 @@ impl CreationJoinOrder {
                 break;
             }
         }
-        (computed == counts).then_some(order)
+        (computed == order.counts).then_some(order)
     }
 
     /// Where the clock of the event `index` of `thread` starts.
@@ -570,7 +579,7 @@ impl CreationJoinOrder {
 
     /// Sets the clock of the event `index` of `thread`: its previous
     /// event's, joined with the clocks of `waits` (computed already).
-    fn compute(&mut self, thread: usize, index: usize, waits: &[Key]) {
+    fn compute(&mut self, thread: usize, index: usize, waits: impl Iterator<Item = Key>) {
         let here = self.at(thread, index);
         if index > 0 {
             let previous = self.at(thread, index - 1);
@@ -589,15 +598,9 @@ impl CreationJoinOrder {
     /// Whether `earlier` happens before `later` (or is it); false for an
     /// event not among the schedule's.
     fn before(&self, earlier: Key, later: Key) -> bool {
-        let known = |key: Key| key.thread < self.threads && key.index < self.count(key.thread);
+        let known = |key: Key| key.thread < self.threads && key.index < self.counts[key.thread];
         known(later)
             && earlier.thread < self.threads
             && self.clocks[self.at(later.thread, later.index) + earlier.thread] > earlier.index
-    }
-
-    /// The events of `thread` among the schedule's.
-    fn count(&self, thread: usize) -> usize {
-        let end = self.starts.get(thread + 1).copied();
-        end.unwrap_or(self.clocks.len() / self.threads) - self.starts[thread]
     }
 }
