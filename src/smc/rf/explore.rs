@@ -18,7 +18,7 @@
 
 use super::event::{Chosen, Event, Key, Source};
 use super::mutation::{Mutation, Trace};
-use super::oracle::{Verdict, witness, witness_ordered};
+use super::oracle::{TraceCoherence, Verdict, witness, witness_ordered};
 use super::run::{Abort, INTERNAL, Ran, Runner, Simulated, WStep, simulate};
 use super::split;
 use crate::options::MemoryModel;
@@ -503,6 +503,8 @@ impl Explorer<'_, '_> {
             snapshots: &runner.snapshots,
             set: schedule.set,
         };
+        let mut coherence =
+            TraceCoherence::new(&trace.events, self.machine.model, self.section_lock());
         for at in 0..trace.events.len() {
             if let Some(found) = self.propose_choices(&context, at)? {
                 return Ok(Expanded::Found(found));
@@ -512,6 +514,10 @@ impl Explorer<'_, '_> {
                 continue;
             }
             for mutation in trace.mutations(at) {
+                let plain = mutation.reversed.is_none() && mutation.displaced.is_none();
+                if plain && coherence.refutes(at, mutation.source) {
+                    continue;
+                }
                 if let Some(found) = self.propose(&context, mutation)? {
                     return Ok(Expanded::Found(found));
                 }

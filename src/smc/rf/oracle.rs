@@ -361,7 +361,10 @@ pub fn witness_ordered(
     section_lock: Option<u32>,
     orders: &[(Key, Key)],
 ) -> Result<Verdict, String> {
-    if reads_behind_a_happened_write(events) {
+    if two_atomic_writes_read_one_write(events) {
+        return Ok(Verdict::Unrealisable);
+    }
+    if reads_behind_a_happened_write(events, model, section_lock) {
         return Ok(Verdict::Unrealisable);
     }
     let mut ordered: Vec<&Event> = events.iter().collect();
@@ -430,18 +433,25 @@ fn encoded_read(event: &Event) -> Option<(u32, Option<Key>)> {
 /// overwrote or already read past): coherence under SC, TSO and PSO.
 /// Happens-before here is program order with creations and joins, whose
 /// events drain their threads' buffers (a creation and a thread's end are
-/// RMWs of the encoding). An event that happens before a read *observes*
-/// a write of the read's location: the write it is, or the write it read.
-/// When the read runs, that write is in memory or in the reader's own
-/// buffer, or a later write of the location is (the same thread's stores
-/// to one location reach memory in order, and another thread's were
-/// drained), and so is every write that happens before it. So a read
-/// cannot read the initial value, nor a write that happens before an
-/// observed write. `true` only when the execution is not realisable;
-/// `false` proves nothing.
-fn reads_behind_a_happened_write(events: &[Event]) -> bool {
-    let Some(clocks) = CreationJoinOrder::of(events) else {
-        return false;
+/// RMWs of the encoding), and reads-from where reading a write shows
+/// its thread's past ([`publishes`]). An event that happens before a read
+/// *observes* a write of the read's location: the write it is, or the
+/// write it read. When the read runs, that write is in memory or in the
+/// reader's own buffer, or a later write of the location is (the same
+/// thread's stores to one location reach memory in order, and another
+/// thread's were drained), and so is every write that happens before it.
+/// So a read cannot read the initial value, nor a write that happens
+/// before an observed write. `true` only when the execution is not
+/// realisable; `false` proves nothing.
+fn reads_behind_a_happened_write(
+    events: &[Event],
+    model: MemoryModel,
+    section_lock: Option<u32>,
+) -> bool {
+    let clocks = match CausalOrder::of(events, |writer| publishes(writer, model, section_lock)) {
+        Clocks::Ordered(clocks) => clocks,
+        Clocks::Cyclic => return true,
+        Clocks::Unknown => return false,
     };
     // (location, observer, write observed), by location
     let mut observed: Vec<(u32, Key, Key)> = Vec::with_capacity(events.len() * 2);
@@ -471,13 +481,142 @@ fn reads_behind_a_happened_write(events: &[Event]) -> bool {
     })
 }
 
-/// Vector clocks of program order, creations and joins over a schedule's
-/// events, in any order (`rf::order::HappensBefore` notes a run's events
-/// as they run, and adds reads-from, which under PSO orders no earlier
-/// store of the writer's thread, so the coherence refutation cannot use
-/// it): the clock of an event says, for each thread `t`, how many events
-/// of `t` happen before or at it.
-struct CreationJoinOrder {
+/// The atomicity refutation: two read-modify-writes of one location
+/// that both write cannot read the same write (or both the initial
+/// value), under any model: each writes right after the write it reads.
+/// `true` only when the execution is not realisable.
+fn two_atomic_writes_read_one_write(events: &[Event]) -> bool {
+    let mut read: Vec<(u32, Option<Key>)> = events
+        .iter()
+        .filter(|event| !event.blocked && event.access.is_atomic())
+        .filter_map(|event| {
+            let location = match event.access {
+                Access::Unlock { .. } => return None,
+                access => access.write_location()?,
+            };
+            let (_, source) = encoded_read(event)?;
+            Some((location, source))
+        })
+        .collect();
+    read.sort_unstable();
+    read.windows(2).any(|pair| pair[0] == pair[1])
+}
+
+/// The coherence refutation of [`reads_behind_a_happened_write`] for
+/// the plain mutations of a trace τ̃ (a read moved to another source, no
+/// reversal, no displacement), made before their schedules are built:
+/// such a schedule keeps τ̃'s events before the read, with their sources,
+/// so what happens before the read there happens before it in τ̃, by
+/// program order and creations from its thread's previous event.
+pub struct TraceCoherence<'a> {
+    events: &'a [Event],
+    model: MemoryModel,
+    section_lock: Option<u32>,
+    /// The clocks of each location's refutation, made when first asked.
+    clocks: HashMap<u32, Clocks>,
+}
+
+impl<'a> TraceCoherence<'a> {
+    pub fn new(
+        events: &'a [Event],
+        model: MemoryModel,
+        section_lock: Option<u32>,
+    ) -> TraceCoherence<'a> {
+        TraceCoherence {
+            events,
+            model,
+            section_lock,
+            clocks: HashMap::default(),
+        }
+    }
+
+    /// Whether the read at position `at` cannot read `source` in the
+    /// schedule of its plain mutation. `false` proves nothing.
+    pub fn refutes(&mut self, at: usize, source: Source) -> bool {
+        let events = self.events;
+        let reader = &events[at];
+        let (Some((location, _)), Some(index)) =
+            (encoded_read(reader), reader.key.index.checked_sub(1))
+        else {
+            return false;
+        };
+        let Clocks::Ordered(clocks) = self.clocks_of(location) else {
+            return false;
+        };
+        let previous = Key {
+            thread: reader.key.thread,
+            index,
+        };
+        let source = match source {
+            Source::Event(key) => Some(key),
+            Source::Init => None,
+        };
+        let overwrites = |write: Key| {
+            Some(write) != source && source.is_none_or(|source| clocks.before(source, write))
+        };
+        events[..at].iter().any(|observer| {
+            clocks.before(observer.key, previous)
+                && (encoded_write(observer) == Some(location) && overwrites(observer.key)
+                    || matches!(encoded_read(observer),
+                        Some((read, Some(write))) if read == location && overwrites(write)))
+        })
+    }
+
+    /// The clocks for a read of `location`: with the reads-from of every
+    /// write that [`publishes`], and of every write of `location` (a read
+    /// of a write of the location shows every write of it that the
+    /// writer's thread observed before: a thread's stores to one location
+    /// reach memory in order).
+    fn clocks_of(&mut self, location: u32) -> &Clocks {
+        let (events, model, section_lock) = (self.events, self.model, self.section_lock);
+        self.clocks.entry(location).or_insert_with(|| {
+            CausalOrder::of(events, |writer| {
+                publishes(writer, model, section_lock) || encoded_write(writer) == Some(location)
+            })
+        })
+    }
+}
+
+/// Whether a read of `writer`'s write from another thread happens after
+/// all of the writer's thread's past: when it reads, every store before
+/// the write is in memory. Under SC always; under TSO for a store too
+/// (buffers drain in order); under PSO only for the encoding's RMWs
+/// (an RMW, a lock, an unlock, a taken try-lock), which drain every
+/// buffer. The section lock's RMWs drain nothing.
+fn publishes(writer: &Event, model: MemoryModel, section_lock: Option<u32>) -> bool {
+    let Some(location) = encoded_write(writer) else {
+        return false;
+    };
+    match model {
+        MemoryModel::Sc => true,
+        _ if Some(location) == section_lock => false,
+        MemoryModel::Tso => true,
+        MemoryModel::Pso => !matches!(writer.access, Access::Write { .. }),
+    }
+}
+
+/// What [`CausalOrder::of`] finds.
+enum Clocks {
+    Ordered(CausalOrder),
+    /// Program order, creations, joins and reads-from form a cycle: no
+    /// execution has these events, since an event runs after its thread's
+    /// earlier events and its creation, a join after the joined thread's
+    /// end, and a read after the write it reads is issued (store buffers
+    /// hold issued writes only).
+    Cyclic,
+    /// The events are not each thread's events from its first on, or a
+    /// creation or joined end is missing: nothing is known.
+    Unknown,
+}
+
+/// Vector clocks of program order, creations, joins and the reads-from
+/// edges a caller keeps, over a schedule's events in any order
+/// (`rf::order::HappensBefore` notes a run's events as they run, with
+/// every reads-from, which under PSO orders no earlier store of the
+/// writer's thread, so the coherence refutation keeps only
+/// [`publishes`]'s): the clock of an event says, for each thread `t`, how
+/// many events of `t` happen before or at it.
+struct CausalOrder {
     threads: usize,
     /// Each thread's events among the schedule's.
     counts: Vec<usize>,
@@ -488,10 +627,15 @@ struct CreationJoinOrder {
     clocks: Vec<usize>,
 }
 
-impl CreationJoinOrder {
+impl CausalOrder {
     /// The clocks, or `None` when the events are not each thread's
     /// events from its first on (then nothing is refuted).
-    fn of(events: &[Event]) -> Option<CreationJoinOrder> {
+    fn of(events: &[Event], publishes: impl Fn(&Event) -> bool) -> Clocks {
+        CausalOrder::computed(events, publishes).unwrap_or(Clocks::Unknown)
+    }
+
+    /// [`CausalOrder::of`], `None` for [`Clocks::Unknown`].
+    fn computed(events: &[Event], publishes: impl Fn(&Event) -> bool) -> Option<Clocks> {
         let threads = events.iter().map(|event| event.key.thread + 1).max()?;
         let mut counts = vec![0; threads];
         let mut creators: Vec<Option<Key>> = vec![None; threads];
@@ -527,17 +671,17 @@ impl CreationJoinOrder {
             }
             by_thread[starts[thread] + index] = Some(event);
         }
-        let mut order = CreationJoinOrder {
+        let mut order = CausalOrder {
             threads,
             counts,
             starts,
             clocks: vec![0; total * threads],
         };
         let mut computed = vec![0; threads];
-        // each round computes every event whose creator and joined ends
-        // are computed; creations and joins point backwards in time, so
-        // at most one round per thread
-        for _ in 0..=threads {
+        // each round computes every event whose creator, joined end and
+        // publishing write are computed; until a round computes nothing
+        // (every event, or a cycle: then no clocks)
+        loop {
             let mut progress = false;
             for thread in 0..threads {
                 while computed[thread] < order.counts[thread] {
@@ -548,7 +692,19 @@ impl CreationJoinOrder {
                         Access::Join { child } => Some(ends.get(child).copied().flatten()),
                         _ => None,
                     };
-                    let waits = [creator, joined];
+                    // a write read from another thread, when reading it
+                    // shows its thread's past (`publishes`)
+                    let published = encoded_read(event)
+                        .and_then(|(_, source)| source)
+                        .filter(|source| {
+                            source.thread != thread
+                                && source.thread < threads
+                                && source.index < order.counts[source.thread]
+                                && by_thread[order.starts[source.thread] + source.index]
+                                    .is_some_and(&publishes)
+                        })
+                        .map(Some);
+                    let waits = [creator, joined, published];
                     // a creator or joined end the schedule lacks: no clocks
                     if waits.contains(&Some(None)) {
                         return None;
@@ -569,7 +725,13 @@ impl CreationJoinOrder {
                 break;
             }
         }
-        (computed == order.counts).then_some(order)
+        // a round that computes nothing leaves only events that wait on
+        // each other
+        Some(if computed == order.counts {
+            Clocks::Ordered(order)
+        } else {
+            Clocks::Cyclic
+        })
     }
 
     /// Where the clock of the event `index` of `thread` starts.
