@@ -10,7 +10,15 @@ Usage: scripts/bench-vs-cbmc.py [--lazysma PATH] [--cbmc PATH] [--timeout S]
                                 [--models tso,pso] [--markdown] [--sat-solver NAME]
                                 [--only SUBSTRING] [--examples]
                                 [--engines cbmc,smc,auto] [--no-mm]
-                                [--baseline PATH]
+                                [--baseline PATH] [--nidhugg PATH]
+--nidhugg runs Nidhugg too, where it is installed (PATH is its `nidhuggc`
+driver, which compiles the C file with clang): `nidhuggc -- --MODEL
+--unroll=U FILE`, with lazysma's loop bound U (a loop body runs at most U
+times on both sides), and prints each engine's time over Nidhugg's, their
+geometric mean over the runs both decide, the runs more than 2 times plus
+0.05 s slower than Nidhugg, and Nidhugg's trace count (the `traces`
+column) beside lazysma's reads-from classes (`classes`, from `--engine
+smc`'s JSON report).
 --baseline runs a second lazysma build (an older commit's) with the same
 engines and arguments in the same run, and prints for each engine the
 geometric mean of this build's time over the baseline's, where both gave
@@ -23,6 +31,7 @@ Build lazysma first: cargo build --release.
 """
 
 import argparse
+import json
 import math
 import os
 import platform
@@ -118,6 +127,7 @@ def main():
     parser.add_argument("--engines", default=",".join(ENGINES), help="lazysma's engines to run")
     parser.add_argument("--no-mm", action="store_true", help="do not run cbmc --mm")
     parser.add_argument("--baseline", default="", help="another lazysma build to compare with")
+    parser.add_argument("--nidhugg", default="", help="Nidhugg's nidhuggc driver, to run Nidhugg too")
     options = parser.parse_args()
     engines = tuple(engine for engine in options.engines.split(",") if engine)
 
@@ -134,6 +144,8 @@ def main():
             header += [f"{engine}_before", f"{engine}_before_s"]
     if not options.no_mm:
         header += ["cbmc_mm", "cbmc_mm_s"] + [f"{engine}/mm" for engine in engines]
+    if options.nidhugg:
+        header += ["classes", "nidhugg", "nidhugg_s", "traces"] + [f"{engine}/nidhugg" for engine in engines]
     if options.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
@@ -142,6 +154,9 @@ def main():
     ratios = {engine: [] for engine in engines}
     times = {engine: [] for engine in engines + ("mm",)}
     changes = {engine: [] for engine in engines}
+    against_nidhugg = {engine: [] for engine in engines}
+    slower_than_nidhugg = {engine: [] for engine in engines}
+    disagreeing = {engine: [] for engine in engines}
     programs = (example_programs() if options.examples else []) + bench_programs()
     for row in programs:
         path = row["path"]
@@ -154,6 +169,7 @@ def main():
             solver = ["--sat-solver", options.sat_solver] if options.sat_solver else []
             cells = [Path(path).name if Path(path).is_absolute() else path, model, expected]
             seconds = {}
+            verdicts = {}
             for engine in engines:
                 # the same properties on both sides: CBMC checks divisions by
                 # zero only with --div-by-zero-check
@@ -163,6 +179,7 @@ def main():
                                  + arguments + solver, options.timeout + 10)
                 lazy_s, lazy_code, _ = run(options.lazysma)
                 seconds[engine] = lazy_s
+                verdicts[engine] = verdict_of(lazy_code)
                 cells += [verdict_of(lazy_code), f"{lazy_s:.2f}"]
                 if options.baseline:
                     before_s, before_code, _ = run(options.baseline)
@@ -172,21 +189,11 @@ def main():
                     if same and verdict_of(lazy_code) in ("safe", "unsafe") and before_s > 0:
                         changes[engine].append(lazy_s / before_s)
                 times[engine].append(lazy_s)
-            if options.no_mm:
-                print_row(cells, options.markdown)
-                continue
-            cbmc_s, cbmc_code, cbmc_out = timed([options.cbmc, file, "--mm", model]
-                                                + cbmc_unwinding(options.cbmc, file, arguments)
-                                                + ["--error-label", "ERROR"], options.timeout)
-            cbmc_result = cbmc_verdict(cbmc_code, cbmc_out)
-            cells += [cbmc_result, f"{cbmc_s:.2f}"]
-            for engine in engines:
-                ratio = seconds[engine] / cbmc_s if cbmc_s > 0 else float("nan")
-                if cbmc_result in ("safe", "unsafe"):
-                    ratios[engine].append(ratio)
-                # A ratio means something only where CBMC answered or ran out of time.
-                cells.append(f"{ratio:.2f}" if cbmc_result in ("safe", "unsafe", "TO") else "-")
-            times["mm"].append(cbmc_s)
+            if not options.no_mm:
+                cells += cbmc_mm_cells(options, file, model, arguments, seconds, engines, ratios, times)
+            if options.nidhugg:
+                cells += nidhugg_cells(options, file, model, arguments, seconds, engines,
+                                       (against_nidhugg, slower_than_nidhugg, disagreeing), verdicts)
             print_row(cells, options.markdown)
     for engine in engines:
         if ratios[engine]:
@@ -196,6 +203,80 @@ def main():
         if changes[engine]:
             print(f"# {engine}: geometric mean of this build's time over the baseline's where both gave one verdict "
                   f"{geometric_mean(changes[engine]):.2f} over {len(changes[engine])} runs", file=sys.stderr)
+        if against_nidhugg[engine]:
+            slower = slower_than_nidhugg[engine]
+            print(f"# {engine}: geometric mean of lazysma/Nidhugg time where both decided "
+                  f"{geometric_mean(against_nidhugg[engine]):.2f} over {len(against_nidhugg[engine])} runs; "
+                  f"{len(slower)} runs more than 2 times plus 0.05 s slower"
+                  + (f": {', '.join(slower)}" if slower else ""), file=sys.stderr)
+        if disagreeing[engine]:
+            print(f"# {engine}: verdicts other than Nidhugg's: {', '.join(disagreeing[engine])}", file=sys.stderr)
+
+
+def cbmc_mm_cells(options, file, model, arguments, seconds, engines, ratios, times):
+    """The cells of `cbmc --mm MODEL` on `file`, and each engine's ratio to it."""
+    cbmc_s, cbmc_code, cbmc_out = timed([options.cbmc, file, "--mm", model]
+                                        + cbmc_unwinding(options.cbmc, file, arguments)
+                                        + ["--error-label", "ERROR"], options.timeout)
+    cbmc_result = cbmc_verdict(cbmc_code, cbmc_out)
+    cells = [cbmc_result, f"{cbmc_s:.2f}"]
+    for engine in engines:
+        ratio = seconds[engine] / cbmc_s if cbmc_s > 0 else float("nan")
+        if cbmc_result in ("safe", "unsafe"):
+            ratios[engine].append(ratio)
+        # A ratio means something only where CBMC answered or ran out of time.
+        cells.append(f"{ratio:.2f}" if cbmc_result in ("safe", "unsafe", "TO") else "-")
+    times["mm"].append(cbmc_s)
+    return cells
+
+
+def nidhugg_verdict(code, stdout):
+    if code == "TO":
+        return "TO"
+    if "Error detected" in stdout:
+        return "unsafe"
+    if "No errors were detected" in stdout:
+        return "safe"
+    return "ERR"
+
+
+def smc_classes(options, file, model, arguments):
+    """The reads-from classes of `lazysma verify --engine smc` (its JSON
+    report), or `-` when it gave none."""
+    command = [options.lazysma, "verify", file, f"--{model}", "--engine", "smc", "--format", "json",
+               "--timeout", str(options.timeout), "--no-div-by-zero-check"] + arguments
+    _, _, stdout = timed(command, options.timeout + 10)
+    try:
+        statistics = json.loads(stdout)["native"]["statistics"]
+        return str(statistics["reads_from_classes"])
+    except (ValueError, KeyError, TypeError):
+        return "-"
+
+
+def nidhugg_cells(options, file, model, arguments, seconds, engines, tallies, verdicts):
+    """The cells of Nidhugg on `file` under `model` (its verdict, time and
+    trace count) and each engine's time over Nidhugg's; tallies the ratios
+    where both decided, and the runs more than 2 times plus 0.05 s
+    slower."""
+    against, slower, disagree = tallies
+    classes = smc_classes(options, file, model, arguments) if "smc" in engines else "-"
+    nidhugg_s, code, stdout = timed([options.nidhugg, "--", f"--{model}",
+                                     f"--unroll={unwind_of(arguments)}", file], options.timeout)
+    result = nidhugg_verdict(code, stdout)
+    traces = next((line.split(":")[1].strip() for line in stdout.splitlines()
+                   if line.startswith("Trace count:")), "-")
+    out = [classes, result, f"{nidhugg_s:.2f}", traces]
+    for engine in engines:
+        lazy_s = seconds[engine]
+        out.append(f"{lazy_s / nidhugg_s:.2f}" if nidhugg_s > 0 else "-")
+        decided = result in ("safe", "unsafe") and verdicts[engine] in ("safe", "unsafe")
+        if decided and nidhugg_s > 0:
+            against[engine].append(lazy_s / nidhugg_s)
+            if lazy_s > 2 * nidhugg_s + 0.05:
+                slower[engine].append(f"{Path(file).name} {model}")
+            if verdicts[engine] != result:
+                disagree[engine].append(f"{Path(file).name} {model}")
+    return out
 
 
 def print_row(cells, markdown):
