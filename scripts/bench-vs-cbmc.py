@@ -44,6 +44,10 @@ from corpora import BENCH, DEFAULT_LAZYSMA, bench_bounds, bench_programs, timed,
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ("cbmc", "smc", "auto")
+# lazysma's options that check what the peers check: no division by zero
+# (CBMC checks it only with --div-by-zero-check), no deadlock and no wait
+# that never ends (neither CBMC nor Nidhugg reports one)
+SAME_PROPERTIES = ["--no-div-by-zero-check", "--no-deadlock-check"]
 
 
 def example_programs():
@@ -172,10 +176,11 @@ def main():
             verdicts = {}
             for engine in engines:
                 # the same properties on both sides: CBMC checks divisions by
-                # zero only with --div-by-zero-check
+                # zero only with --div-by-zero-check, and neither CBMC nor
+                # Nidhugg reports a deadlock or a wait that never ends
                 def run(lazysma):
-                    return timed([lazysma, "verify", file, f"--{model}", "--engine", engine,
-                                  "--timeout", str(options.timeout), "--no-div-by-zero-check"]
+                    return timed([lazysma, "verify", file, f"--{model}", "--engine", engine]
+                                 + SAME_PROPERTIES + ["--timeout", str(options.timeout)]
                                  + arguments + solver, options.timeout + 10)
                 lazy_s, lazy_code, _ = run(options.lazysma)
                 seconds[engine] = lazy_s
@@ -231,10 +236,13 @@ def cbmc_mm_cells(options, file, model, arguments, seconds, engines, ratios, tim
 
 
 def nidhugg_verdict(code, stdout):
+    """Nidhugg's verdict: `unsafe` for an assertion violation only; an error
+    of another kind (a mutex used uninitialised, a pthreads call it does
+    not model) is `ERR`, a row no ratio counts."""
     if code == "TO":
         return "TO"
     if "Error detected" in stdout:
-        return "unsafe"
+        return "unsafe" if "Assertion violation" in stdout else "ERR"
     if "No errors were detected" in stdout:
         return "safe"
     return "ERR"
@@ -244,7 +252,7 @@ def smc_classes(options, file, model, arguments):
     """The reads-from classes of `lazysma verify --engine smc` (its JSON
     report), or `-` when it gave none."""
     command = [options.lazysma, "verify", file, f"--{model}", "--engine", "smc", "--format", "json",
-               "--timeout", str(options.timeout), "--no-div-by-zero-check"] + arguments
+               "--timeout", str(options.timeout)] + SAME_PROPERTIES + arguments
     _, _, stdout = timed(command, options.timeout + 10)
     try:
         statistics = json.loads(stdout)["native"]["statistics"]
