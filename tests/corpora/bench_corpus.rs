@@ -239,6 +239,47 @@ fn benchmark_programs_wait_for_ever_only_where_the_table_says() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The programs the native engine must answer itself (the sample
+/// `native_answers` of `tests/fixtures/bench_samples.tsv`: input data,
+/// the heap, atomic sections, a choice that cuts a section off): under
+/// SC, TSO and PSO, `--engine smc` gives the manifest's verdict, or any
+/// verdict where the manifest has none, and never declines.
+#[test]
+fn the_native_engine_answers_its_programs() {
+    let sample = support::sample("bench_samples.tsv", "native_answers");
+    let runs: Vec<ManifestRun> = manifest_runs()
+        .into_iter()
+        .filter(|run| sample.contains(&run.path))
+        .collect();
+    assert_eq!(
+        runs.len(),
+        3 * sample.len(),
+        "the manifest lists the sample"
+    );
+    let failures: Vec<String> = parallel_map(&runs, workers(), |run| {
+        let file = corpus_dir().join("bench").join(&run.path);
+        let mut arguments = vec![run.model, "--engine", "smc", "--timeout", "60"];
+        arguments.extend(run.bounds.iter().map(String::as_str));
+        let (code, _, stderr) = verify(&file, &arguments);
+        let right = match run.verdict.as_str() {
+            "safe" => code == 0,
+            "unsafe" => code == 10,
+            _ => code == 0 || code == 10,
+        };
+        let tail: String = stderr.lines().rev().take(3).collect::<Vec<_>>().join(" | ");
+        (!right).then(|| {
+            format!(
+                "{} {}: expected {}, exit {code} ({tail})",
+                run.path, run.model, run.verdict
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Programs of the quick selection that store pointers in shared memory
 /// and follow them: checked again with byte addresses (the sample
 /// `bench_corpus_bytes` of `tests/fixtures/bench_samples.tsv`).

@@ -31,11 +31,12 @@
 //! A move whose other values make it read another location (or none) is
 //! left to the explicit search ([`CHOSEN_READ`](super::run::CHOSEN_READ)).
 
-use super::event::{Chosen, Event};
+use super::event::{Access, Chosen, Event, Key, Source};
 use super::explore::{Call, Context, Explorer, Proposal, RfStopped, diverged};
 use super::run::{Simulated, rechoose};
 use super::split;
 use crate::smc::search::Stopped;
+use rustc_hash::FxHashMap;
 
 impl Explorer<'_, '_> {
     /// Proposes the other values of the free choices of the event at
@@ -107,8 +108,10 @@ impl Explorer<'_, '_> {
             .iter()
             .map(|before| before.clone().fixed())
             .collect();
+        let changed_key = changed.key;
         events.push(changed);
         events.extend(after.iter().map(|&later| trace.events[later].clone()));
+        let events = without_stale_reads(events, changed_key);
         let marked = events
             .iter()
             .map(|kept| kept.key)
@@ -128,6 +131,48 @@ impl Explorer<'_, '_> {
             violates,
         };
         self.offer(context, set, proposal)
+    }
+}
+
+/// The events of a choice's schedule without the reads of a write that
+/// is no longer among them, or no longer writes: τ̃ keeps a displaced
+/// atomic event where its old position was, before the event whose write
+/// it reads (`mutation.rs`), so τ̃ up to the changed event may hold a read
+/// of it, which another value may have cut off. Each such read goes, with
+/// its thread's later events (their threads run again in the extension),
+/// and so do the reads of what went. Unchanged when the changed event
+/// itself would go: the oracle then refuses the schedule.
+fn without_stale_reads(events: Vec<Event>, changed: Key) -> Vec<Event> {
+    let mut kept = events.clone();
+    loop {
+        let by_key: FxHashMap<Key, &Event> = kept.iter().map(|event| (event.key, event)).collect();
+        let stale: Vec<Key> = kept
+            .iter()
+            .filter(|event| match event.source {
+                Some(Source::Event(key)) => !by_key.get(&key).is_some_and(|source| {
+                    // an unlock reads the holder's lock
+                    let read = match event.access {
+                        Access::Unlock { location } => Some(location),
+                        access => access.read_location(),
+                    };
+                    read.is_none_or(|location| source.writes_to(location))
+                }),
+                _ => false,
+            })
+            .map(|event| event.key)
+            .collect();
+        if stale.is_empty() {
+            return kept;
+        }
+        let gone = |key: Key| {
+            stale
+                .iter()
+                .any(|stale| stale.thread == key.thread && key.index >= stale.index)
+        };
+        if gone(changed) {
+            return events;
+        }
+        kept.retain(|event| !gone(event.key));
     }
 }
 
