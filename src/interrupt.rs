@@ -81,3 +81,28 @@ pub fn finish() {
 
 #[cfg(not(target_os = "linux"))]
 pub fn finish() {}
+
+/// Makes the kernel kill the child `command` starts when lazysma ends (or
+/// when the thread that starts it ends), so that a time limit or a `kill`
+/// that ends lazysma (CI runners, `timeout`) leaves no CBMC or SMT solver
+/// running for hours; and puts the child in a process group of its own,
+/// which a caller can stop, continue and kill as a whole. `prlimit`, when
+/// used, execs its program in the same process and keeps the setting.
+#[cfg(target_os = "linux")]
+pub fn end_with_this_process(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+    // SAFETY: the closure runs in the child between fork and exec; prctl is
+    // async-signal-safe and neither allocates nor touches shared state.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn end_with_this_process(_command: &mut std::process::Command) {}

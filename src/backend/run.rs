@@ -469,7 +469,7 @@ pub(super) fn run_to_end(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     command.env("TMPDIR", temporary.path());
-    end_with_this_process(&mut command);
+    crate::interrupt::end_with_this_process(&mut command);
     if let Some(dir) = &options.working_dir {
         command.current_dir(dir);
     }
@@ -494,31 +494,6 @@ pub(super) fn run_to_end(
         stderr_tail: tail(&String::from_utf8_lossy(&stderr_bytes), STDERR_TAIL_BYTES),
     })
 }
-
-/// Makes the kernel kill CBMC when lazysma ends, so that a time limit or a
-/// `kill` that ends lazysma (CI runners, `timeout`) does not leave a solver
-/// running for hours. `prlimit`, when used, execs CBMC in the same process
-/// and keeps the setting. CBMC leads a process group of its own, which
-/// [`signal_group`] stops, continues and kills as a whole; a terminal's
-/// Ctrl-C reaches lazysma, whose handler stops the runs.
-#[cfg(target_os = "linux")]
-fn end_with_this_process(command: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    command.process_group(0);
-    // SAFETY: the closure runs in the child between fork and exec; prctl is
-    // async-signal-safe and neither allocates nor touches shared state.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn end_with_this_process(_command: &mut Command) {}
 
 /// How often a cancellable run looks at its cancel flag.
 const CANCEL_POLL: Duration = Duration::from_millis(10);
@@ -590,7 +565,7 @@ fn hold_process(child: &Child, held: bool) {
     let _ = (child, held);
 }
 
-/// Sends `signal` to the child's process group ([`end_with_this_process`]
+/// Sends `signal` to the child's process group ([`crate::interrupt::end_with_this_process`]
 /// made the child its leader). The group has the child's id, which stays
 /// reserved until this process waits for the child; a group that has ended
 /// meanwhile ignores the signal, and the wait reaps the child.

@@ -177,16 +177,26 @@ pub fn prepared(
 }
 
 /// The machine that runs `program` (the prepared one, or a variant of it).
-fn machine<'a>(prepared: &Prepared, program: &'a SequentialProgram) -> Machine<'a> {
+fn machine<'a>(
+    prepared: &Prepared,
+    program: &'a SequentialProgram,
+    limits: &Limits,
+) -> Machine<'a> {
     let mut machine = Machine::new(program, prepared.model, prepared.bitwidth);
     machine.pointer_checks = prepared.pointer_checks;
+    // the SMT solver's checks end by the command's time limit too
+    machine.decider.set_deadline(limits.deadline);
     machine
 }
 
 /// The machine RF-SMC runs `program` on: [`machine`] with the lock that
 /// orders atomic sections (`semantics::sections`).
-fn rf_machine<'a>(prepared: &Prepared, program: &'a SequentialProgram) -> Machine<'a> {
-    let mut machine = machine(prepared, program);
+fn rf_machine<'a>(
+    prepared: &Prepared,
+    program: &'a SequentialProgram,
+    limits: &Limits,
+) -> Machine<'a> {
+    let mut machine = machine(prepared, program, limits);
     machine.enable_section_lock();
     machine
 }
@@ -197,10 +207,19 @@ fn rf_machine<'a>(prepared: &Prepared, program: &'a SequentialProgram) -> Machin
 /// [`Limits::all_violations`], every property violated, each once
 /// ([`check_every_property`]).
 pub fn check(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
-    if limits.all_violations && !limits.robustness {
-        return check_every_property(prepared, limits);
+    let answer = if limits.all_violations && !limits.robustness {
+        check_every_property(prepared, limits)
+    } else {
+        check_without(prepared, limits, &[])
+    };
+    match answer {
+        // the SMT solver stopped at the deadline: the time limit, not the
+        // program, ended the search
+        Err(NoAnswer::Declined(_)) if matches!(limits.check(), Err(Stopped::Timeout)) => {
+            Err(NoAnswer::Timeout)
+        }
+        answer => answer,
     }
-    check_without(prepared, limits, &[])
 }
 
 /// The search again and again, each time without the properties found
@@ -295,10 +314,10 @@ fn check_without(
     } else {
         &prepared.sequential
     };
-    let mut machine = machine(prepared, program);
+    let mut machine = machine(prepared, program, limits);
     machine.found = found.to_vec();
     decline::check(&prepared.sequential, &machine.codes).map_err(NoAnswer::Declined)?;
-    let mut searching = rf_machine(prepared, program);
+    let mut searching = rf_machine(prepared, program, limits);
     searching.found = found.to_vec();
     let budgeted = Limits {
         section_budget: (!limits.robustness).then_some(rf::explore::SECTION_CLASSES),
@@ -380,7 +399,7 @@ const RF_STACK: usize = 256 << 20;
 
 /// Runs RF-SMC alone on a prepared program.
 pub fn check_reads_from(prepared: &Prepared, limits: &Limits) -> Result<Answer, RfNoAnswer> {
-    let machine = rf_machine(prepared, &prepared.sequential);
+    let machine = rf_machine(prepared, &prepared.sequential, limits);
     decline::check(&prepared.sequential, &machine.codes)
         .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
     reads_from(prepared, &machine, limits)
@@ -393,7 +412,7 @@ pub fn final_memories(
     prepared: &Prepared,
     limits: &Limits,
 ) -> Result<(Answer, Vec<Vec<i64>>), RfNoAnswer> {
-    let machine = rf_machine(prepared, &prepared.sequential);
+    let machine = rf_machine(prepared, &prepared.sequential, limits);
     decline::check(&prepared.sequential, &machine.codes)
         .map_err(|declined| RfNoAnswer::Other(NoAnswer::Declined(declined)))?;
     let mut finals = Vec::new();
@@ -411,7 +430,7 @@ pub fn estimate_classes(
     budget: estimate::Budget,
     seed: u64,
 ) -> Option<search::ClassEstimate> {
-    let machine = rf_machine(prepared, &prepared.sequential);
+    let machine = rf_machine(prepared, &prepared.sequential, limits);
     decline::check(&prepared.sequential, &machine.codes).ok()?;
     rf::probe::estimate_within(&machine, limits, budget, seed)
 }
@@ -580,7 +599,7 @@ fn cut_offs(machine: &Machine) -> CutOffs {
 
 /// Runs the explicit-state search alone on a prepared program.
 pub fn check_explicit(prepared: &Prepared, limits: &Limits) -> Result<Answer, NoAnswer> {
-    let machine = machine(prepared, &prepared.sequential);
+    let machine = machine(prepared, &prepared.sequential, limits);
     decline::check(&prepared.sequential, &machine.codes).map_err(NoAnswer::Declined)?;
     explicit(prepared, &machine, limits)
 }

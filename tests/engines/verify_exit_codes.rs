@@ -107,6 +107,35 @@ fn the_time_limit_counts_for_the_whole_command() {
     assert!(seconds < 8.5, "the command took {seconds} s");
 }
 
+/// `--timeout` bounds the native engine's questions to the SMT solver
+/// too: SV-COMP's `gcd-2.c` asks one that takes `z3` over a minute (the
+/// remainders of 32-bit unknowns), and the command still ends at its
+/// limit with exit 3, its solver processes with it. Needs `z3` (installed
+/// by `scripts/install-z3.sh`, as CI does).
+#[test]
+fn the_time_limit_ends_a_hard_solver_question() {
+    let file = support::corpus_dir().join("bench/svcomp/pthread-atomic/gcd-2.c");
+    let started = std::time::Instant::now();
+    let (code, stdout, stderr) = verify(
+        &file,
+        &[
+            "--sc",
+            "--engine",
+            "smc",
+            "--unwind",
+            "3",
+            "--timeout",
+            "3",
+            "--format",
+            "json",
+        ],
+    );
+    let seconds = started.elapsed().as_secs_f64();
+    assert_eq!(code, 3, "{stdout}{stderr}");
+    assert_eq!(json(&stdout)["verdict"], "timeout");
+    assert!(seconds < 8.0, "the command took {seconds} s");
+}
+
 /// Whether process `pid` is gone (or a zombie nobody has reaped yet).
 #[cfg(target_os = "linux")]
 fn process_ended(pid: &str) -> bool {

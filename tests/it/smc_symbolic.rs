@@ -132,8 +132,16 @@ fn solver_agrees(solver: &mut Solver, assumption: &Formula, term: &Term, expecte
         .expect("a comparison");
     solver.push().expect("push");
     solver.assert(assumption).expect("assert");
-    assert_eq!(solver.feasible(&equal), Ok(Satisfiable::Yes), "{term:?}");
-    assert_eq!(solver.feasible(&!equal), Ok(Satisfiable::No), "{term:?}");
+    assert_eq!(
+        solver.feasible(&equal, None),
+        Ok(Satisfiable::Yes),
+        "{term:?}"
+    );
+    assert_eq!(
+        solver.feasible(&!equal, None),
+        Ok(Satisfiable::No),
+        "{term:?}"
+    );
     solver.pop().expect("pop");
 }
 
@@ -249,7 +257,7 @@ fn the_solver_finds_models_and_forgets_popped_conditions() {
     let sum = arithmetic(BinaryOp::Add, Term::symbol(0, byte), one, byte).expect("a term");
     let wraps = compare(BinaryOp::Eq, sum.term, Term::constant(0, byte), byte).expect("==");
     solver.assert(&wraps).expect("assert");
-    assert_eq!(solver.check(), Ok(Satisfiable::Yes));
+    assert_eq!(solver.check(None), Ok(Satisfiable::Yes));
     assert_eq!(solver.value(0), Ok(255));
 
     let quotient = arithmetic(
@@ -262,10 +270,10 @@ fn the_solver_finds_models_and_forgets_popped_conditions() {
     let undefined = quotient.undefined.expect("a division can be undefined");
     solver.push().expect("push");
     solver.assert(&undefined).expect("assert");
-    assert_eq!(solver.check(), Ok(Satisfiable::Yes));
+    assert_eq!(solver.check(None), Ok(Satisfiable::Yes));
     assert_eq!(solver.value(2), Ok(0));
     let nonzero = term::nonzero(Term::symbol(2, int), int);
-    assert_eq!(solver.feasible(&nonzero), Ok(Satisfiable::No));
+    assert_eq!(solver.feasible(&nonzero, None), Ok(Satisfiable::No));
     solver.pop().expect("pop");
-    assert_eq!(solver.feasible(&nonzero), Ok(Satisfiable::Yes));
+    assert_eq!(solver.feasible(&nonzero, None), Ok(Satisfiable::Yes));
 }

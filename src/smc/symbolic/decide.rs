@@ -10,7 +10,8 @@ use super::smtlib;
 use super::solver::{Satisfiable, Solver, SolverError};
 use super::term::{Formula, SymbolId, Term, value_of};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The most answers the cache keeps; it starts again empty beyond.
 const CACHED: usize = 1 << 16;
@@ -22,6 +23,9 @@ pub enum Undecided {
     Solver(#[from] SolverError),
     #[error("the SMT solver could not decide a path condition")]
     Unknown,
+    /// The search's deadline passed while the solver decided.
+    #[error("the time limit passed while the SMT solver decided a path condition")]
+    Timeout,
 }
 
 #[derive(Default)]
@@ -34,6 +38,8 @@ struct Pool {
 #[derive(Default)]
 pub struct Decider {
     pool: Mutex<Pool>,
+    /// When the command's time limit passes: no check runs past it.
+    deadline: OnceLock<Instant>,
 }
 
 impl std::fmt::Debug for Decider {
@@ -43,13 +49,41 @@ impl std::fmt::Debug for Decider {
 }
 
 impl Decider {
-    /// An idle solver, or a new one.
-    fn take(&self) -> Result<Solver, Undecided> {
-        let idle = self.pool.lock().ok().and_then(|mut pool| pool.idle.pop());
-        match idle {
-            Some(solver) => Ok(solver),
-            None => Ok(Solver::start()?),
+    /// Bounds every check by `deadline` (the command's time limit).
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        if let Some(deadline) = deadline {
+            let _ = self.deadline.set(deadline);
         }
+    }
+
+    /// The time a check may take: until the deadline, if there is one.
+    fn limit(&self) -> Result<Option<Duration>, Undecided> {
+        match self.deadline.get() {
+            None => Ok(None),
+            Some(&deadline) => match deadline.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => Ok(Some(left)),
+                _ => Err(Undecided::Timeout),
+            },
+        }
+    }
+
+    /// Why the solver answered `unknown`: the deadline, or the question.
+    fn unknown(&self) -> Undecided {
+        match self.limit() {
+            Err(timeout) => timeout,
+            Ok(_) => Undecided::Unknown,
+        }
+    }
+
+    /// An idle solver that still runs (a solver's process ends with the
+    /// worker that started it), or a new one.
+    fn take(&self) -> Result<Solver, Undecided> {
+        while let Some(mut solver) = self.pool.lock().ok().and_then(|mut pool| pool.idle.pop()) {
+            if solver.alive() {
+                return Ok(solver);
+            }
+        }
+        Ok(Solver::start()?)
     }
 
     fn give_back(&self, solver: Solver) {
@@ -74,15 +108,23 @@ impl Decider {
         if let Some(known) = cached {
             return Ok(known);
         }
+        let limit = self.limit()?;
         let mut solver = self.take()?;
-        let answer = solver.feasible(formula);
-        // a solver that failed is dropped (its process ends), not reused
-        let answer = answer?;
+        let answer = match solver.feasible(formula, limit) {
+            Ok(answer) => answer,
+            // a solver that failed is dropped (its process ends), not
+            // reused; a new one asked once more (the worker that started
+            // the old one may have ended, and its process with it)
+            Err(_) => {
+                solver = Solver::start()?;
+                solver.feasible(formula, limit)?
+            }
+        };
         self.give_back(solver);
         let holds = match answer {
             Satisfiable::Yes => true,
             Satisfiable::No => false,
-            Satisfiable::Unknown => return Err(Undecided::Unknown),
+            Satisfiable::Unknown => return Err(self.unknown()),
         };
         if let Ok(mut pool) = self.pool.lock() {
             if pool.cache.len() >= CACHED {
@@ -166,12 +208,13 @@ impl Decider {
         formula: &Formula,
         symbols: &[SymbolId],
     ) -> Result<Option<HashMap<SymbolId, u64>>, Undecided> {
+        let limit = self.limit()?;
         let mut solver = self.take()?;
         let mut all = BTreeMap::new();
         smtlib::symbols(formula, &mut all);
         solver.push()?;
         solver.assert(formula)?;
-        let answer = solver.check()?;
+        let answer = solver.check(limit)?;
         let mut values = HashMap::new();
         if answer == Satisfiable::Yes {
             for &id in symbols {
@@ -189,7 +232,7 @@ impl Decider {
         match answer {
             Satisfiable::Yes => Ok(Some(values)),
             Satisfiable::No => Ok(None),
-            Satisfiable::Unknown => Err(Undecided::Unknown),
+            Satisfiable::Unknown => Err(self.unknown()),
         }
     }
 }

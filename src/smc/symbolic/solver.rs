@@ -9,6 +9,7 @@ use super::term::{Formula, SymbolId};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
 
 /// The solver's program.
 pub const SOLVER: &str = "z3";
@@ -49,12 +50,15 @@ fn failed(what: impl std::fmt::Display) -> SolverError {
 impl Solver {
     /// Starts `z3 -in` for the logic of bit-vectors, with models.
     pub fn start() -> Result<Solver, SolverError> {
-        let spawned = Command::new(SOLVER)
+        let mut command = Command::new(SOLVER);
+        command
             .args(["-in", "-smt2"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn();
+            .stderr(Stdio::null());
+        // a solver busy with a hard question must not outlive lazysma
+        crate::interrupt::end_with_this_process(&mut command);
+        let spawned = command.spawn();
         let mut child = match spawned {
             Ok(child) => child,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -143,8 +147,20 @@ impl Solver {
         self.send("(pop 1)")
     }
 
-    /// Whether the path condition is satisfiable.
-    pub fn check(&mut self) -> Result<Satisfiable, SolverError> {
+    /// Whether the solver's process still runs (it ends with the thread
+    /// that started it, see [`crate::interrupt::end_with_this_process`]).
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Whether the path condition is satisfiable: `Unknown` when the
+    /// solver could not decide within `limit`, if given.
+    pub fn check(&mut self, limit: Option<Duration>) -> Result<Satisfiable, SolverError> {
+        if let Some(limit) = limit {
+            // z3's limit of one check, in milliseconds (0 would mean none)
+            let milliseconds = limit.as_millis().clamp(1, u128::from(u32::MAX));
+            self.send(&format!("(set-option :timeout {milliseconds})"))?;
+        }
         self.send("(check-sat)")?;
         match self.answer()?.as_str() {
             "sat" => Ok(Satisfiable::Yes),
@@ -156,11 +172,15 @@ impl Solver {
 
     /// Whether the path condition and `formula` are satisfiable together
     /// (the path condition is left as it was).
-    pub fn feasible(&mut self, formula: &Formula) -> Result<Satisfiable, SolverError> {
+    pub fn feasible(
+        &mut self,
+        formula: &Formula,
+        limit: Option<Duration>,
+    ) -> Result<Satisfiable, SolverError> {
         self.declare(formula)?;
         self.push()?;
         self.assert(formula)?;
-        let answer = self.check();
+        let answer = self.check(limit);
         self.pop()?;
         answer
     }
