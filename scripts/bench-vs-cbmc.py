@@ -23,7 +23,8 @@ smc`'s JSON report).
 engines and arguments in the same run, and prints for each engine the
 geometric mean of this build's time over the baseline's, where both gave
 the same verdict (a change's cost measured on one loaded machine at one time);
---no-mm leaves cbmc --mm out.
+--no-mm leaves cbmc --mm out. lazysma runs with --no-div-by-zero-check and
+--no-deadlock-check, to check what the peers check (SAME_PROPERTIES).
 Reads bench/ (manifest.tsv, paper_table1.tsv) of the public corpora
 ($LAZYSMA_CORPUS, else ../shared/); --examples runs
 examples/ too (expected verdicts from tests/fixtures/smc_examples.tsv).

@@ -86,6 +86,27 @@ impl Decider {
         Ok(Solver::start()?)
     }
 
+    /// `ask` of an idle solver, given back after. A solver that fails is
+    /// dropped (its process ends), not reused, and `ask` goes once more to
+    /// a new one: the worker thread that started the old one may have
+    /// ended, and its process with it ([`Solver::alive`]). Each question
+    /// leaves the solver as it found it, so asking again is the same.
+    fn with_solver<T>(
+        &self,
+        ask: impl Fn(&mut Solver) -> Result<T, SolverError>,
+    ) -> Result<T, Undecided> {
+        let mut solver = self.take()?;
+        let answer = match ask(&mut solver) {
+            Ok(answer) => answer,
+            Err(_) => {
+                solver = Solver::start()?;
+                ask(&mut solver)?
+            }
+        };
+        self.give_back(solver);
+        Ok(answer)
+    }
+
     fn give_back(&self, solver: Solver) {
         if let Ok(mut pool) = self.pool.lock() {
             pool.idle.push(solver);
@@ -109,18 +130,7 @@ impl Decider {
             return Ok(known);
         }
         let limit = self.limit()?;
-        let mut solver = self.take()?;
-        let answer = match solver.feasible(formula, limit) {
-            Ok(answer) => answer,
-            // a solver that failed is dropped (its process ends), not
-            // reused; a new one asked once more (the worker that started
-            // the old one may have ended, and its process with it)
-            Err(_) => {
-                solver = Solver::start()?;
-                solver.feasible(formula, limit)?
-            }
-        };
-        self.give_back(solver);
+        let answer = self.with_solver(|solver| solver.feasible(formula, limit))?;
         let holds = match answer {
             Satisfiable::Yes => true,
             Satisfiable::No => false,
@@ -209,26 +219,27 @@ impl Decider {
         symbols: &[SymbolId],
     ) -> Result<Option<HashMap<SymbolId, u64>>, Undecided> {
         let limit = self.limit()?;
-        let mut solver = self.take()?;
         let mut all = BTreeMap::new();
         smtlib::symbols(formula, &mut all);
-        solver.push()?;
-        solver.assert(formula)?;
-        let answer = solver.check(limit)?;
-        let mut values = HashMap::new();
-        if answer == Satisfiable::Yes {
-            for &id in symbols {
-                // a symbol the condition does not name may take any value
-                let value = if all.contains_key(&id) {
-                    solver.value(id)?
-                } else {
-                    0
-                };
-                values.insert(id, value);
+        let (answer, values) = self.with_solver(|solver| {
+            solver.push()?;
+            solver.assert(formula)?;
+            let answer = solver.check(limit)?;
+            let mut values = HashMap::new();
+            if answer == Satisfiable::Yes {
+                for &id in symbols {
+                    // a symbol the condition does not name may take any value
+                    let value = if all.contains_key(&id) {
+                        solver.value(id)?
+                    } else {
+                        0
+                    };
+                    values.insert(id, value);
+                }
             }
-        }
-        solver.pop()?;
-        self.give_back(solver);
+            solver.pop()?;
+            Ok((answer, values))
+        })?;
         match answer {
             Satisfiable::Yes => Ok(Some(values)),
             Satisfiable::No => Ok(None),
