@@ -31,7 +31,7 @@
 //! A move whose other values make it read another location (or none) is
 //! left to the explicit search ([`CHOSEN_READ`](super::run::CHOSEN_READ)).
 
-use super::event::{Access, Chosen, Event, Key, Source};
+use super::event::{Chosen, Event, Key, Source};
 use super::explore::{Call, Context, Explorer, Proposal, RfStopped, diverged};
 use super::run::{Simulated, rechoose};
 use super::split;
@@ -143,27 +143,12 @@ impl Explorer<'_, '_> {
 /// and so do the reads of what went. Unchanged when the changed event
 /// itself would go: the oracle then refuses the schedule.
 fn without_stale_reads(events: Vec<Event>, changed: Key) -> Vec<Event> {
+    let mut stale = stale_reads(&events);
+    if stale.is_empty() {
+        return events;
+    }
     let mut kept = events.clone();
-    loop {
-        let by_key: FxHashMap<Key, &Event> = kept.iter().map(|event| (event.key, event)).collect();
-        let stale: Vec<Key> = kept
-            .iter()
-            .filter(|event| match event.source {
-                Some(Source::Event(key)) => !by_key.get(&key).is_some_and(|source| {
-                    // an unlock reads the holder's lock
-                    let read = match event.access {
-                        Access::Unlock { location } => Some(location),
-                        access => access.read_location(),
-                    };
-                    read.is_none_or(|location| source.writes_to(location))
-                }),
-                _ => false,
-            })
-            .map(|event| event.key)
-            .collect();
-        if stale.is_empty() {
-            return kept;
-        }
+    while !stale.is_empty() {
         let gone = |key: Key| {
             stale
                 .iter()
@@ -173,7 +158,27 @@ fn without_stale_reads(events: Vec<Event>, changed: Key) -> Vec<Event> {
             return events;
         }
         kept.retain(|event| !gone(event.key));
+        stale = stale_reads(&kept);
     }
+    kept
+}
+
+/// The events that read a write no event of `events` makes.
+fn stale_reads(events: &[Event]) -> Vec<Key> {
+    let by_key: FxHashMap<Key, &Event> = events.iter().map(|event| (event.key, event)).collect();
+    events
+        .iter()
+        .filter(|event| match event.source {
+            Some(Source::Event(key)) => !by_key.get(&key).is_some_and(|source| {
+                event
+                    .access
+                    .encoded_read_location()
+                    .is_none_or(|location| source.writes_to(location))
+            }),
+            _ => false,
+        })
+        .map(|event| event.key)
+        .collect()
 }
 
 /// `event` stopped at a violation with the values `chosen`: only its read

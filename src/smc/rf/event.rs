@@ -84,6 +84,16 @@ impl Access {
         }
     }
 
+    /// The location the event reads in the oracle's encoding: the one
+    /// [`Access::read_location`] names, and for an unlock the mutex (it
+    /// reads the holder's lock).
+    pub fn encoded_read_location(self) -> Option<u32> {
+        match self {
+            Access::Unlock { location } => Some(location),
+            access => access.read_location(),
+        }
+    }
+
     /// The location the event writes to memory, if it writes.
     pub fn write_location(self) -> Option<u32> {
         match self {

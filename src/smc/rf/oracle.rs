@@ -417,10 +417,7 @@ fn encoded_write(event: &Event) -> Option<u32> {
 /// The location an event reads in the encoding above (an unlock reads the
 /// holder's lock), and its source (none: the initial value).
 fn encoded_read(event: &Event) -> Option<(u32, Option<Key>)> {
-    let location = match event.access {
-        Access::Unlock { location } => location,
-        access => access.read_location()?,
-    };
+    let location = event.access.encoded_read_location()?;
     let source = match event.source {
         Some(Source::Event(key)) => Some(key),
         _ => None,
