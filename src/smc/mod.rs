@@ -186,6 +186,7 @@ fn machine<'a>(
     machine.pointer_checks = prepared.pointer_checks;
     // the SMT solver's checks end by the command's time limit too
     machine.decider.set_deadline(limits.deadline);
+    machine.decider.set_stop(limits.stop.clone());
     machine
 }
 

@@ -8,6 +8,7 @@ use crate::support;
 use crate::verify_support;
 
 use serde_json::Value;
+use std::path::Path;
 use support::{require_cbmc, verify};
 use verify_support::{example, fake_cbmc, json};
 
@@ -107,14 +108,15 @@ fn the_time_limit_counts_for_the_whole_command() {
     assert!(seconds < 8.5, "the command took {seconds} s");
 }
 
-/// `--timeout` bounds the native engine's questions to the SMT solver
-/// too: SV-COMP's `gcd-2.c` asks one that takes `z3` over a minute (the
-/// remainders of 32-bit unknowns), and the command still ends at its
-/// limit with exit 3, its solver processes with it. Needs `z3` (installed
-/// by `scripts/install-z3.sh`, as CI does).
+/// `--timeout` bounds the native engine's questions to the SMT solvers
+/// too: `hard_solver_question.c` asks the factors of a 62-bit number,
+/// which takes each solver far longer, and the command still ends at its
+/// limit with exit 3, its solver processes with it. Needs the solvers
+/// (installed by `scripts/install-smt-solvers.sh`, as CI does).
 #[test]
 fn the_time_limit_ends_a_hard_solver_question() {
-    let file = support::corpus_dir().join("bench/svcomp/pthread-atomic/gcd-2.c");
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify/hard_solver_question.c");
     let started = std::time::Instant::now();
     let (code, stdout, stderr) = verify(
         &file,
@@ -122,8 +124,6 @@ fn the_time_limit_ends_a_hard_solver_question() {
             "--sc",
             "--engine",
             "smc",
-            "--unwind",
-            "3",
             "--timeout",
             "3",
             "--format",

@@ -2,14 +2,15 @@
 //! arithmetic built as bit-vector terms gives, on every value of its
 //! symbols, what C's integer arithmetic gives (an independent reference
 //! here: wrapping `i64` arithmetic truncated to the type, as the printed
-//! program computes), and `z3` reads the terms' SMT-LIB text the same way
-//! (the term equals its computed value under those values, and differs
-//! from every other). Needs `z3` (`scripts/install-z3.sh`): a missing
-//! solver fails these tests, never skips them.
+//! program computes), and each SMT solver of the portfolio, `boolector`
+//! and `z3`, reads the terms' SMT-LIB text the same way (the term equals
+//! its computed value under those values, and differs from every other).
+//! Needs both (`scripts/install-smt-solvers.sh`): a missing solver fails
+//! these tests, never skips them.
 
 use lazysma::ir::BinaryOp;
 use lazysma::smc::interpreter::value::CType;
-use lazysma::smc::symbolic::solver::{Satisfiable, Solver};
+use lazysma::smc::symbolic::solver::{self, Decision, Ending, Program};
 use lazysma::smc::symbolic::term::{
     self, Arithmetic, Formula, SymbolId, Term, arithmetic, compare, convert, shift, value_of,
 };
@@ -63,8 +64,22 @@ const COMPARISONS: [BinaryOp; 6] = [
     BinaryOp::Ge,
 ];
 
-fn solver() -> Solver {
-    Solver::start().unwrap_or_else(|error| panic!("{error}"))
+/// The portfolio's solvers, each asked alone.
+const PROGRAMS: [Program; 2] = [Program::Boolector, Program::Z3];
+
+/// `program`'s decision of `formula`, without a time limit.
+fn decision(program: Program, formula: &Formula) -> Decision {
+    program
+        .decide(formula, Ending::default())
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+fn satisfiable(program: Program, formula: &Formula) -> bool {
+    match decision(program, formula) {
+        Decision::Satisfiable(_) => true,
+        Decision::Unsatisfiable => false,
+        Decision::Unknown => panic!("{program:?} did not decide {formula:?}"),
+    }
 }
 
 /// `value` of type `ty` as the printed program holds it.
@@ -125,24 +140,17 @@ fn fixed(a: i64, b: i64, ty: CType) -> Formula {
     equal(0, a).and(equal(1, b))
 }
 
-/// Whether `z3` finds `term` equal to `expected` under `assumption` and
-/// never different.
-fn solver_agrees(solver: &mut Solver, assumption: &Formula, term: &Term, expected: i64, ty: CType) {
+/// Whether each solver finds `term` equal to `expected` under
+/// `assumption` and never different.
+fn solvers_agree(assumption: &Formula, term: &Term, expected: i64, ty: CType) {
     let equal = compare(BinaryOp::Eq, term.clone(), Term::constant(expected, ty), ty)
         .expect("a comparison");
-    solver.push().expect("push");
-    solver.assert(assumption).expect("assert");
-    assert_eq!(
-        solver.feasible(&equal, None),
-        Ok(Satisfiable::Yes),
-        "{term:?}"
-    );
-    assert_eq!(
-        solver.feasible(&!equal, None),
-        Ok(Satisfiable::No),
-        "{term:?}"
-    );
-    solver.pop().expect("pop");
+    for program in PROGRAMS {
+        let holds = assumption.clone().and(equal.clone());
+        assert!(satisfiable(program, &holds), "{program:?} {term:?}");
+        let differs = assumption.clone().and(!equal.clone());
+        assert!(!satisfiable(program, &differs), "{program:?} {term:?}");
+    }
 }
 
 /// The number of random cases (more with `LAZYSMA_FULL=1`).
@@ -163,7 +171,7 @@ proptest! {
 
     /// Every arithmetic operator and comparison of every type: the term's
     /// value is C's, its undefined condition holds exactly where the
-    /// interpreter declines, and `z3` agrees.
+    /// interpreter declines, and each solver agrees.
     #[test]
     fn terms_compute_as_c_does(
         type_index in 0usize..TYPES.len(),
@@ -174,7 +182,6 @@ proptest! {
         let (a, b) = (truncated(a, ty), truncated(b, ty));
         let values: HashMap<SymbolId, i64> = [(0, a), (1, b)].into();
         let assumption = fixed(a, b, ty);
-        let mut solver = solver();
         for op in ARITHMETIC {
             let Arithmetic { term, undefined } =
                 arithmetic(op, Term::symbol(0, ty), Term::symbol(1, ty), ty).expect("a term");
@@ -183,7 +190,7 @@ proptest! {
             prop_assert_eq!(declined, expected.is_none(), "{:?} {} {} in {:?}", op, a, b, ty);
             if let Some(expected) = expected {
                 prop_assert_eq!(value_of(&term, ty, &values), expected, "{:?} {} {} in {:?}", op, a, b, ty);
-                solver_agrees(&mut solver, &assumption, &term, expected, ty);
+                solvers_agree(&assumption, &term, expected, ty);
             }
         }
         for op in COMPARISONS {
@@ -191,12 +198,12 @@ proptest! {
             let expected = reference_comparison(op, a, b, ty);
             prop_assert_eq!(holds.evaluate(&values), expected, "{:?} {} {} in {:?}", op, a, b, ty);
             let int = CType::INT;
-            solver_agrees(&mut solver, &assumption, &holds.value(int), i64::from(expected), int);
+            solvers_agree(&assumption, &holds.value(int), i64::from(expected), int);
         }
     }
 
     /// Conversions between the types: C's (extension by the source's
-    /// signedness, the low bits), in the term and in `z3`.
+    /// signedness, the low bits), in the term and in each solver.
     #[test]
     fn conversions_keep_cs_values(from in 0usize..TYPES.len(), to in 0usize..TYPES.len(), a in any::<i64>()) {
         let (from, to) = (TYPES[from], TYPES[to]);
@@ -205,8 +212,7 @@ proptest! {
         let converted = convert(Term::symbol(0, from), from, to);
         let expected = truncated(a, to);
         prop_assert_eq!(value_of(&converted, to, &values), expected);
-        let mut solver = solver();
-        solver_agrees(&mut solver, &fixed(a, 0, from), &converted, expected, to);
+        solvers_agree(&fixed(a, 0, from), &converted, expected, to);
     }
 
     /// Shifts of `int` and `unsigned` by an `int` amount: C's value where
@@ -242,24 +248,87 @@ proptest! {
     }
 }
 
-/// The solver's model gives concrete values: `x + 1 == 0` for an
-/// `unsigned char` only at 255, a signed `x / y` is undefined only at
-/// `y == 0`, and a path condition popped is gone.
+/// A term of type `ty` built by `steps` over three symbols and a
+/// constant: each step applies an operator (an arithmetic one or a
+/// shift) to two terms built before.
+fn built(ty: CType, constant: i64, steps: &[(usize, usize, usize)]) -> Vec<Term> {
+    let mut terms: Vec<Term> = (0..3).map(|id| Term::symbol(id, ty)).collect();
+    terms.push(Term::constant(truncated(constant, ty), ty));
+    for &(op, left, right) in steps {
+        let (left, right) = (
+            terms[left % terms.len()].clone(),
+            terms[right % terms.len()].clone(),
+        );
+        let built = match ARITHMETIC.get(op % (ARITHMETIC.len() + 2)) {
+            Some(&op) => arithmetic(op, left, right, ty),
+            None if op % 2 == 0 => shift(BinaryOp::Shl, left, ty, right, ty),
+            None => shift(BinaryOp::Shr, left, ty, right, ty),
+        };
+        terms.push(built.expect("a term").term);
+    }
+    terms
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// The portfolio's two solvers decide random formulas over free
+    /// symbols alike (each model is checked against the terms' semantics
+    /// as it is read): a solver that differed would make a search lose
+    /// paths or take impossible ones.
+    #[test]
+    fn the_solvers_agree_on_random_formulas(
+        type_index in 0usize..TYPES.len(),
+        constant in prop_oneof![any::<i64>(), -2i64..3],
+        steps in proptest::collection::vec((0usize..16, 0usize..16, 0usize..16), 1..6),
+        comparisons in proptest::collection::vec((0usize..6, 0usize..16, 0usize..16), 1..4),
+    ) {
+        let ty = TYPES[type_index];
+        let terms = built(ty, constant, &steps);
+        let formula = comparisons
+            .iter()
+            .map(|&(op, left, right)| {
+                let (left, right) = (terms[left % terms.len()].clone(), terms[right % terms.len()].clone());
+                compare(COMPARISONS[op], left, right, ty).expect("a comparison")
+            })
+            .reduce(Formula::and)
+            .expect("a comparison");
+        let limit = Ending {
+            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(10)),
+            stop: None,
+        };
+        let decided: Vec<Option<bool>> = PROGRAMS
+            .iter()
+            .map(|program| match program.decide(&formula, limit) {
+                Ok(Decision::Satisfiable(_)) => Some(true),
+                Ok(Decision::Unsatisfiable) => Some(false),
+                Ok(Decision::Unknown) => None,
+                Err(error) => panic!("{error}"),
+            })
+            .collect();
+        if let [Some(boolector), Some(z3)] = decided[..] {
+            prop_assert_eq!(boolector, z3, "{:?}", formula);
+        }
+    }
+}
+
+/// Each solver's model gives concrete values, checked against the terms'
+/// semantics: `x + 1 == 0` for an `unsigned char` only at 255, a signed
+/// `x / y` is undefined only at `y == 0`.
 #[test]
-fn the_solver_finds_models_and_forgets_popped_conditions() {
+fn the_solvers_find_models() {
     let byte = CType {
         bits: 8,
         signed: false,
     };
     let int = CType::INT;
-    let mut solver = solver();
     let one = Term::constant(1, byte);
     let sum = arithmetic(BinaryOp::Add, Term::symbol(0, byte), one, byte).expect("a term");
     let wraps = compare(BinaryOp::Eq, sum.term, Term::constant(0, byte), byte).expect("==");
-    solver.assert(&wraps).expect("assert");
-    assert_eq!(solver.check(None), Ok(Satisfiable::Yes));
-    assert_eq!(solver.value(0), Ok(255));
-
     let quotient = arithmetic(
         BinaryOp::Div,
         Term::symbol(1, int),
@@ -268,12 +337,25 @@ fn the_solver_finds_models_and_forgets_popped_conditions() {
     )
     .expect("/");
     let undefined = quotient.undefined.expect("a division can be undefined");
-    solver.push().expect("push");
-    solver.assert(&undefined).expect("assert");
-    assert_eq!(solver.check(None), Ok(Satisfiable::Yes));
-    assert_eq!(solver.value(2), Ok(0));
     let nonzero = term::nonzero(Term::symbol(2, int), int);
-    assert_eq!(solver.feasible(&nonzero, None), Ok(Satisfiable::No));
-    solver.pop().expect("pop");
-    assert_eq!(solver.feasible(&nonzero, None), Ok(Satisfiable::Yes));
+    for program in PROGRAMS {
+        let Decision::Satisfiable(model) = decision(program, &wraps) else {
+            panic!("{program:?}: x + 1 == 0 has a model");
+        };
+        assert_eq!(model.get(&0), Some(&255), "{program:?}");
+        let Decision::Satisfiable(model) = decision(program, &undefined) else {
+            panic!("{program:?}: x / y is undefined somewhere");
+        };
+        assert_eq!(model.get(&2), Some(&0), "{program:?}");
+        let both = undefined.clone().and(nonzero.clone());
+        assert_eq!(
+            decision(program, &both),
+            Decision::Unsatisfiable,
+            "{program:?}"
+        );
+    }
+    assert!(matches!(
+        solver::decide(&wraps, Ending::default()),
+        Ok(Decision::Satisfiable(_))
+    ));
 }

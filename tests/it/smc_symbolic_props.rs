@@ -7,7 +7,8 @@
 //! runs the program once per input value with the value written in, and
 //! (under `LAZYSMA_FULL=1`) CBMC's on the translation. A second kind of
 //! program passes the input through a shared global, written by one
-//! thread and read by another. Needs `z3`.
+//! thread and read by another. Needs the SMT solvers
+//! (`scripts/install-smt-solvers.sh`).
 
 use crate::smc_rf::{prepare, reads_from};
 use lazysma::smc::Answer;

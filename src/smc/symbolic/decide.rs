@@ -1,17 +1,17 @@
-//! Satisfiability of path conditions for a search: a pool of solver
-//! processes ([`Solver`]), started when a search first asks (a program
-//! without symbolic values starts none) and kept for the whole search,
-//! one per worker that asks at the same time (`--jobs 2`: two), and a
-//! cache of the answers by the formula's SMT-LIB text.
+//! Satisfiability of path conditions for a search: each question goes
+//! to a new solver process ([`solver::decide`]; a program without
+//! symbolic values starts none), and a cache keeps the answers by the
+//! formula's SMT-LIB text.
 
 use super::ctype::CType;
 use super::path::Symbolic;
 use super::smtlib;
-use super::solver::{Satisfiable, Solver, SolverError};
+use super::solver::{self, Decision, Ending, SolverError};
 use super::term::{Formula, SymbolId, Term, value_of};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 
 /// The most answers the cache keeps; it starts again empty beyond.
 const CACHED: usize = 1 << 16;
@@ -28,18 +28,14 @@ pub enum Undecided {
     Timeout,
 }
 
-#[derive(Default)]
-struct Pool {
-    idle: Vec<Solver>,
-    cache: HashMap<String, bool>,
-}
-
-/// The solvers and the cache of one search.
+/// The cache of one search's answers and its deadline.
 #[derive(Default)]
 pub struct Decider {
-    pool: Mutex<Pool>,
+    cache: Mutex<HashMap<String, bool>>,
     /// When the command's time limit passes: no check runs past it.
     deadline: OnceLock<Instant>,
+    /// Set by another party to stop the search: a check ends then too.
+    stop: OnceLock<Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for Decider {
@@ -56,60 +52,34 @@ impl Decider {
         }
     }
 
-    /// The time a check may take: until the deadline, if there is one.
-    fn limit(&self) -> Result<Option<Duration>, Undecided> {
-        match self.deadline.get() {
-            None => Ok(None),
-            Some(&deadline) => match deadline.checked_duration_since(Instant::now()) {
-                Some(left) if !left.is_zero() => Ok(Some(left)),
-                _ => Err(Undecided::Timeout),
-            },
+    /// Ends every check when `stop` is set (the search's own flag).
+    pub fn set_stop(&self, stop: Option<Arc<AtomicBool>>) {
+        if let Some(stop) = stop {
+            let _ = self.stop.set(stop);
         }
     }
 
-    /// Why the solver answered `unknown`: the deadline, or the question.
-    fn unknown(&self) -> Undecided {
-        match self.limit() {
-            Err(timeout) => timeout,
-            Ok(_) => Undecided::Unknown,
-        }
+    /// Whether the deadline has passed.
+    fn past_deadline(&self) -> bool {
+        self.deadline
+            .get()
+            .is_some_and(|&deadline| Instant::now() >= deadline)
     }
 
-    /// An idle solver that still runs (a solver's process ends with the
-    /// worker that started it), or a new one.
-    fn take(&self) -> Result<Solver, Undecided> {
-        while let Some(mut solver) = self.pool.lock().ok().and_then(|mut pool| pool.idle.pop()) {
-            if solver.alive() {
-                return Ok(solver);
-            }
+    /// The solvers' decision of `formula` before the deadline or the stop.
+    fn decide(&self, formula: &Formula) -> Result<Decision, Undecided> {
+        if self.past_deadline() {
+            return Err(Undecided::Timeout);
         }
-        Ok(Solver::start()?)
-    }
-
-    /// `ask` of an idle solver, given back after. A solver that fails is
-    /// dropped (its process ends), not reused, and `ask` goes once more to
-    /// a new one: the worker thread that started the old one may have
-    /// ended, and its process with it ([`Solver::alive`]). Each question
-    /// leaves the solver as it found it, so asking again is the same.
-    fn with_solver<T>(
-        &self,
-        ask: impl Fn(&mut Solver) -> Result<T, SolverError>,
-    ) -> Result<T, Undecided> {
-        let mut solver = self.take()?;
-        let answer = match ask(&mut solver) {
-            Ok(answer) => answer,
-            Err(_) => {
-                solver = Solver::start()?;
-                ask(&mut solver)?
-            }
+        let ending = Ending {
+            deadline: self.deadline.get().copied(),
+            stop: self.stop.get().map(|stop| &**stop),
         };
-        self.give_back(solver);
-        Ok(answer)
-    }
-
-    fn give_back(&self, solver: Solver) {
-        if let Ok(mut pool) = self.pool.lock() {
-            pool.idle.push(solver);
+        match solver::decide(formula, ending)? {
+            // why the solvers did not decide: the deadline, or the question
+            Decision::Unknown if self.past_deadline() => Err(Undecided::Timeout),
+            Decision::Unknown => Err(Undecided::Unknown),
+            decision => Ok(decision),
         }
     }
 
@@ -122,25 +92,19 @@ impl Decider {
         }
         let text = smtlib::formula(formula);
         let cached = self
-            .pool
+            .cache
             .lock()
             .ok()
-            .and_then(|pool| pool.cache.get(&text).copied());
+            .and_then(|cache| cache.get(&text).copied());
         if let Some(known) = cached {
             return Ok(known);
         }
-        let limit = self.limit()?;
-        let answer = self.with_solver(|solver| solver.feasible(formula, limit))?;
-        let holds = match answer {
-            Satisfiable::Yes => true,
-            Satisfiable::No => false,
-            Satisfiable::Unknown => return Err(self.unknown()),
-        };
-        if let Ok(mut pool) = self.pool.lock() {
-            if pool.cache.len() >= CACHED {
-                pool.cache.clear();
+        let holds = matches!(self.decide(formula)?, Decision::Satisfiable(_));
+        if let Ok(mut cache) = self.cache.lock() {
+            if cache.len() >= CACHED {
+                cache.clear();
             }
-            pool.cache.insert(text, holds);
+            cache.insert(text, holds);
         }
         Ok(holds)
     }
@@ -218,32 +182,15 @@ impl Decider {
         formula: &Formula,
         symbols: &[SymbolId],
     ) -> Result<Option<HashMap<SymbolId, u64>>, Undecided> {
-        let limit = self.limit()?;
-        let mut all = BTreeMap::new();
-        smtlib::symbols(formula, &mut all);
-        let (answer, values) = self.with_solver(|solver| {
-            solver.push()?;
-            solver.assert(formula)?;
-            let answer = solver.check(limit)?;
-            let mut values = HashMap::new();
-            if answer == Satisfiable::Yes {
-                for &id in symbols {
+        match self.decide(formula)? {
+            Decision::Satisfiable(model) => Ok(Some(
+                symbols
+                    .iter()
                     // a symbol the condition does not name may take any value
-                    let value = if all.contains_key(&id) {
-                        solver.value(id)?
-                    } else {
-                        0
-                    };
-                    values.insert(id, value);
-                }
-            }
-            solver.pop()?;
-            Ok((answer, values))
-        })?;
-        match answer {
-            Satisfiable::Yes => Ok(Some(values)),
-            Satisfiable::No => Ok(None),
-            Satisfiable::Unknown => Err(self.unknown()),
+                    .map(|&id| (id, model.get(&id).copied().unwrap_or(0)))
+                    .collect(),
+            )),
+            _ => Ok(None),
         }
     }
 }

@@ -12,7 +12,7 @@ pub fn name(id: SymbolId) -> String {
 
 /// The declaration of symbol `id` of `width` bits.
 pub fn declaration(id: SymbolId, width: u8) -> String {
-    format!("(declare-const {} (_ BitVec {width}))", name(id))
+    format!("(declare-fun {} () (_ BitVec {width}))", name(id))
 }
 
 /// `term` as SMT-LIB.

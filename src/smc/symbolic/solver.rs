@@ -1,234 +1,366 @@
-//! An incremental bit-vector SMT solver: Debian's `z3` in interactive
-//! mode (`z3 -in`) through a pipe, one process per search, the path
-//! condition kept with `push`/`pop`. A missing solver is
-//! [`SolverError::Missing`], naming the script that installs it; the
-//! process is killed when the [`Solver`] is dropped.
+//! The bit-vector SMT solvers, as a portfolio of two of Debian's: each
+//! question goes to `boolector`, and when it has not answered within
+//! [`HEAD_START`], to `z3` beside it; the first answer is taken and the
+//! other process killed. Boolector is fast on the comparisons of sums
+//! and differences that loops over inputs build, z3 on remainders by a
+//! symbol, and each takes minutes on some questions the other answers
+//! in a second (`docs/native-engine.md`, "The SMT solvers").
+//!
+//! Each question is a new process of each solver, its SMT-LIB 2 text on
+//! the standard input, its answer with a model on the standard output.
+//! A model is checked against the terms' own semantics
+//! ([`Formula::evaluate`]) before it is believed. A missing solver is
+//! [`SolverError::Missing`], naming the script that installs both.
 
 use super::smtlib;
 use super::term::{Formula, SymbolId};
 use std::collections::{BTreeMap, HashMap};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::Duration;
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-/// The solver's program.
-pub const SOLVER: &str = "z3";
+/// How long Boolector decides alone before z3 joins it: most questions
+/// take it a few milliseconds.
+pub const HEAD_START: Duration = Duration::from_millis(100);
 
-/// Why the solver gave no answer.
+/// How often a waiting question looks whether a solver has answered.
+const POLL: Duration = Duration::from_millis(1);
+
+/// The script that installs the solvers.
+const INSTALL: &str = "scripts/install-smt-solvers.sh";
+
+/// Why the solvers gave no answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolverError {
     #[error(
-        "the SMT solver `z3` is not installed (symbolic values need it): \
-         install it with `bash scripts/install-z3.sh` (as root)"
+        "the SMT solver `{0}` is not installed (symbolic values need it): \
+         install the solvers with `bash {INSTALL}` (as root)"
     )]
-    Missing,
-    #[error("the SMT solver `z3` failed: {0}")]
-    Failed(String),
+    Missing(&'static str),
+    #[error("the SMT solver `{0}` failed: {1}")]
+    Failed(&'static str, String),
 }
 
-/// What a satisfiability check found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Satisfiable {
-    Yes,
-    No,
-    /// The solver could not decide (a caller declines).
+/// What a solver found of a formula.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Satisfiable, with the value of each of the formula's symbols,
+    /// unsigned in its width.
+    Satisfiable(HashMap<SymbolId, u64>),
+    Unsatisfiable,
+    /// No solver could decide within the time it was given.
     Unknown,
 }
 
-/// A running solver with the symbols declared so far.
-pub struct Solver {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-    declared: HashMap<SymbolId, u8>,
+/// One of the portfolio's solvers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Program {
+    Boolector,
+    Z3,
 }
 
-fn failed(what: impl std::fmt::Display) -> SolverError {
-    SolverError::Failed(what.to_string())
-}
+impl Program {
+    pub fn name(self) -> &'static str {
+        match self {
+            Program::Boolector => "boolector",
+            Program::Z3 => "z3",
+        }
+    }
 
-impl Solver {
-    /// Starts `z3 -in` for the logic of bit-vectors, with models.
-    pub fn start() -> Result<Solver, SolverError> {
-        let mut command = Command::new(SOLVER);
+    fn arguments(self) -> &'static [&'static str] {
+        match self {
+            // the model, in decimal
+            Program::Boolector => &["--smt2", "-m", "-d"],
+            Program::Z3 => &["-in", "-smt2"],
+        }
+    }
+
+    /// The whole input of a question: `formula` and, for z3, the request
+    /// of the symbols' values (Boolector prints them after `sat`).
+    pub fn script(self, formula: &Formula) -> String {
+        let mut symbols = BTreeMap::new();
+        smtlib::symbols(formula, &mut symbols);
+        let mut text = String::from("(set-logic QF_BV)\n");
+        for (&id, &width) in &symbols {
+            text.push_str(&smtlib::declaration(id, width));
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "(assert {})\n(check-sat)\n",
+            smtlib::formula(formula)
+        ));
+        if self == Program::Z3 && !symbols.is_empty() {
+            let names: Vec<_> = symbols.keys().map(|&id| smtlib::name(id)).collect();
+            text.push_str(&format!("(get-value ({}))\n", names.join(" ")));
+        }
+        text.push_str("(exit)\n");
+        text
+    }
+
+    /// The decision in the solver's output, `None` when it is not one.
+    pub fn read(self, answer: &str) -> Option<Decision> {
+        let (first, rest) = answer
+            .trim()
+            .split_once('\n')
+            .unwrap_or((answer.trim(), ""));
+        match first.trim() {
+            "unsat" => Some(Decision::Unsatisfiable),
+            "unknown" => Some(Decision::Unknown),
+            "sat" => {
+                let values = match self {
+                    Program::Boolector => boolector_model(rest)?,
+                    Program::Z3 => z3_model(rest)?,
+                };
+                Some(Decision::Satisfiable(values))
+            }
+            _ => None,
+        }
+    }
+
+    fn start(self, formula: &Formula) -> Result<Running, SolverError> {
+        let mut command = Command::new(self.name());
         command
-            .args(["-in", "-smt2"])
+            .args(self.arguments())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         // a solver busy with a hard question must not outlive lazysma
         crate::interrupt::end_with_this_process(&mut command);
-        let spawned = command.spawn();
-        let mut child = match spawned {
+        let mut child = match command.spawn() {
             Ok(child) => child,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return Err(SolverError::Missing);
+                return Err(SolverError::Missing(self.name()));
             }
-            Err(error) => return Err(failed(error)),
+            Err(error) => return Err(SolverError::Failed(self.name(), error.to_string())),
         };
-        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            return Err(failed("no pipe to the solver"));
-        };
-        let mut solver = Solver {
+        let script = self.script(formula);
+        let stdin = child.stdin.take();
+        // the question is written and the answer read beside the wait, so
+        // that neither pipe can fill and stop the solver
+        let writer = std::thread::spawn(move || {
+            if let Some(mut input) = stdin {
+                let _ = input.write_all(script.as_bytes());
+            }
+        });
+        let stdout = child.stdout.take();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut output) = stdout {
+                let _ = output.read_to_string(&mut text);
+            }
+            drop(writer.join());
+            text
+        });
+        Ok(Running {
+            program: self,
             child,
-            input,
-            output: BufReader::new(output),
-            declared: HashMap::new(),
-        };
-        solver.send("(set-option :print-success false)")?;
-        solver.send("(set-option :produce-models true)")?;
-        solver.send("(set-option :global-declarations true)")?;
-        solver.send("(set-logic QF_BV)")?;
-        Ok(solver)
-    }
-
-    fn send(&mut self, command: &str) -> Result<(), SolverError> {
-        writeln!(self.input, "{command}").map_err(failed)?;
-        self.input.flush().map_err(failed)
-    }
-
-    /// One answer of the solver: a line, or an S-expression whose
-    /// parentheses balance over several lines.
-    fn answer(&mut self) -> Result<String, SolverError> {
-        let mut text = String::new();
-        let mut depth = 0i64;
-        loop {
-            let mut line = String::new();
-            let read = self.output.read_line(&mut line).map_err(failed)?;
-            if read == 0 {
-                return Err(failed("the solver ended"));
-            }
-            depth += line.matches('(').count() as i64 - line.matches(')').count() as i64;
-            text.push_str(line.trim());
-            text.push(' ');
-            if depth <= 0 && !text.trim().is_empty() {
-                break;
-            }
-        }
-        let text = text.trim().to_string();
-        if text.starts_with("(error") {
-            return Err(failed(text));
-        }
-        Ok(text)
-    }
-
-    /// Declares the symbols of `formula` not declared yet (declarations
-    /// are global: a `pop` keeps them).
-    fn declare(&mut self, formula: &Formula) -> Result<(), SolverError> {
-        let mut found = BTreeMap::new();
-        smtlib::symbols(formula, &mut found);
-        for (id, width) in found {
-            match self.declared.get(&id) {
-                Some(&known) if known == width => {}
-                Some(_) => return Err(failed(format!("symbol {id} of two widths"))),
-                None => {
-                    self.send(&smtlib::declaration(id, width))?;
-                    self.declared.insert(id, width);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Adds `formula` to the current path condition.
-    pub fn assert(&mut self, formula: &Formula) -> Result<(), SolverError> {
-        self.declare(formula)?;
-        self.send(&format!("(assert {})", smtlib::formula(formula)))
-    }
-
-    /// Opens a scope: what is asserted after it goes at the matching
-    /// [`Solver::pop`].
-    pub fn push(&mut self) -> Result<(), SolverError> {
-        self.send("(push 1)")
-    }
-
-    pub fn pop(&mut self) -> Result<(), SolverError> {
-        self.send("(pop 1)")
-    }
-
-    /// Whether the solver's process still runs (it ends with the thread
-    /// that started it, see [`crate::interrupt::end_with_this_process`]).
-    pub fn alive(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
-    }
-
-    /// Whether the path condition is satisfiable: `Unknown` when the
-    /// solver could not decide within `limit`, if given.
-    pub fn check(&mut self, limit: Option<Duration>) -> Result<Satisfiable, SolverError> {
-        if let Some(limit) = limit {
-            // z3's limit of one check, in milliseconds (0 would mean none)
-            let milliseconds = limit.as_millis().clamp(1, u128::from(u32::MAX));
-            self.send(&format!("(set-option :timeout {milliseconds})"))?;
-        }
-        self.send("(check-sat)")?;
-        match self.answer()?.as_str() {
-            "sat" => Ok(Satisfiable::Yes),
-            "unsat" => Ok(Satisfiable::No),
-            "unknown" => Ok(Satisfiable::Unknown),
-            other => Err(failed(format!("unexpected answer {other}"))),
-        }
-    }
-
-    /// Whether the path condition and `formula` are satisfiable together
-    /// (the path condition is left as it was).
-    pub fn feasible(
-        &mut self,
-        formula: &Formula,
-        limit: Option<Duration>,
-    ) -> Result<Satisfiable, SolverError> {
-        self.declare(formula)?;
-        self.push()?;
-        self.assert(formula)?;
-        let answer = self.check(limit);
-        self.pop()?;
-        answer
-    }
-
-    /// The value of symbol `id` in the model of the last satisfiable
-    /// check, as an unsigned number of its width.
-    pub fn value(&mut self, id: SymbolId) -> Result<u64, SolverError> {
-        if !self.declared.contains_key(&id) {
-            return Err(failed(format!("symbol {id} is not declared")));
-        }
-        self.send(&format!("(get-value ({}))", smtlib::name(id)))?;
-        let answer = self.answer()?;
-        parse_value(&answer).ok_or_else(|| failed(format!("unexpected value {answer}")))
+            reader: Some(reader),
+        })
     }
 }
 
-impl Drop for Solver {
+/// Boolector's model: a line `s<id> <value>` per symbol.
+fn boolector_model(lines: &str) -> Option<HashMap<SymbolId, u64>> {
+    let mut values = HashMap::new();
+    for line in lines.lines().map(str::trim).filter(|line| !line.is_empty()) {
+        let (name, value) = line.split_once(char::is_whitespace)?;
+        values.insert(symbol(name)?, value.trim().parse().ok()?);
+    }
+    Some(values)
+}
+
+/// z3's answer to `get-value`: `((s0 #x0000007f) (s3 #b101))`, a value
+/// also `(_ bv127 32)`.
+fn z3_model(text: &str) -> Option<HashMap<SymbolId, u64>> {
+    let spaced = text.replace(['(', ')'], " ");
+    let mut tokens = spaced.split_whitespace();
+    let mut values = HashMap::new();
+    while let Some(name) = tokens.next() {
+        let value = match tokens.next()? {
+            "_" => tokens.next()?.strip_prefix("bv")?.parse().ok()?,
+            hex if hex.starts_with("#x") => u64::from_str_radix(&hex[2..], 16).ok()?,
+            binary if binary.starts_with("#b") => u64::from_str_radix(&binary[2..], 2).ok()?,
+            _ => return None,
+        };
+        // the width after a `(_ bv<value> <width>)`
+        let width = tokens
+            .clone()
+            .next()
+            .and_then(|token| token.parse::<u32>().ok());
+        if width.is_some() {
+            tokens.next();
+        }
+        values.insert(symbol(name)?, value);
+    }
+    Some(values)
+}
+
+fn symbol(name: &str) -> Option<SymbolId> {
+    name.strip_prefix('s')?.parse().ok()
+}
+
+/// A solver deciding a question.
+struct Running {
+    program: Program,
+    child: Child,
+    reader: Option<JoinHandle<String>>,
+}
+
+impl Running {
+    /// The solver's output once it has ended, `None` while it runs.
+    fn answer(&mut self) -> Result<Option<String>, SolverError> {
+        match self.child.try_wait() {
+            Ok(None) => Ok(None),
+            Ok(Some(_)) => {
+                let reader = self.reader.take();
+                Ok(Some(
+                    reader
+                        .and_then(|reader| reader.join().ok())
+                        .unwrap_or_default(),
+                ))
+            }
+            Err(error) => Err(SolverError::Failed(self.program.name(), error.to_string())),
+        }
+    }
+}
+
+impl Drop for Running {
     fn drop(&mut self) {
-        let _ = self.send("(exit)");
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(reader) = self.reader.take() {
+            drop(reader.join());
+        }
     }
 }
 
-/// The number of a `get-value` answer `((s0 #x0000007f))`, `#b101` or
-/// `(_ bv127 32)`.
-fn parse_value(answer: &str) -> Option<u64> {
-    let inner = answer.trim_start_matches('(').trim_end_matches(')').trim();
-    let value = inner.split_once(char::is_whitespace)?.1.trim();
-    if let Some(hex) = value.strip_prefix("#x") {
-        return u64::from_str_radix(hex, 16).ok();
+/// When a question is to be given up: its deadline, and a flag another
+/// party sets to stop the search (the CBMC run answered first).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ending<'a> {
+    pub deadline: Option<Instant>,
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Ending<'_> {
+    /// Whether the question is to be given up now (also on SIGINT or
+    /// SIGTERM).
+    fn reached(&self) -> bool {
+        self.deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+            || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
+            || crate::interrupt::received()
     }
-    if let Some(binary) = value.strip_prefix("#b") {
-        return u64::from_str_radix(binary, 2).ok();
+}
+
+/// Decides `formula` before `ending` with the portfolio: Boolector,
+/// and z3 beside it after [`HEAD_START`] (or as soon as Boolector
+/// failed). `Unknown` when no solver answered in time.
+pub fn decide(formula: &Formula, ending: Ending<'_>) -> Result<Decision, SolverError> {
+    race(
+        &[
+            (Program::Boolector, Duration::ZERO),
+            (Program::Z3, HEAD_START),
+        ],
+        formula,
+        ending,
+    )
+}
+
+impl Program {
+    /// Decides `formula` before `ending` with this solver alone (the
+    /// tests compare the two).
+    pub fn decide(self, formula: &Formula, ending: Ending<'_>) -> Result<Decision, SolverError> {
+        race(&[(self, Duration::ZERO)], formula, ending)
     }
-    let decimal = value.trim_start_matches('(').trim().strip_prefix("_ bv")?;
-    decimal.split_whitespace().next()?.parse().ok()
+}
+
+/// The first decision of the `entrants`, each started after its delay,
+/// or earlier when every solver started before it has failed.
+fn race(
+    entrants: &[(Program, Duration)],
+    formula: &Formula,
+    ending: Ending<'_>,
+) -> Result<Decision, SolverError> {
+    let start = Instant::now();
+    let mut waiting = entrants.iter().copied();
+    let mut next = waiting.next();
+    let mut running: Vec<Running> = Vec::new();
+    let mut failures = Vec::new();
+    loop {
+        if let Some((program, delay)) = next
+            && (running.is_empty() || start.elapsed() >= delay)
+        {
+            running.push(program.start(formula)?);
+            next = waiting.next();
+            continue;
+        }
+        let mut index = 0;
+        while index < running.len() {
+            let Some(output) = running[index].answer()? else {
+                index += 1;
+                continue;
+            };
+            let finished = running.remove(index);
+            match believed(finished.program, &output, formula) {
+                Ok(Decision::Unknown) => {}
+                Ok(decision) => return Ok(decision),
+                Err(error) => failures.push(error),
+            }
+        }
+        if running.is_empty() && next.is_none() {
+            return failures.pop().map_or(Ok(Decision::Unknown), Err);
+        }
+        if ending.reached() {
+            return Ok(Decision::Unknown);
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// The decision in `program`'s `output`, its model checked.
+fn believed(program: Program, output: &str, formula: &Formula) -> Result<Decision, SolverError> {
+    let failed = |why: String| SolverError::Failed(program.name(), why);
+    let decision = program
+        .read(output)
+        .ok_or_else(|| failed(format!("unexpected answer `{}`", output.trim())))?;
+    if let Decision::Satisfiable(model) = &decision {
+        let values: HashMap<_, _> = model.iter().map(|(&id, &v)| (id, v as i64)).collect();
+        if !formula.evaluate(&values) {
+            return Err(failed(format!(
+                "its model does not satisfy {}",
+                smtlib::formula(formula)
+            )));
+        }
+    }
+    Ok(decision)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::parse_value;
+    use super::{Decision, Program};
+    use std::collections::HashMap;
 
     #[test]
-    fn values_are_read_in_every_notation() {
-        assert_eq!(parse_value("((s0 #x0000007f))"), Some(127));
-        assert_eq!(parse_value("((s3 #b101))"), Some(5));
-        assert_eq!(parse_value("((s1 (_ bv42 32)))"), Some(42));
-        assert_eq!(parse_value("((s1 oops))"), None);
+    fn answers_are_read_with_their_models() {
+        let model = HashMap::from([(0, 127), (3, 18446744073709551615)]);
+        assert_eq!(
+            Program::Boolector.read("sat\ns0 127\ns3 18446744073709551615\n"),
+            Some(Decision::Satisfiable(model))
+        );
+        let model = HashMap::from([(0, 127), (3, 5), (1, 42)]);
+        assert_eq!(
+            Program::Z3.read("sat\n((s0 #x0000007f)\n (s3 #b101) (s1 (_ bv42 32)))\n"),
+            Some(Decision::Satisfiable(model))
+        );
+        for program in [Program::Boolector, Program::Z3] {
+            assert_eq!(program.read("unsat\n"), Some(Decision::Unsatisfiable));
+            assert_eq!(program.read("unknown\n"), Some(Decision::Unknown));
+            assert_eq!(program.read("<stdin>:3: undefined symbol 'foo'"), None);
+        }
+        assert_eq!(Program::Boolector.read("sat\ns1 oops\n"), None);
+        assert_eq!(Program::Z3.read("sat\n((s1 oops))\n"), None);
     }
 }
