@@ -24,6 +24,12 @@ const OUT_OF_BOUNDS: &str = "an index outside a private array: ";
 /// The message of [`Unmodelled::infeasible`].
 const INFEASIBLE: &str = "no side of a branch on symbolic values is feasible";
 
+/// The most values a symbolic value used where the engine needs a
+/// concrete one (an address, an array index, a lock, an allocation's
+/// size) may take: each is a choice, as a nondeterministic value of at
+/// most 256 values is.
+pub const CONCRETE_USES: usize = 256;
+
 /// Why a run without symbolic values stops at a test of one.
 const SYMBOLIC_TEST: &str =
     "a test of a symbolic value where the engine cannot split the execution";
@@ -61,7 +67,7 @@ impl Unmodelled {
     /// A symbolic value where the engine needs a concrete one.
     fn symbolic(what: &str) -> Unmodelled {
         Unmodelled(format!(
-            "a symbolic value (a nondeterministic value of more than 256 values) is used as {what}, which the native engine computes only with concrete values"
+            "a symbolic value that may take more than {CONCRETE_USES} values there is used as {what}, which the native engine computes only with concrete values"
         ))
     }
 }
@@ -131,11 +137,14 @@ pub trait Choices {
         }
     }
 
-    /// The one value the term `term` of type `ty` can have under the path
-    /// condition of `symbolic`, if the path condition forces one.
-    fn forced(&mut self, term: &Term, ty: CType, symbolic: &Symbolic) -> Eval<Option<i64>> {
+    /// The values the term `term` of type `ty` can take under the path
+    /// condition of `symbolic`, in increasing order, when there are at
+    /// most [`CONCRETE_USES`]; `None` when there are more.
+    fn values(&mut self, term: &Term, ty: CType, symbolic: &Symbolic) -> Eval<Option<Vec<i64>>> {
         match self.decider() {
-            Some(decider) => decider.forced(term, ty, symbolic).map_err(undecided),
+            Some(decider) => decider
+                .values(term, ty, symbolic, CONCRETE_USES)
+                .map_err(undecided),
             None => Ok(None),
         }
     }
@@ -685,21 +694,37 @@ impl Private<'_> {
         }
     }
 
-    /// The value of `expr` and its C type, concrete: a symbolic value
-    /// here (an address, a value for shared memory) declines.
+    /// The value of `expr` and its C type, concrete (an address, an array
+    /// index, a lock, an allocation's size): a symbolic value of at most
+    /// [`CONCRETE_USES`] values under the path condition is a choice of
+    /// one of them, which the path condition takes; one of more declines.
     pub fn eval(&mut self, expr: &Expr, choices: &mut dyn Choices) -> Eval<(Num, i64)> {
         let (ty, term) = match self.operand(expr, choices)? {
             (ty, Operand::Concrete(value)) => return Ok((ty, value)),
             (ty, Operand::Symbolic(term)) => (ty, term),
         };
-        // a value the path condition forces is as good as a constant
-        let forced = match ty {
-            Num::Int(int) => choices.forced(&term, int, self.symbolic)?,
-            Num::Float(_) => None,
+        let declined =
+            || Unmodelled::symbolic("an address, an array index, a lock or an allocation's size");
+        let Num::Int(int) = ty else {
+            return Err(declined());
         };
-        forced.map(|value| (ty, value)).ok_or_else(|| {
-            Unmodelled::symbolic("an address, an array index, a lock or an allocation's size")
-        })
+        let values = choices
+            .values(&term, int, self.symbolic)?
+            .ok_or_else(declined)?;
+        let value = match values[..] {
+            // the path condition is feasible, so the term has some value
+            [] => return Err(Unmodelled::infeasible()),
+            // a value the path condition forces is as good as a constant
+            [value] => value,
+            _ => {
+                let index = choices.choose(0, values.len() as u32) as usize;
+                let value = values.get(index).copied().ok_or_else(declined)?;
+                let side = Formula::compare_equal(term, Term::constant(value, int));
+                self.symbolic.take(side);
+                value
+            }
+        };
+        Ok((ty, value))
     }
 
     /// The value of `expr` (concrete or a term) and its C type.

@@ -1047,6 +1047,7 @@ impl<'a> Machine<'a> {
                     *stmt,
                 );
                 state.thread_mut(*child).status = Status::Created;
+                state.symbolic.inherit(slot, *child);
             }
             // RF-SMC's mode only (`super::sections`)
             SeqStmt::Malloc {
@@ -1089,6 +1090,7 @@ impl<'a> Machine<'a> {
                     return Ok(Outcome::Disabled);
                 }
                 record(state, RecordKind::Join, slot, joined as u32, 0, 0, 0, *stmt);
+                state.symbolic.inherit(joined, slot);
             }
             other => {
                 return Err(self.unsupported(

@@ -32,6 +32,8 @@ pub enum Undecided {
 #[derive(Default)]
 pub struct Decider {
     cache: Mutex<HashMap<String, bool>>,
+    /// The answers of [`Decider::values`], by condition and term.
+    values: Mutex<HashMap<String, Option<Vec<i64>>>>,
     /// When the command's time limit passes: no check runs past it.
     deadline: OnceLock<Instant>,
     /// Set by another party to stop the search: a check ends then too.
@@ -152,27 +154,56 @@ impl Decider {
         Ok(true)
     }
 
-    /// The one value `term` (of type `ty`) has in every model of the path
-    /// condition of `symbolic`, if it has one.
-    pub fn forced(
+    /// The values `term` (of type `ty`) can take under the causal
+    /// condition of `symbolic`, in increasing order, when there are at
+    /// most `most`; `None` when there are more. Each value is a model
+    /// with the values found before excluded.
+    pub fn values(
         &self,
         term: &Term,
         ty: CType,
         symbolic: &Symbolic,
-    ) -> Result<Option<i64>, Undecided> {
+        most: usize,
+    ) -> Result<Option<Vec<i64>>, Undecided> {
+        let key = format!(
+            "{} {}",
+            smtlib::formula(&symbolic.causal()),
+            smtlib::term(term)
+        );
+        if let Some(known) = self
+            .values
+            .lock()
+            .ok()
+            .and_then(|known| known.get(&key).cloned())
+        {
+            return Ok(known);
+        }
         let mut named = BTreeMap::new();
         smtlib::term_symbols(term, &mut named);
         let ids: Vec<_> = named.keys().copied().collect();
-        let Some(model) = self.model(&symbolic.causal(), &ids)? else {
-            return Ok(None);
+        let mut found = Vec::new();
+        let mut excluded = Formula::Constant(true);
+        let values = loop {
+            let Some(model) = self.model(&symbolic.condition_with(&excluded), &ids)? else {
+                found.sort_unstable();
+                break Some(found);
+            };
+            if found.len() == most {
+                break None;
+            }
+            let values: HashMap<_, _> = model.iter().map(|(&id, &v)| (id, v as i64)).collect();
+            let value = value_of(term, ty, &values);
+            found.push(value);
+            let other = !Formula::compare_equal(term.clone(), Term::constant(value, ty));
+            excluded = excluded.and(other);
         };
-        let values: HashMap<_, _> = model.iter().map(|(&id, &v)| (id, v as i64)).collect();
-        let value = value_of(term, ty, &values);
-        let other = !Formula::compare_equal(term.clone(), Term::constant(value, ty));
-        if self.satisfiable(&symbolic.condition_with(&other))? {
-            return Ok(None);
+        if let Ok(mut known) = self.values.lock() {
+            if known.len() >= CACHED {
+                known.clear();
+            }
+            known.insert(key, values.clone());
         }
-        Ok(Some(value))
+        Ok(values)
     }
 
     /// Values of `symbols` (unsigned, in their widths) that satisfy

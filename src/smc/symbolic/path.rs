@@ -200,6 +200,30 @@ impl Symbolic {
         self.known_mut(self.running).push(side);
     }
 
+    /// Thread `to` learns the causal condition of thread `from`: `from`
+    /// created `to`, or `to` joined `from` (both are in `to`'s causal
+    /// past, as the writes it read are).
+    pub fn inherit(&mut self, from: usize, to: usize) {
+        let Some(sides) = self
+            .threads
+            .as_ref()
+            .and_then(|threads| threads.known.get(from))
+            .filter(|sides| !sides.is_empty())
+            .cloned()
+        else {
+            return;
+        };
+        let own = self.known_mut(to);
+        for side in sides {
+            if !own
+                .iter()
+                .any(|known| Arc::ptr_eq(known, &side) || *known == side)
+            {
+                own.push(side);
+            }
+        }
+    }
+
     /// `term`, written by the running thread, with its causal condition.
     pub fn carried(&self, term: Term) -> Arc<Carried> {
         Arc::new(Carried {
