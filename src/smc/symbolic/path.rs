@@ -213,13 +213,18 @@ impl Symbolic {
         else {
             return;
         };
-        let own = self.known_mut(to);
+        self.learn(to, &sides);
+    }
+
+    /// Thread `thread`'s causal condition takes the `sides` it lacks.
+    fn learn(&mut self, thread: usize, sides: &[Arc<Formula>]) {
+        let own = self.known_mut(thread);
         for side in sides {
             if !own
                 .iter()
-                .any(|known| Arc::ptr_eq(known, &side) || *known == side)
+                .any(|known| Arc::ptr_eq(known, side) || known == side)
             {
-                own.push(side);
+                own.push(side.clone());
             }
         }
     }
@@ -236,15 +241,7 @@ impl Symbolic {
     /// sides it carries. A term another thread wrote marks the execution
     /// [`shared`](Threads::shared).
     pub fn import(&mut self, thread: usize, carried: &Carried) {
-        let own = self.known_mut(thread);
-        for side in carried.condition.iter() {
-            if !own
-                .iter()
-                .any(|known| Arc::ptr_eq(known, side) || known == side)
-            {
-                own.push(side.clone());
-            }
-        }
+        self.learn(thread, &carried.condition);
         self.threads_mut().shared = true;
     }
 }
