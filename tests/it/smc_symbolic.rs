@@ -162,12 +162,72 @@ fn cases() -> u32 {
     }
 }
 
+/// A term of type `ty` built by `steps` over three symbols and a
+/// constant: each step applies an operator (an arithmetic one or a
+/// shift) to two terms built before.
+fn built(ty: CType, constant: i64, steps: &[(usize, usize, usize)]) -> Vec<Term> {
+    let mut terms: Vec<Term> = (0..3).map(|id| Term::symbol(id, ty)).collect();
+    terms.push(Term::constant(truncated(constant, ty), ty));
+    for &(op, left, right) in steps {
+        let (left, right) = (
+            terms[left % terms.len()].clone(),
+            terms[right % terms.len()].clone(),
+        );
+        let built = match ARITHMETIC.get(op % (ARITHMETIC.len() + 2)) {
+            Some(&op) => arithmetic(op, left, right, ty),
+            None if op % 2 == 0 => shift(BinaryOp::Shl, left, ty, right, ty),
+            None => shift(BinaryOp::Shr, left, ty, right, ty),
+        };
+        terms.push(built.expect("a term").term);
+    }
+    terms
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: cases(),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]
+
+    /// The portfolio's two solvers decide random formulas over free
+    /// symbols alike (each model is checked against the terms' semantics
+    /// as it is read): a solver that differed would make a search lose
+    /// paths or take impossible ones.
+    #[test]
+    fn the_solvers_agree_on_random_formulas(
+        type_index in 0usize..TYPES.len(),
+        constant in prop_oneof![any::<i64>(), -2i64..3],
+        steps in proptest::collection::vec((0usize..16, 0usize..16, 0usize..16), 1..6),
+        comparisons in proptest::collection::vec((0usize..6, 0usize..16, 0usize..16), 1..4),
+    ) {
+        let ty = TYPES[type_index];
+        let terms = built(ty, constant, &steps);
+        let formula = comparisons
+            .iter()
+            .map(|&(op, left, right)| {
+                let (left, right) = (terms[left % terms.len()].clone(), terms[right % terms.len()].clone());
+                compare(COMPARISONS[op], left, right, ty).expect("a comparison")
+            })
+            .reduce(Formula::and)
+            .expect("a comparison");
+        let limit = Ending {
+            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(10)),
+            stop: None,
+        };
+        let decided: Vec<Option<bool>> = PROGRAMS
+            .iter()
+            .map(|program| match program.decide(&formula, limit) {
+                Ok(Decision::Satisfiable(_)) => Some(true),
+                Ok(Decision::Unsatisfiable) => Some(false),
+                Ok(Decision::Unknown) => None,
+                Err(error) => panic!("{error}"),
+            })
+            .collect();
+        if let [Some(boolector), Some(z3)] = decided[..] {
+            prop_assert_eq!(boolector, z3, "{:?}", formula);
+        }
+    }
 
     /// Every arithmetic operator and comparison of every type: the term's
     /// value is C's, its undefined condition holds exactly where the
@@ -244,74 +304,6 @@ proptest! {
                 ((a as u64 & 0xffff_ffff) >> amount) as i64
             };
             prop_assert_eq!(value_of(&term, ty, &values), shifted);
-        }
-    }
-}
-
-/// A term of type `ty` built by `steps` over three symbols and a
-/// constant: each step applies an operator (an arithmetic one or a
-/// shift) to two terms built before.
-fn built(ty: CType, constant: i64, steps: &[(usize, usize, usize)]) -> Vec<Term> {
-    let mut terms: Vec<Term> = (0..3).map(|id| Term::symbol(id, ty)).collect();
-    terms.push(Term::constant(truncated(constant, ty), ty));
-    for &(op, left, right) in steps {
-        let (left, right) = (
-            terms[left % terms.len()].clone(),
-            terms[right % terms.len()].clone(),
-        );
-        let built = match ARITHMETIC.get(op % (ARITHMETIC.len() + 2)) {
-            Some(&op) => arithmetic(op, left, right, ty),
-            None if op % 2 == 0 => shift(BinaryOp::Shl, left, ty, right, ty),
-            None => shift(BinaryOp::Shr, left, ty, right, ty),
-        };
-        terms.push(built.expect("a term").term);
-    }
-    terms
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: cases(),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
-
-    /// The portfolio's two solvers decide random formulas over free
-    /// symbols alike (each model is checked against the terms' semantics
-    /// as it is read): a solver that differed would make a search lose
-    /// paths or take impossible ones.
-    #[test]
-    fn the_solvers_agree_on_random_formulas(
-        type_index in 0usize..TYPES.len(),
-        constant in prop_oneof![any::<i64>(), -2i64..3],
-        steps in proptest::collection::vec((0usize..16, 0usize..16, 0usize..16), 1..6),
-        comparisons in proptest::collection::vec((0usize..6, 0usize..16, 0usize..16), 1..4),
-    ) {
-        let ty = TYPES[type_index];
-        let terms = built(ty, constant, &steps);
-        let formula = comparisons
-            .iter()
-            .map(|&(op, left, right)| {
-                let (left, right) = (terms[left % terms.len()].clone(), terms[right % terms.len()].clone());
-                compare(COMPARISONS[op], left, right, ty).expect("a comparison")
-            })
-            .reduce(Formula::and)
-            .expect("a comparison");
-        let limit = Ending {
-            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(10)),
-            stop: None,
-        };
-        let decided: Vec<Option<bool>> = PROGRAMS
-            .iter()
-            .map(|program| match program.decide(&formula, limit) {
-                Ok(Decision::Satisfiable(_)) => Some(true),
-                Ok(Decision::Unsatisfiable) => Some(false),
-                Ok(Decision::Unknown) => None,
-                Err(error) => panic!("{error}"),
-            })
-            .collect();
-        if let [Some(boolector), Some(z3)] = decided[..] {
-            prop_assert_eq!(boolector, z3, "{:?}", formula);
         }
     }
 }
