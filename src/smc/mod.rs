@@ -187,6 +187,7 @@ fn machine<'a>(
     // the SMT solver's checks end by the command's time limit too
     machine.decider.set_deadline(limits.deadline);
     machine.decider.set_stop(limits.stop.clone());
+    machine.decider.set_memory(limits.memory);
     machine
 }
 

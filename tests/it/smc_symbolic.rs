@@ -10,7 +10,7 @@
 
 use lazysma::ir::BinaryOp;
 use lazysma::smc::interpreter::value::CType;
-use lazysma::smc::symbolic::solver::{self, Decision, Ending, Program};
+use lazysma::smc::symbolic::solver::{self, Bounds, Decision, Program};
 use lazysma::smc::symbolic::term::{
     self, Arithmetic, Formula, SymbolId, Term, arithmetic, compare, convert, shift, value_of,
 };
@@ -70,7 +70,7 @@ const PROGRAMS: [Program; 2] = [Program::Boolector, Program::Z3];
 /// `program`'s decision of `formula`, without a time limit.
 fn decision(program: Program, formula: &Formula) -> Decision {
     program
-        .decide(formula, Ending::default())
+        .decide(formula, Bounds::default())
         .unwrap_or_else(|error| panic!("{error}"))
 }
 
@@ -211,9 +211,10 @@ proptest! {
             })
             .reduce(Formula::and)
             .expect("a comparison");
-        let limit = Ending {
+        let limit = Bounds {
             deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(10)),
             stop: None,
+            memory: None,
         };
         let decided: Vec<Option<bool>> = PROGRAMS
             .iter()
@@ -347,7 +348,34 @@ fn the_solvers_find_models() {
         );
     }
     assert!(matches!(
-        solver::decide(&wraps, Ending::default()),
+        solver::decide(&wraps, Bounds::default()),
         Ok(Decision::Satisfiable(_))
     ));
+}
+
+/// A solver process gets at most the address space `--memory-limit`
+/// gives: with 4 MiB neither solver can run, and the question fails with
+/// a message that names the limit (the engine declines then), instead of
+/// a solver taking the machine's memory.
+#[test]
+fn the_solvers_memory_is_bounded() {
+    let byte = CType {
+        bits: 8,
+        signed: false,
+    };
+    let formula = compare(
+        BinaryOp::Eq,
+        Term::symbol(0, byte),
+        Term::constant(7, byte),
+        byte,
+    )
+    .expect("==");
+    let bounds = Bounds {
+        memory: Some(4 << 20),
+        ..Bounds::default()
+    };
+    match solver::decide(&formula, bounds) {
+        Err(error) => assert!(error.to_string().contains("--memory-limit"), "{error}"),
+        Ok(decision) => panic!("decided within 4 MiB: {decision:?}"),
+    }
 }

@@ -6,7 +6,7 @@
 use super::ctype::CType;
 use super::path::Symbolic;
 use super::smtlib;
-use super::solver::{self, Decision, Ending, SolverError};
+use super::solver::{self, Bounds, Decision, SolverError};
 use super::term::{Formula, SymbolId, Term, value_of};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::AtomicBool;
@@ -38,6 +38,8 @@ pub struct Decider {
     deadline: OnceLock<Instant>,
     /// Set by another party to stop the search: a check ends then too.
     stop: OnceLock<Arc<AtomicBool>>,
+    /// The address space each solver process may take.
+    memory: OnceLock<u64>,
 }
 
 impl std::fmt::Debug for Decider {
@@ -51,6 +53,14 @@ impl Decider {
     pub fn set_deadline(&self, deadline: Option<Instant>) {
         if let Some(deadline) = deadline {
             let _ = self.deadline.set(deadline);
+        }
+    }
+
+    /// Bounds each solver process's address space by `memory` bytes
+    /// (`--memory-limit`).
+    pub fn set_memory(&self, memory: Option<u64>) {
+        if let Some(memory) = memory {
+            let _ = self.memory.set(memory);
         }
     }
 
@@ -73,11 +83,12 @@ impl Decider {
         if self.past_deadline() {
             return Err(Undecided::Timeout);
         }
-        let ending = Ending {
+        let bounds = Bounds {
             deadline: self.deadline.get().copied(),
             stop: self.stop.get().map(|stop| &**stop),
+            memory: self.memory.get().copied(),
         };
-        match solver::decide(formula, ending)? {
+        match solver::decide(formula, bounds)? {
             // why the solvers did not decide: the deadline, or the question
             Decision::Unknown if self.past_deadline() => Err(Undecided::Timeout),
             Decision::Unknown => Err(Undecided::Unknown),

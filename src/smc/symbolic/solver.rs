@@ -119,7 +119,9 @@ impl Program {
         }
     }
 
-    fn start(self, formula: &Formula) -> Result<Running, SolverError> {
+    /// Starts the solver on `formula`, its address space at most
+    /// `memory` bytes, if given.
+    fn start(self, formula: &Formula, memory: Option<u64>) -> Result<Running, SolverError> {
         let mut command = Command::new(self.name());
         command
             .args(self.arguments())
@@ -128,6 +130,9 @@ impl Program {
             .stderr(Stdio::null());
         // a solver busy with a hard question must not outlive lazysma
         crate::interrupt::end_with_this_process(&mut command);
+        if let Some(bytes) = memory {
+            limit_address_space(&mut command, bytes);
+        }
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -160,6 +165,32 @@ impl Program {
         })
     }
 }
+
+/// Bounds the address space of `command`'s process by `bytes`: a solver
+/// that needs more fails its question instead of taking the machine's
+/// memory.
+#[cfg(target_os = "linux")]
+fn limit_address_space(command: &mut Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: the closure runs in the child between fork and exec;
+    // setrlimit is async-signal-safe and neither allocates nor touches
+    // shared state.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn limit_address_space(_command: &mut Command, _bytes: u64) {}
 
 /// Boolector's model: a line `s<id> <value>` per symbol.
 fn boolector_model(lines: &str) -> Option<HashMap<SymbolId, u64>> {
@@ -236,15 +267,17 @@ impl Drop for Running {
     }
 }
 
-/// When a question is to be given up: its deadline, and a flag another
-/// party sets to stop the search (the CBMC run answered first).
+/// What bounds a question: when it is given up (its deadline, and a flag
+/// another party sets to stop the search: the CBMC run answered first),
+/// and the address space each solver process may take (`--memory-limit`).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Ending<'a> {
+pub struct Bounds<'a> {
     pub deadline: Option<Instant>,
     pub stop: Option<&'a AtomicBool>,
+    pub memory: Option<u64>,
 }
 
-impl Ending<'_> {
+impl Bounds<'_> {
     /// Whether the question is to be given up now (also on SIGINT or
     /// SIGTERM).
     fn reached(&self) -> bool {
@@ -255,25 +288,25 @@ impl Ending<'_> {
     }
 }
 
-/// Decides `formula` before `ending` with the portfolio: Boolector,
+/// Decides `formula` within `bounds` with the portfolio: Boolector,
 /// and z3 beside it after [`HEAD_START`] (or as soon as Boolector
 /// failed). `Unknown` when no solver answered in time.
-pub fn decide(formula: &Formula, ending: Ending<'_>) -> Result<Decision, SolverError> {
+pub fn decide(formula: &Formula, bounds: Bounds<'_>) -> Result<Decision, SolverError> {
     race(
         &[
             (Program::Boolector, Duration::ZERO),
             (Program::Z3, HEAD_START),
         ],
         formula,
-        ending,
+        bounds,
     )
 }
 
 impl Program {
-    /// Decides `formula` before `ending` with this solver alone (the
+    /// Decides `formula` within `bounds` with this solver alone (the
     /// tests compare the two).
-    pub fn decide(self, formula: &Formula, ending: Ending<'_>) -> Result<Decision, SolverError> {
-        race(&[(self, Duration::ZERO)], formula, ending)
+    pub fn decide(self, formula: &Formula, bounds: Bounds<'_>) -> Result<Decision, SolverError> {
+        race(&[(self, Duration::ZERO)], formula, bounds)
     }
 }
 
@@ -282,7 +315,7 @@ impl Program {
 fn race(
     entrants: &[(Program, Duration)],
     formula: &Formula,
-    ending: Ending<'_>,
+    bounds: Bounds<'_>,
 ) -> Result<Decision, SolverError> {
     let start = Instant::now();
     let mut waiting = entrants.iter().copied();
@@ -293,7 +326,7 @@ fn race(
         if let Some((program, delay)) = next
             && (running.is_empty() || start.elapsed() >= delay)
         {
-            running.push(program.start(formula)?);
+            running.push(program.start(formula, bounds.memory)?);
             next = waiting.next();
             continue;
         }
@@ -311,9 +344,19 @@ fn race(
             }
         }
         if running.is_empty() && next.is_none() {
-            return failures.pop().map_or(Ok(Decision::Unknown), Err);
+            return match (failures.pop(), bounds.memory) {
+                (None, _) => Ok(Decision::Unknown),
+                (Some(SolverError::Failed(name, why)), Some(bytes)) => Err(SolverError::Failed(
+                    name,
+                    format!(
+                        "{why} (its address space was limited to {} MiB by --memory-limit)",
+                        bytes >> 20
+                    ),
+                )),
+                (Some(error), _) => Err(error),
+            };
         }
-        if ending.reached() {
+        if bounds.reached() {
             return Ok(Decision::Unknown);
         }
         std::thread::sleep(POLL);
