@@ -28,7 +28,8 @@ pub enum Undecided {
     Timeout,
 }
 
-/// The cache of one search's answers and its deadline.
+/// The cache of one search's answers, and what bounds its questions
+/// (the deadline, the stop flag, the solvers' memory).
 #[derive(Default)]
 pub struct Decider {
     cache: Mutex<HashMap<String, bool>>,

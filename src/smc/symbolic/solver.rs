@@ -210,19 +210,16 @@ fn z3_model(text: &str) -> Option<HashMap<SymbolId, u64>> {
     let mut values = HashMap::new();
     while let Some(name) = tokens.next() {
         let value = match tokens.next()? {
-            "_" => tokens.next()?.strip_prefix("bv")?.parse().ok()?,
+            // `(_ bv<value> <width>)`: the width is skipped
+            "_" => {
+                let value = tokens.next()?.strip_prefix("bv")?.parse().ok()?;
+                tokens.next()?;
+                value
+            }
             hex if hex.starts_with("#x") => u64::from_str_radix(&hex[2..], 16).ok()?,
             binary if binary.starts_with("#b") => u64::from_str_radix(&binary[2..], 2).ok()?,
             _ => return None,
         };
-        // the width after a `(_ bv<value> <width>)`
-        let width = tokens
-            .clone()
-            .next()
-            .and_then(|token| token.parse::<u32>().ok());
-        if width.is_some() {
-            tokens.next();
-        }
         values.insert(symbol(name)?, value);
     }
     Some(values)
