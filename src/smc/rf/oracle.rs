@@ -361,6 +361,11 @@ pub fn witness_ordered(
     section_lock: Option<u32>,
     orders: &[(Key, Key)],
 ) -> Result<Verdict, String> {
+    let model = if model == MemoryModel::Pso && stores_in_program_order(events, section_lock) {
+        MemoryModel::Tso
+    } else {
+        model
+    };
     if two_atomic_writes_read_one_write(events) {
         return Ok(Verdict::Unrealisable);
     }
@@ -445,7 +450,11 @@ fn reads_behind_a_happened_write(
     model: MemoryModel,
     section_lock: Option<u32>,
 ) -> bool {
-    let clocks = match CausalOrder::of(events, |writer| publishes(writer, model, section_lock)) {
+    let clocks = match CausalOrder::of(
+        events,
+        |writer| publishes(writer, model, section_lock),
+        |event| drains(event, model, section_lock),
+    ) {
         Clocks::Ordered(clocks) => clocks,
         Clocks::Cyclic => return true,
         Clocks::Unknown => return false,
@@ -567,9 +576,14 @@ impl<'a> TraceCoherence<'a> {
     fn clocks_of(&mut self, location: u32) -> &Clocks {
         let (events, model, section_lock) = (self.events, self.model, self.section_lock);
         self.clocks.entry(location).or_insert_with(|| {
-            CausalOrder::of(events, |writer| {
-                publishes(writer, model, section_lock) || encoded_write(writer) == Some(location)
-            })
+            CausalOrder::of(
+                events,
+                |writer| {
+                    publishes(writer, model, section_lock)
+                        || encoded_write(writer) == Some(location)
+                },
+                |event| drains(event, model, section_lock),
+            )
         })
     }
 }
@@ -590,6 +604,60 @@ fn publishes(writer: &Event, model: MemoryModel, section_lock: Option<u32>) -> b
         MemoryModel::Tso => true,
         MemoryModel::Pso => !matches!(writer.access, Access::Write { .. }),
     }
+}
+
+/// Whether an event orders every store before it in its thread before
+/// every store after it (PSO is the model that needs it; under SC and TSO
+/// every write [`publishes`]): a fence, and an event the encoding makes
+/// an RMW or a fence (an RMW, a lock, an unlock, a try-lock, a creation;
+/// those of the section lock drain nothing), and under PSO a store-store
+/// fence. When another thread reads a later store of the thread from
+/// memory, every store before the event is in memory (or a later store
+/// of its location is), and so is every store an earlier read of the
+/// thread read from its own buffer.
+fn drains(event: &Event, model: MemoryModel, section_lock: Option<u32>) -> bool {
+    match event.access {
+        Access::Fence | Access::Create { .. } => true,
+        Access::StoreFence => model == MemoryModel::Pso,
+        Access::Rmw { location, .. }
+        | Access::Lock { location }
+        | Access::BlockedLock { location }
+        | Access::Unlock { location }
+        | Access::TryLock { location, .. } => Some(location) != section_lock,
+        _ => false,
+    }
+}
+
+/// Whether each thread's stores reach memory in program order under
+/// PSO, or in an order no other thread can see: between two stores of a
+/// thread to different locations, an event [`drains`] the thread's
+/// buffers, or the stores are the main thread's before it creates the
+/// first thread (its creation drains them before another thread runs).
+/// Then PSO allows exactly the executions of these events that TSO
+/// allows, and the oracle decides them under TSO (whose search needs no
+/// closure; PSO's witness steps are the same moves and flushes).
+fn stores_in_program_order(events: &[Event], section_lock: Option<u32>) -> bool {
+    let mut ordered: Vec<&Event> = events.iter().collect();
+    ordered.sort_unstable_by_key(|event| event.key);
+    // the thread of the stores since its last drain, and their location
+    let mut buffered: Option<(usize, u32)> = None;
+    let mut alone = true;
+    ordered.iter().all(|event| {
+        let thread = event.key.thread;
+        alone &= thread == 0 && !matches!(event.access, Access::Create { .. });
+        if buffered.is_some_and(|(holder, _)| holder != thread) {
+            buffered = None;
+        }
+        if drains(event, MemoryModel::Pso, section_lock) {
+            buffered = None;
+        } else if let Access::Write { location } = event.access {
+            if !alone && buffered.is_some_and(|(_, pending)| pending != location) {
+                return false;
+            }
+            buffered = Some((thread, location));
+        }
+        true
+    })
 }
 
 /// What [`CausalOrder::of`] finds.
@@ -627,12 +695,22 @@ struct CausalOrder {
 impl CausalOrder {
     /// The clocks, or `None` when the events are not each thread's
     /// events from its first on (then nothing is refuted).
-    fn of(events: &[Event], publishes: impl Fn(&Event) -> bool) -> Clocks {
-        CausalOrder::computed(events, publishes).unwrap_or(Clocks::Unknown)
+    /// A read of a write that does not [`publishes`] still shows the
+    /// past of the last event before the write that `drains`.
+    fn of(
+        events: &[Event],
+        publishes: impl Fn(&Event) -> bool,
+        drains: impl Fn(&Event) -> bool,
+    ) -> Clocks {
+        CausalOrder::computed(events, publishes, drains).unwrap_or(Clocks::Unknown)
     }
 
     /// [`CausalOrder::of`], `None` for [`Clocks::Unknown`].
-    fn computed(events: &[Event], publishes: impl Fn(&Event) -> bool) -> Option<Clocks> {
+    fn computed(
+        events: &[Event],
+        publishes: impl Fn(&Event) -> bool,
+        drains: impl Fn(&Event) -> bool,
+    ) -> Option<Clocks> {
         let threads = events.iter().map(|event| event.key.thread + 1).max()?;
         let mut counts = vec![0; threads];
         let mut creators: Vec<Option<Key>> = vec![None; threads];
@@ -668,6 +746,19 @@ impl CausalOrder {
             }
             by_thread[starts[thread] + index] = Some(event);
         }
+        // for each event, the index of the last event before it in its
+        // thread that drains the thread's buffers
+        let mut drained_before: Vec<Option<usize>> = vec![None; total];
+        for thread in 0..threads {
+            let mut last = None;
+            for index in 0..counts[thread] {
+                let at = starts[thread] + index;
+                drained_before[at] = last;
+                if by_thread[at].is_some_and(&drains) {
+                    last = Some(index);
+                }
+            }
+        }
         let mut order = CausalOrder {
             threads,
             counts,
@@ -689,16 +780,25 @@ impl CausalOrder {
                         Access::Join { child } => Some(ends.get(child).copied().flatten()),
                         _ => None,
                     };
-                    // a write read from another thread, when reading it
-                    // shows its thread's past (`publishes`)
+                    // a write read from another thread: reading it shows
+                    // its thread's past when it `publishes`, else the past
+                    // of the last event before it that `drains`
                     let published = encoded_read(event)
                         .and_then(|(_, source)| source)
                         .filter(|source| {
                             source.thread != thread
                                 && source.thread < threads
                                 && source.index < order.counts[source.thread]
-                                && by_thread[order.starts[source.thread] + source.index]
-                                    .is_some_and(&publishes)
+                        })
+                        .and_then(|source| {
+                            let at = order.starts[source.thread] + source.index;
+                            if by_thread[at].is_some_and(&publishes) {
+                                return Some(source);
+                            }
+                            drained_before[at].map(|index| Key {
+                                thread: source.thread,
+                                index,
+                            })
                         })
                         .map(Some);
                     let waits = [creator, joined, published];
