@@ -7,7 +7,8 @@
 //! runs the program once per input value with the value written in, and
 //! (under `LAZYSMA_FULL=1`) CBMC's on the translation. A second kind of
 //! program passes the input through a shared global, written by one
-//! thread and read by another. Needs the SMT solvers
+//! thread and read by another, and a third through compare-and-swaps of
+//! two threads that may both succeed and fail. Needs the SMT solvers
 //! (`scripts/install-smt-solvers.sh`).
 
 use crate::smc_rf::{prepare, reads_from};
@@ -167,6 +168,78 @@ proptest! {
         let brute = (0..16).all(|value| native(&shared_source(&program, Some(value)), model));
         prop_assert_eq!(symbolic, brute, "under {}:\n{}", model, shared_source(&program, None));
     }
+
+    #[test]
+    fn compare_and_swaps_on_symbolic_values_give_the_brute_forces_verdict(
+        program in swapping_program(),
+        model in prop::sample::select(vec!["sc", "tso", "pso"]),
+    ) {
+        let symbolic = native(&swapping_source(&program, None), model);
+        let brute = (0..16).all(|value| native(&swapping_source(&program, Some(value)), model));
+        prop_assert_eq!(symbolic, brute, "under {}:\n{}", model, swapping_source(&program, None));
+    }
+}
+
+/// A program whose input reaches the compare-and-swaps of two threads:
+/// a producer writes a value computed from the input to the shared `s`,
+/// and two threads each compare-and-swap `s` (an expected constant, a new
+/// constant) and compute and branch on the old value they read. Where the
+/// old value is a term, a swap may both succeed and fail: each side is
+/// an execution of its own, with its condition.
+#[derive(Debug, Clone)]
+struct Swapping {
+    produced: (String, String, String),
+    swaps: [(i32, i32, Vec<String>); 2],
+    ruled_out: i32,
+}
+
+fn swapping_program() -> impl Strategy<Value = Swapping> {
+    let swap = || (0i32..4, 1i32..5, prop::collection::vec(statement(), 1..3));
+    (
+        (condition(), expression(), expression()),
+        swap(),
+        swap(),
+        0i32..5,
+    )
+        .prop_map(|(produced, first, second, ruled_out)| Swapping {
+            produced,
+            swaps: [first, second],
+            ruled_out,
+        })
+}
+
+/// The swapping program's C text with the input symbolic (`None`) or
+/// fixed.
+fn swapping_source(program: &Swapping, input: Option<i32>) -> String {
+    let take = match input {
+        None => "int x = __VERIFIER_nondet_int();\n  __VERIFIER_assume((x & 15) == x);".to_string(),
+        Some(value) => format!("int x = {value};"),
+    };
+    let (condition, then, otherwise) = &program.produced;
+    let swappers: String = program
+        .swaps
+        .iter()
+        .enumerate()
+        .map(|(number, (expected, new, statements))| {
+            format!(
+                "void *swapper{number}(void *arg) {{\n  \
+                 int x = __sync_val_compare_and_swap(&s, {expected}, {new});\n  int y = 1;\n  \
+                 {}\n  return 0;\n}}\n",
+                statements.join("\n  ")
+            )
+        })
+        .collect();
+    format!(
+        "#include <pthread.h>\n#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\n\
+         extern void __VERIFIER_assume(int);\nint g, s;\n\
+         void *producer(void *arg) {{\n  {take}\n  int y = 1;\n  \
+         if ({condition}) s = {then}; else s = {otherwise};\n  return 0;\n}}\n{swappers}\
+         int main(void) {{\n  pthread_t p, a, b;\n  pthread_create(&p, 0, producer, 0);\n  \
+         pthread_create(&a, 0, swapper0, 0);\n  pthread_create(&b, 0, swapper1, 0);\n  \
+         pthread_join(p, 0);\n  pthread_join(a, 0);\n  pthread_join(b, 0);\n  \
+         assert(g != {});\n  return 0;\n}}\n",
+        program.ruled_out
+    )
 }
 
 /// A program whose input travels through shared memory: a producer takes

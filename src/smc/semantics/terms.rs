@@ -3,9 +3,11 @@
 //! (a term carried through shared memory, `symbolic::path::Carried`).
 //! A compare-and-swap whose comparison is a term takes the outcome the
 //! thread's causal condition forces; one that may both succeed and fail
-//! declines (a choice there would decide whether the move writes, which
-//! the reads-from search's mutations of atomic events assume its read
-//! decides). The new value is a term carried with the causal condition.
+//! is a choice of the two (`Choices::branch`), the side taken added to
+//! the path condition: the move's event then writes or is a failed CAS,
+//! as the choice says, and the search proposes the other side like any
+//! other value of a choice (`rf::choice`). The new value is a term
+//! carried with the causal condition.
 
 use super::machine::{Machine, Outcome, SymbolicRmw};
 use super::memory::{memory_id, record, record_term, store_carried_in_memory};
@@ -15,10 +17,6 @@ use crate::passes::RmwCode;
 use crate::smc::interpreter::eval::{Choices, Unmodelled};
 use crate::smc::symbolic::term::{self, Formula, Term};
 use crate::trace::records::RecordKind;
-
-/// Why a compare-and-swap declines when its thread's causal condition
-/// allows it both to succeed and to fail.
-const UNDECIDED_CAS: &str = "a compare-and-swap on symbolic values (nondeterministic values of more than 256 values) that may both succeed and fail, which the native engine does not split yet";
 
 impl Machine<'_> {
     /// Runs the read-modify-write `rmw` of `slot` at `location` (its
@@ -54,13 +52,9 @@ impl Machine<'_> {
             RmwCode::Cas => {
                 let equal = Formula::compare_equal(old.clone(), constant(rmw.expected));
                 state.symbolic.running = slot;
-                let succeeds = choices.possible(&equal, &state.symbolic)?;
-                let fails = choices.possible(&!equal, &state.symbolic)?;
-                match (succeeds, fails) {
-                    (true, false) => true,
-                    (false, true) => false,
-                    (false, false) => return Err(Unmodelled::infeasible()),
-                    (true, true) => return Err(Unmodelled(UNDECIDED_CAS.into())),
+                match choices.branch(&equal, &mut state.symbolic)? {
+                    Some(succeeds) => succeeds,
+                    None => return Err(Unmodelled::infeasible()),
                 }
             }
             _ => true,
