@@ -359,6 +359,24 @@ pub struct NativeReport {
     pub seconds: f64,
     /// What its search counted (none when it declined before searching).
     pub statistics: Option<NativeStatistics>,
+    /// How far its search had come when it ended without an answer (a
+    /// time limit, the memory limit, the other engine's answer); none
+    /// when it answered or did not search.
+    pub explored: Option<NativeExplored>,
+}
+
+/// How far the native engine's search had come when it stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct NativeExplored {
+    /// The search that ran last: `rf-smc` or `explicit`.
+    pub search: NativeSearch,
+    /// Reads-from classes RF-SMC had explored.
+    pub reads_from_classes: usize,
+    /// Distinct states the explicit search had reached.
+    pub states: usize,
+    /// The estimate of the number of reads-from classes, when random
+    /// probes made one (the JSON report, the live line on a terminal).
+    pub estimated_classes: Option<u64>,
 }
 
 /// What the native engine's search counted.

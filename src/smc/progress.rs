@@ -1,7 +1,8 @@
 //! The native engine's progress as another thread sees it while the
 //! search runs: a handful of counters the search stores into with relaxed
 //! atomic stores (no lock, no allocation) and that a reader loads whenever
-//! it likes (the live line of `verify` on a terminal). The search only
+//! it likes (the live line of `verify` on a terminal, and the report of a
+//! search that ends without an answer: how far it came). The search only
 //! stores into them when [`super::Limits::progress`] holds a handle, so a
 //! run that nobody watches pays nothing but one branch per step.
 

@@ -475,13 +475,13 @@ fn pipeline(request: &VerifyRequest, report: &mut VerifyReport) -> Option<String
         // and so does CBMC's list of every violation
         let cbmc_lists = definitive && request.all_violations;
         let awaited = (cbmc_safe || cbmc_lists) && request.deadlock_check && deadlock_possible;
-        let (answer, seconds) = if run.has_answered() || !definitive || awaited {
+        let (answer, seconds, counters) = if run.has_answered() || !definitive || awaited {
             run.finish()
         } else {
             run.stop()
         };
         drop(live.take());
-        report.native = Some(native::native_report(&answer, seconds));
+        report.native = Some(native::native_report(&answer, seconds, &counters));
         native_safe = matches!(answer, Ok(crate::smc::Answer::Safe(..)));
         // a safe verdict with every execution cut off yields to CBMC's
         // definitive answer, which its reachability run explains
@@ -561,9 +561,14 @@ fn native_only(
     map: &TranslationMap,
     live: Option<live::LiveLines>,
 ) {
-    let (answer, seconds) = run.finish();
+    let (answer, seconds, counters) = run.finish();
     drop(live);
-    report.native = Some(native::native_report(&answer, seconds));
+    let native_report = native::native_report(&answer, seconds, &counters);
+    let explored = native_report
+        .explored
+        .map(native::explored_text)
+        .unwrap_or_default();
+    report.native = Some(native_report);
     report.engine = AnsweringEngine::Smc;
     match answer {
         Ok(answer) => native::conclude(request, report, answer, map),
@@ -578,10 +583,10 @@ fn native_only(
         Err(crate::smc::NoAnswer::Timeout) => stop(
             report,
             Verdict::Timeout,
-            "the native engine stopped at the time limit".to_string(),
+            format!("the native engine stopped at the time limit{explored}"),
         ),
         Err(limit @ crate::smc::NoAnswer::MemoryLimit { .. }) => {
-            stop(report, Verdict::BackendError, limit.to_string())
+            stop(report, Verdict::BackendError, format!("{limit}{explored}"))
         }
         Err(other) => stop(
             report,

@@ -11,11 +11,11 @@ use crate::options::{MemoryModel, SmaImplementation, TranslateOptions};
 use crate::passes::properties::PropertyKind;
 use crate::passes::{SequentialProgram, TranslationMap};
 use crate::report::document::{
-    ClassEstimateReport, DeadlockCheck, NativeReport, NativeStatistics, PropertyReport,
-    ReachReport, Verdict,
+    ClassEstimateReport, DeadlockCheck, NativeExplored, NativeReport, NativeStatistics,
+    PropertyReport, ReachReport, Verdict,
 };
 use crate::report::kinds::{AnsweringEngine, NativeOutcome, NativeSearch};
-use crate::smc::progress::{Phase, Progress};
+use crate::smc::progress::{Phase, Progress, Snapshot};
 use crate::smc::search::SearchKind;
 use crate::smc::{self, Answer, Limits, NoAnswer, Statistics};
 use crate::trace::execution;
@@ -44,7 +44,14 @@ pub struct NativeRun {
     searching: Arc<AtomicBool>,
     /// Its progress counters, when a live line shows them.
     progress: Option<Arc<Progress>>,
+    /// Its progress counters, for the report of a search that ends
+    /// without an answer.
+    counters: Arc<Progress>,
 }
+
+/// What the native engine's run ended with: its answer, its time in
+/// seconds and its progress counters at the end.
+pub type Ended = (Result<Answer, NoAnswer>, f64, Snapshot);
 
 /// Where the translation hands the native engine the program its passes
 /// made, so that they run once for both engines.
@@ -92,9 +99,10 @@ impl NativeRun {
         let (stop_flag, answered_flag) = (Arc::clone(&stop), Arc::clone(&answered));
         let searching_flag = Arc::clone(&searching);
         let live = super::live::wanted(request.format);
-        let progress = live.then(|| Arc::new(Progress::new()));
+        let counters = Arc::new(Progress::new());
+        let progress = live.then(|| Arc::clone(&counters));
         let estimate = request.estimate || live;
-        let progress_counters = progress.clone();
+        let progress_counters = Some(Arc::clone(&counters));
         let handle = thread::spawn(move || {
             let started = Instant::now();
             let limits = Limits {
@@ -133,6 +141,7 @@ impl NativeRun {
             answered,
             searching,
             progress,
+            counters,
         };
         (run, ProgramForEngine { sender })
     }
@@ -158,7 +167,7 @@ impl NativeRun {
     }
 
     /// Its answer, waiting for it; SIGTERM or SIGINT stop it meanwhile.
-    pub fn finish(self) -> (Result<Answer, NoAnswer>, f64) {
+    pub fn finish(self) -> Ended {
         if crate::interrupt::is_installed() {
             while !self.handle.is_finished() {
                 if crate::interrupt::received() {
@@ -167,16 +176,17 @@ impl NativeRun {
                 thread::sleep(INTERRUPT_POLL);
             }
         }
-        self.handle.join().unwrap_or_else(|_| {
+        let (answer, seconds) = self.handle.join().unwrap_or_else(|_| {
             (
                 Err(NoAnswer::Failed("the native engine panicked".into())),
                 0.0,
             )
-        })
+        });
+        (answer, seconds, self.counters.snapshot())
     }
 
     /// Stops it and takes what it has.
-    pub fn stop(self) -> (Result<Answer, NoAnswer>, f64) {
+    pub fn stop(self) -> Ended {
         self.stop.store(true, Ordering::Relaxed);
         self.finish()
     }
@@ -199,7 +209,11 @@ pub fn is_definitive(answer: &Answer) -> bool {
 }
 
 /// The run's summary for the report.
-pub fn native_report(answer: &Result<Answer, NoAnswer>, seconds: f64) -> NativeReport {
+pub fn native_report(
+    answer: &Result<Answer, NoAnswer>,
+    seconds: f64,
+    counters: &Snapshot,
+) -> NativeReport {
     let (outcome, reason, statistics) = match answer {
         Ok(Answer::Safe(statistics, _)) => (NativeOutcome::Safe, None, Some(*statistics)),
         Ok(Answer::Violation { statistics, .. }) => {
@@ -220,7 +234,52 @@ pub fn native_report(answer: &Result<Answer, NoAnswer>, seconds: f64) -> NativeR
         reason,
         seconds: (seconds * 1000.0).round() / 1000.0,
         statistics: statistics.map(statistics_report),
+        explored: match answer {
+            Err(NoAnswer::Cancelled | NoAnswer::Timeout | NoAnswer::MemoryLimit { .. }) => {
+                explored(counters)
+            }
+            _ => None,
+        },
     }
+}
+
+/// How far a search that ended without an answer had come, as the end
+/// of the sentence that says why it ended: ", after N reads-from classes
+/// (of about M that the probes estimated)" or ", after N states of the
+/// explicit search".
+pub fn explored_text(explored: NativeExplored) -> String {
+    match explored.search {
+        NativeSearch::RfSmc => {
+            let estimate = explored
+                .estimated_classes
+                .map(|classes| format!(" (of about {classes} that the probes estimated)"))
+                .unwrap_or_default();
+            format!(
+                ", after {} reads-from classes{estimate}",
+                explored.reads_from_classes
+            )
+        }
+        NativeSearch::Explicit => {
+            format!(", after {} states of the explicit search", explored.states)
+        }
+    }
+}
+
+/// How far the search had come by the counters `counters`: none when no
+/// search had started.
+fn explored(counters: &Snapshot) -> Option<NativeExplored> {
+    let search = match counters.phase {
+        Phase::Starting | Phase::Estimating => return None,
+        Phase::Explicit => NativeSearch::Explicit,
+        Phase::Finished if counters.states > 0 => NativeSearch::Explicit,
+        Phase::ReadsFrom | Phase::Finished => NativeSearch::RfSmc,
+    };
+    Some(NativeExplored {
+        search,
+        reads_from_classes: counters.classes,
+        states: counters.states,
+        estimated_classes: counters.estimate,
+    })
 }
 
 fn statistics_report(statistics: Statistics) -> NativeStatistics {
