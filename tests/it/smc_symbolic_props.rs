@@ -90,12 +90,18 @@ fn program() -> impl Strategy<Value = Program> {
         })
 }
 
-/// The program's C text with the input `x` symbolic (`None`) or fixed.
-fn source(program: &Program, input: Option<i32>) -> String {
-    let take = match input {
+/// The declaration of the input `x`: symbolic, a nondeterministic `int`
+/// assumed to hold 4 bits (`None`), or fixed.
+fn take(input: Option<i32>) -> String {
+    match input {
         None => "int x = __VERIFIER_nondet_int();\n  __VERIFIER_assume((x & 15) == x);".to_string(),
         Some(value) => format!("int x = {value};"),
-    };
+    }
+}
+
+/// The program's C text with the input `x` symbolic (`None`) or fixed.
+fn source(program: &Program, input: Option<i32>) -> String {
+    let take = take(input);
     let racing = if program.racing { "g = g + 1;" } else { "" };
     format!(
         "#include <pthread.h>\n#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\n\
@@ -118,6 +124,15 @@ fn native(text: &str, model: &str) -> bool {
         Ok(Answer::Violation { .. }) => false,
         Err(why) => panic!("no answer ({why}) on\n{text}"),
     }
+}
+
+/// The native verdicts (true: safe) under `model` on the program `source`
+/// gives with the input symbolic, and on all of the 16 programs with the
+/// input fixed (the brute force).
+fn verdicts(source: impl Fn(Option<i32>) -> String, model: &str) -> (bool, bool) {
+    let symbolic = native(&source(None), model);
+    let brute = (0..16).all(|value| native(&source(Some(value)), model));
+    (symbolic, brute)
 }
 
 /// CBMC's verdict on `text` (true: safe) under `model`.
@@ -150,8 +165,7 @@ proptest! {
         program in program(),
         model in prop::sample::select(vec!["sc", "tso", "pso"]),
     ) {
-        let symbolic = native(&source(&program, None), model);
-        let brute = (0..16).all(|value| native(&source(&program, Some(value)), model));
+        let (symbolic, brute) = verdicts(|input| source(&program, input), model);
         prop_assert_eq!(symbolic, brute, "under {}:\n{}", model, source(&program, None));
         if full() {
             let text = source(&program, None);
@@ -164,8 +178,7 @@ proptest! {
         program in shared_program(),
         model in prop::sample::select(vec!["sc", "tso", "pso"]),
     ) {
-        let symbolic = native(&shared_source(&program, None), model);
-        let brute = (0..16).all(|value| native(&shared_source(&program, Some(value)), model));
+        let (symbolic, brute) = verdicts(|input| shared_source(&program, input), model);
         prop_assert_eq!(symbolic, brute, "under {}:\n{}", model, shared_source(&program, None));
     }
 
@@ -174,8 +187,7 @@ proptest! {
         program in swapping_program(),
         model in prop::sample::select(vec!["sc", "tso", "pso"]),
     ) {
-        let symbolic = native(&swapping_source(&program, None), model);
-        let brute = (0..16).all(|value| native(&swapping_source(&program, Some(value)), model));
+        let (symbolic, brute) = verdicts(|input| swapping_source(&program, input), model);
         prop_assert_eq!(symbolic, brute, "under {}:\n{}", model, swapping_source(&program, None));
     }
 }
@@ -211,10 +223,7 @@ fn swapping_program() -> impl Strategy<Value = Swapping> {
 /// The swapping program's C text with the input symbolic (`None`) or
 /// fixed.
 fn swapping_source(program: &Swapping, input: Option<i32>) -> String {
-    let take = match input {
-        None => "int x = __VERIFIER_nondet_int();\n  __VERIFIER_assume((x & 15) == x);".to_string(),
-        Some(value) => format!("int x = {value};"),
-    };
+    let take = take(input);
     let (condition, then, otherwise) = &program.produced;
     let swappers: String = program
         .swaps
@@ -273,10 +282,7 @@ fn shared_program() -> impl Strategy<Value = Shared> {
 
 /// The shared program's C text with the input symbolic (`None`) or fixed.
 fn shared_source(program: &Shared, input: Option<i32>) -> String {
-    let take = match input {
-        None => "int x = __VERIFIER_nondet_int();\n  __VERIFIER_assume((x & 15) == x);".to_string(),
-        Some(value) => format!("int x = {value};"),
-    };
+    let take = take(input);
     let (condition, then, otherwise) = &program.produced;
     format!(
         "#include <pthread.h>\n#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\n\
