@@ -361,7 +361,9 @@ pub fn witness_ordered(
     section_lock: Option<u32>,
     orders: &[(Key, Key)],
 ) -> Result<Verdict, String> {
-    let model = if model == MemoryModel::Pso && stores_in_program_order(events, section_lock) {
+    let mut ordered: Vec<&Event> = events.iter().collect();
+    ordered.sort_by_key(|event| event.key);
+    let model = if model == MemoryModel::Pso && stores_in_program_order(&ordered, section_lock) {
         MemoryModel::Tso
     } else {
         model
@@ -372,8 +374,6 @@ pub fn witness_ordered(
     if reads_behind_a_happened_write(events, model, section_lock) {
         return Ok(Verdict::Unrealisable);
     }
-    let mut ordered: Vec<&Event> = events.iter().collect();
-    ordered.sort_by_key(|event| event.key);
     let creators = events
         .iter()
         .filter_map(|event| match event.access {
@@ -629,16 +629,15 @@ fn drains(event: &Event, model: MemoryModel, section_lock: Option<u32>) -> bool 
 }
 
 /// Whether each thread's stores reach memory in program order under
-/// PSO, or in an order no other thread can see: between two stores of a
+/// PSO, or in an order no other thread can see (`ordered`: the events by
+/// key, each thread's in program order): between two stores of a
 /// thread to different locations, an event [`drains`] the thread's
 /// buffers, or the stores are the main thread's before it creates the
 /// first thread (its creation drains them before another thread runs).
 /// Then PSO allows exactly the executions of these events that TSO
 /// allows, and the oracle decides them under TSO (whose search needs no
 /// closure; PSO's witness steps are the same moves and flushes).
-fn stores_in_program_order(events: &[Event], section_lock: Option<u32>) -> bool {
-    let mut ordered: Vec<&Event> = events.iter().collect();
-    ordered.sort_unstable_by_key(|event| event.key);
+fn stores_in_program_order(ordered: &[&Event], section_lock: Option<u32>) -> bool {
     // the thread of the stores since its last drain, and their location
     let mut buffered: Option<(usize, u32)> = None;
     let mut alone = true;
