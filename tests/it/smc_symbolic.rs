@@ -17,15 +17,18 @@ use lazysma::smc::symbolic::term::{
 use proptest::prelude::*;
 use std::collections::HashMap;
 
+/// `unsigned char`.
+const BYTE: CType = CType {
+    bits: 8,
+    signed: false,
+};
+
 const TYPES: [CType; 6] = [
     CType {
         bits: 8,
         signed: true,
     },
-    CType {
-        bits: 8,
-        signed: false,
-    },
+    BYTE,
     CType {
         bits: 32,
         signed: true,
@@ -314,14 +317,10 @@ proptest! {
 /// `x / y` is undefined only at `y == 0`.
 #[test]
 fn the_solvers_find_models() {
-    let byte = CType {
-        bits: 8,
-        signed: false,
-    };
     let int = CType::INT;
-    let one = Term::constant(1, byte);
-    let sum = arithmetic(BinaryOp::Add, Term::symbol(0, byte), one, byte).expect("a term");
-    let wraps = compare(BinaryOp::Eq, sum.term, Term::constant(0, byte), byte).expect("==");
+    let one = Term::constant(1, BYTE);
+    let sum = arithmetic(BinaryOp::Add, Term::symbol(0, BYTE), one, BYTE).expect("a term");
+    let wraps = compare(BinaryOp::Eq, sum.term, Term::constant(0, BYTE), BYTE).expect("==");
     let quotient = arithmetic(
         BinaryOp::Div,
         Term::symbol(1, int),
@@ -359,15 +358,11 @@ fn the_solvers_find_models() {
 /// a solver taking the machine's memory.
 #[test]
 fn the_solvers_memory_is_bounded() {
-    let byte = CType {
-        bits: 8,
-        signed: false,
-    };
     let formula = compare(
         BinaryOp::Eq,
-        Term::symbol(0, byte),
-        Term::constant(7, byte),
-        byte,
+        Term::symbol(0, BYTE),
+        Term::constant(7, BYTE),
+        BYTE,
     )
     .expect("==");
     let bounds = Bounds {
